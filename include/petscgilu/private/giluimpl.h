@@ -1,0 +1,19 @@
+/* Package-level private declarations: log events and back-end discovery. */
+#ifndef PETSCGILUIMPL_H
+#define PETSCGILUIMPL_H
+
+#include <petscsys.h>
+#include <petscgilu/private/compat.h>
+#include <petscgiluconf.h>
+
+PETSC_INTERN PetscLogEvent GILU_StencilExtract, GILU_StructILUFactor, GILU_StructILUApply;
+
+/* Number of usable CUDA devices: 0 when the library was built without CUDA or none is present */
+PETSC_INTERN PetscErrorCode PetscGILUGetDeviceCount(PetscInt *);
+#if defined(PETSCGILU_HAVE_CUDA)
+PETSC_INTERN PetscErrorCode PetscGILUGetDeviceCount_CUDA(PetscInt *);
+#endif
+/* One line that says which back-ends the build has and what it found at run time */
+PETSC_INTERN PetscErrorCode PetscGILUBackendDescribe(char[], size_t);
+
+#endif

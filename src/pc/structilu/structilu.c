@@ -1,0 +1,559 @@
+/*
+   PCSTRUCTILU: dependency-preserving ILU(0) for structured-grid stencil matrices.
+
+   The PC orchestrates: it finds the grid (DMDA, options or the pattern), extracts the
+   stencil matrix of the local diagonal block, factors it and applies the factors with
+   the back-end's kernels (the host kernels in structilu-host.c).
+*/
+#include <stdarg.h>
+#include <petsc/private/pcimpl.h>
+#include <petscgilu.h>
+#include <petscgilu/private/giluimpl.h>
+#include "structilu.h"
+
+typedef struct {
+  /* options */
+  PetscInt  griddim, grid[3]; /* -pc_structilu_grid, griddim 0 when not given */
+  PetscInt  dof;              /* -pc_structilu_dof, 0 when not given */
+  PetscReal zeropivot;        /* -pc_structilu_zeropivot */
+  /* set up */
+  GILUStencilMat sm;        /* the local stencil matrix, factored in place */
+  PetscScalar   *dinv;      /* inverted diagonal blocks */
+  PetscInt      *elim;      /* ILU(0) elimination table of the stencil */
+  PetscInt       hyper[3];  /* hyperplane weights: level = hyper . (i,j,k) */
+  PetscInt       nlevels;   /* number of hyperplane levels */
+  const char    *gridfrom;  /* where the grid came from */
+  PetscInt       zerorow;   /* local row of a zero pivot, -1 if none */
+  PetscBool      analyzed;
+} PC_StructILU;
+
+static PetscErrorCode PCReset_StructILU(PC pc)
+{
+  PC_StructILU *ilu = (PC_StructILU *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCall(GILUStencilMatReset(&ilu->sm));
+  PetscCall(PetscFree(ilu->dinv));
+  PetscCall(PetscFree(ilu->elim));
+  ilu->analyzed = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The grid of the local block: user options, then the DMDA of the PC or of the matrix, then the pattern */
+static PetscErrorCode PCStructILUFindGrid(PC pc, Mat A, Mat Alocal, GILUGrid *g)
+{
+  PC_StructILU *ilu   = (PC_StructILU *)pc->data;
+  PetscBool     found = PETSC_FALSE;
+  DM            dm    = NULL;
+  PetscInt      m;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetLocalSize(Alocal, &m, NULL));
+  if (ilu->griddim) {
+    PetscInt bs;
+
+    PetscCall(MatGetBlockSize(Alocal, &bs));
+    g->dim = ilu->griddim;
+    for (PetscInt d = 0; d < 3; d++) g->n[d] = d < ilu->griddim ? ilu->grid[d] : 1;
+    g->dof        = ilu->dof ? ilu->dof : (m % (g->n[0] * g->n[1] * g->n[2]) == 0 ? m / (g->n[0] * g->n[1] * g->n[2]) : bs);
+    ilu->gridfrom = "from -pc_structilu_grid";
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PCGetDM(pc, &dm));
+  if (dm) PetscCall(GILUGridFromDM(dm, Alocal, g, &found));
+  if (!found) {
+    PetscCall(MatGetDM(A, &dm));
+    if (dm) PetscCall(GILUGridFromDM(dm, Alocal, g, &found));
+  }
+  if (found) {
+    PetscCheck(!ilu->dof || ilu->dof == g->dof, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_INCOMP, "-pc_structilu_dof %" PetscInt_FMT " contradicts the DMDA's %" PetscInt_FMT " DoF per grid point", ilu->dof, g->dof);
+    ilu->gridfrom = "from the DMDA";
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(GILUGridInfer(Alocal, ilu->dof, g, &found));
+  PetscCheck(found, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE,
+             "PCSTRUCTILU cannot find the structured grid of this %" PetscInt_FMT "-row matrix: it has no DMDA and its pattern is not that of a stencil in natural ordering. Either attach the DMDA (KSPSetDM() or PCSetDM(), or create the matrix with DMCreateMatrix()), or give the local grid with -pc_structilu_grid nx,ny[,nz] and -pc_structilu_dof d",
+             m);
+  ilu->gridfrom = "inferred from the matrix pattern";
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCSetUp_StructILU(PC pc)
+{
+  PC_StructILU    *ilu = (PC_StructILU *)pc->data;
+  Mat              A   = pc->pmat, Alocal = A;
+  PetscMPIInt      size;
+  PetscBool        isbaij;
+  PetscObjectState state;
+
+  PetscFunctionBegin;
+  PetscCall(GILUMatCheckSupported(A, &isbaij));
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
+  if (size > 1) PetscCall(MatGetDiagonalBlock(A, &Alocal));
+  PetscCall(MatGetNonzeroState(Alocal, &state));
+
+  PetscCall(PetscLogEventBegin(GILU_StencilExtract, pc, A, 0, 0));
+  if (!ilu->analyzed || pc->flag != SAME_NONZERO_PATTERN || state != ilu->sm.nonzerostate) {
+    GILUGrid g;
+
+    PetscCall(PCReset_StructILU(pc));
+    PetscCall(PCStructILUFindGrid(pc, A, Alocal, &g));
+    PetscCall(GILUStencilMatAnalyze(Alocal, &g, &ilu->sm));
+    PetscCall(GILUStencilGetEliminationTable(&ilu->sm.stencil, &ilu->elim));
+    PetscCall(GILUStencilGetHyperplanes(&ilu->sm.stencil, &ilu->sm.grid, ilu->hyper, &ilu->nlevels));
+    PetscCall(PetscMalloc1((size_t)ilu->sm.npoints * ilu->sm.bs2, &ilu->dinv));
+    ilu->analyzed = PETSC_TRUE;
+  }
+  PetscCall(GILUStencilMatPack(Alocal, &ilu->sm));
+  PetscCall(PetscLogEventEnd(GILU_StencilExtract, pc, A, 0, 0));
+
+  PetscCall(PetscLogEventBegin(GILU_StructILUFactor, pc, A, 0, 0));
+  PetscCall(StructILUFactor_Host(&ilu->sm, ilu->elim, ilu->zeropivot, ilu->dinv, &ilu->zerorow));
+  PetscCall(PetscLogEventEnd(GILU_StructILUFactor, pc, A, 0, 0));
+  if (ilu->zerorow >= 0) {
+    PetscCheck(!pc->erroriffailure, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "Zero pivot in local row %" PetscInt_FMT " of the structured-grid ILU (tolerance %g)", ilu->zerorow, (double)ilu->zeropivot);
+    PetscCall(PetscInfo(pc, "Zero pivot in local row %" PetscInt_FMT " (tolerance %g)\n", ilu->zerorow, (double)ilu->zeropivot));
+    PetscCall(PCSetFailedReason(pc, PC_FACTOR_NUMERIC_ZEROPIVOT));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCApply_StructILU(PC pc, Vec x, Vec y)
+{
+  PC_StructILU      *ilu = (PC_StructILU *)pc->data;
+  const PetscScalar *xa;
+  PetscScalar       *ya;
+
+  PetscFunctionBegin;
+  if (ilu->zerorow >= 0) { /* the factorization failed: let the Krylov method see it */
+    PetscCall(VecSetInf(y));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscLogEventBegin(GILU_StructILUApply, pc, x, y, 0));
+  PetscCall(VecGetArrayRead(x, &xa));
+  PetscCall(VecGetArrayWrite(y, &ya));
+  PetscCall(StructILUSolve_Host(&ilu->sm, ilu->dinv, xa, ya));
+  PetscCall(VecRestoreArrayWrite(y, &ya));
+  PetscCall(VecRestoreArrayRead(x, &xa));
+  PetscCall(PetscLogEventEnd(GILU_StructILUApply, pc, x, y, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* printf-append to a string */
+static PetscErrorCode Append(char line[], size_t len, const char fmt[], ...)
+{
+  size_t  used = strlen(line);
+  va_list ap;
+
+  PetscFunctionBegin;
+  va_start(ap, fmt);
+  if (used < len) (void)vsnprintf(line + used, len - used, fmt, ap);
+  va_end(ap);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCView_StructILU(PC pc, PetscViewer viewer)
+{
+  PC_StructILU      *ilu = (PC_StructILU *)pc->data;
+  const GILUStencil *st  = &ilu->sm.stencil;
+  const GILUGrid    *g   = &ilu->sm.grid;
+  PetscBool          ascii;
+  PetscMPIInt        size;
+  char               name[64], backend[256], line[2048];
+  const char        *axis[3] = {"i", "j", "k"};
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
+  if (!ascii) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  structured-grid ILU(0), natural ordering (the factors of sequential ILU(0))\n"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  zero pivot tolerance %g\n", (double)ilu->zeropivot));
+  if (!ilu->analyzed) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  not set up yet\n"));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
+  if (size > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "  block Jacobi across %d MPI processes: each factors its local block (its DMDA box); process 0 shown\n", size));
+  PetscCall(PetscSNPrintf(line, sizeof(line), "%" PetscInt_FMT, g->n[0]));
+  for (PetscInt d = 1; d < g->dim; d++) PetscCall(Append(line, sizeof(line), " x %" PetscInt_FMT, g->n[d]));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  grid: %" PetscInt_FMT "D, %s points (%s), DoF %" PetscInt_FMT "\n", g->dim, line, ilu->gridfrom, g->dof));
+  PetscCall(GILUStencilGetName(st, g->dim, name, sizeof(name)));
+  line[0] = 0;
+  for (PetscInt s = 0; s < st->ns; s++) {
+    PetscCall(Append(line, sizeof(line), " (%" PetscInt_FMT, st->off[s][0]));
+    for (PetscInt d = 1; d < g->dim; d++) PetscCall(Append(line, sizeof(line), ",%" PetscInt_FMT, st->off[s][d]));
+    PetscCall(Append(line, sizeof(line), ")"));
+  }
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  stencil: %s, %" PetscInt_FMT " lower and %" PetscInt_FMT " upper offsets:%s\n", name, st->nlower, st->ns - st->nlower - 1, line));
+  line[0] = 0;
+  for (PetscInt d = 0; d < g->dim; d++) {
+    if (!ilu->hyper[d]) continue;
+    if (line[0]) PetscCall(Append(line, sizeof(line), " + "));
+    if (ilu->hyper[d] > 1) PetscCall(Append(line, sizeof(line), "%" PetscInt_FMT, ilu->hyper[d]));
+    PetscCall(Append(line, sizeof(line), "%s", axis[d]));
+  }
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  hyperplane levels: %" PetscInt_FMT " (level = %s), %.1f grid points per level on average\n", ilu->nlevels, line, (double)ilu->sm.npoints / (double)ilu->nlevels));
+  if (ilu->sm.nmissing) PetscCall(PetscViewerASCIIPrintf(viewer, "  pattern: %" PetscInt_FMT " in-grid stencil positions absent from the matrix, kept at zero (as ILU(0) on the matrix pattern does)\n", ilu->sm.nmissing));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "  pattern: the full stencil at every grid point\n"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  memory: %.3g MiB (factors %" PetscInt_FMT " x %" PetscInt_FMT " blocks of %" PetscInt_FMT " x %" PetscInt_FMT ", stored stencil-major, no column indices)\n",
+                                   (double)(sizeof(PetscScalar) * ((size_t)st->ns + 1) * ilu->sm.npoints * ilu->sm.bs2) / 1048576.0, st->ns, ilu->sm.npoints, g->dof, g->dof));
+  if (ilu->zerorow >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  FAILED: zero pivot in local row %" PetscInt_FMT "\n", ilu->zerorow));
+  PetscCall(PetscGILUBackendDescribe(backend, sizeof(backend)));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  back-end: %s\n", backend));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCSetFromOptions_StructILU(PC pc, PetscOptionItems *PetscOptionsObject)
+{
+  PC_StructILU *ilu = (PC_StructILU *)pc->data;
+  PetscInt      grid[3] = {0, 0, 0}, ngrid = 3, dof;
+  PetscReal     zeropivot;
+  PetscBool     flg;
+
+  PetscFunctionBegin;
+  PetscOptionsHeadBegin(PetscOptionsObject, "Structured-grid ILU options");
+  PetscCall(PetscOptionsIntArray("-pc_structilu_grid", "Local grid nx,ny[,nz] when there is no DMDA", "PCStructILUSetGrid", grid, &ngrid, &flg));
+  if (flg) PetscCall(PCStructILUSetGrid(pc, ngrid, grid));
+  PetscCall(PetscOptionsInt("-pc_structilu_dof", "Unknowns per grid point when there is no DMDA", "PCStructILUSetDof", ilu->dof, &dof, &flg));
+  if (flg) PetscCall(PCStructILUSetDof(pc, dof));
+  PetscCall(PetscOptionsReal("-pc_structilu_zeropivot", "Pivots at most this large in absolute value are zero pivots", "PCStructILUSetZeroPivot", ilu->zeropivot, &zeropivot, &flg));
+  if (flg) PetscCall(PCStructILUSetZeroPivot(pc, zeropivot));
+  PetscOptionsHeadEnd();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCStructILUSetGrid_StructILU(PC pc, PetscInt dim, const PetscInt n[])
+{
+  PC_StructILU *ilu = (PC_StructILU *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCheck(dim >= 1 && dim <= 3, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_structilu_grid takes 1 to 3 sizes nx,ny[,nz], not %" PetscInt_FMT, dim);
+  for (PetscInt d = 0; d < dim; d++) PetscCheck(n[d] >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Grid sizes must be positive, size %" PetscInt_FMT " is %" PetscInt_FMT, d, n[d]);
+  ilu->griddim = dim;
+  for (PetscInt d = 0; d < 3; d++) ilu->grid[d] = d < dim ? n[d] : 1;
+  ilu->analyzed = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCStructILUGetGrid_StructILU(PC pc, PetscInt *dim, PetscInt n[])
+{
+  PC_StructILU *ilu = (PC_StructILU *)pc->data;
+
+  PetscFunctionBegin;
+  if (ilu->analyzed) {
+    if (dim) *dim = ilu->sm.grid.dim;
+    if (n)
+      for (PetscInt d = 0; d < 3; d++) n[d] = ilu->sm.grid.n[d];
+  } else {
+    if (dim) *dim = ilu->griddim;
+    if (n)
+      for (PetscInt d = 0; d < 3; d++) n[d] = ilu->grid[d];
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCStructILUSetDof_StructILU(PC pc, PetscInt dof)
+{
+  PC_StructILU *ilu = (PC_StructILU *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCheck(dof >= 1 && dof <= GILU_MAX_DOF, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_structilu_dof must be between 1 and %d, not %" PetscInt_FMT, GILU_MAX_DOF, dof);
+  ilu->dof      = dof;
+  ilu->analyzed = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCStructILUGetDof_StructILU(PC pc, PetscInt *dof)
+{
+  PC_StructILU *ilu = (PC_StructILU *)pc->data;
+
+  PetscFunctionBegin;
+  *dof = ilu->analyzed ? ilu->sm.grid.dof : ilu->dof;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCStructILUSetZeroPivot_StructILU(PC pc, PetscReal zeropivot)
+{
+  PC_StructILU *ilu = (PC_StructILU *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCheck(zeropivot >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "The zero pivot tolerance must be non-negative");
+  ilu->zeropivot = zeropivot;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCStructILUGetZeroPivot_StructILU(PC pc, PetscReal *zeropivot)
+{
+  PetscFunctionBegin;
+  *zeropivot = ((PC_StructILU *)pc->data)->zeropivot;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCStructILUGetStencil_StructILU(PC pc, PetscInt *dim, PetscInt *ns, const PetscInt **offsets)
+{
+  PC_StructILU *ilu = (PC_StructILU *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCheck(ilu->analyzed, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONGSTATE, "Call PCSetUp() first: the stencil is found at setup");
+  if (dim) *dim = ilu->sm.grid.dim;
+  if (ns) *ns = ilu->sm.stencil.ns;
+  if (offsets) *offsets = &ilu->sm.stencil.off[0][0];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCDestroy_StructILU(PC pc)
+{
+  PetscFunctionBegin;
+  PetscCall(PCReset_StructILU(pc));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUSetGrid_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUGetGrid_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUSetDof_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUGetDof_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUSetZeroPivot_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUGetZeroPivot_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUGetStencil_C", NULL));
+  PetscCall(PetscFree(pc->data));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCStructILUSetGrid - Gives the local structured grid of a matrix that has no `DMDA`
+
+  Logically Collective
+
+  Input Parameters:
++ pc  - the `PCSTRUCTILU` preconditioner
+. dim - 1, 2 or 3
+- n   - the grid points per direction, x fastest (the natural ordering of the local rows)
+
+  Options Database Key:
+. -pc_structilu_grid nx,ny[,nz] - the local grid
+
+  Notes:
+  Needed only when the grid can neither be taken from a `DMDA` nor inferred from the pattern.
+  In parallel it is the grid of the local diagonal block, the same on every process.
+
+  Level: intermediate
+
+.seealso: `PCSTRUCTILU`, `PCStructILUSetDof()`, `PCStructILUGetGrid()`
+@*/
+PetscErrorCode PCStructILUSetGrid(PC pc, PetscInt dim, const PetscInt n[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscTryMethod(pc, "PCStructILUSetGrid_C", (PC, PetscInt, const PetscInt[]), (pc, dim, n));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCStructILUGetGrid - The local grid the preconditioner uses (after setup) or was given
+
+  Not Collective
+
+  Input Parameter:
+. pc - the `PCSTRUCTILU` preconditioner
+
+  Output Parameters:
++ dim - the dimension (0 before setup if no grid was given)
+- n   - three sizes, 1 for unused directions
+
+  Level: intermediate
+
+.seealso: `PCSTRUCTILU`, `PCStructILUSetGrid()`
+@*/
+PetscErrorCode PCStructILUGetGrid(PC pc, PetscInt *dim, PetscInt n[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCStructILUGetGrid_C", (PC, PetscInt *, PetscInt[]), (pc, dim, n));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCStructILUSetDof - Gives the number of unknowns per grid point of a matrix that has no `DMDA`
+
+  Logically Collective
+
+  Input Parameters:
++ pc  - the `PCSTRUCTILU` preconditioner
+- dof - 1 to 8
+
+  Options Database Key:
+. -pc_structilu_dof d - unknowns per grid point
+
+  Notes:
+  Without it the block size of the matrix is used. The unknowns of a grid point are
+  numbered consecutively (interlaced), as a `DMDA` numbers them.
+
+  Level: intermediate
+
+.seealso: `PCSTRUCTILU`, `PCStructILUSetGrid()`, `PCStructILUGetDof()`
+@*/
+PetscErrorCode PCStructILUSetDof(PC pc, PetscInt dof)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveInt(pc, dof, 2);
+  PetscTryMethod(pc, "PCStructILUSetDof_C", (PC, PetscInt), (pc, dof));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCStructILUGetDof - The number of unknowns per grid point used (after setup) or given
+
+  Not Collective
+
+  Input Parameter:
+. pc - the `PCSTRUCTILU` preconditioner
+
+  Output Parameter:
+. dof - unknowns per grid point (0 before setup if none was given)
+
+  Level: intermediate
+
+.seealso: `PCSTRUCTILU`, `PCStructILUSetDof()`
+@*/
+PetscErrorCode PCStructILUGetDof(PC pc, PetscInt *dof)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCStructILUGetDof_C", (PC, PetscInt *), (pc, dof));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCStructILUSetZeroPivot - Sets the size at or below which a pivot is taken as zero
+
+  Logically Collective
+
+  Input Parameters:
++ pc        - the `PCSTRUCTILU` preconditioner
+- zeropivot - the tolerance (default 100 times machine epsilon, as `PCFactorSetZeroPivot()`)
+
+  Options Database Key:
+. -pc_structilu_zeropivot tol - the tolerance
+
+  Notes:
+  A zero pivot makes `PCSetUp()` set the failed reason `PC_FACTOR_NUMERIC_ZEROPIVOT`, so
+  `KSPSolve()` stops with `KSP_DIVERGED_PC_FAILED` (or errors with `-pc_error_if_failure`).
+  With several DoF per point a diagonal block is inverted with partial pivoting and the
+  tolerance applies to its pivots.
+
+  Level: intermediate
+
+.seealso: `PCSTRUCTILU`, `PCStructILUGetZeroPivot()`, `PCFactorSetZeroPivot()`
+@*/
+PetscErrorCode PCStructILUSetZeroPivot(PC pc, PetscReal zeropivot)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveReal(pc, zeropivot, 2);
+  PetscTryMethod(pc, "PCStructILUSetZeroPivot_C", (PC, PetscReal), (pc, zeropivot));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCStructILUGetZeroPivot - The zero pivot tolerance
+
+  Not Collective
+
+  Input Parameter:
+. pc - the `PCSTRUCTILU` preconditioner
+
+  Output Parameter:
+. zeropivot - the tolerance
+
+  Level: intermediate
+
+.seealso: `PCSTRUCTILU`, `PCStructILUSetZeroPivot()`
+@*/
+PetscErrorCode PCStructILUGetZeroPivot(PC pc, PetscReal *zeropivot)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCStructILUGetZeroPivot_C", (PC, PetscReal *), (pc, zeropivot));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  PCStructILUGetStencil - The stencil found at setup
+
+  Not Collective
+
+  Input Parameter:
+. pc - the `PCSTRUCTILU` preconditioner, set up
+
+  Output Parameters:
++ dim     - the grid dimension
+. ns      - the number of offsets
+- offsets - 3*ns integers (dx,dy,dz), in natural order: the lower offsets, (0,0,0), then the upper ones; owned by the PC
+
+  Level: intermediate
+
+.seealso: `PCSTRUCTILU`, `PCStructILUGetGrid()`
+@*/
+PetscErrorCode PCStructILUGetStencil(PC pc, PetscInt *dim, PetscInt *ns, const PetscInt **offsets)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCStructILUGetStencil_C", (PC, PetscInt *, PetscInt *, const PetscInt **), (pc, dim, ns, offsets));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*MC
+  PCSTRUCTILU - "structilu": ILU(0) for matrices that come from a stencil on a structured grid,
+  with the factors of sequential ILU(0) in natural ordering, stored per stencil offset
+  without column indices (StructILU).
+
+  Options Database Keys:
++ -pc_structilu_grid nx,ny[,nz] - the local grid, when there is no `DMDA` and the pattern does not reveal it
+. -pc_structilu_dof d           - unknowns per grid point (1 to 8), when there is no `DMDA`
+- -pc_structilu_zeropivot tol   - pivots at most tol in absolute value are zero pivots (default 100 machine epsilon)
+
+  Notes:
+  The matrix is `MATAIJ` or `MATBAIJ`, in the natural (x fastest, interlaced DoF) ordering
+  of a `DMDA`. The grid is taken from `-pc_structilu_grid`, else from the `DMDA` of the PC
+  (`KSPSetDM()`) or of the matrix (`DMCreateMatrix()`), else inferred from the pattern. The
+  stencil is the set of grid offsets present in the pattern: star, box, diamond or any
+  other of width up to 3 and at most 125 points, in 1, 2 or 3 dimensions. Stencil positions
+  absent from a row are kept at zero, so the factors are those of `PCILU` with zero fill
+  on the same matrix: the same iterations. With several DoF per point the DoF blocks are
+  dense and the diagonal blocks are inverted (as `MATBAIJ`'s ILU(0) does).
+
+  In parallel each process factors its local diagonal block, its `DMDA` box: block Jacobi
+  with one block per process, as `-pc_type bjacobi -sub_pc_type ilu`. It is also usable as
+  the sub-preconditioner of `PCBJACOBI` and `PCASM` (`-sub_pc_type structilu`), where the
+  grid of each block is inferred from its pattern.
+
+  A zero pivot sets the failed reason so that `KSPSolve()` returns `KSP_DIVERGED_PC_FAILED`;
+  a NaN or Inf in the matrix is an error at setup.
+
+  Level: beginner
+
+.seealso: `PCILU`, `PCStructILUSetGrid()`, `PCStructILUSetDof()`, `PCStructILUSetZeroPivot()`, `PCStructILUGetStencil()`
+M*/
+PETSC_EXTERN PetscErrorCode PCCreate_StructILU(PC pc)
+{
+  PC_StructILU *ilu;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&ilu));
+  ilu->zeropivot = 100.0 * PETSC_MACHINE_EPSILON;
+  ilu->zerorow   = -1;
+  pc->data       = (void *)ilu;
+
+  pc->ops->setup          = PCSetUp_StructILU;
+  pc->ops->apply          = PCApply_StructILU;
+  pc->ops->reset          = PCReset_StructILU;
+  pc->ops->destroy        = PCDestroy_StructILU;
+  pc->ops->view           = PCView_StructILU;
+  pc->ops->setfromoptions = PCSetFromOptions_StructILU;
+
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUSetGrid_C", PCStructILUSetGrid_StructILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUGetGrid_C", PCStructILUGetGrid_StructILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUSetDof_C", PCStructILUSetDof_StructILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUGetDof_C", PCStructILUGetDof_StructILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUSetZeroPivot_C", PCStructILUSetZeroPivot_StructILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUGetZeroPivot_C", PCStructILUGetZeroPivot_StructILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUGetStencil_C", PCStructILUGetStencil_StructILU));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
