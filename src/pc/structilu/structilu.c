@@ -434,7 +434,7 @@ PetscErrorCode PCStructILUGetDof(PC pc, PetscInt *dof)
 
   Notes:
   A zero pivot makes `PCSetUp()` set the failed reason `PC_FACTOR_NUMERIC_ZEROPIVOT`, so
-  `KSPSolve()` stops with `KSP_DIVERGED_PC_FAILED` (or errors with `-pc_error_if_failure`).
+  `KSPSolve()` stops with `KSP_DIVERGED_PC_FAILED` (or errors with `-ksp_error_if_not_converged`).
   With several DoF per point a diagonal block is inverted with partial pivoting and the
   tolerance applies to its pivots.
 

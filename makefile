@@ -1,0 +1,233 @@
+# petscgilu: a PETSc plugin library (preconditioners, matrix type, triangular solvers; host + CUDA)
+#
+#   make [all]                      configure if needed, build lib/libpetscgilu.so
+#   make check [s=PATTERN] ...      build, run tests/ and tutorials/ with PETSc's harness (+ tests/petsc-examples/run)
+#   make run                        build tutorials/ex1, compare -pc_type structilu with ilu at 64^3
+#   make install [PREFIX=/usr/local] [DESTDIR=]
+#   make help                       everything else
+#
+# Configuration lives in build/ (config/configure writes it; it is re-run when missing, when config/configure
+# changes, or when PETSC_DIR, PETSC_ARCH, PETSCGILU_WITH_CUDA or PETSCGILU_WITH_OPENMP are given with new values).
+SHELL         := /bin/bash
+.DEFAULT_GOAL := all
+.SUFFIXES:
+
+PETSCGILU_DIR := $(patsubst %/,%,$(dir $(abspath $(lastword $(MAKEFILE_LIST)))))
+PG_SRCDIR     := $(PETSCGILU_DIR)/src
+PG_BUILDDIR   := $(PETSCGILU_DIR)/build
+PG_OBJDIR     := $(PG_BUILDDIR)/obj
+PG_CONFVARS   := $(PG_BUILDDIR)/lib/petscgilu/conf/petscgiluvariables
+PG_CONFH      := $(PG_BUILDDIR)/include/petscgiluconf.h
+PG_LIBNAME    := libpetscgilu.so
+PG_LIB        := $(PETSCGILU_DIR)/lib/$(PG_LIBNAME)
+PG_TESTDIR    := $(PG_BUILDDIR)/tests
+PREFIX        ?= /usr/local
+CHECK_JOBS    ?= 2
+
+# goals that must not configure (or install packages) on a fresh clone
+PG_NOCONF_GOALS := clean distclean help
+PG_NEED_CONF    := $(if $(MAKECMDGOALS),$(filter-out $(PG_NOCONF_GOALS),$(MAKECMDGOALS)),all)
+
+# ------------------------------------------------------------------------------------------------ configure
+# What the user asks configure for (environment or command line); remembered in the variables file
+PG_CONF_REQ_VARS := PETSC_DIR PETSC_ARCH PETSCGILU_WITH_CUDA PETSCGILU_WITH_OPENMP
+define pg_snapshot
+PG_USER_SET_$1 := $(if $(filter environment command line,$(origin $1)),1)
+PG_USER_$1     := $$($1)
+endef
+$(foreach v,$(PG_CONF_REQ_VARS),$(eval $(call pg_snapshot,$v)))
+
+ifneq ($(PG_NEED_CONF),)
+-include $(PG_CONFVARS)
+endif
+PETSC_DIR  ?= /usr/lib/petsc
+PETSC_ARCH ?=
+
+# re-run configure when a variable is given with a value other than the one it was configured with
+pg_differs   = $(if $(filter-out x$(subst $(PG_SPACE),?,$1),x$(subst $(PG_SPACE),?,$2)),1)
+PG_EMPTY     :=
+PG_SPACE     := $(PG_EMPTY) $(PG_EMPTY)
+PG_CONF_STALE := $(strip $(foreach v,$(PG_CONF_REQ_VARS),$(if $(PG_USER_SET_$v),$(call pg_differs,$(PG_USER_$v),$(PETSCGILU_REQ_$v)),)))
+# the values configure runs with: given now, else the remembered ones (sticky like config.status)
+PG_CONFIGURE_ENV := $(foreach v,$(PG_CONF_REQ_VARS),$v='$(if $(PG_USER_SET_$v),$(PG_USER_$v),$(PETSCGILU_REQ_$v))')
+
+$(PG_CONFVARS): $(PETSCGILU_DIR)/config/configure $(PETSCGILU_DIR)/config/install-deps $(if $(or $(PG_CONF_STALE),$(if $(wildcard $(PG_CONFH)),,1)),FORCE)
+	@$(PG_CONFIGURE_ENV) $(PETSCGILU_DIR)/config/install-deps
+	@$(PG_CONFIGURE_ENV) $(PETSCGILU_DIR)/config/configure
+
+ifneq ($(PG_NEED_CONF),)
+# PETSc's make variables (PCC, PCC_FLAGS, CCPPFLAGS, PETSC_LIB, CXX_LINKER, MPIEXEC ...)
+-include $(PETSC_DIR)/$(PETSC_ARCH)/lib/petsc/conf/variables
+endif
+
+# ------------------------------------------------------------------------------------------------ sources
+pg_rwildcard = $(foreach d,$(wildcard $(1:=/*)),$(call pg_rwildcard,$d,$2) $(filter $(subst *,%,$2),$d))
+PG_C_SRCS  := $(sort $(call pg_rwildcard,$(PG_SRCDIR),*.c))
+PG_CU_SRCS := $(sort $(call pg_rwildcard,$(PG_SRCDIR),*.cu))
+PG_C_OBJS  := $(PG_C_SRCS:$(PG_SRCDIR)/%.c=$(PG_OBJDIR)/%.o)
+PG_CU_OBJS := $(PG_CU_SRCS:$(PG_SRCDIR)/%.cu=$(PG_OBJDIR)/%.cu.o)
+PG_OBJS    := $(PG_C_OBJS) $(if $(filter 1,$(PETSCGILU_HAVE_CUDA)),$(PG_CU_OBJS))
+
+PG_INCLUDES := -I$(PETSCGILU_DIR)/include -I$(PG_BUILDDIR)/include
+PG_CWARN    := -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare $(if $(filter 1,$(WERROR)),-Werror)
+PG_NVCC_FLAGS := -O3 -Xcompiler -fPIC -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 \
+                 $(if $(filter 1,$(WERROR)),-Werror all-warnings) $(NVCCFLAGS)
+# MPI include flags for nvcc (PETSc's headers include mpi.h); computed once, when first needed
+PG_MPI_INCLUDES = $(eval PG_MPI_INCLUDES := $$(or $$(shell $(PCC) --showme:compile 2>/dev/null),$$(filter -I%,$$(shell $(PCC) -show 2>/dev/null))))$(PG_MPI_INCLUDES)
+PG_COMMA     := ,
+PG_CUDA_LIBS := $(if $(filter 1,$(PETSCGILU_HAVE_CUDA)),-L$(CUDA_DIR)/lib64 -Wl$(PG_COMMA)-rpath$(PG_COMMA)$(CUDA_DIR)/lib64 -lcudart -lcusparse)
+
+# quiet by default, V=1 shows the commands
+PG_Q    := $(if $(filter 1,$(V)),,@)
+pg_say   = $(if $(filter 1,$(V)),,@printf '  %-6s %s\n' '$1' '$(patsubst $(PETSCGILU_DIR)/%,%,$2)')
+
+# relink when the set of objects changes (a source removed or renamed), not only when one is newer
+PG_OBJLIST := $(PG_OBJDIR)/objects.list
+ifneq ($(PG_NEED_CONF),)
+ifneq ($(wildcard $(PG_CONFVARS)),)
+$(shell mkdir -p $(PG_OBJDIR) && { echo '$(PG_OBJS)' | cmp -s - $(PG_OBJLIST) || echo '$(PG_OBJS)' > $(PG_OBJLIST); })
+endif
+endif
+
+# ------------------------------------------------------------------------------------------------ build
+all: $(PG_LIB)
+
+$(PG_OBJDIR)/%.o: $(PG_SRCDIR)/%.c $(PG_CONFVARS)
+	@mkdir -p $(@D)
+	$(call pg_say,CC,$<)
+	$(PG_Q)$(PCC) -c $(PCC_FLAGS) $(CCPPFLAGS) $(OPENMP_FLAG) $(PG_INCLUDES) $(PG_CWARN) $(CFLAGS) -MMD -MP -MF $(@:.o=.d) -MT $@ $< -o $@
+
+$(PG_OBJDIR)/%.cu.o: $(PG_SRCDIR)/%.cu $(PG_CONFVARS)
+	@mkdir -p $(@D)
+	$(call pg_say,NVCC,$<)
+	$(PG_Q)$(NVCC) -c $(PG_NVCC_FLAGS) $(PETSC_CC_INCLUDES) $(PG_MPI_INCLUDES) $(PG_INCLUDES) -MMD -MP -MF $(@:.o=.d) -MT $@ $< -o $@
+
+# the C++ driver: nvcc's objects need libstdc++ (__gxx_personality_v0, __cxa_guard_*)
+$(PG_LIB): $(PG_OBJS) $(PG_OBJLIST) $(PG_CONFVARS)
+	@mkdir -p $(@D)
+	$(if $(PG_OBJS),,@echo "warning: no sources under src/: building an empty $(PG_LIBNAME)" >&2)
+	$(call pg_say,LINK,$@)
+	$(PG_Q)$(CXX_LINKER) -shared $(PCC_LINKER_FLAGS) -o $@ $(PG_OBJS) -Wl,-soname,$(PG_LIBNAME) -Wl,--no-undefined \
+	  $(OPENMP_FLAG) $(PG_CUDA_LIBS) $(PETSC_LIB) $(LDFLAGS)
+
+-include $(PG_OBJS:.o=.d)
+
+# (re)configure explicitly, e.g. make configure PETSCGILU_WITH_CUDA=0
+configure: FORCE
+	@$(PG_CONFIGURE_ENV) $(PETSCGILU_DIR)/config/install-deps
+	@$(PG_CONFIGURE_ENV) $(PETSCGILU_DIR)/config/configure
+
+# ------------------------------------------------------------------------------------------------ check
+# mpiexec (Open MPI) refuses to run as root without these; tests run one OpenMP thread unless a
+# test's env: (or OMP_NUM_THREADS=n on the make command line) says otherwise
+ifeq ($(shell id -u),0)
+export OMPI_ALLOW_RUN_AS_ROOT := 1
+export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM := 1
+endif
+export OMPI_MCA_rmaps_base_oversubscribe := 1
+check: export OMP_NUM_THREADS := 1
+
+PG_TEST_MAKE   = $(MAKE) --no-print-directory -f $(PETSCGILU_DIR)/gmakefile.test PETSCGILU_DIR=$(PETSCGILU_DIR) \
+                 PETSC_DIR=$(PETSC_DIR) PETSC_ARCH=$(PETSC_ARCH) TESTDIR=$(PG_TESTDIR)
+PG_TAPLOG      := $(PG_TESTDIR)/test_$(PETSC_ARCH)_tap.log
+PG_EX_TAPLOG   := $(PG_TESTDIR)/petsc-examples_tap.log
+PG_EX_RUN      := $(PETSCGILU_DIR)/tests/petsc-examples/run
+# s= selects harness labels (tests-ex1_1, tutorials-ex1_*); petsc-examples* patterns select the
+# tests/petsc-examples/run suite, which runs only when s is empty or names it (the script gets
+# s=<case name substring>: s='petsc-examples-ex45_np2*' -> s=ex45_np2; and PETSCGILU_CHECK_S=<the patterns>)
+PG_S_EXAMPLES  := $(filter petsc-examples%,$(s))
+PG_S_HARNESS   := $(filter-out petsc-examples%,$(s))
+PG_S_EX_SUBSTR := $(patsubst -%,%,$(patsubst petsc-examples%,%,$(subst *,,$(subst %,,$(firstword $(PG_S_EXAMPLES))))))
+PG_RUN_HARNESS := $(if $(s),$(PG_S_HARNESS),1)
+PG_RUN_EXAMPLES:= $(if $(s),$(PG_S_EXAMPLES),1)
+
+check: all
+	@mkdir -p $(PG_TESTDIR); rm -f $(PG_TAPLOG) $(PG_EX_TAPLOG); status=0; \
+	$(if $(PG_RUN_HARNESS),$(PG_TEST_MAKE) -j$(CHECK_JOBS) test $(if $(PG_S_HARNESS),s='$(PG_S_HARNESS)') || status=1;) \
+	$(if $(PG_RUN_EXAMPLES),if [ -x $(PG_EX_RUN) ]; then \
+	  echo "Running tests/petsc-examples/run"; \
+	  PETSCGILU_DIR=$(PETSCGILU_DIR) PETSCGILU_LIB=$(PG_LIB) PETSC_DIR=$(PETSC_DIR) PETSC_ARCH=$(PETSC_ARCH) \
+	  PETSCGILU_TESTDIR=$(PG_TESTDIR) PETSCGILU_EXAMPLES_TAP=$(PG_EX_TAPLOG) MPIEXEC='$(MPIEXEC)' \
+	  PETSCGILU_CHECK_S='$(PG_S_EXAMPLES)' s='$(PG_S_EX_SUBSTR)' V='$(V)' REPLACE='$(REPLACE)' TIMEOUT='$(TIMEOUT)' \
+	  $(PG_EX_RUN) || status=1; \
+	fi;) \
+	logs=; for f in $(PG_TAPLOG) $(PG_EX_TAPLOG); do [ -f $$f ] && logs="$$logs $$f"; done; \
+	cat /dev/null $$logs | awk ' \
+	  /^[ \t]*not ok/ { if ($$0 ~ /# *(SKIP|TODO)/) s++; else f++; next } \
+	  /^[ \t]*ok/     { if ($$0 ~ /# *(SKIP|TODO)/) s++; else p++; next } \
+	  END { printf "%d passed, %d failed, %d skipped\n", p, f, s; if (p + f + s == 0) { print "error: the harness produced no results" > "/dev/stderr"; exit 1 } exit (f > 0) }' \
+	  || status=1; \
+	exit $$status
+
+# pass-through to the harness makefile (s= V= REPLACE= NP= TIMEOUT= work there too)
+print-test check-test-errors cleantest: FORCE
+	+@$(PG_TEST_MAKE) $@
+
+# ------------------------------------------------------------------------------------------------ run
+run: all
+	@PETSCGILU_DIR=$(PETSCGILU_DIR) PETSC_DIR=$(PETSC_DIR) PETSC_ARCH=$(PETSC_ARCH) MAKE='$(MAKE)' \
+	  RUN_N='$(N)' RUN_ARGS='$(ARGS)' RUN_NP='$(NP)' MPIEXEC='$(MPIEXEC)' $(PETSCGILU_DIR)/config/run-main
+
+# ------------------------------------------------------------------------------------------------ install
+PG_PETSC_PCDIR := $(PETSC_DIR)$(if $(PETSC_ARCH),/$(PETSC_ARCH))/lib/pkgconfig
+PG_PETSC_PC := $(firstword $(basename $(notdir $(wildcard $(PG_PETSC_PCDIR)/PETSc.pc $(PG_PETSC_PCDIR)/petsc.pc))))
+PG_PETSC_INC := $(filter -I%,$(PETSC_CC_INCLUDES))
+PG_DEST      := $(DESTDIR)$(PREFIX)
+
+install: all
+	@echo "Installing petscgilu $(PETSCGILU_VERSION) in $(PG_DEST)"
+	install -d $(PG_DEST)/lib $(PG_DEST)/lib/pkgconfig $(PG_DEST)/include
+	install -m 755 $(PG_LIB) $(PG_DEST)/lib/$(PG_LIBNAME)
+	install -m 644 $(PETSCGILU_DIR)/include/petscgilu.h $(PG_CONFH) $(PG_DEST)/include/
+	if [ -d $(PETSCGILU_DIR)/include/petscgilu ]; then \
+	  cd $(PETSCGILU_DIR)/include && find petscgilu -type f -name '*.h' -exec install -D -m 644 {} $(PG_DEST)/include/{} \; ; \
+	fi
+	@{ echo "prefix=$(PREFIX)"; \
+	   echo 'includedir=$${prefix}/include'; \
+	   echo 'libdir=$${prefix}/lib'; \
+	   echo; \
+	   echo "Name: petscgilu"; \
+	   echo "Description: PETSc plugin library: GPU-oriented incomplete-factorization preconditioners"; \
+	   echo "Version: $(PETSCGILU_VERSION)"; \
+	   $(if $(PG_PETSC_PC),echo "Requires: $(PG_PETSC_PC)";) \
+	   echo 'Cflags: -I$${includedir}$(if $(PG_PETSC_PC),, $(PG_PETSC_INC))'; \
+	   echo 'Libs: -L$${libdir} -Wl,-rpath,$${libdir} -lpetscgilu$(if $(PG_PETSC_PC),, $(PETSC_LIB))'; \
+	 } > $(PG_DEST)/lib/pkgconfig/petscgilu.pc
+	@echo "  wrote $(PG_DEST)/lib/pkgconfig/petscgilu.pc$(if $(PG_PETSC_PC), (Requires: $(PG_PETSC_PC); PETSc's .pc is in $(PG_PETSC_PCDIR)))"
+	@echo "  load it into any PETSc program with: -dll_append $(PREFIX)/lib/$(PG_LIBNAME)"
+
+# ------------------------------------------------------------------------------------------------ misc
+format: FORCE
+	@files=$$(find $(PETSCGILU_DIR)/src $(PETSCGILU_DIR)/include $(PETSCGILU_DIR)/tests $(PETSCGILU_DIR)/tutorials \
+	  -type f \( -name '*.c' -o -name '*.h' -o -name '*.cu' \) 2>/dev/null); [ -z "$$files" ] || clang-format -i $$files
+
+clean: FORCE
+	$(RM) -r $(PG_OBJDIR) $(PG_TESTDIR) $(PETSCGILU_DIR)/lib
+
+distclean: clean
+	$(RM) -r $(PG_BUILDDIR)
+
+help: FORCE
+	@echo "petscgilu makefile targets:"
+	@echo "  all (default)  configure when needed (config/install-deps, config/configure), build lib/$(PG_LIBNAME)"
+	@echo "  check          build, run tests/ and tutorials/ with PETSc's harness (build/tests), then"
+	@echo "                 tests/petsc-examples/run if present; ends with 'N passed, N failed, N skipped'"
+	@echo "                   s='tests-ex1_*'   select harness tests (labels: tests-<prog>_<suffix>, tutorials-...;"
+	@echo "                                     s='petsc-examples*' selects only the petsc-examples suite)"
+	@echo "                   V=1 verbose   REPLACE=1 rewrite outputs (read them!)   NP=n   TIMEOUT=s"
+	@echo "                   EXTRA_OPTIONS='-opt'   VALGRIND=1   test-fail=1 (rerun failures)   CHECK_JOBS=2"
+	@echo "  print-test     list the selected harness labels (same s=)"
+	@echo "  run            build tutorials/ex1; 3D Poisson at N^3 (N=64) with CG + structilu vs ilu, table of"
+	@echo "                 iterations and KSPSolve/PCSetUp/PCApply times (ARGS='..' extra options, NP=n)"
+	@echo "  install        PREFIX=$(PREFIX) [DESTDIR=]: library, headers, petscgiluconf.h, lib/pkgconfig/petscgilu.pc"
+	@echo "  configure      re-run config/configure (PETSC_DIR= PETSC_ARCH= PETSCGILU_WITH_CUDA=0|1 PETSCGILU_WITH_OPENMP=0|1;"
+	@echo "                 the values stick for later builds)"
+	@echo "  format         clang-format -i all sources (PETSc's style, .clang-format)"
+	@echo "  clean          remove objects, tests and lib/    distclean: also the configuration (build/)"
+	@echo "variables: V=1 (show commands) WERROR=1 (warnings are errors; CI) CFLAGS= NVCCFLAGS= LDFLAGS="
+	@echo "one test program:  make -f gmakefile.test build/tests/tutorials/ex1   (or build/tests/tests/<name>)"
+	@echo "  then run it:     build/tests/tutorials/ex1 -ksp_converged_reason -pc_type structilu"
+	@echo "one harness test:  make check s='tests-ex1_1'   or   make -f gmakefile.test test s='tests-ex1_1'"
+
+FORCE:
+.PHONY: all check run install configure format clean distclean help print-test check-test-errors cleantest FORCE

@@ -1,0 +1,505 @@
+static char help[] = "Structured-grid stencil test problems: builds a DMDA matrix with a chosen stencil pattern and\n\
+dense dof x dof blocks, then solves it with the KSP and PC chosen in the options database.\n\n\
+  -dim <2,3>            : grid dimension (default 3)\n\
+  -dof <1..8>           : unknowns per grid point, each coupling is a dense dof x dof block (default 1)\n\
+  -stencil <name>       : 2D: star5 star9 box9 box25 diamond7 diamond13; 3D: star7 star13 diamond13 diamond25 box27\n\
+                          (default star7 in 3D, star5 in 2D); the grid is set with -da_grid_x/y/z (default 8^3 or 16^2)\n\
+  -symmetric            : make the matrix symmetric (for CG, ICC, SBAIJ)\n\
+  -nonsym_scale <s>     : weight of the non-symmetric part of the off-diagonal values (default 0.3)\n\
+  -no_dm                : solve with a copy of the matrix that does not know its DMDA, and do not give the DMDA to the KSP\n\
+  -solve_twice          : halve the off-diagonal values (same pattern) and solve a second time\n\
+  -view_pattern         : print a summary of the assembled nonzero pattern\n\
+The matrix type comes from -dm_mat_type (aij, baij, sbaij, ...).\n\n";
+
+/*
+  Test driver for structured-grid preconditioners (petscgilu's PCSTRUCTILU and friends).
+
+  Of petscgilu it only calls PetscGILUInitializePackage(): it assembles a matrix whose nonzero pattern is exactly a stencil
+  (a set of grid offsets) on a DMDA, with full dof x dof blocks, and solves A x = A*1 with the KSP and
+  PC from the options database. So it runs with -pc_type ilu today and with -pc_type structilu
+  once that is registered.
+
+  The values are deterministic functions of the global (natural) grid indices, so they, and the
+  iteration counts of PC's that do not depend on the decomposition, are the same on any number of
+  ranks. Off-diagonal block entries lie in [-1,0], the diagonal blocks hold small entries of either sign
+  off their diagonal, and each diagonal entry is 1 + the sum of the absolute values of the other entries
+  of its row, so the matrix is strictly diagonally dominant.
+
+  By default the DMDA is attached to the KSP (and so to the PC) with KSPSetDM() and
+  KSPSetDMActive(ksp, PETSC_FALSE), and the matrix knows it (MatGetDM()). With -no_dm neither holds:
+  the matrix is copied with MatConvert(A, MATSAME, ...), which (unlike MatDuplicate()) does not keep
+  the DM, so a preconditioner must infer the grid from the matrix itself.
+*/
+
+#include <petscdmda.h>
+#include <petscksp.h>
+#include <petscgilu.h>
+
+#define MAX_OFFSETS 27
+
+typedef struct {
+  PetscInt        dim, dof;
+  char            stencil[64];
+  PetscInt        noff;                /* number of offsets, the centre included */
+  PetscInt        off[MAX_OFFSETS][3]; /* the offsets (dx, dy, dz); dz = 0 in 2D */
+  DMDAStencilType stype;               /* DMDA stencil type containing the pattern */
+  PetscInt        width;               /* DMDA stencil width containing the pattern */
+  PetscBool       symmetric;
+  PetscReal       nonsym;
+  PetscInt        M, N, P; /* global grid sizes (P = 1 in 2D) */
+} AppCtx;
+
+/* The patterns: which offsets d (|d|_inf <= 2) they hold */
+typedef enum {
+  PATTERN_STAR1,    /* |d|_1 <= 1 */
+  PATTERN_STAR2,    /* on an axis, |d|_inf <= 2 */
+  PATTERN_BOX1,     /* |d|_inf <= 1 */
+  PATTERN_BOX2,     /* |d|_inf <= 2 */
+  PATTERN_DIAMOND1, /* |d|_1 <= 1, and e_i - e_j for i != j */
+  PATTERN_DIAMOND2  /* |d|_1 <= 2 */
+} PatternKind;
+
+static const struct {
+  const char *name;
+  PetscInt    dim;
+  PatternKind kind;
+} patterns[] = {
+  {"star5",     2, PATTERN_STAR1   },
+  {"star9",     2, PATTERN_STAR2   },
+  {"box9",      2, PATTERN_BOX1    },
+  {"box25",     2, PATTERN_BOX2    },
+  {"diamond7",  2, PATTERN_DIAMOND1},
+  {"diamond13", 2, PATTERN_DIAMOND2},
+  {"star7",     3, PATTERN_STAR1   },
+  {"star13",    3, PATTERN_STAR2   },
+  {"diamond13", 3, PATTERN_DIAMOND1},
+  {"diamond25", 3, PATTERN_DIAMOND2},
+  {"box27",     3, PATTERN_BOX1    }
+};
+
+static PetscBool InPattern(PatternKind kind, const PetscInt d[3])
+{
+  PetscInt c, l1 = 0, linf = 0, naxes = 0, sum = 0;
+
+  for (c = 0; c < 3; c++) {
+    l1 += PetscAbsInt(d[c]);
+    linf = PetscMax(linf, PetscAbsInt(d[c]));
+    naxes += d[c] ? 1 : 0;
+    sum += d[c];
+  }
+  switch (kind) {
+  case PATTERN_STAR1:
+    return (PetscBool)(l1 <= 1);
+  case PATTERN_STAR2:
+    return (PetscBool)(naxes <= 1 && linf <= 2);
+  case PATTERN_BOX1:
+    return (PetscBool)(linf <= 1);
+  case PATTERN_BOX2:
+    return (PetscBool)(linf <= 2);
+  case PATTERN_DIAMOND1:
+    return (PetscBool)(l1 <= 1 || (naxes == 2 && linf == 1 && sum == 0));
+  default:
+    return (PetscBool)(l1 <= 2);
+  }
+}
+
+static PetscErrorCode BuildPattern(AppCtx *user)
+{
+  PetscInt    d[3], r2, p;
+  PetscBool   flg, star = PETSC_TRUE;
+  PatternKind kind;
+
+  PetscFunctionBeginUser;
+  for (p = 0; p < (PetscInt)PETSC_STATIC_ARRAY_LENGTH(patterns); p++) {
+    if (patterns[p].dim != user->dim) continue;
+    PetscCall(PetscStrcmp(user->stencil, patterns[p].name, &flg));
+    if (flg) break;
+  }
+  PetscCheck(p < (PetscInt)PETSC_STATIC_ARRAY_LENGTH(patterns), PETSC_COMM_WORLD, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown -stencil %s for -dim %" PetscInt_FMT "; use star5 star9 box9 box25 diamond7 diamond13 (2D) or star7 star13 diamond13 diamond25 box27 (3D)",
+             user->stencil, user->dim);
+  kind        = patterns[p].kind;
+  r2          = user->dim == 3 ? 2 : 0;
+  user->noff  = 0;
+  user->width = 0;
+  for (d[2] = -r2; d[2] <= r2; d[2]++)
+    for (d[1] = -2; d[1] <= 2; d[1]++)
+      for (d[0] = -2; d[0] <= 2; d[0]++) {
+        if (!InPattern(kind, d)) continue;
+        PetscCheck(user->noff < MAX_OFFSETS, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "Too many offsets");
+        user->off[user->noff][0] = d[0];
+        user->off[user->noff][1] = d[1];
+        user->off[user->noff][2] = d[2];
+        user->noff++;
+        user->width = PetscMax(user->width, PetscMax(PetscAbsInt(d[0]), PetscMax(PetscAbsInt(d[1]), PetscAbsInt(d[2]))));
+        if ((d[0] != 0) + (d[1] != 0) + (d[2] != 0) > 1) star = PETSC_FALSE;
+      }
+  user->stype = star ? DMDA_STENCIL_STAR : DMDA_STENCIL_BOX;
+  PetscFunctionReturn(0);
+}
+
+/* Deterministic hash of (a, b, salt) to [0, 1) (splitmix64 finalizer) */
+static PetscReal Hash01(uint64_t a, uint64_t b, uint64_t salt)
+{
+  uint64_t z = a * 0x9E3779B97F4A7C15ULL + b * 0xC2B2AE3D27D4EB4FULL + salt * 0x165667B19E3779F9ULL + 0x27D4EB2F165667C5ULL;
+
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  z ^= z >> 31;
+  return (PetscReal)(z >> 11) * (1.0 / 9007199254740992.0);
+}
+
+/* Value of the off-diagonal entry (gi, gj), gi != gj, of global natural unknown numbers; samepoint: both unknowns at one grid point */
+static PetscReal OffDiagonalValue(const AppCtx *user, PetscInt64 gi, PetscInt64 gj, PetscBool samepoint)
+{
+  PetscInt64 lo = PetscMin(gi, gj), hi = PetscMax(gi, gj);
+  PetscReal  u = Hash01((uint64_t)lo, (uint64_t)hi, 0);
+
+  if (!user->symmetric) u = (1.0 - user->nonsym) * u + user->nonsym * Hash01((uint64_t)gi, (uint64_t)gj, 1);
+  return samepoint ? 0.2 * u - 0.1 : -u;
+}
+
+/* Assemble the pattern with off-diagonal values times offscale; the diagonal keeps the matrix strictly diagonally dominant */
+static PetscErrorCode AssembleMatrix(const AppCtx *user, DM da, Mat A, PetscReal offscale)
+{
+  PetscInt     xs, ys, zs, xm, ym, zm, i, j, k, n, c, a, b, dof = user->dof;
+  MatStencil   row, cols[MAX_OFFSETS];
+  PetscScalar *vals;
+  PetscReal    rowsum[8];
+  PetscInt64   pt, q;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscMalloc1(dof * dof * user->noff, &vals));
+  PetscCall(DMDAGetCorners(da, &xs, &ys, &zs, &xm, &ym, &zm));
+  for (k = zs; k < zs + zm; k++)
+    for (j = ys; j < ys + ym; j++)
+      for (i = xs; i < xs + xm; i++) {
+        PetscInt ccentre = -1;
+
+        pt    = i + (PetscInt64)user->M * (j + (PetscInt64)user->N * k);
+        row.i = i;
+        row.j = j;
+        row.k = k;
+        row.c = 0;
+        for (n = 0, c = 0; c < user->noff; c++) {
+          PetscInt ii = i + user->off[c][0], jj = j + user->off[c][1], kk = k + user->off[c][2];
+
+          if (ii < 0 || ii >= user->M || jj < 0 || jj >= user->N || kk < 0 || kk >= user->P) continue;
+          cols[n].i = ii;
+          cols[n].j = jj;
+          cols[n].k = kk;
+          cols[n].c = 0;
+          if (!user->off[c][0] && !user->off[c][1] && !user->off[c][2]) ccentre = n;
+          n++;
+        }
+        for (a = 0; a < dof; a++) rowsum[a] = 0.0;
+        for (c = 0; c < n; c++) {
+          q = cols[c].i + (PetscInt64)user->M * (cols[c].j + (PetscInt64)user->N * cols[c].k);
+          for (a = 0; a < dof; a++)
+            for (b = 0; b < dof; b++) {
+              PetscInt e = a * n * dof + c * dof + b;
+
+              if (c == ccentre && a == b) continue;
+              vals[e] = offscale * OffDiagonalValue(user, pt * dof + a, q * dof + b, (PetscBool)(c == ccentre));
+              rowsum[a] += PetscAbsScalar(vals[e]);
+            }
+        }
+        for (a = 0; a < dof; a++) vals[a * n * dof + ccentre * dof + a] = 1.0 + rowsum[a];
+        PetscCall(MatSetValuesBlockedStencil(A, 1, &row, n, cols, vals, INSERT_VALUES));
+      }
+  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(PetscFree(vals));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode ViewPattern(const AppCtx *user, Mat A)
+{
+  MatInfo    info;
+  PetscInt   i, j, k, c, nb, rstart, rend, r, ncols, range[2] = {PETSC_MAX_INT, 0}, gmin, gmax;
+  PetscInt64 expected = 0;
+  PetscBool  sbaij;
+
+  PetscFunctionBeginUser;
+  for (k = 0; k < user->P; k++)
+    for (j = 0; j < user->N; j++)
+      for (i = 0; i < user->M; i++) {
+        for (nb = 0, c = 0; c < user->noff; c++) {
+          PetscInt ii = i + user->off[c][0], jj = j + user->off[c][1], kk = k + user->off[c][2];
+
+          if (ii >= 0 && ii < user->M && jj >= 0 && jj < user->N && kk >= 0 && kk < user->P) nb++;
+        }
+        expected += nb * user->dof * user->dof;
+      }
+  PetscCall(MatGetInfo(A, MAT_GLOBAL_SUM, &info));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "Pattern %s: %" PetscInt_FMT " offsets, DMDA stencil %s width %" PetscInt_FMT "; nonzeros stored %" PetscInt64_FMT ", pattern entries %" PetscInt64_FMT "\n", user->stencil, user->noff, user->stype == DMDA_STENCIL_STAR ? "star" : "box",
+                        user->width, (PetscInt64)info.nz_used, expected));
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQSBAIJ, &sbaij));
+  if (!sbaij) PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATMPISBAIJ, &sbaij));
+  if (sbaij) PetscFunctionReturn(0);
+  PetscCall(MatGetOwnershipRange(A, &rstart, &rend));
+  for (r = rstart; r < rend; r++) {
+    PetscCall(MatGetRow(A, r, &ncols, NULL, NULL));
+    range[0] = PetscMin(range[0], ncols);
+    range[1] = PetscMax(range[1], ncols);
+    PetscCall(MatRestoreRow(A, r, &ncols, NULL, NULL));
+  }
+  PetscCall(MPIU_Allreduce(&range[0], &gmin, 1, MPIU_INT, MPI_MIN, PETSC_COMM_WORLD));
+  PetscCall(MPIU_Allreduce(&range[1], &gmax, 1, MPIU_INT, MPI_MAX, PETSC_COMM_WORLD));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "Nonzeros per row: min %" PetscInt_FMT ", max %" PetscInt_FMT "\n", gmin, gmax));
+  PetscFunctionReturn(0);
+}
+
+/* Solve Aop x = Aop * 1 from a zero initial guess and print the iterations, the error and the reason */
+static PetscErrorCode SolveAndReport(KSP ksp, Mat Aop)
+{
+  Vec                x, b, ones;
+  PetscInt           its;
+  PetscReal          err, nrm;
+  KSPConvergedReason reason;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatCreateVecs(Aop, &x, &b));
+  PetscCall(VecDuplicate(x, &ones));
+  PetscCall(VecSet(ones, 1.0));
+  PetscCall(MatMult(Aop, ones, b));
+  PetscCall(VecSet(x, 0.0));
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(KSPGetIterationNumber(ksp, &its));
+  PetscCall(KSPGetConvergedReason(ksp, &reason));
+  PetscCall(VecNorm(ones, NORM_2, &nrm));
+  PetscCall(VecAXPY(x, -1.0, ones));
+  PetscCall(VecNorm(x, NORM_2, &err));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "Iterations %" PetscInt_FMT "\n", its));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "Error norm %s\n", err / nrm < 1e-6 ? "small" : "LARGE"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "Converged reason: %s\n", KSPConvergedReasons[reason]));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&b));
+  PetscCall(VecDestroy(&ones));
+  PetscFunctionReturn(0);
+}
+
+int main(int argc, char **argv)
+{
+  AppCtx    user;
+  DM        da;
+  Mat       A, Aop;
+  KSP       ksp;
+  PetscBool nodm = PETSC_FALSE, twice = PETSC_FALSE, viewpattern = PETSC_FALSE, sbaij;
+  MatType   mtype;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PetscGILUInitializePackage()); /* this program is linked with petscgilu */
+  user.dim       = 3;
+  user.dof       = 1;
+  user.symmetric = PETSC_FALSE;
+  user.nonsym    = 0.3;
+  PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "Structured-grid stencil test problem", NULL);
+  PetscCall(PetscOptionsRangeInt("-dim", "Grid dimension", NULL, user.dim, &user.dim, NULL, 2, 3));
+  PetscCall(PetscOptionsRangeInt("-dof", "Unknowns per grid point", NULL, user.dof, &user.dof, NULL, 1, 8));
+  PetscCall(PetscStrcpy(user.stencil, user.dim == 3 ? "star7" : "star5"));
+  PetscCall(PetscOptionsString("-stencil", "Stencil pattern", NULL, user.stencil, user.stencil, sizeof(user.stencil), NULL));
+  PetscCall(PetscOptionsBool("-symmetric", "Make the matrix symmetric", NULL, user.symmetric, &user.symmetric, NULL));
+  PetscCall(PetscOptionsReal("-nonsym_scale", "Weight of the non-symmetric part of the values", NULL, user.nonsym, &user.nonsym, NULL));
+  PetscCall(PetscOptionsBool("-no_dm", "Hide the DMDA from the matrix and the KSP", NULL, nodm, &nodm, NULL));
+  PetscCall(PetscOptionsBool("-solve_twice", "Change the values and solve again", NULL, twice, &twice, NULL));
+  PetscCall(PetscOptionsBool("-view_pattern", "Print a summary of the nonzero pattern", NULL, viewpattern, &viewpattern, NULL));
+  PetscOptionsEnd();
+  PetscCheck(user.nonsym >= 0.0 && user.nonsym <= 1.0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-nonsym_scale must lie in [0,1]");
+  PetscCall(BuildPattern(&user));
+
+  if (user.dim == 3) {
+    PetscCall(DMDACreate3d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, user.stype, 8, 8, 8, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, user.dof, user.width, NULL, NULL, NULL, &da));
+  } else {
+    PetscCall(DMDACreate2d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, user.stype, 16, 16, PETSC_DECIDE, PETSC_DECIDE, user.dof, user.width, NULL, NULL, &da));
+  }
+  PetscCall(DMSetFromOptions(da));
+  PetscCall(DMSetUp(da));
+  PetscCall(DMSetMatrixPreallocateOnly(da, PETSC_TRUE));
+  PetscCall(DMDAGetInfo(da, NULL, &user.M, &user.N, &user.P, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+  if (user.dim == 2) user.P = 1;
+
+  PetscCall(DMCreateMatrix(da, &A));
+  PetscCall(MatGetType(A, &mtype));
+  PetscCall(PetscStrbeginswith(mtype, MATSEQSBAIJ, &sbaij)); /* "seqsbaij" */
+  if (!sbaij) PetscCall(PetscStrbeginswith(mtype, MATMPISBAIJ, &sbaij));
+  if (sbaij) {
+    PetscCheck(user.symmetric, PETSC_COMM_WORLD, PETSC_ERR_ARG_INCOMP, "-dm_mat_type sbaij needs -symmetric");
+    PetscCall(MatSetOption(A, MAT_IGNORE_LOWER_TRIANGULAR, PETSC_TRUE));
+  }
+  PetscCall(MatSetOption(A, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE));
+  if (user.symmetric) PetscCall(MatSetOption(A, MAT_SYMMETRIC, PETSC_TRUE));
+  PetscCall(AssembleMatrix(&user, da, A, 1.0));
+  if (user.symmetric) PetscCall(MatSetOption(A, MAT_SYMMETRIC, PETSC_TRUE));
+
+  if (nodm) {
+    DM mdm;
+
+    /* MatDuplicate() would keep the DM; MatConvert() with MATSAME does not */
+    PetscCall(MatConvert(A, MATSAME, MAT_INITIAL_MATRIX, &Aop));
+    PetscCall(MatGetDM(Aop, &mdm));
+    PetscCheck(!mdm, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "The copy of the matrix still knows its DM");
+    if (user.symmetric) PetscCall(MatSetOption(Aop, MAT_SYMMETRIC, PETSC_TRUE));
+  } else {
+    PetscCall(PetscObjectReference((PetscObject)A));
+    Aop = A;
+  }
+  if (viewpattern) PetscCall(ViewPattern(&user, Aop));
+
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  PetscCall(KSPSetOperators(ksp, Aop, Aop));
+  if (!nodm) {
+    PetscCall(KSPSetDM(ksp, da));
+    PetscCall(KSPSetDMActive(ksp, PETSC_FALSE));
+  }
+  PetscCall(KSPSetTolerances(ksp, 1e-10, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
+  PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(SolveAndReport(ksp, Aop));
+
+  if (twice) {
+    PetscCall(AssembleMatrix(&user, da, A, 0.5));
+    if (nodm) PetscCall(MatCopy(A, Aop, SAME_NONZERO_PATTERN));
+    PetscCall(KSPSetOperators(ksp, Aop, Aop));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "Second solve, off-diagonal values halved\n"));
+    PetscCall(SolveAndReport(ksp, Aop));
+  }
+
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(MatDestroy(&Aop));
+  PetscCall(MatDestroy(&A));
+  PetscCall(DMDestroy(&da));
+  PetscCall(PetscFinalize());
+  return 0;
+}
+
+/*TEST
+
+   # PCSTRUCTILU has the factors of PETSc's ILU(0): each case runs both and compares them
+   # with the same output file, so the iteration counts must be equal.
+   test:
+     suffix: 3d
+     args: -stencil {{star7 star13 diamond13 diamond25 box27}separate output} -dof {{1 2 3 4 5 8}separate output} -pc_type {{ilu structilu}shared output}
+
+   test:
+     suffix: 2d
+     args: -dim 2 -stencil {{star5 star9 box9 box25 diamond7 diamond13}separate output} -dof {{1 2 3 4 5 8}separate output} -pc_type {{ilu structilu}shared output}
+
+   test:
+     suffix: 3d_baij
+     args: -dm_mat_type baij -stencil {{star7 diamond13 box27}separate output} -dof {{2 5 8}separate output} -pc_type {{ilu structilu}shared output}
+
+   test:
+     suffix: 2d_baij
+     args: -dim 2 -dm_mat_type baij -stencil {{star9 box25}separate output} -dof {{3 4}separate output} -pc_type {{ilu structilu}shared output}
+
+   # one block per process: structilu on its own, as the sub-PC of bjacobi, and PETSc's bjacobi+ilu
+   test:
+     suffix: np2
+     nsize: 2
+     args: -stencil {{star13 diamond13 box27}separate output} -dof 3 -pc_type bjacobi -sub_pc_type {{ilu structilu}shared output}
+
+   test:
+     suffix: np2_structilu_star13
+     nsize: 2
+     args: -stencil star13 -dof 3 -pc_type structilu
+     output_file: output/ex1_np2_stencil-star13.out
+
+   test:
+     suffix: np2_structilu_diamond13
+     nsize: 2
+     args: -stencil diamond13 -dof 3 -pc_type structilu
+     output_file: output/ex1_np2_stencil-diamond13.out
+
+   test:
+     suffix: np2_structilu_box27
+     nsize: 2
+     args: -stencil box27 -dof 3 -pc_type structilu
+     output_file: output/ex1_np2_stencil-box27.out
+
+   test:
+     suffix: np3_2d_baij
+     nsize: 3
+     args: -dim 2 -dm_mat_type baij -stencil diamond7 -dof 4 -pc_type bjacobi -sub_pc_type {{ilu structilu}shared output}
+
+   test:
+     suffix: np2_asm
+     nsize: 2
+     args: -stencil diamond25 -dof 2 -pc_type asm -sub_pc_type {{ilu structilu}shared output}
+
+   # no DMDA: the grid is inferred from the pattern, or given with -pc_structilu_grid
+   test:
+     suffix: no_dm
+     args: -no_dm -stencil {{star7 diamond13 box27}separate output} -dof 2 -pc_type {{ilu structilu}shared output}
+
+   test:
+     suffix: no_dm_2d
+     args: -no_dm -dim 2 -da_grid_x 12 -da_grid_y 9 -stencil {{star9 diamond13}separate output} -pc_type {{ilu structilu}shared output}
+
+   test:
+     suffix: no_dm_grid_option
+     args: -no_dm -stencil diamond13 -dof 2 -pc_type structilu -pc_structilu_grid 8,8,8 -pc_structilu_dof 2
+     output_file: output/ex1_no_dm_stencil-diamond13.out
+
+   # re-setup with the same pattern and new values
+   test:
+     suffix: solve_twice
+     args: -stencil diamond13 -dof 2 -solve_twice -pc_type {{ilu structilu}shared output}
+
+   test:
+     suffix: no_dm_solve_twice_np3
+     nsize: 3
+     args: -stencil box27 -dof 3 -dm_mat_type baij -no_dm -solve_twice -pc_type bjacobi -sub_pc_type {{ilu structilu}shared output}
+
+   # symmetric matrices with CG
+   test:
+     suffix: sym_cg
+     args: -symmetric -stencil box27 -dof 2 -ksp_type cg -pc_type {{ilu structilu}shared output}
+
+   test:
+     suffix: sym_cg_icc
+     args: -symmetric -stencil box27 -dof 2 -ksp_type cg -pc_type icc
+
+   test:
+     suffix: sym_sbaij_cg_icc
+     args: -symmetric -stencil diamond13 -dof 3 -dm_mat_type sbaij -ksp_type cg -pc_type icc
+
+   # the other Krylov methods
+   test:
+     suffix: bcgs
+     args: -stencil diamond25 -dof 2 -ksp_type bcgs -pc_type {{ilu structilu}shared output}
+
+   # what -pc_view reports
+   test:
+     suffix: view
+     args: -stencil {{star7 diamond13 box27}separate output} -dof 2 -pc_type structilu -ksp_view -ksp_max_it 3
+     filter: sed -e "s/back-end: host.*$/back-end: host/"
+
+   test:
+     suffix: view_2d_no_dm
+     args: -dim 2 -stencil diamond7 -no_dm -pc_type structilu -ksp_view -ksp_max_it 3
+     filter: sed -e "s/back-end: host.*$/back-end: host/"
+
+   test:
+     suffix: view_np2
+     nsize: 2
+     args: -stencil star7 -pc_type structilu -ksp_view -ksp_max_it 3
+     filter: sed -e "s/back-end: host.*$/back-end: host/"
+
+   # no leaks (the harness fails on any output of -malloc_dump)
+   test:
+     suffix: malloc_dump
+     args: -stencil diamond25 -dof 3 -solve_twice -pc_type structilu -malloc_debug -malloc_dump
+
+   # a matrix type structilu cannot read
+   test:
+     suffix: sbaij_error
+     args: -symmetric -stencil star7 -dm_mat_type sbaij -ksp_type cg -pc_type structilu
+     filter: Error: grep -o "Structured-grid ILU needs an AIJ or BAIJ matrix, not seqsbaij"
+
+   # a DoF that contradicts the DMDA
+   test:
+     suffix: dof_error
+     args: -stencil star7 -dof 2 -pc_type structilu -pc_structilu_dof 3
+     filter: Error: grep -o "pc_structilu_dof 3 contradicts the DMDA"
+
+TEST*/

@@ -1,0 +1,301 @@
+static char help[] = "Bad-input and edge-case matrices for structured-grid preconditioners, solved with the KSP and PC\n\
+chosen in the options database.\n\n\
+  -case <name> : nonstencil     AIJ matrix with a random sparse pattern, no DM\n\
+                 zeropivot      6x6x6 star7 DMDA matrix, one interior row with a zero diagonal and only upper neighbours\n\
+                 nan            6x6x6 star7 DMDA matrix with one NaN off-diagonal entry\n\
+                 wrongsize      6x6x6 star7 DMDA matrix copied so that it does not know its DM (for wrong grid options)\n\
+                 nodm_irregular tridiagonal plus random long-range entries, no DM\n\
+  -n <n>       : matrix size of nonstencil and nodm_irregular (default 200)\n\
+The DMDA grid of zeropivot, nan and wrongsize can be changed with -da_grid_x/y/z.\n\n";
+
+/*
+  Test driver for the failure paths of structured-grid preconditioners (petscgilu's PCSTRUCTILU and friends).
+
+  Of petscgilu it only calls PetscGILUInitializePackage(). Each -case builds a matrix that a structured-grid preconditioner must either
+  handle, reject with a PETSc error (the program then exits nonzero, which some tests expect), or report as a
+  numerical breakdown (KSP reason DIVERGED_PC_FAILED). It solves A x = 1 from a zero initial guess with the
+  KSP and PC from the options database (GMRES by default), never errors on non-convergence, and prints the
+  iterations, the KSP converged reason and, when the PC failed, the PC failed reason.
+
+  The values are deterministic functions of the global indices, so they do not depend on the number of ranks.
+  The DMDA cases (zeropivot, nan) attach the DMDA to the KSP with KSPSetDM() and KSPSetDMActive(ksp, PETSC_FALSE);
+  wrongsize and the AIJ cases give the preconditioner no DM at all.
+*/
+
+#include <petscdmda.h>
+#include <petscksp.h>
+#include <petscgilu.h>
+
+/* Deterministic hash of (a, b, salt) to [0, 1) (splitmix64 finalizer) */
+static PetscReal Hash01(uint64_t a, uint64_t b, uint64_t salt)
+{
+  uint64_t z = a * 0x9E3779B97F4A7C15ULL + b * 0xC2B2AE3D27D4EB4FULL + salt * 0x165667B19E3779F9ULL + 0x27D4EB2F165667C5ULL;
+
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  z ^= z >> 31;
+  return (PetscReal)(z >> 11) * (1.0 / 9007199254740992.0);
+}
+
+/*
+  A general AIJ matrix of size n without a DM. Each row r has off-diagonal entries in [-1,0]:
+  irregular = PETSC_FALSE: four random columns; irregular = PETSC_TRUE: r-1 and r+1, and with probability 1/2
+  one random long-range column. The diagonal is 1 + the sum of the absolute values of the row.
+*/
+static PetscErrorCode CreateGeneralMatrix(PetscInt n, PetscBool irregular, Mat *A)
+{
+  PetscInt    rstart, rend, r, k, cols[6], ncols;
+  PetscScalar vals[6];
+  PetscReal   sum;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatCreate(PETSC_COMM_WORLD, A));
+  PetscCall(MatSetSizes(*A, PETSC_DECIDE, PETSC_DECIDE, n, n));
+  PetscCall(MatSetType(*A, MATAIJ));
+  PetscCall(MatSetFromOptions(*A));
+  PetscCall(MatSeqAIJSetPreallocation(*A, 6, NULL));
+  PetscCall(MatMPIAIJSetPreallocation(*A, 6, NULL, 5, NULL));
+  PetscCall(MatGetOwnershipRange(*A, &rstart, &rend));
+  for (r = rstart; r < rend; r++) {
+    ncols = 0;
+    if (irregular) {
+      if (r > 0) cols[ncols++] = r - 1;
+      if (r < n - 1) cols[ncols++] = r + 1;
+      if (Hash01((uint64_t)r, 0, 3) < 0.5) cols[ncols++] = (PetscInt)(Hash01((uint64_t)r, 1, 3) * n);
+    } else {
+      for (k = 0; k < 4; k++) cols[ncols++] = (PetscInt)(Hash01((uint64_t)r, (uint64_t)k, 2) * n);
+    }
+    for (sum = 0.0, k = 0; k < ncols; k++) {
+      if (cols[k] == r) { /* a random column hit the diagonal: count it as off-diagonal anyway */
+        vals[k] = 0.0;
+        continue;
+      }
+      vals[k] = -Hash01((uint64_t)r, (uint64_t)cols[k], 4);
+      sum += PetscAbsScalar(vals[k]);
+    }
+    cols[ncols]   = r;
+    vals[ncols++] = 1.0 + sum;
+    /* ADD_VALUES: random columns may repeat, which keeps the row diagonally dominant */
+    PetscCall(MatSetValues(*A, 1, &r, ncols, cols, vals, ADD_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(0);
+}
+
+/*
+  A star7 matrix on a 3D DMDA (default 6x6x6, 1 dof), off-diagonal entries in [-1,0], diagonal 1 + sum of the
+  absolute values of the row. The point bad = (2,2,2) (interior) is altered:
+    zeropivot: its row keeps only its three upper neighbours (value -1) and an explicitly stored 0 diagonal, so the
+               first zero pivot of ILU(0) in natural ordering is exactly 0;
+    nan:       its entry coupling to the lower x neighbour is NaN.
+*/
+static PetscErrorCode CreateStar7Matrix(PetscBool zeropivot, PetscBool nan, DM *da, Mat *A)
+{
+  PetscInt       M, N, P, xs, ys, zs, xm, ym, zm, i, j, k, c, n;
+  const PetscInt off[7][3] = {
+    {0,  0,  -1},
+    {0,  -1, 0 },
+    {-1, 0,  0 },
+    {0,  0,  0 },
+    {1,  0,  0 },
+    {0,  1,  0 },
+    {0,  0,  1 }
+  };
+  MatStencil  row, cols[7];
+  PetscScalar vals[7];
+  PetscReal   sum;
+
+  PetscFunctionBeginUser;
+  PetscCall(DMDACreate3d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, 6, 6, 6, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, NULL, da));
+  PetscCall(DMSetFromOptions(*da));
+  PetscCall(DMSetUp(*da));
+  PetscCall(DMSetMatrixPreallocateOnly(*da, PETSC_TRUE));
+  PetscCall(DMDAGetInfo(*da, NULL, &M, &N, &P, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+  PetscCheck(M > 3 && N > 3 && P > 3, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "The grid needs at least 4 points in each direction");
+  PetscCall(DMCreateMatrix(*da, A));
+  PetscCall(DMDAGetCorners(*da, &xs, &ys, &zs, &xm, &ym, &zm));
+  for (k = zs; k < zs + zm; k++)
+    for (j = ys; j < ys + ym; j++)
+      for (i = xs; i < xs + xm; i++) {
+        PetscBool  isbad = (PetscBool)(i == 2 && j == 2 && k == 2);
+        PetscInt64 p     = i + (PetscInt64)M * (j + (PetscInt64)N * k);
+        PetscInt   cdiag = -1;
+
+        row.i = i;
+        row.j = j;
+        row.k = k;
+        row.c = 0;
+        for (n = 0, sum = 0.0, c = 0; c < 7; c++) {
+          PetscInt   ii = i + off[c][0], jj = j + off[c][1], kk = k + off[c][2];
+          PetscInt64 q = ii + (PetscInt64)M * (jj + (PetscInt64)N * kk);
+
+          if (ii < 0 || ii >= M || jj < 0 || jj >= N || kk < 0 || kk >= P) continue;
+          if (zeropivot && isbad && off[c][0] + off[c][1] + off[c][2] < 0) continue; /* no lower neighbours */
+          cols[n].i = ii;
+          cols[n].j = jj;
+          cols[n].k = kk;
+          cols[n].c = 0;
+          if (c == 3) cdiag = n;
+          else {
+            vals[n] = (zeropivot && isbad) ? -1.0 : -Hash01((uint64_t)p, (uint64_t)q, 0);
+            sum += PetscAbsScalar(vals[n]);
+          }
+          n++;
+        }
+        vals[cdiag] = (zeropivot && isbad) ? 0.0 : 1.0 + sum;
+        if (nan && isbad) vals[cdiag - 1] = (PetscReal)NAN; /* offset (-1,0,0) precedes the centre */
+        PetscCall(MatSetValuesStencil(*A, 1, &row, n, cols, vals, INSERT_VALUES));
+      }
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(0);
+}
+
+int main(int argc, char **argv)
+{
+  const char        *cases[] = {"nonstencil", "zeropivot", "nan", "wrongsize", "nodm_irregular"};
+  PetscInt           icase = 1, n = 200, its;
+  DM                 da = NULL;
+  Mat                A;
+  Vec                x, b;
+  KSP                ksp;
+  PC                 pc;
+  KSPConvergedReason reason;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PetscGILUInitializePackage()); /* this program is linked with petscgilu */
+  PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "Bad-input and edge-case matrices", NULL);
+  PetscCall(PetscOptionsEList("-case", "Which matrix", NULL, cases, PETSC_STATIC_ARRAY_LENGTH(cases), cases[icase], &icase, NULL));
+  PetscCall(PetscOptionsInt("-n", "Size of the nonstencil and nodm_irregular matrices", NULL, n, &n, NULL));
+  PetscOptionsEnd();
+  PetscCheck(n > 2, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-n must be at least 3");
+
+  switch (icase) {
+  case 0:
+    PetscCall(CreateGeneralMatrix(n, PETSC_FALSE, &A));
+    break;
+  case 1:
+  case 2:
+    PetscCall(CreateStar7Matrix((PetscBool)(icase == 1), (PetscBool)(icase == 2), &da, &A));
+    break;
+  case 3: {
+    Mat Ada;
+    DM  mdm;
+
+    PetscCall(CreateStar7Matrix(PETSC_FALSE, PETSC_FALSE, &da, &Ada));
+    /* MatDuplicate() would keep the DM; MatConvert() with MATSAME does not */
+    PetscCall(MatConvert(Ada, MATSAME, MAT_INITIAL_MATRIX, &A));
+    PetscCall(MatDestroy(&Ada));
+    PetscCall(DMDestroy(&da));
+    PetscCall(MatGetDM(A, &mdm));
+    PetscCheck(!mdm, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "The copy of the matrix still knows its DM");
+  } break;
+  default:
+    PetscCall(CreateGeneralMatrix(n, PETSC_TRUE, &A));
+  }
+
+  PetscCall(MatCreateVecs(A, &x, &b));
+  PetscCall(VecSet(b, 1.0));
+  PetscCall(VecSet(x, 0.0));
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  PetscCall(KSPSetOperators(ksp, A, A));
+  if (da) {
+    PetscCall(KSPSetDM(ksp, da));
+    PetscCall(KSPSetDMActive(ksp, PETSC_FALSE));
+  }
+  PetscCall(KSPSetTolerances(ksp, 1e-10, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
+  PetscCall(KSPSetErrorIfNotConverged(ksp, PETSC_FALSE));
+  PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(KSPGetIterationNumber(ksp, &its));
+  PetscCall(KSPGetConvergedReason(ksp, &reason));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "Iterations %" PetscInt_FMT "\n", its));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "Converged reason: %s\n", KSPConvergedReasons[reason]));
+  if (reason == KSP_DIVERGED_PC_FAILED) {
+    PCFailedReason pcreason, maxreason;
+
+    /* the failure may be known only on the ranks where it happened */
+    PetscCall(KSPGetPC(ksp, &pc));
+    PetscCall(PCGetFailedReasonRank(pc, &pcreason));
+    PetscCall(MPIU_Allreduce(&pcreason, &maxreason, 1, MPI_INT, MPI_MAX, PETSC_COMM_WORLD));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "PC failed reason: %s\n", PCFailedReasons[maxreason]));
+  }
+
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&b));
+  PetscCall(MatDestroy(&A));
+  PetscCall(DMDestroy(&da));
+  PetscCall(PetscFinalize());
+  return 0;
+}
+
+/*TEST
+
+   # a general sparse matrix: PCSTRUCTILU says it finds no grid and names both ways to give one
+   test:
+     suffix: nonstencil
+     args: -case nonstencil -pc_type ilu
+
+   test:
+     suffix: nonstencil_structilu
+     args: -case nonstencil -pc_type structilu
+     filter: Error: grep -o "PCSTRUCTILU cannot find the structured grid.*-pc_structilu_dof d"
+
+   test:
+     suffix: nodm_irregular
+     args: -case nodm_irregular -pc_type ilu
+
+   test:
+     suffix: nodm_irregular_structilu
+     args: -case nodm_irregular -pc_type structilu
+     filter: Error: grep -o "PCSTRUCTILU cannot find the structured grid\\|is not a stencil matrix"
+
+   # a grid given with the wrong size, or a grid on which the pattern is not a stencil
+   test:
+     suffix: wrongsize
+     args: -case wrongsize -pc_type ilu
+
+   test:
+     suffix: wrongsize_structilu
+     args: -case wrongsize -pc_type structilu -pc_structilu_grid 5,5,5
+     filter: Error: grep -o "has 125 unknowns but the (local) matrix has 216 rows"
+
+   test:
+     suffix: wronggrid_structilu
+     args: -case wrongsize -pc_type structilu -pc_structilu_grid 12,18
+     filter: Error: grep -o "is not a stencil matrix on the 2D grid 12 x 18 x 1"
+
+   test:
+     suffix: wrongdof_structilu
+     args: -case wrongsize -pc_type structilu -pc_structilu_dof 5
+     filter: Error: grep -o "PCSTRUCTILU cannot find the structured grid"
+
+   # a zero pivot: KSP stops with DIVERGED_PC_FAILED, as with PETSc's ILU
+   test:
+     suffix: zeropivot
+     args: -case zeropivot -pc_type {{ilu structilu}shared output}
+
+   test:
+     suffix: zeropivot_np2
+     nsize: 2
+     args: -case zeropivot -pc_type bjacobi -sub_pc_type {{ilu structilu}shared output}
+
+   test:
+     suffix: zeropivot_error_if_failure
+     args: -case zeropivot -pc_type structilu -ksp_error_if_not_converged
+     filter: Error: grep -o "Zero pivot in local row [0-9]* of the structured-grid ILU"
+
+   # NaN in the matrix: PETSc's ILU lets GMRES find it, structilu stops at setup
+   test:
+     suffix: nan
+     args: -case nan -pc_type ilu
+
+   test:
+     suffix: nan_structilu
+     args: -case nan -pc_type structilu
+     filter: Error: grep -o "The matrix has a NaN or Inf entry: row [0-9]*"
+
+TEST*/
