@@ -15,8 +15,8 @@
 #include <petscdm.h>
 #include <petscgilu/private/compat.h>
 
-#define GILU_STENCIL_MAX_OFFSETS 125 /* a 3D box of width 2 */
-#define GILU_STENCIL_MAX_WIDTH   3   /* largest |offset| per direction */
+#define GILU_STENCIL_MAX_OFFSETS 343 /* a 3D box of width 3 (ILU(k) fill of wide stencils) */
+#define GILU_STENCIL_MAX_WIDTH   4   /* largest |offset| per direction */
 #define GILU_MAX_DOF             8
 
 typedef struct {
@@ -50,6 +50,9 @@ PETSC_INTERN PetscErrorCode GILUStencilGetName(const GILUStencil *, PetscInt, ch
 PETSC_INTERN PetscErrorCode GILUStencilFind(const GILUStencil *, const PetscInt[3], PetscInt *);
 PETSC_INTERN PetscErrorCode GILUStencilGetHyperplanes(const GILUStencil *, const GILUGrid *, PetscInt[3], PetscInt *);
 PETSC_INTERN PetscErrorCode GILUStencilGetEliminationTable(const GILUStencil *, PetscInt **);
+
+/* The ILU(k) pattern of a stencil matrix (fill.c) */
+PETSC_INTERN PetscErrorCode GILUStencilMatFill(const GILUStencilMat *, PetscInt, GILUStencilMat *);
 
 /* Extraction from PETSc matrices (extract.c) */
 PETSC_INTERN PetscErrorCode GILUGridFromDM(DM, Mat, GILUGrid *, PetscBool *);

@@ -17,6 +17,9 @@
 /* Decoder cache: one entry per nonzero position in a block row */
 #define DECODER_CACHE (GILU_STENCIL_MAX_OFFSETS * GILU_MAX_DOF * GILU_MAX_DOF)
 
+/* Column points kept from the first row when inferring the grid */
+#define MAX_ROW_SHIFTS (GILU_STENCIL_MAX_OFFSETS * GILU_MAX_DOF)
+
 #define CUBE_ID(dx, dy, dz) ((((dz) + W) * W1 + ((dy) + W)) * W1 + ((dx) + W))
 
 /*
@@ -81,7 +84,7 @@ static PetscErrorCode FirstRowShifts(Mat A, PetscBool isbaij, PetscInt dof, Pets
     for (PetscInt k = ia[r]; k < ia[r + 1]; k++) {
       PetscInt q = isbaij ? ja[k] : ja[k] / dof;
 
-      if (q > 0 && cnt < DECODER_CACHE) sh[cnt++] = q;
+      if (q > 0 && cnt < MAX_ROW_SHIFTS) sh[cnt++] = q;
     }
   PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, isbaij, &n, &ia, &ja, &done));
   PetscCall(PetscSortRemoveDupsInt(&cnt, sh));
@@ -108,7 +111,7 @@ static PetscBool InPlane(PetscInt shift, PetscInt nx)
 */
 PetscErrorCode GILUGridInfer(Mat A, PetscInt dof, GILUGrid *g, PetscBool *found)
 {
-  PetscInt  m, bs, npts, nsh = 0, sh[DECODER_CACHE], w = 0, k, nx, nxy = 0;
+  PetscInt  m, bs, npts, nsh = 0, sh[MAX_ROW_SHIFTS], w = 0, k, nx, nxy = 0;
   PetscBool isbaij;
 
   PetscFunctionBegin;
@@ -301,7 +304,7 @@ PetscErrorCode GILUStencilMatAnalyze(Mat A, const GILUGrid *g, GILUStencilMat *s
         PetscCall(NotAStencilError(A, g, p, i, j, k, q, "grid given or inferred"));
       }
       if (cube2s[id] < 0) {
-        PetscCheck(ns < GILU_STENCIL_MAX_OFFSETS, PETSC_COMM_SELF, PETSC_ERR_SUP, "The stencil has more than %d offsets; structured-grid ILU supports up to a 3D box of width 2", GILU_STENCIL_MAX_OFFSETS);
+        PetscCheck(ns < GILU_STENCIL_MAX_OFFSETS, PETSC_COMM_SELF, PETSC_ERR_SUP, "The stencil has more than %d offsets; structured-grid ILU supports up to a 3D box of width 3", GILU_STENCIL_MAX_OFFSETS);
         cube2s[id]  = ns;
         cubes[ns++] = id;
       }
