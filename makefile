@@ -168,6 +168,21 @@ run: all
 	@PETSCGILU_DIR=$(PETSCGILU_DIR) PETSC_DIR=$(PETSC_DIR) PETSC_ARCH=$(PETSC_ARCH) MAKE='$(MAKE)' \
 	  RUN_N='$(N)' RUN_ARGS='$(ARGS)' RUN_NP='$(NP)' MPIEXEC='$(MPIEXEC)' $(PETSCGILU_DIR)/config/run-main
 
+# ------------------------------------------------------------------------------------------------ bench
+# bench/run.py against PETSc's preconditioners in the same run; BENCH_ARGS='--resume --only poisson' etc.
+PG_STREAM := $(PG_BUILDDIR)/bench/stream
+PYTHON3   ?= python3
+
+$(PG_STREAM): $(PETSCGILU_DIR)/bench/stream.c
+	@mkdir -p $(@D)
+	$(call pg_say,CC,$<)
+	$(PG_Q)$(PCC) -O3 -fopenmp $< -o $@ -lm
+
+bench bench-quick: all $(PG_STREAM)
+	+@$(PG_TEST_MAKE) $(PG_TESTDIR)/tests/ex1 $(PG_TESTDIR)/tutorials/ex1
+	@$(PETSCGILU_DIR)/bench/install-deps
+	@$(PYTHON3) $(PETSCGILU_DIR)/bench/run.py --size $(if $(filter bench-quick,$@),quick,full) $(BENCH_ARGS)
+
 # ------------------------------------------------------------------------------------------------ install
 PG_PETSC_PCDIR := $(PETSC_DIR)$(if $(PETSC_ARCH),/$(PETSC_ARCH))/lib/pkgconfig
 PG_PETSC_PC := $(firstword $(basename $(notdir $(wildcard $(PG_PETSC_PCDIR)/PETSc.pc $(PG_PETSC_PCDIR)/petsc.pc))))
@@ -219,6 +234,11 @@ help: FORCE
 	@echo "  print-test     list the selected harness labels (same s=)"
 	@echo "  run            build tutorials/ex1; 3D Poisson at N^3 (N=64) with CG + structilu vs ilu, table of"
 	@echo "                 iterations and KSPSolve/PCSetUp/PCApply times (ARGS='..' extra options, NP=n)"
+	@echo "  bench          build, then bench/run.py --size full: structilu (1, 2 threads) vs PETSc ilu (AIJ, BAIJ), icc,"
+	@echo "                 bjacobi (2 ranks), hypre euclid/boomeramg on 22 stencil problems + STREAM; writes"
+	@echo "                 bench/results/<date>-<host>.{json,md}, latest.md, plots (about 12 min on 2 cores)"
+	@echo "  bench-quick    the same at tiny sizes (about 2 min; results *-quick.*, latest-quick.md)"
+	@echo "                   BENCH_ARGS='--resume --only poisson --configs structilu-t2,ilu --timeout 600'"
 	@echo "  install        PREFIX=$(PREFIX) [DESTDIR=]: library, headers, petscgiluconf.h, lib/pkgconfig/petscgilu.pc"
 	@echo "  configure      re-run config/configure (PETSC_DIR= PETSC_ARCH= PETSCGILU_WITH_CUDA=0|1 PETSCGILU_WITH_OPENMP=0|1;"
 	@echo "                 the values stick for later builds)"
@@ -230,4 +250,4 @@ help: FORCE
 	@echo "one harness test:  make check s='tests-ex1_1'   or   make -f gmakefile.test test s='tests-ex1_1'"
 
 FORCE:
-.PHONY: all check run install configure format clean distclean help print-test check-test-errors cleantest FORCE
+.PHONY: all check run bench bench-quick install configure format clean distclean help print-test check-test-errors cleantest FORCE

@@ -15,7 +15,7 @@
 
    Level: beginner
 
-.seealso: `PCStructILUSetGrid()`, `PCStructILUSetDof()`, `PCStructILUSetZeroPivot()`
+.seealso: `PCStructILUSetGrid()`, `PCStructILUSetDof()`, `PCStructILUSetLevels()`, `PCStructILUSetZeroPivot()`
 J*/
 #define PCSTRUCTILU "structilu"
 
@@ -27,6 +27,8 @@ PETSC_EXTERN PetscErrorCode PCStructILUSetGrid(PC, PetscInt, const PetscInt[]);
 PETSC_EXTERN PetscErrorCode PCStructILUGetGrid(PC, PetscInt *, PetscInt[]);
 PETSC_EXTERN PetscErrorCode PCStructILUSetDof(PC, PetscInt);
 PETSC_EXTERN PetscErrorCode PCStructILUGetDof(PC, PetscInt *);
+PETSC_EXTERN PetscErrorCode PCStructILUSetLevels(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode PCStructILUGetLevels(PC, PetscInt *);
 PETSC_EXTERN PetscErrorCode PCStructILUSetZeroPivot(PC, PetscReal);
 PETSC_EXTERN PetscErrorCode PCStructILUGetZeroPivot(PC, PetscReal *);
 PETSC_EXTERN PetscErrorCode PCStructILUGetStencil(PC, PetscInt *, PetscInt *, const PetscInt **);

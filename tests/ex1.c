@@ -502,4 +502,66 @@ int main(int argc, char **argv)
      args: -stencil star7 -dof 2 -pc_type structilu -pc_structilu_dof 3
      filter: Error: grep -o "pc_structilu_dof 3 contradicts the DMDA"
 
+   # ILU(k): the factors of PETSc's ILU(k) in natural ordering. Both level options are given,
+   # each PC reads its own; the shared output proves equal iterations (and, with
+   # -ksp_monitor_short, equal residual histories).
+   test:
+     suffix: levels1
+     args: -stencil {{star7 diamond13 box27 star13}separate output} -dof {{1 2 4}separate output} -pc_factor_levels 1 -pc_structilu_levels 1 -pc_type {{ilu structilu}shared output}
+
+   test:
+     suffix: levels2
+     args: -stencil {{star7 diamond13 box27 star13}separate output} -dof {{1 2 4}separate output} -pc_factor_levels 2 -pc_structilu_levels 2 -ksp_monitor_short -pc_type {{ilu structilu}shared output}
+
+   test:
+     suffix: levels1_baij
+     args: -dm_mat_type baij -stencil {{star7 diamond13 box27}separate output} -dof {{2 4}separate output} -pc_factor_levels 1 -pc_structilu_levels 1 -pc_type {{ilu structilu}shared output}
+
+   test:
+     suffix: levels2_baij
+     args: -dm_mat_type baij -stencil {{star7 star13}separate output} -dof {{2 4}separate output} -pc_factor_levels 2 -pc_structilu_levels 2 -ksp_monitor_short -pc_type {{ilu structilu}shared output}
+
+   test:
+     suffix: levels1_2d
+     args: -dim 2 -stencil {{star5 box9}separate output} -dof {{1 2 4}separate output} -pc_factor_levels 1 -pc_structilu_levels 1 -pc_type {{ilu structilu}shared output}
+
+   test:
+     suffix: levels2_2d
+     args: -dim 2 -stencil {{star5 box9}separate output} -dof {{1 2 4}separate output} -dm_mat_type {{aij baij}separate output} -pc_factor_levels 2 -pc_structilu_levels 2 -ksp_monitor_short -pc_type {{ilu structilu}shared output}
+
+   test:
+     suffix: levels3_2d
+     args: -dim 2 -da_grid_x 10 -da_grid_y 9 -stencil star5 -dof 2 -pc_factor_levels 3 -pc_structilu_levels 3 -ksp_monitor_short -pc_type {{ilu structilu}shared output}
+
+   test:
+     suffix: levels1_np2
+     nsize: 2
+     args: -stencil diamond13 -dof 2 -pc_type bjacobi -sub_pc_type {{ilu structilu}shared output} -sub_pc_factor_levels 1 -sub_pc_structilu_levels 1
+
+   test:
+     suffix: levels1_no_dm
+     args: -no_dm -stencil star7 -dof 2 -pc_factor_levels 1 -pc_structilu_levels 1 -pc_type {{ilu structilu}shared output}
+
+   test:
+     suffix: levels1_solve_twice
+     args: -stencil box27 -dof 2 -solve_twice -pc_factor_levels 1 -pc_structilu_levels 1 -pc_type {{ilu structilu}shared output}
+
+   # the fill stencil: ILU(1) of star-7 is diamond-13
+   test:
+     suffix: levels1_view
+     args: -stencil star7 -pc_type structilu -pc_structilu_levels 1 -ksp_view -ksp_max_it 3
+     filter: sed -e "s/back-end: host.*$/back-end: host/"
+
+   # a fill stencil with positions of level above k at some points (dropped, kept at zero)
+   test:
+     suffix: levels2_view_2d
+     args: -dim 2 -da_grid_x 8 -da_grid_y 8 -stencil box9 -pc_type structilu -pc_structilu_levels 2 -ksp_view -ksp_max_it 3
+     filter: sed -e "s/back-end: host.*$/back-end: host/"
+
+   # too many levels: the fill of diamond-25 at level 2 is wider than 4 grid points
+   test:
+     suffix: levels_error
+     args: -stencil diamond25 -pc_type structilu -pc_structilu_levels 2
+     filter: Error: grep -o "ILU(2) fills grid point.*"
+
 TEST*/

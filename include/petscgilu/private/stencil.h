@@ -32,6 +32,58 @@ typedef struct {
   PetscInt width[3];                        /* largest |offset| per direction */
 } GILUStencil;
 
+/*
+  The hyperplane schedule of a stencil matrix for host threads (schedule.c).
+
+  Units are segments of grid lines: x-chunks of `chunk` points of the line (j,k). A unit
+  depends on the units that hold the lower neighbours of its points, and waits only for
+  them, through per-unit completion counters (block-to-block waiting, no barrier). Two ways
+  to hand units to threads:
+  - hyperplane: a unit's level is the linear function w.(c,j,k) of its coordinates, chosen
+    so that every dependency has a smaller level (the affine hyperplane schedule of
+    StructILU, applied to segments). Units of one level are independent; a tile is a group
+    of up to `group` of them, whose recurrences a kernel interleaves, and threads claim
+    tiles in order of level (the GPU's schedule).
+  - slab: thread t owns the units of a slab (a range of y-lines in 3D, of x-chunks in 2D)
+    and runs them in natural order: long unit-stride runs through memory, which is what a
+    CPU's prefetchers want.
+*/
+typedef enum {
+  GILU_SCHEDULE_SLAB,      /* each thread owns a slab of units and runs them in natural order */
+  GILU_SCHEDULE_HYPERPLANE /* threads claim tiles of units in the order of their hyperplane level */
+} GILUScheduleType;
+PETSC_INTERN const char *const GILUScheduleTypes[];
+
+typedef struct _n_GILUSchedule *GILUSchedule;
+struct _n_GILUSchedule {
+  GILUScheduleType type;
+  PetscInt    nthreads;                                /* threads the schedule was built for */
+  PetscInt    chunk, nx;                               /* grid points per x-chunk, per line */
+  PetscInt    n[3];                                    /* units per direction */
+  PetscInt    nunits, nlevels, w[3];                   /* unit levels: w.(c,j,k) */
+  PetscInt    group;                                   /* units per tile, at most */
+  PetscInt   *order;                                   /* units by increasing level */
+  PetscInt    ntiles, *tileptr;                        /* tile t: order[tileptr[t]] .. order[tileptr[t+1]-1] */
+  PetscInt    ndep[2];                                 /* forward (lower) and backward (upper) dependencies */
+  PetscInt    dep[2][3 * GILU_STENCIL_MAX_OFFSETS][3]; /* unit offsets a unit waits for */
+  PetscInt64 *done;                                    /* per unit, the last sweep that completed it */
+  PetscInt64  sweep;                                   /* sweeps started */
+};
+
+/* The points i0 <= i < i1 of the grid line (j,k) that form unit u */
+static inline void GILUScheduleGetUnit(GILUSchedule s, PetscInt u, PetscInt *i0, PetscInt *i1, PetscInt *j, PetscInt *k)
+{
+  PetscInt c = u % s->n[0];
+
+  *j  = (u / s->n[0]) % s->n[1];
+  *k  = u / (s->n[0] * s->n[1]);
+  *i0 = c * s->chunk;
+  *i1 = PetscMin(*i0 + s->chunk, s->nx);
+}
+
+/* The work of one sweep on one tile: nunits independent units (forward: natural order within a unit, backward: reverse) */
+typedef void (*GILUTileKernel)(void *, GILUSchedule, PetscInt, const PetscInt *);
+
 /* A stencil matrix extracted from an AIJ or BAIJ matrix (the local diagonal block in parallel) */
 typedef struct {
   GILUGrid         grid;
@@ -42,7 +94,11 @@ typedef struct {
   PetscScalar     *val;     /* ns * npoints * bs2 values, stencil-major */
   PetscInt         nmissing;         /* in-grid stencil positions absent from the matrix pattern */
   PetscInt        *missptr, *missoff; /* per point (CSR) the offsets that are absent; NULL when none is */
+  char            *irregular;        /* per point: its rows are not exactly the in-grid stencil positions in order */
   PetscObjectState nonzerostate;     /* of the matrix the pattern came from */
+  GILUScheduleType scheduletype;     /* of the schedule GILUStencilMatGetSchedule() builds */
+  PetscInt         nthreads;         /* threads it uses; 0: OpenMP's, fewer for small grids */
+  GILUSchedule     schedule;         /* built on first use by GILUStencilMatGetSchedule() */
 } GILUStencilMat;
 
 /* Geometry (stencil.c) */
@@ -50,6 +106,13 @@ PETSC_INTERN PetscErrorCode GILUStencilGetName(const GILUStencil *, PetscInt, ch
 PETSC_INTERN PetscErrorCode GILUStencilFind(const GILUStencil *, const PetscInt[3], PetscInt *);
 PETSC_INTERN PetscErrorCode GILUStencilGetHyperplanes(const GILUStencil *, const GILUGrid *, PetscInt[3], PetscInt *);
 PETSC_INTERN PetscErrorCode GILUStencilGetEliminationTable(const GILUStencil *, PetscInt **);
+
+/* Host-thread schedules (schedule.c) */
+PETSC_INTERN PetscErrorCode GILUScheduleCreate(const GILUStencil *, const GILUGrid *, GILUScheduleType, PetscInt, PetscInt, GILUSchedule *);
+PETSC_INTERN PetscErrorCode GILUScheduleDestroy(GILUSchedule *);
+PETSC_INTERN PetscErrorCode GILUScheduleRun(GILUSchedule, PetscBool, GILUTileKernel, void *);
+PETSC_INTERN PetscErrorCode GILUStencilMatGetSchedule(GILUStencilMat *, GILUSchedule *);
+PETSC_INTERN PetscErrorCode GILUGetNumThreads(PetscInt *);
 
 /* The ILU(k) pattern of a stencil matrix (fill.c) */
 PETSC_INTERN PetscErrorCode GILUStencilMatFill(const GILUStencilMat *, PetscInt, GILUStencilMat *);

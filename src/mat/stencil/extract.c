@@ -2,21 +2,25 @@
    Extraction of a stencil matrix from a PETSc AIJ or BAIJ matrix.
 
    The grid comes from a DMDA (the local box of this rank), from the user, or is inferred
-   from the pattern. Every nonzero is decoded into a grid offset; the union of the offsets
-   is the stencil, every row must be a subset of it (positions of the stencil absent from
-   a row are recorded so factorizations can keep them at zero, exactly as an ILU on the
-   matrix pattern would), and the values are packed stencil-major.
+   from the pattern. The stencil is the union of the grid offsets of the nonzeros, and
+   every row must be a subset of it: positions of the stencil absent from a row are
+   recorded so that factorizations keep them at zero, exactly as an ILU on the matrix
+   pattern would. The values are packed stencil-major.
+
+   Nearly every row of a stencil matrix holds exactly the in-grid positions of the stencil,
+   in order: such a row is recognized by comparing its columns with p + shift[s], without
+   decoding any column into grid coordinates. Only the other rows (irregular ones, e.g.
+   Dirichlet rows of a pattern assembled with DMSetMatrixPreallocateOnly()) are decoded.
+   The row loops run on the host threads.
 */
 #include <petscdmda.h>
 #include <petscgilu/private/stencil.h>
+#include <petscgiluconf.h>
 
 #define W  GILU_STENCIL_MAX_WIDTH
 #define W1 (2 * GILU_STENCIL_MAX_WIDTH + 1)
 
 /* Index of an offset in the cube [-W,W]^3 */
-/* Decoder cache: one entry per nonzero position in a block row */
-#define DECODER_CACHE (GILU_STENCIL_MAX_OFFSETS * GILU_MAX_DOF * GILU_MAX_DOF)
-
 /* Column points kept from the first row when inferring the grid */
 #define MAX_ROW_SHIFTS (GILU_STENCIL_MAX_OFFSETS * GILU_MAX_DOF)
 
@@ -150,65 +154,21 @@ PetscErrorCode GILUGridInfer(Mat A, PetscInt dof, GILUGrid *g, PetscBool *found)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/*
-  Decoder of column points into grid offsets from the row point (i,j,k). Rows in natural
-  order repeat the same shifts, so the offset found for the c-th column of the previous
-  row is tried first; a shift that matches and stays inside the grid is exact, since
-  in-grid points have distinct indices. Otherwise the column is decoded by division.
-*/
-typedef struct {
-  const GILUGrid *g;
-  PetscInt        cache_shift[DECODER_CACHE];
-  PetscInt        cache_cube[DECODER_CACHE];
-  PetscInt        cache_d[DECODER_CACHE][3];
-} Decoder;
-
 static inline PetscBool Inside(const GILUGrid *g, PetscInt i, PetscInt j, PetscInt k)
 {
   return (PetscBool)(i >= 0 && i < g->n[0] && j >= 0 && j < g->n[1] && k >= 0 && k < g->n[2]);
 }
 
-/* Returns the cube id of the offset from p=(i,j,k) to point q, or -1 if it is wider than W */
-static inline PetscInt Decode(Decoder *dec, PetscInt c, PetscInt p, PetscInt i, PetscInt j, PetscInt k, PetscInt q)
+/* The cube id of the offset from point p = (i,j,k) to point q, or -1 if it is not within distance W */
+static inline PetscInt Decode(const GILUGrid *g, PetscInt i, PetscInt j, PetscInt k, PetscInt q)
 {
-  const GILUGrid *g = dec->g;
-  PetscInt        shift = q - p, qi, qj, qk, dx, dy, dz, id;
+  PetscInt dx = q % g->n[0] - i, dy = (q / g->n[0]) % g->n[1] - j, dz = q / (g->n[0] * g->n[1]) - k;
 
-  /* a shift beyond the widest stencil is never a neighbour (the grid is at least that wide then) */
-
-  if (c < DECODER_CACHE && dec->cache_shift[c] == shift && dec->cache_cube[c] >= 0) {
-    const PetscInt *d = dec->cache_d[c];
-
-    if (Inside(g, i + d[0], j + d[1], k + d[2])) return dec->cache_cube[c];
-  }
-  qi = q % g->n[0];
-  qj = (q / g->n[0]) % g->n[1];
-  qk = q / (g->n[0] * g->n[1]);
-  dx = qi - i;
-  dy = qj - j;
-  dz = qk - k;
-  if (PetscAbsInt(dx) > W || PetscAbsInt(dy) > W || PetscAbsInt(dz) > W) return -1;
-  id = CUBE_ID(dx, dy, dz);
-  if (c < DECODER_CACHE) {
-    dec->cache_shift[c] = shift;
-    dec->cache_cube[c]  = id;
-    dec->cache_d[c][0]  = dx;
-    dec->cache_d[c][1]  = dy;
-    dec->cache_d[c][2]  = dz;
-  }
-  return id;
+  if (q < 0 || PetscAbsInt(dx) > W || PetscAbsInt(dy) > W || PetscAbsInt(dz) > W) return -1;
+  return CUBE_ID(dx, dy, dz);
 }
 
-/* Loop over the points of the grid in natural order with their coordinates */
-#define FOR_POINTS(g, p, i, j, k) \
-  for (PetscInt k = 0, p = 0; k < (g)->n[2]; k++) \
-    for (PetscInt j = 0; j < (g)->n[1]; j++) \
-      for (PetscInt i = 0; i < (g)->n[0]; i++, p++)
-
-/*
-  Walks the block rows of A. For block row p, fills cubes[] with the cube id of every
-  nonzero (AIJ: the scalar rows of the point one after the other; BAIJ: one per block).
-*/
+/* The structure of A: block rows of BAIJ, scalar rows of AIJ (dof of them per grid point) */
 typedef struct {
   PetscBool       isbaij;
   PetscInt        dof, nrows;
@@ -236,13 +196,21 @@ static PetscErrorCode PatternRestore(Mat A, Pattern *pat)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Range of nonzeros of block row p: AIJ rows p*dof .. p*dof+dof-1 are contiguous in CSR */
-static inline void PatternRowRange(const Pattern *pat, PetscInt p, PetscInt *start, PetscInt *end)
+/* Rows of grid point p in the pattern: one block row (BAIJ) or dof scalar rows (AIJ) */
+static inline PetscInt PatternRows(const Pattern *pat)
 {
-  PetscInt r = pat->isbaij ? p : p * pat->dof, nr = pat->isbaij ? 1 : pat->dof;
+  return pat->isbaij ? 1 : pat->dof;
+}
 
-  *start = pat->ia[r];
-  *end   = pat->ia[r + nr];
+static inline PetscInt PatternRow(const Pattern *pat, PetscInt p, PetscInt a)
+{
+  return pat->isbaij ? p : p * pat->dof + a;
+}
+
+/* Columns per neighbour in a row: 1 block (BAIJ) or dof scalars (AIJ) */
+static inline PetscInt PatternCols(const Pattern *pat)
+{
+  return pat->isbaij ? 1 : pat->dof;
 }
 
 static inline PetscInt PatternColPoint(const Pattern *pat, PetscInt col)
@@ -250,28 +218,133 @@ static inline PetscInt PatternColPoint(const Pattern *pat, PetscInt col)
   return pat->isbaij || pat->dof == 1 ? col : col / pat->dof;
 }
 
-static PetscErrorCode NotAStencilError(Mat A, const GILUGrid *g, PetscInt p, PetscInt i, PetscInt j, PetscInt k, PetscInt q, const char *source)
+/* Is point p at least the stencil width away from every side of the grid? */
+static inline PetscBool Interior(const GILUGrid *g, const GILUStencil *st, PetscInt i, PetscInt j, PetscInt k)
 {
+  return (PetscBool)(i >= st->width[0] && i < g->n[0] - st->width[0] && j >= st->width[1] && j < g->n[1] - st->width[1] && k >= st->width[2] && k < g->n[2] - st->width[2]);
+}
+
+/* Do the rows of point p hold exactly the in-grid positions of the stencil, in order? */
+static inline PetscBool RowMatches(const Pattern *pat, const GILUGrid *g, const GILUStencil *st, const PetscInt *shift, PetscInt p, PetscInt i, PetscInt j, PetscInt k)
+{
+  const PetscBool in = Interior(g, st, i, j, k);
+  const PetscInt  nc = PatternCols(pat);
+
+  for (PetscInt a = 0; a < PatternRows(pat); a++) {
+    PetscInt r = PatternRow(pat, p, a), c = pat->ia[r], end = pat->ia[r + 1];
+
+    for (PetscInt s = 0; s < st->ns; s++) {
+      PetscInt base = (p + shift[s]) * nc;
+
+      if (!in && !Inside(g, i + st->off[s][0], j + st->off[s][1], k + st->off[s][2])) continue;
+      if (c + nc > end) return PETSC_FALSE;
+      for (PetscInt e = 0; e < nc; e++)
+        if (pat->ja[c + e] != base + e) return PETSC_FALSE;
+      c += nc;
+    }
+    if (c != end) return PETSC_FALSE;
+  }
+  return PETSC_TRUE;
+}
+
+/* Loops over the grid points with their coordinates, the lines shared among the host threads */
+#if defined(PETSCGILU_HAVE_OPENMP)
+  #define PRAGMA_(x)                _Pragma(#x)
+  #define PRAGMA_OMP_FOR_LINES(...) PRAGMA_(omp parallel for schedule(static) __VA_ARGS__)
+#else
+  #define PRAGMA_OMP_FOR_LINES(...)
+#endif
+
+static PetscErrorCode NotAStencilError(const GILUGrid *g, PetscInt p, PetscInt q)
+{
+  PetscInt i = p % g->n[0], j = (p / g->n[0]) % g->n[1], k = p / (g->n[0] * g->n[1]);
+
   PetscFunctionBegin;
   SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP,
-          "The matrix is not a stencil matrix on the %" PetscInt_FMT "D grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " with %" PetscInt_FMT " DoF (%s): grid point %" PetscInt_FMT " (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT
+          "The matrix is not a stencil matrix on the %" PetscInt_FMT "D grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " with %" PetscInt_FMT " DoF: grid point %" PetscInt_FMT " (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT
           ") couples to point %" PetscInt_FMT ", which is not a neighbour within distance %d (periodic boundaries are not supported). Give the grid with a DMDA (KSPSetDM(), PCSetDM()) or -pc_structilu_grid nx,ny[,nz] and -pc_structilu_dof d, or use a general preconditioner",
-          g->dim, g->n[0], g->n[1], g->n[2], g->dof, source, p, i, j, k, q, W);
+          g->dim, g->n[0], g->n[1], g->n[2], g->dof, p, i, j, k, q, W);
+}
+
+/* Adds the offsets of the rows of point p to the cube table; returns a column that is not a neighbour, or -1 */
+static PetscInt AddRowOffsets(const Pattern *pat, const GILUGrid *g, PetscInt p, PetscBool present[])
+{
+  PetscInt i = p % g->n[0], j = (p / g->n[0]) % g->n[1], k = p / (g->n[0] * g->n[1]), npts = g->n[0] * g->n[1] * g->n[2];
+
+  for (PetscInt a = 0; a < PatternRows(pat); a++) {
+    PetscInt r = PatternRow(pat, p, a);
+
+    for (PetscInt c = pat->ia[r]; c < pat->ia[r + 1]; c++) {
+      PetscInt q  = PatternColPoint(pat, pat->ja[c]);
+      PetscInt id = q < npts ? Decode(g, i, j, k, q) : -1;
+
+      if (id < 0) return q;
+      present[id] = PETSC_TRUE;
+    }
+  }
+  return -1;
+}
+
+/* Sorts the offsets of the cube table into the stencil (natural order: lexicographic in dz, dy, dx) */
+static PetscErrorCode StencilFromCube(const PetscBool present[], GILUStencil *st)
+{
+  PetscFunctionBegin;
+  st->ns     = 0;
+  st->nlower = -1;
+  for (PetscInt d = 0; d < 3; d++) st->width[d] = 0;
+  for (PetscInt id = 0; id < W1 * W1 * W1; id++) { /* cube ids increase lexicographically in (dz, dy, dx) */
+    PetscInt *o = st->off[st->ns];
+
+    if (!present[id]) continue;
+    PetscCheck(st->ns < GILU_STENCIL_MAX_OFFSETS, PETSC_COMM_SELF, PETSC_ERR_SUP, "The stencil has more than %d offsets; structured-grid ILU supports up to a 3D box of width 3", GILU_STENCIL_MAX_OFFSETS);
+    o[0] = id % W1 - W;
+    o[1] = (id / W1) % W1 - W;
+    o[2] = id / (W1 * W1) - W;
+    for (PetscInt d = 0; d < 3; d++) st->width[d] = PetscMax(st->width[d], PetscAbsInt(o[d]));
+    if (!o[0] && !o[1] && !o[2]) st->nlower = st->ns;
+    st->ns++;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static void SetShifts(const GILUGrid *g, const GILUStencil *st, PetscInt shift[])
+{
+  for (PetscInt s = 0; s < st->ns; s++) shift[s] = st->off[s][0] + g->n[0] * (st->off[s][1] + g->n[1] * st->off[s][2]);
+}
+
+/* Marks the points whose rows do not match the stencil; returns how many */
+static PetscInt MarkIrregular(const Pattern *pat, const GILUGrid *g, const GILUStencil *st, const PetscInt *shift, char irregular[])
+{
+  PetscInt nirr = 0, nlines = g->n[1] * g->n[2];
+
+  PRAGMA_OMP_FOR_LINES(reduction(+ : nirr))
+  for (PetscInt line = 0; line < nlines; line++) {
+    PetscInt j = line % g->n[1], k = line / g->n[1];
+
+    for (PetscInt i = 0, p = line * g->n[0]; i < g->n[0]; i++, p++) {
+      irregular[p] = (char)!RowMatches(pat, g, st, shift, p, i, j, k);
+      nirr += irregular[p];
+    }
+  }
+  return nirr;
 }
 
 /*
   GILUStencilMatAnalyze - finds the stencil of A (sequential AIJ or BAIJ) on grid g,
   checks that A is a stencil matrix there, and allocates the value storage of sm.
+
+  The stencil is first guessed from the rows of the point at the center of the grid; every
+  row that does not match it is then decoded, and if that adds offsets the rows are
+  checked again against the grown stencil.
 */
 PetscErrorCode GILUStencilMatAnalyze(Mat A, const GILUGrid *g, GILUStencilMat *sm)
 {
-  PetscBool       isbaij;
-  PetscInt        m, bs, npts, ns = 0, dof = g->dof, bs2 = dof * dof, cube2s[W1 * W1 * W1], sorted[GILU_STENCIL_MAX_OFFSETS], key[GILU_STENCIL_MAX_OFFSETS];
-  PetscInt        cnt[GILU_STENCIL_MAX_OFFSETS], nmiss = 0, *missptr = NULL, *missoff = NULL;
-  PetscInt        cubes[W1 * W1 * W1];
-  Pattern         pat;
-  Decoder        *dec;
-  GILUStencil    *st = &sm->stencil;
+  PetscBool    isbaij, present[W1 * W1 * W1];
+  PetscInt     m, bs, npts, dof = g->dof, bs2 = dof * dof, nirr, nmiss = 0, *missptr = NULL, *missoff = NULL, *shift, center, cube2s[W1 * W1 * W1];
+  PetscInt     cnt[GILU_STENCIL_MAX_OFFSETS];
+  char        *irregular;
+  Pattern      pat;
+  GILUStencil *st = &sm->stencil;
 
   PetscFunctionBegin;
   PetscCall(GILUMatCheckSupported(A, &isbaij));
@@ -281,99 +354,155 @@ PetscErrorCode GILUStencilMatAnalyze(Mat A, const GILUGrid *g, GILUStencilMat *s
   PetscCheck(!isbaij || bs == dof, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "The BAIJ block size %" PetscInt_FMT " differs from the %" PetscInt_FMT " DoF per grid point: use -pc_structilu_dof %" PetscInt_FMT " or a matrix with one block per grid point", bs, dof, bs);
   npts = g->n[0] * g->n[1] * g->n[2];
   PetscCheck(npts * dof == m, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "The grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " with %" PetscInt_FMT " DoF has %" PetscInt_FMT " unknowns but the (local) matrix has %" PetscInt_FMT " rows: fix -pc_structilu_grid / -pc_structilu_dof", g->n[0], g->n[1], g->n[2], dof, npts * dof, m);
-
-  PetscCall(PetscNew(&dec));
-  dec->g = g;
-  for (PetscInt c = 0; c < DECODER_CACHE; c++) dec->cache_cube[c] = -1;
-  for (PetscInt c = 0; c < W1 * W1 * W1; c++) cube2s[c] = -1;
   PetscCall(PatternGet(A, isbaij, dof, &pat));
+  PetscCall(PetscMalloc1(npts, &irregular));
+  PetscCall(PetscMalloc1(GILU_STENCIL_MAX_OFFSETS, &shift));
 
-  /* pass 1: the union of the offsets */
-  FOR_POINTS(g, p, i, j, k)
+  /* the stencil: guessed from the center, grown by the rows that do not match it */
+  PetscCall(PetscArrayzero(present, W1 * W1 * W1));
+  center = ((g->n[2] / 2) * g->n[1] + g->n[1] / 2) * g->n[0] + g->n[0] / 2;
   {
-    PetscInt start, end;
+    PetscInt q = AddRowOffsets(&pat, g, center, present);
 
-    PatternRowRange(&pat, p, &start, &end);
-    for (PetscInt c = start; c < end; c++) {
-      PetscInt q  = PatternColPoint(&pat, pat.ja[c]);
-      PetscInt id = q < npts ? Decode(dec, c - start, p, i, j, k, q) : -1;
-
-      if (id < 0) {
-        PetscCall(PatternRestore(A, &pat));
-        PetscCall(PetscFree(dec));
-        PetscCall(NotAStencilError(A, g, p, i, j, k, q, "grid given or inferred"));
-      }
-      if (cube2s[id] < 0) {
-        PetscCheck(ns < GILU_STENCIL_MAX_OFFSETS, PETSC_COMM_SELF, PETSC_ERR_SUP, "The stencil has more than %d offsets; structured-grid ILU supports up to a 3D box of width 3", GILU_STENCIL_MAX_OFFSETS);
-        cube2s[id]  = ns;
-        cubes[ns++] = id;
-      }
+    if (q >= 0) {
+      PetscCall(PatternRestore(A, &pat));
+      PetscCall(NotAStencilError(g, center, q));
     }
   }
+  for (PetscInt round = 0;; round++) {
+    PetscBool grown = PETSC_FALSE;
 
-  /* sort the offsets in natural order: lexicographic in (dz, dy, dx) */
-  for (PetscInt s = 0; s < ns; s++) {
-    key[s]    = cubes[s];
-    sorted[s] = s;
-  }
-  PetscCall(PetscSortIntWithArray(ns, key, sorted));
-  st->ns     = ns;
-  st->nlower = -1;
-  for (PetscInt d = 0; d < 3; d++) st->width[d] = 0;
-  for (PetscInt s = 0; s < ns; s++) {
-    PetscInt id = key[s];
+    PetscCall(StencilFromCube(present, st));
+    SetShifts(g, st, shift);
+    nirr = MarkIrregular(&pat, g, st, shift, irregular);
+    if (!nirr || round) break;
+    for (PetscInt p = 0; p < npts; p++) {
+      PetscBool before[W1 * W1 * W1];
+      PetscInt  q;
 
-    st->off[s][0] = id % W1 - W;
-    st->off[s][1] = (id / W1) % W1 - W;
-    st->off[s][2] = id / (W1 * W1) - W;
-    cube2s[id]    = s;
-    for (PetscInt d = 0; d < 3; d++) st->width[d] = PetscMax(st->width[d], PetscAbsInt(st->off[s][d]));
-    if (!st->off[s][0] && !st->off[s][1] && !st->off[s][2]) st->nlower = s;
+      if (!irregular[p]) continue;
+      PetscCall(PetscArraycpy(before, present, W1 * W1 * W1));
+      q = AddRowOffsets(&pat, g, p, present);
+      if (q >= 0) {
+        PetscCall(PatternRestore(A, &pat));
+        PetscCall(NotAStencilError(g, p, q));
+      }
+      for (PetscInt id = 0; id < W1 * W1 * W1 && !grown; id++) grown = (PetscBool)(present[id] && !before[id]);
+    }
+    if (!grown) break;
   }
   PetscCheck(st->nlower >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "The matrix has no diagonal entries: an ILU factorization needs them");
 
-  /* pass 2: every in-grid position of every row is either a full DoF block or absent */
-  PetscCall(PetscArrayzero(cnt, ns));
-  for (PetscInt pass = 0; pass < 2; pass++) {
-    FOR_POINTS(g, p, i, j, k)
-    {
-      PetscInt start, end;
+  /* the irregular rows: every in-grid position is either a full DoF block or absent */
+  for (PetscInt c = 0; c < W1 * W1 * W1; c++) cube2s[c] = -1;
+  for (PetscInt s = 0; s < st->ns; s++) cube2s[CUBE_ID(st->off[s][0], st->off[s][1], st->off[s][2])] = s;
+  PetscCall(PetscArrayzero(cnt, st->ns));
+  for (PetscInt pass = 0; pass < 2 && nirr; pass++) {
+    for (PetscInt p = 0; p < npts; p++) {
+      PetscInt i = p % g->n[0], j = (p / g->n[0]) % g->n[1], k = p / (g->n[0] * g->n[1]);
 
-      PatternRowRange(&pat, p, &start, &end);
-      for (PetscInt c = start; c < end; c++) cnt[cube2s[Decode(dec, c - start, p, i, j, k, PatternColPoint(&pat, pat.ja[c]))]]++;
-      for (PetscInt s = 0; s < ns; s++) {
-        if (!Inside(g, i + st->off[s][0], j + st->off[s][1], k + st->off[s][2])) continue;
-        if (cnt[s] == 0) {
-          PetscCheck(s != st->nlower, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Grid point %" PetscInt_FMT " has no diagonal entry: an ILU factorization needs it (insert an explicit zero if it is one)", p);
-          if (pass) missoff[nmiss++] = s;
-          else nmiss++;
-        } else
-          PetscCheck(isbaij || cnt[s] == bs2, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "Grid point %" PetscInt_FMT " couples to its neighbour at offset (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ") through %" PetscInt_FMT " of the %" PetscInt_FMT " entries of the DoF block: structured-grid ILU needs full blocks; use BAIJ or assemble the whole block", p, st->off[s][0], st->off[s][1], st->off[s][2], cnt[s], bs2);
+      if (pass) missptr[p] = nmiss;
+      if (!irregular[p]) continue;
+      for (PetscInt a = 0; a < PatternRows(&pat); a++) {
+        PetscInt r = PatternRow(&pat, p, a);
+
+        for (PetscInt c = pat.ia[r]; c < pat.ia[r + 1]; c++) cnt[cube2s[Decode(g, i, j, k, PatternColPoint(&pat, pat.ja[c]))]]++;
+      }
+      for (PetscInt s = 0; s < st->ns; s++) {
+        if (Inside(g, i + st->off[s][0], j + st->off[s][1], k + st->off[s][2])) {
+          if (cnt[s] == 0) {
+            PetscCheck(s != st->nlower, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Grid point %" PetscInt_FMT " has no diagonal entry: an ILU factorization needs it (insert an explicit zero if it is one)", p);
+            if (pass) missoff[nmiss] = s;
+            nmiss++;
+          } else
+            PetscCheck(isbaij || cnt[s] == bs2, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "Grid point %" PetscInt_FMT " couples to its neighbour at offset (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ") through %" PetscInt_FMT " of the %" PetscInt_FMT " entries of the DoF block: structured-grid ILU needs full blocks; use BAIJ or assemble the whole block", p, st->off[s][0], st->off[s][1], st->off[s][2], cnt[s], bs2);
+        }
         cnt[s] = 0;
       }
-      if (pass) missptr[p + 1] = nmiss;
     }
     if (!pass) {
-      if (!nmiss) break;
-      PetscCall(PetscMalloc2(npts + 1, &missptr, nmiss, &missoff));
-      missptr[0] = 0;
-      nmiss      = 0;
-    }
+      if (nmiss) PetscCall(PetscMalloc2(npts + 1, &missptr, nmiss, &missoff));
+      else break; /* irregular only in the order of the columns */
+      nmiss = 0;
+    } else missptr[npts] = nmiss;
   }
   PetscCall(PatternRestore(A, &pat));
-  PetscCall(PetscFree(dec));
 
-  sm->grid     = *g;
-  sm->npoints  = npts;
-  sm->bs2      = bs2;
-  sm->nmissing = nmiss;
-  sm->missptr  = missptr;
-  sm->missoff  = missoff;
+  sm->grid      = *g;
+  sm->npoints   = npts;
+  sm->bs2       = bs2;
+  sm->nmissing  = nmiss;
+  sm->missptr   = missptr;
+  sm->missoff   = missoff;
+  sm->shift     = shift;
+  sm->irregular = irregular;
   PetscCall(MatGetNonzeroState(A, &sm->nonzerostate));
-  PetscCall(PetscMalloc1(ns, &sm->shift));
-  for (PetscInt s = 0; s < ns; s++) sm->shift[s] = st->off[s][0] + g->n[0] * (st->off[s][1] + g->n[1] * st->off[s][2]);
-  PetscCall(PetscMalloc1((size_t)ns * npts * bs2, &sm->val));
+  PetscCall(PetscMalloc1((size_t)st->ns * npts * bs2, &sm->val));
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Any NaN or Inf among n values? (exponent bits all ones; vectorizes) */
+static PetscBool HasInfOrNan(const PetscScalar *v, size_t n)
+{
+  const uint64_t *b    = (const uint64_t *)v;
+  uint64_t        bad  = 0;
+  const uint64_t  mask = 0x7FF0000000000000ULL;
+
+  _Static_assert(sizeof(PetscScalar) == sizeof(uint64_t), "PetscScalar must be a real double");
+  for (size_t t = 0; t < n; t++) bad |= (uint64_t)((b[t] & mask) == mask);
+  return (PetscBool)(bad != 0);
+}
+
+/* Copies the values of the rows of point p into val; zero at the positions outside the grid or absent */
+static inline void PackPoint(const Pattern *pat, const GILUStencilMat *sm, const PetscInt cube2s[], const PetscScalar *aa, PetscScalar *val, PetscInt p, PetscInt i, PetscInt j, PetscInt k)
+{
+  const GILUGrid    *g   = &sm->grid;
+  const GILUStencil *st  = &sm->stencil;
+  const PetscInt     dof = g->dof, bs2 = sm->bs2, nc = PatternCols(pat);
+  const size_t       N   = (size_t)sm->npoints;
+  const PetscBool    in  = Interior(g, st, i, j, k);
+
+  if (!sm->irregular[p]) { /* columns are the in-grid positions in order */
+    for (PetscInt a = 0; a < PatternRows(pat); a++) {
+      PetscInt c = pat->ia[PatternRow(pat, p, a)];
+
+      for (PetscInt s = 0; s < st->ns; s++) {
+        PetscScalar *v = val + ((size_t)s * N + p) * bs2;
+
+        if (!in && !Inside(g, i + st->off[s][0], j + st->off[s][1], k + st->off[s][2])) {
+          if (pat->isbaij)
+            for (PetscInt e = 0; e < bs2; e++) v[e] = 0;
+          else
+            for (PetscInt e = 0; e < dof; e++) v[a * dof + e] = 0;
+          continue;
+        }
+        if (pat->isbaij) { /* BAIJ blocks are column-major */
+          const PetscScalar *b = aa + (size_t)c * bs2;
+
+          for (PetscInt r = 0; r < dof; r++)
+            for (PetscInt e = 0; e < dof; e++) v[r * dof + e] = b[e * dof + r];
+        } else
+          for (PetscInt e = 0; e < dof; e++) v[a * dof + e] = aa[c + e];
+        c += nc;
+      }
+    }
+    return;
+  }
+  for (PetscInt s = 0; s < st->ns; s++)
+    for (PetscInt e = 0; e < bs2; e++) val[((size_t)s * N + p) * bs2 + e] = 0;
+  for (PetscInt a = 0; a < PatternRows(pat); a++) {
+    PetscInt r = PatternRow(pat, p, a);
+
+    for (PetscInt c = pat->ia[r]; c < pat->ia[r + 1]; c++) {
+      PetscInt     col = pat->ja[c], s = cube2s[Decode(g, i, j, k, PatternColPoint(pat, col))];
+      PetscScalar *v   = val + ((size_t)s * N + p) * bs2;
+
+      if (pat->isbaij)
+        for (PetscInt rr = 0; rr < dof; rr++)
+          for (PetscInt e = 0; e < dof; e++) v[rr * dof + e] = aa[(size_t)c * bs2 + e * dof + rr];
+      else v[a * dof + col % dof] = aa[c];
+    }
+  }
 }
 
 /*
@@ -382,70 +511,48 @@ PetscErrorCode GILUStencilMatAnalyze(Mat A, const GILUGrid *g, GILUStencilMat *s
 */
 PetscErrorCode GILUStencilMatPack(Mat A, GILUStencilMat *sm)
 {
-  const GILUGrid    *g   = &sm->grid;
-  const GILUStencil *st  = &sm->stencil;
-  PetscInt           dof = g->dof, bs2 = sm->bs2, npts = sm->npoints, cube2s[W1 * W1 * W1], bad = -1;
+  const GILUGrid    *g  = &sm->grid;
+  const GILUStencil *st = &sm->stencil;
+  PetscInt           cube2s[W1 * W1 * W1], nlines = g->n[1] * g->n[2];
   PetscBool          isbaij;
   Pattern            pat;
-  Decoder           *dec;
   const PetscScalar *aa;
-  PetscScalar       *val = sm->val;
+  PetscScalar       *val;
+  size_t             nvals;
 
   PetscFunctionBegin;
   PetscCall(GILUMatCheckSupported(A, &isbaij));
+  if (!sm->val) PetscCall(PetscMalloc1((size_t)st->ns * sm->npoints * sm->bs2, &sm->val)); /* freed when the factors were copied */
+  val = sm->val;
   for (PetscInt c = 0; c < W1 * W1 * W1; c++) cube2s[c] = -1;
   for (PetscInt s = 0; s < st->ns; s++) cube2s[CUBE_ID(st->off[s][0], st->off[s][1], st->off[s][2])] = s;
-  PetscCall(PetscNew(&dec));
-  dec->g = g;
-  for (PetscInt c = 0; c < DECODER_CACHE; c++) dec->cache_cube[c] = -1;
-  PetscCall(PetscArrayzero(val, (size_t)st->ns * npts * bs2));
-  PetscCall(PatternGet(A, isbaij, dof, &pat));
+  PetscCall(PatternGet(A, isbaij, g->dof, &pat));
   if (isbaij) PetscCall(MatSeqBAIJGetArray(A, (PetscScalar **)&aa));
   else PetscCall(MatSeqAIJGetArrayRead(A, &aa));
+  nvals = (size_t)pat.ia[pat.nrows] * (isbaij ? sm->bs2 : 1);
+  if (HasInfOrNan(aa, nvals)) {
+    size_t t = 0;
 
-  FOR_POINTS(g, p, i, j, k)
-  {
-    PetscInt start, end;
+    while (!PetscIsInfOrNanScalar(aa[t])) t++;
+    for (PetscInt r = 0; r < pat.nrows; r++)
+      if ((size_t)pat.ia[r + 1] * (isbaij ? sm->bs2 : 1) > t) {
+        PetscInt row = isbaij ? r * g->dof + (PetscInt)(t % sm->bs2) % g->dof : r, col = isbaij ? pat.ja[t / sm->bs2] * g->dof + (PetscInt)(t % sm->bs2) / g->dof : pat.ja[t];
 
-    PatternRowRange(&pat, p, &start, &end);
-    if (isbaij) {
-      for (PetscInt c = start; c < end; c++) {
-        PetscInt           s = cube2s[Decode(dec, c - start, p, i, j, k, pat.ja[c])];
-        PetscScalar       *v = val + ((size_t)s * npts + p) * bs2;
-        const PetscScalar *b = aa + (size_t)c * bs2; /* BAIJ blocks are column-major */
-
-        for (PetscInt a = 0; a < dof; a++)
-          for (PetscInt e = 0; e < dof; e++) v[a * dof + e] = b[e * dof + a];
+        if (isbaij) PetscCall(MatSeqBAIJRestoreArray(A, (PetscScalar **)&aa));
+        else PetscCall(MatSeqAIJRestoreArrayRead(A, &aa));
+        PetscCall(PatternRestore(A, &pat));
+        SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FP, "The matrix has a NaN or Inf entry: row %" PetscInt_FMT ", column %" PetscInt_FMT " (local numbering); fix the assembly of the operator", row, col);
       }
-    } else if (dof == 1) {
-      for (PetscInt c = start; c < end; c++) val[(size_t)cube2s[Decode(dec, c - start, p, i, j, k, pat.ja[c])] * npts + p] = aa[c];
-    } else {
-      for (PetscInt a = 0; a < dof; a++) {
-        PetscInt r = p * dof + a;
-
-        for (PetscInt c = pat.ia[r]; c < pat.ia[r + 1]; c++) {
-          PetscInt col = pat.ja[c], s = cube2s[Decode(dec, c - start, p, i, j, k, col / dof)];
-
-          val[((size_t)s * npts + p) * bs2 + a * dof + col % dof] = aa[c];
-        }
-      }
-    }
   }
-  /* one vectorizable sweep for NaN/Inf instead of a test per entry */
-  for (size_t t = 0; t < (size_t)st->ns * npts * bs2; t++)
-    if (PetscIsInfOrNanScalar(val[t])) {
-      bad = (PetscInt)t;
-      break;
-    }
+  PRAGMA_OMP_FOR_LINES()
+  for (PetscInt line = 0; line < nlines; line++) {
+    PetscInt j = line % g->n[1], k = line / g->n[1];
+
+    for (PetscInt i = 0, p = line * g->n[0]; i < g->n[0]; i++, p++) PackPoint(&pat, sm, cube2s, aa, val, p, i, j, k);
+  }
   if (isbaij) PetscCall(MatSeqBAIJRestoreArray(A, (PetscScalar **)&aa));
   else PetscCall(MatSeqAIJRestoreArrayRead(A, &aa));
   PetscCall(PatternRestore(A, &pat));
-  PetscCall(PetscFree(dec));
-  if (bad >= 0) {
-    PetscInt s = bad / (npts * bs2), p = (bad / bs2) % npts, a = (bad % bs2) / dof, e = bad % dof;
-
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FP, "The matrix has a NaN or Inf entry: row %" PetscInt_FMT " (grid point %" PetscInt_FMT ", component %" PetscInt_FMT "), neighbour offset (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ") component %" PetscInt_FMT " (local numbering); fix the assembly of the operator", p * dof + a, p, a, st->off[s][0], st->off[s][1], st->off[s][2], e);
-  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -454,7 +561,9 @@ PetscErrorCode GILUStencilMatReset(GILUStencilMat *sm)
   PetscFunctionBegin;
   PetscCall(PetscFree(sm->shift));
   PetscCall(PetscFree(sm->val));
+  PetscCall(PetscFree(sm->irregular));
   PetscCall(PetscFree2(sm->missptr, sm->missoff));
+  PetscCall(GILUScheduleDestroy(&sm->schedule));
   PetscCall(PetscMemzero(sm, sizeof(*sm)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -1,40 +1,28 @@
 /*
    Host kernels of PCSTRUCTILU: the in-place ILU(0) factorization and the triangular
-   solves of a stencil matrix, in natural order, for 1 to 8 DoF per grid point.
+   solves of a stencil matrix, for 1 to 8 DoF per grid point, run on host threads with the
+   hyperplane tile schedule of schedule.c.
 
-   Rows are processed in the order of sequential ILU and each row accumulates its updates
-   in the same order as PETSc's ILU(0) (lower neighbours by increasing column), so the
-   factors equal PETSc's to round-off.
+   Each row is computed exactly as by sequential ILU(0) in natural order (lower neighbours
+   by increasing column, the same order of operations as PETSc's ILU(0)), so the factors
+   equal PETSc's to round-off and do not depend on the number of threads at all.
+
+   Layout: the factors are stored stencil-major (one array of dof x dof blocks per offset,
+   contiguous over the grid: the vector-oriented layout of StructILU). On the host this is
+   also the fast layout: a thread streams through a segment of a grid line, and each offset
+   is one unit-stride stream, so the hardware prefetchers follow ns + 2 streams; a
+   point-major layout reads the same bytes but interleaves L and U, which the two sweeps
+   read separately, so each sweep would drag the other half through the cache.
 */
 #include "structilu.h"
 
-/* ---- dense dof x dof blocks, row-major ---- */
-
-/* C = A B */
-static inline void BlockMult(PetscInt d, const PetscScalar *A, const PetscScalar *B, PetscScalar *C)
-{
-  for (PetscInt r = 0; r < d; r++)
-    for (PetscInt c = 0; c < d; c++) {
-      PetscScalar s = 0;
-
-      for (PetscInt t = 0; t < d; t++) s += A[r * d + t] * B[t * d + c];
-      C[r * d + c] = s;
-    }
-}
-
-/* C -= A B */
-static inline void BlockMultSub(PetscInt d, const PetscScalar *A, const PetscScalar *B, PetscScalar *C)
-{
-  for (PetscInt r = 0; r < d; r++)
-    for (PetscInt t = 0; t < d; t++) {
-      PetscScalar a = A[r * d + t];
-
-      for (PetscInt c = 0; c < d; c++) C[r * d + c] -= a * B[t * d + c];
-    }
-}
+/* the kernels are worth vectorizing whatever the flags PETSc was built with */
+#if defined(__GNUC__) && !defined(__clang__)
+  #pragma GCC optimize("O3")
+#endif
 
 /* Ainv = A^{-1} by Gauss-Jordan elimination with partial pivoting; false if a pivot is at most tol */
-static PetscBool BlockInvert(PetscInt d, const PetscScalar *A, PetscScalar *Ainv, PetscReal tol)
+static inline PetscBool BlockInvert(PetscInt d, const PetscScalar *A, PetscScalar *Ainv, PetscReal tol)
 {
   PetscScalar M[GILU_MAX_DOF * GILU_MAX_DOF];
 
@@ -77,209 +65,241 @@ static PetscBool BlockInvert(PetscInt d, const PetscScalar *A, PetscScalar *Ainv
   return PETSC_TRUE;
 }
 
-static inline PetscBool Inside(const GILUGrid *g, PetscInt i, PetscInt j, PetscInt k)
-{
-  return (PetscBool)(i >= 0 && i < g->n[0] && j >= 0 && j < g->n[1] && k >= 0 && k < g->n[2]);
-}
+typedef struct {
+  const GILUStencilMat *sm;
+  PetscBool             ic;
+  const void           *lval, *uval, *dinv; /* factors, in double or float (StructILUFactors) */
+  const PetscInt       *mirror;
+  const PetscScalar    *b;
+  PetscScalar          *x, *work;
+  PetscInt              nline[2]; /* lower and upper offsets along the grid line (dy = dz = 0) */
+} SolveCtx;
 
-PetscErrorCode StructILUFactor_Host(GILUStencilMat *sm, const PetscInt *elim, PetscReal zeropivot, PetscScalar *dinv, PetscInt *zerorow)
-{
-  const GILUGrid    *g   = &sm->grid;
-  const GILUStencil *st  = &sm->stencil;
-  const PetscInt     ns = st->ns, nl = st->nlower, d = g->dof, bs2 = sm->bs2;
-  const size_t       N   = (size_t)sm->npoints;
-  PetscScalar       *val = sm->val, tmp[GILU_MAX_DOF * GILU_MAX_DOF];
-  PetscInt           p   = 0;
+typedef struct {
+  GILUStencilMat *sm;
+  PetscScalar    *dinv;
+  PetscReal       zeropivot;
+  PetscBool       ic;
+  const PetscInt *mirror;
+  PetscInt       *elimptr, *elimu, *elimt; /* per lower offset s: the (u, s+u) pairs of the updates */
+  PetscInt        zerorow;                 /* smallest row with a zero pivot, -1 if none */
+} FactorCtx;
 
+#if defined(__GNUC__) && !defined(__clang__)
+  #define PRAGMA_IVDEP _Pragma("GCC ivdep")
+#elif defined(__clang__)
+  #define PRAGMA_IVDEP _Pragma("clang loop vectorize(assume_safety)")
+#else
+  #define PRAGMA_IVDEP
+#endif
+
+#define MAX_GROUP 8 /* units per tile, at most */
+
+#define PASTE3_(a, b, c) a##_##b##_##c
+#define PASTE3(a, b, c)  PASTE3_(a, b, c)
+#define SUFFIX(name)     PASTE3(name, SDOF, FT)
+
+#define FT          double
+#define SDOF_FACTOR 1
+#define SDOF 1
+#include "structilu-kernels.h"
+#undef SDOF
+#define SDOF 2
+#include "structilu-kernels.h"
+#undef SDOF
+#define SDOF 3
+#include "structilu-kernels.h"
+#undef SDOF
+#define SDOF 4
+#include "structilu-kernels.h"
+#undef SDOF
+#define SDOF 5
+#include "structilu-kernels.h"
+#undef SDOF
+#define SDOF 6
+#include "structilu-kernels.h"
+#undef SDOF
+#define SDOF 7
+#include "structilu-kernels.h"
+#undef SDOF
+#define SDOF 8
+#include "structilu-kernels.h"
+#undef SDOF
+#undef FT
+#undef SDOF_FACTOR
+
+#define FT          float
+#define SDOF_FACTOR 0
+#define SDOF 1
+#include "structilu-kernels.h"
+#undef SDOF
+#define SDOF 2
+#include "structilu-kernels.h"
+#undef SDOF
+#define SDOF 3
+#include "structilu-kernels.h"
+#undef SDOF
+#define SDOF 4
+#include "structilu-kernels.h"
+#undef SDOF
+#define SDOF 5
+#include "structilu-kernels.h"
+#undef SDOF
+#define SDOF 6
+#include "structilu-kernels.h"
+#undef SDOF
+#define SDOF 7
+#include "structilu-kernels.h"
+#undef SDOF
+#define SDOF 8
+#include "structilu-kernels.h"
+#undef SDOF
+#undef FT
+#undef SDOF_FACTOR
+
+static const GILUTileKernel Factor_Kernels[]   = {NULL, Factor_1_double, Factor_2_double, Factor_3_double, Factor_4_double, Factor_5_double, Factor_6_double, Factor_7_double, Factor_8_double};
+static const GILUTileKernel Forward_Kernels[]  = {NULL, Forward_1_double, Forward_2_double, Forward_3_double, Forward_4_double, Forward_5_double, Forward_6_double, Forward_7_double, Forward_8_double};
+static const GILUTileKernel Backward_Kernels[] = {NULL, Backward_1_double, Backward_2_double, Backward_3_double, Backward_4_double, Backward_5_double, Backward_6_double, Backward_7_double, Backward_8_double};
+static const GILUTileKernel ForwardSingle_Kernels[]  = {NULL, Forward_1_float, Forward_2_float, Forward_3_float, Forward_4_float, Forward_5_float, Forward_6_float, Forward_7_float, Forward_8_float};
+static const GILUTileKernel BackwardSingle_Kernels[] = {NULL, Backward_1_float, Backward_2_float, Backward_3_float, Backward_4_float, Backward_5_float, Backward_6_float, Backward_7_float, Backward_8_float};
+
+/*
+  GILUStencilGetMirror - mirror[s] = index of -off[s]; errors if the stencil is not symmetric
+*/
+PetscErrorCode GILUStencilGetMirror(const GILUStencil *st, PetscInt **mirror)
+{
   PetscFunctionBegin;
-  *zerorow = -1;
-  for (PetscInt k = 0; k < g->n[2]; k++)
-    for (PetscInt j = 0; j < g->n[1]; j++)
-      for (PetscInt i = 0; i < g->n[0]; i++, p++) {
-        PetscInt m = sm->missptr ? sm->missptr[p] : 0, mend = sm->missptr ? sm->missptr[p + 1] : 0;
+  PetscCall(PetscMalloc1(st->ns, mirror));
+  for (PetscInt s = 0; s < st->ns; s++) {
+    PetscInt d[3] = {-st->off[s][0], -st->off[s][1], -st->off[s][2]};
 
-        for (PetscInt s = 0; s < nl; s++) {
-          PetscScalar *Lps;
-          size_t       q;
-
-          if (!Inside(g, i + st->off[s][0], j + st->off[s][1], k + st->off[s][2])) continue;
-          Lps = val + (s * N + p) * bs2;
-          if (m < mend && sm->missoff[m] == s) { /* not in the matrix pattern: no fill kept there */
-            PetscCall(PetscArrayzero(Lps, bs2));
-            m++;
-            continue;
-          }
-          q = p + sm->shift[s];
-          if (d == 1) {
-            PetscScalar l = Lps[0] * dinv[q];
-
-            Lps[0] = l;
-            for (PetscInt u = nl + 1; u < ns; u++) {
-              PetscInt t = elim[s * ns + u];
-
-              if (t >= 0) val[t * N + p] -= l * val[u * N + q];
-            }
-          } else {
-            BlockMult(d, Lps, dinv + q * bs2, tmp);
-            PetscCall(PetscArraycpy(Lps, tmp, bs2));
-            for (PetscInt u = nl + 1; u < ns; u++) {
-              PetscInt t = elim[s * ns + u];
-
-              if (t >= 0) BlockMultSub(d, Lps, val + (u * N + q) * bs2, val + (t * N + p) * bs2);
-            }
-          }
-        }
-        for (; m < mend; m++) PetscCall(PetscArrayzero(val + (sm->missoff[m] * N + p) * bs2, bs2));
-        if (d == 1) {
-          PetscScalar piv = val[nl * N + p];
-
-          if (PetscAbsScalar(piv) <= zeropivot) {
-            *zerorow = p;
-            PetscFunctionReturn(PETSC_SUCCESS);
-          }
-          dinv[p] = 1.0 / piv;
-        } else if (!BlockInvert(d, val + (nl * N + p) * bs2, dinv + p * bs2, zeropivot)) {
-          *zerorow = p * d;
-          PetscFunctionReturn(PETSC_SUCCESS);
-        }
-      }
-  PetscCall(PetscLogFlops((PetscLogDouble)N * (d == 1 ? 2.0 * ns * ns / 4 : 2.0 * d * d * d * (1 + ns * ns / 4))));
+    PetscCall(GILUStencilFind(st, d, &(*mirror)[s]));
+    PetscCheck((*mirror)[s] >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "The stencil is not symmetric (it has the offset (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ") but not its opposite): incomplete Cholesky needs a symmetric matrix; use -pc_structilu_type ilu", st->off[s][0], st->off[s][1], st->off[s][2]);
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/*
-  Points at least the stencil width away from the boundary need no test of their
-  neighbours; the others skip the neighbours outside the grid.
-*/
-#define INTERIOR(g, w, i, j, k) ((i) >= (w)[0] && (i) < (g)->n[0] - (w)[0] && (j) >= (w)[1] && (j) < (g)->n[1] - (w)[1] && (k) >= (w)[2] && (k) < (g)->n[2] - (w)[2])
-#define NEIGHBOUR_IN(interior, g, st, s, i, j, k) ((interior) || Inside(g, (i) + (st)->off[s][0], (j) + (st)->off[s][1], (k) + (st)->off[s][2]))
-
-/*
-  Scalar solves. Each grid line (fixed j,k) is split into its first and last w points, which
-  test their neighbours, and the interior, whose inner loop runs over the offsets only.
-*/
-static inline PetscInt LineInteriorBegin(const GILUGrid *g, const PetscInt *w, PetscInt j, PetscInt k)
+PetscErrorCode StructILUFactor_Host(GILUStencilMat *sm, const PetscInt *elim, const PetscInt *mirror, PetscReal zeropivot, PetscScalar *dinv, PetscInt *zerorow)
 {
-  PetscBool in = (PetscBool)(j >= w[1] && j < g->n[1] - w[1] && k >= w[2] && k < g->n[2] - w[2]);
-
-  return in ? PetscMin(w[0], g->n[0]) : g->n[0];
-}
-
-static PetscErrorCode Solve_1(const GILUStencilMat *sm, const PetscScalar *dinv, const PetscScalar *b, PetscScalar *x)
-{
-  const GILUGrid    *g  = &sm->grid;
-  const GILUStencil *st = &sm->stencil;
-  const PetscInt     ns = st->ns, nl = st->nlower, nu = ns - nl - 1, *shift = sm->shift, *w = st->width, nx = g->n[0];
-  const size_t       N   = (size_t)sm->npoints;
-  const PetscScalar *val = sm->val;
-  const PetscScalar *Lv[GILU_STENCIL_MAX_OFFSETS], *Uv[GILU_STENCIL_MAX_OFFSETS];
-  PetscInt           Ls[GILU_STENCIL_MAX_OFFSETS], Us[GILU_STENCIL_MAX_OFFSETS];
+  const PetscInt ns = sm->stencil.ns, nl = sm->stencil.nlower, d = sm->grid.dof;
+  FactorCtx      ctx;
+  GILUSchedule   sched;
+  PetscInt       n = 0;
 
   PetscFunctionBegin;
+  ctx.sm        = sm;
+  ctx.dinv      = dinv;
+  ctx.zeropivot = zeropivot;
+  ctx.zerorow   = -1;
+  ctx.ic        = (PetscBool)(mirror != NULL);
+  ctx.mirror    = mirror;
+  PetscCall(PetscMalloc3(nl + 1, &ctx.elimptr, nl * ns, &ctx.elimu, nl * ns, &ctx.elimt));
   for (PetscInt s = 0; s < nl; s++) {
-    Lv[s] = val + s * N;
-    Ls[s] = shift[s];
-  }
-  for (PetscInt s = 0; s < nu; s++) {
-    Uv[s] = val + (nl + 1 + s) * N;
-    Us[s] = shift[nl + 1 + s];
-  }
-  for (PetscInt k = 0; k < g->n[2]; k++)
-    for (PetscInt j = 0; j < g->n[1]; j++) {
-      PetscInt i0 = LineInteriorBegin(g, w, j, k), i1 = i0 < nx ? nx - w[0] : nx, p = (k * g->n[1] + j) * nx;
-
-      for (PetscInt i = 0; i < nx; i++, p++) {
-        PetscScalar sum = b[p];
-
-        if (i >= i0 && i < i1) {
-          for (PetscInt s = 0; s < nl; s++) sum -= Lv[s][p] * x[p + Ls[s]];
-        } else {
-          for (PetscInt s = 0; s < nl; s++)
-            if (Inside(g, i + st->off[s][0], j + st->off[s][1], k + st->off[s][2])) sum -= Lv[s][p] * x[p + Ls[s]];
-        }
-        x[p] = sum;
+    ctx.elimptr[s] = n;
+    for (PetscInt u = nl + 1; u < ns; u++)
+      if (elim[s * ns + u] >= 0 && (!ctx.ic || elim[s * ns + u] >= nl)) { /* IC: only the diagonal and upper blocks */
+        ctx.elimu[n]   = u;
+        ctx.elimt[n++] = elim[s * ns + u];
       }
-    }
-  for (PetscInt k = g->n[2] - 1; k >= 0; k--)
-    for (PetscInt j = g->n[1] - 1; j >= 0; j--) {
-      PetscInt i0 = LineInteriorBegin(g, w, j, k), i1 = i0 < nx ? nx - w[0] : nx, p = (k * g->n[1] + j) * nx + nx - 1;
-
-      for (PetscInt i = nx - 1; i >= 0; i--, p--) {
-        PetscScalar sum = x[p];
-
-        if (i >= i0 && i < i1) {
-          for (PetscInt s = 0; s < nu; s++) sum -= Uv[s][p] * x[p + Us[s]];
-        } else {
-          for (PetscInt s = 0; s < nu; s++)
-            if (Inside(g, i + st->off[nl + 1 + s][0], j + st->off[nl + 1 + s][1], k + st->off[nl + 1 + s][2])) sum -= Uv[s][p] * x[p + Us[s]];
-        }
-        x[p] = dinv[p] * sum;
-      }
-    }
+  }
+  ctx.elimptr[nl] = n;
+  PetscCall(GILUStencilMatGetSchedule(sm, &sched));
+  PetscCall(GILUScheduleRun(sched, PETSC_FALSE, Factor_Kernels[d], &ctx));
+  PetscCall(PetscFree3(ctx.elimptr, ctx.elimu, ctx.elimt));
+  *zerorow = ctx.zerorow;
+  PetscCall(PetscLogFlops((PetscLogDouble)sm->npoints * (2.0 * d * d * d * (n + nl) + 2.0 * d * d * d)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode Solve_N(const GILUStencilMat *sm, const PetscScalar *dinv, const PetscScalar *b, PetscScalar *x)
+/* Copies n values into double or float storage */
+static PetscErrorCode CopyValues(const PetscScalar *from, size_t n, PetscBool single, void **to)
 {
-  const GILUGrid    *g  = &sm->grid;
-  const GILUStencil *st = &sm->stencil;
-  const PetscInt     ns = st->ns, nl = st->nlower, d = g->dof, bs2 = sm->bs2, *shift = sm->shift, *w = st->width;
-  const size_t       N   = (size_t)sm->npoints;
-  const PetscScalar *val = sm->val;
-  PetscScalar        sum[GILU_MAX_DOF];
-  PetscInt           p = 0;
+  PetscFunctionBegin;
+  if (single) {
+    float *f;
+
+    PetscCall(PetscMalloc1(n, &f));
+    for (size_t t = 0; t < n; t++) f[t] = (float)from[t];
+    *to = f;
+  } else {
+    PetscScalar *v;
+
+    PetscCall(PetscMalloc1(n, &v));
+    PetscCall(PetscArraycpy(v, from, n));
+    *to = v;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  StructILUFactorsStore_Host - keeps what the solves read, in the requested form: ILU in
+  double reads sm->val and dinv in place; IC keeps only the upper blocks; single precision
+  keeps float copies. The copies make sm->val unnecessary until the next numeric setup,
+  so it is freed (GILUStencilMatPack() allocates it again).
+*/
+PetscErrorCode StructILUFactorsStore_Host(GILUStencilMat *sm, PetscScalar *dinv, const PetscInt *mirror, PetscBool single, StructILUFactors *F)
+{
+  const size_t   blocks = (size_t)sm->npoints * sm->bs2;
+  const PetscInt nl = sm->stencil.nlower, nu = sm->stencil.ns - nl - 1;
 
   PetscFunctionBegin;
-  for (PetscInt k = 0; k < g->n[2]; k++)
-    for (PetscInt j = 0; j < g->n[1]; j++)
-      for (PetscInt i = 0; i < g->n[0]; i++, p++) {
-        PetscBool in = (PetscBool)INTERIOR(g, w, i, j, k);
-
-        for (PetscInt a = 0; a < d; a++) sum[a] = b[p * d + a];
-        for (PetscInt s = 0; s < nl; s++) {
-          const PetscScalar *L  = val + (s * N + p) * bs2;
-          const PetscScalar *xq = x + (p + shift[s]) * d;
-
-          if (!NEIGHBOUR_IN(in, g, st, s, i, j, k)) continue;
-          for (PetscInt a = 0; a < d; a++)
-            for (PetscInt e = 0; e < d; e++) sum[a] -= L[a * d + e] * xq[e];
-        }
-        for (PetscInt a = 0; a < d; a++) x[p * d + a] = sum[a];
-      }
-  for (PetscInt k = g->n[2] - 1; k >= 0; k--)
-    for (PetscInt j = g->n[1] - 1; j >= 0; j--)
-      for (PetscInt i = g->n[0] - 1; i >= 0; i--) {
-        PetscBool          in = (PetscBool)INTERIOR(g, w, i, j, k);
-        const PetscScalar *Di;
-
-        p--;
-        Di = dinv + p * bs2;
-        for (PetscInt a = 0; a < d; a++) sum[a] = x[p * d + a];
-        for (PetscInt s = nl + 1; s < ns; s++) {
-          const PetscScalar *U  = val + (s * N + p) * bs2;
-          const PetscScalar *xq = x + (p + shift[s]) * d;
-
-          if (!NEIGHBOUR_IN(in, g, st, s, i, j, k)) continue;
-          for (PetscInt a = 0; a < d; a++)
-            for (PetscInt e = 0; e < d; e++) sum[a] -= U[a * d + e] * xq[e];
-        }
-        for (PetscInt a = 0; a < d; a++) {
-          PetscScalar t = 0;
-
-          for (PetscInt e = 0; e < d; e++) t += Di[a * d + e] * sum[e];
-          x[p * d + a] = t;
-        }
-      }
+  PetscCall(StructILUFactorsReset_Host(F));
+  F->ic     = (PetscBool)(mirror != NULL);
+  F->single = single;
+  F->mirror = mirror;
+  if (!F->ic && !single) {
+    F->lval  = sm->val;
+    F->uval  = sm->val + (nl + 1) * blocks;
+    F->dinv  = dinv;
+    F->owned = PETSC_FALSE;
+    F->bytes = sizeof(PetscScalar) * blocks * (sm->stencil.ns + 1);
+  } else {
+    if (!F->ic) PetscCall(CopyValues(sm->val, nl * blocks, single, &F->lval));
+    PetscCall(CopyValues(sm->val + (nl + 1) * blocks, nu * blocks, single, &F->uval));
+    PetscCall(CopyValues(dinv, blocks, single, &F->dinv));
+    F->owned = PETSC_TRUE;
+    F->bytes = (single ? sizeof(float) : sizeof(PetscScalar)) * blocks * ((F->ic ? 0 : nl) + nu + 1);
+    PetscCall(PetscFree(sm->val));
+  }
+  if (F->ic) PetscCall(PetscMalloc1((size_t)sm->npoints * sm->grid.dof, &F->work));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode StructILUSolve_Host(const GILUStencilMat *sm, const PetscScalar *dinv, const PetscScalar *b, PetscScalar *x)
+PetscErrorCode StructILUFactorsReset_Host(StructILUFactors *F)
+{
+  PetscFunctionBegin;
+  if (F->owned) {
+    PetscCall(PetscFree(F->lval));
+    PetscCall(PetscFree(F->uval));
+    PetscCall(PetscFree(F->dinv));
+  }
+  PetscCall(PetscFree(F->work));
+  PetscCall(PetscMemzero(F, sizeof(*F)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode StructILUSolve_Host(GILUStencilMat *sm, const StructILUFactors *F, const PetscScalar *b, PetscScalar *x)
 {
   const PetscInt d = sm->grid.dof;
+  SolveCtx       ctx;
+  GILUSchedule   sched;
 
   PetscFunctionBegin;
-  if (d == 1) PetscCall(Solve_1(sm, dinv, b, x));
-  else PetscCall(Solve_N(sm, dinv, b, x));
+  ctx.sm     = sm;
+  ctx.ic     = F->ic;
+  ctx.lval   = F->lval;
+  ctx.uval   = F->uval;
+  ctx.dinv   = F->dinv;
+  ctx.mirror = F->mirror;
+  ctx.work   = F->work;
+  ctx.b      = b;
+  ctx.x      = x;
+  ctx.nline[0] = ctx.nline[1] = 0;
+  for (PetscInt s = 0; s < sm->stencil.ns; s++)
+    if (s != sm->stencil.nlower && !sm->stencil.off[s][1] && !sm->stencil.off[s][2]) ctx.nline[s > sm->stencil.nlower]++;
+  PetscCall(GILUStencilMatGetSchedule(sm, &sched));
+  PetscCall(GILUScheduleRun(sched, PETSC_FALSE, (F->single ? ForwardSingle_Kernels : Forward_Kernels)[d], &ctx));
+  PetscCall(GILUScheduleRun(sched, PETSC_TRUE, (F->single ? BackwardSingle_Kernels : Backward_Kernels)[d], &ctx));
   PetscCall(PetscLogFlops((PetscLogDouble)sm->npoints * (2.0 * d * d * sm->stencil.ns)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -1,9 +1,10 @@
 /*
-   PCSTRUCTILU: dependency-preserving ILU(0) for structured-grid stencil matrices.
+   PCSTRUCTILU: dependency-preserving ILU(k) for structured-grid stencil matrices.
 
    The PC orchestrates: it finds the grid (DMDA, options or the pattern), extracts the
-   stencil matrix of the local diagonal block, factors it and applies the factors with
-   the back-end's kernels (the host kernels in structilu-host.c).
+   stencil matrix of the local diagonal block (for k > 0 on the ILU(k) fill stencil of its
+   pattern, src/mat/stencil/fill.c), factors it and applies the factors with the
+   back-end's kernels (the host kernels in structilu-host.c).
 */
 #include <stdarg.h>
 #include <petsc/private/pcimpl.h>
@@ -16,14 +17,17 @@ typedef struct {
   PetscInt  griddim, grid[3]; /* -pc_structilu_grid, griddim 0 when not given */
   PetscInt  dof;              /* -pc_structilu_dof, 0 when not given */
   PetscReal zeropivot;        /* -pc_structilu_zeropivot */
+  PetscInt  levels;           /* -pc_structilu_levels: ILU(levels) */
   /* set up */
-  GILUStencilMat sm;        /* the local stencil matrix, factored in place */
-  PetscScalar   *dinv;      /* inverted diagonal blocks */
-  PetscInt      *elim;      /* ILU(0) elimination table of the stencil */
-  PetscInt       hyper[3];  /* hyperplane weights: level = hyper . (i,j,k) */
-  PetscInt       nlevels;   /* number of hyperplane levels */
-  const char    *gridfrom;  /* where the grid came from */
-  PetscInt       zerorow;   /* local row of a zero pivot, -1 if none */
+  GILUStencilMat sm;          /* the local stencil matrix (on the fill stencil for levels > 0), factored in place */
+  char           patname[64]; /* name of the matrix's own stencil */
+  PetscScalar   *dinv;        /* inverted diagonal blocks */
+  StructILUFactors factors;   /* what the solves read */
+  PetscInt      *elim;        /* ILU(0) elimination table of the stencil */
+  PetscInt       hyper[3];    /* hyperplane weights: level = hyper . (i,j,k) */
+  PetscInt       nlevels;     /* number of hyperplane levels */
+  const char    *gridfrom;    /* where the grid came from */
+  PetscInt       zerorow;     /* local row of a zero pivot, -1 if none */
   PetscBool      analyzed;
 } PC_StructILU;
 
@@ -33,6 +37,7 @@ static PetscErrorCode PCReset_StructILU(PC pc)
 
   PetscFunctionBegin;
   PetscCall(GILUStencilMatReset(&ilu->sm));
+  PetscCall(StructILUFactorsReset_Host(&ilu->factors));
   PetscCall(PetscFree(ilu->dinv));
   PetscCall(PetscFree(ilu->elim));
   ilu->analyzed = PETSC_FALSE;
@@ -98,7 +103,15 @@ static PetscErrorCode PCSetUp_StructILU(PC pc)
 
     PetscCall(PCReset_StructILU(pc));
     PetscCall(PCStructILUFindGrid(pc, A, Alocal, &g));
-    PetscCall(GILUStencilMatAnalyze(Alocal, &g, &ilu->sm));
+    if (ilu->levels > 0) { /* ILU(k) = ILU(0) on the ILU(k) pattern: the fill stencil, positions of level > k missing */
+      GILUStencilMat pat;
+
+      PetscCall(PetscMemzero(&pat, sizeof(pat)));
+      PetscCall(GILUStencilMatAnalyze(Alocal, &g, &pat));
+      PetscCall(GILUStencilGetName(&pat.stencil, g.dim, ilu->patname, sizeof(ilu->patname)));
+      PetscCall(GILUStencilMatFill(&pat, ilu->levels, &ilu->sm));
+      PetscCall(GILUStencilMatReset(&pat));
+    } else PetscCall(GILUStencilMatAnalyze(Alocal, &g, &ilu->sm));
     PetscCall(GILUStencilGetEliminationTable(&ilu->sm.stencil, &ilu->elim));
     PetscCall(GILUStencilGetHyperplanes(&ilu->sm.stencil, &ilu->sm.grid, ilu->hyper, &ilu->nlevels));
     PetscCall(PetscMalloc1((size_t)ilu->sm.npoints * ilu->sm.bs2, &ilu->dinv));
@@ -108,7 +121,8 @@ static PetscErrorCode PCSetUp_StructILU(PC pc)
   PetscCall(PetscLogEventEnd(GILU_StencilExtract, pc, A, 0, 0));
 
   PetscCall(PetscLogEventBegin(GILU_StructILUFactor, pc, A, 0, 0));
-  PetscCall(StructILUFactor_Host(&ilu->sm, ilu->elim, ilu->zeropivot, ilu->dinv, &ilu->zerorow));
+  PetscCall(StructILUFactor_Host(&ilu->sm, ilu->elim, NULL, ilu->zeropivot, ilu->dinv, &ilu->zerorow));
+  PetscCall(StructILUFactorsStore_Host(&ilu->sm, ilu->dinv, NULL, PETSC_FALSE, &ilu->factors));
   PetscCall(PetscLogEventEnd(GILU_StructILUFactor, pc, A, 0, 0));
   if (ilu->zerorow >= 0) {
     PetscCheck(!pc->erroriffailure, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "Zero pivot in local row %" PetscInt_FMT " of the structured-grid ILU (tolerance %g)", ilu->zerorow, (double)ilu->zeropivot);
@@ -132,7 +146,7 @@ static PetscErrorCode PCApply_StructILU(PC pc, Vec x, Vec y)
   PetscCall(PetscLogEventBegin(GILU_StructILUApply, pc, x, y, 0));
   PetscCall(VecGetArrayRead(x, &xa));
   PetscCall(VecGetArrayWrite(y, &ya));
-  PetscCall(StructILUSolve_Host(&ilu->sm, ilu->dinv, xa, ya));
+  PetscCall(StructILUSolve_Host(&ilu->sm, &ilu->factors, xa, ya));
   PetscCall(VecRestoreArrayWrite(y, &ya));
   PetscCall(VecRestoreArrayRead(x, &xa));
   PetscCall(PetscLogEventEnd(GILU_StructILUApply, pc, x, y, 0));
@@ -165,7 +179,7 @@ static PetscErrorCode PCView_StructILU(PC pc, PetscViewer viewer)
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
   if (!ascii) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  structured-grid ILU(0), natural ordering (the factors of sequential ILU(0))\n"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  structured-grid ILU(%" PetscInt_FMT "), natural ordering (the factors of sequential ILU(%" PetscInt_FMT "))\n", ilu->levels, ilu->levels));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  zero pivot tolerance %g\n", (double)ilu->zeropivot));
   if (!ilu->analyzed) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "  not set up yet\n"));
@@ -192,7 +206,19 @@ static PetscErrorCode PCView_StructILU(PC pc, PetscViewer viewer)
     PetscCall(Append(line, sizeof(line), "%s", axis[d]));
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "  hyperplane levels: %" PetscInt_FMT " (level = %s), %.1f grid points per level on average\n", ilu->nlevels, line, (double)ilu->sm.npoints / (double)ilu->nlevels));
-  if (ilu->sm.nmissing) PetscCall(PetscViewerASCIIPrintf(viewer, "  pattern: %" PetscInt_FMT " in-grid stencil positions absent from the matrix, kept at zero (as ILU(0) on the matrix pattern does)\n", ilu->sm.nmissing));
+  if (ilu->levels > 0) {
+    PetscInt64 npos = 0; /* in-grid positions of the fill stencil */
+
+    for (PetscInt s = 0; s < st->ns; s++) {
+      PetscInt64 cnt = 1;
+
+      for (PetscInt d = 0; d < 3; d++) cnt *= PetscMax(g->n[d] - PetscAbsInt(st->off[s][d]), 0);
+      npos += cnt;
+    }
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  fill: the ILU(%" PetscInt_FMT ") fill stencil of the matrix's %s is %s (%" PetscInt_FMT " offsets)\n", ilu->levels, ilu->patname, name, st->ns));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  fill positions: %" PetscInt64_FMT " in-grid positions of the fill stencil, %" PetscInt64_FMT " kept (level of fill at most %" PetscInt_FMT "), %" PetscInt_FMT " dropped (kept at zero)\n", npos,
+                                     npos - ilu->sm.nmissing, ilu->levels, ilu->sm.nmissing));
+  } else if (ilu->sm.nmissing) PetscCall(PetscViewerASCIIPrintf(viewer, "  pattern: %" PetscInt_FMT " in-grid stencil positions absent from the matrix, kept at zero (as ILU(0) on the matrix pattern does)\n", ilu->sm.nmissing));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  pattern: the full stencil at every grid point\n"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  memory: %.3g MiB (factors %" PetscInt_FMT " x %" PetscInt_FMT " blocks of %" PetscInt_FMT " x %" PetscInt_FMT ", stored stencil-major, no column indices)\n",
                                    (double)(sizeof(PetscScalar) * ((size_t)st->ns + 1) * ilu->sm.npoints * ilu->sm.bs2) / 1048576.0, st->ns, ilu->sm.npoints, g->dof, g->dof));
@@ -205,7 +231,7 @@ static PetscErrorCode PCView_StructILU(PC pc, PetscViewer viewer)
 static PetscErrorCode PCSetFromOptions_StructILU(PC pc, PetscOptionItems *PetscOptionsObject)
 {
   PC_StructILU *ilu = (PC_StructILU *)pc->data;
-  PetscInt      grid[3] = {0, 0, 0}, ngrid = 3, dof;
+  PetscInt      grid[3] = {0, 0, 0}, ngrid = 3, dof, levels;
   PetscReal     zeropivot;
   PetscBool     flg;
 
@@ -215,6 +241,8 @@ static PetscErrorCode PCSetFromOptions_StructILU(PC pc, PetscOptionItems *PetscO
   if (flg) PetscCall(PCStructILUSetGrid(pc, ngrid, grid));
   PetscCall(PetscOptionsInt("-pc_structilu_dof", "Unknowns per grid point when there is no DMDA", "PCStructILUSetDof", ilu->dof, &dof, &flg));
   if (flg) PetscCall(PCStructILUSetDof(pc, dof));
+  PetscCall(PetscOptionsInt("-pc_structilu_levels", "Levels of fill of the incomplete factorization, ILU(k)", "PCStructILUSetLevels", ilu->levels, &levels, &flg));
+  if (flg) PetscCall(PCStructILUSetLevels(pc, levels));
   PetscCall(PetscOptionsReal("-pc_structilu_zeropivot", "Pivots at most this large in absolute value are zero pivots", "PCStructILUSetZeroPivot", ilu->zeropivot, &zeropivot, &flg));
   if (flg) PetscCall(PCStructILUSetZeroPivot(pc, zeropivot));
   PetscOptionsHeadEnd();
@@ -271,6 +299,27 @@ static PetscErrorCode PCStructILUGetDof_StructILU(PC pc, PetscInt *dof)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode PCStructILUSetLevels_StructILU(PC pc, PetscInt levels)
+{
+  PC_StructILU *ilu = (PC_StructILU *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCheck(levels >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "The levels of fill must be non-negative, not %" PetscInt_FMT, levels);
+  if (levels != ilu->levels && pc->setupcalled) { /* a new fill pattern: redo the symbolic setup at the next PCSetUp(), as PCFactorSetLevels() does */
+    PetscCall(PCReset_StructILU(pc));
+    pc->setupcalled = 0;
+  }
+  ilu->levels = levels;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCStructILUGetLevels_StructILU(PC pc, PetscInt *levels)
+{
+  PetscFunctionBegin;
+  *levels = ((PC_StructILU *)pc->data)->levels;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCStructILUSetZeroPivot_StructILU(PC pc, PetscReal zeropivot)
 {
   PC_StructILU *ilu = (PC_StructILU *)pc->data;
@@ -308,6 +357,8 @@ static PetscErrorCode PCDestroy_StructILU(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUGetGrid_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUSetDof_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUGetDof_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUSetLevels_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUGetLevels_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUSetZeroPivot_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUGetZeroPivot_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUGetStencil_C", NULL));
@@ -421,6 +472,66 @@ PetscErrorCode PCStructILUGetDof(PC pc, PetscInt *dof)
 }
 
 /*@
+  PCStructILUSetLevels - Sets the levels of fill of the structured-grid incomplete factorization, ILU(k)
+
+  Logically Collective
+
+  Input Parameters:
++ pc     - the `PCSTRUCTILU` preconditioner
+- levels - the levels of fill k, 0 or more (default 0)
+
+  Options Database Key:
+. -pc_structilu_levels k - the levels of fill
+
+  Notes:
+  The levels of fill are those of `PCILU` with `PCFactorSetLevels()` in natural ordering: the
+  entries of the matrix have level 0 and an entry filled in by eliminating with pivot row m
+  has level lev(i,m) + lev(m,j) + 1; entries of level above k are dropped. The factors are
+  those of `PCILU` with the same levels, so the Krylov iterations are the same.
+
+  For k > 0 the factors are stored on the fill stencil, the offsets that have level at most
+  k at some grid point (ILU(1) of star-7 is diamond-13); positions of the fill stencil whose
+  level exceeds k are kept at zero. The fill stencil must have width at most 4 and at most
+  343 offsets, otherwise `PCSetUp()` errors and asks for fewer levels. Changing the levels
+  redoes the symbolic setup at the next `PCSetUp()`.
+
+  Level: intermediate
+
+.seealso: `PCSTRUCTILU`, `PCStructILUGetLevels()`, `PCFactorSetLevels()`, `PCStructILUGetStencil()`
+@*/
+PetscErrorCode PCStructILUSetLevels(PC pc, PetscInt levels)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveInt(pc, levels, 2);
+  PetscTryMethod(pc, "PCStructILUSetLevels_C", (PC, PetscInt), (pc, levels));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCStructILUGetLevels - The levels of fill of the structured-grid incomplete factorization
+
+  Not Collective
+
+  Input Parameter:
+. pc - the `PCSTRUCTILU` preconditioner
+
+  Output Parameter:
+. levels - the levels of fill k of ILU(k)
+
+  Level: intermediate
+
+.seealso: `PCSTRUCTILU`, `PCStructILUSetLevels()`
+@*/
+PetscErrorCode PCStructILUGetLevels(PC pc, PetscInt *levels)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCStructILUGetLevels_C", (PC, PetscInt *), (pc, levels));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
   PCStructILUSetZeroPivot - Sets the size at or below which a pivot is taken as zero
 
   Logically Collective
@@ -475,7 +586,7 @@ PetscErrorCode PCStructILUGetZeroPivot(PC pc, PetscReal *zeropivot)
 }
 
 /*@C
-  PCStructILUGetStencil - The stencil found at setup
+  PCStructILUGetStencil - The stencil found at setup (the ILU(k) fill stencil for k > 0)
 
   Not Collective
 
@@ -487,9 +598,13 @@ PetscErrorCode PCStructILUGetZeroPivot(PC pc, PetscReal *zeropivot)
 . ns      - the number of offsets
 - offsets - 3*ns integers (dx,dy,dz), in natural order: the lower offsets, (0,0,0), then the upper ones; owned by the PC
 
+  Notes:
+  With levels of fill (`PCStructILUSetLevels()`) it is the stencil of the factors, the matrix's
+  stencil with the offsets filled in.
+
   Level: intermediate
 
-.seealso: `PCSTRUCTILU`, `PCStructILUGetGrid()`
+.seealso: `PCSTRUCTILU`, `PCStructILUGetGrid()`, `PCStructILUSetLevels()`
 @*/
 PetscErrorCode PCStructILUGetStencil(PC pc, PetscInt *dim, PetscInt *ns, const PetscInt **offsets)
 {
@@ -500,13 +615,14 @@ PetscErrorCode PCStructILUGetStencil(PC pc, PetscInt *dim, PetscInt *ns, const P
 }
 
 /*MC
-  PCSTRUCTILU - "structilu": ILU(0) for matrices that come from a stencil on a structured grid,
-  with the factors of sequential ILU(0) in natural ordering, stored per stencil offset
+  PCSTRUCTILU - "structilu": ILU(k) for matrices that come from a stencil on a structured grid,
+  with the factors of sequential ILU(k) in natural ordering, stored per stencil offset
   without column indices (StructILU).
 
   Options Database Keys:
 + -pc_structilu_grid nx,ny[,nz] - the local grid, when there is no `DMDA` and the pattern does not reveal it
 . -pc_structilu_dof d           - unknowns per grid point (1 to 8), when there is no `DMDA`
+. -pc_structilu_levels k        - levels of fill (default 0), as `-pc_factor_levels` of `PCILU`
 - -pc_structilu_zeropivot tol   - pivots at most tol in absolute value are zero pivots (default 100 machine epsilon)
 
   Notes:
@@ -516,7 +632,9 @@ PetscErrorCode PCStructILUGetStencil(PC pc, PetscInt *dim, PetscInt *ns, const P
   stencil is the set of grid offsets present in the pattern: star, box, diamond or any
   other of width up to 3 and at most 125 points, in 1, 2 or 3 dimensions. Stencil positions
   absent from a row are kept at zero, so the factors are those of `PCILU` with zero fill
-  on the same matrix: the same iterations. With several DoF per point the DoF blocks are
+  on the same matrix: the same iterations. With k levels of fill the factorization runs on
+  the ILU(k) fill stencil (ILU(1) of star-7 is diamond-13) with the positions of level above
+  k kept at zero: the factors and iterations of `PCILU` with `-pc_factor_levels k`. With several DoF per point the DoF blocks are
   dense and the diagonal blocks are inverted (as `MATBAIJ`'s ILU(0) does).
 
   In parallel each process factors its local diagonal block, its `DMDA` box: block Jacobi
@@ -529,7 +647,7 @@ PetscErrorCode PCStructILUGetStencil(PC pc, PetscInt *dim, PetscInt *ns, const P
 
   Level: beginner
 
-.seealso: `PCILU`, `PCStructILUSetGrid()`, `PCStructILUSetDof()`, `PCStructILUSetZeroPivot()`, `PCStructILUGetStencil()`
+.seealso: `PCILU`, `PCStructILUSetGrid()`, `PCStructILUSetDof()`, `PCStructILUSetLevels()`, `PCStructILUSetZeroPivot()`, `PCStructILUGetStencil()`
 M*/
 PETSC_EXTERN PetscErrorCode PCCreate_StructILU(PC pc)
 {
@@ -552,6 +670,8 @@ PETSC_EXTERN PetscErrorCode PCCreate_StructILU(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUGetGrid_C", PCStructILUGetGrid_StructILU));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUSetDof_C", PCStructILUSetDof_StructILU));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUGetDof_C", PCStructILUGetDof_StructILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUSetLevels_C", PCStructILUSetLevels_StructILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUGetLevels_C", PCStructILUGetLevels_StructILU));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUSetZeroPivot_C", PCStructILUSetZeroPivot_StructILU));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUGetZeroPivot_C", PCStructILUGetZeroPivot_StructILU));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUGetStencil_C", PCStructILUGetStencil_StructILU));

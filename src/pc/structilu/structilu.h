@@ -4,15 +4,29 @@
 
 #include <petscgilu/private/stencil.h>
 
-/*
-  In-place ILU(0) of a stencil matrix in natural order (Algorithm 1 of the StructILU paper):
-  on return the lower blocks hold L (unit block diagonal implied), the diagonal and upper
-  blocks hold D + U, and dinv the inverted diagonal blocks. *zerorow is the first row
-  whose pivot is at most zeropivot in absolute value (the factorization stops there), or -1.
-*/
-PETSC_INTERN PetscErrorCode StructILUFactor_Host(GILUStencilMat *, const PetscInt *, PetscReal, PetscScalar *, PetscInt *);
+/* What the solves read: the factors in double or float, both triangles (ILU) or the upper one (IC) */
+typedef struct {
+  PetscBool       ic, single, owned; /* owned: lval, uval, dinv are copies */
+  void           *lval, *uval, *dinv; /* lower blocks (ILU), upper blocks, inverted diagonal blocks; stencil-major */
+  const PetscInt *mirror;            /* IC: index of the offset -s */
+  PetscScalar    *work;              /* IC: D^{-1} y of the forward sweep */
+  size_t          bytes;             /* memory the solves read for the factors */
+} StructILUFactors;
 
-/* x = (L (D + U))^{-1} b: forward then backward substitution (Algorithm 2); b and x may be equal */
-PETSC_INTERN PetscErrorCode StructILUSolve_Host(const GILUStencilMat *, const PetscScalar *, const PetscScalar *, PetscScalar *);
+/*
+  In-place ILU(0) of a stencil matrix (Algorithm 1 of the StructILU paper), or incomplete
+  Cholesky when mirror (the index of each offset's opposite) is given: on return the lower
+  blocks hold L (unit block diagonal implied; IC: not needed), the diagonal and upper blocks
+  hold D + U, and dinv the inverted diagonal blocks. *zerorow is the first row whose pivot
+  is at most zeropivot in absolute value (its dinv block is set to zero), or -1. Runs on
+  the host threads with the schedule of the stencil matrix.
+*/
+PETSC_INTERN PetscErrorCode StructILUFactor_Host(GILUStencilMat *, const PetscInt *, const PetscInt *, PetscReal, PetscScalar *, PetscInt *);
+PETSC_INTERN PetscErrorCode StructILUFactorsStore_Host(GILUStencilMat *, PetscScalar *, const PetscInt *, PetscBool, StructILUFactors *);
+PETSC_INTERN PetscErrorCode StructILUFactorsReset_Host(StructILUFactors *);
+PETSC_INTERN PetscErrorCode GILUStencilGetMirror(const GILUStencil *, PetscInt **);
+
+/* x = (L (D + U))^{-1} b (IC: ((D + U)^T D^{-1} (D + U))^{-1} b): forward then backward substitution (Algorithm 2) */
+PETSC_INTERN PetscErrorCode StructILUSolve_Host(GILUStencilMat *, const StructILUFactors *, const PetscScalar *, PetscScalar *);
 
 #endif

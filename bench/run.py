@@ -1,0 +1,980 @@
+#!/usr/bin/env python3
+"""petscgilu benchmark driver: structilu against PETSc's preconditioners, measured in the same run.
+
+    bench/run.py [--size quick|full] [--resume] [--only REGEX] [--configs LIST] [--timeout S]
+                 [--nnz N] [--out STEM] [--no-plots] [--report-only FILE.json] [--list]
+
+For each problem (stencil, DoF) and each preconditioner configuration it runs a PETSc program
+(tests/ex1: generic stencil problems, GMRES; tutorials/ex1: 3D Poisson, CG) with
+-log_view, -ksp_converged_reason and a fixed relative tolerance, parses the events, the iterations
+and the peak memory, and writes
+
+    bench/results/<date>-<host>[-quick].json   every case, written after each case (--resume skips
+                                               the cases already in it)
+    bench/results/<date>-<host>[-quick].md     the report; copied to latest.md (latest-quick.md)
+    bench/results/<date>-<host>[-quick]-*.png  plots, when matplotlib is available
+
+Standard library only (plots: bench/plot.py, run with an interpreter that has matplotlib).
+See bench/README.md for what is measured and the bandwidth model.
+"""
+
+import argparse
+import datetime
+import json
+import math
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+BENCH_DIR = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(BENCH_DIR)
+BUILD = os.path.join(ROOT, 'build')
+EX1 = os.path.join(BUILD, 'tests', 'tests', 'ex1')
+POISSON = os.path.join(BUILD, 'tests', 'tutorials', 'ex1')
+STREAM = os.path.join(BUILD, 'bench', 'stream')
+RESULTS = os.path.join(BENCH_DIR, 'results')
+
+# events parsed from -log_view (any other event line is kept too)
+EVENTS = ['PCSetUp', 'PCApply', 'MatSolve', 'MatLUFactorNum', 'MatILUFactorSym', 'MatICCFactorSym',
+          'MatCholFctrNum', 'KSPSolve', 'MatMult', 'GILUStencilExtr', 'StructILUFactor', 'StructILUApply']
+
+# --------------------------------------------------------------------------------------------- problems
+STENCILS = ['star7', 'star13', 'diamond13', 'diamond25', 'box27']
+DOFS = [1, 2, 4, 8]
+# the 3D offsets of each stencil of tests/ex1 (same definitions as its InPattern())
+
+
+def stencil_offsets(name):
+    offs = []
+    for dz in range(-2, 3):
+        for dy in range(-2, 3):
+            for dx in range(-2, 3):
+                d = (dx, dy, dz)
+                l1 = sum(abs(c) for c in d)
+                linf = max(abs(c) for c in d)
+                naxes = sum(1 for c in d if c)
+                if name == 'star7':
+                    ok = l1 <= 1
+                elif name == 'star13':
+                    ok = naxes <= 1 and linf <= 2
+                elif name == 'box27':
+                    ok = linf <= 1
+                elif name == 'diamond13':
+                    ok = l1 <= 1 or (naxes == 2 and linf == 1 and sum(d) == 0)
+                elif name == 'diamond25':
+                    ok = l1 <= 2
+                else:
+                    raise ValueError(name)
+                if ok:
+                    offs.append(d)
+    return offs
+
+
+def grid_size(target_nnz, ns, dof, nmin):
+    """N such that N^3 points with ns blocks of dof x dof per row hold about target_nnz nonzeros"""
+    return max(nmin, int(round((target_nnz / (ns * dof * dof)) ** (1.0 / 3.0))))
+
+
+def make_problems(size, target_nnz):
+    nmin = 6
+    probs = []
+    for st in STENCILS:
+        ns = len(stencil_offsets(st))
+        for dof in DOFS:
+            n = grid_size(target_nnz, ns, dof, nmin)
+            probs.append(dict(id='%s-dof%d' % (st, dof), program='tests/ex1', stencil=st, dof=dof, N=n,
+                              symmetric=False, ksp='gmres', title='tests/ex1 %s DoF %d, %d^3, GMRES(30)' % (st, dof, n)))
+    n = grid_size(target_nnz, 7, 1, nmin)
+    probs.append(dict(id='star7-dof1-sym', program='tests/ex1', stencil='star7', dof=1, N=n, symmetric=True, ksp='cg',
+                      title='tests/ex1 star7 DoF 1 symmetric (-symmetric), %d^3, CG' % n))
+    n = 100 if size == 'full' else grid_size(target_nnz, 7, 1, nmin)
+    probs.append(dict(id='poisson-star7', program='tutorials/ex1', stencil='star7', dof=1, N=n, symmetric=True, ksp='cg',
+                      headline=True, title='tutorials/ex1 3D Poisson star-7 DoF 1, %d^3, CG (headline)' % n))
+    return probs
+
+
+def problem_args(p):
+    n = str(p['N'])
+    grid = ['-da_grid_x', n, '-da_grid_y', n, '-da_grid_z', n]
+    if p['program'] == 'tests/ex1':
+        a = ['-dim', '3', '-stencil', p['stencil'], '-dof', str(p['dof'])] + grid
+        if p['symmetric']:
+            a.append('-symmetric')
+        return EX1, a + ['-ksp_type', p['ksp']] + (['-ksp_gmres_restart', '30'] if p['ksp'] == 'gmres' else [])
+    return POISSON, grid + ['-ksp_type', p['ksp']]
+
+
+# ---------------------------------------------------------------------------------------- configurations
+# model: 'structilu' | 'aij' | 'baij' | None (no bandwidth model); base: the configuration ratios are taken against
+CONFIGS = [
+    dict(id='structilu-t1', label='structilu', pc=['-pc_type', 'structilu'], threads=1, np=1, model='structilu', base='ilu', same_its=True),
+    dict(id='structilu-t2', label='structilu', pc=['-pc_type', 'structilu'], threads=2, np=1, model='structilu', base='ilu', same_its=True),
+    dict(id='ilu', label='PETSc ilu (AIJ)', pc=['-pc_type', 'ilu'], threads=1, np=1, model='aij', base=None),
+    dict(id='ilu-baij', label='PETSc ilu (BAIJ)', pc=['-pc_type', 'ilu', '-dm_mat_type', 'baij'], threads=1, np=1, model='baij', base='ilu',
+         same_its=True),
+    dict(id='icc', label='PETSc icc', pc=['-pc_type', 'icc'], threads=1, np=1, model=None, base='ilu', symmetric_only=True),
+    dict(id='bjacobi-np2', label='bjacobi+ilu 2 ranks', pc=['-pc_type', 'bjacobi', '-sub_pc_type', 'ilu'], threads=1, np=2,
+         model='aij', base='ilu'),
+    dict(id='hypre-euclid', label='hypre euclid', pc=['-pc_type', 'hypre', '-pc_hypre_type', 'euclid'], threads=1, np=1, model=None, base='ilu'),
+    dict(id='hypre-boomeramg', label='hypre boomeramg', pc=['-pc_type', 'hypre', '-pc_hypre_type', 'boomeramg'], threads=1, np=1,
+         model=None, base='ilu'),
+    # optional: run only when the probe finds the option known to this build
+    dict(id='structilu-l1-t2', label='structilu ILU(1)', pc=['-pc_type', 'structilu', '-pc_structilu_levels', '1'], threads=2, np=1,
+         model=None, base='ilu-l1', probe='levels', same_its=True),
+    dict(id='ilu-l1', label='PETSc ilu(1) (AIJ)', pc=['-pc_type', 'ilu', '-pc_factor_levels', '1'], threads=1, np=1, model=None, base=None,
+         probe='levels'),
+    dict(id='structilu-single-t2', label='structilu single', pc=['-pc_type', 'structilu', '-pc_structilu_factor_precision', 'single'],
+         threads=2, np=1, model='structilu-single', base='ilu', probe='single', same_its=True),
+]
+PROBES = {
+    'levels': ['-pc_type', 'structilu', '-pc_structilu_levels', '1'],
+    'single': ['-pc_type', 'structilu', '-pc_structilu_factor_precision', 'single'],
+}
+
+
+def config_desc(c):
+    return '%s %s' % (c['label'], 'threads=%d' % c['threads'] if c['np'] == 1 else 'np=%d' % c['np'])
+
+
+# -------------------------------------------------------------------------------------------- running
+def base_env(threads):
+    env = dict(os.environ)
+    env['OMP_NUM_THREADS'] = str(threads)
+    if os.geteuid() == 0:
+        env['OMPI_ALLOW_RUN_AS_ROOT'] = '1'
+        env['OMPI_ALLOW_RUN_AS_ROOT_CONFIRM'] = '1'
+    env['OMPI_MCA_rmaps_base_oversubscribe'] = '1'
+    env.pop('PETSC_OPTIONS', None)
+    return env
+
+
+def run_cmd(cmd, env, timeout, stdout_path):
+    """run cmd (own process group, killed on timeout); returns (rc or None on timeout, seconds)"""
+    t0 = time.time()
+    with open(stdout_path, 'w') as out:
+        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=ROOT, start_new_session=True)
+        try:
+            rc = proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            for sig in (signal.SIGTERM, signal.SIGKILL):
+                try:
+                    os.killpg(proc.pid, sig)
+                except ProcessLookupError:
+                    break
+                try:
+                    proc.wait(timeout=5)
+                    break
+                except subprocess.TimeoutExpired:
+                    pass
+            rc = None
+    return rc, time.time() - t0
+
+
+def launcher(np_):
+    if np_ == 1:
+        return []
+    mpiexec = os.environ.get('MPIEXEC') or shutil.which('mpiexec') or 'mpiexec'
+    return mpiexec.split() + ['-n', str(np_)]
+
+
+def timer_prefix(path):
+    gnu_time = '/usr/bin/time'
+    if os.access(gnu_time, os.X_OK):
+        return [gnu_time, '-f', 'maxrss_kb=%M', '-o', path]
+    return []
+
+
+NUM = r'[-+]?\d+(?:\.\d*)?(?:[eE][-+]?\d+)?'
+EVENT_RE = re.compile(r'^(\S+)\s+(\d+)\s+(' + NUM + r')\s+(' + NUM + r')\s+(' + NUM + r')\s+(' + NUM + r')\s+(' + NUM + r')(\s+' + NUM + r'){8,}\s*$')
+
+
+def parse_log_view(text):
+    """events of every stage: name -> {count (max over ranks), time (max over ranks, s), flop (max)}; summed over stages"""
+    events = {}
+    in_events = False
+    for line in text.splitlines():
+        if line.startswith('Event ') and 'Count' in line:
+            in_events = True
+            continue
+        if line.startswith('Object Type') or line.startswith('Memory usage is given in bytes'):
+            in_events = False
+        if not in_events:
+            continue
+        m = EVENT_RE.match(line)
+        if not m:
+            continue
+        name = m.group(1)
+        e = events.setdefault(name, dict(count=0, time=0.0, flop=0.0))
+        e['count'] += int(m.group(2))
+        e['time'] += float(m.group(4))
+        e['flop'] += float(m.group(6))
+    total = None
+    m = re.search(r'^Time \(sec\):\s+(' + NUM + ')', text, re.M)
+    if m:
+        total = float(m.group(1))
+    return events, total
+
+
+def parse_output(text):
+    res = {}
+    m = None
+    for m in re.finditer(r'Linear solve (converged|did not converge|diverged) due to (\S+) iterations (\d+)', text):
+        pass
+    if m:
+        res['reason'] = m.group(2)
+        res['converged'] = m.group(1) == 'converged'
+        res['iterations'] = int(m.group(3))
+    else:
+        m2 = re.search(r'(?:^Iterations|Number of iterations =)\s*(\d+)', text, re.M)
+        if m2:
+            res['iterations'] = int(m2.group(1))
+    unused = re.findall(r'Option left: name:(\S+)', text)
+    if unused:
+        res['unused_options'] = unused
+    errs = [l.strip() for l in text.splitlines() if 'PETSC ERROR' in l]
+    if errs:
+        boiler = re.compile(r'PETSC ERROR:\s*(#|See |Configure|Petsc Release|.*on a .*named|-{5,}|Fix |Option left|Run with|or see|or try|'
+                            r'Libraries linked|PETSc Option|Try option|configure using|to get more|and run|The EXACT line|'
+                            r'is given\.|likely location|INSTEAD the line|\[0\] |-\S+ |$)')
+        keep = [re.sub(r'^\[\d+\]PETSC ERROR:\s*', '', l) for l in errs if not boiler.search(l)]
+        res['error'] = ' | '.join(dict.fromkeys(keep or errs).keys()).strip()[:400]
+    return res
+
+
+def lib_mtime():
+    """when lib/libpetscgilu.so was built: the report warns when the runs used different builds"""
+    try:
+        return datetime.datetime.fromtimestamp(os.path.getmtime(os.path.join(ROOT, 'lib', 'libpetscgilu.so'))).isoformat(timespec='seconds')
+    except OSError:
+        return None
+
+
+def run_case(prob, cfg, size, timeout, logdir):
+    exe, args = problem_args(prob)
+    key = '%s/%s' % (prob['id'], cfg['id'])
+    tag = key.replace('/', '__')
+    lv = os.path.join(logdir, tag + '.log_view.txt')
+    outp = os.path.join(logdir, tag + '.out.txt')
+    tim = os.path.join(logdir, tag + '.time.txt')
+    for f in (lv, tim):
+        if os.path.exists(f):
+            os.remove(f)
+    opts = args + ['-ksp_rtol', '1e-8', '-ksp_max_it', '5000', '-ksp_converged_reason', '-options_left', '-log_view', ':' + lv] + cfg['pc']
+    cmd = timer_prefix(tim) + launcher(cfg['np']) + [exe] + opts
+    rec = dict(key=key, problem=prob['id'], config=cfg['id'], size=size, N=prob['N'], stencil=prob['stencil'], dof=prob['dof'],
+               threads=cfg['threads'], np=cfg['np'], command=' '.join(os.path.relpath(c, ROOT) if c.startswith(ROOT) else c for c in cmd),
+               load_before=round(os.getloadavg()[0], 2), log=os.path.relpath(outp, ROOT), lib_mtime=lib_mtime())
+    rc, wall = run_cmd(cmd, base_env(cfg['threads']), timeout, outp)
+    rec['wall_s'] = round(wall, 3)
+    rec['rc'] = rc
+    try:
+        text = open(outp, errors='replace').read()
+    except OSError:
+        text = ''
+    rec.update(parse_output(text))
+    if os.path.exists(lv):
+        events, total = parse_log_view(open(lv, errors='replace').read())
+        rec['events'] = events
+        rec['time_total'] = total
+    signame = None
+    if os.path.exists(tim):
+        ttext = open(tim).read()
+        m = re.search(r'maxrss_kb=(\d+)', ttext)
+        if m:
+            rec['maxrss_kb'] = int(m.group(1))
+        m = re.search(r'terminated by signal (\d+)', ttext)
+        if m:
+            signame = int(m.group(1))
+    if rc is not None and rc < 0:
+        signame = -rc
+    if signame:
+        try:
+            signame = '%d (%s)' % (signame, signal.Signals(signame).name)
+        except ValueError:
+            pass
+    if rc is None:
+        rec['status'] = 'timeout'
+        rec['error'] = 'killed after %d s' % timeout
+    elif rc != 0:
+        rec['status'] = 'error'
+        if 'error' not in rec:
+            tail = [l for l in text.splitlines() if l.strip()][-3:]
+            rec['error'] = ('killed by signal %s' % signame if signame else 'exit %d' % rc) + (': ' + ' | '.join(tail)[:400] if tail else '')
+    elif not rec.get('converged', False):
+        rec['status'] = 'not converged'
+        rec['error'] = rec.get('reason', 'no convergence reason printed')
+    elif 'events' not in rec:
+        rec['status'] = 'error'
+        rec['error'] = 'no -log_view output'
+    elif rec.get('unused_options'):
+        rec['status'] = 'option ignored'
+        rec['error'] = 'unused options: ' + ' '.join(rec['unused_options'])
+    else:
+        rec['status'] = 'ok'
+    rec['loadavg_after'] = round(os.getloadavg()[0], 2)
+    derive(rec, prob, cfg)
+    return rec
+
+
+# ----------------------------------------------------------------------------------------- the models
+def nnz_and_points(prob, np_=1):
+    offs = stencil_offsets(prob['stencil'])
+    n = prob['N']
+    blocks = 0
+    for d in offs:
+        blocks += (n - abs(d[0])) * (n - abs(d[1])) * (n - abs(d[2]))
+    return blocks, n ** 3, len(offs)
+
+
+def model_bytes(model, prob):
+    """bytes one preconditioner application must move (see bench/README.md)"""
+    blocks, npts, ns = nnz_and_points(prob)
+    dof = prob['dof']
+    nrows = npts * dof
+    vec = 3 * nrows * 8
+    if model == 'structilu':
+        return (ns * dof * dof + dof * dof) * 8 * npts + vec
+    if model == 'structilu-single':
+        return (ns * dof * dof + dof * dof) * 4 * npts + vec
+    if model == 'aij':  # values + 4-byte column indices + row pointers (i and diag)
+        nnz = blocks * dof * dof
+        return nnz * (8 + 4) + 2 * (nrows + 1) * 4 + vec
+    if model == 'baij':  # values + one 4-byte block column index per block + block row pointers
+        return blocks * dof * dof * 8 + blocks * 4 + 2 * (npts + 1) * 4 + vec
+    return None
+
+
+def ev(rec, name, field='time'):
+    e = rec.get('events', {}).get(name)
+    return e[field] if e else None
+
+
+def derive(rec, prob, cfg):
+    """per-apply times, setup+solve and the bandwidth model of one record"""
+    t_setup = ev(rec, 'PCSetUp')
+    t_solve = ev(rec, 'KSPSolve')
+    napply = ev(rec, 'PCApply', 'count')
+    if napply:
+        rec['apply_s'] = ev(rec, 'PCApply') / napply
+    if ev(rec, 'MatSolve', 'count'):
+        rec['matsolve_s'] = ev(rec, 'MatSolve') / ev(rec, 'MatSolve', 'count')
+    if ev(rec, 'StructILUApply', 'count'):
+        rec['structilu_apply_s'] = ev(rec, 'StructILUApply') / ev(rec, 'StructILUApply', 'count')
+    rec['setup_s'] = t_setup
+    rec['solve_s'] = t_solve
+    # PETSc 3.18 logs the PCSetUp that KSPSolve triggers outside the KSPSolve event
+    rec['setup_solve_s'] = (t_setup or 0.0) + t_solve if t_solve is not None else None
+    model = cfg.get('model')
+    if model:
+        rec['model_bytes'] = model_bytes(model, prob)
+        # the kernel's own time when it has one: MatSolve for PETSc's factors, StructILUApply for structilu
+        t = rec.get('structilu_apply_s') if model.startswith('structilu') else rec.get('matsolve_s')
+        t = t or rec.get('apply_s')
+        if t:
+            rec['model_time_s'] = t
+            rec['achieved_GBs'] = rec['model_bytes'] / t / 1e9
+
+
+# ------------------------------------------------------------------------------------------ machine
+def cpu_model():
+    try:
+        for line in open('/proc/cpuinfo'):
+            if line.startswith('model name'):
+                return line.split(':', 1)[1].strip()
+    except OSError:
+        pass
+    return 'unknown'
+
+
+def cache_bytes(level):
+    best = 0
+    for i in range(8):
+        base = '/sys/devices/system/cpu/cpu0/cache/index%d/' % i
+        try:
+            if int(open(base + 'level').read()) != level:
+                continue
+            s = open(base + 'size').read().strip()
+        except (OSError, ValueError):
+            continue
+        mult = {'K': 1024, 'M': 1024 ** 2}.get(s[-1], 1)
+        best = max(best, int(s.rstrip('KM')) * mult)
+    return best
+
+
+def mem_total_gib():
+    try:
+        for line in open('/proc/meminfo'):
+            if line.startswith('MemTotal'):
+                return round(int(line.split()[1]) / 1024 ** 2, 1)
+    except OSError:
+        pass
+    return None
+
+
+def petsc_version():
+    try:
+        for line in open(os.path.join(BUILD, 'lib', 'petscgilu', 'conf', 'petscgiluvariables')):
+            m = re.match(r'(PETSC_VERSION|PETSCGILU_VERSION)\s*=\s*(\S+)', line)
+            if m:
+                yield m.group(1), m.group(2)
+    except OSError:
+        return
+
+
+def run_stream(quick, timeout):
+    res = {}
+    if not os.access(STREAM, os.X_OK):
+        return {'error': '%s is missing (make bench builds it)' % os.path.relpath(STREAM, ROOT)}
+    for kind, extra in (('dram', []), ('cache', ['-n', '2000000'])):
+        for t in (1, 2):
+            cmd = [STREAM, '-repeat', '5' if quick else '20'] + extra
+            try:
+                p = subprocess.run(cmd, env=base_env(t), capture_output=True, text=True, timeout=timeout)
+                m = re.search(r'^STREAM .*$', p.stdout, re.M)
+            except subprocess.TimeoutExpired:
+                m = None
+            if not m:
+                res['%s_t%d' % (kind, t)] = {'error': 'stream failed'}
+                continue
+            d = dict(kv.split('=', 1) for kv in m.group(0).split()[1:])
+            res['%s_t%d' % (kind, t)] = {k: (float(v) if re.match(NUM + '$', v) else v) for k, v in d.items()}
+            res['%s_t%d' % (kind, t)]['loadavg'] = round(os.getloadavg()[0], 2)
+            print('  STREAM %-5s threads=%d: copy %.1f GB/s, triad %.1f GB/s (3 x %.0f MB)' %
+                  (kind, t, float(d['copy_GBs']), float(d['triad_GBs']), float(d['array_mb'])), flush=True)
+    return res
+
+
+def merge_stream(old, new):
+    """the better of two STREAM measurements of each kind (the machine may be shared: the best is the least disturbed)"""
+    out = dict(old)
+    for k, v in new.items():
+        if 'triad_GBs' in v and ('triad_GBs' not in out.get(k, {}) or v['triad_GBs'] > out[k]['triad_GBs']):
+            out[k] = v
+    return out
+
+
+def triad(data, threads):
+    s = data['meta'].get('stream', {}).get('dram_t%d' % threads, {})
+    return s.get('triad_GBs')
+
+
+def probe_options(logdir):
+    """which optional options this build knows: a tiny solve with -options_left must use them and succeed"""
+    res = {}
+    for name, opts in PROBES.items():
+        out = os.path.join(logdir, 'probe-%s.txt' % name)
+        cmd = [EX1, '-da_grid_x', '6', '-da_grid_y', '6', '-da_grid_z', '6', '-ksp_converged_reason', '-options_left'] + opts
+        rc, _ = run_cmd(cmd, base_env(1), 60, out)
+        info = parse_output(open(out, errors='replace').read())
+        if rc == 0 and not info.get('unused_options') and info.get('converged'):
+            res[name] = dict(ok=True, note='%s: supported' % ' '.join(opts[2:]))
+        else:
+            if info.get('unused_options'):
+                note = 'not known to this build (unused option): its configurations are skipped'
+            else:
+                note = ('known to this build, but a 6^3 star7 solve with it failed (%s): its configurations are skipped' %
+                        (info.get('error') or ('exit %s' % rc if rc is not None else 'timeout')))
+            res[name] = dict(ok=False, note='%s: %s' % (' '.join(opts[2:]), note))
+    # what structilu says about its back-end and threads (-ksp_view), 2 threads
+    out = os.path.join(logdir, 'probe-view.txt')
+    run_cmd([EX1, '-da_grid_x', '6', '-da_grid_y', '6', '-da_grid_z', '6', '-pc_type', 'structilu', '-ksp_view'], base_env(2), 60, out)
+    lines = [l.strip() for l in open(out, errors='replace') if re.search(r'thread|back-end|backend', l, re.I)]
+    res['view'] = lines[:6]
+    return res
+
+
+# ------------------------------------------------------------------------------------------- results
+def save(data, path):
+    tmp = path + '.tmp'
+    with open(tmp, 'w') as f:
+        json.dump(data, f, separators=(',', ':'))
+    os.replace(tmp, path)
+
+
+def fmt(x, spec='%.3g', none='-'):
+    return none if x is None else spec % x
+
+
+def ms(x):
+    if x is None:
+        return '-'
+    return '%.3g' % (1e3 * x)
+
+
+def ratio(a, b):
+    if a is None or b is None or b <= 0:
+        return None
+    return a / b
+
+
+def case_ratios(data, rec, cfg_by_id):
+    """apply, setup and setup+solve speedups of rec against its base configuration on the same problem"""
+    cfg = cfg_by_id.get(rec['config'])
+    if not cfg or not cfg.get('base') or rec.get('status') != 'ok':
+        return None, None, None, None
+    base = data['cases'].get('%s/%s' % (rec['problem'], cfg['base']))
+    if not base or base.get('status') != 'ok':
+        return None, None, None, None
+    same = None
+    if cfg.get('same_its') and rec.get('iterations') is not None:
+        same = rec.get('iterations') == base.get('iterations')
+    return (ratio(base.get('apply_s'), rec.get('apply_s')), ratio(base.get('setup_s'), rec.get('setup_s')),
+            ratio(base.get('setup_solve_s'), rec.get('setup_solve_s')), same)
+
+
+def bw_fraction(data, rec):
+    if rec.get('status') != 'ok' or not rec.get('achieved_GBs'):
+        return None
+    t = triad(data, rec['threads'] * rec['np'])
+    return rec['achieved_GBs'] / t if t else None
+
+
+def headline(data, cfg_by_id):
+    probs = [p for p in data['problems'] if p.get('headline')]
+    if not probs:
+        return None
+    p = probs[0]
+    s = data['cases'].get('%s/structilu-t2' % p['id'])
+    b = data['cases'].get('%s/ilu' % p['id'])
+    h = dict(problem=p, s=s, b=b)
+    if not s or not b:
+        return h
+    h['ok'] = s.get('status') == 'ok' and b.get('status') == 'ok'
+    if h['ok']:
+        h['apply_x'] = ratio(b.get('matsolve_s') or b.get('apply_s'), s.get('apply_s'))
+        h['setup_x'] = ratio(b.get('setup_s'), s.get('setup_s'))
+        h['solve_x'] = ratio(b.get('setup_solve_s'), s.get('setup_solve_s'))
+        h['its_equal'] = s.get('iterations') == b.get('iterations')
+        h['bw'] = bw_fraction(data, s)
+        h['bw_ilu'] = bw_fraction(data, b)
+    return h
+
+
+def yes_no(ok):
+    return 'met' if ok else '**not met**'
+
+
+def write_report(data, stem, plots):
+    cfg_by_id = {c['id']: c for c in CONFIGS}
+    meta = data['meta']
+    st = meta.get('stream', {})
+    L = []
+    L.append('# petscgilu benchmark: %s, %s, size %s' % (meta['host'], meta['date'], meta['size']))
+    L.append('')
+    L.append('Generated by `bench/run.py` (`%s`), petscgilu %s, PETSc %s. Times are from `-log_view` '
+             '(max over ranks), rtol 1e-8 for every run. Raw data: `%s.json`; logs of every run: `%s/`.' %
+             (meta.get('command', ''), meta.get('PETSCGILU_VERSION', '?'), meta.get('PETSC_VERSION', '?'), stem,
+              meta.get('logdir', 'build/bench/logs')))
+    L.append('')
+    if not meta.get('complete', True):
+        L.append('> **Interrupted run**: only the cases below were measured; `bench/run.py --resume` completes it.')
+        L.append('')
+    elif meta.get('elapsed_s'):
+        L.append('The %d runs took %.0f minutes.' % (len(data['cases']), meta['elapsed_s'] / 60.0))
+        L.append('')
+    if meta['size'] == 'quick':
+        L.append('> **Quick size**: tiny problems that fit in cache and last milliseconds; this checks that the '
+                 'harness and every configuration run. Do not read performance from it (`make bench` for that).')
+        L.append('')
+    # machine
+    L.append('## Machine')
+    L.append('')
+    L.append('- CPU: %s, %s cores, %s GiB memory, L2 %s MiB per core, last-level cache %s MiB' %
+             (meta.get('cpu'), meta.get('cores'), meta.get('mem_gib'), fmt(meta.get('l2_bytes', 0) / 2 ** 20, '%.3g'),
+              fmt(meta.get('llc_bytes', 0) / 2 ** 20, '%.3g')))
+    L.append('- Load average (1 min) when the run started: %s (the machine may be shared; each case records its own in the .json)' %
+             fmt(meta.get('loadavg'), '%.2f'))
+    rows = []
+    for kind, what in (('dram', 'memory (3 arrays >= 4 x last-level cache)'), ('cache', 'cache-resident (3 x 16 MB)')):
+        cells = []
+        for t in (1, 2):
+            r = st.get('%s_t%d' % (kind, t), {})
+            cells.append('%s / %s' % (fmt(r.get('copy_GBs'), '%.1f'), fmt(r.get('triad_GBs'), '%.1f')))
+        rows.append('| %s | %s | %s |' % (what, cells[0], cells[1]))
+    L.append('- STREAM (`bench/stream.c`, best of %s), copy / triad in GB/s:' % ('5' if meta['size'] == 'quick' else '20'))
+    L.append('')
+    L.append('| arrays | 1 thread | 2 threads |')
+    L.append('|---|---|---|')
+    L += rows
+    L.append('')
+    L.append('The bandwidth fractions below divide by the *memory* triad of the same thread count (processes x threads). '
+             'A working set smaller than the last-level cache can exceed 100%; such cases are marked with `c`.')
+    L.append('')
+    # headline
+    h = headline(data, cfg_by_id)
+    L.append('## Headline: 3D Poisson, star-7, DoF 1, 2 threads')
+    L.append('')
+    if h is None or not h.get('s') or not h.get('b'):
+        L.append('The headline case was not run (see `--only`).')
+    elif not h.get('ok'):
+        L.append('The headline case failed: structilu %s (%s), ilu %s (%s).' % (h['s'].get('status'), h['s'].get('error', ''),
+                                                                             h['b'].get('status'), h['b'].get('error', '')))
+    else:
+        s, b = h['s'], h['b']
+        N = h['problem']['N']
+        L.append('`tutorials/ex1` at %d^3 (%s unknowns), CG, rtol 1e-8; `-pc_type structilu` with OMP_NUM_THREADS=2 against '
+                 '`-pc_type ilu` (AIJ, one process, one thread; PETSc\'s factorization is sequential):' % (N, '{:,}'.format(N ** 3)))
+        L.append('')
+        L.append('| | structilu (2 threads) | PETSc ilu | speedup | target | |')
+        L.append('|---|---|---|---|---|---|')
+        L.append('| apply, ms (structilu PCApply vs ilu MatSolve) | %s | %s | %s | >= 3x | %s |' %
+                 (ms(s.get('apply_s')), ms(b.get('matsolve_s') or b.get('apply_s')), fmt(h['apply_x'], '%.2fx'),
+                  yes_no(h['apply_x'] and h['apply_x'] >= 3)))
+        L.append('| bandwidth bound reached by the apply | %s | %s | | >= 70%% | %s |' %
+                 (fmt(h['bw'] and 100 * h['bw'], '%.0f%%'), fmt(h['bw_ilu'] and 100 * h['bw_ilu'], '%.0f%%'),
+                  yes_no(h['bw'] and h['bw'] >= 0.7)))
+        L.append('| setup (PCSetUp), s | %s | %s | %s | >= 3x | %s |' %
+                 (fmt(s.get('setup_s'), '%.3f'), fmt(b.get('setup_s'), '%.3f'), fmt(h['setup_x'], '%.2fx'),
+                  yes_no(h['setup_x'] and h['setup_x'] >= 3)))
+        L.append('| whole CG (PCSetUp + KSPSolve), s | %s | %s | %s | >= 2x | %s |' %
+                 (fmt(s.get('setup_solve_s'), '%.3f'), fmt(b.get('setup_solve_s'), '%.3f'), fmt(h['solve_x'], '%.2fx'),
+                  yes_no(h['solve_x'] and h['solve_x'] >= 2 and h['its_equal'])))
+        L.append('| iterations | %s | %s | %s | identical | %s |' %
+                 (s.get('iterations'), b.get('iterations'), 'equal' if h['its_equal'] else 'differ', yes_no(h['its_equal'])))
+        L.append('')
+        met = [h['apply_x'] and h['apply_x'] >= 3, h['bw'] and h['bw'] >= 0.7, h['setup_x'] and h['setup_x'] >= 3,
+               h['solve_x'] and h['solve_x'] >= 2 and h['its_equal']]
+        t1 = data['cases'].get('%s/structilu-t1' % h['problem']['id'])
+        t1txt = ''
+        if t1 and t1.get('status') == 'ok' and t1.get('apply_s'):
+            t1txt = (' With one thread structilu applies in %s ms (%s x PETSc\'s MatSolve), so 2 threads give %s x over 1 thread.' %
+                     (ms(t1['apply_s']), fmt(ratio(b.get('matsolve_s') or b.get('apply_s'), t1['apply_s']), '%.2f'),
+                      fmt(ratio(t1['apply_s'], s.get('apply_s')), '%.2f')))
+        ex = data['cases'].get('%s/structilu-t2' % h['problem']['id'], {}).get('events', {})
+        parts = ['%s %s s' % (k, fmt(ex[k]['time'], '%.3f')) for k in ('GILUStencilExtr', 'StructILUFactor') if k in ex]
+        L.append('On 2 threads structilu applies the preconditioner %s x as fast as PETSc\'s ILU(0) MatSolve (%s of the bandwidth bound; '
+                 'PETSc reaches %s on one thread), sets up %s x as fast (%s), and the whole CG solve is %s x as fast with %s iterations (%s vs %s).%s '
+                 '**%d of the 4 targets met** (apply >= 3x and >= 70%% of the bound, setup >= 3x, CG >= 2x with identical iterations).' %
+                 (fmt(h['apply_x'], '%.2f'), fmt(h['bw'] and 100 * h['bw'], '%.0f%%'), fmt(h['bw_ilu'] and 100 * h['bw_ilu'], '%.0f%%'),
+                  fmt(h['setup_x'], '%.2f'), ', '.join(parts) or 'no event breakdown', fmt(h['solve_x'], '%.2f'),
+                  'identical' if h['its_equal'] else 'different', s.get('iterations'), b.get('iterations'), t1txt,
+                  sum(1 for m in met if m)))
+        if s.get('load_before', 0) > 0.5 or b.get('load_before', 0) > 0.5:
+            L.append('')
+            L.append('Note: the load average was %s / %s before these two runs: other work shared the cores, the times may be inflated.' %
+                     (s.get('load_before'), b.get('load_before')))
+    L.append('')
+    if plots:
+        L.append('## Plots')
+        L.append('')
+        for title, fn in plots:
+            L.append('![%s](%s)' % (title, fn))
+            L.append('')
+    # summary table of apply speedups
+    have = lambda stn, d, cid: data['cases'].get('%s-dof%d/%s' % (stn, d, cid))  # noqa: E731
+    rows = [stn for stn in STENCILS if any(have(stn, d, cid) for d in DOFS for cid in ('structilu-t1', 'structilu-t2'))]
+    if rows:
+        L.append('## structilu apply speedup over PETSc ilu (AIJ), all problems')
+        L.append('')
+        L.append('PCApply time per application of PETSc ilu divided by that of structilu; the bandwidth fraction of the structilu apply in brackets.')
+        L.append('')
+        L.append('| stencil | ' + ' | '.join('DoF %d 1 thr | DoF %d 2 thr' % (d, d) for d in DOFS) + ' |')
+        L.append('|---|' + '---|' * (2 * len(DOFS)))
+        for stn in rows:
+            cells = []
+            for d in DOFS:
+                for cid in ('structilu-t1', 'structilu-t2'):
+                    rec = have(stn, d, cid)
+                    if not rec:
+                        cells.append('')
+                        continue
+                    a, _, _, _ = case_ratios(data, rec, cfg_by_id)
+                    bw = bw_fraction(data, rec)
+                    cells.append('%s (%s)' % (fmt(a, '%.2fx'), fmt(bw and 100 * bw, '%.0f%%')) if rec.get('status') == 'ok' else rec.get('status'))
+            L.append('| %s | %s |' % (stn, ' | '.join(cells)))
+        L.append('')
+    # per problem tables
+    L.append('## Per problem')
+    L.append('')
+    L.append('Columns: iterations; PCSetUp (s); time per preconditioner application = PCApply time / PCApply count (ms); KSPSolve (s); '
+             'PCSetUp + KSPSolve (s; PETSc 3.18 logs the setup outside KSPSolve); peak resident memory of the run (MB, whole program, '
+             'all ranks\' max); speedups over the configuration named in "vs" (its time / this time; ilu(1) for the ILU(1) rows, '
+             'PETSc ilu AIJ otherwise); the fraction of the memory-bandwidth bound of the kernel (model below; `c`: working set '
+             'below the last-level cache).')
+    L.append('')
+    llc = meta.get('llc_bytes', 0)
+    for p in data['problems']:
+        recs = [data['cases'].get('%s/%s' % (p['id'], c['id'])) for c in CONFIGS]
+        recs = [r for r in recs if r]
+        if not recs:
+            continue
+        blocks, npts, ns = nnz_and_points(p)
+        L.append('### %s' % p['title'])
+        L.append('')
+        L.append('%s unknowns, %s nonzeros (%d-point stencil, %dx%d blocks).' %
+                 ('{:,}'.format(npts * p['dof']), '{:,}'.format(blocks * p['dof'] ** 2), ns, p['dof'], p['dof']))
+        L.append('')
+        L.append('| configuration | its | setup s | apply ms | KSPSolve s | setup+solve s | peak MB | vs | apply x | setup x | solve x | BW bound |')
+        L.append('|---|---|---|---|---|---|---|---|---|---|---|---|')
+        notes = []
+        for r in recs:
+            c = cfg_by_id[r['config']]
+            name = config_desc(c)
+            mem = r.get('maxrss_kb')
+            if r.get('status') != 'ok':
+                L.append('| %s | %s | | | | | %s | | | | | %s |' % (name, r.get('iterations', '-'), fmt(mem and mem / 1024.0, '%.0f'),
+                                                                   r.get('status')))
+                notes.append('%s: %s (%s)' % (name, r.get('status'), (r.get('error') or '').replace('|', '/')[:300]))
+                continue
+            a, su, so, same = case_ratios(data, r, cfg_by_id)
+            bw = bw_fraction(data, r)
+            cache = ' c' if bw and r.get('model_bytes') and r['model_bytes'] < llc else ''
+            its = str(r.get('iterations'))
+            if same is False:
+                its += '*'
+            L.append('| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |' %
+                     (name, its, fmt(r.get('setup_s'), '%.3g'), ms(r.get('apply_s')), fmt(r.get('solve_s'), '%.3g'),
+                      fmt(r.get('setup_solve_s'), '%.3g'), fmt(mem and mem / 1024.0, '%.0f'),
+                      (c.get('base') or '') if a is not None else '', fmt(a, '%.2f'), fmt(su, '%.2f'), fmt(so, '%.2f'),
+                      (fmt(bw and 100 * bw, '%.0f%%') + cache) if bw else '-'))
+        L.append('')
+        if any(case_ratios(data, r, cfg_by_id)[3] is False for r in recs):
+            L.append('`*`: iteration count differs from that of the configuration it is compared with, which should give the same factors.')
+            L.append('')
+        for n in notes:
+            L.append('- %s' % n)
+        if notes:
+            L.append('')
+    # model
+    L.append('## Bandwidth model')
+    L.append('')
+    L.append('A triangular-solve sweep does ~2 flops per matrix entry read, so it is bound by memory traffic. Per application, '
+             'with `npoints` grid points, `ns` stencil points (centre included), `dof` unknowns per point and `n = npoints x dof`:')
+    L.append('')
+    L.append('- structilu: `(ns x dof^2 + dof^2) x 8 x npoints + 3 x 8 x n` bytes: the factors stored per stencil offset (L, U and '
+             'the diagonal, no indices), the inverted diagonal blocks, and three vector streams (read b, write then read the '
+             'intermediate, write x). With `-pc_structilu_factor_precision single` the factor terms count 4 bytes.')
+    L.append('- PETSc ILU(0), AIJ (MatSolve): `nnz x (8 + 4) + 2 x (n + 1) x 4 + 3 x 8 x n`: values, 4-byte column indices, '
+             'the row and diagonal pointers, the same three vector streams. ILU(0) has the nonzeros of A.')
+    L.append('- PETSc ILU(0), BAIJ: `nnz x 8 + nblocks x 4 + 2 x (npoints + 1) x 4 + 3 x 8 x n`.')
+    L.append('- bjacobi on 2 ranks: the AIJ model of the whole matrix (couplings cut between the blocks included, a slight '
+             'overestimate) over the slowest rank\'s MatSolve time; compared with the 2-thread triad.')
+    L.append('')
+    L.append('bound fraction = model bytes / time of one application / STREAM triad bandwidth with the same number of '
+             'threads x processes. The time is the kernel\'s own event where there is one (StructILUApply, MatSolve), else '
+             'PCApply / count. Write-allocate traffic is counted neither in the model nor in STREAM. hypre and icc have no model.')
+    L.append('')
+    notes = meta.get('probes', {})
+    L.append('## Notes')
+    L.append('')
+    for k in ('levels', 'single'):
+        if k in notes:
+            L.append('- %s' % notes[k]['note'])
+    if notes.get('view'):
+        L.append('- structilu `-ksp_view` with OMP_NUM_THREADS=2 (tiny grid): ' + '; '.join('`%s`' % v for v in notes['view']))
+    else:
+        L.append('- structilu `-ksp_view` does not mention threads yet; "threads" in the tables is the OMP_NUM_THREADS the run had.')
+    L.append('- Every configuration other than structilu runs with OMP_NUM_THREADS=1; bjacobi runs 2 MPI processes of 1 thread.')
+    L.append('- Each run is a separate process: peak memory includes the matrix, the DMDA and PETSc itself (`/usr/bin/time` maximum resident set size; '
+             'for 2 ranks the larger rank).')
+    builds = sorted(set(r.get('lib_mtime') for r in data['cases'].values() if r.get('lib_mtime')))
+    if len(builds) > 1:
+        L.append('- **lib/libpetscgilu.so was rebuilt during the run**: the runs used %d builds (%s); each run records its build '
+                 'time (`lib_mtime` in the .json).' % (len(builds), ', '.join(builds)))
+    nbad = sum(1 for r in data['cases'].values() if r.get('status') != 'ok')
+    L.append('- %d runs, %d did not finish with a converged solve (listed under their problem).' % (len(data['cases']), nbad))
+    L.append('')
+    return '\n'.join(L) + '\n'
+
+
+# --------------------------------------------------------------------------------------------- plots
+def find_plot_python():
+    for py in (sys.executable, '/usr/bin/python3', shutil.which('python3')):
+        if py and os.access(py, os.X_OK):
+            if subprocess.run([py, '-c', 'import matplotlib'], capture_output=True).returncode == 0:
+                return py
+    return None
+
+
+def make_plots(data, stem):
+    py = find_plot_python()
+    if not py:
+        print('  plots skipped: no python3 with matplotlib (Debian: apt-get install python3-matplotlib; bench/install-deps)')
+        return []
+    cfg_by_id = {c['id']: c for c in CONFIGS}
+    # the data the plots need, computed here so that plot.py only draws
+    speed = {}
+    for stn in STENCILS:
+        for d in DOFS:
+            for cid in ('structilu-t1', 'structilu-t2'):
+                rec = data['cases'].get('%s-dof%d/%s' % (stn, d, cid))
+                if rec:
+                    speed['%s|%d|%s' % (stn, d, cid)] = case_ratios(data, rec, cfg_by_id)[0]
+    h = headline(data, cfg_by_id)
+    breakdown = []
+    if h:
+        for c in CONFIGS:
+            r = data['cases'].get('%s/%s' % (h['problem']['id'], c['id']))
+            if r and r.get('status') == 'ok':
+                other = max(0.0, (r.get('solve_s') or 0) - ev(r, 'PCApply'))
+                breakdown.append(dict(label=config_desc(c), setup=r.get('setup_s') or 0, apply=ev(r, 'PCApply') or 0, other=other,
+                                      its=r.get('iterations')))
+    spec = dict(stencils=STENCILS, dofs=DOFS, speed=speed, breakdown=breakdown, size=data['meta']['size'],
+                host=data['meta']['host'], headline_title=h['problem']['title'] if h else '',
+                out_speed=os.path.join(RESULTS, stem + '-apply-speedup.png'),
+                out_breakdown=os.path.join(RESULTS, stem + '-headline-breakdown.png'))
+    specfile = os.path.join(BUILD, 'bench', stem + '-plot.json')
+    save(spec, specfile)
+    p = subprocess.run([py, os.path.join(BENCH_DIR, 'plot.py'), specfile], capture_output=True, text=True)
+    if p.returncode != 0:
+        print('  plots failed: %s' % p.stderr.strip()[-400:])
+        return []
+    plots = []
+    if os.path.exists(spec['out_speed']) and speed:
+        plots.append(('structilu apply speedup over PETSc ilu', os.path.basename(spec['out_speed'])))
+    if os.path.exists(spec['out_breakdown']) and breakdown:
+        plots.append(('headline time breakdown', os.path.basename(spec['out_breakdown'])))
+    return plots
+
+
+# ---------------------------------------------------------------------------------------------- main
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument('--size', choices=['quick', 'full'], default='full')
+    ap.add_argument('--resume', action='store_true', help='skip the cases already in the results file (today\'s, else the newest for this host and size)')
+    ap.add_argument('--retry-failed', action='store_true', help='with --resume: run again the cases that did not succeed')
+    ap.add_argument('--only', default='', help='regular expression on "problem/config" keys, e.g. "poisson|star7-dof1/"')
+    ap.add_argument('--configs', default='', help='comma-separated configuration ids (default: all)')
+    ap.add_argument('--timeout', type=float, default=None, help='per run, seconds (default 600 full, 60 quick)')
+    ap.add_argument('--nnz', type=float, default=None, help='target nonzeros per problem (default 7e6 full: 100^3 star-7; 5.6e4 quick)')
+    ap.add_argument('--out', default='', help='results stem (default <date>-<host>[-quick])')
+    ap.add_argument('--no-plots', action='store_true')
+    ap.add_argument('--report-only', default='', help='rewrite the report (and plots) of an existing results .json, run nothing')
+    ap.add_argument('--list', action='store_true', help='print the cases and exit')
+    args = ap.parse_args()
+
+    os.makedirs(RESULTS, exist_ok=True)
+    if args.report_only:
+        data = json.load(open(args.report_only))
+        stem = os.path.splitext(os.path.basename(args.report_only))[0]
+        finish(data, stem, args)
+        return 0
+
+    quick = args.size == 'quick'
+    timeout = args.timeout or (60 if quick else 600)
+    target_nnz = args.nnz or (7e6 / 125 if quick else 7e6)
+    host = socket.gethostname().split('.')[0]
+    date = datetime.date.today().isoformat()
+    suffix = '-quick' if quick else ''
+    stem = args.out or '%s-%s%s' % (date, host, suffix)
+    path = os.path.join(RESULTS, stem + '.json')
+    if args.resume and not args.out and not os.path.exists(path):
+        cands = sorted(f for f in os.listdir(RESULTS) if re.match(r'\d{4}-\d\d-\d\d-%s%s\.json$' % (re.escape(host), suffix), f))
+        if cands:
+            stem = cands[-1][:-5]
+            path = os.path.join(RESULTS, cands[-1])
+    logdir = os.path.join(BUILD, 'bench', 'logs', stem)
+    os.makedirs(logdir, exist_ok=True)
+
+    problems = make_problems(args.size, target_nnz)
+    wanted = set(x for x in args.configs.split(',') if x)
+    unknown = wanted - set(c['id'] for c in CONFIGS)
+    if unknown:
+        print('unknown configuration(s): %s; known: %s' % (', '.join(sorted(unknown)), ', '.join(c['id'] for c in CONFIGS)), file=sys.stderr)
+        return 2
+    only = re.compile(args.only) if args.only else None
+
+    for exe in (EX1, POISSON):
+        if not os.access(exe, os.X_OK):
+            print('%s is missing: build it with make -f gmakefile.test %s (make bench does)' % (exe, os.path.relpath(exe, ROOT)), file=sys.stderr)
+            return 1
+
+    if args.resume and os.path.exists(path):
+        data = json.load(open(path))
+        print('resuming %s: %d cases already done' % (os.path.relpath(path, ROOT), len(data['cases'])))
+    else:
+        data = dict(meta={}, problems=[], cases={})
+    meta = data['meta']
+    meta.update(dict(host=host, date=date, size=args.size, cpu=cpu_model(), cores=os.cpu_count(), mem_gib=mem_total_gib(),
+                     l2_bytes=cache_bytes(2), llc_bytes=max(cache_bytes(3), cache_bytes(2)), loadavg=os.getloadavg()[0],
+                     target_nnz=target_nnz, timeout_s=timeout, logdir=os.path.relpath(logdir, ROOT),
+                     command='bench/run.py ' + ' '.join(sys.argv[1:]), partial=bool(args.only or args.configs)))
+    meta.update(dict(petsc_version()))
+    data['problems'] = problems
+
+    if not args.list:
+        print('petscgilu bench, size %s: %s, %d cores; results in %s' % (args.size, meta['cpu'], meta['cores'], os.path.relpath(path, ROOT)), flush=True)
+        if 'stream' not in meta or any('error' in v for v in meta['stream'].values()):
+            meta['stream'] = run_stream(quick, 600)
+        meta['probes'] = probe_options(logdir)
+        for k in ('levels', 'single'):
+            print('  probe: %s' % meta['probes'][k]['note'], flush=True)
+        save(data, path)
+
+    # --list shows the optional configurations as if their probes succeeded
+    probes = meta.get('probes') or {k: dict(ok=True) for k in PROBES}
+    todo = []
+    for p in problems:
+        for c in CONFIGS:
+            if wanted and c['id'] not in wanted:
+                continue
+            if c.get('symmetric_only') and not p['symmetric']:
+                continue
+            if c.get('probe') and not probes.get(c['probe'], {}).get('ok'):
+                continue
+            key = '%s/%s' % (p['id'], c['id'])
+            if only and not only.search(key):
+                continue
+            todo.append((p, c, key))
+    if args.list:
+        for i, (p, c, key) in enumerate(todo):
+            print('[%d/%d] %s N=%d %s' % (i + 1, len(todo), key, p['N'], config_desc(c)))
+        return 0
+
+    t_start = time.time()
+    meta['complete'] = False
+    ran = 0
+    for i, (p, c, key) in enumerate(todo):
+        prefix = '[%d/%d] %s %s dof%d N=%d %s ...' % (i + 1, len(todo), p['program'].split('/')[0], p['stencil'] + ('-sym' if p['symmetric'] and p['program'] == 'tests/ex1' else ''),
+                                                    p['dof'], p['N'], config_desc(c))
+        if args.resume and key in data['cases'] and not (args.retry_failed and data['cases'][key].get('status') != 'ok'):
+            print('%s done earlier (%s)' % (prefix, data['cases'][key].get('status')), flush=True)
+            continue
+        rec = run_case(p, c, args.size, timeout, logdir)
+        ran += 1
+        data['cases'][key] = rec
+        save(data, path)
+        extra = ''
+        if rec['status'] == 'ok':
+            extra = 'its %s, setup %s s, apply %s ms, solve %s s' % (rec.get('iterations'), fmt(rec.get('setup_s'), '%.3g'), ms(rec.get('apply_s')),
+                                                                     fmt(rec.get('solve_s'), '%.3g'))
+        else:
+            extra = '%s: %s' % (rec['status'].upper(), (rec.get('error') or '')[:160])
+        print('%s %.1f s  %s' % (prefix, rec['wall_s'], extra), flush=True)
+    meta['elapsed_s'] = round(time.time() - t_start + (meta.get('elapsed_s', 0) if args.resume else 0), 1)
+    meta['complete'] = True
+    if not quick and ran:
+        print('STREAM again after the runs (the better of the two counts):', flush=True)
+        meta['stream'] = merge_stream(meta['stream'], run_stream(quick, 600))
+    save(data, path)
+    finish(data, stem, args)
+    return 0
+
+
+def finish(data, stem, args):
+    plots = [] if args.no_plots else make_plots(data, stem)
+    md = write_report(data, stem, plots)
+    mdpath = os.path.join(RESULTS, stem + '.md')
+    with open(mdpath, 'w') as f:
+        f.write(md)
+    latest = os.path.join(RESULTS, 'latest-quick.md' if data['meta']['size'] == 'quick' else 'latest.md')
+    if data['meta'].get('partial') or not data['meta'].get('complete', True):
+        print('report: %s (%s: %s not updated)' % (os.path.relpath(mdpath, ROOT), 'a selection of the cases' if data['meta'].get('partial')
+                                                   else 'an interrupted run, finish it with --resume', os.path.basename(latest)))
+    else:
+        shutil.copyfile(mdpath, latest)
+        print('report: %s (copied to %s)' % (os.path.relpath(mdpath, ROOT), os.path.relpath(latest, ROOT)))
+    h = headline(data, {c['id']: c for c in CONFIGS})
+    if h and h.get('ok'):
+        print('headline (%s, structilu 2 threads vs PETSc ilu): apply %sx, setup %sx, setup+solve %sx, iterations %s, %s of the bandwidth bound' %
+              (h['problem']['title'], fmt(h['apply_x'], '%.2f'), fmt(h['setup_x'], '%.2f'), fmt(h['solve_x'], '%.2f'),
+               'equal' if h['its_equal'] else 'DIFFER', fmt(h['bw'] and 100 * h['bw'], '%.0f%%')))
+
+
+if __name__ == '__main__':
+    sys.exit(main())

@@ -1,0 +1,278 @@
+/*
+   Host-thread schedule of the sweeps over a stencil matrix (factorization, forward and
+   backward substitution): StructILU's hyperplane schedule with block-to-block waiting,
+   with tiles that are segments of grid lines.
+
+   Why the slab schedule cannot deadlock: each thread runs its units in natural order and a
+   unit waits only for units before it in natural order. Take the unit that comes first in
+   natural order among the threads' current units: every unit before it is done (its owner
+   has passed it), so its thread makes progress.
+
+   Why the hyperplane schedule cannot deadlock: tiles are claimed, one at a time and in one global order, from a
+   shared counter; the order sorts units by their level w.(c,j,k) and a tile holds units of
+   one level, and every unit a unit waits for has a strictly smaller level, so its tile was
+   claimed earlier. A thread works on one claimed tile until it is done. Take the unfinished
+   claimed tile that comes first in the order: everything it waits for comes earlier, hence
+   is finished, so its thread makes progress. Threads that spin on a flag yield the
+   processor after a while, so this also holds with more threads than cores.
+
+   Why the results do not depend on the number of threads: every row is computed by the
+   same code from the same inputs in the same order of operations; the schedule only
+   decides when, and guarantees that the rows it reads are final.
+*/
+#include <sched.h>
+#include <petscgilu/private/stencil.h>
+#include <petscgiluconf.h>
+#if defined(PETSCGILU_HAVE_OPENMP)
+  #include <omp.h>
+#endif
+
+const char *const GILUScheduleTypes[] = {"slab", "hyperplane", "GILUScheduleType", "GILU_SCHEDULE_", NULL};
+
+/* Threads used by the host kernels: OpenMP's (OMP_NUM_THREADS), 1 without OpenMP */
+PetscErrorCode GILUGetNumThreads(PetscInt *nthreads)
+{
+  PetscFunctionBegin;
+#if defined(PETSCGILU_HAVE_OPENMP)
+  *nthreads = omp_get_max_threads();
+#else
+  *nthreads = 1;
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Tile offsets (in tile coordinates) that a grid offset d can reach from a tile of width chunk >= |d[0]| */
+static void AddTileOffsets(const PetscInt d[3], PetscInt sign, PetscInt *ndep, PetscInt dep[][3])
+{
+  PetscInt cand[2][3] = {
+    {0,                                            sign * d[1], sign * d[2]},
+    {sign * (d[0] > 0 ? 1 : (d[0] < 0 ? -1 : 0)), sign * d[1], sign * d[2]}
+  };
+
+  for (PetscInt c = 0; c < 2; c++) {
+    PetscBool dup = (PetscBool)(!cand[c][0] && !cand[c][1] && !cand[c][2]);
+
+    for (PetscInt t = 0; t < *ndep && !dup; t++) dup = (PetscBool)(dep[t][0] == cand[c][0] && dep[t][1] == cand[c][1] && dep[t][2] == cand[c][2]);
+    if (dup) continue;
+    for (PetscInt a = 0; a < 3; a++) dep[*ndep][a] = cand[c][a];
+    (*ndep)++;
+  }
+}
+
+/* Builds the units of a given chunk width, their dependencies and levels; returns the average number of units per level */
+static PetscErrorCode ScheduleSetTiles(GILUSchedule s, const GILUStencil *st, const GILUGrid *g, PetscInt chunk, PetscReal *parallelism)
+{
+  GILUStencil *both;
+
+  PetscFunctionBegin;
+  s->chunk   = chunk;
+  s->nx      = g->n[0];
+  s->n[0]    = (g->n[0] + chunk - 1) / chunk;
+  s->n[1]    = g->n[1];
+  s->n[2]    = g->n[2];
+  s->nunits  = s->n[0] * s->n[1] * s->n[2];
+  s->ndep[0] = s->ndep[1] = 0;
+  for (PetscInt o = 0; o < st->ns; o++) {
+    if (o < st->nlower) AddTileOffsets(st->off[o], 1, &s->ndep[0], s->dep[0]);
+    else if (o > st->nlower) AddTileOffsets(st->off[o], 1, &s->ndep[1], s->dep[1]);
+  }
+  /* one set of weights for both sweeps: forward tiles wait for lower levels, backward ones for higher */
+  PetscCall(PetscNew(&both));
+  for (PetscInt t = 0; t < s->ndep[0]; t++)
+    for (PetscInt a = 0; a < 3; a++) both->off[t][a] = s->dep[0][t][a];
+  both->ns = s->ndep[0];
+  for (PetscInt t = 0; t < s->ndep[1]; t++, both->ns++)
+    for (PetscInt a = 0; a < 3; a++) both->off[both->ns][a] = -s->dep[1][t][a];
+  both->nlower = both->ns;
+  {
+    GILUGrid tg = *g;
+
+    for (PetscInt a = 0; a < 3; a++) tg.n[a] = s->n[a];
+    PetscCall(GILUStencilGetHyperplanes(both, &tg, s->w, &s->nlevels));
+    PetscCheck(s->nlevels < PETSC_MAX_INT, PETSC_COMM_SELF, PETSC_ERR_PLIB, "No hyperplane schedule for these tiles");
+  }
+  PetscCall(PetscFree(both));
+  *parallelism = (PetscReal)s->nunits / (PetscReal)s->nlevels;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  GILUScheduleCreate - the schedule of a stencil on a grid for nthreads threads
+
+  hyperplane: whole grid lines are the units when there are enough of them per level (3D
+  grids); else the lines are cut into chunks (2D grids) until there are about 4 tiles of
+  `group` units per level per thread, keeping chunks of at least 32 points and at least the
+  stencil's x-width.
+  slab: whole lines in 3D, split in y among the threads; in 2D, the lines are cut into one
+  chunk per thread, split in x.
+*/
+PetscErrorCode GILUScheduleCreate(const GILUStencil *st, const GILUGrid *g, GILUScheduleType type, PetscInt nthreads, PetscInt group, GILUSchedule *schedule)
+{
+  GILUSchedule s;
+  PetscReal    par;
+  PetscInt     chunk = g->n[0], minchunk = PetscMax(32, PetscMax(st->width[0], 1));
+  PetscInt    *count;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&s));
+  s->type     = type;
+  s->nthreads = nthreads;
+  s->group    = type == GILU_SCHEDULE_HYPERPLANE ? PetscMax(group, 1) : 1;
+  if (type == GILU_SCHEDULE_SLAB && g->n[1] * g->n[2] < 2 * nthreads) chunk = PetscMax((g->n[0] + nthreads - 1) / nthreads, PetscMax(st->width[0], 1));
+  PetscCall(ScheduleSetTiles(s, st, g, chunk, &par));
+  while (type == GILU_SCHEDULE_HYPERPLANE && par < 4 * nthreads * s->group && chunk / 2 >= minchunk) {
+    chunk = (chunk + 1) / 2;
+    PetscCall(ScheduleSetTiles(s, st, g, chunk, &par));
+  }
+  /* units sorted by level, natural order within a level (counting sort) */
+  PetscCall(PetscCalloc1(s->nlevels + 1, &count));
+  PetscCall(PetscMalloc1(s->nunits, &s->order));
+  for (PetscInt k = 0; k < s->n[2]; k++)
+    for (PetscInt j = 0; j < s->n[1]; j++)
+      for (PetscInt c = 0; c < s->n[0]; c++) count[s->w[0] * c + s->w[1] * j + s->w[2] * k + 1]++;
+  for (PetscInt l = 0; l < s->nlevels; l++) count[l + 1] += count[l];
+  for (PetscInt k = 0, u = 0; k < s->n[2]; k++)
+    for (PetscInt j = 0; j < s->n[1]; j++)
+      for (PetscInt c = 0; c < s->n[0]; c++, u++) s->order[count[s->w[0] * c + s->w[1] * j + s->w[2] * k]++] = u;
+  /* tiles: runs of up to `group` units of one level (count[l] is now the end of level l) */
+  PetscCall(PetscMalloc1(s->nunits + 1, &s->tileptr));
+  s->ntiles = 0;
+  for (PetscInt l = 0, start = 0; l < s->nlevels; start = count[l++])
+    for (PetscInt t = start; t < count[l]; t += s->group) s->tileptr[s->ntiles++] = t;
+  s->tileptr[s->ntiles] = s->nunits;
+  PetscCall(PetscFree(count));
+  PetscCall(PetscCalloc1(s->nunits, &s->done));
+  *schedule = s;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode GILUScheduleDestroy(GILUSchedule *s)
+{
+  PetscFunctionBegin;
+  if (!*s) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscFree((*s)->order));
+  PetscCall(PetscFree((*s)->tileptr));
+  PetscCall(PetscFree((*s)->done));
+  PetscCall(PetscFree(*s));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  GILUStencilMatGetSchedule - the schedule of a stencil matrix for its number of threads
+  (rebuilt when that or the type changes)
+
+  sm->nthreads > 0 is taken as it is; 0 means OpenMP's number of threads, but no more than
+  one per 16384 unknowns: below that, waiting costs more than the threads gain.
+*/
+PetscErrorCode GILUStencilMatGetSchedule(GILUStencilMat *sm, GILUSchedule *s)
+{
+  PetscInt nthreads = sm->nthreads;
+
+  PetscFunctionBegin;
+  if (nthreads <= 0) {
+    PetscCall(GILUGetNumThreads(&nthreads));
+    nthreads = PetscMax(1, PetscMin(nthreads, sm->npoints * sm->grid.dof / 16384));
+  }
+  if (sm->schedule && sm->schedule->nthreads != nthreads) PetscCall(GILUScheduleDestroy(&sm->schedule));
+  /* independent units interleaved per tile hide the latency of the recurrences along the lines; one block row is enough work from 3 DoF on */
+  if (sm->schedule && sm->schedule->type != sm->scheduletype) PetscCall(GILUScheduleDestroy(&sm->schedule));
+  if (!sm->schedule) PetscCall(GILUScheduleCreate(&sm->stencil, &sm->grid, sm->scheduletype, nthreads, sm->grid.dof == 1 ? 4 : (sm->grid.dof == 2 ? 2 : 1), &sm->schedule));
+  *s = sm->schedule;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Spin until unit u + d is done in this sweep; yields after a while (more threads than cores) */
+static inline void UnitWait(GILUSchedule s, PetscInt u, const PetscInt d[3], PetscInt64 sweep)
+{
+  PetscInt c = u % s->n[0] + d[0], j = (u / s->n[0]) % s->n[1] + d[1], k = u / (s->n[0] * s->n[1]) + d[2];
+
+  if (c < 0 || c >= s->n[0] || j < 0 || j >= s->n[1] || k < 0 || k >= s->n[2]) return;
+  for (int spin = 0; __atomic_load_n(&s->done[(k * s->n[1] + j) * s->n[0] + c], __ATOMIC_ACQUIRE) < sweep; spin++)
+    if (spin > 64) sched_yield();
+}
+
+/* The units of thread t in the slab schedule: y-lines [j0,j1) of every plane, or x-chunks [c0,c1) of every line */
+static inline void SlabRange(GILUSchedule s, PetscInt t, PetscInt r[3][2])
+{
+  PetscInt a = s->n[2] > 1 || s->n[0] == 1 ? 1 : 0; /* the direction split among the threads */
+
+  for (PetscInt d = 0; d < 3; d++) {
+    r[d][0] = 0;
+    r[d][1] = s->n[d];
+  }
+  r[a][0] = (s->n[a] * t) / s->nthreads;
+  r[a][1] = (s->n[a] * (t + 1)) / s->nthreads;
+}
+
+static inline void SlabSweep(GILUSchedule s, PetscInt t, PetscBool backward, GILUTileKernel kernel, void *ctx, PetscInt64 sweep, PetscBool wait)
+{
+  const PetscInt nd = s->ndep[backward ? 1 : 0];
+  const PetscInt(*dep)[3] = (const PetscInt(*)[3])s->dep[backward ? 1 : 0];
+  PetscInt r[3][2], n[3], total;
+
+  SlabRange(s, t, r);
+  for (PetscInt d = 0; d < 3; d++) n[d] = r[d][1] - r[d][0];
+  total = n[0] * n[1] * n[2];
+  for (PetscInt m = 0; m < total; m++) {
+    PetscInt mm = backward ? total - 1 - m : m;
+    PetscInt u  = ((r[2][0] + mm / (n[0] * n[1])) * s->n[1] + r[1][0] + (mm / n[0]) % n[1]) * s->n[0] + r[0][0] + mm % n[0];
+
+    if (wait)
+      for (PetscInt d = 0; d < nd; d++) UnitWait(s, u, dep[d], sweep);
+    kernel(ctx, s, 1, &u);
+    if (wait) __atomic_store_n(&s->done[u], sweep, __ATOMIC_RELEASE);
+  }
+}
+
+/*
+  GILUScheduleRun - one sweep: the kernel on every tile, forward (tiles by increasing level,
+  each unit after the units holding its lower neighbours) or backward (the reverse)
+
+  With one thread the units run in natural order (slab) or the tiles in level order
+  (hyperplane), without any waiting. The kernel must not
+  call PETSc (it runs inside an OpenMP parallel region).
+*/
+PetscErrorCode GILUScheduleRun(GILUSchedule s, PetscBool backward, GILUTileKernel kernel, void *ctx)
+{
+  PetscInt64 sweep = ++s->sweep;
+  PetscInt   next = 0, ntiles = s->ntiles;
+
+  PetscFunctionBegin;
+  if (s->type == GILU_SCHEDULE_SLAB && s->nthreads == 1) {
+    SlabSweep(s, 0, backward, kernel, ctx, sweep, PETSC_FALSE);
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (s->nthreads == 1) {
+    for (PetscInt n = 0; n < ntiles; n++) {
+      PetscInt t = backward ? ntiles - 1 - n : n;
+
+      kernel(ctx, s, s->tileptr[t + 1] - s->tileptr[t], s->order + s->tileptr[t]);
+    }
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+#if defined(PETSCGILU_HAVE_OPENMP)
+  if (s->type == GILU_SCHEDULE_SLAB) {
+  #pragma omp parallel num_threads(s->nthreads)
+    SlabSweep(s, omp_get_thread_num(), backward, kernel, ctx, sweep, PETSC_TRUE);
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  #pragma omp parallel num_threads(s->nthreads)
+  {
+    const PetscInt nd = s->ndep[backward ? 1 : 0];
+    const PetscInt(*dep)[3] = (const PetscInt(*)[3])s->dep[backward ? 1 : 0];
+
+    for (;;) {
+      PetscInt n = __atomic_fetch_add(&next, 1, __ATOMIC_RELAXED), t, nu;
+
+      if (n >= ntiles) break;
+      t  = backward ? ntiles - 1 - n : n;
+      nu = s->tileptr[t + 1] - s->tileptr[t];
+      for (PetscInt a = 0; a < nu; a++)
+        for (PetscInt d = 0; d < nd; d++) UnitWait(s, s->order[s->tileptr[t] + a], dep[d], sweep);
+      kernel(ctx, s, nu, s->order + s->tileptr[t]);
+      for (PetscInt a = 0; a < nu; a++) __atomic_store_n(&s->done[s->order[s->tileptr[t] + a]], sweep, __ATOMIC_RELEASE);
+    }
+  }
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

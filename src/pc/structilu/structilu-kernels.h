@@ -1,0 +1,282 @@
+/*
+   Tile kernels of PCSTRUCTILU on the host, instantiated by structilu-host.c for each
+   compile-time DoF (SDOF = 1..8) and factor precision (FT = double or float), so the
+   DoF x DoF block loops are unrolled. The arithmetic of each row is that of sequential
+   ILU(0) in natural order; only the tiles (segments of grid lines) are scheduled.
+
+   Requires: SDOF, FT, and SUFFIX(name) that appends the instance's suffix.
+*/
+
+/*
+  The solves work on a tile (a segment [i0,i1) of the grid line (j,k)) in two parts. The
+  offsets that leave the line read rows of other lines, all final, so their products are
+  subtracted for the whole segment in unit-stride loops (each offset over the range of i
+  where its neighbour is in the grid: no test per point). Only the offsets along the line
+  (dy = dz = 0) carry a dependency from point to point; they are applied in a second,
+  sequential loop. Every row subtracts its products in the same order (the offsets leaving
+  the line in stencil order, then those along the line), whatever the tiles and threads.
+*/
+
+/* y_seg -= A_s x_{seg+s} for an offset s that leaves the line, over the points of [i0,i1) whose neighbour is in the grid */
+/* A holds the blocks of offset s (transposed: of the mirror offset -s at the neighbour, for IC) */
+static inline void SUFFIX(SubtractOffset)(const GILUStencilMat *sm, const FT *A, PetscBool transposed, PetscInt s, PetscInt i0, PetscInt i1, PetscInt j, PetscInt k, PetscScalar *y, const PetscScalar *x)
+{
+  const GILUGrid *g = &sm->grid;
+  const PetscInt *d = sm->stencil.off[s];
+  const PetscInt  p0 = (k * g->n[1] + j) * g->n[0], sh = sm->shift[s];
+  const PetscInt  ia = PetscMax(i0, -d[0]), ib = PetscMin(i1, g->n[0] - d[0]);
+
+  if (j + d[1] < 0 || j + d[1] >= g->n[1] || k + d[2] < 0 || k + d[2] >= g->n[2]) return;
+  /* y and x may be the same array, but the neighbour (another line) never overlaps the segment */
+  PRAGMA_IVDEP
+  for (PetscInt p = p0 + ia; p < p0 + ib; p++) {
+    const FT          *Ap = A + (size_t)(transposed ? p + sh : p) * (SDOF * SDOF);
+    const PetscScalar *xq = x + (p + sh) * SDOF;
+
+    for (PetscInt a = 0; a < SDOF; a++) {
+      PetscScalar t = y[p * SDOF + a];
+
+      for (PetscInt e = 0; e < SDOF; e++) t -= (PetscScalar)(transposed ? Ap[e * SDOF + a] : Ap[a * SDOF + e]) * xq[e];
+      y[p * SDOF + a] = t;
+    }
+  }
+}
+
+/* The blocks of offset s: stored (ILU: lower and upper offsets; IC: upper offsets only) or, for IC's lower offsets, those of the mirror offset */
+static inline const FT *SUFFIX(OffsetBlocks)(const SolveCtx *ctx, PetscInt s, PetscBool *transposed)
+{
+  const size_t   N  = (size_t)ctx->sm->npoints * (SDOF * SDOF);
+  const PetscInt nl = ctx->sm->stencil.nlower;
+
+  *transposed = (PetscBool)(ctx->ic && s < nl);
+  if (s > nl) return (const FT *)ctx->uval + (size_t)(s - nl - 1) * N;
+  return ctx->ic ? (const FT *)ctx->uval + (size_t)(ctx->mirror[s] - nl - 1) * N : (const FT *)ctx->lval + (size_t)s * N;
+}
+
+/* y = D x for a dof x dof block D */
+static inline void SUFFIX(BlockApply)(const FT *D, const PetscScalar *x, PetscScalar *y)
+{
+  for (PetscInt a = 0; a < SDOF; a++) {
+    PetscScalar t = (PetscScalar)D[a * SDOF] * x[0];
+
+    for (PetscInt e = 1; e < SDOF; e++) t += (PetscScalar)D[a * SDOF + e] * x[e];
+    y[a] = t;
+  }
+}
+
+/* Forward substitution y = L^{-1} b on a tile of independent units (L has a unit block diagonal) */
+static void SUFFIX(Forward)(void *vctx, GILUSchedule sched, PetscInt nu, const PetscInt *units)
+{
+  SolveCtx             *ctx = (SolveCtx *)vctx;
+  const GILUStencilMat *sm  = ctx->sm;
+  const GILUStencil    *st  = &sm->stencil;
+  const FT             *dinv = (const FT *)ctx->dinv;
+  const PetscInt        nl = st->nlower, nline = ctx->nline[0];
+  PetscInt              i0[MAX_GROUP], len = PETSC_MAX_INT, p0[MAX_GROUP], i1u[MAX_GROUP];
+  PetscScalar          *x = ctx->x, *z = ctx->ic ? ctx->work : ctx->x; /* IC: z = D^{-1} y, what the transposed blocks multiply */
+
+  for (PetscInt u = 0; u < nu; u++) {
+    PetscInt i1, j, k;
+
+    GILUScheduleGetUnit(sched, units[u], &i0[u], &i1, &j, &k);
+    p0[u]  = (k * sm->grid.n[1] + j) * sm->grid.n[0];
+    i1u[u] = i1;
+    len    = PetscMin(len, i1 - i0[u]);
+    for (PetscInt a = (p0[u] + i0[u]) * SDOF; a < (p0[u] + i1) * SDOF; a++) x[a] = ctx->b[a];
+    for (PetscInt s = 0; s < nl - nline; s++) {
+      PetscBool tr;
+      const FT *A = SUFFIX(OffsetBlocks)(ctx, s, &tr);
+
+      SUFFIX(SubtractOffset)(sm, A, tr, s, i0[u], i1, j, k, x, z);
+    }
+    if (u > 0 && i1 - i0[u] != len) len = -1; /* units of unequal lengths: no interleaving */
+  }
+  if (!nline) {
+    if (ctx->ic)
+      for (PetscInt u = 0; u < nu; u++)
+        for (PetscInt p = p0[u] + i0[u]; p < p0[u] + i1u[u]; p++) SUFFIX(BlockApply)(dinv + (size_t)p * (SDOF * SDOF), x + p * SDOF, z + p * SDOF);
+    return;
+  }
+  /* the recurrences along the lines, the units interleaved so that their latencies overlap */
+  for (PetscInt u0 = 0; u0 < nu; u0 += (len < 0 ? 1 : nu)) {
+    PetscInt ue = len < 0 ? u0 + 1 : nu, n = len;
+
+    if (len < 0) {
+      PetscInt i1, j, k;
+
+      GILUScheduleGetUnit(sched, units[u0], &i0[u0], &i1, &j, &k);
+      n = i1 - i0[u0];
+    }
+    for (PetscInt di = 0; di < n; di++)
+      for (PetscInt u = u0; u < ue; u++) {
+        const PetscInt i = i0[u] + di, p = p0[u] + i;
+        PetscScalar    sum[SDOF];
+
+        for (PetscInt a = 0; a < SDOF; a++) sum[a] = x[p * SDOF + a];
+        for (PetscInt s = nl - nline; s < nl; s++) {
+          PetscBool          tr;
+          const FT          *L  = SUFFIX(OffsetBlocks)(ctx, s, &tr) + (size_t)(tr ? p + sm->shift[s] : p) * (SDOF * SDOF);
+          const PetscScalar *xq = z + (p + sm->shift[s]) * SDOF;
+
+          if (i + st->off[s][0] < 0) continue;
+          for (PetscInt a = 0; a < SDOF; a++)
+            for (PetscInt e = 0; e < SDOF; e++) sum[a] -= (PetscScalar)(tr ? L[e * SDOF + a] : L[a * SDOF + e]) * xq[e];
+        }
+        for (PetscInt a = 0; a < SDOF; a++) x[p * SDOF + a] = sum[a];
+        if (ctx->ic) SUFFIX(BlockApply)(dinv + (size_t)p * (SDOF * SDOF), sum, z + p * SDOF);
+      }
+  }
+}
+
+/* Backward substitution x = (D + U)^{-1} y on a tile of independent units, points in reverse natural order */
+static void SUFFIX(Backward)(void *vctx, GILUSchedule sched, PetscInt nu, const PetscInt *units)
+{
+  SolveCtx             *ctx = (SolveCtx *)vctx;
+  const GILUStencilMat *sm  = ctx->sm;
+  const GILUStencil    *st  = &sm->stencil;
+  const FT             *dinv = (const FT *)ctx->dinv;
+  const PetscInt        nl = st->nlower, ns = st->ns, nline = ctx->nline[1], nx = sm->grid.n[0];
+  PetscInt              i1[MAX_GROUP], len = PETSC_MAX_INT, p0[MAX_GROUP];
+  PetscScalar          *x = ctx->x;
+
+  for (PetscInt u = 0; u < nu; u++) {
+    PetscInt i0, j, k;
+
+    GILUScheduleGetUnit(sched, units[u], &i0, &i1[u], &j, &k);
+    p0[u] = (k * sm->grid.n[1] + j) * nx;
+    len   = PetscMin(len, i1[u] - i0);
+    for (PetscInt s = nl + 1 + nline; s < ns; s++) {
+      PetscBool tr;
+      const FT *A = SUFFIX(OffsetBlocks)(ctx, s, &tr);
+
+      SUFFIX(SubtractOffset)(sm, A, tr, s, i0, i1[u], j, k, x, x);
+    }
+    if (u > 0 && i1[u] - i0 != len) len = -1;
+  }
+  for (PetscInt u0 = 0; u0 < nu; u0 += (len < 0 ? 1 : nu)) {
+    PetscInt ue = len < 0 ? u0 + 1 : nu, n = len;
+
+    if (len < 0) {
+      PetscInt i0, j, k;
+
+      GILUScheduleGetUnit(sched, units[u0], &i0, &i1[u0], &j, &k);
+      n = i1[u0] - i0;
+    }
+    for (PetscInt di = 1; di <= n; di++)
+      for (PetscInt u = u0; u < ue; u++) {
+        const PetscInt i = i1[u] - di, p = p0[u] + i;
+        const FT      *Di = dinv + (size_t)p * (SDOF * SDOF);
+        PetscScalar    sum[SDOF];
+
+        for (PetscInt a = 0; a < SDOF; a++) sum[a] = x[p * SDOF + a];
+        for (PetscInt s = nl + 1; s < nl + 1 + nline; s++) {
+          PetscBool          tr;
+          const FT          *U  = SUFFIX(OffsetBlocks)(ctx, s, &tr) + (size_t)p * (SDOF * SDOF);
+          const PetscScalar *xq = x + (p + sm->shift[s]) * SDOF;
+
+          if (i + st->off[s][0] >= nx) continue;
+          for (PetscInt a = 0; a < SDOF; a++)
+            for (PetscInt e = 0; e < SDOF; e++) sum[a] -= (PetscScalar)U[a * SDOF + e] * xq[e];
+        }
+        SUFFIX(BlockApply)(Di, sum, x + p * SDOF);
+      }
+  }
+}
+
+#if SDOF_FACTOR
+/*
+  In-place ILU(0) of the rows of a tile (Algorithm 1 of the StructILU paper), in double.
+  IC: the lower blocks of a symmetric matrix are not eliminated but taken from the
+  transposed upper blocks of the rows above, and only the updates of the diagonal and upper
+  blocks are made (the elimination lists hold only those).
+*/
+static void SUFFIX(FactorUnit)(FactorCtx *ctx, PetscInt i0, PetscInt i1, PetscInt j, PetscInt k)
+{
+  GILUStencilMat    *sm  = ctx->sm;
+  const GILUGrid    *g   = &sm->grid;
+  const GILUStencil *st  = &sm->stencil;
+  const PetscInt     nl = st->nlower, bs2 = SDOF * SDOF;
+  const size_t       N    = (size_t)sm->npoints;
+  PetscScalar       *val  = sm->val, *dinv = ctx->dinv;
+  PetscInt           p0   = (k * g->n[1] + j) * g->n[0];
+
+  for (PetscInt i = i0; i < i1; i++) {
+    const PetscInt p = p0 + i;
+    PetscInt       m = sm->missptr ? sm->missptr[p] : 0, mend = sm->missptr ? sm->missptr[p + 1] : 0;
+
+    for (PetscInt s = 0; s < nl; s++) {
+      PetscScalar *Lps;
+      size_t       q;
+
+      if (!(i + st->off[s][0] >= 0 && i + st->off[s][0] < g->n[0] && j + st->off[s][1] >= 0 && j + st->off[s][1] < g->n[1] && k + st->off[s][2] >= 0 && k + st->off[s][2] < g->n[2])) continue;
+      Lps = val + ((size_t)s * N + p) * bs2;
+      while (m < mend && sm->missoff[m] < s) m++;
+      if (m < mend && sm->missoff[m] == s) { /* not in the pattern: no fill kept there */
+        for (PetscInt a = 0; a < bs2; a++) Lps[a] = 0;
+        m++;
+        continue;
+      }
+      q = p + sm->shift[s];
+      {
+        PetscScalar        l[SDOF * SDOF];
+        const PetscScalar *Dq = dinv + q * bs2;
+
+        if (ctx->ic) { /* symmetric: L_ps = U_q,-s^T D_q^{-1}, from the final row q */
+          const PetscScalar *Uq = val + ((size_t)ctx->mirror[s] * N + q) * bs2;
+
+          for (PetscInt a = 0; a < SDOF; a++)
+            for (PetscInt c = 0; c < SDOF; c++) {
+              PetscScalar t = 0;
+
+              for (PetscInt e = 0; e < SDOF; e++) t += Uq[e * SDOF + a] * Dq[e * SDOF + c];
+              l[a * SDOF + c] = t;
+            }
+        } else { /* L_ps <- A_ps D_q^{-1} */
+          for (PetscInt a = 0; a < SDOF; a++)
+            for (PetscInt c = 0; c < SDOF; c++) {
+              PetscScalar t = 0;
+
+              for (PetscInt e = 0; e < SDOF; e++) t += Lps[a * SDOF + e] * Dq[e * SDOF + c];
+              l[a * SDOF + c] = t;
+            }
+        }
+        for (PetscInt a = 0; a < bs2; a++) Lps[a] = l[a];
+        /* A_p,s+u -= L_ps U_q,u for the upper u with s+u in the stencil */
+        for (PetscInt e = ctx->elimptr[s]; e < ctx->elimptr[s + 1]; e++) {
+          const PetscScalar *U = val + ((size_t)ctx->elimu[e] * N + q) * bs2;
+          PetscScalar       *T = val + ((size_t)ctx->elimt[e] * N + p) * bs2;
+
+          for (PetscInt a = 0; a < SDOF; a++)
+            for (PetscInt c = 0; c < SDOF; c++) {
+              PetscScalar la = l[a * SDOF + c];
+
+              for (PetscInt b = 0; b < SDOF; b++) T[a * SDOF + b] -= la * U[c * SDOF + b];
+            }
+        }
+      }
+    }
+    for (m = sm->missptr ? sm->missptr[p] : 0; m < mend; m++) {
+      PetscScalar *Z = val + ((size_t)sm->missoff[m] * N + p) * bs2;
+
+      for (PetscInt a = 0; a < bs2; a++) Z[a] = 0;
+    }
+    if (!BlockInvert(SDOF, val + ((size_t)nl * N + p) * bs2, dinv + (size_t)p * bs2, ctx->zeropivot)) {
+      PetscInt row = p * SDOF, old = __atomic_load_n(&ctx->zerorow, __ATOMIC_RELAXED);
+
+      for (PetscInt a = 0; a < bs2; a++) dinv[(size_t)p * bs2 + a] = 0; /* keep later rows finite */
+      while ((old < 0 || row < old) && !__atomic_compare_exchange_n(&ctx->zerorow, &old, row, PETSC_FALSE, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) { }
+    }
+  }
+}
+
+static void SUFFIX(Factor)(void *vctx, GILUSchedule sched, PetscInt nu, const PetscInt *units)
+{
+  for (PetscInt u = 0; u < nu; u++) {
+    PetscInt i0, i1, j, k;
+
+    GILUScheduleGetUnit(sched, units[u], &i0, &i1, &j, &k);
+    SUFFIX(FactorUnit)((FactorCtx *)vctx, i0, i1, j, k);
+  }
+}
+#endif
+
