@@ -33,4 +33,51 @@ PETSC_EXTERN PetscErrorCode PCStructILUSetZeroPivot(PC, PetscReal);
 PETSC_EXTERN PetscErrorCode PCStructILUGetZeroPivot(PC, PetscReal *);
 PETSC_EXTERN PetscErrorCode PCStructILUGetStencil(PC, PetscInt *, PetscInt *, const PetscInt **);
 
+/*E
+   PCStructILUType - ILU, or incomplete Cholesky (IC) for symmetric matrices
+
+   Level: intermediate
+
+.seealso: `PCStructILUSetType()`
+E*/
+typedef enum {
+  PC_STRUCTILU_ILU,
+  PC_STRUCTILU_IC
+} PCStructILUType;
+PETSC_EXTERN const char *const PCStructILUTypes[];
+PETSC_EXTERN PetscErrorCode    PCStructILUSetType(PC, PCStructILUType);
+PETSC_EXTERN PetscErrorCode    PCStructILUGetType(PC, PCStructILUType *);
+
+/*E
+   PCStructILUPrecision - precision of the stored factors
+
+   Level: intermediate
+
+.seealso: `PCStructILUSetFactorPrecision()`
+E*/
+typedef enum {
+  PC_STRUCTILU_PRECISION_DOUBLE,
+  PC_STRUCTILU_PRECISION_SINGLE
+} PCStructILUPrecision;
+PETSC_EXTERN const char *const PCStructILUPrecisions[];
+PETSC_EXTERN PetscErrorCode    PCStructILUSetFactorPrecision(PC, PCStructILUPrecision);
+PETSC_EXTERN PetscErrorCode    PCStructILUGetFactorPrecision(PC, PCStructILUPrecision *);
+
+/*E
+   PCStructILUSchedule - how the host threads share the rows
+
+   Level: advanced
+
+.seealso: `PCStructILUSetSchedule()`
+E*/
+typedef enum {
+  PC_STRUCTILU_SCHEDULE_SLAB,
+  PC_STRUCTILU_SCHEDULE_HYPERPLANE
+} PCStructILUSchedule;
+PETSC_EXTERN const char *const PCStructILUSchedules[];
+PETSC_EXTERN PetscErrorCode    PCStructILUSetSchedule(PC, PCStructILUSchedule);
+PETSC_EXTERN PetscErrorCode    PCStructILUGetSchedule(PC, PCStructILUSchedule *);
+PETSC_EXTERN PetscErrorCode    PCStructILUSetThreads(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode    PCStructILUGetThreads(PC, PetscInt *);
+
 #endif

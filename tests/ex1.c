@@ -9,6 +9,7 @@ dense dof x dof blocks, then solves it with the KSP and PC chosen in the options
   -no_dm                : solve with a copy of the matrix that does not know its DMDA, and do not give the DMDA to the KSP\n\
   -solve_twice          : halve the off-diagonal values (same pattern) and solve a second time\n\
   -view_pattern         : print a summary of the assembled nonzero pattern\n\
+  -compare_threads <n>  : only check that PCSTRUCTILU on 1..n threads gives bitwise the same solves as on one\n\
 The matrix type comes from -dm_mat_type (aij, baij, sbaij, ...).\n\n";
 
 /*
@@ -278,6 +279,62 @@ static PetscErrorCode SolveAndReport(KSP ksp, Mat Aop)
   PetscFunctionReturn(0);
 }
 
+/*
+  Solves with PCSTRUCTILU on 1, 2, ..., nthreads host threads and both schedules, each time
+  from a new KSP (so the factorization is redone), and checks that the residual histories
+  and the solutions are bitwise those of one thread. Prints only what differs.
+*/
+static PetscErrorCode CompareThreads(Mat Aop, DM da, PetscInt nthreads)
+{
+  Vec       b, x, x1 = NULL;
+  PetscReal hist[2][1000];
+  PetscInt  n[2] = {0, 0};
+
+  PetscFunctionBeginUser;
+  PetscCall(MatCreateVecs(Aop, &x, &b));
+  PetscCall(VecSet(x, 1.0));
+  PetscCall(MatMult(Aop, x, b));
+  for (PetscInt sched = 0; sched < 2; sched++)
+    for (PetscInt t = 1; t <= nthreads; t++) {
+      KSP       ksp;
+      PC        pc;
+      PetscBool same;
+
+      PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+      PetscCall(KSPSetOperators(ksp, Aop, Aop));
+      if (da) {
+        PetscCall(KSPSetDM(ksp, da));
+        PetscCall(KSPSetDMActive(ksp, PETSC_FALSE));
+      }
+      PetscCall(KSPSetTolerances(ksp, 1e-10, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
+      PetscCall(KSPSetFromOptions(ksp));
+      PetscCall(KSPGetPC(ksp, &pc));
+      PetscCall(PCSetType(pc, PCSTRUCTILU));
+      PetscCall(PCSetFromOptions(pc));
+      PetscCall(PCStructILUSetThreads(pc, t));
+      PetscCall(PCStructILUSetSchedule(pc, sched ? PC_STRUCTILU_SCHEDULE_HYPERPLANE : PC_STRUCTILU_SCHEDULE_SLAB));
+      PetscCall(KSPSetResidualHistory(ksp, hist[x1 ? 1 : 0], 1000, PETSC_TRUE));
+      PetscCall(VecSet(x, 0.0));
+      PetscCall(KSPSolve(ksp, b, x));
+      PetscCall(KSPGetResidualHistory(ksp, NULL, &n[x1 ? 1 : 0]));
+      if (!x1) {
+        PetscCall(VecDuplicate(x, &x1));
+        PetscCall(VecCopy(x, x1));
+      } else {
+        PetscCall(VecEqual(x, x1, &same));
+        if (!same) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s schedule, %" PetscInt_FMT " threads: the solution differs from one thread's\n", sched ? "hyperplane" : "slab", t));
+        same = (PetscBool)(n[0] == n[1]);
+        for (PetscInt i = 0; i < n[0] && same; i++) same = (PetscBool)(hist[0][i] == hist[1][i]);
+        if (!same) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s schedule, %" PetscInt_FMT " threads: the residual history differs from one thread's\n", sched ? "hyperplane" : "slab", t));
+      }
+      PetscCall(KSPDestroy(&ksp));
+    }
+  PetscCall(VecDestroy(&x1));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&b));
+  PetscFunctionReturn(0);
+}
+
 int main(int argc, char **argv)
 {
   AppCtx    user;
@@ -285,6 +342,7 @@ int main(int argc, char **argv)
   Mat       A, Aop;
   KSP       ksp;
   PetscBool nodm = PETSC_FALSE, twice = PETSC_FALSE, viewpattern = PETSC_FALSE, sbaij;
+  PetscInt  comparethreads = 0;
   MatType   mtype;
 
   PetscFunctionBeginUser;
@@ -304,6 +362,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsBool("-no_dm", "Hide the DMDA from the matrix and the KSP", NULL, nodm, &nodm, NULL));
   PetscCall(PetscOptionsBool("-solve_twice", "Change the values and solve again", NULL, twice, &twice, NULL));
   PetscCall(PetscOptionsBool("-view_pattern", "Print a summary of the nonzero pattern", NULL, viewpattern, &viewpattern, NULL));
+  PetscCall(PetscOptionsInt("-compare_threads", "Only check that PCSTRUCTILU on 1..n threads gives bitwise the same solves", NULL, comparethreads, &comparethreads, NULL));
   PetscOptionsEnd();
   PetscCheck(user.nonsym >= 0.0 && user.nonsym <= 1.0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-nonsym_scale must lie in [0,1]");
   PetscCall(BuildPattern(&user));
@@ -346,6 +405,14 @@ int main(int argc, char **argv)
   }
   if (viewpattern) PetscCall(ViewPattern(&user, Aop));
 
+  if (comparethreads) {
+    PetscCall(CompareThreads(Aop, nodm ? NULL : da, comparethreads));
+    PetscCall(MatDestroy(&Aop));
+    PetscCall(MatDestroy(&A));
+    PetscCall(DMDestroy(&da));
+    PetscCall(PetscFinalize());
+    return 0;
+  }
   PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
   PetscCall(KSPSetOperators(ksp, Aop, Aop));
   if (!nodm) {
@@ -563,5 +630,70 @@ int main(int argc, char **argv)
      suffix: levels_error
      args: -stencil diamond25 -pc_type structilu -pc_structilu_levels 2
      filter: Error: grep -o "ILU(2) fills grid point.*"
+
+   # threads: the factorization and the solves on 1..8 threads, both schedules, give bitwise the
+   # residual history and solution of one thread (prints only differences: empty output)
+   test:
+     suffix: threads_3d
+     args: -compare_threads 8 -stencil {{star7 star13 diamond13 diamond25 box27}} -dof {{1 3}} -da_grid_x 11 -da_grid_y 9 -da_grid_z 7
+     output_file: output/empty.out
+
+   test:
+     suffix: threads_2d
+     args: -compare_threads 8 -dim 2 -stencil {{star5 star9 box9 box25 diamond7 diamond13}} -dof {{1 2}} -da_grid_x 90 -da_grid_y 20
+     output_file: output/empty.out
+
+   test:
+     suffix: threads_levels
+     args: -compare_threads 5 -stencil diamond13 -dof 2 -pc_structilu_levels 1
+     output_file: output/empty.out
+
+   test:
+     suffix: threads_single
+     args: -compare_threads 5 -stencil diamond13 -dof 2 -pc_structilu_factor_precision single
+     output_file: output/empty.out
+
+   test:
+     suffix: threads_ic
+     args: -compare_threads 5 -stencil diamond13 -dof 2 -symmetric -ksp_type cg -pc_structilu_type ic
+     output_file: output/empty.out
+
+   test:
+     suffix: threads_baij_no_dm
+     args: -compare_threads 5 -stencil diamond13 -dof 2 -dm_mat_type baij -no_dm
+     output_file: output/empty.out
+
+   # the hyperplane schedule on several threads, as the sequential factorization
+   test:
+     suffix: hyperplane
+     args: -stencil {{diamond13 box27}separate output} -dof 2 -pc_type {{ilu structilu}shared output} -pc_structilu_schedule hyperplane -pc_structilu_threads 3
+
+   # IC(k) of a symmetric matrix: the iterations of PETSc's ICC(k)
+   test:
+     suffix: ic
+     args: -symmetric -ksp_type cg -stencil {{star7 diamond13 box27 star13}separate output} -dof {{1 3}separate output} -pc_type {{icc structilu}shared output} -pc_structilu_type ic
+
+   test:
+     suffix: ic_levels
+     args: -symmetric -ksp_type cg -stencil star7 -dof 2 -pc_type {{icc structilu}shared output} -pc_structilu_type ic -pc_factor_levels 1 -pc_structilu_levels 1
+
+   test:
+     suffix: ic_2d_baij
+     args: -symmetric -ksp_type cg -dim 2 -dm_mat_type baij -stencil box9 -dof 4 -pc_type {{icc structilu}shared output} -pc_structilu_type ic
+
+   test:
+     suffix: ic_nonsymmetric
+     args: -stencil star7 -pc_type structilu -pc_structilu_type ic
+     filter: Error: grep -o "Incomplete Cholesky needs a symmetric matrix"
+
+   # factors stored in single precision: the same preconditioner up to float round-off
+   test:
+     suffix: single
+     args: -stencil {{star7 diamond25 box27}separate output} -dof {{1 4}separate output} -pc_type structilu -pc_structilu_factor_precision single
+
+   test:
+     suffix: single_view
+     args: -stencil star7 -symmetric -ksp_type cg -pc_type structilu -pc_structilu_type ic -pc_structilu_factor_precision single -ksp_view -ksp_max_it 3
+     filter: sed -e "s/back-end: host.*$/back-end: host/"
 
 TEST*/

@@ -123,6 +123,7 @@ PETSC_INTERN PetscErrorCode GILUGridInfer(Mat, PetscInt, GILUGrid *, PetscBool *
 PETSC_INTERN PetscErrorCode GILUStencilMatAnalyze(Mat, const GILUGrid *, GILUStencilMat *);
 PETSC_INTERN PetscErrorCode GILUStencilMatPack(Mat, GILUStencilMat *);
 PETSC_INTERN PetscErrorCode GILUStencilMatReset(GILUStencilMat *);
+PETSC_INTERN PetscErrorCode GILUStencilMatFindAsymmetry(const GILUStencilMat *, const PetscInt *, PetscInt *, PetscInt *);
 PETSC_INTERN PetscErrorCode GILUMatCheckSupported(Mat, PetscBool *);
 
 #endif

@@ -556,6 +556,43 @@ PetscErrorCode GILUStencilMatPack(Mat A, GILUStencilMat *sm)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  GILUStencilMatFindAsymmetry - a pair of entries (row, col), (col, row) of the packed
+  values that differ by more than 1e-10 times the largest entry, or row = -1 if none;
+  mirror[s] is the index of the offset -off[s]
+*/
+PetscErrorCode GILUStencilMatFindAsymmetry(const GILUStencilMat *sm, const PetscInt *mirror, PetscInt *row, PetscInt *col)
+{
+  const GILUGrid    *g  = &sm->grid;
+  const GILUStencil *st = &sm->stencil;
+  const PetscInt     d = g->dof, bs2 = sm->bs2;
+  const size_t       N = (size_t)sm->npoints, n = (size_t)st->ns * N * bs2;
+  PetscReal          amax = 0, tol;
+
+  PetscFunctionBegin;
+  *row = *col = -1;
+  for (size_t t = 0; t < n; t++) amax = PetscMax(amax, PetscAbsScalar(sm->val[t]));
+  tol = 1e-10 * amax;
+  for (PetscInt s = 0; s <= st->nlower; s++) /* lower (and diagonal) block (p, q = p + s) against the transpose of block (q, -s) */
+    for (PetscInt k = 0, p = 0; k < g->n[2]; k++)
+      for (PetscInt j = 0; j < g->n[1]; j++)
+        for (PetscInt i = 0; i < g->n[0]; i++, p++) {
+          const PetscInt     q = p + sm->shift[s];
+          const PetscScalar *L = sm->val + ((size_t)s * N + p) * bs2, *U;
+
+          if (!Inside(g, i + st->off[s][0], j + st->off[s][1], k + st->off[s][2])) continue;
+          U = sm->val + ((size_t)mirror[s] * N + q) * bs2;
+          for (PetscInt a = 0; a < d; a++)
+            for (PetscInt e = 0; e < d; e++)
+              if (PetscAbsScalar(L[a * d + e] - U[e * d + a]) > tol) {
+                *row = p * d + a;
+                *col = q * d + e;
+                PetscFunctionReturn(PETSC_SUCCESS);
+              }
+        }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode GILUStencilMatReset(GILUStencilMat *sm)
 {
   PetscFunctionBegin;

@@ -252,13 +252,15 @@ PetscErrorCode StructILUFactorsStore_Host(GILUStencilMat *sm, PetscScalar *dinv,
     F->uval  = sm->val + (nl + 1) * blocks;
     F->dinv  = dinv;
     F->owned = PETSC_FALSE;
-    F->bytes = sizeof(PetscScalar) * blocks * (sm->stencil.ns + 1);
+    F->bytes    = sizeof(PetscScalar) * blocks * (sm->stencil.ns + 1);
+    F->noffsets = sm->stencil.ns;
   } else {
     if (!F->ic) PetscCall(CopyValues(sm->val, nl * blocks, single, &F->lval));
     PetscCall(CopyValues(sm->val + (nl + 1) * blocks, nu * blocks, single, &F->uval));
     PetscCall(CopyValues(dinv, blocks, single, &F->dinv));
     F->owned = PETSC_TRUE;
-    F->bytes = (single ? sizeof(float) : sizeof(PetscScalar)) * blocks * ((F->ic ? 0 : nl) + nu + 1);
+    F->bytes    = (single ? sizeof(float) : sizeof(PetscScalar)) * blocks * ((F->ic ? 0 : nl) + nu + 1);
+    F->noffsets = (F->ic ? 0 : nl) + nu;
     PetscCall(PetscFree(sm->val));
   }
   if (F->ic) PetscCall(PetscMalloc1((size_t)sm->npoints * sm->grid.dof, &F->work));

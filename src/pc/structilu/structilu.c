@@ -18,12 +18,17 @@ typedef struct {
   PetscInt  dof;              /* -pc_structilu_dof, 0 when not given */
   PetscReal zeropivot;        /* -pc_structilu_zeropivot */
   PetscInt  levels;           /* -pc_structilu_levels: ILU(levels) */
+  PCStructILUType      type;      /* -pc_structilu_type */
+  PCStructILUPrecision precision; /* -pc_structilu_factor_precision */
+  PCStructILUSchedule  schedule;  /* -pc_structilu_schedule */
+  PetscInt             threads;   /* -pc_structilu_threads, 0 for automatic */
   /* set up */
   GILUStencilMat sm;          /* the local stencil matrix (on the fill stencil for levels > 0), factored in place */
   char           patname[64]; /* name of the matrix's own stencil */
   PetscScalar   *dinv;        /* inverted diagonal blocks */
   StructILUFactors factors;   /* what the solves read */
   PetscInt      *elim;        /* ILU(0) elimination table of the stencil */
+  PetscInt      *mirror;      /* IC: index of the opposite of each offset */
   PetscInt       hyper[3];    /* hyperplane weights: level = hyper . (i,j,k) */
   PetscInt       nlevels;     /* number of hyperplane levels */
   const char    *gridfrom;    /* where the grid came from */
@@ -40,6 +45,7 @@ static PetscErrorCode PCReset_StructILU(PC pc)
   PetscCall(StructILUFactorsReset_Host(&ilu->factors));
   PetscCall(PetscFree(ilu->dinv));
   PetscCall(PetscFree(ilu->elim));
+  PetscCall(PetscFree(ilu->mirror));
   ilu->analyzed = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -113,16 +119,25 @@ static PetscErrorCode PCSetUp_StructILU(PC pc)
       PetscCall(GILUStencilMatReset(&pat));
     } else PetscCall(GILUStencilMatAnalyze(Alocal, &g, &ilu->sm));
     PetscCall(GILUStencilGetEliminationTable(&ilu->sm.stencil, &ilu->elim));
+    if (ilu->type == PC_STRUCTILU_IC) PetscCall(GILUStencilGetMirror(&ilu->sm.stencil, &ilu->mirror));
     PetscCall(GILUStencilGetHyperplanes(&ilu->sm.stencil, &ilu->sm.grid, ilu->hyper, &ilu->nlevels));
     PetscCall(PetscMalloc1((size_t)ilu->sm.npoints * ilu->sm.bs2, &ilu->dinv));
     ilu->analyzed = PETSC_TRUE;
   }
+  ilu->sm.nthreads     = ilu->threads;
+  ilu->sm.scheduletype = (GILUScheduleType)ilu->schedule;
   PetscCall(GILUStencilMatPack(Alocal, &ilu->sm));
+  if (ilu->type == PC_STRUCTILU_IC) {
+    PetscInt row, col;
+
+    PetscCall(GILUStencilMatFindAsymmetry(&ilu->sm, ilu->mirror, &row, &col));
+    PetscCheck(row < 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Incomplete Cholesky needs a symmetric matrix, but entries (%" PetscInt_FMT ",%" PetscInt_FMT ") and (%" PetscInt_FMT ",%" PetscInt_FMT ") of the local block differ: use -pc_structilu_type ilu", row, col, col, row);
+  }
   PetscCall(PetscLogEventEnd(GILU_StencilExtract, pc, A, 0, 0));
 
   PetscCall(PetscLogEventBegin(GILU_StructILUFactor, pc, A, 0, 0));
-  PetscCall(StructILUFactor_Host(&ilu->sm, ilu->elim, NULL, ilu->zeropivot, ilu->dinv, &ilu->zerorow));
-  PetscCall(StructILUFactorsStore_Host(&ilu->sm, ilu->dinv, NULL, PETSC_FALSE, &ilu->factors));
+  PetscCall(StructILUFactor_Host(&ilu->sm, ilu->elim, ilu->mirror, ilu->zeropivot, ilu->dinv, &ilu->zerorow));
+  PetscCall(StructILUFactorsStore_Host(&ilu->sm, ilu->dinv, ilu->mirror, (PetscBool)(ilu->precision == PC_STRUCTILU_PRECISION_SINGLE), &ilu->factors));
   PetscCall(PetscLogEventEnd(GILU_StructILUFactor, pc, A, 0, 0));
   if (ilu->zerorow >= 0) {
     PetscCheck(!pc->erroriffailure, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "Zero pivot in local row %" PetscInt_FMT " of the structured-grid ILU (tolerance %g)", ilu->zerorow, (double)ilu->zeropivot);
@@ -179,7 +194,8 @@ static PetscErrorCode PCView_StructILU(PC pc, PetscViewer viewer)
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
   if (!ascii) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  structured-grid ILU(%" PetscInt_FMT "), natural ordering (the factors of sequential ILU(%" PetscInt_FMT "))\n", ilu->levels, ilu->levels));
+  if (ilu->type == PC_STRUCTILU_IC) PetscCall(PetscViewerASCIIPrintf(viewer, "  structured-grid IC(%" PetscInt_FMT "), natural ordering (the factors of sequential ILU(%" PetscInt_FMT ") of a symmetric matrix; upper triangle stored)\n", ilu->levels, ilu->levels));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "  structured-grid ILU(%" PetscInt_FMT "), natural ordering (the factors of sequential ILU(%" PetscInt_FMT "))\n", ilu->levels, ilu->levels));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  zero pivot tolerance %g\n", (double)ilu->zeropivot));
   if (!ilu->analyzed) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "  not set up yet\n"));
@@ -220,8 +236,16 @@ static PetscErrorCode PCView_StructILU(PC pc, PetscViewer viewer)
                                      npos - ilu->sm.nmissing, ilu->levels, ilu->sm.nmissing));
   } else if (ilu->sm.nmissing) PetscCall(PetscViewerASCIIPrintf(viewer, "  pattern: %" PetscInt_FMT " in-grid stencil positions absent from the matrix, kept at zero (as ILU(0) on the matrix pattern does)\n", ilu->sm.nmissing));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  pattern: the full stencil at every grid point\n"));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  memory: %.3g MiB (factors %" PetscInt_FMT " x %" PetscInt_FMT " blocks of %" PetscInt_FMT " x %" PetscInt_FMT ", stored stencil-major, no column indices)\n",
-                                   (double)(sizeof(PetscScalar) * ((size_t)st->ns + 1) * ilu->sm.npoints * ilu->sm.bs2) / 1048576.0, st->ns, ilu->sm.npoints, g->dof, g->dof));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  factors: %.3g MiB in %s precision (blocks of %" PetscInt_FMT " of the %" PetscInt_FMT " offsets and the inverted diagonal blocks, %" PetscInt_FMT " x %" PetscInt_FMT " blocks, stencil-major, no column indices)\n", (double)ilu->factors.bytes / 1048576.0,
+                                   ilu->precision == PC_STRUCTILU_PRECISION_SINGLE ? "single" : "double", ilu->factors.noffsets, st->ns, g->dof, g->dof));
+  if (ilu->sm.schedule) {
+    GILUSchedule sch = ilu->sm.schedule;
+
+    if (sch->type == GILU_SCHEDULE_SLAB)
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  host threads: %" PetscInt_FMT ", slab schedule: %" PetscInt_FMT " units (line segments of up to %" PetscInt_FMT " points), each thread sweeps its slab in natural order, waiting only for the units of its neighbours\n", sch->nthreads, sch->nunits, sch->chunk));
+    else
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  host threads: %" PetscInt_FMT ", hyperplane schedule: %" PetscInt_FMT " units (line segments of up to %" PetscInt_FMT " points) in %" PetscInt_FMT " levels, claimed in tiles of up to %" PetscInt_FMT " units of one level\n", sch->nthreads, sch->nunits, sch->chunk, sch->nlevels, sch->group));
+  }
   if (ilu->zerorow >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  FAILED: zero pivot in local row %" PetscInt_FMT "\n", ilu->zerorow));
   PetscCall(PetscGILUBackendDescribe(backend, sizeof(backend)));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  back-end: %s\n", backend));
@@ -231,9 +255,12 @@ static PetscErrorCode PCView_StructILU(PC pc, PetscViewer viewer)
 static PetscErrorCode PCSetFromOptions_StructILU(PC pc, PetscOptionItems *PetscOptionsObject)
 {
   PC_StructILU *ilu = (PC_StructILU *)pc->data;
-  PetscInt      grid[3] = {0, 0, 0}, ngrid = 3, dof, levels;
-  PetscReal     zeropivot;
-  PetscBool     flg;
+  PetscInt             grid[3] = {0, 0, 0}, ngrid = 3, dof, levels, threads;
+  PetscReal            zeropivot;
+  PetscBool            flg;
+  PCStructILUType      type;
+  PCStructILUPrecision precision;
+  PCStructILUSchedule  schedule;
 
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "Structured-grid ILU options");
@@ -241,8 +268,16 @@ static PetscErrorCode PCSetFromOptions_StructILU(PC pc, PetscOptionItems *PetscO
   if (flg) PetscCall(PCStructILUSetGrid(pc, ngrid, grid));
   PetscCall(PetscOptionsInt("-pc_structilu_dof", "Unknowns per grid point when there is no DMDA", "PCStructILUSetDof", ilu->dof, &dof, &flg));
   if (flg) PetscCall(PCStructILUSetDof(pc, dof));
+  PetscCall(PetscOptionsEnum("-pc_structilu_type", "Incomplete factorization", "PCStructILUSetType", PCStructILUTypes, (PetscEnum)ilu->type, (PetscEnum *)&type, &flg));
+  if (flg) PetscCall(PCStructILUSetType(pc, type));
   PetscCall(PetscOptionsInt("-pc_structilu_levels", "Levels of fill of the incomplete factorization, ILU(k)", "PCStructILUSetLevels", ilu->levels, &levels, &flg));
   if (flg) PetscCall(PCStructILUSetLevels(pc, levels));
+  PetscCall(PetscOptionsEnum("-pc_structilu_factor_precision", "Precision of the stored factors", "PCStructILUSetFactorPrecision", PCStructILUPrecisions, (PetscEnum)ilu->precision, (PetscEnum *)&precision, &flg));
+  if (flg) PetscCall(PCStructILUSetFactorPrecision(pc, precision));
+  PetscCall(PetscOptionsInt("-pc_structilu_threads", "Host threads (0: OpenMP's, fewer for small grids)", "PCStructILUSetThreads", ilu->threads, &threads, &flg));
+  if (flg) PetscCall(PCStructILUSetThreads(pc, threads));
+  PetscCall(PetscOptionsEnum("-pc_structilu_schedule", "How the host threads share the rows", "PCStructILUSetSchedule", PCStructILUSchedules, (PetscEnum)ilu->schedule, (PetscEnum *)&schedule, &flg));
+  if (flg) PetscCall(PCStructILUSetSchedule(pc, schedule));
   PetscCall(PetscOptionsReal("-pc_structilu_zeropivot", "Pivots at most this large in absolute value are zero pivots", "PCStructILUSetZeroPivot", ilu->zeropivot, &zeropivot, &flg));
   if (flg) PetscCall(PCStructILUSetZeroPivot(pc, zeropivot));
   PetscOptionsHeadEnd();
@@ -349,6 +384,75 @@ static PetscErrorCode PCStructILUGetStencil_StructILU(PC pc, PetscInt *dim, Pets
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode PCStructILUSetType_StructILU(PC pc, PCStructILUType type)
+{
+  PC_StructILU *ilu = (PC_StructILU *)pc->data;
+
+  PetscFunctionBegin;
+  if (ilu->type != type && pc->setupcalled) PetscCall(PCReset_StructILU(pc));
+  ilu->type = type;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCStructILUGetType_StructILU(PC pc, PCStructILUType *type)
+{
+  PetscFunctionBegin;
+  *type = ((PC_StructILU *)pc->data)->type;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCStructILUSetFactorPrecision_StructILU(PC pc, PCStructILUPrecision precision)
+{
+  PC_StructILU *ilu = (PC_StructILU *)pc->data;
+
+  PetscFunctionBegin;
+  if (ilu->precision != precision && pc->setupcalled) PetscCall(PCReset_StructILU(pc));
+  ilu->precision = precision;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCStructILUGetFactorPrecision_StructILU(PC pc, PCStructILUPrecision *precision)
+{
+  PetscFunctionBegin;
+  *precision = ((PC_StructILU *)pc->data)->precision;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCStructILUSetThreads_StructILU(PC pc, PetscInt nthreads)
+{
+  PC_StructILU *ilu = (PC_StructILU *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCheck(nthreads >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_structilu_threads must be 0 (automatic) or positive, not %" PetscInt_FMT, nthreads);
+  ilu->threads    = nthreads;
+  ilu->sm.nthreads = nthreads; /* the schedule follows at the next factorization or solve */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCStructILUGetThreads_StructILU(PC pc, PetscInt *nthreads)
+{
+  PetscFunctionBegin;
+  *nthreads = ((PC_StructILU *)pc->data)->threads;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCStructILUSetSchedule_StructILU(PC pc, PCStructILUSchedule schedule)
+{
+  PC_StructILU *ilu = (PC_StructILU *)pc->data;
+
+  PetscFunctionBegin;
+  ilu->schedule        = schedule;
+  ilu->sm.scheduletype = (GILUScheduleType)schedule;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCStructILUGetSchedule_StructILU(PC pc, PCStructILUSchedule *schedule)
+{
+  PetscFunctionBegin;
+  *schedule = ((PC_StructILU *)pc->data)->schedule;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCDestroy_StructILU(PC pc)
 {
   PetscFunctionBegin;
@@ -362,255 +466,15 @@ static PetscErrorCode PCDestroy_StructILU(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUSetZeroPivot_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUGetZeroPivot_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUGetStencil_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUSetType_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUGetType_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUSetFactorPrecision_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUGetFactorPrecision_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUSetThreads_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUGetThreads_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUSetSchedule_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUGetSchedule_C", NULL));
   PetscCall(PetscFree(pc->data));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*@
-  PCStructILUSetGrid - Gives the local structured grid of a matrix that has no `DMDA`
-
-  Logically Collective
-
-  Input Parameters:
-+ pc  - the `PCSTRUCTILU` preconditioner
-. dim - 1, 2 or 3
-- n   - the grid points per direction, x fastest (the natural ordering of the local rows)
-
-  Options Database Key:
-. -pc_structilu_grid nx,ny[,nz] - the local grid
-
-  Notes:
-  Needed only when the grid can neither be taken from a `DMDA` nor inferred from the pattern.
-  In parallel it is the grid of the local diagonal block, the same on every process.
-
-  Level: intermediate
-
-.seealso: `PCSTRUCTILU`, `PCStructILUSetDof()`, `PCStructILUGetGrid()`
-@*/
-PetscErrorCode PCStructILUSetGrid(PC pc, PetscInt dim, const PetscInt n[])
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscTryMethod(pc, "PCStructILUSetGrid_C", (PC, PetscInt, const PetscInt[]), (pc, dim, n));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*@
-  PCStructILUGetGrid - The local grid the preconditioner uses (after setup) or was given
-
-  Not Collective
-
-  Input Parameter:
-. pc - the `PCSTRUCTILU` preconditioner
-
-  Output Parameters:
-+ dim - the dimension (0 before setup if no grid was given)
-- n   - three sizes, 1 for unused directions
-
-  Level: intermediate
-
-.seealso: `PCSTRUCTILU`, `PCStructILUSetGrid()`
-@*/
-PetscErrorCode PCStructILUGetGrid(PC pc, PetscInt *dim, PetscInt n[])
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscUseMethod(pc, "PCStructILUGetGrid_C", (PC, PetscInt *, PetscInt[]), (pc, dim, n));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*@
-  PCStructILUSetDof - Gives the number of unknowns per grid point of a matrix that has no `DMDA`
-
-  Logically Collective
-
-  Input Parameters:
-+ pc  - the `PCSTRUCTILU` preconditioner
-- dof - 1 to 8
-
-  Options Database Key:
-. -pc_structilu_dof d - unknowns per grid point
-
-  Notes:
-  Without it the block size of the matrix is used. The unknowns of a grid point are
-  numbered consecutively (interlaced), as a `DMDA` numbers them.
-
-  Level: intermediate
-
-.seealso: `PCSTRUCTILU`, `PCStructILUSetGrid()`, `PCStructILUGetDof()`
-@*/
-PetscErrorCode PCStructILUSetDof(PC pc, PetscInt dof)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscValidLogicalCollectiveInt(pc, dof, 2);
-  PetscTryMethod(pc, "PCStructILUSetDof_C", (PC, PetscInt), (pc, dof));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*@
-  PCStructILUGetDof - The number of unknowns per grid point used (after setup) or given
-
-  Not Collective
-
-  Input Parameter:
-. pc - the `PCSTRUCTILU` preconditioner
-
-  Output Parameter:
-. dof - unknowns per grid point (0 before setup if none was given)
-
-  Level: intermediate
-
-.seealso: `PCSTRUCTILU`, `PCStructILUSetDof()`
-@*/
-PetscErrorCode PCStructILUGetDof(PC pc, PetscInt *dof)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscUseMethod(pc, "PCStructILUGetDof_C", (PC, PetscInt *), (pc, dof));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*@
-  PCStructILUSetLevels - Sets the levels of fill of the structured-grid incomplete factorization, ILU(k)
-
-  Logically Collective
-
-  Input Parameters:
-+ pc     - the `PCSTRUCTILU` preconditioner
-- levels - the levels of fill k, 0 or more (default 0)
-
-  Options Database Key:
-. -pc_structilu_levels k - the levels of fill
-
-  Notes:
-  The levels of fill are those of `PCILU` with `PCFactorSetLevels()` in natural ordering: the
-  entries of the matrix have level 0 and an entry filled in by eliminating with pivot row m
-  has level lev(i,m) + lev(m,j) + 1; entries of level above k are dropped. The factors are
-  those of `PCILU` with the same levels, so the Krylov iterations are the same.
-
-  For k > 0 the factors are stored on the fill stencil, the offsets that have level at most
-  k at some grid point (ILU(1) of star-7 is diamond-13); positions of the fill stencil whose
-  level exceeds k are kept at zero. The fill stencil must have width at most 4 and at most
-  343 offsets, otherwise `PCSetUp()` errors and asks for fewer levels. Changing the levels
-  redoes the symbolic setup at the next `PCSetUp()`.
-
-  Level: intermediate
-
-.seealso: `PCSTRUCTILU`, `PCStructILUGetLevels()`, `PCFactorSetLevels()`, `PCStructILUGetStencil()`
-@*/
-PetscErrorCode PCStructILUSetLevels(PC pc, PetscInt levels)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscValidLogicalCollectiveInt(pc, levels, 2);
-  PetscTryMethod(pc, "PCStructILUSetLevels_C", (PC, PetscInt), (pc, levels));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*@
-  PCStructILUGetLevels - The levels of fill of the structured-grid incomplete factorization
-
-  Not Collective
-
-  Input Parameter:
-. pc - the `PCSTRUCTILU` preconditioner
-
-  Output Parameter:
-. levels - the levels of fill k of ILU(k)
-
-  Level: intermediate
-
-.seealso: `PCSTRUCTILU`, `PCStructILUSetLevels()`
-@*/
-PetscErrorCode PCStructILUGetLevels(PC pc, PetscInt *levels)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscUseMethod(pc, "PCStructILUGetLevels_C", (PC, PetscInt *), (pc, levels));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*@
-  PCStructILUSetZeroPivot - Sets the size at or below which a pivot is taken as zero
-
-  Logically Collective
-
-  Input Parameters:
-+ pc        - the `PCSTRUCTILU` preconditioner
-- zeropivot - the tolerance (default 100 times machine epsilon, as `PCFactorSetZeroPivot()`)
-
-  Options Database Key:
-. -pc_structilu_zeropivot tol - the tolerance
-
-  Notes:
-  A zero pivot makes `PCSetUp()` set the failed reason `PC_FACTOR_NUMERIC_ZEROPIVOT`, so
-  `KSPSolve()` stops with `KSP_DIVERGED_PC_FAILED` (or errors with `-ksp_error_if_not_converged`).
-  With several DoF per point a diagonal block is inverted with partial pivoting and the
-  tolerance applies to its pivots.
-
-  Level: intermediate
-
-.seealso: `PCSTRUCTILU`, `PCStructILUGetZeroPivot()`, `PCFactorSetZeroPivot()`
-@*/
-PetscErrorCode PCStructILUSetZeroPivot(PC pc, PetscReal zeropivot)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscValidLogicalCollectiveReal(pc, zeropivot, 2);
-  PetscTryMethod(pc, "PCStructILUSetZeroPivot_C", (PC, PetscReal), (pc, zeropivot));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*@
-  PCStructILUGetZeroPivot - The zero pivot tolerance
-
-  Not Collective
-
-  Input Parameter:
-. pc - the `PCSTRUCTILU` preconditioner
-
-  Output Parameter:
-. zeropivot - the tolerance
-
-  Level: intermediate
-
-.seealso: `PCSTRUCTILU`, `PCStructILUSetZeroPivot()`
-@*/
-PetscErrorCode PCStructILUGetZeroPivot(PC pc, PetscReal *zeropivot)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscUseMethod(pc, "PCStructILUGetZeroPivot_C", (PC, PetscReal *), (pc, zeropivot));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*@C
-  PCStructILUGetStencil - The stencil found at setup (the ILU(k) fill stencil for k > 0)
-
-  Not Collective
-
-  Input Parameter:
-. pc - the `PCSTRUCTILU` preconditioner, set up
-
-  Output Parameters:
-+ dim     - the grid dimension
-. ns      - the number of offsets
-- offsets - 3*ns integers (dx,dy,dz), in natural order: the lower offsets, (0,0,0), then the upper ones; owned by the PC
-
-  Notes:
-  With levels of fill (`PCStructILUSetLevels()`) it is the stencil of the factors, the matrix's
-  stencil with the offsets filled in.
-
-  Level: intermediate
-
-.seealso: `PCSTRUCTILU`, `PCStructILUGetGrid()`, `PCStructILUSetLevels()`
-@*/
-PetscErrorCode PCStructILUGetStencil(PC pc, PetscInt *dim, PetscInt *ns, const PetscInt **offsets)
-{
-  PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscUseMethod(pc, "PCStructILUGetStencil_C", (PC, PetscInt *, PetscInt *, const PetscInt **), (pc, dim, ns, offsets));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -675,5 +539,13 @@ PETSC_EXTERN PetscErrorCode PCCreate_StructILU(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUSetZeroPivot_C", PCStructILUSetZeroPivot_StructILU));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUGetZeroPivot_C", PCStructILUGetZeroPivot_StructILU));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUGetStencil_C", PCStructILUGetStencil_StructILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUSetType_C", PCStructILUSetType_StructILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUGetType_C", PCStructILUGetType_StructILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUSetFactorPrecision_C", PCStructILUSetFactorPrecision_StructILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUGetFactorPrecision_C", PCStructILUGetFactorPrecision_StructILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUSetThreads_C", PCStructILUSetThreads_StructILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUGetThreads_C", PCStructILUGetThreads_StructILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUSetSchedule_C", PCStructILUSetSchedule_StructILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUGetSchedule_C", PCStructILUGetSchedule_StructILU));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -10,7 +10,8 @@ typedef struct {
   void           *lval, *uval, *dinv; /* lower blocks (ILU), upper blocks, inverted diagonal blocks; stencil-major */
   const PetscInt *mirror;            /* IC: index of the offset -s */
   PetscScalar    *work;              /* IC: D^{-1} y of the forward sweep */
-  size_t          bytes;             /* memory the solves read for the factors */
+  size_t          bytes;             /* memory of the stored factors */
+  PetscInt        noffsets;          /* offsets whose blocks are stored (besides the inverted diagonal) */
 } StructILUFactors;
 
 /*

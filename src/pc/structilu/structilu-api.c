@@ -1,0 +1,478 @@
+/*
+   The public interface of PCSTRUCTILU: setters and getters that dispatch to the
+   implementation in structilu.c.
+*/
+#include <petsc/private/petscimpl.h>
+#include <petscgilu.h>
+#include <petscgilu/private/compat.h>
+
+const char *const PCStructILUTypes[]      = {"ilu", "ic", "PCStructILUType", "PC_STRUCTILU_", NULL};
+const char *const PCStructILUPrecisions[] = {"double", "single", "PCStructILUPrecision", "PC_STRUCTILU_PRECISION_", NULL};
+const char *const PCStructILUSchedules[]  = {"slab", "hyperplane", "PCStructILUSchedule", "PC_STRUCTILU_SCHEDULE_", NULL};
+
+/*@
+  PCStructILUSetGrid - Gives the local structured grid of a matrix that has no `DMDA`
+
+  Logically Collective
+
+  Input Parameters:
++ pc  - the `PCSTRUCTILU` preconditioner
+. dim - 1, 2 or 3
+- n   - the grid points per direction, x fastest (the natural ordering of the local rows)
+
+  Options Database Key:
+. -pc_structilu_grid nx,ny[,nz] - the local grid
+
+  Notes:
+  Needed only when the grid can neither be taken from a `DMDA` nor inferred from the pattern.
+  In parallel it is the grid of the local diagonal block, the same on every process.
+
+  Level: intermediate
+
+.seealso: `PCSTRUCTILU`, `PCStructILUSetDof()`, `PCStructILUGetGrid()`
+@*/
+PetscErrorCode PCStructILUSetGrid(PC pc, PetscInt dim, const PetscInt n[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscTryMethod(pc, "PCStructILUSetGrid_C", (PC, PetscInt, const PetscInt[]), (pc, dim, n));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCStructILUGetGrid - The local grid the preconditioner uses (after setup) or was given
+
+  Not Collective
+
+  Input Parameter:
+. pc - the `PCSTRUCTILU` preconditioner
+
+  Output Parameters:
++ dim - the dimension (0 before setup if no grid was given)
+- n   - three sizes, 1 for unused directions
+
+  Level: intermediate
+
+.seealso: `PCSTRUCTILU`, `PCStructILUSetGrid()`
+@*/
+PetscErrorCode PCStructILUGetGrid(PC pc, PetscInt *dim, PetscInt n[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCStructILUGetGrid_C", (PC, PetscInt *, PetscInt[]), (pc, dim, n));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCStructILUSetDof - Gives the number of unknowns per grid point of a matrix that has no `DMDA`
+
+  Logically Collective
+
+  Input Parameters:
++ pc  - the `PCSTRUCTILU` preconditioner
+- dof - 1 to 8
+
+  Options Database Key:
+. -pc_structilu_dof d - unknowns per grid point
+
+  Notes:
+  Without it the block size of the matrix is used. The unknowns of a grid point are
+  numbered consecutively (interlaced), as a `DMDA` numbers them.
+
+  Level: intermediate
+
+.seealso: `PCSTRUCTILU`, `PCStructILUSetGrid()`, `PCStructILUGetDof()`
+@*/
+PetscErrorCode PCStructILUSetDof(PC pc, PetscInt dof)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveInt(pc, dof, 2);
+  PetscTryMethod(pc, "PCStructILUSetDof_C", (PC, PetscInt), (pc, dof));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCStructILUGetDof - The number of unknowns per grid point used (after setup) or given
+
+  Not Collective
+
+  Input Parameter:
+. pc - the `PCSTRUCTILU` preconditioner
+
+  Output Parameter:
+. dof - unknowns per grid point (0 before setup if none was given)
+
+  Level: intermediate
+
+.seealso: `PCSTRUCTILU`, `PCStructILUSetDof()`
+@*/
+PetscErrorCode PCStructILUGetDof(PC pc, PetscInt *dof)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCStructILUGetDof_C", (PC, PetscInt *), (pc, dof));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCStructILUSetLevels - Sets the levels of fill of the structured-grid incomplete factorization, ILU(k)
+
+  Logically Collective
+
+  Input Parameters:
++ pc     - the `PCSTRUCTILU` preconditioner
+- levels - the levels of fill k, 0 or more (default 0)
+
+  Options Database Key:
+. -pc_structilu_levels k - the levels of fill
+
+  Notes:
+  The levels of fill are those of `PCILU` with `PCFactorSetLevels()` in natural ordering: the
+  entries of the matrix have level 0 and an entry filled in by eliminating with pivot row m
+  has level lev(i,m) + lev(m,j) + 1; entries of level above k are dropped. The factors are
+  those of `PCILU` with the same levels, so the Krylov iterations are the same.
+
+  For k > 0 the factors are stored on the fill stencil, the offsets that have level at most
+  k at some grid point (ILU(1) of star-7 is diamond-13); positions of the fill stencil whose
+  level exceeds k are kept at zero. The fill stencil must have width at most 4 and at most
+  343 offsets, otherwise `PCSetUp()` errors and asks for fewer levels. Changing the levels
+  redoes the symbolic setup at the next `PCSetUp()`.
+
+  Level: intermediate
+
+.seealso: `PCSTRUCTILU`, `PCStructILUGetLevels()`, `PCFactorSetLevels()`, `PCStructILUGetStencil()`
+@*/
+PetscErrorCode PCStructILUSetLevels(PC pc, PetscInt levels)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveInt(pc, levels, 2);
+  PetscTryMethod(pc, "PCStructILUSetLevels_C", (PC, PetscInt), (pc, levels));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCStructILUGetLevels - The levels of fill of the structured-grid incomplete factorization
+
+  Not Collective
+
+  Input Parameter:
+. pc - the `PCSTRUCTILU` preconditioner
+
+  Output Parameter:
+. levels - the levels of fill k of ILU(k)
+
+  Level: intermediate
+
+.seealso: `PCSTRUCTILU`, `PCStructILUSetLevels()`
+@*/
+PetscErrorCode PCStructILUGetLevels(PC pc, PetscInt *levels)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCStructILUGetLevels_C", (PC, PetscInt *), (pc, levels));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCStructILUSetZeroPivot - Sets the size at or below which a pivot is taken as zero
+
+  Logically Collective
+
+  Input Parameters:
++ pc        - the `PCSTRUCTILU` preconditioner
+- zeropivot - the tolerance (default 100 times machine epsilon, as `PCFactorSetZeroPivot()`)
+
+  Options Database Key:
+. -pc_structilu_zeropivot tol - the tolerance
+
+  Notes:
+  A zero pivot makes `PCSetUp()` set the failed reason `PC_FACTOR_NUMERIC_ZEROPIVOT`, so
+  `KSPSolve()` stops with `KSP_DIVERGED_PC_FAILED` (or errors with `-ksp_error_if_not_converged`).
+  With several DoF per point a diagonal block is inverted with partial pivoting and the
+  tolerance applies to its pivots.
+
+  Level: intermediate
+
+.seealso: `PCSTRUCTILU`, `PCStructILUGetZeroPivot()`, `PCFactorSetZeroPivot()`
+@*/
+PetscErrorCode PCStructILUSetZeroPivot(PC pc, PetscReal zeropivot)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveReal(pc, zeropivot, 2);
+  PetscTryMethod(pc, "PCStructILUSetZeroPivot_C", (PC, PetscReal), (pc, zeropivot));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCStructILUGetZeroPivot - The zero pivot tolerance
+
+  Not Collective
+
+  Input Parameter:
+. pc - the `PCSTRUCTILU` preconditioner
+
+  Output Parameter:
+. zeropivot - the tolerance
+
+  Level: intermediate
+
+.seealso: `PCSTRUCTILU`, `PCStructILUSetZeroPivot()`
+@*/
+PetscErrorCode PCStructILUGetZeroPivot(PC pc, PetscReal *zeropivot)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCStructILUGetZeroPivot_C", (PC, PetscReal *), (pc, zeropivot));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  PCStructILUGetStencil - The stencil found at setup (the ILU(k) fill stencil for k > 0)
+
+  Not Collective
+
+  Input Parameter:
+. pc - the `PCSTRUCTILU` preconditioner, set up
+
+  Output Parameters:
++ dim     - the grid dimension
+. ns      - the number of offsets
+- offsets - 3*ns integers (dx,dy,dz), in natural order: the lower offsets, (0,0,0), then the upper ones; owned by the PC
+
+  Notes:
+  With levels of fill (`PCStructILUSetLevels()`) it is the stencil of the factors, the matrix's
+  stencil with the offsets filled in.
+
+  Level: intermediate
+
+.seealso: `PCSTRUCTILU`, `PCStructILUGetGrid()`, `PCStructILUSetLevels()`
+@*/
+PetscErrorCode PCStructILUGetStencil(PC pc, PetscInt *dim, PetscInt *ns, const PetscInt **offsets)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCStructILUGetStencil_C", (PC, PetscInt *, PetscInt *, const PetscInt **), (pc, dim, ns, offsets));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCStructILUSetType - Chooses the incomplete factorization: ILU, or incomplete Cholesky for symmetric matrices
+
+  Logically Collective
+
+  Input Parameters:
++ pc   - the `PCSTRUCTILU` preconditioner
+- type - `PC_STRUCTILU_ILU` (default) or `PC_STRUCTILU_IC`
+
+  Options Database Key:
+. -pc_structilu_type ilu|ic - the factorization
+
+  Notes:
+  IC(k) stores the upper triangle of the factors only, (D + U), and applies
+  (D + U)^T D^{-1} (D + U); for a symmetric matrix these are the factors of ILU(k), so the
+  iterations are those of `PCILU` and of `PCICC` where PETSc's ICC applies, with half the
+  memory. The matrix must be symmetric: the setup checks it and errors otherwise.
+
+  Level: intermediate
+
+.seealso: `PCSTRUCTILU`, `PCStructILUGetType()`, `PCStructILUSetLevels()`
+@*/
+PetscErrorCode PCStructILUSetType(PC pc, PCStructILUType type)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveEnum(pc, type, 2);
+  PetscTryMethod(pc, "PCStructILUSetType_C", (PC, PCStructILUType), (pc, type));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCStructILUGetType - The incomplete factorization, ILU or IC
+
+  Not Collective
+
+  Input Parameter:
+. pc - the `PCSTRUCTILU` preconditioner
+
+  Output Parameter:
+. type - `PC_STRUCTILU_ILU` or `PC_STRUCTILU_IC`
+
+  Level: intermediate
+
+.seealso: `PCSTRUCTILU`, `PCStructILUSetType()`
+@*/
+PetscErrorCode PCStructILUGetType(PC pc, PCStructILUType *type)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCStructILUGetType_C", (PC, PCStructILUType *), (pc, type));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCStructILUSetFactorPrecision - Stores the factors in double or in single precision
+
+  Logically Collective
+
+  Input Parameters:
++ pc        - the `PCSTRUCTILU` preconditioner
+- precision - `PC_STRUCTILU_PRECISION_DOUBLE` (default) or `PC_STRUCTILU_PRECISION_SINGLE`
+
+  Options Database Key:
+. -pc_structilu_factor_precision double|single - the precision of the stored factors
+
+  Notes:
+  The factorization is computed in double precision either way; single precision rounds the
+  factors to float for storage, which halves the memory and the factor traffic of every
+  apply, while the triangular solves still compute in double on double vectors. The
+  preconditioner changes at the level of float round-off, which may change the number of
+  iterations slightly.
+
+  Level: intermediate
+
+.seealso: `PCSTRUCTILU`, `PCStructILUGetFactorPrecision()`
+@*/
+PetscErrorCode PCStructILUSetFactorPrecision(PC pc, PCStructILUPrecision precision)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveEnum(pc, precision, 2);
+  PetscTryMethod(pc, "PCStructILUSetFactorPrecision_C", (PC, PCStructILUPrecision), (pc, precision));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCStructILUGetFactorPrecision - The precision the factors are stored in
+
+  Not Collective
+
+  Input Parameter:
+. pc - the `PCSTRUCTILU` preconditioner
+
+  Output Parameter:
+. precision - `PC_STRUCTILU_PRECISION_DOUBLE` or `PC_STRUCTILU_PRECISION_SINGLE`
+
+  Level: intermediate
+
+.seealso: `PCSTRUCTILU`, `PCStructILUSetFactorPrecision()`
+@*/
+PetscErrorCode PCStructILUGetFactorPrecision(PC pc, PCStructILUPrecision *precision)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCStructILUGetFactorPrecision_C", (PC, PCStructILUPrecision *), (pc, precision));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCStructILUSetThreads - Sets the number of host threads of the factorization and the solves
+
+  Logically Collective
+
+  Input Parameters:
++ pc       - the `PCSTRUCTILU` preconditioner
+- nthreads - the number of threads, or 0 (default) for OpenMP's (`OMP_NUM_THREADS`), with no more than one thread per 16384 unknowns
+
+  Options Database Key:
+. -pc_structilu_threads n - the number of threads
+
+  Notes:
+  The results do not depend on the number of threads: every row is computed by the same
+  operations in the same order, the threads only share the rows out along the schedule.
+  Without OpenMP in the build there is one thread.
+
+  Level: intermediate
+
+.seealso: `PCSTRUCTILU`, `PCStructILUGetThreads()`, `PCStructILUSetSchedule()`
+@*/
+PetscErrorCode PCStructILUSetThreads(PC pc, PetscInt nthreads)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveInt(pc, nthreads, 2);
+  PetscTryMethod(pc, "PCStructILUSetThreads_C", (PC, PetscInt), (pc, nthreads));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCStructILUGetThreads - The number of host threads asked for (0: automatic)
+
+  Not Collective
+
+  Input Parameter:
+. pc - the `PCSTRUCTILU` preconditioner
+
+  Output Parameter:
+. nthreads - the number given to `PCStructILUSetThreads()`
+
+  Level: intermediate
+
+.seealso: `PCSTRUCTILU`, `PCStructILUSetThreads()`
+@*/
+PetscErrorCode PCStructILUGetThreads(PC pc, PetscInt *nthreads)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCStructILUGetThreads_C", (PC, PetscInt *), (pc, nthreads));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCStructILUSetSchedule - Chooses how the host threads share the rows
+
+  Logically Collective
+
+  Input Parameters:
++ pc       - the `PCSTRUCTILU` preconditioner
+- schedule - `PC_STRUCTILU_SCHEDULE_SLAB` (default) or `PC_STRUCTILU_SCHEDULE_HYPERPLANE`
+
+  Options Database Key:
+. -pc_structilu_schedule slab|hyperplane - the schedule
+
+  Notes:
+  Both cut the grid lines into segments (units) that wait only for the units holding their
+  lower neighbours (block-to-block waiting, no barrier per level). hyperplane is StructILU's
+  GPU schedule: units are ordered by their hyperplane level (the affine transformation of
+  the stencil), threads claim tiles of independent units of one level in that order and
+  interleave their recurrences. slab gives each thread a slab of the grid (a range of y in
+  3D, of x in 2D) to sweep in natural order: long unit-stride runs through memory, which
+  the prefetchers of a CPU follow; it is the faster one on the machines measured in bench/.
+
+  Level: advanced
+
+.seealso: `PCSTRUCTILU`, `PCStructILUGetSchedule()`, `PCStructILUSetThreads()`
+@*/
+PetscErrorCode PCStructILUSetSchedule(PC pc, PCStructILUSchedule schedule)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveEnum(pc, schedule, 2);
+  PetscTryMethod(pc, "PCStructILUSetSchedule_C", (PC, PCStructILUSchedule), (pc, schedule));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCStructILUGetSchedule - How the host threads share the rows
+
+  Not Collective
+
+  Input Parameter:
+. pc - the `PCSTRUCTILU` preconditioner
+
+  Output Parameter:
+. schedule - `PC_STRUCTILU_SCHEDULE_SLAB` or `PC_STRUCTILU_SCHEDULE_HYPERPLANE`
+
+  Level: advanced
+
+.seealso: `PCSTRUCTILU`, `PCStructILUSetSchedule()`
+@*/
+PetscErrorCode PCStructILUGetSchedule(PC pc, PCStructILUSchedule *schedule)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCStructILUGetSchedule_C", (PC, PCStructILUSchedule *), (pc, schedule));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
