@@ -519,6 +519,7 @@ PetscErrorCode GILUStencilMatPack(Mat A, GILUStencilMat *sm)
   const PetscScalar *aa;
   PetscScalar       *val;
   size_t             nvals;
+  int                bad = 0;
 
   PetscFunctionBegin;
   PetscCall(GILUMatCheckSupported(A, &isbaij));
@@ -529,11 +530,20 @@ PetscErrorCode GILUStencilMatPack(Mat A, GILUStencilMat *sm)
   PetscCall(PatternGet(A, isbaij, g->dof, &pat));
   if (isbaij) PetscCall(MatSeqBAIJGetArray(A, (PetscScalar **)&aa));
   else PetscCall(MatSeqAIJGetArrayRead(A, &aa));
-  nvals = (size_t)pat.ia[pat.nrows] * (isbaij ? sm->bs2 : 1);
-  if (HasInfOrNan(aa, nvals)) {
+  /* pack line by line; the values of the rows of a line, just read, are checked for NaN/Inf */
+  PRAGMA_OMP_FOR_LINES(reduction(| : bad))
+  for (PetscInt line = 0; line < nlines; line++) {
+    PetscInt     j = line % g->n[1], k = line / g->n[1], p0 = line * g->n[0];
+    const size_t scale = isbaij ? (size_t)sm->bs2 : 1;
+
+    for (PetscInt i = 0, p = p0; i < g->n[0]; i++, p++) PackPoint(&pat, sm, cube2s, aa, val, p, i, j, k);
+    bad |= (int)HasInfOrNan(aa + scale * pat.ia[PatternRow(&pat, p0, 0)], scale * (pat.ia[PatternRow(&pat, p0 + g->n[0], 0)] - pat.ia[PatternRow(&pat, p0, 0)]));
+  }
+  if (bad) { /* find the first one, for the message */
     size_t t = 0;
 
-    while (!PetscIsInfOrNanScalar(aa[t])) t++;
+    nvals = (size_t)pat.ia[pat.nrows] * (isbaij ? sm->bs2 : 1);
+    while (t < nvals && !PetscIsInfOrNanScalar(aa[t])) t++;
     for (PetscInt r = 0; r < pat.nrows; r++)
       if ((size_t)pat.ia[r + 1] * (isbaij ? sm->bs2 : 1) > t) {
         PetscInt row = isbaij ? r * g->dof + (PetscInt)(t % sm->bs2) % g->dof : r, col = isbaij ? pat.ja[t / sm->bs2] * g->dof + (PetscInt)(t % sm->bs2) / g->dof : pat.ja[t];
@@ -543,12 +553,6 @@ PetscErrorCode GILUStencilMatPack(Mat A, GILUStencilMat *sm)
         PetscCall(PatternRestore(A, &pat));
         SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FP, "The matrix has a NaN or Inf entry: row %" PetscInt_FMT ", column %" PetscInt_FMT " (local numbering); fix the assembly of the operator", row, col);
       }
-  }
-  PRAGMA_OMP_FOR_LINES()
-  for (PetscInt line = 0; line < nlines; line++) {
-    PetscInt j = line % g->n[1], k = line / g->n[1];
-
-    for (PetscInt i = 0, p = line * g->n[0]; i < g->n[0]; i++, p++) PackPoint(&pat, sm, cube2s, aa, val, p, i, j, k);
   }
   if (isbaij) PetscCall(MatSeqBAIJRestoreArray(A, (PetscScalar **)&aa));
   else PetscCall(MatSeqAIJRestoreArrayRead(A, &aa));

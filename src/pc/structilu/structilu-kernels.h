@@ -97,6 +97,38 @@ static void SUFFIX(Forward)(void *vctx, GILUSchedule sched, PetscInt nu, const P
         for (PetscInt p = p0[u] + i0[u]; p < p0[u] + i1u[u]; p++) SUFFIX(BlockApply)(dinv + (size_t)p * (SDOF * SDOF), x + p * SDOF, z + p * SDOF);
     return;
   }
+#if SDOF == 1
+  /* one unknown per point and the usual offsets along the line, (-1) or (-2,-1): the values the
+     recurrence needs stay in registers (same operations as below, without the store-to-load
+     latency of reading x[p-1] back) */
+  if (!ctx->ic && (nline == 1 || nline == 2) && st->off[nl - 1][0] == -1 && (nline == 1 || st->off[nl - 2][0] == -2)) {
+    PetscBool tr;
+    const FT *L1 = SUFFIX(OffsetBlocks)(ctx, nl - 1, &tr), *L2 = nline == 2 ? SUFFIX(OffsetBlocks)(ctx, nl - 2, &tr) : NULL;
+
+    for (PetscInt u = 0; u < nu; u++) {
+      PetscInt    i1, j, k;
+      PetscScalar x1, x2;
+
+      GILUScheduleGetUnit(sched, units[u], &i0[u], &i1, &j, &k);
+      x1 = i0[u] >= 1 ? x[p0[u] + i0[u] - 1] : 0;
+      x2 = i0[u] >= 2 ? x[p0[u] + i0[u] - 2] : 0;
+      if (nline == 1)
+        for (PetscInt p = p0[u] + i0[u]; p < p0[u] + i1; p++) {
+          x1   = x[p] - (PetscScalar)L1[p] * x1;
+          x[p] = x1;
+        }
+      else
+        for (PetscInt p = p0[u] + i0[u]; p < p0[u] + i1; p++) {
+          PetscScalar v = x[p] - (PetscScalar)L2[p] * x2 - (PetscScalar)L1[p] * x1;
+
+          x[p] = v;
+          x2   = x1;
+          x1   = v;
+        }
+    }
+    return;
+  }
+#endif
   /* the recurrences along the lines, the units interleaved so that their latencies overlap */
   for (PetscInt u0 = 0; u0 < nu; u0 += (len < 0 ? 1 : nu)) {
     PetscInt ue = len < 0 ? u0 + 1 : nu, n = len;
@@ -153,6 +185,36 @@ static void SUFFIX(Backward)(void *vctx, GILUSchedule sched, PetscInt nu, const 
     }
     if (u > 0 && i1[u] - i0 != len) len = -1;
   }
+#if SDOF == 1
+  /* as in the forward sweep: offsets (1) or (1,2) along the line, their values in registers */
+  if ((nline == 1 || nline == 2) && st->off[nl + 1][0] == 1 && (nline == 1 || st->off[nl + 2][0] == 2)) {
+    PetscBool tr;
+    const FT *U1 = SUFFIX(OffsetBlocks)(ctx, nl + 1, &tr), *U2 = nline == 2 ? SUFFIX(OffsetBlocks)(ctx, nl + 2, &tr) : NULL;
+
+    for (PetscInt u = 0; u < nu; u++) {
+      PetscInt    i0, j, k;
+      PetscScalar x1, x2;
+
+      GILUScheduleGetUnit(sched, units[u], &i0, &i1[u], &j, &k);
+      x1 = i1[u] < nx ? x[p0[u] + i1[u]] : 0;
+      x2 = i1[u] + 1 < nx ? x[p0[u] + i1[u] + 1] : 0;
+      if (nline == 1)
+        for (PetscInt p = p0[u] + i1[u] - 1; p >= p0[u] + i0; p--) {
+          x1   = (PetscScalar)dinv[p] * (x[p] - (PetscScalar)U1[p] * x1);
+          x[p] = x1;
+        }
+      else
+        for (PetscInt p = p0[u] + i1[u] - 1; p >= p0[u] + i0; p--) {
+          PetscScalar v = (PetscScalar)dinv[p] * (x[p] - (PetscScalar)U1[p] * x1 - (PetscScalar)U2[p] * x2);
+
+          x[p] = v;
+          x2   = x1;
+          x1   = v;
+        }
+    }
+    return;
+  }
+#endif
   for (PetscInt u0 = 0; u0 < nu; u0 += (len < 0 ? 1 : nu)) {
     PetscInt ue = len < 0 ? u0 + 1 : nu, n = len;
 
