@@ -61,7 +61,8 @@ struct _n_GILUSchedule {
   PetscInt    chunk, nx;                               /* grid points per x-chunk, per line */
   PetscInt    n[3];                                    /* units per direction */
   PetscInt    nunits, nlevels, w[3];                   /* unit levels: w.(c,j,k) */
-  PetscInt    group;                                   /* units per tile, at most */
+  PetscInt    group;                                   /* hyperplane: units per tile, at most */
+  PetscInt    depth, ywidth;                           /* slab: sub-slabs pipelined per thread; stencil's y-width */
   PetscInt   *order;                                   /* units by increasing level */
   PetscInt    ntiles, *tileptr;                        /* tile t: order[tileptr[t]] .. order[tileptr[t+1]-1] */
   PetscInt    ndep[2];                                 /* forward (lower) and backward (upper) dependencies */
@@ -108,7 +109,7 @@ PETSC_INTERN PetscErrorCode GILUStencilGetHyperplanes(const GILUStencil *, const
 PETSC_INTERN PetscErrorCode GILUStencilGetEliminationTable(const GILUStencil *, PetscInt **);
 
 /* Host-thread schedules (schedule.c) */
-PETSC_INTERN PetscErrorCode GILUScheduleCreate(const GILUStencil *, const GILUGrid *, GILUScheduleType, PetscInt, PetscInt, GILUSchedule *);
+PETSC_INTERN PetscErrorCode GILUScheduleCreate(const GILUStencil *, const GILUGrid *, GILUScheduleType, PetscInt, PetscInt, PetscInt, GILUSchedule *);
 PETSC_INTERN PetscErrorCode GILUScheduleDestroy(GILUSchedule *);
 PETSC_INTERN PetscErrorCode GILUScheduleRun(GILUSchedule, PetscBool, GILUTileKernel, void *);
 PETSC_INTERN PetscErrorCode GILUStencilMatGetSchedule(GILUStencilMat *, GILUSchedule *);

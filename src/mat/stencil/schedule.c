@@ -22,6 +22,8 @@
 */
 #include <sched.h>
 #include <petscgilu/private/stencil.h>
+
+#define MAX_DEPTH 2 /* sub-slabs pipelined by one thread, at most (the DoF-1 kernels interleave two lines) */
 #include <petscgiluconf.h>
 #if defined(PETSCGILU_HAVE_OPENMP)
   #include <omp.h>
@@ -103,10 +105,10 @@ static PetscErrorCode ScheduleSetTiles(GILUSchedule s, const GILUStencil *st, co
   grids); else the lines are cut into chunks (2D grids) until there are about 4 tiles of
   `group` units per level per thread, keeping chunks of at least 32 points and at least the
   stencil's x-width.
-  slab: whole lines in 3D, split in y among the threads; in 2D, the lines are cut into one
-  chunk per thread, split in x.
+  slab: whole lines in 3D, split in y among the threads, each slab run as `depth` pipelined
+  sub-slabs; in 2D, the lines are cut into one chunk per thread, split in x.
 */
-PetscErrorCode GILUScheduleCreate(const GILUStencil *st, const GILUGrid *g, GILUScheduleType type, PetscInt nthreads, PetscInt group, GILUSchedule *schedule)
+PetscErrorCode GILUScheduleCreate(const GILUStencil *st, const GILUGrid *g, GILUScheduleType type, PetscInt nthreads, PetscInt group, PetscInt depth, GILUSchedule *schedule)
 {
   GILUSchedule s;
   PetscReal    par;
@@ -118,11 +120,25 @@ PetscErrorCode GILUScheduleCreate(const GILUStencil *st, const GILUGrid *g, GILU
   s->type     = type;
   s->nthreads = nthreads;
   s->group    = type == GILU_SCHEDULE_HYPERPLANE ? PetscMax(group, 1) : 1;
+  s->ywidth   = st->width[1];
+  s->depth    = 1;
   if (type == GILU_SCHEDULE_SLAB && g->n[1] * g->n[2] < 2 * nthreads) chunk = PetscMax((g->n[0] + nthreads - 1) / nthreads, PetscMax(st->width[0], 1));
   PetscCall(ScheduleSetTiles(s, st, g, chunk, &par));
   while (type == GILU_SCHEDULE_HYPERPLANE && par < 4 * nthreads * s->group && chunk / 2 >= minchunk) {
     chunk = (chunk + 1) / 2;
     PetscCall(ScheduleSetTiles(s, st, g, chunk, &par));
+  }
+  /* slab: pipeline two sub-slabs per thread in 3D when the stencil is symmetric (the argument above needs it backward too) */
+  if (type == GILU_SCHEDULE_SLAB && s->n[0] == 1 && s->n[2] > 1) {
+    PetscBool symmetric = PETSC_TRUE;
+
+    for (PetscInt a = 0; a < st->ns && symmetric; a++) {
+      PetscInt d[3] = {-st->off[a][0], -st->off[a][1], -st->off[a][2]}, b;
+
+      PetscCall(GILUStencilFind(st, d, &b));
+      symmetric = (PetscBool)(b >= 0);
+    }
+    if (symmetric) s->depth = PetscMin(depth, MAX_DEPTH);
   }
   /* units sorted by level, natural order within a level (counting sort) */
   PetscCall(PetscCalloc1(s->nlevels + 1, &count));
@@ -176,7 +192,7 @@ PetscErrorCode GILUStencilMatGetSchedule(GILUStencilMat *sm, GILUSchedule *s)
   if (sm->schedule && sm->schedule->nthreads != nthreads) PetscCall(GILUScheduleDestroy(&sm->schedule));
   /* independent units interleaved per tile hide the latency of the recurrences along the lines; one block row is enough work from 3 DoF on */
   if (sm->schedule && sm->schedule->type != sm->scheduletype) PetscCall(GILUScheduleDestroy(&sm->schedule));
-  if (!sm->schedule) PetscCall(GILUScheduleCreate(&sm->stencil, &sm->grid, sm->scheduletype, nthreads, sm->grid.dof == 1 ? 4 : (sm->grid.dof == 2 ? 2 : 1), &sm->schedule));
+  if (!sm->schedule) PetscCall(GILUScheduleCreate(&sm->stencil, &sm->grid, sm->scheduletype, nthreads, sm->grid.dof == 1 ? 4 : (sm->grid.dof == 2 ? 2 : 1), sm->grid.dof <= 2 ? 2 : 1, &sm->schedule));
   *s = sm->schedule;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -204,23 +220,62 @@ static inline void SlabRange(GILUSchedule s, PetscInt t, PetscInt r[3][2])
   r[a][1] = (s->n[a] * (t + 1)) / s->nthreads;
 }
 
+/* One unit after the units it waits for, then its flag */
+static inline void RunUnits(GILUSchedule s, PetscInt nu, const PetscInt *units, const PetscInt nd, const PetscInt (*dep)[3], GILUTileKernel kernel, void *ctx, PetscInt64 sweep, PetscBool wait)
+{
+  if (wait)
+    for (PetscInt a = 0; a < nu; a++)
+      for (PetscInt d = 0; d < nd; d++) UnitWait(s, units[a], dep[d], sweep);
+  kernel(ctx, s, nu, units);
+  if (wait)
+    for (PetscInt a = 0; a < nu; a++) __atomic_store_n(&s->done[units[a]], sweep, __ATOMIC_RELEASE);
+}
+
+/*
+  The sweep of thread t over its slab. With depth 1, in natural order. With depth G > 1 (3D,
+  whole lines), the slab is cut in y into G sub-slabs and sub-slab g runs g planes behind
+  sub-slab 0: step st takes line i of plane st - g of every sub-slab g together, so the
+  kernel interleaves G independent recurrences (instruction-level parallelism for one
+  thread). Line i of sub-slab g needs lines of plane st - g - 1 of sub-slab g + 1 (done one
+  step earlier) and never a line of the same step, because sub-slabs are higher than the
+  stencil. Thread t's step st waits at most for thread t-1's step st + G - 1 and thread
+  t+1's step st - G, so the steps of all threads are ordered by 2 st + (2G - 1) t: no cycle.
+  The backward sweep runs the same in reverse.
+*/
 static inline void SlabSweep(GILUSchedule s, PetscInt t, PetscBool backward, GILUTileKernel kernel, void *ctx, PetscInt64 sweep, PetscBool wait)
 {
   const PetscInt nd = s->ndep[backward ? 1 : 0];
   const PetscInt(*dep)[3] = (const PetscInt(*)[3])s->dep[backward ? 1 : 0];
-  PetscInt r[3][2], n[3], total;
+  PetscInt r[3][2], n[3], total, G = s->depth, h, nsteps;
 
   SlabRange(s, t, r);
   for (PetscInt d = 0; d < 3; d++) n[d] = r[d][1] - r[d][0];
-  total = n[0] * n[1] * n[2];
-  for (PetscInt m = 0; m < total; m++) {
-    PetscInt mm = backward ? total - 1 - m : m;
-    PetscInt u  = ((r[2][0] + mm / (n[0] * n[1])) * s->n[1] + r[1][0] + (mm / n[0]) % n[1]) * s->n[0] + r[0][0] + mm % n[0];
+  h = n[1] / PetscMax(G, 1);
+  if (G <= 1 || h <= s->ywidth) {
+    total = n[0] * n[1] * n[2];
+    for (PetscInt m = 0; m < total; m++) {
+      PetscInt mm = backward ? total - 1 - m : m;
+      PetscInt u  = ((r[2][0] + mm / (n[0] * n[1])) * s->n[1] + r[1][0] + (mm / n[0]) % n[1]) * s->n[0] + r[0][0] + mm % n[0];
 
-    if (wait)
-      for (PetscInt d = 0; d < nd; d++) UnitWait(s, u, dep[d], sweep);
-    kernel(ctx, s, 1, &u);
-    if (wait) __atomic_store_n(&s->done[u], sweep, __ATOMIC_RELEASE);
+      RunUnits(s, 1, &u, nd, dep, kernel, ctx, sweep, wait);
+    }
+    return;
+  }
+  nsteps = s->n[2] + G - 1;
+  for (PetscInt m = 0; m < nsteps; m++) {
+    PetscInt st = backward ? nsteps - 1 - m : m, htop = n[1] - (G - 1) * h; /* the top sub-slab takes the remainder */
+
+    for (PetscInt mi = 0; mi < htop; mi++) {
+      PetscInt i = backward ? htop - 1 - mi : mi, units[MAX_DEPTH], nu = 0;
+
+      for (PetscInt g = 0; g < G; g++) {
+        PetscInt k = st - g;
+
+        if (k < 0 || k >= s->n[2] || (g < G - 1 && i >= h)) continue;
+        units[nu++] = k * s->n[1] + r[1][0] + g * h + i;
+      }
+      if (nu) RunUnits(s, nu, units, nd, dep, kernel, ctx, sweep, wait);
+    }
   }
 }
 

@@ -105,6 +105,31 @@ static void SUFFIX(Forward)(void *vctx, GILUSchedule sched, PetscInt nu, const P
     PetscBool tr;
     const FT *L1 = SUFFIX(OffsetBlocks)(ctx, nl - 1, &tr), *L2 = nline == 2 ? SUFFIX(OffsetBlocks)(ctx, nl - 2, &tr) : NULL;
 
+    if (nu == 2 && len > 0) { /* two independent lines: their recurrences interleaved */
+      const PetscInt a = p0[0] + i0[0], b = p0[1] + i0[1];
+      PetscScalar    xa1 = i0[0] >= 1 ? x[a - 1] : 0, xa2 = i0[0] >= 2 ? x[a - 2] : 0, xb1 = i0[1] >= 1 ? x[b - 1] : 0, xb2 = i0[1] >= 2 ? x[b - 2] : 0;
+
+      if (nline == 1)
+        for (PetscInt d = 0; d < len; d++) {
+          xa1      = x[a + d] - (PetscScalar)L1[a + d] * xa1;
+          xb1      = x[b + d] - (PetscScalar)L1[b + d] * xb1;
+          x[a + d] = xa1;
+          x[b + d] = xb1;
+        }
+      else
+        for (PetscInt d = 0; d < len; d++) {
+          PetscScalar va = x[a + d] - (PetscScalar)L2[a + d] * xa2 - (PetscScalar)L1[a + d] * xa1;
+          PetscScalar vb = x[b + d] - (PetscScalar)L2[b + d] * xb2 - (PetscScalar)L1[b + d] * xb1;
+
+          x[a + d] = va;
+          x[b + d] = vb;
+          xa2      = xa1;
+          xa1      = va;
+          xb2      = xb1;
+          xb1      = vb;
+        }
+      return;
+    }
     for (PetscInt u = 0; u < nu; u++) {
       PetscInt    i1, j, k;
       PetscScalar x1, x2;
@@ -191,6 +216,31 @@ static void SUFFIX(Backward)(void *vctx, GILUSchedule sched, PetscInt nu, const 
     PetscBool tr;
     const FT *U1 = SUFFIX(OffsetBlocks)(ctx, nl + 1, &tr), *U2 = nline == 2 ? SUFFIX(OffsetBlocks)(ctx, nl + 2, &tr) : NULL;
 
+    if (nu == 2 && len > 0) { /* two independent lines: their recurrences interleaved */
+      const PetscInt a = p0[0] + i1[0] - 1, b = p0[1] + i1[1] - 1;
+      PetscScalar    xa1 = i1[0] < nx ? x[a + 1] : 0, xa2 = i1[0] + 1 < nx ? x[a + 2] : 0, xb1 = i1[1] < nx ? x[b + 1] : 0, xb2 = i1[1] + 1 < nx ? x[b + 2] : 0;
+
+      if (nline == 1)
+        for (PetscInt d = 0; d < len; d++) {
+          xa1      = (PetscScalar)dinv[a - d] * (x[a - d] - (PetscScalar)U1[a - d] * xa1);
+          xb1      = (PetscScalar)dinv[b - d] * (x[b - d] - (PetscScalar)U1[b - d] * xb1);
+          x[a - d] = xa1;
+          x[b - d] = xb1;
+        }
+      else
+        for (PetscInt d = 0; d < len; d++) {
+          PetscScalar va = (PetscScalar)dinv[a - d] * (x[a - d] - (PetscScalar)U1[a - d] * xa1 - (PetscScalar)U2[a - d] * xa2);
+          PetscScalar vb = (PetscScalar)dinv[b - d] * (x[b - d] - (PetscScalar)U1[b - d] * xb1 - (PetscScalar)U2[b - d] * xb2);
+
+          x[a - d] = va;
+          x[b - d] = vb;
+          xa2      = xa1;
+          xa1      = va;
+          xb2      = xb1;
+          xb1      = vb;
+        }
+      return;
+    }
     for (PetscInt u = 0; u < nu; u++) {
       PetscInt    i0, j, k;
       PetscScalar x1, x2;
