@@ -23,7 +23,7 @@
 #include <sched.h>
 #include <petscgilu/private/stencil.h>
 
-#define MAX_DEPTH 2 /* sub-slabs pipelined by one thread, at most (the DoF-1 kernels interleave two lines) */
+#define MAX_DEPTH 4 /* sub-slabs pipelined by one thread, at most (the DoF-1 kernels interleave up to four lines) */
 #include <petscgiluconf.h>
 #if defined(PETSCGILU_HAVE_OPENMP)
   #include <omp.h>
@@ -139,6 +139,7 @@ PetscErrorCode GILUScheduleCreate(const GILUStencil *st, const GILUGrid *g, GILU
       symmetric = (PetscBool)(b >= 0);
     }
     if (symmetric) s->depth = PetscMin(depth, MAX_DEPTH);
+    while (s->depth > 1 && (s->n[1] / nthreads) / s->depth <= s->ywidth) s->depth--; /* sub-slabs higher than the stencil */
   }
   /* units sorted by level, natural order within a level (counting sort) */
   PetscCall(PetscCalloc1(s->nlevels + 1, &count));
@@ -192,7 +193,7 @@ PetscErrorCode GILUStencilMatGetSchedule(GILUStencilMat *sm, GILUSchedule *s)
   if (sm->schedule && sm->schedule->nthreads != nthreads) PetscCall(GILUScheduleDestroy(&sm->schedule));
   /* independent units interleaved per tile hide the latency of the recurrences along the lines; one block row is enough work from 3 DoF on */
   if (sm->schedule && sm->schedule->type != sm->scheduletype) PetscCall(GILUScheduleDestroy(&sm->schedule));
-  if (!sm->schedule) PetscCall(GILUScheduleCreate(&sm->stencil, &sm->grid, sm->scheduletype, nthreads, sm->grid.dof == 1 ? 4 : (sm->grid.dof == 2 ? 2 : 1), sm->grid.dof <= 2 ? 2 : 1, &sm->schedule));
+  if (!sm->schedule) PetscCall(GILUScheduleCreate(&sm->stencil, &sm->grid, sm->scheduletype, nthreads, sm->grid.dof == 1 ? 4 : (sm->grid.dof == 2 ? 2 : 1), sm->grid.dof == 1 ? 3 : (sm->grid.dof == 2 ? 2 : 1), &sm->schedule));
   *s = sm->schedule;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

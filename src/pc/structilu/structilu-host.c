@@ -93,7 +93,8 @@ typedef struct {
   #define PRAGMA_IVDEP
 #endif
 
-#define MAX_GROUP 8 /* units per tile, at most */
+#define MAX_GROUP      8 /* units per tile, at most */
+#define MAX_GROUP_DOF1 4 /* lines whose DoF-1 recurrences are interleaved in registers, at most */
 
 #define PASTE3_(a, b, c) a##_##b##_##c
 #define PASTE3(a, b, c)  PASTE3_(a, b, c)

@@ -64,6 +64,70 @@ static inline void SUFFIX(BlockApply)(const FT *D, const PetscScalar *x, PetscSc
   }
 }
 
+#if SDOF == 1
+/*
+  The recurrences of NU independent grid lines of equal length with one unknown per point and
+  the offsets (-1) or (-2,-1) along the line, interleaved so that their latencies overlap; the
+  values the recurrences need stay in registers. NU is a constant at every call, so the
+  loops over the lines unroll.
+*/
+static inline void SUFFIX(ForwardLines1)(const PetscInt NU, PetscInt nline, const FT *L1, const FT *L2, const PetscInt *start, const PetscInt *first, PetscInt len, PetscScalar *x)
+{
+  PetscScalar x1[MAX_GROUP_DOF1], x2[MAX_GROUP_DOF1];
+
+  for (PetscInt u = 0; u < NU; u++) {
+    x1[u] = first[u] >= 1 ? x[start[u] - 1] : 0;
+    x2[u] = first[u] >= 2 ? x[start[u] - 2] : 0;
+  }
+  if (nline == 1)
+    for (PetscInt d = 0; d < len; d++)
+      for (PetscInt u = 0; u < NU; u++) {
+        const PetscInt p = start[u] + d;
+
+        x1[u] = x[p] - (PetscScalar)L1[p] * x1[u];
+        x[p]  = x1[u];
+      }
+  else
+    for (PetscInt d = 0; d < len; d++)
+      for (PetscInt u = 0; u < NU; u++) {
+        const PetscInt p = start[u] + d;
+        PetscScalar    v = x[p] - (PetscScalar)L2[p] * x2[u] - (PetscScalar)L1[p] * x1[u];
+
+        x[p]  = v;
+        x2[u] = x1[u];
+        x1[u] = v;
+      }
+}
+
+static inline void SUFFIX(BackwardLines1)(const PetscInt NU, PetscInt nline, const FT *U1, const FT *U2, const FT *dinv, const PetscInt *last, const PetscInt *end, PetscInt nx, PetscInt len, PetscScalar *x)
+{
+  PetscScalar x1[MAX_GROUP_DOF1], x2[MAX_GROUP_DOF1];
+
+  for (PetscInt u = 0; u < NU; u++) {
+    x1[u] = end[u] < nx ? x[last[u] + 1] : 0;
+    x2[u] = end[u] + 1 < nx ? x[last[u] + 2] : 0;
+  }
+  if (nline == 1)
+    for (PetscInt d = 0; d < len; d++)
+      for (PetscInt u = 0; u < NU; u++) {
+        const PetscInt p = last[u] - d;
+
+        x1[u] = (PetscScalar)dinv[p] * (x[p] - (PetscScalar)U1[p] * x1[u]);
+        x[p]  = x1[u];
+      }
+  else
+    for (PetscInt d = 0; d < len; d++)
+      for (PetscInt u = 0; u < NU; u++) {
+        const PetscInt p = last[u] - d;
+        PetscScalar    v = (PetscScalar)dinv[p] * (x[p] - (PetscScalar)U1[p] * x1[u] - (PetscScalar)U2[p] * x2[u]);
+
+        x[p]  = v;
+        x2[u] = x1[u];
+        x1[u] = v;
+      }
+}
+#endif
+
 /* Forward substitution y = L^{-1} b on a tile of independent units (L has a unit block diagonal) */
 static void SUFFIX(Forward)(void *vctx, GILUSchedule sched, PetscInt nu, const PetscInt *units)
 {
@@ -105,29 +169,23 @@ static void SUFFIX(Forward)(void *vctx, GILUSchedule sched, PetscInt nu, const P
     PetscBool tr;
     const FT *L1 = SUFFIX(OffsetBlocks)(ctx, nl - 1, &tr), *L2 = nline == 2 ? SUFFIX(OffsetBlocks)(ctx, nl - 2, &tr) : NULL;
 
-    if (nu == 2 && len > 0) { /* two independent lines: their recurrences interleaved */
-      const PetscInt a = p0[0] + i0[0], b = p0[1] + i0[1];
-      PetscScalar    xa1 = i0[0] >= 1 ? x[a - 1] : 0, xa2 = i0[0] >= 2 ? x[a - 2] : 0, xb1 = i0[1] >= 1 ? x[b - 1] : 0, xb2 = i0[1] >= 2 ? x[b - 2] : 0;
+    if (nu >= 2 && nu <= MAX_GROUP_DOF1 && len > 0) { /* independent lines: their recurrences interleaved */
+      PetscInt start[MAX_GROUP_DOF1], first[MAX_GROUP_DOF1];
 
-      if (nline == 1)
-        for (PetscInt d = 0; d < len; d++) {
-          xa1      = x[a + d] - (PetscScalar)L1[a + d] * xa1;
-          xb1      = x[b + d] - (PetscScalar)L1[b + d] * xb1;
-          x[a + d] = xa1;
-          x[b + d] = xb1;
-        }
-      else
-        for (PetscInt d = 0; d < len; d++) {
-          PetscScalar va = x[a + d] - (PetscScalar)L2[a + d] * xa2 - (PetscScalar)L1[a + d] * xa1;
-          PetscScalar vb = x[b + d] - (PetscScalar)L2[b + d] * xb2 - (PetscScalar)L1[b + d] * xb1;
-
-          x[a + d] = va;
-          x[b + d] = vb;
-          xa2      = xa1;
-          xa1      = va;
-          xb2      = xb1;
-          xb1      = vb;
-        }
+      for (PetscInt u = 0; u < nu; u++) {
+        start[u] = p0[u] + i0[u];
+        first[u] = i0[u];
+      }
+      switch (nu) {
+      case 2:
+        SUFFIX(ForwardLines1)(2, nline, L1, L2, start, first, len, x);
+        break;
+      case 3:
+        SUFFIX(ForwardLines1)(3, nline, L1, L2, start, first, len, x);
+        break;
+      default:
+        SUFFIX(ForwardLines1)(4, nline, L1, L2, start, first, len, x);
+      }
       return;
     }
     for (PetscInt u = 0; u < nu; u++) {
@@ -216,29 +274,23 @@ static void SUFFIX(Backward)(void *vctx, GILUSchedule sched, PetscInt nu, const 
     PetscBool tr;
     const FT *U1 = SUFFIX(OffsetBlocks)(ctx, nl + 1, &tr), *U2 = nline == 2 ? SUFFIX(OffsetBlocks)(ctx, nl + 2, &tr) : NULL;
 
-    if (nu == 2 && len > 0) { /* two independent lines: their recurrences interleaved */
-      const PetscInt a = p0[0] + i1[0] - 1, b = p0[1] + i1[1] - 1;
-      PetscScalar    xa1 = i1[0] < nx ? x[a + 1] : 0, xa2 = i1[0] + 1 < nx ? x[a + 2] : 0, xb1 = i1[1] < nx ? x[b + 1] : 0, xb2 = i1[1] + 1 < nx ? x[b + 2] : 0;
+    if (nu >= 2 && nu <= MAX_GROUP_DOF1 && len > 0) { /* independent lines: their recurrences interleaved */
+      PetscInt last[MAX_GROUP_DOF1], end[MAX_GROUP_DOF1];
 
-      if (nline == 1)
-        for (PetscInt d = 0; d < len; d++) {
-          xa1      = (PetscScalar)dinv[a - d] * (x[a - d] - (PetscScalar)U1[a - d] * xa1);
-          xb1      = (PetscScalar)dinv[b - d] * (x[b - d] - (PetscScalar)U1[b - d] * xb1);
-          x[a - d] = xa1;
-          x[b - d] = xb1;
-        }
-      else
-        for (PetscInt d = 0; d < len; d++) {
-          PetscScalar va = (PetscScalar)dinv[a - d] * (x[a - d] - (PetscScalar)U1[a - d] * xa1 - (PetscScalar)U2[a - d] * xa2);
-          PetscScalar vb = (PetscScalar)dinv[b - d] * (x[b - d] - (PetscScalar)U1[b - d] * xb1 - (PetscScalar)U2[b - d] * xb2);
-
-          x[a - d] = va;
-          x[b - d] = vb;
-          xa2      = xa1;
-          xa1      = va;
-          xb2      = xb1;
-          xb1      = vb;
-        }
+      for (PetscInt u = 0; u < nu; u++) {
+        last[u] = p0[u] + i1[u] - 1;
+        end[u]  = i1[u];
+      }
+      switch (nu) {
+      case 2:
+        SUFFIX(BackwardLines1)(2, nline, U1, U2, dinv, last, end, nx, len, x);
+        break;
+      case 3:
+        SUFFIX(BackwardLines1)(3, nline, U1, U2, dinv, last, end, nx, len, x);
+        break;
+      default:
+        SUFFIX(BackwardLines1)(4, nline, U1, U2, dinv, last, end, nx, len, x);
+      }
       return;
     }
     for (PetscInt u = 0; u < nu; u++) {

@@ -242,7 +242,7 @@ static PetscErrorCode PCView_StructILU(PC pc, PetscViewer viewer)
     GILUSchedule sch = ilu->sm.schedule;
 
     if (sch->type == GILU_SCHEDULE_SLAB)
-      PetscCall(PetscViewerASCIIPrintf(viewer, "  host threads: %" PetscInt_FMT ", slab schedule: %" PetscInt_FMT " units (line segments of up to %" PetscInt_FMT " points), each thread sweeps its slab in natural order%s, waiting only for the units of its neighbours\n", sch->nthreads, sch->nunits, sch->chunk, sch->depth > 1 ? " as two sub-slabs a plane apart" : ""));
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  host threads: %" PetscInt_FMT ", slab schedule: %" PetscInt_FMT " units (line segments of up to %" PetscInt_FMT " points), each thread sweeps its slab in natural order as %" PetscInt_FMT " pipelined sub-slab(s), waiting only for the units of its neighbours\n", sch->nthreads, sch->nunits, sch->chunk, sch->depth));
     else
       PetscCall(PetscViewerASCIIPrintf(viewer, "  host threads: %" PetscInt_FMT ", hyperplane schedule: %" PetscInt_FMT " units (line segments of up to %" PetscInt_FMT " points) in %" PetscInt_FMT " levels, claimed in tiles of up to %" PetscInt_FMT " units of one level\n", sch->nthreads, sch->nunits, sch->chunk, sch->nlevels, sch->group));
   }
