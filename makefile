@@ -66,13 +66,17 @@ PG_C_SRCS  := $(sort $(call pg_rwildcard,$(PG_SRCDIR),*.c))
 PG_CU_SRCS := $(sort $(call pg_rwildcard,$(PG_SRCDIR),*.cu))
 PG_C_OBJS  := $(PG_C_SRCS:$(PG_SRCDIR)/%.c=$(PG_OBJDIR)/%.o)
 PG_CU_OBJS := $(PG_CU_SRCS:$(PG_SRCDIR)/%.cu=$(PG_OBJDIR)/%.cu.o)
-PG_OBJS    := $(PG_C_OBJS) $(if $(filter 1,$(PETSCGILU_HAVE_CUDA)),$(PG_CU_OBJS))
+# each .cu is also compiled by the host C++ compiler for the CUDA emulation (cudaemu), with or without CUDA
+PG_EMU_OBJS := $(PG_CU_SRCS:$(PG_SRCDIR)/%.cu=$(PG_OBJDIR)/%.cudaemu.o)
+PG_OBJS    := $(PG_C_OBJS) $(if $(filter 1,$(PETSCGILU_HAVE_CUDA)),$(PG_CU_OBJS)) $(if $(filter 1,$(PETSCGILU_HAVE_CUDAEMU)),$(PG_EMU_OBJS))
 
 PG_INCLUDES := -I$(PETSCGILU_DIR)/include -I$(PG_BUILDDIR)/include
 PG_CWARN    := -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare $(if $(filter 1,$(WERROR)),-Werror)
 PG_NVCC_FLAGS := -O3 -Xcompiler -fPIC -gencode arch=compute_80,code=sm_80 -gencode arch=compute_90,code=sm_90 \
                  $(if $(filter 1,$(WERROR)),-Werror all-warnings) $(NVCCFLAGS)
 # MPI include flags for nvcc (PETSc's headers include mpi.h); computed once, when first needed
+# the emulated objects: C++ as nvcc's host side would see it, kernels run by src/sys/cudaemu (see gilucuda.h)
+PG_EMU_FLAGS  := -x c++ -std=c++14 -DGILU_CUDAEMU $(filter-out -std=%,$(CXX_FLAGS)) $(PG_CWARN)
 PG_MPI_INCLUDES = $(eval PG_MPI_INCLUDES := $$(or $$(shell $(PCC) --showme:compile 2>/dev/null),$$(filter -I%,$$(shell $(PCC) -show 2>/dev/null))))$(PG_MPI_INCLUDES)
 PG_COMMA     := ,
 PG_CUDA_LIBS := $(if $(filter 1,$(PETSCGILU_HAVE_CUDA)),-L$(CUDA_DIR)/lib64 -Wl$(PG_COMMA)-rpath$(PG_COMMA)$(CUDA_DIR)/lib64 -lcudart -lcusparse)
@@ -101,6 +105,14 @@ $(PG_OBJDIR)/%.cu.o: $(PG_SRCDIR)/%.cu $(PG_CONFVARS)
 	@mkdir -p $(@D)
 	$(call pg_say,NVCC,$<)
 	$(PG_Q)$(NVCC) -c $(PG_NVCC_FLAGS) $(PETSC_CC_INCLUDES) $(PG_MPI_INCLUDES) $(PG_INCLUDES) -MMD -MP -MF $(@:.o=.d) -MT $@ $< -o $@
+
+# GILU_CUDA_NAME(f) gives the emulated object's external names the suffix _cudaemu; everything else defined there
+# (kernels, device functions) is made local, so it cannot clash with nvcc's objects or another .cu's
+$(PG_OBJDIR)/%.cudaemu.o: $(PG_SRCDIR)/%.cu $(PG_CONFVARS)
+	@mkdir -p $(@D)
+	$(call pg_say,CXXEMU,$<)
+	$(PG_Q)$(CUDAEMU_CXX) -c $(PG_EMU_FLAGS) $(CXXCPPFLAGS) $(PG_INCLUDES) $(CXXFLAGS) -MMD -MP -MF $(@:.o=.d) -MT $@ $< -o $@
+	$(PG_Q)objcopy --wildcard --keep-global-symbol='*_cudaemu' $@
 
 # the C++ driver: nvcc's objects need libstdc++ (__gxx_personality_v0, __cxa_guard_*)
 $(PG_LIB): $(PG_OBJS) $(PG_OBJLIST) $(PG_CONFVARS)
@@ -244,7 +256,9 @@ help: FORCE
 	@echo "                 the values stick for later builds)"
 	@echo "  format         clang-format -i all sources (PETSc's style, .clang-format)"
 	@echo "  clean          remove objects, tests and lib/    distclean: also the configuration (build/)"
-	@echo "variables: V=1 (show commands) WERROR=1 (warnings are errors; CI) CFLAGS= NVCCFLAGS= LDFLAGS="
+	@echo "variables: V=1 (show commands) WERROR=1 (warnings are errors; CI) CFLAGS= NVCCFLAGS= CXXFLAGS= (cudaemu objects) LDFLAGS="
+	@echo "each src/**/*.cu builds twice: nvcc -> <name>.cu.o (with CUDA) and the host C++ compiler -DGILU_CUDAEMU ->"
+	@echo "  <name>.cudaemu.o (the emulated back-end; external names end in _cudaemu; see include/petscgilu/private/gilucuda.h)"
 	@echo "one test program:  make -f gmakefile.test build/tests/tutorials/ex1   (or build/tests/tests/<name>)"
 	@echo "  then run it:     build/tests/tutorials/ex1 -ksp_converged_reason -pc_type structilu"
 	@echo "one harness test:  make check s='tests-ex1_1'   or   make -f gmakefile.test test s='tests-ex1_1'"

@@ -19,6 +19,24 @@
 J*/
 #define PCSTRUCTILU "structilu"
 
+/*MC
+   MATSEQSTENCILGPU - "seqstencilgpu": `MATSTENCILGPU` on one process
+
+   Level: intermediate
+
+.seealso: `MATSTENCILGPU`, `MATMPISTENCILGPU`
+M*/
+/*MC
+   MATMPISTENCILGPU - "mpistencilgpu": `MATSTENCILGPU` on several processes, each holding its `DMDA` box
+
+   Level: intermediate
+
+.seealso: `MATSTENCILGPU`, `MATSEQSTENCILGPU`
+M*/
+#define MATSTENCILGPU    "stencilgpu"
+#define MATSEQSTENCILGPU "seqstencilgpu"
+#define MATMPISTENCILGPU "mpistencilgpu"
+
 PETSC_EXTERN PetscErrorCode PetscGILUInitializePackage(void);
 PETSC_EXTERN PetscErrorCode PetscGILUFinalizePackage(void);
 PETSC_EXTERN PetscErrorCode PetscDLLibraryRegister_petscgilu(void);

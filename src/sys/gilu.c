@@ -5,6 +5,7 @@
 #include <petscgilu/private/giluimpl.h>
 
 PETSC_EXTERN PetscErrorCode PCCreate_StructILU(PC);
+PETSC_EXTERN PetscErrorCode MatCreate_StencilGPU(Mat);
 
 PetscLogEvent GILU_StencilExtract, GILU_StructILUFactor, GILU_StructILUApply;
 
@@ -25,7 +26,7 @@ PetscErrorCode PetscGILUFinalizePackage(void)
 }
 
 /*@C
-  PetscGILUInitializePackage - Registers the petscgilu types (`PCSTRUCTILU`) and log events.
+  PetscGILUInitializePackage - Registers the petscgilu types (`PCSTRUCTILU`, `MATSTENCILGPU`) and log events.
 
   Not Collective
 
@@ -45,6 +46,10 @@ PetscErrorCode PetscGILUInitializePackage(void)
   PetscGILUPackageInitialized = PETSC_TRUE;
   PetscCall(PCInitializePackage());
   PetscCall(PCRegister(PCSTRUCTILU, PCCreate_StructILU));
+  PetscCall(MatRegisterRootName(MATSTENCILGPU, MATSEQSTENCILGPU, MATMPISTENCILGPU));
+  PetscCall(MatRegister(MATSTENCILGPU, MatCreate_StencilGPU));
+  PetscCall(MatRegister(MATSEQSTENCILGPU, MatCreate_StencilGPU));
+  PetscCall(MatRegister(MATMPISTENCILGPU, MatCreate_StencilGPU));
   PetscCall(PetscLogEventRegister("GILUStencilExtr", PC_CLASSID, &GILU_StencilExtract));
   PetscCall(PetscLogEventRegister("StructILUFactor", PC_CLASSID, &GILU_StructILUFactor));
   PetscCall(PetscLogEventRegister("StructILUApply", PC_CLASSID, &GILU_StructILUApply));

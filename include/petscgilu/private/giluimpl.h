@@ -13,6 +13,9 @@ PETSC_INTERN PetscErrorCode PetscGILUGetDeviceCount(PetscInt *);
 #if defined(PETSCGILU_HAVE_CUDA)
 PETSC_INTERN PetscErrorCode PetscGILUGetDeviceCount_CUDA(PetscInt *);
 #endif
+#if defined(PETSCGILU_HAVE_CUDAEMU)
+PETSC_INTERN PetscErrorCode PetscGILUGetDeviceCount_CUDA_cudaemu(PetscInt *);
+#endif
 /* One line that says which back-ends the build has and what it found at run time */
 PETSC_INTERN PetscErrorCode PetscGILUBackendDescribe(char[], size_t);
 

@@ -102,59 +102,13 @@ typedef struct {
 
 #define FT          double
 #define SDOF_FACTOR 1
-#define SDOF 1
-#include "structilu-kernels.h"
-#undef SDOF
-#define SDOF 2
-#include "structilu-kernels.h"
-#undef SDOF
-#define SDOF 3
-#include "structilu-kernels.h"
-#undef SDOF
-#define SDOF 4
-#include "structilu-kernels.h"
-#undef SDOF
-#define SDOF 5
-#include "structilu-kernels.h"
-#undef SDOF
-#define SDOF 6
-#include "structilu-kernels.h"
-#undef SDOF
-#define SDOF 7
-#include "structilu-kernels.h"
-#undef SDOF
-#define SDOF 8
-#include "structilu-kernels.h"
-#undef SDOF
+#include "structilu-kernels-dofs.h"
 #undef FT
 #undef SDOF_FACTOR
 
 #define FT          float
 #define SDOF_FACTOR 0
-#define SDOF 1
-#include "structilu-kernels.h"
-#undef SDOF
-#define SDOF 2
-#include "structilu-kernels.h"
-#undef SDOF
-#define SDOF 3
-#include "structilu-kernels.h"
-#undef SDOF
-#define SDOF 4
-#include "structilu-kernels.h"
-#undef SDOF
-#define SDOF 5
-#include "structilu-kernels.h"
-#undef SDOF
-#define SDOF 6
-#include "structilu-kernels.h"
-#undef SDOF
-#define SDOF 7
-#include "structilu-kernels.h"
-#undef SDOF
-#define SDOF 8
-#include "structilu-kernels.h"
-#undef SDOF
+#include "structilu-kernels-dofs.h"
 #undef FT
 #undef SDOF_FACTOR
 

@@ -188,26 +188,12 @@ static void SUFFIX(Forward)(void *vctx, GILUSchedule sched, PetscInt nu, const P
       }
       return;
     }
-    for (PetscInt u = 0; u < nu; u++) {
-      PetscInt    i1, j, k;
-      PetscScalar x1, x2;
+    for (PetscInt u = 0; u < nu; u++) { /* lines of unequal lengths: one at a time */
+      PetscInt i1, j, k, start;
 
       GILUScheduleGetUnit(sched, units[u], &i0[u], &i1, &j, &k);
-      x1 = i0[u] >= 1 ? x[p0[u] + i0[u] - 1] : 0;
-      x2 = i0[u] >= 2 ? x[p0[u] + i0[u] - 2] : 0;
-      if (nline == 1)
-        for (PetscInt p = p0[u] + i0[u]; p < p0[u] + i1; p++) {
-          x1   = x[p] - (PetscScalar)L1[p] * x1;
-          x[p] = x1;
-        }
-      else
-        for (PetscInt p = p0[u] + i0[u]; p < p0[u] + i1; p++) {
-          PetscScalar v = x[p] - (PetscScalar)L2[p] * x2 - (PetscScalar)L1[p] * x1;
-
-          x[p] = v;
-          x2   = x1;
-          x1   = v;
-        }
+      start = p0[u] + i0[u];
+      SUFFIX(ForwardLines1)(1, nline, L1, L2, &start, &i0[u], i1 - i0[u], x);
     }
     return;
   }
@@ -293,26 +279,12 @@ static void SUFFIX(Backward)(void *vctx, GILUSchedule sched, PetscInt nu, const 
       }
       return;
     }
-    for (PetscInt u = 0; u < nu; u++) {
-      PetscInt    i0, j, k;
-      PetscScalar x1, x2;
+    for (PetscInt u = 0; u < nu; u++) { /* lines of unequal lengths: one at a time */
+      PetscInt i0, j, k, last;
 
       GILUScheduleGetUnit(sched, units[u], &i0, &i1[u], &j, &k);
-      x1 = i1[u] < nx ? x[p0[u] + i1[u]] : 0;
-      x2 = i1[u] + 1 < nx ? x[p0[u] + i1[u] + 1] : 0;
-      if (nline == 1)
-        for (PetscInt p = p0[u] + i1[u] - 1; p >= p0[u] + i0; p--) {
-          x1   = (PetscScalar)dinv[p] * (x[p] - (PetscScalar)U1[p] * x1);
-          x[p] = x1;
-        }
-      else
-        for (PetscInt p = p0[u] + i1[u] - 1; p >= p0[u] + i0; p--) {
-          PetscScalar v = (PetscScalar)dinv[p] * (x[p] - (PetscScalar)U1[p] * x1 - (PetscScalar)U2[p] * x2);
-
-          x[p] = v;
-          x2   = x1;
-          x1   = v;
-        }
+      last = p0[u] + i1[u] - 1;
+      SUFFIX(BackwardLines1)(1, nline, U1, U2, dinv, &last, &i1[u], nx, i1[u] - i0, x);
     }
     return;
   }

@@ -10,6 +10,7 @@
 #include <petsc/private/pcimpl.h>
 #include <petscgilu.h>
 #include <petscgilu/private/giluimpl.h>
+#include <petscgilu/private/stencilgpu.h>
 #include "structilu.h"
 
 typedef struct {
@@ -89,15 +90,68 @@ static PetscErrorCode PCStructILUFindGrid(PC pc, Mat A, Mat Alocal, GILUGrid *g)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode PCFactor_StructILU(PC);
+
+/*
+  A MATSTENCILGPU matrix: the grid, the stencil and the values are the matrix's own (its
+  DMDA box in parallel), copied without any decoding
+*/
+static PetscErrorCode PCSetUpStencil_StructILU(PC pc, const GILUStencilMat *msm)
+{
+  PC_StructILU *ilu = (PC_StructILU *)pc->data;
+  Mat           A   = pc->pmat;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(GILU_StencilExtract, pc, A, 0, 0));
+  if (!ilu->analyzed || pc->flag != SAME_NONZERO_PATTERN || msm->nonzerostate != ilu->sm.nonzerostate) {
+    PetscCall(PCReset_StructILU(pc));
+    PetscCheck(!ilu->dof || ilu->dof == msm->grid.dof, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_INCOMP, "-pc_structilu_dof %" PetscInt_FMT " contradicts the matrix's %" PetscInt_FMT " DoF per grid point", ilu->dof, msm->grid.dof);
+    PetscCheck(msm->grid.dof <= GILU_MAX_DOF, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "Structured-grid ILU supports 1 to %d unknowns per grid point, not %" PetscInt_FMT, GILU_MAX_DOF, msm->grid.dof);
+    ilu->gridfrom = "from the MATSTENCILGPU matrix";
+    if (ilu->levels > 0) {
+      GILUStencilMat pat;
+
+      PetscCall(GILUStencilMatCopyStructure(msm, &pat));
+      PetscCall(GILUStencilGetName(&pat.stencil, pat.grid.dim, ilu->patname, sizeof(ilu->patname)));
+      PetscCall(GILUStencilMatFill(&pat, ilu->levels, &ilu->sm));
+      PetscCall(GILUStencilMatReset(&pat));
+    } else PetscCall(GILUStencilMatCopyStructure(msm, &ilu->sm));
+    ilu->sm.nonzerostate = msm->nonzerostate;
+    PetscCall(GILUStencilGetEliminationTable(&ilu->sm.stencil, &ilu->elim));
+    if (ilu->type == PC_STRUCTILU_IC) PetscCall(GILUStencilGetMirror(&ilu->sm.stencil, &ilu->mirror));
+    PetscCall(GILUStencilGetHyperplanes(&ilu->sm.stencil, &ilu->sm.grid, ilu->hyper, &ilu->nlevels));
+    PetscCall(PetscMalloc1((size_t)ilu->sm.npoints * ilu->sm.bs2, &ilu->dinv));
+    ilu->analyzed = PETSC_TRUE;
+  }
+  ilu->sm.nthreads     = ilu->threads;
+  ilu->sm.scheduletype = (GILUScheduleType)ilu->schedule;
+  PetscCall(GILUStencilMatCopyValues(msm, &ilu->sm));
+  if (ilu->type == PC_STRUCTILU_IC) {
+    PetscInt row, col;
+
+    PetscCall(GILUStencilMatFindAsymmetry(&ilu->sm, ilu->mirror, &row, &col));
+    PetscCheck(row < 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Incomplete Cholesky needs a symmetric matrix, but entries (%" PetscInt_FMT ",%" PetscInt_FMT ") and (%" PetscInt_FMT ",%" PetscInt_FMT ") of the local block differ: use -pc_structilu_type ilu", row, col, col, row);
+  }
+  PetscCall(PetscLogEventEnd(GILU_StencilExtract, pc, A, 0, 0));
+  PetscCall(PCFactor_StructILU(pc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCSetUp_StructILU(PC pc)
 {
   PC_StructILU    *ilu = (PC_StructILU *)pc->data;
   Mat              A   = pc->pmat, Alocal = A;
   PetscMPIInt      size;
-  PetscBool        isbaij;
+  PetscBool        isbaij, isstencil;
   PetscObjectState state;
+  const GILUStencilMat *msm;
 
   PetscFunctionBegin;
+  PetscCall(MatStencilGPUGetStencilMat(A, &isstencil, &msm));
+  if (isstencil) {
+    PetscCall(PCSetUpStencil_StructILU(pc, msm));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(GILUMatCheckSupported(A, &isbaij));
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
   if (size > 1) PetscCall(MatGetDiagonalBlock(A, &Alocal));
@@ -134,7 +188,17 @@ static PetscErrorCode PCSetUp_StructILU(PC pc)
     PetscCheck(row < 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Incomplete Cholesky needs a symmetric matrix, but entries (%" PetscInt_FMT ",%" PetscInt_FMT ") and (%" PetscInt_FMT ",%" PetscInt_FMT ") of the local block differ: use -pc_structilu_type ilu", row, col, col, row);
   }
   PetscCall(PetscLogEventEnd(GILU_StencilExtract, pc, A, 0, 0));
+  PetscCall(PCFactor_StructILU(pc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
+/* Factors ilu->sm, whose values are set */
+static PetscErrorCode PCFactor_StructILU(PC pc)
+{
+  PC_StructILU *ilu = (PC_StructILU *)pc->data;
+  Mat           A   = pc->pmat;
+
+  PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(GILU_StructILUFactor, pc, A, 0, 0));
   PetscCall(StructILUFactor_Host(&ilu->sm, ilu->elim, ilu->mirror, ilu->zeropivot, ilu->dinv, &ilu->zerorow));
   PetscCall(StructILUFactorsStore_Host(&ilu->sm, ilu->dinv, ilu->mirror, (PetscBool)(ilu->precision == PC_STRUCTILU_PRECISION_SINGLE), &ilu->factors));

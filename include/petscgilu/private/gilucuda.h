@@ -1,0 +1,437 @@
+/*
+   gilucuda.h: what petscgilu's CUDA kernels include (developer level). One kernel source serves two builds:
+
+     nvcc              (PETSCGILU_HAVE_CUDA)  device code for sm_80/sm_90, launched on a GPU
+     host C++ compiler (-DGILU_CUDAEMU)       the "cudaemu" back-end: the same kernels run on the host by the
+                                              emulation of the CUDA execution model (cudaemu.h)
+
+   Kernels use the CUDA names that mean the same in both builds (__global__, __device__, threadIdx, blockIdx,
+   blockDim, gridDim, warpSize, __syncthreads, __threadfence, atomicAdd on int/unsigned/double, atomicCAS,
+   atomicMax, atomicExch, cudaMalloc/cudaMemcpy/cudaFree/cudaMemset) and the project's wrappers for the rest:
+
+     GILU_CUDA_NAME(f)                      external names in a .cu file: f with nvcc, f_cudaemu in emulation
+     GILU_LAUNCH(k, grid, block, shmem, stream, args...)   launch; a PetscErrorCode expression (PetscCall it)
+     GILU_SHARED(type, name, count)         static shared array (1D): type name[count] per block
+     GILU_DYNAMIC_SHARED(type, name)        type *name = the block's dynamic shared memory (shmem bytes of the launch)
+     gilu_syncthreads(), gilu_syncwarp()    barriers of the block / of the warp (all 32 lanes)
+     gilu_lane_id(), gilu_warp_id()         lane in the warp, warp in the block
+     gilu_shfl(v, src[, width]), gilu_shfl_up/down(v, delta[, width]), gilu_shfl_xor(v, mask[, width])
+                                            full-warp shuffles of int, unsigned, long long, float, double
+     gilu_ballot(p), gilu_any(p), gilu_all(p)  full-warp votes
+     gilu_wait_until_ge(flag, v)            spin until *flag >= v (flag written by another thread or block), then fence
+     gilu_mma_m8n8k4_f64(d, a, b, c)        D(8x8) = A(8x4) B(4x8) + C on one warp, PTX fragment layout (see below)
+     GILU_CUDA_CHECK(call)                  a cudaError_t -> PETSc error (PETSC_ERR_GPU)
+
+   Warp operations need all lanes of the warp (like the _sync intrinsics with a full mask); the emulation stops
+   with an error when lanes of a warp are at different warp operations, or when a lane exited. Spin loops must go
+   through gilu_wait_until_ge(): the emulation switches to other threads and blocks there and detects deadlocks.
+*/
+#ifndef PETSCGILU_GILUCUDA_H
+#define PETSCGILU_GILUCUDA_H
+
+#include <petscsys.h>
+#include <petscgilu/private/compat.h>
+#include <petscgiluconf.h>
+
+#if defined(GILU_CUDAEMU)
+/* ============================================================================================ emulation */
+  #include <string.h>
+  #include <stdlib.h>
+  #include <petscgilu/private/cudaemu.h>
+
+  #define GILU_CUDA_NAME(f) f##_cudaemu
+
+  #define __global__
+  #define __device__
+  #define __host__
+  #define __forceinline__ inline
+  #define __launch_bounds__(...)
+  #define warpSize  32
+  #define threadIdx (gilu_emu_self->threadIdx)
+  #define blockIdx  (gilu_emu_self->blockIdx)
+  #define blockDim  (gilu_emu_self->blockDim)
+  #define gridDim   (gilu_emu_self->gridDim)
+
+struct dim3 {
+  unsigned int x, y, z;
+  dim3(unsigned int vx = 1, unsigned int vy = 1, unsigned int vz = 1) : x(vx), y(vy), z(vz) { }
+};
+
+/* ---------------------------------------------------------------------------------- launch */
+template <class F>
+static inline void gilu_emu_body(void *ctx)
+{
+  (*(F *)ctx)();
+}
+template <class F>
+static inline PetscErrorCode gilu_emu_launch(const char *name, dim3 g, dim3 b, size_t shmem, F f)
+{
+  GILUEmuUInt3 G = {g.x, g.y, g.z}, B = {b.x, b.y, b.z};
+
+  return GILUEmuLaunch(name, G, B, shmem, gilu_emu_body<F>, &f);
+}
+  /* the arguments are evaluated once, on the host, and copied (by value, as a CUDA launch does) */
+  #define GILU_LAUNCH(kernel, grid, block, shmem, stream, ...) ((void)(stream), gilu_emu_launch(#kernel, (grid), (block), (shmem), [=]() { kernel(__VA_ARGS__); }))
+
+  /* ---------------------------------------------------------------------------------- shared memory */
+  #define GILU_SHARED(type, name, count) \
+    static const char name##_gilu_site = 0; \
+    type *const       name             = (type *)GILUEmuStaticShared(&name##_gilu_site, sizeof(type) * (size_t)(count), alignof(type))
+  #define GILU_DYNAMIC_SHARED(type, name) type *const name = (type *)(void *)gilu_emu_self->dynshared
+
+/* ---------------------------------------------------------------------------------- block and warp */
+static inline void __syncthreads(void)
+{
+  GILUEmuSyncThreads();
+}
+static inline void __threadfence(void)
+{
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+static inline void __threadfence_block(void)
+{
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
+static inline int gilu_lane_id(void)
+{
+  return gilu_emu_self->lane;
+}
+static inline int gilu_warp_id(void)
+{
+  return gilu_emu_self->warp;
+}
+static inline void gilu_syncwarp(void)
+{
+  GILUEmuLaneData mine = {{0, 0, 0, 0}, 0};
+
+  (void)GILUEmuWarpExchange(GILU_EMU_WARP_SYNC, &mine);
+}
+
+/* src: the lane to read, or -1: the caller's own value */
+template <class T>
+static inline T gilu_emu_shfl(T v, int src)
+{
+  GILUEmuLaneData        mine = {{0, 0, 0, 0}, 0};
+  const GILUEmuLaneData *all;
+  T                      r;
+
+  static_assert(sizeof(T) <= sizeof(double), "shuffles move at most 8 bytes");
+  memcpy(&mine.d[0], &v, sizeof(T));
+  all = GILUEmuWarpExchange(GILU_EMU_WARP_SHFL, &mine);
+  if (src < 0) return v;
+  if (src >= GILUEmuWarpSize()) GILUEmuFail("a shuffle reads a lane beyond the last thread of the block (partial warp)");
+  memcpy(&r, &all[src].d[0], sizeof(T));
+  return r;
+}
+template <class T>
+static inline T gilu_shfl(T v, int src, int width = 32)
+{
+  int lane = gilu_emu_self->lane;
+
+  return gilu_emu_shfl(v, (lane / width) * width + (src % width + width) % width);
+}
+template <class T>
+static inline T gilu_shfl_up(T v, unsigned int delta, int width = 32)
+{
+  int lane = gilu_emu_self->lane;
+
+  return gilu_emu_shfl(v, (lane % width) < (int)delta ? -1 : lane - (int)delta);
+}
+template <class T>
+static inline T gilu_shfl_down(T v, unsigned int delta, int width = 32)
+{
+  int lane = gilu_emu_self->lane;
+
+  return gilu_emu_shfl(v, (lane % width) + (int)delta >= width ? -1 : lane + (int)delta);
+}
+template <class T>
+static inline T gilu_shfl_xor(T v, int mask, int width = 32)
+{
+  int lane = gilu_emu_self->lane, src = lane ^ mask;
+
+  return gilu_emu_shfl(v, src >= (lane / width + 1) * width ? -1 : src);
+}
+static inline unsigned int gilu_ballot(int pred)
+{
+  GILUEmuLaneData        mine = {{0, 0, 0, 0}, pred ? 1 : 0};
+  const GILUEmuLaneData *all  = GILUEmuWarpExchange(GILU_EMU_WARP_VOTE, &mine);
+  unsigned int           m    = 0;
+  int                    l, n = GILUEmuWarpSize();
+
+  for (l = 0; l < n; l++)
+    if (all[l].i) m |= 1u << l;
+  return m;
+}
+static inline int gilu_any(int pred)
+{
+  return gilu_ballot(pred) != 0;
+}
+static inline int gilu_all(int pred)
+{
+  unsigned int n = (unsigned int)GILUEmuWarpSize();
+
+  return gilu_ballot(pred) == (n == 32 ? 0xffffffffu : (1u << n) - 1);
+}
+
+/* ---------------------------------------------------------------------------------- waiting */
+static inline void gilu_wait_until_ge(volatile int *flag, int value)
+{
+  GILUEmuWaitUntilGE(flag, value);
+  __threadfence();
+}
+
+/* ---------------------------------------------------------------------------------- MMA */
+static inline void gilu_mma_m8n8k4_f64(double d[2], double a, double b, const double c[2])
+{
+  GILUEmuLaneData        mine = {{a, b, c[0], c[1]}, 0};
+  const GILUEmuLaneData *all;
+  int                    lane = gilu_emu_self->lane, row = lane >> 2, col = 2 * (lane & 3), k;
+  double                 s0 = c[0], s1 = c[1];
+
+  if (GILUEmuWarpSize() != 32) GILUEmuFail("gilu_mma_m8n8k4_f64 needs a full warp of 32 threads");
+  all = GILUEmuWarpExchange(GILU_EMU_WARP_MMA, &mine);
+  /* A (8x4, row): lane l holds A[l >> 2][l & 3]; B (4x8, col): lane l holds B[l & 3][l >> 2] */
+  for (k = 0; k < 4; k++) {
+    double ak = all[4 * row + k].d[0];
+    s0        = fma(ak, all[4 * col + k].d[1], s0);
+    s1        = fma(ak, all[4 * (col + 1) + k].d[1], s1);
+  }
+  d[0] = s0;
+  d[1] = s1;
+}
+
+/* ---------------------------------------------------------------------------------- atomics
+   The threads of a launch run on one host thread and switch only at barriers, warp operations and waits, so a
+   read-modify-write is atomic; the __atomic builtins also keep launches from different host threads apart. */
+static inline int atomicAdd(int *p, int v)
+{
+  return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);
+}
+static inline unsigned int atomicAdd(unsigned int *p, unsigned int v)
+{
+  return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);
+}
+static inline unsigned long long atomicAdd(unsigned long long *p, unsigned long long v)
+{
+  return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST);
+}
+static inline double atomicAdd(double *p, double v)
+{
+  double old, sum;
+
+  __atomic_load(p, &old, __ATOMIC_SEQ_CST);
+  do {
+    sum = old + v;
+  } while (!__atomic_compare_exchange(p, &old, &sum, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST));
+  return old;
+}
+static inline float atomicAdd(float *p, float v)
+{
+  float old, sum;
+
+  __atomic_load(p, &old, __ATOMIC_SEQ_CST);
+  do {
+    sum = old + v;
+  } while (!__atomic_compare_exchange(p, &old, &sum, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST));
+  return old;
+}
+static inline int atomicCAS(int *p, int compare, int v)
+{
+  __atomic_compare_exchange_n(p, &compare, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+  return compare;
+}
+static inline unsigned int atomicCAS(unsigned int *p, unsigned int compare, unsigned int v)
+{
+  __atomic_compare_exchange_n(p, &compare, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+  return compare;
+}
+static inline unsigned long long atomicCAS(unsigned long long *p, unsigned long long compare, unsigned long long v)
+{
+  __atomic_compare_exchange_n(p, &compare, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+  return compare;
+}
+static inline int atomicMax(int *p, int v)
+{
+  int old = __atomic_load_n(p, __ATOMIC_SEQ_CST);
+
+  while (old < v && !__atomic_compare_exchange_n(p, &old, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) { }
+  return old;
+}
+static inline unsigned int atomicMax(unsigned int *p, unsigned int v)
+{
+  unsigned int old = __atomic_load_n(p, __ATOMIC_SEQ_CST);
+
+  while (old < v && !__atomic_compare_exchange_n(p, &old, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) { }
+  return old;
+}
+static inline int atomicExch(int *p, int v)
+{
+  return __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST);
+}
+
+/* ---------------------------------------------------------------------------------- runtime API subset
+   Device memory is host memory; copies are memcpy; everything is synchronous. One (emulated) device. */
+typedef int   cudaError_t;
+typedef void *cudaStream_t;
+enum cudaMemcpyKind {
+  cudaMemcpyHostToHost,
+  cudaMemcpyHostToDevice,
+  cudaMemcpyDeviceToHost,
+  cudaMemcpyDeviceToDevice,
+  cudaMemcpyDefault
+};
+  #define cudaSuccess                 0
+  #define cudaErrorMemoryAllocation   2
+static inline const char *cudaGetErrorString(cudaError_t e)
+{
+  return e == cudaSuccess ? "no error" : "out of memory (cudaemu)";
+}
+static inline cudaError_t cudaGetLastError(void)
+{
+  return cudaSuccess;
+}
+static inline cudaError_t cudaDeviceSynchronize(void)
+{
+  return cudaSuccess;
+}
+static inline cudaError_t cudaStreamSynchronize(cudaStream_t s)
+{
+  return cudaSuccess;
+}
+static inline cudaError_t cudaGetDeviceCount(int *n)
+{
+  *n = 1;
+  return cudaSuccess;
+}
+template <class T>
+static inline cudaError_t cudaMalloc(T **p, size_t bytes)
+{
+  *p = (T *)malloc(bytes ? bytes : 1);
+  return *p ? cudaSuccess : cudaErrorMemoryAllocation;
+}
+static inline cudaError_t cudaFree(void *p)
+{
+  free(p);
+  return cudaSuccess;
+}
+static inline cudaError_t cudaMemcpy(void *dst, const void *src, size_t bytes, enum cudaMemcpyKind kind)
+{
+  if (bytes) memmove(dst, src, bytes);
+  return cudaSuccess;
+}
+static inline cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t bytes, enum cudaMemcpyKind kind, cudaStream_t s)
+{
+  return cudaMemcpy(dst, src, bytes, kind);
+}
+static inline cudaError_t cudaMemset(void *p, int v, size_t bytes)
+{
+  if (bytes) memset(p, v, bytes);
+  return cudaSuccess;
+}
+
+#else
+/* ============================================================================================ nvcc */
+  #include <cuda_runtime.h>
+
+  #define GILU_CUDA_NAME(f) f
+
+static inline PetscErrorCode GILUCUDACheckLaunch(const char *kernel)
+{
+  cudaError_t err = cudaGetLastError();
+
+  PetscFunctionBegin;
+  PetscCheck(err == cudaSuccess, PETSC_COMM_SELF, PETSC_ERR_GPU, "CUDA kernel %s did not launch: %s", kernel, cudaGetErrorString(err));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+  #define GILU_LAUNCH(kernel, grid, block, shmem, stream, ...) (kernel<<<(grid), (block), (shmem), (stream)>>>(__VA_ARGS__), GILUCUDACheckLaunch(#kernel))
+
+  #define GILU_SHARED(type, name, count) __shared__ type name[count]
+  #define GILU_DYNAMIC_SHARED(type, name) \
+    extern __shared__ __align__(16) unsigned char gilu_dynamic_shared_[]; \
+    type *const name = (type *)(void *)gilu_dynamic_shared_
+
+static __device__ __forceinline__ int gilu_lane_id(void)
+{
+  return (int)((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) & 31u);
+}
+static __device__ __forceinline__ int gilu_warp_id(void)
+{
+  return (int)((threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) >> 5);
+}
+static __device__ __forceinline__ void gilu_syncwarp(void)
+{
+  __syncwarp(0xffffffffu);
+}
+  #define GILU_SHFL_TYPE(T) \
+    static __device__ __forceinline__ T gilu_shfl(T v, int src, int width = 32) \
+    { \
+      return __shfl_sync(0xffffffffu, v, src, width); \
+    } \
+    static __device__ __forceinline__ T gilu_shfl_up(T v, unsigned int delta, int width = 32) \
+    { \
+      return __shfl_up_sync(0xffffffffu, v, delta, width); \
+    } \
+    static __device__ __forceinline__ T gilu_shfl_down(T v, unsigned int delta, int width = 32) \
+    { \
+      return __shfl_down_sync(0xffffffffu, v, delta, width); \
+    } \
+    static __device__ __forceinline__ T gilu_shfl_xor(T v, int mask, int width = 32) \
+    { \
+      return __shfl_xor_sync(0xffffffffu, v, mask, width); \
+    }
+GILU_SHFL_TYPE(int)
+GILU_SHFL_TYPE(unsigned int)
+GILU_SHFL_TYPE(long long)
+GILU_SHFL_TYPE(float)
+GILU_SHFL_TYPE(double)
+  #undef GILU_SHFL_TYPE
+static __device__ __forceinline__ unsigned int gilu_ballot(int pred)
+{
+  return __ballot_sync(0xffffffffu, pred);
+}
+static __device__ __forceinline__ int gilu_any(int pred)
+{
+  return __any_sync(0xffffffffu, pred);
+}
+static __device__ __forceinline__ int gilu_all(int pred)
+{
+  return __all_sync(0xffffffffu, pred);
+}
+static __device__ __forceinline__ void gilu_wait_until_ge(volatile int *flag, int value)
+{
+  while (*flag < value) { }
+  __threadfence();
+}
+/* D = A B + C, A 8x4 row-major fragment: lane l holds A[l/4][l%4]; B 4x8 column fragment: lane l holds
+   B[l%4][l/4]; C and D 8x8: lane l holds row l/4, columns 2(l%4) and 2(l%4)+1 (PTX ISA, mma.m8n8k4 .f64) */
+static __device__ __forceinline__ void gilu_mma_m8n8k4_f64(double d[2], double a, double b, const double c[2])
+{
+  #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+  double c0 = c[0], c1 = c[1];
+
+  asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0,%1}, {%2}, {%3}, {%4,%5};\n" : "=d"(d[0]), "=d"(d[1]) : "d"(a), "d"(b), "d"(c0), "d"(c1));
+  #else
+  int    lane = gilu_lane_id(), row = lane >> 2, col = 2 * (lane & 3), k;
+  double s0 = c[0], s1 = c[1];
+
+  for (k = 0; k < 4; k++) {
+    double ak = __shfl_sync(0xffffffffu, a, 4 * row + k);
+    s0        = fma(ak, __shfl_sync(0xffffffffu, b, 4 * col + k), s0);
+    s1        = fma(ak, __shfl_sync(0xffffffffu, b, 4 * (col + 1) + k), s1);
+  }
+  d[0] = s0;
+  d[1] = s1;
+  #endif
+}
+#endif
+
+/* ============================================================================================ both */
+#define gilu_syncthreads() __syncthreads()
+
+#define GILU_CUDA_CHECK(call) \
+  do { \
+    cudaError_t gilu_cuda_err_ = (call); \
+    PetscCheck(gilu_cuda_err_ == cudaSuccess, PETSC_COMM_SELF, PETSC_ERR_GPU, "%s failed: %s", #call, cudaGetErrorString(gilu_cuda_err_)); \
+  } while (0)
+
+#endif

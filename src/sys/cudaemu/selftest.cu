@@ -1,0 +1,513 @@
+/*
+   Self-tests of the CUDA emulation (and, compiled by nvcc, of the same kernels on a GPU).
+
+   Each test launches small kernels through GILU_LAUNCH, copies the results back and compares them with what
+   the CUDA execution model guarantees. The broken kernels (missing barrier, deadlocks, divergent warp
+   operations) check that the emulation exposes the bug; on a GPU they are not run (ok is set).
+   Entry point: PetscGILUCUDASelfTest_cudaemu() (emulation), PetscGILUCUDASelfTest() (nvcc); see cudaemu.h.
+*/
+#include <petscgilu/private/gilucuda.h>
+#include <petscgilu/private/cudaemu.h>
+
+#define NT 256
+
+/* ------------------------------------------------------------------------------------------ block reduction */
+/* out[blockIdx.x] = sum of x over the block's NT entries; a 2D block (32 x 8) numbered x fastest */
+__global__ void ReduceBarrier(const double *x, double *out)
+{
+  GILU_SHARED(double, s, NT);
+  int t = (int)(threadIdx.x + blockDim.x * threadIdx.y), stride;
+
+  s[t] = x[blockIdx.x * NT + t];
+  __syncthreads();
+  for (stride = NT / 2; stride > 0; stride /= 2) {
+    if (t < stride) s[t] += s[t + stride];
+    __syncthreads();
+  }
+  if (t == 0) out[blockIdx.x] = s[0];
+}
+
+/* the same without the barriers: wrong on any machine that does not run the threads in lock step */
+__global__ void ReduceNoBarrier(const double *x, double *out)
+{
+  GILU_SHARED(double, s, NT);
+  int t = (int)(threadIdx.x + blockDim.x * threadIdx.y), stride;
+
+  s[t] = x[blockIdx.x * NT + t];
+  for (stride = NT / 2; stride > 0; stride /= 2)
+    if (t < stride) s[t] += s[t + stride];
+  if (t == 0) out[blockIdx.x] = s[0];
+}
+
+static PetscErrorCode TestReduce(PetscBool barrier, PetscBool *ok)
+{
+  const int nb = 3;
+  double    hx[3 * NT], hout[3], *x, *out;
+  int       i, b;
+
+  PetscFunctionBegin;
+  for (i = 0; i < nb * NT; i++) hx[i] = (double)(i % 17) + 1.0;
+  GILU_CUDA_CHECK(cudaMalloc(&x, sizeof(hx)));
+  GILU_CUDA_CHECK(cudaMalloc(&out, sizeof(hout)));
+  GILU_CUDA_CHECK(cudaMemcpy(x, hx, sizeof(hx), cudaMemcpyHostToDevice));
+  if (barrier) PetscCall(GILU_LAUNCH(ReduceBarrier, nb, dim3(32, NT / 32), 0, 0, x, out));
+  else PetscCall(GILU_LAUNCH(ReduceNoBarrier, nb, dim3(32, NT / 32), 0, 0, x, out));
+  GILU_CUDA_CHECK(cudaMemcpy(hout, out, sizeof(hout), cudaMemcpyDeviceToHost));
+  *ok = PETSC_TRUE;
+  for (b = 0; b < nb; b++) {
+    double sum = 0;
+
+    for (i = 0; i < NT; i++) sum += hx[b * NT + i];
+    if (barrier && hout[b] != sum) *ok = PETSC_FALSE;
+    if (!barrier && b == 0 && hout[b] == sum) *ok = PETSC_FALSE; /* the missing barrier must show */
+  }
+  GILU_CUDA_CHECK(cudaFree(x));
+  GILU_CUDA_CHECK(cudaFree(out));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ------------------------------------------------------------------------------------------ warp shuffles */
+#define NSHFL 8
+/* out[NSHFL * t + k]: the results of shuffle variant k in thread t (2 warps) */
+__global__ void WarpShuffles(double *out)
+{
+  int    lane = gilu_lane_id(), t = (int)threadIdx.x, v = lane * lane + 1, off, r;
+  double w = 0.5 * lane + 100.0 * gilu_warp_id(), sum;
+
+  out[NSHFL * t + 0] = gilu_shfl(v, (lane + 5) % 32);  /* rotate */
+  out[NSHFL * t + 1] = gilu_shfl(w, 3);                /* broadcast */
+  out[NSHFL * t + 2] = gilu_shfl(v, 2, 8);             /* broadcast within groups of 8 */
+  out[NSHFL * t + 3] = gilu_shfl_down(v, 3);           /* down; the last 3 lanes keep their value */
+  out[NSHFL * t + 4] = gilu_shfl_up(w, 1, 16);         /* up within halves */
+  for (sum = w, off = 16; off > 0; off /= 2) sum += gilu_shfl_xor(sum, off);
+  out[NSHFL * t + 5] = sum; /* butterfly: every lane has the warp's sum */
+  for (r = v, off = 16; off > 0; off /= 2) r += gilu_shfl_down(r, off);
+  out[NSHFL * t + 6] = lane == 0 ? r : -1.0; /* tree: lane 0 has the sum */
+  out[NSHFL * t + 7] = (double)gilu_shfl((long long)lane << 33, 31 - lane) / 8589934592.0;
+}
+
+static PetscErrorCode TestShuffles(PetscBool *ok)
+{
+  double h[64 * NSHFL], *d;
+  int    t;
+
+  PetscFunctionBegin;
+  GILU_CUDA_CHECK(cudaMalloc(&d, sizeof(h)));
+  PetscCall(GILU_LAUNCH(WarpShuffles, 1, 64, 0, 0, d));
+  GILU_CUDA_CHECK(cudaMemcpy(h, d, sizeof(h), cudaMemcpyDeviceToHost));
+  GILU_CUDA_CHECK(cudaFree(d));
+  *ok = PETSC_TRUE;
+  for (t = 0; t < 64; t++) {
+    int    lane = t % 32, warp = t / 32, src, l, isum = 0;
+    double w0 = 100.0 * warp, exp[NSHFL], wsum = 0;
+
+    for (l = 0; l < 32; l++) {
+      wsum += 0.5 * l + w0;
+      isum += l * l + 1;
+    }
+    src    = (lane + 5) % 32;
+    exp[0] = src * src + 1;
+    exp[1] = 0.5 * 3 + w0;
+    src    = (lane / 8) * 8 + 2;
+    exp[2] = src * src + 1;
+    src    = lane + 3 < 32 ? lane + 3 : lane;
+    exp[3] = src * src + 1;
+    src    = lane % 16 < 1 ? lane : lane - 1;
+    exp[4] = 0.5 * src + w0;
+    exp[5] = wsum;
+    exp[6] = lane == 0 ? isum : -1.0;
+    exp[7] = 31 - lane;
+    for (l = 0; l < NSHFL; l++)
+      if (h[NSHFL * t + l] != exp[l]) *ok = PETSC_FALSE;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ------------------------------------------------------------------------------------------ votes */
+__global__ void WarpVotes(unsigned int *out)
+{
+  int lane = gilu_lane_id(), t = (int)threadIdx.x;
+
+  out[5 * t + 0] = gilu_ballot(lane % 3 == 0);
+  out[5 * t + 1] = (unsigned int)gilu_any(lane == 17);
+  out[5 * t + 2] = (unsigned int)gilu_all(lane < 31);
+  gilu_syncwarp();
+  out[5 * t + 3] = (unsigned int)gilu_all(lane >= 0);
+  out[5 * t + 4] = gilu_ballot(t >= 40);
+}
+
+static PetscErrorCode TestVotes(PetscBool *ok)
+{
+  unsigned int h[5 * 64], *d, m3 = 0;
+  int          t, l;
+
+  PetscFunctionBegin;
+  for (l = 0; l < 32; l += 3) m3 |= 1u << l;
+  GILU_CUDA_CHECK(cudaMalloc(&d, sizeof(h)));
+  PetscCall(GILU_LAUNCH(WarpVotes, 1, 64, 0, 0, d));
+  GILU_CUDA_CHECK(cudaMemcpy(h, d, sizeof(h), cudaMemcpyDeviceToHost));
+  GILU_CUDA_CHECK(cudaFree(d));
+  *ok = PETSC_TRUE;
+  for (t = 0; t < 64; t++) {
+    unsigned int exp4 = t < 32 ? 0u : 0xffffff00u;
+
+    if (h[5 * t] != m3 || h[5 * t + 1] != 1 || h[5 * t + 2] != 0 || h[5 * t + 3] != 1 || h[5 * t + 4] != exp4) *ok = PETSC_FALSE;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ------------------------------------------------------------------------------------------ waiting on flags */
+/* inside one block, thread t waits for thread t + 1: the chain runs against the threads' order */
+__global__ void SpinIntraBlock(int *flag, int *val)
+{
+  int t = (int)threadIdx.x, n = (int)blockDim.x;
+
+  if (t < n - 1) {
+    gilu_wait_until_ge((volatile int *)&flag[t + 1], 1);
+    val[t] = ((volatile int *)val)[t + 1] + t;
+  } else val[t] = t;
+  __threadfence();
+  ((volatile int *)flag)[t] = 1;
+}
+
+static PetscErrorCode TestSpinIntraBlock(PetscBool *ok)
+{
+  int h[NT], *flag, *val, t, exp = 0;
+
+  PetscFunctionBegin;
+  GILU_CUDA_CHECK(cudaMalloc(&flag, sizeof(h)));
+  GILU_CUDA_CHECK(cudaMalloc(&val, sizeof(h)));
+  GILU_CUDA_CHECK(cudaMemset(flag, 0, sizeof(h)));
+  PetscCall(GILU_LAUNCH(SpinIntraBlock, 1, NT, 0, 0, flag, val));
+  GILU_CUDA_CHECK(cudaMemcpy(h, val, sizeof(h), cudaMemcpyDeviceToHost));
+  GILU_CUDA_CHECK(cudaFree(flag));
+  GILU_CUDA_CHECK(cudaFree(val));
+  *ok = PETSC_TRUE;
+  for (t = NT - 1; t >= 0; t--) {
+    exp += t;
+    if (h[t] != exp) *ok = PETSC_FALSE;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* block b waits for block b - dir (dir = 1: the previous one; dir = -1: the next one), then adds 1 to its data */
+__global__ void InterBlockChain(int dir, int *flag, int *data)
+{
+  GILU_SHARED(int, go, 1);
+  int b = (int)blockIdx.x, n = (int)gridDim.x, t = (int)threadIdx.x, prev = b - dir;
+
+  if (t == 0) {
+    if (prev >= 0 && prev < n) gilu_wait_until_ge(&flag[prev], 1);
+    go[0] = prev >= 0 && prev < n;
+  }
+  __syncthreads();
+  data[b * blockDim.x + t] = (go[0] ? ((volatile int *)data)[prev * blockDim.x + t] : t) + 1;
+  __threadfence();
+  __syncthreads();
+  if (t == 0) atomicExch(&flag[b], 1);
+}
+
+static PetscErrorCode TestInterBlock(int dir, int nb, PetscBool *ok)
+{
+  const int nt = 64;
+  int      *h, *flag, *data, b, t;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(nb * nt, &h));
+  GILU_CUDA_CHECK(cudaMalloc(&flag, nb * sizeof(int)));
+  GILU_CUDA_CHECK(cudaMalloc(&data, nb * nt * sizeof(int)));
+  GILU_CUDA_CHECK(cudaMemset(flag, 0, nb * sizeof(int)));
+  PetscCall(GILU_LAUNCH(InterBlockChain, nb, nt, 0, 0, dir, flag, data));
+  GILU_CUDA_CHECK(cudaMemcpy(h, data, nb * nt * sizeof(int), cudaMemcpyDeviceToHost));
+  GILU_CUDA_CHECK(cudaFree(flag));
+  GILU_CUDA_CHECK(cudaFree(data));
+  *ok = PETSC_TRUE;
+  for (b = 0; b < nb; b++) {
+    int hops = dir > 0 ? b : nb - 1 - b;
+
+    for (t = 0; t < nt; t++)
+      if (h[b * nt + t] != t + 1 + hops) *ok = PETSC_FALSE;
+  }
+  PetscCall(PetscFree(h));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ------------------------------------------------------------------------------------------ MMA */
+/* warp w of the block multiplies A_w (8x4, row-major at a + 32w), B_w (4x8, row-major at b + 32w) and adds C_w
+   (8x8, row-major at c + 64w): D_w = A_w B_w + C_w, loaded and stored with the fragment layout */
+__global__ void MmaF64(const double *a, const double *b, const double *c, double *d)
+{
+  int    lane = gilu_lane_id(), w = gilu_warp_id(), row = lane >> 2, col = 2 * (lane & 3);
+  double fa, fb, fc[2], fd[2];
+
+  fa    = a[32 * w + 4 * row + (lane & 3)]; /* A[lane/4][lane%4] */
+  fb    = b[32 * w + 8 * (lane & 3) + row]; /* B[lane%4][lane/4] */
+  fc[0] = c[64 * w + 8 * row + col];
+  fc[1] = c[64 * w + 8 * row + col + 1];
+  gilu_mma_m8n8k4_f64(fd, fa, fb, fc);
+  d[64 * w + 8 * row + col]     = fd[0];
+  d[64 * w + 8 * row + col + 1] = fd[1];
+}
+
+static PetscErrorCode TestMma(PetscBool *ok)
+{
+  const int nw = 2;
+  double    ha[64], hb[64], hc[128], hd[128], *a, *b, *c, *d;
+  int       w, i, j, k;
+
+  PetscFunctionBegin;
+  /* small integers in warp 0 (exact), fractions in warp 1 */
+  for (i = 0; i < 32; i++) {
+    ha[i]      = (double)((i * 7) % 11) - 5.0;
+    hb[i]      = (double)((i * 5) % 13) - 6.0;
+    ha[32 + i] = 1.0 / (i + 3.0);
+    hb[32 + i] = 1.0 / (2.0 * i + 1.0) - 0.25;
+  }
+  for (i = 0; i < 64; i++) {
+    hc[i]      = (double)(i % 9) - 4.0;
+    hc[64 + i] = 0.125 * i - 1.0 / 3.0;
+  }
+  GILU_CUDA_CHECK(cudaMalloc(&a, sizeof(ha)));
+  GILU_CUDA_CHECK(cudaMalloc(&b, sizeof(hb)));
+  GILU_CUDA_CHECK(cudaMalloc(&c, sizeof(hc)));
+  GILU_CUDA_CHECK(cudaMalloc(&d, sizeof(hd)));
+  GILU_CUDA_CHECK(cudaMemcpy(a, ha, sizeof(ha), cudaMemcpyHostToDevice));
+  GILU_CUDA_CHECK(cudaMemcpy(b, hb, sizeof(hb), cudaMemcpyHostToDevice));
+  GILU_CUDA_CHECK(cudaMemcpy(c, hc, sizeof(hc), cudaMemcpyHostToDevice));
+  PetscCall(GILU_LAUNCH(MmaF64, 1, 32 * nw, 0, 0, a, b, c, d));
+  GILU_CUDA_CHECK(cudaMemcpy(hd, d, sizeof(hd), cudaMemcpyDeviceToHost));
+  GILU_CUDA_CHECK(cudaFree(a));
+  GILU_CUDA_CHECK(cudaFree(b));
+  GILU_CUDA_CHECK(cudaFree(c));
+  GILU_CUDA_CHECK(cudaFree(d));
+  *ok = PETSC_TRUE;
+  for (w = 0; w < nw; w++) {
+    for (i = 0; i < 8; i++) {
+      for (j = 0; j < 8; j++) {
+        double s = hc[64 * w + 8 * i + j], got = hd[64 * w + 8 * i + j];
+
+        for (k = 0; k < 4; k++) s += ha[32 * w + 4 * i + k] * hb[32 * w + 8 * k + j];
+        if (w == 0 ? got != s : PetscAbsReal(got - s) > 1e-14 * (1.0 + PetscAbsReal(s))) *ok = PETSC_FALSE;
+      }
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ------------------------------------------------------------------------------------------ shared memory */
+/* dynamic shared memory of 2 * blockDim.x doubles beside a static array: reversed twice through both */
+__global__ void DynamicShared(const double *x, double *out)
+{
+  GILU_DYNAMIC_SHARED(double, s);
+  GILU_SHARED(int, tag, NT);
+  int t = (int)threadIdx.x, n = (int)blockDim.x;
+
+  s[t]     = x[t];
+  s[n + t] = 2.0 * x[t];
+  tag[t]   = -t;
+  __syncthreads();
+  out[t] = s[n - 1 - t] + s[2 * n - 1 - t] + tag[n - 1 - t];
+}
+
+static PetscErrorCode TestDynamicShared(PetscBool *ok)
+{
+  const int n = 200;
+  double    hx[200], hout[200], *x, *out;
+  int       t;
+
+  PetscFunctionBegin;
+  for (t = 0; t < n; t++) hx[t] = 0.5 * t + 1.0;
+  GILU_CUDA_CHECK(cudaMalloc(&x, sizeof(hx)));
+  GILU_CUDA_CHECK(cudaMalloc(&out, sizeof(hout)));
+  GILU_CUDA_CHECK(cudaMemcpy(x, hx, sizeof(hx), cudaMemcpyHostToDevice));
+  PetscCall(GILU_LAUNCH(DynamicShared, 1, n, 2 * n * sizeof(double), 0, x, out));
+  GILU_CUDA_CHECK(cudaMemcpy(hout, out, sizeof(hout), cudaMemcpyDeviceToHost));
+  GILU_CUDA_CHECK(cudaFree(x));
+  GILU_CUDA_CHECK(cudaFree(out));
+  *ok = PETSC_TRUE;
+  for (t = 0; t < n; t++)
+    if (hout[t] != 3.0 * hx[n - 1 - t] - (n - 1 - t)) *ok = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* a static shared array declared in a device function is one per block however often it is called */
+static __device__ int Accumulate(int v)
+{
+  GILU_SHARED(int, acc, 1);
+
+  if (threadIdx.x == 0) acc[0] = (v == 0) ? 0 : acc[0];
+  __syncthreads();
+  atomicAdd(&acc[0], v);
+  __syncthreads();
+  return acc[0];
+}
+
+__global__ void StaticShared(int *out)
+{
+  GILU_SHARED(int, a, 32);
+  GILU_SHARED(double, b, 32);
+  int t = (int)threadIdx.x, r = 0, k;
+
+  a[t] = t;
+  b[t] = -1.0 * t;
+  for (k = 0; k < 4; k++) r = Accumulate(k == 0 ? 0 : 1);
+  __syncthreads();
+  out[t] = a[31 - t] + (int)b[t] + r; /* = 31 - 2t + 3 * 32 */
+}
+
+static PetscErrorCode TestStaticShared(PetscBool *ok)
+{
+  int h[32], *d, t;
+
+  PetscFunctionBegin;
+  GILU_CUDA_CHECK(cudaMalloc(&d, sizeof(h)));
+  PetscCall(GILU_LAUNCH(StaticShared, 1, 32, 0, 0, d));
+  GILU_CUDA_CHECK(cudaMemcpy(h, d, sizeof(h), cudaMemcpyDeviceToHost));
+  GILU_CUDA_CHECK(cudaFree(d));
+  *ok = PETSC_TRUE;
+  for (t = 0; t < 32; t++)
+    if (h[t] != 31 - 2 * t + 3 * 32) *ok = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ------------------------------------------------------------------------------------------ atomics */
+__global__ void Atomics(int *ci, double *cd, int *cmax, int *cas)
+{
+  int g = (int)(blockIdx.x * blockDim.x + threadIdx.x);
+
+  atomicAdd(ci, 1);
+  atomicAdd(cd, 0.5);
+  atomicMax(cmax, (g * 37) % 1000);
+  if (atomicCAS(cas, 0, g + 1) == 0) atomicAdd(ci, 1000000); /* exactly one thread wins */
+}
+
+static PetscErrorCode TestAtomics(PetscBool *ok)
+{
+  const int nb = 4, nt = 128;
+  int       hi[3], *ci, *cmax, *cas, g, m = 0;
+  double    hd, *cd;
+
+  PetscFunctionBegin;
+  GILU_CUDA_CHECK(cudaMalloc(&ci, sizeof(int)));
+  GILU_CUDA_CHECK(cudaMalloc(&cmax, sizeof(int)));
+  GILU_CUDA_CHECK(cudaMalloc(&cas, sizeof(int)));
+  GILU_CUDA_CHECK(cudaMalloc(&cd, sizeof(double)));
+  GILU_CUDA_CHECK(cudaMemset(ci, 0, sizeof(int)));
+  GILU_CUDA_CHECK(cudaMemset(cmax, 0, sizeof(int)));
+  GILU_CUDA_CHECK(cudaMemset(cas, 0, sizeof(int)));
+  GILU_CUDA_CHECK(cudaMemset(cd, 0, sizeof(double)));
+  PetscCall(GILU_LAUNCH(Atomics, nb, nt, 0, 0, ci, cd, cmax, cas));
+  GILU_CUDA_CHECK(cudaMemcpy(&hi[0], ci, sizeof(int), cudaMemcpyDeviceToHost));
+  GILU_CUDA_CHECK(cudaMemcpy(&hi[1], cmax, sizeof(int), cudaMemcpyDeviceToHost));
+  GILU_CUDA_CHECK(cudaMemcpy(&hi[2], cas, sizeof(int), cudaMemcpyDeviceToHost));
+  GILU_CUDA_CHECK(cudaMemcpy(&hd, cd, sizeof(double), cudaMemcpyDeviceToHost));
+  GILU_CUDA_CHECK(cudaFree(ci));
+  GILU_CUDA_CHECK(cudaFree(cmax));
+  GILU_CUDA_CHECK(cudaFree(cas));
+  GILU_CUDA_CHECK(cudaFree(cd));
+  for (g = 0; g < nb * nt; g++) m = PetscMax(m, (g * 37) % 1000);
+  *ok = (PetscBool)(hi[0] == nb * nt + 1000000 && hd == 0.5 * nb * nt && hi[1] == m && hi[2] >= 1 && hi[2] <= nb * nt);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ------------------------------------------------------------------------------------------ broken kernels */
+/* block 1, thread 3 waits for a flag that nobody sets */
+__global__ void DeadlockFlag(int *flag)
+{
+  if (blockIdx.x == 1 && threadIdx.x == 3) gilu_wait_until_ge(&flag[0], 1);
+  __syncthreads();
+}
+
+/* warp 0 waits at the barrier; the other threads wait for a flag that warp 0 sets after the barrier */
+__global__ void DeadlockBarrier(int *flag)
+{
+  if (threadIdx.x < 32) {
+    __syncthreads();
+    if (threadIdx.x == 0) atomicExch(flag, 1);
+  } else gilu_wait_until_ge(flag, 1);
+}
+
+/* half a warp shuffles while the other half votes */
+__global__ void DivergentWarp(int *out)
+{
+  int lane = gilu_lane_id();
+
+  if (lane < 16) out[lane] = gilu_shfl(lane, 0);
+  else out[lane] = (int)gilu_ballot(1);
+}
+
+#if defined(GILU_CUDAEMU)
+/* the launch must fail (without printing) with a message that contains every string in want[] */
+static PetscErrorCode ExpectLaunchError(int which, const char *const want[], PetscBool *ok)
+{
+  int           *d;
+  PetscErrorCode ierr;
+  const char    *msg;
+  int            i;
+
+  PetscFunctionBegin;
+  GILU_CUDA_CHECK(cudaMalloc(&d, 64 * sizeof(int)));
+  GILU_CUDA_CHECK(cudaMemset(d, 0, 64 * sizeof(int)));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  if (which == 0) ierr = GILU_LAUNCH(DeadlockFlag, 2, 64, 0, 0, d);
+  else if (which == 1) ierr = GILU_LAUNCH(DeadlockBarrier, 1, 64, 0, 0, d);
+  else ierr = GILU_LAUNCH(DivergentWarp, 1, 32, 0, 0, d);
+  PetscCall(PetscPopErrorHandler());
+  GILU_CUDA_CHECK(cudaFree(d));
+  msg = GILUEmuLastError();
+  *ok = (PetscBool)(ierr != PETSC_SUCCESS);
+  for (i = 0; want[i]; i++)
+    if (!strstr(msg, want[i])) *ok = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+#endif
+
+static PetscErrorCode TestBroken(int which, PetscBool *ok)
+{
+  PetscFunctionBegin;
+  *ok = PETSC_TRUE; /* on a GPU these kernels hang or are undefined: not run */
+#if defined(GILU_CUDAEMU)
+  {
+    const char *const flag[]    = {"DeadlockFlag", "deadlocks", "block (1,0,0) thread (3,0,0)", "gilu_wait_until_ge", NULL};
+    const char *const barrier[] = {"DeadlockBarrier", "deadlocks", "block (0,0,0)", "__syncthreads", NULL};
+    const char *const diverge[] = {"DivergentWarp", "divergent warp operations", NULL};
+
+    PetscCall(ExpectLaunchError(which, which == 0 ? flag : which == 1 ? barrier : diverge, ok));
+  }
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode GILU_CUDA_NAME(PetscGILUCUDASelfTest)(const char name[], PetscBool *ok)
+{
+  PetscBool match;
+
+  PetscFunctionBegin;
+  *ok = PETSC_FALSE;
+#define GILU_SELFTEST(str, call) \
+  PetscCall(PetscStrcmp(name, str, &match)); \
+  if (match) { \
+    PetscCall(call); \
+    PetscFunctionReturn(PETSC_SUCCESS); \
+  }
+  GILU_SELFTEST("reduce_barrier", TestReduce(PETSC_TRUE, ok));
+#if defined(GILU_CUDAEMU)
+  GILU_SELFTEST("reduce_nobarrier", TestReduce(PETSC_FALSE, ok));
+#else
+  GILU_SELFTEST("reduce_nobarrier", TestBroken(-1, ok));
+#endif
+  GILU_SELFTEST("warp_shfl", TestShuffles(ok));
+  GILU_SELFTEST("warp_vote", TestVotes(ok));
+  GILU_SELFTEST("spin_intrablock", TestSpinIntraBlock(ok));
+  GILU_SELFTEST("interblock_chain", TestInterBlock(1, 40, ok));
+  GILU_SELFTEST("interblock_forward", TestInterBlock(-1, 8, ok));
+  GILU_SELFTEST("mma", TestMma(ok));
+  GILU_SELFTEST("dynamic_shared", TestDynamicShared(ok));
+  GILU_SELFTEST("static_shared", TestStaticShared(ok));
+  GILU_SELFTEST("atomics", TestAtomics(ok));
+  GILU_SELFTEST("deadlock_flag", TestBroken(0, ok));
+  GILU_SELFTEST("deadlock_barrier", TestBroken(1, ok));
+  GILU_SELFTEST("divergent_warp", TestBroken(2, ok));
+#undef GILU_SELFTEST
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown CUDA self-test %s", name);
+}

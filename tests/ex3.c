@@ -1,0 +1,353 @@
+static char help[] = "MATSTENCILGPU against AIJ: the same DMDA operator assembled as both, every operation compared.\n\n\
+  -dim <1,2,3>      : grid dimension (default 3)\n\
+  -dof <n>          : unknowns per grid point (default 1)\n\
+  -box              : DMDA_STENCIL_BOX (default star)\n\
+  -sw <w>           : DMDA stencil width (default 1)\n\
+  -solve            : instead, assemble with -dm_mat_type and solve with the KSP/PC of the options; print iterations\n\n";
+
+/*
+  Without -solve the program prints only differences: nothing when MATSTENCILGPU agrees with
+  AIJ on MatMult, MatMultAdd, MatMultTranspose(Add), MatGetDiagonal, MatNorm, MatScale,
+  MatShift, MatDiagonalScale, MatConvert, MatDuplicate, MatAXPY,
+  MatZeroRows, MatGetInfo and MatGetRow, and when an entry outside the stencil is refused.
+*/
+#include <petscdmda.h>
+#include <petscksp.h>
+#include <petscgilu.h>
+
+typedef struct {
+  PetscInt  dim, dof, sw;
+  PetscBool box;
+} AppCtx;
+
+/* A deterministic value for the coupling of (i,j,k,a) to (i+dx, j+dy, k+dz, e) */
+static PetscScalar Value(PetscInt i, PetscInt j, PetscInt k, PetscInt a, PetscInt dx, PetscInt dy, PetscInt dz, PetscInt e)
+{
+  if (!dx && !dy && !dz && a == e) return 40.0 + 0.1 * ((i + 2 * j + 3 * k + a) % 7);
+  return -0.5 - 0.05 * ((3 * i + j + 5 * k + 7 * a + 11 * e + 13 * dx + 17 * dy + 19 * dz + 100) % 9);
+}
+
+/* Entries by MatSetValuesStencil (INSERT), then the diagonal blocks once more by MatSetValuesBlockedStencil (ADD) */
+static PetscErrorCode Assemble(DM da, AppCtx *ctx, Mat A)
+{
+  PetscInt     xs, ys, zs, xm, ym, zm, M, N, P, w = ctx->sw, dof = ctx->dof;
+  PetscInt     wy = ctx->dim > 1 ? w : 0, wz = ctx->dim > 2 ? w : 0;
+  PetscScalar *blk;
+
+  PetscFunctionBeginUser;
+  PetscCall(DMDAGetInfo(da, NULL, &M, &N, &P, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+  PetscCall(DMDAGetCorners(da, &xs, &ys, &zs, &xm, &ym, &zm));
+  PetscCall(PetscMalloc1(dof * dof, &blk));
+  for (PetscInt k = zs; k < zs + zm; k++)
+    for (PetscInt j = ys; j < ys + ym; j++)
+      for (PetscInt i = xs; i < xs + xm; i++) {
+        MatStencil row, col;
+
+        for (PetscInt dz = -wz; dz <= wz; dz++)
+          for (PetscInt dy = -wy; dy <= wy; dy++)
+            for (PetscInt dx = -w; dx <= w; dx++) {
+              if (!ctx->box && (dx != 0) + (dy != 0) + (dz != 0) > 1) continue;
+              if (i + dx < 0 || i + dx >= M || j + dy < 0 || j + dy >= N || k + dz < 0 || k + dz >= P) continue;
+              for (PetscInt a = 0; a < dof; a++)
+                for (PetscInt e = 0; e < dof; e++) {
+                  PetscScalar v = Value(i, j, k, a, dx, dy, dz, e);
+
+                  row.i = i, row.j = j, row.k = k, row.c = a;
+                  col.i = i + dx, col.j = j + dy, col.k = k + dz, col.c = e;
+                  PetscCall(MatSetValuesStencil(A, 1, &row, 1, &col, &v, INSERT_VALUES));
+                }
+            }
+      }
+  PetscCall(MatAssemblyBegin(A, MAT_FLUSH_ASSEMBLY)); /* INSERT then ADD */
+  PetscCall(MatAssemblyEnd(A, MAT_FLUSH_ASSEMBLY));
+  for (PetscInt t = 0; t < dof * dof; t++) blk[t] = 0.01 * (t + 1);
+  for (PetscInt k = zs; k < zs + zm; k++)
+    for (PetscInt j = ys; j < ys + ym; j++)
+      for (PetscInt i = xs; i < xs + xm; i++) {
+        MatStencil row = {k, j, i, 0};
+
+        PetscCall(MatSetValuesBlockedStencil(A, 1, &row, 1, &row, blk, ADD_VALUES));
+      }
+  PetscCall(PetscFree(blk));
+  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode CompareVecs(const char *what, Vec a, Vec b)
+{
+  Vec       d;
+  PetscReal nd, na;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecDuplicate(a, &d));
+  PetscCall(VecWAXPY(d, -1.0, a, b));
+  PetscCall(VecNorm(d, NORM_INFINITY, &nd));
+  PetscCall(VecNorm(a, NORM_INFINITY, &na));
+  if (nd > 1e-12 * PetscMax(na, 1.0)) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s differs: %g (norm %g)\n", what, (double)nd, (double)na));
+  PetscCall(VecDestroy(&d));
+  PetscFunctionReturn(0);
+}
+
+/* Compares A and S through their products with two vectors */
+static PetscErrorCode CompareMats(const char *what, Mat A, Mat S, Vec x)
+{
+  Vec  ya, ys;
+  char name[128];
+
+  PetscFunctionBeginUser;
+  PetscCall(MatCreateVecs(A, NULL, &ya));
+  PetscCall(VecDuplicate(ya, &ys));
+  PetscCall(MatMult(A, x, ya));
+  PetscCall(MatMult(S, x, ys));
+  PetscCall(PetscSNPrintf(name, sizeof(name), "MatMult after %s", what));
+  PetscCall(CompareVecs(name, ya, ys));
+  PetscCall(MatMultTranspose(A, x, ya));
+  PetscCall(MatMultTranspose(S, x, ys));
+  PetscCall(PetscSNPrintf(name, sizeof(name), "MatMultTranspose after %s", what));
+  PetscCall(CompareVecs(name, ya, ys));
+  PetscCall(VecDestroy(&ya));
+  PetscCall(VecDestroy(&ys));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Compare(DM da, AppCtx *ctx)
+{
+  Mat            A, S, C, D;
+  Vec            x, z, ya, ys, l, r;
+  PetscRandom    rnd;
+  NormType       types[3] = {NORM_FROBENIUS, NORM_1, NORM_INFINITY};
+  MatInfo        ia, is;
+  PetscInt       rows[3], rstart, rend;
+  PetscErrorCode ierr;
+
+  PetscFunctionBeginUser;
+  PetscCall(DMSetMatType(da, MATAIJ));
+  PetscCall(DMCreateMatrix(da, &A));
+  PetscCall(DMSetMatType(da, MATSTENCILGPU));
+  PetscCall(DMCreateMatrix(da, &S));
+  PetscCall(Assemble(da, ctx, A));
+  PetscCall(Assemble(da, ctx, S));
+  PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
+  PetscCall(DMCreateGlobalVector(da, &x));
+  PetscCall(VecDuplicate(x, &z));
+  PetscCall(VecDuplicate(x, &ya));
+  PetscCall(VecDuplicate(x, &ys));
+  PetscCall(VecDuplicate(x, &l));
+  PetscCall(VecDuplicate(x, &r));
+  PetscCall(VecSetRandom(x, rnd));
+  PetscCall(VecSetRandom(z, rnd));
+  PetscCall(VecSetRandom(l, rnd));
+  PetscCall(VecSetRandom(r, rnd));
+
+  PetscCall(CompareMats("assembly", A, S, x));
+  PetscCall(MatMultAdd(A, x, z, ya));
+  PetscCall(MatMultAdd(S, x, z, ys));
+  PetscCall(CompareVecs("MatMultAdd", ya, ys));
+  PetscCall(MatMultTransposeAdd(A, x, z, ya));
+  PetscCall(MatMultTransposeAdd(S, x, z, ys));
+  PetscCall(CompareVecs("MatMultTransposeAdd", ya, ys));
+  PetscCall(MatGetDiagonal(A, ya));
+  PetscCall(MatGetDiagonal(S, ys));
+  PetscCall(CompareVecs("MatGetDiagonal", ya, ys));
+  for (PetscInt t = 0; t < 3; t++) {
+    PetscReal na, ns;
+
+    PetscCall(MatNorm(A, types[t], &na));
+    PetscCall(MatNorm(S, types[t], &ns));
+    if (PetscAbsReal(na - ns) > 1e-12 * na) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "MatNorm %s differs: %g vs %g\n", NormTypes[types[t]], (double)na, (double)ns));
+  }
+  PetscCall(MatGetInfo(A, MAT_GLOBAL_SUM, &ia));
+  PetscCall(MatGetInfo(S, MAT_GLOBAL_SUM, &is));
+  if (ia.nz_used != is.nz_used) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "MatGetInfo nz_used differs: %g vs %g\n", ia.nz_used, is.nz_used));
+
+  /* MatGetRow: the same entries */
+  PetscCall(MatGetOwnershipRange(A, &rstart, &rend));
+  for (PetscInt row = rstart; row < rend; row++) {
+    const PetscInt    *ca, *cs;
+    const PetscScalar *va, *vs;
+    PetscInt           na, ns;
+    PetscBool          same;
+
+    PetscCall(MatGetRow(A, row, &na, &ca, &va));
+    PetscCall(MatGetRow(S, row, &ns, &cs, &vs));
+    same = (PetscBool)(na == ns);
+    for (PetscInt c = 0; c < na && same; c++) same = (PetscBool)(ca[c] == cs[c] && va[c] == vs[c]);
+    if (!same) PetscCall(PetscPrintf(PETSC_COMM_SELF, "MatGetRow %" PetscInt_FMT " differs\n", row));
+    PetscCall(MatRestoreRow(S, row, &ns, &cs, &vs));
+    PetscCall(MatRestoreRow(A, row, &na, &ca, &va));
+    if (!same) break;
+  }
+
+  /* MatConvert to AIJ and BAIJ: exactly A */
+  {
+    MatType   types2[2] = {MATAIJ, MATBAIJ};
+    PetscReal nrm;
+
+    for (PetscInt t = 0; t < 2; t++) {
+      PetscCall(MatConvert(S, types2[t], MAT_INITIAL_MATRIX, &C));
+      PetscCall(MatConvert(C, MATAIJ, MAT_INPLACE_MATRIX, &C));
+      PetscCall(MatAXPY(C, -1.0, A, DIFFERENT_NONZERO_PATTERN));
+      PetscCall(MatNorm(C, NORM_FROBENIUS, &nrm));
+      if (nrm != 0.0) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "MatConvert to %s differs: %g\n", types2[t], (double)nrm));
+      PetscCall(MatDestroy(&C));
+    }
+  }
+  /* MatAXPY of two stencil matrices */
+  PetscCall(MatDuplicate(S, MAT_DO_NOT_COPY_VALUES, &D));
+  PetscCall(MatZeroEntries(D));
+  PetscCall(MatAXPY(D, 1.0, S, SAME_NONZERO_PATTERN));
+  PetscCall(CompareMats("MatZeroEntries, MatAXPY", A, D, x));
+  PetscCall(MatAXPY(D, 2.0, S, SAME_NONZERO_PATTERN));
+  PetscCall(MatScale(D, 1.0 / 3.0));
+  PetscCall(CompareMats("MatAXPY", A, D, x));
+  PetscCall(MatDestroy(&D));
+  PetscCall(MatDuplicate(S, MAT_COPY_VALUES, &D));
+  PetscCall(CompareMats("MatDuplicate", A, D, x));
+  PetscCall(MatDestroy(&D));
+
+  /* scaling */
+  PetscCall(MatScale(A, 0.7));
+  PetscCall(MatScale(S, 0.7));
+  PetscCall(MatShift(A, 1.5));
+  PetscCall(MatShift(S, 1.5));
+  PetscCall(MatDiagonalScale(A, l, r));
+  PetscCall(MatDiagonalScale(S, l, r));
+  PetscCall(CompareMats("MatScale, MatShift, MatDiagonalScale", A, S, x));
+
+  /* zero rows: the first, the middle and the last owned ones */
+  rows[0] = rstart, rows[1] = (rstart + rend) / 2, rows[2] = rend - 1;
+  PetscCall(VecCopy(z, ya));
+  PetscCall(VecCopy(z, ys));
+  PetscCall(MatZeroRows(A, 3, rows, 2.5, x, ya));
+  PetscCall(MatZeroRows(S, 3, rows, 2.5, x, ys));
+  PetscCall(CompareVecs("MatZeroRows right-hand side", ya, ys));
+  PetscCall(CompareMats("MatZeroRows", A, S, x));
+
+  /* an entry outside the stencil is refused */
+  {
+    MatStencil row = {0, 0, 0, 0}, col = {0, 0, 0, 0};
+    PetscInt   xs, ys0, zs;
+
+    PetscCall(DMDAGetCorners(da, &xs, &ys0, &zs, NULL, NULL, NULL));
+    row.i = xs, row.j = ys0, row.k = zs;
+    col   = row;
+    col.i = xs + ctx->sw + 1;
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    ierr = MatSetValuesStencil(S, 1, &row, 1, &col, NULL, ADD_VALUES);
+    PetscCall(PetscPopErrorHandler());
+    if (ierr != PETSC_ERR_ARG_OUTOFRANGE) PetscCall(PetscPrintf(PETSC_COMM_SELF, "an entry outside the stencil gave error %d\n", (int)ierr));
+    PetscCall(MatAssemblyBegin(S, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(S, MAT_FINAL_ASSEMBLY));
+  }
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&z));
+  PetscCall(VecDestroy(&ya));
+  PetscCall(VecDestroy(&ys));
+  PetscCall(VecDestroy(&l));
+  PetscCall(VecDestroy(&r));
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall(MatDestroy(&A));
+  PetscCall(MatDestroy(&S));
+  PetscFunctionReturn(0);
+}
+
+static PetscErrorCode Solve(DM da, AppCtx *ctx)
+{
+  Mat      A;
+  Vec      x, b;
+  KSP      ksp;
+  PetscInt its;
+
+  PetscFunctionBeginUser;
+  PetscCall(DMCreateMatrix(da, &A));
+  PetscCall(Assemble(da, ctx, A));
+  PetscCall(MatCreateVecs(A, &x, &b));
+  PetscCall(VecSet(x, 1.0));
+  PetscCall(MatMult(A, x, b));
+  PetscCall(VecSet(x, 0.0));
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(KSPSetTolerances(ksp, 1e-8, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
+  PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(KSPGetIterationNumber(ksp, &its));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "iterations %" PetscInt_FMT "\n", its));
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&b));
+  PetscCall(MatDestroy(&A));
+  PetscFunctionReturn(0);
+}
+
+int main(int argc, char **argv)
+{
+  AppCtx    ctx = {3, 1, 1, PETSC_FALSE};
+  DM        da;
+  PetscBool solve = PETSC_FALSE;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PetscGILUInitializePackage());
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-dim", &ctx.dim, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-dof", &ctx.dof, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-sw", &ctx.sw, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-box", &ctx.box, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-solve", &solve, NULL));
+  if (ctx.dim == 1) PetscCall(DMDACreate1d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, 23, ctx.dof, ctx.sw, NULL, &da));
+  else if (ctx.dim == 2) PetscCall(DMDACreate2d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, ctx.box ? DMDA_STENCIL_BOX : DMDA_STENCIL_STAR, 13, 11, PETSC_DECIDE, PETSC_DECIDE, ctx.dof, ctx.sw, NULL, NULL, &da));
+  else PetscCall(DMDACreate3d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, ctx.box ? DMDA_STENCIL_BOX : DMDA_STENCIL_STAR, 7, 6, 8, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, ctx.dof, ctx.sw, NULL, NULL, NULL, &da));
+  PetscCall(DMSetFromOptions(da));
+  PetscCall(DMSetUp(da));
+  if (solve) PetscCall(Solve(da, &ctx));
+  else PetscCall(Compare(da, &ctx));
+  PetscCall(DMDestroy(&da));
+  PetscCall(PetscFinalize());
+  return 0;
+}
+
+/*TEST
+
+   # every operation against AIJ: prints nothing when they agree
+   test:
+     suffix: ops_3d
+     output_file: output/empty.out
+     args: -dof {{1 2 5}} -sw {{1 2}} -box {{0 1}}
+
+   test:
+     suffix: ops_2d
+     output_file: output/empty.out
+     args: -dim 2 -dof {{1 3 4}} -sw {{1 2}} -box {{0 1}}
+
+   test:
+     suffix: ops_1d
+     output_file: output/empty.out
+     args: -dim 1 -dof {{1 2}}
+
+   test:
+     suffix: ops_np2
+     nsize: 2
+     output_file: output/empty.out
+     args: -dof {{1 3}} -sw {{1 2}} -box {{0 1}}
+
+   test:
+     suffix: ops_np3_2d
+     nsize: 3
+     output_file: output/empty.out
+     args: -dim 2 -dof 2 -sw {{1 2}} -box {{0 1}}
+
+   # the same iterations with AIJ and MATSTENCILGPU
+   test:
+     suffix: solve_3d
+     args: -solve -ksp_type gmres -dof {{1 3}separate output} -box {{0 1}separate output} -pc_type {{jacobi structilu}separate output} -dm_mat_type {{aij stencilgpu}shared output}
+
+   test:
+     suffix: solve_structilu_ilu1
+     args: -solve -dim 2 -dof 2 -sw 2 -box -ksp_type gmres -pc_type structilu -pc_structilu_levels 1 -dm_mat_type {{aij stencilgpu}shared output}
+
+   test:
+     suffix: solve_np2
+     nsize: 2
+     args: -solve -ksp_type gmres -dof 2 -box {{0 1}separate output} -pc_type {{jacobi structilu}separate output} -dm_mat_type {{aij stencilgpu}shared output}
+
+TEST*/

@@ -1,0 +1,53 @@
+static char help[] = "Self-tests of petscgilu's host emulation of the CUDA execution model (cudaemu).\n\
+  -test <name> : run only this test (default: all); prints only failures\n\n";
+
+/*
+  Runs the kernels of src/sys/cudaemu/selftest.cu through the emulation (PetscGILUCUDASelfTest_cudaemu):
+  block reductions with barriers (exact sum) and without (the missing barrier must change the sum), warp
+  shuffles and votes against their CUDA definitions, spin-waits between threads of a block and between blocks
+  (forward and backward chains), the FP64 MMA m8n8k4 wrapper against a plain GEMM, static and dynamic shared
+  memory, atomics, and three broken kernels (two deadlocks, divergent warp operations) that the emulation must
+  stop with an error naming the kernel and the block instead of hanging. Silent on success.
+*/
+#include <petscsys.h>
+#include <petscgilu.h>
+#include <petscgilu/private/cudaemu.h>
+
+int main(int argc, char **argv)
+{
+  const char *const tests[] = {"reduce_barrier", "reduce_nobarrier", "warp_shfl", "warp_vote", "spin_intrablock", "interblock_chain", "interblock_forward", "mma", "dynamic_shared", "static_shared", "atomics", "deadlock_flag", "deadlock_barrier", "divergent_warp"};
+  char              only[64] = "";
+  PetscBool         ok, match;
+  size_t            i;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PetscGILUInitializePackage());
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-test", only, sizeof(only), NULL));
+  for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
+    PetscCall(PetscStrcmp(only, tests[i], &match));
+    if (only[0] && !match) continue;
+    PetscCall(PetscGILUCUDASelfTest_cudaemu(tests[i], &ok));
+    if (!ok) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "cudaemu self-test %s FAILED\n", tests[i]));
+  }
+  PetscCall(PetscFinalize());
+  return 0;
+}
+
+/*TEST
+
+   build:
+     requires: cudaemu
+
+   test:
+     requires: cudaemu
+     output_file: output/empty.out
+
+   # a single test by name (the harness would catch a hang of the deadlock test by its timeout)
+   test:
+     suffix: deadlock
+     requires: cudaemu
+     args: -test deadlock_flag
+     output_file: output/empty.out
+
+TEST*/
