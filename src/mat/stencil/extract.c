@@ -249,7 +249,7 @@ static inline PetscBool RowMatches(const Pattern *pat, const GILUGrid *g, const 
 
 /* Loops over the grid points with their coordinates, the lines shared among the host threads */
 #if defined(PETSCGILU_HAVE_OPENMP)
-  #define PRAGMA_(x)                _Pragma(#x)
+  #define PRAGMA_(x) _Pragma(#x)
   #define PRAGMA_OMP_FOR_LINES(...) PRAGMA_(omp parallel for schedule(static) __VA_ARGS__)
 #else
   #define PRAGMA_OMP_FOR_LINES(...)
@@ -260,10 +260,7 @@ static PetscErrorCode NotAStencilError(const GILUGrid *g, PetscInt p, PetscInt q
   PetscInt i = p % g->n[0], j = (p / g->n[0]) % g->n[1], k = p / (g->n[0] * g->n[1]);
 
   PetscFunctionBegin;
-  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP,
-          "The matrix is not a stencil matrix on the %" PetscInt_FMT "D grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " with %" PetscInt_FMT " DoF: grid point %" PetscInt_FMT " (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT
-          ") couples to point %" PetscInt_FMT ", which is not a neighbour within distance %d (periodic boundaries are not supported). Give the grid with a DMDA (KSPSetDM(), PCSetDM()) or -pc_structilu_grid nx,ny[,nz] and -pc_structilu_dof d, or use a general preconditioner",
-          g->dim, g->n[0], g->n[1], g->n[2], g->dof, p, i, j, k, q, W);
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "The matrix is not a stencil matrix on the %" PetscInt_FMT "D grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " with %" PetscInt_FMT " DoF: grid point %" PetscInt_FMT " (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ") couples to point %" PetscInt_FMT ", which is not a neighbour within distance %d (periodic boundaries are not supported). Give the grid with a DMDA (KSPSetDM(), PCSetDM()) or -pc_structilu_grid nx,ny[,nz] and -pc_structilu_dof d, or use a general preconditioner", g->dim, g->n[0], g->n[1], g->n[2], g->dof, p, i, j, k, q, W);
 }
 
 /* Adds the offsets of the rows of point p to the cube table; returns a column that is not a neighbour, or -1 */
@@ -459,8 +456,8 @@ static inline void PackPoint(const Pattern *pat, const GILUStencilMat *sm, const
   const GILUGrid    *g   = &sm->grid;
   const GILUStencil *st  = &sm->stencil;
   const PetscInt     dof = g->dof, bs2 = sm->bs2, nc = PatternCols(pat);
-  const size_t       N   = (size_t)sm->npoints;
-  const PetscBool    in  = Interior(g, st, i, j, k);
+  const size_t       N  = (size_t)sm->npoints;
+  const PetscBool    in = Interior(g, st, i, j, k);
 
   if (!sm->irregular[p]) { /* columns are the in-grid positions in order */
     for (PetscInt a = 0; a < PatternRows(pat); a++) {
@@ -495,7 +492,7 @@ static inline void PackPoint(const Pattern *pat, const GILUStencilMat *sm, const
 
     for (PetscInt c = pat->ia[r]; c < pat->ia[r + 1]; c++) {
       PetscInt     col = pat->ja[c], s = cube2s[Decode(g, i, j, k, PatternColPoint(pat, col))];
-      PetscScalar *v   = val + ((size_t)s * N + p) * bs2;
+      PetscScalar *v = val + ((size_t)s * N + p) * bs2;
 
       if (pat->isbaij)
         for (PetscInt rr = 0; rr < dof; rr++)

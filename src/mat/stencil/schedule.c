@@ -47,7 +47,7 @@ PetscErrorCode GILUGetNumThreads(PetscInt *nthreads)
 static void AddTileOffsets(const PetscInt d[3], PetscInt sign, PetscInt *ndep, PetscInt dep[][3])
 {
   PetscInt cand[2][3] = {
-    {0,                                            sign * d[1], sign * d[2]},
+    {0,                                           sign * d[1], sign * d[2]},
     {sign * (d[0] > 0 ? 1 : (d[0] < 0 ? -1 : 0)), sign * d[1], sign * d[2]}
   };
 
@@ -245,7 +245,7 @@ static inline void RunUnits(GILUSchedule s, PetscInt nu, const PetscInt *units, 
 */
 static inline void SlabSweep(GILUSchedule s, PetscInt t, PetscBool backward, GILUTileKernel kernel, void *ctx, PetscInt64 sweep, PetscBool wait)
 {
-  const PetscInt nd = s->ndep[backward ? 1 : 0];
+  const PetscInt nd       = s->ndep[backward ? 1 : 0];
   const PetscInt(*dep)[3] = (const PetscInt(*)[3])s->dep[backward ? 1 : 0];
   PetscInt r[3][2], n[3], total, G = s->depth, h, nsteps;
 
@@ -314,7 +314,7 @@ PetscErrorCode GILUScheduleRun(GILUSchedule s, PetscBool backward, GILUTileKerne
   }
   #pragma omp parallel num_threads(s->nthreads)
   {
-    const PetscInt nd = s->ndep[backward ? 1 : 0];
+    const PetscInt nd       = s->ndep[backward ? 1 : 0];
     const PetscInt(*dep)[3] = (const PetscInt(*)[3])s->dep[backward ? 1 : 0];
 
     for (;;) {

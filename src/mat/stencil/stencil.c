@@ -97,7 +97,7 @@ PetscErrorCode GILUStencilFind(const GILUStencil *st, const PetscInt d[3], Petsc
 */
 PetscErrorCode GILUStencilGetHyperplanes(const GILUStencil *st, const GILUGrid *g, PetscInt w[3], PetscInt *nlevels)
 {
-  const PetscInt W = 2 * GILU_STENCIL_MAX_WIDTH + 1;
+  const PetscInt W    = 2 * GILU_STENCIL_MAX_WIDTH + 1;
   PetscInt       best = PETSC_MAX_INT;
 
   PetscFunctionBegin;

@@ -112,9 +112,9 @@ typedef struct {
 #undef FT
 #undef SDOF_FACTOR
 
-static const GILUTileKernel Factor_Kernels[]   = {NULL, Factor_1_double, Factor_2_double, Factor_3_double, Factor_4_double, Factor_5_double, Factor_6_double, Factor_7_double, Factor_8_double};
-static const GILUTileKernel Forward_Kernels[]  = {NULL, Forward_1_double, Forward_2_double, Forward_3_double, Forward_4_double, Forward_5_double, Forward_6_double, Forward_7_double, Forward_8_double};
-static const GILUTileKernel Backward_Kernels[] = {NULL, Backward_1_double, Backward_2_double, Backward_3_double, Backward_4_double, Backward_5_double, Backward_6_double, Backward_7_double, Backward_8_double};
+static const GILUTileKernel Factor_Kernels[]         = {NULL, Factor_1_double, Factor_2_double, Factor_3_double, Factor_4_double, Factor_5_double, Factor_6_double, Factor_7_double, Factor_8_double};
+static const GILUTileKernel Forward_Kernels[]        = {NULL, Forward_1_double, Forward_2_double, Forward_3_double, Forward_4_double, Forward_5_double, Forward_6_double, Forward_7_double, Forward_8_double};
+static const GILUTileKernel Backward_Kernels[]       = {NULL, Backward_1_double, Backward_2_double, Backward_3_double, Backward_4_double, Backward_5_double, Backward_6_double, Backward_7_double, Backward_8_double};
 static const GILUTileKernel ForwardSingle_Kernels[]  = {NULL, Forward_1_float, Forward_2_float, Forward_3_float, Forward_4_float, Forward_5_float, Forward_6_float, Forward_7_float, Forward_8_float};
 static const GILUTileKernel BackwardSingle_Kernels[] = {NULL, Backward_1_float, Backward_2_float, Backward_3_float, Backward_4_float, Backward_5_float, Backward_6_float, Backward_7_float, Backward_8_float};
 
@@ -203,17 +203,17 @@ PetscErrorCode StructILUFactorsStore_Host(GILUStencilMat *sm, PetscScalar *dinv,
   F->single = single;
   F->mirror = mirror;
   if (!F->ic && !single) {
-    F->lval  = sm->val;
-    F->uval  = sm->val + (nl + 1) * blocks;
-    F->dinv  = dinv;
-    F->owned = PETSC_FALSE;
+    F->lval     = sm->val;
+    F->uval     = sm->val + (nl + 1) * blocks;
+    F->dinv     = dinv;
+    F->owned    = PETSC_FALSE;
     F->bytes    = sizeof(PetscScalar) * blocks * (sm->stencil.ns + 1);
     F->noffsets = sm->stencil.ns;
   } else {
     if (!F->ic) PetscCall(CopyValues(sm->val, nl * blocks, single, &F->lval));
     PetscCall(CopyValues(sm->val + (nl + 1) * blocks, nu * blocks, single, &F->uval));
     PetscCall(CopyValues(dinv, blocks, single, &F->dinv));
-    F->owned = PETSC_TRUE;
+    F->owned    = PETSC_TRUE;
     F->bytes    = (single ? sizeof(float) : sizeof(PetscScalar)) * blocks * ((F->ic ? 0 : nl) + nu + 1);
     F->noffsets = (F->ic ? 0 : nl) + nu;
     PetscCall(PetscFree(sm->val));
@@ -242,15 +242,15 @@ PetscErrorCode StructILUSolve_Host(GILUStencilMat *sm, const StructILUFactors *F
   GILUSchedule   sched;
 
   PetscFunctionBegin;
-  ctx.sm     = sm;
-  ctx.ic     = F->ic;
-  ctx.lval   = F->lval;
-  ctx.uval   = F->uval;
-  ctx.dinv   = F->dinv;
-  ctx.mirror = F->mirror;
-  ctx.work   = F->work;
-  ctx.b      = b;
-  ctx.x      = x;
+  ctx.sm       = sm;
+  ctx.ic       = F->ic;
+  ctx.lval     = F->lval;
+  ctx.uval     = F->uval;
+  ctx.dinv     = F->dinv;
+  ctx.mirror   = F->mirror;
+  ctx.work     = F->work;
+  ctx.b        = b;
+  ctx.x        = x;
   ctx.nline[0] = ctx.nline[1] = 0;
   for (PetscInt s = 0; s < sm->stencil.ns; s++)
     if (s != sm->stencil.nlower && !sm->stencil.off[s][1] && !sm->stencil.off[s][2]) ctx.nline[s > sm->stencil.nlower]++;

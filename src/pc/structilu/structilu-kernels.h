@@ -21,8 +21,8 @@
 /* A holds the blocks of offset s (transposed: of the mirror offset -s at the neighbour, for IC) */
 static inline void SUFFIX(SubtractOffset)(const GILUStencilMat *sm, const FT *A, PetscBool transposed, PetscInt s, PetscInt i0, PetscInt i1, PetscInt j, PetscInt k, PetscScalar *y, const PetscScalar *x)
 {
-  const GILUGrid *g = &sm->grid;
-  const PetscInt *d = sm->stencil.off[s];
+  const GILUGrid *g  = &sm->grid;
+  const PetscInt *d  = sm->stencil.off[s];
   const PetscInt  p0 = (k * g->n[1] + j) * g->n[0], sh = sm->shift[s];
   const PetscInt  ia = PetscMax(i0, -d[0]), ib = PetscMin(i1, g->n[0] - d[0]);
 
@@ -131,12 +131,12 @@ static inline void SUFFIX(BackwardLines1)(const PetscInt NU, PetscInt nline, con
 /* Forward substitution y = L^{-1} b on a tile of independent units (L has a unit block diagonal) */
 static void SUFFIX(Forward)(void *vctx, GILUSchedule sched, PetscInt nu, const PetscInt *units)
 {
-  SolveCtx             *ctx = (SolveCtx *)vctx;
-  const GILUStencilMat *sm  = ctx->sm;
-  const GILUStencil    *st  = &sm->stencil;
+  SolveCtx             *ctx  = (SolveCtx *)vctx;
+  const GILUStencilMat *sm   = ctx->sm;
+  const GILUStencil    *st   = &sm->stencil;
   const FT             *dinv = (const FT *)ctx->dinv;
   const PetscInt        nl = st->nlower, nline = ctx->nline[0];
-  PetscInt              i0[MAX_GROUP], len = PETSC_MAX_INT, p0[MAX_GROUP], i1u[MAX_GROUP];
+  PetscInt              i0[MAX_GROUP], len     = PETSC_MAX_INT, p0[MAX_GROUP], i1u[MAX_GROUP];
   PetscScalar          *x = ctx->x, *z = ctx->ic ? ctx->work : ctx->x; /* IC: z = D^{-1} y, what the transposed blocks multiply */
 
   for (PetscInt u = 0; u < nu; u++) {
@@ -232,9 +232,9 @@ static void SUFFIX(Forward)(void *vctx, GILUSchedule sched, PetscInt nu, const P
 /* Backward substitution x = (D + U)^{-1} y on a tile of independent units, points in reverse natural order */
 static void SUFFIX(Backward)(void *vctx, GILUSchedule sched, PetscInt nu, const PetscInt *units)
 {
-  SolveCtx             *ctx = (SolveCtx *)vctx;
-  const GILUStencilMat *sm  = ctx->sm;
-  const GILUStencil    *st  = &sm->stencil;
+  SolveCtx             *ctx  = (SolveCtx *)vctx;
+  const GILUStencilMat *sm   = ctx->sm;
+  const GILUStencil    *st   = &sm->stencil;
   const FT             *dinv = (const FT *)ctx->dinv;
   const PetscInt        nl = st->nlower, ns = st->ns, nline = ctx->nline[1], nx = sm->grid.n[0];
   PetscInt              i1[MAX_GROUP], len = PETSC_MAX_INT, p0[MAX_GROUP];
@@ -328,13 +328,13 @@ static void SUFFIX(Backward)(void *vctx, GILUSchedule sched, PetscInt nu, const 
 */
 static void SUFFIX(FactorUnit)(FactorCtx *ctx, PetscInt i0, PetscInt i1, PetscInt j, PetscInt k)
 {
-  GILUStencilMat    *sm  = ctx->sm;
-  const GILUGrid    *g   = &sm->grid;
-  const GILUStencil *st  = &sm->stencil;
+  GILUStencilMat    *sm = ctx->sm;
+  const GILUGrid    *g  = &sm->grid;
+  const GILUStencil *st = &sm->stencil;
   const PetscInt     nl = st->nlower, bs2 = SDOF * SDOF;
-  const size_t       N    = (size_t)sm->npoints;
-  PetscScalar       *val  = sm->val, *dinv = ctx->dinv;
-  PetscInt           p0   = (k * g->n[1] + j) * g->n[0];
+  const size_t       N   = (size_t)sm->npoints;
+  PetscScalar       *val = sm->val, *dinv = ctx->dinv;
+  PetscInt           p0 = (k * g->n[1] + j) * g->n[0];
 
   for (PetscInt i = i0; i < i1; i++) {
     const PetscInt p = p0 + i;
@@ -415,4 +415,3 @@ static void SUFFIX(Factor)(void *vctx, GILUSchedule sched, PetscInt nu, const Pe
   }
 }
 #endif
-

@@ -6,12 +6,12 @@
 
 /* What the solves read: the factors in double or float, both triangles (ILU) or the upper one (IC) */
 typedef struct {
-  PetscBool       ic, single, owned; /* owned: lval, uval, dinv are copies */
+  PetscBool       ic, single, owned;  /* owned: lval, uval, dinv are copies */
   void           *lval, *uval, *dinv; /* lower blocks (ILU), upper blocks, inverted diagonal blocks; stencil-major */
-  const PetscInt *mirror;            /* IC: index of the offset -s */
-  PetscScalar    *work;              /* IC: D^{-1} y of the forward sweep */
-  size_t          bytes;             /* memory of the stored factors */
-  PetscInt        noffsets;          /* offsets whose blocks are stored (besides the inverted diagonal) */
+  const PetscInt *mirror;             /* IC: index of the offset -s */
+  PetscScalar    *work;               /* IC: D^{-1} y of the forward sweep */
+  size_t          bytes;              /* memory of the stored factors */
+  PetscInt        noffsets;           /* offsets whose blocks are stored (besides the inverted diagonal) */
 } StructILUFactors;
 
 /*
