@@ -110,6 +110,9 @@ def problem_args(p):
 
 
 # ---------------------------------------------------------------------------------------- configurations
+# the problems the MatMult configurations run on: the headline and two tests/ex1 ones (DMDA star and box stencils)
+MATMULT_PROBLEMS = ['poisson-star7', 'star7-dof1', 'box27-dof4']
+
 # model: 'structilu' | 'aij' | 'baij' | None (no bandwidth model); base: the configuration ratios are taken against
 CONFIGS = [
     dict(id='structilu-t1', label='structilu', pc=['-pc_type', 'structilu'], threads=1, np=1, model='structilu', base='ilu', same_its=True),
@@ -130,6 +133,16 @@ CONFIGS = [
          probe='levels'),
     dict(id='structilu-single-t2', label='structilu single', pc=['-pc_type', 'structilu', '-pc_structilu_factor_precision', 'single'],
          threads=2, np=1, model='structilu-single', base='ilu', probe='single', same_its=True),
+    # MatMult of the matrix types, on a few problems only (PCJACOBI keeps the preconditioner out of the way): matmult = the
+    # matrix type, whose MatMult time per call is compared with that of matmult-aij in the same run
+    dict(id='matmult-stencilgpu-t1', label='MatMult stencilgpu', pc=['-dm_mat_type', 'stencilgpu', '-pc_type', 'jacobi'], threads=1, np=1,
+         model=None, base=None, matmult='stencilgpu', problems=MATMULT_PROBLEMS),
+    dict(id='matmult-stencilgpu-t2', label='MatMult stencilgpu', pc=['-dm_mat_type', 'stencilgpu', '-pc_type', 'jacobi'], threads=2, np=1,
+         model=None, base=None, matmult='stencilgpu', problems=MATMULT_PROBLEMS),
+    dict(id='matmult-aij', label='MatMult AIJ', pc=['-dm_mat_type', 'aij', '-pc_type', 'jacobi'], threads=1, np=1,
+         model=None, base=None, matmult='aij', problems=MATMULT_PROBLEMS),
+    dict(id='matmult-aij-t2', label='MatMult AIJ', pc=['-dm_mat_type', 'aij', '-pc_type', 'jacobi'], threads=2, np=1,
+         model=None, base=None, matmult='aij', problems=MATMULT_PROBLEMS),
 ]
 PROBES = {
     'levels': ['-pc_type', 'structilu', '-pc_structilu_levels', '1'],
@@ -337,6 +350,8 @@ def model_bytes(model, prob):
     dof = prob['dof']
     nrows = npts * dof
     vec = 3 * nrows * 8
+    if model == 'matmult':  # the stored blocks of every stencil offset and point, read x, write y
+        return ns * dof * dof * 8 * npts + 2 * 8 * nrows
     if model == 'structilu':
         return (ns * dof * dof + dof * dof) * 8 * npts + vec
     if model == 'structilu-single':
@@ -369,6 +384,11 @@ def derive(rec, prob, cfg):
     rec['solve_s'] = t_solve
     # PETSc 3.18 logs the PCSetUp that KSPSolve triggers outside the KSPSolve event
     rec['setup_solve_s'] = (t_setup or 0.0) + t_solve if t_solve is not None else None
+    if ev(rec, 'MatMult', 'count'):
+        rec['matmult_s'] = ev(rec, 'MatMult') / ev(rec, 'MatMult', 'count')
+        if cfg.get('matmult'):
+            rec['matmult_bytes'] = model_bytes('matmult', prob)
+            rec['matmult_GBs'] = rec['matmult_bytes'] / rec['matmult_s'] / 1e9
     model = cfg.get('model')
     if model:
         rec['model_bytes'] = model_bytes(model, prob)
@@ -740,6 +760,36 @@ def write_report(data, stem, plots):
             L.append('- %s' % n)
         if notes:
             L.append('')
+    # MatMult of the matrix types
+    mm = [c for c in CONFIGS if c.get('matmult')]
+    rows = []
+    for p in data['problems']:
+        base = data['cases'].get('%s/matmult-aij' % p['id'])
+        for c in mm:
+            r = data['cases'].get('%s/%s' % (p['id'], c['id']))
+            if not r:
+                continue
+            if r.get('status') != 'ok' or not r.get('matmult_s'):
+                rows.append('| %s | %s | %d | %s | | | | | |' % (p['id'], c['matmult'], c['threads'], r.get('status')))
+                continue
+            t = triad(data, r['threads'] * r['np'])
+            bw = r['matmult_GBs'] / t if t else None
+            x = ratio(base.get('matmult_s'), r['matmult_s']) if base and base.get('status') == 'ok' else None
+            rows.append('| %s | %s | %d | %s | %d | %.3f | %s | %.2f | %s |' %
+                        (p['id'], c['matmult'], c['threads'], r.get('iterations'), ev(r, 'MatMult', 'count'), 1e3 * r['matmult_s'],
+                         fmt(x, '%.2fx'), r['matmult_GBs'], fmt(bw and 100 * bw, '%.0f%%')))
+    if rows:
+        L.append('## MatMult: stencilgpu vs AIJ')
+        L.append('')
+        L.append('Same problem and options with `-dm_mat_type stencilgpu` and `-dm_mat_type aij` (`-pc_type jacobi`), MatMult time per '
+                 'call from `-log_view`; "vs AIJ" = AIJ 1-thread time / this time (PETSc\'s AIJ MatMult is not threaded); '
+                 'bytes = `(ns x dof^2 x 8) x npoints + 2 x 8 x n` (the stored blocks of every stencil offset, x read once, y '
+                 'written), the bound fraction divides the achieved GB/s by the STREAM triad of the same thread count.')
+        L.append('')
+        L.append('| problem | matrix | threads | its | MatMult calls | ms per call | vs AIJ | GB/s | BW bound |')
+        L.append('|---|---|---|---|---|---|---|---|---|')
+        L.extend(rows)
+        L.append('')
     # model
     L.append('## Bandwidth model')
     L.append('')
@@ -914,6 +964,8 @@ def main():
             if wanted and c['id'] not in wanted:
                 continue
             if c.get('symmetric_only') and not p['symmetric']:
+                continue
+            if c.get('problems') and p['id'] not in c['problems']:
                 continue
             if c.get('probe') and not probes.get(c['probe'], {}).get('ok'):
                 continue

@@ -34,6 +34,8 @@ M*/
 .seealso: `MATSTENCILGPU`, `MATSEQSTENCILGPU`
 M*/
 #define MATSTENCILGPU    "stencilgpu"
+/* MATSOLVERSTRUCTILU - "structilu": the ILU factorization of MATSEQSTENCILGPU (see stencilgpu-factor.c) */
+#define MATSOLVERSTRUCTILU "structilu"
 #define MATSEQSTENCILGPU "seqstencilgpu"
 #define MATMPISTENCILGPU "mpistencilgpu"
 

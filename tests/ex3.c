@@ -350,4 +350,34 @@ int main(int argc, char **argv)
      nsize: 2
      args: -solve -ksp_type gmres -dof 2 -box {{0 1}separate output} -pc_type {{jacobi structilu}separate output} -dm_mat_type {{aij stencilgpu}shared output}
 
+   # PCILU on MATSTENCILGPU (MatSolverType structilu, the default for seqstencilgpu): PETSc's AIJ ILU(k) iterations
+   test:
+     suffix: solve_ilu
+     args: -solve -ksp_type gmres -dof {{1 3}separate output} -box {{0 1}separate output} -pc_type ilu -dm_mat_type {{aij stencilgpu}shared output}
+
+   test:
+     suffix: solve_ilu1
+     args: -solve -dim 2 -dof 2 -sw 2 -box -ksp_type gmres -pc_type ilu -pc_factor_levels 1 -dm_mat_type {{aij stencilgpu}shared output}
+
+   # every pivot below the tolerance: KSP reports DIVERGED_PC_FAILED, as with AIJ
+   test:
+     suffix: solve_ilu_zeropivot
+     args: -solve -ksp_type gmres -pc_type ilu -pc_factor_zeropivot 1e10 -ksp_converged_reason -dm_mat_type {{aij stencilgpu}shared output}
+
+   # the factor's view (fill stencil of ILU(1))
+   test:
+     suffix: solve_ilu1_view
+     args: -solve -dim 2 -ksp_type gmres -pc_type ilu -pc_factor_levels 1 -dm_mat_type stencilgpu -ksp_view
+
+   # block Jacobi on 2 processes: the sub-PC factors the seqstencilgpu diagonal block (MatGetDiagonalBlock)
+   test:
+     suffix: solve_np2_bjacobi
+     nsize: 2
+     args: -solve -ksp_type gmres -dof 2 -box -pc_type bjacobi -sub_pc_type {{ilu structilu}separate output} -dm_mat_type {{aij stencilgpu}shared output}
+
+   test:
+     suffix: solve_np2_bjacobi_ilu1
+     nsize: 2
+     args: -solve -ksp_type gmres -dim 2 -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_levels 1 -dm_mat_type {{aij stencilgpu}shared output}
+
 TEST*/

@@ -6,6 +6,7 @@
 
 PETSC_EXTERN PetscErrorCode PCCreate_StructILU(PC);
 PETSC_EXTERN PetscErrorCode MatCreate_StencilGPU(Mat);
+PETSC_INTERN PetscErrorCode MatGetFactor_SeqStencilGPU_StructILU(Mat, MatFactorType, Mat *);
 
 PetscLogEvent GILU_StencilExtract, GILU_StructILUFactor, GILU_StructILUApply;
 
@@ -50,6 +51,8 @@ PetscErrorCode PetscGILUInitializePackage(void)
   PetscCall(MatRegister(MATSTENCILGPU, MatCreate_StencilGPU));
   PetscCall(MatRegister(MATSEQSTENCILGPU, MatCreate_StencilGPU));
   PetscCall(MatRegister(MATMPISTENCILGPU, MatCreate_StencilGPU));
+  /* the only, hence the default, factorization of seqstencilgpu: -pc_type ilu just works */
+  PetscCall(MatSolverTypeRegister(MATSOLVERSTRUCTILU, MATSEQSTENCILGPU, MAT_FACTOR_ILU, MatGetFactor_SeqStencilGPU_StructILU));
   PetscCall(PetscLogEventRegister("GILUStencilExtr", PC_CLASSID, &GILU_StencilExtract));
   PetscCall(PetscLogEventRegister("StructILUFactor", PC_CLASSID, &GILU_StructILUFactor));
   PetscCall(PetscLogEventRegister("StructILUApply", PC_CLASSID, &GILU_StructILUApply));

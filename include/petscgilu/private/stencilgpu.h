@@ -68,4 +68,7 @@ PETSC_INTERN PetscErrorCode MatShift_StencilGPU(Mat, PetscScalar);
 PETSC_INTERN PetscErrorCode MatDiagonalScale_StencilGPU(Mat, Vec, Vec);
 PETSC_INTERN PetscErrorCode MatNorm_StencilGPU(Mat, NormType, PetscReal *);
 
+/* stencilgpu-color.c */
+PETSC_INTERN PetscErrorCode MatStencilGPUSetColoringOps(Mat);
+
 #endif

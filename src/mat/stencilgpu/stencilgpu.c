@@ -263,7 +263,9 @@ static PetscErrorCode MatSetValuesBlockedLocal_StencilGPU(Mat A, PetscInt m, con
 }
 
 /* Sends the stashed entries to the processes that own their rows and sets them there */
-static PetscErrorCode MatAssemblyEnd_StencilGPU(Mat A, MatAssemblyType type)
+static PetscErrorCode DiagonalBlockRefresh(Mat, Mat);
+
+static PetscErrorCode MatAssemblyEndStash_StencilGPU(Mat A)
 {
   Mat_StencilGPU *sg   = (Mat_StencilGPU *)A->data;
   MPI_Comm        comm = PetscObjectComm((PetscObject)A);
@@ -322,6 +324,17 @@ static PetscErrorCode MatAssemblyEnd_StencilGPU(Mat A, MatAssemblyType type)
   PetscCall(PetscFree4(scnt, rcnt, sdsp, rdsp));
   PetscCall(PetscFree4(scnt2, rcnt2, sdsp2, rdsp2));
   sg->nstash = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatAssemblyEnd_StencilGPU(Mat A, MatAssemblyType type)
+{
+  PetscObject block;
+
+  PetscFunctionBegin;
+  PetscCall(MatAssemblyEndStash_StencilGPU(A));
+  PetscCall(PetscObjectQuery((PetscObject)A, "MatStencilGPU_DiagonalBlock", &block));
+  if (block && type == MAT_FINAL_ASSEMBLY) PetscCall(DiagonalBlockRefresh(A, (Mat)block));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -651,6 +664,84 @@ static PetscErrorCode MatDestroy_StencilGPU(Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The values of the diagonal block B of A: A's, with the couplings to points outside the box set to zero */
+static PetscErrorCode DiagonalBlockRefresh(Mat A, Mat B)
+{
+  Mat_StencilGPU    *sg = (Mat_StencilGPU *)A->data, *sb = (Mat_StencilGPU *)B->data;
+  const GILUStencil *st = &sg->sm.stencil;
+  const PetscInt    *n  = sg->sm.grid.n, bs2 = sg->sm.bs2, N = sg->sm.npoints;
+
+  PetscFunctionBegin;
+  PetscCall(PetscArraycpy(sb->sm.val, sg->sm.val, (size_t)st->ns * N * bs2));
+  for (PetscInt s = 0; s < st->ns; s++)
+    for (PetscInt p = 0; p < N; p++) {
+      PetscInt  c[3];
+      PetscBool in = PETSC_TRUE;
+
+      BoxCoords(sg, p, c);
+      for (PetscInt t = 0; t < 3; t++) in = (PetscBool)(in && c[t] + st->off[s][t] >= 0 && c[t] + st->off[s][t] < n[t]);
+      if (!in) PetscCall(PetscArrayzero(sb->sm.val + ((size_t)s * N + p) * bs2, bs2));
+    }
+  sb->sm.nonzerostate = sg->sm.nonzerostate;
+  PetscCall(PetscObjectStateIncrease((PetscObject)B));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  The diagonal block of mpistencilgpu: a seqstencilgpu matrix on the process's box (grid =
+  box, no ghost points), kept with A and refreshed at each MatGetDiagonalBlock() and final
+  assembly of A; seqstencilgpu is its own
+*/
+static PetscErrorCode MatGetDiagonalBlock_StencilGPU(Mat A, Mat *a)
+{
+  Mat_StencilGPU *sg = (Mat_StencilGPU *)A->data, *sb;
+  PetscObject     obj;
+  Mat             B;
+
+  PetscFunctionBegin;
+  if (sg->size == 1) {
+    *a = A;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(MatSetUp(A));
+  PetscCall(PetscObjectQuery((PetscObject)A, "MatStencilGPU_DiagonalBlock", &obj));
+  B = (Mat)obj;
+  if (!B) {
+    const PetscInt np = sg->sm.npoints, ns = sg->sm.stencil.ns, dof = sg->sm.grid.dof;
+
+    PetscCall(MatCreate(PETSC_COMM_SELF, &B));
+    PetscCall(MatSetSizes(B, A->rmap->n, A->cmap->n, A->rmap->n, A->cmap->n));
+    PetscCall(MatSetBlockSizesFromMats(B, A, A));
+    PetscCall(MatSetType(B, MATSEQSTENCILGPU));
+    PetscCall(PetscLayoutSetUp(B->rmap));
+    PetscCall(PetscLayoutSetUp(B->cmap));
+    sb = (Mat_StencilGPU *)B->data;
+    PetscCall(GILUStencilMatCopyStructure(&sg->sm, &sb->sm));
+    for (PetscInt d = 0; d < 3; d++) {
+      sb->M[d]  = sg->sm.grid.n[d];
+      sb->xs[d] = 0;
+      sb->gs[d] = 0;
+      sb->gn[d] = sg->sm.grid.n[d];
+    }
+    PetscCall(PetscMalloc1(ns, &sb->gshift));
+    PetscCall(PetscArraycpy(sb->gshift, sb->sm.shift, ns));
+    PetscCall(PetscMalloc1(np, &sb->gglobal));
+    for (PetscInt p = 0; p < np; p++) sb->gglobal[p] = p;
+    PetscCall(PetscArraycpy(sb->cube2s, sg->cube2s, CC * CC * CC));
+    sb->swidth = sg->swidth;
+    sb->box    = sg->box;
+    PetscCall(PetscMalloc2(ns * dof, &sb->rowcols, ns * dof, &sb->rowvals));
+    B->preallocated = PETSC_TRUE;
+    B->assembled    = PETSC_TRUE;
+    PetscCall(PetscObjectCompose((PetscObject)A, "MatStencilGPU_DiagonalBlock", (PetscObject)B));
+    PetscCall(MatDestroy(&B));
+    PetscCall(PetscObjectQuery((PetscObject)A, "MatStencilGPU_DiagonalBlock", &obj));
+    B = (Mat)obj;
+  }
+  PetscCall(DiagonalBlockRefresh(A, B));
+  *a = B;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 /*
   MatStencilGPUGetStencilMat - whether A is MATSTENCILGPU and, if so, its local stencil matrix
   (the rank's DMDA box; the values are the matrix's own, read only)
@@ -731,14 +822,15 @@ PetscErrorCode GILUStencilMatCopyValues(const GILUStencilMat *src, GILUStencilMa
    `MatGetDiagonal()`, `MatScale()`, `MatShift()`, `MatDiagonalScale()`, `MatAXPY()`,
    `MatZeroEntries()`, `MatZeroRows()` (owned rows), `MatDuplicate()`, `MatCopy()`,
    `MatGetRow()`, `MatNorm()` (Frobenius, 1, infinity), `MatGetInfo()`, `MatView()` (ASCII
-   info; other formats through `MATAIJ`) and `MatConvert()` to `MATAIJ` and `MATBAIJ` (to
-   other types through `MATAIJ`). There is no `MatSOR()` and no `MatGetFactor()`: use
-   `PCSTRUCTILU`, or convert with `MatConvert()` / create the matrix with `-dm_mat_type aij`
-   for `PCSOR` and `PCILU`.
+   info; other formats through `MATAIJ`), `MatConvert()` to `MATAIJ` and `MATBAIJ` (to
+   other types through `MATAIJ`), `MatGetDiagonalBlock()` (a `MATSEQSTENCILGPU` on the
+   process's box) and `MatGetFactor()` with `MATSOLVERSTRUCTILU` (ILU(k), natural ordering),
+   so `-pc_type ilu` and `-pc_type bjacobi -sub_pc_type ilu` work. There is no `MatSOR()`:
+   convert with `MatConvert()` or create the matrix with `-dm_mat_type aij` for `PCSOR`.
 
    Level: intermediate
 
-.seealso: `PCSTRUCTILU`, `DMCreateMatrix()`, `DMSetMatType()`, `MATAIJ`, `MatConvert()`
+.seealso: `PCSTRUCTILU`, `MATSOLVERSTRUCTILU`, `DMCreateMatrix()`, `DMSetMatType()`, `MATAIJ`, `MatConvert()`
 M*/
 PETSC_EXTERN PetscErrorCode MatCreate_StencilGPU(Mat A)
 {
@@ -775,6 +867,8 @@ PETSC_EXTERN PetscErrorCode MatCreate_StencilGPU(Mat A)
   A->ops->norm                  = MatNorm_StencilGPU;
   A->assembled                  = PETSC_FALSE;
   A->preallocated               = PETSC_FALSE;
+  A->ops->getdiagonalblock      = MatGetDiagonalBlock_StencilGPU;
   PetscCall(PetscObjectChangeTypeName((PetscObject)A, sg->size == 1 ? MATSEQSTENCILGPU : MATMPISTENCILGPU));
+  PetscCall(MatStencilGPUSetColoringOps(A));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -93,6 +93,33 @@ static PetscErrorCode PCStructILUFindGrid(PC pc, Mat A, Mat Alocal, GILUGrid *g)
 static PetscErrorCode PCFactor_StructILU(PC);
 
 /*
+  The symbolic factorization of a stencil matrix msm (a MATSTENCILGPU's), shared by
+  PCSTRUCTILU and the MatGetFactor() of MATSEQSTENCILGPU: sm gets msm's grid and stencil
+  (for levels > 0 its ILU(levels) fill stencil, patname the name of msm's own) and room for
+  the values; elim the elimination table, mirror (IC only) the opposite of each offset,
+  hyper and nlevels the hyperplanes, dinv room for the inverted diagonal blocks
+*/
+PetscErrorCode StructILUSymbolicStencil(const GILUStencilMat *msm, PetscInt levels, PetscBool ic, GILUStencilMat *sm, char patname[], size_t len, PetscInt **elim, PetscInt **mirror, PetscInt hyper[3], PetscInt *nlevels, PetscScalar **dinv)
+{
+  PetscFunctionBegin;
+  PetscCheck(msm->grid.dof <= GILU_MAX_DOF, PETSC_COMM_SELF, PETSC_ERR_SUP, "Structured-grid ILU supports 1 to %d unknowns per grid point, not %" PetscInt_FMT, GILU_MAX_DOF, msm->grid.dof);
+  PetscCall(GILUStencilGetName(&msm->stencil, msm->grid.dim, patname, len));
+  if (levels > 0) {
+    GILUStencilMat pat;
+
+    PetscCall(GILUStencilMatCopyStructure(msm, &pat));
+    PetscCall(GILUStencilMatFill(&pat, levels, sm));
+    PetscCall(GILUStencilMatReset(&pat));
+  } else PetscCall(GILUStencilMatCopyStructure(msm, sm));
+  sm->nonzerostate = msm->nonzerostate;
+  PetscCall(GILUStencilGetEliminationTable(&sm->stencil, elim));
+  if (ic) PetscCall(GILUStencilGetMirror(&sm->stencil, mirror));
+  PetscCall(GILUStencilGetHyperplanes(&sm->stencil, &sm->grid, hyper, nlevels));
+  PetscCall(PetscMalloc1((size_t)sm->npoints * sm->bs2, dinv));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
   A MATSTENCILGPU matrix: the grid, the stencil and the values are the matrix's own (its
   DMDA box in parallel), copied without any decoding
 */
@@ -108,19 +135,7 @@ static PetscErrorCode PCSetUpStencil_StructILU(PC pc, const GILUStencilMat *msm)
     PetscCheck(!ilu->dof || ilu->dof == msm->grid.dof, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_INCOMP, "-pc_structilu_dof %" PetscInt_FMT " contradicts the matrix's %" PetscInt_FMT " DoF per grid point", ilu->dof, msm->grid.dof);
     PetscCheck(msm->grid.dof <= GILU_MAX_DOF, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "Structured-grid ILU supports 1 to %d unknowns per grid point, not %" PetscInt_FMT, GILU_MAX_DOF, msm->grid.dof);
     ilu->gridfrom = "from the MATSTENCILGPU matrix";
-    if (ilu->levels > 0) {
-      GILUStencilMat pat;
-
-      PetscCall(GILUStencilMatCopyStructure(msm, &pat));
-      PetscCall(GILUStencilGetName(&pat.stencil, pat.grid.dim, ilu->patname, sizeof(ilu->patname)));
-      PetscCall(GILUStencilMatFill(&pat, ilu->levels, &ilu->sm));
-      PetscCall(GILUStencilMatReset(&pat));
-    } else PetscCall(GILUStencilMatCopyStructure(msm, &ilu->sm));
-    ilu->sm.nonzerostate = msm->nonzerostate;
-    PetscCall(GILUStencilGetEliminationTable(&ilu->sm.stencil, &ilu->elim));
-    if (ilu->type == PC_STRUCTILU_IC) PetscCall(GILUStencilGetMirror(&ilu->sm.stencil, &ilu->mirror));
-    PetscCall(GILUStencilGetHyperplanes(&ilu->sm.stencil, &ilu->sm.grid, ilu->hyper, &ilu->nlevels));
-    PetscCall(PetscMalloc1((size_t)ilu->sm.npoints * ilu->sm.bs2, &ilu->dinv));
+    PetscCall(StructILUSymbolicStencil(msm, ilu->levels, (PetscBool)(ilu->type == PC_STRUCTILU_IC), &ilu->sm, ilu->patname, sizeof(ilu->patname), &ilu->elim, &ilu->mirror, ilu->hyper, &ilu->nlevels, &ilu->dinv));
     ilu->analyzed = PETSC_TRUE;
   }
   ilu->sm.nthreads     = ilu->threads;

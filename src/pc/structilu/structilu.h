@@ -26,6 +26,8 @@ PETSC_INTERN PetscErrorCode StructILUFactor_Host(GILUStencilMat *, const PetscIn
 PETSC_INTERN PetscErrorCode StructILUFactorsStore_Host(GILUStencilMat *, PetscScalar *, const PetscInt *, PetscBool, StructILUFactors *);
 PETSC_INTERN PetscErrorCode StructILUFactorsReset_Host(StructILUFactors *);
 PETSC_INTERN PetscErrorCode GILUStencilGetMirror(const GILUStencil *, PetscInt **);
+/* structilu.c: the symbolic factorization of a MATSTENCILGPU's stencil matrix (also used by its MatGetFactor()) */
+PETSC_INTERN PetscErrorCode StructILUSymbolicStencil(const GILUStencilMat *, PetscInt, PetscBool, GILUStencilMat *, char[], size_t, PetscInt **, PetscInt **, PetscInt[3], PetscInt *, PetscScalar **);
 
 /* x = (L (D + U))^{-1} b (IC: ((D + U)^T D^{-1} (D + U))^{-1} b): forward then backward substitution (Algorithm 2) */
 PETSC_INTERN PetscErrorCode StructILUSolve_Host(GILUStencilMat *, const StructILUFactors *, const PetscScalar *, PetscScalar *);

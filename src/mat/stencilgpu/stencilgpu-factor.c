@@ -1,0 +1,221 @@
+/*
+   MatGetFactor() of MATSEQSTENCILGPU, MatSolverType "structilu": PETSc's PCILU (and
+   PCBJACOBI/PCASM with -sub_pc_type ilu) factor a stencilgpu matrix with the
+   structured-grid ILU(k) of PCSTRUCTILU. The symbolic factorization is PCSTRUCTILU's
+   (StructILUSymbolicStencil()), the numeric factorization and the solves are its host kernels.
+*/
+#include <petsc/private/matimpl.h>
+#include <petscgilu.h>
+#include <petscgilu/private/giluimpl.h>
+#include <petscgilu/private/stencilgpu.h>
+#include "../../pc/structilu/structilu.h"
+
+typedef struct {
+  GILUStencilMat   sm;          /* the factors, in place, on the ILU(levels) fill stencil */
+  char             patname[64]; /* name of the matrix's own stencil */
+  PetscInt         nsmat;       /* offsets of the matrix's own stencil */
+  PetscInt         levels;
+  PetscScalar     *dinv;        /* inverted diagonal blocks */
+  StructILUFactors factors;     /* what the solves read */
+  PetscInt        *elim, *mirror;
+  PetscInt         hyper[3], nlevels;
+  PetscInt         zerorow;     /* local row of a zero pivot, -1 if none */
+  PetscReal        zeropivot;
+  PetscReal        fill; /* the fill ratio the PC expected (MatFactorInfo) */
+} Mat_StencilGPUFactor;
+
+static PetscErrorCode FactorReset(Mat_StencilGPUFactor *f)
+{
+  PetscFunctionBegin;
+  PetscCall(GILUStencilMatReset(&f->sm));
+  PetscCall(StructILUFactorsReset_Host(&f->factors));
+  PetscCall(PetscFree(f->dinv));
+  PetscCall(PetscFree(f->elim));
+  PetscCall(PetscFree(f->mirror));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatLUFactorNumeric_StencilGPU_StructILU(Mat fact, Mat A, const MatFactorInfo *info)
+{
+  Mat_StencilGPUFactor *f = (Mat_StencilGPUFactor *)fact->data;
+  const GILUStencilMat *msm;
+  PetscBool             is;
+
+  PetscFunctionBegin;
+  PetscCall(MatStencilGPUGetStencilMat(A, &is, &msm));
+  PetscCheck(is, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "The structilu factorization needs a MATSEQSTENCILGPU matrix");
+  PetscCheck(msm->nonzerostate == f->sm.nonzerostate, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "The matrix's nonzero structure changed since MatILUFactorSymbolic()");
+  PetscCall(PetscLogEventBegin(GILU_StructILUFactor, A, fact, 0, 0));
+  PetscCall(GILUStencilMatCopyValues(msm, &f->sm));
+  f->zeropivot = info->zeropivot;
+  PetscCall(StructILUFactor_Host(&f->sm, f->elim, NULL, f->zeropivot, f->dinv, &f->zerorow));
+  PetscCall(StructILUFactorsStore_Host(&f->sm, f->dinv, NULL, PETSC_FALSE, &f->factors));
+  PetscCall(PetscLogEventEnd(GILU_StructILUFactor, A, fact, 0, 0));
+  fact->factorerrortype = MAT_FACTOR_NOERROR;
+  if (f->zerorow >= 0) {
+    PetscCheck(!A->erroriffailure, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "Zero pivot in local row %" PetscInt_FMT " of the structured-grid ILU (tolerance %g)", f->zerorow, (double)f->zeropivot);
+    PetscCall(PetscInfo(A, "Zero pivot in local row %" PetscInt_FMT " (tolerance %g)\n", f->zerorow, (double)f->zeropivot));
+    fact->factorerrortype             = MAT_FACTOR_NUMERIC_ZEROPIVOT;
+    fact->factorerror_zeropivot_row   = f->zerorow;
+    fact->factorerror_zeropivot_value = 0;
+  }
+  fact->assembled = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatSolve_StencilGPU_StructILU(Mat fact, Vec b, Vec x)
+{
+  Mat_StencilGPUFactor *f = (Mat_StencilGPUFactor *)fact->data;
+  const PetscScalar    *ba;
+  PetscScalar          *xa;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(GILU_StructILUApply, fact, b, x, 0));
+  PetscCall(VecGetArrayRead(b, &ba));
+  PetscCall(VecGetArrayWrite(x, &xa));
+  PetscCall(StructILUSolve_Host(&f->sm, &f->factors, ba, xa));
+  PetscCall(VecRestoreArrayWrite(x, &xa));
+  PetscCall(VecRestoreArrayRead(b, &ba));
+  PetscCall(PetscLogEventEnd(GILU_StructILUApply, fact, b, x, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatILUFactorSymbolic_StencilGPU_StructILU(Mat fact, Mat A, IS row, IS col, const MatFactorInfo *info)
+{
+  Mat_StencilGPUFactor *f = (Mat_StencilGPUFactor *)fact->data;
+  const GILUStencilMat *msm;
+  PetscBool             is, rid = PETSC_TRUE, cid = PETSC_TRUE;
+
+  PetscFunctionBegin;
+  PetscCall(MatStencilGPUGetStencilMat(A, &is, &msm));
+  PetscCheck(is, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "The structilu factorization needs a MATSEQSTENCILGPU matrix");
+  if (row) PetscCall(ISIdentity(row, &rid));
+  if (col) PetscCall(ISIdentity(col, &cid));
+  PetscCheck(rid && cid, PETSC_COMM_SELF, PETSC_ERR_SUP, "The structured-grid ILU of MATSTENCILGPU factors in the natural ordering only: use -pc_factor_mat_ordering_type natural, or -dm_mat_type aij");
+  PetscCheck(info->shifttype == (PetscReal)MAT_SHIFT_NONE || info->shifttype == (PetscReal)MAT_SHIFT_INBLOCKS, PETSC_COMM_SELF, PETSC_ERR_SUP, "The structured-grid ILU of MATSTENCILGPU has no diagonal shift: use -pc_factor_shift_type none, or -dm_mat_type aij");
+  PetscCheck(info->levels >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Levels of fill must be non-negative");
+  PetscCall(FactorReset(f));
+  f->levels = (PetscInt)info->levels;
+  f->nsmat  = msm->stencil.ns;
+  f->fill   = info->fill;
+  PetscCall(StructILUSymbolicStencil(msm, f->levels, PETSC_FALSE, &f->sm, f->patname, sizeof(f->patname), &f->elim, &f->mirror, f->hyper, &f->nlevels, &f->dinv));
+  f->zerorow                 = -1;
+  fact->ops->lufactornumeric = MatLUFactorNumeric_StencilGPU_StructILU;
+  fact->ops->solve           = MatSolve_StencilGPU_StructILU;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatGetInfo_StencilGPU_StructILU(Mat fact, MatInfoType flag, MatInfo *info)
+{
+  Mat_StencilGPUFactor *f = (Mat_StencilGPUFactor *)fact->data;
+  const PetscLogDouble  nz = (PetscLogDouble)f->sm.stencil.ns * f->sm.npoints * f->sm.bs2;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(info, sizeof(*info)));
+  info->block_size        = f->sm.grid.dof;
+  info->nz_allocated      = nz;
+  info->nz_used           = nz;
+  info->memory            = nz * sizeof(PetscScalar);
+  info->assemblies        = fact->num_ass;
+  info->fill_ratio_given  = f->fill;
+  info->fill_ratio_needed = f->nsmat ? (PetscReal)f->sm.stencil.ns / f->nsmat : 0; /* stored blocks, factors over matrix */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatView_StencilGPU_StructILU(Mat fact, PetscViewer viewer)
+{
+  Mat_StencilGPUFactor *f = (Mat_StencilGPUFactor *)fact->data;
+  PetscBool             ascii;
+  char                  name[64];
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
+  if (!ascii) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!f->sm.val) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  structured-grid ILU factor, not set up yet\n"));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(GILUStencilGetName(&f->sm.stencil, f->sm.grid.dim, name, sizeof(name)));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  structured-grid ILU(%" PetscInt_FMT ") (MatSolverType structilu), natural ordering, %" PetscInt_FMT "D grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ", DoF %" PetscInt_FMT "\n", f->levels, f->sm.grid.dim,
+                                   f->sm.grid.n[0], f->sm.grid.n[1], f->sm.grid.n[2], f->sm.grid.dof));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  stencil of the matrix %s, of the factors %s (%" PetscInt_FMT " offsets), %" PetscInt_FMT " hyperplane levels, zero pivot tolerance %g\n", f->patname, name, f->sm.stencil.ns, f->nlevels, (double)f->zeropivot));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatDestroy_StencilGPU_StructILU(Mat fact)
+{
+  PetscFunctionBegin;
+  PetscCall(FactorReset((Mat_StencilGPUFactor *)fact->data));
+  PetscCall(PetscFree(fact->data));
+  PetscCall(PetscObjectComposeFunction((PetscObject)fact, "MatFactorGetSolverType_C", NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatFactorGetSolverType_StencilGPU_StructILU(Mat fact, MatSolverType *type)
+{
+  PetscFunctionBegin;
+  *type = MATSOLVERSTRUCTILU;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*MC
+   MATSOLVERSTRUCTILU - "structilu": the structured-grid ILU(k) of `PCSTRUCTILU` as the
+   factorization of `MATSEQSTENCILGPU` matrices, so that `PCILU` (and `PCBJACOBI` or `PCASM`
+   with `-sub_pc_type ilu`) work on a `MATSTENCILGPU` matrix unchanged
+
+   Options Database Keys:
++  -pc_factor_mat_solver_type structilu - choose it (it is the only and hence the default factorization of `MATSEQSTENCILGPU`)
+-  -pc_factor_levels k - levels of fill, ILU(k)
+
+   Notes:
+   Natural ordering only (`-pc_factor_mat_ordering_type natural`, the default of `PCILU`), no diagonal
+   shift. The factors are those of `PCILU` on the same matrix in `MATAIJ` format. A zero pivot
+   sets the factor error, so `KSPSolve()` returns `KSP_DIVERGED_PC_FAILED`.
+
+   Level: intermediate
+
+.seealso: `PCSTRUCTILU`, `MATSTENCILGPU`, `PCILU`, `MatGetFactor()`
+M*/
+PETSC_INTERN PetscErrorCode MatGetFactor_SeqStencilGPU_StructILU(Mat A, MatFactorType ftype, Mat *F)
+{
+  Mat                   B;
+  Mat_StencilGPUFactor *f;
+  PetscInt              n;
+
+  PetscFunctionBegin;
+  PetscCheck(ftype == MAT_FACTOR_ILU, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatSolverType structilu provides ILU factorizations only");
+  { /* an ordering asked for on the command line: say so here, before PCFactor computes it (MatGetOrdering() of a non-natural ordering needs the AIJ structure) */
+    char      ordering[256];
+    PetscBool set, natural;
+
+    PetscCall(PetscOptionsGetString(((PetscObject)A)->options, A->factorprefix, "-pc_factor_mat_ordering_type", ordering, sizeof(ordering), &set));
+    if (set) {
+      PetscCall(PetscStrcmp(ordering, MATORDERINGNATURAL, &natural));
+      PetscCheck(natural, PETSC_COMM_SELF, PETSC_ERR_SUP, "The structured-grid ILU of MATSTENCILGPU factors in the natural ordering only, not %s: use -%spc_factor_mat_ordering_type natural, or -dm_mat_type aij", ordering, A->factorprefix ? A->factorprefix : "");
+    }
+  }
+  PetscCall(MatGetLocalSize(A, &n, NULL));
+  PetscCall(MatCreate(PETSC_COMM_SELF, &B));
+  PetscCall(MatSetSizes(B, n, n, n, n));
+  PetscCall(MatSetBlockSizesFromMats(B, A, A));
+  PetscCall(PetscLayoutSetUp(B->rmap));
+  PetscCall(PetscLayoutSetUp(B->cmap));
+  PetscCall(PetscNew(&f));
+  f->zerorow = -1;
+  B->data    = (void *)f;
+  PetscCall(PetscObjectChangeTypeName((PetscObject)B, MATSEQSTENCILGPU));
+  B->ops->ilufactorsymbolic = MatILUFactorSymbolic_StencilGPU_StructILU;
+  B->ops->getinfo           = MatGetInfo_StencilGPU_StructILU;
+  B->ops->view              = MatView_StencilGPU_StructILU;
+  B->ops->destroy           = MatDestroy_StencilGPU_StructILU;
+  B->factortype             = ftype;
+  B->canuseordering         = PETSC_TRUE;
+  B->preallocated           = PETSC_TRUE;
+  B->assembled              = PETSC_TRUE;
+  PetscCall(PetscStrallocpy(MATORDERINGNATURAL, (char **)&B->preferredordering[MAT_FACTOR_ILU]));
+  PetscCall(PetscFree(B->solvertype));
+  PetscCall(PetscStrallocpy(MATSOLVERSTRUCTILU, &B->solvertype));
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatFactorGetSolverType_C", MatFactorGetSolverType_StencilGPU_StructILU));
+  *F = B;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
