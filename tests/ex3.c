@@ -9,7 +9,7 @@ static char help[] = "MATSTENCILGPU against AIJ: the same DMDA operator assemble
   Without -solve the program prints only differences: nothing when MATSTENCILGPU agrees with
   AIJ on MatMult, MatMultAdd, MatMultTranspose(Add), MatGetDiagonal, MatNorm, MatScale,
   MatShift, MatDiagonalScale, MatConvert, MatDuplicate, MatAXPY,
-  MatZeroRows, MatGetInfo and MatGetRow, and when an entry outside the stencil is refused.
+  MatZeroRows, MatZeroRowsColumns, MatConvert from AIJ and BAIJ, MatCopy and MatAXPY from AIJ, MatGetInfo and MatGetRow, and when an entry outside the stencil is refused.
 */
 #include <petscdmda.h>
 #include <petscksp.h>
@@ -111,6 +111,116 @@ static PetscErrorCode CompareMats(const char *what, Mat A, Mat S, Vec x)
   PetscFunctionReturn(0);
 }
 
+/* |A - B| (Frobenius) through AIJ */
+static PetscErrorCode DiffNorm(Mat A, Mat B, PetscReal *nrm)
+{
+  Mat D;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatConvert(B, MATAIJ, MAT_INITIAL_MATRIX, &D));
+  PetscCall(MatAXPY(D, -1.0, A, DIFFERENT_NONZERO_PATTERN));
+  PetscCall(MatNorm(D, NORM_FROBENIUS, nrm));
+  PetscCall(MatDestroy(&D));
+  PetscFunctionReturn(0);
+}
+
+/* MatConvert() from AIJ and BAIJ (with the DMDA and, on one process, inferred), round trip, reuse, refusal; MatZeroRowsColumns() */
+static PetscErrorCode Conversions(Mat A, Mat S, Vec x, Vec z)
+{
+  Mat            C, E, F, A2, S2;
+  PetscReal      nrm;
+  PetscBool      is;
+  PetscMPIInt    size;
+  PetscInt       rows[4], rstart, rend, N, dof;
+  Vec            ya, ys;
+  PetscErrorCode ierr;
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  PetscCall(MatGetBlockSize(A, &dof));
+  PetscCall(MatConvert(A, MATSTENCILGPU, MAT_INITIAL_MATRIX, &C));
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)C, &is, MATSEQSTENCILGPU, MATMPISTENCILGPU, ""));
+  if (!is) {
+    MatType type;
+
+    PetscCall(MatGetType(C, &type));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "MatConvert to stencilgpu gave %s\n", type));
+  }
+  PetscCall(CompareMats("MatConvert AIJ to stencilgpu", A, C, x));
+  PetscCall(DiffNorm(A, C, &nrm));
+  if (nrm > 1e-12) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "AIJ -> stencilgpu -> AIJ differs: %g\n", (double)nrm));
+  PetscCall(DiffNorm(A, S, &nrm));
+  if (nrm > 1e-12) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "stencilgpu -> AIJ differs from AIJ: %g\n", (double)nrm));
+  /* reuse, MatCopy and MatAXPY with an AIJ source */
+  PetscCall(MatScale(A, 2.0));
+  PetscCall(MatConvert(A, MATSTENCILGPU, MAT_REUSE_MATRIX, &C));
+  PetscCall(CompareMats("MatConvert MAT_REUSE_MATRIX", A, C, x));
+  PetscCall(MatScale(A, 0.5));
+  PetscCall(MatCopy(A, C, SAME_NONZERO_PATTERN)); /* DIFFERENT_NONZERO_PATTERN: PETSc preallocates a new matrix, which MATSTENCILGPU refuses */
+  PetscCall(CompareMats("MatCopy AIJ to stencilgpu", A, C, x));
+  PetscCall(MatAXPY(C, 2.0, A, SUBSET_NONZERO_PATTERN));
+  PetscCall(MatScale(C, 1.0 / 3.0));
+  PetscCall(CompareMats("MatAXPY stencilgpu += AIJ", A, C, x));
+  PetscCall(MatDestroy(&C));
+  /* BAIJ with the DMDA */
+  PetscCall(MatConvert(A, MATBAIJ, MAT_INITIAL_MATRIX, &E));
+  PetscCall(MatSetDM(E, NULL));
+  if (size == 1) {
+    /* without a DMDA: grid and stencil inferred from the pattern */
+    PetscCall(MatConvert(E, MATSTENCILGPU, MAT_INITIAL_MATRIX, &C));
+    PetscCall(CompareMats("MatConvert BAIJ (no DMDA) to stencilgpu", A, C, x));
+    PetscCall(MatDestroy(&C));
+    PetscCall(MatDuplicate(A, MAT_COPY_VALUES, &F));
+    PetscCall(MatSetDM(F, NULL));
+    PetscCall(MatConvert(F, MATSEQSTENCILGPU, MAT_INITIAL_MATRIX, &C));
+    PetscCall(CompareMats("MatConvert AIJ (no DMDA) to seqstencilgpu", A, C, x));
+    PetscCall(DiffNorm(A, C, &nrm));
+    if (nrm > 1e-12) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "AIJ (no DMDA) -> stencilgpu -> AIJ differs: %g\n", (double)nrm));
+    PetscCall(MatDestroy(&C));
+    PetscCall(MatDestroy(&F));
+    /* a pattern that is not a stencil is refused */
+    PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, 20, 20, 3, NULL, &F));
+    for (PetscInt i = 0; i < 20; i++) {
+      PetscCall(MatSetValue(F, i, i, 2.0, INSERT_VALUES));
+      if (i) PetscCall(MatSetValue(F, i, i - 1, -1.0, INSERT_VALUES));
+    }
+    PetscCall(MatSetValue(F, 0, 19, -1.0, INSERT_VALUES)); /* no grid fits */
+    PetscCall(MatAssemblyBegin(F, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(F, MAT_FINAL_ASSEMBLY));
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    ierr = MatConvert(F, MATSTENCILGPU, MAT_INITIAL_MATRIX, &C);
+    PetscCall(PetscPopErrorHandler());
+    if (!ierr) {
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "a pattern that is not a stencil was converted\n"));
+      PetscCall(MatDestroy(&C));
+    }
+    PetscCall(MatDestroy(&F));
+  }
+  PetscCall(MatDestroy(&E));
+  /* zero rows and columns: the first, the middle, the last owned rows and one of the next process */
+  PetscCall(MatGetOwnershipRange(A, &rstart, &rend));
+  PetscCall(MatGetSize(A, &N, NULL));
+  rows[0] = rstart, rows[1] = (rstart + rend) / 2, rows[2] = rend - 1, rows[3] = (rend + dof) % N;
+  PetscCall(MatDuplicate(A, MAT_COPY_VALUES, &A2));
+  PetscCall(MatDuplicate(S, MAT_COPY_VALUES, &S2));
+  PetscCall(VecDuplicate(z, &ya));
+  PetscCall(VecDuplicate(z, &ys));
+  PetscCall(VecCopy(z, ya));
+  PetscCall(VecCopy(z, ys));
+  PetscCall(MatZeroRowsColumns(A2, 4, rows, 2.5, x, ya));
+  PetscCall(MatZeroRowsColumns(S2, 4, rows, 2.5, x, ys));
+  PetscCall(CompareVecs("MatZeroRowsColumns right-hand side", ya, ys));
+  PetscCall(CompareMats("MatZeroRowsColumns", A2, S2, x));
+  PetscCall(MatZeroRowsColumns(A2, 1, rows, 0.0, NULL, NULL));
+  PetscCall(MatZeroRowsColumns(S2, 1, rows, 0.0, NULL, NULL));
+  PetscCall(CompareMats("MatZeroRowsColumns without x, b", A2, S2, x));
+  PetscCall(VecDestroy(&ya));
+  PetscCall(VecDestroy(&ys));
+  PetscCall(MatDestroy(&A2));
+  PetscCall(MatDestroy(&S2));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode Compare(DM da, AppCtx *ctx)
 {
   Mat            A, S, C, D;
@@ -205,6 +315,8 @@ static PetscErrorCode Compare(DM da, AppCtx *ctx)
   PetscCall(MatDuplicate(S, MAT_COPY_VALUES, &D));
   PetscCall(CompareMats("MatDuplicate", A, D, x));
   PetscCall(MatDestroy(&D));
+
+  PetscCall(Conversions(A, S, x, z));
 
   /* scaling */
   PetscCall(MatScale(A, 0.7));
@@ -379,5 +491,20 @@ int main(int argc, char **argv)
      suffix: solve_np2_bjacobi_ilu1
      nsize: 2
      args: -solve -ksp_type gmres -dim 2 -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_levels 1 -dm_mat_type {{aij stencilgpu}shared output}
+
+   # PCSOR on MATSTENCILGPU (MatSOR): AIJ's residuals; DoF 1 pointwise, DoF 3 point-block (AIJ's inode SOR) for omega 1, pointwise otherwise
+   test:
+     suffix: solve_sor
+     args: -solve -ksp_type gmres -ksp_monitor_short -dof {{1 3}separate output} -pc_type sor -pc_sor_omega {{1 1.3}separate output} -dm_mat_type {{aij stencilgpu}shared output}
+
+   test:
+     suffix: solve_sor_symmetric
+     args: -solve -dim 2 -dof 2 -sw 2 -box -ksp_type richardson -ksp_monitor_short -pc_type sor -pc_sor_symmetric -pc_sor_its 2 -pc_sor_omega 1.3 -dm_mat_type {{aij stencilgpu}shared output}
+
+   # in parallel the local sweeps of MatSOR_MPIAIJ (off-process couplings on the right-hand side)
+   test:
+     suffix: solve_sor_np2
+     nsize: 2
+     args: -solve -ksp_type gmres -ksp_monitor_short -dof {{1 3}separate output} -pc_type sor -pc_sor_omega {{1 1.3}separate output} -dm_mat_type {{aij stencilgpu}shared output}
 
 TEST*/

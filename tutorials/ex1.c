@@ -252,4 +252,25 @@ int main(int argc, char **argv)
       args: -dim 2 -dm_mat_type baij -pc_type structilu -ksp_converged_reason
       output_file: output/ex1_bjacobi_2_2d.out
 
+   # PCICC on MATSTENCILGPU (MatSolverType structilu, IC path): PETSc's AIJ ICC iterations, which are its ILU(0) ones here
+   test:
+      suffix: stencilgpu_icc_3d
+      args: -dm_mat_type {{aij stencilgpu}shared output} -pc_type icc -ksp_converged_reason
+      output_file: output/ex1_ilu_3d.out
+
+   test:
+      suffix: stencilgpu_icc_2d
+      args: -dim 2 -dm_mat_type {{aij stencilgpu}shared output} -pc_type icc -pc_factor_shift_type {{positive_definite none}shared output} -ksp_converged_reason
+      output_file: output/ex1_ilu_2d.out
+
+   test:
+      suffix: stencilgpu_icc1_2d
+      args: -dim 2 -dm_mat_type {{aij stencilgpu}shared output} -pc_type icc -pc_factor_levels 1 -ksp_converged_reason
+
+   test:
+      suffix: stencilgpu_bjacobi_icc_2
+      nsize: 2
+      args: -dm_mat_type {{aij stencilgpu}shared output} -pc_type bjacobi -sub_pc_type icc -ksp_converged_reason
+      output_file: output/ex1_bjacobi_2.out
+
 TEST*/

@@ -53,6 +53,7 @@ PetscErrorCode PetscGILUInitializePackage(void)
   PetscCall(MatRegister(MATMPISTENCILGPU, MatCreate_StencilGPU));
   /* the only, hence the default, factorization of seqstencilgpu: -pc_type ilu just works */
   PetscCall(MatSolverTypeRegister(MATSOLVERSTRUCTILU, MATSEQSTENCILGPU, MAT_FACTOR_ILU, MatGetFactor_SeqStencilGPU_StructILU));
+  PetscCall(MatSolverTypeRegister(MATSOLVERSTRUCTILU, MATSEQSTENCILGPU, MAT_FACTOR_ICC, MatGetFactor_SeqStencilGPU_StructILU));
   PetscCall(PetscLogEventRegister("GILUStencilExtr", PC_CLASSID, &GILU_StencilExtract));
   PetscCall(PetscLogEventRegister("StructILUFactor", PC_CLASSID, &GILU_StructILUFactor));
   PetscCall(PetscLogEventRegister("StructILUApply", PC_CLASSID, &GILU_StructILUApply));

@@ -68,6 +68,13 @@ PETSC_INTERN PetscErrorCode MatShift_StencilGPU(Mat, PetscScalar);
 PETSC_INTERN PetscErrorCode MatDiagonalScale_StencilGPU(Mat, Vec, Vec);
 PETSC_INTERN PetscErrorCode MatNorm_StencilGPU(Mat, NormType, PetscReal *);
 
+/* stencilgpu-convert.c */
+PETSC_INTERN PetscErrorCode MatStencilGPUComposeConversions(Mat);
+PETSC_INTERN PetscErrorCode MatZeroRowsColumns_StencilGPU(Mat, PetscInt, const PetscInt[], PetscScalar, Vec, Vec);
+
+/* stencilgpu-sor.c */
+PETSC_INTERN PetscErrorCode MatSOR_StencilGPU(Mat, Vec, PetscReal, MatSORType, PetscReal, PetscInt, PetscInt, Vec);
+
 /* stencilgpu-color.c */
 PETSC_INTERN PetscErrorCode MatStencilGPUSetColoringOps(Mat);
 

@@ -363,6 +363,8 @@ PetscErrorCode GILUStencilMatAnalyze(Mat A, const GILUGrid *g, GILUStencilMat *s
 
     if (q >= 0) {
       PetscCall(PatternRestore(A, &pat));
+      PetscCall(PetscFree(irregular));
+      PetscCall(PetscFree(shift));
       PetscCall(NotAStencilError(g, center, q));
     }
   }
@@ -382,6 +384,8 @@ PetscErrorCode GILUStencilMatAnalyze(Mat A, const GILUGrid *g, GILUStencilMat *s
       q = AddRowOffsets(&pat, g, p, present);
       if (q >= 0) {
         PetscCall(PatternRestore(A, &pat));
+        PetscCall(PetscFree(irregular));
+        PetscCall(PetscFree(shift));
         PetscCall(NotAStencilError(g, p, q));
       }
       for (PetscInt id = 0; id < W1 * W1 * W1 && !grown; id++) grown = (PetscBool)(present[id] && !before[id]);

@@ -1,7 +1,7 @@
 /*
-   MatGetFactor() of MATSEQSTENCILGPU, MatSolverType "structilu": PETSc's PCILU (and
-   PCBJACOBI/PCASM with -sub_pc_type ilu) factor a stencilgpu matrix with the
-   structured-grid ILU(k) of PCSTRUCTILU. The symbolic factorization is PCSTRUCTILU's
+   MatGetFactor() of MATSEQSTENCILGPU, MatSolverType "structilu": PETSc's PCILU and PCICC (and
+   PCBJACOBI/PCASM with -sub_pc_type ilu or icc) factor a stencilgpu matrix with the
+   structured-grid ILU(k), or IC(k) (the upper triangle stored), of PCSTRUCTILU. The symbolic factorization is PCSTRUCTILU's
    (StructILUSymbolicStencil()), the numeric factorization and the solves are its host kernels.
 */
 #include <petsc/private/matimpl.h>
@@ -15,13 +15,15 @@ typedef struct {
   char             patname[64]; /* name of the matrix's own stencil */
   PetscInt         nsmat;       /* offsets of the matrix's own stencil */
   PetscInt         levels;
-  PetscScalar     *dinv;        /* inverted diagonal blocks */
-  StructILUFactors factors;     /* what the solves read */
+  PetscScalar     *dinv;    /* inverted diagonal blocks */
+  StructILUFactors factors; /* what the solves read */
   PetscInt        *elim, *mirror;
   PetscInt         hyper[3], nlevels;
-  PetscInt         zerorow;     /* local row of a zero pivot, -1 if none */
+  PetscInt         zerorow; /* local row of a zero pivot, -1 if none */
   PetscReal        zeropivot;
   PetscReal        fill; /* the fill ratio the PC expected (MatFactorInfo) */
+  PetscBool        ic;   /* MAT_FACTOR_ICC: incomplete Cholesky, upper triangle stored */
+  PetscReal        shifttype;
 } Mat_StencilGPUFactor;
 
 static PetscErrorCode FactorReset(Mat_StencilGPUFactor *f)
@@ -48,12 +50,27 @@ static PetscErrorCode MatLUFactorNumeric_StencilGPU_StructILU(Mat fact, Mat A, c
   PetscCall(PetscLogEventBegin(GILU_StructILUFactor, A, fact, 0, 0));
   PetscCall(GILUStencilMatCopyValues(msm, &f->sm));
   f->zeropivot = info->zeropivot;
-  PetscCall(StructILUFactor_Host(&f->sm, f->elim, NULL, f->zeropivot, f->dinv, &f->zerorow));
-  PetscCall(StructILUFactorsStore_Host(&f->sm, f->dinv, NULL, PETSC_FALSE, &f->factors));
+  if (f->ic) {
+    PetscInt row, col;
+
+    PetscCall(GILUStencilMatFindAsymmetry(&f->sm, f->mirror, &row, &col));
+    PetscCheck(row < 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Incomplete Cholesky needs a symmetric matrix, but entries (%" PetscInt_FMT ",%" PetscInt_FMT ") and (%" PetscInt_FMT ",%" PetscInt_FMT ") differ: use -pc_type ilu", row, col, col, row);
+  }
+  PetscCall(StructILUFactor_Host(&f->sm, f->elim, f->ic ? f->mirror : NULL, f->zeropivot, f->dinv, &f->zerorow));
+  if (f->ic && f->shifttype == (PetscReal)MAT_SHIFT_POSITIVE_DEFINITE && f->zerorow < 0) { /* no shift here: a pivot that is not positive is an error */
+    const PetscInt d = f->sm.grid.dof;
+
+    for (PetscInt r = 0; r < f->sm.npoints * d; r++) {
+      const PetscScalar piv = f->dinv[(size_t)(r / d) * f->sm.bs2 + (r % d) * (d + 1)]; /* the inverse of a positive definite pivot block has a positive diagonal */
+
+      PetscCheck(PetscRealPart(piv) > 0, PETSC_COMM_SELF, PETSC_ERR_MAT_CH_ZRPVT, "The structured-grid incomplete Cholesky factor of MATSTENCILGPU has a pivot that is not positive in local row %" PetscInt_FMT " and applies no positive-definite shift: use -pc_factor_shift_type none, or -pc_type ilu, or -dm_mat_type aij", r);
+    }
+  }
+  PetscCall(StructILUFactorsStore_Host(&f->sm, f->dinv, f->ic ? f->mirror : NULL, PETSC_FALSE, &f->factors));
   PetscCall(PetscLogEventEnd(GILU_StructILUFactor, A, fact, 0, 0));
   fact->factorerrortype = MAT_FACTOR_NOERROR;
   if (f->zerorow >= 0) {
-    PetscCheck(!A->erroriffailure, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "Zero pivot in local row %" PetscInt_FMT " of the structured-grid ILU (tolerance %g)", f->zerorow, (double)f->zeropivot);
+    PetscCheck(!A->erroriffailure, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "Zero pivot in local row %" PetscInt_FMT " of the structured-grid %s (tolerance %g)", f->zerorow, f->ic ? "IC" : "ILU", (double)f->zeropivot);
     PetscCall(PetscInfo(A, "Zero pivot in local row %" PetscInt_FMT " (tolerance %g)\n", f->zerorow, (double)f->zeropivot));
     fact->factorerrortype             = MAT_FACTOR_NUMERIC_ZEROPIVOT;
     fact->factorerror_zeropivot_row   = f->zerorow;
@@ -105,9 +122,35 @@ static PetscErrorCode MatILUFactorSymbolic_StencilGPU_StructILU(Mat fact, Mat A,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode MatGetInfo_StencilGPU_StructILU(Mat fact, MatInfoType flag, MatInfo *info)
+static PetscErrorCode MatICCFactorSymbolic_StencilGPU_StructILU(Mat fact, Mat A, IS perm, const MatFactorInfo *info)
 {
   Mat_StencilGPUFactor *f = (Mat_StencilGPUFactor *)fact->data;
+  const GILUStencilMat *msm;
+  PetscBool             is, pid = PETSC_TRUE;
+
+  PetscFunctionBegin;
+  PetscCall(MatStencilGPUGetStencilMat(A, &is, &msm));
+  PetscCheck(is, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "The structilu factorization needs a MATSEQSTENCILGPU matrix");
+  if (perm) PetscCall(ISIdentity(perm, &pid));
+  PetscCheck(pid, PETSC_COMM_SELF, PETSC_ERR_SUP, "The structured-grid IC of MATSTENCILGPU factors in the natural ordering only: use -pc_factor_mat_ordering_type natural, or -dm_mat_type aij");
+  PetscCheck(info->shifttype == (PetscReal)MAT_SHIFT_NONE || info->shifttype == (PetscReal)MAT_SHIFT_INBLOCKS || info->shifttype == (PetscReal)MAT_SHIFT_POSITIVE_DEFINITE, PETSC_COMM_SELF, PETSC_ERR_SUP, "The structured-grid IC of MATSTENCILGPU has no diagonal shift: use -pc_factor_shift_type none (or positive_definite, PCICC's default, which it accepts while every pivot is positive), or -dm_mat_type aij");
+  PetscCheck(info->levels >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Levels of fill must be non-negative");
+  PetscCall(FactorReset(f));
+  f->ic        = PETSC_TRUE;
+  f->shifttype = info->shifttype;
+  f->levels    = (PetscInt)info->levels;
+  f->nsmat     = msm->stencil.ns;
+  f->fill      = info->fill;
+  PetscCall(StructILUSymbolicStencil(msm, f->levels, PETSC_TRUE, &f->sm, f->patname, sizeof(f->patname), &f->elim, &f->mirror, f->hyper, &f->nlevels, &f->dinv));
+  f->zerorow                       = -1;
+  fact->ops->choleskyfactornumeric = MatLUFactorNumeric_StencilGPU_StructILU;
+  fact->ops->solve                 = MatSolve_StencilGPU_StructILU;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatGetInfo_StencilGPU_StructILU(Mat fact, MatInfoType flag, MatInfo *info)
+{
+  Mat_StencilGPUFactor *f  = (Mat_StencilGPUFactor *)fact->data;
   const PetscLogDouble  nz = (PetscLogDouble)f->sm.stencil.ns * f->sm.npoints * f->sm.bs2;
 
   PetscFunctionBegin;
@@ -136,8 +179,8 @@ static PetscErrorCode MatView_StencilGPU_StructILU(Mat fact, PetscViewer viewer)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(GILUStencilGetName(&f->sm.stencil, f->sm.grid.dim, name, sizeof(name)));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  structured-grid ILU(%" PetscInt_FMT ") (MatSolverType structilu), natural ordering, %" PetscInt_FMT "D grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ", DoF %" PetscInt_FMT "\n", f->levels, f->sm.grid.dim,
-                                   f->sm.grid.n[0], f->sm.grid.n[1], f->sm.grid.n[2], f->sm.grid.dof));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  structured-grid %s(%" PetscInt_FMT ") (MatSolverType structilu), natural ordering, %" PetscInt_FMT "D grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ", DoF %" PetscInt_FMT "\n", f->ic ? "IC" : "ILU", f->levels,
+                                   f->sm.grid.dim, f->sm.grid.n[0], f->sm.grid.n[1], f->sm.grid.n[2], f->sm.grid.dof));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  stencil of the matrix %s, of the factors %s (%" PetscInt_FMT " offsets), %" PetscInt_FMT " hyperplane levels, zero pivot tolerance %g\n", f->patname, name, f->sm.stencil.ns, f->nlevels, (double)f->zeropivot));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -159,18 +202,24 @@ static PetscErrorCode MatFactorGetSolverType_StencilGPU_StructILU(Mat fact, MatS
 }
 
 /*MC
-   MATSOLVERSTRUCTILU - "structilu": the structured-grid ILU(k) of `PCSTRUCTILU` as the
-   factorization of `MATSEQSTENCILGPU` matrices, so that `PCILU` (and `PCBJACOBI` or `PCASM`
-   with `-sub_pc_type ilu`) work on a `MATSTENCILGPU` matrix unchanged
+   MATSOLVERSTRUCTILU - "structilu": the structured-grid ILU(k) and IC(k) of `PCSTRUCTILU` as the
+   factorizations of `MATSEQSTENCILGPU` matrices, so that `PCILU` and `PCICC` (and `PCBJACOBI` or `PCASM`
+   with `-sub_pc_type ilu` or `icc`) work on a `MATSTENCILGPU` matrix unchanged
 
    Options Database Keys:
 +  -pc_factor_mat_solver_type structilu - choose it (it is the only and hence the default factorization of `MATSEQSTENCILGPU`)
--  -pc_factor_levels k - levels of fill, ILU(k)
+-  -pc_factor_levels k - levels of fill, ILU(k) or IC(k)
 
    Notes:
    Natural ordering only (`-pc_factor_mat_ordering_type natural`, the default of `PCILU`), no diagonal
    shift. The factors are those of `PCILU` on the same matrix in `MATAIJ` format. A zero pivot
    sets the factor error, so `KSPSolve()` returns `KSP_DIVERGED_PC_FAILED`.
+
+   ICC (`MAT_FACTOR_ICC`, `PCICC`): the IC path of `PCSTRUCTILU` (the matrix must be symmetric; the
+   upper triangle of the factors is stored). `PCICC`'s default `-pc_factor_shift_type positive_definite`
+   is accepted as long as every pivot is positive (then no shift is needed and the factors are those of
+   `PCICC` on `MATAIJ`); a pivot that is not positive is an error that suggests
+   `-pc_factor_shift_type none` or `-pc_type ilu`.
 
    Level: intermediate
 
@@ -183,7 +232,7 @@ PETSC_INTERN PetscErrorCode MatGetFactor_SeqStencilGPU_StructILU(Mat A, MatFacto
   PetscInt              n;
 
   PetscFunctionBegin;
-  PetscCheck(ftype == MAT_FACTOR_ILU, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatSolverType structilu provides ILU factorizations only");
+  PetscCheck(ftype == MAT_FACTOR_ILU || ftype == MAT_FACTOR_ICC, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatSolverType structilu provides ILU and ICC factorizations only");
   { /* an ordering asked for on the command line: say so here, before PCFactor computes it (MatGetOrdering() of a non-natural ordering needs the AIJ structure) */
     char      ordering[256];
     PetscBool set, natural;
@@ -205,6 +254,7 @@ PETSC_INTERN PetscErrorCode MatGetFactor_SeqStencilGPU_StructILU(Mat A, MatFacto
   B->data    = (void *)f;
   PetscCall(PetscObjectChangeTypeName((PetscObject)B, MATSEQSTENCILGPU));
   B->ops->ilufactorsymbolic = MatILUFactorSymbolic_StencilGPU_StructILU;
+  B->ops->iccfactorsymbolic = MatICCFactorSymbolic_StencilGPU_StructILU;
   B->ops->getinfo           = MatGetInfo_StencilGPU_StructILU;
   B->ops->view              = MatView_StencilGPU_StructILU;
   B->ops->destroy           = MatDestroy_StencilGPU_StructILU;
@@ -213,6 +263,7 @@ PETSC_INTERN PetscErrorCode MatGetFactor_SeqStencilGPU_StructILU(Mat A, MatFacto
   B->preallocated           = PETSC_TRUE;
   B->assembled              = PETSC_TRUE;
   PetscCall(PetscStrallocpy(MATORDERINGNATURAL, (char **)&B->preferredordering[MAT_FACTOR_ILU]));
+  PetscCall(PetscStrallocpy(MATORDERINGNATURAL, (char **)&B->preferredordering[MAT_FACTOR_ICC]));
   PetscCall(PetscFree(B->solvertype));
   PetscCall(PetscStrallocpy(MATSOLVERSTRUCTILU, &B->solvertype));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatFactorGetSolverType_C", MatFactorGetSolverType_StencilGPU_StructILU));

@@ -847,6 +847,7 @@ PETSC_EXTERN PetscErrorCode MatCreate_StencilGPU(Mat A)
   A->ops->assemblyend           = MatAssemblyEnd_StencilGPU;
   A->ops->zeroentries           = MatZeroEntries_StencilGPU;
   A->ops->zerorows              = MatZeroRows_StencilGPU;
+  A->ops->zerorowscolumns       = MatZeroRowsColumns_StencilGPU;
   A->ops->getrow                = MatGetRow_StencilGPU;
   A->ops->restorerow            = MatRestoreRow_StencilGPU;
   A->ops->copy                  = MatCopy_StencilGPU;
@@ -865,10 +866,12 @@ PETSC_EXTERN PetscErrorCode MatCreate_StencilGPU(Mat A)
   A->ops->shift                 = MatShift_StencilGPU;
   A->ops->diagonalscale         = MatDiagonalScale_StencilGPU;
   A->ops->norm                  = MatNorm_StencilGPU;
+  A->ops->sor                   = MatSOR_StencilGPU;
   A->assembled                  = PETSC_FALSE;
   A->preallocated               = PETSC_FALSE;
   A->ops->getdiagonalblock      = MatGetDiagonalBlock_StencilGPU;
   PetscCall(PetscObjectChangeTypeName((PetscObject)A, sg->size == 1 ? MATSEQSTENCILGPU : MATMPISTENCILGPU));
   PetscCall(MatStencilGPUSetColoringOps(A));
+  PetscCall(MatStencilGPUComposeConversions(A));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
