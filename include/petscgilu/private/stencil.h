@@ -102,6 +102,50 @@ typedef struct {
   GILUSchedule     schedule;         /* built on first use by GILUStencilMatGetSchedule() */
 } GILUStencilMat;
 
+/* Ainv = A^{-1} for a dense d x d block (d <= GILU_MAX_DOF) by Gauss-Jordan elimination with partial pivoting; false if a pivot is at most tol in absolute value */
+static inline PetscBool GILUBlockInvert(PetscInt d, const PetscScalar *A, PetscScalar *Ainv, PetscReal tol)
+{
+  PetscScalar M[GILU_MAX_DOF * GILU_MAX_DOF];
+
+  for (PetscInt t = 0; t < d * d; t++) {
+    M[t]    = A[t];
+    Ainv[t] = 0;
+  }
+  for (PetscInt t = 0; t < d; t++) Ainv[t * d + t] = 1;
+  for (PetscInt c = 0; c < d; c++) {
+    PetscInt    piv = c;
+    PetscScalar inv;
+
+    for (PetscInt r = c + 1; r < d; r++)
+      if (PetscAbsScalar(M[r * d + c]) > PetscAbsScalar(M[piv * d + c])) piv = r;
+    if (PetscAbsScalar(M[piv * d + c]) <= tol) return PETSC_FALSE;
+    if (piv != c)
+      for (PetscInt t = 0; t < d; t++) {
+        PetscScalar s = M[c * d + t], u = Ainv[c * d + t];
+
+        M[c * d + t]      = M[piv * d + t];
+        Ainv[c * d + t]   = Ainv[piv * d + t];
+        M[piv * d + t]    = s;
+        Ainv[piv * d + t] = u;
+      }
+    inv = 1.0 / M[c * d + c];
+    for (PetscInt t = 0; t < d; t++) {
+      M[c * d + t] *= inv;
+      Ainv[c * d + t] *= inv;
+    }
+    for (PetscInt r = 0; r < d; r++) {
+      PetscScalar f = M[r * d + c];
+
+      if (r == c || f == (PetscScalar)0) continue;
+      for (PetscInt t = 0; t < d; t++) {
+        M[r * d + t] -= f * M[c * d + t];
+        Ainv[r * d + t] -= f * Ainv[c * d + t];
+      }
+    }
+  }
+  return PETSC_TRUE;
+}
+
 /* Geometry (stencil.c) */
 PETSC_INTERN PetscErrorCode GILUStencilGetName(const GILUStencil *, PetscInt, char[], size_t);
 PETSC_INTERN PetscErrorCode GILUStencilFind(const GILUStencil *, const PetscInt[3], PetscInt *);

@@ -195,47 +195,6 @@ static void Sweeps(SORCtx *c, MatSORType flag, PetscInt its, PetscBool zero)
   }
 }
 
-/* Ainv = A^{-1} (Gauss-Jordan, partial pivoting; M is d*d work); false for a zero pivot */
-static PetscBool BlockInvert(PetscInt d, const PetscScalar *A, PetscScalar *M, PetscScalar *Ainv)
-{
-  for (PetscInt t = 0; t < d * d; t++) {
-    M[t]    = A[t];
-    Ainv[t] = 0;
-  }
-  for (PetscInt t = 0; t < d; t++) Ainv[t * d + t] = 1;
-  for (PetscInt c = 0; c < d; c++) {
-    PetscInt    piv = c;
-    PetscScalar inv;
-
-    for (PetscInt r = c + 1; r < d; r++)
-      if (PetscAbsScalar(M[r * d + c]) > PetscAbsScalar(M[piv * d + c])) piv = r;
-    if (PetscAbsScalar(M[piv * d + c]) == 0) return PETSC_FALSE;
-    if (piv != c)
-      for (PetscInt t = 0; t < d; t++) {
-        PetscScalar s = M[c * d + t], u = Ainv[c * d + t];
-
-        M[c * d + t]      = M[piv * d + t];
-        Ainv[c * d + t]   = Ainv[piv * d + t];
-        M[piv * d + t]    = s;
-        Ainv[piv * d + t] = u;
-      }
-    inv = 1.0 / M[c * d + c];
-    for (PetscInt t = 0; t < d; t++) {
-      M[c * d + t] *= inv;
-      Ainv[c * d + t] *= inv;
-    }
-    for (PetscInt r = 0; r < d; r++) {
-      PetscScalar f = M[r * d + c];
-
-      if (r == c || f == (PetscScalar)0) continue;
-      for (PetscInt t = 0; t < d; t++) {
-        M[r * d + t] -= f * M[c * d + t];
-        Ainv[r * d + t] -= f * Ainv[c * d + t];
-      }
-    }
-  }
-  return PETSC_TRUE;
-}
 
 /* idiag = omega (D + fshift I)^{-1} (DoF 1: omega / (fshift + d), as MatInvertDiagonal_SeqAIJ()) */
 static PetscErrorCode InvertDiagonal(SORCtx *c, PetscReal fshift)
@@ -262,7 +221,7 @@ static PetscErrorCode InvertDiagonal(SORCtx *c, PetscReal fshift)
 
     PetscCall(PetscArraycpy(work + bs2, D + (size_t)p * bs2, bs2));
     for (PetscInt a = 0; a < dof; a++) work[bs2 + a * dof + a] += fshift;
-    PetscCheck(BlockInvert(dof, work + bs2, work, id), PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "Singular diagonal block of local point %" PetscInt_FMT ": block SOR of MATSTENCILGPU needs invertible point blocks (or a shift, -pc_sor_diagonal_shift)", p);
+    PetscCheck(GILUBlockInvert(dof, work + bs2, id, 0), PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "Singular diagonal block of local point %" PetscInt_FMT ": block SOR of MATSTENCILGPU needs invertible point blocks (or a shift, -pc_sor_diagonal_shift)", p);
     for (PetscInt e = 0; e < bs2; e++) id[e] *= c->omega;
   }
   PetscCall(PetscFree(work));

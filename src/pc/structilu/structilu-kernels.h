@@ -396,7 +396,7 @@ static void SUFFIX(FactorUnit)(FactorCtx *ctx, PetscInt i0, PetscInt i1, PetscIn
 
       for (PetscInt a = 0; a < bs2; a++) Z[a] = 0;
     }
-    if (!BlockInvert(SDOF, val + ((size_t)nl * N + p) * bs2, dinv + (size_t)p * bs2, ctx->zeropivot)) {
+    if (!GILUBlockInvert(SDOF, val + ((size_t)nl * N + p) * bs2, dinv + (size_t)p * bs2, ctx->zeropivot)) {
       PetscInt row = p * SDOF, old = __atomic_load_n(&ctx->zerorow, __ATOMIC_RELAXED);
 
       for (PetscInt a = 0; a < bs2; a++) dinv[(size_t)p * bs2 + a] = 0; /* keep later rows finite */

@@ -92,6 +92,28 @@ static PetscErrorCode PCStructILUFindGrid(PC pc, Mat A, Mat Alocal, GILUGrid *g)
 
 static PetscErrorCode PCFactor_StructILU(PC);
 
+/* What the factorization needs besides the structure: elimination table, mirror offsets (IC), hyperplanes, the inverted diagonal blocks */
+static PetscErrorCode StructILUSymbolicFinish(GILUStencilMat *sm, PetscBool ic, PetscInt **elim, PetscInt **mirror, PetscInt hyper[3], PetscInt *nlevels, PetscScalar **dinv)
+{
+  PetscFunctionBegin;
+  PetscCall(GILUStencilGetEliminationTable(&sm->stencil, elim));
+  if (ic) PetscCall(GILUStencilGetMirror(&sm->stencil, mirror));
+  PetscCall(GILUStencilGetHyperplanes(&sm->stencil, &sm->grid, hyper, nlevels));
+  PetscCall(PetscMalloc1((size_t)sm->npoints * sm->bs2, dinv));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Incomplete Cholesky: the packed values must be symmetric */
+static PetscErrorCode StructILUCheckSymmetric(const GILUStencilMat *sm, const PetscInt *mirror)
+{
+  PetscInt row, col;
+
+  PetscFunctionBegin;
+  PetscCall(GILUStencilMatFindAsymmetry(sm, mirror, &row, &col));
+  PetscCheck(row < 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Incomplete Cholesky needs a symmetric matrix, but entries (%" PetscInt_FMT ",%" PetscInt_FMT ") and (%" PetscInt_FMT ",%" PetscInt_FMT ") of the local block differ: use -pc_structilu_type ilu", row, col, col, row);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*
   The symbolic factorization of a stencil matrix msm (a MATSTENCILGPU's), shared by
   PCSTRUCTILU and the MatGetFactor() of MATSEQSTENCILGPU: sm gets msm's grid and stencil
@@ -112,10 +134,7 @@ PetscErrorCode StructILUSymbolicStencil(const GILUStencilMat *msm, PetscInt leve
     PetscCall(GILUStencilMatReset(&pat));
   } else PetscCall(GILUStencilMatCopyStructure(msm, sm));
   sm->nonzerostate = msm->nonzerostate;
-  PetscCall(GILUStencilGetEliminationTable(&sm->stencil, elim));
-  if (ic) PetscCall(GILUStencilGetMirror(&sm->stencil, mirror));
-  PetscCall(GILUStencilGetHyperplanes(&sm->stencil, &sm->grid, hyper, nlevels));
-  PetscCall(PetscMalloc1((size_t)sm->npoints * sm->bs2, dinv));
+  PetscCall(StructILUSymbolicFinish(sm, ic, elim, mirror, hyper, nlevels, dinv));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -141,12 +160,7 @@ static PetscErrorCode PCSetUpStencil_StructILU(PC pc, const GILUStencilMat *msm)
   ilu->sm.nthreads     = ilu->threads;
   ilu->sm.scheduletype = (GILUScheduleType)ilu->schedule;
   PetscCall(GILUStencilMatCopyValues(msm, &ilu->sm));
-  if (ilu->type == PC_STRUCTILU_IC) {
-    PetscInt row, col;
-
-    PetscCall(GILUStencilMatFindAsymmetry(&ilu->sm, ilu->mirror, &row, &col));
-    PetscCheck(row < 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Incomplete Cholesky needs a symmetric matrix, but entries (%" PetscInt_FMT ",%" PetscInt_FMT ") and (%" PetscInt_FMT ",%" PetscInt_FMT ") of the local block differ: use -pc_structilu_type ilu", row, col, col, row);
-  }
+  if (ilu->type == PC_STRUCTILU_IC) PetscCall(StructILUCheckSymmetric(&ilu->sm, ilu->mirror));
   PetscCall(PetscLogEventEnd(GILU_StencilExtract, pc, A, 0, 0));
   PetscCall(PCFactor_StructILU(pc));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -187,21 +201,13 @@ static PetscErrorCode PCSetUp_StructILU(PC pc)
       PetscCall(GILUStencilMatFill(&pat, ilu->levels, &ilu->sm));
       PetscCall(GILUStencilMatReset(&pat));
     } else PetscCall(GILUStencilMatAnalyze(Alocal, &g, &ilu->sm));
-    PetscCall(GILUStencilGetEliminationTable(&ilu->sm.stencil, &ilu->elim));
-    if (ilu->type == PC_STRUCTILU_IC) PetscCall(GILUStencilGetMirror(&ilu->sm.stencil, &ilu->mirror));
-    PetscCall(GILUStencilGetHyperplanes(&ilu->sm.stencil, &ilu->sm.grid, ilu->hyper, &ilu->nlevels));
-    PetscCall(PetscMalloc1((size_t)ilu->sm.npoints * ilu->sm.bs2, &ilu->dinv));
+    PetscCall(StructILUSymbolicFinish(&ilu->sm, (PetscBool)(ilu->type == PC_STRUCTILU_IC), &ilu->elim, &ilu->mirror, ilu->hyper, &ilu->nlevels, &ilu->dinv));
     ilu->analyzed = PETSC_TRUE;
   }
   ilu->sm.nthreads     = ilu->threads;
   ilu->sm.scheduletype = (GILUScheduleType)ilu->schedule;
   PetscCall(GILUStencilMatPack(Alocal, &ilu->sm));
-  if (ilu->type == PC_STRUCTILU_IC) {
-    PetscInt row, col;
-
-    PetscCall(GILUStencilMatFindAsymmetry(&ilu->sm, ilu->mirror, &row, &col));
-    PetscCheck(row < 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Incomplete Cholesky needs a symmetric matrix, but entries (%" PetscInt_FMT ",%" PetscInt_FMT ") and (%" PetscInt_FMT ",%" PetscInt_FMT ") of the local block differ: use -pc_structilu_type ilu", row, col, col, row);
-  }
+  if (ilu->type == PC_STRUCTILU_IC) PetscCall(StructILUCheckSymmetric(&ilu->sm, ilu->mirror));
   PetscCall(PetscLogEventEnd(GILU_StencilExtract, pc, A, 0, 0));
   PetscCall(PCFactor_StructILU(pc));
   PetscFunctionReturn(PETSC_SUCCESS);
