@@ -14,6 +14,7 @@ static char help[] = "MATSTENCILGPU against AIJ: the same DMDA operator assemble
 #include <petscdmda.h>
 #include <petscksp.h>
 #include <petscgilu.h>
+#include <unistd.h>
 
 typedef struct {
   PetscInt  dim, dof, sw;
@@ -218,6 +219,47 @@ static PetscErrorCode Conversions(Mat A, Mat S, Vec x, Vec z)
   PetscCall(VecDestroy(&ys));
   PetscCall(MatDestroy(&A2));
   PetscCall(MatDestroy(&S2));
+  PetscFunctionReturn(0);
+}
+
+/* MatView in PETSc's binary format (on several processes: the DMDA's natural ordering) writes the same matrix for both */
+static PetscErrorCode CompareBinaryViews(Mat A, Mat S)
+{
+  char        name[2][PETSC_MAX_PATH_LEN];
+  Mat         L[2];
+  PetscBool   eq;
+  PetscMPIInt rank;
+  int         pid = (int)getpid();
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  PetscCallMPI(MPI_Bcast(&pid, 1, MPI_INT, 0, PETSC_COMM_WORLD));
+  for (PetscInt t = 0; t < 2; t++) {
+    PetscViewer v;
+
+    PetscCall(PetscSNPrintf(name[t], sizeof(name[t]), "/tmp/petscgilu-ex3-%d-%" PetscInt_FMT ".bin", pid, t));
+    PetscCall(PetscViewerBinaryOpen(PETSC_COMM_WORLD, name[t], FILE_MODE_WRITE, &v));
+    PetscCall(MatView(t ? S : A, v));
+    PetscCall(PetscViewerDestroy(&v));
+    PetscCall(PetscViewerBinaryOpen(PETSC_COMM_WORLD, name[t], FILE_MODE_READ, &v));
+    PetscCall(MatCreate(PETSC_COMM_WORLD, &L[t]));
+    PetscCall(MatSetType(L[t], MATAIJ));
+    PetscCall(MatLoad(L[t], v));
+    PetscCall(PetscViewerDestroy(&v));
+  }
+  PetscCall(MatEqual(L[0], L[1], &eq));
+  if (!eq) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "binary MatView: stencilgpu and AIJ wrote different matrices\n"));
+  PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
+  if (rank == 0)
+    for (PetscInt t = 0; t < 2; t++) {
+      char info[PETSC_MAX_PATH_LEN + 8];
+
+      (void)remove(name[t]);
+      PetscCall(PetscSNPrintf(info, sizeof(info), "%s.info", name[t]));
+      (void)remove(info);
+    }
+  PetscCall(MatDestroy(&L[0]));
+  PetscCall(MatDestroy(&L[1]));
   PetscFunctionReturn(0);
 }
 

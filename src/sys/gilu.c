@@ -54,6 +54,11 @@ PetscErrorCode PetscGILUInitializePackage(void)
   /* the only, hence the default, factorization of seqstencilgpu: -pc_type ilu just works */
   PetscCall(MatSolverTypeRegister(MATSOLVERSTRUCTILU, MATSEQSTENCILGPU, MAT_FACTOR_ILU, MatGetFactor_SeqStencilGPU_StructILU));
   PetscCall(MatSolverTypeRegister(MATSOLVERSTRUCTILU, MATSEQSTENCILGPU, MAT_FACTOR_ICC, MatGetFactor_SeqStencilGPU_StructILU));
+  /* PETSc picks its default PC by asking for the "petsc" ILU/ICC (PCGetDefaultType_Private): offering the structilu
+     factor under that name too gives stencilgpu matrices AIJ's defaults (ILU on one process, block Jacobi + ILU on
+     many) instead of block Jacobi of the matrix itself; the factor still reports solver type structilu */
+  PetscCall(MatSolverTypeRegister(MATSOLVERPETSC, MATSEQSTENCILGPU, MAT_FACTOR_ILU, MatGetFactor_SeqStencilGPU_StructILU));
+  PetscCall(MatSolverTypeRegister(MATSOLVERPETSC, MATSEQSTENCILGPU, MAT_FACTOR_ICC, MatGetFactor_SeqStencilGPU_StructILU));
   PetscCall(PetscLogEventRegister("GILUStencilExtr", PC_CLASSID, &GILU_StencilExtract));
   PetscCall(PetscLogEventRegister("StructILUFactor", PC_CLASSID, &GILU_StructILUFactor));
   PetscCall(PetscLogEventRegister("StructILUApply", PC_CLASSID, &GILU_StructILUApply));

@@ -611,6 +611,21 @@ static PetscErrorCode MatView_StencilGPU(Mat A, PetscViewer viewer)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  Submatrices are general sparse matrices: they come out as AIJ. This is also how a parallel
+  DMDA matrix is viewed (the DMDA's MatView takes the submatrix in the natural ordering).
+*/
+static PetscErrorCode MatCreateSubMatrix_StencilGPU(Mat A, IS isrow, IS iscol, MatReuse reuse, Mat *sub)
+{
+  Mat B;
+
+  PetscFunctionBegin;
+  PetscCall(MatConvert_StencilGPU(A, MATAIJ, MAT_INITIAL_MATRIX, &B));
+  PetscCall(MatCreateSubMatrix(B, isrow, iscol, reuse, sub));
+  PetscCall(MatDestroy(&B));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MatGetInfo_StencilGPU(Mat A, MatInfoType flag, MatInfo *info)
 {
   Mat_StencilGPU *sg = (Mat_StencilGPU *)A->data;
@@ -870,6 +885,7 @@ PETSC_EXTERN PetscErrorCode MatCreate_StencilGPU(Mat A)
   A->assembled                  = PETSC_FALSE;
   A->preallocated               = PETSC_FALSE;
   A->ops->getdiagonalblock      = MatGetDiagonalBlock_StencilGPU;
+  A->ops->createsubmatrix       = MatCreateSubMatrix_StencilGPU;
   PetscCall(PetscObjectChangeTypeName((PetscObject)A, sg->size == 1 ? MATSEQSTENCILGPU : MATMPISTENCILGPU));
   PetscCall(MatStencilGPUSetColoringOps(A));
   PetscCall(MatStencilGPUComposeConversions(A));
