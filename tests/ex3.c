@@ -126,6 +126,8 @@ static PetscErrorCode DiffNorm(Mat A, Mat B, PetscReal *nrm)
 }
 
 /* MatConvert() from AIJ and BAIJ (with the DMDA and, on one process, inferred), round trip, reuse, refusal; MatZeroRowsColumns() */
+static PetscBool ctx_axpy_different = PETSC_FALSE;
+
 static PetscErrorCode Conversions(Mat A, Mat S, Vec x, Vec z)
 {
   Mat            C, E, F, A2, S2;
@@ -161,6 +163,7 @@ static PetscErrorCode Conversions(Mat A, Mat S, Vec x, Vec z)
   PetscCall(CompareMats("MatCopy AIJ to stencilgpu", A, C, x));
   PetscCall(MatAXPY(C, 2.0, A, SUBSET_NONZERO_PATTERN));
   PetscCall(MatScale(C, 1.0 / 3.0));
+  if (ctx_axpy_different) PetscCall(MatAXPY(C, 2.0, A, DIFFERENT_NONZERO_PATTERN)); /* a clear error (see the test) */
   PetscCall(CompareMats("MatAXPY stencilgpu += AIJ", A, C, x));
   PetscCall(MatDestroy(&C));
   /* BAIJ with the DMDA */
@@ -448,6 +451,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-sw", &ctx.sw, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-box", &ctx.box, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-solve", &solve, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-axpy_different", &ctx_axpy_different, NULL));
   if (ctx.dim == 1) PetscCall(DMDACreate1d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, 23, ctx.dof, ctx.sw, NULL, &da));
   else if (ctx.dim == 2) PetscCall(DMDACreate2d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, ctx.box ? DMDA_STENCIL_BOX : DMDA_STENCIL_STAR, 13, 11, PETSC_DECIDE, PETSC_DECIDE, ctx.dof, ctx.sw, NULL, NULL, &da));
   else PetscCall(DMDACreate3d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, ctx.box ? DMDA_STENCIL_BOX : DMDA_STENCIL_STAR, 7, 6, 8, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, ctx.dof, ctx.sw, NULL, NULL, NULL, &da));
@@ -468,6 +472,10 @@ int main(int argc, char **argv)
      output_file: output/empty.out
      args: -dof {{1 2 5}} -sw {{1 2}} -box {{0 1}}
 
+   test:
+     suffix: axpy_different_error
+     args: -dim 2 -axpy_different
+     filter: Error: grep -o "pass SUBSET_NONZERO_PATTERN"
    test:
      suffix: ops_2d
      output_file: output/empty.out

@@ -36,7 +36,9 @@ static PetscErrorCode MatSetUp_StencilGPU(Mat A)
 
   PetscFunctionBegin;
   PetscCall(MatGetDM(A, &da));
-  PetscCheck(da, comm, PETSC_ERR_ARG_WRONGSTATE, "MATSTENCILGPU takes its grid and stencil from a DMDA: create the matrix with DMCreateMatrix() on a DMDA (-dm_mat_type stencilgpu or DMSetMatType())");
+  PetscCheck(da, comm, PETSC_ERR_ARG_WRONGSTATE, "MATSTENCILGPU takes its grid and stencil from a DMDA: create the matrix with DMCreateMatrix() on a DMDA (-dm_mat_type stencilgpu or DMSetMatType()). "
+             "(MatAXPY() or MatCopy() into a stencilgpu matrix from another type with DIFFERENT_NONZERO_PATTERN gets here, because PETSc then builds a new matrix without the DMDA: "
+             "pass SUBSET_NONZERO_PATTERN, which holds whenever the other matrix's entries lie in the stencil)");
   PetscCall(PetscObjectTypeCompare((PetscObject)da, DMDA, &isda));
   PetscCheck(isda, comm, PETSC_ERR_ARG_WRONG, "MATSTENCILGPU needs a DMDA, not a %s: use -dm_mat_type aij", ((PetscObject)da)->type_name);
   PetscCall(DMDAGetInfo(da, &dim, &M, &N, &P, NULL, NULL, NULL, &dof, &sw, &bd[0], &bd[1], &bd[2], &stype));
