@@ -100,4 +100,9 @@ PETSC_EXTERN PetscErrorCode    PCStructILUGetSchedule(PC, PCStructILUSchedule *)
 PETSC_EXTERN PetscErrorCode    PCStructILUSetThreads(PC, PetscInt);
 PETSC_EXTERN PetscErrorCode    PCStructILUGetThreads(PC, PetscInt *);
 
+/* Test matrices (src/sys/testmat/testmat.c): named, deterministic generators standing in for SuiteSparse classes */
+PETSC_EXTERN PetscErrorCode PetscGILUTestMatrixList(PetscInt *, const char *const **);
+PETSC_EXTERN PetscErrorCode PetscGILUTestMatrixGetInfo(const char[], PetscBool *, PetscInt *, const char **);
+PETSC_EXTERN PetscErrorCode PetscGILUTestMatrixCreate(MPI_Comm, const char[], PetscInt, Mat *, Vec *);
+
 #endif
