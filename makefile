@@ -195,6 +195,11 @@ bench bench-quick: all $(PG_STREAM)
 	@$(PETSCGILU_DIR)/bench/install-deps
 	@$(PYTHON3) $(PETSCGILU_DIR)/bench/run.py --size $(if $(filter bench-quick,$@),quick,full) $(BENCH_ARGS)
 
+# the generated test-matrix suite in PETSc's binary format (SIZES=small,medium,large; about 3 GB for large)
+bench-matrices: all
+	+@$(PG_TEST_MAKE) $(PG_TESTDIR)/tests/ex8
+	@$(PYTHON3) $(PETSCGILU_DIR)/bench/gen-matrices --sizes $(or $(SIZES),small,medium) $(PG_BUILDDIR)/bench/matrices
+
 # ------------------------------------------------------------------------------------------------ install
 PG_PETSC_PCDIR := $(PETSC_DIR)$(if $(PETSC_ARCH),/$(PETSC_ARCH))/lib/pkgconfig
 PG_PETSC_PC := $(firstword $(basename $(notdir $(wildcard $(PG_PETSC_PCDIR)/PETSc.pc $(PG_PETSC_PCDIR)/petsc.pc))))
@@ -249,6 +254,7 @@ help: FORCE
 	@echo "  bench          build, then bench/run.py --size full: structilu (1, 2 threads) vs PETSc ilu (AIJ, BAIJ), icc,"
 	@echo "                 bjacobi (2 ranks), hypre euclid/boomeramg on 22 stencil problems + STREAM; writes"
 	@echo "                 bench/results/<date>-<host>.{json,md}, latest.md, plots (about 12 min on 2 cores)"
+	@echo "  bench-matrices write the test-matrix suite (PETSc binary) to build/bench/matrices [SIZES=small,medium,large]"
 	@echo "  bench-quick    the same at tiny sizes (about 2 min; results *-quick.*, latest-quick.md)"
 	@echo "                   BENCH_ARGS='--resume --only poisson --configs structilu-t2,ilu --timeout 600'"
 	@echo "  install        PREFIX=$(PREFIX) [DESTDIR=]: library, headers, petscgiluconf.h, lib/pkgconfig/petscgilu.pc"
@@ -264,4 +270,4 @@ help: FORCE
 	@echo "one harness test:  make check s='tests-ex1_1'   or   make -f gmakefile.test test s='tests-ex1_1'"
 
 FORCE:
-.PHONY: all check run bench bench-quick install configure format clean distclean help print-test check-test-errors cleantest FORCE
+.PHONY: all check run bench bench-quick bench-matrices install configure format clean distclean help print-test check-test-errors cleantest FORCE
