@@ -43,6 +43,16 @@ RESULTS = os.path.join(BENCH_DIR, 'results')
 EVENTS = ['PCSetUp', 'PCApply', 'MatSolve', 'MatLUFactorNum', 'MatILUFactorSym', 'MatICCFactorSym',
           'MatCholFctrNum', 'KSPSolve', 'MatMult', 'GILUStencilExtr', 'StructILUFactor', 'StructILUApply']
 
+# the feature suites: scripts beside this one, each run as `<script> [--quick] --out STEM`, writing STEM.json,
+# STEM.md (its section of the report, headed by a level-1 title) and STEM-*.png; run after the structilu cases,
+# resumable like them (key suite/<id>), their sections and plots appended to the report
+SUITES = [
+    dict(id='sptrsv', script='sptrsv.py', title='Triangular-solve engine and MatSolverType gilu (seed 004)'),
+    dict(id='atsilu', script='atsilu.py', title='PCATSILU: ATS-ILU(k), ATS-ILUT, ParILU(T) (seed 002)'),
+    dict(id='sparsify', script='sparsify.py', title='PCSPARSIFY: SPCG (seed 001)'),
+    dict(id='fgdd', script='fgdd.py', title='PCFGDD: fine-grained domain decomposition (seed 003)'),
+]
+
 # --------------------------------------------------------------------------------------------- problems
 STENCILS = ['star7', 'star13', 'diamond13', 'diamond25', 'box27']
 DOFS = [1, 2, 4, 8]
@@ -124,6 +134,7 @@ CONFIGS = [
     dict(id='bjacobi-np2', label='bjacobi+ilu 2 ranks', pc=['-pc_type', 'bjacobi', '-sub_pc_type', 'ilu'], threads=1, np=2,
          model='aij', base='ilu'),
     dict(id='hypre-euclid', label='hypre euclid', pc=['-pc_type', 'hypre', '-pc_hypre_type', 'euclid'], threads=1, np=1, model=None, base='ilu'),
+    dict(id='hypre-pilut', label='hypre pilut', pc=['-pc_type', 'hypre', '-pc_hypre_type', 'pilut'], threads=1, np=1, model=None, base='ilu'),
     dict(id='hypre-boomeramg', label='hypre boomeramg', pc=['-pc_type', 'hypre', '-pc_hypre_type', 'boomeramg'], threads=1, np=1,
          model=None, base='ilu'),
     # optional: run only when the probe finds the option known to this build
@@ -829,6 +840,7 @@ def write_report(data, stem, plots):
     nbad = sum(1 for r in data['cases'].values() if r.get('status') != 'ok')
     L.append('- %d runs, %d did not finish with a converged solve (listed under their problem).' % (len(data['cases']), nbad))
     L.append('')
+    L.extend(suite_sections(data))
     return '\n'.join(L) + '\n'
 
 
@@ -998,6 +1010,7 @@ def main():
         else:
             extra = '%s: %s' % (rec['status'].upper(), (rec.get('error') or '')[:160])
         print('%s %.1f s  %s' % (prefix, rec['wall_s'], extra), flush=True)
+    ran += run_suites(data, path, stem, args, quick, only, logdir)
     meta['elapsed_s'] = round(time.time() - t_start + (meta.get('elapsed_s', 0) if args.resume else 0), 1)
     meta['complete'] = True
     if not quick and ran:
@@ -1006,6 +1019,68 @@ def main():
     save(data, path)
     finish(data, stem, args)
     return 0
+
+
+def run_suites(data, path, stem, args, quick, only, logdir):
+    """Runs the feature suites (SUITES) that exist; returns how many ran."""
+    suites = data.setdefault('suites', {})
+    todo = [x for x in SUITES if os.path.exists(os.path.join(BENCH_DIR, x['script'])) and not (args.configs and x['id'] not in args.configs.split(','))
+            and not (only and not only.search('suite/' + x['id']))]
+    py = find_plot_python() or sys.executable
+    ran = 0
+    for i, x in enumerate(todo):
+        prefix = '[suite %d/%d] %s (bench/%s%s) ...' % (i + 1, len(todo), x['id'], x['script'], ' --quick' if quick else '')
+        old = suites.get(x['id'])
+        if args.resume and old and not (args.retry_failed and old.get('status') != 'ok'):
+            print('%s done earlier (%s)' % (prefix, old.get('status')), flush=True)
+            continue
+        print(prefix, flush=True)
+        out = os.path.join(RESULTS, '%s-%s' % (stem, x['id']))
+        cmd = [py, os.path.join(BENCH_DIR, x['script'])] + (['--quick'] if quick else []) + ['--out', out]
+        log = os.path.join(logdir, 'suite-%s.log' % x['id'])
+        t0 = time.time()
+        try:
+            with open(log, 'w') as f:
+                rc = subprocess.run(cmd, stdout=f, stderr=subprocess.STDOUT, cwd=ROOT, timeout=900 if quick else 3600).returncode
+            status = 'ok' if rc == 0 and os.path.exists(out + '.md') else 'failed (exit %d)' % rc
+        except subprocess.TimeoutExpired:
+            status = 'timeout'
+        pngs = sorted(f for f in os.listdir(RESULTS) if f.startswith(os.path.basename(out) + '-') and f.endswith('.png'))
+        suites[x['id']] = dict(status=status, wall_s=round(time.time() - t0, 1), md=os.path.basename(out) + '.md', pngs=pngs,
+                               log=os.path.relpath(log, ROOT), command=' '.join(os.path.relpath(c, ROOT) if c.startswith(ROOT) else c for c in cmd))
+        save(data, path)
+        ran += 1
+        print('%s %.1f s  %s, %d plot(s)%s' % (prefix, suites[x['id']]['wall_s'], status, len(pngs), '' if status == 'ok' else '; log: ' + suites[x['id']]['log']), flush=True)
+    return ran
+
+
+def suite_sections(data):
+    """The feature suites' sections of the report: their Markdown, headings one level down, and their plots."""
+    L = []
+    for x in SUITES:
+        rec = data.get('suites', {}).get(x['id'])
+        if not rec:
+            continue
+        L.append('## %s' % x['title'])
+        L.append('')
+        L.append('`%s`: %s in %.0f s.' % (rec.get('command', ''), rec['status'], rec.get('wall_s', 0)))
+        L.append('')
+        md = os.path.join(RESULTS, rec['md'])
+        if rec['status'] == 'ok' and os.path.exists(md):
+            body = open(md).read().splitlines()
+            if body and body[0].startswith('# '):
+                body = body[1:]
+            for line in body:
+                if line.startswith('#'):
+                    line = '#' + line
+                L.append(line.replace('](' + os.path.basename(RESULTS) + '/', ']('))
+            shown = set(re.findall(r'\]\(([^)]+\.png)\)', '\n'.join(body)))
+            for png in rec.get('pngs', []):
+                if png not in shown and os.path.basename(png) not in shown:
+                    L.append('')
+                    L.append('![%s](%s)' % (png, png))
+        L.append('')
+    return L
 
 
 def finish(data, stem, args):
