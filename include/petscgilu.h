@@ -105,4 +105,65 @@ PETSC_EXTERN PetscErrorCode PetscGILUTestMatrixList(PetscInt *, const char *cons
 PETSC_EXTERN PetscErrorCode PetscGILUTestMatrixGetInfo(const char[], PetscBool *, PetscInt *, const char **);
 PETSC_EXTERN PetscErrorCode PetscGILUTestMatrixCreate(MPI_Comm, const char[], PetscInt, Mat *, Vec *);
 
+/* ---------------------------------------------------------------------------------------------- PCFGDD */
+/*J
+   PCFGDD - "fgdd": fine-grained domain decomposition for triangular solves (seed 003): many small subdomains,
+   ILDU0 of each, solved independently
+
+   Level: intermediate
+
+.seealso: `PCFGDDSetSubdomainRows()`, `PCFGDDSetSubdomainBox()`, `PCFGDDSetPartitioner()`, `PCFGDDSetApplyType()`
+J*/
+#define PCFGDD "fgdd"
+
+/*E
+   PCFGDDPartitioner - how `PCFGDD` finds its subdomains: boxes of the DMDA, or graph partitioning and balancing
+
+   Level: intermediate
+
+.seealso: `PCFGDDSetPartitioner()`
+E*/
+typedef enum {
+  PC_FGDD_PARTITIONER_GEOMETRIC,
+  PC_FGDD_PARTITIONER_GRAPH
+} PCFGDDPartitioner;
+PETSC_EXTERN const char *const PCFGDDPartitioners[];
+
+/*E
+   PCFGDDApplyType - the triangular-solve variant inside the subdomains of `PCFGDD`
+
+   Level: intermediate
+
+.seealso: `PCFGDDSetApplyType()`
+E*/
+typedef enum {
+  PC_FGDD_APPLY_SYNCFREE,
+  PC_FGDD_APPLY_VERTEX,
+  PC_FGDD_APPLY_EDGE
+} PCFGDDApplyType;
+PETSC_EXTERN const char *const PCFGDDApplyTypes[];
+
+/*E
+   PCFGDDBackend - where `PCFGDD` applies its factors: host threads or the CUDA kernels run by the emulation
+
+   Level: advanced
+
+.seealso: `PCFGDDSetBackend()`
+E*/
+typedef enum {
+  PC_FGDD_BACKEND_HOST,
+  PC_FGDD_BACKEND_CUDAEMU
+} PCFGDDBackend;
+PETSC_EXTERN const char *const PCFGDDBackends[];
+
+PETSC_EXTERN PetscErrorCode PCFGDDSetSubdomainRows(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode PCFGDDSetSubdomainBox(PC, const PetscInt[]);
+PETSC_EXTERN PetscErrorCode PCFGDDSetPartitioner(PC, PCFGDDPartitioner);
+PETSC_EXTERN PetscErrorCode PCFGDDSetApplyType(PC, PCFGDDApplyType);
+PETSC_EXTERN PetscErrorCode PCFGDDSetFused(PC, PetscBool);
+PETSC_EXTERN PetscErrorCode PCFGDDSetBackend(PC, PCFGDDBackend);
+PETSC_EXTERN PetscErrorCode PCFGDDSetThreads(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode PCFGDDGetSubdomains(PC, PetscInt *, const PetscInt *[], IS *);
+/* ---------------------------------------------------------------------------------------------- end PCFGDD */
+
 #endif

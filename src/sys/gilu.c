@@ -9,6 +9,9 @@ PETSC_EXTERN PetscErrorCode MatCreate_StencilGPU(Mat);
 PETSC_INTERN PetscErrorCode MatGetFactor_SeqStencilGPU_StructILU(Mat, MatFactorType, Mat *);
 
 PetscLogEvent GILU_StencilExtract, GILU_StructILUFactor, GILU_StructILUApply;
+/* PCFGDD */
+PETSC_EXTERN PetscErrorCode PCCreate_FGDD(PC);
+PetscLogEvent               GILU_FGDDPartition, GILU_FGDDLevels, GILU_FGDDFactor, GILU_FGDDApply;
 
 static PetscBool PetscGILUPackageInitialized = PETSC_FALSE;
 
@@ -62,6 +65,12 @@ PetscErrorCode PetscGILUInitializePackage(void)
   PetscCall(PetscLogEventRegister("GILUStencilExtr", PC_CLASSID, &GILU_StencilExtract));
   PetscCall(PetscLogEventRegister("StructILUFactor", PC_CLASSID, &GILU_StructILUFactor));
   PetscCall(PetscLogEventRegister("StructILUApply", PC_CLASSID, &GILU_StructILUApply));
+  /* PCFGDD */
+  PetscCall(PCRegister(PCFGDD, PCCreate_FGDD));
+  PetscCall(PetscLogEventRegister("FGDDPartition", PC_CLASSID, &GILU_FGDDPartition));
+  PetscCall(PetscLogEventRegister("FGDDLevels", PC_CLASSID, &GILU_FGDDLevels));
+  PetscCall(PetscLogEventRegister("FGDDFactor", PC_CLASSID, &GILU_FGDDFactor));
+  PetscCall(PetscLogEventRegister("FGDDApply", PC_CLASSID, &GILU_FGDDApply));
   PetscCall(PetscRegisterFinalize(PetscGILUFinalizePackage));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -1,0 +1,375 @@
+/*
+   PCFGDD's CUDA kernels (seed 003 Section 4): one thread block per subdomain, the subdomain's vector in shared
+   memory, the ILDU0 factors (unit L, D^{-1}, unit D^{-1} U) in global memory. Compiled by nvcc for a GPU and by the
+   host C++ compiler for the cudaemu emulation (the _cudaemu entry points, used by -pc_fgdd_backend cudaemu).
+
+     LevelsKernel        Algorithm 2: parallel level assignment of a subdomain's rows (L or U)
+     syncfree            Algorithm 1: a thread per row, spin-waits on per-row flags in shared memory
+     vertex              Algorithm 3: level by level, a thread per row, __syncthreads between levels (deterministic)
+     edge                level by level, a thread per nonzero, atomicAdd into shared memory (nondeterministic order)
+     fused / separate    one kernel for L, D and U, or three kernels (each loads and stores the vector)
+
+   Entry points (fgdd.h): FGDDDeviceCreate (copies the factors and the level lists, checks the device's levels
+   against the host's), FGDDDeviceApply (z := (L D U)^{-1} z on the permuted vector), FGDDDeviceDestroy.
+*/
+#include <petscgilu/private/gilucuda.h>
+#include "../fgdd.h"
+
+#if defined(GILU_CUDAEMU)
+  #define FGDD_NT 32 /* threads per block: the emulation runs each as a fiber */
+#else
+  #define FGDD_NT 128
+#endif
+
+typedef struct {
+  int              bs, bs2;
+  const PetscInt  *subptr, *ai, *aj, *diag;
+  const MatScalar *aa, *dinv;
+  const PetscInt  *lrows, *llev, *lsub, *urows, *ulev, *usub;
+  const PetscInt  *lep, *lerow, *lek, *uep, *uerow, *uek; /* per level: its nonzeros (edge variant) */
+} FGDDKernelData;
+
+struct _n_FGDDDevice {
+  FGDDKernelData d;
+  PetscInt       nb, nsub, maxsub;
+  PetscScalar   *z;     /* the permuted vector on the device */
+  size_t         shmem; /* dynamic shared memory per block */
+  void          *mem[18];
+  int            nmem;
+};
+
+/* ------------------------------------------------------------------------------------------ device helpers */
+/* x_i -= sum of T_ik x_k over positions k0 .. k1-1 (pull, in column order) */
+__device__ static inline void RowPull(const FGDDKernelData &D, PetscInt lo, PetscInt i, PetscInt k0, PetscInt k1, volatile PetscScalar *x)
+{
+  const int bs = D.bs;
+
+  if (bs == 1) {
+    PetscScalar s = x[i - lo];
+
+    for (PetscInt k = k0; k < k1; k++) s -= D.aa[k] * x[D.aj[k] - lo];
+    x[i - lo] = s;
+  } else {
+    PetscScalar acc[FGDD_MAX_BS];
+
+    for (int r = 0; r < bs; r++) acc[r] = x[(i - lo) * bs + r];
+    for (PetscInt k = k0; k < k1; k++) {
+      const MatScalar *a = D.aa + (size_t)k * D.bs2;
+      PetscInt         j = D.aj[k] - lo;
+
+      for (int r = 0; r < bs; r++)
+        for (int q = 0; q < bs; q++) acc[r] -= a[r * bs + q] * x[j * bs + q];
+    }
+    for (int r = 0; r < bs; r++) x[(i - lo) * bs + r] = acc[r];
+  }
+}
+
+__device__ static inline void LoadVector(const PetscScalar *z, PetscInt lo, PetscInt hi, int bs, PetscScalar *x)
+{
+  for (PetscInt t = threadIdx.x; t < (hi - lo) * bs; t += blockDim.x) x[t] = z[lo * bs + t];
+  gilu_syncthreads();
+}
+
+__device__ static inline void StoreVector(const PetscScalar *x, PetscInt lo, PetscInt hi, int bs, PetscScalar *z)
+{
+  gilu_syncthreads();
+  for (PetscInt t = threadIdx.x; t < (hi - lo) * bs; t += blockDim.x) z[lo * bs + t] = x[t];
+}
+
+/* x := D^{-1} x */
+__device__ static inline void Scale(const FGDDKernelData &D, PetscInt lo, PetscInt hi, PetscScalar *x)
+{
+  const int bs = D.bs;
+
+  for (PetscInt i = lo + threadIdx.x; i < hi; i += blockDim.x) {
+    if (bs == 1) x[i - lo] *= D.dinv[i];
+    else {
+      PetscScalar t[FGDD_MAX_BS];
+
+      for (int r = 0; r < bs; r++) {
+        t[r] = 0;
+        for (int q = 0; q < bs; q++) t[r] += D.dinv[(size_t)i * D.bs2 + r * bs + q] * x[(i - lo) * bs + q];
+      }
+      for (int r = 0; r < bs; r++) x[(i - lo) * bs + r] = t[r];
+    }
+  }
+  gilu_syncthreads();
+}
+
+/* Algorithm 1 (spin-loops): thread t takes rows lo+t, lo+t+NT, ... (L) or hi-1-t, ... (U); a row waits for the
+   flags of the rows it reads, the flag value tells which solve finished it (1: L, 2: U) */
+__device__ static inline void SolveSyncFree(const FGDDKernelData &D, PetscInt lo, PetscInt hi, PetscBool lower, volatile PetscScalar *x, int *done)
+{
+  const int bs = D.bs;
+
+  for (PetscInt t = threadIdx.x; t < hi - lo; t += blockDim.x) {
+    PetscInt i = lower ? lo + t : hi - 1 - t, k0 = lower ? D.ai[i] : D.diag[i] + 1, k1 = lower ? D.diag[i] : D.ai[i + 1];
+
+    for (PetscInt k = k0; k < k1; k++) gilu_wait_until_ge(&done[D.aj[k] - lo], lower ? 1 : 2);
+    RowPull(D, lo, i, k0, k1, x);
+    (void)bs;
+    __threadfence_block();
+    ((volatile int *)done)[i - lo] = lower ? 1 : 2;
+  }
+  gilu_syncthreads();
+}
+
+/* Algorithm 3 (vertex-centric): rows of a level in parallel, a barrier between levels */
+__device__ static inline void SolveVertex(const FGDDKernelData &D, PetscInt s, PetscInt lo, PetscBool lower, volatile PetscScalar *x)
+{
+  const PetscInt *rows = lower ? D.lrows : D.urows, *lev = lower ? D.llev : D.ulev, *sub = lower ? D.lsub : D.usub;
+
+  for (PetscInt l = sub[s]; l < sub[s + 1] - 1; l++) {
+    for (PetscInt r = lev[l] + threadIdx.x; r < lev[l + 1]; r += blockDim.x) {
+      PetscInt i = rows[r];
+
+      RowPull(D, lo, i, lower ? D.ai[i] : D.diag[i] + 1, lower ? D.diag[i] : D.ai[i + 1], x);
+    }
+    gilu_syncthreads();
+  }
+}
+
+/* edge-centric: the nonzeros of a level's rows in parallel, atomic updates of the rows' unknowns */
+__device__ static inline void SolveEdge(const FGDDKernelData &D, PetscInt s, PetscInt lo, PetscBool lower, PetscScalar *x)
+{
+  const PetscInt *sub = lower ? D.lsub : D.usub, *ep = lower ? D.lep : D.uep, *er = lower ? D.lerow : D.uerow, *ek = lower ? D.lek : D.uek;
+  const int       bs = D.bs;
+
+  for (PetscInt l = sub[s]; l < sub[s + 1] - 1; l++) {
+    for (PetscInt e = ep[l] + threadIdx.x; e < ep[l + 1]; e += blockDim.x) {
+      PetscInt         i = er[e] - lo, k = ek[e], j = D.aj[k] - lo;
+      const MatScalar *a = D.aa + (size_t)k * D.bs2;
+
+      for (int r = 0; r < bs; r++) {
+        PetscScalar v = 0;
+
+        for (int q = 0; q < bs; q++) v += a[r * bs + q] * x[j * bs + q];
+        atomicAdd(&x[i * bs + r], -v);
+      }
+    }
+    gilu_syncthreads();
+  }
+}
+
+__device__ static inline void Solve(const FGDDKernelData &D, int variant, PetscInt s, PetscInt lo, PetscInt hi, PetscBool lower, PetscScalar *x, int *done)
+{
+  if (variant == FGDD_APPLY_SYNCFREE) SolveSyncFree(D, lo, hi, lower, x, done);
+  else if (variant == FGDD_APPLY_VERTEX) SolveVertex(D, s, lo, lower, x);
+  else SolveEdge(D, s, lo, lower, x);
+}
+
+/* ------------------------------------------------------------------------------------------ kernels */
+/* the shared memory: the subdomain's vector, then (syncfree) a flag per row */
+__global__ static void ApplyFused(FGDDKernelData D, int variant, PetscInt maxsub, PetscScalar *z)
+{
+  GILU_DYNAMIC_SHARED(PetscScalar, x);
+  PetscInt s = blockIdx.x, lo = D.subptr[s], hi = D.subptr[s + 1];
+  int     *done = (int *)(x + maxsub * D.bs);
+
+  if (variant == FGDD_APPLY_SYNCFREE)
+    for (PetscInt t = threadIdx.x; t < hi - lo; t += blockDim.x) done[t] = 0;
+  LoadVector(z, lo, hi, D.bs, x);
+  Solve(D, variant, s, lo, hi, PETSC_TRUE, x, done);
+  Scale(D, lo, hi, x);
+  Solve(D, variant, s, lo, hi, PETSC_FALSE, x, done);
+  StoreVector(x, lo, hi, D.bs, z);
+}
+
+/* one of the three separate kernels: part 0 = L, 1 = D, 2 = U */
+__global__ static void ApplyPart(FGDDKernelData D, int variant, int part, PetscInt maxsub, PetscScalar *z)
+{
+  GILU_DYNAMIC_SHARED(PetscScalar, x);
+  PetscInt s = blockIdx.x, lo = D.subptr[s], hi = D.subptr[s + 1];
+  int     *done = (int *)(x + maxsub * D.bs);
+
+  if (variant == FGDD_APPLY_SYNCFREE)
+    for (PetscInt t = threadIdx.x; t < hi - lo; t += blockDim.x) done[t] = part == 2 ? 1 : 0; /* U waits for 2 */
+  LoadVector(z, lo, hi, D.bs, x);
+  if (part == 1) Scale(D, lo, hi, x);
+  else Solve(D, variant, s, lo, hi, (PetscBool)(part == 0), x, done);
+  StoreVector(x, lo, hi, D.bs, z);
+}
+
+/* Algorithm 2: levels of the rows of subdomain blockIdx.x in the lower (upper) triangle; hmap[i] the level of row i */
+__global__ static void LevelsKernel(FGDDKernelData D, int lower, PetscInt maxsub, int *hmap)
+{
+  GILU_DYNAMIC_SHARED(int, marked);
+  GILU_SHARED(int, added, 1);
+  PetscInt  s = blockIdx.x, lo = D.subptr[s], hi = D.subptr[s + 1];
+  int       level = 0;
+  const int big   = 1 << 30;
+
+  for (PetscInt i = lo + threadIdx.x; i < hi; i += blockDim.x) {
+    PetscInt k0 = lower ? D.ai[i] : D.diag[i] + 1, k1 = lower ? D.diag[i] : D.ai[i + 1];
+
+    marked[i - lo] = 0;
+    hmap[i]        = k0 == k1 ? 0 : big;
+  }
+  gilu_syncthreads();
+  while (1) {
+    if (threadIdx.x == 0) added[0] = 0;
+    gilu_syncthreads();
+    for (PetscInt i = lo + threadIdx.x; i < hi; i += blockDim.x) {
+      PetscInt k0 = lower ? D.ai[i] : D.diag[i] + 1, k1 = lower ? D.diag[i] : D.ai[i + 1];
+      int      valid = 1;
+
+      if (hmap[i] <= level) continue;
+      for (PetscInt k = k0; k < k1 && valid; k++)
+        if (hmap[D.aj[k]] > level) valid = 0;
+      if (valid) {
+        marked[i - lo] = 1;
+        atomicAdd(&added[0], 1);
+      }
+    }
+    gilu_syncthreads();
+    for (PetscInt i = lo + threadIdx.x; i < hi; i += blockDim.x)
+      if (marked[i - lo]) {
+        hmap[i]        = level + 1;
+        marked[i - lo] = 0;
+      }
+    gilu_syncthreads();
+    if (added[0] == 0) break;
+    level++;
+    gilu_syncthreads(); /* everybody has read added before thread 0 clears it */
+  }
+}
+
+/* ------------------------------------------------------------------------------------------ host side */
+template <class T>
+static PetscErrorCode Upload(FGDDDevice dev, const T *h, size_t n, const T **d)
+{
+  T *p;
+
+  PetscFunctionBegin;
+  GILU_CUDA_CHECK(cudaMalloc(&p, sizeof(T) * (n ? n : 1)));
+  if (n) GILU_CUDA_CHECK(cudaMemcpy(p, h, sizeof(T) * n, cudaMemcpyHostToDevice));
+  dev->mem[dev->nmem++] = (void *)p;
+  *d                    = p;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* per level (as lev/sub), the list of nonzeros (row, position) of the level's rows in the lower (upper) part */
+static PetscErrorCode EdgeLists(const FGDDFactors *f, PetscBool lower, PetscInt **ep, PetscInt **er, PetscInt **ek)
+{
+  const PetscInt *rows = lower ? f->lrows : f->urows, *lev = lower ? f->llev : f->ulev, *sub = lower ? f->lsub : f->usub;
+  PetscInt        nlev = sub[f->nsub], n = 0, e = 0;
+
+  PetscFunctionBegin;
+  for (PetscInt i = 0; i < f->nb; i++) n += lower ? f->diag[i] - f->ai[i] : f->ai[i + 1] - f->diag[i] - 1;
+  PetscCall(PetscMalloc3(nlev + 1, ep, n + 1, er, n + 1, ek));
+  for (PetscInt s = 0; s < f->nsub; s++) {
+    for (PetscInt l = sub[s]; l < sub[s + 1] - 1; l++) {
+      (*ep)[l] = e;
+      for (PetscInt r = lev[l]; r < lev[l + 1]; r++) {
+        PetscInt i = rows[r];
+
+        for (PetscInt k = lower ? f->ai[i] : f->diag[i] + 1; k < (lower ? f->diag[i] : f->ai[i + 1]); k++) {
+          (*er)[e]   = i;
+          (*ek)[e++] = k;
+        }
+      }
+    }
+    (*ep)[sub[s + 1] - 1] = e; /* the end slot of subdomain s */
+  }
+  (*ep)[nlev] = e;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PETSC_INTERN PetscErrorCode GILU_CUDA_NAME(FGDDDeviceDestroy)(FGDDDevice *);
+
+/* Algorithm 2 on the device for L and U, compared with the host's levels */
+static PetscErrorCode CheckLevels(FGDDDevice dev, const FGDDFactors *f)
+{
+  int *hmap, *h;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(f->nb + 1, &h));
+  GILU_CUDA_CHECK(cudaMalloc(&hmap, sizeof(int) * (f->nb + 1)));
+  for (int lower = 1; lower >= 0; lower--) {
+    const PetscInt *rows = lower ? f->lrows : f->urows, *lev = lower ? f->llev : f->ulev, *sub = lower ? f->lsub : f->usub;
+
+    PetscCall(GILU_LAUNCH(LevelsKernel, (unsigned)f->nsub, FGDD_NT, sizeof(int) * f->maxsub, 0, dev->d, lower, f->maxsub, hmap));
+    GILU_CUDA_CHECK(cudaMemcpy(h, hmap, sizeof(int) * f->nb, cudaMemcpyDeviceToHost));
+    for (PetscInt s = 0; s < f->nsub; s++)
+      for (PetscInt l = sub[s]; l < sub[s + 1] - 1; l++)
+        for (PetscInt r = lev[l]; r < lev[l + 1]; r++)
+          PetscCheck(h[rows[r]] == l - sub[s], PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCFGDD: the device's level of row %" PetscInt_FMT " (%d) differs from the host's (%" PetscInt_FMT ")", rows[r], h[rows[r]], l - sub[s]);
+  }
+  GILU_CUDA_CHECK(cudaFree(hmap));
+  PetscCall(PetscFree(h));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PETSC_INTERN PetscErrorCode GILU_CUDA_NAME(FGDDDeviceCreate)(const FGDDFactors *f, FGDDDevice *devp)
+{
+  FGDDDevice dev;
+  PetscInt  *ep, *er, *ek, nnz = f->ai[f->nb], nlevL = f->lsub[f->nsub], nlevU = f->usub[f->nsub];
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&dev));
+  dev->nb     = f->nb;
+  dev->nsub   = f->nsub;
+  dev->maxsub = f->maxsub;
+  dev->d.bs   = (int)f->bs;
+  dev->d.bs2  = (int)f->bs2;
+  dev->shmem  = sizeof(PetscScalar) * f->maxsub * f->bs + sizeof(int) * f->maxsub;
+  PetscCall(Upload(dev, f->subptr, f->nsub + 1, &dev->d.subptr));
+  PetscCall(Upload(dev, f->ai, f->nb + 1, &dev->d.ai));
+  PetscCall(Upload(dev, f->aj, nnz, &dev->d.aj));
+  PetscCall(Upload(dev, f->diag, f->nb, &dev->d.diag));
+  PetscCall(Upload(dev, f->aa, nnz * f->bs2, &dev->d.aa));
+  PetscCall(Upload(dev, f->dinv, f->nb * f->bs2, &dev->d.dinv));
+  PetscCall(Upload(dev, f->lrows, f->nb, &dev->d.lrows));
+  PetscCall(Upload(dev, f->llev, nlevL + 1, &dev->d.llev));
+  PetscCall(Upload(dev, f->lsub, f->nsub + 1, &dev->d.lsub));
+  PetscCall(Upload(dev, f->urows, f->nb, &dev->d.urows));
+  PetscCall(Upload(dev, f->ulev, nlevU + 1, &dev->d.ulev));
+  PetscCall(Upload(dev, f->usub, f->nsub + 1, &dev->d.usub));
+  PetscCall(EdgeLists(f, PETSC_TRUE, &ep, &er, &ek));
+  PetscCall(Upload(dev, ep, nlevL + 1, &dev->d.lep));
+  PetscCall(Upload(dev, er, ep[nlevL], &dev->d.lerow));
+  PetscCall(Upload(dev, ek, ep[nlevL], &dev->d.lek));
+  PetscCall(PetscFree3(ep, er, ek));
+  PetscCall(EdgeLists(f, PETSC_FALSE, &ep, &er, &ek));
+  PetscCall(Upload(dev, ep, nlevU + 1, &dev->d.uep));
+  PetscCall(Upload(dev, er, ep[nlevU], &dev->d.uerow));
+  PetscCall(Upload(dev, ek, ep[nlevU], &dev->d.uek));
+  PetscCall(PetscFree3(ep, er, ek));
+  GILU_CUDA_CHECK(cudaMalloc(&dev->z, sizeof(PetscScalar) * (f->nb * f->bs + 1)));
+#if !defined(GILU_CUDAEMU)
+  if (dev->shmem > 48 * 1024) { /* beyond the default: opt in (up to 227 KiB on sm_80/sm_90) */
+    GILU_CUDA_CHECK(cudaFuncSetAttribute(ApplyFused, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dev->shmem));
+    GILU_CUDA_CHECK(cudaFuncSetAttribute(ApplyPart, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dev->shmem));
+  }
+#endif
+  PetscCall(CheckLevels(dev, f));
+  *devp = dev;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PETSC_INTERN PetscErrorCode GILU_CUDA_NAME(FGDDDeviceDestroy)(FGDDDevice *devp)
+{
+  FGDDDevice dev = *devp;
+
+  PetscFunctionBegin;
+  if (!dev) PetscFunctionReturn(PETSC_SUCCESS);
+  for (int t = 0; t < dev->nmem; t++) GILU_CUDA_CHECK(cudaFree(dev->mem[t]));
+  GILU_CUDA_CHECK(cudaFree(dev->z));
+  PetscCall(PetscFree(dev));
+  *devp = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PETSC_INTERN PetscErrorCode GILU_CUDA_NAME(FGDDDeviceApply)(FGDDDevice dev, FGDDApplyType type, PetscBool fused, PetscScalar z[])
+{
+  size_t   bytes = sizeof(PetscScalar) * dev->nb * dev->d.bs;
+  unsigned grid  = (unsigned)dev->nsub;
+
+  PetscFunctionBegin;
+  GILU_CUDA_CHECK(cudaMemcpy(dev->z, z, bytes, cudaMemcpyHostToDevice));
+  if (fused) PetscCall(GILU_LAUNCH(ApplyFused, grid, FGDD_NT, dev->shmem, 0, dev->d, (int)type, dev->maxsub, dev->z));
+  else
+    for (int part = 0; part < 3; part++) PetscCall(GILU_LAUNCH(ApplyPart, grid, FGDD_NT, dev->shmem, 0, dev->d, (int)type, part, dev->maxsub, dev->z));
+  GILU_CUDA_CHECK(cudaMemcpy(z, dev->z, bytes, cudaMemcpyDeviceToHost));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

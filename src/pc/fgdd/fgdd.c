@@ -1,0 +1,678 @@
+/*
+   PCFGDD: fine-grained domain decomposition for triangular solves (seed 003).
+
+   The PC orchestrates: it partitions the local block into many small subdomains (fgdd-partition.c), reorders
+   it so each subdomain's rows are contiguous and drops the entries between subdomains, factors each subdomain
+   (ILU(0), then ILDU0) and builds each subdomain's levels (fgdd-apply.c), and applies the factors with the
+   chosen variant on the host (fgdd-apply.c) or with the CUDA kernels (cuda/fgdd.cu, run here by cudaemu).
+*/
+#include <petsc/private/pcimpl.h>
+#include <petscdmda.h>
+#include <petscgilu.h>
+#include <petscgilu/private/giluimpl.h>
+#include "fgdd.h"
+
+const char *const PCFGDDPartitioners[] = {"geometric", "graph", "PCFGDDPartitioner", "PC_FGDD_PARTITIONER_", NULL};
+const char *const PCFGDDApplyTypes[]   = {"syncfree", "vertex", "edge", "PCFGDDApplyType", "PC_FGDD_APPLY_", NULL};
+const char *const PCFGDDBackends[]     = {"host", "cudaemu", "PCFGDDBackend", "PC_FGDD_BACKEND_", NULL};
+
+typedef struct {
+  /* options */
+  PetscInt          subrows;     /* -pc_fgdd_subdomain_rows: target rows per subdomain */
+  PetscInt          box[3];      /* -pc_fgdd_subdomain_box, box[0] = 0 when not given */
+  PCFGDDPartitioner partitioner; /* -pc_fgdd_partitioner */
+  PetscBool         partset;     /* the partitioner was chosen */
+  PCFGDDApplyType   apply;       /* -pc_fgdd_apply */
+  PetscBool         fused;       /* -pc_fgdd_fused */
+  PCFGDDBackend     backend;     /* -pc_fgdd_backend */
+  PetscReal         zeropivot;   /* -pc_fgdd_zeropivot */
+  PetscInt          threads;     /* -pc_fgdd_threads, 0: OMP_NUM_THREADS */
+  /* set up */
+  FGDDFactors       f;
+  PCFGDDPartitioner used;     /* the partitioner that ran */
+  PetscInt          grid[3];  /* geometric: the local DMDA box (points) */
+  PetscInt          dof;      /* geometric: unknowns per grid point */
+  PetscInt          ubox[3];  /* geometric: the subdomain box used */
+  PetscInt          moved;    /* graph: vertices moved by the balancing */
+  PetscInt         *rowsizes; /* rows (not block rows) per subdomain, for PCFGDDGetSubdomains() */
+  IS                permis;   /* the ordering (rows), for PCFGDDGetSubdomains() */
+  PetscScalar      *work;     /* the permuted vector */
+  FGDDDevice        dev;      /* cudaemu copies of the factors */
+  PetscObjectState  state;    /* nonzero state of the partitioned block */
+  PetscBool         analyzed;
+} PC_FGDD;
+
+static PetscErrorCode PCReset_FGDD(PC pc)
+{
+  PC_FGDD *fg = (PC_FGDD *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCall(FGDDFactorsReset(&fg->f));
+  PetscCall(PetscFree(fg->rowsizes));
+  PetscCall(ISDestroy(&fg->permis));
+  PetscCall(PetscFree(fg->work));
+#if defined(PETSCGILU_HAVE_CUDAEMU)
+  if (fg->dev) PetscCall(FGDDDeviceDestroy_cudaemu(&fg->dev));
+#endif
+  fg->analyzed = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The DMDA of the PC or of the matrix whose local box has the local block's rows, or NULL */
+static PetscErrorCode PCFGDDFindDMDA(PC pc, Mat A, PetscInt mlocal, DM *da)
+{
+  DM dms[2] = {NULL, NULL};
+
+  PetscFunctionBegin;
+  *da = NULL;
+  PetscCall(PCGetDM(pc, &dms[0]));
+  PetscCall(MatGetDM(A, &dms[1]));
+  for (PetscInt t = 0; t < 2 && !*da; t++) {
+    PetscBool isda;
+    PetscInt  xm, ym, zm, dof;
+
+    if (!dms[t]) continue;
+    PetscCall(PetscObjectTypeCompare((PetscObject)dms[t], DMDA, &isda));
+    if (!isda) continue;
+    PetscCall(DMDAGetCorners(dms[t], NULL, NULL, NULL, &xm, &ym, &zm));
+    PetscCall(DMDAGetInfo(dms[t], NULL, NULL, NULL, NULL, NULL, NULL, NULL, &dof, NULL, NULL, NULL, NULL, NULL));
+    if (xm * ym * zm * dof == mlocal) *da = dms[t];
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Partitioning and ordering of the local block (only when its nonzero pattern changed) */
+static PetscErrorCode PCFGDDPartition(PC pc, Mat A, Mat Alocal)
+{
+  PC_FGDD  *fg = (PC_FGDD *)pc->data;
+  DM        da;
+  PetscInt  m, bs = 1, nb, *labels, nlabels;
+  PetscBool isbaij;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetLocalSize(Alocal, &m, NULL));
+  PetscCall(PetscObjectTypeCompare((PetscObject)Alocal, MATSEQBAIJ, &isbaij));
+  if (isbaij) PetscCall(MatGetBlockSize(Alocal, &bs));
+  PetscCheck(bs <= FGDD_MAX_BS, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCFGDD supports BAIJ block sizes 1 to %d, not %" PetscInt_FMT ": use an AIJ matrix", FGDD_MAX_BS, bs);
+  nb = m / bs;
+  PetscCall(PCFGDDFindDMDA(pc, A, m, &da));
+  fg->used = fg->partset ? fg->partitioner : (da ? PC_FGDD_PARTITIONER_GEOMETRIC : PC_FGDD_PARTITIONER_GRAPH);
+  PetscCheck(fg->used != PC_FGDD_PARTITIONER_GEOMETRIC || da, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONGSTATE, "PCFGDD's geometric partitioner needs the DMDA of the matrix (KSPSetDM(), PCSetDM() or a matrix from DMCreateMatrix()): use -pc_fgdd_partitioner graph for a general matrix");
+  PetscCall(PetscMalloc1(nb, &labels));
+  if (fg->used == PC_FGDD_PARTITIONER_GEOMETRIC) {
+    PetscInt dim;
+
+    PetscCall(DMDAGetInfo(da, &dim, NULL, NULL, NULL, NULL, NULL, NULL, &fg->dof, NULL, NULL, NULL, NULL, NULL));
+    PetscCall(DMDAGetCorners(da, NULL, NULL, NULL, &fg->grid[0], &fg->grid[1], &fg->grid[2]));
+    PetscCheck(fg->dof % bs == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "PCFGDD: the BAIJ block size %" PetscInt_FMT " does not divide the DMDA's %" PetscInt_FMT " unknowns per grid point: use -pc_fgdd_partitioner graph", bs, fg->dof);
+    if (fg->box[0] > 0) {
+      for (PetscInt d = 0; d < 3; d++) fg->ubox[d] = PetscMin(d < dim ? fg->box[d] : 1, fg->grid[d]);
+    } else { /* a cube (square) of about subrows / dof points */
+      PetscReal pts  = PetscMax(1.0, (PetscReal)fg->subrows / fg->dof);
+      PetscInt  edge = PetscMax(1, (PetscInt)PetscFloorReal(PetscPowReal(pts, 1.0 / dim) + 1e-9));
+
+      for (PetscInt d = 0; d < 3; d++) fg->ubox[d] = d < dim ? PetscMin(edge, fg->grid[d]) : 1;
+    }
+    for (PetscInt d = 0; d < 3; d++) fg->ubox[d] = PetscMax(1, fg->ubox[d]);
+    PetscCall(FGDDPartitionGeometric(fg->grid, fg->dof, fg->ubox, bs, &nlabels, labels));
+  } else {
+    char        prefix[256];
+    const char *pre;
+
+    nlabels = PetscMax(1, (m + fg->subrows - 1) / fg->subrows);
+    nlabels = PetscMin(nlabels, nb);
+    PetscCall(PCGetOptionsPrefix(pc, &pre));
+    PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "%spc_fgdd_", pre ? pre : ""));
+    PetscCall(FGDDPartitionGraph(Alocal, nlabels, prefix, labels, &fg->moved));
+  }
+  PetscCall(FGDDOrderingFromLabels(nb, nlabels, labels, &fg->f));
+  PetscCall(PetscFree(labels));
+  /* the ordering in rows, for PCFGDDGetSubdomains() */
+  {
+    PetscInt *idx;
+
+    PetscCall(PetscMalloc1(fg->f.nsub, &fg->rowsizes));
+    for (PetscInt s = 0; s < fg->f.nsub; s++) fg->rowsizes[s] = bs * (fg->f.subptr[s + 1] - fg->f.subptr[s]);
+    PetscCall(PetscMalloc1(m, &idx));
+    for (PetscInt i = 0; i < nb; i++)
+      for (PetscInt c = 0; c < bs; c++) idx[i * bs + c] = fg->f.perm[i] * bs + c;
+    PetscCall(ISCreateGeneral(PETSC_COMM_SELF, m, idx, PETSC_OWN_POINTER, &fg->permis));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCSetUp_FGDD(PC pc)
+{
+  PC_FGDD         *fg = (PC_FGDD *)pc->data;
+  Mat              A = pc->pmat, Alocal = A;
+  PetscMPIInt      size;
+  PetscBool        ok;
+  PetscObjectState state;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
+  if (size > 1) PetscCall(MatGetDiagonalBlock(A, &Alocal));
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)Alocal, &ok, MATSEQAIJ, MATSEQBAIJ, ""));
+  PetscCheck(ok, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PCFGDD works on AIJ and BAIJ matrices (SEQ or MPI), not %s: use -mat_type aij (or -dm_mat_type aij)", ((PetscObject)Alocal)->type_name);
+  PetscCall(MatGetNonzeroState(Alocal, &state));
+  if (!fg->analyzed || pc->flag != SAME_NONZERO_PATTERN || state != fg->state) {
+    PetscCall(PCReset_FGDD(pc));
+    PetscCall(PetscLogEventBegin(GILU_FGDDPartition, pc, A, 0, 0));
+    PetscCall(PCFGDDPartition(pc, A, Alocal));
+    PetscCall(PetscLogEventEnd(GILU_FGDDPartition, pc, A, 0, 0));
+  }
+  PetscCall(PetscLogEventBegin(GILU_FGDDFactor, pc, A, 0, 0));
+  fg->f.nthreads = fg->threads;
+  PetscCall(FGDDExtract(Alocal, &fg->f));
+  PetscCall(FGDDFactor(&fg->f, fg->zeropivot));
+  PetscCall(PetscLogEventEnd(GILU_FGDDFactor, pc, A, 0, 0));
+  if (!fg->analyzed) {
+    PetscCall(PetscLogEventBegin(GILU_FGDDLevels, pc, A, 0, 0));
+    PetscCall(FGDDBuildLevels(&fg->f));
+    PetscCall(PetscLogEventEnd(GILU_FGDDLevels, pc, A, 0, 0));
+    PetscCall(PetscMalloc1(fg->f.nb * fg->f.bs, &fg->work));
+    fg->state    = state;
+    fg->analyzed = PETSC_TRUE;
+  }
+#if defined(PETSCGILU_HAVE_CUDAEMU)
+  if (fg->dev) PetscCall(FGDDDeviceDestroy_cudaemu(&fg->dev)); /* made again by the first apply on the device */
+#endif
+  if (fg->f.zerorow >= 0) {
+    PetscCheck(!pc->erroriffailure, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "Zero pivot in (permuted block) row %" PetscInt_FMT " of the subdomain ILU(0) of PCFGDD (tolerance %g)", fg->f.zerorow, (double)fg->zeropivot);
+    PetscCall(PetscInfo(pc, "Zero pivot in permuted block row %" PetscInt_FMT " (tolerance %g)\n", fg->f.zerorow, (double)fg->zeropivot));
+    PetscCall(PCSetFailedReason(pc, PC_FACTOR_NUMERIC_ZEROPIVOT));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCApply_FGDD(PC pc, Vec x, Vec y)
+{
+  PC_FGDD           *fg = (PC_FGDD *)pc->data;
+  const FGDDFactors *f  = &fg->f;
+  const PetscScalar *xa;
+  PetscScalar       *ya, *z = fg->work;
+  const PetscInt     bs = f->bs;
+
+  PetscFunctionBegin;
+  if (f->zerorow >= 0) { /* the factorization failed: let the Krylov method see it */
+    PetscCall(VecSetInf(y));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  (void)bs;
+  PetscCall(PetscLogEventBegin(GILU_FGDDApply, pc, x, y, 0));
+  fg->f.nthreads = fg->threads;
+  PetscCall(VecGetArrayRead(x, &xa));
+  PetscCall(VecGetArrayWrite(y, &ya));
+  if (fg->backend == PC_FGDD_BACKEND_HOST) PetscCall(FGDDApply_Host(f, (FGDDApplyType)fg->apply, fg->fused, xa, z, ya));
+#if defined(PETSCGILU_HAVE_CUDAEMU)
+  else {
+    for (PetscInt i = 0; i < f->nb; i++)
+      for (PetscInt c = 0; c < bs; c++) z[i * bs + c] = xa[f->perm[i] * bs + c];
+    if (!fg->dev) PetscCall(FGDDDeviceCreate_cudaemu(f, &fg->dev));
+    PetscCall(FGDDDeviceApply_cudaemu(fg->dev, (FGDDApplyType)fg->apply, fg->fused, z));
+    for (PetscInt i = 0; i < f->nb; i++)
+      for (PetscInt c = 0; c < bs; c++) ya[f->perm[i] * bs + c] = z[i * bs + c];
+  }
+#endif
+  PetscCall(VecRestoreArrayWrite(y, &ya));
+  PetscCall(VecRestoreArrayRead(x, &xa));
+  PetscCall(PetscLogEventEnd(GILU_FGDDApply, pc, x, y, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCView_FGDD(PC pc, PetscViewer viewer)
+{
+  PC_FGDD           *fg = (PC_FGDD *)pc->data;
+  const FGDDFactors *f  = &fg->f;
+  PetscBool          ascii;
+  PetscMPIInt        size;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
+  if (!ascii) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  fine-grained domain decomposition: ILDU0 of each subdomain, entries between subdomains dropped\n"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  apply: %s%s, backend %s\n", PCFGDDApplyTypes[fg->apply], fg->fused ? " (fused L-D-U)" : " (separate L, D, U)", PCFGDDBackends[fg->backend]));
+  if (!fg->analyzed) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  not set up yet (subdomain rows target %" PetscInt_FMT ")\n", fg->subrows));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
+  if (size > 1) {
+    PetscInt loc[3] = {f->nsub, f->nnzA, f->nnzkept}, tot[3];
+
+    PetscCall(MPIU_Allreduce(loc, tot, 3, MPIU_INT, MPI_SUM, PetscObjectComm((PetscObject)pc)));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  each of the %d MPI processes partitions its local block: %" PetscInt_FMT " subdomains in all, %" PetscInt_FMT " of the %" PetscInt_FMT " local-block nonzeros dropped (%.1f%%); process 0 shown\n", size, tot[0], tot[1] - tot[2], tot[1], (double)(100.0 * (tot[1] - tot[2]) / PetscMax(1, tot[1]))));
+  }
+  if (fg->used == PC_FGDD_PARTITIONER_GEOMETRIC)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  partitioner: geometric, local DMDA box %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " points (DoF %" PetscInt_FMT ") cut into boxes of %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT "\n", fg->grid[0], fg->grid[1], fg->grid[2], fg->dof, fg->ubox[0], fg->ubox[1], fg->ubox[2]));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "  partitioner: graph (MatPartitioning), balanced to uniform sizes (%" PetscInt_FMT " block rows moved)\n", fg->moved));
+  {
+    PetscInt  mn = PETSC_MAX_INT, mx = 0, lmn = PETSC_MAX_INT, lmx = 0, umn = PETSC_MAX_INT, umx = 0;
+    PetscReal lav = 0, uav = 0;
+
+    for (PetscInt s = 0; s < f->nsub; s++) {
+      PetscInt n = f->subptr[s + 1] - f->subptr[s], nl = f->lsub[s + 1] - f->lsub[s] - 1, nu = f->usub[s + 1] - f->usub[s] - 1;
+
+      mn  = PetscMin(mn, n);
+      mx  = PetscMax(mx, n);
+      lmn = PetscMin(lmn, nl);
+      lmx = PetscMax(lmx, nl);
+      umn = PetscMin(umn, nu);
+      umx = PetscMax(umx, nu);
+      lav += nl;
+      uav += nu;
+    }
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  subdomains: %" PetscInt_FMT ", block rows per subdomain %" PetscInt_FMT " to %" PetscInt_FMT " (block size %" PetscInt_FMT ", %" PetscInt_FMT " block rows)\n", f->nsub, mn, mx, f->bs, f->nb));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  nonzeros dropped: %" PetscInt_FMT " of %" PetscInt_FMT " blocks (%.1f%%)\n", f->nnzA - f->nnzkept, f->nnzA, (double)(100.0 * (f->nnzA - f->nnzkept) / PetscMax(1, f->nnzA))));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  levels per subdomain: L %" PetscInt_FMT " to %" PetscInt_FMT " (mean %.1f), U %" PetscInt_FMT " to %" PetscInt_FMT " (mean %.1f)\n", lmn, lmx, (double)(lav / f->nsub), umn, umx, (double)(uav / f->nsub)));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCSetFromOptions_FGDD(PC pc, PetscOptionItems *PetscOptionsObject)
+{
+  PC_FGDD          *fg = (PC_FGDD *)pc->data;
+  PetscInt          rows, box[3] = {0, 0, 0}, nbox = 3;
+  PetscBool         flg, fused;
+  PCFGDDPartitioner part;
+  PCFGDDApplyType   apply;
+  PCFGDDBackend     backend;
+  PetscReal         zp;
+
+  PetscFunctionBegin;
+  PetscOptionsHeadBegin(PetscOptionsObject, "Fine-grained domain decomposition options");
+  PetscCall(PetscOptionsInt("-pc_fgdd_subdomain_rows", "Target number of rows per subdomain", "PCFGDDSetSubdomainRows", fg->subrows, &rows, &flg));
+  if (flg) PetscCall(PCFGDDSetSubdomainRows(pc, rows));
+  PetscCall(PetscOptionsIntArray("-pc_fgdd_subdomain_box", "Subdomain box nx,ny,nz in grid points (geometric partitioner)", "PCFGDDSetSubdomainBox", box, &nbox, &flg));
+  if (flg) {
+    for (PetscInt d = nbox; d < 3; d++) box[d] = 1;
+    PetscCall(PCFGDDSetSubdomainBox(pc, box));
+  }
+  PetscCall(PetscOptionsEnum("-pc_fgdd_partitioner", "How the subdomains are found", "PCFGDDSetPartitioner", PCFGDDPartitioners, (PetscEnum)fg->partitioner, (PetscEnum *)&part, &flg));
+  if (flg) PetscCall(PCFGDDSetPartitioner(pc, part));
+  PetscCall(PetscOptionsEnum("-pc_fgdd_apply", "Triangular-solve variant inside the subdomains", "PCFGDDSetApplyType", PCFGDDApplyTypes, (PetscEnum)fg->apply, (PetscEnum *)&apply, &flg));
+  if (flg) PetscCall(PCFGDDSetApplyType(pc, apply));
+  PetscCall(PetscOptionsBool("-pc_fgdd_fused", "Fused L-D-U per subdomain (else separate L, D and U passes)", "PCFGDDSetFused", fg->fused, &fused, &flg));
+  if (flg) PetscCall(PCFGDDSetFused(pc, fused));
+  PetscCall(PetscOptionsEnum("-pc_fgdd_backend", "Where the apply runs", "PCFGDDSetBackend", PCFGDDBackends, (PetscEnum)fg->backend, (PetscEnum *)&backend, &flg));
+  if (flg) PetscCall(PCFGDDSetBackend(pc, backend));
+  PetscCall(PetscOptionsInt("-pc_fgdd_threads", "Host threads (0: OMP_NUM_THREADS)", "PCFGDDSetThreads", fg->threads, &rows, &flg));
+  if (flg) PetscCall(PCFGDDSetThreads(pc, rows));
+  PetscCall(PetscOptionsReal("-pc_fgdd_zeropivot", "Pivots at most this in absolute value are zero", "PCFGDD", fg->zeropivot, &zp, &flg));
+  if (flg) fg->zeropivot = zp;
+  PetscOptionsHeadEnd();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCFGDDSetSubdomainRows_FGDD(PC pc, PetscInt rows)
+{
+  PC_FGDD *fg = (PC_FGDD *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCheck(rows > 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "The subdomain rows must be positive, not %" PetscInt_FMT, rows);
+  if (fg->subrows != rows) fg->analyzed = PETSC_FALSE;
+  fg->subrows = rows;
+  fg->box[0]  = 0; /* the box is derived from the rows */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCFGDDSetSubdomainBox_FGDD(PC pc, const PetscInt box[])
+{
+  PC_FGDD *fg = (PC_FGDD *)pc->data;
+
+  PetscFunctionBegin;
+  for (PetscInt d = 0; d < 3; d++) PetscCheck(box[d] > 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "The subdomain box sizes must be positive: give -pc_fgdd_subdomain_box nx,ny,nz");
+  for (PetscInt d = 0; d < 3; d++) fg->box[d] = box[d];
+  fg->analyzed = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCFGDDSetPartitioner_FGDD(PC pc, PCFGDDPartitioner part)
+{
+  PC_FGDD *fg = (PC_FGDD *)pc->data;
+
+  PetscFunctionBegin;
+  if (!fg->partset || fg->partitioner != part) fg->analyzed = PETSC_FALSE;
+  fg->partitioner = part;
+  fg->partset     = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCFGDDSetApplyType_FGDD(PC pc, PCFGDDApplyType apply)
+{
+  PetscFunctionBegin;
+  ((PC_FGDD *)pc->data)->apply = apply;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCFGDDSetFused_FGDD(PC pc, PetscBool fused)
+{
+  PetscFunctionBegin;
+  ((PC_FGDD *)pc->data)->fused = fused;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCFGDDSetBackend_FGDD(PC pc, PCFGDDBackend backend)
+{
+  PetscFunctionBegin;
+#if !defined(PETSCGILU_HAVE_CUDAEMU)
+  PetscCheck(backend != PC_FGDD_BACKEND_CUDAEMU, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "This build of petscgilu has no CUDA emulation: use -pc_fgdd_backend host");
+#endif
+  ((PC_FGDD *)pc->data)->backend = backend;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCFGDDSetThreads_FGDD(PC pc, PetscInt threads)
+{
+  PetscFunctionBegin;
+  PetscCheck(threads >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "The number of threads must be 0 (OMP_NUM_THREADS) or positive, not %" PetscInt_FMT, threads);
+  ((PC_FGDD *)pc->data)->threads = threads;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCFGDDGetSubdomains_FGDD(PC pc, PetscInt *n, const PetscInt *rows[], IS *perm)
+{
+  PC_FGDD *fg = (PC_FGDD *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCheck(fg->analyzed, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONGSTATE, "Call PCSetUp() (or KSPSetUp()) before PCFGDDGetSubdomains()");
+  if (n) *n = fg->f.nsub;
+  if (rows) *rows = fg->rowsizes;
+  if (perm) *perm = fg->permis;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCDestroy_FGDD(PC pc)
+{
+  PetscFunctionBegin;
+  PetscCall(PCReset_FGDD(pc));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFGDDSetSubdomainRows_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFGDDSetSubdomainBox_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFGDDSetPartitioner_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFGDDSetApplyType_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFGDDSetFused_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFGDDSetBackend_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFGDDGetSubdomains_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFGDDSetThreads_C", NULL));
+  PetscCall(PetscFree(pc->data));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCFGDDSetSubdomainRows - Sets the target number of rows per subdomain of `PCFGDD`
+
+  Logically Collective
+
+  Input Parameters:
++ pc   - the preconditioner
+- rows - the target (default 512); the graph partitioner makes ceil(local rows / rows) subdomains of uniform size,
+         the geometric one boxes of about rows / DoF grid points (a cube in 3D, a square in 2D)
+
+  Options Database Key:
+. -pc_fgdd_subdomain_rows <rows> - the target
+
+  Level: intermediate
+
+.seealso: `PCFGDD`, `PCFGDDSetSubdomainBox()`, `PCFGDDSetPartitioner()`
+@*/
+PetscErrorCode PCFGDDSetSubdomainRows(PC pc, PetscInt rows)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscTryMethod(pc, "PCFGDDSetSubdomainRows_C", (PC, PetscInt), (pc, rows));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCFGDDSetSubdomainBox - Sets the subdomain box (grid points per direction) of the geometric partitioner of `PCFGDD`
+
+  Logically Collective
+
+  Input Parameters:
++ pc  - the preconditioner
+- box - nx, ny, nz (1 for the directions a 1D or 2D DMDA does not have)
+
+  Options Database Key:
+. -pc_fgdd_subdomain_box <nx,ny,nz> - the box (missing sizes are 1)
+
+  Note:
+  The boxes at the far end of the local DMDA box are smaller when the sizes do not divide it.
+
+  Level: intermediate
+
+.seealso: `PCFGDD`, `PCFGDDSetSubdomainRows()`
+@*/
+PetscErrorCode PCFGDDSetSubdomainBox(PC pc, const PetscInt box[])
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscTryMethod(pc, "PCFGDDSetSubdomainBox_C", (PC, const PetscInt[]), (pc, box));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCFGDDSetPartitioner - Sets how `PCFGDD` finds its subdomains
+
+  Logically Collective
+
+  Input Parameters:
++ pc   - the preconditioner
+- part - `PC_FGDD_PARTITIONER_GEOMETRIC` (boxes of the DMDA) or `PC_FGDD_PARTITIONER_GRAPH` (MatPartitioning of the
+         local block's graph, PT-Scotch here, then balancing to uniform sizes)
+
+  Options Database Keys:
++ -pc_fgdd_partitioner <geometric,graph> - the partitioner (default: geometric when the matrix has a DMDA, else graph)
+- -pc_fgdd_mat_partitioning_type <type>  - the MatPartitioning type of the graph partitioner
+
+  Level: intermediate
+
+.seealso: `PCFGDD`, `PCFGDDSetSubdomainRows()`, `PCFGDDSetSubdomainBox()`
+@*/
+PetscErrorCode PCFGDDSetPartitioner(PC pc, PCFGDDPartitioner part)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscTryMethod(pc, "PCFGDDSetPartitioner_C", (PC, PCFGDDPartitioner), (pc, part));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCFGDDSetApplyType - Sets the triangular-solve variant inside the subdomains of `PCFGDD`
+
+  Logically Collective
+
+  Input Parameters:
++ pc    - the preconditioner
+- apply - `PC_FGDD_APPLY_SYNCFREE` (spin-waits per row; host: natural order), `PC_FGDD_APPLY_VERTEX` (level by level,
+          a row per thread; deterministic) or `PC_FGDD_APPLY_EDGE` (level by level, a nonzero per thread with atomics;
+          host: push-style column updates)
+
+  Options Database Key:
+. -pc_fgdd_apply <syncfree,vertex,edge> - the variant (default vertex)
+
+  Notes:
+  syncfree and vertex give the same result, bitwise, as the sequential solve of each subdomain. edge sums in another
+  order (equal to round-off); on the host it is deterministic, on a GPU the order of the atomic updates is not, so
+  iteration counts may vary from run to run there.
+
+  Level: intermediate
+
+.seealso: `PCFGDD`, `PCFGDDSetFused()`
+@*/
+PetscErrorCode PCFGDDSetApplyType(PC pc, PCFGDDApplyType apply)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscTryMethod(pc, "PCFGDDSetApplyType_C", (PC, PCFGDDApplyType), (pc, apply));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCFGDDSetFused - Fuses the lower solve, the diagonal scaling and the upper solve of each subdomain
+
+  Logically Collective
+
+  Input Parameters:
++ pc    - the preconditioner
+- fused - `PETSC_TRUE`: one task (one kernel, the vector in shared memory) per subdomain; `PETSC_FALSE`: three passes (kernels)
+
+  Options Database Key:
+. -pc_fgdd_fused <bool> - fuse (default true)
+
+  Level: intermediate
+
+.seealso: `PCFGDD`, `PCFGDDSetApplyType()`
+@*/
+PetscErrorCode PCFGDDSetFused(PC pc, PetscBool fused)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscTryMethod(pc, "PCFGDDSetFused_C", (PC, PetscBool), (pc, fused));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCFGDDSetBackend - Sets where `PCFGDD` applies its factors
+
+  Logically Collective
+
+  Input Parameters:
++ pc      - the preconditioner
+- backend - `PC_FGDD_BACKEND_HOST` (OpenMP, a task per subdomain) or `PC_FGDD_BACKEND_CUDAEMU` (the CUDA kernels, a
+            thread block per subdomain, run by the host emulation of CUDA)
+
+  Options Database Key:
+. -pc_fgdd_backend <host,cudaemu> - the back-end (default host)
+
+  Note:
+  The emulation is slow (every CUDA thread is a fiber): it is for testing the kernels on small problems.
+
+  Level: advanced
+
+.seealso: `PCFGDD`, `PCFGDDSetApplyType()`
+@*/
+PetscErrorCode PCFGDDSetBackend(PC pc, PCFGDDBackend backend)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscTryMethod(pc, "PCFGDDSetBackend_C", (PC, PCFGDDBackend), (pc, backend));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCFGDDSetThreads - Sets the number of host threads of `PCFGDD` (a task per subdomain)
+
+  Logically Collective
+
+  Input Parameters:
++ pc      - the preconditioner
+- threads - the number of threads, 0 for OMP_NUM_THREADS (the default)
+
+  Options Database Key:
+. -pc_fgdd_threads <n> - the threads
+
+  Note:
+  The subdomains are independent: the results do not depend on the number of threads, bitwise.
+
+  Level: intermediate
+
+.seealso: `PCFGDD`, `PCFGDDSetApplyType()`
+@*/
+PetscErrorCode PCFGDDSetThreads(PC pc, PetscInt threads)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscTryMethod(pc, "PCFGDDSetThreads_C", (PC, PetscInt), (pc, threads));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  PCFGDDGetSubdomains - Gets the subdomains of `PCFGDD` after its setup
+
+  Not Collective
+
+  Input Parameter:
+. pc - the preconditioner
+
+  Output Parameters:
++ n    - the number of subdomains (of this process's local block)
+. rows - the number of rows of each subdomain, in order (owned by the PC)
+- perm - the ordering: row i of the permuted local block is row perm[i] of the local block (owned by the PC)
+
+  Note:
+  PCFGDD with -pc_fgdd_apply vertex is block Jacobi with ILU(0) on these blocks of the local block permuted by perm.
+
+  Level: advanced
+
+.seealso: `PCFGDD`
+@*/
+PetscErrorCode PCFGDDGetSubdomains(PC pc, PetscInt *n, const PetscInt *rows[], IS *perm)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCFGDDGetSubdomains_C", (PC, PetscInt *, const PetscInt *[], IS *), (pc, n, rows, perm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*MC
+   PCFGDD - "fgdd": fine-grained domain decomposition for triangular solves (seed 003). The local block is cut into
+   many small non-overlapping subdomains, reordered so each subdomain's rows are contiguous; the entries between
+   subdomains are dropped for the preconditioner only, each subdomain is factored by ILU(0) and stored as ILDU0
+   (unit lower L, inverted diagonal D^{-1}, unit upper D^{-1} U), and the subdomains are solved independently (a host
+   task or a CUDA thread block each, the subdomain's vector in shared memory).
+
+   Options Database Keys:
++  -pc_fgdd_subdomain_rows <512>                - target rows per subdomain
+.  -pc_fgdd_subdomain_box <nx,ny,nz>            - subdomain box of the geometric partitioner (instead of the rows)
+.  -pc_fgdd_partitioner <geometric,graph>       - boxes of the DMDA (default when there is one) or graph partitioning
+.  -pc_fgdd_mat_partitioning_type <ptscotch>    - the MatPartitioning type of the graph partitioner
+.  -pc_fgdd_apply <vertex,syncfree,edge>        - the triangular-solve variant
+.  -pc_fgdd_fused <true>                        - fused L-D-U per subdomain
+.  -pc_fgdd_backend <host,cudaemu>              - where the apply runs
+.  -pc_fgdd_threads <n>                         - host threads (default 0: OMP_NUM_THREADS)
+-  -pc_fgdd_zeropivot <tol>                     - pivots at most tol in absolute value are zero (default 100 PETSC_MACHINE_EPSILON, as PCILU)
+
+   Notes:
+   Works on SEQAIJ and SEQBAIJ (block sizes 1 to 8) and on the local diagonal block of MPIAIJ and MPIBAIJ (each
+   process partitions its own block: block Jacobi across processes), and as the sub-PC of `PCBJACOBI`. With the
+   vertex (or syncfree) variant it is exactly block Jacobi with ILU(0) on the subdomains of the permuted matrix
+   (see `PCFGDDGetSubdomains()`). A zero pivot makes the Krylov method stop with `KSP_DIVERGED_PC_FAILED`.
+   The host runs a task per subdomain on OpenMP threads; results do not depend on their number, bitwise.
+
+   Level: intermediate
+
+.seealso: `PCCreate()`, `PCSetType()`, `PCBJACOBI`, `PCILU`, `PCFGDDSetSubdomainRows()`, `PCFGDDSetSubdomainBox()`,
+          `PCFGDDSetPartitioner()`, `PCFGDDSetApplyType()`, `PCFGDDSetFused()`, `PCFGDDSetBackend()`, `PCFGDDSetThreads()`,
+          `PCFGDDGetSubdomains()`
+M*/
+PETSC_EXTERN PetscErrorCode PCCreate_FGDD(PC pc)
+{
+  PC_FGDD *fg;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&fg));
+  fg->subrows     = 512;
+  fg->partitioner = PC_FGDD_PARTITIONER_GEOMETRIC;
+  fg->apply       = PC_FGDD_APPLY_VERTEX;
+  fg->fused       = PETSC_TRUE;
+  fg->backend     = PC_FGDD_BACKEND_HOST;
+  fg->zeropivot   = 100.0 * PETSC_MACHINE_EPSILON; /* as PETSc's ILU */
+  fg->f.zerorow   = -1;
+  pc->data        = (void *)fg;
+
+  pc->ops->setup          = PCSetUp_FGDD;
+  pc->ops->apply          = PCApply_FGDD;
+  pc->ops->reset          = PCReset_FGDD;
+  pc->ops->destroy        = PCDestroy_FGDD;
+  pc->ops->setfromoptions = PCSetFromOptions_FGDD;
+  pc->ops->view           = PCView_FGDD;
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFGDDSetSubdomainRows_C", PCFGDDSetSubdomainRows_FGDD));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFGDDSetSubdomainBox_C", PCFGDDSetSubdomainBox_FGDD));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFGDDSetPartitioner_C", PCFGDDSetPartitioner_FGDD));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFGDDSetApplyType_C", PCFGDDSetApplyType_FGDD));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFGDDSetFused_C", PCFGDDSetFused_FGDD));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFGDDSetBackend_C", PCFGDDSetBackend_FGDD));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFGDDGetSubdomains_C", PCFGDDGetSubdomains_FGDD));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFGDDSetThreads_C", PCFGDDSetThreads_FGDD));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,458 @@
+static char help[] = "Tests PCFGDD (fine-grained domain decomposition) on a 3D convection-diffusion DMDA problem.\n\
+  -n <n>               : grid points per direction (default 12)\n\
+  -dim <2|3>           : dimension (default 3)\n\
+  -dof <d>             : unknowns per grid point, coupled (default 1)\n\
+  -beta <b>            : convection (nonsymmetric part, default 0.3)\n\
+  -compare_bjacobi     : also solve with PCBJACOBI + ILU(0) on the same subdomains of the FGDD-permuted matrix\n\
+  -check_variants      : compare the apply variants (syncfree and vertex bitwise, fused and not, edge to round-off)\n\
+                         and PCBJACOBI's apply on the permuted vector; prints only differences\n\
+  -check_threads       : the apply with 1 and 2 host threads, bitwise (every variant); prints only differences\n\
+  -check_cudaemu       : compare the cudaemu kernels with the host for every variant; prints only differences\n\
+  -resolve             : then shift the diagonal (same nonzero pattern, new values) and solve again (refactorization)\n\
+  -zero_pivot          : zero the first diagonal entry (the PC must fail, KSP must say DIVERGED_PC_FAILED)\n\n";
+
+/*
+  The key test of PCFGDD: with the vertex-centric (or sync-free) apply it is exactly block Jacobi with ILU(0) on
+  the same subdomains. -compare_bjacobi builds that PETSc configuration: the matrix permuted with the FGDD ordering
+  (MatPermute()), PCBJACOBI with PCBJacobiSetLocalBlocks() on the subdomain sizes, -sub_pc_type ilu, and solves
+  the permuted system: both iteration counts are printed and must be equal.
+*/
+#include <petscksp.h>
+#include <petscdmda.h>
+#include <petscgilu.h>
+
+static PetscErrorCode Assemble(DM da, PetscInt dof, PetscReal beta, PetscBool zeropivot, Mat A)
+{
+  PetscInt    xs, ys, zs, xm, ym, zm, dim, M, N, P;
+  PetscScalar v[7 * 8 * 8];
+  MatStencil  row, col[7];
+
+  PetscFunctionBeginUser;
+  PetscCall(DMDAGetInfo(da, &dim, &M, &N, &P, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+  PetscCall(DMDAGetCorners(da, &xs, &ys, &zs, &xm, &ym, &zm));
+  for (PetscInt k = zs; k < zs + zm; k++)
+    for (PetscInt j = ys; j < ys + ym; j++)
+      for (PetscInt i = xs; i < xs + xm; i++) {
+        const PetscInt off[7][3] = {
+          {0,  0,  0 },
+          {-1, 0,  0 },
+          {1,  0,  0 },
+          {0,  -1, 0 },
+          {0,  1,  0 },
+          {0,  0,  -1},
+          {0,  0,  1 }
+        };
+        PetscInt nc = 0;
+
+        for (PetscInt s = 0; s < (dim == 3 ? 7 : 5); s++) {
+          PetscInt ii = i + off[s][0], jj = j + off[s][1], kk = k + off[s][2];
+
+          if (ii < 0 || ii >= M || jj < 0 || jj >= N || kk < 0 || kk >= P) continue;
+          col[nc].i = ii;
+          col[nc].j = jj;
+          col[nc].k = kk;
+          for (PetscInt r = 0; r < dof; r++)
+            for (PetscInt c = 0; c < dof; c++) {
+              PetscScalar a;
+
+              if (s == 0) a = r == c ? (dim == 3 ? 6.5 : 4.5) + 0.5 * (dof - 1) : 0.3 * (PetscReal)(r - c) / dof - 0.1;
+              else {
+                PetscReal w = (s == 1 ? beta : s == 2 ? -beta : 0.5 * (s % 2 ? beta : -beta));
+
+                a = r == c ? -1.0 - w : -0.05 * (PetscReal)(1 + r + 2 * c) / dof;
+              }
+              if (zeropivot && s == 0 && r == c && r == 0 && i == 0 && j == 0 && k == 0) a = 0;
+              v[(r * 7 + nc) * dof + c] = a; /* row r, column block nc, component c */
+            }
+          nc++;
+        }
+        for (PetscInt r = 0; r < dof; r++) {
+          PetscScalar vr[7 * 8];
+          MatStencil  cc[7 * 8];
+
+          row.i = i;
+          row.j = j;
+          row.k = k;
+          row.c = r;
+          for (PetscInt b = 0; b < nc; b++)
+            for (PetscInt c = 0; c < dof; c++) {
+              cc[b * dof + c]   = col[b];
+              cc[b * dof + c].c = c;
+              vr[b * dof + c]   = v[(r * 7 + b) * dof + c];
+            }
+          PetscCall(MatSetValuesStencil(A, 1, &row, nc * dof, cc, vr, INSERT_VALUES));
+        }
+      }
+  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(0);
+}
+
+/* out[i] = in[perm[i]] on the local part (inverse: out[perm[i]] = in[i]) */
+static PetscErrorCode PermuteLocal(Vec in, IS perm, PetscBool inverse, Vec out)
+{
+  const PetscScalar *a;
+  PetscScalar       *b;
+  const PetscInt    *p;
+  PetscInt           n;
+
+  PetscFunctionBeginUser;
+  PetscCall(ISGetLocalSize(perm, &n));
+  PetscCall(ISGetIndices(perm, &p));
+  PetscCall(VecGetArrayRead(in, &a));
+  PetscCall(VecGetArray(out, &b));
+  for (PetscInt i = 0; i < n; i++) {
+    if (inverse) b[p[i]] = a[i];
+    else b[i] = a[p[i]];
+  }
+  PetscCall(VecRestoreArray(out, &b));
+  PetscCall(VecRestoreArrayRead(in, &a));
+  PetscCall(ISRestoreIndices(perm, &p));
+  PetscFunctionReturn(0);
+}
+
+/* || y1 - y2 || / || y1 || */
+static PetscErrorCode RelDiff(Vec y1, Vec y2, PetscReal *d)
+{
+  Vec       w;
+  PetscReal n1, n;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecDuplicate(y1, &w));
+  PetscCall(VecWAXPY(w, -1.0, y1, y2));
+  PetscCall(VecNorm(w, NORM_INFINITY, &n));
+  PetscCall(VecNorm(y1, NORM_INFINITY, &n1));
+  *d = n / n1;
+  PetscCall(VecDestroy(&w));
+  PetscFunctionReturn(0);
+}
+
+/* The block Jacobi + ILU(0) configuration on FGDD's subdomains: iterations for the permuted system; with
+   check, the PC applies of both compared on a vector instead */
+static PetscErrorCode CompareBJacobi(Mat A, PC fgdd, KSPType type, Vec b, PetscBool check)
+{
+  PetscInt        nsub, m, rstart, its;
+  const PetscInt *sizes, *p;
+  IS              perm, gperm;
+  PetscInt       *g;
+  Mat             B;
+  KSP             ksp;
+  PC              pc;
+  Vec             bp, xp, y, yp, yb;
+  MPI_Comm        comm = PetscObjectComm((PetscObject)A);
+
+  PetscFunctionBeginUser;
+  PetscCall(PCFGDDGetSubdomains(fgdd, &nsub, &sizes, &perm));
+  PetscCall(MatGetOwnershipRange(A, &rstart, NULL));
+  PetscCall(ISGetLocalSize(perm, &m));
+  PetscCall(ISGetIndices(perm, &p));
+  PetscCall(PetscMalloc1(m, &g));
+  for (PetscInt i = 0; i < m; i++) g[i] = rstart + p[i];
+  PetscCall(ISRestoreIndices(perm, &p));
+  PetscCall(ISCreateGeneral(comm, m, g, PETSC_OWN_POINTER, &gperm));
+  /* B(i,j) = A(perm[i], perm[j]) */
+  PetscCall(ISSetPermutation(gperm));
+  PetscCall(MatPermute(A, gperm, gperm, &B));
+  PetscCall(ISDestroy(&gperm));
+  PetscCall(VecDuplicate(b, &bp));
+  PetscCall(VecDuplicate(b, &xp));
+  PetscCall(PermuteLocal(b, perm, PETSC_FALSE, bp));
+  PetscCall(KSPCreate(comm, &ksp));
+  PetscCall(KSPSetOptionsPrefix(ksp, "bj_"));
+  PetscCall(KSPSetOperators(ksp, B, B));
+  PetscCall(KSPSetType(ksp, type));
+  PetscCall(KSPSetTolerances(ksp, 1e-8, PETSC_DEFAULT, PETSC_DEFAULT, 500));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCSetType(pc, PCBJACOBI));
+  PetscCall(PCBJacobiSetLocalBlocks(pc, nsub, sizes));
+  PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(KSPSetUp(ksp));
+  {
+    KSP     *sub;
+    PetscInt nl;
+
+    PetscCall(PCBJacobiGetSubKSP(pc, &nl, NULL, &sub));
+    for (PetscInt s = 0; s < nl; s++) {
+      PC sp;
+
+      PetscCall(KSPSetType(sub[s], KSPPREONLY));
+      PetscCall(KSPGetPC(sub[s], &sp));
+      PetscCall(PCSetType(sp, PCILU));
+    }
+  }
+  if (check) { /* the applies: bjacobi on the permuted vector against fgdd */
+    PetscReal d;
+
+    PetscCall(VecDuplicate(b, &y));
+    PetscCall(VecDuplicate(b, &yp));
+    PetscCall(VecDuplicate(b, &yb));
+    PetscCall(PCApply(fgdd, b, y));
+    PetscCall(PCApply(pc, bp, yp));
+    PetscCall(PermuteLocal(yp, perm, PETSC_TRUE, yb));
+    PetscCall(RelDiff(yb, y, &d));
+    if (d > 1e-12) PetscCall(PetscPrintf(comm, "fgdd apply differs from bjacobi+ilu(0) on the permuted vector: %g\n", (double)d));
+    PetscCall(VecDestroy(&y));
+    PetscCall(VecDestroy(&yp));
+    PetscCall(VecDestroy(&yb));
+  } else {
+    PetscCall(KSPSolve(ksp, bp, xp));
+    PetscCall(KSPGetIterationNumber(ksp, &its));
+    PetscCall(PetscPrintf(comm, "bjacobi + ilu(0) on the same %" PetscInt_FMT " subdomains (process 0) of the permuted matrix: %" PetscInt_FMT " iterations\n", nsub, its));
+  }
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(VecDestroy(&bp));
+  PetscCall(VecDestroy(&xp));
+  PetscCall(MatDestroy(&B));
+  PetscFunctionReturn(0);
+}
+
+/* every variant, 1 thread against 2, bitwise */
+static PetscErrorCode CheckThreads(PC pc, Vec b)
+{
+  Vec      y1, y2;
+  MPI_Comm comm = PetscObjectComm((PetscObject)pc);
+
+  PetscFunctionBeginUser;
+  PetscCall(VecDuplicate(b, &y1));
+  PetscCall(VecDuplicate(b, &y2));
+  for (PetscInt v = 0; v < 3; v++)
+    for (PetscInt fu = 0; fu < 2; fu++) {
+      PetscReal d;
+
+      PetscCall(PCFGDDSetApplyType(pc, (PCFGDDApplyType)v));
+      PetscCall(PCFGDDSetFused(pc, (PetscBool)fu));
+      PetscCall(PCFGDDSetThreads(pc, 1));
+      PetscCall(PCApply(pc, b, y1));
+      PetscCall(PCFGDDSetThreads(pc, 2));
+      PetscCall(PCApply(pc, b, y2));
+      PetscCall(RelDiff(y1, y2, &d));
+      if (d != 0) PetscCall(PetscPrintf(comm, "%s %s: 1 and 2 threads differ by %g\n", PCFGDDApplyTypes[v], fu ? "fused" : "separate", (double)d));
+    }
+  PetscCall(VecDestroy(&y1));
+  PetscCall(VecDestroy(&y2));
+  PetscFunctionReturn(0);
+}
+
+/* every variant (and fused or not) against vertex fused; cudaemu: each against the host */
+static PetscErrorCode CheckVariants(PC pc, Vec b, PetscBool cudaemu)
+{
+  Vec      y0, y;
+  MPI_Comm comm = PetscObjectComm((PetscObject)pc);
+
+  PetscFunctionBeginUser;
+  PetscCall(VecDuplicate(b, &y0));
+  PetscCall(VecDuplicate(b, &y));
+  PetscCall(PCFGDDSetApplyType(pc, PC_FGDD_APPLY_VERTEX));
+  PetscCall(PCFGDDSetFused(pc, PETSC_TRUE));
+  PetscCall(PCApply(pc, b, y0));
+  for (PetscInt v = 0; v < 3; v++)
+    for (PetscInt fu = 0; fu < 2; fu++) {
+      PetscReal d;
+
+      PetscCall(PCFGDDSetApplyType(pc, (PCFGDDApplyType)v));
+      PetscCall(PCFGDDSetFused(pc, (PetscBool)fu));
+      if (cudaemu) {
+        PetscCall(PCFGDDSetBackend(pc, PC_FGDD_BACKEND_HOST));
+        PetscCall(PCApply(pc, b, y0));
+        PetscCall(PCFGDDSetBackend(pc, PC_FGDD_BACKEND_CUDAEMU));
+      }
+      PetscCall(PCApply(pc, b, y));
+      PetscCall(RelDiff(y0, y, &d));
+      /* host: syncfree and vertex are the sequential solve of each subdomain (bitwise); edge sums in another order */
+      if ((!cudaemu && v != PC_FGDD_APPLY_EDGE && d != 0) || d > 1e-13)
+        PetscCall(PetscPrintf(comm, "%s %s (%s): relative difference %g\n", PCFGDDApplyTypes[v], fu ? "fused" : "separate", cudaemu ? "cudaemu against host" : "against vertex fused", (double)d));
+    }
+  PetscCall(VecDestroy(&y0));
+  PetscCall(VecDestroy(&y));
+  PetscFunctionReturn(0);
+}
+
+int main(int argc, char **argv)
+{
+  DM                 da;
+  Mat                A;
+  Vec                x, b;
+  KSP                ksp;
+  PC                 pc;
+  PetscInt           n = 12, dim = 3, dof = 1, its;
+  PetscReal          beta    = 0.3;
+  PetscBool          resolve = PETSC_FALSE, threads = PETSC_FALSE, compare = PETSC_FALSE, variants = PETSC_FALSE, cudaemu = PETSC_FALSE, zeropivot = PETSC_FALSE, isfgdd;
+  KSPConvergedReason reason;
+  KSPType            ktype;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PetscGILUInitializePackage());
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-n", &n, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-dim", &dim, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-dof", &dof, NULL));
+  PetscCall(PetscOptionsGetReal(NULL, NULL, "-beta", &beta, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-compare_bjacobi", &compare, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-check_variants", &variants, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-check_cudaemu", &cudaemu, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-check_threads", &threads, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-resolve", &resolve, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-zero_pivot", &zeropivot, NULL));
+  PetscCheck(dof >= 1 && dof <= 8, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-dof 1 to 8");
+  if (dim == 3) PetscCall(DMDACreate3d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, n, n, n, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, dof, 1, NULL, NULL, NULL, &da));
+  else PetscCall(DMDACreate2d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, n, n, PETSC_DECIDE, PETSC_DECIDE, dof, 1, NULL, NULL, &da));
+  PetscCall(DMSetFromOptions(da));
+  PetscCall(DMSetUp(da));
+  PetscCall(DMCreateMatrix(da, &A));
+  PetscCall(Assemble(da, dof, beta, zeropivot, A));
+  PetscCall(DMCreateGlobalVector(da, &b));
+  PetscCall(VecDuplicate(b, &x));
+  PetscCall(VecSet(b, 1.0));
+
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCSetType(pc, PCFGDD));
+  PetscCall(KSPSetType(ksp, KSPBCGS));
+  PetscCall(KSPSetTolerances(ksp, 1e-8, PETSC_DEFAULT, PETSC_DEFAULT, 500));
+  PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(KSPSetUp(ksp));
+  PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCFGDD, &isfgdd));
+  PetscCall(KSPGetType(ksp, &ktype));
+  if (variants || cudaemu || threads) {
+    Vec r;
+
+    PetscCall(VecDuplicate(b, &r));
+    PetscCall(VecSetRandom(r, NULL));
+    if (variants) PetscCall(CheckVariants(pc, r, PETSC_FALSE));
+    if (variants) PetscCall(CompareBJacobi(A, pc, ktype, r, PETSC_TRUE));
+    if (cudaemu) PetscCall(CheckVariants(pc, r, PETSC_TRUE));
+    if (threads) PetscCall(CheckThreads(pc, r));
+    PetscCall(VecDestroy(&r));
+  } else {
+    PCType type;
+
+    PetscCall(KSPSolve(ksp, b, x));
+    PetscCall(KSPGetIterationNumber(ksp, &its));
+    PetscCall(KSPGetConvergedReason(ksp, &reason));
+    PetscCall(PCGetType(pc, &type));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: %" PetscInt_FMT " iterations, %s\n", type, its, KSPConvergedReasons[reason]));
+    if (compare && isfgdd) PetscCall(CompareBJacobi(A, pc, ktype, b, PETSC_FALSE));
+    if (resolve) {
+      PetscCall(MatShift(A, 0.5));
+      PetscCall(KSPSolve(ksp, b, x));
+      PetscCall(KSPGetIterationNumber(ksp, &its));
+      PetscCall(KSPGetConvergedReason(ksp, &reason));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "after a diagonal shift: %s: %" PetscInt_FMT " iterations, %s\n", type, its, KSPConvergedReasons[reason]));
+      if (compare && isfgdd) PetscCall(CompareBJacobi(A, pc, ktype, b, PETSC_FALSE));
+    }
+  }
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&b));
+  PetscCall(MatDestroy(&A));
+  PetscCall(DMDestroy(&da));
+  PetscCall(PetscFinalize());
+  return 0;
+}
+
+/*TEST
+
+   # the key test: vertex-centric (and syncfree) FGDD = block Jacobi + ILU(0) on the same subdomains (same iterations)
+   test:
+     suffix: bjacobi_geometric
+     args: -compare_bjacobi -pc_fgdd_subdomain_box 4,4,3 -pc_fgdd_apply {{vertex syncfree}shared output}
+
+   test:
+     suffix: bjacobi_rows
+     args: -compare_bjacobi -n 10 -pc_fgdd_subdomain_rows 64
+
+   # new values, same pattern: refactored, still block Jacobi + ILU(0)
+   test:
+     suffix: bjacobi_resolve
+     args: -compare_bjacobi -resolve -n 8 -dof 3 -dm_mat_type {{aij baij}separate output} -pc_fgdd_subdomain_rows 100
+
+   # PT-Scotch 7 partitions with threads, differently in every run, unless SCOTCH_PTHREAD_NUMBER=1
+   test:
+     suffix: bjacobi_graph
+     env: SCOTCH_PTHREAD_NUMBER=1
+     args: -compare_bjacobi -pc_fgdd_partitioner graph -pc_fgdd_subdomain_rows 100
+
+   test:
+     suffix: bjacobi_baij
+     args: -compare_bjacobi -n 8 -dof {{2 3 5 8}separate output} -dm_mat_type baij -pc_fgdd_subdomain_rows 120
+
+   test:
+     suffix: bjacobi_aij_dof3
+     args: -compare_bjacobi -n 8 -dof 3 -pc_fgdd_subdomain_rows 120
+
+   test:
+     suffix: bjacobi_baij_graph
+     env: SCOTCH_PTHREAD_NUMBER=1
+     args: -compare_bjacobi -n 8 -dof 3 -dm_mat_type baij -pc_fgdd_partitioner graph -pc_fgdd_subdomain_rows 150
+
+   test:
+     suffix: bjacobi_np2
+     nsize: 2
+     args: -compare_bjacobi -pc_fgdd_subdomain_box 3,3,3
+
+   test:
+     suffix: bjacobi_2d
+     args: -compare_bjacobi -dim 2 -n 30 -pc_fgdd_subdomain_box 6,5
+
+   # the edge-centric variant converges (separate L, D, U too)
+   test:
+     suffix: edge
+     args: -pc_fgdd_apply edge -pc_fgdd_fused {{0 1}shared output}
+
+   # the variants against each other and against PCBJACOBI's apply; silent
+   test:
+     suffix: variants
+     output_file: output/empty.out
+     args: -check_variants -n 8 -dof {{1 3 5}} -dm_mat_type {{aij baij}} -pc_fgdd_subdomain_rows 60
+
+   test:
+     suffix: variants_threads
+     output_file: output/empty.out
+     env: OMP_NUM_THREADS=2 SCOTCH_PTHREAD_NUMBER=1
+     args: -check_variants -n 8 -pc_fgdd_partitioner graph -pc_fgdd_subdomain_rows 60
+
+   # 1 thread against 2, bitwise
+   test:
+     suffix: threads
+     output_file: output/empty.out
+     args: -check_threads -n 10 -dof {{1 3}} -dm_mat_type {{aij baij}} -pc_fgdd_subdomain_rows 50
+
+   # the CUDA kernels (emulated) against the host; silent
+   test:
+     suffix: cudaemu
+     requires: cudaemu
+     output_file: output/empty.out
+     args: -check_cudaemu -n 6 -dof {{1 3}} -dm_mat_type {{aij baij}} -pc_fgdd_subdomain_rows 40
+
+   # -ksp_view: subdomains, dropped nonzeros, levels, variant
+   test:
+     suffix: view
+     args: -n 8 -ksp_view -pc_fgdd_subdomain_box 4,4,4
+     filter: grep -v "tolerances\|left preconditioning\|using PRECONDITIONED\|type: bcgs\|maximum iterations"
+
+   test:
+     suffix: view_graph_np2
+     nsize: 2
+     env: SCOTCH_PTHREAD_NUMBER=1
+     args: -n 8 -ksp_view -pc_fgdd_partitioner graph -pc_fgdd_subdomain_rows 100 -pc_fgdd_apply syncfree -pc_fgdd_fused 0
+
+   # as the sub-PC of block Jacobi (graph partitioner: the block has no DMDA)
+   test:
+     suffix: subpc
+     nsize: 2
+     env: SCOTCH_PTHREAD_NUMBER=1
+     args: -pc_type bjacobi -sub_pc_type fgdd -sub_pc_fgdd_subdomain_rows 100
+
+   # zero pivot: DIVERGED_PC_FAILED
+   test:
+     suffix: zero_pivot
+     args: -zero_pivot -n 6
+
+   test:
+     suffix: geometric_needs_dmda
+     nsize: 2
+     args: -pc_type bjacobi -sub_pc_type fgdd -sub_pc_fgdd_partitioner geometric
+     filter: Error: grep -o "geometric partitioner needs the DMDA"
+
+TEST*/
