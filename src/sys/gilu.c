@@ -9,6 +9,9 @@ PETSC_EXTERN PetscErrorCode MatCreate_StencilGPU(Mat);
 PETSC_INTERN PetscErrorCode MatGetFactor_SeqStencilGPU_StructILU(Mat, MatFactorType, Mat *);
 
 PetscLogEvent GILU_StencilExtract, GILU_StructILUFactor, GILU_StructILUApply;
+/* triangular-solve engine and MatSolverType gilu (src/mat/sptrsv) */
+PetscLogEvent GILU_TriSolve, GILU_TriAnalysis;
+PETSC_INTERN PetscErrorCode MatGetFactor_SeqAIJ_GILU(Mat, MatFactorType, Mat *);
 
 static PetscBool PetscGILUPackageInitialized = PETSC_FALSE;
 
@@ -57,6 +60,13 @@ PetscErrorCode PetscGILUInitializePackage(void)
   PetscCall(PetscLogEventRegister("GILUStencilExtr", PC_CLASSID, &GILU_StencilExtract));
   PetscCall(PetscLogEventRegister("StructILUFactor", PC_CLASSID, &GILU_StructILUFactor));
   PetscCall(PetscLogEventRegister("StructILUApply", PC_CLASSID, &GILU_StructILUApply));
+  /* triangular-solve engine and MatSolverType gilu (src/mat/sptrsv) */
+  PetscCall(PetscLogEventRegister("GILUTriSolve", MAT_CLASSID, &GILU_TriSolve));
+  PetscCall(PetscLogEventRegister("GILUTriAnalysis", MAT_CLASSID, &GILU_TriAnalysis));
+  PetscCall(MatSolverTypeRegister(MATSOLVERGILU, MATSEQAIJ, MAT_FACTOR_ILU, MatGetFactor_SeqAIJ_GILU));
+  PetscCall(MatSolverTypeRegister(MATSOLVERGILU, MATSEQAIJ, MAT_FACTOR_ICC, MatGetFactor_SeqAIJ_GILU));
+  PetscCall(MatSolverTypeRegister(MATSOLVERGILU, MATSEQBAIJ, MAT_FACTOR_ILU, MatGetFactor_SeqAIJ_GILU));
+  PetscCall(MatSolverTypeRegister(MATSOLVERGILU, MATSEQBAIJ, MAT_FACTOR_ICC, MatGetFactor_SeqAIJ_GILU));
   PetscCall(PetscRegisterFinalize(PetscGILUFinalizePackage));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -7,6 +7,8 @@
 #include <petscgiluconf.h>
 
 PETSC_INTERN PetscLogEvent GILU_StencilExtract, GILU_StructILUFactor, GILU_StructILUApply;
+/* triangular-solve engine (src/mat/sptrsv) */
+PETSC_INTERN PetscLogEvent GILU_TriSolve, GILU_TriAnalysis;
 
 /* Number of usable CUDA devices: 0 when the library was built without CUDA or none is present */
 PETSC_INTERN PetscErrorCode PetscGILUGetDeviceCount(PetscInt *);
