@@ -39,6 +39,21 @@ M*/
 #define MATSEQSTENCILGPU "seqstencilgpu"
 #define MATMPISTENCILGPU "mpistencilgpu"
 
+/*MC
+   MATSOLVERGILU - "gilu": PETSc's ILU(k) and ICC(k) factorizations of `MATSEQAIJ` and `MATSEQBAIJ` matrices whose
+   triangular solves run on petscgilu's threaded engine (level-set, sync-free, blocked; src/mat/sptrsv)
+
+   Options Database Keys:
++  -pc_factor_mat_solver_type gilu - use it with -pc_type ilu or icc (also as -sub_ with PCBJACOBI, PCASM)
+.  -mat_gilu_trisolve <auto,levelset,syncfree,colblock,rowblock,recblock,sequential> - the algorithm (factor's prefix)
+-  -mat_gilu_trisolve_threads <n> - host threads of the solves (default OMP_NUM_THREADS)
+
+   Level: beginner
+
+.seealso: `PCILU`, `PCICC`, `PCFactorSetMatSolverType()`
+M*/
+#define MATSOLVERGILU "gilu"
+
 PETSC_EXTERN PetscErrorCode PetscGILUInitializePackage(void);
 PETSC_EXTERN PetscErrorCode PetscGILUFinalizePackage(void);
 PETSC_EXTERN PetscErrorCode PetscDLLibraryRegister_petscgilu(void);

@@ -13,6 +13,10 @@ PetscLogEvent GILU_StencilExtract, GILU_StructILUFactor, GILU_StructILUApply;
 PETSC_EXTERN PetscErrorCode PCCreate_FGDD(PC);
 PetscLogEvent               GILU_FGDDPartition, GILU_FGDDLevels, GILU_FGDDFactor, GILU_FGDDApply;
 
+/* triangular-solve engine and MatSolverType gilu (src/mat/sptrsv) */
+PetscLogEvent GILU_TriSolve, GILU_TriAnalysis;
+PETSC_INTERN PetscErrorCode MatGetFactor_SeqAIJ_GILU(Mat, MatFactorType, Mat *);
+
 static PetscBool PetscGILUPackageInitialized = PETSC_FALSE;
 
 /*@C
@@ -71,6 +75,14 @@ PetscErrorCode PetscGILUInitializePackage(void)
   PetscCall(PetscLogEventRegister("FGDDLevels", PC_CLASSID, &GILU_FGDDLevels));
   PetscCall(PetscLogEventRegister("FGDDFactor", PC_CLASSID, &GILU_FGDDFactor));
   PetscCall(PetscLogEventRegister("FGDDApply", PC_CLASSID, &GILU_FGDDApply));
+
+  /* triangular-solve engine and MatSolverType gilu (src/mat/sptrsv) */
+  PetscCall(PetscLogEventRegister("GILUTriSolve", MAT_CLASSID, &GILU_TriSolve));
+  PetscCall(PetscLogEventRegister("GILUTriAnalysis", MAT_CLASSID, &GILU_TriAnalysis));
+  PetscCall(MatSolverTypeRegister(MATSOLVERGILU, MATSEQAIJ, MAT_FACTOR_ILU, MatGetFactor_SeqAIJ_GILU));
+  PetscCall(MatSolverTypeRegister(MATSOLVERGILU, MATSEQAIJ, MAT_FACTOR_ICC, MatGetFactor_SeqAIJ_GILU));
+  PetscCall(MatSolverTypeRegister(MATSOLVERGILU, MATSEQBAIJ, MAT_FACTOR_ILU, MatGetFactor_SeqAIJ_GILU));
+  PetscCall(MatSolverTypeRegister(MATSOLVERGILU, MATSEQBAIJ, MAT_FACTOR_ICC, MatGetFactor_SeqAIJ_GILU));
   PetscCall(PetscRegisterFinalize(PetscGILUFinalizePackage));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

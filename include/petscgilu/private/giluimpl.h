@@ -10,6 +10,9 @@ PETSC_INTERN PetscLogEvent GILU_StencilExtract, GILU_StructILUFactor, GILU_Struc
 /* PCFGDD */
 PETSC_INTERN PetscLogEvent GILU_FGDDPartition, GILU_FGDDLevels, GILU_FGDDFactor, GILU_FGDDApply;
 
+/* triangular-solve engine (src/mat/sptrsv) */
+PETSC_INTERN PetscLogEvent GILU_TriSolve, GILU_TriAnalysis;
+
 /* Number of usable CUDA devices: 0 when the library was built without CUDA or none is present */
 PETSC_INTERN PetscErrorCode PetscGILUGetDeviceCount(PetscInt *);
 #if defined(PETSCGILU_HAVE_CUDA)

@@ -15,6 +15,7 @@
      GILUTriSetMatrix(L, ...same pattern, new values...) (analysis kept: only values copied)
      GILUTriDestroy(&L);
 */
+/* (PETSC_EXTERN, not PETSC_INTERN: the engine's tests, tests/ex7.c, and bench drivers call it from outside the library) */
 #ifndef PETSCGILU_SPTRSV_H
 #define PETSCGILU_SPTRSV_H
 
@@ -33,43 +34,70 @@ typedef enum {
 } GILUTriDiag;
 
 typedef enum {
-  GILU_TRISOLVE_AUTO,     /* the adaptive choice (seed 004 Algorithm 7) */
-  GILU_TRISOLVE_LEVELSET, /* rows of one level in parallel, a barrier between levels */
-  GILU_TRISOLVE_SYNCFREE, /* every row waits on its own dependencies' completion flags */
-  GILU_TRISOLVE_COLBLOCK, /* column-block (seed 004 Algorithm 4) */
-  GILU_TRISOLVE_ROWBLOCK, /* row-block (Algorithm 5) */
-  GILU_TRISOLVE_RECBLOCK  /* recursive block (Algorithm 6) */
+  GILU_TRISOLVE_AUTO,      /* the adaptive choice (seed 004 Algorithm 7) */
+  GILU_TRISOLVE_LEVELSET,  /* rows of one level in parallel, a barrier between levels */
+  GILU_TRISOLVE_SYNCFREE,  /* every row waits on its own dependencies' completion flags */
+  GILU_TRISOLVE_COLBLOCK,  /* column-block (seed 004 Algorithm 4) */
+  GILU_TRISOLVE_ROWBLOCK,  /* row-block (Algorithm 5) */
+  GILU_TRISOLVE_RECBLOCK,  /* recursive block (Algorithm 6) */
+  GILU_TRISOLVE_SEQUENTIAL /* one thread, rows in elimination order (what auto picks for 1 thread or a near-serial factor) */
 } GILUTriSolveType;
-PETSC_INTERN const char *const GILUTriSolveTypes[]; /* PETSc enum-name list: "auto", "levelset", ... */
+PETSC_EXTERN const char *const GILUTriSolveTypes[]; /* PETSc enum-name list: "auto", "levelset", ... */
 
 typedef struct _n_GILUTri *GILUTri;
 
-PETSC_INTERN PetscErrorCode GILUTriCreate(GILUTri *);
-PETSC_INTERN PetscErrorCode GILUTriDestroy(GILUTri *);
+PETSC_EXTERN PetscErrorCode GILUTriCreate(GILUTri *);
+PETSC_EXTERN PetscErrorCode GILUTriDestroy(GILUTri *);
 /* The algorithm (default GILU_TRISOLVE_AUTO) and the host threads (default: OMP_NUM_THREADS; 1 = sequential) */
-PETSC_INTERN PetscErrorCode GILUTriSetType(GILUTri, GILUTriSolveType);
-PETSC_INTERN PetscErrorCode GILUTriGetType(GILUTri, GILUTriSolveType *); /* the algorithm that runs (auto resolved after SetMatrix) */
-PETSC_INTERN PetscErrorCode GILUTriSetThreads(GILUTri, PetscInt);
+PETSC_EXTERN PetscErrorCode GILUTriSetType(GILUTri, GILUTriSolveType);
+PETSC_EXTERN PetscErrorCode GILUTriGetType(GILUTri, GILUTriSolveType *); /* the algorithm that runs (auto resolved after SetMatrix) */
+PETSC_EXTERN PetscErrorCode GILUTriSetThreads(GILUTri, PetscInt);
 /* Reads -<prefix>mat_gilu_trisolve and -<prefix>mat_gilu_trisolve_threads from the options database */
-PETSC_INTERN PetscErrorCode GILUTriSetFromOptions(GILUTri, PetscOptions, const char[]);
+PETSC_EXTERN PetscErrorCode GILUTriSetFromOptions(GILUTri, PetscOptions, const char[]);
 /*
   GILUTriSetMatrix(tri, uplo, diag, n, bs, i, j, a, dinv): n block rows of bs x bs blocks; i[n+1], j[i[n]]
   block-column indices sorted ascending within each row; a[i[n]*bs*bs] the blocks; dinv[n*bs*bs] the inverted
   diagonal blocks (GILU_TRI_DIAG_INVERSE only, else NULL). Calling it again with the same uplo, diag, n, bs,
   i and j keeps the analysis and copies only the values.
 */
-PETSC_INTERN PetscErrorCode GILUTriSetMatrix(GILUTri, GILUTriUplo, GILUTriDiag, PetscInt, PetscInt, const PetscInt[], const PetscInt[], const MatScalar[], const MatScalar[]);
+PETSC_EXTERN PetscErrorCode GILUTriSetMatrix(GILUTri, GILUTriUplo, GILUTriDiag, PetscInt, PetscInt, const PetscInt[], const PetscInt[], const MatScalar[], const MatScalar[]);
 /* x = T^{-1} b; x may be b (in place) */
-PETSC_INTERN PetscErrorCode GILUTriSolve(GILUTri, const PetscScalar[], PetscScalar[]);
+PETSC_EXTERN PetscErrorCode GILUTriSolve(GILUTri, const PetscScalar[], PetscScalar[]);
 /* Levels (wavefronts) of the analysis and the largest level's number of rows */
-PETSC_INTERN PetscErrorCode GILUTriGetLevels(GILUTri, PetscInt *, PetscInt *);
-PETSC_INTERN PetscErrorCode GILUTriView(GILUTri, PetscViewer);
+PETSC_EXTERN PetscErrorCode GILUTriGetLevels(GILUTri, PetscInt *, PetscInt *);
+PETSC_EXTERN PetscErrorCode GILUTriView(GILUTri, PetscViewer);
+
+/* Added for the MatSolverType "gilu" and the tests (src/mat/sptrsv/) */
+/* x = T^{-1} b by the sequential reference algorithm, whatever the type (the oracle of the tests) */
+PETSC_EXTERN PetscErrorCode GILUTriSolveReference(GILUTri, const PetscScalar[], PetscScalar[]);
+/* nrhs right-hand sides, each of n*bs entries, one after the other (b[k*n*bs ...]); x may be b */
+PETSC_EXTERN PetscErrorCode GILUTriSolveMultiple(GILUTri, PetscInt, const PetscScalar[], PetscScalar[]);
+/* Recursion depth of recblock (2^depth triangles) and 2^depth blocks of colblock/rowblock; 0 (default): by the rule
+   of sptrsv-host.c (halve while the blocks keep 16384 rows per thread, at most 6); also -mat_gilu_trisolve_block_depth */
+PETSC_EXTERN PetscErrorCode GILUTriSetBlockDepth(GILUTri, PetscInt);
+/*
+  Where GILUTriSolve() runs: "host" (default: the OpenMP kernels), "cudaemu" (the CUDA kernels of
+  src/mat/sptrsv/cuda/sptrsv.cu run by the host emulation) or "cuda" (the same kernels on a GPU). The CUDA back-ends
+  run the levelset and syncfree algorithms (auto picks one of them by seed 004's GPU rule); vectors are host arrays,
+  copied to and from the device at each solve. Also -mat_gilu_trisolve_backend host|cudaemu|cuda.
+*/
+PETSC_EXTERN PetscErrorCode GILUTriSetBackend(GILUTri, const char[]);
+/*
+  Whole-matrix level-set and sync-free on the host (default PETSC_TRUE): keep the solution also in execution order, so
+  a row reads its dependencies from the previous levels' contiguous stretch instead of all over x (the same bits);
+  also -mat_gilu_trisolve_permuted <bool>
+*/
+PETSC_EXTERN PetscErrorCode GILUTriSetPermutedLayout(GILUTri, PetscBool);
+/* The engine's L and U of a factor of MatSolverType gilu (borrowed references; NULL before the numeric factorization) */
+PETSC_EXTERN PetscErrorCode MatGILUFactorGetTri(Mat, GILUTri *, GILUTri *);
+/* The plan in numbers: triangles and squares, and triangles by kernel (parallel, levelset, syncfree, sequential) */
+PETSC_EXTERN PetscErrorCode GILUTriGetPlanInfo(GILUTri, PetscInt *, PetscInt *, PetscInt[4]);
 
 /*
   GILUCountLevels(uplo, n, i, j, &nlevels): wavefronts of the lower (upper) triangle of a CSR/BSR pattern
   that may hold both triangles (entries of the other triangle and the diagonal are ignored): the length of
   the longest dependency chain, i.e. the number of level sets a triangular solve with it needs.
 */
-PETSC_INTERN PetscErrorCode GILUCountLevels(GILUTriUplo, PetscInt, const PetscInt[], const PetscInt[], PetscInt *);
+PETSC_EXTERN PetscErrorCode GILUCountLevels(GILUTriUplo, PetscInt, const PetscInt[], const PetscInt[], PetscInt *);
 
 #endif

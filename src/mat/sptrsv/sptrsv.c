@@ -2,30 +2,20 @@
    The triangular-solve engine: the GILUTri object, its level analysis and the sequential
    reference solve (the oracle the threaded and CUDA algorithms are tested against).
 */
-#include <petscgilu/private/sptrsv.h>
-#include <petscgilu/private/stencil.h>
+#include "sptrsvimpl.h"
+#include <petscgilu/private/giluimpl.h>
+#include "sptrsvcuda.h"
 
-const char *const GILUTriSolveTypes[] = {"auto", "levelset", "syncfree", "colblock", "rowblock", "recblock", "GILUTriSolveType", "GILU_TRISOLVE_", NULL};
-
-struct _n_GILUTri {
-  GILUTriSolveType type, ran;
-  PetscInt         nthreads;
-  GILUTriUplo      uplo;
-  GILUTriDiag      diag;
-  PetscInt         n, bs, nz;
-  PetscInt        *i, *j;
-  MatScalar       *a, *dinv;
-  PetscInt         nlevels, maxlevel; /* analysis */
-  PetscBool        analyzed;
-};
+const char *const GILUTriSolveTypes[] = {"auto", "levelset", "syncfree", "colblock", "rowblock", "recblock", "sequential", "GILUTriSolveType", "GILU_TRISOLVE_", NULL};
 
 PetscErrorCode GILUTriCreate(GILUTri *tri)
 {
   PetscFunctionBegin;
   PetscCall(PetscNew(tri));
-  (*tri)->type     = GILU_TRISOLVE_AUTO;
-  (*tri)->ran      = GILU_TRISOLVE_LEVELSET;
-  (*tri)->nthreads = 1;
+  (*tri)->type = GILU_TRISOLVE_AUTO;
+  (*tri)->ran  = GILU_TRISOLVE_LEVELSET;
+  PetscCall(GILUGetNumThreads(&(*tri)->nthreads));
+  (*tri)->permuted = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -33,7 +23,10 @@ PetscErrorCode GILUTriDestroy(GILUTri *tri)
 {
   PetscFunctionBegin;
   if (!*tri) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(GILUTriPlanDestroy(*tri));
   PetscCall(PetscFree4((*tri)->i, (*tri)->j, (*tri)->a, (*tri)->dinv));
+  PetscCall(PetscFree((*tri)->level));
+  PetscCall(PetscFree((*tri)->done));
   PetscCall(PetscFree(*tri));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -59,6 +52,75 @@ PetscErrorCode GILUTriSetThreads(GILUTri tri, PetscInt nthreads)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The device copy is destroyed with the plan (sptrsv-host.c) and refreshed with the values */
+PetscErrorCode GILUTriDeviceDestroy(GILUTri tri)
+{
+  PetscFunctionBegin;
+  if (!tri->dev) PetscFunctionReturn(PETSC_SUCCESS);
+#if defined(PETSCGILU_HAVE_CUDAEMU)
+  if (tri->planbackend == 1) PetscCall(GILUTriCUDADestroy_cudaemu((GILUTriCUDA *)&tri->dev));
+#endif
+#if defined(PETSCGILU_HAVE_CUDA)
+  if (tri->planbackend == 2) PetscCall(GILUTriCUDADestroy((GILUTriCUDA *)&tri->dev));
+#endif
+  tri->dev = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode GILUTriDeviceSetValues(GILUTri tri)
+{
+  PetscFunctionBegin;
+  if (!tri->dev) PetscFunctionReturn(PETSC_SUCCESS);
+#if defined(PETSCGILU_HAVE_CUDAEMU)
+  if (tri->planbackend == 1) PetscCall(GILUTriCUDASetValues_cudaemu((GILUTriCUDA)tri->dev, tri->seg[0].val, tri->seg[0].dval));
+#endif
+#if defined(PETSCGILU_HAVE_CUDA)
+  if (tri->planbackend == 2) PetscCall(GILUTriCUDASetValues((GILUTriCUDA)tri->dev, tri->seg[0].val, tri->seg[0].dval));
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode GILUTriSetBackend(GILUTri tri, const char backend[])
+{
+  PetscBool host, emu, cuda;
+
+  PetscFunctionBegin;
+  PetscCall(PetscStrcmp(backend, "host", &host));
+  PetscCall(PetscStrcmp(backend, "cudaemu", &emu));
+  PetscCall(PetscStrcmp(backend, "cuda", &cuda));
+  PetscCheck(host || emu || cuda, PETSC_COMM_SELF, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown back-end %s of the triangular-solve engine: use host, cudaemu or cuda", backend);
+#if !defined(PETSCGILU_HAVE_CUDAEMU)
+  PetscCheck(!emu, PETSC_COMM_SELF, PETSC_ERR_SUP, "This build of petscgilu has no CUDA emulation (cudaemu): use host");
+#endif
+#if !defined(PETSCGILU_HAVE_CUDA)
+  PetscCheck(!cuda, PETSC_COMM_SELF, PETSC_ERR_SUP, "This build of petscgilu has no CUDA: use host (or cudaemu)");
+#else
+  if (cuda) {
+    PetscInt ndev;
+
+    PetscCall(PetscGILUGetDeviceCount_CUDA(&ndev));
+    PetscCheck(ndev > 0, PETSC_COMM_SELF, PETSC_ERR_SUP, "No CUDA device was found: use host (or cudaemu)");
+  }
+#endif
+  tri->backend = host ? 0 : (emu ? 1 : 2);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode GILUTriSetPermutedLayout(GILUTri tri, PetscBool flg)
+{
+  PetscFunctionBegin;
+  tri->permuted = flg;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode GILUTriSetBlockDepth(GILUTri tri, PetscInt depth)
+{
+  PetscFunctionBegin;
+  PetscCheck(depth >= 0 && depth <= 20, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "The block depth must be in [0, 20] (0: chosen by the rule), not %" PetscInt_FMT, depth);
+  tri->reqdepth = depth;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode GILUTriSetFromOptions(GILUTri tri, PetscOptions options, const char prefix[])
 {
   PetscEnum type = (PetscEnum)tri->type;
@@ -70,6 +132,21 @@ PetscErrorCode GILUTriSetFromOptions(GILUTri tri, PetscOptions options, const ch
   if (set) PetscCall(GILUTriSetType(tri, (GILUTriSolveType)type));
   PetscCall(PetscOptionsGetInt(options, prefix, "-mat_gilu_trisolve_threads", &nt, &set));
   if (set) PetscCall(GILUTriSetThreads(tri, nt));
+  nt = tri->reqdepth;
+  PetscCall(PetscOptionsGetInt(options, prefix, "-mat_gilu_trisolve_block_depth", &nt, &set));
+  if (set) PetscCall(GILUTriSetBlockDepth(tri, nt));
+  {
+    PetscBool flg = tri->permuted;
+
+    PetscCall(PetscOptionsGetBool(options, prefix, "-mat_gilu_trisolve_permuted", &flg, &set));
+    if (set) PetscCall(GILUTriSetPermutedLayout(tri, flg));
+  }
+  {
+    char backend[16];
+
+    PetscCall(PetscOptionsGetString(options, prefix, "-mat_gilu_trisolve_backend", backend, sizeof(backend), &set));
+    if (set) PetscCall(GILUTriSetBackend(tri, backend));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -94,11 +171,15 @@ PetscErrorCode GILUCountLevels(GILUTriUplo uplo, PetscInt n, const PetscInt i[],
 
 static PetscErrorCode GILUTriAnalyze(GILUTri tri)
 {
-  PetscInt *level, *count;
+  PetscInt      *level, *count;
+  PetscLogDouble t0, t1;
 
   PetscFunctionBegin;
+  PetscCall(PetscTime(&t0));
   PetscCall(GILUCountLevels(tri->uplo, tri->n, tri->i, tri->j, &tri->nlevels));
-  PetscCall(PetscMalloc1(tri->n, &level));
+  PetscCall(PetscFree(tri->level));
+  PetscCall(PetscMalloc1(tri->n, &tri->level));
+  level = tri->level;
   PetscCall(PetscCalloc1(tri->nlevels + 1, &count));
   for (PetscInt t = 0; t < tri->n; t++) {
     PetscInt r = tri->uplo == GILU_TRI_LOWER ? t : tri->n - 1 - t, l = 0;
@@ -110,9 +191,10 @@ static PetscErrorCode GILUTriAnalyze(GILUTri tri)
   }
   tri->maxlevel = 0;
   for (PetscInt l = 0; l < tri->nlevels; l++) tri->maxlevel = PetscMax(tri->maxlevel, count[l]);
-  PetscCall(PetscFree(level));
   PetscCall(PetscFree(count));
   tri->analyzed = PETSC_TRUE;
+  PetscCall(PetscTime(&t1));
+  tri->tanalysis = t1 - t0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -146,7 +228,10 @@ PetscErrorCode GILUTriSetMatrix(GILUTri tri, GILUTriUplo uplo, GILUTriDiag diag,
     tri->n    = n;
     tri->bs   = bs;
     tri->nz   = i[n];
+    PetscCall(PetscLogEventBegin(GILU_TriAnalysis, 0, 0, 0, 0));
+    PetscCall(GILUTriPlanDestroy(tri));
     PetscCall(GILUTriAnalyze(tri));
+    PetscCall(PetscLogEventEnd(GILU_TriAnalysis, 0, 0, 0, 0));
   }
   PetscCall(PetscArraycpy(tri->a, a, i[n] * bs2));
   if (diag == GILU_TRI_DIAG_INVERSE) PetscCall(PetscArraycpy(tri->dinv, dinv, n * bs2));
@@ -159,12 +244,85 @@ PetscErrorCode GILUTriSetMatrix(GILUTri tri, GILUTriUplo uplo, GILUTriDiag diag,
       PetscCheck(GILUBlockInvert(bs, D, Dinv, 0.0), PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "Zero pivot in the diagonal block of row %" PetscInt_FMT " of a triangular factor", r);
       for (PetscInt t = 0; t < bs2; t++) tri->dinv[r * bs2 + t] = (MatScalar)Dinv[t];
     }
-  tri->ran = GILU_TRISOLVE_LEVELSET;
+  if (!tri->planned || tri->plantype != tri->type || tri->planthreads != tri->nthreads || tri->plandepth != tri->reqdepth || tri->planbackend != tri->backend || tri->planperm != tri->permuted) {
+    PetscCall(PetscLogEventBegin(GILU_TriAnalysis, 0, 0, 0, 0));
+    PetscCall(GILUTriPlanDestroy(tri));
+    PetscCall(GILUTriPlanBuild(tri));
+    PetscCall(PetscLogEventEnd(GILU_TriAnalysis, 0, 0, 0, 0));
+  }
+  PetscCall(GILUTriPlanSetValues(tri));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* x = T^{-1} b by the algorithm of the type (the plan is built at the first solve, and again when the type or the threads changed) */
+PetscErrorCode GILUTriSolve(GILUTri tri, const PetscScalar b[], PetscScalar x[])
+{
+  PetscFunctionBegin;
+  PetscCheck(tri->analyzed, PETSC_COMM_SELF, PETSC_ERR_ORDER, "Call GILUTriSetMatrix() before GILUTriSolve()");
+  if (!tri->planned || tri->plantype != tri->type || tri->planthreads != tri->nthreads || tri->plandepth != tri->reqdepth || tri->planbackend != tri->backend || tri->planperm != tri->permuted) {
+    PetscCall(PetscLogEventBegin(GILU_TriAnalysis, 0, 0, 0, 0));
+    PetscCall(GILUTriPlanDestroy(tri));
+    PetscCall(GILUTriPlanBuild(tri));
+    PetscCall(GILUTriPlanSetValues(tri));
+    PetscCall(PetscLogEventEnd(GILU_TriAnalysis, 0, 0, 0, 0));
+  }
+  PetscCall(PetscLogEventBegin(GILU_TriSolve, 0, 0, 0, 0));
+  if (tri->backend == 0) PetscCall(GILUTriPlanSolve(tri, b, x));
+  else {
+    GILUTriSeg *seg = &tri->seg[0];
+    PetscInt    kernel;
+
+    PetscCheck(tri->nseg == 1 && seg->kernel != GILU_KERNEL_SEQUENTIAL, PETSC_COMM_SELF, PETSC_ERR_SUP, "The CUDA back-ends run the levelset and syncfree algorithms, not %s: use -mat_gilu_trisolve levelset or syncfree (or auto)",
+               GILUTriSolveTypes[tri->type]);
+    kernel = seg->kernel == GILU_KERNEL_SYNCFREE ? 1 : 0;
+    if (tri->backend == 1) {
+#if defined(PETSCGILU_HAVE_CUDAEMU)
+      if (!tri->dev) PetscCall(GILUTriCUDACreate_cudaemu(tri->n, tri->bs, seg->nrows, seg->nlevels, seg->lptr, seg->row, seg->ptr, seg->col, seg->val, seg->dval, (GILUTriCUDA *)&tri->dev));
+      PetscCall(GILUTriCUDASolve_cudaemu((GILUTriCUDA)tri->dev, kernel, b, x));
+#endif
+    } else {
+#if defined(PETSCGILU_HAVE_CUDA)
+      if (!tri->dev) PetscCall(GILUTriCUDACreate(tri->n, tri->bs, seg->nrows, seg->nlevels, seg->lptr, seg->row, seg->ptr, seg->col, seg->val, seg->dval, (GILUTriCUDA *)&tri->dev));
+      PetscCall(GILUTriCUDASolve((GILUTriCUDA)tri->dev, kernel, b, x));
+#endif
+    }
+  }
+  PetscCall(PetscLogFlops(2.0 * tri->nz * tri->bs * tri->bs + (tri->diag == GILU_TRI_DIAG_UNIT ? 0 : (2.0 * tri->bs - 1) * tri->bs * tri->n)));
+  PetscCall(PetscLogEventEnd(GILU_TriSolve, 0, 0, 0, 0));
+  tri->nsolves++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode GILUTriSolveMultiple(GILUTri tri, PetscInt nrhs, const PetscScalar b[], PetscScalar x[])
+{
+  const PetscInt m = tri->n * tri->bs;
+
+  PetscFunctionBegin;
+  for (PetscInt k = 0; k < nrhs; k++) PetscCall(GILUTriSolve(tri, b + k * m, x + k * m));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode GILUTriGetPlanInfo(GILUTri tri, PetscInt *ntri, PetscInt *nsq, PetscInt bykernel[4])
+{
+  PetscInt nt = 0, ns = 0;
+
+  PetscFunctionBegin;
+  if (bykernel)
+    for (PetscInt k = 0; k < 4; k++) bykernel[k] = 0;
+  for (PetscInt s = 0; s < tri->nseg; s++) {
+    if (tri->seg[s].shape == GILU_SEG_SQUARE) ns++;
+    else {
+      nt++;
+      if (bykernel) bykernel[tri->seg[s].kernel]++;
+    }
+  }
+  if (ntri) *ntri = nt;
+  if (nsq) *nsq = ns;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* The reference: rows in dependency order, one after the other */
-PetscErrorCode GILUTriSolve(GILUTri tri, const PetscScalar b[], PetscScalar x[])
+PetscErrorCode GILUTriSolveReference(GILUTri tri, const PetscScalar b[], PetscScalar x[])
 {
   const PetscInt bs = tri->bs, bs2 = bs * bs, n = tri->n;
 
@@ -211,8 +369,21 @@ PetscErrorCode GILUTriGetLevels(GILUTri tri, PetscInt *nlevels, PetscInt *maxlev
 PetscErrorCode GILUTriView(GILUTri tri, PetscViewer viewer)
 {
   PetscFunctionBegin;
-  PetscCall(PetscViewerASCIIPrintf(viewer, "%s triangular factor: %" PetscInt_FMT " rows, block size %" PetscInt_FMT ", %" PetscInt_FMT " stored blocks, %s diagonal\n", tri->uplo == GILU_TRI_LOWER ? "lower" : "upper", tri->n, tri->bs, tri->nz,
-                                   tri->diag == GILU_TRI_DIAG_UNIT ? "unit" : (tri->diag == GILU_TRI_DIAG_STORED ? "stored" : "separate inverted")));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "analysis: %" PetscInt_FMT " levels, largest %" PetscInt_FMT " rows; algorithm %s (requested %s)\n", tri->nlevels, tri->maxlevel, GILUTriSolveTypes[tri->ran], GILUTriSolveTypes[tri->type]));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "%s triangular factor: %" PetscInt_FMT " rows, block size %" PetscInt_FMT ", %" PetscInt_FMT " stored blocks, %s diagonal\n", tri->uplo == GILU_TRI_LOWER ? "lower" : "upper", tri->n, tri->bs, tri->nz, tri->diag == GILU_TRI_DIAG_UNIT ? "unit" : (tri->diag == GILU_TRI_DIAG_STORED ? "stored" : "separate inverted")));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "analysis: %" PetscInt_FMT " levels, largest %" PetscInt_FMT " rows, parallelism (rows/levels) %.1f\n", tri->nlevels, tri->maxlevel, tri->nlevels ? (double)tri->n / tri->nlevels : 0.0));
+  if (tri->planned) {
+    PetscInt nt, ns, byk[4], nnzsq = 0;
+
+    PetscCall(GILUTriGetPlanInfo(tri, &nt, &ns, byk));
+    for (PetscInt s = 0; s < tri->nseg; s++)
+      if (tri->seg[s].shape == GILU_SEG_SQUARE) nnzsq += tri->seg[s].nnz;
+    if (tri->nseg == 1 && tri->seg[0].colp) PetscCall(PetscViewerASCIIPrintf(viewer, "permuted layout: the solution is kept in execution order too\n"));
+    if (tri->planbackend) PetscCall(PetscViewerASCIIPrintf(viewer, "algorithm %s (requested %s) on the %s back-end\n", GILUTriSolveTypes[tri->ran], GILUTriSolveTypes[tri->type], tri->planbackend == 1 ? "cudaemu" : "cuda"));
+    else PetscCall(PetscViewerASCIIPrintf(viewer, "algorithm %s (requested %s), %" PetscInt_FMT " host threads\n", GILUTriSolveTypes[tri->ran], GILUTriSolveTypes[tri->type], tri->planthreads));
+    if (ns || nt > 1)
+      PetscCall(PetscViewerASCIIPrintf(viewer, "blocks: %" PetscInt_FMT " triangles (%" PetscInt_FMT " parallel, %" PetscInt_FMT " levelset, %" PetscInt_FMT " syncfree, %" PetscInt_FMT " sequential), %" PetscInt_FMT " squares holding %" PetscInt_FMT " of %" PetscInt_FMT " off-diagonal blocks\n", nt, byk[0], byk[1], byk[2], byk[3], ns, nnzsq,
+                                       tri->nz - (tri->diag == GILU_TRI_DIAG_STORED ? tri->n : 0)));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "setup time: analysis %g s, plan %g s; %" PetscInt_FMT " solves\n", (double)tri->tanalysis, (double)tri->tplan, tri->nsolves));
+  } else PetscCall(PetscViewerASCIIPrintf(viewer, "algorithm requested %s, %" PetscInt_FMT " host threads (chosen at the first solve)\n", GILUTriSolveTypes[tri->type], tri->nthreads));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

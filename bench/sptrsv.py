@@ -1,0 +1,129 @@
+#!/usr/bin/python3
+"""Benchmark of the triangular-solve engine (src/mat/sptrsv) behind MatSolverType gilu.
+
+For a few ILU(0) factors (3D 7-point and 27-point stencils, and a 7-point one under a random
+symmetric permutation) it runs tests/ex7 -test bench, which times in one process PETSc's
+MatSolve and gilu's MatSolve (L and U solves) for every algorithm on 1 and 2 threads (best of
+-reps), and reports the level count and parallelism (rows/levels) of the factors, as seed 004
+Table 4. Writes bench/results/sptrsv-<stamp>.json, .md and .png.
+
+  /usr/bin/python3 bench/sptrsv.py [--quick] [--threads 1,2] [--reps 10]
+
+Needs build/tests/tests/ex7 (make check s='tests-ex7_engine' builds it). Takes under 3 minutes.
+The timings are honest wall-clock times of this machine: on a shared, loaded machine the
+two-thread numbers are noisy (a descheduled thread stalls every barrier and flag).
+"""
+import argparse
+import datetime
+import json
+import os
+import platform
+import subprocess
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+EX7 = os.path.join(ROOT, "build", "tests", "tests", "ex7")
+PLUGIN = os.path.join(ROOT, "lib", "libpetscgilu.so")
+
+
+def run_case(grid, points, permute, threads, reps):
+    args = [EX7, "-test", "bench", "-grid", str(grid), "-points", str(points), "-reps", str(reps),
+            "-bench_threads", threads]
+    if permute:
+        args.append("-permute")
+    env = dict(os.environ)
+    env["OMP_NUM_THREADS"] = str(max(int(t) for t in threads.split(",")))
+    env.setdefault("OMP_WAIT_POLICY", "active")
+    out = subprocess.run(args, env=env, capture_output=True, text=True, timeout=170)
+    if out.returncode:
+        sys.exit("ex7 failed:\n" + out.stdout + out.stderr)
+    return [json.loads(line) for line in out.stdout.splitlines() if line.startswith("{")]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--quick", action="store_true", help="small matrices (a smoke test)")
+    ap.add_argument("--threads", default="1,2")
+    ap.add_argument("--reps", type=int, default=10)
+    ap.add_argument("--out", default=os.path.join(HERE, "results"))
+    a = ap.parse_args()
+    if not os.access(EX7, os.X_OK):
+        sys.exit("%s is missing: run make check s='tests-ex7_engine' first" % EX7)
+    cases = [(60, 7, False), (36, 27, False), (40, 7, True)] if not a.quick else [(16, 7, False), (10, 27, False), (12, 7, True)]
+    rows = []
+    for grid, points, permute in cases:
+        rows += run_case(grid, points, permute, a.threads, a.reps)
+    stamp = datetime.datetime.utcnow().strftime("%Y%m%d-%H%M%S")
+    os.makedirs(a.out, exist_ok=True)
+    base = os.path.join(a.out, "sptrsv-" + stamp)
+    try:
+        load = os.getloadavg()[0]
+    except OSError:
+        load = -1
+    meta = {"host": platform.node(), "cpus": os.cpu_count(), "loadavg_1min_at_end": load, "reps": a.reps, "stamp": stamp,
+            "note": "per-solve time = one MatSolve (L and U), best of reps; t_petsc is PETSc's MatSolve of the same ILU(0) factor in the same process"}
+    with open(base + ".json", "w") as f:
+        json.dump({"meta": meta, "results": rows}, f, indent=1)
+
+    # Markdown: one table per matrix
+    md = ["# Triangular solves of ILU(0) factors: petscgilu engine vs PETSc MatSolve", "",
+          "Host %s, %d CPUs, 1-min load average %.1f at the end (the machine is shared: two-thread times are noisy). "
+          "Times are per MatSolve (L and U solves), best of %d. Speedup = PETSc / gilu." % (meta["host"], meta["cpus"], load, a.reps), ""]
+    mats = []
+    for r in rows:
+        if r["matrix"] not in mats:
+            mats.append(r["matrix"])
+    for m in mats:
+        rs = [r for r in rows if r["matrix"] == m]
+        r0 = rs[0]
+        md += ["## %s: n = %d, levels L/U = %d/%d, parallelism (rows/levels) %.0f, largest level %d rows" % (m, r0["n"], r0["levels_L"], r0["levels_U"], r0["n"] / max(1, r0["levels_L"]), r0["maxlevel_L"]), "",
+               "| threads | algorithm | ran (L/U) | gilu [ms] | PETSc [ms] | speedup | factor setup [s] |", "|---|---|---|---|---|---|---|"]
+        for r in rs:
+            md.append("| %d | %s | %s | %.3f | %.3f | %.2f | %.3f |" % (r["threads"], r["algorithm"], r["ran"], 1e3 * r["t_gilu"], 1e3 * r["t_petsc"], r["t_petsc"] / r["t_gilu"], r["t_setup"]))
+        best = min(rs, key=lambda r: r["t_gilu"])
+        for t in sorted(set(r["threads"] for r in rs)):
+            auto = [r for r in rs if r["threads"] == t and r["algorithm"] == "auto"]
+            bt = min((r for r in rs if r["threads"] == t), key=lambda r: r["t_gilu"])
+            if auto:
+                md.append("")
+                md.append("%d thread(s): auto %.3f ms (%s), best %s %.3f ms: auto is %.0f%% slower than the best" % (t, 1e3 * auto[0]["t_gilu"], auto[0]["ran"], bt["algorithm"], 1e3 * bt["t_gilu"], 100 * (auto[0]["t_gilu"] / bt["t_gilu"] - 1)))
+        md += ["", "Fastest overall: %s on %d thread(s), %.2fx PETSc." % (best["algorithm"], best["threads"], best["t_petsc"] / best["t_gilu"]), ""]
+    with open(base + ".md", "w") as f:
+        f.write("\n".join(md) + "\n")
+
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        algs = []
+        for r in rows:
+            if r["algorithm"] not in algs:
+                algs.append(r["algorithm"])
+        ths = sorted(set(r["threads"] for r in rows))
+        fig, axes = plt.subplots(1, len(mats), figsize=(5 * len(mats), 4), squeeze=False)
+        for ax, m in zip(axes[0], mats):
+            w = 0.8 / len(ths)
+            for k, t in enumerate(ths):
+                ys = []
+                for al in algs:
+                    r = [r for r in rows if r["matrix"] == m and r["threads"] == t and r["algorithm"] == al]
+                    ys.append(r[0]["t_petsc"] / r[0]["t_gilu"] if r else 0)
+                ax.bar([i + k * w for i in range(len(algs))], ys, w, label="%d thread(s)" % t)
+            ax.axhline(1.0, color="k", lw=0.8)
+            ax.axhline(1.5, color="r", lw=0.8, ls="--")
+            ax.set_xticks([i + 0.4 - w / 2 for i in range(len(algs))])
+            ax.set_xticklabels(algs, rotation=45, ha="right")
+            ax.set_title(m)
+            ax.set_ylabel("speedup over PETSc MatSolve")
+            ax.legend(fontsize=8)
+        fig.tight_layout()
+        fig.savefig(base + ".png", dpi=100)
+    except ImportError:
+        print("matplotlib is missing: no plot")
+    print("wrote %s.json, .md, .png" % base)
+    print("\n".join(md))
+
+
+if __name__ == "__main__":
+    main()

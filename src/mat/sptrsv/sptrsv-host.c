@@ -1,0 +1,650 @@
+/*
+   The host back-end of the triangular-solve engine: the plan (segments, see sptrsvimpl.h) and
+   the OpenMP kernels, specialized for each block size 1..8 at compile time.
+
+   Level-set and sync-free cut the rows of a triangle (stored level by level) into chunks that
+   the threads claim in order from a shared counter, so a thread that the operating system
+   descheduled holds up the others only while it holds an unfinished chunk (the machine may
+   have more threads than cores). Level-set: a chunk holds rows of one level and starts when the
+   previous level's counter of finished rows is full (no global barrier). Sync-free: a row waits
+   on the completion flags of its own dependencies.
+
+   Why they cannot deadlock: a chunk waits only on rows of lower levels, i.e. of chunks claimed
+   earlier, and a thread finishes its chunk before it claims another. Take the unfinished claimed
+   chunk that comes first: everything it waits for is finished, so its thread makes progress.
+   Spinning threads yield the processor after a while.
+
+   Why the results do not depend on the number of threads: every row is computed by the same
+   code from the same inputs in the same order of operations (its entries in column order); the
+   schedule only decides when, and guarantees that the entries it reads are final. Level-set,
+   sync-free and sequential (one triangle) even give the reference's bits; the blocked
+   algorithms subtract the square parts first, which changes the rounding.
+*/
+#include <sched.h>
+#include "sptrsvimpl.h"
+#if defined(PETSCGILU_HAVE_OPENMP)
+  #include <omp.h>
+  #define GILU_OMP_BARRIER \
+    do { \
+      _Pragma("omp barrier") \
+    } while (0)
+#else
+  #define GILU_OMP_BARRIER \
+    do { \
+    } while (0)
+#endif
+
+const char *const GILUKernelNames[] = {"parallel", "levelset", "syncfree", "sequential", "spmv"};
+
+/*
+   The decisions, in one table (seed 004 Algorithm 7 with host thresholds: one thread runs the
+   sequential kernel; a level costs a wait on a counter, a level of a few thousand short rows tens
+   of microseconds; see bench/sptrsv.py for the measurements, noisy on a shared machine).
+*/
+static const struct {
+  PetscInt  seq_rows;        /* a triangle with fewer rows than this (per thread) is solved sequentially: forking costs more */
+  PetscReal seq_parallelism; /* a triangle whose rows/levels is below this (per thread) is solved sequentially */
+  PetscInt  seq_levels;      /* ... as is one with more levels than this (the paper's 20000 for cuSPARSE) */
+  PetscReal ls_parallelism;  /* level-set when rows/levels is at least this (per thread), else sync-free */
+  PetscInt  ls_short_levels; /* ... or when the triangle has at most this many levels and nnz/row <= ls_short_nnz */
+  PetscReal ls_short_nnz;
+  PetscInt  sf_chunk;     /* sync-free: rows per chunk claimed by a thread */
+  PetscInt  ls_chunk_min; /* level-set: rows per chunk at least ... */
+  PetscInt  ls_chunks;    /* ... and about this many chunks per thread and level */
+  PetscInt  block_rows;   /* blocked algorithms: rows per thread of the smallest block */
+  PetscInt  max_depth;    /* recursive block: deepest recursion (2^depth triangles); column/row block: 2^depth blocks */
+  PetscInt  spin_yield;   /* spins on a flag before the thread yields the processor */
+} GILUTriTable = {4096, 4.0, 20000, 256.0, 20, 15.0, 128, 64, 4, 16384, 6, 1024};
+
+static inline PetscInt Elim(GILUTri tri, PetscInt r)
+{
+  return tri->uplo == GILU_TRI_LOWER ? r : tri->n - 1 - r;
+}
+
+/* Algorithm 7 for a triangle on the host */
+static GILUKernel ChooseTriangleKernel(PetscInt nrows, PetscInt nnz, PetscInt nlevels, PetscInt nthreads)
+{
+  PetscReal par = nlevels ? (PetscReal)nrows / nlevels : 0, nnzrow = nrows ? (PetscReal)nnz / nrows : 0;
+
+  if (nlevels <= 1) return GILU_KERNEL_PARALLEL;
+  if (nthreads <= 1 || nrows < GILUTriTable.seq_rows * nthreads || nlevels > GILUTriTable.seq_levels || par < GILUTriTable.seq_parallelism * nthreads) return GILU_KERNEL_SEQUENTIAL;
+  if (par >= GILUTriTable.ls_parallelism * nthreads || (nlevels <= GILUTriTable.ls_short_levels && nnzrow <= GILUTriTable.ls_short_nnz)) return GILU_KERNEL_LEVELSET;
+  return GILU_KERNEL_SYNCFREE;
+}
+
+/* The triangle of the rows with elimination index in [t0, t1); kernel < 0: chosen by the table */
+static PetscErrorCode BuildTriangle(GILUTri tri, PetscInt t0, PetscInt t1, PetscInt kernel, PetscInt *lev, GILUTriSeg *seg)
+{
+  const PetscInt n = tri->n, m = t1 - t0;
+  PetscInt       nnz = 0, nl = 0, *cnt, *pos;
+
+  PetscFunctionBegin;
+  seg->shape = GILU_SEG_TRIANGLE;
+  for (PetscInt t = t0; t < t1; t++) {
+    PetscInt r = tri->uplo == GILU_TRI_LOWER ? t : n - 1 - t, l = 0;
+
+    for (PetscInt k = tri->i[r]; k < tri->i[r + 1]; k++) {
+      PetscInt c = tri->j[k], tc = Elim(tri, c);
+
+      if (c == r || tc < t0) continue;
+      l = PetscMax(l, lev[c] + 1);
+      nnz++;
+    }
+    lev[r] = l;
+    nl     = PetscMax(nl, l + 1);
+  }
+  seg->nrows   = m;
+  seg->nblock  = m;
+  seg->nnz     = nnz;
+  seg->nlevels = nl;
+  if (kernel >= 0) seg->kernel = (GILUKernel)kernel;
+  else if (tri->backend) { /* seed 004 Algorithm 7 on a GPU (no vendor kernel here): level-set for few levels, else sync-free */ PetscReal nnzrow = m ? (PetscReal)nnz / m : 0;
+
+    seg->kernel = ((nnzrow <= 1 && nl <= 100) || (nnzrow <= 15 && nl <= 20)) ? GILU_KERNEL_LEVELSET : GILU_KERNEL_SYNCFREE;
+  } else seg->kernel = ChooseTriangleKernel(m, nnz, nl, tri->nthreads);
+  if (nl <= 1 && seg->kernel != GILU_KERNEL_SEQUENTIAL) seg->kernel = GILU_KERNEL_PARALLEL;
+  seg->chunk = GILUTriTable.sf_chunk;
+  PetscCall(PetscMalloc5(m, &seg->row, m + 1, &seg->ptr, nnz, &seg->col, nnz, &seg->src, nl + 1, &seg->lptr));
+  PetscCall(PetscMalloc1(nnz * tri->bs * tri->bs, &seg->val));
+  if (tri->diag != GILU_TRI_DIAG_UNIT) PetscCall(PetscMalloc1(m * tri->bs * tri->bs, &seg->dval));
+  /* the execution order: level by level (elimination order inside a level), or elimination order */
+  PetscCall(PetscCalloc2(nl + 1, &cnt, nl + 1, &pos));
+  for (PetscInt t = t0; t < t1; t++) cnt[lev[tri->uplo == GILU_TRI_LOWER ? t : n - 1 - t] + 1]++;
+  for (PetscInt l = 0; l < nl; l++) cnt[l + 1] += cnt[l];
+  for (PetscInt l = 0; l <= nl; l++) seg->lptr[l] = cnt[l];
+  for (PetscInt l = 0; l < nl; l++) pos[l] = cnt[l];
+  for (PetscInt t = t0; t < t1; t++) {
+    PetscInt r = tri->uplo == GILU_TRI_LOWER ? t : n - 1 - t;
+
+    if (seg->kernel == GILU_KERNEL_SEQUENTIAL) seg->row[t - t0] = r;
+    else seg->row[pos[lev[r]]++] = r;
+  }
+  PetscCall(PetscFree2(cnt, pos));
+  seg->ptr[0] = 0;
+  for (PetscInt s = 0, e = 0; s < m; s++) {
+    PetscInt r = seg->row[s];
+
+    for (PetscInt k = tri->i[r]; k < tri->i[r + 1]; k++) {
+      PetscInt c = tri->j[k];
+
+      if (c == r || Elim(tri, c) < t0) continue;
+      seg->col[e]   = c;
+      seg->src[e++] = k;
+    }
+    seg->ptr[s + 1] = e;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The square of the rows with elimination index in [r0, r1) and the columns in [c0, c1); empty rows dropped */
+static PetscErrorCode BuildSquare(GILUTri tri, PetscInt r0, PetscInt r1, PetscInt c0, PetscInt c1, GILUTriSeg *seg)
+{
+  const PetscInt n   = tri->n;
+  PetscInt       nnz = 0, m = 0;
+
+  PetscFunctionBegin;
+  seg->shape  = GILU_SEG_SQUARE;
+  seg->kernel = GILU_KERNEL_SPMV;
+  for (PetscInt t = r0; t < r1; t++) {
+    PetscInt r = tri->uplo == GILU_TRI_LOWER ? t : n - 1 - t, cnt = 0;
+
+    for (PetscInt k = tri->i[r]; k < tri->i[r + 1]; k++) {
+      PetscInt tc = Elim(tri, tri->j[k]);
+
+      if (tri->j[k] != r && tc >= c0 && tc < c1) cnt++;
+    }
+    nnz += cnt;
+    if (cnt) m++;
+  }
+  seg->nrows  = m;
+  seg->nblock = r1 - r0;
+  seg->ncols  = c1 - c0;
+  seg->nnz    = nnz;
+  PetscCall(PetscMalloc5(m, &seg->row, m + 1, &seg->ptr, nnz, &seg->col, nnz, &seg->src, 1, &seg->lptr));
+  PetscCall(PetscMalloc1(nnz * tri->bs * tri->bs, &seg->val));
+  seg->ptr[0] = 0;
+  for (PetscInt t = r0, s = 0, e = 0; t < r1; t++) {
+    PetscInt r = tri->uplo == GILU_TRI_LOWER ? t : n - 1 - t, e0 = e;
+
+    for (PetscInt k = tri->i[r]; k < tri->i[r + 1]; k++) {
+      PetscInt c = tri->j[k], tc = Elim(tri, c);
+
+      if (c == r || tc < c0 || tc >= c1) continue;
+      seg->col[e]   = c;
+      seg->src[e++] = k;
+    }
+    if (e > e0) {
+      seg->row[s]     = r;
+      seg->ptr[s + 1] = e;
+      s++;
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode AddSegment(GILUTri tri, PetscInt *cap)
+{
+  PetscFunctionBegin;
+  if (tri->nseg == *cap) {
+    GILUTriSeg *seg;
+
+    *cap = PetscMax(8, 2 * *cap);
+    PetscCall(PetscCalloc1(*cap, &seg));
+    if (tri->nseg) PetscCall(PetscArraycpy(seg, tri->seg, tri->nseg));
+    PetscCall(PetscFree(tri->seg));
+    tri->seg = seg;
+  }
+  tri->nseg++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode BuildRecursive(GILUTri tri, PetscInt t0, PetscInt t1, PetscInt depth, PetscInt *lev, PetscInt *cap)
+{
+  PetscFunctionBegin;
+  if (depth == 0 || t1 - t0 < 2) {
+    PetscCall(AddSegment(tri, cap));
+    PetscCall(BuildTriangle(tri, t0, t1, -1, lev, &tri->seg[tri->nseg - 1]));
+  } else {
+    PetscInt mid = t0 + (t1 - t0) / 2;
+
+    PetscCall(BuildRecursive(tri, t0, mid, depth - 1, lev, cap));
+    PetscCall(AddSegment(tri, cap));
+    PetscCall(BuildSquare(tri, mid, t1, t0, mid, &tri->seg[tri->nseg - 1]));
+    PetscCall(BuildRecursive(tri, mid, t1, depth - 1, lev, cap));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  The recursion depth (recursive block) and the number of blocks 2^depth (column and row block): the paper
+  halves until the blocks are small for the GPU; the host halves while each half keeps block_rows rows per thread.
+*/
+static PetscInt BlockDepth(GILUTri tri)
+{
+  PetscInt d = 0;
+
+  if (tri->reqdepth > 0) return tri->reqdepth;
+  while (d < GILUTriTable.max_depth && (tri->n >> (d + 1)) >= GILUTriTable.block_rows * tri->nthreads) d++;
+  return PetscMax(d, 1);
+}
+
+PetscErrorCode GILUTriPlanBuild(GILUTri tri)
+{
+  const PetscInt n   = tri->n;
+  PetscInt      *lev = NULL, cap = 0;
+  PetscLogDouble t0, t1;
+
+  PetscFunctionBegin;
+  PetscCall(PetscTime(&t0));
+  PetscCall(PetscMalloc1(n, &lev));
+  tri->depth = 0;
+  switch (tri->type) {
+  case GILU_TRISOLVE_AUTO:
+  case GILU_TRISOLVE_LEVELSET:
+  case GILU_TRISOLVE_SYNCFREE:
+  case GILU_TRISOLVE_SEQUENTIAL: {
+    PetscInt kernel = tri->type == GILU_TRISOLVE_LEVELSET ? GILU_KERNEL_LEVELSET : (tri->type == GILU_TRISOLVE_SYNCFREE ? GILU_KERNEL_SYNCFREE : (tri->type == GILU_TRISOLVE_SEQUENTIAL ? GILU_KERNEL_SEQUENTIAL : -1));
+
+    PetscCall(AddSegment(tri, &cap));
+    PetscCall(BuildTriangle(tri, 0, n, kernel, lev, &tri->seg[0]));
+    if (tri->type == GILU_TRISOLVE_AUTO) {
+      switch (tri->seg[0].kernel) {
+      case GILU_KERNEL_SYNCFREE:
+        tri->ran = GILU_TRISOLVE_SYNCFREE;
+        break;
+      case GILU_KERNEL_SEQUENTIAL:
+        tri->ran = GILU_TRISOLVE_SEQUENTIAL;
+        break;
+      default:
+        tri->ran = GILU_TRISOLVE_LEVELSET;
+      }
+    } else tri->ran = tri->type;
+  } break;
+  case GILU_TRISOLVE_COLBLOCK:
+  case GILU_TRISOLVE_ROWBLOCK: {
+    PetscInt nb;
+
+    tri->depth = BlockDepth(tri);
+    nb         = PetscMin(n, (PetscInt)1 << tri->depth);
+    for (PetscInt b = 0; b < nb; b++) {
+      PetscInt b0 = (n * b) / nb, b1 = (n * (b + 1)) / nb;
+
+      if (tri->type == GILU_TRISOLVE_ROWBLOCK && b > 0) {
+        PetscCall(AddSegment(tri, &cap));
+        PetscCall(BuildSquare(tri, b0, b1, 0, b0, &tri->seg[tri->nseg - 1]));
+      }
+      PetscCall(AddSegment(tri, &cap));
+      PetscCall(BuildTriangle(tri, b0, b1, -1, lev, &tri->seg[tri->nseg - 1]));
+      if (tri->type == GILU_TRISOLVE_COLBLOCK && b < nb - 1) {
+        PetscCall(AddSegment(tri, &cap));
+        PetscCall(BuildSquare(tri, b1, n, b0, b1, &tri->seg[tri->nseg - 1]));
+      }
+    }
+    tri->ran = tri->type;
+  } break;
+  case GILU_TRISOLVE_RECBLOCK:
+    tri->depth = BlockDepth(tri);
+    PetscCall(BuildRecursive(tri, 0, n, tri->depth, lev, &cap));
+    tri->ran = tri->type;
+    break;
+  }
+  PetscCall(PetscFree(lev));
+  /* squares without entries cost a barrier and nothing else: drop them */
+  {
+    PetscInt k = 0;
+
+    for (PetscInt s = 0; s < tri->nseg; s++) {
+      if (tri->seg[s].shape == GILU_SEG_SQUARE && tri->seg[s].nnz == 0) {
+        PetscCall(PetscFree5(tri->seg[s].row, tri->seg[s].ptr, tri->seg[s].col, tri->seg[s].src, tri->seg[s].lptr));
+        PetscCall(PetscFree(tri->seg[s].val));
+        continue;
+      }
+      tri->seg[k++] = tri->seg[s];
+    }
+    tri->nseg = k;
+  }
+  /* the chunks of the level-set and sync-free triangles */
+  for (PetscInt k = 0; k < tri->nseg; k++) {
+    GILUTriSeg *seg = &tri->seg[k];
+    PetscInt    nc  = 0;
+
+    if (seg->shape != GILU_SEG_TRIANGLE || seg->kernel == GILU_KERNEL_SEQUENTIAL) continue;
+    if (seg->kernel == GILU_KERNEL_SYNCFREE) {
+      nc = (seg->nrows + seg->chunk - 1) / seg->chunk;
+      PetscCall(PetscMalloc2(nc + 1, &seg->cptr, 1, &seg->clev));
+      for (PetscInt c = 0; c <= nc; c++) seg->cptr[c] = PetscMin(c * seg->chunk, seg->nrows);
+    } else {
+      for (PetscInt pass = 0; pass < 2; pass++) {
+        nc = 0;
+        for (PetscInt l = 0; l < seg->nlevels; l++) {
+          PetscInt lo = seg->lptr[l], len = seg->lptr[l + 1] - lo, size = PetscMax(GILUTriTable.ls_chunk_min, (len + GILUTriTable.ls_chunks * tri->nthreads - 1) / (GILUTriTable.ls_chunks * tri->nthreads));
+
+          for (PetscInt s0 = lo; s0 < lo + len; s0 += size) {
+            if (pass) {
+              seg->cptr[nc] = s0;
+              seg->clev[nc] = l;
+            }
+            nc++;
+          }
+        }
+        if (!pass) PetscCall(PetscMalloc2(nc + 1, &seg->cptr, nc, &seg->clev));
+        else seg->cptr[nc] = seg->nrows;
+      }
+      PetscCall(PetscMalloc1(seg->nlevels, &seg->ldone));
+    }
+    seg->nchunks = nc;
+  }
+  /* the permuted layout for a whole-matrix level-set or sync-free triangle on the host */
+  if (!tri->backend && tri->nseg == 1 && tri->seg[0].kernel != GILU_KERNEL_SEQUENTIAL && tri->permuted) {
+    GILUTriSeg *seg = &tri->seg[0];
+    PetscInt   *pos;
+
+    PetscCall(PetscMalloc1(n, &pos));
+    for (PetscInt k = 0; k < seg->nrows; k++) pos[seg->row[k]] = k;
+    PetscCall(PetscMalloc1(seg->nnz, &seg->colp));
+    for (PetscInt e = 0; e < seg->nnz; e++) seg->colp[e] = pos[seg->col[e]];
+    PetscCall(PetscFree(pos));
+    PetscCall(PetscMalloc1(n * tri->bs, &tri->xp));
+  }
+  if (!tri->done) {
+    PetscCall(PetscCalloc1(n, &tri->done));
+    tri->epoch = 0;
+  }
+  tri->planned     = PETSC_TRUE;
+  tri->plantype    = tri->type;
+  tri->planthreads = tri->nthreads;
+  tri->plandepth   = tri->reqdepth;
+  tri->planbackend = tri->backend;
+  tri->planperm    = tri->permuted;
+  PetscCall(PetscTime(&t1));
+  tri->tplan = t1 - t0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode GILUTriPlanDestroy(GILUTri tri)
+{
+  PetscFunctionBegin;
+  PetscCall(GILUTriDeviceDestroy(tri));
+  for (PetscInt s = 0; s < tri->nseg; s++) {
+    PetscCall(PetscFree5(tri->seg[s].row, tri->seg[s].ptr, tri->seg[s].col, tri->seg[s].src, tri->seg[s].lptr));
+    PetscCall(PetscFree(tri->seg[s].val));
+    PetscCall(PetscFree(tri->seg[s].dval));
+    PetscCall(PetscFree(tri->seg[s].colp));
+    PetscCall(PetscFree2(tri->seg[s].cptr, tri->seg[s].clev));
+    PetscCall(PetscFree(tri->seg[s].ldone));
+  }
+  PetscCall(PetscFree(tri->seg));
+  PetscCall(PetscFree(tri->xp));
+  PetscCall(PetscFree(tri->done));
+  tri->nseg    = 0;
+  tri->planned = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Copy the caller's values (already in tri->a, tri->dinv) into the plan's layout */
+PetscErrorCode GILUTriPlanSetValues(GILUTri tri)
+{
+  const PetscInt bs2 = tri->bs * tri->bs;
+
+  PetscFunctionBegin;
+  for (PetscInt s = 0; s < tri->nseg; s++) {
+    GILUTriSeg *seg = &tri->seg[s];
+
+    for (PetscInt e = 0; e < seg->nnz; e++)
+      for (PetscInt q = 0; q < bs2; q++) seg->val[e * bs2 + q] = tri->a[seg->src[e] * bs2 + q];
+    if (seg->dval)
+      for (PetscInt r = 0; r < seg->nrows; r++)
+        for (PetscInt q = 0; q < bs2; q++) seg->dval[r * bs2 + q] = tri->dinv[seg->row[r] * bs2 + q];
+  }
+  PetscCall(GILUTriDeviceSetValues(tri));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ------------------------------------------------------------------------------------------- kernels */
+static inline void WaitFlag(const unsigned int *flag, unsigned int epoch)
+{
+  PetscInt spins = 0;
+
+  while (__atomic_load_n(flag, __ATOMIC_ACQUIRE) != epoch) {
+    if (++spins > GILUTriTable.spin_yield) {
+      sched_yield();
+      spins = 0;
+    }
+  }
+}
+
+static inline void WaitCount(const PetscInt *count, PetscInt target)
+{
+  PetscInt spins = 0;
+
+  while (__atomic_load_n(count, __ATOMIC_ACQUIRE) != target) {
+    if (++spins > GILUTriTable.spin_yield) {
+      sched_yield();
+      spins = 0;
+    }
+  }
+}
+
+/* x_r = D^{-1} (x_r - sum_k V_k x_{col_k}) (d NULL: unit diagonal); with wait, each x_c is read after its flag says it is final */
+static inline __attribute__((always_inline)) void RowSolve(const PetscInt bs, PetscInt r, const PetscInt *col, const MatScalar *v, PetscInt nz, const MatScalar *d, const PetscScalar *src, PetscScalar *x, const unsigned int *done, unsigned int epoch, PetscBool wait)
+{
+  PetscScalar s[GILU_MAX_DOF];
+
+  for (PetscInt p = 0; p < bs; p++) s[p] = src[r * bs + p];
+  for (PetscInt k = 0; k < nz; k++) {
+    const PetscScalar *xc = x + col[k] * bs;
+
+    if (wait) WaitFlag(&done[col[k]], epoch);
+    for (PetscInt p = 0; p < bs; p++)
+      for (PetscInt q = 0; q < bs; q++) s[p] -= v[k * bs * bs + p * bs + q] * xc[q];
+  }
+  if (d) {
+    for (PetscInt p = 0; p < bs; p++) {
+      PetscScalar t = 0;
+
+      for (PetscInt q = 0; q < bs; q++) t += d[p * bs + q] * s[q];
+      x[r * bs + p] = t;
+    }
+  } else
+    for (PetscInt p = 0; p < bs; p++) x[r * bs + p] = s[p];
+}
+
+static inline __attribute__((always_inline)) void RowsSolve(const PetscInt bs, const GILUTriSeg *seg, PetscInt lo, PetscInt hi, const PetscScalar *src, PetscScalar *x)
+{
+  const PetscInt bs2 = bs * bs;
+
+  for (PetscInt s = lo; s < hi; s++) RowSolve(bs, seg->row[s], seg->col + seg->ptr[s], seg->val + seg->ptr[s] * bs2, seg->ptr[s + 1] - seg->ptr[s], seg->dval ? seg->dval + s * bs2 : NULL, src, x, NULL, 0, PETSC_FALSE);
+}
+
+static inline __attribute__((always_inline)) void SegmentRun(const PetscInt bs, const GILUTriSeg *seg, const PetscScalar *src, PetscScalar *x, unsigned int *done, unsigned int epoch, int tid, int nth)
+{
+  const PetscInt bs2 = bs * bs;
+
+  switch (seg->kernel) {
+  case GILU_KERNEL_PARALLEL:
+  case GILU_KERNEL_LEVELSET:
+    if (nth == 1) RowsSolve(bs, seg, 0, seg->nrows, src, x);
+    else {
+      GILUTriSeg *sg = (GILUTriSeg *)seg;
+
+      for (;;) {
+        PetscInt c = __atomic_fetch_add(&sg->next, 1, __ATOMIC_RELAXED), l;
+
+        if (c >= seg->nchunks) break;
+        l = seg->clev[c];
+        if (l > 0) WaitCount(&sg->ldone[l - 1], seg->lptr[l] - seg->lptr[l - 1]);
+        RowsSolve(bs, seg, seg->cptr[c], seg->cptr[c + 1], src, x);
+        __atomic_fetch_add(&sg->ldone[l], seg->cptr[c + 1] - seg->cptr[c], __ATOMIC_ACQ_REL);
+      }
+    }
+    break;
+  case GILU_KERNEL_SEQUENTIAL:
+    if (tid == 0) RowsSolve(bs, seg, 0, seg->nrows, src, x);
+    break;
+  case GILU_KERNEL_SYNCFREE:
+    if (nth == 1) RowsSolve(bs, seg, 0, seg->nrows, src, x);
+    else {
+      GILUTriSeg *sg = (GILUTriSeg *)seg;
+
+      for (;;) {
+        PetscInt c = __atomic_fetch_add(&sg->next, 1, __ATOMIC_RELAXED);
+
+        if (c >= seg->nchunks) break;
+        for (PetscInt s = seg->cptr[c]; s < seg->cptr[c + 1]; s++) {
+          PetscInt r = seg->row[s];
+
+          RowSolve(bs, r, seg->col + seg->ptr[s], seg->val + seg->ptr[s] * bs2, seg->ptr[s + 1] - seg->ptr[s], seg->dval ? seg->dval + s * bs2 : NULL, src, x, done, epoch, PETSC_TRUE);
+          __atomic_store_n(&done[r], epoch, __ATOMIC_RELEASE);
+        }
+      }
+    }
+    break;
+  case GILU_KERNEL_SPMV: {
+    PetscInt lo = (seg->nrows * tid) / nth, hi = (seg->nrows * (tid + 1)) / nth;
+
+    RowsSolve(bs, seg, lo, hi, x, x); /* a square has no diagonal: x_r -= sum */
+  } break;
+  }
+}
+
+/* permuted layout: row s (the caller's row r) reads b_r, its dependencies from xp, and writes xp_s and x_r */
+static inline __attribute__((always_inline)) void RowSolvePerm(const PetscInt bs, const GILUTriSeg *seg, PetscInt s, const PetscScalar *b, PetscScalar *x, PetscScalar *xp, const unsigned int *done, unsigned int epoch, PetscBool wait)
+{
+  const PetscInt   r = seg->row[s], bs2 = bs * bs, *col = seg->colp + seg->ptr[s], nz = seg->ptr[s + 1] - seg->ptr[s];
+  const MatScalar *v = seg->val + seg->ptr[s] * bs2, *d = seg->dval ? seg->dval + s * bs2 : NULL;
+  PetscScalar      acc[GILU_MAX_DOF];
+
+  for (PetscInt p = 0; p < bs; p++) acc[p] = b[r * bs + p];
+  for (PetscInt k = 0; k < nz; k++) {
+    const PetscScalar *xc = xp + col[k] * bs;
+
+    if (wait) WaitFlag(&done[col[k]], epoch);
+    for (PetscInt p = 0; p < bs; p++)
+      for (PetscInt q = 0; q < bs; q++) acc[p] -= v[k * bs2 + p * bs + q] * xc[q];
+  }
+  if (d) {
+    for (PetscInt p = 0; p < bs; p++) {
+      PetscScalar t = 0;
+
+      for (PetscInt q = 0; q < bs; q++) t += d[p * bs + q] * acc[q];
+      xp[s * bs + p] = t;
+      x[r * bs + p]  = t;
+    }
+  } else
+    for (PetscInt p = 0; p < bs; p++) xp[s * bs + p] = x[r * bs + p] = acc[p];
+}
+
+#define GILU_PERM_RUN(BS) \
+  static void PermRun_##BS(GILUTri tri, const PetscScalar *b, PetscScalar *x, unsigned int epoch, int tid, int nth) \
+  { \
+    const GILUTriSeg *seg = &tri->seg[0]; \
+    GILUTriSeg       *sg  = &tri->seg[0]; \
+    if (nth == 1) { \
+      for (PetscInt s = 0; s < seg->nrows; s++) RowSolvePerm(BS, seg, s, b, x, tri->xp, NULL, 0, PETSC_FALSE); \
+    } else if (seg->kernel == GILU_KERNEL_SYNCFREE) { \
+      for (;;) { \
+        PetscInt c = __atomic_fetch_add(&sg->next, 1, __ATOMIC_RELAXED); \
+        if (c >= seg->nchunks) break; \
+        for (PetscInt s = seg->cptr[c]; s < seg->cptr[c + 1]; s++) { \
+          RowSolvePerm(BS, seg, s, b, x, tri->xp, tri->done, epoch, PETSC_TRUE); \
+          __atomic_store_n(&tri->done[s], epoch, __ATOMIC_RELEASE); \
+        } \
+      } \
+    } else { \
+      for (;;) { \
+        PetscInt c = __atomic_fetch_add(&sg->next, 1, __ATOMIC_RELAXED), l; \
+        if (c >= seg->nchunks) break; \
+        l = seg->clev[c]; \
+        if (l > 0) WaitCount(&sg->ldone[l - 1], seg->lptr[l] - seg->lptr[l - 1]); \
+        for (PetscInt s = seg->cptr[c]; s < seg->cptr[c + 1]; s++) RowSolvePerm(BS, seg, s, b, x, tri->xp, NULL, 0, PETSC_FALSE); \
+        __atomic_fetch_add(&sg->ldone[l], seg->cptr[c + 1] - seg->cptr[c], __ATOMIC_ACQ_REL); \
+      } \
+    } \
+  }
+GILU_PERM_RUN(1)
+GILU_PERM_RUN(2)
+GILU_PERM_RUN(3)
+GILU_PERM_RUN(4)
+GILU_PERM_RUN(5)
+GILU_PERM_RUN(6)
+GILU_PERM_RUN(7)
+GILU_PERM_RUN(8)
+
+static void (*const PermRun[])(GILUTri, const PetscScalar *, PetscScalar *, unsigned int, int, int) = {NULL, PermRun_1, PermRun_2, PermRun_3, PermRun_4, PermRun_5, PermRun_6, PermRun_7, PermRun_8};
+
+#define GILU_PLAN_RUN(BS) \
+  static void PlanRun_##BS(GILUTri tri, const PetscScalar *b, PetscScalar *x, unsigned int epoch, int tid, int nth) \
+  { \
+    for (PetscInt s = 0; s < tri->nseg; s++) { \
+      if (s > 0 && nth > 1) GILU_OMP_BARRIER; \
+      SegmentRun(BS, &tri->seg[s], tri->nseg == 1 ? b : x, x, tri->done, epoch, tid, nth); \
+    } \
+  }
+GILU_PLAN_RUN(1)
+GILU_PLAN_RUN(2)
+GILU_PLAN_RUN(3)
+GILU_PLAN_RUN(4)
+GILU_PLAN_RUN(5)
+GILU_PLAN_RUN(6)
+GILU_PLAN_RUN(7)
+GILU_PLAN_RUN(8)
+
+static void (*const PlanRun[])(GILUTri, const PetscScalar *, PetscScalar *, unsigned int, int, int) = {NULL, PlanRun_1, PlanRun_2, PlanRun_3, PlanRun_4, PlanRun_5, PlanRun_6, PlanRun_7, PlanRun_8};
+
+/* the chunk counters start from zero in every solve */
+static void ResetCounters(GILUTri tri)
+{
+  for (PetscInt k = 0; k < tri->nseg; k++) {
+    tri->seg[k].next = 0;
+    if (tri->seg[k].ldone)
+      for (PetscInt l = 0; l < tri->seg[k].nlevels; l++) tri->seg[k].ldone[l] = 0;
+  }
+}
+
+PetscErrorCode GILUTriPlanSolve(GILUTri tri, const PetscScalar b[], PetscScalar x[])
+{
+  void (*run)(GILUTri, const PetscScalar *, PetscScalar *, unsigned int, int, int) = PlanRun[tri->bs];
+  PetscBool    parallel                                                            = PETSC_FALSE;
+  unsigned int epoch;
+
+  PetscFunctionBegin;
+  if (tri->nseg == 1 && tri->seg[0].colp) {
+    void (*prun)(GILUTri, const PetscScalar *, PetscScalar *, unsigned int, int, int) = PermRun[tri->bs];
+
+    if (++tri->epoch == 0) {
+      PetscCall(PetscArrayzero(tri->done, tri->n));
+      tri->epoch = 1;
+    }
+    epoch = tri->epoch;
+    ResetCounters(tri);
+#if defined(PETSCGILU_HAVE_OPENMP)
+    if (tri->nthreads > 1) {
+  #pragma omp parallel num_threads(tri->nthreads)
+      prun(tri, b, x, epoch, omp_get_thread_num(), omp_get_num_threads());
+    } else prun(tri, b, x, epoch, 0, 1);
+#else
+    prun(tri, b, x, epoch, 0, 1);
+#endif
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  /* one triangle reads b_r where it computes x_r (in place too); squares update x before the triangles read it */
+  if (x != b && tri->nseg > 1) PetscCall(PetscArraycpy(x, b, tri->n * tri->bs));
+  if (++tri->epoch == 0) { /* the flags wrapped around: clear them */
+    PetscCall(PetscArrayzero(tri->done, tri->n));
+    tri->epoch = 1;
+  }
+  epoch = tri->epoch;
+  ResetCounters(tri);
+  for (PetscInt s = 0; s < tri->nseg; s++)
+    if (tri->seg[s].kernel != GILU_KERNEL_SEQUENTIAL) parallel = PETSC_TRUE;
+#if defined(PETSCGILU_HAVE_OPENMP)
+  if (tri->nthreads > 1 && parallel) {
+  #pragma omp parallel num_threads(tri->nthreads)
+    run(tri, b, x, epoch, omp_get_thread_num(), omp_get_num_threads());
+  } else run(tri, b, x, epoch, 0, 1);
+#else
+  (void)parallel;
+  run(tri, b, x, epoch, 0, 1);
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,101 @@
+/*
+   Inside the triangular-solve engine (src/mat/sptrsv/ only): the GILUTri object, its
+   execution plan and the host kernels.
+
+   The plan is a list of segments run in order, with a thread barrier between two segments:
+     triangle  rows R of the factor and the entries of those rows whose columns are in R (a
+               diagonal block of the factor, in elimination order); solved in place,
+               x_r = D_r^{-1} (x_r - sum_c T_rc x_c), by one of the triangle kernels;
+     square    rows R and the entries of those rows whose columns are in an earlier block C:
+               x_R -= S x_C (an SpMV, rows split among the threads; empty rows dropped, i.e. DCSR).
+   The solve copies b to x and runs the segments. Level-set and sync-free are one triangle
+   segment; column-block, row-block and recursive-block are sequences of both (seed 004
+   Algorithms 4-6), with the kernel of each triangle chosen by the table in sptrsv-host.c
+   (Algorithm 7). Columns and x stay in the caller's numbering; only the rows (and their
+   entries) of a triangle are stored in its execution order (level by level), so the values
+   are streamed and the rows of a level are contiguous.
+*/
+#ifndef PETSCGILU_SPTRSVIMPL_H
+#define PETSCGILU_SPTRSVIMPL_H
+
+#include <petscgilu/private/sptrsv.h>
+#include <petscgilu/private/stencil.h>
+#include <petscgiluconf.h>
+
+typedef enum {
+  GILU_SEG_TRIANGLE,
+  GILU_SEG_SQUARE
+} GILUSegShape;
+
+typedef enum {
+  GILU_KERNEL_PARALLEL,   /* triangle with a diagonal only: one level */
+  GILU_KERNEL_LEVELSET,   /* triangle: chunks of one level claimed in order; a chunk waits for the previous level's count */
+  GILU_KERNEL_SYNCFREE,   /* triangle: chunks of rows in level order claimed in order; a row waits on its dependencies' flags */
+  GILU_KERNEL_SEQUENTIAL, /* triangle: one thread, rows in elimination order (the host's "vendor" kernel) */
+  GILU_KERNEL_SPMV        /* square: x_R -= S x_C, nonempty rows only (DCSR) */
+} GILUKernel;
+PETSC_INTERN const char *const GILUKernelNames[];
+
+typedef struct {
+  GILUSegShape shape;
+  GILUKernel   kernel;
+  PetscInt     nrows;  /* rows stored (triangle: all rows of the block, in execution order; square: nonempty rows) */
+  PetscInt     nblock; /* rows of the block (square: including empty rows) */
+  PetscInt     ncols;  /* square: columns of the block C */
+  PetscInt    *row;    /* [nrows] the caller's row index of each stored row */
+  PetscInt    *ptr;    /* [nrows+1] */
+  PetscInt    *col;    /* [nnz] the caller's column indices */
+  PetscInt    *src;    /* [nnz] position of the entry in the caller's arrays (to refresh the values) */
+  MatScalar   *val;    /* [nnz*bs2] */
+  MatScalar   *dval;   /* triangle with a diagonal: [nrows*bs2] inverted diagonal blocks in execution order */
+  PetscInt     nnz;
+  PetscInt     nlevels; /* triangle: levels of the block */
+  PetscInt    *lptr;    /* triangle: [nlevels+1] stored rows of level l are lptr[l] .. lptr[l+1]-1 */
+  PetscInt     chunk;   /* syncfree: rows per chunk */
+  PetscInt     nchunks; /* levelset, syncfree: stored rows cut into chunks, claimed by the threads in order */
+  PetscInt    *cptr;    /* [nchunks+1] first stored row of each chunk */
+  PetscInt    *clev;    /* [nchunks] levelset: level of the chunk (a chunk holds rows of one level) */
+  PetscInt    *ldone;   /* [nlevels] levelset: rows of the level finished in this solve */
+  PetscInt     next;    /* the next chunk to claim (atomic) */
+  PetscInt    *colp;    /* permuted layout (a whole-matrix level-set/sync-free triangle): [nnz] the stored position of
+                           each column's row; the solve keeps the solution also in execution order (tri->xp), so a
+                           row reads its dependencies from the previous levels' contiguous stretch */
+} GILUTriSeg;
+
+struct _n_GILUTri {
+  GILUTriSolveType type, ran;
+  PetscInt         nthreads;
+  GILUTriUplo      uplo;
+  GILUTriDiag      diag;
+  PetscInt         n, bs, nz;
+  PetscInt        *i, *j;
+  MatScalar       *a, *dinv;
+  PetscInt         nlevels, maxlevel; /* analysis */
+  PetscInt        *level;             /* [n] level of each row (0-based) */
+  PetscBool        analyzed;
+  /* the plan, built for (type, nthreads) */
+  PetscBool        planned;
+  GILUTriSolveType plantype;
+  PetscInt         planthreads;
+  PetscInt         nseg;
+  GILUTriSeg      *seg;
+  PetscInt         reqdepth, plandepth; /* depth asked for (0: by the rule), and the one the plan was built with */
+  PetscInt         depth;               /* recblock: recursion depth; colblock/rowblock: blocks */
+  unsigned int    *done;                /* syncfree: done[r] == epoch when row r is final in this solve */
+  unsigned int     epoch;
+  PetscLogDouble   tanalysis, tplan;     /* seconds */
+  PetscInt         backend, planbackend; /* 0 host, 1 cudaemu, 2 cuda */
+  PetscBool        permuted, planperm;   /* the permuted layout asked for, and in the plan */
+  PetscScalar     *xp;                   /* [n*bs] the solution in execution order (permuted layout) */
+  void            *dev;                  /* GILUTriCUDA (sptrsvcuda.h) of the cudaemu or cuda back-end */
+  PetscInt         nsolves;
+};
+
+PETSC_INTERN PetscErrorCode GILUTriPlanBuild(GILUTri);
+PETSC_INTERN PetscErrorCode GILUTriPlanDestroy(GILUTri);
+PETSC_INTERN PetscErrorCode GILUTriPlanSetValues(GILUTri);
+PETSC_INTERN PetscErrorCode GILUTriDeviceDestroy(GILUTri);
+PETSC_INTERN PetscErrorCode GILUTriDeviceSetValues(GILUTri);
+PETSC_INTERN PetscErrorCode GILUTriPlanSolve(GILUTri, const PetscScalar[], PetscScalar[]);
+
+#endif

@@ -1,0 +1,733 @@
+static char help[] = "Tests of the triangular-solve engine (src/mat/sptrsv) and of MatSolverType gilu.\n\
+  -test engine|factor|zeropivot|cudaemu|view|bench : what to run (default: engine and factor); prints only failures\n\
+  -n <rows> : rows of the random triangles (default 300)\n\
+  -grid <m> : the stencil triangles live on an m x m x m grid (default 6)\n\n";
+
+/*
+  engine:    random and stencil-like (7- and 27-point) triangular matrices, lower and upper, unit, stored and
+             separate inverted diagonal, block sizes 1..8; every algorithm (with forced block depths 1..4 for
+             the blocked ones), on 1 and 2 threads, must equal the sequential reference to round-off, and 1 and
+             2 threads must give the same bits. A second SetMatrix with the same pattern and new values must
+             keep the analysis and give the new solution. The blocked algorithms also run on 7-point 54^3 and
+             27-point 32^3 triangles, where the table puts level-set and sync-free kernels inside the blocks.
+  factor:    MatSolverType gilu against PETSc's own ILU(k) (natural and RCM ordering, ICC(k) on a symmetric
+             matrix), AIJ and BAIJ (bs 1..5): MatSolve, MatSolveTranspose and MatSolveAdd equal PETSc's to round-off
+             for every algorithm on 2 threads.
+  cudaemu:   the CUDA kernels (src/mat/sptrsv/cuda) through the host emulation equal the host reference.
+  zeropivot: a zero pivot is reported as PETSc's ILU does (KSP says DIVERGED_PC_FAILED).
+*/
+#include <time.h>
+#include <petscksp.h>
+#include <petscgilu.h>
+#include <petscgilu/private/sptrsv.h>
+
+#define NTYPES 7
+
+static PetscReal Rand(PetscRandom rnd)
+{
+  PetscReal v;
+
+  PetscCallAbort(PETSC_COMM_SELF, PetscRandomGetValueReal(rnd, &v));
+  return v;
+}
+
+/* A random (or 3D stencil) lower/upper triangle with bs x bs blocks, in CSR/BSR; diag stored or not */
+static PetscErrorCode MakeTriangle(PetscRandom rnd, PetscInt kind, PetscInt nrand, PetscInt grid, GILUTriUplo uplo, GILUTriDiag diag, PetscInt bs, PetscInt *nout, PetscInt **ai, PetscInt **aj, MatScalar **aa, MatScalar **dinv)
+{
+  PetscInt   n = kind == 0 ? nrand : grid * grid * grid, bs2 = bs * bs, cap, nz = 0, cols[64];
+  PetscInt  *i, *j;
+  MatScalar *a, *d = NULL;
+
+  PetscFunctionBegin;
+  cap = n * 30;
+  PetscCall(PetscMalloc2(n + 1, &i, cap, &j));
+  i[0] = 0;
+  for (PetscInt r = 0; r < n; r++) {
+    PetscInt nc = 0;
+
+    if (kind == 0) { /* random: a few random earlier (later) columns, and sometimes the neighbour */
+      PetscInt want = (PetscInt)(Rand(rnd) * 6);
+
+      if (Rand(rnd) < 0.5) cols[nc++] = uplo == GILU_TRI_LOWER ? r - 1 : r + 1;
+      for (PetscInt t = 0; t < want; t++) {
+        PetscInt c = uplo == GILU_TRI_LOWER ? (PetscInt)(Rand(rnd) * r) : r + 1 + (PetscInt)(Rand(rnd) * (n - r - 1));
+
+        if (c != r) cols[nc++] = c;
+      }
+    } else { /* stencil: 7-point (kind 1) or 27-point (kind 2) neighbours that come before (after) r */
+      PetscInt x = r % grid, y = (r / grid) % grid, z = r / (grid * grid);
+
+      for (PetscInt dz = -1; dz <= 1; dz++)
+        for (PetscInt dy = -1; dy <= 1; dy++)
+          for (PetscInt dx = -1; dx <= 1; dx++) {
+            PetscInt c;
+
+            if (kind == 1 && PetscAbsInt(dx) + PetscAbsInt(dy) + PetscAbsInt(dz) != 1) continue;
+            if (x + dx < 0 || x + dx >= grid || y + dy < 0 || y + dy >= grid || z + dz < 0 || z + dz >= grid) continue;
+            c = r + dx + dy * grid + dz * grid * grid;
+            if ((uplo == GILU_TRI_LOWER && c < r) || (uplo == GILU_TRI_UPPER && c > r)) cols[nc++] = c;
+          }
+    }
+    if (diag == GILU_TRI_DIAG_STORED) cols[nc++] = r;
+    for (PetscInt t = 0; t < nc; t++) /* drop out-of-range, sort, unique */
+      if (cols[t] < 0 || cols[t] >= n) cols[t] = cols[--nc], t--;
+    PetscCall(PetscSortRemoveDupsInt(&nc, cols));
+    for (PetscInt t = 0; t < nc; t++) j[nz++] = cols[t];
+    i[r + 1] = nz;
+  }
+  PetscCall(PetscMalloc1(nz * bs2, &a));
+  for (PetscInt r = 0; r < n; r++)
+    for (PetscInt k = i[r]; k < i[r + 1]; k++)
+      for (PetscInt p = 0; p < bs; p++)
+        for (PetscInt q = 0; q < bs; q++) a[k * bs2 + p * bs + q] = j[k] == r ? (p == q ? 2.0 + Rand(rnd) : 0.2 * (Rand(rnd) - 0.5)) : (Rand(rnd) - 0.5) / (i[r + 1] - i[r]) / bs;
+  if (diag == GILU_TRI_DIAG_INVERSE) {
+    PetscCall(PetscMalloc1(n * bs2, &d));
+    for (PetscInt r = 0; r < n; r++)
+      for (PetscInt p = 0; p < bs; p++)
+        for (PetscInt q = 0; q < bs; q++) d[r * bs2 + p * bs + q] = p == q ? 0.5 + 0.5 * Rand(rnd) : 0.1 * (Rand(rnd) - 0.5);
+  }
+  *nout = n;
+  *ai   = i;
+  *aj   = j;
+  *aa   = a;
+  *dinv = d;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscReal RelDiff(PetscInt m, const PetscScalar *x, const PetscScalar *y)
+{
+  PetscReal d = 0, s = 0;
+
+  for (PetscInt k = 0; k < m; k++) {
+    d = PetscMax(d, PetscAbsScalar(x[k] - y[k]));
+    s = PetscMax(s, PetscAbsScalar(y[k]));
+  }
+  return s > 0 ? d / s : d;
+}
+
+static PetscErrorCode TestEngine(PetscRandom rnd, PetscInt nrand, PetscInt grid)
+{
+  PetscFunctionBegin;
+  for (PetscInt kind = 0; kind < 3; kind++)
+    for (PetscInt u = 0; u < 2; u++)
+      for (PetscInt dg = 0; dg < 3; dg++)
+        for (PetscInt bs = 1; bs <= 8; bs++) {
+          GILUTriUplo  uplo = u ? GILU_TRI_UPPER : GILU_TRI_LOWER;
+          GILUTriDiag  diag = (GILUTriDiag)dg;
+          PetscInt     n, *ai, *aj, m;
+          MatScalar   *aa, *dinv;
+          PetscScalar *b, *xref, *x, *x1;
+          GILUTri      tri;
+
+          if (kind > 0 && bs != 1 && bs != 3 && bs != 8) continue; /* stencils: a few block sizes suffice */
+          PetscCall(MakeTriangle(rnd, kind, nrand, grid, uplo, diag, bs, &n, &ai, &aj, &aa, &dinv));
+          m = n * bs;
+          PetscCall(PetscMalloc4(m, &b, m, &xref, m, &x, m, &x1));
+          for (PetscInt k = 0; k < m; k++) b[k] = Rand(rnd) - 0.5;
+          PetscCall(GILUTriCreate(&tri));
+          PetscCall(GILUTriSetMatrix(tri, uplo, diag, n, bs, ai, aj, aa, dinv));
+          PetscCall(GILUTriSolveReference(tri, b, xref));
+          for (PetscInt t = 0; t < NTYPES; t++) {
+            PetscInt maxdepth = (t == GILU_TRISOLVE_COLBLOCK || t == GILU_TRISOLVE_ROWBLOCK || t == GILU_TRISOLVE_RECBLOCK) ? 4 : 0;
+
+            for (PetscInt depth = 0; depth <= maxdepth; depth++)
+              for (PetscInt nt = 1; nt <= 4; nt++) { /* nt 3, 4: 1, 2 threads without the permuted layout */
+                GILUTriSolveType ran;
+                PetscReal        err;
+
+                PetscCall(GILUTriSetPermutedLayout(tri, (PetscBool)(nt <= 2)));
+                if (nt > 2 && (t != GILU_TRISOLVE_LEVELSET && t != GILU_TRISOLVE_SYNCFREE)) continue;
+                PetscCall(GILUTriSetType(tri, (GILUTriSolveType)t));
+                PetscCall(GILUTriSetThreads(tri, nt > 2 ? nt - 2 : nt));
+                PetscCall(GILUTriSetBlockDepth(tri, depth));
+                PetscCall(GILUTriSolve(tri, b, x));
+                PetscCall(GILUTriGetType(tri, &ran));
+                err = RelDiff(m, x, xref);
+                if (err > 1e-12)
+                  PetscCall(PetscPrintf(PETSC_COMM_SELF, "engine: matrix kind %" PetscInt_FMT " %s diag %" PetscInt_FMT " bs %" PetscInt_FMT ": %s (ran %s) depth %" PetscInt_FMT " threads %" PetscInt_FMT " differs from the reference by %g\n", kind, u ? "upper" : "lower", dg, bs, GILUTriSolveTypes[t], GILUTriSolveTypes[ran], depth, nt, (double)err));
+                PetscCheck(t == GILU_TRISOLVE_AUTO || ran == (GILUTriSolveType)t, PETSC_COMM_SELF, PETSC_ERR_PLIB, "GILUTriGetType() says %s, %s was asked for", GILUTriSolveTypes[ran], GILUTriSolveTypes[t]);
+                if (nt == 1) PetscCall(PetscArraycpy(x1, x, m));
+                else {
+                  PetscBool same;
+
+                  PetscCall(PetscArraycmp(x, x1, m, &same));
+                  if (!same)
+                    PetscCall(PetscPrintf(PETSC_COMM_SELF, "engine: kind %" PetscInt_FMT " %s diag %" PetscInt_FMT " bs %" PetscInt_FMT ": %s depth %" PetscInt_FMT ": 1 thread and run %" PetscInt_FMT " differ\n", kind, u ? "upper" : "lower", dg, bs, GILUTriSolveTypes[t], depth, nt));
+                }
+                /* level-set, sync-free and sequential compute each row as the reference does: the same bits */
+                if (t == GILU_TRISOLVE_LEVELSET || t == GILU_TRISOLVE_SYNCFREE || t == GILU_TRISOLVE_SEQUENTIAL) {
+                  PetscBool same;
+
+                  PetscCall(PetscArraycmp(x, xref, m, &same));
+                  if (!same)
+                    PetscCall(PetscPrintf(PETSC_COMM_SELF, "engine: kind %" PetscInt_FMT " %s diag %" PetscInt_FMT " bs %" PetscInt_FMT ": %s threads %" PetscInt_FMT " is not bitwise the reference\n", kind, u ? "upper" : "lower", dg, bs, GILUTriSolveTypes[t], nt));
+                }
+              }
+          }
+          /* new values, same pattern: the analysis is kept, the solution is the new one; in place */
+          for (PetscInt k = 0; k < ai[n] * bs * bs; k++) aa[k] *= 0.5;
+          PetscCall(GILUTriSetType(tri, GILU_TRISOLVE_SYNCFREE));
+          PetscCall(GILUTriSetThreads(tri, 2));
+          PetscCall(GILUTriSetMatrix(tri, uplo, diag, n, bs, ai, aj, aa, dinv));
+          PetscCall(GILUTriSolveReference(tri, b, xref));
+          PetscCall(PetscArraycpy(x, b, m));
+          PetscCall(GILUTriSolve(tri, x, x));
+          if (RelDiff(m, x, xref) > 1e-12) PetscCall(PetscPrintf(PETSC_COMM_SELF, "engine: new values: kind %" PetscInt_FMT " bs %" PetscInt_FMT " wrong\n", kind, bs));
+          PetscCall(GILUTriDestroy(&tri));
+          PetscCall(PetscFree4(b, xref, x, x1));
+          PetscCall(PetscFree2(ai, aj));
+          PetscCall(PetscFree(aa));
+          PetscCall(PetscFree(dinv));
+        }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The CUDA kernels under the host emulation (small triangles: the emulation is slow) against the host reference */
+static PetscErrorCode TestCUDAEmu(PetscRandom rnd)
+{
+  PetscFunctionBegin;
+  for (PetscInt kind = 0; kind < 3; kind++)
+    for (PetscInt u = 0; u < 2; u++)
+      for (PetscInt dg = 0; dg < 3; dg++)
+        for (PetscInt bs = 1; bs <= 8; bs += 3) {
+          GILUTriUplo  uplo = u ? GILU_TRI_UPPER : GILU_TRI_LOWER;
+          PetscInt     n, *ai, *aj, m;
+          MatScalar   *aa, *dinv;
+          PetscScalar *b, *xref, *x;
+          GILUTri      tri;
+
+          PetscCall(MakeTriangle(rnd, kind, 80, 4, uplo, (GILUTriDiag)dg, bs, &n, &ai, &aj, &aa, &dinv));
+          m = n * bs;
+          PetscCall(PetscMalloc3(m, &b, m, &xref, m, &x));
+          for (PetscInt k = 0; k < m; k++) b[k] = Rand(rnd) - 0.5;
+          PetscCall(GILUTriCreate(&tri));
+          PetscCall(GILUTriSetBackend(tri, "cudaemu"));
+          PetscCall(GILUTriSetMatrix(tri, uplo, (GILUTriDiag)dg, n, bs, ai, aj, aa, dinv));
+          PetscCall(GILUTriSolveReference(tri, b, xref));
+          for (PetscInt t = GILU_TRISOLVE_AUTO; t <= GILU_TRISOLVE_SYNCFREE; t++) {
+            PetscCall(GILUTriSetType(tri, (GILUTriSolveType)t));
+            PetscCall(GILUTriSolve(tri, b, x));
+            if (RelDiff(m, x, xref) > 1e-13)
+              PetscCall(PetscPrintf(PETSC_COMM_SELF, "cudaemu: kind %" PetscInt_FMT " %s diag %" PetscInt_FMT " bs %" PetscInt_FMT " %s differs from the host reference by %g\n", kind, u ? "upper" : "lower", dg, bs, GILUTriSolveTypes[t], (double)RelDiff(m, x, xref)));
+          }
+          /* new values reach the device copy */
+          for (PetscInt k = 0; k < ai[n] * bs * bs; k++) aa[k] *= -0.5;
+          PetscCall(GILUTriSetMatrix(tri, uplo, (GILUTriDiag)dg, n, bs, ai, aj, aa, dinv));
+          PetscCall(GILUTriSolveReference(tri, b, xref));
+          PetscCall(GILUTriSolve(tri, b, x));
+          if (RelDiff(m, x, xref) > 1e-13) PetscCall(PetscPrintf(PETSC_COMM_SELF, "cudaemu: new values: kind %" PetscInt_FMT " bs %" PetscInt_FMT " wrong\n", kind, bs));
+          PetscCall(GILUTriDestroy(&tri));
+          PetscCall(PetscFree3(b, xref, x));
+          PetscCall(PetscFree2(ai, aj));
+          PetscCall(PetscFree(aa));
+          PetscCall(PetscFree(dinv));
+        }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  Blocked algorithms on triangles large enough for the table to pick the threaded kernels inside the blocks
+  (7-point on 54^3 rows: level-set; 27-point on 32^3: sync-free): equal to the reference to round-off, 1 and 2
+  threads the same bits, and the kernels must really be the threaded ones.
+*/
+static PetscErrorCode TestEngineBlocked(PetscRandom rnd)
+{
+  PetscFunctionBegin;
+  for (PetscInt kind = 1; kind <= 2; kind++)
+    for (PetscInt u = 0; u < 2; u++) {
+      GILUTriUplo  uplo = u ? GILU_TRI_UPPER : GILU_TRI_LOWER;
+      PetscInt     n, *ai, *aj, m, want = kind == 1 ? 1 : 2; /* bykernel index: levelset, syncfree */
+      MatScalar   *aa, *dinv;
+      PetscScalar *b, *xref, *x, *x1;
+      GILUTri      tri;
+
+      PetscCall(MakeTriangle(rnd, kind, 0, kind == 1 ? 54 : 32, uplo, GILU_TRI_DIAG_STORED, 1, &n, &ai, &aj, &aa, &dinv));
+      m = n;
+      PetscCall(PetscMalloc4(m, &b, m, &xref, m, &x, m, &x1));
+      for (PetscInt k = 0; k < m; k++) b[k] = Rand(rnd) - 0.5;
+      PetscCall(GILUTriCreate(&tri));
+      PetscCall(GILUTriSetMatrix(tri, uplo, GILU_TRI_DIAG_STORED, n, 1, ai, aj, aa, dinv));
+      PetscCall(GILUTriSolveReference(tri, b, xref));
+      for (PetscInt t = GILU_TRISOLVE_COLBLOCK; t <= GILU_TRISOLVE_RECBLOCK; t++)
+        for (PetscInt nt = 1; nt <= 2; nt++) {
+          PetscInt byk[4];
+
+          PetscCall(GILUTriSetType(tri, (GILUTriSolveType)t));
+          PetscCall(GILUTriSetThreads(tri, nt));
+          PetscCall(GILUTriSetBlockDepth(tri, 1));
+          PetscCall(GILUTriSolve(tri, b, x));
+          if (RelDiff(m, x, xref) > 1e-12)
+            PetscCall(PetscPrintf(PETSC_COMM_SELF, "blocked: kind %" PetscInt_FMT " %s %s threads %" PetscInt_FMT " differs from the reference by %g\n", kind, u ? "upper" : "lower", GILUTriSolveTypes[t], nt, (double)RelDiff(m, x, xref)));
+          if (nt == 1) PetscCall(PetscArraycpy(x1, x, m));
+          else {
+            PetscBool same;
+
+            PetscCall(PetscArraycmp(x, x1, m, &same));
+            if (!same) PetscCall(PetscPrintf(PETSC_COMM_SELF, "blocked: kind %" PetscInt_FMT " %s %s: 1 and 2 threads differ\n", kind, u ? "upper" : "lower", GILUTriSolveTypes[t]));
+            PetscCall(GILUTriGetPlanInfo(tri, NULL, NULL, byk));
+            if (byk[want] != 2)
+              PetscCall(PetscPrintf(PETSC_COMM_SELF, "blocked: kind %" PetscInt_FMT " %s %s: expected 2 %s triangles, the plan has %" PetscInt_FMT "\n", kind, u ? "upper" : "lower", GILUTriSolveTypes[t], want == 1 ? "levelset" : "syncfree", byk[want]));
+          }
+        }
+      PetscCall(GILUTriDestroy(&tri));
+      PetscCall(PetscFree4(b, xref, x, x1));
+      PetscCall(PetscFree2(ai, aj));
+      PetscCall(PetscFree(aa));
+      PetscCall(PetscFree(dinv));
+    }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A nonsymmetric (or symmetric) diagonally dominant 3D 7-point matrix with a few random couplings, AIJ or BAIJ */
+static PetscErrorCode MakeMatrix(PetscRandom rnd, PetscInt grid, PetscInt bs, PetscBool baij, PetscBool sym, Mat *A)
+{
+  PetscInt n = grid * grid * grid, bs2 = bs * bs;
+
+  PetscFunctionBegin;
+  PetscCall(MatCreate(PETSC_COMM_SELF, A));
+  PetscCall(MatSetSizes(*A, n * bs, n * bs, n * bs, n * bs));
+  PetscCall(MatSetType(*A, baij ? MATSEQBAIJ : MATSEQAIJ));
+  PetscCall(MatSetBlockSize(*A, bs));
+  PetscCall(MatSeqAIJSetPreallocation(*A, 9 * bs, NULL));
+  PetscCall(MatSeqBAIJSetPreallocation(*A, bs, 9, NULL));
+  PetscCall(MatSetOption(*A, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
+  for (PetscInt r = 0; r < n; r++) {
+    PetscInt x = r % grid, y = (r / grid) % grid, z = r / (grid * grid),
+             off[6][3] = {
+               {-1, 0,  0 },
+               {1,  0,  0 },
+               {0,  -1, 0 },
+               {0,  1,  0 },
+               {0,  0,  -1},
+               {0,  0,  1 }
+    };
+    PetscScalar v[64];
+
+    for (PetscInt t = 0; t < 7; t++) {
+      PetscInt c = r;
+
+      if (t < 6) {
+        if (x + off[t][0] < 0 || x + off[t][0] >= grid || y + off[t][1] < 0 || y + off[t][1] >= grid || z + off[t][2] < 0 || z + off[t][2] >= grid) continue;
+        c = r + off[t][0] + off[t][1] * grid + off[t][2] * grid * grid;
+        if (sym && c < r) continue; /* set from the other side */
+      }
+      for (PetscInt p = 0; p < bs; p++)
+        for (PetscInt q = 0; q < bs; q++) v[p * bs + q] = c == r ? (p == q ? 8.0 + Rand(rnd) : 0.3 * (Rand(rnd) - 0.5)) : -1.0 + 0.5 * (Rand(rnd) - 0.5) * (p == q ? 1 : 0.3);
+      if (sym && c == r)
+        for (PetscInt p = 0; p < bs; p++)
+          for (PetscInt q = 0; q < p; q++) v[p * bs + q] = v[q * bs + p];
+      PetscCall(MatSetValuesBlocked(*A, 1, &r, 1, &c, v, ADD_VALUES));
+      if (sym && c != r) {
+        PetscScalar w[64];
+
+        for (PetscInt p = 0; p < bs; p++)
+          for (PetscInt q = 0; q < bs; q++) w[p * bs + q] = v[q * bs + p];
+        PetscCall(MatSetValuesBlocked(*A, 1, &c, 1, &r, w, ADD_VALUES));
+      }
+    }
+    if (!sym && Rand(rnd) < 0.2) { /* a random long-range coupling */
+      PetscInt    c = (PetscInt)(Rand(rnd) * n);
+      PetscScalar w[64];
+
+      for (PetscInt k = 0; k < bs2; k++) w[k] = 0.3 * (Rand(rnd) - 0.5);
+      if (c != r) PetscCall(MatSetValuesBlocked(*A, 1, &r, 1, &c, w, ADD_VALUES));
+    }
+  }
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode Factor(Mat A, MatSolverType solver, MatFactorType ftype, const char ordering[], PetscInt levels, Mat *F)
+{
+  IS            row, col;
+  MatFactorInfo info;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetFactor(A, solver, ftype, F));
+  PetscCall(MatGetOrdering(A, ordering, &row, &col));
+  PetscCall(MatFactorInfoInitialize(&info));
+  info.levels = levels;
+  info.fill   = 1.0;
+  if (ftype == MAT_FACTOR_ILU) {
+    PetscCall(MatILUFactorSymbolic(*F, A, row, col, &info));
+    PetscCall(MatLUFactorNumeric(*F, A, &info));
+  } else {
+    PetscCall(MatICCFactorSymbolic(*F, A, row, &info));
+    PetscCall(MatCholeskyFactorNumeric(*F, A, &info));
+  }
+  PetscCall(ISDestroy(&row));
+  PetscCall(ISDestroy(&col));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode Refactor(Mat A, Mat F, PetscBool icc)
+{
+  MatFactorInfo info;
+
+  PetscFunctionBegin;
+  PetscCall(MatFactorInfoInitialize(&info));
+  if (icc) PetscCall(MatCholeskyFactorNumeric(F, A, &info));
+  else PetscCall(MatLUFactorNumeric(F, A, &info));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CompareVec(Vec x, Vec y, const char what[], PetscReal tol)
+{
+  PetscReal d, s;
+  Vec       t;
+
+  PetscFunctionBegin;
+  PetscCall(VecDuplicate(x, &t));
+  PetscCall(VecWAXPY(t, -1.0, x, y));
+  PetscCall(VecNorm(t, NORM_INFINITY, &d));
+  PetscCall(VecNorm(y, NORM_INFINITY, &s));
+  if (d > tol * s) PetscCall(PetscPrintf(PETSC_COMM_SELF, "factor: %s differs from PETSc's by %g (relative)\n", what, (double)(d / s)));
+  PetscCall(VecDestroy(&t));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode TestFactor(PetscRandom rnd, PetscInt grid)
+{
+  const char *const orderings[] = {MATORDERINGNATURAL, MATORDERINGRCM};
+
+  PetscFunctionBegin;
+  for (PetscInt bs = 1; bs <= 5; bs += 2)
+    for (PetscInt baij = 0; baij < 2; baij++)
+      for (PetscInt icc = 0; icc < 2; icc++)
+        for (PetscInt o = 0; o < 2; o++)
+          for (PetscInt levels = 0; levels <= 1; levels++) {
+            Mat  A, Fp, Fg;
+            Vec  b, y, xp, xg;
+            char what[256], opt[32];
+
+            PetscReal tol = icc ? 1e-8 : 1e-10; /* ICC is done as ILU: the same factors up to rounding */
+
+            if (icc && o) continue;
+            if (icc && baij && levels) continue; /* PETSc's BAIJ ICC(k>0) has a fill of its own (not AIJ's ICC(k) = ILU(k)); see the report */
+            PetscCall(MakeMatrix(rnd, grid, bs, (PetscBool)baij, (PetscBool)icc, &A));
+            PetscCall(MatCreateVecs(A, &b, &y));
+            PetscCall(VecDuplicate(b, &xp));
+            PetscCall(VecDuplicate(b, &xg));
+            PetscCall(VecSetRandom(b, rnd));
+            PetscCall(VecSetRandom(y, rnd));
+            PetscCall(Factor(A, MATSOLVERPETSC, icc ? MAT_FACTOR_ICC : MAT_FACTOR_ILU, orderings[o], levels, &Fp));
+            for (PetscInt t = 0; t < NTYPES; t++) {
+              PetscCall(PetscSNPrintf(opt, sizeof(opt), "%s", GILUTriSolveTypes[t]));
+              PetscCall(PetscOptionsSetValue(NULL, "-mat_gilu_trisolve", opt));
+              PetscCall(PetscOptionsSetValue(NULL, "-mat_gilu_trisolve_threads", "2"));
+              PetscCall(PetscOptionsSetValue(NULL, "-mat_gilu_trisolve_block_depth", t >= GILU_TRISOLVE_COLBLOCK && t <= GILU_TRISOLVE_RECBLOCK ? "3" : "0"));
+              PetscCall(Factor(A, MATSOLVERGILU, icc ? MAT_FACTOR_ICC : MAT_FACTOR_ILU, orderings[o], levels, &Fg));
+              PetscCall(PetscSNPrintf(what, sizeof(what), "%s %s bs %" PetscInt_FMT " %s(%" PetscInt_FMT ") ordering %s, %s", baij ? "baij" : "aij", "solve", bs, icc ? "ICC" : "ILU", levels, orderings[o], opt));
+              PetscCall(MatSolve(Fp, b, xp));
+              PetscCall(MatSolve(Fg, b, xg));
+              PetscCall(CompareVec(xg, xp, what, tol));
+              PetscCall(MatSolveTranspose(Fp, b, xp));
+              PetscCall(MatSolveTranspose(Fg, b, xg));
+              PetscCall(PetscStrlcat(what, " (transpose)", sizeof(what)));
+              PetscCall(CompareVec(xg, xp, what, tol));
+              PetscCall(MatSolveAdd(Fp, b, y, xp));
+              PetscCall(MatSolveAdd(Fg, b, y, xg));
+              PetscCall(PetscStrlcat(what, " (add)", sizeof(what)));
+              PetscCall(CompareVec(xg, xp, what, tol));
+              /* a second numeric factorization with new values (same pattern) */
+              PetscCall(MatShift(A, 1.0));
+              PetscCall(Refactor(A, Fp, (PetscBool)icc));
+              PetscCall(Refactor(A, Fg, (PetscBool)icc));
+              PetscCall(MatSolve(Fp, b, xp));
+              PetscCall(MatSolve(Fg, b, xg));
+              PetscCall(PetscStrlcat(what, " (refactored)", sizeof(what)));
+              PetscCall(CompareVec(xg, xp, what, tol));
+              PetscCall(MatShift(A, -1.0));
+              PetscCall(Refactor(A, Fp, (PetscBool)icc));
+              PetscCall(MatDestroy(&Fg));
+            }
+            PetscCall(MatDestroy(&Fp));
+            PetscCall(VecDestroy(&b));
+            PetscCall(VecDestroy(&y));
+            PetscCall(VecDestroy(&xp));
+            PetscCall(VecDestroy(&xg));
+            PetscCall(MatDestroy(&A));
+          }
+  PetscCall(PetscOptionsClearValue(NULL, "-mat_gilu_trisolve"));
+  PetscCall(PetscOptionsClearValue(NULL, "-mat_gilu_trisolve_threads"));
+  PetscCall(PetscOptionsClearValue(NULL, "-mat_gilu_trisolve_block_depth"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A 3D Laplacian-like stencil matrix (7- or 27-point) on an m^3 grid, AIJ, optionally under a random symmetric permutation */
+static PetscErrorCode MakeStencil(PetscInt grid, PetscInt points, PetscBool permute, PetscRandom rnd, Mat *A)
+{
+  PetscInt n = grid * grid * grid;
+
+  PetscFunctionBegin;
+  PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, n, n, points, NULL, A));
+  for (PetscInt r = 0; r < n; r++) {
+    PetscInt    x = r % grid, y = (r / grid) % grid, z = r / (grid * grid), cols[27], nc = 0;
+    PetscScalar v[27];
+
+    for (PetscInt dz = -1; dz <= 1; dz++)
+      for (PetscInt dy = -1; dy <= 1; dy++)
+        for (PetscInt dx = -1; dx <= 1; dx++) {
+          PetscInt d = PetscAbsInt(dx) + PetscAbsInt(dy) + PetscAbsInt(dz);
+
+          if (points == 7 && d > 1) continue;
+          if (x + dx < 0 || x + dx >= grid || y + dy < 0 || y + dy >= grid || z + dz < 0 || z + dz >= grid) continue;
+          cols[nc] = r + dx + dy * grid + dz * grid * grid;
+          v[nc++]  = d == 0 ? (points == 7 ? 6.0 : 26.0) : -1.0;
+        }
+    PetscCall(MatSetValues(*A, 1, &r, nc, cols, v, INSERT_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  if (permute) {
+    PetscInt *perm;
+    IS        is;
+    Mat       B;
+
+    PetscCall(PetscMalloc1(n, &perm));
+    for (PetscInt k = 0; k < n; k++) perm[k] = k;
+    for (PetscInt k = n - 1; k > 0; k--) {
+      PetscInt t = (PetscInt)(Rand(rnd) * (k + 1)), s = perm[k];
+
+      t       = PetscMin(t, k);
+      perm[k] = perm[t];
+      perm[t] = s;
+    }
+    PetscCall(ISCreateGeneral(PETSC_COMM_SELF, n, perm, PETSC_OWN_POINTER, &is));
+    PetscCall(MatPermute(*A, is, is, &B));
+    PetscCall(ISDestroy(&is));
+    PetscCall(MatDestroy(A));
+    *A = B;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CPUTime(PetscLogDouble *t)
+{
+  struct timespec ts;
+
+  PetscFunctionBegin;
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  *t = (PetscLogDouble)ts.tv_sec + 1e-9 * (PetscLogDouble)ts.tv_nsec;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* best wall-clock time and best process CPU time (all threads) of one MatSolve */
+static PetscErrorCode TimeSolve(Mat F, Vec b, Vec x, PetscInt reps, PetscReal *best, PetscReal *bestcpu)
+{
+  PetscFunctionBegin;
+  *best    = PETSC_MAX_REAL;
+  *bestcpu = PETSC_MAX_REAL;
+  PetscCall(MatSolve(F, b, x)); /* warm-up (builds a plan if needed) */
+  for (PetscInt k = 0; k < reps; k++) {
+    PetscLogDouble t0, t1, c0, c1;
+
+    PetscCall(CPUTime(&c0));
+    PetscCall(PetscTime(&t0));
+    PetscCall(MatSolve(F, b, x));
+    PetscCall(PetscTime(&t1));
+    PetscCall(CPUTime(&c1));
+    *best    = PetscMin(*best, (PetscReal)(t1 - t0));
+    *bestcpu = PetscMin(*bestcpu, (PetscReal)(c1 - c0));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  -test bench: one JSON object per line for bench/sptrsv.py: the matrix (-grid m -points 7|27 [-permute]), its ILU(0)
+  factors' levels, PETSc's MatSolve time and, for each algorithm and -bench_threads list, gilu's MatSolve time
+  (best of -reps), the algorithm auto chose and the analysis time.
+*/
+static PetscErrorCode Bench(PetscRandom rnd, PetscInt grid)
+{
+  PetscInt  points = 7, reps = 10, threads[4] = {1, 2}, nthr = 2, n;
+  PetscBool permute = PETSC_FALSE;
+  Mat       A, Fp;
+  Vec       b, x;
+  PetscReal tp, tpc;
+  char      name[64];
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-points", &points, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-reps", &reps, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-permute", &permute, NULL));
+  PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-bench_threads", threads, &nthr, NULL));
+  PetscCall(MakeStencil(grid, points, permute, rnd, &A));
+  PetscCall(MatGetSize(A, &n, NULL));
+  PetscCall(PetscSNPrintf(name, sizeof(name), "%s%" PetscInt_FMT "pt-%" PetscInt_FMT "^3", permute ? "perm-" : "", points, grid));
+  PetscCall(MatCreateVecs(A, &x, &b));
+  PetscCall(VecSetRandom(b, rnd));
+  PetscCall(Factor(A, MATSOLVERPETSC, MAT_FACTOR_ILU, MATORDERINGNATURAL, 0, &Fp));
+  PetscCall(TimeSolve(Fp, b, x, reps, &tp, &tpc));
+  for (PetscInt th = 0; th < nthr; th++)
+    for (PetscInt t = 0; t < NTYPES; t++) {
+      Mat              Fg;
+      PetscReal        tg, tgc;
+      char             opt[32];
+      PetscLogDouble   t0, t1;
+      GILUTri          L, U;
+      PetscInt         nlL, nlU, mlL, mlU;
+      GILUTriSolveType ranL, ranU;
+
+      PetscCall(PetscSNPrintf(opt, sizeof(opt), "%" PetscInt_FMT, threads[th]));
+      PetscCall(PetscOptionsSetValue(NULL, "-mat_gilu_trisolve", GILUTriSolveTypes[t]));
+      PetscCall(PetscOptionsSetValue(NULL, "-mat_gilu_trisolve_threads", opt));
+      PetscCall(PetscTime(&t0));
+      PetscCall(Factor(A, MATSOLVERGILU, MAT_FACTOR_ILU, MATORDERINGNATURAL, 0, &Fg));
+      PetscCall(PetscTime(&t1));
+      PetscCall(TimeSolve(Fg, b, x, reps, &tg, &tgc));
+      PetscCall(MatGILUFactorGetTri(Fg, &L, &U));
+      PetscCall(GILUTriGetLevels(L, &nlL, &mlL));
+      PetscCall(GILUTriGetLevels(U, &nlU, &mlU));
+      PetscCall(GILUTriGetType(L, &ranL));
+      PetscCall(GILUTriGetType(U, &ranU));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "{\"matrix\": \"%s\", \"n\": %" PetscInt_FMT ", \"levels_L\": %" PetscInt_FMT ", \"levels_U\": %" PetscInt_FMT ", \"maxlevel_L\": %" PetscInt_FMT ", \"threads\": %" PetscInt_FMT ", \"algorithm\": \"%s\", \"ran\": \"%s/%s\", \"t_petsc\": %.6e, \"t_gilu\": %.6e, \"cpu_petsc\": %.6e, \"cpu_gilu\": %.6e, \"t_setup\": %.6e}\n", name, n, nlL, nlU, mlL, threads[th], GILUTriSolveTypes[t], GILUTriSolveTypes[ranL], GILUTriSolveTypes[ranU], (double)tp, (double)tg, (double)tpc, (double)tgc, (double)(t1 - t0)));
+      PetscCall(MatDestroy(&Fg));
+    }
+  PetscCall(PetscOptionsClearValue(NULL, "-mat_gilu_trisolve"));
+  PetscCall(PetscOptionsClearValue(NULL, "-mat_gilu_trisolve_threads"));
+  PetscCall(MatDestroy(&Fp));
+  PetscCall(VecDestroy(&b));
+  PetscCall(VecDestroy(&x));
+  PetscCall(MatDestroy(&A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* KSP with PCILU and MatSolverType gilu on a small 3D matrix, for -ksp_view */
+static PetscErrorCode TestView(PetscRandom rnd)
+{
+  Mat      A;
+  KSP      ksp;
+  PC       pc;
+  Vec      b, x;
+  PetscInt its;
+
+  PetscFunctionBegin;
+  PetscCall(MakeStencil(12, 7, PETSC_FALSE, rnd, &A));
+  PetscCall(MatCreateVecs(A, &x, &b));
+  PetscCall(VecSet(b, 1.0));
+  PetscCall(KSPCreate(PETSC_COMM_SELF, &ksp));
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCSetType(pc, PCILU));
+  PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERGILU));
+  PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(KSPGetIterationNumber(ksp, &its));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "iterations %" PetscInt_FMT "\n", its));
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&b));
+  PetscCall(MatDestroy(&A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A zero on the diagonal: PETSc's ILU(0) meets a zero pivot, and so must gilu's, through KSP */
+static PetscErrorCode TestZeroPivot(void)
+{
+  Mat                A;
+  KSP                ksp;
+  PC                 pc;
+  Vec                b, x;
+  PetscInt           n = 10;
+  KSPConvergedReason reason;
+  PCFailedReason     pcreason;
+
+  PetscFunctionBegin;
+  PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, n, n, 3, NULL, &A));
+  for (PetscInt r = 0; r < n; r++) {
+    PetscCall(MatSetValue(A, r, r, r == 4 ? 0.0 : 2.0, ADD_VALUES));
+    if (r > 0) PetscCall(MatSetValue(A, r, r - 1, -1.0, ADD_VALUES));
+    if (r < n - 1 && r != 3) PetscCall(MatSetValue(A, r, r + 1, -1.0, ADD_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatCreateVecs(A, &x, &b));
+  PetscCall(VecSet(b, 1.0));
+  PetscCall(KSPCreate(PETSC_COMM_SELF, &ksp));
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCSetType(pc, PCILU));
+  PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERGILU));
+  PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(KSPSolve(ksp, b, x));
+  PetscCall(KSPGetConvergedReason(ksp, &reason));
+  PetscCall(PCGetFailedReason(pc, &pcreason));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "zero pivot: KSP %s, PC %s\n", KSPConvergedReasons[reason], PCFailedReasons[pcreason]));
+  PetscCall(KSPDestroy(&ksp));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&b));
+  PetscCall(MatDestroy(&A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  char        test[64] = "";
+  PetscInt    nrand = 300, grid = 6;
+  PetscBool   all, match;
+  PetscRandom rnd;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PetscGILUInitializePackage());
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-test", test, sizeof(test), NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-n", &nrand, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-grid", &grid, NULL));
+  all = (PetscBool)!test[0];
+  PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
+  PetscCall(PetscRandomSetSeed(rnd, 7));
+  PetscCall(PetscRandomSeed(rnd));
+  PetscCall(PetscStrcmp(test, "engine", &match));
+  if (all || match) PetscCall(TestEngine(rnd, nrand, grid));
+  if (all || match) PetscCall(TestEngineBlocked(rnd));
+  PetscCall(PetscStrcmp(test, "factor", &match));
+  if (all || match) PetscCall(TestFactor(rnd, grid));
+  PetscCall(PetscStrcmp(test, "zeropivot", &match));
+  if (match) PetscCall(TestZeroPivot());
+  PetscCall(PetscStrcmp(test, "view", &match));
+  if (match) PetscCall(TestView(rnd));
+  PetscCall(PetscStrcmp(test, "cudaemu", &match));
+  if (match) PetscCall(TestCUDAEmu(rnd));
+  PetscCall(PetscStrcmp(test, "bench", &match));
+  if (match) PetscCall(Bench(rnd, grid));
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall(PetscFinalize());
+  return 0;
+}
+
+/*TEST
+
+   # two threads on a shared machine: passive waiting keeps the spinning OpenMP runtime from starving the sync-free flags
+   test:
+     suffix: engine
+     args: -test engine -n 200 -grid 5
+     env: OMP_WAIT_POLICY=passive
+     output_file: output/empty.out
+
+   test:
+     suffix: factor
+     args: -test factor -grid 4
+     env: OMP_WAIT_POLICY=passive
+     output_file: output/empty.out
+
+   # the CUDA kernels (level-set, sync-free) run by the host emulation against the host reference
+   test:
+     suffix: cudaemu
+     requires: cudaemu
+     args: -test cudaemu
+     output_file: output/empty.out
+
+   # what -ksp_view says: the algorithm each factor runs, its levels and blocks (timings filtered out)
+   test:
+     suffix: view
+     args: -test view -ksp_view -pc_factor_levels 1 -mat_gilu_trisolve {{auto levelset syncfree recblock}separate output} -mat_gilu_trisolve_threads 2 -mat_gilu_trisolve_block_depth 2
+     env: OMP_WAIT_POLICY=passive
+     filter: grep -v "setup time:"
+
+   test:
+     suffix: zeropivot
+     args: -test zeropivot -ksp_error_if_not_converged 0
+
+TEST*/
