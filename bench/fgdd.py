@@ -14,7 +14,7 @@ with each apply variant (vertex, syncfree, edge; fused and separate L-D-U), with
     PETSc's ILU(0) symbolic + numeric factorization
   - end-to-end KSPSolve time of BiCGSTAB
 
-Writes bench/results/fgdd-<date>-<host>[-quick].json / .md / .png (the plot with /usr/bin/python3 + matplotlib).
+Writes bench/results/fgdd-<date>-<host>[-quick].json / .md / -apply.png (the plot with /usr/bin/python3 + matplotlib).
 Runs in under 3 minutes on a 2-core VM. Host threads: OMP_NUM_THREADS=1 and 2 for FGDD (a task per subdomain);
 PETSc's ILU is sequential. On the host the variants differ little (a core runs one subdomain's rows in order);
 the GPU kernels (src/pc/fgdd/cuda/fgdd.cu) are where they differ, and no GPU is measured here.
@@ -134,7 +134,7 @@ def main():
     with open(stem + '.md', 'w') as f:
         f.write(md)
     print(md)
-    plot(res, stem + '.png')
+    plot(res, stem + '-apply.png')
 
 
 def report(res):

@@ -5,7 +5,7 @@ For a few ILU(0) factors (3D 7-point and 27-point stencils, and a 7-point one un
 symmetric permutation) it runs tests/ex7 -test bench, which times in one process PETSc's
 MatSolve and gilu's MatSolve (L and U solves) for every algorithm on 1 and 2 threads (best of
 -reps), and reports the level count and parallelism (rows/levels) of the factors, as seed 004
-Table 4. Writes bench/results/sptrsv-<stamp>.json, .md and .png.
+Table 4. Writes bench/results/sptrsv-<stamp>.json, .md and -speedup.png (--out STEM to choose).
 
   /usr/bin/python3 bench/sptrsv.py [--quick] [--threads 1,2] [--reps 10]
 
@@ -46,7 +46,7 @@ def main():
     ap.add_argument("--quick", action="store_true", help="small matrices (a smoke test)")
     ap.add_argument("--threads", default="1,2")
     ap.add_argument("--reps", type=int, default=10)
-    ap.add_argument("--out", default=os.path.join(HERE, "results"))
+    ap.add_argument("--out", default=None, help="output stem: writes STEM.json, STEM.md, STEM-speedup.png (default bench/results/sptrsv-<stamp>)")
     a = ap.parse_args()
     if not os.access(EX7, os.X_OK):
         sys.exit("%s is missing: run make check s='tests-ex7_engine' first" % EX7)
@@ -55,8 +55,8 @@ def main():
     for grid, points, permute in cases:
         rows += run_case(grid, points, permute, a.threads, a.reps)
     stamp = datetime.datetime.utcnow().strftime("%Y%m%d-%H%M%S")
-    os.makedirs(a.out, exist_ok=True)
-    base = os.path.join(a.out, "sptrsv-" + stamp)
+    base = a.out or os.path.join(HERE, "results", "sptrsv-" + stamp)
+    os.makedirs(os.path.dirname(os.path.abspath(base)), exist_ok=True)
     try:
         load = os.getloadavg()[0]
     except OSError:
@@ -118,7 +118,7 @@ def main():
             ax.set_ylabel("speedup over PETSc MatSolve")
             ax.legend(fontsize=8)
         fig.tight_layout()
-        fig.savefig(base + ".png", dpi=100)
+        fig.savefig(base + "-speedup.png", dpi=100)
     except ImportError:
         print("matplotlib is missing: no plot")
     print("wrote %s.json, .md, .png" % base)
