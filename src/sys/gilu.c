@@ -5,10 +5,12 @@
 #include <petscgilu/private/giluimpl.h>
 
 PETSC_EXTERN PetscErrorCode PCCreate_StructILU(PC);
+PETSC_EXTERN PetscErrorCode PCCreate_ATSILU(PC); /* PCATSILU (issue 8) */
 PETSC_EXTERN PetscErrorCode MatCreate_StencilGPU(Mat);
 PETSC_INTERN PetscErrorCode MatGetFactor_SeqStencilGPU_StructILU(Mat, MatFactorType, Mat *);
 
 PetscLogEvent GILU_StencilExtract, GILU_StructILUFactor, GILU_StructILUApply;
+PetscLogEvent GILU_ATSILUSetUp, GILU_ATSILUSweep, GILU_ATSILUApply; /* PCATSILU (issue 8) */
 
 static PetscBool PetscGILUPackageInitialized = PETSC_FALSE;
 
@@ -57,6 +59,11 @@ PetscErrorCode PetscGILUInitializePackage(void)
   PetscCall(PetscLogEventRegister("GILUStencilExtr", PC_CLASSID, &GILU_StencilExtract));
   PetscCall(PetscLogEventRegister("StructILUFactor", PC_CLASSID, &GILU_StructILUFactor));
   PetscCall(PetscLogEventRegister("StructILUApply", PC_CLASSID, &GILU_StructILUApply));
+  /* PCATSILU (issue 8) */
+  PetscCall(PCRegister(PCATSILU, PCCreate_ATSILU));
+  PetscCall(PetscLogEventRegister("ATSILUSetUp", PC_CLASSID, &GILU_ATSILUSetUp));
+  PetscCall(PetscLogEventRegister("ATSILUSweep", PC_CLASSID, &GILU_ATSILUSweep));
+  PetscCall(PetscLogEventRegister("ATSILUApply", PC_CLASSID, &GILU_ATSILUApply));
   PetscCall(PetscRegisterFinalize(PetscGILUFinalizePackage));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

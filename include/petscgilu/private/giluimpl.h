@@ -7,6 +7,8 @@
 #include <petscgiluconf.h>
 
 PETSC_INTERN PetscLogEvent GILU_StencilExtract, GILU_StructILUFactor, GILU_StructILUApply;
+/* PCATSILU (issue 8) */
+PETSC_INTERN PetscLogEvent GILU_ATSILUSetUp, GILU_ATSILUSweep, GILU_ATSILUApply;
 
 /* Number of usable CUDA devices: 0 when the library was built without CUDA or none is present */
 PETSC_INTERN PetscErrorCode PetscGILUGetDeviceCount(PetscInt *);
