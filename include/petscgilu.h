@@ -181,4 +181,117 @@ PETSC_EXTERN PetscErrorCode PCFGDDSetThreads(PC, PetscInt);
 PETSC_EXTERN PetscErrorCode PCFGDDGetSubdomains(PC, PetscInt *, const PetscInt *[], IS *);
 /* ---------------------------------------------------------------------------------------------- end PCFGDD */
 
+
+/* ---- PCATSILU (issue 8): iterative ILU by alternating triangular solves, with ParILU/ParILUT beside it ---- */
+/*J
+   PCATSILU - "atsilu": ILU factors computed by sweeps of independent row and column solves (ATS-ILU, seed 002)
+
+   Level: intermediate
+
+.seealso: `PCATSILUSetType()`, `PCATSILUSetAlgorithm()`, `PCATSILUSetSweeps()`, `PCATSILUSetFill()`
+J*/
+#define PCATSILU "atsilu"
+
+/*E
+   PCATSILUType - a fixed pattern (ILU(k), Algorithm 6) or a thresholded one (ILUT, Algorithm 7)
+
+   Level: intermediate
+
+.seealso: `PCATSILUSetType()`
+E*/
+typedef enum {
+  PC_ATSILU_ILU,
+  PC_ATSILU_ILUT
+} PCATSILUType;
+PETSC_EXTERN const char *const PCATSILUTypes[];
+
+/*E
+   PCATSILUAlgorithm - alternating triangular solves (ATS) or Chow-Patel fixed-point sweeps (ParILU, ParILUT)
+
+   Level: intermediate
+
+.seealso: `PCATSILUSetAlgorithm()`
+E*/
+typedef enum {
+  PC_ATSILU_ALGORITHM_ATS,
+  PC_ATSILU_ALGORITHM_PARILU
+} PCATSILUAlgorithm;
+PETSC_EXTERN const char *const PCATSILUAlgorithms[];
+
+/*E
+   PCATSILUPattern - the starting pattern S for levels k: the pattern of A^(k+1), PETSc's ILU(k) symbolic pattern, or the diagonal (A^0)
+
+   Level: intermediate
+
+.seealso: `PCATSILUSetPattern()`, `PCATSILUSetLevels()`
+E*/
+typedef enum {
+  PC_ATSILU_PATTERN_POWER,
+  PC_ATSILU_PATTERN_SYMBOLIC,
+  PC_ATSILU_PATTERN_DIAGONAL
+} PCATSILUPattern;
+PETSC_EXTERN const char *const PCATSILUPatterns[];
+
+/*E
+   PCATSILUInitialGuess - the starting factors: triu(A) and tril(A) with a unit diagonal, or diag(A) and I
+
+   Level: advanced
+
+.seealso: `PCATSILUSetInitialGuess()`
+E*/
+typedef enum {
+  PC_ATSILU_INITIAL_GUESS_TRIU,
+  PC_ATSILU_INITIAL_GUESS_DIAGONAL
+} PCATSILUInitialGuess;
+PETSC_EXTERN const char *const PCATSILUInitialGuesses[];
+
+/*E
+   PCATSILUTriSolve - how the factors are applied: exact triangular solves or Jacobi sweeps
+
+   Level: intermediate
+
+.seealso: `PCATSILUSetTriSolve()`
+E*/
+typedef enum {
+  PC_ATSILU_TRISOLVE_EXACT,
+  PC_ATSILU_TRISOLVE_JACOBI
+} PCATSILUTriSolve;
+PETSC_EXTERN const char *const PCATSILUTriSolves[];
+
+/*E
+   PCATSILUDevice - where the fixed-pattern sweeps run: host threads, CUDA kernels, or the same kernels in the
+   host emulation of CUDA (cudaemu, for testing)
+
+   Level: advanced
+
+.seealso: `PCATSILUSetDevice()`
+E*/
+typedef enum {
+  PC_ATSILU_DEVICE_HOST,
+  PC_ATSILU_DEVICE_CUDA,
+  PC_ATSILU_DEVICE_CUDAEMU
+} PCATSILUDevice;
+PETSC_EXTERN const char *const PCATSILUDevices[];
+
+PETSC_EXTERN PetscErrorCode PCATSILUSetType(PC, PCATSILUType);
+PETSC_EXTERN PetscErrorCode PCATSILUSetDevice(PC, PCATSILUDevice);
+PETSC_EXTERN PetscErrorCode PCATSILUSetAlgorithm(PC, PCATSILUAlgorithm);
+PETSC_EXTERN PetscErrorCode PCATSILUSetLevels(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode PCATSILUSetPattern(PC, PCATSILUPattern);
+PETSC_EXTERN PetscErrorCode PCATSILUSetSweeps(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode PCATSILUSetTol(PC, PetscReal);
+PETSC_EXTERN PetscErrorCode PCATSILUSetFill(PC, PetscReal);
+PETSC_EXTERN PetscErrorCode PCATSILUSetThreads(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode PCATSILUSetTriSolve(PC, PCATSILUTriSolve, PetscInt);
+PETSC_EXTERN PetscErrorCode PCATSILUSetJacobiScaling(PC, PetscBool);
+PETSC_EXTERN PetscErrorCode PCATSILUSetInitialGuess(PC, PCATSILUInitialGuess);
+PETSC_EXTERN PetscErrorCode PCATSILUSetUseNew(PC, PetscBool);
+PETSC_EXTERN PetscErrorCode PCATSILUSetUpdateResidual(PC, PetscBool);
+PETSC_EXTERN PetscErrorCode PCATSILUSetResidualRHS(PC, PetscBool);
+PETSC_EXTERN PetscErrorCode PCATSILUSetResidualLHS(PC, PetscBool);
+PETSC_EXTERN PetscErrorCode PCATSILUSetSweepsBefore(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode PCATSILUSetSweepsAfter(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode PCATSILUGetResidualHistory(PC, PetscInt *, const PetscReal *[]);
+/* ---- end PCATSILU ---- */
+
 #endif

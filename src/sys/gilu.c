@@ -5,6 +5,7 @@
 #include <petscgilu/private/giluimpl.h>
 
 PETSC_EXTERN PetscErrorCode PCCreate_StructILU(PC);
+PETSC_EXTERN PetscErrorCode PCCreate_ATSILU(PC); /* PCATSILU (issue 8) */
 PETSC_EXTERN PetscErrorCode MatCreate_StencilGPU(Mat);
 PETSC_INTERN PetscErrorCode MatGetFactor_SeqStencilGPU_StructILU(Mat, MatFactorType, Mat *);
 
@@ -16,6 +17,8 @@ PetscLogEvent               GILU_FGDDPartition, GILU_FGDDLevels, GILU_FGDDFactor
 /* triangular-solve engine and MatSolverType gilu (src/mat/sptrsv) */
 PetscLogEvent GILU_TriSolve, GILU_TriAnalysis;
 PETSC_INTERN PetscErrorCode MatGetFactor_SeqAIJ_GILU(Mat, MatFactorType, Mat *);
+
+PetscLogEvent GILU_ATSILUSetUp, GILU_ATSILUSweep, GILU_ATSILUApply; /* PCATSILU (issue 8) */
 
 static PetscBool PetscGILUPackageInitialized = PETSC_FALSE;
 
@@ -83,6 +86,12 @@ PetscErrorCode PetscGILUInitializePackage(void)
   PetscCall(MatSolverTypeRegister(MATSOLVERGILU, MATSEQAIJ, MAT_FACTOR_ICC, MatGetFactor_SeqAIJ_GILU));
   PetscCall(MatSolverTypeRegister(MATSOLVERGILU, MATSEQBAIJ, MAT_FACTOR_ILU, MatGetFactor_SeqAIJ_GILU));
   PetscCall(MatSolverTypeRegister(MATSOLVERGILU, MATSEQBAIJ, MAT_FACTOR_ICC, MatGetFactor_SeqAIJ_GILU));
+
+  /* PCATSILU (issue 8) */
+  PetscCall(PCRegister(PCATSILU, PCCreate_ATSILU));
+  PetscCall(PetscLogEventRegister("ATSILUSetUp", PC_CLASSID, &GILU_ATSILUSetUp));
+  PetscCall(PetscLogEventRegister("ATSILUSweep", PC_CLASSID, &GILU_ATSILUSweep));
+  PetscCall(PetscLogEventRegister("ATSILUApply", PC_CLASSID, &GILU_ATSILUApply));
   PetscCall(PetscRegisterFinalize(PetscGILUFinalizePackage));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -1,0 +1,636 @@
+/*
+   PCATSILU: ILU factors computed iteratively by alternating triangular solves (ATS-ILU(k), ATS-ILUT; seed 002),
+   with Chow-Patel ParILU and ParILUT beside it (-pc_atsilu_algorithm parilu).
+
+   The PC orchestrates: it takes the local diagonal block of the matrix (SEQAIJ/SEQBAIJ, or the MPI matrix's
+   diagonal block), runs the sweeps (atsilu-factor.c, parilu.c; atsilu-block.c for BAIJ blocks; cuda/atsilu.cu
+   on a device), and applies the factors with the
+   triangular-solve engine (sptrsv.h) or with Jacobi sweeps on the triangular systems.
+*/
+#include <stdarg.h>
+#include <petsc/private/pcimpl.h>
+#include <petscgilu/private/giluimpl.h>
+#include <petscgilu/private/sptrsv.h>
+#include "atsilu.h"
+#if defined(PETSCGILU_HAVE_OPENMP)
+  #include <omp.h>
+#endif
+
+const char *const PCATSILUTypes[]          = {"ilu", "ilut", "PCATSILUType", "PC_ATSILU_", NULL};
+const char *const PCATSILUAlgorithms[]     = {"ats", "parilu", "PCATSILUAlgorithm", "PC_ATSILU_ALGORITHM_", NULL};
+const char *const PCATSILUPatterns[]       = {"power", "symbolic", "diagonal", "PCATSILUPattern", "PC_ATSILU_PATTERN_", NULL};
+const char *const PCATSILUInitialGuesses[] = {"triu", "diagonal", "PCATSILUInitialGuess", "PC_ATSILU_INITIAL_GUESS_", NULL};
+const char *const PCATSILUTriSolves[]      = {"exact", "jacobi", "PCATSILUTriSolve", "PC_ATSILU_TRISOLVE_", NULL};
+const char *const PCATSILUDevices[]        = {"host", "cuda", "cudaemu", "PCATSILUDevice", "PC_ATSILU_DEVICE_", NULL};
+
+typedef struct {
+  /* options */
+  PCATSILUType         type;           /* -pc_atsilu_type */
+  PCATSILUAlgorithm    algorithm;      /* -pc_atsilu_algorithm */
+  PetscInt             levels;         /* -pc_atsilu_levels */
+  PCATSILUPattern      pattern;        /* -pc_atsilu_pattern */
+  PetscInt             sweeps;         /* -pc_atsilu_sweeps: most sweeps (update cycles for ILUT) */
+  PetscReal            tol;            /* -pc_atsilu_tol: stop when ||A - LU|| / ||A|| on the pattern is below (0: never) */
+  PetscReal            fill;           /* -pc_atsilu_fill: ILUT's nnz(L) + nnz(U) at most fill nnz(A) */
+  PetscInt             threads;        /* -pc_atsilu_threads, 0: OpenMP's */
+  PCATSILUTriSolve     trisolve;       /* -pc_atsilu_trisolve */
+  PetscInt             trisweeps;      /* -pc_atsilu_trisolve_sweeps */
+  PetscBool            scaling;        /* -pc_atsilu_jacobi_scaling */
+  PCATSILUInitialGuess guess;          /* -pc_atsilu_initial_guess */
+  PetscBool            usenew;         /* -pc_atsilu_use_new */
+  PetscBool            updateresidual; /* -pc_atsilu_update_residual */
+  PetscBool            residualrhs;    /* -pc_atsilu_residual_rhs */
+  PetscBool            residuallhs;    /* -pc_atsilu_residual_lhs */
+  PetscInt             before, after;  /* -pc_atsilu_sweeps_before, -pc_atsilu_sweeps_after */
+  PCATSILUDevice       device;         /* -pc_atsilu_device */
+  /* set up */
+  ATSFactors      F;
+  ATSBlockFactors B;     /* SEQBAIJ, fixed pattern */
+  PetscBool       block; /* B is used */
+  PetscInt        bs;
+  ATSCSR          L, U; /* the applied factors: L unit (strictly lower), U with its diagonal first */
+  GILUTri         trl, tru;
+  PetscScalar    *work, *work2;
+  PetscReal      *hist; /* residual after sweep s = 0 (the initial guess), 1, ..., nsweeps */
+  PetscInt        nsweeps, nnzA, nnzS, nthreads, zerorow;
+  PetscBool       converted, analyzed;
+} PC_ATSILU;
+
+static PetscErrorCode PCReset_ATSILU(PC pc)
+{
+  PC_ATSILU *ats = (PC_ATSILU *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCall(ATSFactorsReset(&ats->F));
+  PetscCall(ATSBlockFactorsReset(&ats->B));
+  PetscCall(ATSCSRReset(&ats->L));
+  PetscCall(ATSCSRReset(&ats->U));
+  PetscCall(GILUTriDestroy(&ats->trl));
+  PetscCall(GILUTriDestroy(&ats->tru));
+  PetscCall(PetscFree2(ats->work, ats->work2));
+  PetscCall(PetscFree(ats->hist));
+  ats->analyzed = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The local matrix as SEQAIJ: the matrix, MPIAIJ's diagonal block, or BAIJ converted (*conv to destroy); with
+   allowblock a SEQBAIJ block is returned as it is (*isblock) */
+static PetscErrorCode PCATSILUGetLocalAIJ(PC pc, PetscBool allowblock, Mat *Aloc, Mat *conv, PetscBool *isblock)
+{
+  Mat         A = pc->pmat, D = A;
+  PetscMPIInt size;
+  PetscBool   isaij, isbaij;
+
+  PetscFunctionBegin;
+  *conv    = NULL;
+  *isblock = PETSC_FALSE;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
+  if (size > 1) {
+    PetscCall(PetscObjectBaseTypeCompareAny((PetscObject)A, &isaij, MATMPIAIJ, MATMPIBAIJ, ""));
+    PetscCheck(isaij, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PCATSILU factors the local diagonal block of MPIAIJ or MPIBAIJ matrices, not of type %s: use -mat_type aij (or -dm_mat_type aij), or PCATSILU as the sub-PC of -pc_type bjacobi",
+               ((PetscObject)A)->type_name);
+    PetscCall(MatGetDiagonalBlock(A, &D));
+  }
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)D, MATSEQAIJ, &isaij));
+  PetscCall(PetscObjectBaseTypeCompareAny((PetscObject)D, &isbaij, MATSEQBAIJ, MATSEQSBAIJ, ""));
+  PetscCheck(isaij || isbaij, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCATSILU needs an AIJ matrix (or BAIJ, which it converts), not %s: use -mat_type aij (or -dm_mat_type aij)", ((PetscObject)D)->type_name);
+  if (isbaij && allowblock) PetscCall(PetscObjectBaseTypeCompare((PetscObject)D, MATSEQBAIJ, isblock));
+  if (isbaij && !*isblock) {
+    PetscCall(MatConvert(D, MATSEQAIJ, MAT_INITIAL_MATRIX, conv));
+    D = *conv;
+  }
+  *Aloc = D;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCATSILUFailed(PC pc, PetscInt row)
+{
+  PC_ATSILU *ats = (PC_ATSILU *)pc->data;
+
+  PetscFunctionBegin;
+  ats->zerorow = row;
+  PetscCheck(!pc->erroriffailure, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "Zero pivot in local row %" PetscInt_FMT " of PCATSILU", row);
+  PetscCall(PetscInfo(pc, "Zero pivot in local row %" PetscInt_FMT "\n", row));
+  PetscCall(PCSetFailedReason(pc, PC_FACTOR_NUMERIC_ZEROPIVOT));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCATSILUOneSweep(PC_ATSILU *ats)
+{
+  PetscBool ilut = (PetscBool)(ats->type == PC_ATSILU_ILUT);
+
+  PetscFunctionBegin;
+  if (ats->algorithm == PC_ATSILU_ALGORITHM_ATS) {
+    if (ilut) PetscCall(ATSFactorsSweepILUT(&ats->F, ats->after));
+    else PetscCall(ATSFactorsSweep(&ats->F));
+  } else {
+    if (ilut) PetscCall(ParILUTSweep(&ats->F));
+    else PetscCall(ParILUSweep(&ats->F));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the fixed-pattern sweeps by the CUDA kernels (cuda/atsilu.cu) on a GPU or in the emulation */
+static PetscErrorCode PCATSILUSweepsDevice(PC pc, Mat A)
+{
+  PC_ATSILU *ats    = (PC_ATSILU *)pc->data;
+  PetscBool  parilu = (PetscBool)(ats->algorithm == PC_ATSILU_ALGORITHM_PARILU);
+
+  PetscFunctionBegin;
+  PetscCheck(ats->type == PC_ATSILU_ILU, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_atsilu_device %s runs the fixed-pattern sweeps only: use -pc_atsilu_type ilu, or -pc_atsilu_device host for ilut", PCATSILUDevices[ats->device]);
+  PetscCall(PetscLogEventBegin(GILU_ATSILUSweep, pc, A, 0, 0));
+  if (ats->device == PC_ATSILU_DEVICE_CUDA) {
+#if defined(PETSCGILU_HAVE_CUDA)
+    PetscInt ndev;
+
+    PetscCall(PetscGILUGetDeviceCount(&ndev));
+    PetscCheck(ndev > 0, PETSC_COMM_SELF, PETSC_ERR_SUP, "-pc_atsilu_device cuda: no CUDA device found; use -pc_atsilu_device host (or cudaemu to run the kernels in the host emulation)");
+    PetscCall(ATSFactorsSweeps_CUDA(&ats->F, parilu, ats->sweeps, ats->tol, ats->hist, &ats->nsweeps));
+#else
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "-pc_atsilu_device cuda: petscgilu was built without CUDA; use -pc_atsilu_device host");
+#endif
+  } else {
+#if defined(PETSCGILU_HAVE_CUDAEMU)
+    PetscCall(ATSFactorsSweeps_CUDA_cudaemu(&ats->F, parilu, ats->sweeps, ats->tol, ats->hist, &ats->nsweeps));
+#else
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "-pc_atsilu_device cudaemu: petscgilu was built without the CUDA emulation; use -pc_atsilu_device host");
+#endif
+  }
+  PetscCall(PetscLogEventEnd(GILU_ATSILUSweep, pc, A, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCATSILUSetUpTriSolves(PC pc, PetscInt n, PetscInt bs)
+{
+  PC_ATSILU  *ats = (PC_ATSILU *)pc->data;
+  const char *prefix;
+
+  PetscFunctionBegin;
+  PetscCall(PCGetOptionsPrefix(pc, &prefix));
+  PetscCall(GILUTriCreate(&ats->trl));
+  PetscCall(GILUTriCreate(&ats->tru));
+  PetscCall(GILUTriSetThreads(ats->trl, ats->nthreads));
+  PetscCall(GILUTriSetThreads(ats->tru, ats->nthreads));
+  PetscCall(GILUTriSetFromOptions(ats->trl, ((PetscObject)pc)->options, prefix));
+  PetscCall(GILUTriSetFromOptions(ats->tru, ((PetscObject)pc)->options, prefix));
+  PetscCall(GILUTriSetMatrix(ats->trl, GILU_TRI_LOWER, GILU_TRI_DIAG_UNIT, n, bs, ats->L.i, ats->L.j, ats->L.a, NULL));
+  PetscCall(GILUTriSetMatrix(ats->tru, GILU_TRI_UPPER, GILU_TRI_DIAG_STORED, n, bs, ats->U.i, ats->U.j, ats->U.a, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* SEQBAIJ with the fixed pattern: the block sweeps (atsilu-block.c), whose limit is PETSc's block ILU */
+static PetscErrorCode PCSetUpBlock_ATSILU(PC pc, Mat A)
+{
+  PC_ATSILU       *ats    = (PC_ATSILU *)pc->data;
+  ATSBlockFactors *B      = &ats->B;
+  PetscBool        parilu = (PetscBool)(ats->algorithm == PC_ATSILU_ALGORITHM_PARILU);
+  PetscInt         n, bs;
+
+  PetscFunctionBegin;
+  PetscCall(ATSBlockFactorsCreate(A, ats->pattern, ats->levels, ats->scaling, ats->nthreads, ats->guess, B));
+  B->usenew     = ats->usenew;
+  n             = B->n;
+  bs            = B->bs;
+  ats->bs       = bs;
+  ats->nnzA     = B->A.i[n];
+  ats->nnzS     = B->S.i[n];
+  ats->analyzed = PETSC_TRUE;
+  ats->nsweeps  = 0;
+  PetscCall(PetscMalloc1(ats->sweeps + 1, &ats->hist));
+  PetscCall(PetscMalloc2(n * bs, &ats->work, n * bs, &ats->work2));
+  if (B->zerorow < 0) PetscCall(ATSBlockFactorsResidual(B, &ats->hist[0]));
+  for (PetscInt s = 1; s <= ats->sweeps && B->zerorow < 0; s++) {
+    PetscCall(PetscLogEventBegin(GILU_ATSILUSweep, pc, A, 0, 0));
+    PetscCall(ATSBlockFactorsSweep(B, parilu));
+    PetscCall(PetscLogEventEnd(GILU_ATSILUSweep, pc, A, 0, 0));
+    if (B->zerorow >= 0) break;
+    PetscCall(ATSBlockFactorsResidual(B, &ats->hist[s]));
+    ats->nsweeps = s;
+    if (PetscIsInfOrNanReal(ats->hist[s]) && B->zerorow < 0) B->zerorow = 0;
+    if (ats->tol > 0 && ats->hist[s] <= ats->tol) break;
+  }
+  if (B->zerorow < 0 && !ats->usenew && !parilu && ats->nsweeps > 0) { /* see PCSetUp_ATSILU() */
+    PetscCall(ATSBlockFactorsFinishU(B));
+    PetscCall(ATSBlockFactorsResidual(B, &ats->hist[ats->nsweeps]));
+  }
+  if (B->zerorow < 0) PetscCall(ATSBlockFactorsExport(B, &ats->L, &ats->U, &B->zerorow));
+  if (B->zerorow < 0) PetscCall(PCATSILUSetUpTriSolves(pc, n, bs));
+  ats->zerorow = B->zerorow;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCSetUp_ATSILU(PC pc)
+{
+  PC_ATSILU  *ats = (PC_ATSILU *)pc->data;
+  ATSFactors *F   = &ats->F;
+  Mat         A, conv;
+  PetscInt    n, nl = 0, nu = 0;
+  PetscBool   block;
+
+  PetscFunctionBegin;
+  PetscCall(PCATSILUGetLocalAIJ(pc, (PetscBool)(ats->type == PC_ATSILU_ILU && ats->device == PC_ATSILU_DEVICE_HOST && ats->trisolve == PC_ATSILU_TRISOLVE_EXACT), &A, &conv, &block));
+  ats->converted = (PetscBool)(conv != NULL);
+  PetscCall(PCReset_ATSILU(pc));
+  ats->zerorow = -1;
+  ats->bs      = 1;
+  ats->block   = block;
+  PetscCall(PetscLogEventBegin(GILU_ATSILUSetUp, pc, A, 0, 0));
+#if defined(PETSCGILU_HAVE_OPENMP)
+  ats->nthreads = ats->threads > 0 ? ats->threads : omp_get_max_threads();
+#else
+  ats->nthreads = 1;
+#endif
+  if (block) {
+    PetscCall(PCSetUpBlock_ATSILU(pc, A));
+    PetscCall(PetscLogEventEnd(GILU_ATSILUSetUp, pc, A, 0, 0));
+    if (ats->zerorow >= 0) PetscCall(PCATSILUFailed(pc, ats->zerorow));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(ATSFactorsCreate(A, ats->pattern, ats->levels, ats->scaling, ats->nthreads, F));
+  PetscCall(MatDestroy(&conv));
+  n                 = F->n;
+  F->usenew         = ats->usenew;
+  F->updateresidual = ats->updateresidual;
+  F->residualrhs    = ats->residualrhs;
+  F->residuallhs    = ats->residuallhs;
+  ats->nnzA         = F->A.i[n];
+  ats->nnzS         = F->S.i[n];
+  for (PetscInt r = 0; r < n; r++) {
+    for (PetscInt p = F->A.i[r]; p < F->A.i[r + 1]; p++) {
+      if (F->A.j[p] < r) nl++;
+      if (F->A.j[p] > r) nu++;
+    }
+  }
+  /* diagonals included: nnz(L) (its diagonal not counted) + nnz(U) <= fill (nnz(A) - n) + n */
+  F->lmax = (PetscInt)(ats->fill * nl) + n;
+  F->umax = (PetscInt)(ats->fill * nu) + n;
+  PetscCall(PetscMalloc1(ats->sweeps + 1, &ats->hist));
+  PetscCall(PetscMalloc2(n, &ats->work, n, &ats->work2));
+  ats->analyzed = PETSC_TRUE;
+  ats->nsweeps  = 0;
+  if (F->zerorow < 0) {
+    PetscCall(ATSFactorsInitialGuess(F, ats->guess));
+    PetscCall(ATSFactorsResidual(F, &ats->hist[0]));
+  }
+  if (ats->type == PC_ATSILU_ILUT) {
+    for (PetscInt s = 0; s < ats->before && F->zerorow < 0; s++) {
+      if (ats->algorithm == PC_ATSILU_ALGORITHM_ATS) PetscCall(ATSFactorsSweep(F));
+      else PetscCall(ParILUSweep(F));
+    }
+  }
+  if (ats->device != PC_ATSILU_DEVICE_HOST && F->zerorow < 0) PetscCall(PCATSILUSweepsDevice(pc, A));
+  for (PetscInt s = 1; s <= ats->sweeps && F->zerorow < 0 && ats->device == PC_ATSILU_DEVICE_HOST; s++) {
+    PetscCall(PetscLogEventBegin(GILU_ATSILUSweep, pc, A, 0, 0));
+    PetscCall(PCATSILUOneSweep(ats));
+    PetscCall(PetscLogEventEnd(GILU_ATSILUSweep, pc, A, 0, 0));
+    PetscCall(ATSFactorsResidual(F, &ats->hist[s]));
+    ats->nsweeps = s;
+    if (PetscIsInfOrNanReal(ats->hist[s]) && F->zerorow < 0) F->zerorow = 0;
+    if (ats->tol > 0 && ats->hist[s] <= ats->tol) break;
+  }
+  if (F->zerorow < 0 && !ats->usenew && ats->algorithm == PC_ATSILU_ALGORITHM_ATS && ats->nsweeps > 0) {
+    /* Without USE_NEW, L^(k+1) = f(U^(k)) and U^(k+1) = g(L^(k)) are two interleaved sequences whose diagonal
+       scalings differ (L's diagonal is free in ATS): one last U half-step from the final L makes a consistent pair */
+    F->usenew = PETSC_TRUE;
+    (void)ATSSolveRows(&F->Ut, NULL, F->Ut.a, &F->L, &F->At, NULL, NULL, PETSC_FALSE, F->nthreads);
+    F->usenew = PETSC_FALSE;
+    PetscCall(ATSFactorsResidual(F, &ats->hist[ats->nsweeps]));
+  }
+  if (F->zerorow < 0) {
+    PetscCall(ATSFactorsExport(F, &ats->L, &ats->U));
+    for (PetscInt r = 0; r < n && F->zerorow < 0; r++)
+      if (ats->U.a[ats->U.i[r]] == 0.0 || PetscIsInfOrNanScalar(ats->U.a[ats->U.i[r]])) F->zerorow = r;
+  }
+  if (F->zerorow < 0 && ats->trisolve == PC_ATSILU_TRISOLVE_EXACT) PetscCall(PCATSILUSetUpTriSolves(pc, n, 1));
+  PetscCall(PetscLogEventEnd(GILU_ATSILUSetUp, pc, A, 0, 0));
+  if (F->zerorow >= 0) PetscCall(PCATSILUFailed(pc, F->zerorow));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* m Jacobi sweeps on L y = b (unit L) and U x = y, from y = b and x = D^{-1} y */
+static PetscErrorCode PCATSILUApplyJacobi(PC_ATSILU *ats, const PetscScalar *b, PetscScalar *x)
+{
+  PetscInt      n = ats->F.n, m = ats->trisweeps, nt = ats->nthreads;
+  PetscScalar  *y = ats->work, *t = ats->work2;
+  const ATSCSR *L = &ats->L, *U = &ats->U;
+
+  PetscFunctionBegin;
+  (void)nt;
+  PetscCall(PetscArraycpy(y, b, n));
+  for (PetscInt s = 0; s < m; s++) {
+#if defined(PETSCGILU_HAVE_OPENMP)
+  #pragma omp parallel for num_threads(nt) schedule(static)
+#endif
+    for (PetscInt r = 0; r < n; r++) {
+      PetscScalar v = b[r];
+      for (PetscInt p = L->i[r]; p < L->i[r + 1]; p++) v -= L->a[p] * y[L->j[p]];
+      t[r] = v;
+    }
+    PetscCall(PetscArraycpy(y, t, n));
+  }
+  for (PetscInt r = 0; r < n; r++) x[r] = y[r] / U->a[U->i[r]];
+  for (PetscInt s = 0; s < m; s++) {
+#if defined(PETSCGILU_HAVE_OPENMP)
+  #pragma omp parallel for num_threads(nt) schedule(static)
+#endif
+    for (PetscInt r = 0; r < n; r++) {
+      PetscScalar v = y[r];
+      for (PetscInt p = U->i[r] + 1; p < U->i[r + 1]; p++) v -= U->a[p] * x[U->j[p]];
+      t[r] = v / U->a[U->i[r]];
+    }
+    PetscCall(PetscArraycpy(x, t, n));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCApply_ATSILU(PC pc, Vec x, Vec y)
+{
+  PC_ATSILU         *ats = (PC_ATSILU *)pc->data;
+  const PetscScalar *xa;
+  PetscScalar       *ya;
+
+  PetscFunctionBegin;
+  if (ats->zerorow >= 0) { /* the factorization failed: let the Krylov method see it */
+    PetscCall(VecSetInf(y));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscLogEventBegin(GILU_ATSILUApply, pc, x, y, 0));
+  PetscCall(VecGetArrayRead(x, &xa));
+  PetscCall(VecGetArrayWrite(y, &ya));
+  if (ats->trisolve == PC_ATSILU_TRISOLVE_EXACT) {
+    PetscCall(GILUTriSolve(ats->trl, xa, ats->work));
+    PetscCall(GILUTriSolve(ats->tru, ats->work, ya));
+  } else PetscCall(PCATSILUApplyJacobi(ats, xa, ya));
+  PetscCall(VecRestoreArrayWrite(y, &ya));
+  PetscCall(VecRestoreArrayRead(x, &xa));
+  PetscCall(PetscLogEventEnd(GILU_ATSILUApply, pc, x, y, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCView_ATSILU(PC pc, PetscViewer viewer)
+{
+  PC_ATSILU  *ats = (PC_ATSILU *)pc->data;
+  PetscBool   ascii;
+  PetscMPIInt size;
+  const char *alg;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
+  if (!ascii) PetscFunctionReturn(PETSC_SUCCESS);
+  if (ats->algorithm == PC_ATSILU_ALGORITHM_ATS) alg = ats->type == PC_ATSILU_ILU ? "ATS-ILU (alternating triangular solves, Algorithm 6)" : "ATS-ILUT (alternating triangular solves with thresholding, Algorithm 7)";
+  else alg = ats->type == PC_ATSILU_ILU ? "ParILU (Chow-Patel fixed-point sweeps, Jacobi order)" : "ParILUT (Anzt-Chow-Dongarra, Jacobi-order sweeps)";
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  %s\n", alg));
+  if (ats->pattern == PC_ATSILU_PATTERN_POWER) PetscCall(PetscViewerASCIIPrintf(viewer, "  starting pattern: levels %" PetscInt_FMT ", the pattern of A^%" PetscInt_FMT "\n", ats->levels, ats->levels + 1));
+  else if (ats->pattern == PC_ATSILU_PATTERN_SYMBOLIC) PetscCall(PetscViewerASCIIPrintf(viewer, "  starting pattern: levels %" PetscInt_FMT ", the symbolic ILU(%" PetscInt_FMT ") pattern\n", ats->levels, ats->levels));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "  starting pattern: the diagonal (A^0)\n"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  initial guess %s, Jacobi scaling %s, %s factor in the second half-step\n", PCATSILUInitialGuesses[ats->guess], ats->scaling ? "yes" : "no", ats->usenew ? "newest" : "previous"));
+  if (ats->type == PC_ATSILU_ILUT)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  fill %g of nnz(A); residual updated between half-steps %s, residual in the right-hand side %s, in the left-hand side %s, sweeps before %" PetscInt_FMT ", after thresholding %" PetscInt_FMT "\n",
+                                     (double)ats->fill, ats->updateresidual ? "yes" : "no", ats->residualrhs ? "yes" : "no", ats->residuallhs ? "yes" : "no", ats->before, ats->after));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  sweeps: at most %" PetscInt_FMT ", tolerance %g on ||A - LU||_F / ||A||_F on the pattern; ", ats->sweeps, (double)ats->tol));
+  PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
+  if (ats->device == PC_ATSILU_DEVICE_HOST) PetscCall(PetscViewerASCIIPrintf(viewer, "host threads %" PetscInt_FMT "\n", ats->analyzed ? ats->nthreads : ats->threads));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "%s kernels (a thread per row of L and column of U)\n", ats->device == PC_ATSILU_DEVICE_CUDA ? "CUDA" : "emulated CUDA (cudaemu)"));
+  PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
+  if (ats->trisolve == PC_ATSILU_TRISOLVE_EXACT) PetscCall(PetscViewerASCIIPrintf(viewer, "  apply: exact triangular solves\n"));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "  apply: %" PetscInt_FMT " Jacobi sweeps on each triangular factor\n", ats->trisweeps));
+  if (!ats->analyzed) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  not set up yet\n"));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
+  if (size > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "  block Jacobi across %d MPI processes: each factors its local diagonal block; process 0 shown\n", size));
+  if (ats->converted) PetscCall(PetscViewerASCIIPrintf(viewer, "  the BAIJ matrix was converted to AIJ: point (not block) factors (block factors: -pc_atsilu_type ilu, host sweeps, exact solves)\n"));
+  if (ats->block) PetscCall(PetscViewerASCIIPrintf(viewer, "  BAIJ block factors, block size %" PetscInt_FMT "; counts below in blocks\n", ats->bs));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  rows %" PetscInt_FMT ", nnz(A) %" PetscInt_FMT ", starting pattern nnz(S) %" PetscInt_FMT "\n", ats->block ? ats->B.n : ats->F.n, ats->nnzA, ats->nnzS));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  sweeps done %" PetscInt_FMT "; ||A - LU||_F / ||A||_F on the pattern after each (0: initial guess):\n", ats->nsweeps));
+  for (PetscInt s = 0; s <= ats->nsweeps; s++) PetscCall(PetscViewerASCIIPrintf(viewer, "    %3" PetscInt_FMT " %.3e\n", s, (double)ats->hist[s]));
+  if (ats->zerorow >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  FAILED: zero pivot in local row %" PetscInt_FMT "\n", ats->zerorow));
+  else {
+    PetscInt nr = ats->block ? ats->B.n : ats->F.n, nz = ats->L.i[nr] + ats->U.i[nr];
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  factors: nnz(L) %" PetscInt_FMT " (unit diagonal not stored), nnz(U) %" PetscInt_FMT ", fill (nnz(L)+nnz(U))/nnz(A) %.2f\n", ats->L.i[nr], ats->U.i[nr], (double)nz / (double)PetscMax(ats->nnzA, 1)));
+    if (ats->trl) {
+      PetscInt nl, nu, maxl;
+
+      PetscCall(GILUTriGetLevels(ats->trl, &nl, &maxl));
+      PetscCall(GILUTriGetLevels(ats->tru, &nu, &maxl));
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  levels of the exact triangular solves: L %" PetscInt_FMT ", U %" PetscInt_FMT "\n", nl, nu));
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCSetFromOptions_ATSILU(PC pc, PetscOptionItems *PetscOptionsObject)
+{
+  PC_ATSILU           *ats = (PC_ATSILU *)pc->data;
+  PetscBool            flg, b;
+  PetscInt             k;
+  PetscReal            r;
+  PCATSILUType         type;
+  PCATSILUAlgorithm    alg;
+  PCATSILUPattern      pat;
+  PCATSILUTriSolve     tri;
+  PCATSILUInitialGuess guess;
+  PCATSILUDevice       dev;
+
+  PetscFunctionBegin;
+  PetscOptionsHeadBegin(PetscOptionsObject, "ATS-ILU options");
+  PetscCall(PetscOptionsEnum("-pc_atsilu_type", "Fixed pattern (ilu) or thresholded (ilut)", "PCATSILUSetType", PCATSILUTypes, (PetscEnum)ats->type, (PetscEnum *)&type, &flg));
+  if (flg) PetscCall(PCATSILUSetType(pc, type));
+  PetscCall(PetscOptionsEnum("-pc_atsilu_algorithm", "Alternating triangular solves or ParILU sweeps", "PCATSILUSetAlgorithm", PCATSILUAlgorithms, (PetscEnum)ats->algorithm, (PetscEnum *)&alg, &flg));
+  if (flg) PetscCall(PCATSILUSetAlgorithm(pc, alg));
+  PetscCall(PetscOptionsInt("-pc_atsilu_levels", "Levels k of the starting pattern", "PCATSILUSetLevels", ats->levels, &k, &flg));
+  if (flg) PetscCall(PCATSILUSetLevels(pc, k));
+  PetscCall(PetscOptionsEnum("-pc_atsilu_pattern", "Starting pattern: A^(k+1), symbolic ILU(k) or the diagonal", "PCATSILUSetPattern", PCATSILUPatterns, (PetscEnum)ats->pattern, (PetscEnum *)&pat, &flg));
+  if (flg) PetscCall(PCATSILUSetPattern(pc, pat));
+  PetscCall(PetscOptionsInt("-pc_atsilu_sweeps", "Most sweeps (update cycles for ilut)", "PCATSILUSetSweeps", ats->sweeps, &k, &flg));
+  if (flg) PetscCall(PCATSILUSetSweeps(pc, k));
+  PetscCall(PetscOptionsReal("-pc_atsilu_tol", "Stop the sweeps when ||A - LU||_F / ||A||_F on the pattern is below (0: never)", "PCATSILUSetTol", ats->tol, &r, &flg));
+  if (flg) PetscCall(PCATSILUSetTol(pc, r));
+  PetscCall(PetscOptionsReal("-pc_atsilu_fill", "ILUT: most entries of L and U relative to those of A", "PCATSILUSetFill", ats->fill, &r, &flg));
+  if (flg) PetscCall(PCATSILUSetFill(pc, r));
+  PetscCall(PetscOptionsInt("-pc_atsilu_threads", "Host threads (0: OpenMP's)", "PCATSILUSetThreads", ats->threads, &k, &flg));
+  if (flg) PetscCall(PCATSILUSetThreads(pc, k));
+  tri = ats->trisolve;
+  k   = ats->trisweeps;
+  PetscCall(PetscOptionsEnum("-pc_atsilu_trisolve", "Apply the factors by exact triangular solves or Jacobi sweeps", "PCATSILUSetTriSolve", PCATSILUTriSolves, (PetscEnum)ats->trisolve, (PetscEnum *)&tri, &flg));
+  PetscCall(PetscOptionsInt("-pc_atsilu_trisolve_sweeps", "Jacobi sweeps per triangular factor", "PCATSILUSetTriSolve", ats->trisweeps, &k, &b));
+  if (flg || b) PetscCall(PCATSILUSetTriSolve(pc, tri, k));
+  PetscCall(PetscOptionsBool("-pc_atsilu_jacobi_scaling", "Sweep on D^{-1/2} A D^{-1/2}", "PCATSILUSetJacobiScaling", ats->scaling, &b, &flg));
+  if (flg) PetscCall(PCATSILUSetJacobiScaling(pc, b));
+  PetscCall(PetscOptionsEnum("-pc_atsilu_initial_guess", "Starting factors", "PCATSILUSetInitialGuess", PCATSILUInitialGuesses, (PetscEnum)ats->guess, (PetscEnum *)&guess, &flg));
+  if (flg) PetscCall(PCATSILUSetInitialGuess(pc, guess));
+  PetscCall(PetscOptionsBool("-pc_atsilu_use_new", "The second half-step reads the newest factor (USE_NEW)", "PCATSILUSetUseNew", ats->usenew, &b, &flg));
+  if (flg) PetscCall(PCATSILUSetUseNew(pc, b));
+  PetscCall(PetscOptionsBool("-pc_atsilu_update_residual", "ILUT: recompute A - LU between the half-steps", "PCATSILUSetUpdateResidual", ats->updateresidual, &b, &flg));
+  if (flg) PetscCall(PCATSILUSetUpdateResidual(pc, b));
+  PetscCall(PetscOptionsBool("-pc_atsilu_residual_rhs", "ILUT: the residual in the right-hand side where A has no entry", "PCATSILUSetResidualRHS", ats->residualrhs, &b, &flg));
+  if (flg) PetscCall(PCATSILUSetResidualRHS(pc, b));
+  PetscCall(PetscOptionsBool("-pc_atsilu_residual_lhs", "ILUT: the residual in the triangular matrix of the solves where the factor has no entry", "PCATSILUSetResidualLHS", ats->residuallhs, &b, &flg));
+  if (flg) PetscCall(PCATSILUSetResidualLHS(pc, b));
+  PetscCall(PetscOptionsInt("-pc_atsilu_sweeps_before", "ILUT: fixed-pattern sweeps before the first cycle", "PCATSILUSetSweepsBefore", ats->before, &k, &flg));
+  if (flg) PetscCall(PCATSILUSetSweepsBefore(pc, k));
+  PetscCall(PetscOptionsInt("-pc_atsilu_sweeps_after", "ILUT (ats): fixed-pattern sweeps after each thresholding", "PCATSILUSetSweepsAfter", ats->after, &k, &flg));
+  if (flg) PetscCall(PCATSILUSetSweepsAfter(pc, k));
+  PetscCall(PetscOptionsEnum("-pc_atsilu_device", "Where the fixed-pattern sweeps run", "PCATSILUSetDevice", PCATSILUDevices, (PetscEnum)ats->device, (PetscEnum *)&dev, &flg));
+  if (flg) PetscCall(PCATSILUSetDevice(pc, dev));
+  PetscOptionsHeadEnd();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCDestroy_ATSILU(PC pc)
+{
+  const char *names[] = {"Type", "Algorithm", "Levels", "Pattern", "Sweeps", "Tol", "Fill", "Threads", "TriSolve", "JacobiScaling", "InitialGuess", "UseNew", "UpdateResidual", "ResidualRHS", "ResidualLHS", "SweepsBefore", "SweepsAfter", "Device"};
+  char        key[64];
+
+  PetscFunctionBegin;
+  PetscCall(PCReset_ATSILU(pc));
+  for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+    PetscCall(PetscSNPrintf(key, sizeof(key), "PCATSILUSet%s_C", names[i]));
+    PetscCall(PetscObjectComposeFunction((PetscObject)pc, key, NULL));
+  }
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCATSILUGetResidualHistory_C", NULL));
+  PetscCall(PetscFree(pc->data));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the implementations of the setters: each stores its value; a change of the options redoes the setup */
+#define ATSILU_SETTER(Name, T, field, check) \
+  static PetscErrorCode PCATSILUSet##Name##_ATSILU(PC pc, T v) \
+  { \
+    PC_ATSILU *ats = (PC_ATSILU *)pc->data; \
+\
+    PetscFunctionBegin; \
+    check; \
+    if (ats->field != v) pc->setupcalled = 0; \
+    ats->field = v; \
+    PetscFunctionReturn(PETSC_SUCCESS); \
+  }
+ATSILU_SETTER(Type, PCATSILUType, type, )
+ATSILU_SETTER(Algorithm, PCATSILUAlgorithm, algorithm, )
+ATSILU_SETTER(Levels, PetscInt, levels, PetscCheck(v >= 0 && v <= 8, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCATSILU levels must be in 0..8, not %" PetscInt_FMT, v))
+ATSILU_SETTER(Pattern, PCATSILUPattern, pattern, )
+ATSILU_SETTER(Sweeps, PetscInt, sweeps, PetscCheck(v >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCATSILU sweeps must be >= 0, not %" PetscInt_FMT, v))
+ATSILU_SETTER(Tol, PetscReal, tol, PetscCheck(v >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCATSILU tolerance must be >= 0, not %g", (double)v))
+ATSILU_SETTER(Fill, PetscReal, fill, PetscCheck(v >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCATSILU fill must be >= 1 (entries of L and U relative to those of A), not %g", (double)v))
+ATSILU_SETTER(Threads, PetscInt, threads, PetscCheck(v >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCATSILU threads must be >= 0 (0: OpenMP's), not %" PetscInt_FMT, v))
+ATSILU_SETTER(JacobiScaling, PetscBool, scaling, )
+ATSILU_SETTER(InitialGuess, PCATSILUInitialGuess, guess, )
+ATSILU_SETTER(UseNew, PetscBool, usenew, )
+ATSILU_SETTER(UpdateResidual, PetscBool, updateresidual, )
+ATSILU_SETTER(ResidualRHS, PetscBool, residualrhs, )
+ATSILU_SETTER(ResidualLHS, PetscBool, residuallhs, )
+ATSILU_SETTER(SweepsBefore, PetscInt, before, PetscCheck(v >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCATSILU sweeps before must be >= 0"))
+ATSILU_SETTER(Device, PCATSILUDevice, device, )
+ATSILU_SETTER(SweepsAfter, PetscInt, after, PetscCheck(v >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCATSILU sweeps after must be >= 0"))
+
+static PetscErrorCode PCATSILUSetTriSolve_ATSILU(PC pc, PCATSILUTriSolve t, PetscInt m)
+{
+  PC_ATSILU *ats = (PC_ATSILU *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCheck(m >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCATSILU triangular-solve sweeps must be >= 0, not %" PetscInt_FMT, m);
+  if (ats->trisolve != t || ats->trisweeps != m) pc->setupcalled = 0;
+  ats->trisolve  = t;
+  ats->trisweeps = m;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCATSILUGetResidualHistory_ATSILU(PC pc, PetscInt *nsweeps, const PetscReal *hist[])
+{
+  PC_ATSILU *ats = (PC_ATSILU *)pc->data;
+
+  PetscFunctionBegin;
+  if (nsweeps) *nsweeps = ats->analyzed ? ats->nsweeps : -1;
+  if (hist) *hist = ats->hist;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*MC
+   PCATSILU - "atsilu": incomplete LU factors computed iteratively, each sweep solving every row of L and every
+   column of U independently on a fixed or thresholded pattern (ATS-ILU(k) and ATS-ILUT, seed 002), or by Chow and
+   Patel's ParILU / Anzt's ParILUT fixed-point sweeps in the same framework. The factors are the same bitwise for
+   any number of threads. With enough sweeps ATS-ILU and ParILU reach the ILU factors of their pattern (PETSc's
+   ILU(k) with -pc_atsilu_pattern symbolic, ILU(0) for levels 0).
+
+   Options Database Keys:
++  -pc_atsilu_type <ilu,ilut> - fixed pattern (Algorithm 6) or thresholding (Algorithm 7)
+.  -pc_atsilu_algorithm <ats,parilu> - alternating triangular solves, or ParILU (ParILUT for ilut)
+.  -pc_atsilu_levels <k> - levels of the starting pattern (default 0)
+.  -pc_atsilu_pattern <power,symbolic,diagonal> - the pattern of A^(k+1), the symbolic ILU(k) pattern, or the diagonal (A^0)
+.  -pc_atsilu_sweeps <n> - most sweeps, update cycles for ilut (default 5)
+.  -pc_atsilu_tol <t> - stop once ||A - LU||_F / ||A||_F on the pattern is at most t (default 0: run all sweeps)
+.  -pc_atsilu_fill <f> - ilut: at most f times the entries of tril(A) in L and of triu(A) in U (default 2)
+.  -pc_atsilu_threads <n> - host threads (default 0: OpenMP's)
+.  -pc_atsilu_trisolve <exact,jacobi> - apply with the triangular-solve engine or with Jacobi sweeps
+.  -pc_atsilu_trisolve_sweeps <m> - Jacobi sweeps per factor (default 3)
+.  -pc_atsilu_jacobi_scaling <bool> - sweep on D^{-1/2} A D^{-1/2} (default true)
+.  -pc_atsilu_initial_guess <triu,diagonal> - starting factors (default triu)
+.  -pc_atsilu_use_new <bool> - the U half-step reads the new L (default true)
+.  -pc_atsilu_update_residual <bool> - ilut: recompute A - LU between the half-steps (default true)
+.  -pc_atsilu_residual_rhs <bool> - ilut: the residual in the right-hand side where A has no entry (default false)
+.  -pc_atsilu_residual_lhs <bool> - ilut: the residual in the triangular matrix of the solves where the factor has no entry (default false)
+.  -pc_atsilu_sweeps_before <n> - ilut: fixed-pattern sweeps before the first cycle (default 0)
+.  -pc_atsilu_sweeps_after <n> - ilut with ats: fixed-pattern sweeps after each thresholding (default 0)
+-  -pc_atsilu_device <host,cuda,cudaemu> - where the fixed-pattern (ilu) sweeps run: host threads, CUDA kernels, or the kernels in the host emulation
+
+   Notes:
+   Works on SEQAIJ and SEQBAIJ matrices, on the local diagonal block of MPIAIJ and MPIBAIJ (block Jacobi, one block
+   per process) and as a sub-PC of PCBJACOBI or PCASM. On BAIJ the fixed-pattern sweeps work on the blocks and
+   converge to PETSc's block ILU(k); ilut, the device sweeps and the Jacobi apply convert BAIJ to AIJ (point factors). The triangular solves of
+   -pc_atsilu_trisolve exact are those of the engine (-mat_gilu_trisolve with the PC's prefix chooses its algorithm).
+   ParILU runs in Jacobi order (every entry from the previous sweep), the deterministic form of Chow and Patel's
+   method; the asynchronous form is not offered.
+
+   Level: intermediate
+
+.seealso: `PCILU`, `PCATSILUSetType()`, `PCATSILUSetSweeps()`, `PCATSILUSetFill()`, `PCATSILUGetResidualHistory()`
+M*/
+PETSC_EXTERN PetscErrorCode PCCreate_ATSILU(PC pc)
+{
+  PC_ATSILU *ats;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&ats));
+  pc->data            = (void *)ats;
+  ats->type           = PC_ATSILU_ILU;
+  ats->algorithm      = PC_ATSILU_ALGORITHM_ATS;
+  ats->pattern        = PC_ATSILU_PATTERN_POWER;
+  ats->sweeps         = 5;
+  ats->fill           = 2;
+  ats->trisolve       = PC_ATSILU_TRISOLVE_EXACT;
+  ats->trisweeps      = 3;
+  ats->scaling        = PETSC_TRUE;
+  ats->guess          = PC_ATSILU_INITIAL_GUESS_TRIU;
+  ats->usenew         = PETSC_TRUE;
+  ats->updateresidual = PETSC_TRUE;
+  ats->zerorow        = -1;
+
+  pc->ops->setup          = PCSetUp_ATSILU;
+  pc->ops->apply          = PCApply_ATSILU;
+  pc->ops->reset          = PCReset_ATSILU;
+  pc->ops->destroy        = PCDestroy_ATSILU;
+  pc->ops->view           = PCView_ATSILU;
+  pc->ops->setfromoptions = PCSetFromOptions_ATSILU;
+
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCATSILUSetType_C", PCATSILUSetType_ATSILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCATSILUSetAlgorithm_C", PCATSILUSetAlgorithm_ATSILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCATSILUSetLevels_C", PCATSILUSetLevels_ATSILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCATSILUSetPattern_C", PCATSILUSetPattern_ATSILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCATSILUSetSweeps_C", PCATSILUSetSweeps_ATSILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCATSILUSetTol_C", PCATSILUSetTol_ATSILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCATSILUSetFill_C", PCATSILUSetFill_ATSILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCATSILUSetThreads_C", PCATSILUSetThreads_ATSILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCATSILUSetTriSolve_C", PCATSILUSetTriSolve_ATSILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCATSILUSetJacobiScaling_C", PCATSILUSetJacobiScaling_ATSILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCATSILUSetInitialGuess_C", PCATSILUSetInitialGuess_ATSILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCATSILUSetUseNew_C", PCATSILUSetUseNew_ATSILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCATSILUSetUpdateResidual_C", PCATSILUSetUpdateResidual_ATSILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCATSILUSetResidualRHS_C", PCATSILUSetResidualRHS_ATSILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCATSILUSetResidualLHS_C", PCATSILUSetResidualLHS_ATSILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCATSILUSetSweepsBefore_C", PCATSILUSetSweepsBefore_ATSILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCATSILUSetSweepsAfter_C", PCATSILUSetSweepsAfter_ATSILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCATSILUSetDevice_C", PCATSILUSetDevice_ATSILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCATSILUGetResidualHistory_C", PCATSILUGetResidualHistory_ATSILU));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

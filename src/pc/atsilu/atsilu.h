@@ -1,0 +1,97 @@
+/*
+   PCATSILU private: the factors being iterated and the sweeps (atsilu-factor.c: ATS-ILU(k) and ATS-ILUT,
+   seed 002 Algorithms 5-7; parilu.c: Chow-Patel ParILU and Anzt's ParILUT in the same storage).
+
+   Storage (seed 002 section 4): L in CSR, each row sorted with its diagonal last; U in CSC, stored as the CSR of
+   U^T (row j of U^T = column j of U), each column sorted with its diagonal last. A row of L and a column of U are
+   then updated by the same routine (RowSolve) with the roles of (L, U, A) and (U^T, L, A^T) exchanged.
+   All values are those of the (optionally Jacobi-scaled) matrix; ATSFactorsExport() undoes the scaling and
+   returns L with a unit diagonal (strictly lower CSR) and U with its diagonal (upper CSR, diagonal first).
+*/
+#ifndef PETSCGILU_ATSILU_H
+#define PETSCGILU_ATSILU_H
+
+#include <petscgilu.h>
+#include <petscgilu/private/compat.h>
+#include <petscgiluconf.h>
+
+/* a square CSR matrix: n rows, i[n+1], j[i[n]] sorted ascending per row, a[i[n]] */
+typedef struct {
+  PetscInt     n, nz, nzalloc;
+  PetscInt    *i, *j;
+  PetscScalar *a;
+} ATSCSR;
+
+typedef struct {
+  PetscInt   n;
+  ATSCSR     A, At; /* the (scaled) matrix and its transpose */
+  ATSCSR     S, St; /* the starting pattern (with the diagonal), lower part used by L, upper by U (St) */
+  ATSCSR     L, Ut; /* the factors, diagonal last in each row of L and of U^T */
+  PetscReal *scale; /* Jacobi scaling 1/sqrt|a_ii| (NULL: none) */
+  PetscInt   nthreads;
+  /* ILUT */
+  PetscInt  lmax, umax; /* most entries kept in L and U (diagonals included) */
+  PetscBool usenew, updateresidual, residualrhs, residuallhs;
+  PetscInt  zerorow; /* a zero pivot met in the sweeps: its row, else -1 */
+  /* work */
+  ATSCSR     Lold, R, Rt, U;
+  PetscInt  *iwork;
+  PetscReal *rwork;
+} ATSFactors;
+
+/* the block (SEQBAIJ) version of the fixed-pattern sweeps (atsilu-block.c): bs x bs row-major blocks */
+typedef struct {
+  PetscInt     n, bs, nthreads, zerorow;
+  ATSCSR       A, AtT;   /* the scaled matrix; A^T with each block transposed */
+  ATSCSR       S, St;    /* the starting (block) pattern */
+  ATSCSR       L, LT;    /* L (diagonal block last), and its blocks transposed */
+  ATSCSR       UtP, UtT; /* U^T's structure with the blocks u_kj (row j), and transposed */
+  PetscScalar *dinv;     /* inverted diagonal blocks of the current half-step's triangular factor */
+  PetscScalar *xold, *uold;
+  PetscReal   *scale, *rwork;
+  PetscBool    usenew;
+} ATSBlockFactors;
+
+PETSC_INTERN PetscErrorCode ATSCSRReset(ATSCSR *);
+PETSC_INTERN PetscErrorCode ATSFactorsReset(ATSFactors *);
+/* A from an assembled SEQAIJ matrix; the starting pattern S: levels k of pattern (power: A^(k+1); symbolic: ILU(k); diagonal) */
+PETSC_INTERN PetscErrorCode ATSFactorsCreate(Mat, PCATSILUPattern, PetscInt, PetscBool, PetscInt, ATSFactors *);
+PETSC_INTERN PetscErrorCode ATSFactorsInitialGuess(ATSFactors *, PCATSILUInitialGuess);
+/* one ATS-ILU(k) sweep on the fixed pattern (Algorithm 6) */
+PETSC_INTERN PetscErrorCode ATSFactorsSweep(ATSFactors *);
+/* one ATS-ILUT update cycle (Algorithm 7): sweepsafter extra fixed-pattern sweeps after thresholding */
+PETSC_INTERN PetscErrorCode ATSFactorsSweepILUT(ATSFactors *, PetscInt sweepsafter);
+/* ParILU (Chow-Patel), one Jacobi sweep: every entry from the previous iterate; ParILUT (Anzt) one cycle */
+PETSC_INTERN PetscErrorCode ParILUSweep(ATSFactors *);
+PETSC_INTERN PetscErrorCode ParILUTSweep(ATSFactors *);
+/* ||A - LU||_F on the pattern of the factors, relative to ||A||_F */
+PETSC_INTERN PetscErrorCode ATSFactorsResidual(ATSFactors *, PetscReal *);
+/* L unit (strictly lower CSR) and U (upper CSR, diagonal first) of the unscaled matrix */
+PETSC_INTERN PetscErrorCode ATSFactorsExport(ATSFactors *, ATSCSR *, ATSCSR *);
+
+/* shared by the two files */
+PETSC_INTERN PetscErrorCode ATSCSRTranspose(const ATSCSR *, ATSCSR *);
+PETSC_INTERN PetscErrorCode ATSCSRCopy(const ATSCSR *, ATSCSR *);
+PETSC_INTERN PetscErrorCode ATSStartingPattern(const ATSCSR *, PCATSILUPattern, PetscInt, ATSCSR *);
+PETSC_INTERN PetscErrorCode ATSComputeResidualMatrix(ATSFactors *, PetscBool lower, PetscBool upper);
+PETSC_INTERN PetscErrorCode ATSExpandPatterns(ATSFactors *, PetscBool lower, PetscBool upper);
+PETSC_INTERN PetscErrorCode ATSThreshold(ATSCSR *, PetscInt);
+PETSC_INTERN PetscErrorCode ATSExpandPatternsParILUT(ATSFactors *);
+PETSC_INTERN PetscInt       ATSSolveRows(ATSCSR *, const PetscScalar *, PetscScalar *, const ATSCSR *, const ATSCSR *, const ATSCSR *, const ATSCSR *, PetscBool, PetscInt);
+
+PETSC_INTERN PetscErrorCode ATSBlockFactorsReset(ATSBlockFactors *);
+PETSC_INTERN PetscErrorCode ATSBlockFactorsCreate(Mat, PCATSILUPattern, PetscInt, PetscBool, PetscInt, PCATSILUInitialGuess, ATSBlockFactors *);
+PETSC_INTERN PetscErrorCode ATSBlockFactorsSweep(ATSBlockFactors *, PetscBool);
+PETSC_INTERN PetscErrorCode ATSBlockFactorsFinishU(ATSBlockFactors *);
+PETSC_INTERN PetscErrorCode ATSBlockFactorsResidual(ATSBlockFactors *, PetscReal *);
+PETSC_INTERN PetscErrorCode ATSBlockFactorsExport(ATSBlockFactors *, ATSCSR *, ATSCSR *, PetscInt *);
+
+/* the fixed-pattern sweeps as CUDA kernels (cuda/atsilu.cu): on a GPU, and in the cudaemu emulation */
+#if defined(PETSCGILU_HAVE_CUDA)
+PETSC_INTERN PetscErrorCode ATSFactorsSweeps_CUDA(ATSFactors *, PetscBool, PetscInt, PetscReal, PetscReal[], PetscInt *);
+#endif
+#if defined(PETSCGILU_HAVE_CUDAEMU)
+PETSC_INTERN PetscErrorCode ATSFactorsSweeps_CUDA_cudaemu(ATSFactors *, PetscBool, PetscInt, PetscReal, PetscReal[], PetscInt *);
+#endif
+
+#endif

@@ -1,0 +1,114 @@
+/*
+   The fixed-pattern sweeps of PCATSILU (ATS-ILU(k), Algorithm 6, and ParILU in Jacobi order) as CUDA kernels:
+   a thread per row of L, then a thread per column of U (a row of U^T), then a thread per row for the residual
+   norm of the sweep. The per-row code is that of the host (atsilu-kernels.h). Compiled by nvcc for GPUs and by
+   the host C++ compiler for the cudaemu emulation, which the tests use to compare with the host factors.
+*/
+#include <petscgilu/private/gilucuda.h>
+#include "../atsilu-kernels.h"
+
+#define ATS_BLOCK 128
+
+/* rows of X: x_rj by RowSolve; zero receives max(n - r) over the rows r with a zero pivot */
+__global__ void ATSSolveRowsKernel(ATSCSR X, const PetscScalar *xold, PetscScalar *xnew, ATSCSR Y, ATSCSR B, int skipdiag, int *zero)
+{
+  PetscInt r = (PetscInt)(blockIdx.x * blockDim.x + threadIdx.x);
+
+  if (r < X.n && RowSolve(r, X.i, X.j, xold ? xold : xnew, xnew, &Y, &B, NULL, NULL, skipdiag ? PETSC_TRUE : PETSC_FALSE)) atomicMax(zero, (int)(X.n - r));
+}
+
+__global__ void ATSResidualKernel(ATSCSR A, ATSCSR At, ATSCSR L, ATSCSR Ut, PetscReal *rw)
+{
+  PetscInt r = (PetscInt)(blockIdx.x * blockDim.x + threadIdx.x);
+
+  if (r < A.n) rw[r] = ResidualRow(r, &A, &At, &L, &Ut);
+}
+
+/* a device copy of a host CSR (values too) */
+static PetscErrorCode ATSCSRToDevice(const ATSCSR *h, ATSCSR *d)
+{
+  PetscInt n = h->n, nz = h->i[n];
+
+  PetscFunctionBegin;
+  *d = *h;
+  GILU_CUDA_CHECK(cudaMalloc(&d->i, sizeof(PetscInt) * (n + 1)));
+  GILU_CUDA_CHECK(cudaMalloc(&d->j, sizeof(PetscInt) * PetscMax(nz, 1)));
+  GILU_CUDA_CHECK(cudaMalloc(&d->a, sizeof(PetscScalar) * PetscMax(nz, 1)));
+  GILU_CUDA_CHECK(cudaMemcpy(d->i, h->i, sizeof(PetscInt) * (n + 1), cudaMemcpyHostToDevice));
+  GILU_CUDA_CHECK(cudaMemcpy(d->j, h->j, sizeof(PetscInt) * nz, cudaMemcpyHostToDevice));
+  GILU_CUDA_CHECK(cudaMemcpy(d->a, h->a, sizeof(PetscScalar) * nz, cudaMemcpyHostToDevice));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ATSCSRFreeDevice(ATSCSR *d)
+{
+  PetscFunctionBegin;
+  GILU_CUDA_CHECK(cudaFree(d->i));
+  GILU_CUDA_CHECK(cudaFree(d->j));
+  GILU_CUDA_CHECK(cudaFree(d->a));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  Up to nsweeps sweeps on the device from the factors in F (fixed pattern), stopping after a sweep whose relative
+  residual is at most tol (tol > 0); hist[s] receives the residual after sweep s (summed on the host in row
+  order, as ATSFactorsResidual() does). The factors' values are copied back into F; *done is the sweeps run.
+*/
+PetscErrorCode GILU_CUDA_NAME(ATSFactorsSweeps_CUDA)(ATSFactors *F, PetscBool parilu, PetscInt nsweeps, PetscReal tol, PetscReal hist[], PetscInt *done)
+{
+  PetscInt     n = F->n, nzl = F->L.i[n], nzu = F->Ut.i[n];
+  ATSCSR       A, At, L, Ut, Lold;
+  PetscScalar *uold;
+  PetscReal   *rw, anorm   = 0;
+  int         *zero, hzero = 0;
+  dim3         grid((unsigned)((n + ATS_BLOCK - 1) / ATS_BLOCK)), block(ATS_BLOCK);
+
+  PetscFunctionBegin;
+  *done = 0;
+  if (n == 0) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt p = 0; p < F->A.i[n]; p++) anorm += F->A.a[p] * F->A.a[p];
+  PetscCall(ATSCSRToDevice(&F->A, &A));
+  PetscCall(ATSCSRToDevice(&F->At, &At));
+  PetscCall(ATSCSRToDevice(&F->L, &L));
+  PetscCall(ATSCSRToDevice(&F->Ut, &Ut));
+  PetscCall(ATSCSRToDevice(&F->L, &Lold)); /* the previous L (Jacobi order, or ATS without USE_NEW) */
+  GILU_CUDA_CHECK(cudaMalloc(&uold, sizeof(PetscScalar) * nzu));
+  GILU_CUDA_CHECK(cudaMalloc(&rw, sizeof(PetscReal) * n));
+  GILU_CUDA_CHECK(cudaMalloc(&zero, sizeof(int)));
+  GILU_CUDA_CHECK(cudaMemset(zero, 0, sizeof(int)));
+  for (PetscInt s = 1; s <= nsweeps; s++) {
+    PetscReal sum = 0;
+
+    if (parilu || !F->usenew) GILU_CUDA_CHECK(cudaMemcpy(Lold.a, L.a, sizeof(PetscScalar) * nzl, cudaMemcpyDeviceToDevice));
+    if (parilu) {
+      GILU_CUDA_CHECK(cudaMemcpy(uold, Ut.a, sizeof(PetscScalar) * nzu, cudaMemcpyDeviceToDevice));
+      PetscCall(GILU_LAUNCH(ATSSolveRowsKernel, grid, block, 0, 0, L, Lold.a, L.a, Ut, A, 1, zero));
+      PetscCall(GILU_LAUNCH(ATSSolveRowsKernel, grid, block, 0, 0, Ut, uold, Ut.a, Lold, At, 0, zero));
+    } else {
+      PetscCall(GILU_LAUNCH(ATSSolveRowsKernel, grid, block, 0, 0, L, (const PetscScalar *)NULL, L.a, Ut, A, 0, zero));
+      PetscCall(GILU_LAUNCH(ATSSolveRowsKernel, grid, block, 0, 0, Ut, (const PetscScalar *)NULL, Ut.a, F->usenew ? L : Lold, At, 0, zero));
+    }
+    PetscCall(GILU_LAUNCH(ATSResidualKernel, grid, block, 0, 0, A, At, L, Ut, rw));
+    GILU_CUDA_CHECK(cudaMemcpy(F->rwork, rw, sizeof(PetscReal) * n, cudaMemcpyDeviceToHost));
+    GILU_CUDA_CHECK(cudaMemcpy(&hzero, zero, sizeof(int), cudaMemcpyDeviceToHost));
+    for (PetscInt r = 0; r < n; r++) sum += F->rwork[r];
+    hist[s] = anorm > 0 ? PetscSqrtReal(sum / anorm) : PetscSqrtReal(sum);
+    *done   = s;
+    if (hzero) {
+      if (F->zerorow < 0) F->zerorow = n - hzero;
+      break;
+    }
+    if (tol > 0 && hist[s] <= tol) break;
+  }
+  GILU_CUDA_CHECK(cudaMemcpy(F->L.a, L.a, sizeof(PetscScalar) * nzl, cudaMemcpyDeviceToHost));
+  GILU_CUDA_CHECK(cudaMemcpy(F->Ut.a, Ut.a, sizeof(PetscScalar) * nzu, cudaMemcpyDeviceToHost));
+  PetscCall(ATSCSRFreeDevice(&A));
+  PetscCall(ATSCSRFreeDevice(&At));
+  PetscCall(ATSCSRFreeDevice(&L));
+  PetscCall(ATSCSRFreeDevice(&Ut));
+  PetscCall(ATSCSRFreeDevice(&Lold));
+  GILU_CUDA_CHECK(cudaFree(uold));
+  GILU_CUDA_CHECK(cudaFree(rw));
+  GILU_CUDA_CHECK(cudaFree(zero));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
