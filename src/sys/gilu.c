@@ -9,6 +9,8 @@ PETSC_EXTERN PetscErrorCode MatCreate_StencilGPU(Mat);
 PETSC_INTERN PetscErrorCode MatGetFactor_SeqStencilGPU_StructILU(Mat, MatFactorType, Mat *);
 
 PetscLogEvent GILU_StencilExtract, GILU_StructILUFactor, GILU_StructILUApply;
+/* back-end layer (src/sys/backend.c, src/sys/cuda/device.cu): host-device copies */
+PetscLogEvent GILU_CopyToGPU, GILU_CopyToCPU;
 
 static PetscBool PetscGILUPackageInitialized = PETSC_FALSE;
 
@@ -57,6 +59,9 @@ PetscErrorCode PetscGILUInitializePackage(void)
   PetscCall(PetscLogEventRegister("GILUStencilExtr", PC_CLASSID, &GILU_StencilExtract));
   PetscCall(PetscLogEventRegister("StructILUFactor", PC_CLASSID, &GILU_StructILUFactor));
   PetscCall(PetscLogEventRegister("StructILUApply", PC_CLASSID, &GILU_StructILUApply));
+  /* back-end layer: host-device copies */
+  PetscCall(PetscLogEventRegister("GILUCopyToGPU", PC_CLASSID, &GILU_CopyToGPU));
+  PetscCall(PetscLogEventRegister("GILUCopyToCPU", PC_CLASSID, &GILU_CopyToCPU));
   PetscCall(PetscRegisterFinalize(PetscGILUFinalizePackage));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
