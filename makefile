@@ -195,6 +195,13 @@ bench bench-quick: all $(PG_STREAM)
 	@$(PETSCGILU_DIR)/bench/install-deps
 	@$(PYTHON3) $(PETSCGILU_DIR)/bench/run.py --size $(if $(filter bench-quick,$@),quick,full) $(BENCH_ARGS)
 
+# on a machine with an NVIDIA GPU: the device tests, the cuSPARSE baselines and petsc-examples with -gilu_backend cuda
+check-gpu: all
+	@PETSCGILU_DIR=$(PETSCGILU_DIR) PETSC_DIR=$(PETSC_DIR) PETSC_ARCH=$(PETSC_ARCH) MPIEXEC='$(MPIEXEC)' $(PETSCGILU_DIR)/tests/gpu/run
+
+bench-gpu: all
+	@$(PYTHON3) $(PETSCGILU_DIR)/bench/gpu/run.py $(BENCH_ARGS)
+
 # the generated test-matrix suite in PETSc's binary format (SIZES=small,medium,large; about 3 GB for large)
 bench-matrices: all
 	+@$(PG_TEST_MAKE) $(PG_TESTDIR)/tests/ex8
@@ -254,6 +261,8 @@ help: FORCE
 	@echo "  bench          build, then bench/run.py --size full: structilu (1, 2 threads) vs PETSc ilu (AIJ, BAIJ), icc,"
 	@echo "                 bjacobi (2 ranks), hypre euclid/boomeramg on 22 stencil problems + STREAM; writes"
 	@echo "                 bench/results/<date>-<host>.{json,md}, latest.md, plots (about 12 min on 2 cores)"
+	@echo "  check-gpu      device tests, cuSPARSE baselines and petsc-examples on a GPU (says so and exits 0 when there is none)"
+	@echo "  bench-gpu      StructILU kernels vs cuSPARSE and end-to-end solves on a GPU (bench/gpu/run.py)"
 	@echo "  bench-matrices write the test-matrix suite (PETSc binary) to build/bench/matrices [SIZES=small,medium,large]"
 	@echo "  bench-quick    the same at tiny sizes (about 2 min; results *-quick.*, latest-quick.md)"
 	@echo "                   BENCH_ARGS='--resume --only poisson --configs structilu-t2,ilu --timeout 600'"
@@ -270,4 +279,4 @@ help: FORCE
 	@echo "one harness test:  make check s='tests-ex1_1'   or   make -f gmakefile.test test s='tests-ex1_1'"
 
 FORCE:
-.PHONY: all check run bench bench-quick bench-matrices install configure format clean distclean help print-test check-test-errors cleantest FORCE
+.PHONY: all check check-gpu run bench bench-quick bench-gpu bench-matrices install configure format clean distclean help print-test check-test-errors cleantest FORCE

@@ -33,11 +33,11 @@ M*/
 
 .seealso: `MATSTENCILGPU`, `MATSEQSTENCILGPU`
 M*/
-#define MATSTENCILGPU    "stencilgpu"
+#define MATSTENCILGPU "stencilgpu"
 /* MATSOLVERSTRUCTILU - "structilu": the ILU factorization of MATSEQSTENCILGPU (see stencilgpu-factor.c) */
 #define MATSOLVERSTRUCTILU "structilu"
-#define MATSEQSTENCILGPU "seqstencilgpu"
-#define MATMPISTENCILGPU "mpistencilgpu"
+#define MATSEQSTENCILGPU   "seqstencilgpu"
+#define MATMPISTENCILGPU   "mpistencilgpu"
 
 /*MC
    MATSOLVERGILU - "gilu": PETSc's ILU(k) and ICC(k) factorizations of `MATSEQAIJ` and `MATSEQBAIJ` matrices whose
@@ -293,5 +293,32 @@ PETSC_EXTERN PetscErrorCode PCATSILUSetSweepsBefore(PC, PetscInt);
 PETSC_EXTERN PetscErrorCode PCATSILUSetSweepsAfter(PC, PetscInt);
 PETSC_EXTERN PetscErrorCode PCATSILUGetResidualHistory(PC, PetscInt *, const PetscReal *[]);
 /* ---- end PCATSILU ---- */
+
+/* ---- back-ends (src/sys/backend.c): where the kernels run ---- */
+/*E
+   PetscGILUBackendType - where petscgilu's kernels run: auto (CUDA when the library was built with CUDA and a
+   device is present, else host), host threads, a CUDA device, or cudaemu (the CUDA kernels run on the host by the
+   emulation of the CUDA execution model; slow, for testing)
+
+   Level: intermediate
+
+.seealso: `PetscGILUGetBackend()`, `PCStructILUSetBackend()`
+E*/
+typedef enum {
+  PETSCGILU_BACKEND_AUTO,
+  PETSCGILU_BACKEND_HOST,
+  PETSCGILU_BACKEND_CUDA,
+  PETSCGILU_BACKEND_CUDAEMU
+} PetscGILUBackendType;
+PETSC_EXTERN const char *const PetscGILUBackendTypes[];
+PETSC_EXTERN PetscErrorCode    PetscGILUGetBackend(PetscGILUBackendType *);
+PETSC_EXTERN PetscErrorCode    PetscGILUBackendResolve(MPI_Comm, PetscGILUBackendType, PetscGILUBackendType *);
+PETSC_EXTERN PetscErrorCode    PCStructILUSetBackend(PC, PetscGILUBackendType);
+PETSC_EXTERN PetscErrorCode    PCStructILUGetBackend(PC, PetscGILUBackendType *);
+/* the cuSPARSE baselines (a CUDA device only) */
+typedef struct _n_PetscGILUCuSparseILU *PetscGILUCuSparseILU;
+PETSC_EXTERN PetscErrorCode             PetscGILUCuSparseILUCreate(Mat, PetscGILUCuSparseILU *, PetscInt *);
+PETSC_EXTERN PetscErrorCode             PetscGILUCuSparseILUApply(PetscGILUCuSparseILU, Vec, Vec);
+PETSC_EXTERN PetscErrorCode             PetscGILUCuSparseILUDestroy(PetscGILUCuSparseILU *);
 
 #endif

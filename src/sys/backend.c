@@ -1,28 +1,231 @@
 /*
-   Which back-ends this build of petscgilu has, and which devices it finds at run time.
+   Which back-ends this build of petscgilu has, which devices it finds at run time, and the choice of back-end:
+   -gilu_backend auto|host|cuda|cudaemu (the global default; objects have their own option, e.g. -pc_structilu_backend).
 */
-#include <petscgilu/private/giluimpl.h>
+#include <petscgilu/private/backend.h>
+
+#if defined(PETSCGILU_HAVE_CUDA)
+  #define GILU_HAVE_CUDA_BUILD PETSC_TRUE
+#else
+  #define GILU_HAVE_CUDA_BUILD PETSC_FALSE
+#endif
+#if defined(PETSCGILU_HAVE_CUDAEMU)
+  #define GILU_HAVE_CUDAEMU_BUILD PETSC_TRUE
+#else
+  #define GILU_HAVE_CUDAEMU_BUILD PETSC_FALSE
+#endif
+
+const char *const PetscGILUBackendTypes[] = {"auto", "host", "cuda", "cudaemu", "PetscGILUBackendType", "PETSCGILU_BACKEND_", NULL};
 
 PetscErrorCode PetscGILUGetDeviceCount(PetscInt *count)
 {
+  static PetscInt cached = -1; /* the runtime is asked once */
+
   PetscFunctionBegin;
-  *count = 0;
+  if (cached < 0) {
+    cached = 0;
 #if defined(PETSCGILU_HAVE_CUDA)
-  PetscCall(PetscGILUGetDeviceCount_CUDA(count));
+    PetscCall(PetscGILUGetDeviceCount_CUDA(&cached));
 #endif
+  }
+  *count = cached;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode PetscGILUBackendDescribe(char line[], size_t len)
 {
-  PetscInt ndev;
+  PetscInt ndev = 0;
 
   PetscFunctionBegin;
   PetscCall(PetscGILUGetDeviceCount(&ndev));
 #if defined(PETSCGILU_HAVE_CUDA)
-  PetscCall(PetscSNPrintf(line, len, "host (library built with CUDA; %" PetscInt_FMT " CUDA device(s) found; the GPU kernels are not in this release)", ndev));
+  PetscCall(PetscSNPrintf(line, len, "library built with CUDA; %" PetscInt_FMT " CUDA device(s) found%s", ndev, GILU_HAVE_CUDAEMU_BUILD ? "; CUDA emulation (cudaemu) available" : ""));
 #else
-  PetscCall(PetscSNPrintf(line, len, "host (library built without CUDA)"));
+  PetscCall(PetscSNPrintf(line, len, "library built without CUDA%s", GILU_HAVE_CUDAEMU_BUILD ? "; CUDA emulation (cudaemu) available" : ""));
 #endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  PetscGILUGetBackend - The global default back-end, from the option -gilu_backend (default auto)
+
+  Not Collective
+
+  Output Parameter:
+. type - the back-end asked for: `PETSCGILU_BACKEND_AUTO`, `PETSCGILU_BACKEND_HOST`, `PETSCGILU_BACKEND_CUDA` or `PETSCGILU_BACKEND_CUDAEMU`
+
+  Options Database Key:
+. -gilu_backend auto|host|cuda|cudaemu - where petscgilu's kernels run, for every object that does not say otherwise
+
+  Notes:
+  Objects read it when they are set up, unless their own option (e.g. `-pc_structilu_backend`) was given;
+  `PetscGILUBackendResolve()` turns auto into host or cuda and checks that the choice is possible.
+
+  Level: intermediate
+
+.seealso: `PetscGILUBackendType`, `PetscGILUBackendResolve()`, `PCStructILUSetBackend()`
+@*/
+PetscErrorCode PetscGILUGetBackend(PetscGILUBackendType *type)
+{
+  PetscFunctionBegin;
+  *type = PETSCGILU_BACKEND_AUTO;
+  PetscCall(PetscOptionsGetEnum(NULL, NULL, "-gilu_backend", PetscGILUBackendTypes, (PetscEnum *)type, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  PetscGILUBackendResolve - The back-end that runs for a request: auto becomes cuda when the library was built
+  with CUDA and a device is present, else host; cuda and cudaemu are checked to be available
+
+  Not Collective
+
+  Input Parameters:
++ comm - communicator for the error
+- type - the back-end asked for
+
+  Output Parameter:
+. resolved - `PETSCGILU_BACKEND_HOST`, `PETSCGILU_BACKEND_CUDA` or `PETSCGILU_BACKEND_CUDAEMU`
+
+  Notes:
+  Asking for cuda in a build without CUDA, or where no device is found, is an error that says so; the emulation
+  needs a build with the emulation (PETSCGILU_HAVE_CUDAEMU, the default).
+
+  Level: developer
+
+.seealso: `PetscGILUGetBackend()`, `PetscGILUBackendType`
+@*/
+PetscErrorCode PetscGILUBackendResolve(MPI_Comm comm, PetscGILUBackendType type, PetscGILUBackendType *resolved)
+{
+  PetscInt ndev = 0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscGILUGetDeviceCount(&ndev));
+  switch (type) {
+  case PETSCGILU_BACKEND_AUTO:
+    *resolved = (GILU_HAVE_CUDA_BUILD && ndev > 0) ? PETSCGILU_BACKEND_CUDA : PETSCGILU_BACKEND_HOST;
+    break;
+  case PETSCGILU_BACKEND_CUDA:
+    PetscCheck(GILU_HAVE_CUDA_BUILD, comm, PETSC_ERR_SUP_SYS, "The CUDA back-end was asked for (-gilu_backend cuda or -pc_structilu_backend cuda), but petscgilu was built without CUDA: rebuild with PETSCGILU_WITH_CUDA=1, or use -gilu_backend host (or cudaemu, the host emulation of the CUDA kernels)");
+    PetscCheck(ndev > 0, comm, PETSC_ERR_SUP_SYS, "The CUDA back-end was asked for (-gilu_backend cuda or -pc_structilu_backend cuda), but no CUDA device was found (no GPU or no driver): use -gilu_backend auto or host (or cudaemu, the host emulation of the CUDA kernels)");
+    *resolved = type;
+    break;
+  case PETSCGILU_BACKEND_CUDAEMU:
+    PetscCheck(GILU_HAVE_CUDAEMU_BUILD, comm, PETSC_ERR_SUP_SYS, "The CUDA emulation back-end (cudaemu) was asked for, but petscgilu was built without it");
+    *resolved = type;
+    break;
+  default:
+    *resolved = PETSCGILU_BACKEND_HOST;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PetscGILUBackendName(PetscGILUBackendType type, char name[], size_t len)
+{
+  char dev[256] = "";
+
+  PetscFunctionBegin;
+  switch (type) {
+  case PETSCGILU_BACKEND_CUDA:
+#if defined(PETSCGILU_HAVE_CUDA)
+    PetscCall(GILUDeviceGetName(dev, sizeof(dev)));
+#endif
+    PetscCall(PetscSNPrintf(name, len, "cuda (%s)", dev));
+    break;
+  case PETSCGILU_BACKEND_CUDAEMU:
+    PetscCall(PetscSNPrintf(name, len, "cudaemu (the CUDA kernels run on the host by the emulation of the CUDA execution model)"));
+    break;
+  default:
+    PetscCall(PetscSNPrintf(name, len, "host"));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---- the cuSPARSE baselines (src/sys/cuda/cusparse.cu), for the GPU tests and benchmarks ---- */
+struct _n_PetscGILUCuSparseILU {
+  GILUCuSparse cs;
+};
+
+/*@C
+  PetscGILUCuSparseILUCreate - ILU(0) of a sequential AIJ (CSR: cuSPARSE csrilu02) or BAIJ (BSR: bsrilu02) matrix on
+  the CUDA device, the baseline of the GPU benchmarks and tests
+
+  Not Collective
+
+  Input Parameter:
+. A - a `MATSEQAIJ` or `MATSEQBAIJ` matrix with sorted column indices and its diagonal in the pattern
+
+  Output Parameters:
++ ilu     - the factorization on the device
+- zerorow - the first (block) row with a zero pivot, or -1
+
+  Notes:
+  Needs a CUDA device and a build with CUDA: elsewhere (and in the emulation, cudaemu, which cannot run the
+  cuSPARSE library) it is an error that says so. The factors are those of PETSc's ILU(0) and of `PCSTRUCTILU`.
+
+  Level: developer
+
+.seealso: `PetscGILUCuSparseILUApply()`, `PetscGILUCuSparseILUDestroy()`
+@*/
+PetscErrorCode PetscGILUCuSparseILUCreate(Mat A, PetscGILUCuSparseILU *ilu, PetscInt *zerorow)
+{
+  PetscGILUBackendType ran;
+
+  PetscFunctionBegin;
+  PetscCall(PetscGILUBackendResolve(PetscObjectComm((PetscObject)A), PETSCGILU_BACKEND_CUDA, &ran));
+  PetscCall(PetscNew(ilu));
+#if defined(PETSCGILU_HAVE_CUDA)
+  PetscCall(GILUCuSparseCreate(A, &(*ilu)->cs));
+  PetscCall(GILUCuSparseFactor((*ilu)->cs, zerorow));
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  PetscGILUCuSparseILUApply - x = (LU)^{-1} b with the cuSPARSE triangular solves (SpSV for CSR, bsrsv2 for BSR)
+
+  Not Collective
+
+  Input Parameters:
++ ilu - from `PetscGILUCuSparseILUCreate()`
+- b   - the right-hand side (a host vector: copied to the device, x copied back)
+
+  Output Parameter:
+. x - the solution
+
+  Level: developer
+
+.seealso: `PetscGILUCuSparseILUCreate()`
+@*/
+PetscErrorCode PetscGILUCuSparseILUApply(PetscGILUCuSparseILU ilu, Vec b, Vec x)
+{
+  const PetscScalar *ba;
+  PetscScalar       *xa;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetArrayRead(b, &ba));
+  PetscCall(VecGetArrayWrite(x, &xa));
+#if defined(PETSCGILU_HAVE_CUDA)
+  PetscCall(GILUCuSparseSolve(ilu->cs, ba, xa));
+#endif
+  PetscCall(VecRestoreArrayWrite(x, &xa));
+  PetscCall(VecRestoreArrayRead(b, &ba));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  PetscGILUCuSparseILUDestroy - Frees what `PetscGILUCuSparseILUCreate()` made
+
+  Level: developer
+
+.seealso: `PetscGILUCuSparseILUCreate()`
+@*/
+PetscErrorCode PetscGILUCuSparseILUDestroy(PetscGILUCuSparseILU *ilu)
+{
+  PetscFunctionBegin;
+  if (!*ilu) PetscFunctionReturn(PETSC_SUCCESS);
+#if defined(PETSCGILU_HAVE_CUDA)
+  PetscCall(GILUCuSparseDestroy(&(*ilu)->cs));
+#endif
+  PetscCall(PetscFree(*ilu));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

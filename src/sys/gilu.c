@@ -20,6 +20,9 @@ PETSC_INTERN PetscErrorCode MatGetFactor_SeqAIJ_GILU(Mat, MatFactorType, Mat *);
 
 PetscLogEvent GILU_ATSILUSetUp, GILU_ATSILUSweep, GILU_ATSILUApply; /* PCATSILU (issue 8) */
 
+/* back-end layer (src/sys/backend.c, src/sys/cuda/device.cu): host-device copies */
+PetscLogEvent GILU_CopyToGPU, GILU_CopyToCPU;
+
 static PetscBool PetscGILUPackageInitialized = PETSC_FALSE;
 
 /*@C
@@ -92,6 +95,10 @@ PetscErrorCode PetscGILUInitializePackage(void)
   PetscCall(PetscLogEventRegister("ATSILUSetUp", PC_CLASSID, &GILU_ATSILUSetUp));
   PetscCall(PetscLogEventRegister("ATSILUSweep", PC_CLASSID, &GILU_ATSILUSweep));
   PetscCall(PetscLogEventRegister("ATSILUApply", PC_CLASSID, &GILU_ATSILUApply));
+
+  /* back-end layer: host-device copies */
+  PetscCall(PetscLogEventRegister("GILUCopyToGPU", PC_CLASSID, &GILU_CopyToGPU));
+  PetscCall(PetscLogEventRegister("GILUCopyToCPU", PC_CLASSID, &GILU_CopyToCPU));
   PetscCall(PetscRegisterFinalize(PetscGILUFinalizePackage));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

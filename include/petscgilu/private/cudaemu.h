@@ -13,6 +13,8 @@
      shuffle lane changes results;
    - blocks start in launch order; a new block is started only when all started blocks are finished or
      waiting, at most GILU_EMU_MAX_RESIDENT at a time, so waiting on blocks of lower index always completes;
+     with -gilu_cudaemu_eager, as many blocks as may be resident are started at once and interleave (a missing
+     wait for an earlier block then shows as a wrong result);
    - when no started thread can make progress and no block may be started, the launch stops with a PETSc
      error naming the kernel, the block, the thread and what it waits for (no hang);
    - launches are synchronous: the stream argument is ignored and the kernel has finished on return.

@@ -7,7 +7,7 @@
 
    Kernels use the CUDA names that mean the same in both builds (__global__, __device__, threadIdx, blockIdx,
    blockDim, gridDim, warpSize, __syncthreads, __threadfence, atomicAdd on int/unsigned/double, atomicCAS,
-   atomicMax, atomicExch, cudaMalloc/cudaMemcpy/cudaFree/cudaMemset) and the project's wrappers for the rest:
+   atomicMax, atomicMin (int), atomicExch, cudaMalloc/cudaMemcpy/cudaFree/cudaMemset) and the project's wrappers for the rest:
 
      GILU_CUDA_NAME(f)                      external names in a .cu file: f with nvcc, f_cudaemu in emulation
      GILU_LAUNCH(k, grid, block, shmem, stream, args...)   launch; a PetscErrorCode expression (PetscCall it)
@@ -262,6 +262,13 @@ static inline unsigned int atomicMax(unsigned int *p, unsigned int v)
   unsigned int old = __atomic_load_n(p, __ATOMIC_SEQ_CST);
 
   while (old < v && !__atomic_compare_exchange_n(p, &old, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) { }
+  return old;
+}
+static inline int atomicMin(int *p, int v)
+{
+  int old = __atomic_load_n(p, __ATOMIC_SEQ_CST);
+
+  while (old > v && !__atomic_compare_exchange_n(p, &old, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) { }
   return old;
 }
 static inline int atomicExch(int *p, int v)

@@ -476,3 +476,62 @@ PetscErrorCode PCStructILUGetSchedule(PC pc, PCStructILUSchedule *schedule)
   PetscUseMethod(pc, "PCStructILUGetSchedule_C", (PC, PCStructILUSchedule *), (pc, schedule));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* ---- back-end (the CUDA back-end issue) ---- */
+/*@
+  PCStructILUSetBackend - Chooses where the triangular solves of `PCSTRUCTILU` run
+
+  Logically Collective
+
+  Input Parameters:
++ pc      - the `PCSTRUCTILU` preconditioner
+- backend - `PETSCGILU_BACKEND_AUTO`, `PETSCGILU_BACKEND_HOST`, `PETSCGILU_BACKEND_CUDA` or `PETSCGILU_BACKEND_CUDAEMU`
+
+  Options Database Keys:
++ -pc_structilu_backend auto|host|cuda|cudaemu - the back-end of this PC
+- -gilu_backend auto|host|cuda|cudaemu         - the default of every petscgilu object (default auto)
+
+  Notes:
+  auto runs the CUDA kernels when the library was built with CUDA and a device is present, else the host
+  threads; cuda without a device or without a CUDA build is an error. cudaemu runs the same CUDA kernels on the
+  host through the emulation of the CUDA execution model (slow: for tests). The factorization runs on the host;
+  on cuda and cudaemu the factors are copied to the device, in the level-ordered layout of the device schedule,
+  at each setup, and the solves run there (with a host-only PETSc, the vectors are copied in and out in each
+  apply). `-ksp_view` names the back-end that ran and, on cuda and cudaemu, prints the device schedule and a
+  performance model of one apply.
+
+  Level: intermediate
+
+.seealso: `PCSTRUCTILU`, `PCStructILUGetBackend()`, `PetscGILUBackendType`, `PetscGILUGetBackend()`
+@*/
+PetscErrorCode PCStructILUSetBackend(PC pc, PetscGILUBackendType backend)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveEnum(pc, backend, 2);
+  PetscTryMethod(pc, "PCStructILUSetBackend_C", (PC, PetscGILUBackendType), (pc, backend));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCStructILUGetBackend - The back-end that ran at the last setup (before setup: the one asked for)
+
+  Not Collective
+
+  Input Parameter:
+. pc - the `PCSTRUCTILU` preconditioner
+
+  Output Parameter:
+. backend - after setup `PETSCGILU_BACKEND_HOST`, `PETSCGILU_BACKEND_CUDA` or `PETSCGILU_BACKEND_CUDAEMU`
+
+  Level: intermediate
+
+.seealso: `PCSTRUCTILU`, `PCStructILUSetBackend()`
+@*/
+PetscErrorCode PCStructILUGetBackend(PC pc, PetscGILUBackendType *backend)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCStructILUGetBackend_C", (PC, PetscGILUBackendType *), (pc, backend));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -12,6 +12,8 @@
 #include <petscgilu/private/giluimpl.h>
 #include <petscgilu/private/stencilgpu.h>
 #include "structilu.h"
+#include <petscgilu/private/backend.h>
+#include "cuda/structilu-cuda.h"
 
 typedef struct {
   /* options */
@@ -24,18 +26,38 @@ typedef struct {
   PCStructILUSchedule  schedule;  /* -pc_structilu_schedule */
   PetscInt             threads;   /* -pc_structilu_threads, 0 for automatic */
   /* set up */
-  GILUStencilMat sm;          /* the local stencil matrix (on the fill stencil for levels > 0), factored in place */
-  char           patname[64]; /* name of the matrix's own stencil */
-  PetscScalar   *dinv;        /* inverted diagonal blocks */
-  StructILUFactors factors;   /* what the solves read */
-  PetscInt      *elim;        /* ILU(0) elimination table of the stencil */
-  PetscInt      *mirror;      /* IC: index of the opposite of each offset */
-  PetscInt       hyper[3];    /* hyperplane weights: level = hyper . (i,j,k) */
-  PetscInt       nlevels;     /* number of hyperplane levels */
-  const char    *gridfrom;    /* where the grid came from */
-  PetscInt       zerorow;     /* local row of a zero pivot, -1 if none */
-  PetscBool      analyzed;
+  GILUStencilMat   sm;          /* the local stencil matrix (on the fill stencil for levels > 0), factored in place */
+  char             patname[64]; /* name of the matrix's own stencil */
+  PetscScalar     *dinv;        /* inverted diagonal blocks */
+  StructILUFactors factors;     /* what the solves read */
+  PetscInt        *elim;        /* ILU(0) elimination table of the stencil */
+  PetscInt        *mirror;      /* IC: index of the opposite of each offset */
+  PetscInt         hyper[3];    /* hyperplane weights: level = hyper . (i,j,k) */
+  PetscInt         nlevels;     /* number of hyperplane levels */
+  const char      *gridfrom;    /* where the grid came from */
+  PetscInt         zerorow;     /* local row of a zero pivot, -1 if none */
+  PetscBool        analyzed;
+  /* back-end (cuda/structilu.cu): the solves on a CUDA device or through its emulation */
+  PetscGILUBackendType      backend;    /* -pc_structilu_backend; auto: -gilu_backend's */
+  PetscBool                 backendset; /* the PC's own option or setter was used */
+  PetscGILUBackendType      ran;        /* the resolved back-end of the last setup */
+  const StructILUDeviceOps *devops;
+  StructILUDevice           dev;
+  StructILUDeviceInfo       devinfo;
+  PetscInt                  tilepoints;                   /* -pc_structilu_cuda_tile_points, 0: 128/dof */
+  PetscBool                 cudafactor;                   /* -pc_structilu_cuda_factor: factor on the device (default) */
+  PetscBool                 devfactored;                  /* the last factorization ran on the device */
+  PetscBool                 cudamma;                      /* -pc_structilu_cuda_mma: DoF >= 4 factorization on the FP64 tensor cores (default) */
+  PetscBool                 usedmma;                      /* it did */
+  PetscBool                 nowait;                       /* -pc_structilu_cuda_nowait (developer: drops the block-to-block waiting) */
+  PetscInt                  modelgpu;                     /* -pc_structilu_model_gpu */
+  PetscReal                 modelbw, modellat, modelpcie; /* GB/s, microseconds, GB/s; 0: the named GPU's */
 } PC_StructILU;
+
+/* the performance model's GPUs: HBM bandwidth (GB/s), latency of one dependent step between blocks (flag write ->
+   flag seen -> neighbour read, microseconds), host-device bandwidth (GB/s) */
+static const char *const StructILUModelGPUs[] = {"h100", "h200", "StructILUModelGPU", "", NULL};
+static const double      StructILUModelBW[] = {3350.0, 4800.0}, StructILUModelLat[] = {1.0, 1.0}, StructILUModelPCIe[] = {55.0, 55.0};
 
 static PetscErrorCode PCReset_StructILU(PC pc)
 {
@@ -47,6 +69,7 @@ static PetscErrorCode PCReset_StructILU(PC pc)
   PetscCall(PetscFree(ilu->dinv));
   PetscCall(PetscFree(ilu->elim));
   PetscCall(PetscFree(ilu->mirror));
+  if (ilu->dev) PetscCall(ilu->devops->destroy(&ilu->dev));
   ilu->analyzed = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -213,6 +236,41 @@ static PetscErrorCode PCSetUp_StructILU(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The back-end of this setup; for cuda and cudaemu the device schedule (once per pattern) and the factors (each setup) */
+static PetscErrorCode PCStructILUSetUpDevice(PC pc)
+{
+  PC_StructILU        *ilu  = (PC_StructILU *)pc->data;
+  PetscGILUBackendType want = ilu->backend, ran;
+
+  PetscFunctionBegin;
+  ilu->devfactored = PETSC_FALSE;
+  if (!ilu->backendset) PetscCall(PetscGILUGetBackend(&want));
+  PetscCall(PetscGILUBackendResolve(PetscObjectComm((PetscObject)pc), want, &ran));
+  if (ilu->dev && ran != ilu->ran) PetscCall(ilu->devops->destroy(&ilu->dev));
+  ilu->ran = ran;
+  if (ran == PETSCGILU_BACKEND_HOST) PetscFunctionReturn(PETSC_SUCCESS);
+#if defined(PETSCGILU_HAVE_CUDA)
+  if (ran == PETSCGILU_BACKEND_CUDA) PetscCall(StructILUDeviceGetOps(&ilu->devops));
+#endif
+#if defined(PETSCGILU_HAVE_CUDAEMU)
+  if (ran == PETSCGILU_BACKEND_CUDAEMU) PetscCall(StructILUDeviceGetOps_cudaemu(&ilu->devops));
+#endif
+  if (!ilu->dev) PetscCall(ilu->devops->create(&ilu->sm, ilu->tilepoints, ilu->nowait, &ilu->dev, &ilu->devinfo));
+  if (ilu->cudafactor) {
+    const PetscBool single = (PetscBool)(ilu->precision == PC_STRUCTILU_PRECISION_SINGLE), ic = (PetscBool)(ilu->type == PC_STRUCTILU_IC);
+    const PetscInt  nl = ilu->sm.stencil.nlower, nu = ilu->sm.stencil.ns - nl - 1;
+
+    PetscCall(ilu->devops->factor(ilu->dev, &ilu->sm, ilu->elim, ilu->mirror, ilu->zeropivot, single, ilu->cudamma, &ilu->zerorow, &ilu->usedmma));
+    PetscCall(StructILUFactorsReset_Host(&ilu->factors)); /* no host factors: what the view reports */
+    ilu->factors.ic       = ic;
+    ilu->factors.single   = single;
+    ilu->factors.noffsets = (ic ? 0 : nl) + nu;
+    ilu->factors.bytes    = (single ? sizeof(float) : sizeof(PetscScalar)) * (size_t)ilu->sm.npoints * ilu->sm.bs2 * (size_t)((ic ? 0 : nl) + nu + 1);
+    ilu->devfactored      = PETSC_TRUE;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Factors ilu->sm, whose values are set */
 static PetscErrorCode PCFactor_StructILU(PC pc)
 {
@@ -221,8 +279,12 @@ static PetscErrorCode PCFactor_StructILU(PC pc)
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(GILU_StructILUFactor, pc, A, 0, 0));
-  PetscCall(StructILUFactor_Host(&ilu->sm, ilu->elim, ilu->mirror, ilu->zeropivot, ilu->dinv, &ilu->zerorow));
-  PetscCall(StructILUFactorsStore_Host(&ilu->sm, ilu->dinv, ilu->mirror, (PetscBool)(ilu->precision == PC_STRUCTILU_PRECISION_SINGLE), &ilu->factors));
+  PetscCall(PCStructILUSetUpDevice(pc)); /* the back-end; on cuda/cudaemu the factorization too, unless -pc_structilu_cuda_factor 0 */
+  if (!ilu->devfactored) {
+    PetscCall(StructILUFactor_Host(&ilu->sm, ilu->elim, ilu->mirror, ilu->zeropivot, ilu->dinv, &ilu->zerorow));
+    PetscCall(StructILUFactorsStore_Host(&ilu->sm, ilu->dinv, ilu->mirror, (PetscBool)(ilu->precision == PC_STRUCTILU_PRECISION_SINGLE), &ilu->factors));
+    if (ilu->dev) PetscCall(ilu->devops->setfactors(ilu->dev, &ilu->factors));
+  }
   PetscCall(PetscLogEventEnd(GILU_StructILUFactor, pc, A, 0, 0));
   if (ilu->zerorow >= 0) {
     PetscCheck(!pc->erroriffailure, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "Zero pivot in local row %" PetscInt_FMT " of the structured-grid ILU (tolerance %g)", ilu->zerorow, (double)ilu->zeropivot);
@@ -246,7 +308,8 @@ static PetscErrorCode PCApply_StructILU(PC pc, Vec x, Vec y)
   PetscCall(PetscLogEventBegin(GILU_StructILUApply, pc, x, y, 0));
   PetscCall(VecGetArrayRead(x, &xa));
   PetscCall(VecGetArrayWrite(y, &ya));
-  PetscCall(StructILUSolve_Host(&ilu->sm, &ilu->factors, xa, ya));
+  if (ilu->dev) PetscCall(ilu->devops->solve(ilu->dev, xa, ya));
+  else PetscCall(StructILUSolve_Host(&ilu->sm, &ilu->factors, xa, ya));
   PetscCall(VecRestoreArrayWrite(y, &ya));
   PetscCall(VecRestoreArrayRead(x, &xa));
   PetscCall(PetscLogEventEnd(GILU_StructILUApply, pc, x, y, 0));
@@ -266,6 +329,42 @@ static PetscErrorCode Append(char line[], size_t len, const char fmt[], ...)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  The back-end that ran, and for cuda/cudaemu the schedule and the performance model of one apply:
+    t = 2 launches + (levels of the forward and the backward sweep) x latency + bytes moved / bandwidth
+  + the copies of b and x over the host-device link (a host-only PETSc)
+*/
+static PetscErrorCode PCView_StructILU_Backend(PC pc, PetscViewer viewer)
+{
+  PC_StructILU              *ilu = (PC_StructILU *)pc->data;
+  const StructILUDeviceInfo *di  = &ilu->devinfo;
+  char                       name[256], build[256];
+  const PetscInt             d = ilu->sm.grid.dof, N = ilu->sm.npoints;
+  double                     bw, lat, pcie, bytesmat, bytesvec, bytescopy, tdev, tcopy;
+
+  PetscFunctionBegin;
+  PetscCall(PetscGILUBackendName(ilu->ran, name, sizeof(name)));
+  PetscCall(PetscGILUBackendDescribe(build, sizeof(build)));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  back-end: %s; %s\n", name, build));
+  if (!ilu->dev) PetscFunctionReturn(PETSC_SUCCESS);
+  bw        = ilu->modelbw > 0 ? ilu->modelbw : StructILUModelBW[ilu->modelgpu];
+  lat       = ilu->modellat > 0 ? ilu->modellat : StructILUModelLat[ilu->modelgpu];
+  pcie      = ilu->modelpcie > 0 ? ilu->modelpcie : StructILUModelPCIe[ilu->modelgpu];
+  bytesmat  = (double)ilu->factors.bytes;
+  bytesvec  = 8.0 * N * d * (ilu->type == PC_STRUCTILU_IC ? 7.0 : 5.0); /* b; x written, read, written; neighbour reads once; IC: z written, read */
+  bytescopy = 16.0 * N * d;
+  tdev      = 2 * 5.0 + 2.0 * di->nlevels * lat + (bytesmat + bytesvec) / (bw * 1e3); /* microseconds */
+  tcopy     = bytescopy / (pcie * 1e3);
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  device solves: level = %" PetscInt_FMT "i + %" PetscInt_FMT "j + %" PetscInt_FMT "k, %" PetscInt_FMT " levels, %" PetscInt_FMT " tiles (thread blocks) of at most %" PetscInt_FMT " points of one level, %" PetscInt_FMT " threads per block (%" PetscInt_FMT " per point), launched by level, block-to-block waiting on per-tile flags%s\n", di->w[0], di->w[1], di->w[2], di->nlevels, di->ntiles, di->tilepoints, di->maxthreads, d, di->nowait ? " DISABLED (-pc_structilu_cuda_nowait: results are wrong)" : ""));
+  if (ilu->devfactored)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  device factorization: in place on the device with the schedule of the solves, level-ordered layout, %s%s\n", ilu->usedmma ? "one warp per grid point, block products on the FP64 tensor cores (m8n8k4 MMA), warp-shuffle Gauss-Jordan inversion of the diagonal blocks" : "DoF threads per grid point (a row of the block row each)",
+                                     ilu->factors.single ? "; single-precision copy of the factors for the solves" : ""));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "  device factorization: none (-pc_structilu_cuda_factor 0): on the host, factors copied to the device in the level-ordered layout at each setup\n"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  performance model (%s: %.0f GB/s, %.2f us per dependent level, %.0f GB/s host link, 5 us per launch): per apply %.4g MB of factors + %.4g MB of vectors on the device, %.4g MB copied; predicted %.4g us on the device + %.4g us of copies\n",
+                                   StructILUModelGPUs[ilu->modelgpu], bw, lat, pcie, bytesmat / 1e6, bytesvec / 1e6, bytescopy / 1e6, tdev, tcopy));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCView_StructILU(PC pc, PetscViewer viewer)
 {
   PC_StructILU      *ilu = (PC_StructILU *)pc->data;
@@ -273,7 +372,7 @@ static PetscErrorCode PCView_StructILU(PC pc, PetscViewer viewer)
   const GILUGrid    *g   = &ilu->sm.grid;
   PetscBool          ascii;
   PetscMPIInt        size;
-  char               name[64], backend[256], line[2048];
+  char               name[64], line[2048];
   const char        *axis[3] = {"i", "j", "k"};
 
   PetscFunctionBegin;
@@ -332,8 +431,7 @@ static PetscErrorCode PCView_StructILU(PC pc, PetscViewer viewer)
       PetscCall(PetscViewerASCIIPrintf(viewer, "  host threads: %" PetscInt_FMT ", hyperplane schedule: %" PetscInt_FMT " units (line segments of up to %" PetscInt_FMT " points) in %" PetscInt_FMT " levels, claimed in tiles of up to %" PetscInt_FMT " units of one level\n", sch->nthreads, sch->nunits, sch->chunk, sch->nlevels, sch->group));
   }
   if (ilu->zerorow >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  FAILED: zero pivot in local row %" PetscInt_FMT "\n", ilu->zerorow));
-  PetscCall(PetscGILUBackendDescribe(backend, sizeof(backend)));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  back-end: %s\n", backend));
+  PetscCall(PCView_StructILU_Backend(pc, viewer));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -365,6 +463,23 @@ static PetscErrorCode PCSetFromOptions_StructILU(PC pc, PetscOptionItems *PetscO
   if (flg) PetscCall(PCStructILUSetSchedule(pc, schedule));
   PetscCall(PetscOptionsReal("-pc_structilu_zeropivot", "Pivots at most this large in absolute value are zero pivots", "PCStructILUSetZeroPivot", ilu->zeropivot, &zeropivot, &flg));
   if (flg) PetscCall(PCStructILUSetZeroPivot(pc, zeropivot));
+  /* back-end */
+  {
+    PetscGILUBackendType backend = ilu->backend;
+
+    if (!ilu->backendset) PetscCall(PetscGILUGetBackend(&backend));
+    PetscCall(PetscOptionsEnum("-pc_structilu_backend", "Where the solves run (default: -gilu_backend)", "PCStructILUSetBackend", PetscGILUBackendTypes, (PetscEnum)backend, (PetscEnum *)&backend, &flg));
+    if (flg) PetscCall(PCStructILUSetBackend(pc, backend));
+    PetscCall(PetscOptionsInt("-pc_structilu_cuda_tile_points", "Grid points per thread block of the device solves (0: 128/dof)", "PCSTRUCTILU", ilu->tilepoints, &ilu->tilepoints, NULL));
+    PetscCall(PetscOptionsBool("-pc_structilu_cuda_factor", "Factor on the device (else on the host, the factors copied to the device)", "PCSTRUCTILU", ilu->cudafactor, &ilu->cudafactor, NULL));
+    PetscCall(PetscOptionsBool("-pc_structilu_cuda_mma", "DoF >= 4: the block products of the device factorization on the FP64 tensor cores (m8n8k4 MMA)", "PCSTRUCTILU", ilu->cudamma, &ilu->cudamma, NULL));
+    PetscCall(PetscOptionsBool("-pc_structilu_cuda_nowait", "Developer: leave out the block-to-block waiting of the device solves (wrong results; tests that the waiting matters)", "PCSTRUCTILU", ilu->nowait, &ilu->nowait, NULL));
+    PetscCall(PetscOptionsEList("-pc_structilu_model_gpu", "GPU of the performance model printed by -ksp_view", "PCSTRUCTILU", StructILUModelGPUs, 2, StructILUModelGPUs[ilu->modelgpu], &ilu->modelgpu, NULL));
+    PetscCall(PetscOptionsReal("-pc_structilu_model_bandwidth", "Memory bandwidth of the model in GB/s (0: the GPU's)", "PCSTRUCTILU", ilu->modelbw, &ilu->modelbw, NULL));
+    PetscCall(PetscOptionsReal("-pc_structilu_model_latency", "Latency of one dependent level in microseconds (0: the GPU's)", "PCSTRUCTILU", ilu->modellat, &ilu->modellat, NULL));
+    PetscCall(PetscOptionsReal("-pc_structilu_model_link", "Host-device bandwidth in GB/s (0: the GPU's)", "PCSTRUCTILU", ilu->modelpcie, &ilu->modelpcie, NULL));
+    PetscCheck(ilu->tilepoints >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_structilu_cuda_tile_points must be 0 (automatic) or positive");
+  }
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -538,6 +653,28 @@ static PetscErrorCode PCStructILUGetSchedule_StructILU(PC pc, PCStructILUSchedul
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode PCStructILUSetBackend_StructILU(PC pc, PetscGILUBackendType backend)
+{
+  PC_StructILU *ilu = (PC_StructILU *)pc->data;
+
+  PetscFunctionBegin;
+  ilu->backend    = backend;
+  ilu->backendset = PETSC_TRUE;
+  pc->setupcalled = 0; /* the next PCSetUp() factors again, on the new back-end */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCStructILUGetBackend_StructILU(PC pc, PetscGILUBackendType *backend)
+{
+  PC_StructILU *ilu = (PC_StructILU *)pc->data;
+
+  PetscFunctionBegin;
+  if (pc->setupcalled) *backend = ilu->ran;
+  else if (ilu->backendset) *backend = ilu->backend;
+  else PetscCall(PetscGILUGetBackend(backend));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCDestroy_StructILU(PC pc)
 {
   PetscFunctionBegin;
@@ -559,6 +696,8 @@ static PetscErrorCode PCDestroy_StructILU(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUGetThreads_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUSetSchedule_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUGetSchedule_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUSetBackend_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUGetBackend_C", NULL));
   PetscCall(PetscFree(pc->data));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -572,7 +711,17 @@ static PetscErrorCode PCDestroy_StructILU(PC pc)
 + -pc_structilu_grid nx,ny[,nz] - the local grid, when there is no `DMDA` and the pattern does not reveal it
 . -pc_structilu_dof d           - unknowns per grid point (1 to 8), when there is no `DMDA`
 . -pc_structilu_levels k        - levels of fill (default 0), as `-pc_factor_levels` of `PCILU`
-- -pc_structilu_zeropivot tol   - pivots at most tol in absolute value are zero pivots (default 100 machine epsilon)
+. -pc_structilu_zeropivot tol   - pivots at most tol in absolute value are zero pivots (default 100 machine epsilon)
+. -pc_structilu_backend auto|host|cuda|cudaemu - where the solves run (default: -gilu_backend, whose default is auto:
+                                  cuda when built with CUDA and a device is present, else host)
+. -pc_structilu_cuda_factor <true> - on cuda/cudaemu, factor on the device (else on the host and copy the factors)
+. -pc_structilu_cuda_mma <true> - DoF >= 4: the block products of the device factorization on the FP64 tensor cores (one warp
+                                  per grid point, m8n8k4 MMA through gilu_mma_m8n8k4_f64); needs tile points at most 32
+. -pc_structilu_cuda_tile_points n - grid points per thread block of the device solves (0, the default: 128/dof)
+. -pc_structilu_model_gpu h100|h200 - the GPU of the performance model -ksp_view prints on the cuda and cudaemu
+                                  back-ends: h100 (H100 SXM: 3350 GB/s HBM3) or h200 (4800 GB/s HBM3e), both with
+                                  1 us per dependent level and 55 GB/s host link (PCIe 5)
+- -pc_structilu_model_bandwidth GB/s, -pc_structilu_model_latency us, -pc_structilu_model_link GB/s - override the model's figures
 
   Notes:
   The matrix is `MATAIJ` or `MATBAIJ`, in the natural (x fastest, interlaced DoF) ordering
@@ -604,9 +753,11 @@ PETSC_EXTERN PetscErrorCode PCCreate_StructILU(PC pc)
 
   PetscFunctionBegin;
   PetscCall(PetscNew(&ilu));
-  ilu->zeropivot = 100.0 * PETSC_MACHINE_EPSILON;
-  ilu->zerorow   = -1;
-  pc->data       = (void *)ilu;
+  ilu->zeropivot  = 100.0 * PETSC_MACHINE_EPSILON;
+  ilu->zerorow    = -1;
+  ilu->cudafactor = PETSC_TRUE;
+  ilu->cudamma    = PETSC_TRUE;
+  pc->data        = (void *)ilu;
 
   pc->ops->setup          = PCSetUp_StructILU;
   pc->ops->apply          = PCApply_StructILU;
@@ -632,5 +783,7 @@ PETSC_EXTERN PetscErrorCode PCCreate_StructILU(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUGetThreads_C", PCStructILUGetThreads_StructILU));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUSetSchedule_C", PCStructILUSetSchedule_StructILU));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUGetSchedule_C", PCStructILUGetSchedule_StructILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUSetBackend_C", PCStructILUSetBackend_StructILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUGetBackend_C", PCStructILUGetBackend_StructILU));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

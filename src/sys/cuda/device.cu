@@ -1,10 +1,15 @@
 /*
-   CUDA device discovery. A build with CUDA runs on machines without a GPU or driver:
-   any error from the runtime means "no device", and no CUDA context is created here.
-   In the emulated build (PetscGILUGetDeviceCount_CUDA_cudaemu) there is one device, the emulated one.
+   The device layer: discovery, memory and copies. A build with CUDA runs on machines without a GPU or driver:
+   any error from the runtime at discovery means "no device", and nothing here creates a CUDA context unless a
+   back-end that needs the device was chosen (PetscGILUBackendResolve() checked that one exists).
+
+   Memory is plain cudaMalloc (never managed memory). Copies are synchronous and logged: the events GILUCopyToGPU
+   and GILUCopyToCPU of -log_view, and PetscLogCpuToGpu()/PetscLogGpuToCpu() (counted only by a PETSc built with
+   a device; Debian's is not). In the emulated build (the _cudaemu names) there is one device, the emulated one,
+   whose memory is host memory: the same calls, the same logging.
 */
 #include <petscgilu/private/gilucuda.h>
-#include <petscgilu/private/giluimpl.h>
+#include <petscgilu/private/backend.h>
 
 PetscErrorCode GILU_CUDA_NAME(PetscGILUGetDeviceCount_CUDA)(PetscInt *count)
 {
@@ -17,5 +22,86 @@ PetscErrorCode GILU_CUDA_NAME(PetscGILUGetDeviceCount_CUDA)(PetscInt *count)
     n = 0;
   }
   *count = n;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode GILU_CUDA_NAME(GILUDeviceGetName)(char name[], size_t len)
+{
+  PetscFunctionBegin;
+#if defined(GILU_CUDAEMU)
+  PetscCall(PetscSNPrintf(name, len, "emulated device"));
+#else
+  {
+    int            dev;
+    cudaDeviceProp prop;
+
+    GILU_CUDA_CHECK(cudaGetDevice(&dev));
+    GILU_CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
+    PetscCall(PetscSNPrintf(name, len, "device %d: %s, %d SMs, %.0f GiB", dev, prop.name, prop.multiProcessorCount, (double)prop.totalGlobalMem / 1073741824.0));
+  }
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* each MPI process uses device (rank in PETSC_COMM_WORLD) mod (number of devices): its local block on its GPU */
+PetscErrorCode GILU_CUDA_NAME(GILUDeviceSelect)(void)
+{
+  PetscFunctionBegin;
+#if !defined(GILU_CUDAEMU)
+  {
+    PetscMPIInt rank;
+    int         n = 0;
+
+    PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+    GILU_CUDA_CHECK(cudaGetDeviceCount(&n));
+    PetscCheck(n > 0, PETSC_COMM_SELF, PETSC_ERR_GPU, "No CUDA device");
+    GILU_CUDA_CHECK(cudaSetDevice(rank % n));
+  }
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode GILU_CUDA_NAME(GILUDeviceMalloc)(size_t bytes, void **p)
+{
+  PetscFunctionBegin;
+  *p = NULL;
+  GILU_CUDA_CHECK(cudaMalloc(p, bytes ? bytes : 1));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode GILU_CUDA_NAME(GILUDeviceFree)(void **p)
+{
+  PetscFunctionBegin;
+  if (*p) GILU_CUDA_CHECK(cudaFree(*p));
+  *p = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode GILU_CUDA_NAME(GILUDeviceMemset)(void *p, int v, size_t bytes)
+{
+  PetscFunctionBegin;
+  if (bytes) GILU_CUDA_CHECK(cudaMemset(p, v, bytes));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode GILU_CUDA_NAME(GILUDeviceCopyToDevice)(void *dst, const void *src, size_t bytes)
+{
+  PetscFunctionBegin;
+  if (!bytes) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscLogEventBegin(GILU_CopyToGPU, 0, 0, 0, 0));
+  GILU_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyHostToDevice));
+  PetscCall(PetscLogCpuToGpu((PetscLogDouble)bytes));
+  PetscCall(PetscLogEventEnd(GILU_CopyToGPU, 0, 0, 0, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode GILU_CUDA_NAME(GILUDeviceCopyToHost)(void *dst, const void *src, size_t bytes)
+{
+  PetscFunctionBegin;
+  if (!bytes) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscLogEventBegin(GILU_CopyToCPU, 0, 0, 0, 0));
+  GILU_CUDA_CHECK(cudaMemcpy(dst, src, bytes, cudaMemcpyDeviceToHost));
+  PetscCall(PetscLogGpuToCpu((PetscLogDouble)bytes));
+  PetscCall(PetscLogEventEnd(GILU_CopyToCPU, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -13,6 +13,10 @@
    - A barrier completes when every thread of the block that has not exited has arrived; a warp operation when
      every lane of the warp has arrived (lanes at different warp operations, or a lane that exited while its
      warp waits, is an error). Shared memory is poisoned (all bits 1) when a block starts.
+   - With the option -gilu_cudaemu_eager, up to GILU_EMU_MAX_RESIDENT blocks are started at once (still in launch
+     order) and their threads interleave at every barrier, warp operation and wait, as resident blocks of a GPU
+     run concurrently: a block that reads what an earlier block writes without waiting for it (a missing
+     inter-block wait) then reads it before it is written, deterministically.
    - When a pass runs nothing and no block may be started, the launch is deadlocked: it stops with an error
      naming the kernel, the block, the thread and what it waits for. Errors raised inside a kernel
      (GILUEmuFail) stop the launch the same way; the fibers are dropped, the launch returns a PETSc error.
@@ -87,6 +91,7 @@ typedef struct {
   int        nactive;
   ucontext_t sched;
   PetscBool  failed;
+  PetscBool  eager; /* -gilu_cudaemu_eager: start as many blocks as may be resident before each pass */
   char       err[1024];
 } Launch;
 
@@ -386,6 +391,15 @@ static PetscErrorCode Schedule(Launch *L)
     PetscBool progress = PETSC_FALSE;
     int       a, i, j;
 
+    while (L->eager && L->next < L->nblocks && L->nactive < GILU_EMU_MAX_RESIDENT) {
+      Block *slot = NULL;
+
+      for (i = 0; i < GILU_EMU_MAX_RESIDENT && !slot; i++)
+        if (L->slots[i].index < 0) slot = &L->slots[i];
+      PetscCall(BlockStart(L, slot, L->next++));
+      L->active[L->nactive++] = slot;
+    }
+
     for (a = 0; a < L->nactive; a++) {
       Block *b = L->active[a];
 
@@ -452,6 +466,7 @@ PetscErrorCode GILUEmuLaunch(const char name[], GILUEmuUInt3 grid, GILUEmuUInt3 
   L->ctx     = ctx;
   L->nblocks = (long)grid.x * grid.y * grid.z;
   for (i = 0; i < GILU_EMU_MAX_RESIDENT; i++) L->slots[i].index = -1;
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-gilu_cudaemu_eager", &L->eager, NULL));
   emu_launch = L;
   ierr       = Schedule(L);
   emu_launch = NULL;

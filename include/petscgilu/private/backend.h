@@ -1,0 +1,70 @@
+/*
+   backend.h: the back-end layer of petscgilu (developer level).
+
+   src/sys/backend.c owns the choice of back-end (-gilu_backend, PetscGILUBackendResolve()); src/sys/cuda/device.cu
+   owns device memory (plain cudaMalloc, never managed memory), the copies between host and device (logged in
+   -log_view as the events GILUCopyToGPU / GILUCopyToCPU, and with PetscLogCpuToGpu()/PetscLogGpuToCpu(), which
+   count only in a PETSc built with a device) and turns cudaError_t into PETSc errors (GILU_CUDA_CHECK of
+   gilucuda.h). src/sys/cuda/cusparse.cu holds the cuSPARSE baselines (ILU(0) and triangular solves in CSR and BSR).
+
+   Each of these .cu files is built twice (see gilucuda.h): by nvcc, with the plain names, and for the emulation
+   (cudaemu), where every external name ends in _cudaemu. Code in a .cu file calls the functions of its own build
+   through GILU_CUDA_NAME(f); C code calls the plain names only under PETSCGILU_HAVE_CUDA and the _cudaemu names
+   only under PETSCGILU_HAVE_CUDAEMU.
+*/
+#ifndef PETSCGILU_BACKEND_H
+#define PETSCGILU_BACKEND_H
+
+#include <petscgilu.h>
+#include <petscgilu/private/giluimpl.h>
+
+PETSC_INTERN PetscLogEvent GILU_CopyToGPU, GILU_CopyToCPU; /* registered in gilu.c */
+
+/* A short name of a resolved back-end and of the device it runs on, for -ksp_view */
+PETSC_INTERN PetscErrorCode PetscGILUBackendName(PetscGILUBackendType, char[], size_t);
+
+/* Flops of device kernels: as GPU flops in a PETSc built with a device, else as flops (Debian's PETSc) */
+static inline PetscErrorCode GILULogDeviceFlops(PetscLogDouble f)
+{
+#if defined(PETSC_HAVE_DEVICE)
+  return PetscLogGpuFlops(f);
+#else
+  return PetscLogFlops(f);
+#endif
+}
+
+/* ------------------------------------------------------------------------------------------ device memory
+   dst/src on the device are plain device pointers (cudaMalloc); all copies are synchronous */
+#define GILU_DEVICE_DECLARE(suffix) \
+  PETSC_INTERN PetscErrorCode GILUDeviceMalloc##suffix(size_t, void **); \
+  PETSC_INTERN PetscErrorCode GILUDeviceFree##suffix(void **); \
+  PETSC_INTERN PetscErrorCode GILUDeviceCopyToDevice##suffix(void *, const void *, size_t); \
+  PETSC_INTERN PetscErrorCode GILUDeviceCopyToHost##suffix(void *, const void *, size_t); \
+  PETSC_INTERN PetscErrorCode GILUDeviceMemset##suffix(void *, int, size_t); \
+  PETSC_INTERN PetscErrorCode GILUDeviceGetName##suffix(char[], size_t); \
+  PETSC_INTERN PetscErrorCode GILUDeviceSelect##suffix(void);
+#if defined(PETSCGILU_HAVE_CUDA)
+GILU_DEVICE_DECLARE()
+#endif
+#if defined(PETSCGILU_HAVE_CUDAEMU)
+GILU_DEVICE_DECLARE(_cudaemu)
+#endif
+
+/* ------------------------------------------------------------------------------------------ cuSPARSE baselines
+   ILU(0) of a SEQAIJ (CSR: csrilu02 + SpSV) or SEQBAIJ (BSR: bsrilu02 + bsrsv2) matrix on the device, and the
+   two triangular solves x = (LU)^{-1} b with host vectors (copied in and out). Only with a real device: the
+   emulated build (_cudaemu) returns PETSC_ERR_SUP "not available in the emulation". */
+typedef struct _n_GILUCuSparse *GILUCuSparse;
+#define GILU_CUSPARSE_DECLARE(suffix) \
+  PETSC_INTERN PetscErrorCode GILUCuSparseCreate##suffix(Mat, GILUCuSparse *); \
+  PETSC_INTERN PetscErrorCode GILUCuSparseFactor##suffix(GILUCuSparse, PetscInt *); \
+  PETSC_INTERN PetscErrorCode GILUCuSparseSolve##suffix(GILUCuSparse, const PetscScalar *, PetscScalar *); \
+  PETSC_INTERN PetscErrorCode GILUCuSparseDestroy##suffix(GILUCuSparse *);
+#if defined(PETSCGILU_HAVE_CUDA)
+GILU_CUSPARSE_DECLARE()
+#endif
+#if defined(PETSCGILU_HAVE_CUDAEMU)
+GILU_CUSPARSE_DECLARE(_cudaemu)
+#endif
+
+#endif

@@ -1,0 +1,101 @@
+/*
+   MATSTENCILGPU's product on the device (the leftover of the MATSTENCILGPU issue): y = A xg with xg in the DMDA's
+   ghosted local numbering, exactly the product of stencilgpu-ops.c (same terms; summed per row in stencil order).
+   One thread per unknown (a grid point's row a), consecutive threads on consecutive rows: the values of each offset
+   are read with unit stride (the stencil-major layout). Built by nvcc and for the emulation (cudaemu); called by
+   MatStencilGPUMultWithBackend() (stencilgpu-device.c).
+*/
+#include <petscgilu/private/gilucuda.h>
+#include <petscgilu/private/backend.h>
+#include "stencilgpu-cuda.h"
+
+typedef struct {
+  int           n[3], M[3], xs[3], gs[3], gn[3], dof, ns, npoints;
+  const int    *off, *gshift;
+  const double *val, *xg;
+  double       *y;
+} MultArgs;
+
+__global__ void StencilGPUMultKernel(MultArgs k)
+{
+  const long long r = (long long)blockIdx.x * blockDim.x + threadIdx.x;
+  const int       d = k.dof;
+
+  if (r < (long long)k.npoints * d) {
+    const int    p = (int)(r / d), a = (int)(r % d), i = p % k.n[0], j = (p / k.n[0]) % k.n[1], l = p / (k.n[0] * k.n[1]);
+    const int    g = ((l + k.xs[2] - k.gs[2]) * k.gn[1] + (j + k.xs[1] - k.gs[1])) * k.gn[0] + (i + k.xs[0] - k.gs[0]);
+    const size_t N = (size_t)k.npoints;
+    double       t = 0;
+
+    for (int s = 0; s < k.ns; s++) {
+      const int gi = k.xs[0] + i + k.off[3 * s], gj = k.xs[1] + j + k.off[3 * s + 1], gl = k.xs[2] + l + k.off[3 * s + 2];
+
+      if (gi < 0 || gi >= k.M[0] || gj < 0 || gj >= k.M[1] || gl < 0 || gl >= k.M[2]) continue;
+      {
+        const double *A  = k.val + ((size_t)s * N + (size_t)p) * d * d + (size_t)a * d;
+        const double *xq = k.xg + (size_t)(g + k.gshift[s]) * d;
+
+        for (int e = 0; e < d; e++) t += A[e] * xq[e];
+      }
+    }
+    k.y[r] = t;
+  }
+}
+
+/* y = A xg for the local box: host arrays in and out (values, offsets and vectors copied to the device) */
+PetscErrorCode GILU_CUDA_NAME(MatStencilGPUMultDevice)(const Mat_StencilGPU *sg, const PetscScalar *xg, PetscInt nghost, PetscScalar *y)
+{
+  const GILUStencilMat *sm = &sg->sm;
+  const PetscInt        d = sm->grid.dof, ns = sm->stencil.ns, N = sm->npoints;
+  MultArgs              k;
+  int                   h[2 * GILU_STENCIL_MAX_OFFSETS * 3];
+  int                  *off = NULL, *gshift = NULL;
+  double               *val = NULL, *dxg = NULL, *dy = NULL;
+  const size_t          nval = (size_t)ns * N * d * d;
+
+  PetscFunctionBegin;
+  PetscCheck((PetscInt64)N * d < PETSC_MAX_INT, PETSC_COMM_SELF, PETSC_ERR_SUP, "The local box is too large for the device product's 32-bit indices");
+  PetscCall(GILU_CUDA_NAME(GILUDeviceSelect)());
+  for (PetscInt s = 0; s < ns; s++) {
+    for (PetscInt c = 0; c < 3; c++) h[3 * s + c] = (int)sm->stencil.off[s][c];
+    h[3 * ns + s] = (int)sg->gshift[s];
+  }
+  PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(sizeof(int) * 3 * ns, (void **)&off));
+  PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(sizeof(int) * ns, (void **)&gshift));
+  PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(sizeof(double) * nval, (void **)&val));
+  PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(sizeof(double) * (size_t)nghost * d, (void **)&dxg));
+  PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(sizeof(double) * (size_t)N * d, (void **)&dy));
+  PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToDevice)(off, h, sizeof(int) * 3 * ns));
+  PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToDevice)(gshift, h + 3 * ns, sizeof(int) * ns));
+  PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToDevice)(val, sm->val, sizeof(double) * nval));
+  PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToDevice)(dxg, xg, sizeof(double) * (size_t)nghost * d));
+  for (int c = 0; c < 3; c++) {
+    k.n[c]  = (int)sm->grid.n[c];
+    k.M[c]  = (int)sg->M[c];
+    k.xs[c] = (int)sg->xs[c];
+    k.gs[c] = (int)sg->gs[c];
+    k.gn[c] = (int)sg->gn[c];
+  }
+  k.dof     = (int)d;
+  k.ns      = (int)ns;
+  k.npoints = (int)N;
+  k.off     = off;
+  k.gshift  = gshift;
+  k.val     = val;
+  k.xg      = dxg;
+  k.y       = dy;
+  {
+    const dim3 block(128), grid((unsigned int)((N * d + 127) / 128));
+
+    PetscCall(GILU_LAUNCH(StencilGPUMultKernel, grid, block, 0, 0, k));
+  }
+  GILU_CUDA_CHECK(cudaDeviceSynchronize());
+  PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToHost)(y, dy, sizeof(double) * (size_t)N * d));
+  PetscCall(GILULogDeviceFlops(2.0 * ns * N * d * d));
+  PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&off));
+  PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&gshift));
+  PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&val));
+  PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dxg));
+  PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dy));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -1,0 +1,48 @@
+/*
+   Private to src/pc/structilu: the CUDA kernels of PCSTRUCTILU (cuda/structilu.cu), built by nvcc (plain names)
+   and for the emulation (names ending in _cudaemu). structilu.c calls them through the table of the back-end
+   that was chosen (StructILUDeviceGetOps / StructILUDeviceGetOps_cudaemu).
+*/
+#ifndef PETSCGILU_STRUCTILU_CUDA_H
+#define PETSCGILU_STRUCTILU_CUDA_H
+
+#include "../structilu.h"
+
+/* What -ksp_view prints of the device schedule (filled by create) */
+typedef struct {
+  PetscInt  w[3];        /* level of point (i,j,k) = w.(i,j,k): every lower neighbour has a smaller level, every upper one a larger */
+  PetscInt  nlevels;     /* hyperplane levels */
+  PetscInt  ntiles;      /* thread blocks per sweep: tiles of at most tilepoints points of one level, launched by increasing level */
+  PetscInt  tilepoints;  /* grid points per tile */
+  PetscInt  maxthreads;  /* threads per block: tilepoints * dof */
+  PetscBool nowait;      /* developer: the block-to-block waiting is left out (wrong results; for tests) */
+  double    bytesmatrix; /* bytes of factors read per apply (both sweeps) */
+  double    bytesvector; /* bytes of vectors read and written on the device per apply (neighbour reads counted once) */
+  double    bytescopy;   /* bytes copied between host and device per apply */
+  double    flops;       /* per apply */
+} StructILUDeviceInfo;
+
+typedef struct _n_StructILUDevice *StructILUDevice;
+
+typedef struct {
+  /* the schedule of the stencil matrix (symbolic): tiles, level order, flags */
+  PetscErrorCode (*create)(const GILUStencilMat *, PetscInt, PetscBool, StructILUDevice *, StructILUDeviceInfo *);
+  /* copies the factors the host computed (numeric), in the level-ordered layout */
+  PetscErrorCode (*setfactors)(StructILUDevice, const StructILUFactors *);
+  /* the factorization on the device of the (unfactored) values of the stencil matrix; elimination table, IC's
+     mirror offsets (or NULL), zero pivot tolerance, single-precision factors, the tensor-core kernel for DoF >= 4;
+     returns the first zero-pivot row or -1, and whether the tensor-core kernel ran */
+  PetscErrorCode (*factor)(StructILUDevice, const GILUStencilMat *, const PetscInt *, const PetscInt *, PetscReal, PetscBool, PetscBool, PetscInt *, PetscBool *);
+  /* x = (LU)^{-1} b with host arrays: b copied to the device, x back */
+  PetscErrorCode (*solve)(StructILUDevice, const PetscScalar *, PetscScalar *);
+  PetscErrorCode (*destroy)(StructILUDevice *);
+} StructILUDeviceOps;
+
+#if defined(PETSCGILU_HAVE_CUDA)
+PETSC_INTERN PetscErrorCode StructILUDeviceGetOps(const StructILUDeviceOps **);
+#endif
+#if defined(PETSCGILU_HAVE_CUDAEMU)
+PETSC_INTERN PetscErrorCode StructILUDeviceGetOps_cudaemu(const StructILUDeviceOps **);
+#endif
+
+#endif

@@ -1,0 +1,288 @@
+/*
+   The cuSPARSE baselines: ILU(0) of a SEQAIJ matrix (CSR: csrilu02, then the generic SpSV for L and U) or of a
+   SEQBAIJ matrix (BSR: bsrilu02, then bsrsv2 for L and U), on the device, with the triangular solves of both
+   factors. ILU(0) in natural ordering: the factors of PETSc's ILU(0) and of PCSTRUCTILU, so a solve gives their
+   results to round-off. The benchmarks compare against them in the same run; the GPU tests check them.
+
+   Only with a real device: in the emulated build (the _cudaemu names) every entry point returns
+   PETSC_ERR_SUP "not available in the emulation" (cuSPARSE is a library of device code, not a kernel source the
+   emulation can run). cuSPARSE calls are checked (GILU_CUSPARSE_CHECK: a cusparseStatus_t -> a PETSc error).
+   csrilu02, bsrilu02 and bsrsv2 are deprecated in CUDA 12/13 but present; DISABLE_CUSPARSE_DEPRECATED keeps
+   their deprecation warnings out of the -Werror build.
+*/
+#include <petscgilu/private/gilucuda.h>
+#include <petscgilu/private/backend.h>
+#include <petscmat.h>
+
+#if defined(GILU_CUDAEMU)
+  #define GILU_CUSPARSE_EMU_ERROR SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "The cuSPARSE baselines are not available in the emulation (cudaemu): they need a CUDA device (-gilu_backend cuda)")
+
+PetscErrorCode GILU_CUDA_NAME(GILUCuSparseCreate)(Mat A, GILUCuSparse *cs)
+{
+  PetscFunctionBegin;
+  GILU_CUSPARSE_EMU_ERROR;
+}
+PetscErrorCode GILU_CUDA_NAME(GILUCuSparseFactor)(GILUCuSparse cs, PetscInt *zerorow)
+{
+  PetscFunctionBegin;
+  GILU_CUSPARSE_EMU_ERROR;
+}
+PetscErrorCode GILU_CUDA_NAME(GILUCuSparseSolve)(GILUCuSparse cs, const PetscScalar *b, PetscScalar *x)
+{
+  PetscFunctionBegin;
+  GILU_CUSPARSE_EMU_ERROR;
+}
+PetscErrorCode GILU_CUDA_NAME(GILUCuSparseDestroy)(GILUCuSparse *cs)
+{
+  PetscFunctionBegin;
+  PetscCheck(!*cs, PETSC_COMM_SELF, PETSC_ERR_SUP, "The cuSPARSE baselines are not available in the emulation (cudaemu)");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+#else
+  #define DISABLE_CUSPARSE_DEPRECATED
+  #include <cusparse.h>
+
+  #define GILU_CUSPARSE_CHECK(call) \
+    do { \
+      cusparseStatus_t gilu_cusparse_st_ = (call); \
+      PetscCheck(gilu_cusparse_st_ == CUSPARSE_STATUS_SUCCESS, PETSC_COMM_SELF, PETSC_ERR_GPU, "%s failed: %s (%d)", #call, cusparseGetErrorString(gilu_cusparse_st_), (int)gilu_cusparse_st_); \
+    } while (0)
+
+struct _n_GILUCuSparse {
+  cusparseHandle_t   handle;
+  cusparseMatDescr_t descr, descrL, descrU; /* descrL/U: BSR's bsrsv2 */
+  PetscInt           m, bs, nnzb;           /* block rows, block size (1: CSR), stored blocks */
+  int               *rowptr, *colind;       /* device */
+  double            *val, *x, *y, *t;       /* device: values (factored in place), vectors */
+  PetscBool          bsr;
+  void              *buffer; /* device work of the analyses and solves */
+  size_t             bufsize;
+  /* CSR */
+  csrilu02Info_t       iluinfo;
+  cusparseSpMatDescr_t matL, matU;
+  cusparseDnVecDescr_t vecX, vecY, vecT;
+  cusparseSpSVDescr_t  spsvL, spsvU;
+  void                *bufL, *bufU;
+  /* BSR */
+  bsrilu02Info_t bsriluinfo;
+  bsrsv2Info_t   infoL, infoU;
+  PetscBool      analyzed;
+};
+
+/* a device buffer of at least bytes */
+static PetscErrorCode Buffer(GILUCuSparse cs, size_t bytes)
+{
+  PetscFunctionBegin;
+  if (bytes <= cs->bufsize) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(GILUDeviceFree(&cs->buffer));
+  PetscCall(GILUDeviceMalloc(bytes, &cs->buffer));
+  cs->bufsize = bytes;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode GILUCuSparseCreate(Mat A, GILUCuSparse *csp)
+{
+  GILUCuSparse    cs;
+  PetscBool       isaij, isbaij, done;
+  PetscInt        n, bs;
+  const PetscInt *ia, *ja;
+  int            *h;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJ, &isaij));
+  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQBAIJ, &isbaij));
+  PetscCheck(isaij || isbaij, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "The cuSPARSE baselines take a SEQAIJ (CSR) or SEQBAIJ (BSR) matrix");
+  PetscCall(MatGetBlockSize(A, &bs));
+  PetscCall(GILUDeviceSelect());
+  PetscCall(PetscNew(&cs));
+  cs->bsr = isbaij;
+  cs->bs  = isbaij ? bs : 1;
+  PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_TRUE, &n, &ia, &ja, &done));
+  PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatGetRowIJ() failed");
+  cs->m    = n;
+  cs->nnzb = ia[n];
+  PetscCall(PetscMalloc1(PetscMax(n + 1, cs->nnzb), &h));
+  for (PetscInt i = 0; i <= n; i++) h[i] = (int)ia[i];
+  PetscCall(GILUDeviceMalloc(sizeof(int) * (size_t)(n + 1), (void **)&cs->rowptr));
+  PetscCall(GILUDeviceCopyToDevice(cs->rowptr, h, sizeof(int) * (size_t)(n + 1)));
+  for (PetscInt i = 0; i < cs->nnzb; i++) h[i] = (int)ja[i];
+  PetscCall(GILUDeviceMalloc(sizeof(int) * (size_t)cs->nnzb, (void **)&cs->colind));
+  PetscCall(GILUDeviceCopyToDevice(cs->colind, h, sizeof(int) * (size_t)cs->nnzb));
+  PetscCall(PetscFree(h));
+  PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_TRUE, &n, &ia, &ja, &done));
+  PetscCall(GILUDeviceMalloc(sizeof(double) * (size_t)cs->nnzb * cs->bs * cs->bs, (void **)&cs->val));
+  PetscCall(GILUDeviceMalloc(sizeof(double) * (size_t)cs->m * cs->bs, (void **)&cs->x));
+  PetscCall(GILUDeviceMalloc(sizeof(double) * (size_t)cs->m * cs->bs, (void **)&cs->y));
+  PetscCall(GILUDeviceMalloc(sizeof(double) * (size_t)cs->m * cs->bs, (void **)&cs->t));
+  /* the values (PETSc's BAIJ blocks are column-major) */
+  if (isbaij) {
+    PetscScalar *a;
+
+    PetscCall(MatSeqBAIJGetArray(A, &a));
+    PetscCall(GILUDeviceCopyToDevice(cs->val, a, sizeof(double) * (size_t)cs->nnzb * cs->bs * cs->bs));
+    PetscCall(MatSeqBAIJRestoreArray(A, &a));
+  } else {
+    const PetscScalar *a;
+
+    PetscCall(MatSeqAIJGetArrayRead(A, &a));
+    PetscCall(GILUDeviceCopyToDevice(cs->val, a, sizeof(double) * (size_t)cs->nnzb));
+    PetscCall(MatSeqAIJRestoreArrayRead(A, &a));
+  }
+  GILU_CUSPARSE_CHECK(cusparseCreate(&cs->handle));
+  GILU_CUSPARSE_CHECK(cusparseCreateMatDescr(&cs->descr));
+  GILU_CUSPARSE_CHECK(cusparseSetMatIndexBase(cs->descr, CUSPARSE_INDEX_BASE_ZERO));
+  GILU_CUSPARSE_CHECK(cusparseSetMatType(cs->descr, CUSPARSE_MATRIX_TYPE_GENERAL));
+  *csp = cs;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ILU(0) in place; *zerorow: the first (block) row with a zero pivot, or -1 */
+PetscErrorCode GILUCuSparseFactor(GILUCuSparse cs, PetscInt *zerorow)
+{
+  const int                   m = (int)cs->m, nnzb = (int)cs->nnzb, bs = (int)cs->bs;
+  const cusparseSolvePolicy_t policy = CUSPARSE_SOLVE_POLICY_USE_LEVEL;
+  const cusparseDirection_t   dir    = CUSPARSE_DIRECTION_COLUMN;
+  int                         size, pivot = -1;
+  cusparseStatus_t            st;
+
+  PetscFunctionBegin;
+  *zerorow = -1;
+  if (!cs->bsr) {
+    GILU_CUSPARSE_CHECK(cusparseCreateCsrilu02Info(&cs->iluinfo));
+    GILU_CUSPARSE_CHECK(cusparseDcsrilu02_bufferSize(cs->handle, m, nnzb, cs->descr, cs->val, cs->rowptr, cs->colind, cs->iluinfo, &size));
+    PetscCall(Buffer(cs, (size_t)size));
+    GILU_CUSPARSE_CHECK(cusparseDcsrilu02_analysis(cs->handle, m, nnzb, cs->descr, cs->val, cs->rowptr, cs->colind, cs->iluinfo, policy, cs->buffer));
+    GILU_CUSPARSE_CHECK(cusparseDcsrilu02(cs->handle, m, nnzb, cs->descr, cs->val, cs->rowptr, cs->colind, cs->iluinfo, policy, cs->buffer));
+    st = cusparseXcsrilu02_zeroPivot(cs->handle, cs->iluinfo, &pivot);
+  } else {
+    GILU_CUSPARSE_CHECK(cusparseCreateBsrilu02Info(&cs->bsriluinfo));
+    GILU_CUSPARSE_CHECK(cusparseDbsrilu02_bufferSize(cs->handle, dir, m, nnzb, cs->descr, cs->val, cs->rowptr, cs->colind, bs, cs->bsriluinfo, &size));
+    PetscCall(Buffer(cs, (size_t)size));
+    GILU_CUSPARSE_CHECK(cusparseDbsrilu02_analysis(cs->handle, dir, m, nnzb, cs->descr, cs->val, cs->rowptr, cs->colind, bs, cs->bsriluinfo, policy, cs->buffer));
+    GILU_CUSPARSE_CHECK(cusparseDbsrilu02(cs->handle, dir, m, nnzb, cs->descr, cs->val, cs->rowptr, cs->colind, bs, cs->bsriluinfo, policy, cs->buffer));
+    st = cusparseXbsrilu02_zeroPivot(cs->handle, cs->bsriluinfo, &pivot);
+  }
+  if (st == CUSPARSE_STATUS_ZERO_PIVOT) *zerorow = pivot;
+  else GILU_CUSPARSE_CHECK(st);
+  GILU_CUDA_CHECK(cudaDeviceSynchronize());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode AnalyzeSolves(GILUCuSparse cs)
+{
+  const int                   m = (int)cs->m, nnzb = (int)cs->nnzb, bs = (int)cs->bs, n = m * bs;
+  const cusparseSolvePolicy_t policy = CUSPARSE_SOLVE_POLICY_USE_LEVEL;
+  const cusparseDirection_t   dir    = CUSPARSE_DIRECTION_COLUMN;
+  const cusparseOperation_t   op     = CUSPARSE_OPERATION_NON_TRANSPOSE;
+  const double                one    = 1.0;
+
+  PetscFunctionBegin;
+  if (!cs->bsr) {
+    cusparseFillMode_t lower = CUSPARSE_FILL_MODE_LOWER, upper = CUSPARSE_FILL_MODE_UPPER;
+    cusparseDiagType_t unit = CUSPARSE_DIAG_TYPE_UNIT, nonunit = CUSPARSE_DIAG_TYPE_NON_UNIT;
+    size_t             sL, sU;
+
+    GILU_CUSPARSE_CHECK(cusparseCreateCsr(&cs->matL, m, m, nnzb, cs->rowptr, cs->colind, cs->val, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
+    GILU_CUSPARSE_CHECK(cusparseSpMatSetAttribute(cs->matL, CUSPARSE_SPMAT_FILL_MODE, &lower, sizeof(lower)));
+    GILU_CUSPARSE_CHECK(cusparseSpMatSetAttribute(cs->matL, CUSPARSE_SPMAT_DIAG_TYPE, &unit, sizeof(unit)));
+    GILU_CUSPARSE_CHECK(cusparseCreateCsr(&cs->matU, m, m, nnzb, cs->rowptr, cs->colind, cs->val, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_BASE_ZERO, CUDA_R_64F));
+    GILU_CUSPARSE_CHECK(cusparseSpMatSetAttribute(cs->matU, CUSPARSE_SPMAT_FILL_MODE, &upper, sizeof(upper)));
+    GILU_CUSPARSE_CHECK(cusparseSpMatSetAttribute(cs->matU, CUSPARSE_SPMAT_DIAG_TYPE, &nonunit, sizeof(nonunit)));
+    GILU_CUSPARSE_CHECK(cusparseCreateDnVec(&cs->vecX, n, cs->x, CUDA_R_64F));
+    GILU_CUSPARSE_CHECK(cusparseCreateDnVec(&cs->vecT, n, cs->t, CUDA_R_64F));
+    GILU_CUSPARSE_CHECK(cusparseCreateDnVec(&cs->vecY, n, cs->y, CUDA_R_64F));
+    GILU_CUSPARSE_CHECK(cusparseSpSV_createDescr(&cs->spsvL));
+    GILU_CUSPARSE_CHECK(cusparseSpSV_createDescr(&cs->spsvU));
+    GILU_CUSPARSE_CHECK(cusparseSpSV_bufferSize(cs->handle, op, &one, cs->matL, cs->vecX, cs->vecT, CUDA_R_64F, CUSPARSE_SPSV_ALG_DEFAULT, cs->spsvL, &sL));
+    GILU_CUSPARSE_CHECK(cusparseSpSV_bufferSize(cs->handle, op, &one, cs->matU, cs->vecT, cs->vecY, CUDA_R_64F, CUSPARSE_SPSV_ALG_DEFAULT, cs->spsvU, &sU));
+    PetscCall(GILUDeviceMalloc(sL, &cs->bufL));
+    PetscCall(GILUDeviceMalloc(sU, &cs->bufU));
+    GILU_CUSPARSE_CHECK(cusparseSpSV_analysis(cs->handle, op, &one, cs->matL, cs->vecX, cs->vecT, CUDA_R_64F, CUSPARSE_SPSV_ALG_DEFAULT, cs->spsvL, cs->bufL));
+    GILU_CUSPARSE_CHECK(cusparseSpSV_analysis(cs->handle, op, &one, cs->matU, cs->vecT, cs->vecY, CUDA_R_64F, CUSPARSE_SPSV_ALG_DEFAULT, cs->spsvU, cs->bufU));
+  } else {
+    int sL, sU;
+
+    GILU_CUSPARSE_CHECK(cusparseCreateMatDescr(&cs->descrL));
+    GILU_CUSPARSE_CHECK(cusparseSetMatIndexBase(cs->descrL, CUSPARSE_INDEX_BASE_ZERO));
+    GILU_CUSPARSE_CHECK(cusparseSetMatType(cs->descrL, CUSPARSE_MATRIX_TYPE_GENERAL));
+    GILU_CUSPARSE_CHECK(cusparseSetMatFillMode(cs->descrL, CUSPARSE_FILL_MODE_LOWER));
+    GILU_CUSPARSE_CHECK(cusparseSetMatDiagType(cs->descrL, CUSPARSE_DIAG_TYPE_UNIT));
+    GILU_CUSPARSE_CHECK(cusparseCreateMatDescr(&cs->descrU));
+    GILU_CUSPARSE_CHECK(cusparseSetMatIndexBase(cs->descrU, CUSPARSE_INDEX_BASE_ZERO));
+    GILU_CUSPARSE_CHECK(cusparseSetMatType(cs->descrU, CUSPARSE_MATRIX_TYPE_GENERAL));
+    GILU_CUSPARSE_CHECK(cusparseSetMatFillMode(cs->descrU, CUSPARSE_FILL_MODE_UPPER));
+    GILU_CUSPARSE_CHECK(cusparseSetMatDiagType(cs->descrU, CUSPARSE_DIAG_TYPE_NON_UNIT));
+    GILU_CUSPARSE_CHECK(cusparseCreateBsrsv2Info(&cs->infoL));
+    GILU_CUSPARSE_CHECK(cusparseCreateBsrsv2Info(&cs->infoU));
+    GILU_CUSPARSE_CHECK(cusparseDbsrsv2_bufferSize(cs->handle, dir, op, m, nnzb, cs->descrL, cs->val, cs->rowptr, cs->colind, bs, cs->infoL, &sL));
+    GILU_CUSPARSE_CHECK(cusparseDbsrsv2_bufferSize(cs->handle, dir, op, m, nnzb, cs->descrU, cs->val, cs->rowptr, cs->colind, bs, cs->infoU, &sU));
+    PetscCall(GILUDeviceMalloc((size_t)sL, &cs->bufL));
+    PetscCall(GILUDeviceMalloc((size_t)sU, &cs->bufU));
+    GILU_CUSPARSE_CHECK(cusparseDbsrsv2_analysis(cs->handle, dir, op, m, nnzb, cs->descrL, cs->val, cs->rowptr, cs->colind, bs, cs->infoL, policy, cs->bufL));
+    GILU_CUSPARSE_CHECK(cusparseDbsrsv2_analysis(cs->handle, dir, op, m, nnzb, cs->descrU, cs->val, cs->rowptr, cs->colind, bs, cs->infoU, policy, cs->bufU));
+  }
+  cs->analyzed = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* x = U^{-1} L^{-1} b, host arrays */
+PetscErrorCode GILUCuSparseSolve(GILUCuSparse cs, const PetscScalar *b, PetscScalar *x)
+{
+  const int                   m = (int)cs->m, nnzb = (int)cs->nnzb, bs = (int)cs->bs;
+  const size_t                n      = (size_t)cs->m * cs->bs;
+  const cusparseSolvePolicy_t policy = CUSPARSE_SOLVE_POLICY_USE_LEVEL;
+  const cusparseDirection_t   dir    = CUSPARSE_DIRECTION_COLUMN;
+  const cusparseOperation_t   op     = CUSPARSE_OPERATION_NON_TRANSPOSE;
+  const double                one    = 1.0;
+
+  PetscFunctionBegin;
+  if (!cs->analyzed) PetscCall(AnalyzeSolves(cs));
+  PetscCall(GILUDeviceCopyToDevice(cs->x, b, sizeof(double) * n));
+  if (!cs->bsr) {
+    GILU_CUSPARSE_CHECK(cusparseSpSV_solve(cs->handle, op, &one, cs->matL, cs->vecX, cs->vecT, CUDA_R_64F, CUSPARSE_SPSV_ALG_DEFAULT, cs->spsvL));
+    GILU_CUSPARSE_CHECK(cusparseSpSV_solve(cs->handle, op, &one, cs->matU, cs->vecT, cs->vecY, CUDA_R_64F, CUSPARSE_SPSV_ALG_DEFAULT, cs->spsvU));
+  } else {
+    GILU_CUSPARSE_CHECK(cusparseDbsrsv2_solve(cs->handle, dir, op, m, nnzb, &one, cs->descrL, cs->val, cs->rowptr, cs->colind, bs, cs->infoL, cs->x, cs->t, policy, cs->bufL));
+    GILU_CUSPARSE_CHECK(cusparseDbsrsv2_solve(cs->handle, dir, op, m, nnzb, &one, cs->descrU, cs->val, cs->rowptr, cs->colind, bs, cs->infoU, cs->t, cs->y, policy, cs->bufU));
+  }
+  GILU_CUDA_CHECK(cudaDeviceSynchronize());
+  PetscCall(GILUDeviceCopyToHost(x, cs->y, sizeof(double) * n));
+  PetscCall(GILULogDeviceFlops(2.0 * (double)cs->nnzb * cs->bs * cs->bs));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode GILUCuSparseDestroy(GILUCuSparse *csp)
+{
+  GILUCuSparse cs = *csp;
+
+  PetscFunctionBegin;
+  if (!cs) PetscFunctionReturn(PETSC_SUCCESS);
+  if (cs->matL) GILU_CUSPARSE_CHECK(cusparseDestroySpMat(cs->matL));
+  if (cs->matU) GILU_CUSPARSE_CHECK(cusparseDestroySpMat(cs->matU));
+  if (cs->vecX) GILU_CUSPARSE_CHECK(cusparseDestroyDnVec(cs->vecX));
+  if (cs->vecT) GILU_CUSPARSE_CHECK(cusparseDestroyDnVec(cs->vecT));
+  if (cs->vecY) GILU_CUSPARSE_CHECK(cusparseDestroyDnVec(cs->vecY));
+  if (cs->spsvL) GILU_CUSPARSE_CHECK(cusparseSpSV_destroyDescr(cs->spsvL));
+  if (cs->spsvU) GILU_CUSPARSE_CHECK(cusparseSpSV_destroyDescr(cs->spsvU));
+  if (cs->iluinfo) GILU_CUSPARSE_CHECK(cusparseDestroyCsrilu02Info(cs->iluinfo));
+  if (cs->bsriluinfo) GILU_CUSPARSE_CHECK(cusparseDestroyBsrilu02Info(cs->bsriluinfo));
+  if (cs->infoL) GILU_CUSPARSE_CHECK(cusparseDestroyBsrsv2Info(cs->infoL));
+  if (cs->infoU) GILU_CUSPARSE_CHECK(cusparseDestroyBsrsv2Info(cs->infoU));
+  if (cs->descrL) GILU_CUSPARSE_CHECK(cusparseDestroyMatDescr(cs->descrL));
+  if (cs->descrU) GILU_CUSPARSE_CHECK(cusparseDestroyMatDescr(cs->descrU));
+  if (cs->descr) GILU_CUSPARSE_CHECK(cusparseDestroyMatDescr(cs->descr));
+  if (cs->handle) GILU_CUSPARSE_CHECK(cusparseDestroy(cs->handle));
+  PetscCall(GILUDeviceFree((void **)&cs->rowptr));
+  PetscCall(GILUDeviceFree((void **)&cs->colind));
+  PetscCall(GILUDeviceFree((void **)&cs->val));
+  PetscCall(GILUDeviceFree((void **)&cs->x));
+  PetscCall(GILUDeviceFree((void **)&cs->y));
+  PetscCall(GILUDeviceFree((void **)&cs->t));
+  PetscCall(GILUDeviceFree(&cs->buffer));
+  PetscCall(GILUDeviceFree(&cs->bufL));
+  PetscCall(GILUDeviceFree(&cs->bufU));
+  PetscCall(PetscFree(*csp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+#endif

@@ -1,0 +1,312 @@
+static char help[] = "PCSTRUCTILU's CUDA kernels (run through the emulation, cudaemu, or on a device) against the host solves.\n\
+  -stencil <name> : star5 diamond13 (2D), star7 box27 (3D)  (default star7)\n\
+  -dof <1..8>     : unknowns per grid point (default 1)\n\
+  -n <n>          : grid points per direction (default 5)\n\
+  -backend <cudaemu|cuda> : the back-end compared with the host (default cudaemu)\n\
+  -napply <k>     : applies (default 2: the flags of the block-to-block waiting are reused)\n\
+  -cusparse      : also compare the cuSPARSE ILU(0) baseline (csrilu02/SpSV for AIJ, bsrilu02/bsrsv2 with -dm_mat_type baij; a CUDA device only)\n\
+  -matmult       : also compare MatStencilGPUMultWithBackend() with MatMult() (with -dm_mat_type stencilgpu)\n\
+  -bench <k>      : then time k applies of the back-end (and of cuSPARSE with -cusparse); prints one line of seconds\n\
+  -expect_differ  : print whether the results differ instead of checking that they agree (for -pc_structilu_cuda_nowait)\n\
+Silent when the applies of the back-end equal the host's to round-off.\n\n";
+
+/*
+  Assembles a matrix whose pattern is exactly the stencil on a DMDA, with dense dof x dof blocks (strictly diagonally
+  dominant; symmetric with -symmetric), and applies two PCSTRUCTILU preconditioners, one on the host and one on the
+  back-end, to the same vectors. The back-end factors on the device (its factorization kernel; with
+  -pc_structilu_cuda_factor 0 it gets a level-ordered copy of the host's factors) and solves there: the factors and so
+  the results must agree to round-off (relative difference below 1e-12, or 1e-5 with single-precision factors).
+
+  With -pc_structilu_cuda_nowait (the device kernels, factorization and solves, skip the block-to-block waiting) and -gilu_cudaemu_eager (the
+  emulation interleaves the resident blocks, as a GPU runs them concurrently), the results must differ: that is what
+  proves the waiting is needed and is there. -expect_differ prints the outcome instead of checking agreement.
+*/
+#include <petscdmda.h>
+#include <petscgilu.h>
+#include <petscgilu/private/compat.h>
+
+typedef struct {
+  const char *name;
+  PetscInt    dim, width;
+  PetscInt    l1max; /* offsets with |d|_1 <= l1max and |d|_inf <= width */
+} Pattern;
+
+static const Pattern patterns[] = {
+  {"star5",     2, 1, 1},
+  {"diamond13", 2, 2, 2},
+  {"star7",     3, 1, 1},
+  {"box27",     3, 1, 3}
+};
+
+static PetscErrorCode Assemble(DM da, const Pattern *pat, PetscInt dof, PetscBool symmetric, Mat *A)
+{
+  DMDALocalInfo info;
+  PetscScalar   v[8 * 8];
+
+  PetscFunctionBeginUser;
+  PetscCall(DMCreateMatrix(da, A));
+  PetscCall(DMDAGetLocalInfo(da, &info));
+  for (PetscInt k = info.zs; k < info.zs + info.zm; k++)
+    for (PetscInt j = info.ys; j < info.ys + info.ym; j++)
+      for (PetscInt i = info.xs; i < info.xs + info.xm; i++) {
+        MatStencil row = {0}, col = {0};
+        PetscInt   w = pat->width, kw = pat->dim == 3 ? w : 0;
+
+        row.i = i;
+        row.j = j;
+        row.k = k;
+        for (PetscInt dz = -kw; dz <= kw; dz++)
+          for (PetscInt dy = -w; dy <= w; dy++)
+            for (PetscInt dx = -w; dx <= w; dx++) {
+              PetscInt  l1   = PetscAbsInt(dx) + PetscAbsInt(dy) + PetscAbsInt(dz);
+              PetscBool diag = (PetscBool)(l1 == 0);
+
+              if (l1 > pat->l1max) continue;
+              if (i + dx < 0 || i + dx >= info.mx || j + dy < 0 || j + dy >= info.my || k + dz < 0 || k + dz >= info.mz) continue;
+              col.i = i + dx;
+              col.j = j + dy;
+              col.k = k + dz;
+              for (PetscInt a = 0; a < dof; a++)
+                for (PetscInt b = 0; b < dof; b++) {
+                  /* a deterministic function of the two global points and components; symmetric when asked */
+                  PetscInt r = ((i * 7 + j * 13 + k * 29) * 8 + a), c = (((i + dx) * 7 + (j + dy) * 13 + (k + dz) * 29) * 8 + b);
+                  PetscInt h = symmetric ? (r < c ? r * 131 + c : c * 131 + r) : r * 131 + c * 17 + dx * 5 + dy * 3;
+
+                  v[a * dof + b] = diag && a == b ? 4.0 * 27 * dof : -0.2 - 0.6 * (PetscReal)((h * 2654435761u) % 1000) / 1000.0;
+                  if (diag && a != b) v[a * dof + b] *= 0.5;
+                }
+              PetscCall(MatSetValuesBlockedStencil(*A, 1, &row, 1, &col, v, INSERT_VALUES));
+            }
+      }
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CreatePC(Mat A, PetscGILUBackendType backend, PC *pc)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PCCreate(PETSC_COMM_WORLD, pc));
+  PetscCall(PCSetType(*pc, PCSTRUCTILU));
+  PetscCall(PCSetOperators(*pc, A, A));
+  PetscCall(PCSetFromOptions(*pc));
+  PetscCall(PCStructILUSetBackend(*pc, backend));
+  PetscCall(PCSetUp(*pc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  char                 name[64] = "star7";
+  const Pattern       *pat      = NULL;
+  PetscInt             dof = 1, n = 5, napply = 2, nbench = 0;
+  PetscLogDouble       t0, tsetup = 0, tapply = 0, tcsfactor = 0, tcsapply = 0;
+  PetscBool            matmult = PETSC_FALSE, cusparse = PETSC_FALSE, symmetric = PETSC_FALSE, expect_differ = PETSC_FALSE, single = PETSC_FALSE, differ = PETSC_FALSE;
+  PetscGILUBackendType backend = PETSCGILU_BACKEND_CUDAEMU, ran;
+  PCStructILUPrecision prec;
+  DM                   da;
+  Mat                  A;
+  PC                   host, dev;
+  Vec                  b, yh, yd;
+  PetscRandom          rnd;
+  PetscReal            tol;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PetscGILUInitializePackage());
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-stencil", name, sizeof(name), NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-dof", &dof, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-n", &n, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-napply", &napply, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-bench", &nbench, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-symmetric", &symmetric, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-cusparse", &cusparse, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-matmult", &matmult, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-expect_differ", &expect_differ, NULL));
+  PetscCall(PetscOptionsGetEnum(NULL, NULL, "-backend", PetscGILUBackendTypes, (PetscEnum *)&backend, NULL));
+  for (size_t t = 0; t < sizeof(patterns) / sizeof(patterns[0]); t++) {
+    PetscBool match;
+
+    PetscCall(PetscStrcmp(name, patterns[t].name, &match));
+    if (match) pat = &patterns[t];
+  }
+  PetscCheck(pat, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "Unknown -stencil %s: star5 diamond13 star7 box27", name);
+  PetscCheck(dof >= 1 && dof <= 8, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-dof 1..8");
+  if (pat->dim == 2) PetscCall(DMDACreate2d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_BOX, n + 2, n, PETSC_DECIDE, PETSC_DECIDE, dof, pat->width, NULL, NULL, &da));
+  else PetscCall(DMDACreate3d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_BOX, n + 1, n, n - 1, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, dof, pat->width, NULL, NULL, NULL, &da));
+  PetscCall(DMSetFromOptions(da));
+  PetscCall(DMSetUp(da));
+  PetscCall(Assemble(da, pat, dof, symmetric, &A));
+
+  PetscCall(CreatePC(A, PETSCGILU_BACKEND_HOST, &host));
+  PetscCall(PetscTime(&t0));
+  PetscCall(CreatePC(A, backend, &dev));
+  PetscCall(PetscTimeSubtract(&t0));
+  tsetup = -t0;
+  PetscCall(PCStructILUGetBackend(dev, &ran));
+  PetscCheck(ran == backend, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "The PC ran on %s, not %s", PetscGILUBackendTypes[ran], PetscGILUBackendTypes[backend]);
+  PetscCall(PCStructILUGetFactorPrecision(dev, &prec));
+  single = (PetscBool)(prec == PC_STRUCTILU_PRECISION_SINGLE);
+  tol    = single ? 1e-5 : 1e-12;
+
+  PetscCall(DMCreateGlobalVector(da, &b));
+  PetscCall(VecDuplicate(b, &yh));
+  PetscCall(VecDuplicate(b, &yd));
+  PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
+  PetscCall(PetscRandomSetFromOptions(rnd));
+  for (PetscInt r = 0; r < napply; r++) {
+    PetscReal nh, nd;
+
+    PetscCall(VecSetRandom(b, rnd));
+    PetscCall(PCApply(host, b, yh));
+    PetscCall(PCApply(dev, b, yd));
+    PetscCall(VecNorm(yh, NORM_2, &nh));
+    PetscCall(VecAXPY(yd, -1.0, yh));
+    PetscCall(VecNorm(yd, NORM_2, &nd));
+    if (nd > tol * nh) {
+      differ = PETSC_TRUE;
+      if (!expect_differ) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s dof %" PetscInt_FMT " apply %" PetscInt_FMT ": %s differs from host by %g (relative)\n", name, dof, r, PetscGILUBackendTypes[backend], (double)(nd / nh)));
+    }
+  }
+  if (matmult) { /* MATSTENCILGPU's device product against its host MatMult() */
+    PetscReal nh, nd;
+
+    PetscCall(VecSetRandom(b, rnd));
+    PetscCall(MatMult(A, b, yh));
+    PetscCall(MatStencilGPUMultWithBackend(A, backend, b, yd));
+    PetscCall(VecNorm(yh, NORM_2, &nh));
+    PetscCall(VecAXPY(yd, -1.0, yh));
+    PetscCall(VecNorm(yd, NORM_2, &nd));
+    if (nd > 1e-14 * nh) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s dof %" PetscInt_FMT ": the %s MATSTENCILGPU product differs from MatMult() by %g (relative)\n", name, dof, PetscGILUBackendTypes[backend], (double)(nd / nh)));
+  }
+  if (cusparse) { /* the cuSPARSE ILU(0): PETSc's ILU(0) factors, so the host's solves to round-off */
+    PetscGILUCuSparseILU cs;
+    PetscInt             zerorow;
+    PetscReal            nh, nd;
+
+    PetscCall(PetscTime(&t0));
+    PetscCall(PetscGILUCuSparseILUCreate(A, &cs, &zerorow));
+    PetscCall(PetscTimeSubtract(&t0));
+    tcsfactor = -t0;
+    PetscCheck(zerorow < 0, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "cuSPARSE reports a zero pivot in row %" PetscInt_FMT, zerorow);
+    PetscCall(VecSetRandom(b, rnd));
+    PetscCall(PCApply(host, b, yh));
+    PetscCall(PetscGILUCuSparseILUApply(cs, b, yd));
+    PetscCall(VecNorm(yh, NORM_2, &nh));
+    PetscCall(VecAXPY(yd, -1.0, yh));
+    PetscCall(VecNorm(yd, NORM_2, &nd));
+    if (nd > 1e-12 * nh) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s dof %" PetscInt_FMT ": cuSPARSE ILU(0) differs from host by %g (relative)\n", name, dof, (double)(nd / nh)));
+    if (nbench > 0) {
+      PetscCall(PetscGILUCuSparseILUApply(cs, b, yd)); /* warm-up */
+      PetscCall(PetscTime(&t0));
+      for (PetscInt r = 0; r < nbench; r++) PetscCall(PetscGILUCuSparseILUApply(cs, b, yd));
+      PetscCall(PetscTimeSubtract(&t0));
+      tcsapply = -t0 / nbench;
+    }
+    PetscCall(PetscGILUCuSparseILUDestroy(&cs));
+  }
+  if (nbench > 0) {
+    PetscCall(PCApply(dev, b, yd)); /* warm-up */
+    PetscCall(PetscTime(&t0));
+    for (PetscInt r = 0; r < nbench; r++) PetscCall(PCApply(dev, b, yd));
+    PetscCall(PetscTimeSubtract(&t0));
+    tapply = -t0 / nbench;
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "bench: %s dof %" PetscInt_FMT " unknowns %" PetscInt_FMT " structilu_setup %g structilu_apply %g cusparse_factor %g cusparse_apply %g\n", name, dof, dof * (pat->dim == 2 ? (n + 2) * n : (n + 1) * n * (n - 1)), (double)tsetup, (double)tapply, (double)tcsfactor, (double)tcsapply));
+  }
+  if (expect_differ) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: results %s the host's\n", PetscGILUBackendTypes[backend], differ ? "differ from" : "equal"));
+
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall(VecDestroy(&b));
+  PetscCall(VecDestroy(&yh));
+  PetscCall(VecDestroy(&yd));
+  PetscCall(PCDestroy(&host));
+  PetscCall(PCDestroy(&dev));
+  PetscCall(MatDestroy(&A));
+  PetscCall(DMDestroy(&da));
+  PetscCall(PetscFinalize());
+  return 0;
+}
+
+/*TEST
+
+   build:
+     requires: cudaemu
+
+   # the device solves (emulated) equal the host's, ILU and IC, double and single factors
+   test:
+     suffix: emu
+     requires: cudaemu
+     args: -stencil {{star5 diamond13 star7 box27}separate output} -dof {{1 2 4 5}separate output}
+     output_file: output/empty.out
+
+   test:
+     suffix: emu_ic
+     requires: cudaemu
+     args: -symmetric -pc_structilu_type ic -stencil {{star5 box27}separate output} -dof {{1 3}separate output}
+     output_file: output/empty.out
+
+   test:
+     suffix: emu_single
+     requires: cudaemu
+     args: -pc_structilu_factor_precision single -stencil {{diamond13 star7}separate output} -dof {{1 4}separate output}
+     output_file: output/empty.out
+
+   # ILU(1) (the fill stencil), small tiles (many blocks per level), 8 DoF, and the blocks interleaved like a GPU's
+   test:
+     suffix: emu_variants
+     requires: cudaemu
+     args: -stencil star7 -dof {{1 8}separate output} -pc_structilu_levels 1 -pc_structilu_cuda_tile_points 3 -gilu_cudaemu_eager
+     output_file: output/empty.out
+
+   # MATSTENCILGPU: PCSTRUCTILU on it directly, and its product on the device against MatMult(), one and two processes
+   test:
+     suffix: emu_stencilgpu
+     requires: cudaemu
+     nsize: {{1 2}separate output}
+     args: -dm_mat_type stencilgpu -matmult -stencil {{diamond13 box27}separate output} -dof {{1 3}separate output}
+     output_file: output/empty.out
+
+   # the host's factors copied to the device (the factorization on the host), ILU and IC
+   test:
+     suffix: emu_hostfactor
+     requires: cudaemu
+     args: -pc_structilu_cuda_factor 0 -stencil {{diamond13 box27}separate output} -dof {{1 4}separate output}
+     output_file: output/empty.out
+   test:
+     suffix: emu_hostfactor_ic
+     requires: cudaemu
+     args: -pc_structilu_cuda_factor 0 -symmetric -pc_structilu_type ic -pc_structilu_factor_precision single -stencil star7 -dof {{1 2}separate output}
+     output_file: output/empty.out
+
+   # the block-to-block waiting is needed: without it (and the blocks interleaved as on a GPU) the results differ
+   test:
+     suffix: nowait
+     requires: cudaemu
+     args: -stencil {{star7 box27}shared output} -dof {{1 4}shared output} -pc_structilu_cuda_nowait -gilu_cudaemu_eager -pc_structilu_cuda_tile_points 4 -expect_differ
+   test:
+     suffix: wait_eager
+     requires: cudaemu
+     args: -stencil {{star7 box27}shared output} -dof {{1 4}shared output} -gilu_cudaemu_eager -pc_structilu_cuda_tile_points 4 -expect_differ
+
+   # on a real GPU: the same comparisons with the cuda back-end
+   test:
+     suffix: cuda
+     requires: cuda_device
+     args: -backend cuda -stencil {{star5 diamond13 star7 box27}separate output} -dof {{1 2 4 5 8}separate output}
+     output_file: output/empty.out
+
+   # the cuSPARSE baselines (CSR and BSR) against the host solves, on a GPU
+   test:
+     suffix: cusparse
+     requires: cuda_device
+     args: -backend cuda -cusparse -stencil {{star7 box27}separate output} -dof {{1 4}separate output} -dm_mat_type {{aij baij}separate output}
+     output_file: output/empty.out
+
+   # without a device the baselines say why they cannot run
+   test:
+     suffix: cusparse_no_device
+     requires: cudaemu !cuda_device
+     args: -cusparse
+     filter: Error: grep -o "no CUDA device was found"
+
+TEST*/
