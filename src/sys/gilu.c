@@ -5,10 +5,12 @@
 #include <petscgilu/private/giluimpl.h>
 
 PETSC_EXTERN PetscErrorCode PCCreate_StructILU(PC);
+PETSC_EXTERN PetscErrorCode PCCreate_Sparsify(PC); /* PCSPARSIFY */
 PETSC_EXTERN PetscErrorCode MatCreate_StencilGPU(Mat);
 PETSC_INTERN PetscErrorCode MatGetFactor_SeqStencilGPU_StructILU(Mat, MatFactorType, Mat *);
 
 PetscLogEvent GILU_StencilExtract, GILU_StructILUFactor, GILU_StructILUApply;
+PetscLogEvent GILU_SparsifySetUp; /* PCSPARSIFY */
 
 static PetscBool PetscGILUPackageInitialized = PETSC_FALSE;
 
@@ -57,6 +59,9 @@ PetscErrorCode PetscGILUInitializePackage(void)
   PetscCall(PetscLogEventRegister("GILUStencilExtr", PC_CLASSID, &GILU_StencilExtract));
   PetscCall(PetscLogEventRegister("StructILUFactor", PC_CLASSID, &GILU_StructILUFactor));
   PetscCall(PetscLogEventRegister("StructILUApply", PC_CLASSID, &GILU_StructILUApply));
+  /* PCSPARSIFY */
+  PetscCall(PCRegister(PCSPARSIFY, PCCreate_Sparsify));
+  PetscCall(PetscLogEventRegister("SparsifySetUp", PC_CLASSID, &GILU_SparsifySetUp));
   PetscCall(PetscRegisterFinalize(PetscGILUFinalizePackage));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

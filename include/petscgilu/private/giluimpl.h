@@ -7,6 +7,7 @@
 #include <petscgiluconf.h>
 
 PETSC_INTERN PetscLogEvent GILU_StencilExtract, GILU_StructILUFactor, GILU_StructILUApply;
+PETSC_INTERN PetscLogEvent GILU_SparsifySetUp; /* PCSPARSIFY */
 
 /* Number of usable CUDA devices: 0 when the library was built without CUDA or none is present */
 PETSC_INTERN PetscErrorCode PetscGILUGetDeviceCount(PetscInt *);
