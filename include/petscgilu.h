@@ -321,4 +321,28 @@ PETSC_EXTERN PetscErrorCode             PetscGILUCuSparseILUCreate(Mat, PetscGIL
 PETSC_EXTERN PetscErrorCode             PetscGILUCuSparseILUApply(PetscGILUCuSparseILU, Vec, Vec);
 PETSC_EXTERN PetscErrorCode             PetscGILUCuSparseILUDestroy(PetscGILUCuSparseILU *);
 
+/* ---- PCSPARSIFY (seed 001, SPCG): src/pc/spcg/ ---- */
+/*J
+   PCSPARSIFY - "sparsify": wavefront-aware sparsification before an inner preconditioner (SPCG with `KSPCG`)
+
+   Level: intermediate
+
+.seealso: `PCSparsifySetRatios()`, `PCSparsifySetRatio()`, `PCSparsifySetTau()`, `PCSparsifySetOmega()`, `PCSparsifyGetSubPC()`
+J*/
+#define PCSPARSIFY "sparsify"
+PETSC_EXTERN PetscErrorCode PCSparsifySetRatios(PC, PetscInt, const PetscReal[]);
+PETSC_EXTERN PetscErrorCode PCSparsifyGetRatios(PC, PetscInt *, const PetscReal *[]);
+PETSC_EXTERN PetscErrorCode PCSparsifySetRatio(PC, PetscReal);
+PETSC_EXTERN PetscErrorCode PCSparsifyGetRatio(PC, PetscReal *);
+PETSC_EXTERN PetscErrorCode PCSparsifySetTau(PC, PetscReal);
+PETSC_EXTERN PetscErrorCode PCSparsifyGetTau(PC, PetscReal *);
+PETSC_EXTERN PetscErrorCode PCSparsifySetOmega(PC, PetscReal);
+PETSC_EXTERN PetscErrorCode PCSparsifyGetOmega(PC, PetscReal *);
+PETSC_EXTERN PetscErrorCode PCSparsifySetSymmetric(PC, PetscBool);
+PETSC_EXTERN PetscErrorCode PCSparsifyGetSymmetric(PC, PetscBool *);
+PETSC_EXTERN PetscErrorCode PCSparsifyGetSubPC(PC, PC *);
+PETSC_EXTERN PetscErrorCode PCSparsifyGetSparsifiedMatrix(PC, Mat *);
+PETSC_EXTERN PetscErrorCode PCSparsifyGetWavefronts(PC, PetscInt *, PetscInt *);
+/* ---- end PCSPARSIFY ---- */
+
 #endif

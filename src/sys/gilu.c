@@ -6,6 +6,8 @@
 
 PETSC_EXTERN PetscErrorCode PCCreate_StructILU(PC);
 PETSC_EXTERN PetscErrorCode PCCreate_ATSILU(PC); /* PCATSILU (issue 8) */
+
+PETSC_EXTERN PetscErrorCode PCCreate_Sparsify(PC); /* PCSPARSIFY */
 PETSC_EXTERN PetscErrorCode MatCreate_StencilGPU(Mat);
 PETSC_INTERN PetscErrorCode MatGetFactor_SeqStencilGPU_StructILU(Mat, MatFactorType, Mat *);
 
@@ -22,6 +24,8 @@ PetscLogEvent GILU_ATSILUSetUp, GILU_ATSILUSweep, GILU_ATSILUApply; /* PCATSILU 
 
 /* back-end layer (src/sys/backend.c, src/sys/cuda/device.cu): host-device copies */
 PetscLogEvent GILU_CopyToGPU, GILU_CopyToCPU;
+
+PetscLogEvent GILU_SparsifySetUp; /* PCSPARSIFY */
 
 static PetscBool PetscGILUPackageInitialized = PETSC_FALSE;
 
@@ -99,6 +103,10 @@ PetscErrorCode PetscGILUInitializePackage(void)
   /* back-end layer: host-device copies */
   PetscCall(PetscLogEventRegister("GILUCopyToGPU", PC_CLASSID, &GILU_CopyToGPU));
   PetscCall(PetscLogEventRegister("GILUCopyToCPU", PC_CLASSID, &GILU_CopyToCPU));
+
+  /* PCSPARSIFY */
+  PetscCall(PCRegister(PCSPARSIFY, PCCreate_Sparsify));
+  PetscCall(PetscLogEventRegister("SparsifySetUp", PC_CLASSID, &GILU_SparsifySetUp));
   PetscCall(PetscRegisterFinalize(PetscGILUFinalizePackage));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

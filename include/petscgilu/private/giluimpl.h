@@ -16,6 +16,8 @@ PETSC_INTERN PetscLogEvent GILU_TriSolve, GILU_TriAnalysis;
 /* PCATSILU (issue 8) */
 PETSC_INTERN PetscLogEvent GILU_ATSILUSetUp, GILU_ATSILUSweep, GILU_ATSILUApply;
 
+PETSC_INTERN PetscLogEvent GILU_SparsifySetUp; /* PCSPARSIFY */
+
 /* Number of usable CUDA devices: 0 when the library was built without CUDA or none is present */
 PETSC_INTERN PetscErrorCode PetscGILUGetDeviceCount(PetscInt *);
 #if defined(PETSCGILU_HAVE_CUDA)
