@@ -10,7 +10,7 @@ Standalone: builds nothing itself; needs `make all` and the test programs tests/
    and ATS-ILUT, in the same run on the same matrices.
 
 Problems: cd-central = tests/ex9 (7-point -laplace u + beta (u_x+u_y+u_z), central differences, beta 30),
-cd-upwind = tutorials/ex3 (upwind convection-diffusion, eps 0.01). Writes bench/results/atsilu-<date>.json/.md/.png.
+cd-upwind = tutorials/ex3 (upwind convection-diffusion, eps 0.01). Writes bench/results/atsilu-<date>.json/.md/-iterations.png (--out STEM to choose).
 Runs in about a minute on two cores. OMP_NUM_THREADS=1 unless set.
 """
 import datetime
@@ -27,6 +27,8 @@ EX9 = os.path.join(ROOT, "build", "tests", "tests", "ex9")
 EX3 = os.path.join(ROOT, "build", "tests", "tutorials", "ex3")
 
 QUICK = "--quick" in sys.argv
+# --out STEM: writes STEM.json, STEM.md, STEM-iterations.png (default bench/results/atsilu-<date>[-quick])
+OUT = sys.argv[sys.argv.index("--out") + 1] if "--out" in sys.argv[:-1] else None
 N_TABLE = 14 if QUICK else 20   # grid points per direction for the iteration tables
 N_TIME = 20 if QUICK else 36    # for the setup times
 
@@ -98,7 +100,7 @@ def main():
             print(prob, name, its, t, flush=True)
 
     date = datetime.date.today().isoformat()
-    stem = os.path.join(RES, "atsilu-%s%s" % (date, "-quick" if QUICK else ""))
+    stem = OUT or os.path.join(RES, "atsilu-%s%s" % (date, "-quick" if QUICK else ""))
     threads = os.environ.get("OMP_NUM_THREADS", "1")
     with open(stem + ".json", "w") as f:
         json.dump({"date": date, "grid_tables": N_TABLE, "grid_times": N_TIME, "omp_threads": threads,
@@ -141,10 +143,10 @@ def main():
             ax.set_ylabel("GMRES iterations")
         axes[-1].legend(fontsize=7)
         fig.tight_layout()
-        fig.savefig(stem + ".png", dpi=110)
+        fig.savefig(stem + "-iterations.png", dpi=110)
     except ImportError:
         print("matplotlib missing: no plot")
-    print("wrote", stem + ".{json,md,png}")
+    print("wrote", stem + ".{json,md,-iterations.png}")
 
 
 if __name__ == "__main__":

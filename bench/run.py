@@ -47,6 +47,7 @@ EVENTS = ['PCSetUp', 'PCApply', 'MatSolve', 'MatLUFactorNum', 'MatILUFactorSym',
 # STEM.md (its section of the report, headed by a level-1 title) and STEM-*.png; run after the structilu cases,
 # resumable like them (key suite/<id>), their sections and plots appended to the report
 SUITES = [
+    dict(id='matrices', script='matrices.py', title='All preconditioners on the generated test-matrix suite'),
     dict(id='sptrsv', script='sptrsv.py', title='Triangular-solve engine and MatSolverType gilu (seed 004)'),
     dict(id='atsilu', script='atsilu.py', title='PCATSILU: ATS-ILU(k), ATS-ILUT, ParILU(T) (seed 002)'),
     dict(id='sparsify', script='sparsify.py', title='PCSPARSIFY: SPCG (seed 001)'),
@@ -586,6 +587,51 @@ def headline(data, cfg_by_id):
     return h
 
 
+# the GPU performance model of PCSTRUCTILU's CUDA back-end (src/pc/structilu/structilu.c, -ksp_view on cuda/cudaemu):
+# t = 2 launches x 5 us + (levels of the forward and backward sweeps) x latency + bytes moved / HBM bandwidth
+GPU_MODEL = [('H100 SXM', 3350e9, 1e-6), ('H200', 4800e9, 1e-6)]
+
+
+def hyperplane(prob):
+    """integer weights w (w0 = 1) of the smallest hyperplane schedule level = w.(i,j,k) that orders every lower
+    offset of the stencil before its point (w.d <= -1), and the number of levels on the N^3 grid"""
+    offs = stencil_offsets(prob['stencil'])
+    lower = [d for d in offs if (d[2], d[1], d[0]) < (0, 0, 0)]
+    best = None
+    for w1 in range(1, 13):
+        for w2 in range(1, 40):
+            w = (1, w1, w2)
+            if all(sum(a * b for a, b in zip(w, d)) <= -1 for d in lower):
+                lev = sum(w) * (prob['N'] - 1) + 1
+                if best is None or lev < best[1]:
+                    best = (w, lev)
+    return best
+
+
+def gpu_model_section(data):
+    L = ['## Hardware-independent figures and the GPU model', '',
+         'For each problem: the hyperplane schedule of PCSTRUCTILU (level = w.(i,j,k), found here as in the library), '
+         'its levels per sweep (the critical path of one apply is twice that), the bytes one apply must move, and the apply '
+         'time the CUDA back-end\'s performance model predicts (2 launches x 5 us + 2 x levels x 1 us + bytes / HBM bandwidth; '
+         'the same model `-ksp_view` prints with `-gilu_backend cuda|cudaemu`), next to the measured host apply (2 threads). '
+         'No GPU was available for these runs: the GPU columns are predictions, not measurements.', '',
+         '| problem | rows | w | levels | points per level | MB per apply | ' + ' | '.join('%s predicted' % g[0] for g in GPU_MODEL) + ' | host (2 threads) measured |',
+         '|---|---:|---|---:|---:|---:|' + '---:|' * len(GPU_MODEL) + '---:|']
+    for p in data['problems']:
+        hp = hyperplane(p)
+        if not hp:
+            continue
+        w, lev = hp
+        b = model_bytes('structilu', p)
+        rows = p['N'] ** 3 * p['dof']
+        pred = ['%.0f us' % (1e6 * (2 * 5e-6 + 2 * lev * lat + b / bw)) for _, bw, lat in GPU_MODEL]
+        s = data['cases'].get('%s/structilu-t2' % p['id'])
+        host = ms(s.get('apply_s')) + ' ms' if s and s.get('status') == 'ok' else '-'
+        L.append('| %s | %d | (%d,%d,%d) | %d | %.0f | %.1f | %s | %s |' % (p['id'], rows, w[0], w[1], w[2], lev, p['N'] ** 3 / lev, b / 1e6, ' | '.join(pred), host))
+    L.append('')
+    return L
+
+
 def yes_no(ok):
     return 'met' if ok else '**not met**'
 
@@ -840,6 +886,7 @@ def write_report(data, stem, plots):
     nbad = sum(1 for r in data['cases'].values() if r.get('status') != 'ok')
     L.append('- %d runs, %d did not finish with a converged solve (listed under their problem).' % (len(data['cases']), nbad))
     L.append('')
+    L.extend(gpu_model_section(data))
     L.extend(suite_sections(data))
     return '\n'.join(L) + '\n'
 

@@ -15,7 +15,7 @@ the oracle being the best of the three ratios for each problem and metric. Each 
 the fastest kept (the machine is shared). The inner factorization uses MatSolverType gilu when the library has it
 (both PCG and SPCG), else PETSc's sequential ILU, whose triangular solves do not profit from fewer wavefronts.
 
-Writes bench/results/sparsify-<date>-<host>.{json,md,png}. Needs the library and the programs built (make all,
+Writes bench/results/sparsify-<date>-<host>.{json,md,-speedup.png} (--out STEM to choose). Needs the library and the programs built (make all,
 make -f gmakefile.test build/tests/tutorials/ex1 ...: the script does it when they are missing).
 """
 import argparse
@@ -145,8 +145,8 @@ def main():
     with open(os.path.join(RESULTS, stem + '.md'), 'w') as f:
         f.write(report(res, a.levels, stem))
     if not a.no_plots:
-        plot(res, a.levels, os.path.join(RESULTS, stem + '.png'))
-    print('wrote bench/results/%s.{json,md%s} in %.0f s' % (stem, '' if a.no_plots else ',png', time.time() - t0))
+        plot(res, a.levels, os.path.join(RESULTS, stem + '-speedup.png'))
+    print('wrote %s.{json,md%s} in %.0f s' % (os.path.join(RESULTS, stem), '' if a.no_plots else ',-speedup.png', time.time() - t0))
 
 
 def speedups(entry, K, cfg):
