@@ -315,6 +315,7 @@ PETSC_EXTERN PetscErrorCode    PetscGILUGetBackend(PetscGILUBackendType *);
 PETSC_EXTERN PetscErrorCode    PetscGILUBackendResolve(MPI_Comm, PetscGILUBackendType, PetscGILUBackendType *);
 PETSC_EXTERN PetscErrorCode    PCStructILUSetBackend(PC, PetscGILUBackendType);
 PETSC_EXTERN PetscErrorCode    PCStructILUGetBackend(PC, PetscGILUBackendType *);
+PETSC_EXTERN PetscErrorCode    MatStencilGPUMultWithBackend(Mat, PetscGILUBackendType, Vec, Vec);
 /* the cuSPARSE baselines (a CUDA device only) */
 typedef struct _n_PetscGILUCuSparseILU *PetscGILUCuSparseILU;
 PETSC_EXTERN PetscErrorCode             PetscGILUCuSparseILUCreate(Mat, PetscGILUCuSparseILU *, PetscInt *);

@@ -283,6 +283,7 @@ static PetscErrorCode Compare(DM da, AppCtx *ctx)
   PetscCall(DMCreateMatrix(da, &S));
   PetscCall(Assemble(da, ctx, A));
   PetscCall(Assemble(da, ctx, S));
+  PetscCall(CompareBinaryViews(A, S));
   PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
   PetscCall(DMCreateGlobalVector(da, &x));
   PetscCall(VecDuplicate(x, &z));

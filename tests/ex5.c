@@ -144,6 +144,6 @@ int main(int argc, char **argv)
      suffix: cuda
      requires: cuda_device
      args: -gilu_backend {{auto cuda}shared output} -ksp_view
-     filter: grep -E "back-end: cuda|iterations"
+     filter: grep -o -E "back-end: cuda |iterations [0-9]+(, back-end cuda)?"
 
 TEST*/
