@@ -148,13 +148,17 @@ PG_EX_RUN      := $(PETSCGILU_DIR)/tests/petsc-examples/run
 # tests/petsc-examples/run suite, which runs only when s is empty or names it (the script gets
 # s=<case name substring>: s='petsc-examples-ex45_np2*' -> s=ex45_np2; and PETSCGILU_CHECK_S=<the patterns>)
 PG_S_EXAMPLES  := $(filter petsc-examples%,$(s))
-PG_S_HARNESS   := $(filter-out petsc-examples%,$(s))
+PG_S_BENCH     := $(filter bench-smoke%,$(s))
+PG_S_HARNESS   := $(filter-out petsc-examples% bench-smoke%,$(s))
 PG_S_EX_SUBSTR := $(patsubst -%,%,$(patsubst petsc-examples%,%,$(subst *,,$(subst %,,$(firstword $(PG_S_EXAMPLES))))))
 PG_RUN_HARNESS := $(if $(s),$(PG_S_HARNESS),1)
 PG_RUN_EXAMPLES:= $(if $(s),$(PG_S_EXAMPLES),1)
+PG_RUN_BENCH   := $(if $(s),$(PG_S_BENCH),1)
+PG_BENCH_TAPLOG:= $(PG_TESTDIR)/bench-smoke_tap.log
+PG_BENCH_SMOKE := $(PETSCGILU_DIR)/tests/bench-smoke/run
 
 check: all
-	@mkdir -p $(PG_TESTDIR); rm -f $(PG_TAPLOG) $(PG_EX_TAPLOG); status=0; \
+	@mkdir -p $(PG_TESTDIR); rm -f $(PG_TAPLOG) $(PG_EX_TAPLOG) $(PG_BENCH_TAPLOG); status=0; \
 	$(if $(PG_RUN_HARNESS),$(PG_TEST_MAKE) -j$(CHECK_JOBS) test $(if $(PG_S_HARNESS),s='$(PG_S_HARNESS)') || status=1;) \
 	$(if $(PG_RUN_EXAMPLES),if [ -x $(PG_EX_RUN) ]; then \
 	  echo "Running tests/petsc-examples/run"; \
@@ -163,7 +167,13 @@ check: all
 	  PETSCGILU_CHECK_S='$(PG_S_EXAMPLES)' s='$(PG_S_EX_SUBSTR)' V='$(V)' REPLACE='$(REPLACE)' TIMEOUT='$(TIMEOUT)' \
 	  $(PG_EX_RUN) || status=1; \
 	fi;) \
-	logs=; for f in $(PG_TAPLOG) $(PG_EX_TAPLOG); do [ -f $$f ] && logs="$$logs $$f"; done; \
+	$(if $(PG_RUN_BENCH),if [ -x $(PG_BENCH_SMOKE) ]; then \
+	  echo "Running tests/bench-smoke/run (bench/run.py at tiny sizes)"; \
+	  $(MAKE) --no-print-directory -f $(PETSCGILU_DIR)/gmakefile.test PETSCGILU_DIR=$(PETSCGILU_DIR) PETSC_DIR=$(PETSC_DIR) PETSC_ARCH=$(PETSC_ARCH) \
+	    TESTDIR=$(PG_TESTDIR) $(PG_TESTDIR)/tests/ex1 $(PG_TESTDIR)/tutorials/ex1 $(PG_TESTDIR)/tests/ex8 > /dev/null && $(MAKE) --no-print-directory $(PG_STREAM) > /dev/null && \
+	  PETSCGILU_DIR=$(PETSCGILU_DIR) $(PG_BENCH_SMOKE) || status=1; \
+	fi;) \
+	logs=; for f in $(PG_TAPLOG) $(PG_EX_TAPLOG) $(PG_BENCH_TAPLOG); do [ -f $$f ] && logs="$$logs $$f"; done; \
 	cat /dev/null $$logs | awk ' \
 	  /^[ \t]*not ok/ { if ($$0 ~ /# *(SKIP|TODO)/) s++; else f++; next } \
 	  /^[ \t]*ok/     { if ($$0 ~ /# *(SKIP|TODO)/) s++; else p++; next } \

@@ -955,7 +955,12 @@ def main():
     ap.add_argument('--no-plots', action='store_true')
     ap.add_argument('--report-only', default='', help='rewrite the report (and plots) of an existing results .json, run nothing')
     ap.add_argument('--list', action='store_true', help='print the cases and exit')
+    ap.add_argument('--results', default='', help='folder of the results, report and plots (default bench/results)')
+    ap.add_argument('--suite-args', default='', help='extra arguments for every feature suite script (e.g. --only for bench/matrices.py)')
     args = ap.parse_args()
+    global RESULTS
+    if args.results:
+        RESULTS = os.path.abspath(args.results)
 
     os.makedirs(RESULTS, exist_ok=True)
     if args.report_only:
@@ -982,9 +987,9 @@ def main():
 
     problems = make_problems(args.size, target_nnz)
     wanted = set(x for x in args.configs.split(',') if x)
-    unknown = wanted - set(c['id'] for c in CONFIGS)
+    unknown = wanted - set(c['id'] for c in CONFIGS) - set(x['id'] for x in SUITES)
     if unknown:
-        print('unknown configuration(s): %s; known: %s' % (', '.join(sorted(unknown)), ', '.join(c['id'] for c in CONFIGS)), file=sys.stderr)
+        print('unknown configuration(s): %s; known: %s and the suites %s' % (', '.join(sorted(unknown)), ', '.join(c['id'] for c in CONFIGS), ', '.join(x['id'] for x in SUITES)), file=sys.stderr)
         return 2
     only = re.compile(args.only) if args.only else None
 
@@ -1083,7 +1088,7 @@ def run_suites(data, path, stem, args, quick, only, logdir):
             continue
         print(prefix, flush=True)
         out = os.path.join(RESULTS, '%s-%s' % (stem, x['id']))
-        cmd = [py, os.path.join(BENCH_DIR, x['script'])] + (['--quick'] if quick else []) + ['--out', out]
+        cmd = [py, os.path.join(BENCH_DIR, x['script'])] + (['--quick'] if quick else []) + ['--out', out] + args.suite_args.split()
         log = os.path.join(logdir, 'suite-%s.log' % x['id'])
         t0 = time.time()
         try:
