@@ -258,6 +258,19 @@ int main(int argc, char **argv)
      args: -stencil star7 -dof {{1 8}separate output} -pc_structilu_levels 1 -pc_structilu_cuda_tile_points 3 -gilu_cudaemu_eager
      output_file: output/empty.out
 
+   # the intra-row pipelined dot product of the solves: 1 stage (products in stencil order), 3 stages (the default is
+   # min(4, levels spanned): diamond13 2, box27 4, in the tests above), ILU and IC, blocks interleaved like a GPU's
+   test:
+     suffix: emu_pipeline
+     requires: cudaemu
+     args: -stencil {{diamond13 box27}separate output} -dof {{1 4}separate output} -pc_structilu_cuda_pipeline {{1 3}separate output}
+     output_file: output/empty.out
+   test:
+     suffix: emu_pipeline_ic_eager
+     requires: cudaemu
+     args: -symmetric -pc_structilu_type ic -stencil box27 -dof 2 -pc_structilu_cuda_pipeline {{2 4}separate output} -pc_structilu_cuda_tile_points 4 -gilu_cudaemu_eager
+     output_file: output/empty.out
+
    # MATSTENCILGPU: PCSTRUCTILU on it directly, and its product on the device against MatMult(), one and two processes
    test:
      suffix: emu_stencilgpu

@@ -354,4 +354,13 @@ int main(int argc, char **argv)
       args: -dim 2 -dm_mat_type baij -pc_type structilu -ksp_converged_reason
       output_file: output/ex4_bjacobi_2_2d.out
 
+   test:
+      suffix: cudaemu_3d
+      args: -da_grid_x 6 -da_grid_y 6 -da_grid_z 6 -pc_type structilu -gilu_backend {{host cudaemu}shared output} -ksp_converged_reason
+
+   test:
+      suffix: cudaemu_mma_3d
+      args: -da_grid_x 6 -da_grid_y 6 -da_grid_z 6 -pc_type structilu -gilu_backend cudaemu -ksp_view
+      filter: grep -o -e "DoF 4" -e "FP64 tensor cores (m8n8k4 MMA)" -e "iterations = [0-9]*"
+
 TEST*/

@@ -50,6 +50,18 @@ GILU_DEVICE_DECLARE()
 GILU_DEVICE_DECLARE(_cudaemu)
 #endif
 
+/* ------------------------------------------------------------------------------------------ vectors on the device
+   src/sys/device-vec.c: a device pointer to a Vec's local values for the kernels of the cuda or cudaemu back-end.
+   With a CUDA-enabled PETSc, petscgilu built with CUDA, the cuda back-end and a CUDA vector: the vector's own device
+   array, no copy (that branch is not compiled in this project's CI: Debian's PETSc has no CUDA). Otherwise the values
+   go through the caller's device buffer (at least the local size): copied in by GetRead, back by RestoreWrite, logged
+   as GILUCopyToGPU / GILUCopyToCPU. Restore the write array only after the kernels completed. */
+PETSC_INTERN PetscErrorCode GILUVecIsDeviceNative(Vec, PetscGILUBackendType, PetscBool *);
+PETSC_INTERN PetscErrorCode GILUVecGetDeviceArrayRead(Vec, PetscGILUBackendType, void *, const PetscScalar **);
+PETSC_INTERN PetscErrorCode GILUVecRestoreDeviceArrayRead(Vec, PetscGILUBackendType, const PetscScalar **);
+PETSC_INTERN PetscErrorCode GILUVecGetDeviceArrayWrite(Vec, PetscGILUBackendType, void *, PetscScalar **);
+PETSC_INTERN PetscErrorCode GILUVecRestoreDeviceArrayWrite(Vec, PetscGILUBackendType, PetscScalar **);
+
 /* ------------------------------------------------------------------------------------------ cuSPARSE baselines
    ILU(0) of a SEQAIJ (CSR: csrilu02 + SpSV) or SEQBAIJ (BSR: bsrilu02 + bsrsv2) matrix on the device, and the
    two triangular solves x = (LU)^{-1} b with host vectors (copied in and out). Only with a real device: the

@@ -45,11 +45,13 @@ typedef struct {
   StructILUDevice           dev;
   StructILUDeviceInfo       devinfo;
   PetscInt                  tilepoints;                   /* -pc_structilu_cuda_tile_points, 0: 128/dof */
+  PetscInt                  pipeline;                     /* -pc_structilu_cuda_pipeline: stages of the solves' intra-row pipeline, 0: automatic */
   PetscBool                 cudafactor;                   /* -pc_structilu_cuda_factor: factor on the device (default) */
   PetscBool                 devfactored;                  /* the last factorization ran on the device */
   PetscBool                 cudamma;                      /* -pc_structilu_cuda_mma: DoF >= 4 factorization on the FP64 tensor cores (default) */
   PetscBool                 usedmma;                      /* it did */
   PetscBool                 nowait;                       /* -pc_structilu_cuda_nowait (developer: drops the block-to-block waiting) */
+  PetscBool                 devnative;                    /* the last apply used PETSc's CUDA vectors' own device arrays (no copies) */
   PetscInt                  modelgpu;                     /* -pc_structilu_model_gpu */
   PetscReal                 modelbw, modellat, modelpcie; /* GB/s, microseconds, GB/s; 0: the named GPU's */
 } PC_StructILU;
@@ -255,7 +257,7 @@ static PetscErrorCode PCStructILUSetUpDevice(PC pc)
 #if defined(PETSCGILU_HAVE_CUDAEMU)
   if (ran == PETSCGILU_BACKEND_CUDAEMU) PetscCall(StructILUDeviceGetOps_cudaemu(&ilu->devops));
 #endif
-  if (!ilu->dev) PetscCall(ilu->devops->create(&ilu->sm, ilu->tilepoints, ilu->nowait, &ilu->dev, &ilu->devinfo));
+  if (!ilu->dev) PetscCall(ilu->devops->create(&ilu->sm, ilu->tilepoints, ilu->pipeline, ilu->nowait, &ilu->dev, &ilu->devinfo));
   if (ilu->cudafactor) {
     const PetscBool single = (PetscBool)(ilu->precision == PC_STRUCTILU_PRECISION_SINGLE), ic = (PetscBool)(ilu->type == PC_STRUCTILU_IC);
     const PetscInt  nl = ilu->sm.stencil.nlower, nu = ilu->sm.stencil.ns - nl - 1;
@@ -306,12 +308,23 @@ static PetscErrorCode PCApply_StructILU(PC pc, Vec x, Vec y)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscLogEventBegin(GILU_StructILUApply, pc, x, y, 0));
-  PetscCall(VecGetArrayRead(x, &xa));
-  PetscCall(VecGetArrayWrite(y, &ya));
-  if (ilu->dev) PetscCall(ilu->devops->solve(ilu->dev, xa, ya));
-  else PetscCall(StructILUSolve_Host(&ilu->sm, &ilu->factors, xa, ya));
-  PetscCall(VecRestoreArrayWrite(y, &ya));
-  PetscCall(VecRestoreArrayRead(x, &xa));
+  if (ilu->dev) { /* device arrays: CUDA vectors' own, else the device's buffers with logged copies (src/sys/device-vec.c) */
+    void *bbuf, *xbuf;
+
+    PetscCall(ilu->devops->buffers(ilu->dev, &bbuf, &xbuf));
+    PetscCall(GILUVecIsDeviceNative(x, ilu->ran, &ilu->devnative));
+    PetscCall(GILUVecGetDeviceArrayRead(x, ilu->ran, bbuf, &xa));
+    PetscCall(GILUVecGetDeviceArrayWrite(y, ilu->ran, xbuf, &ya));
+    PetscCall(ilu->devops->solve(ilu->dev, xa, ya));
+    PetscCall(GILUVecRestoreDeviceArrayWrite(y, ilu->ran, &ya));
+    PetscCall(GILUVecRestoreDeviceArrayRead(x, ilu->ran, &xa));
+  } else {
+    PetscCall(VecGetArrayRead(x, &xa));
+    PetscCall(VecGetArrayWrite(y, &ya));
+    PetscCall(StructILUSolve_Host(&ilu->sm, &ilu->factors, xa, ya));
+    PetscCall(VecRestoreArrayWrite(y, &ya));
+    PetscCall(VecRestoreArrayRead(x, &xa));
+  }
   PetscCall(PetscLogEventEnd(GILU_StructILUApply, pc, x, y, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -352,10 +365,10 @@ static PetscErrorCode PCView_StructILU_Backend(PC pc, PetscViewer viewer)
   pcie      = ilu->modelpcie > 0 ? ilu->modelpcie : StructILUModelPCIe[ilu->modelgpu];
   bytesmat  = (double)ilu->factors.bytes;
   bytesvec  = 8.0 * N * d * (ilu->type == PC_STRUCTILU_IC ? 7.0 : 5.0); /* b; x written, read, written; neighbour reads once; IC: z written, read */
-  bytescopy = 16.0 * N * d;
+  bytescopy = ilu->devnative ? 0.0 : 16.0 * N * d;                      /* b in, x out; none with PETSc's CUDA vectors */
   tdev      = 2 * 5.0 + 2.0 * di->nlevels * lat + (bytesmat + bytesvec) / (bw * 1e3); /* microseconds */
   tcopy     = bytescopy / (pcie * 1e3);
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  device solves: level = %" PetscInt_FMT "i + %" PetscInt_FMT "j + %" PetscInt_FMT "k, %" PetscInt_FMT " levels, %" PetscInt_FMT " tiles (thread blocks) of at most %" PetscInt_FMT " points of one level, %" PetscInt_FMT " threads per block (%" PetscInt_FMT " per point), launched by level, block-to-block waiting on per-tile flags%s\n", di->w[0], di->w[1], di->w[2], di->nlevels, di->ntiles, di->tilepoints, di->maxthreads, d, di->nowait ? " DISABLED (-pc_structilu_cuda_nowait: results are wrong)" : ""));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  device solves: level = %" PetscInt_FMT "i + %" PetscInt_FMT "j + %" PetscInt_FMT "k, %" PetscInt_FMT " levels, %" PetscInt_FMT " tiles (thread blocks) of at most %" PetscInt_FMT " points of one level, %" PetscInt_FMT " threads per block (%" PetscInt_FMT " per point and stage of the intra-row pipeline of %" PetscInt_FMT " stage(s)), launched by level, block-to-block waiting on per-tile flags%s\n", di->w[0], di->w[1], di->w[2], di->nlevels, di->ntiles, di->tilepoints, di->maxthreads * di->nstage, d, di->nstage, di->nowait ? " DISABLED (-pc_structilu_cuda_nowait: results are wrong)" : ""));
   if (ilu->devfactored)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  device factorization: in place on the device with the schedule of the solves, level-ordered layout, %s%s\n", ilu->usedmma ? "one warp per grid point, block products on the FP64 tensor cores (m8n8k4 MMA), warp-shuffle Gauss-Jordan inversion of the diagonal blocks" : "DoF threads per grid point (a row of the block row each)",
                                      ilu->factors.single ? "; single-precision copy of the factors for the solves" : ""));
@@ -471,6 +484,7 @@ static PetscErrorCode PCSetFromOptions_StructILU(PC pc, PetscOptionItems *PetscO
     PetscCall(PetscOptionsEnum("-pc_structilu_backend", "Where the solves run (default: -gilu_backend)", "PCStructILUSetBackend", PetscGILUBackendTypes, (PetscEnum)backend, (PetscEnum *)&backend, &flg));
     if (flg) PetscCall(PCStructILUSetBackend(pc, backend));
     PetscCall(PetscOptionsInt("-pc_structilu_cuda_tile_points", "Grid points per thread block of the device solves (0: 128/dof)", "PCSTRUCTILU", ilu->tilepoints, &ilu->tilepoints, NULL));
+    PetscCall(PetscOptionsInt("-pc_structilu_cuda_pipeline", "Stages of the intra-row pipeline of the device solves (0: automatic, min(4, levels spanned by the stencil))", "PCSTRUCTILU", ilu->pipeline, &ilu->pipeline, NULL));
     PetscCall(PetscOptionsBool("-pc_structilu_cuda_factor", "Factor on the device (else on the host, the factors copied to the device)", "PCSTRUCTILU", ilu->cudafactor, &ilu->cudafactor, NULL));
     PetscCall(PetscOptionsBool("-pc_structilu_cuda_mma", "DoF >= 4: the block products of the device factorization on the FP64 tensor cores (m8n8k4 MMA)", "PCSTRUCTILU", ilu->cudamma, &ilu->cudamma, NULL));
     PetscCall(PetscOptionsBool("-pc_structilu_cuda_nowait", "Developer: leave out the block-to-block waiting of the device solves (wrong results; tests that the waiting matters)", "PCSTRUCTILU", ilu->nowait, &ilu->nowait, NULL));
@@ -478,6 +492,7 @@ static PetscErrorCode PCSetFromOptions_StructILU(PC pc, PetscOptionItems *PetscO
     PetscCall(PetscOptionsReal("-pc_structilu_model_bandwidth", "Memory bandwidth of the model in GB/s (0: the GPU's)", "PCSTRUCTILU", ilu->modelbw, &ilu->modelbw, NULL));
     PetscCall(PetscOptionsReal("-pc_structilu_model_latency", "Latency of one dependent level in microseconds (0: the GPU's)", "PCSTRUCTILU", ilu->modellat, &ilu->modellat, NULL));
     PetscCall(PetscOptionsReal("-pc_structilu_model_link", "Host-device bandwidth in GB/s (0: the GPU's)", "PCSTRUCTILU", ilu->modelpcie, &ilu->modelpcie, NULL));
+    PetscCheck(ilu->pipeline >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_structilu_cuda_pipeline must be 0 (automatic) or positive");
     PetscCheck(ilu->tilepoints >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_structilu_cuda_tile_points must be 0 (automatic) or positive");
   }
   PetscOptionsHeadEnd();
@@ -718,6 +733,10 @@ static PetscErrorCode PCDestroy_StructILU(PC pc)
 . -pc_structilu_cuda_mma <true> - DoF >= 4: the block products of the device factorization on the FP64 tensor cores (one warp
                                   per grid point, m8n8k4 MMA through gilu_mma_m8n8k4_f64); needs tile points at most 32
 . -pc_structilu_cuda_tile_points n - grid points per thread block of the device solves (0, the default: 128/dof)
+. -pc_structilu_cuda_pipeline n - stages of the intra-row pipelined dot product of the device solves (seed 000, Table 2):
+                                  a row's off-diagonal products grouped by how many levels back their neighbour lies, each
+                                  stage summed by its own thread group, so only the last stage waits for the previous level
+                                  (0, the default: min(4, the levels the stencil spans); capped by them and by 1024 threads)
 . -pc_structilu_model_gpu h100|h200 - the GPU of the performance model -ksp_view prints on the cuda and cudaemu
                                   back-ends: h100 (H100 SXM: 3350 GB/s HBM3) or h200 (4800 GB/s HBM3e), both with
                                   1 us per dependent level and 55 GB/s host link (PCIe 5)

@@ -15,6 +15,7 @@ typedef struct {
   PetscInt  ntiles;      /* thread blocks per sweep: tiles of at most tilepoints points of one level, launched by increasing level */
   PetscInt  tilepoints;  /* grid points per tile */
   PetscInt  maxthreads;  /* threads per block: tilepoints * dof */
+  PetscInt  nstage;      /* stages of the intra-row pipeline of the solves (thread groups per block) */
   PetscBool nowait;      /* developer: the block-to-block waiting is left out (wrong results; for tests) */
   double    bytesmatrix; /* bytes of factors read per apply (both sweeps) */
   double    bytesvector; /* bytes of vectors read and written on the device per apply (neighbour reads counted once) */
@@ -25,16 +26,19 @@ typedef struct {
 typedef struct _n_StructILUDevice *StructILUDevice;
 
 typedef struct {
-  /* the schedule of the stencil matrix (symbolic): tiles, level order, flags */
-  PetscErrorCode (*create)(const GILUStencilMat *, PetscInt, PetscBool, StructILUDevice *, StructILUDeviceInfo *);
+  /* the schedule of the stencil matrix (symbolic): tiles (points per tile, 0: automatic), intra-row pipeline stages
+     (0: automatic), no waiting (developer), level order, flags */
+  PetscErrorCode (*create)(const GILUStencilMat *, PetscInt, PetscInt, PetscBool, StructILUDevice *, StructILUDeviceInfo *);
   /* copies the factors the host computed (numeric), in the level-ordered layout */
   PetscErrorCode (*setfactors)(StructILUDevice, const StructILUFactors *);
   /* the factorization on the device of the (unfactored) values of the stencil matrix; elimination table, IC's
      mirror offsets (or NULL), zero pivot tolerance, single-precision factors, the tensor-core kernel for DoF >= 4;
      returns the first zero-pivot row or -1, and whether the tensor-core kernel ran */
   PetscErrorCode (*factor)(StructILUDevice, const GILUStencilMat *, const PetscInt *, const PetscInt *, PetscReal, PetscBool, PetscBool, PetscInt *, PetscBool *);
-  /* x = (LU)^{-1} b with host arrays: b copied to the device, x back */
+  /* x = (LU)^{-1} b with device arrays (from GILUVecGetDeviceArrayRead/Write of src/sys/device-vec.c); returns after the kernels completed */
   PetscErrorCode (*solve)(StructILUDevice, const PetscScalar *, PetscScalar *);
+  /* the device's own buffers for b and x (local size), used when the vectors are not CUDA vectors */
+  PetscErrorCode (*buffers)(StructILUDevice, void **, void **);
   PetscErrorCode (*destroy)(StructILUDevice *);
 } StructILUDeviceOps;
 

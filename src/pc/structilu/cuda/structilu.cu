@@ -14,13 +14,20 @@
    - block-to-block waiting through a flag array: when a tile is done its block writes the sweep number into its
      flag; a thread that needs a neighbour's value waits (gilu_wait_until_ge) for the flag of the neighbour's tile.
      One kernel per sweep, not per level. The sweep numbers grow, so the flags are never reset.
+   - the intra-row tier of the solves (ChooseStages): a row's off-diagonal products are split into P stages by how
+     many levels back their neighbour lies; each stage has its own group of DoF threads per point, which waits only
+     for its own neighbours, so only the last stage (neighbours one level back) is left after the wait for the
+     previous level; the partial sums are added in stage order (-pc_structilu_cuda_pipeline, default min(4, levels
+     spanned), as Table 2 of seed 000). The factorization has no intra-row pipeline (the two-substage pipeline of the
+     paper is not implemented): each point's eliminations run in stencil order, waiting for each neighbour in turn.
    - DoF threads per grid point: thread a of a point computes row a of the point's block row; the diagonal-block
      products (IC's D^{-1} y, the backward sweep's D^{-1}) exchange the row sums through shared memory.
    - memory: the factor blocks are stored level-ordered (the level-based memory transformation): the threads of a
      tile read consecutive blocks of each offset. Factors in double or single precision (the host's choice).
 
-   Vectors: with Debian's host-only PETSc, b is copied to the device and x back in each apply (logged as
-   GILUCopyToGPU / GILUCopyToCPU).
+   Vectors: the solve takes device arrays from src/sys/device-vec.c: a CUDA vector's own (a CUDA-enabled PETSc),
+   else this device's buffers b and x, with b copied in and x back in each apply (logged as GILUCopyToGPU /
+   GILUCopyToCPU), as with Debian's host-only PETSc.
 */
 #include <petscgilu/private/gilucuda.h>
 #include <petscgilu/private/backend.h>
@@ -53,6 +60,8 @@ typedef struct {
   double       *x, *z; /* z: IC's D^{-1} y */
   int          *flags; /* per tile: the last sweep that completed it */
   int           ntiles;
+  int           nstage; /* the intra-row pipeline: groups of threads per block, one per stage */
+  const int    *stage;  /* ns: the stage of each off-diagonal offset (its distance in levels, see Create) */
 } SolveArgs;
 
 /* a value another block wrote during this kernel: read past the (non-coherent) L1 cache */
@@ -88,8 +97,9 @@ __global__ void __launch_bounds__(GILU_TILE_MAX_THREADS) StructILUForward(SolveA
 {
   typedef typename FactorType<(CFG >> 4)>::T FT;
   const int                                  D = CFG & 15, DD = D * D;
-  GILU_DYNAMIC_SHARED(double, ysh);
-  const int    tile = blockIdx.x, t = threadIdx.x, lp = t / D, a = t % D;
+  GILU_DYNAMIC_SHARED(double, ysh); /* nt values of y, then the partial sums of stages 1 .. nstage - 1 */
+  const int    nt = (int)blockDim.x / k.nstage, g = (int)threadIdx.x / nt;
+  const int    tile = blockIdx.x, t = (int)threadIdx.x % nt, lp = t / D, a = t % D;
   const int    pos = k.tileptr[tile] + lp, valid = pos < k.tileptr[tile + 1];
   const size_t N   = (size_t)k.npoints;
   double       sum = 0;
@@ -102,9 +112,9 @@ __global__ void __launch_bounds__(GILU_TILE_MAX_THREADS) StructILUForward(SolveA
     i   = p % k.n[0];
     j   = (p / k.n[0]) % k.n[1];
     l   = p / (k.n[0] * k.n[1]);
-    sum = k.b[p * D + a];
+    sum = g == 0 ? k.b[p * D + a] : 0.0;
     for (int s = 0; s < k.nl; s++) {
-      const int q = Neighbour(&k, i, j, l, s);
+      const int q = k.stage[s] == g ? Neighbour(&k, i, j, l, s) : -1; /* this group's stage only */
 
       if (q < 0) continue;
       if (!k.nowait) gilu_wait_until_ge(&k.flags[k.tileof[q]], sweep);
@@ -120,10 +130,15 @@ __global__ void __launch_bounds__(GILU_TILE_MAX_THREADS) StructILUForward(SolveA
         for (int e = 0; e < D; e++) sum -= (double)A[a * D + e] * LoadShared(xq + e);
       }
     }
+    if (g > 0) ysh[g * nt + t] = sum;
+  }
+  gilu_syncthreads();
+  if (valid && g == 0) { /* the stages' partial sums, in stage order */
+    for (int h = 1; h < k.nstage; h++) sum += ysh[h * nt + t];
     ysh[t] = sum;
   }
   gilu_syncthreads();
-  if (valid) {
+  if (valid && g == 0) {
     k.x[p * D + a] = sum;
     if (k.ic) {
       const FT *Di = (const FT *)k.dinv + (size_t)pos * DD;
@@ -142,8 +157,9 @@ __global__ void __launch_bounds__(GILU_TILE_MAX_THREADS) StructILUBackward(Solve
 {
   typedef typename FactorType<(CFG >> 4)>::T FT;
   const int                                  D = CFG & 15, DD = D * D;
-  GILU_DYNAMIC_SHARED(double, ysh);
-  const int    tile = k.ntiles - 1 - (int)blockIdx.x, t = threadIdx.x, lp = t / D, a = t % D;
+  GILU_DYNAMIC_SHARED(double, ysh); /* as in the forward sweep */
+  const int    nt = (int)blockDim.x / k.nstage, g = (int)threadIdx.x / nt;
+  const int    tile = k.ntiles - 1 - (int)blockIdx.x, t = (int)threadIdx.x % nt, lp = t / D, a = t % D;
   const int    pos = k.tileptr[tile] + lp, valid = pos < k.tileptr[tile + 1];
   const size_t N   = (size_t)k.npoints;
   double       sum = 0;
@@ -156,9 +172,9 @@ __global__ void __launch_bounds__(GILU_TILE_MAX_THREADS) StructILUBackward(Solve
     i   = p % k.n[0];
     j   = (p / k.n[0]) % k.n[1];
     l   = p / (k.n[0] * k.n[1]);
-    sum = k.x[p * D + a];
+    sum = g == 0 ? k.x[p * D + a] : 0.0;
     for (int s = k.nl + 1; s < k.ns; s++) {
-      const int q = Neighbour(&k, i, j, l, s);
+      const int q = k.stage[s] == g ? Neighbour(&k, i, j, l, s) : -1;
 
       if (q < 0) continue;
       if (!k.nowait) gilu_wait_until_ge(&k.flags[k.tileof[q]], sweep);
@@ -169,10 +185,15 @@ __global__ void __launch_bounds__(GILU_TILE_MAX_THREADS) StructILUBackward(Solve
         for (int e = 0; e < D; e++) sum -= (double)U[a * D + e] * LoadShared(xq + e);
       }
     }
+    if (g > 0) ysh[g * nt + t] = sum;
+  }
+  gilu_syncthreads();
+  if (valid && g == 0) {
+    for (int h = 1; h < k.nstage; h++) sum += ysh[h * nt + t];
     ysh[t] = sum;
   }
   gilu_syncthreads();
-  if (valid) {
+  if (valid && g == 0) {
     const FT *Di = (const FT *)k.dinv + (size_t)pos * DD;
     double    xx = 0;
 
@@ -502,7 +523,8 @@ __global__ void StructILUToSingle(const double *from, float *to, size_t n)
 
 struct _n_StructILUDevice {
   SolveArgs args; /* device pointers */
-  int      *tileptr, *perm, *pos, *tileof, *off, *mirror, *flags;
+  int      *tileptr, *perm, *pos, *tileof, *off, *mirror, *flags, *stage;
+  PetscInt  nstage;             /* stages of the intra-row pipeline of the solves */
   void     *lval, *uval, *dinv; /* device; owned unless they point into val and dinvd (double factors computed on the device) */
   PetscBool ownfactors;
   double   *val, *dinvd; /* device factorization: the matrix values (all offsets) and the inverted diagonal, level-ordered */
@@ -564,13 +586,44 @@ static PetscErrorCode CopyIntArray(const PetscInt *from, PetscInt n, int **dev)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode Create(const GILUStencilMat *sm, PetscInt tilepoints, PetscBool nowait, StructILUDevice *devp, StructILUDeviceInfo *info)
+/*
+  The intra-row pipeline of the solves (seed 000, Section 4.2.1): the off-diagonal offsets of a row are split into
+  P stages by their distance in levels, depth = |w.off| >= 1: stage P - depth, at least 0 (the paper's rule: the
+  nonzeros of stage g lie at most g - P levels back). Each stage is summed by its own group of threads of the block,
+  which waits only for the neighbours of its stage: the earlier stages' neighbours belong to levels finished long
+  before, so on a GPU those groups do their products while the block still waits for the previous level, and only
+  the last stage (depth 1) is left after that wait. The partial sums are added in stage order. P = 1: one group, the
+  products of a row in stencil order as before. Automatic (pipeline 0): P = min(4, the largest depth), as Table 2 of
+  seed 000 (Star-7P 1, Star-13P and Diamond-13P 2, Box-27P 4); P is also capped by the largest depth and by
+  1024 threads per block.
+*/
+static PetscErrorCode ChooseStages(const GILUStencil *st, const PetscInt w[3], PetscInt pipeline, PetscInt nthreads, PetscInt stage[], PetscInt *nstage)
+{
+  PetscInt maxdepth = 1, P;
+
+  PetscFunctionBegin;
+  for (PetscInt s = 0; s < st->ns; s++) {
+    if (s == st->nlower) continue;
+    maxdepth = PetscMax(maxdepth, PetscAbsInt(w[0] * st->off[s][0] + w[1] * st->off[s][1] + w[2] * st->off[s][2]));
+  }
+  P = pipeline > 0 ? pipeline : PetscMin(4, maxdepth);
+  P = PetscMax(1, PetscMin(PetscMin(P, maxdepth), GILU_TILE_MAX_THREADS / nthreads));
+  for (PetscInt s = 0; s < st->ns; s++) {
+    const PetscInt depth = PetscAbsInt(w[0] * st->off[s][0] + w[1] * st->off[s][1] + w[2] * st->off[s][2]);
+
+    stage[s] = s == st->nlower ? -1 : PetscMax(0, P - depth);
+  }
+  *nstage = P;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode Create(const GILUStencilMat *sm, PetscInt tilepoints, PetscInt pipeline, PetscBool nowait, StructILUDevice *devp, StructILUDeviceInfo *info)
 {
   const GILUGrid    *g  = &sm->grid;
   const GILUStencil *st = &sm->stencil;
   const PetscInt     N = sm->npoints, d = g->dof;
   StructILUDevice    dev;
-  PetscInt           w[3], nlevels, *count, *perm, *pos, *tileof, *tileptr, ntiles = 0, off[3 * GILU_STENCIL_MAX_OFFSETS];
+  PetscInt           w[3], nlevels, *count, *perm, *pos, *tileof, *tileptr, ntiles = 0, off[3 * GILU_STENCIL_MAX_OFFSETS], stage[GILU_STENCIL_MAX_OFFSETS], nstage;
 
   PetscFunctionBegin;
   PetscCheck(d >= 1 && d <= GILU_MAX_DOF, PETSC_COMM_SELF, PETSC_ERR_SUP, "The CUDA kernels of PCSTRUCTILU take 1 to %d DoF per grid point, not %" PetscInt_FMT, GILU_MAX_DOF, d);
@@ -623,6 +676,9 @@ static PetscErrorCode Create(const GILUStencilMat *sm, PetscInt tilepoints, Pets
   PetscCall(CopyIntArray(pos, N, &dev->pos));
   PetscCall(CopyIntArray(tileof, N, &dev->tileof));
   PetscCall(CopyIntArray(off, 3 * st->ns, &dev->off));
+  PetscCall(ChooseStages(st, w, pipeline, dev->nthreads, stage, &nstage));
+  PetscCall(CopyIntArray(stage, st->ns, &dev->stage));
+  dev->nstage = nstage;
   PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(sizeof(int) * (size_t)ntiles, (void **)&dev->flags));
   PetscCall(GILU_CUDA_NAME(GILUDeviceMemset)(dev->flags, 0, sizeof(int) * (size_t)ntiles));
   PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(sizeof(double) * (size_t)N * d, (void **)&dev->b));
@@ -648,6 +704,8 @@ static PetscErrorCode Create(const GILUStencilMat *sm, PetscInt tilepoints, Pets
   dev->args.x       = dev->x;
   dev->args.flags   = dev->flags;
   dev->args.ntiles  = (int)ntiles;
+  dev->args.nstage  = (int)nstage;
+  dev->args.stage   = dev->stage;
   *devp             = dev;
 
   PetscCall(PetscMemzero(info, sizeof(*info)));
@@ -657,6 +715,7 @@ static PetscErrorCode Create(const GILUStencilMat *sm, PetscInt tilepoints, Pets
   info->tilepoints = tilepoints;
   info->maxthreads = dev->nthreads;
   info->nowait     = nowait;
+  info->nstage     = nstage;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -730,8 +789,8 @@ static PetscErrorCode SetFactors(StructILUDevice dev, const StructILUFactors *F)
 static PetscErrorCode Sweep(StructILUDevice dev, PetscBool forward)
 {
   const int    cfg = (int)dev->dof + (dev->single ? 16 : 0), sweep = ++dev->sweep;
-  const dim3   grid((unsigned int)dev->ntiles), block((unsigned int)dev->nthreads);
-  const size_t shmem = sizeof(double) * (size_t)dev->nthreads;
+  const dim3   grid((unsigned int)dev->ntiles), block((unsigned int)(dev->nthreads * dev->nstage));
+  const size_t shmem = sizeof(double) * (size_t)(dev->nthreads * dev->nstage);
 
   PetscFunctionBegin;
   switch (cfg) {
@@ -757,6 +816,7 @@ static PetscErrorCode Sweep(StructILUDevice dev, PetscBool forward)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* b and x are device arrays of npoints * dof values: the device's buffers or the vectors' own (device-vec.c) */
 static PetscErrorCode Solve(StructILUDevice dev, const PetscScalar *b, PetscScalar *x)
 {
   const size_t n = (size_t)dev->npoints * dev->dof;
@@ -764,13 +824,13 @@ static PetscErrorCode Solve(StructILUDevice dev, const PetscScalar *b, PetscScal
   PetscFunctionBegin;
   PetscCheck(dev->hasfactors, PETSC_COMM_SELF, PETSC_ERR_ORDER, "The device has no factors yet");
   PetscCheck(dev->sweep < PETSC_MAX_INT - 2, PETSC_COMM_SELF, PETSC_ERR_SUP, "Too many sweeps for the 32-bit flags");
-  PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToDevice)(dev->b, b, sizeof(double) * n));
+  dev->args.b = (const double *)b;
+  dev->args.x = (double *)x;
   PetscCall(PetscLogGpuTimeBegin());
   PetscCall(Sweep(dev, PETSC_TRUE));
   PetscCall(Sweep(dev, PETSC_FALSE));
   GILU_CUDA_CHECK(cudaDeviceSynchronize());
   PetscCall(PetscLogGpuTimeEnd());
-  PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToHost)(x, dev->x, sizeof(double) * n));
   PetscCall(GILULogDeviceFlops(2.0 * (double)n * dev->dof * (double)(dev->nl + dev->nu + 1 + (dev->ic ? 1 : 0))));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -949,6 +1009,7 @@ static PetscErrorCode Destroy(StructILUDevice *devp)
   PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dev->pos));
   PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dev->tileof));
   PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dev->off));
+  PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dev->stage));
   PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dev->mirror));
   PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dev->flags));
   PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dev->b));
@@ -959,7 +1020,15 @@ static PetscErrorCode Destroy(StructILUDevice *devp)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static const StructILUDeviceOps DeviceOps = {Create, SetFactors, Factor, Solve, Destroy};
+static PetscErrorCode Buffers(StructILUDevice dev, void **b, void **x)
+{
+  PetscFunctionBegin;
+  *b = dev->b;
+  *x = dev->x;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static const StructILUDeviceOps DeviceOps = {Create, SetFactors, Factor, Solve, Buffers, Destroy};
 
 PetscErrorCode GILU_CUDA_NAME(StructILUDeviceGetOps)(const StructILUDeviceOps **ops)
 {

@@ -1,0 +1,145 @@
+/*
+   Vectors on the device for the cuda and cudaemu back-ends: the one place that decides whether a PETSc Vec's
+   values reach the kernels without a copy or through a device buffer of the caller.
+
+   - PETSc built with CUDA (PETSC_HAVE_CUDA), petscgilu built with CUDA, back-end cuda and a CUDA vector
+     (VECSEQCUDA, VECMPICUDA, VECCUDA): the kernels read and write the vector's own device array
+     (VecCUDAGetArrayRead()/VecCUDAGetArrayWrite()), no copy. THIS BRANCH IS NOT COMPILED IN THIS PROJECT'S CI:
+     Debian's PETSc has no CUDA, so no build here defines PETSC_HAVE_CUDA; it is written against PETSc's documented
+     API (petscvec.h, the same in 3.18 and newer releases) and kept to a few lines below.
+   - Otherwise (Debian's host-only PETSc, host vectors, or the emulation cudaemu): the input is copied into the
+     caller's device buffer and the result back from it in each apply, through GILUDeviceCopyToDevice/ToHost of
+     the back-end's build, which log the copies (events GILUCopyToGPU / GILUCopyToCPU of -log_view).
+*/
+#include <petscgilu/private/backend.h>
+#include <petscgilu/private/compat.h>
+#include <petscdevice.h>
+
+#if defined(PETSC_HAVE_CUDA) && defined(PETSCGILU_HAVE_CUDA)
+  #define GILU_VEC_NATIVE_CUDA 1
+#endif
+
+/* whether the kernels use v's own device array (nothing copied): a CUDA vector on the cuda back-end of a CUDA-enabled PETSc */
+PetscErrorCode GILUVecIsDeviceNative(Vec v, PetscGILUBackendType backend, PetscBool *native)
+{
+  PetscFunctionBegin;
+  *native = PETSC_FALSE;
+#if defined(GILU_VEC_NATIVE_CUDA)
+  if (backend == PETSCGILU_BACKEND_CUDA) PetscCall(PetscObjectTypeCompareAny((PetscObject)v, native, VECSEQCUDA, VECMPICUDA, VECCUDA, ""));
+#else
+  (void)v;
+  (void)backend;
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the logged copies of the back-end's build */
+static PetscErrorCode GILUDeviceCopy(PetscGILUBackendType backend, PetscBool todevice, void *dst, const void *src, size_t bytes)
+{
+  PetscFunctionBegin;
+  switch (backend) {
+#if defined(PETSCGILU_HAVE_CUDA)
+  case PETSCGILU_BACKEND_CUDA:
+    if (todevice) PetscCall(GILUDeviceCopyToDevice(dst, src, bytes));
+    else PetscCall(GILUDeviceCopyToHost(dst, src, bytes));
+    break;
+#endif
+#if defined(PETSCGILU_HAVE_CUDAEMU)
+  case PETSCGILU_BACKEND_CUDAEMU:
+    if (todevice) PetscCall(GILUDeviceCopyToDevice_cudaemu(dst, src, bytes));
+    else PetscCall(GILUDeviceCopyToHost_cudaemu(dst, src, bytes));
+    break;
+#endif
+  default:
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "No device for the back-end %s", PetscGILUBackendTypes[backend]);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  GILUVecGetDeviceArrayRead - a device pointer to the local values of v for a kernel of the back-end (cuda or
+  cudaemu): v's own device array (a CUDA vector with a CUDA-enabled PETSc, no copy), else buffer, a device array of
+  at least the local size, into which v's values are copied (logged). Restore with GILUVecRestoreDeviceArrayRead().
+*/
+PetscErrorCode GILUVecGetDeviceArrayRead(Vec v, PetscGILUBackendType backend, void *buffer, const PetscScalar **d)
+{
+  PetscBool          native;
+  const PetscScalar *h;
+  PetscInt           n;
+
+  PetscFunctionBegin;
+  PetscCall(GILUVecIsDeviceNative(v, backend, &native));
+#if defined(GILU_VEC_NATIVE_CUDA)
+  if (native) {
+    PetscDeviceContext dctx;
+
+    PetscCall(VecCUDAGetArrayRead(v, d)); /* asynchronous on PETSc's stream: wait for it before our kernels run */
+    PetscCall(PetscDeviceContextGetCurrentContext(&dctx));
+    PetscCall(PetscDeviceContextSynchronize(dctx));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+#endif
+  PetscCheck(!native, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Native device vectors need a PETSc and a petscgilu built with CUDA");
+  PetscCall(VecGetLocalSize(v, &n));
+  PetscCall(VecGetArrayRead(v, &h));
+  PetscCall(GILUDeviceCopy(backend, PETSC_TRUE, buffer, h, sizeof(PetscScalar) * (size_t)n));
+  PetscCall(VecRestoreArrayRead(v, &h));
+  *d = (const PetscScalar *)buffer;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode GILUVecRestoreDeviceArrayRead(Vec v, PetscGILUBackendType backend, const PetscScalar **d)
+{
+  PetscBool native;
+
+  PetscFunctionBegin;
+  PetscCall(GILUVecIsDeviceNative(v, backend, &native));
+#if defined(GILU_VEC_NATIVE_CUDA)
+  if (native) PetscCall(VecCUDARestoreArrayRead(v, d));
+#endif
+  *d = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  GILUVecGetDeviceArrayWrite - a device pointer for the kernel to write the local values of v into (the previous
+  values are not needed): v's own device array (a CUDA vector with a CUDA-enabled PETSc), else buffer, copied back
+  into v (logged) by GILUVecRestoreDeviceArrayWrite(), which must be called after the kernels completed.
+*/
+PetscErrorCode GILUVecGetDeviceArrayWrite(Vec v, PetscGILUBackendType backend, void *buffer, PetscScalar **d)
+{
+  PetscBool native;
+
+  PetscFunctionBegin;
+  PetscCall(GILUVecIsDeviceNative(v, backend, &native));
+#if defined(GILU_VEC_NATIVE_CUDA)
+  if (native) {
+    PetscCall(VecCUDAGetArrayWrite(v, d));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+#endif
+  *d = (PetscScalar *)buffer;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode GILUVecRestoreDeviceArrayWrite(Vec v, PetscGILUBackendType backend, PetscScalar **d)
+{
+  PetscBool    native;
+  PetscScalar *h;
+  PetscInt     n;
+
+  PetscFunctionBegin;
+  PetscCall(GILUVecIsDeviceNative(v, backend, &native));
+#if defined(GILU_VEC_NATIVE_CUDA)
+  if (native) {
+    PetscCall(VecCUDARestoreArrayWrite(v, d)); /* marks the host values out of date */
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+#endif
+  PetscCall(VecGetLocalSize(v, &n));
+  PetscCall(VecGetArrayWrite(v, &h));
+  PetscCall(GILUDeviceCopy(backend, PETSC_FALSE, h, *d, sizeof(PetscScalar) * (size_t)n));
+  PetscCall(VecRestoreArrayWrite(v, &h));
+  *d = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
