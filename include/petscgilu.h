@@ -158,25 +158,12 @@ typedef enum {
 } PCFGDDApplyType;
 PETSC_EXTERN const char *const PCFGDDApplyTypes[];
 
-/*E
-   PCFGDDBackend - where `PCFGDD` applies its factors: host threads or the CUDA kernels run by the emulation
-
-   Level: advanced
-
-.seealso: `PCFGDDSetBackend()`
-E*/
-typedef enum {
-  PC_FGDD_BACKEND_HOST,
-  PC_FGDD_BACKEND_CUDAEMU
-} PCFGDDBackend;
-PETSC_EXTERN const char *const PCFGDDBackends[];
-
 PETSC_EXTERN PetscErrorCode PCFGDDSetSubdomainRows(PC, PetscInt);
 PETSC_EXTERN PetscErrorCode PCFGDDSetSubdomainBox(PC, const PetscInt[]);
 PETSC_EXTERN PetscErrorCode PCFGDDSetPartitioner(PC, PCFGDDPartitioner);
 PETSC_EXTERN PetscErrorCode PCFGDDSetApplyType(PC, PCFGDDApplyType);
 PETSC_EXTERN PetscErrorCode PCFGDDSetFused(PC, PetscBool);
-PETSC_EXTERN PetscErrorCode PCFGDDSetBackend(PC, PCFGDDBackend);
+/* PCFGDDSetBackend(), PCFGDDGetBackend(): after PetscGILUBackendType, at the end of the back-end section */
 PETSC_EXTERN PetscErrorCode PCFGDDSetThreads(PC, PetscInt);
 PETSC_EXTERN PetscErrorCode PCFGDDGetSubdomains(PC, PetscInt *, const PetscInt *[], IS *);
 /* ---------------------------------------------------------------------------------------------- end PCFGDD */
@@ -258,23 +245,8 @@ typedef enum {
 } PCATSILUTriSolve;
 PETSC_EXTERN const char *const PCATSILUTriSolves[];
 
-/*E
-   PCATSILUDevice - where the fixed-pattern sweeps run: host threads, CUDA kernels, or the same kernels in the
-   host emulation of CUDA (cudaemu, for testing)
-
-   Level: advanced
-
-.seealso: `PCATSILUSetDevice()`
-E*/
-typedef enum {
-  PC_ATSILU_DEVICE_HOST,
-  PC_ATSILU_DEVICE_CUDA,
-  PC_ATSILU_DEVICE_CUDAEMU
-} PCATSILUDevice;
-PETSC_EXTERN const char *const PCATSILUDevices[];
-
 PETSC_EXTERN PetscErrorCode PCATSILUSetType(PC, PCATSILUType);
-PETSC_EXTERN PetscErrorCode PCATSILUSetDevice(PC, PCATSILUDevice);
+/* PCATSILUSetBackend(), PCATSILUGetBackend(): after PetscGILUBackendType, at the end of the back-end section */
 PETSC_EXTERN PetscErrorCode PCATSILUSetAlgorithm(PC, PCATSILUAlgorithm);
 PETSC_EXTERN PetscErrorCode PCATSILUSetLevels(PC, PetscInt);
 PETSC_EXTERN PetscErrorCode PCATSILUSetPattern(PC, PCATSILUPattern);
@@ -321,6 +293,11 @@ typedef struct _n_PetscGILUCuSparseILU *PetscGILUCuSparseILU;
 PETSC_EXTERN PetscErrorCode             PetscGILUCuSparseILUCreate(Mat, PetscGILUCuSparseILU *, PetscInt *);
 PETSC_EXTERN PetscErrorCode             PetscGILUCuSparseILUApply(PetscGILUCuSparseILU, Vec, Vec);
 PETSC_EXTERN PetscErrorCode             PetscGILUCuSparseILUDestroy(PetscGILUCuSparseILU *);
+/* the back-ends of PCFGDD and PCATSILU (their sections come before PetscGILUBackendType) */
+PETSC_EXTERN PetscErrorCode PCFGDDSetBackend(PC, PetscGILUBackendType);
+PETSC_EXTERN PetscErrorCode PCFGDDGetBackend(PC, PetscGILUBackendType *);
+PETSC_EXTERN PetscErrorCode PCATSILUSetBackend(PC, PetscGILUBackendType);
+PETSC_EXTERN PetscErrorCode PCATSILUGetBackend(PC, PetscGILUBackendType *);
 
 /* ---- PCSPARSIFY (seed 001, SPCG): src/pc/spcg/ ---- */
 /*J

@@ -8,6 +8,7 @@ static char help[] = "Tests PCFGDD (fine-grained domain decomposition) on a 3D c
                          and PCBJACOBI's apply on the permuted vector; prints only differences\n\
   -check_threads       : the apply with 1 and 2 host threads, bitwise (every variant); prints only differences\n\
   -check_cudaemu       : compare the cudaemu kernels with the host for every variant; prints only differences\n\
+  -check_cuda          : the same with the CUDA kernels on the device\n\
   -resolve             : then shift the diagonal (same nonzero pattern, new values) and solve again (refactorization)\n\
   -zero_pivot          : zero the first diagonal entry (the PC must fail, KSP must say DIVERGED_PC_FAILED)\n\n";
 
@@ -233,11 +234,12 @@ static PetscErrorCode CheckThreads(PC pc, Vec b)
   PetscFunctionReturn(0);
 }
 
-/* every variant (and fused or not) against vertex fused; cudaemu: each against the host */
-static PetscErrorCode CheckVariants(PC pc, Vec b, PetscBool cudaemu)
+/* every variant (and fused or not) against vertex fused; dev cudaemu or cuda: each against the host */
+static PetscErrorCode CheckVariants(PC pc, Vec b, PetscGILUBackendType dev)
 {
-  Vec      y0, y;
-  MPI_Comm comm = PetscObjectComm((PetscObject)pc);
+  Vec       y0, y;
+  MPI_Comm  comm    = PetscObjectComm((PetscObject)pc);
+  PetscBool cudaemu = (PetscBool)(dev != PETSCGILU_BACKEND_HOST); /* a device back-end */
 
   PetscFunctionBeginUser;
   PetscCall(VecDuplicate(b, &y0));
@@ -252,15 +254,15 @@ static PetscErrorCode CheckVariants(PC pc, Vec b, PetscBool cudaemu)
       PetscCall(PCFGDDSetApplyType(pc, (PCFGDDApplyType)v));
       PetscCall(PCFGDDSetFused(pc, (PetscBool)fu));
       if (cudaemu) {
-        PetscCall(PCFGDDSetBackend(pc, PC_FGDD_BACKEND_HOST));
+        PetscCall(PCFGDDSetBackend(pc, PETSCGILU_BACKEND_HOST));
         PetscCall(PCApply(pc, b, y0));
-        PetscCall(PCFGDDSetBackend(pc, PC_FGDD_BACKEND_CUDAEMU));
+        PetscCall(PCFGDDSetBackend(pc, dev));
       }
       PetscCall(PCApply(pc, b, y));
       PetscCall(RelDiff(y0, y, &d));
       /* host: syncfree and vertex are the sequential solve of each subdomain (bitwise); edge sums in another order */
       if ((!cudaemu && v != PC_FGDD_APPLY_EDGE && d != 0) || d > 1e-13)
-        PetscCall(PetscPrintf(comm, "%s %s (%s): relative difference %g\n", PCFGDDApplyTypes[v], fu ? "fused" : "separate", cudaemu ? "cudaemu against host" : "against vertex fused", (double)d));
+        PetscCall(PetscPrintf(comm, "%s %s (%s): relative difference %g\n", PCFGDDApplyTypes[v], fu ? "fused" : "separate", cudaemu ? (dev == PETSCGILU_BACKEND_CUDA ? "cuda against host" : "cudaemu against host") : "against vertex fused", (double)d));
     }
   PetscCall(VecDestroy(&y0));
   PetscCall(VecDestroy(&y));
@@ -276,7 +278,7 @@ int main(int argc, char **argv)
   PC                 pc;
   PetscInt           n = 12, dim = 3, dof = 1, its;
   PetscReal          beta    = 0.3;
-  PetscBool          resolve = PETSC_FALSE, threads = PETSC_FALSE, compare = PETSC_FALSE, variants = PETSC_FALSE, cudaemu = PETSC_FALSE, zeropivot = PETSC_FALSE, isfgdd;
+  PetscBool          resolve = PETSC_FALSE, threads = PETSC_FALSE, compare = PETSC_FALSE, variants = PETSC_FALSE, cudaemu = PETSC_FALSE, cuda = PETSC_FALSE, zeropivot = PETSC_FALSE, isfgdd;
   KSPConvergedReason reason;
   KSPType            ktype;
 
@@ -290,6 +292,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-compare_bjacobi", &compare, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-check_variants", &variants, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-check_cudaemu", &cudaemu, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-check_cuda", &cuda, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-check_threads", &threads, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-resolve", &resolve, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-zero_pivot", &zeropivot, NULL));
@@ -314,14 +317,15 @@ int main(int argc, char **argv)
   PetscCall(KSPSetUp(ksp));
   PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCFGDD, &isfgdd));
   PetscCall(KSPGetType(ksp, &ktype));
-  if (variants || cudaemu || threads) {
+  if (variants || cudaemu || cuda || threads) {
     Vec r;
 
     PetscCall(VecDuplicate(b, &r));
     PetscCall(VecSetRandom(r, NULL));
-    if (variants) PetscCall(CheckVariants(pc, r, PETSC_FALSE));
+    if (variants) PetscCall(CheckVariants(pc, r, PETSCGILU_BACKEND_HOST));
     if (variants) PetscCall(CompareBJacobi(A, pc, ktype, r, PETSC_TRUE));
-    if (cudaemu) PetscCall(CheckVariants(pc, r, PETSC_TRUE));
+    if (cudaemu) PetscCall(CheckVariants(pc, r, PETSCGILU_BACKEND_CUDAEMU));
+    if (cuda) PetscCall(CheckVariants(pc, r, PETSCGILU_BACKEND_CUDA));
     if (threads) PetscCall(CheckThreads(pc, r));
     PetscCall(VecDestroy(&r));
   } else {
@@ -424,6 +428,34 @@ int main(int argc, char **argv)
      requires: cudaemu
      output_file: output/empty.out
      args: -check_cudaemu -n 6 -dof {{1 3}} -dm_mat_type {{aij baij}} -pc_fgdd_subdomain_rows 40
+
+   # the same on a GPU (the nvcc-built kernels)
+   test:
+     suffix: cuda
+     requires: cuda_device
+     output_file: output/empty.out
+     args: -check_cuda -n 10 -dof {{1 3}} -dm_mat_type {{aij baij}} -pc_fgdd_subdomain_rows 100
+
+   # the global -gilu_backend alone selects the back-end: the same iterations as the host, the view names cudaemu;
+   # the PC's own option overrides it
+   test:
+     suffix: global_backend
+     requires: cudaemu
+     args: -n 6 -pc_fgdd_subdomain_rows 40 -ksp_view -gilu_backend {{host cudaemu}separate output}
+     filter: grep -E "back-end|iterations," | sed -e "s/; library built.*$//"
+   test:
+     suffix: backend_override
+     requires: cudaemu
+     args: -n 6 -pc_fgdd_subdomain_rows 40 -ksp_view -gilu_backend host -pc_fgdd_backend cudaemu
+     filter: grep -E "back-end|iterations," | sed -e "s/; library built.*$//"
+     output_file: output/ex11_global_backend_gilu_backend-cudaemu.out
+
+   # cuda where there is no device (or no CUDA build): a clear error
+   test:
+     suffix: no_device
+     requires: !cuda_device
+     args: -n 6 -gilu_backend cuda
+     filter: Error: grep -o "The CUDA back-end was asked for"
 
    # -ksp_view: subdomains, dropped nonzeros, levels, variant
    test:

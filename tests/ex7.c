@@ -201,7 +201,7 @@ static PetscErrorCode TestCUDAEmu(PetscRandom rnd)
           PetscCall(PetscMalloc3(m, &b, m, &xref, m, &x));
           for (PetscInt k = 0; k < m; k++) b[k] = Rand(rnd) - 0.5;
           PetscCall(GILUTriCreate(&tri));
-          PetscCall(GILUTriSetBackend(tri, "cudaemu"));
+          PetscCall(GILUTriSetBackend(tri, PETSCGILU_BACKEND_CUDAEMU));
           PetscCall(GILUTriSetMatrix(tri, uplo, (GILUTriDiag)dg, n, bs, ai, aj, aa, dinv));
           PetscCall(GILUTriSolveReference(tri, b, xref));
           for (PetscInt t = GILU_TRISOLVE_AUTO; t <= GILU_TRISOLVE_SYNCFREE; t++) {
@@ -729,5 +729,26 @@ int main(int argc, char **argv)
    test:
      suffix: zeropivot
      args: -test zeropivot -ksp_error_if_not_converged 0
+
+   # the global -gilu_backend alone selects the engine's back-end of MatSolverType gilu: the same iterations as the host, and
+   # the view names cudaemu; the engine's own option overrides it
+   test:
+     suffix: global_backend
+     requires: cudaemu
+     args: -test view -ksp_view -gilu_backend {{host cudaemu}separate output}
+     filter: grep -E "algorithm|^iterations"
+   test:
+     suffix: backend_override
+     requires: cudaemu
+     args: -test view -ksp_view -gilu_backend host -mat_gilu_trisolve_backend cudaemu
+     filter: grep -E "algorithm|^iterations"
+     output_file: output/ex7_global_backend_gilu_backend-cudaemu.out
+
+   # cuda where there is no device (or no CUDA build): a clear error
+   test:
+     suffix: no_device
+     requires: !cuda_device
+     args: -test view -gilu_backend cuda
+     filter: Error: grep -o "The CUDA back-end was asked for"
 
 TEST*/

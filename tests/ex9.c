@@ -105,7 +105,7 @@ static PetscErrorCode Solve(Mat A, Vec b, const char prefix[], PetscInt threads,
   PetscCall(KSPSetFromOptions(ksp));
   PetscCall(KSPGetPC(ksp, &pc));
   if (threads) PetscCall(PCATSILUSetThreads(pc, threads));
-  if (device >= 0) PetscCall(PCATSILUSetDevice(pc, (PCATSILUDevice)device));
+  if (device >= 0) PetscCall(PCATSILUSetBackend(pc, (PetscGILUBackendType)device));
   PetscCall(PetscMalloc1(1001, &h));
   PetscCall(KSPSetResidualHistory(ksp, h, 1001, PETSC_TRUE));
   PetscCall(VecDuplicate(b, &x));
@@ -129,7 +129,7 @@ int main(int argc, char **argv)
   PetscInt  n = 8, refk = -1, factk = -1, its, itsref, dof = 1;
   PetscReal beta    = 0;
   PetscBool threads = PETSC_FALSE, zerodiag = PETSC_FALSE, devset = PETSC_FALSE, twice = PETSC_FALSE;
-  PetscEnum device = (PetscEnum)PC_ATSILU_DEVICE_CUDAEMU;
+  PetscEnum device = (PetscEnum)PETSCGILU_BACKEND_CUDAEMU;
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
@@ -142,7 +142,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-check_threads", &threads, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-zero_diag", &zerodiag, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-solve_twice", &twice, NULL));
-  PetscCall(PetscOptionsGetEnum(NULL, NULL, "-compare_device", PCATSILUDevices, &device, &devset));
+  PetscCall(PetscOptionsGetEnum(NULL, NULL, "-compare_device", PetscGILUBackendTypes, &device, &devset));
   PetscCall(DMDACreate3d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, n, n, n, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, dof, 1, NULL, NULL, NULL, &da));
   PetscCall(DMSetFromOptions(da));
   PetscCall(DMSetUp(da));
@@ -162,9 +162,9 @@ int main(int argc, char **argv)
     PetscInt   n1, n2, its2;
     PetscBool  same;
 
-    const char *what = threads ? "1 and 2 threads" : (device == (PetscEnum)PC_ATSILU_DEVICE_CUDA ? "host and CUDA" : "host and cudaemu");
+    const char *what = threads ? "1 and 2 threads" : (device == (PetscEnum)PETSCGILU_BACKEND_CUDA ? "host and CUDA" : "host and cudaemu");
 
-    PetscCall(Solve(A, b, NULL, threads ? 1 : 0, devset ? (PetscInt)PC_ATSILU_DEVICE_HOST : -1, &its, &h1, &n1));
+    PetscCall(Solve(A, b, NULL, threads ? 1 : 0, devset ? (PetscInt)PETSCGILU_BACKEND_HOST : -1, &its, &h1, &n1));
     PetscCall(Solve(A, b, NULL, threads ? 2 : 0, devset ? (PetscInt)device : -1, &its2, &h2, &n2));
     same = (PetscBool)(its == its2 && n1 == n2);
     for (PetscInt i = 0; same && i < n1; i++) same = (PetscBool)(h1[i] == h2[i]);
@@ -288,12 +288,30 @@ int main(int argc, char **argv)
   test:
     suffix: cudaemu_view
     requires: cudaemu
-    args: -n 6 -beta 20 -pc_type atsilu -pc_atsilu_sweeps 3 -pc_atsilu_device cudaemu -ksp_view
-    filter: grep "kernels\\|sweeps done\\|iterations"
+    args: -n 6 -beta 20 -pc_type atsilu -pc_atsilu_sweeps 3 -pc_atsilu_backend cudaemu -ksp_view
+    filter: grep "kernels\\|sweeps done\\|iterations" | sed -e "s/; library built.*$//"
+  # the global -gilu_backend alone selects the back-end (the sweeps and the triangular solves): the same iterations, the view names it
+  test:
+    suffix: global_backend
+    requires: cudaemu
+    args: -n 6 -beta 20 -pc_type atsilu -pc_atsilu_sweeps 3 -gilu_backend {{host cudaemu}separate output} -ksp_view
+    filter: grep -E "back-end|sweeps done|^iterations" | sed -e "s/; library built.*$//"
+  # ilut has no device sweeps: from the global option it runs on the host
+  test:
+    suffix: global_backend_ilut
+    requires: cudaemu
+    args: -n 6 -pc_type atsilu -pc_atsilu_type ilut -gilu_backend cudaemu -mat_gilu_trisolve_backend host -ksp_view
+    filter: grep -E "back-end|^iterations" | sed -e "s/; library built.*$//"
+  # cuda where there is no device (or no CUDA build): a clear error
+  test:
+    suffix: no_device
+    requires: !cuda_device
+    args: -n 6 -pc_type atsilu -gilu_backend cuda
+    filter: Error: grep -o "The CUDA back-end was asked for"
   test:
     suffix: cudaemu_ilut_error
     requires: cudaemu
-    args: -n 6 -pc_type atsilu -pc_atsilu_type ilut -pc_atsilu_device cudaemu
+    args: -n 6 -pc_type atsilu -pc_atsilu_type ilut -pc_atsilu_backend cudaemu
     filter: Error: grep -o "runs the fixed-pattern sweeps only"
 
   # ATS-ILUT and ParILUT with fill 2 and 3 beat ILU(0) on a nonsymmetric problem with GMRES

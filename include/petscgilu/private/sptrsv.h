@@ -21,6 +21,7 @@
 
 #include <petscmat.h>
 #include <petscgilu/private/compat.h>
+#include <petscgilu.h> /* PetscGILUBackendType */
 
 typedef enum {
   GILU_TRI_LOWER, /* entries in columns <= row only */
@@ -76,12 +77,17 @@ PETSC_EXTERN PetscErrorCode GILUTriSolveMultiple(GILUTri, PetscInt, const PetscS
    of sptrsv-host.c (halve while the blocks keep 16384 rows per thread, at most 6); also -mat_gilu_trisolve_block_depth */
 PETSC_EXTERN PetscErrorCode GILUTriSetBlockDepth(GILUTri, PetscInt);
 /*
-  Where GILUTriSolve() runs: "host" (default: the OpenMP kernels), "cudaemu" (the CUDA kernels of
-  src/mat/sptrsv/cuda/sptrsv.cu run by the host emulation) or "cuda" (the same kernels on a GPU). The CUDA back-ends
-  run the levelset and syncfree algorithms (auto picks one of them by seed 004's GPU rule); vectors are host arrays,
-  copied to and from the device at each solve. Also -mat_gilu_trisolve_backend host|cudaemu|cuda.
+  Where GILUTriSolve() runs (the back-end layer, src/sys/backend.c): PETSCGILU_BACKEND_HOST (the OpenMP kernels),
+  PETSCGILU_BACKEND_CUDAEMU (the CUDA kernels of src/mat/sptrsv/cuda/sptrsv.cu run by the host emulation),
+  PETSCGILU_BACKEND_CUDA (the same kernels on a GPU) or PETSCGILU_BACKEND_AUTO (cuda when the library was built with
+  CUDA and a device is found and the algorithm is auto, levelset or syncfree, else host). The default is the global
+  -gilu_backend (read by GILUTriCreate()); also -mat_gilu_trisolve_backend auto|host|cuda|cudaemu. cuda and cudaemu
+  are checked by PetscGILUBackendResolve() here (cuda without a CUDA build or a device: an error that says so). The
+  CUDA back-ends run the levelset and syncfree algorithms (auto picks one of them by seed 004's GPU rule); vectors
+  are host arrays, copied to and from the device at each solve. GILUTriGetBackend(): the resolved one.
 */
-PETSC_EXTERN PetscErrorCode GILUTriSetBackend(GILUTri, const char[]);
+PETSC_EXTERN PetscErrorCode GILUTriSetBackend(GILUTri, PetscGILUBackendType);
+PETSC_EXTERN PetscErrorCode GILUTriGetBackend(GILUTri, PetscGILUBackendType *);
 /*
   Whole-matrix level-set and sync-free on the host (default PETSC_TRUE): keep the solution also in execution order, so
   a row reads its dependencies from the previous levels' contiguous stretch instead of all over x (the same bits);

@@ -348,7 +348,7 @@ static PetscErrorCode MatGILUFactorSymbolic(Mat B, Mat A, IS row, IS col, const 
   PetscCall(GILUTriSetType(f->U, f->type));
   PetscCall(GILUTriSetThreads(f->L, f->nthreads));
   PetscCall(GILUTriSetThreads(f->U, f->nthreads));
-  PetscCall(GILUTriSetFromOptions(f->L, ((PetscObject)B)->options, ((PetscObject)B)->prefix)); /* -mat_gilu_trisolve_block_depth */
+  PetscCall(GILUTriSetFromOptions(f->L, ((PetscObject)B)->options, ((PetscObject)B)->prefix)); /* -mat_gilu_trisolve_block_depth, -mat_gilu_trisolve_backend */
   PetscCall(GILUTriSetFromOptions(f->U, ((PetscObject)B)->options, ((PetscObject)B)->prefix));
   B->ops->lufactornumeric       = MatLUFactorNumeric_GILU;
   B->ops->choleskyfactornumeric = MatCholeskyFactorNumeric_GILU;

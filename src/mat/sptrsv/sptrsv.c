@@ -5,6 +5,20 @@
 #include "sptrsvimpl.h"
 #include <petscgilu/private/giluimpl.h>
 #include "sptrsvcuda.h"
+#include <petscgilu/private/backend.h>
+
+/* The back-end of the next plan: the one asked for, resolved; auto runs on the device only the algorithms the CUDA
+   kernels have (auto, levelset, syncfree), the others on the host */
+static PetscErrorCode GILUTriResolveBackend(GILUTri tri)
+{
+  PetscGILUBackendType r;
+
+  PetscFunctionBegin;
+  PetscCall(PetscGILUBackendResolve(PETSC_COMM_SELF, tri->reqbackend, &r));
+  if (tri->reqbackend == PETSCGILU_BACKEND_AUTO && r == PETSCGILU_BACKEND_CUDA && tri->type != GILU_TRISOLVE_AUTO && tri->type != GILU_TRISOLVE_LEVELSET && tri->type != GILU_TRISOLVE_SYNCFREE) r = PETSCGILU_BACKEND_HOST;
+  tri->backend = r == PETSCGILU_BACKEND_HOST ? 0 : (r == PETSCGILU_BACKEND_CUDAEMU ? 1 : 2);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 const char *const GILUTriSolveTypes[] = {"auto", "levelset", "syncfree", "colblock", "rowblock", "recblock", "sequential", "GILUTriSolveType", "GILU_TRISOLVE_", NULL};
 
@@ -16,6 +30,8 @@ PetscErrorCode GILUTriCreate(GILUTri *tri)
   (*tri)->ran  = GILU_TRISOLVE_LEVELSET;
   PetscCall(GILUGetNumThreads(&(*tri)->nthreads));
   (*tri)->permuted = PETSC_TRUE;
+  PetscCall(PetscGILUGetBackend(&(*tri)->reqbackend)); /* -gilu_backend */
+  PetscCall(GILUTriResolveBackend(*tri));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -80,29 +96,19 @@ PetscErrorCode GILUTriDeviceSetValues(GILUTri tri)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode GILUTriSetBackend(GILUTri tri, const char backend[])
+PetscErrorCode GILUTriSetBackend(GILUTri tri, PetscGILUBackendType backend)
 {
-  PetscBool host, emu, cuda;
-
   PetscFunctionBegin;
-  PetscCall(PetscStrcmp(backend, "host", &host));
-  PetscCall(PetscStrcmp(backend, "cudaemu", &emu));
-  PetscCall(PetscStrcmp(backend, "cuda", &cuda));
-  PetscCheck(host || emu || cuda, PETSC_COMM_SELF, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown back-end %s of the triangular-solve engine: use host, cudaemu or cuda", backend);
-#if !defined(PETSCGILU_HAVE_CUDAEMU)
-  PetscCheck(!emu, PETSC_COMM_SELF, PETSC_ERR_SUP, "This build of petscgilu has no CUDA emulation (cudaemu): use host");
-#endif
-#if !defined(PETSCGILU_HAVE_CUDA)
-  PetscCheck(!cuda, PETSC_COMM_SELF, PETSC_ERR_SUP, "This build of petscgilu has no CUDA: use host (or cudaemu)");
-#else
-  if (cuda) {
-    PetscInt ndev;
+  tri->reqbackend = backend;
+  PetscCall(GILUTriResolveBackend(tri)); /* cuda and cudaemu are checked now */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
-    PetscCall(PetscGILUGetDeviceCount_CUDA(&ndev));
-    PetscCheck(ndev > 0, PETSC_COMM_SELF, PETSC_ERR_SUP, "No CUDA device was found: use host (or cudaemu)");
-  }
-#endif
-  tri->backend = host ? 0 : (emu ? 1 : 2);
+PetscErrorCode GILUTriGetBackend(GILUTri tri, PetscGILUBackendType *backend)
+{
+  PetscFunctionBegin;
+  if (tri->reqbackend == PETSCGILU_BACKEND_AUTO) PetscCall(GILUTriResolveBackend(tri));
+  *backend = tri->backend == 0 ? PETSCGILU_BACKEND_HOST : (tri->backend == 1 ? PETSCGILU_BACKEND_CUDAEMU : PETSCGILU_BACKEND_CUDA);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -142,10 +148,10 @@ PetscErrorCode GILUTriSetFromOptions(GILUTri tri, PetscOptions options, const ch
     if (set) PetscCall(GILUTriSetPermutedLayout(tri, flg));
   }
   {
-    char backend[16];
+    PetscEnum backend = (PetscEnum)tri->reqbackend;
 
-    PetscCall(PetscOptionsGetString(options, prefix, "-mat_gilu_trisolve_backend", backend, sizeof(backend), &set));
-    if (set) PetscCall(GILUTriSetBackend(tri, backend));
+    PetscCall(PetscOptionsGetEnum(options, prefix, "-mat_gilu_trisolve_backend", PetscGILUBackendTypes, &backend, &set));
+    if (set) PetscCall(GILUTriSetBackend(tri, (PetscGILUBackendType)backend));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -244,6 +250,7 @@ PetscErrorCode GILUTriSetMatrix(GILUTri tri, GILUTriUplo uplo, GILUTriDiag diag,
       PetscCheck(GILUBlockInvert(bs, D, Dinv, 0.0), PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "Zero pivot in the diagonal block of row %" PetscInt_FMT " of a triangular factor", r);
       for (PetscInt t = 0; t < bs2; t++) tri->dinv[r * bs2 + t] = (MatScalar)Dinv[t];
     }
+  if (tri->reqbackend == PETSCGILU_BACKEND_AUTO) PetscCall(GILUTriResolveBackend(tri)); /* it depends on the type */
   if (!tri->planned || tri->plantype != tri->type || tri->planthreads != tri->nthreads || tri->plandepth != tri->reqdepth || tri->planbackend != tri->backend || tri->planperm != tri->permuted) {
     PetscCall(PetscLogEventBegin(GILU_TriAnalysis, 0, 0, 0, 0));
     PetscCall(GILUTriPlanDestroy(tri));
@@ -259,6 +266,7 @@ PetscErrorCode GILUTriSolve(GILUTri tri, const PetscScalar b[], PetscScalar x[])
 {
   PetscFunctionBegin;
   PetscCheck(tri->analyzed, PETSC_COMM_SELF, PETSC_ERR_ORDER, "Call GILUTriSetMatrix() before GILUTriSolve()");
+  if (tri->reqbackend == PETSCGILU_BACKEND_AUTO) PetscCall(GILUTriResolveBackend(tri)); /* it depends on the type */
   if (!tri->planned || tri->plantype != tri->type || tri->planthreads != tri->nthreads || tri->plandepth != tri->reqdepth || tri->planbackend != tri->backend || tri->planperm != tri->permuted) {
     PetscCall(PetscLogEventBegin(GILU_TriAnalysis, 0, 0, 0, 0));
     PetscCall(GILUTriPlanDestroy(tri));

@@ -74,21 +74,22 @@ struct _n_GILUTri {
   PetscInt        *level;             /* [n] level of each row (0-based) */
   PetscBool        analyzed;
   /* the plan, built for (type, nthreads) */
-  PetscBool        planned;
-  GILUTriSolveType plantype;
-  PetscInt         planthreads;
-  PetscInt         nseg;
-  GILUTriSeg      *seg;
-  PetscInt         reqdepth, plandepth; /* depth asked for (0: by the rule), and the one the plan was built with */
-  PetscInt         depth;               /* recblock: recursion depth; colblock/rowblock: blocks */
-  unsigned int    *done;                /* syncfree: done[r] == epoch when row r is final in this solve */
-  unsigned int     epoch;
-  PetscLogDouble   tanalysis, tplan;     /* seconds */
-  PetscInt         backend, planbackend; /* 0 host, 1 cudaemu, 2 cuda */
-  PetscBool        permuted, planperm;   /* the permuted layout asked for, and in the plan */
-  PetscScalar     *xp;                   /* [n*bs] the solution in execution order (permuted layout) */
-  void            *dev;                  /* GILUTriCUDA (sptrsvcuda.h) of the cudaemu or cuda back-end */
-  PetscInt         nsolves;
+  PetscBool            planned;
+  GILUTriSolveType     plantype;
+  PetscInt             planthreads;
+  PetscInt             nseg;
+  GILUTriSeg          *seg;
+  PetscInt             reqdepth, plandepth; /* depth asked for (0: by the rule), and the one the plan was built with */
+  PetscInt             depth;               /* recblock: recursion depth; colblock/rowblock: blocks */
+  unsigned int        *done;                /* syncfree: done[r] == epoch when row r is final in this solve */
+  unsigned int         epoch;
+  PetscLogDouble       tanalysis, tplan;     /* seconds */
+  PetscInt             backend, planbackend; /* resolved: 0 host, 1 cudaemu, 2 cuda */
+  PetscGILUBackendType reqbackend;           /* asked for (GILUTriSetBackend(), default -gilu_backend); auto: resolved at each plan check */
+  PetscBool            permuted, planperm;   /* the permuted layout asked for, and in the plan */
+  PetscScalar         *xp;                   /* [n*bs] the solution in execution order (permuted layout) */
+  void                *dev;                  /* GILUTriCUDA (sptrsvcuda.h) of the cudaemu or cuda back-end */
+  PetscInt             nsolves;
 };
 
 PETSC_INTERN PetscErrorCode GILUTriPlanBuild(GILUTri);

@@ -435,28 +435,62 @@ PetscErrorCode PCATSILUGetResidualHistory(PC pc, PetscInt *nsweeps, const PetscR
 }
 
 /*@
-  PCATSILUSetDevice - Sets where the fixed-pattern sweeps (`PC_ATSILU_ILU`) run: on host threads, as CUDA kernels
+  PCATSILUSetBackend - Sets where the fixed-pattern sweeps (`PC_ATSILU_ILU`) run: on host threads, as CUDA kernels
   on a GPU (a thread per row of L and per column of U), or as the same kernels in the host emulation of CUDA
 
   Logically Collective
 
   Input Parameters:
 + pc - the `PCATSILU` preconditioner
-- v  - `PC_ATSILU_DEVICE_HOST`, `PC_ATSILU_DEVICE_CUDA` or `PC_ATSILU_DEVICE_CUDAEMU`
+- v  - `PETSCGILU_BACKEND_AUTO` (cuda when the library was built with CUDA and a device is found, else host),
+       `PETSCGILU_BACKEND_HOST`, `PETSCGILU_BACKEND_CUDA` or `PETSCGILU_BACKEND_CUDAEMU`
 
-  Options Database Key:
-. -pc_atsilu_device <host,cuda,cudaemu> - the same
+  Options Database Keys:
++ -pc_atsilu_backend auto|host|cuda|cudaemu - the back-end of this PC
+- -gilu_backend auto|host|cuda|cudaemu      - the default when the PC's own is not given (default auto)
+
+  Notes:
+  The choice is resolved at `PCSetUp()` by `PetscGILUBackendResolve()`: asking for cuda without a CUDA build or
+  without a device is an error that says so. ilut has no device sweeps: cuda or cudaemu given by this setter (or
+  -pc_atsilu_backend) with ilut is an error, while the global default (-gilu_backend, or auto) runs ilut on the
+  host. The triangular solves of the apply follow the engine's own option (-mat_gilu_trisolve_backend with the
+  PC's prefix, default -gilu_backend). `-ksp_view` names the back-end that ran.
 
   Level: advanced
 
-.seealso: `PCATSILU`
+.seealso: `PCATSILU`, `PCATSILUGetBackend()`, `PetscGILUGetBackend()`, `PetscGILUBackendType`
 @*/
-PetscErrorCode PCATSILUSetDevice(PC pc, PCATSILUDevice v)
+PetscErrorCode PCATSILUSetBackend(PC pc, PetscGILUBackendType v)
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveEnum(pc, v, 2);
-  PetscTryMethod(pc, "PCATSILUSetDevice_C", (PC, PCATSILUDevice), (pc, v));
+  PetscTryMethod(pc, "PCATSILUSetBackend_C", (PC, PetscGILUBackendType), (pc, v));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCATSILUGetBackend - Gets the back-end of the sweeps of `PCATSILU`: after the setup the one that ran (host, cuda or
+  cudaemu), before it the one asked for
+
+  Not Collective
+
+  Input Parameter:
+. pc - the `PCATSILU` preconditioner
+
+  Output Parameter:
+. v - the back-end
+
+  Level: advanced
+
+.seealso: `PCATSILU`, `PCATSILUSetBackend()`
+@*/
+PetscErrorCode PCATSILUGetBackend(PC pc, PetscGILUBackendType *v)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidPointer(v, 2);
+  PetscUseMethod(pc, "PCATSILUGetBackend_C", (PC, PetscGILUBackendType *), (pc, v));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -11,6 +11,7 @@
 #include <petsc/private/pcimpl.h>
 #include <petscgilu/private/giluimpl.h>
 #include <petscgilu/private/sptrsv.h>
+#include <petscgilu/private/backend.h>
 #include "atsilu.h"
 #if defined(PETSCGILU_HAVE_OPENMP)
   #include <omp.h>
@@ -21,7 +22,6 @@ const char *const PCATSILUAlgorithms[]     = {"ats", "parilu", "PCATSILUAlgorith
 const char *const PCATSILUPatterns[]       = {"power", "symbolic", "diagonal", "PCATSILUPattern", "PC_ATSILU_PATTERN_", NULL};
 const char *const PCATSILUInitialGuesses[] = {"triu", "diagonal", "PCATSILUInitialGuess", "PC_ATSILU_INITIAL_GUESS_", NULL};
 const char *const PCATSILUTriSolves[]      = {"exact", "jacobi", "PCATSILUTriSolve", "PC_ATSILU_TRISOLVE_", NULL};
-const char *const PCATSILUDevices[]        = {"host", "cuda", "cudaemu", "PCATSILUDevice", "PC_ATSILU_DEVICE_", NULL};
 
 typedef struct {
   /* options */
@@ -42,7 +42,10 @@ typedef struct {
   PetscBool            residualrhs;    /* -pc_atsilu_residual_rhs */
   PetscBool            residuallhs;    /* -pc_atsilu_residual_lhs */
   PetscInt             before, after;  /* -pc_atsilu_sweeps_before, -pc_atsilu_sweeps_after */
-  PCATSILUDevice       device;         /* -pc_atsilu_device */
+  PetscGILUBackendType backend;        /* -pc_atsilu_backend; auto: -gilu_backend's */
+  PetscBool            backendset;     /* the PC's own option or setter was used */
+  PetscGILUBackendType device;         /* the resolved back-end of the last setup (host, cuda or cudaemu) */
+  PetscBool            ilutfallback;   /* ilut with a device back-end from -gilu_backend: the sweeps ran on the host */
   /* set up */
   ATSFactors      F;
   ATSBlockFactors B;     /* SEQBAIJ, fixed pattern */
@@ -137,25 +140,13 @@ static PetscErrorCode PCATSILUSweepsDevice(PC pc, Mat A)
   PetscBool  parilu = (PetscBool)(ats->algorithm == PC_ATSILU_ALGORITHM_PARILU);
 
   PetscFunctionBegin;
-  PetscCheck(ats->type == PC_ATSILU_ILU, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_atsilu_device %s runs the fixed-pattern sweeps only: use -pc_atsilu_type ilu, or -pc_atsilu_device host for ilut", PCATSILUDevices[ats->device]);
   PetscCall(PetscLogEventBegin(GILU_ATSILUSweep, pc, A, 0, 0));
-  if (ats->device == PC_ATSILU_DEVICE_CUDA) {
 #if defined(PETSCGILU_HAVE_CUDA)
-    PetscInt ndev;
-
-    PetscCall(PetscGILUGetDeviceCount(&ndev));
-    PetscCheck(ndev > 0, PETSC_COMM_SELF, PETSC_ERR_SUP, "-pc_atsilu_device cuda: no CUDA device found; use -pc_atsilu_device host (or cudaemu to run the kernels in the host emulation)");
-    PetscCall(ATSFactorsSweeps_CUDA(&ats->F, parilu, ats->sweeps, ats->tol, ats->hist, &ats->nsweeps));
-#else
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "-pc_atsilu_device cuda: petscgilu was built without CUDA; use -pc_atsilu_device host");
+  if (ats->device == PETSCGILU_BACKEND_CUDA) PetscCall(ATSFactorsSweeps_CUDA(&ats->F, parilu, ats->sweeps, ats->tol, ats->hist, &ats->nsweeps));
 #endif
-  } else {
 #if defined(PETSCGILU_HAVE_CUDAEMU)
-    PetscCall(ATSFactorsSweeps_CUDA_cudaemu(&ats->F, parilu, ats->sweeps, ats->tol, ats->hist, &ats->nsweeps));
-#else
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "-pc_atsilu_device cudaemu: petscgilu was built without the CUDA emulation; use -pc_atsilu_device host");
+  if (ats->device == PETSCGILU_BACKEND_CUDAEMU) PetscCall(ATSFactorsSweeps_CUDA_cudaemu(&ats->F, parilu, ats->sweeps, ats->tol, ats->hist, &ats->nsweeps));
 #endif
-  }
   PetscCall(PetscLogEventEnd(GILU_ATSILUSweep, pc, A, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -219,6 +210,25 @@ static PetscErrorCode PCSetUpBlock_ATSILU(PC pc, Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The back-end of this setup: the PC's own (-pc_atsilu_backend), else -gilu_backend's, resolved. ilut has no device
+   sweeps: asked for by the PC's own option it is an error, from the global default (or auto) the host runs them. */
+static PetscErrorCode PCATSILUSetUpBackend(PC pc)
+{
+  PC_ATSILU           *ats  = (PC_ATSILU *)pc->data;
+  PetscGILUBackendType want = ats->backend;
+
+  PetscFunctionBegin;
+  if (!ats->backendset) PetscCall(PetscGILUGetBackend(&want));
+  PetscCall(PetscGILUBackendResolve(PetscObjectComm((PetscObject)pc), want, &ats->device));
+  ats->ilutfallback = PETSC_FALSE;
+  if (ats->type == PC_ATSILU_ILUT && ats->device != PETSCGILU_BACKEND_HOST) {
+    PetscCheck(!ats->backendset, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_atsilu_backend %s runs the fixed-pattern sweeps only: use -pc_atsilu_type ilu, or -pc_atsilu_backend host for ilut", PetscGILUBackendTypes[ats->device]);
+    ats->device       = PETSCGILU_BACKEND_HOST;
+    ats->ilutfallback = PETSC_TRUE;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCSetUp_ATSILU(PC pc)
 {
   PC_ATSILU  *ats = (PC_ATSILU *)pc->data;
@@ -228,7 +238,8 @@ static PetscErrorCode PCSetUp_ATSILU(PC pc)
   PetscBool   block;
 
   PetscFunctionBegin;
-  PetscCall(PCATSILUGetLocalAIJ(pc, (PetscBool)(ats->type == PC_ATSILU_ILU && ats->device == PC_ATSILU_DEVICE_HOST && ats->trisolve == PC_ATSILU_TRISOLVE_EXACT), &A, &conv, &block));
+  PetscCall(PCATSILUSetUpBackend(pc));
+  PetscCall(PCATSILUGetLocalAIJ(pc, (PetscBool)(ats->type == PC_ATSILU_ILU && ats->device == PETSCGILU_BACKEND_HOST && ats->trisolve == PC_ATSILU_TRISOLVE_EXACT), &A, &conv, &block));
   ats->converted = (PetscBool)(conv != NULL);
   PetscCall(PCReset_ATSILU(pc));
   ats->zerorow = -1;
@@ -278,8 +289,8 @@ static PetscErrorCode PCSetUp_ATSILU(PC pc)
       else PetscCall(ParILUSweep(F));
     }
   }
-  if (ats->device != PC_ATSILU_DEVICE_HOST && F->zerorow < 0) PetscCall(PCATSILUSweepsDevice(pc, A));
-  for (PetscInt s = 1; s <= ats->sweeps && F->zerorow < 0 && ats->device == PC_ATSILU_DEVICE_HOST; s++) {
+  if (ats->device != PETSCGILU_BACKEND_HOST && F->zerorow < 0) PetscCall(PCATSILUSweepsDevice(pc, A));
+  for (PetscInt s = 1; s <= ats->sweeps && F->zerorow < 0 && ats->device == PETSCGILU_BACKEND_HOST; s++) {
     PetscCall(PetscLogEventBegin(GILU_ATSILUSweep, pc, A, 0, 0));
     PetscCall(PCATSILUOneSweep(ats));
     PetscCall(PetscLogEventEnd(GILU_ATSILUSweep, pc, A, 0, 0));
@@ -389,9 +400,15 @@ static PetscErrorCode PCView_ATSILU(PC pc, PetscViewer viewer)
                                      (double)ats->fill, ats->updateresidual ? "yes" : "no", ats->residualrhs ? "yes" : "no", ats->residuallhs ? "yes" : "no", ats->before, ats->after));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  sweeps: at most %" PetscInt_FMT ", tolerance %g on ||A - LU||_F / ||A||_F on the pattern; ", ats->sweeps, (double)ats->tol));
   PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
-  if (ats->device == PC_ATSILU_DEVICE_HOST) PetscCall(PetscViewerASCIIPrintf(viewer, "host threads %" PetscInt_FMT "\n", ats->analyzed ? ats->nthreads : ats->threads));
-  else PetscCall(PetscViewerASCIIPrintf(viewer, "%s kernels (a thread per row of L and column of U)\n", ats->device == PC_ATSILU_DEVICE_CUDA ? "CUDA" : "emulated CUDA (cudaemu)"));
+  if (ats->device == PETSCGILU_BACKEND_HOST) PetscCall(PetscViewerASCIIPrintf(viewer, "host threads %" PetscInt_FMT "\n", ats->analyzed ? ats->nthreads : ats->threads));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "%s kernels (a thread per row of L and column of U)\n", ats->device == PETSCGILU_BACKEND_CUDA ? "CUDA" : "emulated CUDA (cudaemu)"));
   PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
+  if (ats->analyzed) {
+    char name[256];
+
+    PetscCall(PetscGILUBackendName(ats->device, name, sizeof(name)));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  back-end of the sweeps: %s%s\n", name, ats->ilutfallback ? " (ilut has no device sweeps)" : ""));
+  }
   if (ats->trisolve == PC_ATSILU_TRISOLVE_EXACT) PetscCall(PetscViewerASCIIPrintf(viewer, "  apply: exact triangular solves\n"));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  apply: %" PetscInt_FMT " Jacobi sweeps on each triangular factor\n", ats->trisweeps));
   if (!ats->analyzed) {
@@ -410,11 +427,13 @@ static PetscErrorCode PCView_ATSILU(PC pc, PetscViewer viewer)
     PetscInt nr = ats->block ? ats->B.n : ats->F.n, nz = ats->L.i[nr] + ats->U.i[nr];
     PetscCall(PetscViewerASCIIPrintf(viewer, "  factors: nnz(L) %" PetscInt_FMT " (unit diagonal not stored), nnz(U) %" PetscInt_FMT ", fill (nnz(L)+nnz(U))/nnz(A) %.2f\n", ats->L.i[nr], ats->U.i[nr], (double)nz / (double)PetscMax(ats->nnzA, 1)));
     if (ats->trl) {
-      PetscInt nl, nu, maxl;
+      PetscInt             nl, nu, maxl;
+      PetscGILUBackendType tb;
 
       PetscCall(GILUTriGetLevels(ats->trl, &nl, &maxl));
       PetscCall(GILUTriGetLevels(ats->tru, &nu, &maxl));
-      PetscCall(PetscViewerASCIIPrintf(viewer, "  levels of the exact triangular solves: L %" PetscInt_FMT ", U %" PetscInt_FMT "\n", nl, nu));
+      PetscCall(GILUTriGetBackend(ats->trl, &tb));
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  levels of the exact triangular solves: L %" PetscInt_FMT ", U %" PetscInt_FMT "; the engine's back-end %s (-mat_gilu_trisolve_backend)\n", nl, nu, PetscGILUBackendTypes[tb]));
     }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -431,7 +450,7 @@ static PetscErrorCode PCSetFromOptions_ATSILU(PC pc, PetscOptionItems *PetscOpti
   PCATSILUPattern      pat;
   PCATSILUTriSolve     tri;
   PCATSILUInitialGuess guess;
-  PCATSILUDevice       dev;
+  PetscGILUBackendType backend;
 
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "ATS-ILU options");
@@ -472,15 +491,17 @@ static PetscErrorCode PCSetFromOptions_ATSILU(PC pc, PetscOptionItems *PetscOpti
   if (flg) PetscCall(PCATSILUSetSweepsBefore(pc, k));
   PetscCall(PetscOptionsInt("-pc_atsilu_sweeps_after", "ILUT (ats): fixed-pattern sweeps after each thresholding", "PCATSILUSetSweepsAfter", ats->after, &k, &flg));
   if (flg) PetscCall(PCATSILUSetSweepsAfter(pc, k));
-  PetscCall(PetscOptionsEnum("-pc_atsilu_device", "Where the fixed-pattern sweeps run", "PCATSILUSetDevice", PCATSILUDevices, (PetscEnum)ats->device, (PetscEnum *)&dev, &flg));
-  if (flg) PetscCall(PCATSILUSetDevice(pc, dev));
+  backend = ats->backend;
+  if (!ats->backendset) PetscCall(PetscGILUGetBackend(&backend));
+  PetscCall(PetscOptionsEnum("-pc_atsilu_backend", "Where the fixed-pattern sweeps run (default: -gilu_backend)", "PCATSILUSetBackend", PetscGILUBackendTypes, (PetscEnum)backend, (PetscEnum *)&backend, &flg));
+  if (flg) PetscCall(PCATSILUSetBackend(pc, backend));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode PCDestroy_ATSILU(PC pc)
 {
-  const char *names[] = {"Type", "Algorithm", "Levels", "Pattern", "Sweeps", "Tol", "Fill", "Threads", "TriSolve", "JacobiScaling", "InitialGuess", "UseNew", "UpdateResidual", "ResidualRHS", "ResidualLHS", "SweepsBefore", "SweepsAfter", "Device"};
+  const char *names[] = {"Type", "Algorithm", "Levels", "Pattern", "Sweeps", "Tol", "Fill", "Threads", "TriSolve", "JacobiScaling", "InitialGuess", "UseNew", "UpdateResidual", "ResidualRHS", "ResidualLHS", "SweepsBefore", "SweepsAfter", "Backend"};
   char        key[64];
 
   PetscFunctionBegin;
@@ -490,6 +511,7 @@ static PetscErrorCode PCDestroy_ATSILU(PC pc)
     PetscCall(PetscObjectComposeFunction((PetscObject)pc, key, NULL));
   }
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCATSILUGetResidualHistory_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCATSILUGetBackend_C", NULL));
   PetscCall(PetscFree(pc->data));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -521,8 +543,29 @@ ATSILU_SETTER(UpdateResidual, PetscBool, updateresidual, )
 ATSILU_SETTER(ResidualRHS, PetscBool, residualrhs, )
 ATSILU_SETTER(ResidualLHS, PetscBool, residuallhs, )
 ATSILU_SETTER(SweepsBefore, PetscInt, before, PetscCheck(v >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCATSILU sweeps before must be >= 0"))
-ATSILU_SETTER(Device, PCATSILUDevice, device, )
 ATSILU_SETTER(SweepsAfter, PetscInt, after, PetscCheck(v >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCATSILU sweeps after must be >= 0"))
+
+static PetscErrorCode PCATSILUSetBackend_ATSILU(PC pc, PetscGILUBackendType v)
+{
+  PC_ATSILU *ats = (PC_ATSILU *)pc->data;
+
+  PetscFunctionBegin;
+  if (!ats->backendset || ats->backend != v) pc->setupcalled = 0;
+  ats->backend    = v; /* resolved (and checked) at the setup */
+  ats->backendset = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCATSILUGetBackend_ATSILU(PC pc, PetscGILUBackendType *v)
+{
+  PC_ATSILU *ats = (PC_ATSILU *)pc->data;
+
+  PetscFunctionBegin;
+  if (pc->setupcalled) *v = ats->device;
+  else if (ats->backendset) *v = ats->backend;
+  else PetscCall(PetscGILUGetBackend(v));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 static PetscErrorCode PCATSILUSetTriSolve_ATSILU(PC pc, PCATSILUTriSolve t, PetscInt m)
 {
@@ -572,7 +615,8 @@ static PetscErrorCode PCATSILUGetResidualHistory_ATSILU(PC pc, PetscInt *nsweeps
 .  -pc_atsilu_residual_lhs <bool> - ilut: the residual in the triangular matrix of the solves where the factor has no entry (default false)
 .  -pc_atsilu_sweeps_before <n> - ilut: fixed-pattern sweeps before the first cycle (default 0)
 .  -pc_atsilu_sweeps_after <n> - ilut with ats: fixed-pattern sweeps after each thresholding (default 0)
--  -pc_atsilu_device <host,cuda,cudaemu> - where the fixed-pattern (ilu) sweeps run: host threads, CUDA kernels, or the kernels in the host emulation
+-  -pc_atsilu_backend <auto,host,cuda,cudaemu> - where the fixed-pattern (ilu) sweeps run: host threads, CUDA kernels, or the kernels in the host
+                                                emulation (default: -gilu_backend, whose default is auto: cuda when built with CUDA and a device is found)
 
    Notes:
    Works on SEQAIJ and SEQBAIJ matrices, on the local diagonal block of MPIAIJ and MPIBAIJ (block Jacobi, one block
@@ -605,6 +649,8 @@ PETSC_EXTERN PetscErrorCode PCCreate_ATSILU(PC pc)
   ats->usenew         = PETSC_TRUE;
   ats->updateresidual = PETSC_TRUE;
   ats->zerorow        = -1;
+  ats->backend        = PETSCGILU_BACKEND_AUTO;
+  ats->device         = PETSCGILU_BACKEND_HOST;
 
   pc->ops->setup          = PCSetUp_ATSILU;
   pc->ops->apply          = PCApply_ATSILU;
@@ -630,7 +676,8 @@ PETSC_EXTERN PetscErrorCode PCCreate_ATSILU(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCATSILUSetResidualLHS_C", PCATSILUSetResidualLHS_ATSILU));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCATSILUSetSweepsBefore_C", PCATSILUSetSweepsBefore_ATSILU));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCATSILUSetSweepsAfter_C", PCATSILUSetSweepsAfter_ATSILU));
-  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCATSILUSetDevice_C", PCATSILUSetDevice_ATSILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCATSILUSetBackend_C", PCATSILUSetBackend_ATSILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCATSILUGetBackend_C", PCATSILUGetBackend_ATSILU));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCATSILUGetResidualHistory_C", PCATSILUGetResidualHistory_ATSILU));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

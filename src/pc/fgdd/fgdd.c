@@ -4,42 +4,46 @@
    The PC orchestrates: it partitions the local block into many small subdomains (fgdd-partition.c), reorders
    it so each subdomain's rows are contiguous and drops the entries between subdomains, factors each subdomain
    (ILU(0), then ILDU0) and builds each subdomain's levels (fgdd-apply.c), and applies the factors with the
-   chosen variant on the host (fgdd-apply.c) or with the CUDA kernels (cuda/fgdd.cu, run here by cudaemu).
+   chosen variant on the host (fgdd-apply.c) or with the CUDA kernels (cuda/fgdd.cu) on the device or in the
+   emulation (cudaemu): the back-end layer (src/sys/backend.c) resolves -pc_fgdd_backend, default -gilu_backend.
 */
 #include <petsc/private/pcimpl.h>
 #include <petscdmda.h>
 #include <petscgilu.h>
 #include <petscgilu/private/giluimpl.h>
+#include <petscgilu/private/backend.h>
 #include "fgdd.h"
 
 const char *const PCFGDDPartitioners[] = {"geometric", "graph", "PCFGDDPartitioner", "PC_FGDD_PARTITIONER_", NULL};
 const char *const PCFGDDApplyTypes[]   = {"syncfree", "vertex", "edge", "PCFGDDApplyType", "PC_FGDD_APPLY_", NULL};
-const char *const PCFGDDBackends[]     = {"host", "cudaemu", "PCFGDDBackend", "PC_FGDD_BACKEND_", NULL};
 
 typedef struct {
   /* options */
-  PetscInt          subrows;     /* -pc_fgdd_subdomain_rows: target rows per subdomain */
-  PetscInt          box[3];      /* -pc_fgdd_subdomain_box, box[0] = 0 when not given */
-  PCFGDDPartitioner partitioner; /* -pc_fgdd_partitioner */
-  PetscBool         partset;     /* the partitioner was chosen */
-  PCFGDDApplyType   apply;       /* -pc_fgdd_apply */
-  PetscBool         fused;       /* -pc_fgdd_fused */
-  PCFGDDBackend     backend;     /* -pc_fgdd_backend */
-  PetscReal         zeropivot;   /* -pc_fgdd_zeropivot */
-  PetscInt          threads;     /* -pc_fgdd_threads, 0: OMP_NUM_THREADS */
+  PetscInt             subrows;     /* -pc_fgdd_subdomain_rows: target rows per subdomain */
+  PetscInt             box[3];      /* -pc_fgdd_subdomain_box, box[0] = 0 when not given */
+  PCFGDDPartitioner    partitioner; /* -pc_fgdd_partitioner */
+  PetscBool            partset;     /* the partitioner was chosen */
+  PCFGDDApplyType      apply;       /* -pc_fgdd_apply */
+  PetscBool            fused;       /* -pc_fgdd_fused */
+  PetscGILUBackendType backend;     /* -pc_fgdd_backend; auto: -gilu_backend's */
+  PetscBool            backendset;  /* the PC's own option or setter was used */
+  PetscReal            zeropivot;   /* -pc_fgdd_zeropivot */
+  PetscInt             threads;     /* -pc_fgdd_threads, 0: OMP_NUM_THREADS */
   /* set up */
-  FGDDFactors       f;
-  PCFGDDPartitioner used;     /* the partitioner that ran */
-  PetscInt          grid[3];  /* geometric: the local DMDA box (points) */
-  PetscInt          dof;      /* geometric: unknowns per grid point */
-  PetscInt          ubox[3];  /* geometric: the subdomain box used */
-  PetscInt          moved;    /* graph: vertices moved by the balancing */
-  PetscInt         *rowsizes; /* rows (not block rows) per subdomain, for PCFGDDGetSubdomains() */
-  IS                permis;   /* the ordering (rows), for PCFGDDGetSubdomains() */
-  PetscScalar      *work;     /* the permuted vector */
-  FGDDDevice        dev;      /* cudaemu copies of the factors */
-  PetscObjectState  state;    /* nonzero state of the partitioned block */
-  PetscBool         analyzed;
+  FGDDFactors          f;
+  PCFGDDPartitioner    used;     /* the partitioner that ran */
+  PetscInt             grid[3];  /* geometric: the local DMDA box (points) */
+  PetscInt             dof;      /* geometric: unknowns per grid point */
+  PetscInt             ubox[3];  /* geometric: the subdomain box used */
+  PetscInt             moved;    /* graph: vertices moved by the balancing */
+  PetscInt            *rowsizes; /* rows (not block rows) per subdomain, for PCFGDDGetSubdomains() */
+  IS                   permis;   /* the ordering (rows), for PCFGDDGetSubdomains() */
+  PetscScalar         *work;     /* the permuted vector */
+  PetscGILUBackendType ran;      /* the resolved back-end of the last setup */
+  FGDDDeviceOps        devops;   /* cuda or cudaemu: the entry points of that build */
+  FGDDDevice           dev;      /* cuda or cudaemu: device copies of the factors */
+  PetscObjectState     state;    /* nonzero state of the partitioned block */
+  PetscBool            analyzed;
 } PC_FGDD;
 
 static PetscErrorCode PCReset_FGDD(PC pc)
@@ -51,9 +55,7 @@ static PetscErrorCode PCReset_FGDD(PC pc)
   PetscCall(PetscFree(fg->rowsizes));
   PetscCall(ISDestroy(&fg->permis));
   PetscCall(PetscFree(fg->work));
-#if defined(PETSCGILU_HAVE_CUDAEMU)
-  if (fg->dev) PetscCall(FGDDDeviceDestroy_cudaemu(&fg->dev));
-#endif
+  if (fg->dev) PetscCall(fg->devops.destroy(&fg->dev));
   fg->analyzed = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -141,6 +143,35 @@ static PetscErrorCode PCFGDDPartition(PC pc, Mat A, Mat Alocal)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The back-end of this setup (the PC's own, else -gilu_backend's), resolved, and the entry points of its build */
+static PetscErrorCode PCFGDDSetUpBackend(PC pc)
+{
+  PC_FGDD             *fg   = (PC_FGDD *)pc->data;
+  PetscGILUBackendType want = fg->backend, ran;
+
+  PetscFunctionBegin;
+  if (!fg->backendset) PetscCall(PetscGILUGetBackend(&want));
+  PetscCall(PetscGILUBackendResolve(PetscObjectComm((PetscObject)pc), want, &ran));
+  fg->ran = ran;
+  PetscCall(PetscMemzero(&fg->devops, sizeof(fg->devops)));
+#if defined(PETSCGILU_HAVE_CUDA)
+  if (ran == PETSCGILU_BACKEND_CUDA) {
+    fg->devops.create  = FGDDDeviceCreate;
+    fg->devops.destroy = FGDDDeviceDestroy;
+    fg->devops.apply   = FGDDDeviceApply;
+  }
+#endif
+#if defined(PETSCGILU_HAVE_CUDAEMU)
+  if (ran == PETSCGILU_BACKEND_CUDAEMU) {
+    fg->devops.create  = FGDDDeviceCreate_cudaemu;
+    fg->devops.destroy = FGDDDeviceDestroy_cudaemu;
+    fg->devops.apply   = FGDDDeviceApply_cudaemu;
+  }
+#endif
+  PetscCheck(ran == PETSCGILU_BACKEND_HOST || fg->devops.apply, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCFGDD: no kernels for the back-end %s", PetscGILUBackendTypes[ran]);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCSetUp_FGDD(PC pc)
 {
   PC_FGDD         *fg = (PC_FGDD *)pc->data;
@@ -155,6 +186,8 @@ static PetscErrorCode PCSetUp_FGDD(PC pc)
   PetscCall(PetscObjectTypeCompareAny((PetscObject)Alocal, &ok, MATSEQAIJ, MATSEQBAIJ, ""));
   PetscCheck(ok, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PCFGDD works on AIJ and BAIJ matrices (SEQ or MPI), not %s: use -mat_type aij (or -dm_mat_type aij)", ((PetscObject)Alocal)->type_name);
   PetscCall(MatGetNonzeroState(Alocal, &state));
+  if (fg->dev) PetscCall(fg->devops.destroy(&fg->dev)); /* with the old back-end's entry points */
+  PetscCall(PCFGDDSetUpBackend(pc));
   if (!fg->analyzed || pc->flag != SAME_NONZERO_PATTERN || state != fg->state) {
     PetscCall(PCReset_FGDD(pc));
     PetscCall(PetscLogEventBegin(GILU_FGDDPartition, pc, A, 0, 0));
@@ -174,9 +207,6 @@ static PetscErrorCode PCSetUp_FGDD(PC pc)
     fg->state    = state;
     fg->analyzed = PETSC_TRUE;
   }
-#if defined(PETSCGILU_HAVE_CUDAEMU)
-  if (fg->dev) PetscCall(FGDDDeviceDestroy_cudaemu(&fg->dev)); /* made again by the first apply on the device */
-#endif
   if (fg->f.zerorow >= 0) {
     PetscCheck(!pc->erroriffailure, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "Zero pivot in (permuted block) row %" PetscInt_FMT " of the subdomain ILU(0) of PCFGDD (tolerance %g)", fg->f.zerorow, (double)fg->zeropivot);
     PetscCall(PetscInfo(pc, "Zero pivot in permuted block row %" PetscInt_FMT " (tolerance %g)\n", fg->f.zerorow, (double)fg->zeropivot));
@@ -203,17 +233,15 @@ static PetscErrorCode PCApply_FGDD(PC pc, Vec x, Vec y)
   fg->f.nthreads = fg->threads;
   PetscCall(VecGetArrayRead(x, &xa));
   PetscCall(VecGetArrayWrite(y, &ya));
-  if (fg->backend == PC_FGDD_BACKEND_HOST) PetscCall(FGDDApply_Host(f, (FGDDApplyType)fg->apply, fg->fused, xa, z, ya));
-#if defined(PETSCGILU_HAVE_CUDAEMU)
-  else {
+  if (fg->ran == PETSCGILU_BACKEND_HOST) PetscCall(FGDDApply_Host(f, (FGDDApplyType)fg->apply, fg->fused, xa, z, ya));
+  else { /* cuda or cudaemu: the permuted vector is copied to the device and back by the apply */
     for (PetscInt i = 0; i < f->nb; i++)
       for (PetscInt c = 0; c < bs; c++) z[i * bs + c] = xa[f->perm[i] * bs + c];
-    if (!fg->dev) PetscCall(FGDDDeviceCreate_cudaemu(f, &fg->dev));
-    PetscCall(FGDDDeviceApply_cudaemu(fg->dev, (FGDDApplyType)fg->apply, fg->fused, z));
+    if (!fg->dev) PetscCall(fg->devops.create(f, &fg->dev)); /* the factors of this setup, copied once */
+    PetscCall(fg->devops.apply(fg->dev, (FGDDApplyType)fg->apply, fg->fused, z));
     for (PetscInt i = 0; i < f->nb; i++)
       for (PetscInt c = 0; c < bs; c++) ya[f->perm[i] * bs + c] = z[i * bs + c];
   }
-#endif
   PetscCall(VecRestoreArrayWrite(y, &ya));
   PetscCall(VecRestoreArrayRead(x, &xa));
   PetscCall(PetscLogEventEnd(GILU_FGDDApply, pc, x, y, 0));
@@ -231,10 +259,16 @@ static PetscErrorCode PCView_FGDD(PC pc, PetscViewer viewer)
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
   if (!ascii) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscViewerASCIIPrintf(viewer, "  fine-grained domain decomposition: ILDU0 of each subdomain, entries between subdomains dropped\n"));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  apply: %s%s, backend %s\n", PCFGDDApplyTypes[fg->apply], fg->fused ? " (fused L-D-U)" : " (separate L, D, U)", PCFGDDBackends[fg->backend]));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  apply: %s%s\n", PCFGDDApplyTypes[fg->apply], fg->fused ? " (fused L-D-U)" : " (separate L, D, U)"));
   if (!fg->analyzed) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "  not set up yet (subdomain rows target %" PetscInt_FMT ")\n", fg->subrows));
     PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  {
+    char name[256];
+
+    PetscCall(PetscGILUBackendName(fg->ran, name, sizeof(name)));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  back-end: %s\n", name));
   }
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
   if (size > 1) {
@@ -271,13 +305,13 @@ static PetscErrorCode PCView_FGDD(PC pc, PetscViewer viewer)
 
 static PetscErrorCode PCSetFromOptions_FGDD(PC pc, PetscOptionItems *PetscOptionsObject)
 {
-  PC_FGDD          *fg = (PC_FGDD *)pc->data;
-  PetscInt          rows, box[3] = {0, 0, 0}, nbox = 3;
-  PetscBool         flg, fused;
-  PCFGDDPartitioner part;
-  PCFGDDApplyType   apply;
-  PCFGDDBackend     backend;
-  PetscReal         zp;
+  PC_FGDD             *fg = (PC_FGDD *)pc->data;
+  PetscInt             rows, box[3] = {0, 0, 0}, nbox = 3;
+  PetscBool            flg, fused;
+  PCFGDDPartitioner    part;
+  PCFGDDApplyType      apply;
+  PetscGILUBackendType backend;
+  PetscReal            zp;
 
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "Fine-grained domain decomposition options");
@@ -294,7 +328,9 @@ static PetscErrorCode PCSetFromOptions_FGDD(PC pc, PetscOptionItems *PetscOption
   if (flg) PetscCall(PCFGDDSetApplyType(pc, apply));
   PetscCall(PetscOptionsBool("-pc_fgdd_fused", "Fused L-D-U per subdomain (else separate L, D and U passes)", "PCFGDDSetFused", fg->fused, &fused, &flg));
   if (flg) PetscCall(PCFGDDSetFused(pc, fused));
-  PetscCall(PetscOptionsEnum("-pc_fgdd_backend", "Where the apply runs", "PCFGDDSetBackend", PCFGDDBackends, (PetscEnum)fg->backend, (PetscEnum *)&backend, &flg));
+  backend = fg->backend;
+  if (!fg->backendset) PetscCall(PetscGILUGetBackend(&backend));
+  PetscCall(PetscOptionsEnum("-pc_fgdd_backend", "Where the apply runs (default: -gilu_backend)", "PCFGDDSetBackend", PetscGILUBackendTypes, (PetscEnum)backend, (PetscEnum *)&backend, &flg));
   if (flg) PetscCall(PCFGDDSetBackend(pc, backend));
   PetscCall(PetscOptionsInt("-pc_fgdd_threads", "Host threads (0: OMP_NUM_THREADS)", "PCFGDDSetThreads", fg->threads, &rows, &flg));
   if (flg) PetscCall(PCFGDDSetThreads(pc, rows));
@@ -352,13 +388,28 @@ static PetscErrorCode PCFGDDSetFused_FGDD(PC pc, PetscBool fused)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCFGDDSetBackend_FGDD(PC pc, PCFGDDBackend backend)
+static PetscErrorCode PCFGDDSetBackend_FGDD(PC pc, PetscGILUBackendType backend)
 {
+  PC_FGDD *fg = (PC_FGDD *)pc->data;
+
   PetscFunctionBegin;
-#if !defined(PETSCGILU_HAVE_CUDAEMU)
-  PetscCheck(backend != PC_FGDD_BACKEND_CUDAEMU, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "This build of petscgilu has no CUDA emulation: use -pc_fgdd_backend host");
-#endif
-  ((PC_FGDD *)pc->data)->backend = backend;
+  fg->backend    = backend; /* resolved (and checked) at the setup, or now when the PC is set up */
+  fg->backendset = PETSC_TRUE;
+  if (pc->setupcalled && fg->analyzed) {
+    if (fg->dev) PetscCall(fg->devops.destroy(&fg->dev)); /* with the old back-end's entry points */
+    PetscCall(PCFGDDSetUpBackend(pc));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCFGDDGetBackend_FGDD(PC pc, PetscGILUBackendType *backend)
+{
+  PC_FGDD *fg = (PC_FGDD *)pc->data;
+
+  PetscFunctionBegin;
+  if (pc->setupcalled) *backend = fg->ran;
+  else if (fg->backendset) *backend = fg->backend;
+  else PetscCall(PetscGILUGetBackend(backend));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -392,6 +443,7 @@ static PetscErrorCode PCDestroy_FGDD(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFGDDSetApplyType_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFGDDSetFused_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFGDDSetBackend_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFGDDGetBackend_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFGDDGetSubdomains_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFGDDSetThreads_C", NULL));
   PetscCall(PetscFree(pc->data));
@@ -538,24 +590,57 @@ PetscErrorCode PCFGDDSetFused(PC pc, PetscBool fused)
 
   Input Parameters:
 + pc      - the preconditioner
-- backend - `PC_FGDD_BACKEND_HOST` (OpenMP, a task per subdomain) or `PC_FGDD_BACKEND_CUDAEMU` (the CUDA kernels, a
-            thread block per subdomain, run by the host emulation of CUDA)
+- backend - `PETSCGILU_BACKEND_AUTO` (cuda when the library was built with CUDA and a device is present, else host),
+            `PETSCGILU_BACKEND_HOST` (OpenMP, a task per subdomain), `PETSCGILU_BACKEND_CUDA` (the CUDA kernels, a
+            thread block per subdomain, on the device) or `PETSCGILU_BACKEND_CUDAEMU` (the same kernels run by the
+            host emulation of CUDA)
 
-  Options Database Key:
-. -pc_fgdd_backend <host,cudaemu> - the back-end (default host)
+  Options Database Keys:
++ -pc_fgdd_backend auto|host|cuda|cudaemu - the back-end of this PC
+- -gilu_backend auto|host|cuda|cudaemu    - the default when the PC's own is not given (default auto)
 
-  Note:
-  The emulation is slow (every CUDA thread is a fiber): it is for testing the kernels on small problems.
+  Notes:
+  The choice is resolved at `PCSetUp()` by `PetscGILUBackendResolve()`: asking for cuda without a CUDA build or
+  without a device is an error that says so. On cuda and cudaemu the factors are copied to the device once per
+  setup (at the first apply), and each apply copies the permuted vector in and out. `-ksp_view` names the
+  back-end that ran. The emulation is slow (every CUDA thread is a fiber): it is for testing the kernels on small
+  problems.
 
   Level: advanced
 
-.seealso: `PCFGDD`, `PCFGDDSetApplyType()`
+.seealso: `PCFGDD`, `PCFGDDGetBackend()`, `PCFGDDSetApplyType()`, `PetscGILUGetBackend()`, `PetscGILUBackendType`
 @*/
-PetscErrorCode PCFGDDSetBackend(PC pc, PCFGDDBackend backend)
+PetscErrorCode PCFGDDSetBackend(PC pc, PetscGILUBackendType backend)
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscTryMethod(pc, "PCFGDDSetBackend_C", (PC, PCFGDDBackend), (pc, backend));
+  PetscValidLogicalCollectiveEnum(pc, backend, 2);
+  PetscTryMethod(pc, "PCFGDDSetBackend_C", (PC, PetscGILUBackendType), (pc, backend));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCFGDDGetBackend - Gets the back-end of `PCFGDD`: after the setup the one that ran (host, cuda or cudaemu),
+  before it the one asked for
+
+  Not Collective
+
+  Input Parameter:
+. pc - the preconditioner
+
+  Output Parameter:
+. backend - the back-end
+
+  Level: advanced
+
+.seealso: `PCFGDD`, `PCFGDDSetBackend()`
+@*/
+PetscErrorCode PCFGDDGetBackend(PC pc, PetscGILUBackendType *backend)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidPointer(backend, 2);
+  PetscUseMethod(pc, "PCFGDDGetBackend_C", (PC, PetscGILUBackendType *), (pc, backend));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -628,7 +713,7 @@ PetscErrorCode PCFGDDGetSubdomains(PC pc, PetscInt *n, const PetscInt *rows[], I
 .  -pc_fgdd_mat_partitioning_type <ptscotch>    - the MatPartitioning type of the graph partitioner
 .  -pc_fgdd_apply <vertex,syncfree,edge>        - the triangular-solve variant
 .  -pc_fgdd_fused <true>                        - fused L-D-U per subdomain
-.  -pc_fgdd_backend <host,cudaemu>              - where the apply runs
+.  -pc_fgdd_backend <auto,host,cuda,cudaemu>    - where the apply runs (default: -gilu_backend, whose default is auto)
 .  -pc_fgdd_threads <n>                         - host threads (default 0: OMP_NUM_THREADS)
 -  -pc_fgdd_zeropivot <tol>                     - pivots at most tol in absolute value are zero (default 100 PETSC_MACHINE_EPSILON, as PCILU)
 
@@ -655,7 +740,8 @@ PETSC_EXTERN PetscErrorCode PCCreate_FGDD(PC pc)
   fg->partitioner = PC_FGDD_PARTITIONER_GEOMETRIC;
   fg->apply       = PC_FGDD_APPLY_VERTEX;
   fg->fused       = PETSC_TRUE;
-  fg->backend     = PC_FGDD_BACKEND_HOST;
+  fg->backend     = PETSCGILU_BACKEND_AUTO;
+  fg->ran         = PETSCGILU_BACKEND_HOST;
   fg->zeropivot   = 100.0 * PETSC_MACHINE_EPSILON; /* as PETSc's ILU */
   fg->f.zerorow   = -1;
   pc->data        = (void *)fg;
@@ -672,6 +758,7 @@ PETSC_EXTERN PetscErrorCode PCCreate_FGDD(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFGDDSetApplyType_C", PCFGDDSetApplyType_FGDD));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFGDDSetFused_C", PCFGDDSetFused_FGDD));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFGDDSetBackend_C", PCFGDDSetBackend_FGDD));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFGDDGetBackend_C", PCFGDDGetBackend_FGDD));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFGDDGetSubdomains_C", PCFGDDGetSubdomains_FGDD));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFGDDSetThreads_C", PCFGDDSetThreads_FGDD));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -61,12 +61,25 @@ PETSC_INTERN PetscErrorCode FGDDFactor(FGDDFactors *, PetscReal);
 PETSC_INTERN PetscErrorCode FGDDBuildLevels(FGDDFactors *);
 PETSC_INTERN PetscErrorCode FGDDApply_Host(const FGDDFactors *, FGDDApplyType, PetscBool, const PetscScalar[], PetscScalar[], PetscScalar[]);
 
-/* cuda/fgdd.cu (cudaemu build: the _cudaemu names): device copies of the factors and the apply kernels */
+/* cuda/fgdd.cu, built by nvcc (plain names, PETSCGILU_HAVE_CUDA) and for the emulation (_cudaemu names,
+   PETSCGILU_HAVE_CUDAEMU): device copies of the factors and the apply kernels */
 typedef struct _n_FGDDDevice *FGDDDevice;
-#if defined(PETSCGILU_HAVE_CUDAEMU)
-PETSC_INTERN PetscErrorCode FGDDDeviceCreate_cudaemu(const FGDDFactors *, FGDDDevice *);
-PETSC_INTERN PetscErrorCode FGDDDeviceDestroy_cudaemu(FGDDDevice *);
-PETSC_INTERN PetscErrorCode FGDDDeviceApply_cudaemu(FGDDDevice, FGDDApplyType, PetscBool, PetscScalar[]);
+#define FGDD_DEVICE_DECLARE(suffix) \
+  PETSC_INTERN PetscErrorCode FGDDDeviceCreate##suffix(const FGDDFactors *, FGDDDevice *); \
+  PETSC_INTERN PetscErrorCode FGDDDeviceDestroy##suffix(FGDDDevice *); \
+  PETSC_INTERN PetscErrorCode FGDDDeviceApply##suffix(FGDDDevice, FGDDApplyType, PetscBool, PetscScalar[]);
+#if defined(PETSCGILU_HAVE_CUDA)
+FGDD_DEVICE_DECLARE()
 #endif
+#if defined(PETSCGILU_HAVE_CUDAEMU)
+FGDD_DEVICE_DECLARE(_cudaemu)
+#endif
+
+/* the entry points of one build, chosen by the resolved back-end */
+typedef struct {
+  PetscErrorCode (*create)(const FGDDFactors *, FGDDDevice *);
+  PetscErrorCode (*destroy)(FGDDDevice *);
+  PetscErrorCode (*apply)(FGDDDevice, FGDDApplyType, PetscBool, PetscScalar[]);
+} FGDDDeviceOps;
 
 #endif

@@ -1,7 +1,8 @@
 /*
    PCFGDD's CUDA kernels (seed 003 Section 4): one thread block per subdomain, the subdomain's vector in shared
    memory, the ILDU0 factors (unit L, D^{-1}, unit D^{-1} U) in global memory. Compiled by nvcc for a GPU and by the
-   host C++ compiler for the cudaemu emulation (the _cudaemu entry points, used by -pc_fgdd_backend cudaemu).
+   host C++ compiler for the cudaemu emulation (the _cudaemu entry points); fgdd.c calls the build of the resolved
+   back-end (-pc_fgdd_backend, default -gilu_backend: cuda or cudaemu).
 
      LevelsKernel        Algorithm 2: parallel level assignment of a subdomain's rows (L or U)
      syncfree            Algorithm 1: a thread per row, spin-waits on per-row flags in shared memory
@@ -13,6 +14,7 @@
    against the host's), FGDDDeviceApply (z := (L D U)^{-1} z on the permuted vector), FGDDDeviceDestroy.
 */
 #include <petscgilu/private/gilucuda.h>
+#include <petscgilu/private/backend.h>
 #include "../fgdd.h"
 
 #if defined(GILU_CUDAEMU)
@@ -242,7 +244,7 @@ static PetscErrorCode Upload(FGDDDevice dev, const T *h, size_t n, const T **d)
 
   PetscFunctionBegin;
   GILU_CUDA_CHECK(cudaMalloc(&p, sizeof(T) * (n ? n : 1)));
-  if (n) GILU_CUDA_CHECK(cudaMemcpy(p, h, sizeof(T) * n, cudaMemcpyHostToDevice));
+  PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToDevice)(p, h, sizeof(T) * n)); /* logged as GILUCopyToGPU */
   dev->mem[dev->nmem++] = (void *)p;
   *d                    = p;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -366,10 +368,10 @@ PETSC_INTERN PetscErrorCode GILU_CUDA_NAME(FGDDDeviceApply)(FGDDDevice dev, FGDD
   unsigned grid  = (unsigned)dev->nsub;
 
   PetscFunctionBegin;
-  GILU_CUDA_CHECK(cudaMemcpy(dev->z, z, bytes, cudaMemcpyHostToDevice));
+  PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToDevice)(dev->z, z, bytes)); /* logged as GILUCopyToGPU */
   if (fused) PetscCall(GILU_LAUNCH(ApplyFused, grid, FGDD_NT, dev->shmem, 0, dev->d, (int)type, dev->maxsub, dev->z));
   else
     for (int part = 0; part < 3; part++) PetscCall(GILU_LAUNCH(ApplyPart, grid, FGDD_NT, dev->shmem, 0, dev->d, (int)type, part, dev->maxsub, dev->z));
-  GILU_CUDA_CHECK(cudaMemcpy(z, dev->z, bytes, cudaMemcpyDeviceToHost));
+  PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToHost)(z, dev->z, bytes)); /* logged as GILUCopyToCPU */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
