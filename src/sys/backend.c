@@ -105,8 +105,8 @@ PetscErrorCode PetscGILUBackendResolve(MPI_Comm comm, PetscGILUBackendType type,
     *resolved = (GILU_HAVE_CUDA_BUILD && ndev > 0) ? PETSCGILU_BACKEND_CUDA : PETSCGILU_BACKEND_HOST;
     break;
   case PETSCGILU_BACKEND_CUDA:
-    PetscCheck(GILU_HAVE_CUDA_BUILD, comm, PETSC_ERR_SUP_SYS, "The CUDA back-end was asked for (-gilu_backend cuda or -pc_structilu_backend cuda), but petscgilu was built without CUDA: rebuild with PETSCGILU_WITH_CUDA=1, or use -gilu_backend host (or cudaemu, the host emulation of the CUDA kernels)");
-    PetscCheck(ndev > 0, comm, PETSC_ERR_SUP_SYS, "The CUDA back-end was asked for (-gilu_backend cuda or -pc_structilu_backend cuda), but no CUDA device was found (no GPU or no driver): use -gilu_backend auto or host (or cudaemu, the host emulation of the CUDA kernels)");
+    PetscCheck(GILU_HAVE_CUDA_BUILD, comm, PETSC_ERR_SUP_SYS, "The CUDA back-end was asked for (-gilu_backend cuda or an object's -..._backend cuda), but petscgilu was built without CUDA: rebuild with PETSCGILU_WITH_CUDA=1, or use -gilu_backend host (or cudaemu, the host emulation of the CUDA kernels)");
+    PetscCheck(ndev > 0, comm, PETSC_ERR_SUP_SYS, "The CUDA back-end was asked for (-gilu_backend cuda or an object's -..._backend cuda), but no CUDA device was found (no GPU or no driver): use -gilu_backend auto or host (or cudaemu, the host emulation of the CUDA kernels)");
     *resolved = type;
     break;
   case PETSCGILU_BACKEND_CUDAEMU:
