@@ -3,7 +3,8 @@
 
 For a few ILU(0) factors (3D 7-point and 27-point stencils, and a 7-point one under a random
 symmetric permutation) it runs tests/ex7 -test bench, which times in one process PETSc's
-MatSolve and gilu's MatSolve (L and U solves) for every algorithm on 1 and 2 threads (best of
+MatSolve and gilu's MatSolve (L and U solves) for every algorithm (auto, levelset, syncfree, colblock,
+rowblock, recblock, sequential, chunked: tests/ex7.c loops over GILUTriSolveTypes) on 1 and 2 threads (best of
 -reps), and reports the level count and parallelism (rows/levels) of the factors, as seed 004
 Table 4. Writes bench/results/sptrsv-<stamp>.json, .md and -speedup.png (--out STEM to choose).
 

@@ -10,6 +10,8 @@ static char help[] = "Tests of the triangular-solve engine (src/mat/sptrsv) and 
              2 threads must give the same bits. A second SetMatrix with the same pattern and new values must
              keep the analysis and give the new solution. The blocked algorithms also run on 7-point 54^3 and
              27-point 32^3 triangles, where the table puts level-set and sync-free kernels inside the blocks.
+             Chunked on a chain cut at 256 rows (1, 2, 3 threads, the reference's bits) and auto's choice of it
+             (7-point 30^3 on 2 threads: chunked; randomly permuted: not).
   factor:    MatSolverType gilu against PETSc's own ILU(k) (natural and RCM ordering, ICC(k) on a symmetric
              matrix), AIJ and BAIJ (bs 1..5): MatSolve, MatSolveTranspose and MatSolveAdd equal PETSc's to round-off
              for every algorithm on 2 threads.
@@ -21,7 +23,7 @@ static char help[] = "Tests of the triangular-solve engine (src/mat/sptrsv) and 
 #include <petscgilu.h>
 #include <petscgilu/private/sptrsv.h>
 
-#define NTYPES 7
+#define NTYPES 8
 
 static PetscReal Rand(PetscRandom rnd)
 {
@@ -131,14 +133,14 @@ static PetscErrorCode TestEngine(PetscRandom rnd, PetscInt nrand, PetscInt grid)
             PetscInt maxdepth = (t == GILU_TRISOLVE_COLBLOCK || t == GILU_TRISOLVE_ROWBLOCK || t == GILU_TRISOLVE_RECBLOCK) ? 4 : 0;
 
             for (PetscInt depth = 0; depth <= maxdepth; depth++)
-              for (PetscInt nt = 1; nt <= 4; nt++) { /* nt 3, 4: 1, 2 threads without the permuted layout */
+              for (PetscInt nt = 1; nt <= 4; nt++) { /* nt 3, 4: 1, 2 threads without the permuted layout (chunked: nt 3 is 3 threads) */
                 GILUTriSolveType ran;
                 PetscReal        err;
 
                 PetscCall(GILUTriSetPermutedLayout(tri, (PetscBool)(nt <= 2)));
-                if (nt > 2 && (t != GILU_TRISOLVE_LEVELSET && t != GILU_TRISOLVE_SYNCFREE)) continue;
+                if (nt > 2 && (t != GILU_TRISOLVE_LEVELSET && t != GILU_TRISOLVE_SYNCFREE) && !(t == GILU_TRISOLVE_CHUNKED && nt == 3)) continue;
                 PetscCall(GILUTriSetType(tri, (GILUTriSolveType)t));
-                PetscCall(GILUTriSetThreads(tri, nt > 2 ? nt - 2 : nt));
+                PetscCall(GILUTriSetThreads(tri, t == GILU_TRISOLVE_CHUNKED ? nt : (nt > 2 ? nt - 2 : nt)));
                 PetscCall(GILUTriSetBlockDepth(tri, depth));
                 PetscCall(GILUTriSolve(tri, b, x));
                 PetscCall(GILUTriGetType(tri, &ran));
@@ -154,8 +156,8 @@ static PetscErrorCode TestEngine(PetscRandom rnd, PetscInt nrand, PetscInt grid)
                   if (!same)
                     PetscCall(PetscPrintf(PETSC_COMM_SELF, "engine: kind %" PetscInt_FMT " %s diag %" PetscInt_FMT " bs %" PetscInt_FMT ": %s depth %" PetscInt_FMT ": 1 thread and run %" PetscInt_FMT " differ\n", kind, u ? "upper" : "lower", dg, bs, GILUTriSolveTypes[t], depth, nt));
                 }
-                /* level-set, sync-free and sequential compute each row as the reference does: the same bits */
-                if (t == GILU_TRISOLVE_LEVELSET || t == GILU_TRISOLVE_SYNCFREE || t == GILU_TRISOLVE_SEQUENTIAL) {
+                /* level-set, sync-free, chunked and sequential compute each row as the reference does: the same bits */
+                if (t == GILU_TRISOLVE_LEVELSET || t == GILU_TRISOLVE_SYNCFREE || t == GILU_TRISOLVE_SEQUENTIAL || t == GILU_TRISOLVE_CHUNKED) {
                   PetscBool same;
 
                   PetscCall(PetscArraycmp(x, xref, m, &same));
@@ -503,6 +505,95 @@ static PetscErrorCode MakeStencil(PetscInt grid, PetscInt points, PetscBool perm
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  Chunked: a chain of 50000 rows (every row reads the row before it, some also one further back) is cut into chunks of at most
+  256 rows that depend on each other: 1, 2 and 3 threads give the reference's bits. Auto's choice: chunked for ILU(0)
+  of a 7-point 30^3 stencil matrix on 2 threads (PETSc's MatSolve to round-off), not under a random symmetric
+  permutation (the chunks would be single rows), and sequential on 1 thread.
+*/
+static PetscErrorCode TestChunked(PetscRandom rnd)
+{
+  PetscFunctionBegin;
+  for (PetscInt u = 0; u < 2; u++) {
+    const PetscInt n = 50000, bs = 2, bs2 = bs * bs; /* 196 chunks: the threads overlap, so a missed dependency shows */
+    GILUTriUplo    uplo = u ? GILU_TRI_UPPER : GILU_TRI_LOWER;
+    PetscInt      *ai, *aj, nz = 0;
+    MatScalar     *aa;
+    PetscScalar   *b, *xref, *x;
+    GILUTri        tri;
+
+    PetscCall(PetscMalloc3(n + 1, &ai, 3 * n, &aj, 3 * n * bs2, &aa));
+    ai[0] = 0;
+    for (PetscInt r = 0; r < n; r++) { /* columns ascending: r-3, r-1, r (lower) or r, r+1, r+3 (upper) */
+      PetscInt c[3], nc = 0;
+
+      if (!u && r % 7 == 0 && r >= 3) c[nc++] = r - 3;
+      if (!u && r >= 1) c[nc++] = r - 1;
+      c[nc++] = r;
+      if (u && r + 1 < n) c[nc++] = r + 1;
+      if (u && r % 7 == 0 && r + 3 < n) c[nc++] = r + 3;
+      for (PetscInt k = 0; k < nc; k++) {
+        for (PetscInt q = 0; q < bs2; q++) aa[nz * bs2 + q] = c[k] == r ? (q % (bs + 1) == 0 ? 2.0 + Rand(rnd) : 0.1 * Rand(rnd)) : 0.5 * (Rand(rnd) - 0.5);
+        aj[nz++] = c[k];
+      }
+      ai[r + 1] = nz;
+    }
+    PetscCall(PetscMalloc3(n * bs, &b, n * bs, &xref, n * bs, &x));
+    for (PetscInt k = 0; k < n * bs; k++) b[k] = Rand(rnd) - 0.5;
+    PetscCall(GILUTriCreate(&tri));
+    PetscCall(GILUTriSetMatrix(tri, uplo, GILU_TRI_DIAG_STORED, n, bs, ai, aj, aa, NULL));
+    PetscCall(GILUTriSolveReference(tri, b, xref));
+    PetscCall(GILUTriSetType(tri, GILU_TRISOLVE_CHUNKED));
+    for (PetscInt nt = 1; nt <= 3; nt++) {
+      PetscBool same;
+
+      PetscCall(GILUTriSetThreads(tri, nt));
+      PetscCall(PetscArraycpy(x, b, n * bs));
+      PetscCall(GILUTriSolve(tri, x, x)); /* in place */
+      PetscCall(PetscArraycmp(x, xref, n * bs, &same));
+      if (!same) PetscCall(PetscPrintf(PETSC_COMM_SELF, "chunked: %s chain, %" PetscInt_FMT " threads: not bitwise the reference (%g)\n", u ? "upper" : "lower", nt, (double)RelDiff(n * bs, x, xref)));
+    }
+    PetscCall(GILUTriDestroy(&tri));
+    PetscCall(PetscFree3(b, xref, x));
+    PetscCall(PetscFree3(ai, aj, aa));
+  }
+  for (PetscInt permute = 0; permute < 2; permute++)
+    for (PetscInt nt = 1; nt <= 2; nt++) {
+      Mat              A, Fp, Fg;
+      Vec              b, xp, xg;
+      GILUTri          L, U;
+      GILUTriSolveType ranL, ranU, want = nt == 1 ? GILU_TRISOLVE_SEQUENTIAL : GILU_TRISOLVE_CHUNKED;
+      char             what[64];
+
+      PetscCall(MakeStencil(30, 7, (PetscBool)permute, rnd, &A));
+      PetscCall(MatCreateVecs(A, &xp, &b));
+      PetscCall(VecDuplicate(xp, &xg));
+      PetscCall(VecSetRandom(b, rnd));
+      PetscCall(PetscOptionsSetValue(NULL, "-mat_gilu_trisolve", "auto"));
+      PetscCall(PetscOptionsSetValue(NULL, "-mat_gilu_trisolve_threads", nt == 1 ? "1" : "2"));
+      PetscCall(Factor(A, MATSOLVERPETSC, MAT_FACTOR_ILU, MATORDERINGNATURAL, 0, &Fp));
+      PetscCall(Factor(A, MATSOLVERGILU, MAT_FACTOR_ILU, MATORDERINGNATURAL, 0, &Fg));
+      PetscCall(MatSolve(Fp, b, xp));
+      PetscCall(MatSolve(Fg, b, xg));
+      PetscCall(PetscSNPrintf(what, sizeof(what), "auto %s 7-point 30^3, %" PetscInt_FMT " threads", permute ? "permuted" : "natural", nt));
+      PetscCall(CompareVec(xg, xp, what, 1e-10));
+      PetscCall(MatGILUFactorGetTri(Fg, &L, &U));
+      PetscCall(GILUTriGetType(L, &ranL));
+      PetscCall(GILUTriGetType(U, &ranU));
+      if (permute ? (ranL == GILU_TRISOLVE_CHUNKED || ranU == GILU_TRISOLVE_CHUNKED) : (ranL != want || ranU != want))
+        PetscCall(PetscPrintf(PETSC_COMM_SELF, "chunked: %s: auto ran %s/%s\n", what, GILUTriSolveTypes[ranL], GILUTriSolveTypes[ranU]));
+      PetscCall(MatDestroy(&Fg));
+      PetscCall(MatDestroy(&Fp));
+      PetscCall(VecDestroy(&b));
+      PetscCall(VecDestroy(&xp));
+      PetscCall(VecDestroy(&xg));
+      PetscCall(MatDestroy(&A));
+    }
+  PetscCall(PetscOptionsClearValue(NULL, "-mat_gilu_trisolve"));
+  PetscCall(PetscOptionsClearValue(NULL, "-mat_gilu_trisolve_threads"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode CPUTime(PetscLogDouble *t)
 {
   struct timespec ts;
@@ -682,6 +773,7 @@ int main(int argc, char **argv)
   PetscCall(PetscStrcmp(test, "engine", &match));
   if (all || match) PetscCall(TestEngine(rnd, nrand, grid));
   if (all || match) PetscCall(TestEngineBlocked(rnd));
+  if (all || match) PetscCall(TestChunked(rnd));
   PetscCall(PetscStrcmp(test, "factor", &match));
   if (all || match) PetscCall(TestFactor(rnd, grid));
   PetscCall(PetscStrcmp(test, "zeropivot", &match));
@@ -722,7 +814,7 @@ int main(int argc, char **argv)
    # what -ksp_view says: the algorithm each factor runs, its levels and blocks (timings filtered out)
    test:
      suffix: view
-     args: -test view -ksp_view -pc_factor_levels 1 -mat_gilu_trisolve {{auto levelset syncfree recblock}separate output} -mat_gilu_trisolve_threads 2 -mat_gilu_trisolve_block_depth 2
+     args: -test view -ksp_view -pc_factor_levels 1 -mat_gilu_trisolve {{auto levelset syncfree recblock chunked}separate output} -mat_gilu_trisolve_threads 2 -mat_gilu_trisolve_block_depth 2
      env: OMP_WAIT_POLICY=passive
      filter: grep -v "setup time:"
 

@@ -41,7 +41,8 @@ typedef enum {
   GILU_TRISOLVE_COLBLOCK,  /* column-block (seed 004 Algorithm 4) */
   GILU_TRISOLVE_ROWBLOCK,  /* row-block (Algorithm 5) */
   GILU_TRISOLVE_RECBLOCK,  /* recursive block (Algorithm 6) */
-  GILU_TRISOLVE_SEQUENTIAL /* one thread, rows in elimination order (what auto picks for 1 thread or a near-serial factor) */
+  GILU_TRISOLVE_SEQUENTIAL, /* one thread, rows in elimination order (what auto picks for 1 thread or a near-serial factor) */
+  GILU_TRISOLVE_CHUNKED     /* chunks of consecutive rows in elimination order; a chunk waits on the chunks it reads (host only) */
 } GILUTriSolveType;
 PETSC_EXTERN const char *const GILUTriSolveTypes[]; /* PETSc enum-name list: "auto", "levelset", ... */
 

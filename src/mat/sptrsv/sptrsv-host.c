@@ -7,17 +7,21 @@
    descheduled holds up the others only while it holds an unfinished chunk (the machine may
    have more threads than cores). Level-set: a chunk holds rows of one level and starts when the
    previous level's counter of finished rows is full (no global barrier). Sync-free: a row waits
-   on the completion flags of its own dependencies.
+   on the completion flags of its own dependencies. Chunked keeps the elimination order: a chunk is
+   a run of consecutive rows (a grid line of a stencil matrix in natural order), the chunks are
+   claimed level by level of the chunk dependency DAG, and a chunk waits on the done flags of the
+   chunks it reads before it runs its rows one after the other (values and x accessed in order).
 
    Why they cannot deadlock: a chunk waits only on rows of lower levels, i.e. of chunks claimed
-   earlier, and a thread finishes its chunk before it claims another. Take the unfinished claimed
-   chunk that comes first: everything it waits for is finished, so its thread makes progress.
+   earlier (chunked: on chunks of lower chunk levels), and a thread finishes its chunk before it
+   claims another. Take the unfinished claimed chunk that comes first: everything it waits for
+   is finished, so its thread makes progress.
    Spinning threads yield the processor after a while.
 
    Why the results do not depend on the number of threads: every row is computed by the same
    code from the same inputs in the same order of operations (its entries in column order); the
    schedule only decides when, and guarantees that the entries it reads are final. Level-set,
-   sync-free and sequential (one triangle) even give the reference's bits; the blocked
+   sync-free, chunked and sequential (one triangle) even give the reference's bits; the blocked
    algorithms subtract the square parts first, which changes the rounding.
 */
 #include <sched.h>
@@ -54,7 +58,11 @@ static const struct {
   PetscInt  block_rows;   /* blocked algorithms: rows per thread of the smallest block */
   PetscInt  max_depth;    /* recursive block: deepest recursion (2^depth triangles); column/row block: 2^depth blocks */
   PetscInt  spin_yield;   /* spins on a flag before the thread yields the processor */
-} GILUTriTable = {4096, 4.0, 20000, 256.0, 20, 15.0, 128, 64, 4, 16384, 6, 1024};
+  PetscInt  ck_min;       /* chunked: a chunk goes on past a row that does not read the row before it until it has this many rows ... */
+  PetscInt  ck_max;       /* ... and is cut at this many rows (one flag per chunk: few, but not too coarse for the threads) */
+  PetscReal ck_par;       /* auto picks chunked when chunks/chunk levels is at least this (per thread) ... */
+  PetscReal ck_len;       /* ... and rows per run of rows each reading the one before is at least this (else the order has no locality) */
+} GILUTriTable = {4096, 4.0, 20000, 256.0, 20, 15.0, 128, 64, 4, 16384, 6, 1024, 128, 256, 2.0, 8.0};
 
 static inline PetscInt Elim(GILUTri tri, PetscInt r)
 {
@@ -132,6 +140,196 @@ static PetscErrorCode BuildTriangle(GILUTri tri, PetscInt t0, PetscInt t1, Petsc
       seg->src[e++] = k;
     }
     seg->ptr[s + 1] = e;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  Chunked: cut the rows, in elimination order, into chunks of consecutive rows: a new chunk where a row does not read
+  the row before it (on a stencil matrix in natural order: a new grid line) once the chunk has ck_min rows, and where
+  the chunk has ck_max rows (a cut inside a chain: the next chunk depends on this one). cof[r]: the chunk of row r;
+  start[k]: the elimination index of the first row of chunk k (nch+1 entries); lev[k]: the chunk's level in the chunk
+  DAG (the longest path of chunks before it); nlev: the chunk levels; nrun: the runs of rows each reading the one before.
+*/
+static PetscErrorCode ChunkPartition(GILUTri tri, PetscInt ckmin, PetscInt *nch, PetscInt **start, PetscInt **cof, PetscInt **clev, PetscInt *nlev, PetscInt *nrun)
+{
+  const PetscInt n = tri->n;
+  PetscInt       nc = 0, *st, *of, *lv, nl = 0, nr = 0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc2(n + 1, &st, n, &of));
+  for (PetscInt t = 0, len = 0; t < n; t++) {
+    PetscInt  r = Elim(tri, t);
+    PetscBool cont = PETSC_FALSE, chain = PETSC_FALSE;
+
+    if (t > 0) {
+      PetscInt prev = Elim(tri, t - 1);
+
+      for (PetscInt k = tri->i[r]; k < tri->i[r + 1]; k++)
+        if (tri->j[k] == prev) chain = PETSC_TRUE;
+      cont = (PetscBool)(len < GILUTriTable.ck_max && (chain || len < ckmin));
+    }
+    if (!chain) nr++;
+    if (!cont) {
+      st[nc++] = t;
+      len      = 0;
+    }
+    of[r] = nc - 1;
+    len++;
+  }
+  st[nc] = n;
+  PetscCall(PetscMalloc1(nc, &lv));
+  for (PetscInt k = 0; k < nc; k++) { /* the chunks a chunk reads come earlier in elimination order */
+    PetscInt l = 0;
+
+    for (PetscInt t = st[k]; t < st[k + 1]; t++) {
+      PetscInt r = Elim(tri, t);
+
+      for (PetscInt e = tri->i[r]; e < tri->i[r + 1]; e++) {
+        PetscInt c = of[tri->j[e]];
+
+        if (c != k) l = PetscMax(l, lv[c] + 1);
+      }
+    }
+    lv[k] = l;
+    nl    = PetscMax(nl, l + 1);
+  }
+  *nch   = nc;
+  *start = st;
+  *cof   = of;
+  *clev  = lv;
+  *nlev  = nl;
+  *nrun  = nr;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  The chunks: runs of ck_min rows or more if the chunk DAG keeps ck_par chunks per level and thread, else the runs as they
+  are (grid lines). pays: whether auto runs chunked (threads, enough rows, parallelism and runs of ck_len rows by the table).
+*/
+static PetscErrorCode ChunkPlan(GILUTri tri, PetscInt *nc, PetscInt **st, PetscInt **of, PetscInt **lv, PetscInt *nl, PetscBool *pays)
+{
+  PetscInt nr = 0;
+
+  PetscFunctionBegin;
+  for (PetscInt pass = 0; pass < 2; pass++) {
+    PetscBool par;
+
+    PetscCall(ChunkPartition(tri, pass ? 1 : GILUTriTable.ck_min, nc, st, of, lv, nl, &nr));
+    par   = (PetscBool)((PetscReal)*nc >= GILUTriTable.ck_par * tri->nthreads * *nl);
+    *pays = (PetscBool)(par && !tri->backend && tri->nthreads > 1 && tri->n >= GILUTriTable.seq_rows * tri->nthreads && (PetscReal)tri->n >= GILUTriTable.ck_len * nr);
+    if (par || pass) break;
+    PetscCall(PetscFree2(*st, *of));
+    PetscCall(PetscFree(*lv));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Whether auto runs chunked */
+static PetscErrorCode ChunkedPays(GILUTri tri, PetscBool *pays)
+{
+  PetscInt nc, nl, *st, *of, *lv;
+
+  PetscFunctionBegin;
+  *pays = PETSC_FALSE;
+  if (tri->backend || tri->nthreads <= 1 || tri->n < GILUTriTable.seq_rows * tri->nthreads) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(ChunkPlan(tri, &nc, &st, &of, &lv, &nl, pays));
+  PetscCall(PetscFree2(st, of));
+  PetscCall(PetscFree(lv));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The chunked triangle of all rows: chunks stored and claimed level by level (elimination order inside a level) */
+static PetscErrorCode BuildChunked(GILUTri tri, GILUTriSeg *seg)
+{
+  const PetscInt n = tri->n, bs2 = tri->bs * tri->bs;
+  PetscInt       nc, nl, *st, *of, *lv, *ord, *pos, *cnt, *mark, nnz = 0, ndep = 0;
+  PetscBool      pays;
+
+  PetscFunctionBegin;
+  PetscCall(ChunkPlan(tri, &nc, &st, &of, &lv, &nl, &pays));
+  seg->shape   = GILU_SEG_TRIANGLE;
+  seg->kernel  = GILU_KERNEL_SYNCFREE;
+  seg->nrows   = n;
+  seg->nblock  = n;
+  seg->nlevels = nl;
+  seg->nchunks = nc;
+  seg->chunk   = GILUTriTable.ck_max;
+  seg->rstep   = tri->uplo == GILU_TRI_LOWER ? 1 : -1;
+  for (PetscInt r = 0; r < n; r++)
+    for (PetscInt k = tri->i[r]; k < tri->i[r + 1]; k++)
+      if (tri->j[k] != r) nnz++;
+  seg->nnz = nnz;
+  /* the claim order: by chunk level, elimination order inside a level */
+  PetscCall(PetscMalloc3(nc, &ord, nc, &pos, nl + 1, &cnt));
+  PetscCall(PetscArrayzero(cnt, nl + 1));
+  for (PetscInt k = 0; k < nc; k++) cnt[lv[k] + 1]++;
+  for (PetscInt l = 0; l < nl; l++) cnt[l + 1] += cnt[l];
+  PetscCall(PetscMalloc5(n, &seg->row, n + 1, &seg->ptr, nnz, &seg->col, nnz, &seg->src, nl + 1, &seg->lptr));
+  PetscCall(PetscMalloc2(nc + 1, &seg->cptr, nc, &seg->clev));
+  for (PetscInt k = 0; k < nc; k++) {
+    pos[k]      = cnt[lv[k]]++;
+    ord[pos[k]] = k;
+  }
+  /* rows, entries (the diagonal dropped) and chunk levels in claim order */
+  seg->ptr[0] = 0;
+  for (PetscInt p = 0, s = 0, e = 0; p < nc; p++) {
+    PetscInt k = ord[p];
+
+    seg->cptr[p] = s;
+    seg->clev[p] = lv[k];
+    if (p == 0 || lv[k] != lv[ord[p - 1]]) seg->lptr[lv[k]] = s;
+    for (PetscInt t = st[k]; t < st[k + 1]; t++, s++) {
+      PetscInt r = Elim(tri, t);
+
+      seg->row[s] = r;
+      for (PetscInt q = tri->i[r]; q < tri->i[r + 1]; q++) {
+        if (tri->j[q] == r) continue;
+        seg->col[e]   = tri->j[q];
+        seg->src[e++] = q;
+      }
+      seg->ptr[s + 1] = e;
+    }
+  }
+  seg->cptr[nc] = n;
+  seg->lptr[nl] = n;
+  /* the dependencies: distinct chunks (claim positions) holding the columns of the chunk's rows */
+  PetscCall(PetscMalloc1(nc, &mark));
+  for (PetscInt pass = 0; pass < 2; pass++) {
+    for (PetscInt p = 0; p < nc; p++) mark[p] = -1;
+    ndep = 0;
+    for (PetscInt p = 0; p < nc; p++) {
+      if (pass) seg->dptr[p] = ndep;
+      for (PetscInt s = seg->cptr[p]; s < seg->cptr[p + 1]; s++)
+        for (PetscInt e = seg->ptr[s]; e < seg->ptr[s + 1]; e++) {
+          PetscInt d = pos[of[seg->col[e]]];
+
+          if (d == p || mark[d] == p) continue;
+          mark[d] = p;
+          if (pass) seg->dep[ndep] = d;
+          ndep++;
+        }
+    }
+    if (!pass) PetscCall(PetscMalloc2(nc + 1, &seg->dptr, ndep, &seg->dep));
+    else seg->dptr[nc] = ndep;
+  }
+  PetscCall(PetscFree(mark));
+  PetscCall(PetscMalloc1(nnz * bs2, &seg->val));
+  if (tri->diag != GILU_TRI_DIAG_UNIT) PetscCall(PetscMalloc1(n * bs2, &seg->dval));
+  PetscCall(PetscFree3(ord, pos, cnt));
+  PetscCall(PetscFree2(st, of));
+  PetscCall(PetscFree(lv));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode GILUTriViewChunked(GILUTri tri, PetscViewer viewer)
+{
+  PetscFunctionBegin;
+  if (tri->planned && tri->nseg == 1 && tri->seg[0].dptr) {
+    const GILUTriSeg *seg = &tri->seg[0];
+
+    PetscCall(PetscViewerASCIIPrintf(viewer, "chunks: %" PetscInt_FMT " of consecutive rows (%.1f rows each, at most %" PetscInt_FMT "), %" PetscInt_FMT " chunk levels (%.1f chunks each), %" PetscInt_FMT " dependencies\n", seg->nchunks, seg->nchunks ? (double)seg->nrows / seg->nchunks : 0.0, seg->chunk,
+                                     seg->nlevels, seg->nlevels ? (double)seg->nchunks / seg->nlevels : 0.0, seg->dptr[seg->nchunks]));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -239,13 +437,26 @@ PetscErrorCode GILUTriPlanBuild(GILUTri tri)
   PetscCall(PetscMalloc1(n, &lev));
   tri->depth = 0;
   switch (tri->type) {
+  case GILU_TRISOLVE_CHUNKED:
+    PetscCheck(!tri->backend, PETSC_COMM_SELF, PETSC_ERR_SUP, "The CUDA back-ends run the levelset and syncfree algorithms, not chunked: use -mat_gilu_trisolve levelset or syncfree (or auto)");
+    PetscCall(AddSegment(tri, &cap));
+    PetscCall(BuildChunked(tri, &tri->seg[0]));
+    tri->ran = GILU_TRISOLVE_CHUNKED;
+    break;
   case GILU_TRISOLVE_AUTO:
   case GILU_TRISOLVE_LEVELSET:
   case GILU_TRISOLVE_SYNCFREE:
   case GILU_TRISOLVE_SEQUENTIAL: {
-    PetscInt kernel = tri->type == GILU_TRISOLVE_LEVELSET ? GILU_KERNEL_LEVELSET : (tri->type == GILU_TRISOLVE_SYNCFREE ? GILU_KERNEL_SYNCFREE : (tri->type == GILU_TRISOLVE_SEQUENTIAL ? GILU_KERNEL_SEQUENTIAL : -1));
+    PetscInt  kernel = tri->type == GILU_TRISOLVE_LEVELSET ? GILU_KERNEL_LEVELSET : (tri->type == GILU_TRISOLVE_SYNCFREE ? GILU_KERNEL_SYNCFREE : (tri->type == GILU_TRISOLVE_SEQUENTIAL ? GILU_KERNEL_SEQUENTIAL : -1));
+    PetscBool chunked = PETSC_FALSE;
 
+    if (tri->type == GILU_TRISOLVE_AUTO) PetscCall(ChunkedPays(tri, &chunked));
     PetscCall(AddSegment(tri, &cap));
+    if (chunked) {
+      PetscCall(BuildChunked(tri, &tri->seg[0]));
+      tri->ran = GILU_TRISOLVE_CHUNKED;
+      break;
+    }
     PetscCall(BuildTriangle(tri, 0, n, kernel, lev, &tri->seg[0]));
     if (tri->type == GILU_TRISOLVE_AUTO) {
       switch (tri->seg[0].kernel) {
@@ -308,7 +519,7 @@ PetscErrorCode GILUTriPlanBuild(GILUTri tri)
     GILUTriSeg *seg = &tri->seg[k];
     PetscInt    nc  = 0;
 
-    if (seg->shape != GILU_SEG_TRIANGLE || seg->kernel == GILU_KERNEL_SEQUENTIAL) continue;
+    if (seg->shape != GILU_SEG_TRIANGLE || seg->kernel == GILU_KERNEL_SEQUENTIAL || seg->dptr) continue; /* chunked: built with its chunks */
     if (seg->kernel == GILU_KERNEL_SYNCFREE) {
       nc = (seg->nrows + seg->chunk - 1) / seg->chunk;
       PetscCall(PetscMalloc2(nc + 1, &seg->cptr, 1, &seg->clev));
@@ -335,7 +546,7 @@ PetscErrorCode GILUTriPlanBuild(GILUTri tri)
     seg->nchunks = nc;
   }
   /* the permuted layout for a whole-matrix level-set or sync-free triangle on the host */
-  if (!tri->backend && tri->nseg == 1 && tri->seg[0].kernel != GILU_KERNEL_SEQUENTIAL && tri->permuted) {
+  if (!tri->backend && tri->nseg == 1 && tri->seg[0].kernel != GILU_KERNEL_SEQUENTIAL && !tri->seg[0].dptr && tri->permuted) {
     GILUTriSeg *seg = &tri->seg[0];
     PetscInt   *pos;
 
@@ -372,6 +583,7 @@ PetscErrorCode GILUTriPlanDestroy(GILUTri tri)
     PetscCall(PetscFree(tri->seg[s].colp));
     PetscCall(PetscFree2(tri->seg[s].cptr, tri->seg[s].clev));
     PetscCall(PetscFree(tri->seg[s].ldone));
+    PetscCall(PetscFree2(tri->seg[s].dptr, tri->seg[s].dep));
   }
   PetscCall(PetscFree(tri->seg));
   PetscCall(PetscFree(tri->xp));
@@ -456,6 +668,14 @@ static inline __attribute__((always_inline)) void RowsSolve(const PetscInt bs, c
   for (PetscInt s = lo; s < hi; s++) RowSolve(bs, seg->row[s], seg->col + seg->ptr[s], seg->val + seg->ptr[s] * bs2, seg->ptr[s + 1] - seg->ptr[s], seg->dval ? seg->dval + s * bs2 : NULL, src, x, NULL, 0, PETSC_FALSE);
 }
 
+/* chunked: the rows of chunk c are consecutive in elimination order, so r needs no index array (+1 lower, -1 upper) */
+static inline __attribute__((always_inline)) void ChunkSolve(const PetscInt bs, const GILUTriSeg *seg, PetscInt c, const PetscScalar *src, PetscScalar *x)
+{
+  const PetscInt bs2 = bs * bs, lo = seg->cptr[c], hi = seg->cptr[c + 1], r0 = seg->row[lo], step = seg->rstep;
+
+  for (PetscInt s = lo; s < hi; s++) RowSolve(bs, r0 + step * (s - lo), seg->col + seg->ptr[s], seg->val + seg->ptr[s] * bs2, seg->ptr[s + 1] - seg->ptr[s], seg->dval ? seg->dval + s * bs2 : NULL, src, x, NULL, 0, PETSC_FALSE);
+}
+
 static inline __attribute__((always_inline)) void SegmentRun(const PetscInt bs, const GILUTriSeg *seg, const PetscScalar *src, PetscScalar *x, unsigned int *done, unsigned int epoch, int tid, int nth)
 {
   const PetscInt bs2 = bs * bs;
@@ -482,8 +702,21 @@ static inline __attribute__((always_inline)) void SegmentRun(const PetscInt bs, 
     if (tid == 0) RowsSolve(bs, seg, 0, seg->nrows, src, x);
     break;
   case GILU_KERNEL_SYNCFREE:
-    if (nth == 1) RowsSolve(bs, seg, 0, seg->nrows, src, x);
-    else {
+    if (nth == 1 && seg->dptr)
+      for (PetscInt c = 0; c < seg->nchunks; c++) ChunkSolve(bs, seg, c, src, x);
+    else if (nth == 1) RowsSolve(bs, seg, 0, seg->nrows, src, x);
+    else if (seg->dptr) { /* chunked: a chunk waits for the chunks it reads, runs its rows in elimination order, raises its flag */
+      GILUTriSeg *sg = (GILUTriSeg *)seg;
+
+      for (;;) {
+        PetscInt c = __atomic_fetch_add(&sg->next, 1, __ATOMIC_RELAXED);
+
+        if (c >= seg->nchunks) break;
+        for (PetscInt k = seg->dptr[c]; k < seg->dptr[c + 1]; k++) WaitFlag(&done[seg->dep[k]], epoch);
+        ChunkSolve(bs, seg, c, src, x);
+        __atomic_store_n(&done[c], epoch, __ATOMIC_RELEASE);
+      }
+    } else {
       GILUTriSeg *sg = (GILUTriSeg *)seg;
 
       for (;;) {

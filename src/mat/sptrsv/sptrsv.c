@@ -20,7 +20,7 @@ static PetscErrorCode GILUTriResolveBackend(GILUTri tri)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-const char *const GILUTriSolveTypes[] = {"auto", "levelset", "syncfree", "colblock", "rowblock", "recblock", "sequential", "GILUTriSolveType", "GILU_TRISOLVE_", NULL};
+const char *const GILUTriSolveTypes[] = {"auto", "levelset", "syncfree", "colblock", "rowblock", "recblock", "sequential", "chunked", "GILUTriSolveType", "GILU_TRISOLVE_", NULL};
 
 PetscErrorCode GILUTriCreate(GILUTri *tri)
 {
@@ -391,6 +391,7 @@ PetscErrorCode GILUTriView(GILUTri tri, PetscViewer viewer)
     if (ns || nt > 1)
       PetscCall(PetscViewerASCIIPrintf(viewer, "blocks: %" PetscInt_FMT " triangles (%" PetscInt_FMT " parallel, %" PetscInt_FMT " levelset, %" PetscInt_FMT " syncfree, %" PetscInt_FMT " sequential), %" PetscInt_FMT " squares holding %" PetscInt_FMT " of %" PetscInt_FMT " off-diagonal blocks\n", nt, byk[0], byk[1], byk[2], byk[3], ns, nnzsq,
                                        tri->nz - (tri->diag == GILU_TRI_DIAG_STORED ? tri->n : 0)));
+    PetscCall(GILUTriViewChunked(tri, viewer)); /* chunked: its chunks and chunk levels */
     PetscCall(PetscViewerASCIIPrintf(viewer, "setup time: analysis %g s, plan %g s; %" PetscInt_FMT " solves\n", (double)tri->tanalysis, (double)tri->tplan, tri->nsolves));
   } else PetscCall(PetscViewerASCIIPrintf(viewer, "algorithm requested %s, %" PetscInt_FMT " host threads (chosen at the first solve)\n", GILUTriSolveTypes[tri->type], tri->nthreads));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -60,6 +60,12 @@ typedef struct {
   PetscInt    *colp;    /* permuted layout (a whole-matrix level-set/sync-free triangle): [nnz] the stored position of
                            each column's row; the solve keeps the solution also in execution order (tri->xp), so a
                            row reads its dependencies from the previous levels' contiguous stretch */
+  /* chunked (a whole-matrix triangle, kernel GILU_KERNEL_SYNCFREE with dptr != NULL): the chunks are runs of consecutive
+     rows in elimination order, stored and claimed level by level of the chunk DAG (nlevels, lptr count chunk levels);
+     chunk c waits for the done flags (tri->done[chunk], by claim position) of its dependencies dep[dptr[c] .. dptr[c+1]-1] */
+  PetscInt *dptr; /* [nchunks+1] */
+  PetscInt *dep;  /* [dptr[nchunks]] claim positions of the chunks holding the columns the chunk's rows read */
+  PetscInt  rstep; /* the rows of a chunk are row[cptr[c]] + rstep * k, k = 0, 1, ... (1 lower, -1 upper) */
 } GILUTriSeg;
 
 struct _n_GILUTri {
@@ -98,5 +104,6 @@ PETSC_INTERN PetscErrorCode GILUTriPlanSetValues(GILUTri);
 PETSC_INTERN PetscErrorCode GILUTriDeviceDestroy(GILUTri);
 PETSC_INTERN PetscErrorCode GILUTriDeviceSetValues(GILUTri);
 PETSC_INTERN PetscErrorCode GILUTriPlanSolve(GILUTri, const PetscScalar[], PetscScalar[]);
+PETSC_INTERN PetscErrorCode GILUTriViewChunked(GILUTri, PetscViewer);
 
 #endif
