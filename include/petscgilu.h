@@ -45,7 +45,7 @@ M*/
 
    Options Database Keys:
 +  -pc_factor_mat_solver_type gilu - use it with -pc_type ilu or icc (also as -sub_ with PCBJACOBI, PCASM)
-.  -mat_gilu_trisolve <auto,levelset,syncfree,colblock,rowblock,recblock,sequential> - the algorithm (factor's prefix)
+.  -mat_gilu_trisolve <auto,levelset,syncfree,colblock,rowblock,recblock,sequential,chunked> - the algorithm (factor's prefix)
 -  -mat_gilu_trisolve_threads <n> - host threads of the solves (default OMP_NUM_THREADS)
 
    Level: beginner
