@@ -179,7 +179,9 @@ def main():
     res = dict(host=socket.gethostname(), cpus=os.cpu_count(), date=datetime.date.today().isoformat(), size=size, matrices=[])
     timeout = 120 if a.quick else 600
     mats = ['convdiff3d', 'jump3d', 'fem_q1', 'elasticity3d', 'circuit'] if a.quick else MATRICES
-    todo = [(m, c) for m in mats for c in CONFIGS if not (c[5] and m in NONSYMMETRIC) and not (only and not only.search('%s/%s' % (m, c[0])))]
+    # pilut's factors are not symmetric: CG with them does not converge, so it runs on the nonsymmetric matrices only
+    todo = [(m, c) for m in mats for c in CONFIGS if not (c[5] and m in NONSYMMETRIC) and not (c[0] == 'pilut' and m not in NONSYMMETRIC)
+            and not (only and not only.search('%s/%s' % (m, c[0])))]
     t0 = time.time()
     for i, (m, c) in enumerate(todo):
         s = size * 2 // 3 if m in BLOCK3 else size

@@ -136,7 +136,9 @@ CONFIGS = [
     dict(id='bjacobi-np2', label='bjacobi+ilu 2 ranks', pc=['-pc_type', 'bjacobi', '-sub_pc_type', 'ilu'], threads=1, np=2,
          model='aij', base='ilu'),
     dict(id='hypre-euclid', label='hypre euclid', pc=['-pc_type', 'hypre', '-pc_hypre_type', 'euclid'], threads=1, np=1, model=None, base='ilu'),
-    dict(id='hypre-pilut', label='hypre pilut', pc=['-pc_type', 'hypre', '-pc_hypre_type', 'pilut'], threads=1, np=1, model=None, base='ilu'),
+    # pilut's factors are not symmetric: CG with them does not converge (the 100^3 Poisson run hit the timeout)
+    dict(id='hypre-pilut', label='hypre pilut', pc=['-pc_type', 'hypre', '-pc_hypre_type', 'pilut'], threads=1, np=1, model=None, base='ilu',
+         nonsymmetric_only=True),
     dict(id='hypre-boomeramg', label='hypre boomeramg', pc=['-pc_type', 'hypre', '-pc_hypre_type', 'boomeramg'], threads=1, np=1,
          model=None, base='ilu'),
     # optional: run only when the probe finds the option known to this build
@@ -1029,6 +1031,8 @@ def main():
             if wanted and c['id'] not in wanted:
                 continue
             if c.get('symmetric_only') and not p['symmetric']:
+                continue
+            if c.get('nonsymmetric_only') and p['symmetric']:
                 continue
             if c.get('problems') and p['id'] not in c['problems']:
                 continue
