@@ -143,7 +143,7 @@ def main():
             ax.set_title("%s (%d^3)" % (prob, N_TABLE))
             ax.set_xlabel("update cycles")
             ax.set_ylabel("GMRES iterations")
-        axes[-1].legend(fontsize=7)
+        axes[0][-1].legend(fontsize=7)
         fig.tight_layout()
         fig.savefig(stem + "-iterations.png", dpi=110)
     except ImportError:
