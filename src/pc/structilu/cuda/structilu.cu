@@ -273,6 +273,22 @@ static __device__ void GILUDeviceBlockInvert(const FactorArgs *k, int pos, int p
   D_q^{-1}) and A_{p,s+u} -= L_ps U_{q,u} need only row a, so the DoF threads of a point are independent until the
   diagonal block is inverted (by the point's first thread, Gauss-Jordan with partial pivoting as on the host).
 */
+/* The grid point at stored position pos of the level-ordered factors: its coordinates and its range of absent
+   stencil positions (missptr; none when the pattern is the full stencil everywhere) */
+static __device__ __forceinline__ int FactorPoint(const FactorArgs *k, int pos, int *i, int *j, int *l, int *m, int *mend)
+{
+  const int p = k->perm[pos];
+
+  *i = p % k->n[0];
+  *j = (p / k->n[0]) % k->n[1];
+  *l = p / (k->n[0] * k->n[1]);
+  if (k->missptr) {
+    *m    = k->missptr[p];
+    *mend = k->missptr[p + 1];
+  }
+  return p;
+}
+
 template <int D>
 __global__ void __launch_bounds__(GILU_TILE_MAX_THREADS) StructILUFactorKernel(FactorArgs k, int sweep)
 {
@@ -284,14 +300,7 @@ __global__ void __launch_bounds__(GILU_TILE_MAX_THREADS) StructILUFactorKernel(F
   if (valid) {
     int i, j, l, m = 0, mend = 0;
 
-    p = k.perm[pos];
-    i = p % k.n[0];
-    j = (p / k.n[0]) % k.n[1];
-    l = p / (k.n[0] * k.n[1]);
-    if (k.missptr) {
-      m    = k.missptr[p];
-      mend = k.missptr[p + 1];
-    }
+    p = FactorPoint(&k, pos, &i, &j, &l, &m, &mend);
     for (int s = 0; s < k.nl; s++) {
       const int qi = i + k.off[3 * s], qj = j + k.off[3 * s + 1], ql = l + k.off[3 * s + 2];
       double   *Lps, lrow[D];
@@ -438,14 +447,7 @@ __global__ void __launch_bounds__(GILU_TILE_MAX_THREADS) StructILUFactorMMAKerne
   if (valid) {
     int i, j, l, m = 0, mend = 0;
 
-    p = k.perm[pos];
-    i = p % k.n[0];
-    j = (p / k.n[0]) % k.n[1];
-    l = p / (k.n[0] * k.n[1]);
-    if (k.missptr) {
-      m    = k.missptr[p];
-      mend = k.missptr[p + 1];
-    }
+    p = FactorPoint(&k, pos, &i, &j, &l, &m, &mend);
     for (int s = 0; s < k.nl; s++) {
       const int qi = i + k.off[3 * s], qj = j + k.off[3 * s + 1], ql = l + k.off[3 * s + 2];
       double   *Lps, acc[2];
