@@ -115,9 +115,16 @@ int main(int argc, char **argv)
    # cuda where there is no device: a clear error
    test:
      suffix: no_device
-     requires: !cuda_device
+     requires: cuda !cuda_device
      args: -gilu_backend cuda
      filter: Error: grep -o "no CUDA device was found"
+
+   # cuda in a build without CUDA (no nvcc found, or PETSCGILU_WITH_CUDA=0): a clear error
+   test:
+     suffix: no_cuda_build
+     requires: !cuda
+     args: -gilu_backend cuda
+     filter: Error: grep -o "petscgilu was built without CUDA"
 
    # what -ksp_view shows on the emulated back-end: the device schedule and the performance model
    test:

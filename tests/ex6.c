@@ -318,7 +318,7 @@ int main(int argc, char **argv)
    # without a device the baselines say why they cannot run
    test:
      suffix: cusparse_no_device
-     requires: cudaemu !cuda_device
+     requires: cuda cudaemu !cuda_device
      args: -cusparse
      filter: Error: grep -o "no CUDA device was found"
 
