@@ -562,7 +562,7 @@ static PetscErrorCode TestChunked(PetscRandom rnd)
       Mat              A, Fp, Fg;
       Vec              b, xp, xg;
       GILUTri          L, U;
-      GILUTriSolveType ranL, ranU, want = nt == 1 ? GILU_TRISOLVE_SEQUENTIAL : GILU_TRISOLVE_CHUNKED;
+      GILUTriSolveType ranL, ranU, want = GILU_TRISOLVE_CHUNKED; /* one thread: two chunks at a time (the column-offset patterns) */
       char             what[64];
 
       PetscCall(MakeStencil(30, 7, (PetscBool)permute, rnd, &A));
@@ -627,13 +627,15 @@ static PetscErrorCode TimeSolve(Mat F, Vec b, Vec x, PetscInt reps, PetscReal *b
 
 /*
   -test bench: one JSON object per line for bench/sptrsv.py: the matrix (-grid m -points 7|27 [-permute]), its ILU(0)
-  factors' levels, PETSc's MatSolve time and, for each algorithm and -bench_threads list, gilu's MatSolve time
+  factors' levels, PETSc's MatSolve time and, for each algorithm (or those of -bench_types a,b,...) and -bench_threads
+  list, gilu's MatSolve time
   (best of -reps), the algorithm auto chose and the analysis time.
 */
 static PetscErrorCode Bench(PetscRandom rnd, PetscInt grid)
 {
   PetscInt  points = 7, reps = 10, threads[4] = {1, 2}, nthr = 2, n;
   PetscBool permute = PETSC_FALSE;
+  char      types[256] = ""; /* -bench_types levelset,chunked,...: only these (default all) */
   Mat       A, Fp;
   Vec       b, x;
   PetscReal tp, tpc;
@@ -644,6 +646,7 @@ static PetscErrorCode Bench(PetscRandom rnd, PetscInt grid)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-reps", &reps, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-permute", &permute, NULL));
   PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-bench_threads", threads, &nthr, NULL));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-bench_types", types, sizeof(types), NULL));
   PetscCall(MakeStencil(grid, points, permute, rnd, &A));
   PetscCall(MatGetSize(A, &n, NULL));
   PetscCall(PetscSNPrintf(name, sizeof(name), "%s%" PetscInt_FMT "pt-%" PetscInt_FMT "^3", permute ? "perm-" : "", points, grid));
@@ -658,6 +661,17 @@ static PetscErrorCode Bench(PetscRandom rnd, PetscInt grid)
       char             opt[32];
       PetscLogDouble   t0, t1;
       GILUTri          L, U;
+      PetscBool        wanted = PETSC_TRUE;
+
+      if (types[0]) {
+        char  *found = NULL;
+        size_t len;
+
+        PetscCall(PetscStrlen(GILUTriSolveTypes[t], &len));
+        PetscCall(PetscStrstr(types, GILUTriSolveTypes[t], &found));
+        wanted = (PetscBool)(found && (found == types || found[-1] == ',') && (found[len] == ',' || found[len] == 0));
+      }
+      if (!wanted) continue;
       PetscInt         nlL, nlU, mlL, mlU;
       GILUTriSolveType ranL, ranU;
 
@@ -795,6 +809,13 @@ int main(int argc, char **argv)
    test:
      suffix: engine
      args: -test engine -n 200 -grid 5
+     env: OMP_WAIT_POLICY=passive
+     output_file: output/empty.out
+
+   # grid 12 (1728 rows): the chunked stencil triangles are solved by column-offset patterns (few patterns, 64+ rows each)
+   test:
+     suffix: engine_patterns
+     args: -test engine -n 200 -grid 12
      env: OMP_WAIT_POLICY=passive
      output_file: output/empty.out
 

@@ -11,11 +11,17 @@
    a run of consecutive rows (a grid line of a stencil matrix in natural order), the chunks are
    claimed level by level of the chunk dependency DAG, and a chunk waits on the done flags of the
    chunks it reads before it runs its rows one after the other (values and x accessed in order).
+   When the rows have few distinct column-offset lists (a stencil matrix: a handful), chunked stores
+   runs of rows per pattern instead of row pointers and column indices, and a thread takes two
+   chunks of one chunk level at a time and runs their rows alternately: a row waits on the row
+   before it (latency, not bandwidth, bounds a single chain), two chains overlap. This also makes
+   chunked the fastest kernel on one thread, where auto picks it.
 
    Why they cannot deadlock: a chunk waits only on rows of lower levels, i.e. of chunks claimed
    earlier (chunked: on chunks of lower chunk levels), and a thread finishes its chunk before it
    claims another. Take the unfinished claimed chunk that comes first: everything it waits for
-   is finished, so its thread makes progress.
+   is finished, so its thread makes progress (a pair: both chunks are of one chunk level, and
+   their waits are done before either runs).
    Spinning threads yield the processor after a while.
 
    Why the results do not depend on the number of threads: every row is computed by the same
@@ -62,7 +68,9 @@ static const struct {
   PetscInt  ck_max;       /* ... and is cut at this many rows (one flag per chunk: few, but not too coarse for the threads) */
   PetscReal ck_par;       /* auto picks chunked when chunks/chunk levels is at least this (per thread) ... */
   PetscReal ck_len;       /* ... and rows per run of rows each reading the one before is at least this (else the order has no locality) */
-} GILUTriTable = {4096, 4.0, 20000, 256.0, 20, 15.0, 128, 64, 4, 16384, 6, 1024, 128, 256, 2.0, 8.0};
+  PetscInt  pat_max;      /* chunked: rows solved by column-offset patterns when the triangle has at most this many distinct ones ... */
+  PetscInt  pat_rows;     /* ... and at least this many rows per pattern */
+} GILUTriTable = {4096, 4.0, 20000, 256.0, 20, 15.0, 128, 64, 4, 16384, 6, 1024, 128, 256, 2.0, 8.0, 1024, 64};
 
 static inline PetscInt Elim(GILUTri tri, PetscInt r)
 {
@@ -216,8 +224,9 @@ static PetscErrorCode ChunkPlan(GILUTri tri, PetscInt *nc, PetscInt **st, PetscI
     PetscBool par;
 
     PetscCall(ChunkPartition(tri, pass ? 1 : GILUTriTable.ck_min, nc, st, of, lv, nl, &nr));
-    par   = (PetscBool)((PetscReal)*nc >= GILUTriTable.ck_par * tri->nthreads * *nl);
-    *pays = (PetscBool)(par && !tri->backend && tri->nthreads > 1 && tri->n >= GILUTriTable.seq_rows * tri->nthreads && (PetscReal)tri->n >= GILUTriTable.ck_len * nr);
+    /* one thread: worth it only with the column-offset patterns, two chunks at a time (checked by the caller) */
+    par   = (PetscBool)((PetscReal)*nc >= GILUTriTable.ck_par * PetscMax(tri->nthreads, 2) * *nl);
+    *pays = (PetscBool)(par && !tri->backend && tri->n >= GILUTriTable.seq_rows * PetscMax(tri->nthreads, 2) && (PetscReal)tri->n >= GILUTriTable.ck_len * nr);
     if (par || pass) break;
     PetscCall(PetscFree2(*st, *of));
     PetscCall(PetscFree(*lv));
@@ -232,10 +241,99 @@ static PetscErrorCode ChunkedPays(GILUTri tri, PetscBool *pays)
 
   PetscFunctionBegin;
   *pays = PETSC_FALSE;
-  if (tri->backend || tri->nthreads <= 1 || tri->n < GILUTriTable.seq_rows * tri->nthreads) PetscFunctionReturn(PETSC_SUCCESS);
+  if (tri->backend || tri->n < GILUTriTable.seq_rows * PetscMax(tri->nthreads, 2)) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(ChunkPlan(tri, &nc, &st, &of, &lv, &nl, pays));
   PetscCall(PetscFree2(st, of));
   PetscCall(PetscFree(lv));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* a segment's arrays freed, the segment zeroed (to be built again) */
+static PetscErrorCode SegmentFree(GILUTriSeg *seg)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree5(seg->row, seg->ptr, seg->col, seg->src, seg->lptr));
+  PetscCall(PetscFree(seg->val));
+  PetscCall(PetscFree(seg->dval));
+  PetscCall(PetscFree(seg->colp));
+  PetscCall(PetscFree2(seg->cptr, seg->clev));
+  PetscCall(PetscFree(seg->ldone));
+  PetscCall(PetscFree2(seg->dptr, seg->dep));
+  PetscCall(PetscFree3(seg->rptr, seg->rpat, seg->rlen));
+  PetscCall(PetscFree2(seg->pptr, seg->poff));
+  PetscCall(PetscMemzero(seg, sizeof(*seg)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  The column-offset patterns of a chunked triangle (see GILUTriSeg): rows with equal offset lists share a pattern, the
+  rows of a chunk become runs of one pattern. Given up (rptr stays NULL, the rows are solved from ptr/col) when the
+  patterns are many: more than pat_max, or more than one per pat_rows rows (a general sparse factor: nothing to gain).
+*/
+static PetscErrorCode BuildChunkPatterns(GILUTri tri, GILUTriSeg *seg)
+{
+  const PetscInt hsize = 4 * GILUTriTable.pat_max; /* open addressing, a power of two */
+  PetscInt       npat = 0, nent = 0, nruns = 0, *hash, *pptr, *poff, *rpat, maxent = 0;
+  PetscBool      ok   = PETSC_TRUE;
+
+  PetscFunctionBegin;
+  if (seg->nrows < GILUTriTable.pat_rows) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt s = 0; s < seg->nrows; s++) maxent = PetscMax(maxent, seg->ptr[s + 1] - seg->ptr[s]);
+  PetscCall(PetscMalloc4(hsize, &hash, GILUTriTable.pat_max + 1, &pptr, GILUTriTable.pat_max * maxent, &poff, seg->nrows, &rpat));
+  for (PetscInt h = 0; h < hsize; h++) hash[h] = -1;
+  pptr[0] = 0;
+  for (PetscInt c = 0; c < seg->nchunks && ok; c++) {
+    const PetscInt lo = seg->cptr[c], r0 = seg->row[lo];
+
+    for (PetscInt s = lo; s < seg->cptr[c + 1]; s++) {
+      const PetscInt r = r0 + seg->rstep * (s - lo), nz = seg->ptr[s + 1] - seg->ptr[s], *col = seg->col + seg->ptr[s];
+      uint32_t       h = (uint32_t)nz * 2654435761u;
+      PetscInt       p;
+
+      for (PetscInt k = 0; k < nz; k++) h = (h ^ (uint32_t)(col[k] - r)) * 16777619u;
+      for (h &= (uint32_t)(hsize - 1);; h = (h + 1) & (uint32_t)(hsize - 1)) {
+        PetscBool same = PETSC_TRUE;
+
+        p = hash[h];
+        if (p < 0) break;
+        if (pptr[p + 1] - pptr[p] != nz) continue;
+        for (PetscInt k = 0; k < nz && same; k++) same = (PetscBool)(poff[pptr[p] + k] == col[k] - r);
+        if (same) break;
+      }
+      if (p < 0) { /* a new pattern */
+        if (npat == GILUTriTable.pat_max) {
+          ok = PETSC_FALSE;
+          break;
+        }
+        p = hash[h] = npat++;
+        for (PetscInt k = 0; k < nz; k++) poff[nent++] = col[k] - r;
+        pptr[npat] = nent;
+      }
+      rpat[s] = p;
+      if (s == lo || rpat[s - 1] != p) nruns++;
+    }
+  }
+  if (ok && npat * GILUTriTable.pat_rows <= seg->nrows) {
+    PetscCall(PetscMalloc3(seg->nchunks + 1, &seg->rptr, nruns, &seg->rpat, nruns, &seg->rlen));
+    PetscCall(PetscMalloc2(npat + 1, &seg->pptr, nent, &seg->poff));
+    PetscCall(PetscArraycpy(seg->pptr, pptr, npat + 1));
+    PetscCall(PetscArraycpy(seg->poff, poff, nent));
+    seg->npat = npat;
+    nruns     = 0;
+    for (PetscInt c = 0; c < seg->nchunks; c++) {
+      seg->rptr[c] = nruns;
+      for (PetscInt s = seg->cptr[c]; s < seg->cptr[c + 1]; s++) {
+        if (s == seg->cptr[c] || rpat[s - 1] != rpat[s]) {
+          seg->rpat[nruns] = rpat[s];
+          seg->rlen[nruns] = 0;
+          nruns++;
+        }
+        seg->rlen[nruns - 1]++;
+      }
+    }
+    seg->rptr[seg->nchunks] = nruns;
+  }
+  PetscCall(PetscFree4(hash, pptr, poff, rpat));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -314,6 +412,7 @@ static PetscErrorCode BuildChunked(GILUTri tri, GILUTriSeg *seg)
     else seg->dptr[nc] = ndep;
   }
   PetscCall(PetscFree(mark));
+  PetscCall(BuildChunkPatterns(tri, seg));
   PetscCall(PetscMalloc1(nnz * bs2, &seg->val));
   if (tri->diag != GILU_TRI_DIAG_UNIT) PetscCall(PetscMalloc1(n * bs2, &seg->dval));
   PetscCall(PetscFree3(ord, pos, cnt));
@@ -330,6 +429,7 @@ PetscErrorCode GILUTriViewChunked(GILUTri tri, PetscViewer viewer)
 
     PetscCall(PetscViewerASCIIPrintf(viewer, "chunks: %" PetscInt_FMT " of consecutive rows (%.1f rows each, at most %" PetscInt_FMT "), %" PetscInt_FMT " chunk levels (%.1f chunks each), %" PetscInt_FMT " dependencies\n", seg->nchunks, seg->nchunks ? (double)seg->nrows / seg->nchunks : 0.0, seg->chunk,
                                      seg->nlevels, seg->nlevels ? (double)seg->nchunks / seg->nlevels : 0.0, seg->dptr[seg->nchunks]));
+    if (seg->rptr) PetscCall(PetscViewerASCIIPrintf(viewer, "rows by column-offset pattern: %" PetscInt_FMT " patterns, %" PetscInt_FMT " runs (no column indices read)\n", seg->npat, seg->rptr[seg->nchunks]));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -454,8 +554,11 @@ PetscErrorCode GILUTriPlanBuild(GILUTri tri)
     PetscCall(AddSegment(tri, &cap));
     if (chunked) {
       PetscCall(BuildChunked(tri, &tri->seg[0]));
-      tri->ran = GILU_TRISOLVE_CHUNKED;
-      break;
+      if (tri->nthreads > 1 || tri->seg[0].rptr) {
+        tri->ran = GILU_TRISOLVE_CHUNKED;
+        break;
+      }
+      PetscCall(SegmentFree(&tri->seg[0])); /* one thread without the patterns: the sequential kernel does as well */
     }
     PetscCall(BuildTriangle(tri, 0, n, kernel, lev, &tri->seg[0]));
     if (tri->type == GILU_TRISOLVE_AUTO) {
@@ -576,15 +679,7 @@ PetscErrorCode GILUTriPlanDestroy(GILUTri tri)
 {
   PetscFunctionBegin;
   PetscCall(GILUTriDeviceDestroy(tri));
-  for (PetscInt s = 0; s < tri->nseg; s++) {
-    PetscCall(PetscFree5(tri->seg[s].row, tri->seg[s].ptr, tri->seg[s].col, tri->seg[s].src, tri->seg[s].lptr));
-    PetscCall(PetscFree(tri->seg[s].val));
-    PetscCall(PetscFree(tri->seg[s].dval));
-    PetscCall(PetscFree(tri->seg[s].colp));
-    PetscCall(PetscFree2(tri->seg[s].cptr, tri->seg[s].clev));
-    PetscCall(PetscFree(tri->seg[s].ldone));
-    PetscCall(PetscFree2(tri->seg[s].dptr, tri->seg[s].dep));
-  }
+  for (PetscInt s = 0; s < tri->nseg; s++) PetscCall(SegmentFree(&tri->seg[s]));
   PetscCall(PetscFree(tri->seg));
   PetscCall(PetscFree(tri->xp));
   PetscCall(PetscFree(tri->done));
@@ -668,6 +763,95 @@ static inline __attribute__((always_inline)) void RowsSolve(const PetscInt bs, c
   for (PetscInt s = lo; s < hi; s++) RowSolve(bs, seg->row[s], seg->col + seg->ptr[s], seg->val + seg->ptr[s] * bs2, seg->ptr[s + 1] - seg->ptr[s], seg->dval ? seg->dval + s * bs2 : NULL, src, x, NULL, 0, PETSC_FALSE);
 }
 
+/*
+  Chunked with column-offset patterns: a cursor walks the runs of one chunk. Two chunks of one chunk level are independent,
+  so a thread that holds two runs their rows alternately: each row waits on the row before it in its own chunk (a chain of
+  dependent multiply-adds and a store-to-load forwarding per row, latency rather than bandwidth), and two interleaved
+  chains keep the core busy while either waits. Every row is computed as the reference computes it (the same bits).
+*/
+typedef struct {
+  const MatScalar *v, *d;   /* the next row's values and inverted diagonal block */
+  const PetscInt  *off;     /* the current run's column offsets */
+  PetscInt         nz;      /* ... and their number */
+  PetscInt         left;    /* rows left in the current run */
+  PetscInt         q, qend; /* the next run, the chunk's end */
+  PetscInt         r;       /* the next row */
+} ChunkCursor;
+
+static inline void CursorInit(const PetscInt bs, const GILUTriSeg *seg, PetscInt c, ChunkCursor *u)
+{
+  const PetscInt lo = seg->cptr[c], bs2 = bs * bs;
+
+  u->v    = seg->val + seg->ptr[lo] * bs2;
+  u->d    = seg->dval ? seg->dval + lo * bs2 : NULL;
+  u->r    = seg->row[lo];
+  u->q    = seg->rptr[c];
+  u->qend = seg->rptr[c + 1];
+  u->left = 0;
+  u->off  = NULL;
+  u->nz   = 0;
+}
+
+/* whether the chunk has a row left (entering its next run if needed) */
+static inline PetscBool CursorMore(const GILUTriSeg *seg, ChunkCursor *u)
+{
+  while (!u->left) {
+    PetscInt p;
+
+    if (u->q == u->qend) return PETSC_FALSE;
+    p       = seg->rpat[u->q];
+    u->off  = seg->poff + seg->pptr[p];
+    u->nz   = seg->pptr[p + 1] - seg->pptr[p];
+    u->left = seg->rlen[u->q++];
+  }
+  return PETSC_TRUE;
+}
+
+static inline __attribute__((always_inline)) void CursorRow(const PetscInt bs, PetscInt step, ChunkCursor *u, const PetscScalar *src, PetscScalar *x)
+{
+  const PetscInt   bs2 = bs * bs, r = u->r, nz = u->nz, *off = u->off;
+  const MatScalar *v = u->v, *d = u->d;
+  PetscScalar      s[GILU_MAX_DOF];
+
+  for (PetscInt p = 0; p < bs; p++) s[p] = src[r * bs + p];
+  for (PetscInt k = 0; k < nz; k++) {
+    const PetscScalar *xc = x + (r + off[k]) * bs;
+
+    for (PetscInt p = 0; p < bs; p++)
+      for (PetscInt e = 0; e < bs; e++) s[p] -= v[k * bs2 + p * bs + e] * xc[e];
+  }
+  if (d) {
+    for (PetscInt p = 0; p < bs; p++) {
+      PetscScalar y = 0;
+
+      for (PetscInt e = 0; e < bs; e++) y += d[p * bs + e] * s[e];
+      x[r * bs + p] = y;
+    }
+    u->d = d + bs2;
+  } else
+    for (PetscInt p = 0; p < bs; p++) x[r * bs + p] = s[p];
+  u->v = v + nz * bs2;
+  u->r = r + step;
+  u->left--;
+}
+
+/* chunks c0 and c1 (c1 < 0: c0 alone) of one chunk level, rows interleaved */
+static inline __attribute__((always_inline)) void ChunkPairSolve(const PetscInt bs, const GILUTriSeg *seg, PetscInt c0, PetscInt c1, const PetscScalar *src, PetscScalar *x)
+{
+  ChunkCursor a, b;
+
+  CursorInit(bs, seg, c0, &a);
+  if (c1 >= 0) {
+    CursorInit(bs, seg, c1, &b);
+    while (CursorMore(seg, &a) && CursorMore(seg, &b)) {
+      CursorRow(bs, seg->rstep, &a, src, x);
+      CursorRow(bs, seg->rstep, &b, src, x);
+    }
+    while (CursorMore(seg, &b)) CursorRow(bs, seg->rstep, &b, src, x);
+  }
+  while (CursorMore(seg, &a)) CursorRow(bs, seg->rstep, &a, src, x);
+}
+
 /* chunked: the rows of chunk c are consecutive in elimination order, so r needs no index array (+1 lower, -1 upper) */
 static inline __attribute__((always_inline)) void ChunkSolve(const PetscInt bs, const GILUTriSeg *seg, PetscInt c, const PetscScalar *src, PetscScalar *x)
 {
@@ -702,7 +886,14 @@ static inline __attribute__((always_inline)) void SegmentRun(const PetscInt bs, 
     if (tid == 0) RowsSolve(bs, seg, 0, seg->nrows, src, x);
     break;
   case GILU_KERNEL_SYNCFREE:
-    if (nth == 1 && seg->dptr)
+    if (nth == 1 && seg->rptr) /* pairs of chunks of one chunk level, in claim order */
+      for (PetscInt c = 0; c < seg->nchunks; c++) {
+        PetscBool pair = (PetscBool)(c + 1 < seg->nchunks && seg->clev[c + 1] == seg->clev[c]);
+
+        ChunkPairSolve(bs, seg, c, pair ? c + 1 : -1, src, x);
+        if (pair) c++;
+      }
+    else if (nth == 1 && seg->dptr)
       for (PetscInt c = 0; c < seg->nchunks; c++) ChunkSolve(bs, seg, c, src, x);
     else if (nth == 1) RowsSolve(bs, seg, 0, seg->nrows, src, x);
     else if (seg->dptr) { /* chunked: a chunk waits for the chunks it reads, runs its rows in elimination order, raises its flag */
@@ -712,6 +903,18 @@ static inline __attribute__((always_inline)) void SegmentRun(const PetscInt bs, 
         PetscInt c = __atomic_fetch_add(&sg->next, 1, __ATOMIC_RELAXED);
 
         if (c >= seg->nchunks) break;
+        if (seg->rptr) { /* take the next chunk too when it is of the same chunk level (nobody has claimed it yet) */
+          PetscInt c1 = c + 1, want = c + 1;
+
+          if (c1 >= seg->nchunks || seg->clev[c1] != seg->clev[c] || !__atomic_compare_exchange_n(&sg->next, &want, c + 2, PETSC_FALSE, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) c1 = -1;
+          for (PetscInt k = seg->dptr[c]; k < seg->dptr[c + 1]; k++) WaitFlag(&done[seg->dep[k]], epoch);
+          if (c1 >= 0)
+            for (PetscInt k = seg->dptr[c1]; k < seg->dptr[c1 + 1]; k++) WaitFlag(&done[seg->dep[k]], epoch);
+          ChunkPairSolve(bs, seg, c, c1, src, x);
+          __atomic_store_n(&done[c], epoch, __ATOMIC_RELEASE);
+          if (c1 >= 0) __atomic_store_n(&done[c1], epoch, __ATOMIC_RELEASE);
+          continue;
+        }
         for (PetscInt k = seg->dptr[c]; k < seg->dptr[c + 1]; k++) WaitFlag(&done[seg->dep[k]], epoch);
         ChunkSolve(bs, seg, c, src, x);
         __atomic_store_n(&done[c], epoch, __ATOMIC_RELEASE);

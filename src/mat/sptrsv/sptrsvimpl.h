@@ -66,6 +66,12 @@ typedef struct {
   PetscInt *dptr; /* [nchunks+1] */
   PetscInt *dep;  /* [dptr[nchunks]] claim positions of the chunks holding the columns the chunk's rows read */
   PetscInt  rstep; /* the rows of a chunk are row[cptr[c]] + rstep * k, k = 0, 1, ... (1 lower, -1 upper) */
+  /* chunked, when the rows have few distinct column-offset lists (col - row; a stencil matrix in natural order has a
+     handful): the rows of chunk c are runs rptr[c] .. rptr[c+1]-1, run q holding rlen[q] consecutive rows of pattern
+     rpat[q], whose offsets are poff[pptr[p] .. pptr[p+1]-1]. The solve then reads no row pointer and no column index:
+     the values alone stream from memory (NULL: the rows as ptr/col) */
+  PetscInt *rptr, *rpat, *rlen; /* [nchunks+1], [nruns], [nruns] */
+  PetscInt  npat, *pptr, *poff; /* [npat+1], [pptr[npat]] */
 } GILUTriSeg;
 
 struct _n_GILUTri {
