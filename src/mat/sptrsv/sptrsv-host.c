@@ -234,17 +234,22 @@ static PetscErrorCode ChunkPlan(GILUTri tri, PetscInt *nc, PetscInt **st, PetscI
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Whether auto runs chunked */
-static PetscErrorCode ChunkedPays(GILUTri tri, PetscBool *pays)
-{
-  PetscInt nc, nl, *st, *of, *lv;
+/* The chunk plan of a triangle that auto may run chunked (NULL arrays: auto does not), to be handed to BuildChunked() */
+typedef struct {
+  PetscInt  nc, nl, *st, *of, *lv;
+  PetscBool pays;
+} GILUChunkPlan;
 
+static PetscErrorCode ChunkedPays(GILUTri tri, GILUChunkPlan *cp)
+{
   PetscFunctionBegin;
-  *pays = PETSC_FALSE;
+  PetscCall(PetscMemzero(cp, sizeof(*cp)));
   if (tri->backend || tri->n < GILUTriTable.seq_rows * PetscMax(tri->nthreads, 2)) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(ChunkPlan(tri, &nc, &st, &of, &lv, &nl, pays));
-  PetscCall(PetscFree2(st, of));
-  PetscCall(PetscFree(lv));
+  PetscCall(ChunkPlan(tri, &cp->nc, &cp->st, &cp->of, &cp->lv, &cp->nl, &cp->pays));
+  if (!cp->pays) {
+    PetscCall(PetscFree2(cp->st, cp->of));
+    PetscCall(PetscFree(cp->lv));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -337,15 +342,22 @@ static PetscErrorCode BuildChunkPatterns(GILUTri tri, GILUTriSeg *seg)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The chunked triangle of all rows: chunks stored and claimed level by level (elimination order inside a level) */
-static PetscErrorCode BuildChunked(GILUTri tri, GILUTriSeg *seg)
+/* The chunked triangle of all rows: chunks stored and claimed level by level (elimination order inside a level); cp: the
+   chunk plan auto made (taken over and freed), or NULL */
+static PetscErrorCode BuildChunked(GILUTri tri, GILUChunkPlan *cp, GILUTriSeg *seg)
 {
   const PetscInt n = tri->n, bs2 = tri->bs * tri->bs;
   PetscInt       nc, nl, *st, *of, *lv, *ord, *pos, *cnt, *mark, nnz = 0, ndep = 0;
   PetscBool      pays;
 
   PetscFunctionBegin;
-  PetscCall(ChunkPlan(tri, &nc, &st, &of, &lv, &nl, &pays));
+  if (cp) {
+    nc = cp->nc;
+    nl = cp->nl;
+    st = cp->st;
+    of = cp->of;
+    lv = cp->lv;
+  } else PetscCall(ChunkPlan(tri, &nc, &st, &of, &lv, &nl, &pays));
   seg->shape   = GILU_SEG_TRIANGLE;
   seg->kernel  = GILU_KERNEL_SYNCFREE;
   seg->nrows   = n;
@@ -540,7 +552,7 @@ PetscErrorCode GILUTriPlanBuild(GILUTri tri)
   case GILU_TRISOLVE_CHUNKED:
     PetscCheck(!tri->backend, PETSC_COMM_SELF, PETSC_ERR_SUP, "The CUDA back-ends run the levelset and syncfree algorithms, not chunked: use -mat_gilu_trisolve levelset or syncfree (or auto)");
     PetscCall(AddSegment(tri, &cap));
-    PetscCall(BuildChunked(tri, &tri->seg[0]));
+    PetscCall(BuildChunked(tri, NULL, &tri->seg[0]));
     tri->ran = GILU_TRISOLVE_CHUNKED;
     break;
   case GILU_TRISOLVE_AUTO:
@@ -548,12 +560,12 @@ PetscErrorCode GILUTriPlanBuild(GILUTri tri)
   case GILU_TRISOLVE_SYNCFREE:
   case GILU_TRISOLVE_SEQUENTIAL: {
     PetscInt  kernel = tri->type == GILU_TRISOLVE_LEVELSET ? GILU_KERNEL_LEVELSET : (tri->type == GILU_TRISOLVE_SYNCFREE ? GILU_KERNEL_SYNCFREE : (tri->type == GILU_TRISOLVE_SEQUENTIAL ? GILU_KERNEL_SEQUENTIAL : -1));
-    PetscBool chunked = PETSC_FALSE;
+    GILUChunkPlan cp = {0};
 
-    if (tri->type == GILU_TRISOLVE_AUTO) PetscCall(ChunkedPays(tri, &chunked));
+    if (tri->type == GILU_TRISOLVE_AUTO) PetscCall(ChunkedPays(tri, &cp));
     PetscCall(AddSegment(tri, &cap));
-    if (chunked) {
-      PetscCall(BuildChunked(tri, &tri->seg[0]));
+    if (cp.pays) {
+      PetscCall(BuildChunked(tri, &cp, &tri->seg[0]));
       if (tri->nthreads > 1 || tri->seg[0].rptr) {
         tri->ran = GILU_TRISOLVE_CHUNKED;
         break;
