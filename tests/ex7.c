@@ -626,7 +626,8 @@ static PetscErrorCode TimeSolve(Mat F, Vec b, Vec x, PetscInt reps, PetscReal *b
 }
 
 /*
-  -test bench: one JSON object per line for bench/sptrsv.py: the matrix (-grid m -points 7|27 [-permute]), its ILU(0)
+  -test bench: one JSON object per line for bench/sptrsv.py: the matrix (-grid m -points 7|27 [-permute], or -matrix
+  name of PetscGILUTestMatrixList() with -grid its size), its ILU(0)
   factors' levels, PETSc's MatSolve time and, for each algorithm (or those of -bench_types a,b,...) and -bench_threads
   list, gilu's MatSolve time
   (best of -reps), the algorithm auto chose and the analysis time.
@@ -636,6 +637,8 @@ static PetscErrorCode Bench(PetscRandom rnd, PetscInt grid)
   PetscInt  points = 7, reps = 10, threads[4] = {1, 2}, nthr = 2, n;
   PetscBool permute = PETSC_FALSE;
   char      types[256] = ""; /* -bench_types levelset,chunked,...: only these (default all) */
+  char      matrix[64] = "";   /* -matrix name: a test-suite matrix instead of the stencil */
+  PetscBool named      = PETSC_FALSE;
   Mat       A, Fp;
   Vec       b, x;
   PetscReal tp, tpc;
@@ -647,9 +650,15 @@ static PetscErrorCode Bench(PetscRandom rnd, PetscInt grid)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-permute", &permute, NULL));
   PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-bench_threads", threads, &nthr, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-bench_types", types, sizeof(types), NULL));
-  PetscCall(MakeStencil(grid, points, permute, rnd, &A));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-matrix", matrix, sizeof(matrix), &named));
+  if (named) { /* a matrix of the test suite (src/sys/testmat), -grid its size */
+    PetscCall(PetscGILUTestMatrixCreate(PETSC_COMM_SELF, matrix, grid, &A, NULL));
+    PetscCall(PetscSNPrintf(name, sizeof(name), "%s-%" PetscInt_FMT, matrix, grid));
+  } else {
+    PetscCall(MakeStencil(grid, points, permute, rnd, &A));
+    PetscCall(PetscSNPrintf(name, sizeof(name), "%s%" PetscInt_FMT "pt-%" PetscInt_FMT "^3", permute ? "perm-" : "", points, grid));
+  }
   PetscCall(MatGetSize(A, &n, NULL));
-  PetscCall(PetscSNPrintf(name, sizeof(name), "%s%" PetscInt_FMT "pt-%" PetscInt_FMT "^3", permute ? "perm-" : "", points, grid));
   PetscCall(MatCreateVecs(A, &x, &b));
   PetscCall(VecSetRandom(b, rnd));
   PetscCall(Factor(A, MATSOLVERPETSC, MAT_FACTOR_ILU, MATORDERINGNATURAL, 0, &Fp));

@@ -852,6 +852,18 @@ static inline __attribute__((always_inline)) void ChunkPairSolve(const PetscInt 
 {
   ChunkCursor a, b;
 
+  if (!seg->rptr) { /* rows as ptr/col */
+    const PetscInt bs2 = bs * bs, step = seg->rstep, ea = seg->cptr[c0 + 1], eb = c1 >= 0 ? seg->cptr[c1 + 1] : 0;
+    PetscInt       sa = seg->cptr[c0], sb = c1 >= 0 ? seg->cptr[c1] : 0, ra = seg->row[sa], rb = c1 >= 0 ? seg->row[sb] : 0;
+
+    for (; sa < ea && sb < eb; sa++, sb++, ra += step, rb += step) {
+      RowSolve(bs, ra, seg->col + seg->ptr[sa], seg->val + seg->ptr[sa] * bs2, seg->ptr[sa + 1] - seg->ptr[sa], seg->dval ? seg->dval + sa * bs2 : NULL, src, x, NULL, 0, PETSC_FALSE);
+      RowSolve(bs, rb, seg->col + seg->ptr[sb], seg->val + seg->ptr[sb] * bs2, seg->ptr[sb + 1] - seg->ptr[sb], seg->dval ? seg->dval + sb * bs2 : NULL, src, x, NULL, 0, PETSC_FALSE);
+    }
+    for (; sb < eb; sb++, rb += step) RowSolve(bs, rb, seg->col + seg->ptr[sb], seg->val + seg->ptr[sb] * bs2, seg->ptr[sb + 1] - seg->ptr[sb], seg->dval ? seg->dval + sb * bs2 : NULL, src, x, NULL, 0, PETSC_FALSE);
+    for (; sa < ea; sa++, ra += step) RowSolve(bs, ra, seg->col + seg->ptr[sa], seg->val + seg->ptr[sa] * bs2, seg->ptr[sa + 1] - seg->ptr[sa], seg->dval ? seg->dval + sa * bs2 : NULL, src, x, NULL, 0, PETSC_FALSE);
+    return;
+  }
   CursorInit(bs, seg, c0, &a);
   if (c1 >= 0) {
     CursorInit(bs, seg, c1, &b);
@@ -862,14 +874,6 @@ static inline __attribute__((always_inline)) void ChunkPairSolve(const PetscInt 
     while (CursorMore(seg, &b)) CursorRow(bs, seg->rstep, &b, src, x);
   }
   while (CursorMore(seg, &a)) CursorRow(bs, seg->rstep, &a, src, x);
-}
-
-/* chunked: the rows of chunk c are consecutive in elimination order, so r needs no index array (+1 lower, -1 upper) */
-static inline __attribute__((always_inline)) void ChunkSolve(const PetscInt bs, const GILUTriSeg *seg, PetscInt c, const PetscScalar *src, PetscScalar *x)
-{
-  const PetscInt bs2 = bs * bs, lo = seg->cptr[c], hi = seg->cptr[c + 1], r0 = seg->row[lo], step = seg->rstep;
-
-  for (PetscInt s = lo; s < hi; s++) RowSolve(bs, r0 + step * (s - lo), seg->col + seg->ptr[s], seg->val + seg->ptr[s] * bs2, seg->ptr[s + 1] - seg->ptr[s], seg->dval ? seg->dval + s * bs2 : NULL, src, x, NULL, 0, PETSC_FALSE);
 }
 
 static inline __attribute__((always_inline)) void SegmentRun(const PetscInt bs, const GILUTriSeg *seg, const PetscScalar *src, PetscScalar *x, unsigned int *done, unsigned int epoch, int tid, int nth)
@@ -898,15 +902,13 @@ static inline __attribute__((always_inline)) void SegmentRun(const PetscInt bs, 
     if (tid == 0) RowsSolve(bs, seg, 0, seg->nrows, src, x);
     break;
   case GILU_KERNEL_SYNCFREE:
-    if (nth == 1 && seg->rptr) /* pairs of chunks of one chunk level, in claim order */
+    if (nth == 1 && seg->dptr) /* chunked: pairs of chunks of one chunk level, in claim order */
       for (PetscInt c = 0; c < seg->nchunks; c++) {
         PetscBool pair = (PetscBool)(c + 1 < seg->nchunks && seg->clev[c + 1] == seg->clev[c]);
 
         ChunkPairSolve(bs, seg, c, pair ? c + 1 : -1, src, x);
         if (pair) c++;
       }
-    else if (nth == 1 && seg->dptr)
-      for (PetscInt c = 0; c < seg->nchunks; c++) ChunkSolve(bs, seg, c, src, x);
     else if (nth == 1) RowsSolve(bs, seg, 0, seg->nrows, src, x);
     else if (seg->dptr) { /* chunked: a chunk waits for the chunks it reads, runs its rows in elimination order, raises its flag */
       GILUTriSeg *sg = (GILUTriSeg *)seg;
@@ -915,7 +917,7 @@ static inline __attribute__((always_inline)) void SegmentRun(const PetscInt bs, 
         PetscInt c = __atomic_fetch_add(&sg->next, 1, __ATOMIC_RELAXED);
 
         if (c >= seg->nchunks) break;
-        if (seg->rptr) { /* take the next chunk too when it is of the same chunk level (nobody has claimed it yet) */
+        { /* take the next chunk too when it is of the same chunk level (nobody has claimed it yet) */
           PetscInt c1 = c + 1, want = c + 1;
 
           if (c1 >= seg->nchunks || seg->clev[c1] != seg->clev[c] || !__atomic_compare_exchange_n(&sg->next, &want, c + 2, PETSC_FALSE, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) c1 = -1;
@@ -925,11 +927,7 @@ static inline __attribute__((always_inline)) void SegmentRun(const PetscInt bs, 
           ChunkPairSolve(bs, seg, c, c1, src, x);
           __atomic_store_n(&done[c], epoch, __ATOMIC_RELEASE);
           if (c1 >= 0) __atomic_store_n(&done[c1], epoch, __ATOMIC_RELEASE);
-          continue;
         }
-        for (PetscInt k = seg->dptr[c]; k < seg->dptr[c + 1]; k++) WaitFlag(&done[seg->dep[k]], epoch);
-        ChunkSolve(bs, seg, c, src, x);
-        __atomic_store_n(&done[c], epoch, __ATOMIC_RELEASE);
       }
     } else {
       GILUTriSeg *sg = (GILUTriSeg *)seg;
