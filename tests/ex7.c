@@ -1,5 +1,5 @@
 static char help[] = "Tests of the triangular-solve engine (src/mat/sptrsv) and of MatSolverType gilu.\n\
-  -test engine|factor|zeropivot|cudaemu|view|bench : what to run (default: engine and factor); prints only failures\n\
+  -test engine|factor|numeric|zeropivot|cudaemu|view|bench|numbench : what to run (default: engine and factor); prints only failures\n\
   -n <rows> : rows of the random triangles (default 300)\n\
   -grid <m> : the stencil triangles live on an m x m x m grid (default 6)\n\n";
 
@@ -16,7 +16,8 @@ static char help[] = "Tests of the triangular-solve engine (src/mat/sptrsv) and 
              matrix), AIJ and BAIJ (bs 1..5): MatSolve, MatSolveTranspose and MatSolveAdd equal PETSc's to round-off
              for every algorithm on 2 threads.
   cudaemu:   the CUDA kernels (src/mat/sptrsv/cuda) through the host emulation equal the host reference.
-  zeropivot: a zero pivot is reported as PETSc's ILU does (KSP says DIVERGED_PC_FAILED).
+  numeric:   gilu's numeric factorization against PETSc's, entry by entry (see TestNumeric()).
+  zeropivot: a zero pivot is reported as PETSc's ILU does (KSP says DIVERGED_PC_FAILED), on 1 and 2 threads.
 */
 #include <time.h>
 #include <petscksp.h>
@@ -457,6 +458,174 @@ static PetscErrorCode TestFactor(PetscRandom rnd, PetscInt grid)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The factors of two gilu factors of the same pattern: the largest difference relative to each factor's largest entry, and how many entries differ */
+static PetscErrorCode CompareFactors(Mat Fp, Mat Fg, const char what[], PetscReal *maxrel, PetscInt *ndiff)
+{
+  PetscInt         nb[2], bs[2];
+  const PetscInt  *Li[2], *Lj[2], *Ui[2], *Uj[2];
+  const MatScalar *La[2], *Ua[2], *Ud[2];
+  PetscBool        same = PETSC_TRUE, ran[2];
+
+  PetscFunctionBegin;
+  PetscCall(MatGILUFactorGetFactors(Fp, &nb[0], &bs[0], &Li[0], &Lj[0], &La[0], &Ui[0], &Uj[0], &Ua[0], &Ud[0], &ran[0]));
+  PetscCall(MatGILUFactorGetFactors(Fg, &nb[1], &bs[1], &Li[1], &Lj[1], &La[1], &Ui[1], &Uj[1], &Ua[1], &Ud[1], &ran[1]));
+  PetscCheck(nb[0] == nb[1] && bs[0] == bs[1] && bs[0] == 1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: not the same factor sizes", what);
+  PetscCall(PetscArraycmp(Li[0], Li[1], nb[0] + 1, &same));
+  if (same) PetscCall(PetscArraycmp(Ui[0], Ui[1], nb[0] + 1, &same));
+  if (same) PetscCall(PetscArraycmp(Lj[0], Lj[1], Li[0][nb[0]], &same));
+  if (same) PetscCall(PetscArraycmp(Uj[0], Uj[1], Ui[0][nb[0]], &same));
+  PetscCheck(same, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: the patterns differ", what);
+  if (ran[0] || !ran[1]) PetscCall(PetscPrintf(PETSC_COMM_SELF, "numeric: %s: expected PETSc's and gilu's numeric factorization, ran %s and %s\n", what, ran[0] ? "gilu's" : "PETSc's", ran[1] ? "gilu's" : "PETSc's"));
+  {
+    const MatScalar *a[3][2] = {
+      {La[0], La[1]},
+      {Ua[0], Ua[1]},
+      {Ud[0], Ud[1]}
+    };
+    PetscInt n[3] = {Li[0][nb[0]], Ui[0][nb[0]], nb[0]};
+
+    for (PetscInt t = 0; t < 3; t++) {
+      PetscReal d = 0, m = 0;
+
+      for (PetscInt k = 0; k < n[t]; k++) {
+        d = PetscMax(d, PetscAbsScalar(a[t][0][k] - a[t][1][k]));
+        m = PetscMax(m, PetscAbsScalar(a[t][0][k]));
+        if (a[t][0][k] != a[t][1][k]) (*ndiff)++;
+      }
+      *maxrel = PetscMax(*maxrel, m > 0 ? d / m : d);
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  numeric: gilu's numeric factorization against PETSc's (the values read from PETSc's factor, -mat_gilu_factor_numeric
+  petsc): ILU(0), ILU(1), ILU(2) of test matrices (AIJ; elasticity3d has inodes of 3 rows, so PETSc runs its inode
+  variant), natural and RCM ordering, 1 and 2 threads, chunked and level-set schedules, and a second numeric
+  factorization with new values (same pattern). One line per matrix, level and ordering. Then the shift types: inblocks
+  is gilu's (equal to PETSc's), nonzero falls back to PETSc's where a pivot needs the shift; and BAIJ falls back.
+*/
+static PetscErrorCode TestNumeric(void)
+{
+  const char *const mats[] = {"convdiff3d", "aniso3d", "circuit", "perm7", "elasticity3d"};
+  const PetscInt    size[] = {8, 8, 8, 8, 5};
+  const char *const ord[]  = {MATORDERINGNATURAL, MATORDERINGRCM};
+
+  PetscFunctionBegin;
+  for (PetscInt im = 0; im < (PetscInt)PETSC_STATIC_ARRAY_LENGTH(mats); im++) {
+    Mat A, A2;
+
+    PetscCall(PetscGILUTestMatrixCreate(PETSC_COMM_SELF, mats[im], size[im], &A, NULL));
+    PetscCall(MatDuplicate(A, MAT_COPY_VALUES, &A2));
+    PetscCall(MatScale(A2, 0.5));
+    PetscCall(MatShift(A2, 0.25));
+    for (PetscInt levels = 0; levels <= 2; levels++)
+      for (PetscInt o = 0; o < 2; o++) {
+        Mat       Fp, Fg;
+        PetscReal maxrel = 0;
+        PetscInt  ndiff = 0, n;
+        char      what[128];
+
+        PetscCall(MatGetSize(A, &n, NULL));
+        PetscCall(PetscSNPrintf(what, sizeof(what), "%s (%" PetscInt_FMT " rows) ILU(%" PetscInt_FMT ") %s", mats[im], n, levels, ord[o]));
+        PetscCall(PetscOptionsSetValue(NULL, "-mat_gilu_factor_numeric", "petsc"));
+        PetscCall(Factor(A, MATSOLVERGILU, MAT_FACTOR_ILU, ord[o], levels, &Fp));
+        PetscCall(PetscOptionsSetValue(NULL, "-mat_gilu_factor_numeric", "gilu"));
+        for (PetscInt nt = 1; nt <= 2; nt++)
+          for (PetscInt sc = 0; sc < 2; sc++) {
+            if (nt == 1 && sc) continue;
+            PetscCall(PetscOptionsSetValue(NULL, "-mat_gilu_trisolve_threads", nt == 1 ? "1" : "2"));
+            PetscCall(PetscOptionsSetValue(NULL, "-mat_gilu_factor_schedule", sc ? "levelset" : "chunked"));
+            PetscCall(Factor(A, MATSOLVERGILU, MAT_FACTOR_ILU, ord[o], levels, &Fg));
+            PetscCall(CompareFactors(Fp, Fg, what, &maxrel, &ndiff));
+            /* new values, same pattern */
+            PetscCall(Refactor(A2, Fp, PETSC_FALSE));
+            PetscCall(Refactor(A2, Fg, PETSC_FALSE));
+            PetscCall(CompareFactors(Fp, Fg, what, &maxrel, &ndiff));
+            PetscCall(Refactor(A, Fp, PETSC_FALSE));
+            PetscCall(MatDestroy(&Fg));
+          }
+        if (!ndiff) PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s: 1 thread, 2 threads chunked and level-set, refactored: the factors are PETSc's bitwise\n", what));
+        else if (maxrel < 1e-12) PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s: 1 thread, 2 threads chunked and level-set, refactored: the factors differ from PETSc's by below 1e-12 (relative)\n", what));
+        else PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s: the factors differ from PETSc's by %g (relative) in %" PetscInt_FMT " entries\n", what, (double)maxrel, ndiff));
+        PetscCall(MatDestroy(&Fp));
+      }
+    PetscCall(MatDestroy(&A2));
+    PetscCall(MatDestroy(&A));
+  }
+  PetscCall(PetscOptionsClearValue(NULL, "-mat_gilu_factor_schedule"));
+  PetscCall(PetscOptionsClearValue(NULL, "-mat_gilu_trisolve_threads"));
+  /* shift types on a matrix with a zero pivot (row 4): inblocks is gilu's, nonzero makes PETSc shift and restart: PETSc's runs */
+  {
+    Mat      A, Fp, Fg;
+    PetscInt n = 10;
+
+    PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, n, n, 3, NULL, &A));
+    for (PetscInt r = 0; r < n; r++) {
+      PetscCall(MatSetValue(A, r, r, r == 4 ? 0.0 : 2.0, ADD_VALUES));
+      if (r > 0) PetscCall(MatSetValue(A, r, r - 1, -1.0, ADD_VALUES));
+      if (r < n - 1 && r != 3) PetscCall(MatSetValue(A, r, r + 1, -1.0, ADD_VALUES));
+    }
+    PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+    for (PetscInt st = 0; st < 2; st++) {
+      MatFactorShiftType type = st ? MAT_SHIFT_NONZERO : MAT_SHIFT_INBLOCKS;
+      MatFactorInfo      info;
+      PetscReal          maxrel = 0;
+      PetscInt           ndiff  = 0;
+      PetscBool          ran;
+      MatFactorError     err;
+
+      PetscCall(MatFactorInfoInitialize(&info));
+      info.fill        = 1.0;
+      info.shifttype   = (PetscReal)type;
+      info.shiftamount = 1e-2;
+      for (PetscInt k = 0; k < 2; k++) {
+        Mat *F = k ? &Fg : &Fp;
+        IS   row, col;
+
+        PetscCall(PetscOptionsSetValue(NULL, "-mat_gilu_factor_numeric", k ? "gilu" : "petsc"));
+        PetscCall(MatGetFactor(A, MATSOLVERGILU, MAT_FACTOR_ILU, F));
+        PetscCall(MatGetOrdering(A, MATORDERINGNATURAL, &row, &col));
+        PetscCall(MatILUFactorSymbolic(*F, A, row, col, &info));
+        PetscCall(MatLUFactorNumeric(*F, A, &info));
+        PetscCall(ISDestroy(&row));
+        PetscCall(ISDestroy(&col));
+      }
+      PetscCall(MatGILUFactorGetFactors(Fg, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, &ran));
+      PetscCall(MatFactorGetError(Fg, &err));
+      if (ran) PetscCall(CompareFactors(Fp, Fg, MatFactorShiftTypes[type], &maxrel, &ndiff));
+      if (ran) PetscCall(PetscPrintf(PETSC_COMM_SELF, "shift type %s: gilu's numeric factorization ran, factor error %d, %s\n", MatFactorShiftTypes[type], (int)err, ndiff ? "the factors differ from PETSc's" : "the factors are PETSc's bitwise"));
+      else {
+        PetscViewer sv;
+
+        PetscCall(PetscPrintf(PETSC_COMM_SELF, "shift type %s: PETSc's numeric factorization ran, factor error %d; the view:\n", MatFactorShiftTypes[type], (int)err));
+        PetscCall(PetscViewerASCIIGetStdout(PETSC_COMM_SELF, &sv));
+        PetscCall(PetscViewerPushFormat(sv, PETSC_VIEWER_ASCII_INFO));
+        PetscCall(MatView(Fg, sv));
+        PetscCall(PetscViewerPopFormat(sv));
+      }
+      PetscCall(MatDestroy(&Fp));
+      PetscCall(MatDestroy(&Fg));
+    }
+    PetscCall(MatDestroy(&A));
+  }
+  /* BAIJ: PETSc's numeric factorization, said so */
+  {
+    Mat       A, Fg;
+    PetscBool ran;
+
+    PetscCall(PetscGILUTestMatrixCreate(PETSC_COMM_SELF, "bsr3", 4, &A, NULL));
+    PetscCall(Factor(A, MATSOLVERGILU, MAT_FACTOR_ILU, MATORDERINGNATURAL, 0, &Fg));
+    PetscCall(MatGILUFactorGetFactors(Fg, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, &ran));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "bsr3 (BAIJ, bs 3): %s numeric factorization ran\n", ran ? "gilu's" : "PETSc's"));
+    PetscCall(MatDestroy(&Fg));
+    PetscCall(MatDestroy(&A));
+  }
+  PetscCall(PetscOptionsClearValue(NULL, "-mat_gilu_factor_numeric"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* A 3D Laplacian-like stencil matrix (7- or 27-point) on an m^3 grid, AIJ, optionally under a random symmetric permutation */
 static PetscErrorCode MakeStencil(PetscInt grid, PetscInt points, PetscBool permute, PetscRandom rnd, Mat *A)
 {
@@ -708,6 +877,65 @@ static PetscErrorCode Bench(PetscRandom rnd, PetscInt grid)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  -test numbench: the numeric ILU(k) (-levels, default 0) of the 7-point -grid^3 matrix (-permute: randomly permuted): PETSc's
+  (MatSolverType petsc) and gilu's on 1 and 2 threads (chunked and level-set schedules): the first numeric factorization
+  (gilu: with the pattern, the schedule and the engine's analysis) and the best of -reps refactorizations (SAME_NONZERO_PATTERN)
+*/
+static PetscErrorCode NumBench(PetscRandom rnd, PetscInt grid)
+{
+  PetscInt  reps = 5, levels = 0;
+  PetscBool permute = PETSC_FALSE;
+  Mat       A;
+  const struct {
+    const char *solver, *threads, *schedule;
+  } cfg[] = {
+    {MATSOLVERPETSC, "1", "chunked" },
+    {MATSOLVERGILU,  "1", "chunked" },
+    {MATSOLVERGILU,  "2", "chunked" },
+    {MATSOLVERGILU,  "2", "levelset"}
+  };
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-reps", &reps, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-levels", &levels, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-permute", &permute, NULL));
+  PetscCall(MakeStencil(grid, 7, permute, rnd, &A));
+  for (size_t c = 0; c < sizeof(cfg) / sizeof(cfg[0]); c++) {
+    Mat            F;
+    IS             row, col;
+    MatFactorInfo  info;
+    PetscLogDouble t0, t1, first, best = PETSC_MAX_REAL;
+
+    PetscCall(PetscOptionsSetValue(NULL, "-mat_gilu_trisolve_threads", cfg[c].threads));
+    PetscCall(PetscOptionsSetValue(NULL, "-mat_gilu_factor_schedule", cfg[c].schedule));
+    PetscCall(MatGetFactor(A, cfg[c].solver, MAT_FACTOR_ILU, &F));
+    PetscCall(MatGetOrdering(A, MATORDERINGNATURAL, &row, &col));
+    PetscCall(MatFactorInfoInitialize(&info));
+    info.levels = levels;
+    info.fill   = 1.0;
+    PetscCall(MatILUFactorSymbolic(F, A, row, col, &info));
+    PetscCall(PetscTime(&t0));
+    PetscCall(MatLUFactorNumeric(F, A, &info));
+    PetscCall(PetscTime(&t1));
+    first = t1 - t0;
+    for (PetscInt k = 0; k < reps; k++) {
+      PetscCall(PetscTime(&t0));
+      PetscCall(MatLUFactorNumeric(F, A, &info));
+      PetscCall(PetscTime(&t1));
+      best = PetscMin(best, t1 - t0);
+    }
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s ILU(%" PetscInt_FMT ") %s7-point %" PetscInt_FMT "^3: %-5s %s thread(s) %-8s first numeric %.4f s, refactorization best of %" PetscInt_FMT " %.4f s\n", MATSOLVERGILU, levels, permute ? "permuted " : "", grid, cfg[c].solver, cfg[c].threads, c ? cfg[c].schedule : "", (double)first, reps, (double)best));
+    PetscCall(ISDestroy(&row));
+    PetscCall(ISDestroy(&col));
+    PetscCall(MatDestroy(&F));
+  }
+  PetscCall(PetscOptionsClearValue(NULL, "-mat_gilu_trisolve_threads"));
+  PetscCall(PetscOptionsClearValue(NULL, "-mat_gilu_factor_schedule"));
+  PetscCall(MatDestroy(&A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* KSP with PCILU and MatSolverType gilu on a small 3D matrix, for -ksp_view */
 static PetscErrorCode TestView(PetscRandom rnd)
 {
@@ -799,12 +1027,16 @@ int main(int argc, char **argv)
   if (all || match) PetscCall(TestChunked(rnd));
   PetscCall(PetscStrcmp(test, "factor", &match));
   if (all || match) PetscCall(TestFactor(rnd, grid));
+  PetscCall(PetscStrcmp(test, "numeric", &match));
+  if (match) PetscCall(TestNumeric());
   PetscCall(PetscStrcmp(test, "zeropivot", &match));
   if (match) PetscCall(TestZeroPivot());
   PetscCall(PetscStrcmp(test, "view", &match));
   if (match) PetscCall(TestView(rnd));
   PetscCall(PetscStrcmp(test, "cudaemu", &match));
   if (match) PetscCall(TestCUDAEmu(rnd));
+  PetscCall(PetscStrcmp(test, "numbench", &match));
+  if (match) PetscCall(NumBench(rnd, grid));
   PetscCall(PetscStrcmp(test, "bench", &match));
   if (match) PetscCall(Bench(rnd, grid));
   PetscCall(PetscRandomDestroy(&rnd));
@@ -848,9 +1080,33 @@ int main(int argc, char **argv)
      env: OMP_WAIT_POLICY=passive
      filter: grep -v "setup time:"
 
+   # gilu's numeric factorization equals PETSc's (AIJ: ILU(0..2), natural and RCM, 1 and 2 threads, both schedules,
+   # refactored); shift types inblocks (gilu's) and nonzero (PETSc's, said in the view); BAIJ: PETSc's
+   test:
+     suffix: numeric
+     args: -test numeric
+     env: OMP_WAIT_POLICY=passive
+     filter: grep -v -E "setup time:|host thread"
+
+   # what -ksp_view says of the numeric factorization: gilu's with each schedule, on 1 thread, and PETSc's when asked for
+   test:
+     suffix: view_numeric
+     args: -test view -ksp_view -mat_gilu_trisolve_threads 2 -mat_gilu_factor_schedule {{chunked levelset}separate output}
+     env: OMP_WAIT_POLICY=passive
+     filter: grep -E "numeric factorization|^iterations"
+   test:
+     suffix: view_numeric_1thread
+     args: -test view -ksp_view -mat_gilu_trisolve_threads 1
+     filter: grep -E "numeric factorization|^iterations"
+   test:
+     suffix: view_numeric_petsc
+     args: -test view -ksp_view -mat_gilu_factor_numeric petsc
+     filter: grep -E "numeric factorization|^iterations"
+
    test:
      suffix: zeropivot
-     args: -test zeropivot -ksp_error_if_not_converged 0
+     args: -test zeropivot -ksp_error_if_not_converged 0 -mat_gilu_trisolve_threads {{1 2}shared output} -mat_gilu_factor_schedule {{chunked levelset}shared output}
+     env: OMP_WAIT_POLICY=passive
 
    # the global -gilu_backend alone selects the engine's back-end of MatSolverType gilu: the same iterations as the host, and
    # the view names cudaemu; the engine's own option overrides it

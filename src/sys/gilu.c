@@ -17,7 +17,7 @@ PETSC_EXTERN PetscErrorCode PCCreate_FGDD(PC);
 PetscLogEvent               GILU_FGDDPartition, GILU_FGDDLevels, GILU_FGDDFactor, GILU_FGDDApply;
 
 /* triangular-solve engine and MatSolverType gilu (src/mat/sptrsv) */
-PetscLogEvent GILU_TriSolve, GILU_TriAnalysis;
+PetscLogEvent GILU_TriSolve, GILU_TriAnalysis, GILU_FactorNumeric;
 PETSC_INTERN PetscErrorCode MatGetFactor_SeqAIJ_GILU(Mat, MatFactorType, Mat *);
 
 PetscLogEvent GILU_ATSILUSetUp, GILU_ATSILUSweep, GILU_ATSILUApply; /* PCATSILU (issue 8) */
@@ -89,6 +89,7 @@ PetscErrorCode PetscGILUInitializePackage(void)
   /* triangular-solve engine and MatSolverType gilu (src/mat/sptrsv) */
   PetscCall(PetscLogEventRegister("GILUTriSolve", MAT_CLASSID, &GILU_TriSolve));
   PetscCall(PetscLogEventRegister("GILUTriAnalysis", MAT_CLASSID, &GILU_TriAnalysis));
+  PetscCall(PetscLogEventRegister("GILUFactorNum", MAT_CLASSID, &GILU_FactorNumeric));
   PetscCall(MatSolverTypeRegister(MATSOLVERGILU, MATSEQAIJ, MAT_FACTOR_ILU, MatGetFactor_SeqAIJ_GILU));
   PetscCall(MatSolverTypeRegister(MATSOLVERGILU, MATSEQAIJ, MAT_FACTOR_ICC, MatGetFactor_SeqAIJ_GILU));
   PetscCall(MatSolverTypeRegister(MATSOLVERGILU, MATSEQBAIJ, MAT_FACTOR_ILU, MatGetFactor_SeqAIJ_GILU));

@@ -11,7 +11,7 @@ PETSC_INTERN PetscLogEvent GILU_StencilExtract, GILU_StructILUFactor, GILU_Struc
 PETSC_INTERN PetscLogEvent GILU_FGDDPartition, GILU_FGDDLevels, GILU_FGDDFactor, GILU_FGDDApply;
 
 /* triangular-solve engine (src/mat/sptrsv) */
-PETSC_INTERN PetscLogEvent GILU_TriSolve, GILU_TriAnalysis;
+PETSC_INTERN PetscLogEvent GILU_TriSolve, GILU_TriAnalysis, GILU_FactorNumeric; /* GILUFactorNum: the numeric ILU of MatSolverType gilu */
 
 /* PCATSILU (issue 8) */
 PETSC_INTERN PetscLogEvent GILU_ATSILUSetUp, GILU_ATSILUSweep, GILU_ATSILUApply;

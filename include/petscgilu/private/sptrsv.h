@@ -97,6 +97,12 @@ PETSC_EXTERN PetscErrorCode GILUTriGetBackend(GILUTri, PetscGILUBackendType *);
 PETSC_EXTERN PetscErrorCode GILUTriSetPermutedLayout(GILUTri, PetscBool);
 /* The engine's L and U of a factor of MatSolverType gilu (borrowed references; NULL before the numeric factorization) */
 PETSC_EXTERN PetscErrorCode MatGILUFactorGetTri(Mat, GILUTri *, GILUTri *);
+/*
+  The factors of MatSolverType gilu as the engine gets them (borrowed; for the tests): nb block rows of bs x bs blocks
+  (row-major), L unit lower (Li, Lj, La), U strictly upper (Ui, Uj, Ua) and its inverted diagonal blocks Ud, in the
+  permuted numbering; rangilu: the last numeric factorization was gilu's own (else PETSc's, values read from its storage)
+*/
+PETSC_EXTERN PetscErrorCode MatGILUFactorGetFactors(Mat, PetscInt *, PetscInt *, const PetscInt **, const PetscInt **, const MatScalar **, const PetscInt **, const PetscInt **, const MatScalar **, const MatScalar **, PetscBool *);
 /* The plan in numbers: triangles and squares, and triangles by kernel (parallel, levelset, syncfree, sequential) */
 PETSC_EXTERN PetscErrorCode GILUTriGetPlanInfo(GILUTri, PetscInt *, PetscInt *, PetscInt[4]);
 

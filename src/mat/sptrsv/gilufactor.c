@@ -1,22 +1,66 @@
 /*
-   MatSolverType "gilu": PETSc's own ILU(k)/ICC(k) factorization of MATSEQAIJ and MATSEQBAIJ, with
-   the triangular solves of the engine (GILUTri, sptrsv.c).
+   MatSolverType "gilu": ILU(k)/ICC(k) of MATSEQAIJ and MATSEQBAIJ with PETSc's symbolic factorization, a
+   level-scheduled numeric factorization (AIJ) and the triangular solves of the engine (GILUTri, sptrsv.c).
 
-   The factorization is PETSc's (a factor of MatSolverType "petsc" kept inside), so the factors
-   are PETSc's to the bit; after each numeric factorization L and U are read from its storage
-   (PETSc's "new" layout: L's rows first, then U's rows from the last to the first, each ending
-   with its inverted diagonal block; BAIJ blocks are column-major) and handed to two GILUTri
-   objects. ICC(k) is done as ILU(k) of the symmetric matrix with the symmetric ordering: the
-   same factors up to rounding (L = U^T D^{-1}), the same preconditioner.
+   Symbolic: PETSc's (a factor of MatSolverType "petsc" kept inside, MatILUFactorSymbolic()), i.e. the fill pattern of
+   ILU(k) with the ordering. Its pattern is read from PETSc's storage (PETSc's "new" layout: L's rows first, then U's
+   rows from the last to the first, each ending with its inverted diagonal block; BAIJ blocks are column-major) into
+   the CSR/BSR of L (unit lower) and U (upper, inverted diagonal apart) in the permuted numbering.
+
+   Numeric (-mat_gilu_factor_numeric gilu, the default, MATSEQAIJ): row-oriented IKJ ILU on that pattern, row i being
+   eliminated by the finished rows k < i with l_ik != 0 in increasing k, with PETSc's operations in PETSc's order
+   (MatLUFactorNumeric_SeqAIJ: multipliers l_ik = a_ik * (1/u_kk), entries that are exactly zero skipped, the inverted
+   pivot stored), so the factors are PETSc's to the bit (up to the sign of zeros where PETSc uses its inode variant) and
+   do not depend on the number of threads. The rows are scheduled on the threads of the solves
+   (-mat_gilu_trisolve_threads, default OMP_NUM_THREADS) by the dependency DAG of L, analysed once per nonzero pattern:
+     chunked  (default) runs of consecutive rows that each read the row before (a grid line of a stencil matrix in
+              natural order; 64 to 256 rows, or, where that leaves fewer than 2 chunks per level of the chunk DAG and
+              thread, the runs cut at 256, 128, ... 8 rows, else the level sets), claimed in the order of the chunk
+              DAG's levels; a chunk waits for the done flags of the chunks it reads, then eliminates its rows in order
+              (PETSc's memory access pattern);
+     levelset the level sets (wavefronts) of L, the rows of a level split among the threads, a barrier between levels;
+   one thread runs the rows in natural order, as PETSc. Zero pivots are handled as PETSc does for the shift types
+   none (MatFactorError MAT_FACTOR_NUMERIC_ZEROPIVOT, so KSP says DIVERGED_PC_FAILED) and inblocks; for nonzero and
+   positive_definite the rows are checked with PETSc's criterion, and where PETSc would shift (and restart) the
+   numeric factorization is PETSc's instead. MATSEQBAIJ, and -mat_gilu_factor_numeric petsc, use PETSc's numeric
+   factorization and read the values from its storage. -ksp_view says which one ran; -log_view: GILUFactorNum.
+
+   ICC(k) is done as ILU(k) of the symmetric matrix with the symmetric ordering: the same factors up to rounding
+   (L = U^T D^{-1}), the same preconditioner.
+
+   Options (the factor's prefix): -mat_gilu_factor_numeric gilu|petsc, -mat_gilu_factor_schedule chunked|levelset, and
+   the engine's -mat_gilu_trisolve, -mat_gilu_trisolve_threads, -mat_gilu_trisolve_block_depth,
+   -mat_gilu_trisolve_backend.
 */
+#include <sched.h>
 #include <petsc/private/matimpl.h>
 #include <petscgilu.h>
 #include <petscgilu/private/giluimpl.h>
 #include <petscgilu/private/sptrsv.h>
 #include <petscgilu/private/stencil.h>
+#include <petscgiluconf.h>
+#if defined(PETSCGILU_HAVE_OPENMP)
+  #include <omp.h>
+#endif
+
+typedef enum {
+  GILU_FACTOR_NUMERIC_GILU,
+  GILU_FACTOR_NUMERIC_PETSC
+} GILUFactorNumericType;
+static const char *const GILUFactorNumericTypes[] = {"gilu", "petsc", "GILUFactorNumericType", "GILU_FACTOR_NUMERIC_", NULL};
+
+typedef enum {
+  GILU_FACTOR_SCHEDULE_CHUNKED,
+  GILU_FACTOR_SCHEDULE_LEVELSET
+} GILUFactorSchedule;
+static const char *const GILUFactorSchedules[] = {"chunked", "levelset", "GILUFactorSchedule", "GILU_FACTOR_SCHEDULE_", NULL};
+
+#define GILU_FACTOR_CHUNK_MIN 64  /* a chunk goes on past a row that does not read the row before it until it has this many rows ... */
+#define GILU_FACTOR_CHUNK_MAX 256 /* ... and is cut at this many */
+#define GILU_FACTOR_SPIN      256 /* spins on a flag before the thread yields the processor */
 
 typedef struct {
-  Mat              F;      /* PETSc's factor (MatSolverType petsc, ILU) */
+  Mat              F;      /* PETSc's factor (MatSolverType petsc, ILU): its symbolic factorization, and its numeric one where gilu's is not used */
   MatFactorType    ftype;  /* what the user asked for: ILU or ICC */
   GILUTri          L, U;   /* the factors, in the permuted numbering */
   GILUTri          Lt, Ut; /* L^T (upper) and U^T (lower), built at the first MatSolveTranspose() */
@@ -30,6 +74,21 @@ typedef struct {
   PetscInt  *Li, *Lj, *Ui, *Uj, *Lsrc, *Usrc, *Udsrc;
   MatScalar *La, *Ua, *Ud;
   PetscBool  pattern; /* the CSR patterns above are current */
+  /* the numeric factorization */
+  GILUFactorNumericType numeric;   /* asked for */
+  GILUFactorSchedule    schedule;  /* asked for */
+  GILUFactorSchedule    ranschedule; /* what runs: chunked falls back to levelset where its chunks leave the threads idle */
+  PetscBool             rangilu;   /* the last numeric factorization was gilu's */
+  char                  why[128];  /* else why PETSc's ran */
+  PetscInt             *ic;        /* inverse of the column ordering */
+  PetscBool             analyzed;  /* the schedule below is current (once per pattern) */
+  PetscInt              nlevels, *lptr, *lrow; /* the level sets of L: rows lrow[lptr[l] .. lptr[l+1]-1] */
+  PetscInt              nchunks, nclevels;    /* chunked: chunks of consecutive rows, levels of the chunk DAG */
+  PetscInt             *cptr, *corder;        /* [nchunks+1] first row of each chunk; [nchunks] the claim order */
+  PetscInt             *dptr, *dep;           /* [nchunks+1], [dptr[nchunks]] the chunks each chunk reads */
+  unsigned int         *cdone, epoch;         /* cdone[c] == epoch: chunk c is final in this factorization */
+  PetscInt              next;                 /* the next claim position (atomic) */
+  MatScalar            *rtmp;                 /* [nthreads * nb] the dense work rows of the threads */
 } Mat_GILUFactor;
 
 static PetscErrorCode MatFactorGetSolverType_GILU(Mat A, MatSolverType *type)
@@ -48,74 +107,106 @@ static inline void CopyBlock(PetscInt bs, const MatScalar *src, MatScalar *dst)
       for (PetscInt q = 0; q < bs; q++) dst[p * bs + q] = src[q * bs + p];
 }
 
-/* Read L and U from PETSc's factor: the patterns when they are new, the values every time */
-static PetscErrorCode MatGILUFactorExtract(Mat B)
+/* The rows of PETSc's factor: ia[nb+1] (L's rows) and ja, its column indices in PETSc's layout */
+static PetscErrorCode FactorGetIJ(Mat F, PetscInt nbexp, PetscBool *baij, const PetscInt **ia, const PetscInt **ja)
+{
+  PetscInt  nb;
+  PetscBool done;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)F, MATSEQBAIJ, baij));
+  if (*baij) {
+    PetscCall(MatGetRowIJ(F, 0, PETSC_FALSE, PETSC_TRUE, &nb, ia, ja, &done));
+    PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "Cannot read the rows of PETSc's factor");
+    PetscCheck(nb == nbexp, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PETSc's factor has %" PetscInt_FMT " block rows, expected %" PetscInt_FMT, nb, nbexp);
+  } else { /* the factor's MatGetRowIJ() may be the inode one, or none */
+    PetscMemType mtype;
+
+    PetscCall(MatSeqAIJGetCSRAndMemType(F, ia, ja, NULL, &mtype));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode FactorRestoreIJ(Mat F, PetscBool baij, const PetscInt **ia, const PetscInt **ja)
+{
+  PetscInt  nb;
+  PetscBool done;
+
+  PetscFunctionBegin;
+  if (baij) PetscCall(MatRestoreRowIJ(F, 0, PETSC_FALSE, PETSC_TRUE, &nb, ia, ja, &done));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The CSR/BSR patterns of L and U from PETSc's symbolic factor, and where each entry sits in its storage */
+static PetscErrorCode MatGILUFactorGetPattern(Mat B)
 {
   Mat_GILUFactor *f = (Mat_GILUFactor *)B->data;
-  const PetscInt *ia, *ja, bs = f->bs, bs2 = bs * bs;
+  const PetscInt *ia, *ja, bs = f->bs, bs2 = bs * bs, nb = f->nb;
+  PetscInt        nzL, nzU = 0, p;
+  PetscBool       baij;
+
+  PetscFunctionBegin;
+  if (f->pattern) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(FactorGetIJ(f->F, nb, &baij, &ia, &ja));
+  nzL = ia[nb];
+  p   = ia[nb];
+  PetscCall(PetscFree3(f->Li, f->Lj, f->Lsrc));
+  PetscCall(PetscFree4(f->Ui, f->Uj, f->Usrc, f->Udsrc));
+  PetscCall(PetscFree3(f->La, f->Ua, f->Ud));
+  /* U: rows nb-1 down to 0, each its off-diagonal entries (columns > i) then its diagonal (column i) */
+  for (PetscInt i = nb - 1; i >= 0; i--) {
+    while (ja[p] != i) {
+      PetscCheck(ja[p] > i && ja[p] < nb, PETSC_COMM_SELF, PETSC_ERR_SUP, "PETSc's factor is not in the layout MatSolverType gilu reads (row %" PetscInt_FMT "): use -pc_factor_mat_solver_type petsc", i);
+      p++;
+      nzU++;
+    }
+    p++;
+  }
+  PetscCall(PetscMalloc3(nb + 1, &f->Li, nzL, &f->Lj, nzL, &f->Lsrc));
+  PetscCall(PetscMalloc4(nb + 1, &f->Ui, nzU, &f->Uj, nzU, &f->Usrc, nb, &f->Udsrc));
+  PetscCall(PetscMalloc3(nzL * bs2, &f->La, nzU * bs2, &f->Ua, nb * bs2, &f->Ud));
+  for (PetscInt i = 0; i <= nb; i++) f->Li[i] = ia[i];
+  for (PetscInt k = 0; k < nzL; k++) {
+    f->Lj[k]   = ja[k];
+    f->Lsrc[k] = k;
+  }
+  /* U in increasing row order */
+  f->Ui[0] = 0;
+  for (PetscInt i = 0; i < nb; i++) f->Ui[i + 1] = 0;
+  p = ia[nb];
+  for (PetscInt i = nb - 1; i >= 0; i--) {
+    PetscInt q = p;
+
+    while (ja[q] != i) q++;
+    f->Ui[i + 1] = q - p; /* count */
+    f->Udsrc[i]  = q;
+    p            = q + 1;
+  }
+  for (PetscInt i = 0; i < nb; i++) f->Ui[i + 1] += f->Ui[i];
+  for (PetscInt i = 0; i < nb; i++) {
+    PetscInt q0 = f->Udsrc[i] - (f->Ui[i + 1] - f->Ui[i]);
+
+    for (PetscInt k = f->Ui[i]; k < f->Ui[i + 1]; k++) {
+      f->Uj[k]   = ja[q0 + k - f->Ui[i]];
+      f->Usrc[k] = q0 + k - f->Ui[i];
+    }
+  }
+  PetscCall(FactorRestoreIJ(f->F, baij, &ia, &ja));
+  f->pattern  = PETSC_TRUE;
+  f->analyzed = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The values of L and U from PETSc's numeric factor */
+static PetscErrorCode MatGILUFactorCopyValues(Mat B)
+{
+  Mat_GILUFactor *f = (Mat_GILUFactor *)B->data;
+  const PetscInt  bs = f->bs, bs2 = bs * bs, nb = f->nb;
   MatScalar      *aa;
-  PetscInt        nb;
-  PetscBool       done, baij;
+  PetscBool       baij;
 
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)f->F, MATSEQBAIJ, &baij));
-  if (baij) {
-    PetscCall(MatGetRowIJ(f->F, 0, PETSC_FALSE, PETSC_TRUE, &nb, &ia, &ja, &done));
-    PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "Cannot read the rows of PETSc's factor");
-  } else { /* the factor's MatGetRowIJ() may be the inode one, or none */
-    PetscMemType mtype;
-    PetscScalar *av;
-
-    PetscCall(MatSeqAIJGetCSRAndMemType(f->F, &ia, &ja, &av, &mtype));
-    nb = f->nb;
-  }
-  PetscCheck(nb == f->nb, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PETSc's factor has %" PetscInt_FMT " block rows, expected %" PetscInt_FMT, nb, f->nb);
-  if (!f->pattern) {
-    PetscInt nzL = ia[nb], nzU = 0, p = ia[nb];
-
-    PetscCall(PetscFree3(f->Li, f->Lj, f->Lsrc));
-    PetscCall(PetscFree4(f->Ui, f->Uj, f->Usrc, f->Udsrc));
-    PetscCall(PetscFree3(f->La, f->Ua, f->Ud));
-    /* U: rows nb-1 down to 0, each its off-diagonal entries (columns > i) then its diagonal (column i) */
-    for (PetscInt i = nb - 1; i >= 0; i--) {
-      while (ja[p] != i) {
-        PetscCheck(ja[p] > i && ja[p] < nb, PETSC_COMM_SELF, PETSC_ERR_SUP, "PETSc's factor is not in the layout MatSolverType gilu reads (row %" PetscInt_FMT "): use -pc_factor_mat_solver_type petsc", i);
-        p++;
-        nzU++;
-      }
-      p++;
-    }
-    PetscCall(PetscMalloc3(nb + 1, &f->Li, nzL, &f->Lj, nzL, &f->Lsrc));
-    PetscCall(PetscMalloc4(nb + 1, &f->Ui, nzU, &f->Uj, nzU, &f->Usrc, nb, &f->Udsrc));
-    PetscCall(PetscMalloc3(nzL * bs2, &f->La, nzU * bs2, &f->Ua, nb * bs2, &f->Ud));
-    for (PetscInt i = 0; i <= nb; i++) f->Li[i] = ia[i];
-    for (PetscInt k = 0; k < nzL; k++) {
-      f->Lj[k]   = ja[k];
-      f->Lsrc[k] = k;
-    }
-    /* U in increasing row order */
-    f->Ui[0] = 0;
-    for (PetscInt i = 0; i < nb; i++) f->Ui[i + 1] = 0;
-    p = ia[nb];
-    for (PetscInt i = nb - 1; i >= 0; i--) {
-      PetscInt q = p;
-
-      while (ja[q] != i) q++;
-      f->Ui[i + 1] = q - p; /* count */
-      f->Udsrc[i]  = q;
-      p            = q + 1;
-    }
-    for (PetscInt i = 0; i < nb; i++) f->Ui[i + 1] += f->Ui[i];
-    for (PetscInt i = 0; i < nb; i++) {
-      PetscInt q0 = f->Udsrc[i] - (f->Ui[i + 1] - f->Ui[i]);
-
-      for (PetscInt k = f->Ui[i]; k < f->Ui[i + 1]; k++) {
-        f->Uj[k]   = ja[q0 + k - f->Ui[i]];
-        f->Usrc[k] = q0 + k - f->Ui[i];
-      }
-    }
-    f->pattern = PETSC_TRUE;
-  }
   if (baij) PetscCall(MatSeqBAIJGetArray(f->F, &aa));
   else PetscCall(MatSeqAIJGetArray(f->F, &aa));
   for (PetscInt k = 0; k < f->Li[nb]; k++) CopyBlock(bs, aa + f->Lsrc[k] * bs2, f->La + k * bs2);
@@ -123,12 +214,368 @@ static PetscErrorCode MatGILUFactorExtract(Mat B)
   for (PetscInt i = 0; i < nb; i++) CopyBlock(bs, aa + f->Udsrc[i] * bs2, f->Ud + i * bs2);
   if (baij) PetscCall(MatSeqBAIJRestoreArray(f->F, &aa));
   else PetscCall(MatSeqAIJRestoreArray(f->F, &aa));
-  if (baij) PetscCall(MatRestoreRowIJ(f->F, 0, PETSC_FALSE, PETSC_TRUE, &nb, &ia, &ja, &done));
-  nb = f->nb; /* MatRestoreRowIJ() zeroed it */
-  PetscCall(GILUTriSetMatrix(f->L, GILU_TRI_LOWER, GILU_TRI_DIAG_UNIT, nb, bs, f->Li, f->Lj, f->La, NULL));
-  PetscCall(GILUTriSetMatrix(f->U, GILU_TRI_UPPER, GILU_TRI_DIAG_INVERSE, nb, bs, f->Ui, f->Uj, f->Ua, f->Ud));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Hands the factors to the engine (the analysis is kept while the pattern is the same) */
+static PetscErrorCode MatGILUFactorSetTri(Mat B)
+{
+  Mat_GILUFactor *f = (Mat_GILUFactor *)B->data;
+
+  PetscFunctionBegin;
+  PetscCall(GILUTriSetMatrix(f->L, GILU_TRI_LOWER, GILU_TRI_DIAG_UNIT, f->nb, f->bs, f->Li, f->Lj, f->La, NULL));
+  PetscCall(GILUTriSetMatrix(f->U, GILU_TRI_UPPER, GILU_TRI_DIAG_INVERSE, f->nb, f->bs, f->Ui, f->Uj, f->Ua, f->Ud));
   PetscCall(GILUTriDestroy(&f->Lt));
   PetscCall(GILUTriDestroy(&f->Ut));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatGILUFactorScheduleDestroy(Mat_GILUFactor *f)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree2(f->lptr, f->lrow));
+  PetscCall(PetscFree4(f->cptr, f->corder, f->dptr, f->cdone));
+  PetscCall(PetscFree(f->dep));
+  PetscCall(PetscFree(f->rtmp));
+  f->nlevels  = 0;
+  f->nchunks  = 0;
+  f->nclevels = 0;
+  f->analyzed = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  Chunked schedule: chunks of consecutive rows, a new one where a row does not read the row before it once the chunk has
+  cmin rows, or at cmax rows; the chunks each chunk reads (earlier ones, since L's columns come before its
+  rows), the levels of the chunk DAG and the claim order (by chunk level, then by row): a chunk waits only on chunks of
+  lower levels, claimed before it, so the threads cannot deadlock.
+*/
+static PetscErrorCode MatGILUFactorChunks(Mat_GILUFactor *f, PetscInt cmin, PetscInt cmax)
+{
+  const PetscInt nb = f->nb, *Li = f->Li, *Lj = f->Lj;
+  PetscInt      *cof, *mark, *clev, nc = 0, nd = 0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscFree4(f->cptr, f->corder, f->dptr, f->cdone));
+  PetscCall(PetscFree(f->dep));
+  PetscCall(PetscMalloc4(nb + 1, &f->cptr, nb, &f->corder, nb + 1, &f->dptr, nb, &f->cdone));
+  PetscCall(PetscMalloc3(nb, &cof, nb, &mark, nb + 1, &clev));
+  f->cptr[0] = 0;
+  for (PetscInt i = 0; i < nb; i++) {
+    PetscInt  len      = i - f->cptr[nc];
+    PetscBool readprev = (PetscBool)(Li[i + 1] > Li[i] && Lj[Li[i + 1] - 1] == i - 1);
+
+    if (i > 0 && (len >= cmax || (!readprev && len >= cmin))) f->cptr[++nc] = i;
+    cof[i] = nc;
+  }
+  f->cptr[++nc] = nb;
+  f->nchunks    = nc;
+  for (PetscInt c = 0; c < nc; c++) mark[c] = -1;
+  f->dptr[0] = 0;
+  for (PetscInt c = 0; c < nc; c++) {
+    for (PetscInt i = f->cptr[c]; i < f->cptr[c + 1]; i++)
+      for (PetscInt k = Li[i]; k < Li[i + 1]; k++) {
+        PetscInt d = cof[Lj[k]];
+
+        if (d != c && mark[d] != c) {
+          mark[d] = c;
+          nd++;
+        }
+      }
+    f->dptr[c + 1] = nd;
+  }
+  PetscCall(PetscMalloc1(nd, &f->dep));
+  for (PetscInt c = 0; c < nc; c++) mark[c] = -1;
+  f->nclevels = 0;
+  for (PetscInt c = 0, q = 0; c < nc; c++) {
+    PetscInt l = 0;
+
+    for (PetscInt i = f->cptr[c]; i < f->cptr[c + 1]; i++)
+      for (PetscInt k = Li[i]; k < Li[i + 1]; k++) {
+        PetscInt d = cof[Lj[k]];
+
+        if (d != c && mark[d] != c) {
+          mark[d]     = c;
+          f->dep[q++] = d;
+          l           = PetscMax(l, clev[d] + 1);
+        }
+      }
+    clev[c]     = l;
+    f->nclevels = PetscMax(f->nclevels, l + 1);
+  }
+  PetscCall(PetscArrayzero(mark, f->nclevels + 1));
+  for (PetscInt c = 0; c < nc; c++) mark[clev[c] + 1]++;
+  for (PetscInt l = 0; l < f->nclevels; l++) mark[l + 1] += mark[l];
+  for (PetscInt c = 0; c < nc; c++) f->corder[mark[clev[c]]++] = c;
+  PetscCall(PetscArrayzero(f->cdone, nc));
+  f->epoch = 0;
+  PetscCall(PetscFree3(cof, mark, clev));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  The schedule of the numeric factorization, from L's pattern (once per pattern): row i reads the finished rows j of its
+  L entries (j < i). The level sets (level of i: 1 + the largest level of those rows), and for chunked the chunks of
+  consecutive rows, the chunks each reads and the claim order (by level of the chunk DAG, then by row).
+*/
+static PetscErrorCode MatGILUFactorAnalyze(Mat_GILUFactor *f)
+{
+  const PetscInt  nb = f->nb, *Li = f->Li, *Lj = f->Lj;
+  PetscInt       *level, *cnt;
+
+  PetscFunctionBegin;
+  if (f->analyzed) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatGILUFactorScheduleDestroy(f));
+  PetscCall(PetscMalloc1(nb, &level));
+  f->nlevels = 0;
+  for (PetscInt i = 0; i < nb; i++) {
+    PetscInt l = 0;
+
+    for (PetscInt k = Li[i]; k < Li[i + 1]; k++) l = PetscMax(l, level[Lj[k]] + 1);
+    level[i]   = l;
+    f->nlevels = PetscMax(f->nlevels, l + 1);
+  }
+  PetscCall(PetscMalloc2(f->nlevels + 1, &f->lptr, nb, &f->lrow));
+  PetscCall(PetscArrayzero(f->lptr, f->nlevels + 1));
+  for (PetscInt i = 0; i < nb; i++) f->lptr[level[i] + 1]++;
+  for (PetscInt l = 0; l < f->nlevels; l++) f->lptr[l + 1] += f->lptr[l];
+  PetscCall(PetscMalloc1(f->nlevels + 1, &cnt));
+  PetscCall(PetscArraycpy(cnt, f->lptr, f->nlevels + 1));
+  for (PetscInt i = 0; i < nb; i++) f->lrow[cnt[level[i]]++] = i;
+  PetscCall(PetscFree(cnt));
+  f->ranschedule = f->schedule;
+  if (f->schedule == GILU_FACTOR_SCHEDULE_CHUNKED && f->nthreads > 1 && nb > 0) {
+    /*
+      Runs of GILU_FACTOR_CHUNK_MIN to GILU_FACTOR_CHUNK_MAX rows; where that leaves fewer than 2 chunks per level and thread,
+      the runs as they are, cut at CHUNK_MAX, CHUNK_MAX/2, ... 8 rows (a 2D grid line in pieces pipelines along the line);
+      failing that, the level sets
+    */
+    PetscInt cmax = GILU_FACTOR_CHUNK_MAX;
+
+    PetscCall(MatGILUFactorChunks(f, GILU_FACTOR_CHUNK_MIN, cmax));
+    while (f->nchunks < 2 * f->nthreads * f->nclevels && cmax >= 8) {
+      PetscCall(MatGILUFactorChunks(f, 0, cmax));
+      cmax /= 2;
+    }
+    if (f->nchunks < 2 * f->nthreads * f->nclevels) f->ranschedule = GILU_FACTOR_SCHEDULE_LEVELSET;
+  }
+  PetscCall(PetscFree(level));
+  PetscCall(PetscMalloc1((size_t)f->nthreads * nb, &f->rtmp)); /* only entries of a row's pattern are read, after being zeroed */
+  f->analyzed = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* What one thread found about the pivots, and its flops */
+typedef struct {
+  PetscInt       zrow, zfirst; /* the last and the first row with a zero pivot (-1: none) */
+  PetscReal      zval, zfval;  /* |pivot| there */
+  PetscInt       nshift;       /* inblocks: pivots shifted */
+  PetscBool      needshift;    /* nonzero, positive_definite: PETSc would have shifted */
+  PetscLogDouble flops;
+} PivotInfo;
+
+/*
+  Row i of the factors, as PETSc's MatLUFactorNumeric_SeqAIJ computes it: the row of A (row r[i], columns ic[.]) in the
+  dense work row, eliminated by the finished rows of its L entries in increasing order (an entry that is exactly zero
+  is skipped), stored, and the pivot checked and inverted. Reads only rows of L's columns, which must be final.
+*/
+static inline void FactorRow(const Mat_GILUFactor *f, PetscInt i, const PetscInt *ai, const PetscInt *aj, const MatScalar *aa, const PetscInt *r, const PetscInt *ic, PetscInt shifttype, PetscReal zeropivot, PetscReal shiftamount, MatScalar *PETSC_RESTRICT rtmp, PivotInfo *pi)
+{
+  const PetscInt *PETSC_RESTRICT Li = f->Li, *PETSC_RESTRICT Lj = f->Lj, *PETSC_RESTRICT Ui = f->Ui, *PETSC_RESTRICT Uj = f->Uj;
+  MatScalar *PETSC_RESTRICT      La = f->La, *PETSC_RESTRICT Ua = f->Ua, *PETSC_RESTRICT Ud = f->Ud, pv;
+  const PetscInt                 row = r[i], l0 = Li[i], l1 = Li[i + 1], u0 = Ui[i], u1 = Ui[i + 1];
+  PetscReal                      rs  = 0.0;
+  PetscInt                       nel = 0, nup = 0;
+
+  for (PetscInt k = l0; k < l1; k++) rtmp[Lj[k]] = 0.0;
+  for (PetscInt k = u0; k < u1; k++) rtmp[Uj[k]] = 0.0;
+  rtmp[i] = 0.0;
+  for (PetscInt k = ai[row]; k < ai[row + 1]; k++) rtmp[ic[aj[k]]] = aa[k];
+  rtmp[i] += 0.0; /* PETSc adds its shift amount, zero on this pass */
+  for (PetscInt k = l0; k < l1; k++) {
+    const PetscInt c = Lj[k];
+
+    if (rtmp[c] != 0.0) {
+      const MatScalar m = rtmp[c] * Ud[c];
+      const PetscInt  q0 = Ui[c], q1 = Ui[c + 1];
+
+      rtmp[c] = m;
+      for (PetscInt q = q0; q < q1; q++) rtmp[Uj[q]] -= m * Ua[q];
+      nel++;
+      nup += q1 - q0;
+    }
+  }
+  for (PetscInt k = l0; k < l1; k++) {
+    const MatScalar v = rtmp[Lj[k]];
+
+    La[k] = v;
+    rs += PetscAbsScalar(v);
+  }
+  for (PetscInt k = u0; k < u1; k++) {
+    const MatScalar v = rtmp[Uj[k]];
+
+    Ua[k] = v;
+    rs += PetscAbsScalar(v);
+  }
+  pi->flops += nel + 2 * nup;
+  pv = rtmp[i];
+  switch (shifttype) { /* MatPivotCheck() */
+  case MAT_SHIFT_NONZERO:
+    if (PetscAbsScalar(pv) <= zeropivot * rs && !PetscIsNanScalar(pv)) pi->needshift = PETSC_TRUE;
+    break;
+  case MAT_SHIFT_POSITIVE_DEFINITE:
+    if (PetscRealPart(pv) <= zeropivot * rs && !PetscIsNanScalar(pv)) pi->needshift = PETSC_TRUE;
+    break;
+  case MAT_SHIFT_INBLOCKS:
+    if (PetscAbsScalar(pv) <= zeropivot && !PetscIsNanScalar(pv)) {
+      pv += shiftamount;
+      pi->nshift++;
+    }
+    break;
+  default:
+    if (PetscAbsScalar(pv) <= zeropivot && !PetscIsNanScalar(pv)) {
+      if (pi->zfirst < 0 || i < pi->zfirst) {
+        pi->zfirst = i;
+        pi->zfval  = PetscAbsScalar(pv);
+      }
+      if (i > pi->zrow) {
+        pi->zrow = i;
+        pi->zval = PetscAbsScalar(pv);
+      }
+    }
+  }
+  Ud[i] = 1.0 / pv;
+}
+
+static inline void WaitChunk(const unsigned int *flag, unsigned int epoch)
+{
+  PetscInt spins = 0;
+
+  while (__atomic_load_n(flag, __ATOMIC_ACQUIRE) != epoch) {
+    if (++spins > GILU_FACTOR_SPIN) {
+      sched_yield();
+      spins = 0;
+    }
+  }
+}
+
+/*
+  gilu's numeric ILU of a MATSEQAIJ on PETSc's pattern. *needshift: a pivot would have made PETSc shift (shift types
+  nonzero, positive_definite), so the caller runs PETSc's numeric factorization instead.
+*/
+static PetscErrorCode MatGILUFactorNumeric_SeqAIJ(Mat B, Mat A, const MatFactorInfo *info, PetscBool *needshift)
+{
+  Mat_GILUFactor    *f  = (Mat_GILUFactor *)B->data;
+  const PetscInt     nb = f->nb;
+  const PetscInt    *ai, *aj, *r;
+  const MatScalar   *aa;
+  PetscMemType       mtype;
+  PivotInfo         *pinfo, all;
+  PetscInt           nt, shifttype = (PetscInt)info->shifttype;
+  const PetscReal    zeropivot = info->zeropivot, shiftamount = info->shiftamount;
+  const PetscInt    *ic;
+
+  PetscFunctionBegin;
+  PetscCall(MatGILUFactorAnalyze(f));
+  nt = f->nthreads;
+  ic = f->ic;
+  PetscCall(MatSeqAIJGetCSRAndMemType(A, &ai, &aj, NULL, &mtype));
+  PetscCall(MatSeqAIJGetArrayRead(A, &aa));
+  PetscCall(ISGetIndices(f->row, &r));
+  PetscCall(PetscMalloc1(nt, &pinfo));
+  for (PetscInt t = 0; t < nt; t++) {
+    pinfo[t].zrow = pinfo[t].zfirst = -1;
+    pinfo[t].zval = pinfo[t].zfval = 0.0;
+    pinfo[t].nshift                = 0;
+    pinfo[t].needshift             = PETSC_FALSE;
+    pinfo[t].flops                 = 0;
+  }
+  if (nt == 1 || nb == 0) {
+    PivotInfo pi = pinfo[0];
+
+    for (PetscInt i = 0; i < nb; i++) FactorRow(f, i, ai, aj, aa, r, ic, shifttype, zeropivot, shiftamount, f->rtmp, &pi);
+    pinfo[0] = pi;
+  } else if (f->ranschedule == GILU_FACTOR_SCHEDULE_CHUNKED) {
+    if (++f->epoch == 0) { /* the flags wrapped around */
+      PetscCall(PetscArrayzero(f->cdone, f->nchunks));
+      f->epoch = 1;
+    }
+    f->next = 0;
+#if defined(PETSCGILU_HAVE_OPENMP)
+  #pragma omp parallel num_threads((int)nt)
+#endif
+    {
+#if defined(PETSCGILU_HAVE_OPENMP)
+      const int tid = omp_get_thread_num();
+#else
+      const int tid = 0;
+#endif
+      MatScalar   *rtmp  = f->rtmp + (size_t)tid * nb;
+      unsigned int epoch = f->epoch;
+      PivotInfo    pi    = pinfo[tid]; /* a copy: no false sharing */
+
+      for (;;) {
+        PetscInt k = __atomic_fetch_add(&f->next, 1, __ATOMIC_RELAXED), c;
+
+        if (k >= f->nchunks) break;
+        c = f->corder[k];
+        for (PetscInt d = f->dptr[c]; d < f->dptr[c + 1]; d++) WaitChunk(&f->cdone[f->dep[d]], epoch);
+        for (PetscInt i = f->cptr[c]; i < f->cptr[c + 1]; i++) FactorRow(f, i, ai, aj, aa, r, ic, shifttype, zeropivot, shiftamount, rtmp, &pi);
+        __atomic_store_n(&f->cdone[c], epoch, __ATOMIC_RELEASE);
+      }
+      pinfo[tid] = pi;
+    }
+  } else {
+#if defined(PETSCGILU_HAVE_OPENMP)
+  #pragma omp parallel num_threads((int)nt)
+#endif
+    {
+#if defined(PETSCGILU_HAVE_OPENMP)
+      const int tid = omp_get_thread_num();
+#else
+      const int tid = 0;
+#endif
+      MatScalar *rtmp = f->rtmp + (size_t)tid * nb;
+      PivotInfo  pi   = pinfo[tid]; /* a copy: no false sharing */
+
+      for (PetscInt l = 0; l < f->nlevels; l++) {
+#if defined(PETSCGILU_HAVE_OPENMP)
+  #pragma omp for schedule(static)
+#endif
+        for (PetscInt s = f->lptr[l]; s < f->lptr[l + 1]; s++) FactorRow(f, f->lrow[s], ai, aj, aa, r, ic, shifttype, zeropivot, shiftamount, rtmp, &pi);
+      }
+      pinfo[tid] = pi;
+    }
+  }
+  all = pinfo[0];
+  for (PetscInt t = 1; t < nt; t++) {
+    if (pinfo[t].zrow > all.zrow) {
+      all.zrow = pinfo[t].zrow;
+      all.zval = pinfo[t].zval;
+    }
+    if (pinfo[t].zfirst >= 0 && (all.zfirst < 0 || pinfo[t].zfirst < all.zfirst)) {
+      all.zfirst = pinfo[t].zfirst;
+      all.zfval  = pinfo[t].zfval;
+    }
+    all.nshift += pinfo[t].nshift;
+    all.flops += pinfo[t].flops;
+    all.needshift = (PetscBool)(all.needshift || pinfo[t].needshift);
+  }
+  PetscCall(PetscFree(pinfo));
+  PetscCall(ISRestoreIndices(f->row, &r));
+  PetscCall(MatSeqAIJRestoreArrayRead(A, &aa));
+  *needshift = all.needshift;
+  /* MatPivotCheck_none(): PETSc errors at the first zero pivot if asked to, else records them and goes on (the last one stays) */
+  B->factorerrortype = MAT_FACTOR_NOERROR;
+  if (all.zrow >= 0) {
+    PetscCheck(!A->erroriffailure, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "Zero pivot row %" PetscInt_FMT " value %g tolerance %g", all.zfirst, (double)all.zfval, (double)zeropivot);
+    PetscCall(PetscInfo(A, "Detected zero pivot in factorization in row %" PetscInt_FMT " value %g tolerance %g\n", all.zrow, (double)all.zval, (double)zeropivot));
+    B->factorerrortype             = MAT_FACTOR_NUMERIC_ZEROPIVOT;
+    B->factorerror_zeropivot_value = all.zval;
+    B->factorerror_zeropivot_row   = all.zrow;
+  }
+  if (all.nshift) PetscCall(PetscInfo(A, "number of shift_inblocks applied %" PetscInt_FMT ", each shift_amount %g\n", all.nshift, (double)shiftamount));
+  PetscCall(PetscLogFlops(all.flops + nb));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -247,13 +694,14 @@ static PetscErrorCode MatSolveTranspose_GILU(Mat B, Vec b, Vec x)
 static PetscErrorCode MatLUFactorNumeric_GILU(Mat B, Mat A, const MatFactorInfo *info)
 {
   Mat_GILUFactor *f = (Mat_GILUFactor *)B->data;
+  PetscBool       aij, needshift = PETSC_FALSE;
 
   PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJ, &aij));
   if (f->ftype == MAT_FACTOR_ICC) { /* PETSc's ICC reads the upper triangle only; ILU of A is the same preconditioner only for a symmetric A */
-    PetscBool sym, aij;
+    PetscBool sym;
     Mat       Aij;
 
-    PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJ, &aij));
     if (aij) PetscCall(MatIsSymmetric(A, 0.0, &sym));
     else {
       PetscCall(MatConvert(A, MATSEQAIJ, MAT_INITIAL_MATRIX, &Aij));
@@ -262,11 +710,25 @@ static PetscErrorCode MatLUFactorNumeric_GILU(Mat B, Mat A, const MatFactorInfo 
     }
     PetscCheck(sym, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatSolverType gilu computes ICC(k) as ILU(k) and needs a symmetric matrix, but this one is not (PETSc's ICC uses its upper triangle only): use -pc_type ilu, or -pc_factor_mat_solver_type petsc");
   }
-  PetscCall(MatLUFactorNumeric(f->F, A, info));
-  B->factorerrortype             = f->F->factorerrortype;
-  B->factorerror_zeropivot_value = f->F->factorerror_zeropivot_value;
-  B->factorerror_zeropivot_row   = f->F->factorerror_zeropivot_row;
-  if (!B->factorerrortype) PetscCall(MatGILUFactorExtract(B));
+  PetscCall(MatGILUFactorGetPattern(B));
+  f->rangilu = PETSC_FALSE;
+  if (f->numeric == GILU_FACTOR_NUMERIC_PETSC) PetscCall(PetscStrncpy(f->why, "-mat_gilu_factor_numeric petsc was given", sizeof(f->why)));
+  else if (!aij || f->bs != 1) PetscCall(PetscStrncpy(f->why, "the matrix is MATSEQBAIJ (gilu's numeric factorization is for MATSEQAIJ)", sizeof(f->why)));
+  else {
+    PetscCall(PetscLogEventBegin(GILU_FactorNumeric, A, B, 0, 0));
+    PetscCall(MatGILUFactorNumeric_SeqAIJ(B, A, info, &needshift));
+    PetscCall(PetscLogEventEnd(GILU_FactorNumeric, A, B, 0, 0));
+    if (needshift) PetscCall(PetscSNPrintf(f->why, sizeof(f->why), "a pivot needs the shift of shift type %s (PETSc restarts with it)", MatFactorShiftTypes[(PetscInt)info->shifttype]));
+    else f->rangilu = PETSC_TRUE;
+  }
+  if (!f->rangilu) {
+    PetscCall(MatLUFactorNumeric(f->F, A, info));
+    B->factorerrortype             = f->F->factorerrortype;
+    B->factorerror_zeropivot_value = f->F->factorerror_zeropivot_value;
+    B->factorerror_zeropivot_row   = f->F->factorerror_zeropivot_row;
+    if (!B->factorerrortype) PetscCall(MatGILUFactorCopyValues(B));
+  }
+  if (!B->factorerrortype) PetscCall(MatGILUFactorSetTri(B));
   B->ops->solve          = MatSolve_GILU;
   B->ops->solveadd       = MatSolveAdd_GILU;
   B->ops->solvetranspose = MatSolveTranspose_GILU;
@@ -282,7 +744,10 @@ static PetscErrorCode MatCholeskyFactorNumeric_GILU(Mat B, Mat A, const MatFacto
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The orderings, the options (-mat_gilu_trisolve, -mat_gilu_trisolve_threads with the factor's prefix) and PETSc's symbolic factorization */
+/*
+  The orderings, the options (-mat_gilu_factor_numeric, -mat_gilu_factor_schedule, -mat_gilu_trisolve,
+  -mat_gilu_trisolve_threads, ... with the factor's prefix) and PETSc's symbolic factorization
+*/
 static PetscErrorCode MatGILUFactorSymbolic(Mat B, Mat A, IS row, IS col, const MatFactorInfo *info)
 {
   Mat_GILUFactor *f = (Mat_GILUFactor *)B->data;
@@ -305,6 +770,7 @@ static PetscErrorCode MatGILUFactorSymbolic(Mat B, Mat A, IS row, IS col, const 
   PetscCall(MatGetFactor(A, MATSOLVERPETSC, MAT_FACTOR_ILU, &f->F));
   PetscCall(MatILUFactorSymbolic(f->F, A, row, col, info));
   f->pattern = PETSC_FALSE;
+  PetscCall(MatGILUFactorScheduleDestroy(f));
   PetscCall(ISDestroy(&f->row));
   PetscCall(ISDestroy(&f->col));
   if (row) {
@@ -330,8 +796,23 @@ static PetscErrorCode MatGILUFactorSymbolic(Mat B, Mat A, IS row, IS col, const 
   f->identity = (PetscBool)(ri && ci);
   PetscCall(PetscFree(f->work));
   PetscCall(PetscMalloc1(m, &f->work));
+  PetscCall(PetscFree(f->ic));
+  PetscCall(PetscMalloc1(f->nb, &f->ic));
+  {
+    const PetscInt *c;
+
+    PetscCall(ISGetIndices(f->col, &c));
+    for (PetscInt i = 0; i < f->nb; i++) f->ic[c[i]] = i;
+    PetscCall(ISRestoreIndices(f->col, &c));
+  }
   /* options */
-  type = (PetscEnum)f->type;
+  type = (PetscEnum)f->numeric;
+  PetscCall(PetscOptionsGetEnum(((PetscObject)B)->options, ((PetscObject)B)->prefix, "-mat_gilu_factor_numeric", GILUFactorNumericTypes, &type, &set));
+  f->numeric = (GILUFactorNumericType)type;
+  type       = (PetscEnum)f->schedule;
+  PetscCall(PetscOptionsGetEnum(((PetscObject)B)->options, ((PetscObject)B)->prefix, "-mat_gilu_factor_schedule", GILUFactorSchedules, &type, &set));
+  f->schedule = (GILUFactorSchedule)type;
+  type        = (PetscEnum)f->type;
   PetscCall(PetscOptionsGetEnum(((PetscObject)B)->options, ((PetscObject)B)->prefix, "-mat_gilu_trisolve", GILUTriSolveTypes, &type, &set));
   f->type = (GILUTriSolveType)type;
   nt      = f->nthreads;
@@ -387,7 +868,17 @@ static PetscErrorCode MatView_GILU(Mat B, PetscViewer viewer)
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
   if (!ascii) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscViewerASCIIPrintf(viewer, "gilu: PETSc's %s factors (ordering %s), triangular solves of petscgilu's engine\n", f->ftype == MAT_FACTOR_ICC ? "ICC (as ILU of the symmetric matrix)" : "ILU", f->identity ? "natural" : "permuted"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "gilu: %s factors (ordering %s), PETSc's symbolic factorization, triangular solves of petscgilu's engine\n", f->ftype == MAT_FACTOR_ICC ? "ICC (as ILU of the symmetric matrix)" : "ILU", f->identity ? "natural" : "permuted"));
+  if (f->pattern) {
+    PetscCall(PetscViewerASCIIPushTab(viewer));
+    if (f->rangilu) {
+      if (f->nthreads == 1) PetscCall(PetscViewerASCIIPrintf(viewer, "numeric factorization: gilu's (PETSc's operations), 1 thread, rows in order (L has %" PetscInt_FMT " levels)\n", f->nlevels));
+      else if (f->ranschedule == GILU_FACTOR_SCHEDULE_CHUNKED)
+        PetscCall(PetscViewerASCIIPrintf(viewer, "numeric factorization: gilu's (PETSc's operations), chunked on %" PetscInt_FMT " threads: %" PetscInt_FMT " chunks of consecutive rows (%.1f rows each) in %" PetscInt_FMT " levels of the chunk DAG (L has %" PetscInt_FMT " levels)\n", f->nthreads, f->nchunks, (double)f->nb / f->nchunks, f->nclevels, f->nlevels));
+      else PetscCall(PetscViewerASCIIPrintf(viewer, "numeric factorization: gilu's (PETSc's operations), level-set on %" PetscInt_FMT " threads: %" PetscInt_FMT " level sets of L (%.1f rows each)%s\n", f->nthreads, f->nlevels, (double)f->nb / f->nlevels, f->schedule == GILU_FACTOR_SCHEDULE_CHUNKED ? ", since chunks would leave the threads idle" : ""));
+    } else PetscCall(PetscViewerASCIIPrintf(viewer, "numeric factorization: PETSc's, because %s\n", f->why));
+    PetscCall(PetscViewerASCIIPopTab(viewer));
+  }
   if (f->L && f->U && f->pattern) {
     PetscCall(PetscViewerASCIIPushTab(viewer));
     PetscCall(GILUTriView(f->L, viewer));
@@ -410,6 +901,8 @@ static PetscErrorCode MatDestroy_GILU(Mat B)
   PetscCall(ISDestroy(&f->row));
   PetscCall(ISDestroy(&f->col));
   PetscCall(PetscFree(f->work));
+  PetscCall(PetscFree(f->ic));
+  PetscCall(MatGILUFactorScheduleDestroy(f));
   PetscCall(PetscFree3(f->Li, f->Lj, f->Lsrc));
   PetscCall(PetscFree4(f->Ui, f->Uj, f->Usrc, f->Udsrc));
   PetscCall(PetscFree3(f->La, f->Ua, f->Ud));
@@ -418,21 +911,46 @@ static PetscErrorCode MatDestroy_GILU(Mat B)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode MatGILUFactorGetTri(Mat B, GILUTri *L, GILUTri *U)
+static PetscErrorCode MatGILUFactorCheck(Mat B)
 {
-  Mat_GILUFactor *f = (Mat_GILUFactor *)B->data;
-  const char     *st;
+  const char *st;
+  PetscBool   gilu;
 
   PetscFunctionBegin;
   PetscCall(MatFactorGetSolverType(B, &st));
-  {
-    PetscBool gilu;
+  PetscCall(PetscStrcmp(st, MATSOLVERGILU, &gilu));
+  PetscCheck(gilu, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Not a factor of MatSolverType gilu but of %s", st);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
-    PetscCall(PetscStrcmp(st, MATSOLVERGILU, &gilu));
-    PetscCheck(gilu, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Not a factor of MatSolverType gilu but of %s", st);
-  }
+PetscErrorCode MatGILUFactorGetTri(Mat B, GILUTri *L, GILUTri *U)
+{
+  Mat_GILUFactor *f = (Mat_GILUFactor *)B->data;
+
+  PetscFunctionBegin;
+  PetscCall(MatGILUFactorCheck(B));
   if (L) *L = f->pattern ? f->L : NULL;
   if (U) *U = f->pattern ? f->U : NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatGILUFactorGetFactors(Mat B, PetscInt *nb, PetscInt *bs, const PetscInt **Li, const PetscInt **Lj, const MatScalar **La, const PetscInt **Ui, const PetscInt **Uj, const MatScalar **Ua, const MatScalar **Ud, PetscBool *rangilu)
+{
+  Mat_GILUFactor *f = (Mat_GILUFactor *)B->data;
+
+  PetscFunctionBegin;
+  PetscCall(MatGILUFactorCheck(B));
+  PetscCheck(f->pattern, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "No numeric factorization yet");
+  if (nb) *nb = f->nb;
+  if (bs) *bs = f->bs;
+  if (Li) *Li = f->Li;
+  if (Lj) *Lj = f->Lj;
+  if (La) *La = f->La;
+  if (Ui) *Ui = f->Ui;
+  if (Uj) *Uj = f->Uj;
+  if (Ua) *Ua = f->Ua;
+  if (Ud) *Ud = f->Ud;
+  if (rangilu) *rangilu = f->rangilu;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
