@@ -1004,6 +1004,32 @@ static PetscErrorCode TestZeroPivot(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  -test badinput -bad k: a 4-row triangle handed to GILUTriSetMatrix() with one mistake, which must end in a clear
+  error: 0 a column out of range, 1 an upper entry in a lower factor, 2 unsorted columns, 3 a stored diagonal in a
+  factor declared with a unit diagonal
+*/
+static PetscErrorCode TestBadInput(void)
+{
+  PetscInt  bad = 0, ai[5] = {0, 0, 1, 3, 5}, aj[5] = {0, 0, 1, 1, 2};
+  MatScalar aa[5] = {1, 1, 1, 1, 1};
+  GILUTri   tri;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-bad", &bad, NULL));
+  if (bad == 0) aj[4] = 7;
+  if (bad == 1) aj[0] = 2; /* row 1, column 2: above the diagonal */
+  if (bad == 2) {
+    aj[3] = 2;
+    aj[4] = 1;
+  }
+  if (bad == 3) aj[4] = 3;
+  PetscCall(GILUTriCreate(&tri));
+  PetscCall(GILUTriSetMatrix(tri, GILU_TRI_LOWER, GILU_TRI_DIAG_UNIT, 4, 1, ai, aj, aa, NULL));
+  PetscCall(GILUTriDestroy(&tri));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   char        test[64] = "";
@@ -1039,6 +1065,8 @@ int main(int argc, char **argv)
   if (match) PetscCall(NumBench(rnd, grid));
   PetscCall(PetscStrcmp(test, "bench", &match));
   if (match) PetscCall(Bench(rnd, grid));
+  PetscCall(PetscStrcmp(test, "badinput", &match));
+  if (match) PetscCall(TestBadInput());
   PetscCall(PetscRandomDestroy(&rnd));
   PetscCall(PetscFinalize());
   return 0;
@@ -1052,6 +1080,12 @@ int main(int argc, char **argv)
      args: -test engine -n 200 -grid 5
      env: OMP_WAIT_POLICY=passive
      output_file: output/empty.out
+
+   # a wrong triangle handed to the engine: a clear error each
+   test:
+     suffix: badinput
+     args: -test badinput -bad {{0 1 2 3}separate output}
+     filter: Error: grep -o -E "is outside \[0, 4\)|has an entry in column 2|sorted ascending and unique|stores its diagonal but"
 
    # grid 12 (1728 rows): the chunked stencil triangles are solved by column-offset patterns (few patterns, 64+ rows each)
    test:

@@ -177,26 +177,27 @@ PetscErrorCode GILUCountLevels(GILUTriUplo uplo, PetscInt n, const PetscInt i[],
 
 static PetscErrorCode GILUTriAnalyze(GILUTri tri)
 {
-  PetscInt      *level, *count;
+  PetscInt      *level, *count, nl = 0;
   PetscLogDouble t0, t1;
 
   PetscFunctionBegin;
   PetscCall(PetscTime(&t0));
-  PetscCall(GILUCountLevels(tri->uplo, tri->n, tri->i, tri->j, &tri->nlevels));
   PetscCall(PetscFree(tri->level));
   PetscCall(PetscMalloc1(tri->n, &tri->level));
   level = tri->level;
-  PetscCall(PetscCalloc1(tri->nlevels + 1, &count));
-  for (PetscInt t = 0; t < tri->n; t++) {
+  for (PetscInt t = 0; t < tri->n; t++) { /* one pass: the level of each row, then the level sizes */
     PetscInt r = tri->uplo == GILU_TRI_LOWER ? t : tri->n - 1 - t, l = 0;
 
     for (PetscInt k = tri->i[r]; k < tri->i[r + 1]; k++)
       if (tri->j[k] != r) l = PetscMax(l, level[tri->j[k]] + 1);
     level[r] = l;
-    count[l]++;
+    nl       = PetscMax(nl, l + 1);
   }
+  tri->nlevels = nl;
+  PetscCall(PetscCalloc1(nl + 1, &count));
+  for (PetscInt r = 0; r < tri->n; r++) count[level[r]]++;
   tri->maxlevel = 0;
-  for (PetscInt l = 0; l < tri->nlevels; l++) tri->maxlevel = PetscMax(tri->maxlevel, count[l]);
+  for (PetscInt l = 0; l < nl; l++) tri->maxlevel = PetscMax(tri->maxlevel, count[l]);
   PetscCall(PetscFree(count));
   tri->analyzed = PETSC_TRUE;
   PetscCall(PetscTime(&t1));
@@ -216,13 +217,28 @@ PetscErrorCode GILUTriSetMatrix(GILUTri tri, GILUTriUplo uplo, GILUTriDiag diag,
   if (same) PetscCall(PetscArraycmp(tri->i, i, n + 1, &same));
   if (same) PetscCall(PetscArraycmp(tri->j, j, i[n], &same));
   if (!same) {
-    for (PetscInt r = 0; r < n; r++)
-      for (PetscInt k = i[r]; k < i[r + 1]; k++) {
-        PetscCheck(j[k] >= 0 && j[k] < n, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Row %" PetscInt_FMT ": column %" PetscInt_FMT " is outside [0, %" PetscInt_FMT ")", r, j[k], n);
-        PetscCheck(uplo == GILU_TRI_LOWER ? j[k] <= r : j[k] >= r, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Row %" PetscInt_FMT " of a %s triangular factor has an entry in column %" PetscInt_FMT, r, uplo == GILU_TRI_LOWER ? "lower" : "upper", j[k]);
-        PetscCheck(k == i[r] || j[k] > j[k - 1], PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Row %" PetscInt_FMT ": columns must be sorted ascending and unique", r);
-        PetscCheck(j[k] != r || diag == GILU_TRI_DIAG_STORED, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Row %" PetscInt_FMT " stores its diagonal but the factor was declared with a unit or separate diagonal", r);
+    PetscBool bad = PETSC_FALSE;
+
+    /* the pattern is checked in one branch-free pass; a row found wrong is looked at again for the error message */
+    for (PetscInt r = 0; r < n; r++) {
+      const PetscInt lo = i[r], hi = i[r + 1], cmin = uplo == GILU_TRI_LOWER ? 0 : r, cmax = uplo == GILU_TRI_LOWER ? r : n - 1;
+      PetscInt       prev = -1, rowbad = 0;
+
+      for (PetscInt k = lo; k < hi; k++) {
+        rowbad |= (j[k] < cmin) | (j[k] > cmax) | (j[k] <= prev) | (j[k] == r && diag != GILU_TRI_DIAG_STORED);
+        prev = j[k];
       }
+      if (PetscUnlikely(rowbad)) {
+        bad = PETSC_TRUE;
+        for (PetscInt k = lo; k < hi; k++) {
+          PetscCheck(j[k] >= 0 && j[k] < n, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Row %" PetscInt_FMT ": column %" PetscInt_FMT " is outside [0, %" PetscInt_FMT ")", r, j[k], n);
+          PetscCheck(uplo == GILU_TRI_LOWER ? j[k] <= r : j[k] >= r, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Row %" PetscInt_FMT " of a %s triangular factor has an entry in column %" PetscInt_FMT, r, uplo == GILU_TRI_LOWER ? "lower" : "upper", j[k]);
+          PetscCheck(k == lo || j[k] > j[k - 1], PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Row %" PetscInt_FMT ": columns must be sorted ascending and unique", r);
+          PetscCheck(j[k] != r || diag == GILU_TRI_DIAG_STORED, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Row %" PetscInt_FMT " stores its diagonal but the factor was declared with a unit or separate diagonal", r);
+        }
+      }
+    }
+    PetscCheck(!bad, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The pattern check found a wrong row but no error for it");
     if (diag == GILU_TRI_DIAG_STORED)
       for (PetscInt r = 0; r < n; r++) PetscCheck(i[r + 1] > i[r] && j[uplo == GILU_TRI_LOWER ? i[r + 1] - 1 : i[r]] == r, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Row %" PetscInt_FMT " has no stored diagonal", r);
     PetscCall(PetscFree4(tri->i, tri->j, tri->a, tri->dinv));
