@@ -133,6 +133,13 @@ int main(int argc, char **argv)
      args: -n 5 -gilu_backend cudaemu -ksp_view -pc_structilu_model_gpu {{h100 h200}separate output}
      filter: grep -E "back-end|device|model|iterations" | sed -e "s/; library built.*$//"
 
+   # the lines mapping in the view: the transformed grid, the blocks of lines, the predecessor blocks
+   test:
+     suffix: view_lines
+     requires: cudaemu
+     args: -n 5 -gilu_backend cudaemu -ksp_view -pc_structilu_cuda_mapping lines -pc_structilu_cuda_tile_points 4
+     filter: grep -E "back-end|device|model|iterations" | sed -e "s/; library built.*$//"
+
    # the host-device copies are logged: per apply b in, x out; at setup the schedule and the factors
    test:
      suffix: log

@@ -301,11 +301,114 @@ int main(int argc, char **argv)
      requires: cudaemu
      args: -stencil {{star7 box27}shared output} -dof {{1 4}shared output} -gilu_cudaemu_eager -pc_structilu_cuda_tile_points 4 -expect_differ
 
+   # the lines mapping (-pc_structilu_cuda_mapping lines, seed 000 Section 4.1): a thread per line along z^ of the
+   # transformed grid, 2D blocks of 2 x 2 lines (many blocks, so the block-to-block waiting is exercised), the blocks
+   # interleaved like a GPU's; factorization and both solves against the host
+   test:
+     suffix: emu_lines
+     requires: cudaemu
+     args: -pc_structilu_cuda_mapping lines -pc_structilu_cuda_tile_points 4 -gilu_cudaemu_eager -stencil {{star5 diamond13 star7 box27}separate output} -dof {{1 2 4 5}separate output}
+     output_file: output/empty.out
+   test:
+     suffix: emu_lines_ic
+     requires: cudaemu
+     args: -pc_structilu_cuda_mapping lines -pc_structilu_cuda_tile_points 4 -gilu_cudaemu_eager -symmetric -pc_structilu_type ic -stencil {{star5 box27}separate output} -dof {{1 3}separate output}
+     output_file: output/empty.out
+   test:
+     suffix: emu_lines_single
+     requires: cudaemu
+     args: -pc_structilu_cuda_mapping lines -pc_structilu_cuda_tile_points 4 -gilu_cudaemu_eager -pc_structilu_factor_precision single -stencil {{diamond13 star7}separate output} -dof {{1 4}separate output}
+     output_file: output/empty.out
+   # ILU(1) (the fill stencil), 3 lines per block (1 x 3), 8 DoF
+   test:
+     suffix: emu_lines_variants
+     requires: cudaemu
+     args: -pc_structilu_cuda_mapping lines -pc_structilu_cuda_tile_points 3 -gilu_cudaemu_eager -stencil star7 -dof {{1 8}separate output} -pc_structilu_levels 1
+     output_file: output/empty.out
+   # the solves' intra-row pipeline with lines: the earlier stages work ahead of the level (1, 3 stages; ILU and IC)
+   test:
+     suffix: emu_lines_pipeline
+     requires: cudaemu
+     args: -pc_structilu_cuda_mapping lines -pc_structilu_cuda_tile_points 4 -gilu_cudaemu_eager -stencil {{diamond13 box27}separate output} -dof {{1 4}separate output} -pc_structilu_cuda_pipeline {{1 3}separate output}
+     output_file: output/empty.out
+   test:
+     suffix: emu_lines_pipeline_ic
+     requires: cudaemu
+     args: -pc_structilu_cuda_mapping lines -pc_structilu_cuda_tile_points 4 -gilu_cudaemu_eager -symmetric -pc_structilu_type ic -stencil box27 -dof 2 -pc_structilu_cuda_pipeline {{2 4}separate output}
+     output_file: output/empty.out
+   # DoF >= 4 without the tensor cores (DoF threads per line), and the host's factors with the lines solves
+   test:
+     suffix: emu_lines_nomma
+     requires: cudaemu
+     args: -pc_structilu_cuda_mapping lines -pc_structilu_cuda_tile_points 4 -gilu_cudaemu_eager -pc_structilu_cuda_mma 0 -stencil {{diamond13 box27}separate output} -dof {{4 5}separate output}
+     output_file: output/empty.out
+   test:
+     suffix: emu_lines_hostfactor
+     requires: cudaemu
+     args: -pc_structilu_cuda_mapping lines -pc_structilu_cuda_tile_points 4 -gilu_cudaemu_eager -pc_structilu_cuda_factor 0 -stencil {{diamond13 box27}separate output} -dof {{1 4}separate output}
+     output_file: output/empty.out
+   # the lines mapping's block-to-block waiting is needed: without it the results differ (factorization and solves,
+   # and the solves alone with the host's factors); with it (lines_wait_eager) they equal the host's
+   test:
+     suffix: lines_nowait
+     requires: cudaemu
+     args: -pc_structilu_cuda_mapping lines -stencil {{star7 box27}shared output} -dof {{1 4}shared output} -pc_structilu_cuda_factor {{0 1}shared output} -pc_structilu_cuda_nowait -gilu_cudaemu_eager -pc_structilu_cuda_tile_points 4 -expect_differ
+     output_file: output/ex6_nowait.out
+   test:
+     suffix: lines_wait_eager
+     requires: cudaemu
+     args: -pc_structilu_cuda_mapping lines -stencil {{star7 box27}shared output} -dof {{1 4}shared output} -pc_structilu_cuda_factor {{0 1}shared output} -gilu_cudaemu_eager -pc_structilu_cuda_tile_points 4 -expect_differ
+     output_file: output/ex6_wait_eager.out
+
+   # the two-substage pipelined factorization (-pc_structilu_cuda_factor_pipeline, seed 000 Section 4.2.2) on the lines
+   # mapping: ILU, IC, ILU(1), single-precision factors, 8 DoF; and its block-to-block waiting is needed
+   test:
+     suffix: emu_factor_pipeline
+     requires: cudaemu
+     args: -pc_structilu_cuda_mapping lines -pc_structilu_cuda_factor_pipeline -pc_structilu_cuda_tile_points 4 -gilu_cudaemu_eager -stencil {{star5 diamond13 star7 box27}separate output} -dof {{1 2 4 5}separate output}
+     output_file: output/empty.out
+   test:
+     suffix: emu_factor_pipeline_ic
+     requires: cudaemu
+     args: -pc_structilu_cuda_mapping lines -pc_structilu_cuda_factor_pipeline -pc_structilu_cuda_tile_points 4 -gilu_cudaemu_eager -symmetric -pc_structilu_type ic -stencil {{star5 box27}separate output} -dof {{1 3}separate output}
+     output_file: output/empty.out
+   test:
+     suffix: emu_factor_pipeline_variants
+     requires: cudaemu
+     args: -pc_structilu_cuda_mapping lines -pc_structilu_cuda_factor_pipeline -pc_structilu_cuda_tile_points 3 -gilu_cudaemu_eager -stencil {{diamond13 star7}separate output} -dof {{1 8}separate output} -pc_structilu_levels 1
+     output_file: output/empty.out
+   test:
+     suffix: emu_factor_pipeline_single
+     requires: cudaemu
+     args: -pc_structilu_cuda_mapping lines -pc_structilu_cuda_factor_pipeline -pc_structilu_cuda_tile_points 4 -gilu_cudaemu_eager -pc_structilu_factor_precision single -stencil {{diamond13 box27}separate output} -dof {{1 4}separate output}
+     output_file: output/empty.out
+   test:
+     suffix: factor_pipeline_nowait
+     requires: cudaemu
+     args: -pc_structilu_cuda_mapping lines -pc_structilu_cuda_factor_pipeline -stencil {{diamond13 box27}shared output} -dof {{1 4}shared output} -pc_structilu_cuda_nowait -gilu_cudaemu_eager -pc_structilu_cuda_tile_points 4 -expect_differ
+     output_file: output/ex6_nowait.out
+   test:
+     suffix: factor_pipeline_wait_eager
+     requires: cudaemu
+     args: -pc_structilu_cuda_mapping lines -pc_structilu_cuda_factor_pipeline -stencil {{diamond13 box27}shared output} -dof {{1 4}shared output} -gilu_cudaemu_eager -pc_structilu_cuda_tile_points 4 -expect_differ
+     output_file: output/ex6_wait_eager.out
+   # the pipelined factorization needs the lines mapping
+   test:
+     suffix: factor_pipeline_tiles
+     requires: cudaemu
+     args: -pc_structilu_cuda_factor_pipeline
+     filter: Error: grep -o "runs on the lines mapping"
+
    # on a real GPU: the same comparisons with the cuda back-end
    test:
      suffix: cuda
      requires: cuda_device
      args: -backend cuda -stencil {{star5 diamond13 star7 box27}separate output} -dof {{1 2 4 5 8}separate output}
+     output_file: output/empty.out
+   test:
+     suffix: cuda_lines
+     requires: cuda_device
+     args: -backend cuda -pc_structilu_cuda_mapping lines -pc_structilu_cuda_tile_points 4 -pc_structilu_cuda_factor_pipeline {{0 1}separate output} -stencil {{star5 diamond13 star7 box27}separate output} -dof {{1 2 4 5 8}separate output}
      output_file: output/empty.out
 
    # the cuSPARSE baselines (CSR and BSR) against the host solves, on a GPU

@@ -17,14 +17,14 @@
 
 typedef struct {
   /* options */
-  PetscInt  griddim, grid[3]; /* -pc_structilu_grid, griddim 0 when not given */
-  PetscInt  dof;              /* -pc_structilu_dof, 0 when not given */
-  PetscReal zeropivot;        /* -pc_structilu_zeropivot */
-  PetscInt  levels;           /* -pc_structilu_levels: ILU(levels) */
-  PCStructILUType      type;      /* -pc_structilu_type */
-  PCStructILUPrecision precision; /* -pc_structilu_factor_precision */
-  PCStructILUSchedule  schedule;  /* -pc_structilu_schedule */
-  PetscInt             threads;   /* -pc_structilu_threads, 0 for automatic */
+  PetscInt             griddim, grid[3]; /* -pc_structilu_grid, griddim 0 when not given */
+  PetscInt             dof;              /* -pc_structilu_dof, 0 when not given */
+  PetscReal            zeropivot;        /* -pc_structilu_zeropivot */
+  PetscInt             levels;           /* -pc_structilu_levels: ILU(levels) */
+  PCStructILUType      type;             /* -pc_structilu_type */
+  PCStructILUPrecision precision;        /* -pc_structilu_factor_precision */
+  PCStructILUSchedule  schedule;         /* -pc_structilu_schedule */
+  PetscInt             threads;          /* -pc_structilu_threads, 0 for automatic */
   /* set up */
   GILUStencilMat   sm;          /* the local stencil matrix (on the fill stencil for levels > 0), factored in place */
   char             patname[64]; /* name of the matrix's own stencil */
@@ -46,6 +46,8 @@ typedef struct {
   StructILUDeviceInfo       devinfo;
   PetscInt                  tilepoints;                   /* -pc_structilu_cuda_tile_points, 0: 128/dof */
   PetscInt                  pipeline;                     /* -pc_structilu_cuda_pipeline: stages of the solves' intra-row pipeline, 0: automatic */
+  StructILUCUDAMapping      mapping;                      /* -pc_structilu_cuda_mapping: the grid-tier task mapping of the device kernels */
+  PetscBool                 factorpipe;                   /* -pc_structilu_cuda_factor_pipeline: the two-substage pipelined device factorization */
   PetscBool                 cudafactor;                   /* -pc_structilu_cuda_factor: factor on the device (default) */
   PetscBool                 devfactored;                  /* the last factorization ran on the device */
   PetscBool                 cudamma;                      /* -pc_structilu_cuda_mma: DoF >= 4 factorization on the FP64 tensor cores (default) */
@@ -60,6 +62,7 @@ typedef struct {
    flag seen -> neighbour read, microseconds), host-device bandwidth (GB/s) */
 static const char *const StructILUModelGPUs[] = {"h100", "h200", "StructILUModelGPU", "", NULL};
 static const double      StructILUModelBW[] = {3350.0, 4800.0}, StructILUModelLat[] = {1.0, 1.0}, StructILUModelPCIe[] = {55.0, 55.0};
+static const char *const StructILUCUDAMappings[] = {"tiles", "lines", "StructILUCUDAMapping", "STRUCTILU_CUDA_MAPPING_", NULL};
 
 static PetscErrorCode PCReset_StructILU(PC pc)
 {
@@ -108,9 +111,7 @@ static PetscErrorCode PCStructILUFindGrid(PC pc, Mat A, Mat Alocal, GILUGrid *g)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(GILUGridInfer(Alocal, ilu->dof, g, &found));
-  PetscCheck(found, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE,
-             "PCSTRUCTILU cannot find the structured grid of this %" PetscInt_FMT "-row matrix: it has no DMDA and its pattern is not that of a stencil in natural ordering. Either attach the DMDA (KSPSetDM() or PCSetDM(), or create the matrix with DMCreateMatrix()), or give the local grid with -pc_structilu_grid nx,ny[,nz] and -pc_structilu_dof d",
-             m);
+  PetscCheck(found, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "PCSTRUCTILU cannot find the structured grid of this %" PetscInt_FMT "-row matrix: it has no DMDA and its pattern is not that of a stencil in natural ordering. Either attach the DMDA (KSPSetDM() or PCSetDM(), or create the matrix with DMCreateMatrix()), or give the local grid with -pc_structilu_grid nx,ny[,nz] and -pc_structilu_dof d", m);
   ilu->gridfrom = "inferred from the matrix pattern";
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -193,11 +194,11 @@ static PetscErrorCode PCSetUpStencil_StructILU(PC pc, const GILUStencilMat *msm)
 
 static PetscErrorCode PCSetUp_StructILU(PC pc)
 {
-  PC_StructILU    *ilu = (PC_StructILU *)pc->data;
-  Mat              A   = pc->pmat, Alocal = A;
-  PetscMPIInt      size;
-  PetscBool        isbaij, isstencil;
-  PetscObjectState state;
+  PC_StructILU         *ilu = (PC_StructILU *)pc->data;
+  Mat                   A = pc->pmat, Alocal = A;
+  PetscMPIInt           size;
+  PetscBool             isbaij, isstencil;
+  PetscObjectState      state;
   const GILUStencilMat *msm;
 
   PetscFunctionBegin;
@@ -257,12 +258,13 @@ static PetscErrorCode PCStructILUSetUpDevice(PC pc)
 #if defined(PETSCGILU_HAVE_CUDAEMU)
   if (ran == PETSCGILU_BACKEND_CUDAEMU) PetscCall(StructILUDeviceGetOps_cudaemu(&ilu->devops));
 #endif
-  if (!ilu->dev) PetscCall(ilu->devops->create(&ilu->sm, ilu->tilepoints, ilu->pipeline, ilu->nowait, &ilu->dev, &ilu->devinfo));
+  if (ilu->dev && ilu->devinfo.mapping != ilu->mapping) PetscCall(ilu->devops->destroy(&ilu->dev)); /* -pc_structilu_cuda_mapping changed */
+  if (!ilu->dev) PetscCall(ilu->devops->create(&ilu->sm, ilu->mapping, ilu->tilepoints, ilu->pipeline, ilu->nowait, &ilu->dev, &ilu->devinfo));
   if (ilu->cudafactor) {
     const PetscBool single = (PetscBool)(ilu->precision == PC_STRUCTILU_PRECISION_SINGLE), ic = (PetscBool)(ilu->type == PC_STRUCTILU_IC);
     const PetscInt  nl = ilu->sm.stencil.nlower, nu = ilu->sm.stencil.ns - nl - 1;
 
-    PetscCall(ilu->devops->factor(ilu->dev, &ilu->sm, ilu->elim, ilu->mirror, ilu->zeropivot, single, ilu->cudamma, &ilu->zerorow, &ilu->usedmma));
+    PetscCall(ilu->devops->factor(ilu->dev, &ilu->sm, ilu->elim, ilu->mirror, ilu->zeropivot, single, ilu->cudamma, ilu->factorpipe, &ilu->zerorow, &ilu->usedmma));
     PetscCall(StructILUFactorsReset_Host(&ilu->factors)); /* no host factors: what the view reports */
     ilu->factors.ic       = ic;
     ilu->factors.single   = single;
@@ -342,10 +344,30 @@ static PetscErrorCode Append(char line[], size_t len, const char fmt[], ...)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* "i + j + 2k" for the coefficients a of a.(i,j,k) */
+static PetscErrorCode LinearForm(const PetscInt a[3], char str[], size_t len)
+{
+  const char *axis[3] = {"i", "j", "k"};
+
+  PetscFunctionBegin;
+  str[0] = 0;
+  for (PetscInt e = 0; e < 3; e++) {
+    if (!a[e]) continue;
+    if (str[0]) PetscCall(Append(str, len, a[e] > 0 ? " + " : " - "));
+    else if (a[e] < 0) PetscCall(Append(str, len, "-"));
+    if (PetscAbsInt(a[e]) != 1) PetscCall(Append(str, len, "%" PetscInt_FMT, PetscAbsInt(a[e])));
+    PetscCall(Append(str, len, "%s", axis[e]));
+  }
+  if (!str[0]) PetscCall(Append(str, len, "0"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*
   The back-end that ran, and for cuda/cudaemu the schedule and the performance model of one apply:
-    t = 2 launches + (levels of the forward and the backward sweep) x latency + bytes moved / bandwidth
+    t = 2 launches + (dependent steps of the forward and the backward sweep) x latency + bytes moved / bandwidth
   + the copies of b and x over the host-device link (a host-only PETSc)
+  The dependent steps of a sweep are its levels; with the lines mapping and a P-stage intra-row pipeline the first
+  block starts P - 1 steps early (its earlier stages work ahead of the levels), so P - 1 more.
 */
 static PetscErrorCode PCView_StructILU_Backend(PC pc, PetscViewer viewer)
 {
@@ -354,6 +376,7 @@ static PetscErrorCode PCView_StructILU_Backend(PC pc, PetscViewer viewer)
   char                       name[256], build[256];
   const PetscInt             d = ilu->sm.grid.dof, N = ilu->sm.npoints;
   double                     bw, lat, pcie, bytesmat, bytesvec, bytescopy, tdev, tcopy;
+  PetscInt                   steps;
 
   PetscFunctionBegin;
   PetscCall(PetscGILUBackendName(ilu->ran, name, sizeof(name)));
@@ -364,17 +387,28 @@ static PetscErrorCode PCView_StructILU_Backend(PC pc, PetscViewer viewer)
   lat       = ilu->modellat > 0 ? ilu->modellat : StructILUModelLat[ilu->modelgpu];
   pcie      = ilu->modelpcie > 0 ? ilu->modelpcie : StructILUModelPCIe[ilu->modelgpu];
   bytesmat  = (double)ilu->factors.bytes;
-  bytesvec  = 8.0 * N * d * (ilu->type == PC_STRUCTILU_IC ? 7.0 : 5.0); /* b; x written, read, written; neighbour reads once; IC: z written, read */
-  bytescopy = ilu->devnative ? 0.0 : 16.0 * N * d;                      /* b in, x out; none with PETSc's CUDA vectors */
-  tdev      = 2 * 5.0 + 2.0 * di->nlevels * lat + (bytesmat + bytesvec) / (bw * 1e3); /* microseconds */
+  bytesvec  = 8.0 * N * d * (ilu->type == PC_STRUCTILU_IC ? 7.0 : 5.0);                         /* b; x written, read, written; neighbour reads once; IC: z written, read */
+  bytescopy = ilu->devnative ? 0.0 : 16.0 * N * d;                                              /* b in, x out; none with PETSc's CUDA vectors */
+  steps     = di->nlevels + (di->mapping == STRUCTILU_CUDA_MAPPING_LINES ? di->nstage - 1 : 0); /* lines: the pipeline's P - 1 steps ahead */
+  tdev      = 2 * 5.0 + 2.0 * steps * lat + (bytesmat + bytesvec) / (bw * 1e3);                 /* microseconds */
   tcopy     = bytescopy / (pcie * 1e3);
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  device solves: level = %" PetscInt_FMT "i + %" PetscInt_FMT "j + %" PetscInt_FMT "k, %" PetscInt_FMT " levels, %" PetscInt_FMT " tiles (thread blocks) of at most %" PetscInt_FMT " points of one level, %" PetscInt_FMT " threads per block (%" PetscInt_FMT " per point and stage of the intra-row pipeline of %" PetscInt_FMT " stage(s)), launched by level, block-to-block waiting on per-tile flags%s\n", di->w[0], di->w[1], di->w[2], di->nlevels, di->ntiles, di->tilepoints, di->maxthreads * di->nstage, d, di->nstage, di->nowait ? " DISABLED (-pc_structilu_cuda_nowait: results are wrong)" : ""));
-  if (ilu->devfactored)
+  if (di->mapping == STRUCTILU_CUDA_MAPPING_TILES) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  device solves: mapping tiles, level = %" PetscInt_FMT "i + %" PetscInt_FMT "j + %" PetscInt_FMT "k, %" PetscInt_FMT " levels, %" PetscInt_FMT " tiles (thread blocks) of at most %" PetscInt_FMT " points of one level, %" PetscInt_FMT " threads per block (%" PetscInt_FMT " per point and stage of the intra-row pipeline of %" PetscInt_FMT " stage(s)), launched by level, block-to-block waiting on per-tile flags%s\n", di->w[0], di->w[1], di->w[2], di->nlevels, di->ntiles, di->tilepoints, di->maxthreads * di->nstage, d, di->nstage, di->nowait ? " DISABLED (-pc_structilu_cuda_nowait: results are wrong)" : ""));
+  } else {
+    char c[3][64];
+
+    for (PetscInt r = 0; r < 3; r++) PetscCall(LinearForm(di->M[r], c[r], sizeof(c[r])));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  device solves: mapping lines (seed 000, Section 4.1), level = %" PetscInt_FMT "i + %" PetscInt_FMT "j + %" PetscInt_FMT "k, %" PetscInt_FMT " levels; transformed grid x^ = %s, y^ = %s, z^ = %s (level = x^ + y^ + z^); %" PetscInt_FMT " lines along z^ in %" PetscInt_FMT " thread blocks of %" PetscInt_FMT " x %" PetscInt_FMT " lines of the x^y^-plane, %" PetscInt_FMT " threads per block (%" PetscInt_FMT " per line and stage of the intra-row pipeline of %" PetscInt_FMT " stage(s)%s), stepping through their levels together, launched by minimum effective level, block-to-block waiting per level on per-block level counters for %" PetscInt_FMT " predecessor blocks (backward: %" PetscInt_FMT ")%s\n", di->w[0], di->w[1], di->w[2], di->nlevels, c[0], c[1], c[2], di->nlines, di->nblocks, di->linesx, di->linesy, di->linesx * di->linesy * d * di->nstage, d, di->nstage, di->nstage > 1 ? ", the earlier stages working ahead of the level" : "", di->npred[0], di->npred[1], di->nowait ? " DISABLED (-pc_structilu_cuda_nowait: results are wrong)" : ""));
+  }
+  if (ilu->devfactored && ilu->factorpipe)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  device factorization: in place on the device with the schedule of the solves, level-ordered layout, two-substage pipeline (seed 000, Section 4.2.2): at each level step a block runs substage 2 of its rows of that level beside substage 1 of its rows of the next level (2 thread groups of DoF threads per line, one barrier between the substages and one for the diagonal inversions); substage 1: %" PetscInt_FMT " of the %" PetscInt_FMT " L blocks and %" PetscInt_FMT " of the %" PetscInt_FMT " updates of a row (intra-row levels 0 and 1, rows at least two levels back)%s\n", di->nearly, di->nlowerL, di->npairs1, di->npairs,
+                                     ilu->factors.single ? "; single-precision copy of the factors for the solves" : ""));
+  else if (ilu->devfactored)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  device factorization: in place on the device with the schedule of the solves, level-ordered layout, %s%s\n", ilu->usedmma ? "one warp per grid point, block products on the FP64 tensor cores (m8n8k4 MMA), warp-shuffle Gauss-Jordan inversion of the diagonal blocks" : "DoF threads per grid point (a row of the block row each)",
                                      ilu->factors.single ? "; single-precision copy of the factors for the solves" : ""));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  device factorization: none (-pc_structilu_cuda_factor 0): on the host, factors copied to the device in the level-ordered layout at each setup\n"));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  performance model (%s: %.0f GB/s, %.2f us per dependent level, %.0f GB/s host link, 5 us per launch): per apply %.4g MB of factors + %.4g MB of vectors on the device, %.4g MB copied; predicted %.4g us on the device + %.4g us of copies\n",
-                                   StructILUModelGPUs[ilu->modelgpu], bw, lat, pcie, bytesmat / 1e6, bytesvec / 1e6, bytescopy / 1e6, tdev, tcopy));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  performance model (%s: %.0f GB/s, %.2f us per dependent step, %.0f GB/s host link, 5 us per launch): %" PetscInt_FMT " dependent steps per sweep, per apply %.4g MB of factors + %.4g MB of vectors on the device, %.4g MB copied; predicted %.4g us on the device + %.4g us of copies\n",
+                                   StructILUModelGPUs[ilu->modelgpu], bw, lat, pcie, steps, bytesmat / 1e6, bytesvec / 1e6, bytescopy / 1e6, tdev, tcopy));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -391,7 +425,8 @@ static PetscErrorCode PCView_StructILU(PC pc, PetscViewer viewer)
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
   if (!ascii) PetscFunctionReturn(PETSC_SUCCESS);
-  if (ilu->type == PC_STRUCTILU_IC) PetscCall(PetscViewerASCIIPrintf(viewer, "  structured-grid IC(%" PetscInt_FMT "), natural ordering (the factors of sequential ILU(%" PetscInt_FMT ") of a symmetric matrix; upper triangle stored)\n", ilu->levels, ilu->levels));
+  if (ilu->type == PC_STRUCTILU_IC)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  structured-grid IC(%" PetscInt_FMT "), natural ordering (the factors of sequential ILU(%" PetscInt_FMT ") of a symmetric matrix; upper triangle stored)\n", ilu->levels, ilu->levels));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  structured-grid ILU(%" PetscInt_FMT "), natural ordering (the factors of sequential ILU(%" PetscInt_FMT "))\n", ilu->levels, ilu->levels));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  zero pivot tolerance %g\n", (double)ilu->zeropivot));
   if (!ilu->analyzed) {
@@ -433,15 +468,17 @@ static PetscErrorCode PCView_StructILU(PC pc, PetscViewer viewer)
                                      npos - ilu->sm.nmissing, ilu->levels, ilu->sm.nmissing));
   } else if (ilu->sm.nmissing) PetscCall(PetscViewerASCIIPrintf(viewer, "  pattern: %" PetscInt_FMT " in-grid stencil positions absent from the matrix, kept at zero (as ILU(0) on the matrix pattern does)\n", ilu->sm.nmissing));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  pattern: the full stencil at every grid point\n"));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  factors: %.3g MiB in %s precision (blocks of %" PetscInt_FMT " of the %" PetscInt_FMT " offsets and the inverted diagonal blocks, %" PetscInt_FMT " x %" PetscInt_FMT " blocks, stencil-major, no column indices)\n", (double)ilu->factors.bytes / 1048576.0,
-                                   ilu->precision == PC_STRUCTILU_PRECISION_SINGLE ? "single" : "double", ilu->factors.noffsets, st->ns, g->dof, g->dof));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  factors: %.3g MiB in %s precision (blocks of %" PetscInt_FMT " of the %" PetscInt_FMT " offsets and the inverted diagonal blocks, %" PetscInt_FMT " x %" PetscInt_FMT " blocks, stencil-major, no column indices)\n",
+                                   (double)ilu->factors.bytes / 1048576.0, ilu->precision == PC_STRUCTILU_PRECISION_SINGLE ? "single" : "double", ilu->factors.noffsets, st->ns, g->dof, g->dof));
   if (ilu->sm.schedule) {
     GILUSchedule sch = ilu->sm.schedule;
 
     if (sch->type == GILU_SCHEDULE_SLAB)
-      PetscCall(PetscViewerASCIIPrintf(viewer, "  host threads: %" PetscInt_FMT ", slab schedule: %" PetscInt_FMT " units (line segments of up to %" PetscInt_FMT " points), each thread sweeps its slab in natural order as %" PetscInt_FMT " pipelined sub-slab(s), waiting only for the units of its neighbours\n", sch->nthreads, sch->nunits, sch->chunk, sch->depth));
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  host threads: %" PetscInt_FMT ", slab schedule: %" PetscInt_FMT " units (line segments of up to %" PetscInt_FMT " points), each thread sweeps its slab in natural order as %" PetscInt_FMT " pipelined sub-slab(s), waiting only for the units of its neighbours\n",
+                                       sch->nthreads, sch->nunits, sch->chunk, sch->depth));
     else
-      PetscCall(PetscViewerASCIIPrintf(viewer, "  host threads: %" PetscInt_FMT ", hyperplane schedule: %" PetscInt_FMT " units (line segments of up to %" PetscInt_FMT " points) in %" PetscInt_FMT " levels, claimed in tiles of up to %" PetscInt_FMT " units of one level\n", sch->nthreads, sch->nunits, sch->chunk, sch->nlevels, sch->group));
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  host threads: %" PetscInt_FMT ", hyperplane schedule: %" PetscInt_FMT " units (line segments of up to %" PetscInt_FMT " points) in %" PetscInt_FMT " levels, claimed in tiles of up to %" PetscInt_FMT " units of one level\n",
+                                       sch->nthreads, sch->nunits, sch->chunk, sch->nlevels, sch->group));
   }
   if (ilu->zerorow >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  FAILED: zero pivot in local row %" PetscInt_FMT "\n", ilu->zerorow));
   PetscCall(PCView_StructILU_Backend(pc, viewer));
@@ -450,7 +487,7 @@ static PetscErrorCode PCView_StructILU(PC pc, PetscViewer viewer)
 
 static PetscErrorCode PCSetFromOptions_StructILU(PC pc, PetscOptionItems *PetscOptionsObject)
 {
-  PC_StructILU *ilu = (PC_StructILU *)pc->data;
+  PC_StructILU        *ilu     = (PC_StructILU *)pc->data;
   PetscInt             grid[3] = {0, 0, 0}, ngrid = 3, dof, levels, threads;
   PetscReal            zeropivot;
   PetscBool            flg;
@@ -483,9 +520,12 @@ static PetscErrorCode PCSetFromOptions_StructILU(PC pc, PetscOptionItems *PetscO
     if (!ilu->backendset) PetscCall(PetscGILUGetBackend(&backend));
     PetscCall(PetscOptionsEnum("-pc_structilu_backend", "Where the solves run (default: -gilu_backend)", "PCStructILUSetBackend", PetscGILUBackendTypes, (PetscEnum)backend, (PetscEnum *)&backend, &flg));
     if (flg) PetscCall(PCStructILUSetBackend(pc, backend));
-    PetscCall(PetscOptionsInt("-pc_structilu_cuda_tile_points", "Grid points per thread block of the device solves (0: 128/dof)", "PCSTRUCTILU", ilu->tilepoints, &ilu->tilepoints, NULL));
+    PetscCall(PetscOptionsEnum("-pc_structilu_cuda_mapping", "Grid-tier task mapping of the device kernels: tiles of one level, or lines along z^ of the transformed grid in 2D blocks", "PCSTRUCTILU", StructILUCUDAMappings, (PetscEnum)ilu->mapping,
+                               (PetscEnum *)&ilu->mapping, NULL));
+    PetscCall(PetscOptionsInt("-pc_structilu_cuda_tile_points", "Grid points per thread block of the device kernels (lines mapping: lines per block) (0: 128/dof)", "PCSTRUCTILU", ilu->tilepoints, &ilu->tilepoints, NULL));
     PetscCall(PetscOptionsInt("-pc_structilu_cuda_pipeline", "Stages of the intra-row pipeline of the device solves (0: automatic, min(4, levels spanned by the stencil))", "PCSTRUCTILU", ilu->pipeline, &ilu->pipeline, NULL));
     PetscCall(PetscOptionsBool("-pc_structilu_cuda_factor", "Factor on the device (else on the host, the factors copied to the device)", "PCSTRUCTILU", ilu->cudafactor, &ilu->cudafactor, NULL));
+    PetscCall(PetscOptionsBool("-pc_structilu_cuda_factor_pipeline", "The two-substage pipelined device factorization (lines mapping; not with the tensor cores)", "PCSTRUCTILU", ilu->factorpipe, &ilu->factorpipe, NULL));
     PetscCall(PetscOptionsBool("-pc_structilu_cuda_mma", "DoF >= 4: the block products of the device factorization on the FP64 tensor cores (m8n8k4 MMA)", "PCSTRUCTILU", ilu->cudamma, &ilu->cudamma, NULL));
     PetscCall(PetscOptionsBool("-pc_structilu_cuda_nowait", "Developer: leave out the block-to-block waiting of the device solves (wrong results; tests that the waiting matters)", "PCSTRUCTILU", ilu->nowait, &ilu->nowait, NULL));
     PetscCall(PetscOptionsEList("-pc_structilu_model_gpu", "GPU of the performance model printed by -ksp_view", "PCSTRUCTILU", StructILUModelGPUs, 2, StructILUModelGPUs[ilu->modelgpu], &ilu->modelgpu, NULL));
@@ -639,7 +679,7 @@ static PetscErrorCode PCStructILUSetThreads_StructILU(PC pc, PetscInt nthreads)
 
   PetscFunctionBegin;
   PetscCheck(nthreads >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_structilu_threads must be 0 (automatic) or positive, not %" PetscInt_FMT, nthreads);
-  ilu->threads    = nthreads;
+  ilu->threads     = nthreads;
   ilu->sm.nthreads = nthreads; /* the schedule follows at the next factorization or solve */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -732,7 +772,17 @@ static PetscErrorCode PCDestroy_StructILU(PC pc)
 . -pc_structilu_cuda_factor <true> - on cuda/cudaemu, factor on the device (else on the host and copy the factors)
 . -pc_structilu_cuda_mma <true> - DoF >= 4: the block products of the device factorization on the FP64 tensor cores (one warp
                                   per grid point, m8n8k4 MMA through gilu_mma_m8n8k4_f64); needs tile points at most 32
-. -pc_structilu_cuda_tile_points n - grid points per thread block of the device solves (0, the default: 128/dof)
+. -pc_structilu_cuda_mapping tiles|lines - the grid-tier task mapping of the device factorization and solves: tiles (the
+                                  default: a block per run of tile points of one level, launched by level, waiting for
+                                  each neighbour's tile) or lines (seed 000, Section 4.1: the affine transformation
+                                  (x^,y^,z^) of the grid, a thread per line along z^, 2D blocks of lines of the x^y^-plane
+                                  that step through their levels together and wait per level for their predecessor blocks)
+. -pc_structilu_cuda_factor_pipeline <false> - with the lines mapping, the two-substage pipelined device factorization
+                                  (seed 000, Section 4.2.2): the part of a row's elimination that needs only rows two or
+                                  more levels back (of its first two intra-row levels) runs one level step early, beside
+                                  the rest of the rows of the previous level; the same factors (each element updated in
+                                  the sequential order); DoF threads per line, so the tensor-core kernel is not used
+. -pc_structilu_cuda_tile_points n - grid points per thread block of the device kernels; with lines: lines per block (0, the default: 128/dof)
 . -pc_structilu_cuda_pipeline n - stages of the intra-row pipelined dot product of the device solves (seed 000, Table 2):
                                   a row's off-diagonal products grouped by how many levels back their neighbour lies, each
                                   stage summed by its own thread group, so only the last stage waits for the previous level

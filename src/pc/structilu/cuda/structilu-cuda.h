@@ -8,33 +8,51 @@
 
 #include "../structilu.h"
 
+/* The grid-tier task mapping of the device kernels (-pc_structilu_cuda_mapping) */
+typedef enum {
+  STRUCTILU_CUDA_MAPPING_TILES, /* one block per tile (a run of points of one level), launched by level, waiting per neighbour's tile */
+  STRUCTILU_CUDA_MAPPING_LINES  /* seed 000, Section 4.1: a thread per line along z^ of the transformed grid, 2D blocks of lines
+                                   stepping through their levels together, waiting per level for their predecessor blocks */
+} StructILUCUDAMapping;
+
 /* What -ksp_view prints of the device schedule (filled by create) */
 typedef struct {
-  PetscInt  w[3];        /* level of point (i,j,k) = w.(i,j,k): every lower neighbour has a smaller level, every upper one a larger */
-  PetscInt  nlevels;     /* hyperplane levels */
-  PetscInt  ntiles;      /* thread blocks per sweep: tiles of at most tilepoints points of one level, launched by increasing level */
-  PetscInt  tilepoints;  /* grid points per tile */
-  PetscInt  maxthreads;  /* threads per block: tilepoints * dof */
-  PetscInt  nstage;      /* stages of the intra-row pipeline of the solves (thread groups per block) */
-  PetscBool nowait;      /* developer: the block-to-block waiting is left out (wrong results; for tests) */
-  double    bytesmatrix; /* bytes of factors read per apply (both sweeps) */
-  double    bytesvector; /* bytes of vectors read and written on the device per apply (neighbour reads counted once) */
-  double    bytescopy;   /* bytes copied between host and device per apply */
-  double    flops;       /* per apply */
+  StructILUCUDAMapping mapping;
+  PetscInt             w[3];       /* level of point (i,j,k) = w.(i,j,k): every lower neighbour has a smaller level, every upper one a larger */
+  PetscInt             nlevels;    /* hyperplane levels */
+  PetscInt             ntiles;     /* thread blocks per sweep: tiles of at most tilepoints points of one level, launched by increasing level */
+  PetscInt             tilepoints; /* grid points per tile */
+  PetscInt             maxthreads; /* threads per block: tilepoints * dof */
+  PetscInt             nstage;     /* stages of the intra-row pipeline of the solves (thread groups per block) */
+  PetscBool            nowait;     /* developer: the block-to-block waiting is left out (wrong results; for tests) */
+  /* the lines mapping */
+  PetscInt M[3][3];        /* (x^, y^, z^) = M (i,j,k), unimodular, with level = x^ + y^ + z^ */
+  PetscInt linesx, linesy; /* lines per block along x^ and y^ */
+  PetscInt nblocks;        /* thread blocks per sweep (blocks holding at least one point) */
+  PetscInt nlines;         /* lines holding at least one point */
+  PetscInt npred[2];       /* predecessor blocks of the forward and the backward sweep */
+  /* the two-substage pipelined factorization (set by the first factorization) */
+  PetscInt nlowerL, nearly; /* lower offsets; those whose L block is finalized in substage 1 */
+  PetscInt npairs, npairs1; /* elimination updates of a row; those made in substage 1 */
+  double   bytesmatrix;     /* bytes of factors read per apply (both sweeps) */
+  double   bytesvector;     /* bytes of vectors read and written on the device per apply (neighbour reads counted once) */
+  double   bytescopy;       /* bytes copied between host and device per apply */
+  double   flops;           /* per apply */
 } StructILUDeviceInfo;
 
 typedef struct _n_StructILUDevice *StructILUDevice;
 
 typedef struct {
-  /* the schedule of the stencil matrix (symbolic): tiles (points per tile, 0: automatic), intra-row pipeline stages
-     (0: automatic), no waiting (developer), level order, flags */
-  PetscErrorCode (*create)(const GILUStencilMat *, PetscInt, PetscInt, PetscBool, StructILUDevice *, StructILUDeviceInfo *);
+  /* the schedule of the stencil matrix (symbolic): the mapping, tiles (points per tile; lines: lines per block; 0:
+     automatic), intra-row pipeline stages (0: automatic), no waiting (developer), level order, flags */
+  PetscErrorCode (*create)(const GILUStencilMat *, StructILUCUDAMapping, PetscInt, PetscInt, PetscBool, StructILUDevice *, StructILUDeviceInfo *);
   /* copies the factors the host computed (numeric), in the level-ordered layout */
   PetscErrorCode (*setfactors)(StructILUDevice, const StructILUFactors *);
   /* the factorization on the device of the (unfactored) values of the stencil matrix; elimination table, IC's
-     mirror offsets (or NULL), zero pivot tolerance, single-precision factors, the tensor-core kernel for DoF >= 4;
-     returns the first zero-pivot row or -1, and whether the tensor-core kernel ran */
-  PetscErrorCode (*factor)(StructILUDevice, const GILUStencilMat *, const PetscInt *, const PetscInt *, PetscReal, PetscBool, PetscBool, PetscInt *, PetscBool *);
+     mirror offsets (or NULL), zero pivot tolerance, single-precision factors, the tensor-core kernel for DoF >= 4, the
+     two-substage pipeline (lines mapping only; not with the tensor cores); returns the first zero-pivot row or -1, and
+     whether the tensor-core kernel ran */
+  PetscErrorCode (*factor)(StructILUDevice, const GILUStencilMat *, const PetscInt *, const PetscInt *, PetscReal, PetscBool, PetscBool, PetscBool, PetscInt *, PetscBool *);
   /* x = (LU)^{-1} b with device arrays (from GILUVecGetDeviceArrayRead/Write of src/sys/device-vec.c); returns after the kernels completed */
   PetscErrorCode (*solve)(StructILUDevice, const PetscScalar *, PetscScalar *);
   /* the device's own buffers for b and x (local size), used when the vectors are not CUDA vectors */
