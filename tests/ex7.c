@@ -15,9 +15,11 @@ static char help[] = "Tests of the triangular-solve engine (src/mat/sptrsv) and 
   factor:    MatSolverType gilu against PETSc's own ILU(k) (natural and RCM ordering, ICC(k) on a symmetric
              matrix), AIJ and BAIJ (bs 1..5): MatSolve, MatSolveTranspose and MatSolveAdd equal PETSc's to round-off
              for every algorithm on 2 threads.
-  cudaemu:   the CUDA kernels (src/mat/sptrsv/cuda) through the host emulation equal the host reference.
+  cudaemu:   the CUDA kernels (src/mat/sptrsv/cuda) through the host emulation equal the host reference: level-set,
+             sync-free and the blocked algorithms (depths 1-3; squares by scalar-CSR and vector-CSR).
   numeric:   gilu's numeric factorization against PETSc's, entry by entry (see TestNumeric()).
   zeropivot: a zero pivot is reported as PETSc's ILU does (KSP says DIVERGED_PC_FAILED), on 1 and 2 threads.
+  badinput:  a wrong triangle handed to GILUTriSetMatrix() ends in a clear error.
 */
 #include <time.h>
 #include <petscksp.h>
@@ -34,22 +36,24 @@ static PetscReal Rand(PetscRandom rnd)
   return v;
 }
 
-/* A random (or 3D stencil) lower/upper triangle with bs x bs blocks, in CSR/BSR; diag stored or not */
+/* A random (or 3D stencil) lower/upper triangle with bs x bs blocks, in CSR/BSR; diag stored or not. kind 0: random, a
+   few columns a row; 1, 2: 7- and 27-point stencil; 3: random with long rows (up to 40 columns: the squares of the blocked
+   algorithms average more than 12 blocks a row, the CUDA back-ends' vector-CSR) */
 static PetscErrorCode MakeTriangle(PetscRandom rnd, PetscInt kind, PetscInt nrand, PetscInt grid, GILUTriUplo uplo, GILUTriDiag diag, PetscInt bs, PetscInt *nout, PetscInt **ai, PetscInt **aj, MatScalar **aa, MatScalar **dinv)
 {
-  PetscInt   n = kind == 0 ? nrand : grid * grid * grid, bs2 = bs * bs, cap, nz = 0, cols[64];
+  PetscInt   n = kind == 0 || kind == 3 ? nrand : grid * grid * grid, bs2 = bs * bs, cap, nz = 0, cols[64];
   PetscInt  *i, *j;
   MatScalar *a, *d = NULL;
 
   PetscFunctionBegin;
-  cap = n * 30;
+  cap = n * 45;
   PetscCall(PetscMalloc2(n + 1, &i, cap, &j));
   i[0] = 0;
   for (PetscInt r = 0; r < n; r++) {
     PetscInt nc = 0;
 
-    if (kind == 0) { /* random: a few random earlier (later) columns, and sometimes the neighbour */
-      PetscInt want = (PetscInt)(Rand(rnd) * 6);
+    if (kind == 0 || kind == 3) { /* random: a few random earlier (later) columns, and sometimes the neighbour */
+      PetscInt want = kind == 0 ? (PetscInt)(Rand(rnd) * 6) : 20 + (PetscInt)(Rand(rnd) * 20);
 
       if (Rand(rnd) < 0.5) cols[nc++] = uplo == GILU_TRI_LOWER ? r - 1 : r + 1;
       for (PetscInt t = 0; t < want; t++) {
@@ -185,21 +189,29 @@ static PetscErrorCode TestEngine(PetscRandom rnd, PetscInt nrand, PetscInt grid)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The CUDA kernels under the host emulation (small triangles: the emulation is slow) against the host reference */
+/*
+  The CUDA kernels under the host emulation (small triangles: the emulation is slow) against the host reference, lower and
+  upper, unit, stored and separate inverted diagonal, bs 1, 3 and 8: level-set and sync-free on the whole triangle, and
+  column-, row- and recursive-block at depths 1, 2 and 3 on the device (triangles by the GPU level-set or sync-free kernel,
+  squares by scalar-CSR, or by vector-CSR on the long-row triangles of kind 3, which must take it at depth 1). New values
+  with the same pattern reach every device segment (recblock, in place).
+*/
 static PetscErrorCode TestCUDAEmu(PetscRandom rnd)
 {
+  const PetscInt bss[] = {1, 3, 8};
+
   PetscFunctionBegin;
-  for (PetscInt kind = 0; kind < 3; kind++)
+  for (PetscInt kind = 0; kind < 4; kind++)
     for (PetscInt u = 0; u < 2; u++)
       for (PetscInt dg = 0; dg < 3; dg++)
-        for (PetscInt bs = 1; bs <= 8; bs += 3) {
+        for (PetscInt ib = 0; ib < 3; ib++) {
           GILUTriUplo  uplo = u ? GILU_TRI_UPPER : GILU_TRI_LOWER;
-          PetscInt     n, *ai, *aj, m;
+          PetscInt     n, *ai, *aj, m, bs = bss[ib];
           MatScalar   *aa, *dinv;
           PetscScalar *b, *xref, *x;
           GILUTri      tri;
 
-          PetscCall(MakeTriangle(rnd, kind, 80, 4, uplo, (GILUTriDiag)dg, bs, &n, &ai, &aj, &aa, &dinv));
+          PetscCall(MakeTriangle(rnd, kind, kind == 3 ? 96 : 80, 4, uplo, (GILUTriDiag)dg, bs, &n, &ai, &aj, &aa, &dinv));
           m = n * bs;
           PetscCall(PetscMalloc3(m, &b, m, &xref, m, &x));
           for (PetscInt k = 0; k < m; k++) b[k] = Rand(rnd) - 0.5;
@@ -207,18 +219,38 @@ static PetscErrorCode TestCUDAEmu(PetscRandom rnd)
           PetscCall(GILUTriSetBackend(tri, PETSCGILU_BACKEND_CUDAEMU));
           PetscCall(GILUTriSetMatrix(tri, uplo, (GILUTriDiag)dg, n, bs, ai, aj, aa, dinv));
           PetscCall(GILUTriSolveReference(tri, b, xref));
-          for (PetscInt t = GILU_TRISOLVE_AUTO; t <= GILU_TRISOLVE_SYNCFREE; t++) {
-            PetscCall(GILUTriSetType(tri, (GILUTriSolveType)t));
-            PetscCall(GILUTriSolve(tri, b, x));
-            if (RelDiff(m, x, xref) > 1e-13)
-              PetscCall(PetscPrintf(PETSC_COMM_SELF, "cudaemu: kind %" PetscInt_FMT " %s diag %" PetscInt_FMT " bs %" PetscInt_FMT " %s differs from the host reference by %g\n", kind, u ? "upper" : "lower", dg, bs, GILUTriSolveTypes[t], (double)RelDiff(m, x, xref)));
+          for (PetscInt t = GILU_TRISOLVE_AUTO; t <= GILU_TRISOLVE_RECBLOCK; t++) {
+            PetscBool blocked = (PetscBool)(t >= GILU_TRISOLVE_COLBLOCK);
+
+            for (PetscInt depth = blocked ? 1 : 0; depth <= (blocked ? 3 : 0); depth++) {
+              PetscGILUBackendType backend;
+              GILUTriSolveType     ran;
+              PetscInt             ntri, nsq, nsc, nvec;
+              PetscReal            err;
+
+              PetscCall(GILUTriSetType(tri, (GILUTriSolveType)t));
+              PetscCall(GILUTriSetBlockDepth(tri, depth));
+              PetscCall(GILUTriSolve(tri, b, x));
+              err = RelDiff(m, x, xref);
+              if (err > (blocked ? 1e-12 : 1e-13))
+                PetscCall(PetscPrintf(PETSC_COMM_SELF, "cudaemu: kind %" PetscInt_FMT " %s diag %" PetscInt_FMT " bs %" PetscInt_FMT " %s depth %" PetscInt_FMT " differs from the host reference by %g\n", kind, u ? "upper" : "lower", dg, bs, GILUTriSolveTypes[t], depth, (double)err));
+              PetscCall(GILUTriGetType(tri, &ran));
+              PetscCall(GILUTriGetBackend(tri, &backend));
+              PetscCheck(backend == PETSCGILU_BACKEND_CUDAEMU && (t == GILU_TRISOLVE_AUTO || ran == (GILUTriSolveType)t), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s on %s was asked for, %s on %s ran", GILUTriSolveTypes[t], PetscGILUBackendTypes[PETSCGILU_BACKEND_CUDAEMU], GILUTriSolveTypes[ran], PetscGILUBackendTypes[backend]);
+              if (!blocked) continue;
+              PetscCall(GILUTriGetPlanInfo(tri, &ntri, &nsq, NULL));
+              PetscCall(GILUTriGetSquareKernels(tri, &nsc, &nvec));
+              if (ntri != ((PetscInt)1 << depth) || nsc + nvec != nsq || (kind == 3 && depth == 1 && nvec == 0))
+                PetscCall(PetscPrintf(PETSC_COMM_SELF, "cudaemu: kind %" PetscInt_FMT " %s bs %" PetscInt_FMT " %s depth %" PetscInt_FMT ": %" PetscInt_FMT " triangles, %" PetscInt_FMT " squares (%" PetscInt_FMT " scalar-CSR, %" PetscInt_FMT " vector-CSR)\n", kind, u ? "upper" : "lower", bs, GILUTriSolveTypes[t], depth, ntri, nsq, nsc, nvec));
+            }
           }
-          /* new values reach the device copy */
+          /* new values reach the device copy of every segment (recblock, depth 3); in place */
           for (PetscInt k = 0; k < ai[n] * bs * bs; k++) aa[k] *= -0.5;
           PetscCall(GILUTriSetMatrix(tri, uplo, (GILUTriDiag)dg, n, bs, ai, aj, aa, dinv));
           PetscCall(GILUTriSolveReference(tri, b, xref));
-          PetscCall(GILUTriSolve(tri, b, x));
-          if (RelDiff(m, x, xref) > 1e-13) PetscCall(PetscPrintf(PETSC_COMM_SELF, "cudaemu: new values: kind %" PetscInt_FMT " bs %" PetscInt_FMT " wrong\n", kind, bs));
+          PetscCall(PetscArraycpy(x, b, m));
+          PetscCall(GILUTriSolve(tri, x, x));
+          if (RelDiff(m, x, xref) > 1e-12) PetscCall(PetscPrintf(PETSC_COMM_SELF, "cudaemu: new values: kind %" PetscInt_FMT " bs %" PetscInt_FMT " wrong\n", kind, bs));
           PetscCall(GILUTriDestroy(&tri));
           PetscCall(PetscFree3(b, xref, x));
           PetscCall(PetscFree2(ai, aj));
@@ -1100,12 +1132,28 @@ int main(int argc, char **argv)
      env: OMP_WAIT_POLICY=passive
      output_file: output/empty.out
 
-   # the CUDA kernels (level-set, sync-free) run by the host emulation against the host reference
+   # the CUDA kernels (level-set, sync-free; the blocked algorithms' triangles and scalar-/vector-CSR squares) run by the
+   # host emulation against the host reference
    test:
      suffix: cudaemu
      requires: cudaemu
      args: -test cudaemu
      output_file: output/empty.out
+
+   # the blocked algorithms on the emulated device: the host's iterations (ex7_view_..._recblock has the same count), the
+   # device segments and the kernel of each
+   test:
+     suffix: view_cudaemu
+     requires: cudaemu
+     args: -test view -ksp_view -pc_factor_levels 1 -mat_gilu_trisolve_backend cudaemu -mat_gilu_trisolve {{colblock rowblock recblock}separate output} -mat_gilu_trisolve_block_depth 2
+     filter: grep -v "setup time:"
+
+   # sequential and chunked stay on the host: asked for on a CUDA back-end, a clear error
+   test:
+     suffix: cudaemu_host_only
+     requires: cudaemu
+     args: -test view -mat_gilu_trisolve_backend cudaemu -mat_gilu_trisolve {{sequential chunked}separate output}
+     filter: Error: grep -o "The CUDA back-ends run the levelset, syncfree, colblock, rowblock and recblock algorithms, not [a-z]* (host only)"
 
    # what -ksp_view says: the algorithm each factor runs, its levels and blocks (timings filtered out)
    test:

@@ -75,17 +75,21 @@ PETSC_EXTERN PetscErrorCode GILUTriSolveReference(GILUTri, const PetscScalar[], 
 /* nrhs right-hand sides, each of n*bs entries, one after the other (b[k*n*bs ...]); x may be b */
 PETSC_EXTERN PetscErrorCode GILUTriSolveMultiple(GILUTri, PetscInt, const PetscScalar[], PetscScalar[]);
 /* Recursion depth of recblock (2^depth triangles) and 2^depth blocks of colblock/rowblock; 0 (default): by the rule
-   of sptrsv-host.c (halve while the blocks keep 16384 rows per thread, at most 6); also -mat_gilu_trisolve_block_depth */
+   of sptrsv-host.c (host: halve while the blocks keep 16384 rows per thread; CUDA back-ends: while they keep 92160
+   rows, the paper's rule; at most 6); also -mat_gilu_trisolve_block_depth */
 PETSC_EXTERN PetscErrorCode GILUTriSetBlockDepth(GILUTri, PetscInt);
 /*
   Where GILUTriSolve() runs (the back-end layer, src/sys/backend.c): PETSCGILU_BACKEND_HOST (the OpenMP kernels),
   PETSCGILU_BACKEND_CUDAEMU (the CUDA kernels of src/mat/sptrsv/cuda/sptrsv.cu run by the host emulation),
   PETSCGILU_BACKEND_CUDA (the same kernels on a GPU) or PETSCGILU_BACKEND_AUTO (cuda when the library was built with
-  CUDA and a device is found and the algorithm is auto, levelset or syncfree, else host). The default is the global
+  CUDA and a device is found and the algorithm is not sequential or chunked, else host). The default is the global
   -gilu_backend (read by GILUTriCreate()); also -mat_gilu_trisolve_backend auto|host|cuda|cudaemu. cuda and cudaemu
   are checked by PetscGILUBackendResolve() here (cuda without a CUDA build or a device: an error that says so). The
-  CUDA back-ends run the levelset and syncfree algorithms (auto picks one of them by seed 004's GPU rule); vectors
-  are host arrays, copied to and from the device at each solve. GILUTriGetBackend(): the resolved one.
+  CUDA back-ends run levelset, syncfree, colblock, rowblock and recblock (auto picks levelset or syncfree by seed 004's
+  GPU rule): the plan's segments on the device, triangles by the level-set or sync-free kernel, squares by scalar-CSR
+  or vector-CSR (chosen per segment by Algorithm 7); sequential and chunked are host-only (asked for on cuda or
+  cudaemu: an error; under auto they run on the host). Vectors are host arrays, copied to the device once and back
+  once per solve. GILUTriGetBackend(): the resolved one.
 */
 PETSC_EXTERN PetscErrorCode GILUTriSetBackend(GILUTri, PetscGILUBackendType);
 PETSC_EXTERN PetscErrorCode GILUTriGetBackend(GILUTri, PetscGILUBackendType *);
@@ -105,6 +109,9 @@ PETSC_EXTERN PetscErrorCode MatGILUFactorGetTri(Mat, GILUTri *, GILUTri *);
 PETSC_EXTERN PetscErrorCode MatGILUFactorGetFactors(Mat, PetscInt *, PetscInt *, const PetscInt **, const PetscInt **, const MatScalar **, const PetscInt **, const PetscInt **, const MatScalar **, const MatScalar **, PetscBool *);
 /* The plan in numbers: triangles and squares, and triangles by kernel (parallel, levelset, syncfree, sequential) */
 PETSC_EXTERN PetscErrorCode GILUTriGetPlanInfo(GILUTri, PetscInt *, PetscInt *, PetscInt[4]);
+/* The squares by SpMV kernel: scalar (host: rows split among the threads; CUDA: scalar-CSR, a thread per row) and vector-CSR
+   (CUDA back-ends only: a group of lanes of a warp per row, for squares whose stored rows average more than 12 blocks) */
+PETSC_EXTERN PetscErrorCode GILUTriGetSquareKernels(GILUTri, PetscInt *, PetscInt *);
 
 /*
   GILUCountLevels(uplo, n, i, j, &nlevels): wavefronts of the lower (upper) triangle of a CSR/BSR pattern

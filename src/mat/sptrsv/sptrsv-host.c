@@ -44,12 +44,17 @@
     } while (0)
 #endif
 
-const char *const GILUKernelNames[] = {"parallel", "levelset", "syncfree", "sequential", "spmv"};
+const char *const GILUKernelNames[] = {"parallel", "levelset", "syncfree", "sequential", "spmv", "spmv-vector"};
 
 /*
    The decisions, in one table (seed 004 Algorithm 7 with host thresholds: one thread runs the
    sequential kernel; a level costs a wait on a counter, a level of a few thousand short rows tens
    of microseconds; see bench/sptrsv.py for the measurements, noisy on a shared machine).
+   The gpu_ entries are the CUDA back-ends' (cuda, and cudaemu, which runs the same kernels): the
+   paper's thresholds as published (measured on Titan X/RTX; not re-measured here, no machine here
+   has a GPU). Its cuSPARSE kernel for near-serial triangles (> 20000 levels) is not used: those
+   run sync-free. Its DCSR variants need no rows of their own: squares keep only their nonempty
+   rows (with the row indices), so nnz/row is over the stored rows and the empty ratio is moot.
 */
 static const struct {
   PetscInt  seq_rows;        /* a triangle with fewer rows than this (per thread) is solved sequentially: forking costs more */
@@ -70,7 +75,13 @@ static const struct {
   PetscReal ck_len;       /* ... and rows per run of rows each reading the one before is at least this (else the order has no locality) */
   PetscInt  pat_max;      /* chunked: rows solved by column-offset patterns when the triangle has at most this many distinct ones ... */
   PetscInt  pat_rows;     /* ... and at least this many rows per pattern */
-} GILUTriTable = {4096, 4.0, 20000, 256.0, 20, 15.0, 128, 64, 4, 16384, 6, 1024, 128, 256, 2.0, 8.0, 1024, 64};
+  PetscInt  gpu_ls_lev;   /* GPU triangle: level-set when it has at most this many levels and nnz/row <= gpu_ls_nnz ... */
+  PetscReal gpu_ls_nnz;
+  PetscInt  gpu_ls_lev1;  /* ... or at most this many levels and nnz/row <= 1 (off-diagonal blocks), else sync-free */
+  PetscReal gpu_vec_nnz;  /* GPU square: vector-CSR when its stored rows average more than this many blocks, else scalar-CSR */
+  PetscInt  gpu_blk_rows; /* GPU blocked algorithms: halve while each half keeps this many rows (the paper: 20 x the CUDA
+                             cores, 92160 on its Titan RTX; at most max_depth) */
+} GILUTriTable = {4096, 4.0, 20000, 256.0, 20, 15.0, 128, 64, 4, 16384, 6, 1024, 128, 256, 2.0, 8.0, 1024, 64, 20, 15.0, 100, 12.0, 92160};
 
 static inline PetscInt Elim(GILUTri tri, PetscInt r)
 {
@@ -114,9 +125,11 @@ static PetscErrorCode BuildTriangle(GILUTri tri, PetscInt t0, PetscInt t1, Petsc
   seg->nnz     = nnz;
   seg->nlevels = nl;
   if (kernel >= 0) seg->kernel = (GILUKernel)kernel;
-  else if (tri->backend) { /* seed 004 Algorithm 7 on a GPU (no vendor kernel here): level-set for few levels, else sync-free */ PetscReal nnzrow = m ? (PetscReal)nnz / m : 0;
+  else if (tri->backend) {
+    /* seed 004 Algorithm 7 on a GPU (no vendor kernel here): level-set for few levels, else sync-free */
+    PetscReal nnzrow = m ? (PetscReal)nnz / m : 0;
 
-    seg->kernel = ((nnzrow <= 1 && nl <= 100) || (nnzrow <= 15 && nl <= 20)) ? GILU_KERNEL_LEVELSET : GILU_KERNEL_SYNCFREE;
+    seg->kernel = ((nnzrow <= 1 && nl <= GILUTriTable.gpu_ls_lev1) || (nnzrow <= GILUTriTable.gpu_ls_nnz && nl <= GILUTriTable.gpu_ls_lev)) ? GILU_KERNEL_LEVELSET : GILU_KERNEL_SYNCFREE;
   } else seg->kernel = ChooseTriangleKernel(m, nnz, nl, tri->nthreads);
   if (nl <= 1 && seg->kernel != GILU_KERNEL_SEQUENTIAL) seg->kernel = GILU_KERNEL_PARALLEL;
   seg->chunk = GILUTriTable.sf_chunk;
@@ -446,7 +459,41 @@ PetscErrorCode GILUTriViewChunked(GILUTri tri, PetscViewer viewer)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The square of the rows with elimination index in [r0, r1) and the columns in [c0, c1); empty rows dropped */
+/* The segments of a plan on a CUDA back-end, with the kernel of each (all of them with -ksp_view ::ascii_info_detail) */
+PetscErrorCode GILUTriViewSegments(GILUTri tri, PetscViewer viewer)
+{
+  PetscInt          nsc = 0, nvec = 0, shown;
+  PetscViewerFormat format;
+
+  PetscFunctionBegin;
+  if (!tri->planned || !tri->planbackend) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscViewerGetFormat(viewer, &format));
+  for (PetscInt s = 0; s < tri->nseg; s++) {
+    if (tri->seg[s].kernel == GILU_KERNEL_SPMV) nsc++;
+    if (tri->seg[s].kernel == GILU_KERNEL_SPMV_VECTOR) nvec++;
+  }
+  if (nsc + nvec) PetscCall(PetscViewerASCIIPrintf(viewer, "squares on the device: %" PetscInt_FMT " scalar-CSR, %" PetscInt_FMT " vector-CSR (more than %d blocks per stored row)\n", nsc, nvec, (int)GILUTriTable.gpu_vec_nnz));
+  shown = format == PETSC_VIEWER_ASCII_INFO_DETAIL ? tri->nseg : PetscMin(tri->nseg, 16);
+  PetscCall(PetscViewerASCIIPrintf(viewer, "device segments, in execution order:\n"));
+  PetscCall(PetscViewerASCIIPushTab(viewer));
+  for (PetscInt s = 0; s < shown; s++) {
+    const GILUTriSeg *seg = &tri->seg[s];
+
+    if (seg->shape == GILU_SEG_TRIANGLE)
+      PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt_FMT ": triangle of %" PetscInt_FMT " rows, %" PetscInt_FMT " levels, %" PetscInt_FMT " off-diagonal blocks: %s\n", s, seg->nrows, seg->nlevels, seg->nnz, seg->kernel == GILU_KERNEL_SYNCFREE ? "sync-free" : (seg->kernel == GILU_KERNEL_PARALLEL ? "completely parallel (level-set, one level)" : "level-set")));
+    else if (seg->kernel == GILU_KERNEL_SPMV_VECTOR)
+      PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt_FMT ": square of %" PetscInt_FMT " rows x %" PetscInt_FMT " columns, %" PetscInt_FMT " rows nonempty, %" PetscInt_FMT " blocks: vector-CSR, %" PetscInt_FMT " lanes per row\n", s, seg->nblock,
+                                       seg->ncols, seg->nrows, seg->nnz, seg->width));
+    else
+      PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt_FMT ": square of %" PetscInt_FMT " rows x %" PetscInt_FMT " columns, %" PetscInt_FMT " rows nonempty, %" PetscInt_FMT " blocks: scalar-CSR\n", s, seg->nblock, seg->ncols, seg->nrows, seg->nnz));
+  }
+  if (shown < tri->nseg) PetscCall(PetscViewerASCIIPrintf(viewer, "... %" PetscInt_FMT " more (-ksp_view ::ascii_info_detail lists them all)\n", tri->nseg - shown));
+  PetscCall(PetscViewerASCIIPopTab(viewer));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The square of the rows with elimination index in [r0, r1) and the columns in [c0, c1); empty rows dropped. On a CUDA
+   back-end, long rows (on average over the stored rows) take vector-CSR with the power of two >= nnz/row lanes (<= 32) */
 static PetscErrorCode BuildSquare(GILUTri tri, PetscInt r0, PetscInt r1, PetscInt c0, PetscInt c1, GILUTriSeg *seg)
 {
   const PetscInt n   = tri->n;
@@ -470,6 +517,10 @@ static PetscErrorCode BuildSquare(GILUTri tri, PetscInt r0, PetscInt r1, PetscIn
   seg->nblock = r1 - r0;
   seg->ncols  = c1 - c0;
   seg->nnz    = nnz;
+  if (tri->backend && m && (PetscReal)nnz / m > GILUTriTable.gpu_vec_nnz) {
+    seg->kernel = GILU_KERNEL_SPMV_VECTOR;
+    for (seg->width = 2; seg->width < 32 && seg->width * m < nnz; seg->width *= 2) { }
+  }
   PetscCall(PetscMalloc5(m, &seg->row, m + 1, &seg->ptr, nnz, &seg->col, nnz, &seg->src, 1, &seg->lptr));
   PetscCall(PetscMalloc1(nnz * tri->bs * tri->bs, &seg->val));
   seg->ptr[0] = 0;
@@ -527,14 +578,15 @@ static PetscErrorCode BuildRecursive(GILUTri tri, PetscInt t0, PetscInt t1, Pets
 
 /*
   The recursion depth (recursive block) and the number of blocks 2^depth (column and row block): the paper
-  halves until the blocks are small for the GPU; the host halves while each half keeps block_rows rows per thread.
+  halves until the blocks are small for the GPU (gpu_blk_rows: the CUDA back-ends); the host halves while each half
+  keeps block_rows rows per thread.
 */
 static PetscInt BlockDepth(GILUTri tri)
 {
-  PetscInt d = 0;
+  PetscInt d = 0, rows = tri->backend ? GILUTriTable.gpu_blk_rows : GILUTriTable.block_rows * tri->nthreads;
 
   if (tri->reqdepth > 0) return tri->reqdepth;
-  while (d < GILUTriTable.max_depth && (tri->n >> (d + 1)) >= GILUTriTable.block_rows * tri->nthreads) d++;
+  while (d < GILUTriTable.max_depth && (tri->n >> (d + 1)) >= rows) d++;
   return PetscMax(d, 1);
 }
 
@@ -548,9 +600,10 @@ PetscErrorCode GILUTriPlanBuild(GILUTri tri)
   PetscCall(PetscTime(&t0));
   PetscCall(PetscMalloc1(n, &lev));
   tri->depth = 0;
+  PetscCheck(!tri->backend || (tri->type != GILU_TRISOLVE_CHUNKED && tri->type != GILU_TRISOLVE_SEQUENTIAL), PETSC_COMM_SELF, PETSC_ERR_SUP, "The CUDA back-ends run the levelset, syncfree, colblock, rowblock and recblock algorithms, not %s (host only): use one of those (or auto), or -mat_gilu_trisolve_backend host",
+             GILUTriSolveTypes[tri->type]);
   switch (tri->type) {
   case GILU_TRISOLVE_CHUNKED:
-    PetscCheck(!tri->backend, PETSC_COMM_SELF, PETSC_ERR_SUP, "The CUDA back-ends run the levelset and syncfree algorithms, not chunked: use -mat_gilu_trisolve levelset or syncfree (or auto)");
     PetscCall(AddSegment(tri, &cap));
     PetscCall(BuildChunked(tri, NULL, &tri->seg[0]));
     tri->ran = GILU_TRISOLVE_CHUNKED;
@@ -945,7 +998,8 @@ static inline __attribute__((always_inline)) void SegmentRun(const PetscInt bs, 
       }
     }
     break;
-  case GILU_KERNEL_SPMV: {
+  case GILU_KERNEL_SPMV:
+  case GILU_KERNEL_SPMV_VECTOR: { /* (vector: CUDA only) */
     PetscInt lo = (seg->nrows * tid) / nth, hi = (seg->nrows * (tid + 1)) / nth;
 
     RowsSolve(bs, seg, lo, hi, x, x); /* a square has no diagonal: x_r -= sum */

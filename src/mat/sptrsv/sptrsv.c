@@ -8,14 +8,14 @@
 #include <petscgilu/private/backend.h>
 
 /* The back-end of the next plan: the one asked for, resolved; auto runs on the device only the algorithms the CUDA
-   kernels have (auto, levelset, syncfree), the others on the host */
+   kernels have (all but sequential and chunked), the others on the host */
 static PetscErrorCode GILUTriResolveBackend(GILUTri tri)
 {
   PetscGILUBackendType r;
 
   PetscFunctionBegin;
   PetscCall(PetscGILUBackendResolve(PETSC_COMM_SELF, tri->reqbackend, &r));
-  if (tri->reqbackend == PETSCGILU_BACKEND_AUTO && r == PETSCGILU_BACKEND_CUDA && tri->type != GILU_TRISOLVE_AUTO && tri->type != GILU_TRISOLVE_LEVELSET && tri->type != GILU_TRISOLVE_SYNCFREE) r = PETSCGILU_BACKEND_HOST;
+  if (tri->reqbackend == PETSCGILU_BACKEND_AUTO && r == PETSCGILU_BACKEND_CUDA && (tri->type == GILU_TRISOLVE_SEQUENTIAL || tri->type == GILU_TRISOLVE_CHUNKED)) r = PETSCGILU_BACKEND_HOST;
   tri->backend = r == PETSCGILU_BACKEND_HOST ? 0 : (r == PETSCGILU_BACKEND_CUDAEMU ? 1 : 2);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -87,12 +87,62 @@ PetscErrorCode GILUTriDeviceSetValues(GILUTri tri)
 {
   PetscFunctionBegin;
   if (!tri->dev) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt s = 0; s < tri->nseg; s++) {
 #if defined(PETSCGILU_HAVE_CUDAEMU)
-  if (tri->planbackend == 1) PetscCall(GILUTriCUDASetValues_cudaemu((GILUTriCUDA)tri->dev, tri->seg[0].val, tri->seg[0].dval));
+    if (tri->planbackend == 1) PetscCall(GILUTriCUDASetValues_cudaemu((GILUTriCUDA)tri->dev, s, tri->seg[s].val, tri->seg[s].dval));
 #endif
 #if defined(PETSCGILU_HAVE_CUDA)
-  if (tri->planbackend == 2) PetscCall(GILUTriCUDASetValues((GILUTriCUDA)tri->dev, tri->seg[0].val, tri->seg[0].dval));
+    if (tri->planbackend == 2) PetscCall(GILUTriCUDASetValues((GILUTriCUDA)tri->dev, s, tri->seg[s].val, tri->seg[s].dval));
 #endif
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The device copy of the plan: every segment with its GPU kernel (the plan chose it by the table of sptrsv-host.c) */
+static PetscErrorCode GILUTriDeviceCreate(GILUTri tri)
+{
+  GILUTriCUDASegInfo *info;
+
+  PetscFunctionBegin;
+  PetscCall(PetscCalloc1(tri->nseg, &info));
+  for (PetscInt s = 0; s < tri->nseg; s++) {
+    const GILUTriSeg *seg = &tri->seg[s];
+
+    switch (seg->kernel) {
+    case GILU_KERNEL_PARALLEL:
+    case GILU_KERNEL_LEVELSET:
+      info[s].kernel = GILU_CUDA_LEVELSET;
+      break;
+    case GILU_KERNEL_SYNCFREE:
+      info[s].kernel = GILU_CUDA_SYNCFREE;
+      break;
+    case GILU_KERNEL_SPMV:
+      info[s].kernel = GILU_CUDA_SPMV_SCALAR;
+      break;
+    case GILU_KERNEL_SPMV_VECTOR:
+      info[s].kernel = GILU_CUDA_SPMV_VECTOR;
+      break;
+    case GILU_KERNEL_SEQUENTIAL:
+      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "The CUDA back-ends have no sequential kernel: use -mat_gilu_trisolve levelset, syncfree, colblock, rowblock or recblock (or auto)");
+    }
+    PetscCheck(!seg->dptr, PETSC_COMM_SELF, PETSC_ERR_SUP, "The CUDA back-ends do not run chunked triangles");
+    info[s].nrows   = seg->nrows;
+    info[s].nlevels = seg->nlevels;
+    info[s].width   = seg->width;
+    info[s].lptr    = seg->lptr;
+    info[s].row     = seg->row;
+    info[s].ptr     = seg->ptr;
+    info[s].col     = seg->col;
+    info[s].val     = seg->val;
+    info[s].dval    = seg->dval;
+  }
+#if defined(PETSCGILU_HAVE_CUDAEMU)
+  if (tri->planbackend == 1) PetscCall(GILUTriCUDACreate_cudaemu(tri->n, tri->bs, tri->nseg, info, (GILUTriCUDA *)&tri->dev));
+#endif
+#if defined(PETSCGILU_HAVE_CUDA)
+  if (tri->planbackend == 2) PetscCall(GILUTriCUDACreate(tri->n, tri->bs, tri->nseg, info, (GILUTriCUDA *)&tri->dev));
+#endif
+  PetscCall(PetscFree(info));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -291,27 +341,19 @@ PetscErrorCode GILUTriSolve(GILUTri tri, const PetscScalar b[], PetscScalar x[])
     PetscCall(PetscLogEventEnd(GILU_TriAnalysis, 0, 0, 0, 0));
   }
   PetscCall(PetscLogEventBegin(GILU_TriSolve, 0, 0, 0, 0));
-  if (tri->backend == 0) PetscCall(GILUTriPlanSolve(tri, b, x));
-  else {
-    GILUTriSeg *seg = &tri->seg[0];
-    PetscInt    kernel;
-
-    PetscCheck(tri->nseg == 1 && seg->kernel != GILU_KERNEL_SEQUENTIAL, PETSC_COMM_SELF, PETSC_ERR_SUP, "The CUDA back-ends run the levelset and syncfree algorithms, not %s: use -mat_gilu_trisolve levelset or syncfree (or auto)",
-               GILUTriSolveTypes[tri->type]);
-    kernel = seg->kernel == GILU_KERNEL_SYNCFREE ? 1 : 0;
-    if (tri->backend == 1) {
+  if (tri->backend == 0) {
+    PetscCall(GILUTriPlanSolve(tri, b, x));
+    PetscCall(PetscLogFlops(2.0 * tri->nz * tri->bs * tri->bs + (tri->diag == GILU_TRI_DIAG_UNIT ? 0 : (2.0 * tri->bs - 1) * tri->bs * tri->n)));
+  } else { /* the whole plan on the device: b copied in, the segments in order, x copied out */
+    if (!tri->dev) PetscCall(GILUTriDeviceCreate(tri));
 #if defined(PETSCGILU_HAVE_CUDAEMU)
-      if (!tri->dev) PetscCall(GILUTriCUDACreate_cudaemu(tri->n, tri->bs, seg->nrows, seg->nlevels, seg->lptr, seg->row, seg->ptr, seg->col, seg->val, seg->dval, (GILUTriCUDA *)&tri->dev));
-      PetscCall(GILUTriCUDASolve_cudaemu((GILUTriCUDA)tri->dev, kernel, b, x));
+    if (tri->backend == 1) PetscCall(GILUTriCUDASolve_cudaemu((GILUTriCUDA)tri->dev, b, x));
 #endif
-    } else {
 #if defined(PETSCGILU_HAVE_CUDA)
-      if (!tri->dev) PetscCall(GILUTriCUDACreate(tri->n, tri->bs, seg->nrows, seg->nlevels, seg->lptr, seg->row, seg->ptr, seg->col, seg->val, seg->dval, (GILUTriCUDA *)&tri->dev));
-      PetscCall(GILUTriCUDASolve((GILUTriCUDA)tri->dev, kernel, b, x));
+    if (tri->backend == 2) PetscCall(GILUTriCUDASolve((GILUTriCUDA)tri->dev, b, x));
 #endif
-    }
+    PetscCall(GILULogDeviceFlops(2.0 * tri->nz * tri->bs * tri->bs + (tri->diag == GILU_TRI_DIAG_UNIT ? 0 : (2.0 * tri->bs - 1) * tri->bs * tri->n)));
   }
-  PetscCall(PetscLogFlops(2.0 * tri->nz * tri->bs * tri->bs + (tri->diag == GILU_TRI_DIAG_UNIT ? 0 : (2.0 * tri->bs - 1) * tri->bs * tri->n)));
   PetscCall(PetscLogEventEnd(GILU_TriSolve, 0, 0, 0, 0));
   tri->nsolves++;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -342,6 +384,20 @@ PetscErrorCode GILUTriGetPlanInfo(GILUTri tri, PetscInt *ntri, PetscInt *nsq, Pe
   }
   if (ntri) *ntri = nt;
   if (nsq) *nsq = ns;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode GILUTriGetSquareKernels(GILUTri tri, PetscInt *nscalar, PetscInt *nvector)
+{
+  PetscInt nsc = 0, nvec = 0;
+
+  PetscFunctionBegin;
+  for (PetscInt s = 0; s < tri->nseg; s++) {
+    if (tri->seg[s].kernel == GILU_KERNEL_SPMV) nsc++;
+    if (tri->seg[s].kernel == GILU_KERNEL_SPMV_VECTOR) nvec++;
+  }
+  if (nscalar) *nscalar = nsc;
+  if (nvector) *nvector = nvec;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -407,7 +463,8 @@ PetscErrorCode GILUTriView(GILUTri tri, PetscViewer viewer)
     if (ns || nt > 1)
       PetscCall(PetscViewerASCIIPrintf(viewer, "blocks: %" PetscInt_FMT " triangles (%" PetscInt_FMT " parallel, %" PetscInt_FMT " levelset, %" PetscInt_FMT " syncfree, %" PetscInt_FMT " sequential), %" PetscInt_FMT " squares holding %" PetscInt_FMT " of %" PetscInt_FMT " off-diagonal blocks\n", nt, byk[0], byk[1], byk[2], byk[3], ns, nnzsq,
                                        tri->nz - (tri->diag == GILU_TRI_DIAG_STORED ? tri->n : 0)));
-    PetscCall(GILUTriViewChunked(tri, viewer)); /* chunked: its chunks and chunk levels */
+    PetscCall(GILUTriViewChunked(tri, viewer));  /* chunked: its chunks and chunk levels */
+    PetscCall(GILUTriViewSegments(tri, viewer)); /* CUDA back-ends: the device segments and their kernels */
     PetscCall(PetscViewerASCIIPrintf(viewer, "setup time: analysis %g s, plan %g s; %" PetscInt_FMT " solves\n", (double)tri->tanalysis, (double)tri->tplan, tri->nsolves));
   } else PetscCall(PetscViewerASCIIPrintf(viewer, "algorithm requested %s, %" PetscInt_FMT " host threads (chosen at the first solve)\n", GILUTriSolveTypes[tri->type], tri->nthreads));
   PetscFunctionReturn(PETSC_SUCCESS);

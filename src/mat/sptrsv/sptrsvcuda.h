@@ -1,7 +1,10 @@
 /*
-   The CUDA back-end of the triangular-solve engine (src/mat/sptrsv/cuda/sptrsv.cu): a device copy of one
-   triangle in level order, solved by the level-set or the sync-free kernel. The functions exist twice: compiled by
-   nvcc (GILUTriCUDA*, builds with CUDA) and for the host emulation (GILUTriCUDA*_cudaemu, builds with cudaemu).
+   The CUDA back-end of the triangular-solve engine (src/mat/sptrsv/cuda/sptrsv.cu): a device copy of the host plan's
+   segments (sptrsvimpl.h), run in order on a solution vector that stays on the device for the whole solve. Triangles
+   (rows level by level) are solved by the level-set or the sync-free kernel, squares applied by the scalar-CSR or
+   the vector-CSR SpMV-update kernel; the plan chose each (seed 004 Algorithm 7, the table in sptrsv-host.c). The
+   functions exist twice: compiled by nvcc (GILUTriCUDA*, builds with CUDA) and for the host emulation
+   (GILUTriCUDA*_cudaemu, builds with cudaemu).
 */
 #ifndef PETSCGILU_SPTRSVCUDA_H
 #define PETSCGILU_SPTRSVCUDA_H
@@ -9,25 +12,48 @@
 #include <petscsys.h>
 #include <petscgiluconf.h>
 
-/* the device arrays, passed by value to the kernels */
+typedef enum {
+  GILU_CUDA_LEVELSET,    /* triangle: a launch per level, a thread per row (one level: the completely parallel case) */
+  GILU_CUDA_SYNCFREE,    /* triangle: one launch, a thread per row in level order; a row spins on its dependencies' flags */
+  GILU_CUDA_SPMV_SCALAR, /* square: x_R -= S x_C, a thread per stored (nonempty) row: scalar-CSR */
+  GILU_CUDA_SPMV_VECTOR  /* square: a group of `width` lanes of a warp per stored row, warp-shuffle reduction: vector-CSR */
+} GILUCUDAKernel;
+
+/* the device arrays of one segment, passed by value to the kernels */
 typedef struct {
-  PetscInt   n, bs, nrows, nnz, nlevels;
+  PetscInt   bs, nrows, nnz, width;
   PetscInt  *row, *ptr, *col;
-  MatScalar *val, *dval;
+  MatScalar *val, *dval; /* dval: triangles with a diagonal (inverted blocks in execution order), else NULL */
 } GILUTriCUDA_s;
+
+/* what the plan hands over for one segment (host arrays, copied) */
+typedef struct {
+  GILUCUDAKernel   kernel;
+  PetscInt         nrows, nlevels, width; /* width: vector-CSR lanes per row (a power of two, at most 32) */
+  const PetscInt  *lptr;                  /* triangles: [nlevels+1] */
+  const PetscInt  *row, *ptr, *col;
+  const MatScalar *val, *dval;
+} GILUTriCUDASegInfo;
+
+typedef struct {
+  GILUCUDAKernel kernel;
+  PetscInt       nlevels, *lptr; /* host: the level pointers of a level-set triangle */
+  GILUTriCUDA_s  d;
+} GILUTriCUDASeg;
 
 typedef struct _n_GILUTriCUDA *GILUTriCUDA;
 struct _n_GILUTriCUDA {
-  GILUTriCUDA_s d;
-  PetscInt     *lptr; /* host: level pointers */
-  PetscScalar  *x;    /* device: the solution */
-  int          *flag; /* device: sync-free completion flags */
+  PetscInt        n, bs, nseg;
+  GILUTriCUDASeg *seg;
+  PetscBool       syncfree; /* some triangle spins on flags: they are cleared once per solve */
+  PetscScalar    *x;        /* device: the solution */
+  int            *flag;     /* device: sync-free completion flags, by the caller's row (each row is in one triangle) */
 };
 
 #define GILU_TRI_CUDA_DECLARE(suffix) \
-  PETSC_INTERN PetscErrorCode GILUTriCUDACreate##suffix(PetscInt, PetscInt, PetscInt, PetscInt, const PetscInt[], const PetscInt[], const PetscInt[], const PetscInt[], const MatScalar[], const MatScalar[], GILUTriCUDA *); \
-  PETSC_INTERN PetscErrorCode GILUTriCUDASetValues##suffix(GILUTriCUDA, const MatScalar[], const MatScalar[]); \
-  PETSC_INTERN PetscErrorCode GILUTriCUDASolve##suffix(GILUTriCUDA, PetscInt, const PetscScalar[], PetscScalar[]); \
+  PETSC_INTERN PetscErrorCode GILUTriCUDACreate##suffix(PetscInt, PetscInt, PetscInt, const GILUTriCUDASegInfo[], GILUTriCUDA *); \
+  PETSC_INTERN PetscErrorCode GILUTriCUDASetValues##suffix(GILUTriCUDA, PetscInt, const MatScalar[], const MatScalar[]); \
+  PETSC_INTERN PetscErrorCode GILUTriCUDASolve##suffix(GILUTriCUDA, const PetscScalar[], PetscScalar[]); \
   PETSC_INTERN PetscErrorCode GILUTriCUDADestroy##suffix(GILUTriCUDA *);
 #if defined(PETSCGILU_HAVE_CUDA)
 GILU_TRI_CUDA_DECLARE()

@@ -14,6 +14,9 @@
    (Algorithm 7). Columns and x stay in the caller's numbering; only the rows (and their
    entries) of a triangle are stored in its execution order (level by level), so the values
    are streamed and the rows of a level are contiguous.
+   On the CUDA back-ends (cuda, cudaemu) the same plan is copied to the device (sptrsvcuda.h): level-set, sync-free
+   and the blocked algorithms run there, triangles by the GPU level-set or sync-free kernel, squares by scalar-CSR or
+   vector-CSR, chosen by the GPU rows of the table; sequential and chunked are host-only.
 */
 #ifndef PETSCGILU_SPTRSVIMPL_H
 #define PETSCGILU_SPTRSVIMPL_H
@@ -32,7 +35,8 @@ typedef enum {
   GILU_KERNEL_LEVELSET,   /* triangle: chunks of one level claimed in order; a chunk waits for the previous level's count */
   GILU_KERNEL_SYNCFREE,   /* triangle: chunks of rows in level order claimed in order; a row waits on its dependencies' flags */
   GILU_KERNEL_SEQUENTIAL, /* triangle: one thread, rows in elimination order (the host's "vendor" kernel) */
-  GILU_KERNEL_SPMV        /* square: x_R -= S x_C, nonempty rows only (DCSR) */
+  GILU_KERNEL_SPMV,       /* square: x_R -= S x_C, nonempty rows only (DCSR); host: rows split among the threads; CUDA: scalar-CSR */
+  GILU_KERNEL_SPMV_VECTOR /* square on a CUDA back-end with long rows: vector-CSR (a group of `width` lanes per row) */
 } GILUKernel;
 PETSC_INTERN const char *const GILUKernelNames[];
 
@@ -42,6 +46,7 @@ typedef struct {
   PetscInt     nrows;  /* rows stored (triangle: all rows of the block, in execution order; square: nonempty rows) */
   PetscInt     nblock; /* rows of the block (square: including empty rows) */
   PetscInt     ncols;  /* square: columns of the block C */
+  PetscInt     width;  /* square, GILU_KERNEL_SPMV_VECTOR: lanes of a warp per row (a power of two, at most 32) */
   PetscInt    *row;    /* [nrows] the caller's row index of each stored row */
   PetscInt    *ptr;    /* [nrows+1] */
   PetscInt    *col;    /* [nnz] the caller's column indices */
@@ -111,5 +116,6 @@ PETSC_INTERN PetscErrorCode GILUTriDeviceDestroy(GILUTri);
 PETSC_INTERN PetscErrorCode GILUTriDeviceSetValues(GILUTri);
 PETSC_INTERN PetscErrorCode GILUTriPlanSolve(GILUTri, const PetscScalar[], PetscScalar[]);
 PETSC_INTERN PetscErrorCode GILUTriViewChunked(GILUTri, PetscViewer);
+PETSC_INTERN PetscErrorCode GILUTriViewSegments(GILUTri, PetscViewer);
 
 #endif

@@ -1,28 +1,42 @@
 /*
-   CUDA kernels of the triangular-solve engine: level-set (one launch per level, a thread per row) and
-   sync-free (one launch, a thread per row in level order; a row spins on its dependencies' flags).
-   Compiled by nvcc (GILUTriCUDA*) and by the host C++ compiler for the cudaemu emulation
-   (GILUTriCUDA*_cudaemu); sptrsv.c calls one or the other by the triangle's back-end
-   (GILUTriSetBackend(): "cuda" or "cudaemu").
+   CUDA kernels of the triangular-solve engine (seed 004): the segments of the host plan (sptrsvimpl.h) run in order
+   on one device vector x (b copied in at the start of a solve, x copied out at the end):
+     triangle  level-set (one launch per level, a thread per row; a triangle of one level is the completely
+               parallel case) or sync-free (one launch, a thread per row in level order; a row spins on its
+               dependencies' flags), x_r = D_r^{-1} (x_r - sum_c T_rc x_c);
+     square    x_R -= S x_C by scalar-CSR (a thread per stored row) or vector-CSR (a group of `width` lanes of one
+               warp per stored row, each lane a strided part of the row, the partial sums reduced by warp shuffles).
+               Squares store only their nonempty rows with the row indices (the paper's DCSR), so the empty-ratio
+               of Algorithm 7 needs no kernels of its own.
+   Level-set and sync-free on the whole matrix are the plan of one triangle; column-block, row-block and recursive-
+   block (Algorithms 4-6) alternate triangles and squares. The plan (sptrsv-host.c) chose the kernel of each segment
+   by the table there (Algorithm 7). Block sizes 1..8 (BSR blocks row-major).
+   Compiled by nvcc (GILUTriCUDA*) and by the host C++ compiler for the cudaemu emulation (GILUTriCUDA*_cudaemu);
+   sptrsv.c calls one or the other by the triangle's back-end (GILUTriSetBackend(): "cuda" or "cudaemu").
 
-   The device copy holds one triangle in execution order (the host plan's single triangle
-   segment, see sptrsvimpl.h): rows level by level, their entries (columns in the caller's
-   numbering), the inverted diagonal blocks. Each row is computed as by the host reference
-   (entries in column order), so the result equals the host's to round-off.
+   Rounding: a triangle row is computed as by the host (its entries in column order); a scalar-CSR square row as
+   the host's SpMV; vector-CSR sums the row in another order (lanes, then the shuffle tree): round-off only.
 
-   Why sync-free cannot deadlock: blocks are numbered in level order and a row waits only on rows
-   of lower levels, hence of lower or equal block numbers; CUDA starts the blocks in increasing
-   order (and the emulation switches threads at gilu_wait_until_ge()), so the first unfinished
-   row always has its dependencies finished or running.
+   Why sync-free cannot deadlock: within a triangle the blocks are numbered in level order and a row waits only on
+   rows of lower levels of the same triangle (the entries of earlier blocks are in the squares), hence of lower or
+   equal block numbers; CUDA starts the blocks in increasing order (and the emulation switches threads at
+   gilu_wait_until_ge()), so the first unfinished row always has its dependencies finished or running. The flags
+   are indexed by the caller's row; every row is in exactly one triangle, so one clearing per solve suffices.
 */
 #include <petscgilu/private/gilucuda.h>
+#include <petscgilu/private/backend.h>
 #include "../sptrsvcuda.h"
 
-/* x_r = D^{-1}(x_r - sum V x_c) for the stored rows [s0, s1); wait: spin on the flags of the columns first */
+#define GILU_TRI_CUDA_MAX_BS   8
+#define GILU_TRI_CUDA_THREADS  64  /* triangles, scalar-CSR: threads per block */
+#define GILU_TRI_CUDA_VTHREADS 128 /* vector-CSR: threads per block (whole warps) */
+
+/* x_r = D^{-1}(x_r - sum V x_c) for stored row s (no dval: x_r -= sum V x_c, also a scalar-CSR square row); wait:
+   spin on the flags of the columns first */
 __device__ static void RowSolveDevice(const GILUTriCUDA_s *t, PetscInt s, PetscScalar *x, const int *flag, PetscBool wait)
 {
   const PetscInt bs = t->bs, bs2 = bs * bs, r = t->row[s];
-  PetscScalar    acc[8];
+  PetscScalar    acc[GILU_TRI_CUDA_MAX_BS];
 
   for (PetscInt p = 0; p < bs; p++) acc[p] = x[r * bs + p];
   for (PetscInt k = t->ptr[s]; k < t->ptr[s + 1]; k++) {
@@ -44,6 +58,7 @@ __device__ static void RowSolveDevice(const GILUTriCUDA_s *t, PetscInt s, PetscS
     for (PetscInt p = 0; p < bs; p++) x[r * bs + p] = acc[p];
 }
 
+/* level-set: the stored rows [s0, s1) of one level */
 __global__ void LevelKernel(GILUTriCUDA_s t, PetscInt s0, PetscInt s1, PetscScalar *x)
 {
   PetscInt s = s0 + (PetscInt)(blockIdx.x * blockDim.x + threadIdx.x);
@@ -62,67 +77,151 @@ __global__ void SyncFreeKernel(GILUTriCUDA_s t, PetscScalar *x, int *flag)
   }
 }
 
-#define GILU_TRI_CUDA_THREADS 64
+/* scalar-CSR: x_R -= S x_C, a thread per stored row (rows and columns of a square are disjoint: no race) */
+__global__ void SpMVScalarKernel(GILUTriCUDA_s t, PetscScalar *x)
+{
+  PetscInt s = (PetscInt)(blockIdx.x * blockDim.x + threadIdx.x);
 
-PetscErrorCode GILU_CUDA_NAME(GILUTriCUDACreate)(PetscInt n, PetscInt bs, PetscInt nrows, PetscInt nlevels, const PetscInt lptr[], const PetscInt row[], const PetscInt ptr[], const PetscInt col[], const MatScalar val[], const MatScalar dval[], GILUTriCUDA *dev)
+  if (s < t.nrows) RowSolveDevice(&t, s, x, NULL, PETSC_FALSE);
+}
+
+/*
+  vector-CSR: t.width lanes (a power of two dividing 32) per stored row; lane l sums the entries l, l + width, ... of the
+  row into a bs-vector, the group reduces it by shuffles, its first lane subtracts it from x_r. Every lane of the warp
+  reaches the shuffles (the grid's last rows may be beyond nrows: they add zeros).
+*/
+__global__ void SpMVVectorKernel(GILUTriCUDA_s t, PetscScalar *x)
+{
+  const PetscInt bs = t.bs, bs2 = bs * bs, width = t.width;
+  const PetscInt g = (PetscInt)(blockIdx.x * blockDim.x + threadIdx.x), s = g / width, lane = g % width;
+  PetscScalar    acc[GILU_TRI_CUDA_MAX_BS];
+
+  for (PetscInt p = 0; p < bs; p++) acc[p] = 0;
+  if (s < t.nrows)
+    for (PetscInt k = t.ptr[s] + lane; k < t.ptr[s + 1]; k += width) {
+      const PetscScalar *xc = x + t.col[k] * bs;
+
+      for (PetscInt p = 0; p < bs; p++)
+        for (PetscInt q = 0; q < bs; q++) acc[p] += t.val[k * bs2 + p * bs + q] * xc[q];
+    }
+  for (PetscInt p = 0; p < bs; p++)
+    for (int off = (int)width / 2; off > 0; off /= 2) acc[p] += gilu_shfl_down(acc[p], (unsigned int)off, (int)width);
+  if (s < t.nrows && lane == 0) {
+    const PetscInt r = t.row[s];
+
+    for (PetscInt p = 0; p < bs; p++) x[r * bs + p] -= acc[p];
+  }
+}
+
+static PetscErrorCode SegFree(GILUTriCUDASeg *sg)
+{
+  PetscFunctionBegin;
+  PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&sg->d.row));
+  PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&sg->d.ptr));
+  PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&sg->d.col));
+  PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&sg->d.val));
+  PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&sg->d.dval));
+  PetscCall(PetscFree(sg->lptr));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The device copy of the plan: n block rows of size bs, nseg segments in execution order (values copied too) */
+PetscErrorCode GILU_CUDA_NAME(GILUTriCUDACreate)(PetscInt n, PetscInt bs, PetscInt nseg, const GILUTriCUDASegInfo info[], GILUTriCUDA *dev)
 {
   GILUTriCUDA t;
-  PetscInt    nnz = ptr[nrows], bs2 = bs * bs;
+  PetscInt    bs2 = bs * bs;
 
   PetscFunctionBegin;
-  PetscCheck(bs <= 8, PETSC_COMM_SELF, PETSC_ERR_SUP, "Block size %" PetscInt_FMT " > 8", bs);
+  PetscCheck(bs >= 1 && bs <= GILU_TRI_CUDA_MAX_BS, PETSC_COMM_SELF, PETSC_ERR_SUP, "The CUDA triangular solves support block sizes 1 to %d, not %" PetscInt_FMT, GILU_TRI_CUDA_MAX_BS, bs);
   PetscCall(PetscNew(&t));
-  t->d.n       = n;
-  t->d.bs      = bs;
-  t->d.nrows   = nrows;
-  t->d.nnz     = nnz;
-  t->d.nlevels = nlevels;
-  PetscCall(PetscMalloc1(nlevels + 1, &t->lptr));
-  PetscCall(PetscArraycpy(t->lptr, lptr, nlevels + 1));
-  GILU_CUDA_CHECK(cudaMalloc(&t->d.row, PetscMax(1, nrows) * sizeof(PetscInt)));
-  GILU_CUDA_CHECK(cudaMalloc(&t->d.ptr, (nrows + 1) * sizeof(PetscInt)));
-  GILU_CUDA_CHECK(cudaMalloc(&t->d.col, PetscMax(1, nnz) * sizeof(PetscInt)));
-  GILU_CUDA_CHECK(cudaMalloc(&t->d.val, PetscMax(1, nnz * bs2) * sizeof(MatScalar)));
-  GILU_CUDA_CHECK(cudaMalloc(&t->x, PetscMax(1, n * bs) * sizeof(PetscScalar)));
-  GILU_CUDA_CHECK(cudaMalloc(&t->flag, PetscMax(1, n) * sizeof(int)));
-  GILU_CUDA_CHECK(cudaMemcpy(t->d.row, row, nrows * sizeof(PetscInt), cudaMemcpyHostToDevice));
-  GILU_CUDA_CHECK(cudaMemcpy(t->d.ptr, ptr, (nrows + 1) * sizeof(PetscInt), cudaMemcpyHostToDevice));
-  GILU_CUDA_CHECK(cudaMemcpy(t->d.col, col, nnz * sizeof(PetscInt), cudaMemcpyHostToDevice));
-  t->d.dval = NULL;
-  if (dval) GILU_CUDA_CHECK(cudaMalloc(&t->d.dval, PetscMax(1, nrows * bs2) * sizeof(MatScalar)));
+  t->n    = n;
+  t->bs   = bs;
+  t->nseg = nseg;
+  PetscCall(PetscCalloc1(nseg, &t->seg));
   *dev = t;
-  PetscCall(GILU_CUDA_NAME(GILUTriCUDASetValues)(t, val, dval));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
+  for (PetscInt s = 0; s < nseg; s++) {
+    const GILUTriCUDASegInfo *in = &info[s];
+    GILUTriCUDASeg           *sg = &t->seg[s];
+    const PetscInt            m = in->nrows, nnz = in->ptr[m];
 
-PetscErrorCode GILU_CUDA_NAME(GILUTriCUDASetValues)(GILUTriCUDA t, const MatScalar val[], const MatScalar dval[])
-{
-  PetscInt bs2 = t->d.bs * t->d.bs;
-
-  PetscFunctionBegin;
-  GILU_CUDA_CHECK(cudaMemcpy(t->d.val, val, t->d.nnz * bs2 * sizeof(MatScalar), cudaMemcpyHostToDevice));
-  if (dval) GILU_CUDA_CHECK(cudaMemcpy(t->d.dval, dval, t->d.nrows * bs2 * sizeof(MatScalar), cudaMemcpyHostToDevice));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* x = T^{-1} b with host arrays (copied to and from the device): kernel 0 level-set, 1 sync-free */
-PetscErrorCode GILU_CUDA_NAME(GILUTriCUDASolve)(GILUTriCUDA t, PetscInt kernel, const PetscScalar b[], PetscScalar x[])
-{
-  const PetscInt m = t->d.n * t->d.bs;
-
-  PetscFunctionBegin;
-  GILU_CUDA_CHECK(cudaMemcpy(t->x, b, m * sizeof(PetscScalar), cudaMemcpyHostToDevice));
-  if (kernel == 0) {
-    for (PetscInt l = 0; l < t->d.nlevels; l++) {
-      PetscInt s0 = t->lptr[l], s1 = t->lptr[l + 1], nb = (s1 - s0 + GILU_TRI_CUDA_THREADS - 1) / GILU_TRI_CUDA_THREADS;
-
-      if (nb) PetscCall(GILU_LAUNCH(LevelKernel, (unsigned)nb, GILU_TRI_CUDA_THREADS, 0, 0, t->d, s0, s1, t->x));
+    sg->kernel  = in->kernel;
+    sg->d.bs    = bs;
+    sg->d.nrows = m;
+    sg->d.nnz   = nnz;
+    sg->d.width = in->width;
+    sg->d.dval  = NULL;
+    if (in->kernel == GILU_CUDA_SPMV_VECTOR) PetscCheck(in->width >= 1 && in->width <= 32 && !(in->width & (in->width - 1)), PETSC_COMM_SELF, PETSC_ERR_PLIB, "vector-CSR needs a power of two up to 32 lanes per row, not %" PetscInt_FMT, in->width);
+    if (in->kernel == GILU_CUDA_SYNCFREE) t->syncfree = PETSC_TRUE;
+    if (in->kernel == GILU_CUDA_LEVELSET) {
+      sg->nlevels = in->nlevels;
+      PetscCall(PetscMalloc1(in->nlevels + 1, &sg->lptr));
+      PetscCall(PetscArraycpy(sg->lptr, in->lptr, in->nlevels + 1));
     }
-  } else if (t->d.nrows) {
-    GILU_CUDA_CHECK(cudaMemset(t->flag, 0, t->d.n * sizeof(int)));
-    PetscCall(GILU_LAUNCH(SyncFreeKernel, (unsigned)((t->d.nrows + GILU_TRI_CUDA_THREADS - 1) / GILU_TRI_CUDA_THREADS), GILU_TRI_CUDA_THREADS, 0, 0, t->d, t->x, t->flag));
+    PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(m * sizeof(PetscInt), (void **)&sg->d.row));
+    PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)((m + 1) * sizeof(PetscInt), (void **)&sg->d.ptr));
+    PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(nnz * sizeof(PetscInt), (void **)&sg->d.col));
+    PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(nnz * bs2 * sizeof(MatScalar), (void **)&sg->d.val));
+    if (in->dval) PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(m * bs2 * sizeof(MatScalar), (void **)&sg->d.dval));
+    PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToDevice)(sg->d.row, in->row, m * sizeof(PetscInt)));
+    PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToDevice)(sg->d.ptr, in->ptr, (m + 1) * sizeof(PetscInt)));
+    PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToDevice)(sg->d.col, in->col, nnz * sizeof(PetscInt)));
+    PetscCall(GILU_CUDA_NAME(GILUTriCUDASetValues)(t, s, in->val, in->dval));
   }
-  GILU_CUDA_CHECK(cudaMemcpy(x, t->x, m * sizeof(PetscScalar), cudaMemcpyDeviceToHost));
+  PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(n * bs * sizeof(PetscScalar), (void **)&t->x));
+  PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(n * sizeof(int), (void **)&t->flag));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* new values of segment s (the same pattern) */
+PetscErrorCode GILU_CUDA_NAME(GILUTriCUDASetValues)(GILUTriCUDA t, PetscInt s, const MatScalar val[], const MatScalar dval[])
+{
+  GILUTriCUDASeg *sg  = &t->seg[s];
+  PetscInt        bs2 = t->bs * t->bs;
+
+  PetscFunctionBegin;
+  PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToDevice)(sg->d.val, val, sg->d.nnz * bs2 * sizeof(MatScalar)));
+  if (sg->d.dval && dval) PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToDevice)(sg->d.dval, dval, sg->d.nrows * bs2 * sizeof(MatScalar)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SegRun(const GILUTriCUDASeg *sg, PetscScalar *x, int *flag)
+{
+  const PetscInt m = sg->d.nrows;
+
+  PetscFunctionBegin;
+  if (!m) PetscFunctionReturn(PETSC_SUCCESS);
+  switch (sg->kernel) {
+  case GILU_CUDA_LEVELSET:
+    for (PetscInt l = 0; l < sg->nlevels; l++) {
+      PetscInt s0 = sg->lptr[l], s1 = sg->lptr[l + 1], nb = (s1 - s0 + GILU_TRI_CUDA_THREADS - 1) / GILU_TRI_CUDA_THREADS;
+
+      if (nb) PetscCall(GILU_LAUNCH(LevelKernel, (unsigned)nb, GILU_TRI_CUDA_THREADS, 0, 0, sg->d, s0, s1, x));
+    }
+    break;
+  case GILU_CUDA_SYNCFREE:
+    PetscCall(GILU_LAUNCH(SyncFreeKernel, (unsigned)((m + GILU_TRI_CUDA_THREADS - 1) / GILU_TRI_CUDA_THREADS), GILU_TRI_CUDA_THREADS, 0, 0, sg->d, x, flag));
+    break;
+  case GILU_CUDA_SPMV_SCALAR:
+    PetscCall(GILU_LAUNCH(SpMVScalarKernel, (unsigned)((m + GILU_TRI_CUDA_THREADS - 1) / GILU_TRI_CUDA_THREADS), GILU_TRI_CUDA_THREADS, 0, 0, sg->d, x));
+    break;
+  case GILU_CUDA_SPMV_VECTOR:
+    PetscCall(GILU_LAUNCH(SpMVVectorKernel, (unsigned)((m * sg->d.width + GILU_TRI_CUDA_VTHREADS - 1) / GILU_TRI_CUDA_VTHREADS), GILU_TRI_CUDA_VTHREADS, 0, 0, sg->d, x));
+    break;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* x = T^{-1} b with host arrays (x may be b): b copied to the device once, the segments run in order on the device
+   vector, x copied back once (both copies logged by the device layer) */
+PetscErrorCode GILU_CUDA_NAME(GILUTriCUDASolve)(GILUTriCUDA t, const PetscScalar b[], PetscScalar x[])
+{
+  const PetscInt m = t->n * t->bs;
+
+  PetscFunctionBegin;
+  PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToDevice)(t->x, b, m * sizeof(PetscScalar)));
+  if (t->syncfree) PetscCall(GILU_CUDA_NAME(GILUDeviceMemset)(t->flag, 0, t->n * sizeof(int)));
+  for (PetscInt s = 0; s < t->nseg; s++) PetscCall(SegRun(&t->seg[s], t->x, t->flag));
+  PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToHost)(x, t->x, m * sizeof(PetscScalar)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -132,14 +231,10 @@ PetscErrorCode GILU_CUDA_NAME(GILUTriCUDADestroy)(GILUTriCUDA *dev)
 
   PetscFunctionBegin;
   if (!t) PetscFunctionReturn(PETSC_SUCCESS);
-  GILU_CUDA_CHECK(cudaFree(t->d.row));
-  GILU_CUDA_CHECK(cudaFree(t->d.ptr));
-  GILU_CUDA_CHECK(cudaFree(t->d.col));
-  GILU_CUDA_CHECK(cudaFree(t->d.val));
-  if (t->d.dval) GILU_CUDA_CHECK(cudaFree(t->d.dval));
-  GILU_CUDA_CHECK(cudaFree(t->x));
-  GILU_CUDA_CHECK(cudaFree(t->flag));
-  PetscCall(PetscFree(t->lptr));
+  for (PetscInt s = 0; s < t->nseg; s++) PetscCall(SegFree(&t->seg[s]));
+  PetscCall(PetscFree(t->seg));
+  PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&t->x));
+  PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&t->flag));
   PetscCall(PetscFree(t));
   *dev = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
