@@ -12,10 +12,11 @@
    claimed level by level of the chunk dependency DAG, and a chunk waits on the done flags of the
    chunks it reads before it runs its rows one after the other (values and x accessed in order).
    When the rows have few distinct column-offset lists (a stencil matrix: a handful), chunked stores
-   runs of rows per pattern instead of row pointers and column indices, and a thread takes two
-   chunks of one chunk level at a time and runs their rows alternately: a row waits on the row
-   before it (latency, not bandwidth, bounds a single chain), two chains overlap. This also makes
-   chunked the fastest kernel on one thread, where auto picks it.
+   runs of rows per pattern instead of row pointers and column indices, and a thread takes four
+   (else two) chunks of one chunk level at a time and runs their rows in turn: a row waits on the
+   row before it (latency, not bandwidth, bounds a single chain), the chains overlap. This also
+   makes chunked the fastest kernel on one thread, where auto picks it. Without the patterns a
+   thread takes two chunks.
 
    Why they cannot deadlock: a chunk waits only on rows of lower levels, i.e. of chunks claimed
    earlier (chunked: on chunks of lower chunk levels), and a thread finishes its chunk before it
@@ -929,6 +930,44 @@ static inline __attribute__((always_inline)) void ChunkPairSolve(const PetscInt 
   while (CursorMore(seg, &a)) CursorRow(bs, seg->rstep, &a, src, x);
 }
 
+/* four chunks of one chunk level, rows interleaved (column-offset patterns only) */
+static inline __attribute__((always_inline)) void ChunkQuadSolve(const PetscInt bs, const GILUTriSeg *seg, const PetscInt *cs, const PetscScalar *src, PetscScalar *x)
+{
+  ChunkCursor a, b, c, d;
+
+  CursorInit(bs, seg, cs[0], &a);
+  CursorInit(bs, seg, cs[1], &b);
+  CursorInit(bs, seg, cs[2], &c);
+  CursorInit(bs, seg, cs[3], &d);
+  while (CursorMore(seg, &a) && CursorMore(seg, &b) && CursorMore(seg, &c) && CursorMore(seg, &d)) {
+    CursorRow(bs, seg->rstep, &a, src, x);
+    CursorRow(bs, seg->rstep, &b, src, x);
+    CursorRow(bs, seg->rstep, &c, src, x);
+    CursorRow(bs, seg->rstep, &d, src, x);
+  }
+  while (CursorMore(seg, &a)) CursorRow(bs, seg->rstep, &a, src, x);
+  while (CursorMore(seg, &b)) CursorRow(bs, seg->rstep, &b, src, x);
+  while (CursorMore(seg, &c)) CursorRow(bs, seg->rstep, &c, src, x);
+  while (CursorMore(seg, &d)) CursorRow(bs, seg->rstep, &d, src, x);
+}
+
+/* chunks c, c+1, ... (at most avail) as four, two or one of one chunk level; returns how many it ran */
+static inline __attribute__((always_inline)) PetscInt ChunkGroupRun(const PetscInt bs, const GILUTriSeg *seg, PetscInt c, PetscInt avail, const PetscScalar *src, PetscScalar *x)
+{
+  if (avail >= 4 && seg->clev[c + 3] == seg->clev[c]) {
+    const PetscInt cs[4] = {c, c + 1, c + 2, c + 3};
+
+    ChunkQuadSolve(bs, seg, cs, src, x);
+    return 4;
+  }
+  if (avail >= 2 && seg->clev[c + 1] == seg->clev[c]) {
+    ChunkPairSolve(bs, seg, c, c + 1, src, x);
+    return 2;
+  }
+  ChunkPairSolve(bs, seg, c, -1, src, x);
+  return 1;
+}
+
 static inline __attribute__((always_inline)) void SegmentRun(const PetscInt bs, const GILUTriSeg *seg, const PetscScalar *src, PetscScalar *x, unsigned int *done, unsigned int epoch, int tid, int nth)
 {
   const PetscInt bs2 = bs * bs;
@@ -955,7 +994,9 @@ static inline __attribute__((always_inline)) void SegmentRun(const PetscInt bs, 
     if (tid == 0) RowsSolve(bs, seg, 0, seg->nrows, src, x);
     break;
   case GILU_KERNEL_SYNCFREE:
-    if (nth == 1 && seg->dptr) /* chunked: pairs of chunks of one chunk level, in claim order */
+    if (nth == 1 && seg->rptr) /* chunked with patterns: four (else two) chunks of one chunk level at a time, in claim order */
+      for (PetscInt c = 0; c < seg->nchunks;) c += ChunkGroupRun(bs, seg, c, seg->nchunks - c, src, x);
+    else if (nth == 1 && seg->dptr) /* chunked: pairs of chunks of one chunk level, in claim order */
       for (PetscInt c = 0; c < seg->nchunks; c++) {
         PetscBool pair = (PetscBool)(c + 1 < seg->nchunks && seg->clev[c + 1] == seg->clev[c]);
 
@@ -970,7 +1011,19 @@ static inline __attribute__((always_inline)) void SegmentRun(const PetscInt bs, 
         PetscInt c = __atomic_fetch_add(&sg->next, 1, __ATOMIC_RELAXED);
 
         if (c >= seg->nchunks) break;
-        { /* take the next chunk too when it is of the same chunk level (nobody has claimed it yet) */
+        if (seg->rptr) { /* take up to three more chunks of the same chunk level (nobody has claimed them yet) */
+          PetscInt m = 1;
+
+          while (m < 4) {
+            PetscInt want = c + m;
+
+            if (c + m >= seg->nchunks || seg->clev[c + m] != seg->clev[c] || !__atomic_compare_exchange_n(&sg->next, &want, c + m + 1, PETSC_FALSE, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) break;
+            m++;
+          }
+          for (PetscInt k = seg->dptr[c]; k < seg->dptr[c + m]; k++) WaitFlag(&done[seg->dep[k]], epoch); /* the chunks' dependencies are stored one after the other */
+          for (PetscInt q = 0; q < m;) q += ChunkGroupRun(bs, seg, c + q, m - q, src, x);
+          for (PetscInt q = 0; q < m; q++) __atomic_store_n(&done[c + q], epoch, __ATOMIC_RELEASE);
+        } else { /* take the next chunk too when it is of the same chunk level (nobody has claimed it yet) */
           PetscInt c1 = c + 1, want = c + 1;
 
           if (c1 >= seg->nchunks || seg->clev[c1] != seg->clev[c] || !__atomic_compare_exchange_n(&sg->next, &want, c + 2, PETSC_FALSE, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) c1 = -1;
