@@ -830,24 +830,25 @@ static PetscErrorCode TimeSolve(Mat F, Vec b, Vec x, PetscInt reps, PetscReal *b
   -test bench: one JSON object per line for bench/sptrsv.py: the matrix (-grid m -points 7|27 [-permute], or -matrix
   name of PetscGILUTestMatrixList() with -grid its size), its ILU(0)
   factors' levels, PETSc's MatSolve time and, for each algorithm (or those of -bench_types a,b,...) and -bench_threads
-  list, gilu's MatSolve time
+  list, gilu's MatSolve time (best of -reps solves, and best over -rounds rounds that time every configuration in turn)
   (best of -reps), the algorithm auto chose and the analysis time.
 */
 static PetscErrorCode Bench(PetscRandom rnd, PetscInt grid)
 {
-  PetscInt  points = 7, reps = 10, threads[4] = {1, 2}, nthr = 2, n;
-  PetscBool permute = PETSC_FALSE;
-  char      types[256] = ""; /* -bench_types levelset,chunked,...: only these (default all) */
-  char      matrix[64] = "";   /* -matrix name: a test-suite matrix instead of the stencil */
-  PetscBool named      = PETSC_FALSE;
-  Mat       A, Fp;
-  Vec       b, x;
-  PetscReal tp, tpc;
-  char      name[64];
+  PetscInt         points = 7, reps = 10, rounds = 3, threads[4] = {1, 2}, nthr = 2, n, ncfg = 0, cth[4 * NTYPES], ctype[4 * NTYPES];
+  PetscBool        permute = PETSC_FALSE;
+  char             types[256] = ""; /* -bench_types levelset,chunked,...: only these (default all) */
+  char             matrix[64] = ""; /* -matrix name: a test-suite matrix instead of the stencil */
+  PetscBool        named      = PETSC_FALSE;
+  Mat              A, Fp, Fg[4 * NTYPES];
+  Vec              b, x;
+  PetscReal        tp = PETSC_MAX_REAL, tpc = PETSC_MAX_REAL, tg[4 * NTYPES], tgc[4 * NTYPES], tsetup[4 * NTYPES];
+  char             name[64];
 
   PetscFunctionBegin;
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-points", &points, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-reps", &reps, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-rounds", &rounds, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-permute", &permute, NULL));
   PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-bench_threads", threads, &nthr, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-bench_types", types, sizeof(types), NULL));
@@ -863,15 +864,14 @@ static PetscErrorCode Bench(PetscRandom rnd, PetscInt grid)
   PetscCall(MatCreateVecs(A, &x, &b));
   PetscCall(VecSetRandom(b, rnd));
   PetscCall(Factor(A, MATSOLVERPETSC, MAT_FACTOR_ILU, MATORDERINGNATURAL, 0, &Fp));
-  PetscCall(TimeSolve(Fp, b, x, reps, &tp, &tpc));
+  /* every factor first, then the timings in rounds: each round times PETSc and every configuration once (best of reps),
+     the configurations in a rotated order; a configuration's time is its best over the rounds (this machine's timing
+     noise comes in stretches of seconds, so one stretch does not decide a comparison) */
   for (PetscInt th = 0; th < nthr; th++)
     for (PetscInt t = 0; t < NTYPES; t++) {
-      Mat              Fg;
-      PetscReal        tg, tgc;
-      char             opt[32];
-      PetscLogDouble   t0, t1;
-      GILUTri          L, U;
-      PetscBool        wanted = PETSC_TRUE;
+      char           opt[32];
+      PetscLogDouble t0, t1;
+      PetscBool      wanted = PETSC_TRUE;
 
       if (types[0]) {
         char  *found = NULL;
@@ -882,26 +882,47 @@ static PetscErrorCode Bench(PetscRandom rnd, PetscInt grid)
         wanted = (PetscBool)(found && (found == types || found[-1] == ',') && (found[len] == ',' || found[len] == 0));
       }
       if (!wanted) continue;
-      PetscInt         nlL, nlU, mlL, mlU;
-      GILUTriSolveType ranL, ranU;
-
       PetscCall(PetscSNPrintf(opt, sizeof(opt), "%" PetscInt_FMT, threads[th]));
       PetscCall(PetscOptionsSetValue(NULL, "-mat_gilu_trisolve", GILUTriSolveTypes[t]));
       PetscCall(PetscOptionsSetValue(NULL, "-mat_gilu_trisolve_threads", opt));
       PetscCall(PetscTime(&t0));
-      PetscCall(Factor(A, MATSOLVERGILU, MAT_FACTOR_ILU, MATORDERINGNATURAL, 0, &Fg));
+      PetscCall(Factor(A, MATSOLVERGILU, MAT_FACTOR_ILU, MATORDERINGNATURAL, 0, &Fg[ncfg]));
       PetscCall(PetscTime(&t1));
-      PetscCall(TimeSolve(Fg, b, x, reps, &tg, &tgc));
-      PetscCall(MatGILUFactorGetTri(Fg, &L, &U));
-      PetscCall(GILUTriGetLevels(L, &nlL, &mlL));
-      PetscCall(GILUTriGetLevels(U, &nlU, &mlU));
-      PetscCall(GILUTriGetType(L, &ranL));
-      PetscCall(GILUTriGetType(U, &ranU));
-      PetscCall(PetscPrintf(PETSC_COMM_SELF, "{\"matrix\": \"%s\", \"n\": %" PetscInt_FMT ", \"levels_L\": %" PetscInt_FMT ", \"levels_U\": %" PetscInt_FMT ", \"maxlevel_L\": %" PetscInt_FMT ", \"threads\": %" PetscInt_FMT ", \"algorithm\": \"%s\", \"ran\": \"%s/%s\", \"t_petsc\": %.6e, \"t_gilu\": %.6e, \"cpu_petsc\": %.6e, \"cpu_gilu\": %.6e, \"t_setup\": %.6e}\n", name, n, nlL, nlU, mlL, threads[th], GILUTriSolveTypes[t], GILUTriSolveTypes[ranL], GILUTriSolveTypes[ranU], (double)tp, (double)tg, (double)tpc, (double)tgc, (double)(t1 - t0)));
-      PetscCall(MatDestroy(&Fg));
+      cth[ncfg]    = threads[th];
+      ctype[ncfg]  = t;
+      tsetup[ncfg] = (PetscReal)(t1 - t0);
+      tg[ncfg] = tgc[ncfg] = PETSC_MAX_REAL;
+      ncfg++;
     }
   PetscCall(PetscOptionsClearValue(NULL, "-mat_gilu_trisolve"));
   PetscCall(PetscOptionsClearValue(NULL, "-mat_gilu_trisolve_threads"));
+  for (PetscInt r = 0; r < rounds; r++) {
+    PetscReal t, tc;
+
+    PetscCall(TimeSolve(Fp, b, x, reps, &t, &tc));
+    tp  = PetscMin(tp, t);
+    tpc = PetscMin(tpc, tc);
+    for (PetscInt q = 0; q < ncfg; q++) {
+      PetscInt k = (q + r) % ncfg;
+
+      PetscCall(TimeSolve(Fg[k], b, x, reps, &t, &tc));
+      tg[k]  = PetscMin(tg[k], t);
+      tgc[k] = PetscMin(tgc[k], tc);
+    }
+  }
+  for (PetscInt k = 0; k < ncfg; k++) {
+    GILUTri          L, U;
+    PetscInt         nlL, nlU, mlL, mlU;
+    GILUTriSolveType ranL, ranU;
+
+    PetscCall(MatGILUFactorGetTri(Fg[k], &L, &U));
+    PetscCall(GILUTriGetLevels(L, &nlL, &mlL));
+    PetscCall(GILUTriGetLevels(U, &nlU, &mlU));
+    PetscCall(GILUTriGetType(L, &ranL));
+    PetscCall(GILUTriGetType(U, &ranU));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "{\"matrix\": \"%s\", \"n\": %" PetscInt_FMT ", \"levels_L\": %" PetscInt_FMT ", \"levels_U\": %" PetscInt_FMT ", \"maxlevel_L\": %" PetscInt_FMT ", \"threads\": %" PetscInt_FMT ", \"algorithm\": \"%s\", \"ran\": \"%s/%s\", \"t_petsc\": %.6e, \"t_gilu\": %.6e, \"cpu_petsc\": %.6e, \"cpu_gilu\": %.6e, \"t_setup\": %.6e}\n", name, n, nlL, nlU, mlL, cth[k], GILUTriSolveTypes[ctype[k]], GILUTriSolveTypes[ranL], GILUTriSolveTypes[ranU], (double)tp, (double)tg[k], (double)tpc, (double)tgc[k], (double)tsetup[k]));
+    PetscCall(MatDestroy(&Fg[k]));
+  }
   PetscCall(MatDestroy(&Fp));
   PetscCall(VecDestroy(&b));
   PetscCall(VecDestroy(&x));
