@@ -798,28 +798,39 @@ static inline void WaitCount(const PetscInt *count, PetscInt target)
   }
 }
 
-/* x_r = D^{-1} (x_r - sum_k V_k x_{col_k}) (d NULL: unit diagonal); with wait, each x_c is read after its flag says it is final */
-static inline __attribute__((always_inline)) void RowSolve(const PetscInt bs, PetscInt r, const PetscInt *col, const MatScalar *v, PetscInt nz, const MatScalar *d, const PetscScalar *src, PetscScalar *x, const unsigned int *done, unsigned int epoch, PetscBool wait)
+/*
+  The one row kernel every host algorithm runs: y = D (b_r - sum_k V_k x_{c_k}) (d NULL: no D), the entries in their
+  stored order, c_k = base + idx[k] (idx: column indices with base 0, or column offsets with base r), y written to out
+  and, if out2, to out2 too. With done (column indices only), each x_{c_k} is read after its flag done[idx[k]] says it is final.
+*/
+static inline __attribute__((always_inline)) void RowKernel(const PetscInt bs, const PetscScalar *b, const PetscInt *idx, PetscInt base, const MatScalar *v, PetscInt nz, const MatScalar *d, const PetscScalar *x, PetscScalar *out, PetscScalar *out2, const unsigned int *done, unsigned int epoch)
 {
   PetscScalar s[GILU_MAX_DOF];
 
-  for (PetscInt p = 0; p < bs; p++) s[p] = src[r * bs + p];
+  for (PetscInt p = 0; p < bs; p++) s[p] = b[p];
   for (PetscInt k = 0; k < nz; k++) {
-    const PetscScalar *xc = x + col[k] * bs;
+    const PetscScalar *xc = x + (base + idx[k]) * bs;
 
-    if (wait) WaitFlag(&done[col[k]], epoch);
+    if (done) WaitFlag(&done[idx[k]], epoch);
     for (PetscInt p = 0; p < bs; p++)
       for (PetscInt q = 0; q < bs; q++) s[p] -= v[k * bs * bs + p * bs + q] * xc[q];
   }
-  if (d) {
-    for (PetscInt p = 0; p < bs; p++) {
-      PetscScalar t = 0;
+  for (PetscInt p = 0; p < bs; p++) {
+    PetscScalar t = s[p];
 
+    if (d) {
+      t = 0;
       for (PetscInt q = 0; q < bs; q++) t += d[p * bs + q] * s[q];
-      x[r * bs + p] = t;
     }
-  } else
-    for (PetscInt p = 0; p < bs; p++) x[r * bs + p] = s[p];
+    out[p] = t;
+    if (out2) out2[p] = t;
+  }
+}
+
+/* x_r = D^{-1} (x_r - sum_k V_k x_{col_k}) (d NULL: unit diagonal); with wait, each x_c is read after its flag says it is final */
+static inline __attribute__((always_inline)) void RowSolve(const PetscInt bs, PetscInt r, const PetscInt *col, const MatScalar *v, PetscInt nz, const MatScalar *d, const PetscScalar *src, PetscScalar *x, const unsigned int *done, unsigned int epoch, PetscBool wait)
+{
+  RowKernel(bs, src + r * bs, col, 0, v, nz, d, x, x + r * bs, NULL, wait ? done : NULL, epoch);
 }
 
 static inline __attribute__((always_inline)) void RowsSolve(const PetscInt bs, const GILUTriSeg *seg, PetscInt lo, PetscInt hi, const PetscScalar *src, PetscScalar *x)
@@ -875,28 +886,11 @@ static inline PetscBool CursorMore(const GILUTriSeg *seg, ChunkCursor *u)
 
 static inline __attribute__((always_inline)) void CursorRow(const PetscInt bs, PetscInt step, ChunkCursor *u, const PetscScalar *src, PetscScalar *x)
 {
-  const PetscInt   bs2 = bs * bs, r = u->r, nz = u->nz, *off = u->off;
-  const MatScalar *v = u->v, *d = u->d;
-  PetscScalar      s[GILU_MAX_DOF];
+  const PetscInt bs2 = bs * bs, r = u->r;
 
-  for (PetscInt p = 0; p < bs; p++) s[p] = src[r * bs + p];
-  for (PetscInt k = 0; k < nz; k++) {
-    const PetscScalar *xc = x + (r + off[k]) * bs;
-
-    for (PetscInt p = 0; p < bs; p++)
-      for (PetscInt e = 0; e < bs; e++) s[p] -= v[k * bs2 + p * bs + e] * xc[e];
-  }
-  if (d) {
-    for (PetscInt p = 0; p < bs; p++) {
-      PetscScalar y = 0;
-
-      for (PetscInt e = 0; e < bs; e++) y += d[p * bs + e] * s[e];
-      x[r * bs + p] = y;
-    }
-    u->d = d + bs2;
-  } else
-    for (PetscInt p = 0; p < bs; p++) x[r * bs + p] = s[p];
-  u->v = v + nz * bs2;
+  RowKernel(bs, src + r * bs, u->off, r, u->v, u->nz, u->d, x, x + r * bs, NULL, NULL, 0);
+  if (u->d) u->d += bs2;
+  u->v += u->nz * bs2;
   u->r = r + step;
   u->left--;
 }
@@ -1063,28 +1057,9 @@ static inline __attribute__((always_inline)) void SegmentRun(const PetscInt bs, 
 /* permuted layout: row s (the caller's row r) reads b_r, its dependencies from xp, and writes xp_s and x_r */
 static inline __attribute__((always_inline)) void RowSolvePerm(const PetscInt bs, const GILUTriSeg *seg, PetscInt s, const PetscScalar *b, PetscScalar *x, PetscScalar *xp, const unsigned int *done, unsigned int epoch, PetscBool wait)
 {
-  const PetscInt   r = seg->row[s], bs2 = bs * bs, *col = seg->colp + seg->ptr[s], nz = seg->ptr[s + 1] - seg->ptr[s];
-  const MatScalar *v = seg->val + seg->ptr[s] * bs2, *d = seg->dval ? seg->dval + s * bs2 : NULL;
-  PetscScalar      acc[GILU_MAX_DOF];
+  const PetscInt bs2 = bs * bs, r = seg->row[s];
 
-  for (PetscInt p = 0; p < bs; p++) acc[p] = b[r * bs + p];
-  for (PetscInt k = 0; k < nz; k++) {
-    const PetscScalar *xc = xp + col[k] * bs;
-
-    if (wait) WaitFlag(&done[col[k]], epoch);
-    for (PetscInt p = 0; p < bs; p++)
-      for (PetscInt q = 0; q < bs; q++) acc[p] -= v[k * bs2 + p * bs + q] * xc[q];
-  }
-  if (d) {
-    for (PetscInt p = 0; p < bs; p++) {
-      PetscScalar t = 0;
-
-      for (PetscInt q = 0; q < bs; q++) t += d[p * bs + q] * acc[q];
-      xp[s * bs + p] = t;
-      x[r * bs + p]  = t;
-    }
-  } else
-    for (PetscInt p = 0; p < bs; p++) xp[s * bs + p] = x[r * bs + p] = acc[p];
+  RowKernel(bs, b + r * bs, seg->colp + seg->ptr[s], 0, seg->val + seg->ptr[s] * bs2, seg->ptr[s + 1] - seg->ptr[s], seg->dval ? seg->dval + s * bs2 : NULL, xp, xp + s * bs, x + r * bs, wait ? done : NULL, epoch);
 }
 
 #define GILU_PERM_RUN(BS) \
