@@ -458,6 +458,34 @@ static __device__ __forceinline__ int FactorPoint(const FactorArgs *k, int pos, 
   return p;
 }
 
+/* row a of the multiplier L_ps D_q^{-1} of the point at position pos and its neighbour s at position qpos (IC: from the
+   mirrored U block, U_qp^T D_q^{-1}) into lrow; shared by the scalar factorization and its two-substage pipeline */
+template <int D>
+static __device__ __forceinline__ void MultiplierRow(const FactorArgs *k, int s, int pos, int qpos, int a, double *lrow)
+{
+  const int     DD = D * D;
+  const size_t  N  = (size_t)k->npoints;
+  const double *Dq = k->dinv + (size_t)qpos * DD, *Lps = k->val + ((size_t)s * N + (size_t)pos) * DD;
+
+  if (k->ic) {
+    const double *Uq = k->val + ((size_t)k->mirror[s] * N + (size_t)qpos) * DD;
+
+    for (int c = 0; c < D; c++) {
+      double r = 0;
+
+      for (int e = 0; e < D; e++) r += LoadShared(Uq + e * D + a) * LoadShared(Dq + e * D + c);
+      lrow[c] = r;
+    }
+  } else {
+    for (int c = 0; c < D; c++) {
+      double r = 0;
+
+      for (int e = 0; e < D; e++) r += Lps[a * D + e] * LoadShared(Dq + e * D + c);
+      lrow[c] = r;
+    }
+  }
+}
+
 /* row a of the block row of the point p (at position pos) of the in-place ILU(0); wait: for each neighbour's tile (the
    tiles mapping; the lines mapping waits per block and level before) */
 template <int D>
@@ -484,27 +512,7 @@ static __device__ void FactorRow(const FactorArgs *k, int pos, int p, int a, int
     q = (ql * k->n[1] + qj) * k->n[0] + qi;
     if (wait) gilu_wait_until_ge(&k->flags[k->tileof[q]], sweep);
     qpos = k->pos[q];
-    {
-      const double *Dq = k->dinv + (size_t)qpos * DD;
-
-      if (k->ic) {
-        const double *Uq = k->val + ((size_t)k->mirror[s] * N + (size_t)qpos) * DD;
-
-        for (int c = 0; c < D; c++) {
-          double r = 0;
-
-          for (int e = 0; e < D; e++) r += LoadShared(Uq + e * D + a) * LoadShared(Dq + e * D + c);
-          lrow[c] = r;
-        }
-      } else {
-        for (int c = 0; c < D; c++) {
-          double r = 0;
-
-          for (int e = 0; e < D; e++) r += Lps[a * D + e] * LoadShared(Dq + e * D + c);
-          lrow[c] = r;
-        }
-      }
-    }
+    MultiplierRow<D>(k, s, pos, qpos, a, lrow);
     for (int c = 0; c < D; c++) Lps[a * D + c] = lrow[c];
     for (int e = k->elimptr[s]; e < k->elimptr[s + 1]; e++) {
       const double *U = k->val + ((size_t)k->elimu[e] * N + (size_t)qpos) * DD;
@@ -778,25 +786,7 @@ static __device__ void FactorSubstage(const FactorArgs *k, int pos, int p, int a
     if (!mine && !second) continue; /* a late L block: all its updates are in substage 2 */
     qpos = k->pos[(ql * k->n[1] + qj) * k->n[0] + qi];
     if (mine) {
-      const double *Dq = k->dinv + (size_t)qpos * DD;
-
-      if (k->ic) {
-        const double *Uq = k->val + ((size_t)k->mirror[s] * N + (size_t)qpos) * DD;
-
-        for (int c = 0; c < D; c++) {
-          double r = 0;
-
-          for (int e = 0; e < D; e++) r += LoadShared(Uq + e * D + a) * LoadShared(Dq + e * D + c);
-          lrow[c] = r;
-        }
-      } else {
-        for (int c = 0; c < D; c++) {
-          double r = 0;
-
-          for (int e = 0; e < D; e++) r += Lps[a * D + e] * LoadShared(Dq + e * D + c);
-          lrow[c] = r;
-        }
-      }
+      MultiplierRow<D>(k, s, pos, qpos, a, lrow);
       for (int c = 0; c < D; c++) Lps[a * D + c] = lrow[c];
     } else
       for (int c = 0; c < D; c++) lrow[c] = Lps[a * D + c]; /* finalized in substage 1 */
