@@ -71,7 +71,7 @@ typedef struct {
   GILUTriSolveType type;
   PetscInt         nthreads;
   /* the factors in CSR/BSR */
-  PetscInt  *Li, *Lj, *Ui, *Uj, *Lsrc, *Usrc, *Udsrc;
+  PetscInt  *Li, *Lj, *Ui, *Uj, *Udsrc; /* Udsrc[i]: where PETSc's factor keeps U's row i diagonal, its off-diagonal entries just before it */
   MatScalar *La, *Ua, *Ud;
   PetscBool  pattern; /* the CSR patterns above are current */
   /* the numeric factorization */
@@ -150,8 +150,8 @@ static PetscErrorCode MatGILUFactorGetPattern(Mat B)
   PetscCall(FactorGetIJ(f->F, nb, &baij, &ia, &ja));
   nzL = ia[nb];
   p   = ia[nb];
-  PetscCall(PetscFree3(f->Li, f->Lj, f->Lsrc));
-  PetscCall(PetscFree4(f->Ui, f->Uj, f->Usrc, f->Udsrc));
+  PetscCall(PetscFree2(f->Li, f->Lj));
+  PetscCall(PetscFree3(f->Ui, f->Uj, f->Udsrc));
   PetscCall(PetscFree3(f->La, f->Ua, f->Ud));
   /* U: rows nb-1 down to 0, each its off-diagonal entries (columns > i) then its diagonal (column i) */
   for (PetscInt i = nb - 1; i >= 0; i--) {
@@ -162,14 +162,11 @@ static PetscErrorCode MatGILUFactorGetPattern(Mat B)
     }
     p++;
   }
-  PetscCall(PetscMalloc3(nb + 1, &f->Li, nzL, &f->Lj, nzL, &f->Lsrc));
-  PetscCall(PetscMalloc4(nb + 1, &f->Ui, nzU, &f->Uj, nzU, &f->Usrc, nb, &f->Udsrc));
+  PetscCall(PetscMalloc2(nb + 1, &f->Li, nzL, &f->Lj));
+  PetscCall(PetscMalloc3(nb + 1, &f->Ui, nzU, &f->Uj, nb, &f->Udsrc));
   PetscCall(PetscMalloc3(nzL * bs2, &f->La, nzU * bs2, &f->Ua, nb * bs2, &f->Ud));
   for (PetscInt i = 0; i <= nb; i++) f->Li[i] = ia[i];
-  for (PetscInt k = 0; k < nzL; k++) {
-    f->Lj[k]   = ja[k];
-    f->Lsrc[k] = k;
-  }
+  PetscCall(PetscArraycpy(f->Lj, ja, nzL)); /* L: PETSc's first nzL entries, in place */
   /* U in increasing row order */
   f->Ui[0] = 0;
   for (PetscInt i = 0; i < nb; i++) f->Ui[i + 1] = 0;
@@ -186,10 +183,7 @@ static PetscErrorCode MatGILUFactorGetPattern(Mat B)
   for (PetscInt i = 0; i < nb; i++) {
     PetscInt q0 = f->Udsrc[i] - (f->Ui[i + 1] - f->Ui[i]);
 
-    for (PetscInt k = f->Ui[i]; k < f->Ui[i + 1]; k++) {
-      f->Uj[k]   = ja[q0 + k - f->Ui[i]];
-      f->Usrc[k] = q0 + k - f->Ui[i];
-    }
+    for (PetscInt k = f->Ui[i]; k < f->Ui[i + 1]; k++) f->Uj[k] = ja[q0 + k - f->Ui[i]];
   }
   PetscCall(FactorRestoreIJ(f->F, baij, &ia, &ja));
   f->pattern  = PETSC_TRUE;
@@ -209,8 +203,12 @@ static PetscErrorCode MatGILUFactorCopyValues(Mat B)
   PetscCall(PetscObjectTypeCompare((PetscObject)f->F, MATSEQBAIJ, &baij));
   if (baij) PetscCall(MatSeqBAIJGetArray(f->F, &aa));
   else PetscCall(MatSeqAIJGetArray(f->F, &aa));
-  for (PetscInt k = 0; k < f->Li[nb]; k++) CopyBlock(bs, aa + f->Lsrc[k] * bs2, f->La + k * bs2);
-  for (PetscInt k = 0; k < f->Ui[nb]; k++) CopyBlock(bs, aa + f->Usrc[k] * bs2, f->Ua + k * bs2);
+  for (PetscInt k = 0; k < f->Li[nb]; k++) CopyBlock(bs, aa + k * bs2, f->La + k * bs2);
+  for (PetscInt i = 0; i < nb; i++) { /* U's row i: the entries just before its diagonal in PETSc's storage */
+    const PetscInt nz = f->Ui[i + 1] - f->Ui[i], q0 = f->Udsrc[i] - nz;
+
+    for (PetscInt k = 0; k < nz; k++) CopyBlock(bs, aa + (q0 + k) * bs2, f->Ua + (f->Ui[i] + k) * bs2);
+  }
   for (PetscInt i = 0; i < nb; i++) CopyBlock(bs, aa + f->Udsrc[i] * bs2, f->Ud + i * bs2);
   if (baij) PetscCall(MatSeqBAIJRestoreArray(f->F, &aa));
   else PetscCall(MatSeqAIJRestoreArray(f->F, &aa));
@@ -903,8 +901,8 @@ static PetscErrorCode MatDestroy_GILU(Mat B)
   PetscCall(PetscFree(f->work));
   PetscCall(PetscFree(f->ic));
   PetscCall(MatGILUFactorScheduleDestroy(f));
-  PetscCall(PetscFree3(f->Li, f->Lj, f->Lsrc));
-  PetscCall(PetscFree4(f->Ui, f->Uj, f->Usrc, f->Udsrc));
+  PetscCall(PetscFree2(f->Li, f->Lj));
+  PetscCall(PetscFree3(f->Ui, f->Uj, f->Udsrc));
   PetscCall(PetscFree3(f->La, f->Ua, f->Ud));
   PetscCall(PetscFree(B->data));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatFactorGetSolverType_C", NULL));
