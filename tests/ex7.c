@@ -6,8 +6,8 @@ static char help[] = "Tests of the triangular-solve engine (src/mat/sptrsv) and 
 /*
   engine:    random and stencil-like (7- and 27-point) triangular matrices, lower and upper, unit, stored and
              separate inverted diagonal, block sizes 1..8; every algorithm (with forced block depths 1..4 for
-             the blocked ones), on 1 and 2 threads, must equal the sequential reference to round-off, and 1 and
-             2 threads must give the same bits. A second SetMatrix with the same pattern and new values must
+             the blocked ones; recblock with and without the reordering by levels), on 1 and 2 threads, must equal
+             the sequential reference to round-off, and 1 and 2 threads must give the same bits. A second SetMatrix with the same pattern and new values must
              keep the analysis and give the new solution. The blocked algorithms also run on 7-point 54^3 and
              27-point 32^3 triangles, where the table puts level-set and sync-free kernels inside the blocks.
              Chunked on a chain cut at 256 rows (1, 2, 3 threads, the reference's bits) and auto's choice of it
@@ -16,7 +16,8 @@ static char help[] = "Tests of the triangular-solve engine (src/mat/sptrsv) and 
              matrix), AIJ and BAIJ (bs 1..5): MatSolve, MatSolveTranspose and MatSolveAdd equal PETSc's to round-off
              for every algorithm on 2 threads.
   cudaemu:   the CUDA kernels (src/mat/sptrsv/cuda) through the host emulation equal the host reference: level-set,
-             sync-free and the blocked algorithms (depths 1-3; squares by scalar-CSR and vector-CSR).
+             sync-free and the blocked algorithms (depths 1-3; squares by scalar-CSR and vector-CSR; recblock with
+             and without the reordering by levels).
   numeric:   gilu's numeric factorization against PETSc's, entry by entry (see TestNumeric()).
   zeropivot: a zero pivot is reported as PETSc's ILU does (KSP says DIVERGED_PC_FAILED), on 1 and 2 threads.
   badinput:  a wrong triangle handed to GILUTriSetMatrix() ends in a clear error.
@@ -134,8 +135,14 @@ static PetscErrorCode TestEngine(PetscRandom rnd, PetscInt nrand, PetscInt grid)
           PetscCall(GILUTriCreate(&tri));
           PetscCall(GILUTriSetMatrix(tri, uplo, diag, n, bs, ai, aj, aa, dinv));
           PetscCall(GILUTriSolveReference(tri, b, xref));
-          for (PetscInt t = 0; t < NTYPES; t++) {
-            PetscInt maxdepth = (t == GILU_TRISOLVE_COLBLOCK || t == GILU_TRISOLVE_ROWBLOCK || t == GILU_TRISOLVE_RECBLOCK) ? 4 : 0;
+          for (PetscInt tr = 0; tr <= NTYPES; tr++) { /* tr == NTYPES: recblock with the reordering by levels */
+            PetscInt  t        = tr == NTYPES ? GILU_TRISOLVE_RECBLOCK : tr;
+            PetscInt  maxdepth = (t == GILU_TRISOLVE_COLBLOCK || t == GILU_TRISOLVE_ROWBLOCK || t == GILU_TRISOLVE_RECBLOCK) ? 4 : 0;
+            PetscBool reorder  = (PetscBool)(tr == NTYPES);
+            char      tname[32];
+
+            PetscCall(PetscSNPrintf(tname, sizeof(tname), "%s%s", GILUTriSolveTypes[t], reorder ? "+reorder" : ""));
+            PetscCall(GILUTriSetRecBlockReorder(tri, reorder));
 
             for (PetscInt depth = 0; depth <= maxdepth; depth++)
               for (PetscInt nt = 1; nt <= 4; nt++) { /* nt 3, 4: 1, 2 threads without the permuted layout (chunked: nt 3 is 3 threads) */
@@ -151,7 +158,7 @@ static PetscErrorCode TestEngine(PetscRandom rnd, PetscInt nrand, PetscInt grid)
                 PetscCall(GILUTriGetType(tri, &ran));
                 err = RelDiff(m, x, xref);
                 if (err > 1e-12)
-                  PetscCall(PetscPrintf(PETSC_COMM_SELF, "engine: matrix kind %" PetscInt_FMT " %s diag %" PetscInt_FMT " bs %" PetscInt_FMT ": %s (ran %s) depth %" PetscInt_FMT " threads %" PetscInt_FMT " differs from the reference by %g\n", kind, u ? "upper" : "lower", dg, bs, GILUTriSolveTypes[t], GILUTriSolveTypes[ran], depth, nt, (double)err));
+                  PetscCall(PetscPrintf(PETSC_COMM_SELF, "engine: matrix kind %" PetscInt_FMT " %s diag %" PetscInt_FMT " bs %" PetscInt_FMT ": %s (ran %s) depth %" PetscInt_FMT " threads %" PetscInt_FMT " differs from the reference by %g\n", kind, u ? "upper" : "lower", dg, bs, tname, GILUTriSolveTypes[ran], depth, nt, (double)err));
                 PetscCheck(t == GILU_TRISOLVE_AUTO || ran == (GILUTriSolveType)t, PETSC_COMM_SELF, PETSC_ERR_PLIB, "GILUTriGetType() says %s, %s was asked for", GILUTriSolveTypes[ran], GILUTriSolveTypes[t]);
                 if (nt == 1) PetscCall(PetscArraycpy(x1, x, m));
                 else {
@@ -159,7 +166,7 @@ static PetscErrorCode TestEngine(PetscRandom rnd, PetscInt nrand, PetscInt grid)
 
                   PetscCall(PetscArraycmp(x, x1, m, &same));
                   if (!same)
-                    PetscCall(PetscPrintf(PETSC_COMM_SELF, "engine: kind %" PetscInt_FMT " %s diag %" PetscInt_FMT " bs %" PetscInt_FMT ": %s depth %" PetscInt_FMT ": 1 thread and run %" PetscInt_FMT " differ\n", kind, u ? "upper" : "lower", dg, bs, GILUTriSolveTypes[t], depth, nt));
+                    PetscCall(PetscPrintf(PETSC_COMM_SELF, "engine: kind %" PetscInt_FMT " %s diag %" PetscInt_FMT " bs %" PetscInt_FMT ": %s depth %" PetscInt_FMT ": 1 thread and run %" PetscInt_FMT " differ\n", kind, u ? "upper" : "lower", dg, bs, tname, depth, nt));
                 }
                 /* level-set, sync-free, chunked and sequential compute each row as the reference does: the same bits */
                 if (t == GILU_TRISOLVE_LEVELSET || t == GILU_TRISOLVE_SYNCFREE || t == GILU_TRISOLVE_SEQUENTIAL || t == GILU_TRISOLVE_CHUNKED) {
@@ -173,6 +180,7 @@ static PetscErrorCode TestEngine(PetscRandom rnd, PetscInt nrand, PetscInt grid)
           }
           /* new values, same pattern: the analysis is kept, the solution is the new one; in place */
           for (PetscInt k = 0; k < ai[n] * bs * bs; k++) aa[k] *= 0.5;
+          PetscCall(GILUTriSetRecBlockReorder(tri, PETSC_FALSE));
           PetscCall(GILUTriSetType(tri, GILU_TRISOLVE_SYNCFREE));
           PetscCall(GILUTriSetThreads(tri, 2));
           PetscCall(GILUTriSetMatrix(tri, uplo, diag, n, bs, ai, aj, aa, dinv));
@@ -219,8 +227,11 @@ static PetscErrorCode TestCUDAEmu(PetscRandom rnd)
           PetscCall(GILUTriSetBackend(tri, PETSCGILU_BACKEND_CUDAEMU));
           PetscCall(GILUTriSetMatrix(tri, uplo, (GILUTriDiag)dg, n, bs, ai, aj, aa, dinv));
           PetscCall(GILUTriSolveReference(tri, b, xref));
-          for (PetscInt t = GILU_TRISOLVE_AUTO; t <= GILU_TRISOLVE_RECBLOCK; t++) {
-            PetscBool blocked = (PetscBool)(t >= GILU_TRISOLVE_COLBLOCK);
+          for (PetscInt tr = GILU_TRISOLVE_AUTO; tr <= GILU_TRISOLVE_RECBLOCK + 1; tr++) { /* + 1: recblock reordered by levels */
+            PetscInt  t       = PetscMin(tr, GILU_TRISOLVE_RECBLOCK);
+            PetscBool blocked = (PetscBool)(t >= GILU_TRISOLVE_COLBLOCK), reorder = (PetscBool)(tr > GILU_TRISOLVE_RECBLOCK);
+
+            PetscCall(GILUTriSetRecBlockReorder(tri, reorder));
 
             for (PetscInt depth = blocked ? 1 : 0; depth <= (blocked ? 3 : 0); depth++) {
               PetscGILUBackendType backend;
@@ -233,7 +244,7 @@ static PetscErrorCode TestCUDAEmu(PetscRandom rnd)
               PetscCall(GILUTriSolve(tri, b, x));
               err = RelDiff(m, x, xref);
               if (err > (blocked ? 1e-12 : 1e-13))
-                PetscCall(PetscPrintf(PETSC_COMM_SELF, "cudaemu: kind %" PetscInt_FMT " %s diag %" PetscInt_FMT " bs %" PetscInt_FMT " %s depth %" PetscInt_FMT " differs from the host reference by %g\n", kind, u ? "upper" : "lower", dg, bs, GILUTriSolveTypes[t], depth, (double)err));
+                PetscCall(PetscPrintf(PETSC_COMM_SELF, "cudaemu: kind %" PetscInt_FMT " %s diag %" PetscInt_FMT " bs %" PetscInt_FMT " %s%s depth %" PetscInt_FMT " differs from the host reference by %g\n", kind, u ? "upper" : "lower", dg, bs, GILUTriSolveTypes[t], reorder ? "+reorder" : "", depth, (double)err));
               PetscCall(GILUTriGetType(tri, &ran));
               PetscCall(GILUTriGetBackend(tri, &backend));
               PetscCheck(backend == PETSCGILU_BACKEND_CUDAEMU && (t == GILU_TRISOLVE_AUTO || ran == (GILUTriSolveType)t), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s on %s was asked for, %s on %s ran", GILUTriSolveTypes[t], PetscGILUBackendTypes[PETSCGILU_BACKEND_CUDAEMU], GILUTriSolveTypes[ran], PetscGILUBackendTypes[backend]);
@@ -241,10 +252,10 @@ static PetscErrorCode TestCUDAEmu(PetscRandom rnd)
               PetscCall(GILUTriGetPlanInfo(tri, &ntri, &nsq, NULL));
               PetscCall(GILUTriGetSquareKernels(tri, &nsc, &nvec));
               if (ntri != ((PetscInt)1 << depth) || nsc + nvec != nsq || (kind == 3 && depth == 1 && nvec == 0))
-                PetscCall(PetscPrintf(PETSC_COMM_SELF, "cudaemu: kind %" PetscInt_FMT " %s bs %" PetscInt_FMT " %s depth %" PetscInt_FMT ": %" PetscInt_FMT " triangles, %" PetscInt_FMT " squares (%" PetscInt_FMT " scalar-CSR, %" PetscInt_FMT " vector-CSR)\n", kind, u ? "upper" : "lower", bs, GILUTriSolveTypes[t], depth, ntri, nsq, nsc, nvec));
+                PetscCall(PetscPrintf(PETSC_COMM_SELF, "cudaemu: kind %" PetscInt_FMT " %s bs %" PetscInt_FMT " %s%s depth %" PetscInt_FMT ": %" PetscInt_FMT " triangles, %" PetscInt_FMT " squares (%" PetscInt_FMT " scalar-CSR, %" PetscInt_FMT " vector-CSR)\n", kind, u ? "upper" : "lower", bs, GILUTriSolveTypes[t], reorder ? "+reorder" : "", depth, ntri, nsq, nsc, nvec));
             }
           }
-          /* new values reach the device copy of every segment (recblock, depth 3); in place */
+          /* new values reach the device copy of every segment (recblock reordered, depth 3); in place */
           for (PetscInt k = 0; k < ai[n] * bs * bs; k++) aa[k] *= -0.5;
           PetscCall(GILUTriSetMatrix(tri, uplo, (GILUTriDiag)dg, n, bs, ai, aj, aa, dinv));
           PetscCall(GILUTriSolveReference(tri, b, xref));
@@ -283,25 +294,26 @@ static PetscErrorCode TestEngineBlocked(PetscRandom rnd)
       PetscCall(GILUTriCreate(&tri));
       PetscCall(GILUTriSetMatrix(tri, uplo, GILU_TRI_DIAG_STORED, n, 1, ai, aj, aa, dinv));
       PetscCall(GILUTriSolveReference(tri, b, xref));
-      for (PetscInt t = GILU_TRISOLVE_COLBLOCK; t <= GILU_TRISOLVE_RECBLOCK; t++)
+      for (PetscInt tr = GILU_TRISOLVE_COLBLOCK; tr <= GILU_TRISOLVE_RECBLOCK + 1; tr++) /* + 1: recblock reordered by levels */
         for (PetscInt nt = 1; nt <= 2; nt++) {
-          PetscInt byk[4];
+          PetscInt byk[4], t = PetscMin(tr, GILU_TRISOLVE_RECBLOCK);
 
+          PetscCall(GILUTriSetRecBlockReorder(tri, (PetscBool)(tr > GILU_TRISOLVE_RECBLOCK)));
           PetscCall(GILUTriSetType(tri, (GILUTriSolveType)t));
           PetscCall(GILUTriSetThreads(tri, nt));
           PetscCall(GILUTriSetBlockDepth(tri, 1));
           PetscCall(GILUTriSolve(tri, b, x));
           if (RelDiff(m, x, xref) > 1e-12)
-            PetscCall(PetscPrintf(PETSC_COMM_SELF, "blocked: kind %" PetscInt_FMT " %s %s threads %" PetscInt_FMT " differs from the reference by %g\n", kind, u ? "upper" : "lower", GILUTriSolveTypes[t], nt, (double)RelDiff(m, x, xref)));
+            PetscCall(PetscPrintf(PETSC_COMM_SELF, "blocked: kind %" PetscInt_FMT " %s %s%s threads %" PetscInt_FMT " differs from the reference by %g\n", kind, u ? "upper" : "lower", GILUTriSolveTypes[t], tr > GILU_TRISOLVE_RECBLOCK ? "+reorder" : "", nt, (double)RelDiff(m, x, xref)));
           if (nt == 1) PetscCall(PetscArraycpy(x1, x, m));
           else {
             PetscBool same;
 
             PetscCall(PetscArraycmp(x, x1, m, &same));
-            if (!same) PetscCall(PetscPrintf(PETSC_COMM_SELF, "blocked: kind %" PetscInt_FMT " %s %s: 1 and 2 threads differ\n", kind, u ? "upper" : "lower", GILUTriSolveTypes[t]));
+            if (!same) PetscCall(PetscPrintf(PETSC_COMM_SELF, "blocked: kind %" PetscInt_FMT " %s %s%s: 1 and 2 threads differ\n", kind, u ? "upper" : "lower", GILUTriSolveTypes[t], tr > GILU_TRISOLVE_RECBLOCK ? "+reorder" : ""));
             PetscCall(GILUTriGetPlanInfo(tri, NULL, NULL, byk));
             if (byk[want] != 2)
-              PetscCall(PetscPrintf(PETSC_COMM_SELF, "blocked: kind %" PetscInt_FMT " %s %s: expected 2 %s triangles, the plan has %" PetscInt_FMT "\n", kind, u ? "upper" : "lower", GILUTriSolveTypes[t], want == 1 ? "levelset" : "syncfree", byk[want]));
+              PetscCall(PetscPrintf(PETSC_COMM_SELF, "blocked: kind %" PetscInt_FMT " %s %s%s: expected 2 %s triangles, the plan has %" PetscInt_FMT "\n", kind, u ? "upper" : "lower", GILUTriSolveTypes[t], tr > GILU_TRISOLVE_RECBLOCK ? "+reorder" : "", want == 1 ? "levelset" : "syncfree", byk[want]));
           }
         }
       PetscCall(GILUTriDestroy(&tri));
@@ -1180,6 +1192,14 @@ int main(int argc, char **argv)
    test:
      suffix: view
      args: -test view -ksp_view -pc_factor_levels 1 -mat_gilu_trisolve {{auto levelset syncfree recblock chunked}separate output} -mat_gilu_trisolve_threads 2 -mat_gilu_trisolve_block_depth 2
+     env: OMP_WAIT_POLICY=passive
+     filter: grep -v "setup time:"
+
+   # recblock without the reordering by levels (on by default: ex7_view_..._recblock and ex7_view_cudaemu_..._recblock show
+   # it, with the squares' and triangles' entries with and without it): the plain split, the same iterations
+   test:
+     suffix: view_recblock_noreorder
+     args: -test view -ksp_view -pc_factor_levels 1 -mat_gilu_trisolve recblock -mat_gilu_trisolve_recblock_reorder 0 -mat_gilu_trisolve_threads 2 -mat_gilu_trisolve_block_depth 2
      env: OMP_WAIT_POLICY=passive
      filter: grep -v "setup time:"
 

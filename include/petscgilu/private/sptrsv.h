@@ -54,7 +54,7 @@ PETSC_EXTERN PetscErrorCode GILUTriDestroy(GILUTri *);
 PETSC_EXTERN PetscErrorCode GILUTriSetType(GILUTri, GILUTriSolveType);
 PETSC_EXTERN PetscErrorCode GILUTriGetType(GILUTri, GILUTriSolveType *); /* the algorithm that runs (auto resolved after SetMatrix) */
 PETSC_EXTERN PetscErrorCode GILUTriSetThreads(GILUTri, PetscInt);
-/* Reads -<prefix>mat_gilu_trisolve and -<prefix>mat_gilu_trisolve_threads from the options database */
+/* Reads -<prefix>mat_gilu_trisolve, _threads, _block_depth, _permuted, _recblock_reorder and _backend from the options database */
 PETSC_EXTERN PetscErrorCode GILUTriSetFromOptions(GILUTri, PetscOptions, const char[]);
 /*
   GILUTriSetMatrix(tri, uplo, diag, n, bs, i, j, a, dinv): n block rows of bs x bs blocks; i[n+1], j[i[n]]
@@ -78,6 +78,16 @@ PETSC_EXTERN PetscErrorCode GILUTriSolveMultiple(GILUTri, PetscInt, const PetscS
    of sptrsv-host.c (host: halve while the blocks keep 16384 rows per thread; CUDA back-ends: while they keep 92160
    rows, the paper's rule; at most 6); also -mat_gilu_trisolve_block_depth */
 PETSC_EXTERN PetscErrorCode GILUTriSetBlockDepth(GILUTri, PetscInt);
+/*
+  Recursive block with the improved layout of seed 004 Section 3.3 (Figure 3): before each split, the rows of the triangle
+  being split are reordered by its own level sets (levels counted inside it only; rows sorted by (level, position), a
+  topological order, so the reordered triangle is still triangular), so more entries land in the squares (SpMV) and
+  fewer in the triangles. The order is built once per pattern with the plan; rows and columns keep the caller's
+  numbering in the segments, so the solve reads b and writes x as before (host and CUDA back-ends alike). Results equal
+  the reference to round-off; 1 and 2 threads give the same bits. Default PETSC_TRUE (measured: see README); also
+  -mat_gilu_trisolve_recblock_reorder <bool>
+*/
+PETSC_EXTERN PetscErrorCode GILUTriSetRecBlockReorder(GILUTri, PetscBool);
 /*
   Where GILUTriSolve() runs (the back-end layer, src/sys/backend.c): PETSCGILU_BACKEND_HOST (the OpenMP kernels),
   PETSCGILU_BACKEND_CUDAEMU (the CUDA kernels of src/mat/sptrsv/cuda/sptrsv.cu run by the host emulation),

@@ -30,7 +30,7 @@
 
    Options (the factor's prefix): -mat_gilu_factor_numeric gilu|petsc, -mat_gilu_factor_schedule chunked|levelset, and
    the engine's -mat_gilu_trisolve, -mat_gilu_trisolve_threads, -mat_gilu_trisolve_block_depth,
-   -mat_gilu_trisolve_backend.
+   -mat_gilu_trisolve_recblock_reorder, -mat_gilu_trisolve_backend.
 */
 #include <sched.h>
 #include <petsc/private/matimpl.h>

@@ -89,6 +89,18 @@ static inline PetscInt Elim(GILUTri tri, PetscInt r)
   return tri->uplo == GILU_TRI_LOWER ? r : tri->n - 1 - r;
 }
 
+/* The row at position t of the splitting order, and the position of row r: elimination order, or the recblock reordering
+   (tri->rord, with pos its inverse, set while the plan is built) */
+static inline PetscInt RowAt(GILUTri tri, const PetscInt *pos, PetscInt t)
+{
+  return pos ? tri->rord[t] : Elim(tri, t);
+}
+
+static inline PetscInt PosOf(GILUTri tri, const PetscInt *pos, PetscInt r)
+{
+  return pos ? pos[r] : Elim(tri, r);
+}
+
 /* Algorithm 7 for a triangle on the host */
 static GILUKernel ChooseTriangleKernel(PetscInt nrows, PetscInt nnz, PetscInt nlevels, PetscInt nthreads)
 {
@@ -100,19 +112,20 @@ static GILUKernel ChooseTriangleKernel(PetscInt nrows, PetscInt nnz, PetscInt nl
   return GILU_KERNEL_SYNCFREE;
 }
 
-/* The triangle of the rows with elimination index in [t0, t1); kernel < 0: chosen by the table */
-static PetscErrorCode BuildTriangle(GILUTri tri, PetscInt t0, PetscInt t1, PetscInt kernel, PetscInt *lev, GILUTriSeg *seg)
+/* The triangle of the rows at positions [t0, t1) (elimination order, or the recblock reordering: order, the
+   position of each row); kernel < 0: chosen by the table */
+static PetscErrorCode BuildTriangle(GILUTri tri, const PetscInt *order, PetscInt t0, PetscInt t1, PetscInt kernel, PetscInt *lev, GILUTriSeg *seg)
 {
-  const PetscInt n = tri->n, m = t1 - t0;
+  const PetscInt m   = t1 - t0;
   PetscInt       nnz = 0, nl = 0, *cnt, *pos;
 
   PetscFunctionBegin;
   seg->shape = GILU_SEG_TRIANGLE;
   for (PetscInt t = t0; t < t1; t++) {
-    PetscInt r = tri->uplo == GILU_TRI_LOWER ? t : n - 1 - t, l = 0;
+    PetscInt r = RowAt(tri, order, t), l = 0;
 
     for (PetscInt k = tri->i[r]; k < tri->i[r + 1]; k++) {
-      PetscInt c = tri->j[k], tc = Elim(tri, c);
+      PetscInt c = tri->j[k], tc = PosOf(tri, order, c);
 
       if (c == r || tc < t0) continue;
       l = PetscMax(l, lev[c] + 1);
@@ -139,12 +152,12 @@ static PetscErrorCode BuildTriangle(GILUTri tri, PetscInt t0, PetscInt t1, Petsc
   if (tri->diag != GILU_TRI_DIAG_UNIT) PetscCall(PetscMalloc1(m * tri->bs * tri->bs, &seg->dval));
   /* the execution order: level by level (elimination order inside a level), or elimination order */
   PetscCall(PetscCalloc2(nl + 1, &cnt, nl + 1, &pos));
-  for (PetscInt t = t0; t < t1; t++) cnt[lev[tri->uplo == GILU_TRI_LOWER ? t : n - 1 - t] + 1]++;
+  for (PetscInt t = t0; t < t1; t++) cnt[lev[RowAt(tri, order, t)] + 1]++;
   for (PetscInt l = 0; l < nl; l++) cnt[l + 1] += cnt[l];
   for (PetscInt l = 0; l <= nl; l++) seg->lptr[l] = cnt[l];
   for (PetscInt l = 0; l < nl; l++) pos[l] = cnt[l];
   for (PetscInt t = t0; t < t1; t++) {
-    PetscInt r = tri->uplo == GILU_TRI_LOWER ? t : n - 1 - t;
+    PetscInt r = RowAt(tri, order, t);
 
     if (seg->kernel == GILU_KERNEL_SEQUENTIAL) seg->row[t - t0] = r;
     else seg->row[pos[lev[r]]++] = r;
@@ -157,7 +170,7 @@ static PetscErrorCode BuildTriangle(GILUTri tri, PetscInt t0, PetscInt t1, Petsc
     for (PetscInt k = tri->i[r]; k < tri->i[r + 1]; k++) {
       PetscInt c = tri->j[k];
 
-      if (c == r || Elim(tri, c) < t0) continue;
+      if (c == r || PosOf(tri, order, c) < t0) continue;
       seg->col[e]   = c;
       seg->src[e++] = k;
     }
@@ -493,21 +506,21 @@ PetscErrorCode GILUTriViewSegments(GILUTri tri, PetscViewer viewer)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The square of the rows with elimination index in [r0, r1) and the columns in [c0, c1); empty rows dropped. On a CUDA
+/* The square of the rows at positions [r0, r1) and the columns at positions [c0, c1) (elimination order, or the recblock
+   reordering: pos); empty rows dropped. On a CUDA
    back-end, long rows (on average over the stored rows) take vector-CSR with the power of two >= nnz/row lanes (<= 32) */
-static PetscErrorCode BuildSquare(GILUTri tri, PetscInt r0, PetscInt r1, PetscInt c0, PetscInt c1, GILUTriSeg *seg)
+static PetscErrorCode BuildSquare(GILUTri tri, const PetscInt *pos, PetscInt r0, PetscInt r1, PetscInt c0, PetscInt c1, GILUTriSeg *seg)
 {
-  const PetscInt n   = tri->n;
-  PetscInt       nnz = 0, m = 0;
+  PetscInt nnz = 0, m = 0;
 
   PetscFunctionBegin;
   seg->shape  = GILU_SEG_SQUARE;
   seg->kernel = GILU_KERNEL_SPMV;
   for (PetscInt t = r0; t < r1; t++) {
-    PetscInt r = tri->uplo == GILU_TRI_LOWER ? t : n - 1 - t, cnt = 0;
+    PetscInt r = RowAt(tri, pos, t), cnt = 0;
 
     for (PetscInt k = tri->i[r]; k < tri->i[r + 1]; k++) {
-      PetscInt tc = Elim(tri, tri->j[k]);
+      PetscInt tc = PosOf(tri, pos, tri->j[k]);
 
       if (tri->j[k] != r && tc >= c0 && tc < c1) cnt++;
     }
@@ -526,10 +539,10 @@ static PetscErrorCode BuildSquare(GILUTri tri, PetscInt r0, PetscInt r1, PetscIn
   PetscCall(PetscMalloc1(nnz * tri->bs * tri->bs, &seg->val));
   seg->ptr[0] = 0;
   for (PetscInt t = r0, s = 0, e = 0; t < r1; t++) {
-    PetscInt r = tri->uplo == GILU_TRI_LOWER ? t : n - 1 - t, e0 = e;
+    PetscInt r = RowAt(tri, pos, t), e0 = e;
 
     for (PetscInt k = tri->i[r]; k < tri->i[r + 1]; k++) {
-      PetscInt c = tri->j[k], tc = Elim(tri, c);
+      PetscInt c = tri->j[k], tc = PosOf(tri, pos, c);
 
       if (c == r || tc < c0 || tc >= c1) continue;
       seg->col[e]   = c;
@@ -560,21 +573,70 @@ static PetscErrorCode AddSegment(GILUTri tri, PetscInt *cap)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode BuildRecursive(GILUTri tri, PetscInt t0, PetscInt t1, PetscInt depth, PetscInt *lev, PetscInt *cap)
+/*
+  Seed 004 Section 3.3 (Figure 3): the rows at positions [t0, t1) of the order tri->rord (pos its inverse), a topological
+  order, reordered by the levels of their own triangle (dependencies inside [t0, t1) only; outside they are at earlier
+  positions) and stably sorted by level: still topological, and the rows of low levels, which the later rows read, come
+  first (the paper: more entries land in the squares; on 3D stencil factors here mainly the triangles get far fewer
+  levels, see README). lev: [n] work; ord, cnt: [n] and [n+1] work.
+*/
+static void ReorderByLevels(GILUTri tri, PetscInt *pos, PetscInt t0, PetscInt t1, PetscInt *lev, PetscInt *ord, PetscInt *cnt)
+{
+  PetscInt nl = 0;
+
+  for (PetscInt t = t0; t < t1; t++) {
+    PetscInt r = tri->rord[t], l = 0;
+
+    for (PetscInt k = tri->i[r]; k < tri->i[r + 1]; k++) {
+      PetscInt c = tri->j[k];
+
+      if (c != r && pos[c] >= t0) l = PetscMax(l, lev[c] + 1);
+    }
+    lev[r] = l;
+    nl     = PetscMax(nl, l + 1);
+  }
+  for (PetscInt l = 0; l <= nl; l++) cnt[l] = 0;
+  for (PetscInt t = t0; t < t1; t++) cnt[lev[tri->rord[t]] + 1]++;
+  for (PetscInt l = 0; l < nl; l++) cnt[l + 1] += cnt[l];
+  for (PetscInt t = t0; t < t1; t++) ord[cnt[lev[tri->rord[t]]]++] = tri->rord[t];
+  for (PetscInt t = t0; t < t1; t++) {
+    tri->rord[t]      = ord[t - t0];
+    pos[tri->rord[t]] = t;
+  }
+}
+
+/* The triangle of positions [t0, t1) halved depth times; pos (the reordering, see ReorderByLevels()) or NULL (elimination
+   order); ord, cnt: ReorderByLevels()'s work */
+static PetscErrorCode BuildRecursive(GILUTri tri, PetscInt *pos, PetscInt t0, PetscInt t1, PetscInt depth, PetscInt *lev, PetscInt *ord, PetscInt *cnt, PetscInt *cap)
 {
   PetscFunctionBegin;
   if (depth == 0 || t1 - t0 < 2) {
     PetscCall(AddSegment(tri, cap));
-    PetscCall(BuildTriangle(tri, t0, t1, -1, lev, &tri->seg[tri->nseg - 1]));
+    PetscCall(BuildTriangle(tri, pos, t0, t1, -1, lev, &tri->seg[tri->nseg - 1]));
   } else {
     PetscInt mid = t0 + (t1 - t0) / 2;
 
-    PetscCall(BuildRecursive(tri, t0, mid, depth - 1, lev, cap));
+    if (pos) ReorderByLevels(tri, pos, t0, t1, lev, ord, cnt);
+    PetscCall(BuildRecursive(tri, pos, t0, mid, depth - 1, lev, ord, cnt, cap));
     PetscCall(AddSegment(tri, cap));
-    PetscCall(BuildSquare(tri, mid, t1, t0, mid, &tri->seg[tri->nseg - 1]));
-    PetscCall(BuildRecursive(tri, mid, t1, depth - 1, lev, cap));
+    PetscCall(BuildSquare(tri, pos, mid, t1, t0, mid, &tri->seg[tri->nseg - 1]));
+    PetscCall(BuildRecursive(tri, pos, mid, t1, depth - 1, lev, ord, cnt, cap));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The leaf triangle of each elimination index in recursive block without the reordering (to count its squares' entries) */
+static void PlainLeaves(PetscInt t0, PetscInt t1, PetscInt depth, PetscInt *leaf, PetscInt *id)
+{
+  if (depth == 0 || t1 - t0 < 2) {
+    for (PetscInt t = t0; t < t1; t++) leaf[t] = *id;
+    (*id)++;
+  } else {
+    PetscInt mid = t0 + (t1 - t0) / 2;
+
+    PlainLeaves(t0, mid, depth - 1, leaf, id);
+    PlainLeaves(mid, t1, depth - 1, leaf, id);
+  }
 }
 
 /*
@@ -626,7 +688,7 @@ PetscErrorCode GILUTriPlanBuild(GILUTri tri)
       }
       PetscCall(SegmentFree(&tri->seg[0])); /* one thread without the patterns: the sequential kernel does as well */
     }
-    PetscCall(BuildTriangle(tri, 0, n, kernel, lev, &tri->seg[0]));
+    PetscCall(BuildTriangle(tri, NULL, 0, n, kernel, lev, &tri->seg[0]));
     if (tri->type == GILU_TRISOLVE_AUTO) {
       switch (tri->seg[0].kernel) {
       case GILU_KERNEL_SYNCFREE:
@@ -651,20 +713,36 @@ PetscErrorCode GILUTriPlanBuild(GILUTri tri)
 
       if (tri->type == GILU_TRISOLVE_ROWBLOCK && b > 0) {
         PetscCall(AddSegment(tri, &cap));
-        PetscCall(BuildSquare(tri, b0, b1, 0, b0, &tri->seg[tri->nseg - 1]));
+        PetscCall(BuildSquare(tri, NULL, b0, b1, 0, b0, &tri->seg[tri->nseg - 1]));
       }
       PetscCall(AddSegment(tri, &cap));
-      PetscCall(BuildTriangle(tri, b0, b1, -1, lev, &tri->seg[tri->nseg - 1]));
+      PetscCall(BuildTriangle(tri, NULL, b0, b1, -1, lev, &tri->seg[tri->nseg - 1]));
       if (tri->type == GILU_TRISOLVE_COLBLOCK && b < nb - 1) {
         PetscCall(AddSegment(tri, &cap));
-        PetscCall(BuildSquare(tri, b1, n, b0, b1, &tri->seg[tri->nseg - 1]));
+        PetscCall(BuildSquare(tri, NULL, b1, n, b0, b1, &tri->seg[tri->nseg - 1]));
       }
     }
     tri->ran = tri->type;
   } break;
   case GILU_TRISOLVE_RECBLOCK:
     tri->depth = BlockDepth(tri);
-    PetscCall(BuildRecursive(tri, 0, n, tri->depth, lev, &cap));
+    if (tri->reorder) { /* seed 004 Figure 3: split a level order, reordered again inside each triangle */
+      PetscInt *pos, *ord, *cnt, *leaf, nleaf = 0;
+
+      PetscCall(PetscMalloc1(n, &tri->rord));
+      PetscCall(PetscMalloc4(n, &pos, n, &ord, n + 1, &cnt, n, &leaf));
+      for (PetscInt t = 0; t < n; t++) {
+        tri->rord[t]      = Elim(tri, t);
+        pos[tri->rord[t]] = t;
+      }
+      PetscCall(BuildRecursive(tri, pos, 0, n, tri->depth, lev, ord, cnt, &cap));
+      PlainLeaves(0, n, tri->depth, leaf, &nleaf);
+      tri->nnzsq0 = 0;
+      for (PetscInt r = 0; r < n; r++)
+        for (PetscInt k = tri->i[r]; k < tri->i[r + 1]; k++)
+          if (tri->j[k] != r && leaf[Elim(tri, tri->j[k])] != leaf[Elim(tri, r)]) tri->nnzsq0++;
+      PetscCall(PetscFree4(pos, ord, cnt, leaf));
+    } else PetscCall(BuildRecursive(tri, NULL, 0, n, tri->depth, lev, NULL, NULL, &cap));
     tri->ran = tri->type;
     break;
   }
@@ -736,6 +814,10 @@ PetscErrorCode GILUTriPlanBuild(GILUTri tri)
   tri->plandepth   = tri->reqdepth;
   tri->planbackend = tri->backend;
   tri->planperm    = tri->permuted;
+  tri->planreorder = tri->reorder;
+  tri->nnzsq       = 0;
+  for (PetscInt s = 0; s < tri->nseg; s++)
+    if (tri->seg[s].shape == GILU_SEG_SQUARE) tri->nnzsq += tri->seg[s].nnz;
   PetscCall(PetscTime(&t1));
   tri->tplan = t1 - t0;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -748,6 +830,7 @@ PetscErrorCode GILUTriPlanDestroy(GILUTri tri)
   for (PetscInt s = 0; s < tri->nseg; s++) PetscCall(SegmentFree(&tri->seg[s]));
   PetscCall(PetscFree(tri->seg));
   PetscCall(PetscFree(tri->xp));
+  PetscCall(PetscFree(tri->rord));
   PetscCall(PetscFree(tri->done));
   tri->nseg    = 0;
   tri->planned = PETSC_FALSE;

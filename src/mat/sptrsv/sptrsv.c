@@ -30,6 +30,7 @@ PetscErrorCode GILUTriCreate(GILUTri *tri)
   (*tri)->ran  = GILU_TRISOLVE_LEVELSET;
   PetscCall(GILUGetNumThreads(&(*tri)->nthreads));
   (*tri)->permuted = PETSC_TRUE;
+  (*tri)->reorder  = PETSC_TRUE;
   PetscCall(PetscGILUGetBackend(&(*tri)->reqbackend)); /* -gilu_backend */
   PetscCall(GILUTriResolveBackend(*tri));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -169,6 +170,13 @@ PetscErrorCode GILUTriSetPermutedLayout(GILUTri tri, PetscBool flg)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode GILUTriSetRecBlockReorder(GILUTri tri, PetscBool flg)
+{
+  PetscFunctionBegin;
+  tri->reorder = flg;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode GILUTriSetBlockDepth(GILUTri tri, PetscInt depth)
 {
   PetscFunctionBegin;
@@ -196,6 +204,12 @@ PetscErrorCode GILUTriSetFromOptions(GILUTri tri, PetscOptions options, const ch
 
     PetscCall(PetscOptionsGetBool(options, prefix, "-mat_gilu_trisolve_permuted", &flg, &set));
     if (set) PetscCall(GILUTriSetPermutedLayout(tri, flg));
+  }
+  {
+    PetscBool flg = tri->reorder;
+
+    PetscCall(PetscOptionsGetBool(options, prefix, "-mat_gilu_trisolve_recblock_reorder", &flg, &set));
+    if (set) PetscCall(GILUTriSetRecBlockReorder(tri, flg));
   }
   {
     PetscEnum backend = (PetscEnum)tri->reqbackend;
@@ -317,7 +331,7 @@ PetscErrorCode GILUTriSetMatrix(GILUTri tri, GILUTriUplo uplo, GILUTriDiag diag,
       for (PetscInt t = 0; t < bs2; t++) tri->dinv[r * bs2 + t] = (MatScalar)Dinv[t];
     }
   if (tri->reqbackend == PETSCGILU_BACKEND_AUTO) PetscCall(GILUTriResolveBackend(tri)); /* it depends on the type */
-  if (!tri->planned || tri->plantype != tri->type || tri->planthreads != tri->nthreads || tri->plandepth != tri->reqdepth || tri->planbackend != tri->backend || tri->planperm != tri->permuted) {
+  if (!tri->planned || tri->plantype != tri->type || tri->planthreads != tri->nthreads || tri->plandepth != tri->reqdepth || tri->planbackend != tri->backend || tri->planperm != tri->permuted || tri->planreorder != tri->reorder) {
     PetscCall(PetscLogEventBegin(GILU_TriAnalysis, 0, 0, 0, 0));
     PetscCall(GILUTriPlanDestroy(tri));
     PetscCall(GILUTriPlanBuild(tri));
@@ -333,7 +347,7 @@ PetscErrorCode GILUTriSolve(GILUTri tri, const PetscScalar b[], PetscScalar x[])
   PetscFunctionBegin;
   PetscCheck(tri->analyzed, PETSC_COMM_SELF, PETSC_ERR_ORDER, "Call GILUTriSetMatrix() before GILUTriSolve()");
   if (tri->reqbackend == PETSCGILU_BACKEND_AUTO) PetscCall(GILUTriResolveBackend(tri)); /* it depends on the type */
-  if (!tri->planned || tri->plantype != tri->type || tri->planthreads != tri->nthreads || tri->plandepth != tri->reqdepth || tri->planbackend != tri->backend || tri->planperm != tri->permuted) {
+  if (!tri->planned || tri->plantype != tri->type || tri->planthreads != tri->nthreads || tri->plandepth != tri->reqdepth || tri->planbackend != tri->backend || tri->planperm != tri->permuted || tri->planreorder != tri->reorder) {
     PetscCall(PetscLogEventBegin(GILU_TriAnalysis, 0, 0, 0, 0));
     PetscCall(GILUTriPlanDestroy(tri));
     PetscCall(GILUTriPlanBuild(tri));
@@ -463,6 +477,12 @@ PetscErrorCode GILUTriView(GILUTri tri, PetscViewer viewer)
     if (ns || nt > 1)
       PetscCall(PetscViewerASCIIPrintf(viewer, "blocks: %" PetscInt_FMT " triangles (%" PetscInt_FMT " parallel, %" PetscInt_FMT " levelset, %" PetscInt_FMT " syncfree, %" PetscInt_FMT " sequential), %" PetscInt_FMT " squares holding %" PetscInt_FMT " of %" PetscInt_FMT " off-diagonal blocks\n", nt, byk[0], byk[1], byk[2], byk[3], ns, nnzsq,
                                        tri->nz - (tri->diag == GILU_TRI_DIAG_STORED ? tri->n : 0)));
+    if (tri->rord) {
+      const PetscInt nod = tri->nz - (tri->diag == GILU_TRI_DIAG_STORED ? tri->n : 0);
+
+      PetscCall(PetscViewerASCIIPrintf(viewer, "rows reordered by levels before each recursive split (seed 004 Figure 3): squares hold %" PetscInt_FMT ", triangles %" PetscInt_FMT " off-diagonal blocks (without the reordering: %" PetscInt_FMT " and %" PetscInt_FMT ")\n",
+                                       tri->nnzsq, nod - tri->nnzsq, tri->nnzsq0, nod - tri->nnzsq0));
+    }
     PetscCall(GILUTriViewChunked(tri, viewer));  /* chunked: its chunks and chunk levels */
     PetscCall(GILUTriViewSegments(tri, viewer)); /* CUDA back-ends: the device segments and their kernels */
     PetscCall(PetscViewerASCIIPrintf(viewer, "setup time: analysis %g s, plan %g s; %" PetscInt_FMT " solves\n", (double)tri->tanalysis, (double)tri->tplan, tri->nsolves));

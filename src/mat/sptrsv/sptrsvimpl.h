@@ -13,7 +13,10 @@
    Algorithms 4-6), with the kernel of each triangle chosen by the table in sptrsv-host.c
    (Algorithm 7). Columns and x stay in the caller's numbering; only the rows (and their
    entries) of a triangle are stored in its execution order (level by level), so the values
-   are streamed and the rows of a level are contiguous.
+   are streamed and the rows of a level are contiguous. Recursive block with the reordering
+   (GILUTriSetRecBlockReorder()) splits positions of a topological order (rows by level,
+   again inside each triangle before it is split) instead of elimination indices: the
+   segments are the same kind of object, only their row sets differ.
    On the CUDA back-ends (cuda, cudaemu) the same plan is copied to the device (sptrsvcuda.h): level-set, sync-free
    and the blocked algorithms run there, triangles by the GPU level-set or sync-free kernel, squares by scalar-CSR or
    vector-CSR, chosen by the GPU rows of the table; sequential and chunked are host-only.
@@ -105,6 +108,9 @@ struct _n_GILUTri {
   PetscGILUBackendType reqbackend;           /* asked for (GILUTriSetBackend(), default -gilu_backend); auto: resolved at each plan check */
   PetscBool            permuted, planperm;   /* the permuted layout asked for, and in the plan */
   PetscScalar         *xp;                   /* [n*bs] the solution in execution order (permuted layout) */
+  PetscBool            reorder, planreorder; /* recblock: rows reordered by levels before each split (asked for, in the plan) */
+  PetscInt            *rord;                 /* recblock reordered: [n] the row at each position of the final order */
+  PetscInt             nnzsq, nnzsq0;        /* recblock reordered: off-diagonal blocks in the squares, and without the reordering */
   void                *dev;                  /* GILUTriCUDA (sptrsvcuda.h) of the cudaemu or cuda back-end */
   PetscInt             nsolves;
 };
