@@ -45,6 +45,15 @@
     } while (0)
 #endif
 
+/* full unrolling of the loops over a block's rows and columns (GCC; other compilers: their own choice) */
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__INTEL_COMPILER)
+  #define GILU_UNROLL _Pragma("GCC unroll 8")
+#elif defined(__clang__)
+  #define GILU_UNROLL _Pragma("unroll")
+#else
+  #define GILU_UNROLL
+#endif
+
 const char *const GILUKernelNames[] = {"parallel", "levelset", "syncfree", "sequential", "spmv", "spmv-vector"};
 
 /*
@@ -890,19 +899,26 @@ static inline __attribute__((always_inline)) void RowKernel(const PetscInt bs, c
 {
   PetscScalar s[GILU_MAX_DOF];
 
+  /* bs is a constant here (PlanRun_1 .. PlanRun_8): unrolled, s lives in registers */
+  GILU_UNROLL
   for (PetscInt p = 0; p < bs; p++) s[p] = b[p];
   for (PetscInt k = 0; k < nz; k++) {
     const PetscScalar *xc = x + (base + idx[k]) * bs;
 
     if (done) WaitFlag(&done[idx[k]], epoch);
-    for (PetscInt p = 0; p < bs; p++)
+    GILU_UNROLL
+    for (PetscInt p = 0; p < bs; p++) {
+      GILU_UNROLL
       for (PetscInt q = 0; q < bs; q++) s[p] -= v[k * bs * bs + p * bs + q] * xc[q];
+    }
   }
+  GILU_UNROLL
   for (PetscInt p = 0; p < bs; p++) {
     PetscScalar t = s[p];
 
     if (d) {
       t = 0;
+      GILU_UNROLL
       for (PetscInt q = 0; q < bs; q++) t += d[p * bs + q] * s[q];
     }
     out[p] = t;
