@@ -916,10 +916,10 @@ static inline __attribute__((always_inline)) void RowKernel(const PetscInt bs, c
   for (PetscInt p = 0; p < bs; p++) {
     PetscScalar t = s[p];
 
-    if (d) {
-      t = 0;
+    if (d) { /* (D s)_p, starting from its first product (no 0 + ...: one dependent add less per row) */
+      t = d[p * bs] * s[0];
       GILU_UNROLL
-      for (PetscInt q = 0; q < bs; q++) t += d[p * bs + q] * s[q];
+      for (PetscInt q = 1; q < bs; q++) t += d[p * bs + q] * s[q];
     }
     out[p] = t;
     if (out2) out2[p] = t;

@@ -441,9 +441,9 @@ PetscErrorCode GILUTriSolveReference(GILUTri tri, const PetscScalar b[], PetscSc
       const MatScalar *d = tri->dinv + r * bs2;
 
       for (PetscInt p = 0; p < bs; p++) {
-        PetscScalar v = 0;
+        PetscScalar v = d[p * bs] * s[0];
 
-        for (PetscInt q = 0; q < bs; q++) v += d[p * bs + q] * s[q];
+        for (PetscInt q = 1; q < bs; q++) v += d[p * bs + q] * s[q];
         x[r * bs + p] = v;
       }
     }
