@@ -85,13 +85,15 @@ static const struct {
   PetscReal ck_len;       /* ... and rows per run of rows each reading the one before is at least this (else the order has no locality) */
   PetscInt  pat_max;      /* chunked: rows solved by column-offset patterns when the triangle has at most this many distinct ones ... */
   PetscInt  pat_rows;     /* ... and at least this many rows per pattern */
+  PetscInt  quad_nnz;     /* ... four chunks at a time when the rows average at most this many blocks, else two (the cursors of
+                             four long rows spill out of registers: 27-point factors 5-10% slower with four) */
   PetscInt  gpu_ls_lev;   /* GPU triangle: level-set when it has at most this many levels and nnz/row <= gpu_ls_nnz ... */
   PetscReal gpu_ls_nnz;
   PetscInt  gpu_ls_lev1;  /* ... or at most this many levels and nnz/row <= 1 (off-diagonal blocks), else sync-free */
   PetscReal gpu_vec_nnz;  /* GPU square: vector-CSR when its stored rows average more than this many blocks, else scalar-CSR */
   PetscInt  gpu_blk_rows; /* GPU blocked algorithms: halve while each half keeps this many rows (the paper: 20 x the CUDA
                              cores, 92160 on its Titan RTX; at most max_depth) */
-} GILUTriTable = {4096, 4.0, 20000, 256.0, 20, 15.0, 128, 64, 4, 16384, 6, 1024, 128, 256, 2.0, 8.0, 1024, 64, 20, 15.0, 100, 12.0, 92160};
+} GILUTriTable = {4096, 4.0, 20000, 256.0, 20, 15.0, 128, 64, 4, 16384, 6, 1024, 128, 256, 2.0, 8.0, 1024, 64, 8, 20, 15.0, 100, 12.0, 92160};
 
 static inline PetscInt Elim(GILUTri tri, PetscInt r)
 {
@@ -1044,10 +1046,10 @@ static inline __attribute__((always_inline)) void ChunkQuadSolve(const PetscInt 
   while (CursorMore(seg, &d)) CursorRow(bs, seg->rstep, &d, src, x);
 }
 
-/* chunks c, c+1, ... (at most avail) as four, two or one of one chunk level; returns how many it ran */
+/* chunks c, c+1, ... (at most avail) as four (short rows), two or one of one chunk level; returns how many it ran */
 static inline __attribute__((always_inline)) PetscInt ChunkGroupRun(const PetscInt bs, const GILUTriSeg *seg, PetscInt c, PetscInt avail, const PetscScalar *src, PetscScalar *x)
 {
-  if (avail >= 4 && seg->clev[c + 3] == seg->clev[c]) {
+  if (avail >= 4 && seg->clev[c + 3] == seg->clev[c] && seg->nnz <= GILUTriTable.quad_nnz * seg->nrows) {
     const PetscInt cs[4] = {c, c + 1, c + 2, c + 3};
 
     ChunkQuadSolve(bs, seg, cs, src, x);
