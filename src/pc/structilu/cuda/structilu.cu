@@ -458,6 +458,22 @@ static __device__ __forceinline__ int FactorPoint(const FactorArgs *k, int pos, 
   return p;
 }
 
+/* Lower neighbour s of the grid point (i, j, l): 0 outside the grid; -1 an offset absent from the pattern there (its L block
+   stays zero; *m steps past it); else 1 and *q its grid index. m walks the point's absent offsets in increasing s. */
+static __device__ __forceinline__ int FactorNeighbour(const FactorArgs *k, int i, int j, int l, int s, int *m, int mend, int *q)
+{
+  const int qi = i + k->off[3 * s], qj = j + k->off[3 * s + 1], ql = l + k->off[3 * s + 2];
+
+  if (qi < 0 || qi >= k->n[0] || qj < 0 || qj >= k->n[1] || ql < 0 || ql >= k->n[2]) return 0;
+  while (*m < mend && k->missoff[*m] < s) (*m)++;
+  if (*m < mend && k->missoff[*m] == s) {
+    (*m)++;
+    return -1;
+  }
+  *q = (ql * k->n[1] + qj) * k->n[0] + qi;
+  return 1;
+}
+
 /* row a of the multiplier L_ps D_q^{-1} of the point at position pos and its neighbour s at position qpos (IC: from the
    mirrored U block, U_qp^T D_q^{-1}) into lrow; shared by the scalar factorization and its two-substage pipeline */
 template <int D>
@@ -497,19 +513,15 @@ static __device__ void FactorRow(const FactorArgs *k, int pos, int p, int a, int
 
   (void)FactorPoint(k, pos, &i, &j, &l, &m, &mend);
   for (int s = 0; s < k->nl; s++) {
-    const int qi = i + k->off[3 * s], qj = j + k->off[3 * s + 1], ql = l + k->off[3 * s + 2];
-    double   *Lps, lrow[D];
-    int       q, qpos;
+    double *Lps, lrow[D];
+    int     q = 0, qpos, in = FactorNeighbour(k, i, j, l, s, &m, mend, &q);
 
-    if (qi < 0 || qi >= k->n[0] || qj < 0 || qj >= k->n[1] || ql < 0 || ql >= k->n[2]) continue;
+    if (!in) continue;
     Lps = k->val + ((size_t)s * N + (size_t)pos) * DD;
-    while (m < mend && k->missoff[m] < s) m++;
-    if (m < mend && k->missoff[m] == s) { /* not in the pattern: no fill kept there */
+    if (in < 0) { /* not in the pattern: no fill kept there */
       for (int c = 0; c < D; c++) Lps[a * D + c] = 0;
-      m++;
       continue;
     }
-    q = (ql * k->n[1] + qj) * k->n[0] + qi;
     if (wait) gilu_wait_until_ge(&k->flags[k->tileof[q]], sweep);
     qpos = k->pos[q];
     MultiplierRow<D>(k, s, pos, qpos, a, lrow);
@@ -630,20 +642,16 @@ static __device__ void FactorRowMMA(const FactorArgs *k, int pos, int p, int swe
 
   (void)FactorPoint(k, pos, &i, &j, &l, &m, &mend);
   for (int s = 0; s < k->nl; s++) {
-    const int qi = i + k->off[3 * s], qj = j + k->off[3 * s + 1], ql = l + k->off[3 * s + 2];
-    double   *Lps, acc[2];
-    int       q, qpos;
+    double *Lps, acc[2];
+    int     q = 0, qpos, in = FactorNeighbour(k, i, j, l, s, &m, mend, &q);
 
-    if (qi < 0 || qi >= k->n[0] || qj < 0 || qj >= k->n[1] || ql < 0 || ql >= k->n[2]) continue;
+    if (!in) continue;
     Lps = k->val + ((size_t)s * N + (size_t)pos) * DD;
-    while (m < mend && k->missoff[m] < s) m++;
-    if (m < mend && k->missoff[m] == s) {
+    if (in < 0) {
       for (int e = lane; e < DD; e += 32) Lps[e] = 0;
-      m++;
       gilu_syncwarp();
       continue;
     }
-    q = (ql * k->n[1] + qj) * k->n[0] + qi;
     if (wait) gilu_wait_until_ge(&k->flags[k->tileof[q]], sweep);
     qpos = k->pos[q];
     {
@@ -769,22 +777,19 @@ static __device__ void FactorSubstage(const FactorArgs *k, int pos, int p, int a
 
   (void)FactorPoint(k, pos, &i, &j, &l, &m, &mend);
   for (int s = 0; s < k->nl; s++) {
-    const int qi = i + k->off[3 * s], qj = j + k->off[3 * s + 1], ql = l + k->off[3 * s + 2];
     const int mine = k->early[s] ? !second : second; /* this substage finalizes L_ps */
     double   *Lps, lrow[D];
-    int       qpos;
+    int       q = 0, qpos, in = FactorNeighbour(k, i, j, l, s, &m, mend, &q);
 
-    if (qi < 0 || qi >= k->n[0] || qj < 0 || qj >= k->n[1] || ql < 0 || ql >= k->n[2]) continue;
+    if (!in) continue;
     Lps = k->val + ((size_t)s * N + (size_t)pos) * DD;
-    while (m < mend && k->missoff[m] < s) m++;
-    if (m < mend && k->missoff[m] == s) {
+    if (in < 0) {
       if (mine)
         for (int c = 0; c < D; c++) Lps[a * D + c] = 0;
-      m++;
       continue;
     }
     if (!mine && !second) continue; /* a late L block: all its updates are in substage 2 */
-    qpos = k->pos[(ql * k->n[1] + qj) * k->n[0] + qi];
+    qpos = k->pos[q];
     if (mine) {
       MultiplierRow<D>(k, s, pos, qpos, a, lrow);
       for (int c = 0; c < D; c++) Lps[a * D + c] = lrow[c];
