@@ -493,12 +493,16 @@ static PetscErrorCode MatGILUFactorNumeric_SeqAIJ(Mat B, Mat A, const MatFactorI
 
     for (PetscInt i = 0; i < nb; i++) FactorRow(f, i, ai, aj, aa, r, ic, shifttype, zeropivot, shiftamount, f->rtmp, &pi);
     pinfo[0] = pi;
-  } else if (f->ranschedule == GILU_FACTOR_SCHEDULE_CHUNKED) {
-    if (++f->epoch == 0) { /* the flags wrapped around */
-      PetscCall(PetscArrayzero(f->cdone, f->nchunks));
-      f->epoch = 1;
+  } else {
+    const PetscBool chunked = (PetscBool)(f->ranschedule == GILU_FACTOR_SCHEDULE_CHUNKED);
+
+    if (chunked) {
+      if (++f->epoch == 0) { /* the flags wrapped around */
+        PetscCall(PetscArrayzero(f->cdone, f->nchunks));
+        f->epoch = 1;
+      }
+      f->next = 0;
     }
-    f->next = 0;
 #if defined(PETSCGILU_HAVE_OPENMP)
   #pragma omp parallel num_threads((int)nt)
 #endif
@@ -512,35 +516,23 @@ static PetscErrorCode MatGILUFactorNumeric_SeqAIJ(Mat B, Mat A, const MatFactorI
       unsigned int epoch = f->epoch;
       PivotInfo    pi    = pinfo[tid]; /* a copy: no false sharing */
 
-      for (;;) {
-        PetscInt k = __atomic_fetch_add(&f->next, 1, __ATOMIC_RELAXED), c;
+      if (chunked) { /* a chunk waits on the chunks it reads, then factors its rows in order */
+        for (;;) {
+          PetscInt k = __atomic_fetch_add(&f->next, 1, __ATOMIC_RELAXED), c;
 
-        if (k >= f->nchunks) break;
-        c = f->corder[k];
-        for (PetscInt d = f->dptr[c]; d < f->dptr[c + 1]; d++) WaitChunk(&f->cdone[f->dep[d]], epoch);
-        for (PetscInt i = f->cptr[c]; i < f->cptr[c + 1]; i++) FactorRow(f, i, ai, aj, aa, r, ic, shifttype, zeropivot, shiftamount, rtmp, &pi);
-        __atomic_store_n(&f->cdone[c], epoch, __ATOMIC_RELEASE);
-      }
-      pinfo[tid] = pi;
-    }
-  } else {
-#if defined(PETSCGILU_HAVE_OPENMP)
-  #pragma omp parallel num_threads((int)nt)
-#endif
-    {
-#if defined(PETSCGILU_HAVE_OPENMP)
-      const int tid = omp_get_thread_num();
-#else
-      const int tid = 0;
-#endif
-      MatScalar *rtmp = f->rtmp + (size_t)tid * nb;
-      PivotInfo  pi   = pinfo[tid]; /* a copy: no false sharing */
-
-      for (PetscInt l = 0; l < f->nlevels; l++) {
+          if (k >= f->nchunks) break;
+          c = f->corder[k];
+          for (PetscInt d = f->dptr[c]; d < f->dptr[c + 1]; d++) WaitChunk(&f->cdone[f->dep[d]], epoch);
+          for (PetscInt i = f->cptr[c]; i < f->cptr[c + 1]; i++) FactorRow(f, i, ai, aj, aa, r, ic, shifttype, zeropivot, shiftamount, rtmp, &pi);
+          __atomic_store_n(&f->cdone[c], epoch, __ATOMIC_RELEASE);
+        }
+      } else { /* level sets of L, a barrier between levels (every thread takes this branch) */
+        for (PetscInt l = 0; l < f->nlevels; l++) {
 #if defined(PETSCGILU_HAVE_OPENMP)
   #pragma omp for schedule(static)
 #endif
-        for (PetscInt s = f->lptr[l]; s < f->lptr[l + 1]; s++) FactorRow(f, f->lrow[s], ai, aj, aa, r, ic, shifttype, zeropivot, shiftamount, rtmp, &pi);
+          for (PetscInt s = f->lptr[l]; s < f->lptr[l + 1]; s++) FactorRow(f, f->lrow[s], ai, aj, aa, r, ic, shifttype, zeropivot, shiftamount, rtmp, &pi);
+        }
       }
       pinfo[tid] = pi;
     }
