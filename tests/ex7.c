@@ -385,6 +385,22 @@ static PetscErrorCode MakeMatrix(PetscRandom rnd, PetscInt grid, PetscInt bs, Pe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* a 1D Laplacian-like tridiagonal matrix (2, -1) of n >= 5 rows whose row 4 has a zero diagonal and whose row 3 does not
+   couple to row 4: ILU(0) meets a zero pivot in row 4 */
+static PetscErrorCode MakeZeroPivotMatrix(PetscInt n, Mat *A)
+{
+  PetscFunctionBegin;
+  PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, n, n, 3, NULL, A));
+  for (PetscInt r = 0; r < n; r++) {
+    PetscCall(MatSetValue(*A, r, r, r == 4 ? 0.0 : 2.0, ADD_VALUES));
+    if (r > 0) PetscCall(MatSetValue(*A, r, r - 1, -1.0, ADD_VALUES));
+    if (r < n - 1 && r != 3) PetscCall(MatSetValue(*A, r, r + 1, -1.0, ADD_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode Factor(Mat A, MatSolverType solver, MatFactorType ftype, const char ordering[], PetscInt levels, Mat *F)
 {
   IS            row, col;
@@ -604,14 +620,7 @@ static PetscErrorCode TestNumeric(void)
     Mat      A, Fp, Fg;
     PetscInt n = 10;
 
-    PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, n, n, 3, NULL, &A));
-    for (PetscInt r = 0; r < n; r++) {
-      PetscCall(MatSetValue(A, r, r, r == 4 ? 0.0 : 2.0, ADD_VALUES));
-      if (r > 0) PetscCall(MatSetValue(A, r, r - 1, -1.0, ADD_VALUES));
-      if (r < n - 1 && r != 3) PetscCall(MatSetValue(A, r, r + 1, -1.0, ADD_VALUES));
-    }
-    PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
-    PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+    PetscCall(MakeZeroPivotMatrix(n, &A));
     for (PetscInt st = 0; st < 2; st++) {
       MatFactorShiftType type = st ? MAT_SHIFT_NONZERO : MAT_SHIFT_INBLOCKS;
       MatFactorInfo      info;
@@ -1042,14 +1051,7 @@ static PetscErrorCode TestZeroPivot(void)
   PCFailedReason     pcreason;
 
   PetscFunctionBegin;
-  PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, n, n, 3, NULL, &A));
-  for (PetscInt r = 0; r < n; r++) {
-    PetscCall(MatSetValue(A, r, r, r == 4 ? 0.0 : 2.0, ADD_VALUES));
-    if (r > 0) PetscCall(MatSetValue(A, r, r - 1, -1.0, ADD_VALUES));
-    if (r < n - 1 && r != 3) PetscCall(MatSetValue(A, r, r + 1, -1.0, ADD_VALUES));
-  }
-  PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
-  PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MakeZeroPivotMatrix(n, &A));
   PetscCall(MatCreateVecs(A, &x, &b));
   PetscCall(VecSet(b, 1.0));
   PetscCall(KSPCreate(PETSC_COMM_SELF, &ksp));
