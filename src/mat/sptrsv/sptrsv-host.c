@@ -158,7 +158,8 @@ static PetscErrorCode BuildTriangle(GILUTri tri, const PetscInt *order, PetscInt
   } else seg->kernel = ChooseTriangleKernel(m, nnz, nl, tri->nthreads);
   if (nl <= 1 && seg->kernel != GILU_KERNEL_SEQUENTIAL) seg->kernel = GILU_KERNEL_PARALLEL;
   seg->chunk = GILUTriTable.sf_chunk;
-  PetscCall(PetscMalloc5(m, &seg->row, m + 1, &seg->ptr, nnz, &seg->col, nnz, &seg->src, nl + 1, &seg->lptr));
+  PetscCall(PetscMalloc4(m, &seg->row, m + 1, &seg->ptr, nnz, &seg->col, nnz, &seg->src));
+  PetscCall(PetscMalloc1(nl + 1, &seg->lptr));
   PetscCall(PetscMalloc1(nnz * tri->bs * tri->bs, &seg->val));
   if (tri->diag != GILU_TRI_DIAG_UNIT) PetscCall(PetscMalloc1(m * tri->bs * tri->bs, &seg->dval));
   /* the execution order: level by level (elimination order inside a level), or elimination order */
@@ -295,7 +296,9 @@ static PetscErrorCode ChunkedPays(GILUTri tri, GILUChunkPlan *cp)
 static PetscErrorCode SegmentFree(GILUTriSeg *seg)
 {
   PetscFunctionBegin;
-  PetscCall(PetscFree5(seg->row, seg->ptr, seg->col, seg->src, seg->lptr));
+  PetscCall(PetscFree4(seg->row, seg->ptr, seg->col, seg->src));
+  PetscCall(PetscFree(seg->lptr));
+  PetscCall(PetscFree2(seg->crow, seg->cvoff));
   PetscCall(PetscFree(seg->val));
   PetscCall(PetscFree(seg->dval));
   PetscCall(PetscFree(seg->colp));
@@ -309,38 +312,46 @@ static PetscErrorCode SegmentFree(GILUTriSeg *seg)
 }
 
 /*
-  The column-offset patterns of a chunked triangle (see GILUTriSeg): rows with equal offset lists share a pattern, the
-  rows of a chunk become runs of one pattern. Given up (rptr stays NULL, the rows are solved from ptr/col) when the
-  patterns are many: more than pat_max, or more than one per pat_rows rows (a general sparse factor: nothing to gain).
+  The column-offset patterns of a chunked triangle (see GILUTriSeg), read from the caller's rows (the diagonal left out):
+  rows with equal offset lists share a pattern, the rows of a chunk become runs of one pattern. Given up (rptr stays
+  NULL, the rows are solved from ptr/col) when the patterns are many: more than pat_max, or more than one per pat_rows
+  rows (a general sparse factor: nothing to gain). The chunk at claim position p is chunk ord[p], elimination indices
+  st[ord[p]] .. st[ord[p]+1]-1.
 */
-static PetscErrorCode BuildChunkPatterns(GILUTri tri, GILUTriSeg *seg)
+static PetscErrorCode BuildChunkPatterns(GILUTri tri, const PetscInt *st, const PetscInt *ord, GILUTriSeg *seg)
 {
   const PetscInt hsize = 4 * GILUTriTable.pat_max; /* open addressing, a power of two */
+  const PetscInt *ti = tri->i, *tj = tri->j;
   PetscInt       npat = 0, nent = 0, nruns = 0, *hash, *pptr, *poff, *rpat, maxent = 0;
   PetscBool      ok   = PETSC_TRUE;
 
   PetscFunctionBegin;
   if (seg->nrows < GILUTriTable.pat_rows) PetscFunctionReturn(PETSC_SUCCESS);
-  for (PetscInt s = 0; s < seg->nrows; s++) maxent = PetscMax(maxent, seg->ptr[s + 1] - seg->ptr[s]);
+  for (PetscInt r = 0; r < tri->n; r++) maxent = PetscMax(maxent, ti[r + 1] - ti[r]);
   PetscCall(PetscMalloc4(hsize, &hash, GILUTriTable.pat_max + 1, &pptr, GILUTriTable.pat_max * maxent, &poff, seg->nrows, &rpat));
   for (PetscInt h = 0; h < hsize; h++) hash[h] = -1;
   pptr[0] = 0;
   for (PetscInt c = 0; c < seg->nchunks && ok; c++) {
-    const PetscInt lo = seg->cptr[c], r0 = seg->row[lo];
+    const PetscInt k = ord[c], lo = seg->cptr[c];
 
-    for (PetscInt s = lo; s < seg->cptr[c + 1]; s++) {
-      const PetscInt r = r0 + seg->rstep * (s - lo), nz = seg->ptr[s + 1] - seg->ptr[s], *col = seg->col + seg->ptr[s];
-      uint32_t       h = (uint32_t)nz * 2654435761u;
-      PetscInt       p;
+    for (PetscInt t = st[k]; t < st[k + 1]; t++) {
+      const PetscInt r = Elim(tri, t), s = lo + t - st[k], *col = tj + ti[r];
+      PetscInt       nz = ti[r + 1] - ti[r], p, dg = -1;
+      uint32_t       h;
 
-      for (PetscInt k = 0; k < nz; k++) h = (h ^ (uint32_t)(col[k] - r)) * 16777619u;
+      for (PetscInt e = 0; e < nz; e++)
+        if (col[e] == r) dg = e; /* a stored diagonal: first (upper) or last (lower) */
+      if (dg == 0) col++;
+      if (dg >= 0) nz--;
+      h = (uint32_t)nz * 2654435761u;
+      for (PetscInt e = 0; e < nz; e++) h = (h ^ (uint32_t)(col[e] - r)) * 16777619u;
       for (h &= (uint32_t)(hsize - 1);; h = (h + 1) & (uint32_t)(hsize - 1)) {
         PetscBool same = PETSC_TRUE;
 
         p = hash[h];
         if (p < 0) break;
         if (pptr[p + 1] - pptr[p] != nz) continue;
-        for (PetscInt k = 0; k < nz && same; k++) same = (PetscBool)(poff[pptr[p] + k] == col[k] - r);
+        for (PetscInt e = 0; e < nz && same; e++) same = (PetscBool)(poff[pptr[p] + e] == col[e] - r);
         if (same) break;
       }
       if (p < 0) { /* a new pattern */
@@ -349,7 +360,7 @@ static PetscErrorCode BuildChunkPatterns(GILUTri tri, GILUTriSeg *seg)
           break;
         }
         p = hash[h] = npat++;
-        for (PetscInt k = 0; k < nz; k++) poff[nent++] = col[k] - r;
+        for (PetscInt e = 0; e < nz; e++) poff[nent++] = col[e] - r;
         pptr[npat] = nent;
       }
       rpat[s] = p;
@@ -380,13 +391,18 @@ static PetscErrorCode BuildChunkPatterns(GILUTri tri, GILUTriSeg *seg)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The chunked triangle of all rows: chunks stored and claimed level by level (elimination order inside a level); cp: the
-   chunk plan auto made (taken over and freed), or NULL */
+/*
+  The chunked triangle of all rows: chunks stored and claimed level by level (elimination order inside a level); cp: the
+  chunk plan auto made (taken over and freed), or NULL. With column-offset patterns and no stored diagonal the segment
+  keeps no rows, column indices or values of its own: the solve reads the caller's values in place (seg->inplace; a
+  chunk's rows are consecutive, so are their values: forwards for lower, backwards for upper triangles).
+*/
 static PetscErrorCode BuildChunked(GILUTri tri, GILUChunkPlan *cp, GILUTriSeg *seg)
 {
-  const PetscInt n = tri->n, bs2 = tri->bs * tri->bs;
-  PetscInt       nc, nl, *st, *of, *lv, *ord, *pos, *cnt, *mark, nnz = 0, ndep = 0;
-  PetscBool      pays;
+  const PetscInt  n = tri->n, bs2 = tri->bs * tri->bs, *ti = tri->i, *tj = tri->j;
+  const PetscBool stored = (PetscBool)(tri->diag == GILU_TRI_DIAG_STORED);
+  PetscInt        nc, nl, *st, *of, *lv, *ord, *pos, *cnt, *mark, nnz, ndep = 0;
+  PetscBool       pays;
 
   PetscFunctionBegin;
   if (cp) {
@@ -404,40 +420,30 @@ static PetscErrorCode BuildChunked(GILUTri tri, GILUChunkPlan *cp, GILUTriSeg *s
   seg->nchunks = nc;
   seg->chunk   = GILUTriTable.ck_max;
   seg->rstep   = tri->uplo == GILU_TRI_LOWER ? 1 : -1;
-  for (PetscInt r = 0; r < n; r++)
-    for (PetscInt k = tri->i[r]; k < tri->i[r + 1]; k++)
-      if (tri->j[k] != r) nnz++;
-  seg->nnz = nnz;
+  nnz          = stored ? tri->nz - n : tri->nz; /* a stored diagonal is in every row (checked) */
+  seg->nnz     = nnz;
   /* the claim order: by chunk level, elimination order inside a level */
   PetscCall(PetscMalloc3(nc, &ord, nc, &pos, nl + 1, &cnt));
   PetscCall(PetscArrayzero(cnt, nl + 1));
   for (PetscInt k = 0; k < nc; k++) cnt[lv[k] + 1]++;
   for (PetscInt l = 0; l < nl; l++) cnt[l + 1] += cnt[l];
-  PetscCall(PetscMalloc5(n, &seg->row, n + 1, &seg->ptr, nnz, &seg->col, nnz, &seg->src, nl + 1, &seg->lptr));
-  PetscCall(PetscMalloc2(nc + 1, &seg->cptr, nc, &seg->clev));
   for (PetscInt k = 0; k < nc; k++) {
     pos[k]      = cnt[lv[k]]++;
     ord[pos[k]] = k;
   }
-  /* rows, entries (the diagonal dropped) and chunk levels in claim order */
-  seg->ptr[0] = 0;
-  for (PetscInt p = 0, s = 0, e = 0; p < nc; p++) {
-    PetscInt k = ord[p];
+  PetscCall(PetscMalloc2(nc + 1, &seg->cptr, nc, &seg->clev));
+  PetscCall(PetscMalloc2(nc, &seg->crow, nc, &seg->cvoff));
+  /* chunk boundaries (stored positions), first rows, chunk levels in claim order */
+  PetscCall(PetscMalloc1(nl + 1, &seg->lptr));
+  for (PetscInt p = 0, s = 0; p < nc; p++) {
+    PetscInt k = ord[p], r0 = Elim(tri, st[k]);
 
-    seg->cptr[p] = s;
-    seg->clev[p] = lv[k];
+    seg->cptr[p]  = s;
+    seg->clev[p]  = lv[k];
+    seg->crow[p]  = r0;
+    seg->cvoff[p] = tri->uplo == GILU_TRI_LOWER ? ti[r0] : ti[r0 + 1];
     if (p == 0 || lv[k] != lv[ord[p - 1]]) seg->lptr[lv[k]] = s;
-    for (PetscInt t = st[k]; t < st[k + 1]; t++, s++) {
-      PetscInt r = Elim(tri, t);
-
-      seg->row[s] = r;
-      for (PetscInt q = tri->i[r]; q < tri->i[r + 1]; q++) {
-        if (tri->j[q] == r) continue;
-        seg->col[e]   = tri->j[q];
-        seg->src[e++] = q;
-      }
-      seg->ptr[s + 1] = e;
-    }
+    s += st[k + 1] - st[k];
   }
   seg->cptr[nc] = n;
   seg->lptr[nl] = n;
@@ -447,24 +453,49 @@ static PetscErrorCode BuildChunked(GILUTri tri, GILUChunkPlan *cp, GILUTriSeg *s
     for (PetscInt p = 0; p < nc; p++) mark[p] = -1;
     ndep = 0;
     for (PetscInt p = 0; p < nc; p++) {
+      PetscInt k = ord[p];
+
       if (pass) seg->dptr[p] = ndep;
-      for (PetscInt s = seg->cptr[p]; s < seg->cptr[p + 1]; s++)
-        for (PetscInt e = seg->ptr[s]; e < seg->ptr[s + 1]; e++) {
-          PetscInt d = pos[of[seg->col[e]]];
+      for (PetscInt t = st[k]; t < st[k + 1]; t++) {
+        PetscInt r = Elim(tri, t);
+
+        for (PetscInt e = ti[r]; e < ti[r + 1]; e++) {
+          PetscInt d = pos[of[tj[e]]];
 
           if (d == p || mark[d] == p) continue;
           mark[d] = p;
           if (pass) seg->dep[ndep] = d;
           ndep++;
         }
+      }
     }
     if (!pass) PetscCall(PetscMalloc2(nc + 1, &seg->dptr, ndep, &seg->dep));
     else seg->dptr[nc] = ndep;
   }
   PetscCall(PetscFree(mark));
-  PetscCall(BuildChunkPatterns(tri, seg));
-  PetscCall(PetscMalloc1(nnz * bs2, &seg->val));
-  if (tri->diag != GILU_TRI_DIAG_UNIT) PetscCall(PetscMalloc1(n * bs2, &seg->dval));
+  PetscCall(BuildChunkPatterns(tri, st, ord, seg));
+  seg->inplace = (PetscBool)(seg->rptr && !stored);
+  if (!seg->inplace) { /* the rows, entries (the diagonal dropped) and values in claim order */
+    PetscCall(PetscMalloc4(n, &seg->row, n + 1, &seg->ptr, nnz, &seg->col, nnz, &seg->src));
+    seg->ptr[0] = 0;
+    for (PetscInt p = 0, s = 0, e = 0; p < nc; p++) {
+      PetscInt k = ord[p];
+
+      for (PetscInt t = st[k]; t < st[k + 1]; t++, s++) {
+        PetscInt r = Elim(tri, t);
+
+        seg->row[s] = r;
+        for (PetscInt q = ti[r]; q < ti[r + 1]; q++) {
+          if (tj[q] == r) continue;
+          seg->col[e]   = tj[q];
+          seg->src[e++] = q;
+        }
+        seg->ptr[s + 1] = e;
+      }
+    }
+    PetscCall(PetscMalloc1(nnz * bs2, &seg->val));
+    if (tri->diag != GILU_TRI_DIAG_UNIT) PetscCall(PetscMalloc1(n * bs2, &seg->dval));
+  }
   PetscCall(PetscFree3(ord, pos, cnt));
   PetscCall(PetscFree2(st, of));
   PetscCall(PetscFree(lv));
@@ -546,7 +577,8 @@ static PetscErrorCode BuildSquare(GILUTri tri, const PetscInt *pos, PetscInt r0,
     seg->kernel = GILU_KERNEL_SPMV_VECTOR;
     for (seg->width = 2; seg->width < 32 && seg->width * m < nnz; seg->width *= 2) { }
   }
-  PetscCall(PetscMalloc5(m, &seg->row, m + 1, &seg->ptr, nnz, &seg->col, nnz, &seg->src, 1, &seg->lptr));
+  PetscCall(PetscMalloc4(m, &seg->row, m + 1, &seg->ptr, nnz, &seg->col, nnz, &seg->src));
+  PetscCall(PetscMalloc1(1, &seg->lptr));
   PetscCall(PetscMalloc1(nnz * tri->bs * tri->bs, &seg->val));
   seg->ptr[0] = 0;
   for (PetscInt t = r0, s = 0, e = 0; t < r1; t++) {
@@ -764,8 +796,7 @@ PetscErrorCode GILUTriPlanBuild(GILUTri tri)
 
     for (PetscInt s = 0; s < tri->nseg; s++) {
       if (tri->seg[s].shape == GILU_SEG_SQUARE && tri->seg[s].nnz == 0) {
-        PetscCall(PetscFree5(tri->seg[s].row, tri->seg[s].ptr, tri->seg[s].col, tri->seg[s].src, tri->seg[s].lptr));
-        PetscCall(PetscFree(tri->seg[s].val));
+        PetscCall(SegmentFree(&tri->seg[s]));
         continue;
       }
       tri->seg[k++] = tri->seg[s];
@@ -857,6 +888,11 @@ PetscErrorCode GILUTriPlanSetValues(GILUTri tri)
   for (PetscInt s = 0; s < tri->nseg; s++) {
     GILUTriSeg *seg = &tri->seg[s];
 
+    if (seg->inplace) {
+      seg->av = tri->a;
+      seg->ad = tri->diag == GILU_TRI_DIAG_UNIT ? NULL : tri->dinv;
+      continue;
+    }
     for (PetscInt e = 0; e < seg->nnz; e++)
       for (PetscInt q = 0; q < bs2; q++) seg->val[e * bs2 + q] = tri->a[seg->src[e] * bs2 + q];
     if (seg->dval)
@@ -948,7 +984,8 @@ static inline __attribute__((always_inline)) void RowsSolve(const PetscInt bs, c
   chains keep the core busy while either waits. Every row is computed as the reference computes it (the same bits).
 */
 typedef struct {
-  const MatScalar *v, *d;   /* the next row's values and inverted diagonal block */
+  const MatScalar *v, *d;   /* the next row's values (back: the end of them) and inverted diagonal block */
+  PetscBool        back;    /* in place, upper triangle: the rows' values and diagonal blocks are walked backwards */
   const PetscInt  *off;     /* the current run's column offsets */
   PetscInt         nz;      /* ... and their number */
   PetscInt         left;    /* rows left in the current run */
@@ -960,9 +997,17 @@ static inline void CursorInit(const PetscInt bs, const GILUTriSeg *seg, PetscInt
 {
   const PetscInt lo = seg->cptr[c], bs2 = bs * bs;
 
-  u->v    = seg->val + seg->ptr[lo] * bs2;
-  u->d    = seg->dval ? seg->dval + lo * bs2 : NULL;
-  u->r    = seg->row[lo];
+  if (seg->inplace) {
+    u->v    = seg->av + seg->cvoff[c] * bs2;
+    u->d    = seg->ad ? seg->ad + seg->crow[c] * bs2 : NULL;
+    u->r    = seg->crow[c];
+    u->back = (PetscBool)(seg->rstep < 0);
+  } else {
+    u->v    = seg->val + seg->ptr[lo] * bs2;
+    u->d    = seg->dval ? seg->dval + lo * bs2 : NULL;
+    u->r    = seg->row[lo];
+    u->back = PETSC_FALSE;
+  }
   u->q    = seg->rptr[c];
   u->qend = seg->rptr[c + 1];
   u->left = 0;
@@ -987,11 +1032,12 @@ static inline PetscBool CursorMore(const GILUTriSeg *seg, ChunkCursor *u)
 
 static inline __attribute__((always_inline)) void CursorRow(const PetscInt bs, PetscInt step, ChunkCursor *u, const PetscScalar *src, PetscScalar *x)
 {
-  const PetscInt bs2 = bs * bs, r = u->r;
+  const PetscInt   bs2 = bs * bs, r = u->r;
+  const MatScalar *v   = u->back ? u->v - u->nz * bs2 : u->v;
 
-  RowKernel(bs, src + r * bs, u->off, r, u->v, u->nz, u->d, x, x + r * bs, NULL, NULL, 0);
-  if (u->d) u->d += bs2;
-  u->v += u->nz * bs2;
+  RowKernel(bs, src + r * bs, u->off, r, v, u->nz, u->d, x, x + r * bs, NULL, NULL, 0);
+  if (u->d) u->d += u->back ? -bs2 : bs2;
+  u->v = u->back ? v : v + u->nz * bs2;
   u->r = r + step;
   u->left--;
 }
