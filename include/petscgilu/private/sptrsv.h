@@ -4,8 +4,9 @@
 
    A GILUTri holds one triangular factor, lower or upper, in CSR (bs = 1) or BSR (bs x bs
    blocks, row-major inside a block), the analysis of its dependencies (level sets) and the
-   data layout of the algorithm chosen to solve with it. The engine copies what it is given;
-   the caller's arrays may be freed or changed afterwards.
+   data layout of the algorithm chosen to solve with it. GILUTriSetMatrix() copies what it is
+   given (the caller's arrays may be freed or changed afterwards); GILUTriSetMatrixWithArrays()
+   uses the caller's arrays where they are.
 
    Usage:
      GILUTriCreate(&L);
@@ -63,6 +64,14 @@ PETSC_EXTERN PetscErrorCode GILUTriSetFromOptions(GILUTri, PetscOptions, const c
   i and j keeps the analysis and copies only the values.
 */
 PETSC_EXTERN PetscErrorCode GILUTriSetMatrix(GILUTri, GILUTriUplo, GILUTriDiag, PetscInt, PetscInt, const PetscInt[], const PetscInt[], const MatScalar[], const MatScalar[]);
+/*
+  GILUTriSetMatrixWithArrays(tri, uplo, diag, n, bs, i, j, a, dinv, patternid): as GILUTriSetMatrix(), but the engine
+  works on the caller's arrays instead of copies (no copy, no second check of a pattern it has seen): they must stay
+  allocated until the triangle is destroyed or given other arrays. After the values in a[] (dinv[]) changed, call it
+  again: the analysis is kept while i, j and patternid are the same; change patternid whenever the pattern in i[],
+  j[] changed (the arrays are not compared: they may be the same memory).
+*/
+PETSC_EXTERN PetscErrorCode GILUTriSetMatrixWithArrays(GILUTri, GILUTriUplo, GILUTriDiag, PetscInt, PetscInt, const PetscInt[], const PetscInt[], const MatScalar[], const MatScalar[], PetscInt);
 /* x = T^{-1} b; x may be b (in place) */
 PETSC_EXTERN PetscErrorCode GILUTriSolve(GILUTri, const PetscScalar[], PetscScalar[]);
 /* Levels (wavefronts) of the analysis and the largest level's number of rows */

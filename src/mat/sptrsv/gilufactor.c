@@ -73,7 +73,8 @@ typedef struct {
   /* the factors in CSR/BSR */
   PetscInt  *Li, *Lj, *Ui, *Uj, *Udsrc; /* Udsrc[i]: where PETSc's factor keeps U's row i diagonal, its off-diagonal entries just before it */
   MatScalar *La, *Ua, *Ud;
-  PetscBool  pattern; /* the CSR patterns above are current */
+  PetscBool  pattern;   /* the CSR patterns above are current */
+  PetscInt   patternid; /* counts the patterns read (the engine works on the arrays above in place: it is told when they change) */
   /* the numeric factorization */
   GILUFactorNumericType numeric;   /* asked for */
   GILUFactorSchedule    schedule;  /* asked for */
@@ -188,6 +189,7 @@ static PetscErrorCode MatGILUFactorGetPattern(Mat B)
   PetscCall(FactorRestoreIJ(f->F, baij, &ia, &ja));
   f->pattern  = PETSC_TRUE;
   f->analyzed = PETSC_FALSE;
+  f->patternid++;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -215,14 +217,14 @@ static PetscErrorCode MatGILUFactorCopyValues(Mat B)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Hands the factors to the engine (the analysis is kept while the pattern is the same) */
+/* Hands the factors to the engine, which works on f's arrays in place (its analysis kept while the pattern is the same) */
 static PetscErrorCode MatGILUFactorSetTri(Mat B)
 {
   Mat_GILUFactor *f = (Mat_GILUFactor *)B->data;
 
   PetscFunctionBegin;
-  PetscCall(GILUTriSetMatrix(f->L, GILU_TRI_LOWER, GILU_TRI_DIAG_UNIT, f->nb, f->bs, f->Li, f->Lj, f->La, NULL));
-  PetscCall(GILUTriSetMatrix(f->U, GILU_TRI_UPPER, GILU_TRI_DIAG_INVERSE, f->nb, f->bs, f->Ui, f->Uj, f->Ua, f->Ud));
+  PetscCall(GILUTriSetMatrixWithArrays(f->L, GILU_TRI_LOWER, GILU_TRI_DIAG_UNIT, f->nb, f->bs, f->Li, f->Lj, f->La, NULL, f->patternid));
+  PetscCall(GILUTriSetMatrixWithArrays(f->U, GILU_TRI_UPPER, GILU_TRI_DIAG_INVERSE, f->nb, f->bs, f->Ui, f->Uj, f->Ua, f->Ud, f->patternid));
   PetscCall(GILUTriDestroy(&f->Lt));
   PetscCall(GILUTriDestroy(&f->Ut));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -322,8 +322,9 @@ static PetscErrorCode BuildChunkPatterns(GILUTri tri, const PetscInt *st, const 
 {
   const PetscInt hsize = 4 * GILUTriTable.pat_max; /* open addressing, a power of two */
   const PetscInt *ti = tri->i, *tj = tri->j;
-  PetscInt       npat = 0, nent = 0, nruns = 0, *hash, *pptr, *poff, *rpat, maxent = 0;
-  PetscBool      ok   = PETSC_TRUE;
+  const PetscBool stored = (PetscBool)(tri->diag == GILU_TRI_DIAG_STORED), upper = (PetscBool)(tri->uplo == GILU_TRI_UPPER);
+  PetscInt        npat = 0, nent = 0, nruns = 0, *hash, *pptr, *poff, *rpat, maxent = 0, prev = -1;
+  PetscBool       ok   = PETSC_TRUE;
 
   PetscFunctionBegin;
   if (seg->nrows < GILUTriTable.pat_rows) PetscFunctionReturn(PETSC_SUCCESS);
@@ -335,14 +336,21 @@ static PetscErrorCode BuildChunkPatterns(GILUTri tri, const PetscInt *st, const 
     const PetscInt k = ord[c], lo = seg->cptr[c];
 
     for (PetscInt t = st[k]; t < st[k + 1]; t++) {
-      const PetscInt r = Elim(tri, t), s = lo + t - st[k], *col = tj + ti[r];
-      PetscInt       nz = ti[r + 1] - ti[r], p, dg = -1;
-      uint32_t       h;
+      const PetscInt  r = Elim(tri, t), s = lo + t - st[k];
+      const PetscInt *col = tj + ti[r] + (stored && upper); /* a stored diagonal is first (upper) or last (lower): left out */
+      PetscInt        nz  = ti[r + 1] - ti[r] - stored, p;
+      uint32_t        h;
 
-      for (PetscInt e = 0; e < nz; e++)
-        if (col[e] == r) dg = e; /* a stored diagonal: first (upper) or last (lower) */
-      if (dg == 0) col++;
-      if (dg >= 0) nz--;
+      if (prev >= 0 && pptr[prev + 1] - pptr[prev] == nz) { /* most rows have the pattern of the row before */
+        PetscBool same = PETSC_TRUE;
+
+        for (PetscInt e = 0; e < nz; e++) same = (PetscBool)(same & (poff[pptr[prev] + e] == col[e] - r));
+        if (same) {
+          rpat[s] = prev;
+          if (s == lo) nruns++;
+          continue;
+        }
+      }
       h = (uint32_t)nz * 2654435761u;
       for (PetscInt e = 0; e < nz; e++) h = (h ^ (uint32_t)(col[e] - r)) * 16777619u;
       for (h &= (uint32_t)(hsize - 1);; h = (h + 1) & (uint32_t)(hsize - 1)) {
@@ -363,7 +371,7 @@ static PetscErrorCode BuildChunkPatterns(GILUTri tri, const PetscInt *st, const 
         for (PetscInt e = 0; e < nz; e++) poff[nent++] = col[e] - r;
         pptr[npat] = nent;
       }
-      rpat[s] = p;
+      rpat[s] = prev = p;
       if (s == lo || rpat[s - 1] != p) nruns++;
     }
   }

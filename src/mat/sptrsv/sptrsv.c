@@ -41,7 +41,7 @@ PetscErrorCode GILUTriDestroy(GILUTri *tri)
   PetscFunctionBegin;
   if (!*tri) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(GILUTriPlanDestroy(*tri));
-  PetscCall(PetscFree4((*tri)->i, (*tri)->j, (*tri)->a, (*tri)->dinv));
+  PetscCall(PetscFree4((*tri)->own_i, (*tri)->own_j, (*tri)->own_a, (*tri)->own_d));
   PetscCall(PetscFree((*tri)->level));
   PetscCall(PetscFree((*tri)->done));
   PetscCall(PetscFree(*tri));
@@ -239,7 +239,12 @@ PetscErrorCode GILUCountLevels(GILUTriUplo uplo, PetscInt n, const PetscInt i[],
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode GILUTriAnalyze(GILUTri tri)
+/*
+  The pattern is checked and analysed in one pass over it, rows in elimination order: each row's columns checked
+  branch-free (a row found wrong is looked at again for the error message), then its level (1 + the largest level of
+  the rows it reads; 0-based); then the level sizes
+*/
+static PetscErrorCode CheckAndAnalyze(GILUTri tri, GILUTriUplo uplo, GILUTriDiag diag, PetscInt n, const PetscInt i[], const PetscInt j[])
 {
   PetscInt      *level, *count, nl = 0;
   PetscLogDouble t0, t1;
@@ -247,19 +252,36 @@ static PetscErrorCode GILUTriAnalyze(GILUTri tri)
   PetscFunctionBegin;
   PetscCall(PetscTime(&t0));
   PetscCall(PetscFree(tri->level));
-  PetscCall(PetscMalloc1(tri->n, &tri->level));
+  PetscCall(PetscMalloc1(n, &tri->level));
   level = tri->level;
-  for (PetscInt t = 0; t < tri->n; t++) { /* one pass: the level of each row, then the level sizes */
-    PetscInt r = tri->uplo == GILU_TRI_LOWER ? t : tri->n - 1 - t, l = 0;
+  for (PetscInt t = 0; t < n; t++) {
+    const PetscInt r = uplo == GILU_TRI_LOWER ? t : n - 1 - t, lo = i[r], hi = i[r + 1];
+    const PetscInt cmin = uplo == GILU_TRI_LOWER ? 0 : r, cmax = uplo == GILU_TRI_LOWER ? r : n - 1;
+    PetscInt       prev = -1, rowbad = 0, l = 0;
 
-    for (PetscInt k = tri->i[r]; k < tri->i[r + 1]; k++)
-      if (tri->j[k] != r) l = PetscMax(l, level[tri->j[k]] + 1);
+    for (PetscInt k = lo; k < hi; k++) {
+      rowbad |= (j[k] < cmin) | (j[k] > cmax) | (j[k] <= prev) | (j[k] == r && diag != GILU_TRI_DIAG_STORED);
+      prev = j[k];
+    }
+    if (diag == GILU_TRI_DIAG_STORED) rowbad |= (hi == lo) || j[uplo == GILU_TRI_LOWER ? hi - 1 : lo] != r;
+    if (PetscUnlikely(rowbad)) {
+      for (PetscInt k = lo; k < hi; k++) {
+        PetscCheck(j[k] >= 0 && j[k] < n, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Row %" PetscInt_FMT ": column %" PetscInt_FMT " is outside [0, %" PetscInt_FMT ")", r, j[k], n);
+        PetscCheck(uplo == GILU_TRI_LOWER ? j[k] <= r : j[k] >= r, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Row %" PetscInt_FMT " of a %s triangular factor has an entry in column %" PetscInt_FMT, r, uplo == GILU_TRI_LOWER ? "lower" : "upper", j[k]);
+        PetscCheck(k == lo || j[k] > j[k - 1], PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Row %" PetscInt_FMT ": columns must be sorted ascending and unique", r);
+        PetscCheck(j[k] != r || diag == GILU_TRI_DIAG_STORED, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Row %" PetscInt_FMT " stores its diagonal but the factor was declared with a unit or separate diagonal", r);
+      }
+      PetscCheck(diag != GILU_TRI_DIAG_STORED, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Row %" PetscInt_FMT " has no stored diagonal", r);
+      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_PLIB, "The pattern check found a wrong row but no error for it");
+    }
+    for (PetscInt k = lo; k < hi; k++)
+      if (j[k] != r) l = PetscMax(l, level[j[k]] + 1);
     level[r] = l;
     nl       = PetscMax(nl, l + 1);
   }
   tri->nlevels = nl;
   PetscCall(PetscCalloc1(nl + 1, &count));
-  for (PetscInt r = 0; r < tri->n; r++) count[level[r]]++;
+  for (PetscInt r = 0; r < n; r++) count[level[r]]++;
   tri->maxlevel = 0;
   for (PetscInt l = 0; l < nl; l++) tri->maxlevel = PetscMax(tri->maxlevel, count[l]);
   PetscCall(PetscFree(count));
@@ -269,7 +291,8 @@ static PetscErrorCode GILUTriAnalyze(GILUTri tri)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode GILUTriSetMatrix(GILUTri tri, GILUTriUplo uplo, GILUTriDiag diag, PetscInt n, PetscInt bs, const PetscInt i[], const PetscInt j[], const MatScalar a[], const MatScalar dinv[])
+/* Both ways of giving the factor: copied (borrow false) or the caller's arrays used in place (GILUTriSetMatrixWithArrays()) */
+static PetscErrorCode SetMatrix(GILUTri tri, GILUTriUplo uplo, GILUTriDiag diag, PetscInt n, PetscInt bs, const PetscInt i[], const PetscInt j[], const MatScalar a[], const MatScalar dinv[], PetscBool borrow, PetscInt patternid)
 {
   PetscInt  bs2 = bs * bs;
   PetscBool same;
@@ -277,50 +300,47 @@ PetscErrorCode GILUTriSetMatrix(GILUTri tri, GILUTriUplo uplo, GILUTriDiag diag,
   PetscFunctionBegin;
   PetscCheck(bs >= 1 && bs <= GILU_MAX_DOF, PETSC_COMM_SELF, PETSC_ERR_SUP, "Block size %" PetscInt_FMT " is not supported by the triangular-solve engine: use 1 to %d", bs, GILU_MAX_DOF);
   PetscCheck(diag != GILU_TRI_DIAG_INVERSE || dinv, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "GILU_TRI_DIAG_INVERSE needs the inverted diagonal blocks");
-  same = (PetscBool)(tri->analyzed && tri->uplo == uplo && tri->diag == diag && tri->n == n && tri->bs == bs && tri->nz == i[n]);
-  if (same) PetscCall(PetscArraycmp(tri->i, i, n + 1, &same));
-  if (same) PetscCall(PetscArraycmp(tri->j, j, i[n], &same));
+  same = (PetscBool)(tri->analyzed && tri->borrowed == borrow && tri->uplo == uplo && tri->diag == diag && tri->n == n && tri->bs == bs && tri->nz == i[n]);
+  if (same && borrow) same = (PetscBool)(tri->i == i && tri->j == j && tri->patternid == patternid);
+  else if (same) {
+    PetscCall(PetscArraycmp(tri->i, i, n + 1, &same));
+    if (same) PetscCall(PetscArraycmp(tri->j, j, i[n], &same));
+  }
   if (!same) {
-    PetscBool bad = PETSC_FALSE;
-
-    /* the pattern is checked in one branch-free pass; a row found wrong is looked at again for the error message */
-    for (PetscInt r = 0; r < n; r++) {
-      const PetscInt lo = i[r], hi = i[r + 1], cmin = uplo == GILU_TRI_LOWER ? 0 : r, cmax = uplo == GILU_TRI_LOWER ? r : n - 1;
-      PetscInt       prev = -1, rowbad = 0;
-
-      for (PetscInt k = lo; k < hi; k++) {
-        rowbad |= (j[k] < cmin) | (j[k] > cmax) | (j[k] <= prev) | (j[k] == r && diag != GILU_TRI_DIAG_STORED);
-        prev = j[k];
-      }
-      if (PetscUnlikely(rowbad)) {
-        bad = PETSC_TRUE;
-        for (PetscInt k = lo; k < hi; k++) {
-          PetscCheck(j[k] >= 0 && j[k] < n, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Row %" PetscInt_FMT ": column %" PetscInt_FMT " is outside [0, %" PetscInt_FMT ")", r, j[k], n);
-          PetscCheck(uplo == GILU_TRI_LOWER ? j[k] <= r : j[k] >= r, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Row %" PetscInt_FMT " of a %s triangular factor has an entry in column %" PetscInt_FMT, r, uplo == GILU_TRI_LOWER ? "lower" : "upper", j[k]);
-          PetscCheck(k == lo || j[k] > j[k - 1], PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Row %" PetscInt_FMT ": columns must be sorted ascending and unique", r);
-          PetscCheck(j[k] != r || diag == GILU_TRI_DIAG_STORED, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Row %" PetscInt_FMT " stores its diagonal but the factor was declared with a unit or separate diagonal", r);
-        }
-      }
-    }
-    PetscCheck(!bad, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The pattern check found a wrong row but no error for it");
-    if (diag == GILU_TRI_DIAG_STORED)
-      for (PetscInt r = 0; r < n; r++) PetscCheck(i[r + 1] > i[r] && j[uplo == GILU_TRI_LOWER ? i[r + 1] - 1 : i[r]] == r, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Row %" PetscInt_FMT " has no stored diagonal", r);
-    PetscCall(PetscFree4(tri->i, tri->j, tri->a, tri->dinv));
-    PetscCall(PetscMalloc4(n + 1, &tri->i, i[n], &tri->j, i[n] * bs2, &tri->a, diag == GILU_TRI_DIAG_STORED || diag == GILU_TRI_DIAG_INVERSE ? n * bs2 : 0, &tri->dinv));
-    PetscCall(PetscArraycpy(tri->i, i, n + 1));
-    PetscCall(PetscArraycpy(tri->j, j, i[n]));
-    tri->uplo = uplo;
-    tri->diag = diag;
-    tri->n    = n;
-    tri->bs   = bs;
-    tri->nz   = i[n];
+    tri->analyzed = PETSC_FALSE;
     PetscCall(PetscLogEventBegin(GILU_TriAnalysis, 0, 0, 0, 0));
     PetscCall(GILUTriPlanDestroy(tri));
-    PetscCall(GILUTriAnalyze(tri));
+    PetscCall(CheckAndAnalyze(tri, uplo, diag, n, i, j));
     PetscCall(PetscLogEventEnd(GILU_TriAnalysis, 0, 0, 0, 0));
+    PetscCall(PetscFree4(tri->own_i, tri->own_j, tri->own_a, tri->own_d));
+    if (borrow) {
+      PetscCall(PetscMalloc4(0, &tri->own_i, 0, &tri->own_j, 0, &tri->own_a, diag == GILU_TRI_DIAG_STORED ? n * bs2 : 0, &tri->own_d));
+      tri->i = i;
+      tri->j = j;
+    } else {
+      PetscCall(PetscMalloc4(n + 1, &tri->own_i, i[n], &tri->own_j, i[n] * bs2, &tri->own_a, diag == GILU_TRI_DIAG_STORED || diag == GILU_TRI_DIAG_INVERSE ? n * bs2 : 0, &tri->own_d));
+      PetscCall(PetscArraycpy(tri->own_i, i, n + 1));
+      PetscCall(PetscArraycpy(tri->own_j, j, i[n]));
+      tri->i = tri->own_i;
+      tri->j = tri->own_j;
+    }
+    tri->borrowed  = borrow;
+    tri->patternid = patternid;
+    tri->uplo      = uplo;
+    tri->diag      = diag;
+    tri->n         = n;
+    tri->bs        = bs;
+    tri->nz        = i[n];
   }
-  PetscCall(PetscArraycpy(tri->a, a, i[n] * bs2));
-  if (diag == GILU_TRI_DIAG_INVERSE) PetscCall(PetscArraycpy(tri->dinv, dinv, n * bs2));
+  if (borrow) {
+    tri->a    = a;
+    tri->dinv = diag == GILU_TRI_DIAG_INVERSE ? dinv : tri->own_d;
+  } else {
+    PetscCall(PetscArraycpy(tri->own_a, a, i[n] * bs2));
+    if (diag == GILU_TRI_DIAG_INVERSE) PetscCall(PetscArraycpy(tri->own_d, dinv, n * bs2));
+    tri->a    = tri->own_a;
+    tri->dinv = tri->own_d;
+  }
   if (diag == GILU_TRI_DIAG_STORED) /* keep the inverted diagonal blocks: the solve multiplies */
     for (PetscInt r = 0; r < n; r++) {
       const MatScalar *d = tri->a + (uplo == GILU_TRI_LOWER ? i[r + 1] - 1 : i[r]) * bs2;
@@ -328,7 +348,7 @@ PetscErrorCode GILUTriSetMatrix(GILUTri tri, GILUTriUplo uplo, GILUTriDiag diag,
 
       for (PetscInt t = 0; t < bs2; t++) D[t] = d[t];
       PetscCheck(GILUBlockInvert(bs, D, Dinv, 0.0), PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "Zero pivot in the diagonal block of row %" PetscInt_FMT " of a triangular factor", r);
-      for (PetscInt t = 0; t < bs2; t++) tri->dinv[r * bs2 + t] = (MatScalar)Dinv[t];
+      for (PetscInt t = 0; t < bs2; t++) tri->own_d[r * bs2 + t] = (MatScalar)Dinv[t];
     }
   if (tri->reqbackend == PETSCGILU_BACKEND_AUTO) PetscCall(GILUTriResolveBackend(tri)); /* it depends on the type */
   if (!tri->planned || tri->plantype != tri->type || tri->planthreads != tri->nthreads || tri->plandepth != tri->reqdepth || tri->planbackend != tri->backend || tri->planperm != tri->permuted || tri->planreorder != tri->reorder) {
@@ -338,6 +358,20 @@ PetscErrorCode GILUTriSetMatrix(GILUTri tri, GILUTriUplo uplo, GILUTriDiag diag,
     PetscCall(PetscLogEventEnd(GILU_TriAnalysis, 0, 0, 0, 0));
   }
   PetscCall(GILUTriPlanSetValues(tri));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode GILUTriSetMatrix(GILUTri tri, GILUTriUplo uplo, GILUTriDiag diag, PetscInt n, PetscInt bs, const PetscInt i[], const PetscInt j[], const MatScalar a[], const MatScalar dinv[])
+{
+  PetscFunctionBegin;
+  PetscCall(SetMatrix(tri, uplo, diag, n, bs, i, j, a, dinv, PETSC_FALSE, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode GILUTriSetMatrixWithArrays(GILUTri tri, GILUTriUplo uplo, GILUTriDiag diag, PetscInt n, PetscInt bs, const PetscInt i[], const PetscInt j[], const MatScalar a[], const MatScalar dinv[], PetscInt patternid)
+{
+  PetscFunctionBegin;
+  PetscCall(SetMatrix(tri, uplo, diag, n, bs, i, j, a, dinv, PETSC_TRUE, patternid));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -96,8 +96,12 @@ struct _n_GILUTri {
   GILUTriUplo      uplo;
   GILUTriDiag      diag;
   PetscInt         n, bs, nz;
-  PetscInt        *i, *j;
-  MatScalar       *a, *dinv;
+  const PetscInt  *i, *j;               /* the pattern: the engine's copies (own) or the caller's arrays (GILUTriSetMatrixWithArrays()) */
+  const MatScalar *a, *dinv;            /* the values, likewise (a stored diagonal's inverses always in own_d) */
+  PetscInt        *own_i, *own_j;       /* the copies the engine owns (allocated together with own_a, own_d) */
+  MatScalar       *own_a, *own_d;
+  PetscBool        borrowed;            /* i, j, a (and dinv unless stored) are the caller's */
+  PetscInt         patternid;           /* borrowed: the caller's number for the pattern of i, j */
   PetscInt         nlevels, maxlevel; /* analysis */
   PetscInt        *level;             /* [n] level of each row (0-based) */
   PetscBool        analyzed;
