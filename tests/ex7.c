@@ -766,15 +766,17 @@ static PetscErrorCode TestChunked(PetscRandom rnd)
     PetscCall(GILUTriSetMatrix(tri, uplo, GILU_TRI_DIAG_STORED, n, bs, ai, aj, aa, NULL));
     PetscCall(GILUTriSolveReference(tri, b, xref));
     PetscCall(GILUTriSetType(tri, GILU_TRISOLVE_CHUNKED));
-    for (PetscInt nt = 1; nt <= 3; nt++) {
-      PetscBool same;
+    for (PetscInt nt = 1; nt <= 3; nt++)
+      for (PetscInt cs = 1; cs >= (nt > 1 ? 0 : 1); cs--) { /* the threads' fixed shares, and claimed chunks */
+        PetscBool same;
 
-      PetscCall(GILUTriSetThreads(tri, nt));
-      PetscCall(PetscArraycpy(x, b, n * bs));
-      PetscCall(GILUTriSolve(tri, x, x)); /* in place */
-      PetscCall(PetscArraycmp(x, xref, n * bs, &same));
-      if (!same) PetscCall(PetscPrintf(PETSC_COMM_SELF, "chunked: %s chain, %" PetscInt_FMT " threads: not bitwise the reference (%g)\n", u ? "upper" : "lower", nt, (double)RelDiff(n * bs, x, xref)));
-    }
+        PetscCall(GILUTriSetThreads(tri, nt));
+        PetscCall(GILUTriSetChunkedStatic(tri, (PetscBool)cs));
+        PetscCall(PetscArraycpy(x, b, n * bs));
+        PetscCall(GILUTriSolve(tri, x, x)); /* in place */
+        PetscCall(PetscArraycmp(x, xref, n * bs, &same));
+        if (!same) PetscCall(PetscPrintf(PETSC_COMM_SELF, "chunked: %s chain, %" PetscInt_FMT " threads%s: not bitwise the reference (%g)\n", u ? "upper" : "lower", nt, cs ? "" : ", claimed", (double)RelDiff(n * bs, x, xref)));
+      }
     PetscCall(GILUTriDestroy(&tri));
     PetscCall(PetscFree3(b, xref, x));
     PetscCall(PetscFree3(ai, aj, aa));

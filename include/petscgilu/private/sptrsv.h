@@ -118,6 +118,14 @@ PETSC_EXTERN PetscErrorCode GILUTriGetBackend(GILUTri, PetscGILUBackendType *);
   also -mat_gilu_trisolve_permuted <bool>
 */
 PETSC_EXTERN PetscErrorCode GILUTriSetPermutedLayout(GILUTri, PetscBool);
+/*
+  Chunked on several threads (default PETSC_TRUE): each thread takes a fixed share of every chunk level (the same
+  stretch of the claim order, so mostly the chunks that read its own earlier chunks: the solution it reads stays in its
+  own cache) and waits on the flags of the chunks it reads; PETSC_FALSE: the threads claim chunks from a shared counter
+  (a thread the system deschedules then holds up less, at the price of reading the other core's results). The same bits
+  either way; also -mat_gilu_trisolve_chunked_static <bool>
+*/
+PETSC_EXTERN PetscErrorCode GILUTriSetChunkedStatic(GILUTri, PetscBool);
 /* The engine's L and U of a factor of MatSolverType gilu (borrowed references; NULL before the numeric factorization) */
 PETSC_EXTERN PetscErrorCode MatGILUFactorGetTri(Mat, GILUTri *, GILUTri *);
 /*

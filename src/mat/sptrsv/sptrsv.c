@@ -31,6 +31,7 @@ PetscErrorCode GILUTriCreate(GILUTri *tri)
   PetscCall(GILUGetNumThreads(&(*tri)->nthreads));
   (*tri)->permuted = PETSC_TRUE;
   (*tri)->reorder  = PETSC_TRUE;
+  (*tri)->cstatic  = PETSC_TRUE;
   PetscCall(PetscGILUGetBackend(&(*tri)->reqbackend)); /* -gilu_backend */
   PetscCall(GILUTriResolveBackend(*tri));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -177,6 +178,13 @@ PetscErrorCode GILUTriSetRecBlockReorder(GILUTri tri, PetscBool flg)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode GILUTriSetChunkedStatic(GILUTri tri, PetscBool flg)
+{
+  PetscFunctionBegin;
+  tri->cstatic = flg;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode GILUTriSetBlockDepth(GILUTri tri, PetscInt depth)
 {
   PetscFunctionBegin;
@@ -210,6 +218,12 @@ PetscErrorCode GILUTriSetFromOptions(GILUTri tri, PetscOptions options, const ch
 
     PetscCall(PetscOptionsGetBool(options, prefix, "-mat_gilu_trisolve_recblock_reorder", &flg, &set));
     if (set) PetscCall(GILUTriSetRecBlockReorder(tri, flg));
+  }
+  {
+    PetscBool flg = tri->cstatic;
+
+    PetscCall(PetscOptionsGetBool(options, prefix, "-mat_gilu_trisolve_chunked_static", &flg, &set));
+    if (set) PetscCall(GILUTriSetChunkedStatic(tri, flg));
   }
   {
     PetscEnum backend = (PetscEnum)tri->reqbackend;

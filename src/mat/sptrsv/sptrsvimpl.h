@@ -71,7 +71,7 @@ typedef struct {
   /* chunked (a whole-matrix triangle, kernel GILU_KERNEL_SYNCFREE with dptr != NULL): the chunks are runs of consecutive
      rows in elimination order, stored and claimed level by level of the chunk DAG (nlevels, lptr count chunk levels);
      chunk c waits for the done flags (tri->done[chunk], by claim position) of its dependencies dep[dptr[c] .. dptr[c+1]-1] */
-  PetscInt *dptr; /* [nchunks+1] */
+  PetscInt *dptr; /* [nchunks+1] (lptr[l]: the claim position of chunk level l's first chunk) */
   PetscInt *dep;  /* [dptr[nchunks]] claim positions of the chunks holding the columns the chunk's rows read */
   PetscInt  rstep; /* the rows of a chunk are row[cptr[c]] + rstep * k, k = 0, 1, ... (1 lower, -1 upper) */
   /* chunked, when the rows have few distinct column-offset lists (col - row; a stencil matrix in natural order has a
@@ -119,6 +119,7 @@ struct _n_GILUTri {
   PetscInt             backend, planbackend; /* resolved: 0 host, 1 cudaemu, 2 cuda */
   PetscGILUBackendType reqbackend;           /* asked for (GILUTriSetBackend(), default -gilu_backend); auto: resolved at each plan check */
   PetscBool            permuted, planperm;   /* the permuted layout asked for, and in the plan */
+  PetscBool            cstatic;              /* chunked on several threads: fixed shares of each chunk level (else claimed) */
   PetscScalar         *xp;                   /* [n*bs] the solution in execution order (permuted layout) */
   PetscBool            reorder, planreorder; /* recblock: rows reordered by levels before each split (asked for, in the plan) */
   PetscInt            *rord;                 /* recblock reordered: [n] the row at each position of the final order */
