@@ -15,9 +15,10 @@
    (-mat_gilu_trisolve_threads, default OMP_NUM_THREADS) by the dependency DAG of L, analysed once per nonzero pattern:
      chunked  (default) runs of consecutive rows that each read the row before (a grid line of a stencil matrix in
               natural order; 64 to 256 rows, or, where that leaves fewer than 2 chunks per level of the chunk DAG and
-              thread, the runs cut at 256, 128, ... 8 rows, else the level sets), claimed in the order of the chunk
-              DAG's levels; a chunk waits for the done flags of the chunks it reads, then eliminates its rows in order
-              (PETSc's memory access pattern);
+              thread, the runs cut at 256, 128, ... 8 rows, else the level sets), ordered by the chunk DAG's levels;
+              each thread takes a fixed share of every level (the same stretch of it, so the rows it reads are
+              mostly its own and stay in its cache); a chunk waits for the done flags of the chunks it reads, then
+              eliminates its rows in order (PETSc's memory access pattern);
      levelset the level sets (wavefronts) of L, the rows of a level split among the threads, a barrier between levels;
    one thread runs the rows in natural order, as PETSc. Zero pivots are handled as PETSc does for the shift types
    none (MatFactorError MAT_FACTOR_NUMERIC_ZEROPIVOT, so KSP says DIVERGED_PC_FAILED) and inblocks; for nonzero and
@@ -85,10 +86,10 @@ typedef struct {
   PetscBool             analyzed;  /* the schedule below is current (once per pattern) */
   PetscInt              nlevels, *lptr, *lrow; /* the level sets of L: rows lrow[lptr[l] .. lptr[l+1]-1] */
   PetscInt              nchunks, nclevels;    /* chunked: chunks of consecutive rows, levels of the chunk DAG */
-  PetscInt             *cptr, *corder;        /* [nchunks+1] first row of each chunk; [nchunks] the claim order */
+  PetscInt             *cptr, *corder;        /* [nchunks+1] first row of each chunk; [nchunks] the chunks by level */
+  PetscInt             *clptr;                /* [nclevels+1] chunk level l is corder[clptr[l] .. clptr[l+1]-1] */
   PetscInt             *dptr, *dep;           /* [nchunks+1], [dptr[nchunks]] the chunks each chunk reads */
   unsigned int         *cdone, epoch;         /* cdone[c] == epoch: chunk c is final in this factorization */
-  PetscInt              next;                 /* the next claim position (atomic) */
   MatScalar            *rtmp;                 /* [nthreads * nb] the dense work rows of the threads */
 } Mat_GILUFactor;
 
@@ -236,6 +237,7 @@ static PetscErrorCode MatGILUFactorScheduleDestroy(Mat_GILUFactor *f)
   PetscCall(PetscFree2(f->lptr, f->lrow));
   PetscCall(PetscFree4(f->cptr, f->corder, f->dptr, f->cdone));
   PetscCall(PetscFree(f->dep));
+  PetscCall(PetscFree(f->clptr));
   PetscCall(PetscFree(f->rtmp));
   f->nlevels  = 0;
   f->nchunks  = 0;
@@ -247,8 +249,9 @@ static PetscErrorCode MatGILUFactorScheduleDestroy(Mat_GILUFactor *f)
 /*
   Chunked schedule: chunks of consecutive rows, a new one where a row does not read the row before it once the chunk has
   cmin rows, or at cmax rows; the chunks each chunk reads (earlier ones, since L's columns come before its
-  rows), the levels of the chunk DAG and the claim order (by chunk level, then by row): a chunk waits only on chunks of
-  lower levels, claimed before it, so the threads cannot deadlock.
+  rows), the levels of the chunk DAG and the order (by chunk level, then by row). A chunk waits only on chunks of lower
+  levels, and every thread runs its shares level by level, so the threads cannot deadlock: the lowest level with an
+  unfinished chunk waits on finished chunks only.
 */
 static PetscErrorCode MatGILUFactorChunks(Mat_GILUFactor *f, PetscInt cmin, PetscInt cmax)
 {
@@ -258,6 +261,7 @@ static PetscErrorCode MatGILUFactorChunks(Mat_GILUFactor *f, PetscInt cmin, Pets
   PetscFunctionBegin;
   PetscCall(PetscFree4(f->cptr, f->corder, f->dptr, f->cdone));
   PetscCall(PetscFree(f->dep));
+  PetscCall(PetscFree(f->clptr));
   PetscCall(PetscMalloc4(nb + 1, &f->cptr, nb, &f->corder, nb + 1, &f->dptr, nb, &f->cdone));
   PetscCall(PetscMalloc3(nb, &cof, nb, &mark, nb + 1, &clev));
   f->cptr[0] = 0;
@@ -306,6 +310,8 @@ static PetscErrorCode MatGILUFactorChunks(Mat_GILUFactor *f, PetscInt cmin, Pets
   PetscCall(PetscArrayzero(mark, f->nclevels + 1));
   for (PetscInt c = 0; c < nc; c++) mark[clev[c] + 1]++;
   for (PetscInt l = 0; l < f->nclevels; l++) mark[l + 1] += mark[l];
+  PetscCall(PetscMalloc1(f->nclevels + 1, &f->clptr));
+  PetscCall(PetscArraycpy(f->clptr, mark, f->nclevels + 1));
   for (PetscInt c = 0; c < nc; c++) f->corder[mark[clev[c]]++] = c;
   PetscCall(PetscArrayzero(f->cdone, nc));
   f->epoch = 0;
@@ -316,7 +322,7 @@ static PetscErrorCode MatGILUFactorChunks(Mat_GILUFactor *f, PetscInt cmin, Pets
 /*
   The schedule of the numeric factorization, from L's pattern (once per pattern): row i reads the finished rows j of its
   L entries (j < i). The level sets (level of i: 1 + the largest level of those rows), and for chunked the chunks of
-  consecutive rows, the chunks each reads and the claim order (by level of the chunk DAG, then by row).
+  consecutive rows, the chunks each reads and their order (by level of the chunk DAG, then by row).
 */
 static PetscErrorCode MatGILUFactorAnalyze(Mat_GILUFactor *f)
 {
@@ -503,7 +509,6 @@ static PetscErrorCode MatGILUFactorNumeric_SeqAIJ(Mat B, Mat A, const MatFactorI
         PetscCall(PetscArrayzero(f->cdone, f->nchunks));
         f->epoch = 1;
       }
-      f->next = 0;
     }
 #if defined(PETSCGILU_HAVE_OPENMP)
   #pragma omp parallel num_threads((int)nt)
@@ -518,15 +523,17 @@ static PetscErrorCode MatGILUFactorNumeric_SeqAIJ(Mat B, Mat A, const MatFactorI
       unsigned int epoch = f->epoch;
       PivotInfo    pi    = pinfo[tid]; /* a copy: no false sharing */
 
-      if (chunked) { /* a chunk waits on the chunks it reads, then factors its rows in order */
-        for (;;) {
-          PetscInt k = __atomic_fetch_add(&f->next, 1, __ATOMIC_RELAXED), c;
+      if (chunked) { /* each thread takes a fixed share of every chunk level (the rows it reads are mostly its own); a chunk waits on the chunks it reads, then factors its rows in order */
+        for (PetscInt l = 0; l < f->nclevels; l++) {
+          const PetscInt c0 = f->clptr[l], len = f->clptr[l + 1] - c0;
 
-          if (k >= f->nchunks) break;
-          c = f->corder[k];
-          for (PetscInt d = f->dptr[c]; d < f->dptr[c + 1]; d++) WaitChunk(&f->cdone[f->dep[d]], epoch);
-          for (PetscInt i = f->cptr[c]; i < f->cptr[c + 1]; i++) FactorRow(f, i, ai, aj, aa, r, ic, shifttype, zeropivot, shiftamount, rtmp, &pi);
-          __atomic_store_n(&f->cdone[c], epoch, __ATOMIC_RELEASE);
+          for (PetscInt k = c0 + (len * tid) / nt; k < c0 + (len * (tid + 1)) / nt; k++) {
+            const PetscInt c = f->corder[k];
+
+            for (PetscInt d = f->dptr[c]; d < f->dptr[c + 1]; d++) WaitChunk(&f->cdone[f->dep[d]], epoch);
+            for (PetscInt i = f->cptr[c]; i < f->cptr[c + 1]; i++) FactorRow(f, i, ai, aj, aa, r, ic, shifttype, zeropivot, shiftamount, rtmp, &pi);
+            __atomic_store_n(&f->cdone[c], epoch, __ATOMIC_RELEASE);
+          }
         }
       } else { /* level sets of L, a barrier between levels (every thread takes this branch) */
         for (PetscInt l = 0; l < f->nlevels; l++) {
