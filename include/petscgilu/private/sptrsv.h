@@ -126,6 +126,14 @@ PETSC_EXTERN PetscErrorCode GILUTriSetPermutedLayout(GILUTri, PetscBool);
   either way; also -mat_gilu_trisolve_chunked_static <bool>
 */
 PETSC_EXTERN PetscErrorCode GILUTriSetChunkedStatic(GILUTri, PetscBool);
+/*
+  CUDA back-ends (cuda, cudaemu): the sync-free triangles (the whole factor's, or the blocked algorithms') stored by
+  columns (CSC; seed 004's improved recursive layout keeps its triangles so) and solved by the column-oriented
+  sync-free kernel (a thread per column: once the rows above have updated x_c it finishes x_c and updates the rows of
+  its column by atomic adds, so the order of those adds varies: round-off only). Default PETSC_FALSE (the row-wise
+  kernel, which gives the host's bits); no GPU here measured which is faster. Also -mat_gilu_trisolve_csc <bool>
+*/
+PETSC_EXTERN PetscErrorCode GILUTriSetTriangleCSC(GILUTri, PetscBool);
 /* The engine's L and U of a factor of MatSolverType gilu (borrowed references; NULL before the numeric factorization) */
 PETSC_EXTERN PetscErrorCode MatGILUFactorGetTri(Mat, GILUTri *, GILUTri *);
 /*

@@ -551,7 +551,7 @@ PetscErrorCode GILUTriViewSegments(GILUTri tri, PetscViewer viewer)
     const GILUTriSeg *seg = &tri->seg[s];
 
     if (seg->shape == GILU_SEG_TRIANGLE)
-      PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt_FMT ": triangle of %" PetscInt_FMT " rows, %" PetscInt_FMT " levels, %" PetscInt_FMT " off-diagonal blocks: %s\n", s, seg->nrows, seg->nlevels, seg->nnz, seg->kernel == GILU_KERNEL_SYNCFREE ? "sync-free" : (seg->kernel == GILU_KERNEL_PARALLEL ? "completely parallel (level-set, one level)" : "level-set")));
+      PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt_FMT ": triangle of %" PetscInt_FMT " rows, %" PetscInt_FMT " levels, %" PetscInt_FMT " off-diagonal blocks: %s\n", s, seg->nrows, seg->nlevels, seg->nnz, seg->kernel == GILU_KERNEL_SYNCFREE ? (tri->csc ? "sync-free by columns (CSC)" : "sync-free") : (seg->kernel == GILU_KERNEL_PARALLEL ? "completely parallel (level-set, one level)" : "level-set")));
     else if (seg->kernel == GILU_KERNEL_SPMV_VECTOR)
       PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt_FMT ": square of %" PetscInt_FMT " rows x %" PetscInt_FMT " columns, %" PetscInt_FMT " rows nonempty, %" PetscInt_FMT " blocks: vector-CSR, %" PetscInt_FMT " lanes per row\n", s, seg->nblock,
                                        seg->ncols, seg->nrows, seg->nnz, seg->width));
@@ -872,6 +872,7 @@ PetscErrorCode GILUTriPlanBuild(GILUTri tri)
   tri->planbackend = tri->backend;
   tri->planperm    = tri->permuted;
   tri->planreorder = tri->reorder;
+  tri->plancsc     = tri->csc;
   tri->nnzsq       = 0;
   for (PetscInt s = 0; s < tri->nseg; s++)
     if (tri->seg[s].shape == GILU_SEG_SQUARE) tri->nnzsq += tri->seg[s].nnz;

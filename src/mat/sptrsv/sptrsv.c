@@ -116,7 +116,7 @@ static PetscErrorCode GILUTriDeviceCreate(GILUTri tri)
       info[s].kernel = GILU_CUDA_LEVELSET;
       break;
     case GILU_KERNEL_SYNCFREE:
-      info[s].kernel = GILU_CUDA_SYNCFREE;
+      info[s].kernel = tri->csc ? GILU_CUDA_SYNCFREE_CSC : GILU_CUDA_SYNCFREE;
       break;
     case GILU_KERNEL_SPMV:
       info[s].kernel = GILU_CUDA_SPMV_SCALAR;
@@ -185,6 +185,13 @@ PetscErrorCode GILUTriSetChunkedStatic(GILUTri tri, PetscBool flg)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode GILUTriSetTriangleCSC(GILUTri tri, PetscBool flg)
+{
+  PetscFunctionBegin;
+  tri->csc = flg;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode GILUTriSetBlockDepth(GILUTri tri, PetscInt depth)
 {
   PetscFunctionBegin;
@@ -224,6 +231,12 @@ PetscErrorCode GILUTriSetFromOptions(GILUTri tri, PetscOptions options, const ch
 
     PetscCall(PetscOptionsGetBool(options, prefix, "-mat_gilu_trisolve_chunked_static", &flg, &set));
     if (set) PetscCall(GILUTriSetChunkedStatic(tri, flg));
+  }
+  {
+    PetscBool flg = tri->csc;
+
+    PetscCall(PetscOptionsGetBool(options, prefix, "-mat_gilu_trisolve_csc", &flg, &set));
+    if (set) PetscCall(GILUTriSetTriangleCSC(tri, flg));
   }
   {
     PetscEnum backend = (PetscEnum)tri->reqbackend;
@@ -365,7 +378,7 @@ static PetscErrorCode SetMatrix(GILUTri tri, GILUTriUplo uplo, GILUTriDiag diag,
       for (PetscInt t = 0; t < bs2; t++) tri->own_d[r * bs2 + t] = (MatScalar)Dinv[t];
     }
   if (tri->reqbackend == PETSCGILU_BACKEND_AUTO) PetscCall(GILUTriResolveBackend(tri)); /* it depends on the type */
-  if (!tri->planned || tri->plantype != tri->type || tri->planthreads != tri->nthreads || tri->plandepth != tri->reqdepth || tri->planbackend != tri->backend || tri->planperm != tri->permuted || tri->planreorder != tri->reorder) {
+  if (!tri->planned || tri->plantype != tri->type || tri->planthreads != tri->nthreads || tri->plandepth != tri->reqdepth || tri->planbackend != tri->backend || tri->planperm != tri->permuted || tri->planreorder != tri->reorder || tri->plancsc != tri->csc) {
     PetscCall(PetscLogEventBegin(GILU_TriAnalysis, 0, 0, 0, 0));
     PetscCall(GILUTriPlanDestroy(tri));
     PetscCall(GILUTriPlanBuild(tri));
@@ -395,7 +408,7 @@ PetscErrorCode GILUTriSolve(GILUTri tri, const PetscScalar b[], PetscScalar x[])
   PetscFunctionBegin;
   PetscCheck(tri->analyzed, PETSC_COMM_SELF, PETSC_ERR_ORDER, "Call GILUTriSetMatrix() before GILUTriSolve()");
   if (tri->reqbackend == PETSCGILU_BACKEND_AUTO) PetscCall(GILUTriResolveBackend(tri)); /* it depends on the type */
-  if (!tri->planned || tri->plantype != tri->type || tri->planthreads != tri->nthreads || tri->plandepth != tri->reqdepth || tri->planbackend != tri->backend || tri->planperm != tri->permuted || tri->planreorder != tri->reorder) {
+  if (!tri->planned || tri->plantype != tri->type || tri->planthreads != tri->nthreads || tri->plandepth != tri->reqdepth || tri->planbackend != tri->backend || tri->planperm != tri->permuted || tri->planreorder != tri->reorder || tri->plancsc != tri->csc) {
     PetscCall(PetscLogEventBegin(GILU_TriAnalysis, 0, 0, 0, 0));
     PetscCall(GILUTriPlanDestroy(tri));
     PetscCall(GILUTriPlanBuild(tri));

@@ -1,7 +1,7 @@
 /*
    The CUDA back-end of the triangular-solve engine (src/mat/sptrsv/cuda/sptrsv.cu): a device copy of the host plan's
    segments (sptrsvimpl.h), run in order on a solution vector that stays on the device for the whole solve. Triangles
-   (rows level by level) are solved by the level-set or the sync-free kernel, squares applied by the scalar-CSR or
+   (rows level by level) are solved by the level-set or the sync-free kernel (by rows, or by columns: CSC), squares applied by the scalar-CSR or
    the vector-CSR SpMV-update kernel; the plan chose each (seed 004 Algorithm 7, the table in sptrsv-host.c). The
    functions exist twice: compiled by nvcc (GILUTriCUDA*, builds with CUDA) and for the host emulation
    (GILUTriCUDA*_cudaemu, builds with cudaemu).
@@ -16,7 +16,9 @@ typedef enum {
   GILU_CUDA_LEVELSET,    /* triangle: a launch per level, a thread per row (one level: the completely parallel case) */
   GILU_CUDA_SYNCFREE,    /* triangle: one launch, a thread per row in level order; a row spins on its dependencies' flags */
   GILU_CUDA_SPMV_SCALAR, /* square: x_R -= S x_C, a thread per stored (nonempty) row: scalar-CSR */
-  GILU_CUDA_SPMV_VECTOR  /* square: a group of `width` lanes of a warp per stored row, warp-shuffle reduction: vector-CSR */
+  GILU_CUDA_SPMV_VECTOR, /* square: a group of `width` lanes of a warp per stored row, warp-shuffle reduction: vector-CSR */
+  GILU_CUDA_SYNCFREE_CSC /* triangle stored by columns (CSC), columns in level order: one launch, a thread per column; a column
+                            waits until the rows above it have all updated x_c, finishes x_c, then updates its rows by atomic adds */
 } GILUCUDAKernel;
 
 /* the device arrays of one segment, passed by value to the kernels */
@@ -24,6 +26,8 @@ typedef struct {
   PetscInt   bs, nrows, nnz, width;
   PetscInt  *row, *ptr, *col;
   MatScalar *val, *dval; /* dval: triangles with a diagonal (inverted blocks in execution order), else NULL */
+  PetscInt  *need;       /* GILU_CUDA_SYNCFREE_CSC: [nrows] the updates column s's own row receives from the triangle (then
+                            row[s] is the column, ptr/col/val its entries: col the rows they update) */
 } GILUTriCUDA_s;
 
 /* what the plan hands over for one segment (host arrays, copied) */
@@ -38,6 +42,8 @@ typedef struct {
 typedef struct {
   GILUCUDAKernel kernel;
   PetscInt       nlevels, *lptr; /* host: the level pointers of a level-set triangle */
+  PetscInt      *csrc;           /* host, GILU_CUDA_SYNCFREE_CSC: [nnz] the row-wise entry each column-wise entry is */
+  MatScalar     *cval;           /* host, GILU_CUDA_SYNCFREE_CSC: [nnz*bs2] the values gathered by column before the copy */
   GILUTriCUDA_s  d;
 } GILUTriCUDASeg;
 

@@ -120,6 +120,7 @@ struct _n_GILUTri {
   PetscGILUBackendType reqbackend;           /* asked for (GILUTriSetBackend(), default -gilu_backend); auto: resolved at each plan check */
   PetscBool            permuted, planperm;   /* the permuted layout asked for, and in the plan */
   PetscBool            cstatic;              /* chunked on several threads: fixed shares of each chunk level (else claimed) */
+  PetscBool            csc, plancsc;         /* CUDA back-ends: sync-free triangles by columns (asked for, in the plan) */
   PetscScalar         *xp;                   /* [n*bs] the solution in execution order (permuted layout) */
   PetscBool            reorder, planreorder; /* recblock: rows reordered by levels before each split (asked for, in the plan) */
   PetscInt            *rord;                 /* recblock reordered: [n] the row at each position of the final order */

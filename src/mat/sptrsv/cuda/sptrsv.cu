@@ -3,7 +3,8 @@
    on one device vector x (b copied in at the start of a solve, x copied out at the end):
      triangle  level-set (one launch per level, a thread per row; a triangle of one level is the completely
                parallel case) or sync-free (one launch, a thread per row in level order; a row spins on its
-               dependencies' flags), x_r = D_r^{-1} (x_r - sum_c T_rc x_c);
+               dependencies' flags), x_r = D_r^{-1} (x_r - sum_c T_rc x_c); or, with GILUTriSetTriangleCSC(), sync-free
+               by columns on the triangle stored in CSC (SyncFreeCSCKernel below);
      square    x_R -= S x_C by scalar-CSR (a thread per stored row) or vector-CSR (a group of `width` lanes of one
                warp per stored row, each lane a strided part of the row, the partial sums reduced by warp shuffles).
                Squares store only their nonempty rows with the row indices (the paper's DCSR), so the empty-ratio
@@ -77,6 +78,48 @@ __global__ void SyncFreeKernel(GILUTriCUDA_s t, PetscScalar *x, int *flag)
   }
 }
 
+/*
+  sync-free by columns (seed 004's improved layout keeps triangles in CSC; Liu et al.'s sync-free kernel): a thread per
+  stored column s (level order), c = t.row[s]. It waits until all t.need[s] updates of x_c by the triangle's earlier
+  columns are in (flag[c] counts them), finishes x_c = D^{-1} x_c, then subtracts T_rc x_c from every row r of its column
+  by atomic adds and counts itself in flag[r]. The order of the atomic adds varies: round-off only. It cannot deadlock for
+  the reason the row-wise kernel cannot: a column waits only on columns of lower levels, started earlier.
+*/
+__global__ void SyncFreeCSCKernel(GILUTriCUDA_s t, PetscScalar *x, int *flag)
+{
+  PetscInt s = (PetscInt)(blockIdx.x * blockDim.x + threadIdx.x);
+
+  if (s < t.nrows) {
+    const PetscInt              bs = t.bs, bs2 = bs * bs, c = t.row[s];
+    const volatile PetscScalar *xv = x;
+    PetscScalar                 acc[GILU_TRI_CUDA_MAX_BS], xc[GILU_TRI_CUDA_MAX_BS];
+
+    if (t.need[s]) gilu_wait_until_ge((volatile int *)&flag[c], (int)t.need[s]);
+    for (PetscInt p = 0; p < bs; p++) acc[p] = xv[c * bs + p];
+    for (PetscInt p = 0; p < bs; p++) {
+      if (t.dval) {
+        PetscScalar v = 0;
+
+        for (PetscInt q = 0; q < bs; q++) v += t.dval[s * bs2 + p * bs + q] * acc[q];
+        xc[p] = v;
+      } else xc[p] = acc[p];
+      x[c * bs + p] = xc[p];
+    }
+    for (PetscInt k = t.ptr[s]; k < t.ptr[s + 1]; k++) {
+      const PetscInt r = t.col[k];
+
+      for (PetscInt p = 0; p < bs; p++) {
+        PetscScalar v = 0;
+
+        for (PetscInt q = 0; q < bs; q++) v += t.val[k * bs2 + p * bs + q] * xc[q];
+        atomicAdd(&x[r * bs + p], -v);
+      }
+      __threadfence();
+      atomicAdd(&flag[r], 1);
+    }
+  }
+}
+
 /* scalar-CSR: x_R -= S x_C, a thread per stored row (rows and columns of a square are disjoint: no race) */
 __global__ void SpMVScalarKernel(GILUTriCUDA_s t, PetscScalar *x)
 {
@@ -121,7 +164,9 @@ static PetscErrorCode SegFree(GILUTriCUDASeg *sg)
   PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&sg->d.col));
   PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&sg->d.val));
   PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&sg->d.dval));
+  PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&sg->d.need));
   PetscCall(PetscFree(sg->lptr));
+  PetscCall(PetscFree2(sg->csrc, sg->cval));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -151,7 +196,7 @@ PetscErrorCode GILU_CUDA_NAME(GILUTriCUDACreate)(PetscInt n, PetscInt bs, PetscI
     sg->d.width = in->width;
     sg->d.dval  = NULL;
     if (in->kernel == GILU_CUDA_SPMV_VECTOR) PetscCheck(in->width >= 1 && in->width <= 32 && !(in->width & (in->width - 1)), PETSC_COMM_SELF, PETSC_ERR_PLIB, "vector-CSR needs a power of two up to 32 lanes per row, not %" PetscInt_FMT, in->width);
-    if (in->kernel == GILU_CUDA_SYNCFREE) t->syncfree = PETSC_TRUE;
+    if (in->kernel == GILU_CUDA_SYNCFREE || in->kernel == GILU_CUDA_SYNCFREE_CSC) t->syncfree = PETSC_TRUE;
     if (in->kernel == GILU_CUDA_LEVELSET) {
       sg->nlevels = in->nlevels;
       PetscCall(PetscMalloc1(in->nlevels + 1, &sg->lptr));
@@ -163,8 +208,36 @@ PetscErrorCode GILU_CUDA_NAME(GILUTriCUDACreate)(PetscInt n, PetscInt bs, PetscI
     PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(nnz * bs2 * sizeof(MatScalar), (void **)&sg->d.val));
     if (in->dval) PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(m * bs2 * sizeof(MatScalar), (void **)&sg->d.dval));
     PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToDevice)(sg->d.row, in->row, m * sizeof(PetscInt)));
-    PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToDevice)(sg->d.ptr, in->ptr, (m + 1) * sizeof(PetscInt)));
-    PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToDevice)(sg->d.col, in->col, nnz * sizeof(PetscInt)));
+    if (in->kernel == GILU_CUDA_SYNCFREE_CSC) { /* the rows turned into columns: the entries (r, c) grouped by c's position */
+      PetscInt *pos, *cptr, *cidx, *need;
+
+      PetscCall(PetscMalloc4(n, &pos, m + 1, &cptr, nnz, &cidx, m, &need));
+      PetscCall(PetscMalloc2(nnz, &sg->csrc, nnz * bs2, &sg->cval));
+      for (PetscInt q = 0; q < m; q++) pos[in->row[q]] = q;
+      PetscCall(PetscArrayzero(cptr, m + 1));
+      for (PetscInt q = 0; q < m; q++) {
+        need[q] = in->ptr[q + 1] - in->ptr[q];
+        for (PetscInt k = in->ptr[q]; k < in->ptr[q + 1]; k++) cptr[pos[in->col[k]] + 1]++;
+      }
+      for (PetscInt q = 0; q < m; q++) cptr[q + 1] += cptr[q];
+      for (PetscInt q = 0; q < m; q++) /* rows in order: each column's entries by increasing row position */
+        for (PetscInt k = in->ptr[q]; k < in->ptr[q + 1]; k++) {
+          PetscInt e = cptr[pos[in->col[k]]]++;
+
+          cidx[e]     = in->row[q];
+          sg->csrc[e] = k;
+        }
+      for (PetscInt q = m; q > 0; q--) cptr[q] = cptr[q - 1];
+      cptr[0] = 0;
+      PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(m * sizeof(PetscInt), (void **)&sg->d.need));
+      PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToDevice)(sg->d.need, need, m * sizeof(PetscInt)));
+      PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToDevice)(sg->d.ptr, cptr, (m + 1) * sizeof(PetscInt)));
+      PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToDevice)(sg->d.col, cidx, nnz * sizeof(PetscInt)));
+      PetscCall(PetscFree4(pos, cptr, cidx, need));
+    } else {
+      PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToDevice)(sg->d.ptr, in->ptr, (m + 1) * sizeof(PetscInt)));
+      PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToDevice)(sg->d.col, in->col, nnz * sizeof(PetscInt)));
+    }
     PetscCall(GILU_CUDA_NAME(GILUTriCUDASetValues)(t, s, in->val, in->dval));
   }
   PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(n * bs * sizeof(PetscScalar), (void **)&t->x));
@@ -179,6 +252,11 @@ PetscErrorCode GILU_CUDA_NAME(GILUTriCUDASetValues)(GILUTriCUDA t, PetscInt s, c
   PetscInt        bs2 = t->bs * t->bs;
 
   PetscFunctionBegin;
+  if (sg->csrc) { /* by columns: gathered first */
+    for (PetscInt e = 0; e < sg->d.nnz; e++)
+      for (PetscInt q = 0; q < bs2; q++) sg->cval[e * bs2 + q] = val[sg->csrc[e] * bs2 + q];
+    val = sg->cval;
+  }
   PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToDevice)(sg->d.val, val, sg->d.nnz * bs2 * sizeof(MatScalar)));
   if (sg->d.dval && dval) PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToDevice)(sg->d.dval, dval, sg->d.nrows * bs2 * sizeof(MatScalar)));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -200,6 +278,9 @@ static PetscErrorCode SegRun(const GILUTriCUDASeg *sg, PetscScalar *x, int *flag
     break;
   case GILU_CUDA_SYNCFREE:
     PetscCall(GILU_LAUNCH(SyncFreeKernel, (unsigned)((m + GILU_TRI_CUDA_THREADS - 1) / GILU_TRI_CUDA_THREADS), GILU_TRI_CUDA_THREADS, 0, 0, sg->d, x, flag));
+    break;
+  case GILU_CUDA_SYNCFREE_CSC:
+    PetscCall(GILU_LAUNCH(SyncFreeCSCKernel, (unsigned)((m + GILU_TRI_CUDA_THREADS - 1) / GILU_TRI_CUDA_THREADS), GILU_TRI_CUDA_THREADS, 0, 0, sg->d, x, flag));
     break;
   case GILU_CUDA_SPMV_SCALAR:
     PetscCall(GILU_LAUNCH(SpMVScalarKernel, (unsigned)((m + GILU_TRI_CUDA_THREADS - 1) / GILU_TRI_CUDA_THREADS), GILU_TRI_CUDA_THREADS, 0, 0, sg->d, x));
