@@ -531,7 +531,7 @@ static PetscErrorCode CompareFactors(Mat Fp, Mat Fg, const char what[], PetscRea
   PetscFunctionBegin;
   PetscCall(MatGILUFactorGetFactors(Fp, &nb[0], &bs[0], &Li[0], &Lj[0], &La[0], &Ui[0], &Uj[0], &Ua[0], &Ud[0], &ran[0]));
   PetscCall(MatGILUFactorGetFactors(Fg, &nb[1], &bs[1], &Li[1], &Lj[1], &La[1], &Ui[1], &Uj[1], &Ua[1], &Ud[1], &ran[1]));
-  PetscCheck(nb[0] == nb[1] && bs[0] == bs[1] && bs[0] == 1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: not the same factor sizes", what);
+  PetscCheck(nb[0] == nb[1] && bs[0] == bs[1], PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: not the same factor sizes", what);
   PetscCall(PetscArraycmp(Li[0], Li[1], nb[0] + 1, &same));
   if (same) PetscCall(PetscArraycmp(Ui[0], Ui[1], nb[0] + 1, &same));
   if (same) PetscCall(PetscArraycmp(Lj[0], Lj[1], Li[0][nb[0]], &same));
@@ -544,7 +544,7 @@ static PetscErrorCode CompareFactors(Mat Fp, Mat Fg, const char what[], PetscRea
       {Ua[0], Ua[1]},
       {Ud[0], Ud[1]}
     };
-    PetscInt n[3] = {Li[0][nb[0]], Ui[0][nb[0]], nb[0]};
+    PetscInt n[3] = {Li[0][nb[0]] * bs[0] * bs[0], Ui[0][nb[0]] * bs[0] * bs[0], nb[0] * bs[0] * bs[0]};
 
     for (PetscInt t = 0; t < 3; t++) {
       PetscReal d = 0, m = 0;
@@ -560,14 +560,81 @@ static PetscErrorCode CompareFactors(Mat Fp, Mat Fg, const char what[], PetscRea
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* one case of -test numeric: PETSc's numeric factorization (read by gilu) against gilu's on 1 and 2 threads, both
+   schedules, and again with A2's values (same pattern); one line */
+static PetscErrorCode NumericCase(Mat A, Mat A2, const char name[], PetscInt levels, const char ord[])
+{
+  Mat       Fp, Fg;
+  PetscReal maxrel = 0;
+  PetscInt  ndiff = 0, n;
+  char      what[128];
+
+  PetscFunctionBegin;
+  PetscCall(MatGetSize(A, &n, NULL));
+  PetscCall(PetscSNPrintf(what, sizeof(what), "%s (%" PetscInt_FMT " rows) ILU(%" PetscInt_FMT ") %s", name, n, levels, ord));
+  PetscCall(PetscOptionsSetValue(NULL, "-mat_gilu_factor_numeric", "petsc"));
+  PetscCall(Factor(A, MATSOLVERGILU, MAT_FACTOR_ILU, ord, levels, &Fp));
+  PetscCall(PetscOptionsSetValue(NULL, "-mat_gilu_factor_numeric", "gilu"));
+  for (PetscInt nt = 1; nt <= 2; nt++)
+    for (PetscInt sc = 0; sc < 2; sc++) {
+      if (nt == 1 && sc) continue;
+      PetscCall(PetscOptionsSetValue(NULL, "-mat_gilu_trisolve_threads", nt == 1 ? "1" : "2"));
+      PetscCall(PetscOptionsSetValue(NULL, "-mat_gilu_factor_schedule", sc ? "levelset" : "chunked"));
+      PetscCall(Factor(A, MATSOLVERGILU, MAT_FACTOR_ILU, ord, levels, &Fg));
+      PetscCall(CompareFactors(Fp, Fg, what, &maxrel, &ndiff));
+      /* new values, same pattern */
+      PetscCall(Refactor(A2, Fp, PETSC_FALSE));
+      PetscCall(Refactor(A2, Fg, PETSC_FALSE));
+      PetscCall(CompareFactors(Fp, Fg, what, &maxrel, &ndiff));
+      PetscCall(Refactor(A, Fp, PETSC_FALSE));
+      PetscCall(MatDestroy(&Fg));
+    }
+  if (!ndiff) PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s: 1 thread, 2 threads chunked and level-set, refactored: the factors are PETSc's bitwise\n", what));
+  else if (maxrel < 1e-12) PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s: 1 thread, 2 threads chunked and level-set, refactored: the factors differ from PETSc's by below 1e-12 (relative)\n", what));
+  else PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s: the factors differ from PETSc's by %g (relative) in %" PetscInt_FMT " entries\n", what, (double)maxrel, ndiff));
+  PetscCall(MatDestroy(&Fp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* MATSEQBAIJ with bs x bs blocks on the 7-point stencil of a grid^3 grid: random blocks, dominant diagonal blocks, and
+   every seventh off-diagonal block stored but zero (a zero multiplier block is skipped, as PETSc skips it) */
+static PetscErrorCode MakeBlockStencil(PetscInt grid, PetscInt bs, PetscRandom rnd, Mat *A)
+{
+  const PetscInt n = grid * grid * grid;
+  PetscInt       cnt = 0;
+
+  PetscFunctionBegin;
+  PetscCall(MatCreateSeqBAIJ(PETSC_COMM_SELF, bs, n * bs, n * bs, 7, NULL, A));
+  for (PetscInt r = 0; r < n; r++) {
+    const PetscInt x = r % grid, y = (r / grid) % grid, z = r / (grid * grid);
+    const PetscInt off[7][3] = {{0, 0, -1}, {0, -1, 0}, {-1, 0, 0}, {0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+
+    for (PetscInt k = 0; k < 7; k++) {
+      PetscInt    c, xx = x + off[k][0], yy = y + off[k][1], zz = z + off[k][2];
+      PetscScalar v[64];
+
+      if (xx < 0 || xx >= grid || yy < 0 || yy >= grid || zz < 0 || zz >= grid) continue;
+      c = xx + yy * grid + zz * grid * grid;
+      for (PetscInt q = 0; q < bs * bs; q++) v[q] = c == r ? (q % (bs + 1) == 0 ? 8.0 * bs + Rand(rnd) : 0.5 * Rand(rnd)) : (Rand(rnd) - 0.5);
+      if (c != r && cnt++ % 7 == 3)
+        for (PetscInt q = 0; q < bs * bs; q++) v[q] = 0.0;
+      PetscCall(MatSetValuesBlocked(*A, 1, &r, 1, &c, v, INSERT_VALUES));
+    }
+  }
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*
   numeric: gilu's numeric factorization against PETSc's (the values read from PETSc's factor, -mat_gilu_factor_numeric
   petsc): ILU(0), ILU(1), ILU(2) of test matrices (AIJ; elasticity3d has inodes of 3 rows, so PETSc runs its inode
   variant), natural and RCM ordering, 1 and 2 threads, chunked and level-set schedules, and a second numeric
   factorization with new values (same pattern). One line per matrix, level and ordering. Then the shift types: inblocks
-  is gilu's (equal to PETSc's), nonzero falls back to PETSc's where a pivot needs the shift; and BAIJ falls back.
+  is gilu's (equal to PETSc's), nonzero falls back to PETSc's where a pivot needs the shift; then BAIJ, block sizes 2
+  to 7 (gilu's, ILU(0) and ILU(1)) and 8 (PETSc's).
 */
-static PetscErrorCode TestNumeric(void)
+static PetscErrorCode TestNumeric(PetscRandom rnd)
 {
   const char *const mats[] = {"convdiff3d", "aniso3d", "circuit", "perm7", "elasticity3d"};
   const PetscInt    size[] = {8, 8, 8, 8, 5};
@@ -582,36 +649,7 @@ static PetscErrorCode TestNumeric(void)
     PetscCall(MatScale(A2, 0.5));
     PetscCall(MatShift(A2, 0.25));
     for (PetscInt levels = 0; levels <= 2; levels++)
-      for (PetscInt o = 0; o < 2; o++) {
-        Mat       Fp, Fg;
-        PetscReal maxrel = 0;
-        PetscInt  ndiff = 0, n;
-        char      what[128];
-
-        PetscCall(MatGetSize(A, &n, NULL));
-        PetscCall(PetscSNPrintf(what, sizeof(what), "%s (%" PetscInt_FMT " rows) ILU(%" PetscInt_FMT ") %s", mats[im], n, levels, ord[o]));
-        PetscCall(PetscOptionsSetValue(NULL, "-mat_gilu_factor_numeric", "petsc"));
-        PetscCall(Factor(A, MATSOLVERGILU, MAT_FACTOR_ILU, ord[o], levels, &Fp));
-        PetscCall(PetscOptionsSetValue(NULL, "-mat_gilu_factor_numeric", "gilu"));
-        for (PetscInt nt = 1; nt <= 2; nt++)
-          for (PetscInt sc = 0; sc < 2; sc++) {
-            if (nt == 1 && sc) continue;
-            PetscCall(PetscOptionsSetValue(NULL, "-mat_gilu_trisolve_threads", nt == 1 ? "1" : "2"));
-            PetscCall(PetscOptionsSetValue(NULL, "-mat_gilu_factor_schedule", sc ? "levelset" : "chunked"));
-            PetscCall(Factor(A, MATSOLVERGILU, MAT_FACTOR_ILU, ord[o], levels, &Fg));
-            PetscCall(CompareFactors(Fp, Fg, what, &maxrel, &ndiff));
-            /* new values, same pattern */
-            PetscCall(Refactor(A2, Fp, PETSC_FALSE));
-            PetscCall(Refactor(A2, Fg, PETSC_FALSE));
-            PetscCall(CompareFactors(Fp, Fg, what, &maxrel, &ndiff));
-            PetscCall(Refactor(A, Fp, PETSC_FALSE));
-            PetscCall(MatDestroy(&Fg));
-          }
-        if (!ndiff) PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s: 1 thread, 2 threads chunked and level-set, refactored: the factors are PETSc's bitwise\n", what));
-        else if (maxrel < 1e-12) PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s: 1 thread, 2 threads chunked and level-set, refactored: the factors differ from PETSc's by below 1e-12 (relative)\n", what));
-        else PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s: the factors differ from PETSc's by %g (relative) in %" PetscInt_FMT " entries\n", what, (double)maxrel, ndiff));
-        PetscCall(MatDestroy(&Fp));
-      }
+      for (PetscInt o = 0; o < 2; o++) PetscCall(NumericCase(A, A2, mats[im], levels, ord[o]));
     PetscCall(MatDestroy(&A2));
     PetscCall(MatDestroy(&A));
   }
@@ -665,19 +703,51 @@ static PetscErrorCode TestNumeric(void)
     }
     PetscCall(MatDestroy(&A));
   }
-  /* BAIJ: PETSc's numeric factorization, said so */
-  {
-    Mat       A, Fg;
-    PetscBool ran;
+  /* BAIJ: gilu's numeric factorization for block sizes 2 to 7 (PETSc's bits), PETSc's for 8 (said so) */
+  for (PetscInt bs = 2; bs <= 8; bs++) {
+    Mat  A, A2, Fg;
+    char name[32];
 
-    PetscCall(PetscGILUTestMatrixCreate(PETSC_COMM_SELF, "bsr3", 4, &A, NULL));
-    PetscCall(Factor(A, MATSOLVERGILU, MAT_FACTOR_ILU, MATORDERINGNATURAL, 0, &Fg));
-    PetscCall(MatGILUFactorGetFactors(Fg, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, &ran));
-    PetscCall(PetscPrintf(PETSC_COMM_SELF, "bsr3 (BAIJ, bs 3): %s numeric factorization ran\n", ran ? "gilu's" : "PETSc's"));
-    PetscCall(MatDestroy(&Fg));
+    PetscCall(MakeBlockStencil(4, bs, rnd, &A));
+    PetscCall(MatDuplicate(A, MAT_COPY_VALUES, &A2));
+    PetscCall(MatScale(A2, 0.5));
+    PetscCall(MatShift(A2, 0.25));
+    PetscCall(PetscSNPrintf(name, sizeof(name), "BAIJ bs %" PetscInt_FMT, bs));
+    if (bs < 8) {
+      for (PetscInt levels = 0; levels <= 1; levels++)
+        for (PetscInt o = 0; o < 2; o++) PetscCall(NumericCase(A, A2, name, levels, ord[o]));
+      if (bs == 3) { /* a zero diagonal block in block row 0 (nothing updates it): the zero pivot reported as PETSc reports it */
+        Mat            Fp;
+        MatFactorError ep, eg;
+        PetscInt       r = 0;
+        PetscScalar    z[9] = {0};
+
+        PetscCall(MatSetValuesBlocked(A2, 1, &r, 1, &r, z, INSERT_VALUES));
+        PetscCall(MatAssemblyBegin(A2, MAT_FINAL_ASSEMBLY));
+        PetscCall(MatAssemblyEnd(A2, MAT_FINAL_ASSEMBLY));
+        PetscCall(PetscOptionsSetValue(NULL, "-mat_gilu_factor_numeric", "petsc"));
+        PetscCall(Factor(A2, MATSOLVERGILU, MAT_FACTOR_ILU, MATORDERINGNATURAL, 0, &Fp));
+        PetscCall(PetscOptionsSetValue(NULL, "-mat_gilu_factor_numeric", "gilu"));
+        PetscCall(Factor(A2, MATSOLVERGILU, MAT_FACTOR_ILU, MATORDERINGNATURAL, 0, &Fg));
+        PetscCall(MatFactorGetError(Fp, &ep));
+        PetscCall(MatFactorGetError(Fg, &eg));
+        PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s, zero diagonal block: factor error PETSc %d, gilu %d (%d: zero pivot)\n", name, (int)ep, (int)eg, (int)MAT_FACTOR_NUMERIC_ZEROPIVOT));
+        PetscCall(MatDestroy(&Fp));
+        PetscCall(MatDestroy(&Fg));
+      }
+    } else {
+      PetscBool ran;
+
+      PetscCall(Factor(A, MATSOLVERGILU, MAT_FACTOR_ILU, MATORDERINGNATURAL, 0, &Fg));
+      PetscCall(MatGILUFactorGetFactors(Fg, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, &ran));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s: %s numeric factorization ran\n", name, ran ? "gilu's" : "PETSc's"));
+      PetscCall(MatDestroy(&Fg));
+    }
+    PetscCall(MatDestroy(&A2));
     PetscCall(MatDestroy(&A));
   }
-  PetscCall(PetscOptionsClearValue(NULL, "-mat_gilu_factor_numeric"));
+  PetscCall(PetscOptionsClearValue(NULL, "-mat_gilu_factor_schedule"));
+  PetscCall(PetscOptionsClearValue(NULL, "-mat_gilu_trisolve_threads"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1125,7 +1195,7 @@ int main(int argc, char **argv)
   PetscCall(PetscStrcmp(test, "factor", &match));
   if (all || match) PetscCall(TestFactor(rnd, grid));
   PetscCall(PetscStrcmp(test, "numeric", &match));
-  if (match) PetscCall(TestNumeric());
+  if (match) PetscCall(TestNumeric(rnd));
   PetscCall(PetscStrcmp(test, "zeropivot", &match));
   if (match) PetscCall(TestZeroPivot());
   PetscCall(PetscStrcmp(test, "view", &match));

@@ -23,8 +23,10 @@
    one thread runs the rows in natural order, as PETSc. Zero pivots are handled as PETSc does for the shift types
    none (MatFactorError MAT_FACTOR_NUMERIC_ZEROPIVOT, so KSP says DIVERGED_PC_FAILED) and inblocks; for nonzero and
    positive_definite the rows are checked with PETSc's criterion, and where PETSc would shift (and restart) the
-   numeric factorization is PETSc's instead. MATSEQBAIJ, and -mat_gilu_factor_numeric petsc, use PETSc's numeric
-   factorization and read the values from its storage. -ksp_view says which one ran; -log_view: GILUFactorNum.
+   numeric factorization is PETSc's instead. MATSEQBAIJ with block sizes 2 to 7 is factored the same way by blocks
+   (FactorRowBAIJ(), PETSc's bits, written into PETSc's storage and read from there); block sizes 1 and 8, and
+   -mat_gilu_factor_numeric petsc, use PETSc's numeric factorization and read the values from its storage. -ksp_view
+   says which one ran; -log_view: GILUFactorNum.
 
    ICC(k) is done as ILU(k) of the symmetric matrix with the symmetric ordering: the same factors up to rounding
    (L = U^T D^{-1}), the same preconditioner.
@@ -35,6 +37,7 @@
 */
 #include <sched.h>
 #include <petsc/private/matimpl.h>
+#include <petsc/private/kernels/blockinvert.h> /* PETSc's inversions of small blocks (its BAIJ factorizations') */
 #include <petscgilu.h>
 #include <petscgilu/private/giluimpl.h>
 #include <petscgilu/private/sptrsv.h>
@@ -366,7 +369,7 @@ static PetscErrorCode MatGILUFactorAnalyze(Mat_GILUFactor *f)
     if (f->nchunks < 2 * f->nthreads * f->nclevels) f->ranschedule = GILU_FACTOR_SCHEDULE_LEVELSET;
   }
   PetscCall(PetscFree(level));
-  PetscCall(PetscMalloc1((size_t)f->nthreads * nb, &f->rtmp)); /* only entries of a row's pattern are read, after being zeroed */
+  PetscCall(PetscMalloc1((size_t)f->nthreads * nb * f->bs * f->bs, &f->rtmp)); /* only entries of a row's pattern are read, after being zeroed */
   f->analyzed = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -453,6 +456,100 @@ static inline void FactorRow(const Mat_GILUFactor *f, PetscInt i, const PetscInt
   Ud[i] = 1.0 / pv;
 }
 
+/*
+  MATSEQBAIJ, block sizes 2 to 7: row i as PETSc's MatLUFactorNumeric_SeqBAIJ_<bs>[_NaturalOrdering] computes it, in
+  PETSc's storage (fa: the values of PETSc's factor, column-major blocks; L's rows first, U's row i off-diagonal blocks
+  just before its diagonal block at Udsrc[i], which is stored inverted). A block of the work row that is exactly zero is
+  skipped; a multiplier is the block times the inverted pivot block, and each U block is updated by A -= B C with the
+  product summed first, in PETSc's order of operations (its kernels A_gets_A_times_B_<bs> and
+  A_gets_A_minus_B_times_C_<bs>); the pivot block is inverted by PETSc's own PetscKernel_A_gets_inverse_A_<bs>() with
+  PETSc's shift argument (block size 4: zero unless the shift type is inblocks). So the factors are PETSc's bits.
+*/
+static inline void BlockTimesRight(PetscInt bs, MatScalar *PETSC_RESTRICT A, const MatScalar *PETSC_RESTRICT B)
+{
+  MatScalar W[GILU_MAX_DOF * GILU_MAX_DOF];
+
+  for (PetscInt q = 0; q < bs * bs; q++) W[q] = A[q];
+  for (PetscInt j = 0; j < bs; j++)
+    for (PetscInt i = 0; i < bs; i++) {
+      MatScalar t = W[i] * B[bs * j];
+
+      for (PetscInt k = 1; k < bs; k++) t += W[i + bs * k] * B[k + bs * j];
+      A[i + bs * j] = t;
+    }
+}
+
+static inline void BlockMinusProduct(PetscInt bs, MatScalar *PETSC_RESTRICT A, const MatScalar *PETSC_RESTRICT B, const MatScalar *PETSC_RESTRICT C)
+{
+  for (PetscInt j = 0; j < bs; j++)
+    for (PetscInt i = 0; i < bs; i++) {
+      MatScalar t = B[i] * C[bs * j];
+
+      for (PetscInt k = 1; k < bs; k++) t += B[i + bs * k] * C[k + bs * j];
+      A[i + bs * j] -= t;
+    }
+}
+
+static inline PetscErrorCode BlockInvert(PetscInt bs, MatScalar *v, PetscReal shift, PetscBool *zero)
+{
+  PetscInt  ipvt[5];
+  MatScalar work[25];
+
+  switch (bs) {
+  case 2:
+    return PetscKernel_A_gets_inverse_A_2(v, shift, PETSC_TRUE, zero);
+  case 3:
+    return PetscKernel_A_gets_inverse_A_3(v, shift, PETSC_TRUE, zero);
+  case 4:
+    return PetscKernel_A_gets_inverse_A_4(v, shift, PETSC_TRUE, zero);
+  case 5:
+    return PetscKernel_A_gets_inverse_A_5(v, ipvt, work, shift, PETSC_TRUE, zero);
+  case 6:
+    return PetscKernel_A_gets_inverse_A_6(v, shift, PETSC_TRUE, zero);
+  case 7:
+    return PetscKernel_A_gets_inverse_A_7(v, shift, PETSC_TRUE, zero);
+  default:
+    return PETSC_ERR_SUP;
+  }
+}
+
+static inline void FactorRowBAIJ(const Mat_GILUFactor *f, PetscInt i, const PetscInt *ai, const PetscInt *aj, const MatScalar *aa, const PetscInt *r, const PetscInt *ic, PetscReal shift, MatScalar *PETSC_RESTRICT fa, MatScalar *PETSC_RESTRICT rtmp, PivotInfo *pi)
+{
+  const PetscInt bs = f->bs, bs2 = bs * bs, row = r[i], l0 = f->Li[i], l1 = f->Li[i + 1], u0 = f->Ui[i], u1 = f->Ui[i + 1];
+  const PetscInt *Lj = f->Lj, *Ui = f->Ui, *Uj = f->Uj, *Ud = f->Udsrc;
+  MatScalar      *pv;
+  PetscBool       zero = PETSC_FALSE;
+
+  for (PetscInt k = l0; k < l1; k++) memset(rtmp + bs2 * Lj[k], 0, bs2 * sizeof(MatScalar));
+  for (PetscInt k = u0; k < u1; k++) memset(rtmp + bs2 * Uj[k], 0, bs2 * sizeof(MatScalar));
+  memset(rtmp + bs2 * i, 0, bs2 * sizeof(MatScalar));
+  for (PetscInt k = ai[row]; k < ai[row + 1]; k++) memcpy(rtmp + bs2 * ic[aj[k]], aa + bs2 * k, bs2 * sizeof(MatScalar));
+  for (PetscInt k = l0; k < l1; k++) {
+    const PetscInt c = Lj[k];
+    MatScalar     *pc = rtmp + bs2 * c;
+    PetscBool      nz = PETSC_FALSE;
+
+    for (PetscInt q = 0; q < bs2 && !nz; q++) nz = (PetscBool)(pc[q] != (MatScalar)0.0);
+    if (nz) {
+      const PetscInt  q0 = Ui[c], q1 = Ui[c + 1];
+      const MatScalar *uv = fa + bs2 * (Ud[c] - (q1 - q0));
+
+      BlockTimesRight(bs, pc, fa + bs2 * Ud[c]);
+      for (PetscInt q = q0; q < q1; q++) BlockMinusProduct(bs, rtmp + bs2 * Uj[q], pc, uv + bs2 * (q - q0));
+      pi->flops += 2.0 * bs2 * bs * (q1 - q0 + 1) - bs2;
+    }
+  }
+  for (PetscInt k = l0; k < l1; k++) memcpy(fa + bs2 * k, rtmp + bs2 * Lj[k], bs2 * sizeof(MatScalar));
+  pv = fa + bs2 * Ud[i];
+  memcpy(pv, rtmp + bs2 * i, bs2 * sizeof(MatScalar));
+  if (BlockInvert(bs, pv, shift, &zero) || zero) {
+    if (pi->zfirst < 0 || i < pi->zfirst) pi->zfirst = i;
+    if (i > pi->zrow) pi->zrow = i;
+  }
+  pi->flops += 1.333333333333 * bs2 * bs;
+  for (PetscInt k = u0; k < u1; k++) memcpy(fa + bs2 * (Ud[i] - (u1 - k)), rtmp + bs2 * Uj[k], bs2 * sizeof(MatScalar));
+}
+
 static inline void WaitChunk(const unsigned int *flag, unsigned int epoch)
 {
   PetscInt spins = 0;
@@ -469,24 +566,41 @@ static inline void WaitChunk(const unsigned int *flag, unsigned int epoch)
   gilu's numeric ILU of a MATSEQAIJ on PETSc's pattern. *needshift: a pivot would have made PETSc shift (shift types
   nonzero, positive_definite), so the caller runs PETSc's numeric factorization instead.
 */
-static PetscErrorCode MatGILUFactorNumeric_SeqAIJ(Mat B, Mat A, const MatFactorInfo *info, PetscBool *needshift)
+static PetscErrorCode MatGILUFactorNumeric_Seq(Mat B, Mat A, const MatFactorInfo *info, PetscBool *needshift)
 {
   Mat_GILUFactor    *f  = (Mat_GILUFactor *)B->data;
-  const PetscInt     nb = f->nb;
+  const PetscInt     nb = f->nb, bs2 = f->bs * f->bs;
   const PetscInt    *ai, *aj, *r;
   const MatScalar   *aa;
+  MatScalar         *fa = NULL, *aab = NULL;
   PetscMemType       mtype;
   PivotInfo         *pinfo, all;
-  PetscInt           nt, shifttype = (PetscInt)info->shifttype;
+  PetscInt           nt, shifttype = (PetscInt)info->shifttype, nbA;
   const PetscReal    zeropivot = info->zeropivot, shiftamount = info->shiftamount;
+  const PetscReal    bshift    = f->bs == 4 && shifttype == MAT_SHIFT_NONE ? 0.0 : shiftamount; /* what PETSc's BAIJ kernels pass */
   const PetscInt    *ic;
+  const PetscBool    baij = (PetscBool)(f->bs > 1);
+  PetscBool          done;
 
   PetscFunctionBegin;
   PetscCall(MatGILUFactorAnalyze(f));
   nt = f->nthreads;
   ic = f->ic;
-  PetscCall(MatSeqAIJGetCSRAndMemType(A, &ai, &aj, NULL, &mtype));
-  PetscCall(MatSeqAIJGetArrayRead(A, &aa));
+  if (baij) {
+    PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_TRUE, &nbA, &ai, &aj, &done));
+    PetscCheck(done && nbA == nb, PETSC_COMM_SELF, PETSC_ERR_SUP, "Cannot read the block rows of the matrix");
+    PetscCall(MatSeqBAIJGetArray(A, &aab));
+    aa = aab;
+    PetscCall(MatSeqBAIJGetArray(f->F, &fa));
+  } else {
+    PetscCall(MatSeqAIJGetCSRAndMemType(A, &ai, &aj, NULL, &mtype));
+    PetscCall(MatSeqAIJGetArrayRead(A, &aa));
+  }
+#define GILU_FACTOR_ROW(i, rt, pi) \
+  do { \
+    if (baij) FactorRowBAIJ(f, i, ai, aj, aa, r, ic, bshift, fa, rt, pi); \
+    else FactorRow(f, i, ai, aj, aa, r, ic, shifttype, zeropivot, shiftamount, rt, pi); \
+  } while (0)
   PetscCall(ISGetIndices(f->row, &r));
   PetscCall(PetscMalloc1(nt, &pinfo));
   for (PetscInt t = 0; t < nt; t++) {
@@ -499,7 +613,7 @@ static PetscErrorCode MatGILUFactorNumeric_SeqAIJ(Mat B, Mat A, const MatFactorI
   if (nt == 1 || nb == 0) {
     PivotInfo pi = pinfo[0];
 
-    for (PetscInt i = 0; i < nb; i++) FactorRow(f, i, ai, aj, aa, r, ic, shifttype, zeropivot, shiftamount, f->rtmp, &pi);
+    for (PetscInt i = 0; i < nb; i++) GILU_FACTOR_ROW(i, f->rtmp, &pi);
     pinfo[0] = pi;
   } else {
     const PetscBool chunked = (PetscBool)(f->ranschedule == GILU_FACTOR_SCHEDULE_CHUNKED);
@@ -519,7 +633,7 @@ static PetscErrorCode MatGILUFactorNumeric_SeqAIJ(Mat B, Mat A, const MatFactorI
 #else
       const int tid = 0;
 #endif
-      MatScalar   *rtmp  = f->rtmp + (size_t)tid * nb;
+      MatScalar   *rtmp  = f->rtmp + (size_t)tid * nb * bs2;
       unsigned int epoch = f->epoch;
       PivotInfo    pi    = pinfo[tid]; /* a copy: no false sharing */
 
@@ -531,7 +645,7 @@ static PetscErrorCode MatGILUFactorNumeric_SeqAIJ(Mat B, Mat A, const MatFactorI
             const PetscInt c = f->corder[k];
 
             for (PetscInt d = f->dptr[c]; d < f->dptr[c + 1]; d++) WaitChunk(&f->cdone[f->dep[d]], epoch);
-            for (PetscInt i = f->cptr[c]; i < f->cptr[c + 1]; i++) FactorRow(f, i, ai, aj, aa, r, ic, shifttype, zeropivot, shiftamount, rtmp, &pi);
+            for (PetscInt i = f->cptr[c]; i < f->cptr[c + 1]; i++) GILU_FACTOR_ROW(i, rtmp, &pi);
             __atomic_store_n(&f->cdone[c], epoch, __ATOMIC_RELEASE);
           }
         }
@@ -540,7 +654,7 @@ static PetscErrorCode MatGILUFactorNumeric_SeqAIJ(Mat B, Mat A, const MatFactorI
 #if defined(PETSCGILU_HAVE_OPENMP)
   #pragma omp for schedule(static)
 #endif
-          for (PetscInt s = f->lptr[l]; s < f->lptr[l + 1]; s++) FactorRow(f, f->lrow[s], ai, aj, aa, r, ic, shifttype, zeropivot, shiftamount, rtmp, &pi);
+          for (PetscInt s = f->lptr[l]; s < f->lptr[l + 1]; s++) GILU_FACTOR_ROW(f->lrow[s], rtmp, &pi);
         }
       }
       pinfo[tid] = pi;
@@ -561,13 +675,19 @@ static PetscErrorCode MatGILUFactorNumeric_SeqAIJ(Mat B, Mat A, const MatFactorI
     all.needshift = (PetscBool)(all.needshift || pinfo[t].needshift);
   }
   PetscCall(PetscFree(pinfo));
+#undef GILU_FACTOR_ROW
   PetscCall(ISRestoreIndices(f->row, &r));
-  PetscCall(MatSeqAIJRestoreArrayRead(A, &aa));
+  if (baij) {
+    PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_TRUE, &nbA, &ai, &aj, &done));
+    PetscCall(MatSeqBAIJRestoreArray(A, &aab));
+    PetscCall(MatSeqBAIJRestoreArray(f->F, &fa));
+  } else PetscCall(MatSeqAIJRestoreArrayRead(A, &aa));
   *needshift = all.needshift;
   /* MatPivotCheck_none(): PETSc errors at the first zero pivot if asked to, else records them and goes on (the last one stays) */
   B->factorerrortype = MAT_FACTOR_NOERROR;
   if (all.zrow >= 0) {
-    PetscCheck(!A->erroriffailure, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "Zero pivot row %" PetscInt_FMT " value %g tolerance %g", all.zfirst, (double)all.zfval, (double)zeropivot);
+    PetscCheck(!A->erroriffailure || baij, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "Zero pivot row %" PetscInt_FMT " value %g tolerance %g", all.zfirst, (double)all.zfval, (double)zeropivot);
+    PetscCheck(!A->erroriffailure, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "Zero pivot in the diagonal block of block row %" PetscInt_FMT, all.zfirst);
     PetscCall(PetscInfo(A, "Detected zero pivot in factorization in row %" PetscInt_FMT " value %g tolerance %g\n", all.zrow, (double)all.zval, (double)zeropivot));
     B->factorerrortype             = MAT_FACTOR_NUMERIC_ZEROPIVOT;
     B->factorerror_zeropivot_value = all.zval;
@@ -712,10 +832,11 @@ static PetscErrorCode MatLUFactorNumeric_GILU(Mat B, Mat A, const MatFactorInfo 
   PetscCall(MatGILUFactorGetPattern(B));
   f->rangilu = PETSC_FALSE;
   if (f->numeric == GILU_FACTOR_NUMERIC_PETSC) PetscCall(PetscStrncpy(f->why, "-mat_gilu_factor_numeric petsc was given", sizeof(f->why)));
-  else if (!aij || f->bs != 1) PetscCall(PetscStrncpy(f->why, "the matrix is MATSEQBAIJ (gilu's numeric factorization is for MATSEQAIJ)", sizeof(f->why)));
+  else if (!aij && (f->bs < 2 || f->bs > 7)) PetscCall(PetscSNPrintf(f->why, sizeof(f->why), "the MATSEQBAIJ matrix has block size %" PetscInt_FMT " (gilu's covers block sizes 2 to 7)", f->bs));
   else {
     PetscCall(PetscLogEventBegin(GILU_FactorNumeric, A, B, 0, 0));
-    PetscCall(MatGILUFactorNumeric_SeqAIJ(B, A, info, &needshift));
+    PetscCall(MatGILUFactorNumeric_Seq(B, A, info, &needshift));
+    if (!aij && !B->factorerrortype) PetscCall(MatGILUFactorCopyValues(B)); /* written in PETSc's storage, read from there */
     PetscCall(PetscLogEventEnd(GILU_FactorNumeric, A, B, 0, 0));
     if (needshift) PetscCall(PetscSNPrintf(f->why, sizeof(f->why), "a pivot needs the shift of shift type %s (PETSc restarts with it)", MatFactorShiftTypes[(PetscInt)info->shifttype]));
     else f->rangilu = PETSC_TRUE;
