@@ -200,11 +200,11 @@ static PetscErrorCode BuildTriangle(GILUTri tri, const PetscInt *order, PetscInt
 /*
   Chunked: cut the rows, in elimination order, into chunks of consecutive rows: a new chunk where a row does not read
   the row before it (on a stencil matrix in natural order: a new grid line) once the chunk has ck_min rows, and where
-  the chunk has ck_max rows (a cut inside a chain: the next chunk depends on this one). cof[r]: the chunk of row r;
+  the chunk has ckmax rows (a cut inside a chain: the next chunk depends on this one). cof[r]: the chunk of row r;
   start[k]: the elimination index of the first row of chunk k (nch+1 entries); lev[k]: the chunk's level in the chunk
   DAG (the longest path of chunks before it); nlev: the chunk levels; nrun: the runs of rows each reading the one before.
 */
-static PetscErrorCode ChunkPartition(GILUTri tri, PetscInt ckmin, PetscInt *nch, PetscInt **start, PetscInt **cof, PetscInt **clev, PetscInt *nlev, PetscInt *nrun)
+static PetscErrorCode ChunkPartition(GILUTri tri, PetscInt ckmin, PetscInt ckmax, PetscInt *nch, PetscInt **start, PetscInt **cof, PetscInt **clev, PetscInt *nlev, PetscInt *nrun)
 {
   const PetscInt n = tri->n;
   PetscInt       nc = 0, *st, *of, *lv, nl = 0, nr = 0;
@@ -220,7 +220,7 @@ static PetscErrorCode ChunkPartition(GILUTri tri, PetscInt ckmin, PetscInt *nch,
 
       for (PetscInt k = tri->i[r]; k < tri->i[r + 1]; k++)
         if (tri->j[k] == prev) chain = PETSC_TRUE;
-      cont = (PetscBool)(len < GILUTriTable.ck_max && (chain || len < ckmin));
+      cont = (PetscBool)(len < ckmax && (chain || len < ckmin));
     }
     if (!chain) nr++;
     if (!cont) {
@@ -258,30 +258,34 @@ static PetscErrorCode ChunkPartition(GILUTri tri, PetscInt ckmin, PetscInt *nch,
 
 /*
   The chunks: runs of ck_min rows or more if the chunk DAG keeps ck_par chunks per level and thread, else the runs as they
-  are (grid lines). pays: whether auto runs chunked (threads, enough rows, parallelism and runs of ck_len rows by the table).
+  are (grid lines), else the runs cut at ck_max/2, ck_max/4, ... 8 rows (a 2D grid's lines in pieces: line j's piece p
+  waits for piece p-1 and line j-1's piece p, so the pieces of a line pipeline across the threads). pays: whether auto
+  runs chunked (threads, enough rows, parallelism and runs of ck_len rows by the table).
 */
-static PetscErrorCode ChunkPlan(GILUTri tri, PetscInt *nc, PetscInt **st, PetscInt **of, PetscInt **lv, PetscInt *nl, PetscBool *pays)
+static PetscErrorCode ChunkPlan(GILUTri tri, PetscInt *nc, PetscInt **st, PetscInt **of, PetscInt **lv, PetscInt *nl, PetscInt *cmax, PetscBool *pays)
 {
-  PetscInt nr = 0;
+  PetscInt nr = 0, ckmax = GILUTriTable.ck_max;
 
   PetscFunctionBegin;
-  for (PetscInt pass = 0; pass < 2; pass++) {
-    PetscBool par;
+  for (PetscInt pass = 0;; pass++) {
+    PetscBool par, last = (PetscBool)(pass > 0 && ckmax / 2 < 8);
 
-    PetscCall(ChunkPartition(tri, pass ? 1 : GILUTriTable.ck_min, nc, st, of, lv, nl, &nr));
+    if (pass > 1) ckmax /= 2;
+    PetscCall(ChunkPartition(tri, pass ? 1 : GILUTriTable.ck_min, ckmax, nc, st, of, lv, nl, &nr));
     /* one thread: worth it only with the column-offset patterns, two chunks at a time (checked by the caller) */
     par   = (PetscBool)((PetscReal)*nc >= GILUTriTable.ck_par * PetscMax(tri->nthreads, 2) * *nl);
     *pays = (PetscBool)(par && !tri->backend && tri->n >= GILUTriTable.seq_rows * PetscMax(tri->nthreads, 2) && (PetscReal)tri->n >= GILUTriTable.ck_len * nr);
-    if (par || pass) break;
+    if (par || last) break;
     PetscCall(PetscFree2(*st, *of));
     PetscCall(PetscFree(*lv));
   }
+  *cmax = ckmax;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* The chunk plan of a triangle that auto may run chunked (NULL arrays: auto does not), to be handed to BuildChunked() */
 typedef struct {
-  PetscInt  nc, nl, *st, *of, *lv;
+  PetscInt  nc, nl, *st, *of, *lv, cmax;
   PetscBool pays;
 } GILUChunkPlan;
 
@@ -290,7 +294,7 @@ static PetscErrorCode ChunkedPays(GILUTri tri, GILUChunkPlan *cp)
   PetscFunctionBegin;
   PetscCall(PetscMemzero(cp, sizeof(*cp)));
   if (tri->backend || tri->n < GILUTriTable.seq_rows * PetscMax(tri->nthreads, 2)) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(ChunkPlan(tri, &cp->nc, &cp->st, &cp->of, &cp->lv, &cp->nl, &cp->pays));
+  PetscCall(ChunkPlan(tri, &cp->nc, &cp->st, &cp->of, &cp->lv, &cp->nl, &cp->cmax, &cp->pays));
   if (!cp->pays) {
     PetscCall(PetscFree2(cp->st, cp->of));
     PetscCall(PetscFree(cp->lv));
@@ -415,24 +419,25 @@ static PetscErrorCode BuildChunked(GILUTri tri, GILUChunkPlan *cp, GILUTriSeg *s
 {
   const PetscInt  n = tri->n, bs2 = tri->bs * tri->bs, *ti = tri->i, *tj = tri->j;
   const PetscBool stored = (PetscBool)(tri->diag == GILU_TRI_DIAG_STORED);
-  PetscInt        nc, nl, *st, *of, *lv, *ord, *pos, *cnt, *mark, nnz, ndep = 0;
+  PetscInt        nc, nl, *st, *of, *lv, *ord, *pos, *cnt, *mark, nnz, ndep = 0, cmax;
   PetscBool       pays;
 
   PetscFunctionBegin;
   if (cp) {
-    nc = cp->nc;
-    nl = cp->nl;
-    st = cp->st;
-    of = cp->of;
-    lv = cp->lv;
-  } else PetscCall(ChunkPlan(tri, &nc, &st, &of, &lv, &nl, &pays));
+    nc   = cp->nc;
+    nl   = cp->nl;
+    st   = cp->st;
+    of   = cp->of;
+    lv   = cp->lv;
+    cmax = cp->cmax;
+  } else PetscCall(ChunkPlan(tri, &nc, &st, &of, &lv, &nl, &cmax, &pays));
   seg->shape   = GILU_SEG_TRIANGLE;
   seg->kernel  = GILU_KERNEL_SYNCFREE;
   seg->nrows   = n;
   seg->nblock  = n;
   seg->nlevels = nl;
   seg->nchunks = nc;
-  seg->chunk   = GILUTriTable.ck_max;
+  seg->chunk   = cmax;
   seg->rstep   = tri->uplo == GILU_TRI_LOWER ? 1 : -1;
   nnz          = stored ? tri->nz - n : tri->nz; /* a stored diagonal is in every row (checked) */
   seg->nnz     = nnz;
