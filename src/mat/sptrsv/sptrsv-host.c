@@ -268,10 +268,11 @@ static PetscErrorCode ChunkPlan(GILUTri tri, PetscInt *nc, PetscInt **st, PetscI
 
   PetscFunctionBegin;
   for (PetscInt pass = 0;; pass++) {
-    PetscBool par, last = (PetscBool)(pass > 0 && ckmax / 2 < 8);
+    PetscBool par, last;
 
     if (pass > 1) ckmax /= 2;
     PetscCall(ChunkPartition(tri, pass ? 1 : GILUTriTable.ck_min, ckmax, nc, st, of, lv, nl, &nr));
+    last = (PetscBool)(pass > 0 && (ckmax / 2 < 8 || tri->n <= *nc * (ckmax / 2))); /* cutting at ckmax/2 would change few chunks */
     /* one thread: worth it only with the column-offset patterns, two chunks at a time (checked by the caller) */
     par   = (PetscBool)((PetscReal)*nc >= GILUTriTable.ck_par * PetscMax(tri->nthreads, 2) * *nl);
     *pays = (PetscBool)(par && !tri->backend && tri->n >= GILUTriTable.seq_rows * PetscMax(tri->nthreads, 2) && (PetscReal)tri->n >= GILUTriTable.ck_len * nr);
