@@ -17,7 +17,8 @@ static char help[] = "Tests of the triangular-solve engine (src/mat/sptrsv) and 
              for every algorithm on 2 threads.
   cudaemu:   the CUDA kernels (src/mat/sptrsv/cuda) through the host emulation equal the host reference: level-set,
              sync-free and the blocked algorithms (depths 1-3; squares by scalar-CSR and vector-CSR; recblock with
-             and without the reordering by levels).
+             and without the reordering by levels; sync-free triangles by rows and by columns). -backend cuda: the
+             same on a GPU (make check-gpu).
   numeric:   gilu's numeric factorization against PETSc's, entry by entry (see TestNumeric()).
   zeropivot: a zero pivot is reported as PETSc's ILU does (KSP says DIVERGED_PC_FAILED), on 1 and 2 threads.
   badinput:  a wrong triangle handed to GILUTriSetMatrix() ends in a clear error.
@@ -206,9 +207,11 @@ static PetscErrorCode TestEngine(PetscRandom rnd, PetscInt nrand, PetscInt grid)
 */
 static PetscErrorCode TestCUDAEmu(PetscRandom rnd)
 {
-  const PetscInt bss[] = {1, 3, 8};
+  const PetscInt       bss[] = {1, 3, 8};
+  PetscGILUBackendType dev   = PETSCGILU_BACKEND_CUDAEMU;
 
   PetscFunctionBegin;
+  PetscCall(PetscOptionsGetEnum(NULL, NULL, "-backend", PetscGILUBackendTypes, (PetscEnum *)&dev, NULL)); /* cuda: on a GPU (make check-gpu) */
   for (PetscInt kind = 0; kind < 4; kind++)
     for (PetscInt u = 0; u < 2; u++)
       for (PetscInt dg = 0; dg < 3; dg++)
@@ -224,7 +227,7 @@ static PetscErrorCode TestCUDAEmu(PetscRandom rnd)
           PetscCall(PetscMalloc3(m, &b, m, &xref, m, &x));
           for (PetscInt k = 0; k < m; k++) b[k] = Rand(rnd) - 0.5;
           PetscCall(GILUTriCreate(&tri));
-          PetscCall(GILUTriSetBackend(tri, PETSCGILU_BACKEND_CUDAEMU));
+          PetscCall(GILUTriSetBackend(tri, dev));
           PetscCall(GILUTriSetMatrix(tri, uplo, (GILUTriDiag)dg, n, bs, ai, aj, aa, dinv));
           PetscCall(GILUTriSolveReference(tri, b, xref));
           for (PetscInt csc = 0; csc < 2; csc++) /* sync-free triangles by rows, then by columns (CSC) */
@@ -249,7 +252,7 @@ static PetscErrorCode TestCUDAEmu(PetscRandom rnd)
                 PetscCall(PetscPrintf(PETSC_COMM_SELF, "cudaemu: kind %" PetscInt_FMT " %s diag %" PetscInt_FMT " bs %" PetscInt_FMT " %s%s%s depth %" PetscInt_FMT " differs from the host reference by %g\n", kind, u ? "upper" : "lower", dg, bs, GILUTriSolveTypes[t], reorder ? "+reorder" : "", csc ? " (CSC triangles)" : "", depth, (double)err));
               PetscCall(GILUTriGetType(tri, &ran));
               PetscCall(GILUTriGetBackend(tri, &backend));
-              PetscCheck(backend == PETSCGILU_BACKEND_CUDAEMU && (t == GILU_TRISOLVE_AUTO || ran == (GILUTriSolveType)t), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s on %s was asked for, %s on %s ran", GILUTriSolveTypes[t], PetscGILUBackendTypes[PETSCGILU_BACKEND_CUDAEMU], GILUTriSolveTypes[ran], PetscGILUBackendTypes[backend]);
+              PetscCheck(backend == dev && (t == GILU_TRISOLVE_AUTO || ran == (GILUTriSolveType)t), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s on %s was asked for, %s on %s ran", GILUTriSolveTypes[t], PetscGILUBackendTypes[dev], GILUTriSolveTypes[ran], PetscGILUBackendTypes[backend]);
               if (!blocked) continue;
               PetscCall(GILUTriGetPlanInfo(tri, &ntri, &nsq, NULL));
               PetscCall(GILUTriGetSquareKernels(tri, &nsc, &nvec));
