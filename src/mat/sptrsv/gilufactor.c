@@ -61,6 +61,7 @@ static const char *const GILUFactorSchedules[] = {"chunked", "levelset", "GILUFa
 
 #define GILU_FACTOR_CHUNK_MIN 64  /* a chunk goes on past a row that does not read the row before it until it has this many rows ... */
 #define GILU_FACTOR_CHUNK_MAX 256 /* ... and is cut at this many */
+#define GILU_FACTOR_LEVEL_MIN 32  /* chunked falls back to the level sets if they have this many rows per thread on average, else to one thread (a barrier per level costs more than a few rows) */
 #define GILU_FACTOR_SPIN      256 /* spins on a flag before the thread yields the processor */
 
 typedef struct {
@@ -83,6 +84,7 @@ typedef struct {
   GILUFactorNumericType numeric;   /* asked for */
   GILUFactorSchedule    schedule;  /* asked for */
   GILUFactorSchedule    ranschedule; /* what runs: chunked falls back to levelset where its chunks leave the threads idle */
+  PetscBool             ranserial;   /* ... and to one thread where the level sets are small too */
   PetscBool             rangilu;   /* the last numeric factorization was gilu's */
   char                  why[128];  /* else why PETSc's ran */
   PetscInt             *ic;        /* inverse of the column ordering */
@@ -353,20 +355,26 @@ static PetscErrorCode MatGILUFactorAnalyze(Mat_GILUFactor *f)
   for (PetscInt i = 0; i < nb; i++) f->lrow[cnt[level[i]]++] = i;
   PetscCall(PetscFree(cnt));
   f->ranschedule = f->schedule;
+  f->ranserial   = PETSC_FALSE;
   if (f->schedule == GILU_FACTOR_SCHEDULE_CHUNKED && f->nthreads > 1 && nb > 0) {
     /*
       Runs of GILU_FACTOR_CHUNK_MIN to GILU_FACTOR_CHUNK_MAX rows; where that leaves fewer than 2 chunks per level and thread,
       the runs as they are, cut at CHUNK_MAX, CHUNK_MAX/2, ... 8 rows (a 2D grid line in pieces pipelines along the line);
-      failing that, the level sets
+      failing that (or where cutting changes few chunks: general sparse factors), the level sets, or one thread where
+      those are small
     */
     PetscInt cmax = GILU_FACTOR_CHUNK_MAX;
 
     PetscCall(MatGILUFactorChunks(f, GILU_FACTOR_CHUNK_MIN, cmax));
     while (f->nchunks < 2 * f->nthreads * f->nclevels && cmax >= 8) {
       PetscCall(MatGILUFactorChunks(f, 0, cmax));
+      if (nb <= f->nchunks * (cmax / 2)) break; /* cutting at cmax/2 would change few chunks */
       cmax /= 2;
     }
-    if (f->nchunks < 2 * f->nthreads * f->nclevels) f->ranschedule = GILU_FACTOR_SCHEDULE_LEVELSET;
+    if (f->nchunks < 2 * f->nthreads * f->nclevels) {
+      f->ranschedule = GILU_FACTOR_SCHEDULE_LEVELSET;
+      f->ranserial   = (PetscBool)(nb < GILU_FACTOR_LEVEL_MIN * f->nthreads * f->nlevels);
+    }
   }
   PetscCall(PetscFree(level));
   PetscCall(PetscMalloc1((size_t)f->nthreads * nb * f->bs * f->bs, &f->rtmp)); /* only entries of a row's pattern are read, after being zeroed */
@@ -610,7 +618,7 @@ static PetscErrorCode MatGILUFactorNumeric_Seq(Mat B, Mat A, const MatFactorInfo
     pinfo[t].needshift             = PETSC_FALSE;
     pinfo[t].flops                 = 0;
   }
-  if (nt == 1 || nb == 0) {
+  if (nt == 1 || nb == 0 || f->ranserial) {
     PivotInfo pi = pinfo[0];
 
     for (PetscInt i = 0; i < nb; i++) GILU_FACTOR_ROW(i, f->rtmp, &pi);
@@ -993,6 +1001,7 @@ static PetscErrorCode MatView_GILU(Mat B, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPushTab(viewer));
     if (f->rangilu) {
       if (f->nthreads == 1) PetscCall(PetscViewerASCIIPrintf(viewer, "numeric factorization: gilu's (PETSc's operations), 1 thread, rows in order (L has %" PetscInt_FMT " levels)\n", f->nlevels));
+      else if (f->ranserial) PetscCall(PetscViewerASCIIPrintf(viewer, "numeric factorization: gilu's (PETSc's operations), 1 thread, rows in order: chunks would leave the threads idle and L's %" PetscInt_FMT " level sets are small (%.1f rows each)\n", f->nlevels, (double)f->nb / f->nlevels));
       else if (f->ranschedule == GILU_FACTOR_SCHEDULE_CHUNKED)
         PetscCall(PetscViewerASCIIPrintf(viewer, "numeric factorization: gilu's (PETSc's operations), chunked on %" PetscInt_FMT " threads: %" PetscInt_FMT " chunks of consecutive rows (%.1f rows each) in %" PetscInt_FMT " levels of the chunk DAG (L has %" PetscInt_FMT " levels)\n", f->nthreads, f->nchunks, (double)f->nb / f->nchunks, f->nclevels, f->nlevels));
       else PetscCall(PetscViewerASCIIPrintf(viewer, "numeric factorization: gilu's (PETSc's operations), level-set on %" PetscInt_FMT " threads: %" PetscInt_FMT " level sets of L (%.1f rows each)%s\n", f->nthreads, f->nlevels, (double)f->nb / f->nlevels, f->schedule == GILU_FACTOR_SCHEDULE_CHUNKED ? ", since chunks would leave the threads idle" : ""));
