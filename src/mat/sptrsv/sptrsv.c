@@ -318,6 +318,24 @@ static PetscErrorCode CheckAndAnalyze(GILUTri tri, GILUTriUplo uplo, GILUTriDiag
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The plan built again if what it was built for (type, threads, depth, back-end, layouts) changed; rebuilt: whether it was */
+static PetscErrorCode PlanUpToDate(GILUTri tri, PetscBool *rebuilt)
+{
+  PetscBool stale;
+
+  PetscFunctionBegin;
+  if (tri->reqbackend == PETSCGILU_BACKEND_AUTO) PetscCall(GILUTriResolveBackend(tri)); /* it depends on the type */
+  stale = (PetscBool)(!tri->planned || tri->plantype != tri->type || tri->planthreads != tri->nthreads || tri->plandepth != tri->reqdepth || tri->planbackend != tri->backend || tri->planperm != tri->permuted || tri->planreorder != tri->reorder || tri->plancsc != tri->csc);
+  if (stale) {
+    PetscCall(PetscLogEventBegin(GILU_TriAnalysis, 0, 0, 0, 0));
+    PetscCall(GILUTriPlanDestroy(tri));
+    PetscCall(GILUTriPlanBuild(tri));
+    PetscCall(PetscLogEventEnd(GILU_TriAnalysis, 0, 0, 0, 0));
+  }
+  if (rebuilt) *rebuilt = stale;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Both ways of giving the factor: copied (borrow false) or the caller's arrays used in place (GILUTriSetMatrixWithArrays()) */
 static PetscErrorCode SetMatrix(GILUTri tri, GILUTriUplo uplo, GILUTriDiag diag, PetscInt n, PetscInt bs, const PetscInt i[], const PetscInt j[], const MatScalar a[], const MatScalar dinv[], PetscBool borrow, PetscInt patternid)
 {
@@ -377,13 +395,7 @@ static PetscErrorCode SetMatrix(GILUTri tri, GILUTriUplo uplo, GILUTriDiag diag,
       PetscCheck(GILUBlockInvert(bs, D, Dinv, 0.0), PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "Zero pivot in the diagonal block of row %" PetscInt_FMT " of a triangular factor", r);
       for (PetscInt t = 0; t < bs2; t++) tri->own_d[r * bs2 + t] = (MatScalar)Dinv[t];
     }
-  if (tri->reqbackend == PETSCGILU_BACKEND_AUTO) PetscCall(GILUTriResolveBackend(tri)); /* it depends on the type */
-  if (!tri->planned || tri->plantype != tri->type || tri->planthreads != tri->nthreads || tri->plandepth != tri->reqdepth || tri->planbackend != tri->backend || tri->planperm != tri->permuted || tri->planreorder != tri->reorder || tri->plancsc != tri->csc) {
-    PetscCall(PetscLogEventBegin(GILU_TriAnalysis, 0, 0, 0, 0));
-    PetscCall(GILUTriPlanDestroy(tri));
-    PetscCall(GILUTriPlanBuild(tri));
-    PetscCall(PetscLogEventEnd(GILU_TriAnalysis, 0, 0, 0, 0));
-  }
+  PetscCall(PlanUpToDate(tri, NULL));
   PetscCall(GILUTriPlanSetValues(tri));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -407,13 +419,11 @@ PetscErrorCode GILUTriSolve(GILUTri tri, const PetscScalar b[], PetscScalar x[])
 {
   PetscFunctionBegin;
   PetscCheck(tri->analyzed, PETSC_COMM_SELF, PETSC_ERR_ORDER, "Call GILUTriSetMatrix() before GILUTriSolve()");
-  if (tri->reqbackend == PETSCGILU_BACKEND_AUTO) PetscCall(GILUTriResolveBackend(tri)); /* it depends on the type */
-  if (!tri->planned || tri->plantype != tri->type || tri->planthreads != tri->nthreads || tri->plandepth != tri->reqdepth || tri->planbackend != tri->backend || tri->planperm != tri->permuted || tri->planreorder != tri->reorder || tri->plancsc != tri->csc) {
-    PetscCall(PetscLogEventBegin(GILU_TriAnalysis, 0, 0, 0, 0));
-    PetscCall(GILUTriPlanDestroy(tri));
-    PetscCall(GILUTriPlanBuild(tri));
-    PetscCall(GILUTriPlanSetValues(tri));
-    PetscCall(PetscLogEventEnd(GILU_TriAnalysis, 0, 0, 0, 0));
+  {
+    PetscBool rebuilt;
+
+    PetscCall(PlanUpToDate(tri, &rebuilt));
+    if (rebuilt) PetscCall(GILUTriPlanSetValues(tri));
   }
   PetscCall(PetscLogEventBegin(GILU_TriSolve, 0, 0, 0, 0));
   if (tri->backend == 0) {
