@@ -81,13 +81,19 @@ typedef enum {
 
 /* Per lane of a warp exchange: what the lane contributed */
 typedef struct {
-  double   d[4];
-  long long i;
+  double      d[4];
+  long long   i;
+  const char *site; /* __syncwarp: the call site ("file:line"), which all lanes must share */
 } GILUEmuLaneData;
 
-PETSC_INTERN PetscErrorCode GILUEmuLaunch(const char[], GILUEmuUInt3, GILUEmuUInt3, size_t, void (*)(void *), void *);
+/* key: the kernel (for its cudaFuncSetAttribute opt-in); name: its instantiation (for the launch log) */
+PETSC_INTERN PetscErrorCode GILUEmuLaunch(const void *, const char[], GILUEmuUInt3, GILUEmuUInt3, size_t, void (*)(void *), void *);
 PETSC_INTERN const char    *GILUEmuLastError(void);
-PETSC_INTERN void           GILUEmuSyncThreads(void);
+PETSC_INTERN void           GILUEmuSyncThreads(const char[]); /* the call site, "file:line" */
+PETSC_INTERN void           GILUEmuFence(int);                 /* 1: __threadfence_block, 2: __threadfence */
+PETSC_INTERN void           GILUEmuSignal(const void *, int);  /* a signal of that scope on that flag: checks the fence */
+PETSC_INTERN int            GILUEmuSharedOptinLimit(void);     /* bytes per block with opt-in (-gilu_cudaemu_arch) */
+PETSC_INTERN int            GILUEmuFuncSetMaxDynamicShared(const void *, int); /* nonzero: beyond the limit */
 PETSC_INTERN void           GILUEmuWaitUntilGE(volatile int *, int);
 PETSC_INTERN void           GILUEmuYield(void);
 /* the lane deposits *mine; returns all lanes' contributions (valid until the next warp operation + 1) */

@@ -19,12 +19,25 @@
                                             full-warp shuffles of int, unsigned, long long, float, double
      gilu_ballot(p), gilu_any(p), gilu_all(p)  full-warp votes
      gilu_wait_until_ge(flag, v)            spin until *flag >= v (flag written by another thread or block), then fence
+     gilu_signal_set(flag, v), gilu_signal_add(flag, v)
+                                            publish with a device-scope flag (atomicExch / atomicAdd on global memory):
+                                            the caller must have made its writes visible by __threadfence() since its
+                                            previous signal (or, for a block's writes, every writer fenced before a
+                                            barrier); the emulation stops with an error when it did not
+     gilu_signal_set_block(flag, v)         the same for a flag in shared memory (volatile store), with __threadfence_block()
+     gilu_block_ticket(counter)             the block's work unit: thread 0 takes atomicAdd(counter, 1), the block reads
+                                            it after a barrier (call once per kernel, from every thread). A unit that
+                                            waits on units of lower number must take it from a ticket, not blockIdx:
+                                            CUDA does not promise that blocks are dispatched in index order
      gilu_mma_m8n8k4_f64(d, a, b, c)        D(8x8) = A(8x4) B(4x8) + C on one warp, PTX fragment layout (see below)
      GILU_CUDA_CHECK(call)                  a cudaError_t -> PETSc error (PETSC_ERR_GPU)
 
    Warp operations need all lanes of the warp (like the _sync intrinsics with a full mask); the emulation stops
    with an error when lanes of a warp are at different warp operations, or when a lane exited. Spin loops must go
    through gilu_wait_until_ge(): the emulation switches to other threads and blocks there and detects deadlocks.
+   Dynamic shared memory above 48 KiB needs cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+   bytes) before the launch, within cudaDevAttrMaxSharedMemoryPerBlockOptin (sm_80: 163 KiB, sm_90: 227 KiB): the
+   emulation enforces both (the limit of -gilu_cudaemu_arch, default sm_80).
 */
 #ifndef PETSCGILU_GILUCUDA_H
 #define PETSCGILU_GILUCUDA_H
@@ -64,14 +77,22 @@ static inline void gilu_emu_body(void *ctx)
   (*(F *)ctx)();
 }
 template <class F>
-static inline PetscErrorCode gilu_emu_launch(const char *name, dim3 g, dim3 b, size_t shmem, F f)
+static inline PetscErrorCode gilu_emu_launch(const void *key, const char *name, dim3 g, dim3 b, size_t shmem, F f)
 {
   GILUEmuUInt3 G = {g.x, g.y, g.z}, B = {b.x, b.y, b.z};
 
-  return GILUEmuLaunch(name, G, B, shmem, gilu_emu_body<F>, &f);
+  return GILUEmuLaunch(key, name, G, B, shmem, gilu_emu_body<F>, &f);
+}
+/* the kernel's instantiation as the compiler names it ("... K k = StructILUForward<17>]"): the launch log of the
+   emulation lists what the tests ran, to compare with the instantiations nvcc emits */
+template <class K, K k>
+static inline const char *gilu_emu_kernel_name(void)
+{
+  return __PRETTY_FUNCTION__;
 }
   /* the arguments are evaluated once, on the host, and copied (by value, as a CUDA launch does) */
-  #define GILU_LAUNCH(kernel, grid, block, shmem, stream, ...) ((void)(stream), gilu_emu_launch(#kernel, (grid), (block), (shmem), [=]() { kernel(__VA_ARGS__); }))
+  #define GILU_LAUNCH(kernel, grid, block, shmem, stream, ...) \
+    ((void)(stream), gilu_emu_launch(reinterpret_cast<const void *>(&kernel), gilu_emu_kernel_name<decltype(&kernel), &kernel>(), (grid), (block), (shmem), [=]() { kernel(__VA_ARGS__); }))
 
   /* ---------------------------------------------------------------------------------- shared memory */
   #define GILU_SHARED(type, name, count) \
@@ -80,17 +101,19 @@ static inline PetscErrorCode gilu_emu_launch(const char *name, dim3 g, dim3 b, s
   #define GILU_DYNAMIC_SHARED(type, name) type *const name = (type *)(void *)gilu_emu_self->dynshared
 
 /* ---------------------------------------------------------------------------------- block and warp */
-static inline void __syncthreads(void)
-{
-  GILUEmuSyncThreads();
-}
+  /* barriers carry their call site: the threads of a block must meet at the same one (bar.sync is .aligned) */
+  #define GILU_EMU_STR_(x) #x
+  #define GILU_EMU_STR(x)  GILU_EMU_STR_(x)
+  #define GILU_EMU_SITE    __FILE__ ":" GILU_EMU_STR(__LINE__)
+  #define __syncthreads()  GILUEmuSyncThreads(GILU_EMU_SITE)
+/* fences are recorded per thread: a signal (gilu_signal_*) needs one of its scope since the thread's previous signal */
 static inline void __threadfence(void)
 {
-  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  GILUEmuFence(2);
 }
 static inline void __threadfence_block(void)
 {
-  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+  GILUEmuFence(1);
 }
 static inline int gilu_lane_id(void)
 {
@@ -100,18 +123,20 @@ static inline int gilu_warp_id(void)
 {
   return gilu_emu_self->warp;
 }
-static inline void gilu_syncwarp(void)
+static inline void gilu_emu_syncwarp(const char *site)
 {
-  GILUEmuLaneData mine = {{0, 0, 0, 0}, 0};
+  GILUEmuLaneData mine = {{0, 0, 0, 0}, 0, NULL};
 
+  mine.site = site;
   (void)GILUEmuWarpExchange(GILU_EMU_WARP_SYNC, &mine);
 }
+  #define gilu_syncwarp() gilu_emu_syncwarp(GILU_EMU_SITE)
 
 /* src: the lane to read, or -1: the caller's own value */
 template <class T>
 static inline T gilu_emu_shfl(T v, int src)
 {
-  GILUEmuLaneData        mine = {{0, 0, 0, 0}, 0};
+  GILUEmuLaneData        mine = {{0, 0, 0, 0}, 0, NULL};
   const GILUEmuLaneData *all;
   T                      r;
 
@@ -153,7 +178,7 @@ static inline T gilu_shfl_xor(T v, int mask, int width = 32)
 }
 static inline unsigned int gilu_ballot(int pred)
 {
-  GILUEmuLaneData        mine = {{0, 0, 0, 0}, pred ? 1 : 0};
+  GILUEmuLaneData        mine = {{0, 0, 0, 0}, pred ? 1 : 0, NULL};
   const GILUEmuLaneData *all  = GILUEmuWarpExchange(GILU_EMU_WARP_VOTE, &mine);
   unsigned int           m    = 0;
   int                    l, n = GILUEmuWarpSize();
@@ -179,11 +204,26 @@ static inline void gilu_wait_until_ge(volatile int *flag, int value)
   GILUEmuWaitUntilGE(flag, value);
   __threadfence();
 }
+static inline void gilu_signal_set(int *flag, int v)
+{
+  GILUEmuSignal(flag, 2);
+  (void)__atomic_exchange_n(flag, v, __ATOMIC_RELAXED);
+}
+static inline void gilu_signal_add(int *flag, int v)
+{
+  GILUEmuSignal(flag, 2);
+  (void)__atomic_fetch_add(flag, v, __ATOMIC_RELAXED);
+}
+static inline void gilu_signal_set_block(volatile int *flag, int v)
+{
+  GILUEmuSignal((const void *)flag, 1);
+  *flag = v;
+}
 
 /* ---------------------------------------------------------------------------------- MMA */
 static inline void gilu_mma_m8n8k4_f64(double d[2], double a, double b, const double c[2])
 {
-  GILUEmuLaneData        mine = {{a, b, c[0], c[1]}, 0};
+  GILUEmuLaneData        mine = {{a, b, c[0], c[1]}, 0, NULL};
   const GILUEmuLaneData *all;
   int                    lane = gilu_emu_self->lane, row = lane >> 2, col = 2 * (lane & 3), k;
   double                 s0 = c[0], s1 = c[1];
@@ -287,11 +327,22 @@ enum cudaMemcpyKind {
   cudaMemcpyDeviceToDevice,
   cudaMemcpyDefault
 };
-  #define cudaSuccess                 0
-  #define cudaErrorMemoryAllocation   2
+  #define cudaSuccess               0
+  #define cudaErrorInvalidValue     1
+  #define cudaErrorMemoryAllocation 2
+  #define cudaErrorInvalidDevice    101
 static inline const char *cudaGetErrorString(cudaError_t e)
 {
-  return e == cudaSuccess ? "no error" : "out of memory (cudaemu)";
+  switch (e) {
+  case cudaSuccess:
+    return "no error";
+  case cudaErrorInvalidValue:
+    return "invalid argument (cudaemu)";
+  case cudaErrorInvalidDevice:
+    return "invalid device ordinal (cudaemu)";
+  default:
+    return "out of memory (cudaemu)";
+  }
 }
 static inline cudaError_t cudaGetLastError(void)
 {
@@ -309,6 +360,35 @@ static inline cudaError_t cudaGetDeviceCount(int *n)
 {
   *n = 1;
   return cudaSuccess;
+}
+static inline cudaError_t cudaGetDevice(int *d)
+{
+  *d = 0;
+  return cudaSuccess;
+}
+static inline cudaError_t cudaSetDevice(int d)
+{
+  return d == 0 ? cudaSuccess : cudaErrorInvalidDevice;
+}
+enum cudaDeviceAttr {
+  cudaDevAttrMaxSharedMemoryPerBlock,
+  cudaDevAttrMaxSharedMemoryPerBlockOptin
+};
+/* the emulated device's limits: those of -gilu_cudaemu_arch (sm_80 unless said otherwise) */
+static inline cudaError_t cudaDeviceGetAttribute(int *v, enum cudaDeviceAttr attr, int d)
+{
+  if (d != 0) return cudaErrorInvalidDevice;
+  *v = attr == cudaDevAttrMaxSharedMemoryPerBlock ? 48 * 1024 : GILUEmuSharedOptinLimit();
+  return cudaSuccess;
+}
+enum cudaFuncAttribute {
+  cudaFuncAttributeMaxDynamicSharedMemorySize
+};
+/* opt-in to dynamic shared memory above 48 KiB, per kernel, as on a GPU; checked at each launch */
+template <class K>
+static inline cudaError_t cudaFuncSetAttribute(K *kernel, enum cudaFuncAttribute attr, int value)
+{
+  return GILUEmuFuncSetMaxDynamicShared(reinterpret_cast<const void *>(kernel), value) ? cudaErrorInvalidValue : cudaSuccess;
 }
 template <class T>
 static inline cudaError_t cudaMalloc(T **p, size_t bytes)
@@ -409,6 +489,18 @@ static __device__ __forceinline__ void gilu_wait_until_ge(volatile int *flag, in
   while (*flag < value) { }
   __threadfence();
 }
+static __device__ __forceinline__ void gilu_signal_set(int *flag, int v)
+{
+  (void)atomicExch(flag, v);
+}
+static __device__ __forceinline__ void gilu_signal_add(int *flag, int v)
+{
+  (void)atomicAdd(flag, v);
+}
+static __device__ __forceinline__ void gilu_signal_set_block(volatile int *flag, int v)
+{
+  *flag = v;
+}
 /* D = A B + C, A 8x4 row-major fragment: lane l holds A[l/4][l%4]; B 4x8 column fragment: lane l holds
    B[l%4][l/4]; C and D 8x8: lane l holds row l/4, columns 2(l%4) and 2(l%4)+1 (PTX ISA, mma.m8n8k4 .f64) */
 static __device__ __forceinline__ void gilu_mma_m8n8k4_f64(double d[2], double a, double b, const double c[2])
@@ -434,6 +526,17 @@ static __device__ __forceinline__ void gilu_mma_m8n8k4_f64(double d[2], double a
 
 /* ============================================================================================ both */
 #define gilu_syncthreads() __syncthreads()
+
+/* (mutation scope: the sync points below run in both builds; make check-mutations removes them one at a time) */
+/* the block's work unit, in the order blocks start (see the list at the top) */
+static __device__ __forceinline__ int gilu_block_ticket(int *counter)
+{
+  GILU_SHARED(int, gilu_ticket, 1);
+
+  if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) gilu_ticket[0] = atomicAdd(counter, 1);
+  gilu_syncthreads();
+  return gilu_ticket[0];
+}
 
 #define GILU_CUDA_CHECK(call) \
   do { \
