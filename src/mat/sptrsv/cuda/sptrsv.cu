@@ -18,11 +18,17 @@
    Rounding: a triangle row is computed as by the host (its entries in column order); a scalar-CSR square row as
    the host's SpMV; vector-CSR sums the row in another order (lanes, then the shuffle tree): round-off only.
 
-   Why sync-free cannot deadlock: within a triangle the blocks are numbered in level order and a row waits only on
-   rows of lower levels of the same triangle (the entries of earlier blocks are in the squares), hence of lower or
-   equal block numbers; CUDA starts the blocks in increasing order (and the emulation switches threads at
-   gilu_wait_until_ge()), so the first unfinished row always has its dependencies finished or running. The flags
-   are indexed by the caller's row; every row is in exactly one triangle, so one clearing per solve suffices.
+   Why sync-free cannot deadlock: a block takes its rows (columns) from a ticket, gilu_block_ticket() on a counter
+   of the segment cleared with the flags before each solve, not from blockIdx (CUDA does not promise to dispatch
+   blocks in index order: a block of high index spinning on rows of a block that is not resident would spin forever).
+   Within a triangle the rows are numbered in level order and a row waits only on rows of lower levels of the same
+   triangle (the entries of earlier blocks are in the squares), hence of lower number. Tickets go in increasing order
+   to blocks that are running, so every row of a taken ticket is on a resident block. Let r be the unfinished row of
+   lowest number: its dependencies are finished. If its ticket is taken, r runs on a resident block and finishes
+   (the threads of a warp progress independently on sm_70 and later); if not, every taken ticket is below it, their
+   rows finish, their blocks exit and a new block takes r's ticket. The flags are indexed by the caller's row;
+   every row is in exactly one triangle, so one clearing per solve suffices. A row publishes x_r by a fence, then
+   its flag (gilu_signal_set/add): a block that sees the flag sees x_r.
 */
 #include <petscgilu/private/gilucuda.h>
 #include <petscgilu/private/backend.h>
@@ -67,27 +73,29 @@ __global__ void LevelKernel(GILUTriCUDA_s t, PetscInt s0, PetscInt s1, PetscScal
   if (s < s1) RowSolveDevice(&t, s, x, NULL, PETSC_FALSE);
 }
 
-__global__ void SyncFreeKernel(GILUTriCUDA_s t, PetscScalar *x, int *flag)
+/* sync-free by rows: the block's rows are those of its ticket (see the top of the file) */
+__global__ void SyncFreeKernel(GILUTriCUDA_s t, PetscScalar *x, int *flag, int *ticket)
 {
-  PetscInt s = (PetscInt)(blockIdx.x * blockDim.x + threadIdx.x);
+  PetscInt s = (PetscInt)gilu_block_ticket(ticket) * (PetscInt)blockDim.x + (PetscInt)threadIdx.x;
 
   if (s < t.nrows) {
     RowSolveDevice(&t, s, x, flag, PETSC_TRUE);
     __threadfence();
-    atomicExch(&flag[t.row[s]], 1);
+    gilu_signal_set(&flag[t.row[s]], 1);
   }
 }
 
 /*
   sync-free by columns (seed 004's improved layout keeps triangles in CSC; Liu et al.'s sync-free kernel): a thread per
-  stored column s (level order), c = t.row[s]. It waits until all t.need[s] updates of x_c by the triangle's earlier
-  columns are in (flag[c] counts them), finishes x_c = D^{-1} x_c, then subtracts T_rc x_c from every row r of its column
-  by atomic adds and counts itself in flag[r]. The order of the atomic adds varies: round-off only. It cannot deadlock for
-  the reason the row-wise kernel cannot: a column waits only on columns of lower levels, started earlier.
+  stored column s (level order, the block's columns those of its ticket), c = t.row[s]. It waits until all t.need[s]
+  updates of x_c by the triangle's earlier columns are in (flag[c] counts them), finishes x_c = D^{-1} x_c, then
+  subtracts T_rc x_c from every row r of its column by atomic adds and counts itself in flag[r]. The order of the atomic
+  adds varies: round-off only. It cannot deadlock for the reason the row-wise kernel cannot: a column waits only on
+  columns of lower levels, of lower number.
 */
-__global__ void SyncFreeCSCKernel(GILUTriCUDA_s t, PetscScalar *x, int *flag)
+__global__ void SyncFreeCSCKernel(GILUTriCUDA_s t, PetscScalar *x, int *flag, int *ticket)
 {
-  PetscInt s = (PetscInt)(blockIdx.x * blockDim.x + threadIdx.x);
+  PetscInt s = (PetscInt)gilu_block_ticket(ticket) * (PetscInt)blockDim.x + (PetscInt)threadIdx.x;
 
   if (s < t.nrows) {
     const PetscInt              bs = t.bs, bs2 = bs * bs, c = t.row[s];
@@ -115,7 +123,7 @@ __global__ void SyncFreeCSCKernel(GILUTriCUDA_s t, PetscScalar *x, int *flag)
         atomicAdd(&x[r * bs + p], -v);
       }
       __threadfence();
-      atomicAdd(&flag[r], 1);
+      gilu_signal_add(&flag[r], 1);
     }
   }
 }
@@ -241,7 +249,7 @@ PetscErrorCode GILU_CUDA_NAME(GILUTriCUDACreate)(PetscInt n, PetscInt bs, PetscI
     PetscCall(GILU_CUDA_NAME(GILUTriCUDASetValues)(t, s, in->val, in->dval));
   }
   PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(n * bs * sizeof(PetscScalar), (void **)&t->x));
-  PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(n * sizeof(int), (void **)&t->flag));
+  PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)((n + nseg) * sizeof(int), (void **)&t->flag));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -262,7 +270,8 @@ PetscErrorCode GILU_CUDA_NAME(GILUTriCUDASetValues)(GILUTriCUDA t, PetscInt s, c
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode SegRun(const GILUTriCUDASeg *sg, PetscScalar *x, int *flag)
+/* ticket: the segment's ticket counter (sync-free) */
+static PetscErrorCode SegRun(const GILUTriCUDASeg *sg, PetscScalar *x, int *flag, int *ticket)
 {
   const PetscInt m = sg->d.nrows;
 
@@ -277,10 +286,10 @@ static PetscErrorCode SegRun(const GILUTriCUDASeg *sg, PetscScalar *x, int *flag
     }
     break;
   case GILU_CUDA_SYNCFREE:
-    PetscCall(GILU_LAUNCH(SyncFreeKernel, (unsigned)((m + GILU_TRI_CUDA_THREADS - 1) / GILU_TRI_CUDA_THREADS), GILU_TRI_CUDA_THREADS, 0, 0, sg->d, x, flag));
+    PetscCall(GILU_LAUNCH(SyncFreeKernel, (unsigned)((m + GILU_TRI_CUDA_THREADS - 1) / GILU_TRI_CUDA_THREADS), GILU_TRI_CUDA_THREADS, 0, 0, sg->d, x, flag, ticket));
     break;
   case GILU_CUDA_SYNCFREE_CSC:
-    PetscCall(GILU_LAUNCH(SyncFreeCSCKernel, (unsigned)((m + GILU_TRI_CUDA_THREADS - 1) / GILU_TRI_CUDA_THREADS), GILU_TRI_CUDA_THREADS, 0, 0, sg->d, x, flag));
+    PetscCall(GILU_LAUNCH(SyncFreeCSCKernel, (unsigned)((m + GILU_TRI_CUDA_THREADS - 1) / GILU_TRI_CUDA_THREADS), GILU_TRI_CUDA_THREADS, 0, 0, sg->d, x, flag, ticket));
     break;
   case GILU_CUDA_SPMV_SCALAR:
     PetscCall(GILU_LAUNCH(SpMVScalarKernel, (unsigned)((m + GILU_TRI_CUDA_THREADS - 1) / GILU_TRI_CUDA_THREADS), GILU_TRI_CUDA_THREADS, 0, 0, sg->d, x));
@@ -300,8 +309,8 @@ PetscErrorCode GILU_CUDA_NAME(GILUTriCUDASolve)(GILUTriCUDA t, const PetscScalar
 
   PetscFunctionBegin;
   PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToDevice)(t->x, b, m * sizeof(PetscScalar)));
-  if (t->syncfree) PetscCall(GILU_CUDA_NAME(GILUDeviceMemset)(t->flag, 0, t->n * sizeof(int)));
-  for (PetscInt s = 0; s < t->nseg; s++) PetscCall(SegRun(&t->seg[s], t->x, t->flag));
+  if (t->syncfree) PetscCall(GILU_CUDA_NAME(GILUDeviceMemset)(t->flag, 0, (t->n + t->nseg) * sizeof(int))); /* flags and tickets */
+  for (PetscInt s = 0; s < t->nseg; s++) PetscCall(SegRun(&t->seg[s], t->x, t->flag, t->flag + t->n + s));
   PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToHost)(x, t->x, m * sizeof(PetscScalar)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
