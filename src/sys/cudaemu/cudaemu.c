@@ -18,7 +18,8 @@
      threads and blocks run between a thread's waits: a dependency that a test's ordering happened to have
      computed first (rows in level order, lower threads first) is not there under reverse or random order.
    - -gilu_cudaemu_schedule POLICY sets both orders; the environment variable GILU_CUDAEMU_SCHEDULE does the same
-     for a run without the option (make check runs the emulated tests under inorder, reverse and random:SEED).
+     for a run without the option (make check runs the emulated tests under inorder, reverse and random). The seed
+     of random: random:SEED, or -gilu_cudaemu_seed SEED (harness loops cannot hold a colon), default 1.
    - A barrier completes when every thread of the block that has not exited has arrived; all of them must have
      arrived from the same call site (bar.sync is .aligned). A warp operation completes when every lane of the warp
      has arrived at the same kind of operation (__syncwarp: the same call site). Shared memory is poisoned (all bits
@@ -485,13 +486,13 @@ static PetscErrorCode ParseOrder(const char opt[], const char value[], Order *or
 }
 
 /* the schedule of this launch: -gilu_cudaemu_schedule (else GILU_CUDAEMU_SCHEDULE) sets both orders, the finer
-   options override it */
+   options override it; random's seed: random:SEED, else -gilu_cudaemu_seed, else 1 */
 static PetscErrorCode GetPolicy(Launch *L)
 {
   char               value[64];
   const char        *env = getenv("GILU_CUDAEMU_SCHEDULE");
   PetscBool          set;
-  PetscInt           resident = GILU_EMU_DEFAULT_RESIDENT;
+  PetscInt           resident = GILU_EMU_DEFAULT_RESIDENT, iseed;
   unsigned long long seed     = 1;
 
   PetscFunctionBegin;
@@ -504,6 +505,8 @@ static PetscErrorCode GetPolicy(Launch *L)
   if (set) PetscCall(ParseOrder("-gilu_cudaemu_block_order", value, &L->blockorder, &seed));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-gilu_cudaemu_thread_order", value, sizeof(value), &set));
   if (set) PetscCall(ParseOrder("-gilu_cudaemu_thread_order", value, &L->threadorder, &seed));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-gilu_cudaemu_seed", &iseed, &set));
+  if (set) seed = (unsigned long long)iseed;
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-gilu_cudaemu_resident", &resident, NULL));
   PetscCheck(resident >= 1 && resident <= GILU_EMU_MAX_RESIDENT, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-gilu_cudaemu_resident %" PetscInt_FMT ": give 1 to %d resident blocks", resident, GILU_EMU_MAX_RESIDENT);
   L->resident = (int)resident;
