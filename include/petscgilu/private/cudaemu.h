@@ -52,6 +52,9 @@ PETSC_EXTERN PetscErrorCode PetscGILUCUDASelfTest_cudaemu(const char[], PetscBoo
 PETSC_EXTERN PetscErrorCode PetscGILUCUDASelfTest(const char[], PetscBool *);
 #endif
 
+/* lists the emulation's options in -help (once per process; the launches read them) */
+PETSC_INTERN PetscErrorCode GILUEmuOptionsHelp(MPI_Comm);
+
 /* ------------------------------------------------------------------------------------------ runtime (internal) */
 typedef struct {
   unsigned int x, y, z;
