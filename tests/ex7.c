@@ -1303,7 +1303,7 @@ int main(int argc, char **argv)
    test:
      suffix: cudaemu
      requires: cudaemu
-     args: -test cudaemu -gilu_cudaemu_schedule {{inorder reverse random:7}shared output}
+     args: -test cudaemu -gilu_cudaemu_schedule {{inorder reverse random}shared output} -gilu_cudaemu_seed 7
      output_file: output/empty.out
 
    # the blocked algorithms on the emulated device: the host's iterations (ex7_view_..._recblock has the same count), the
@@ -1311,14 +1311,14 @@ int main(int argc, char **argv)
    test:
      suffix: view_cudaemu
      requires: cudaemu
-     args: -test view -ksp_view -pc_factor_levels 1 -mat_gilu_trisolve_backend cudaemu -mat_gilu_trisolve {{colblock rowblock recblock}separate output} -mat_gilu_trisolve_block_depth 2 -gilu_cudaemu_schedule {{inorder reverse random:7}shared output}
+     args: -test view -ksp_view -pc_factor_levels 1 -mat_gilu_trisolve_backend cudaemu -mat_gilu_trisolve {{colblock rowblock recblock}separate output} -mat_gilu_trisolve_block_depth 2 -gilu_cudaemu_schedule {{inorder reverse random}shared output} -gilu_cudaemu_seed 7
      filter: grep -v "setup time:"
 
    # sync-free triangles by columns (CSC) on the emulated device: the same iterations, the segments say so
    test:
      suffix: view_cudaemu_csc
      requires: cudaemu
-     args: -test view -ksp_view -pc_factor_levels 1 -mat_gilu_trisolve_backend cudaemu -mat_gilu_trisolve {{syncfree recblock}separate output} -mat_gilu_trisolve_block_depth 2 -mat_gilu_trisolve_csc -gilu_cudaemu_schedule {{inorder reverse random:7}shared output}
+     args: -test view -ksp_view -pc_factor_levels 1 -mat_gilu_trisolve_backend cudaemu -mat_gilu_trisolve {{syncfree recblock}separate output} -mat_gilu_trisolve_block_depth 2 -mat_gilu_trisolve_csc -gilu_cudaemu_schedule {{inorder reverse random}shared output} -gilu_cudaemu_seed 7
      filter: grep -v "setup time:"
 
    # sequential and chunked stay on the host: asked for on a CUDA back-end, a clear error
