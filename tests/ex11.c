@@ -422,12 +422,19 @@ int main(int argc, char **argv)
      output_file: output/empty.out
      args: -check_threads -n 10 -dof {{1 3}} -dm_mat_type {{aij baij}} -pc_fgdd_subdomain_rows 50
 
-   # the CUDA kernels (emulated) against the host; silent
+   # the CUDA kernels (emulated, 128 threads per block as on the GPU) against the host, every variant fused and separate;
+   # silent. Subdomains of 27 rows, then of about 400 (many rows per thread: the sync-free waits and the barriers between
+   # levels matter), under three schedules a GPU may choose (threads in order, reversed, shuffled)
    test:
      suffix: cudaemu
      requires: cudaemu
      output_file: output/empty.out
      args: -check_cudaemu -n 6 -dof {{1 3}} -dm_mat_type {{aij baij}} -pc_fgdd_subdomain_rows 40
+   test:
+     suffix: cudaemu_large
+     requires: cudaemu
+     output_file: output/empty.out
+     args: -check_cudaemu -n 10 -dof {{1 3}} -dm_mat_type {{aij baij}} -pc_fgdd_subdomain_rows 400 -gilu_cudaemu_schedule {{inorder reverse random}shared output} -gilu_cudaemu_seed 7
 
    # the same on a GPU (the nvcc-built kernels)
    test:

@@ -17,11 +17,7 @@
 #include <petscgilu/private/backend.h>
 #include "../fgdd.h"
 
-#if defined(GILU_CUDAEMU)
-  #define FGDD_NT 32 /* threads per block: the emulation runs each as a fiber */
-#else
-  #define FGDD_NT 128
-#endif
+#define FGDD_NT 128 /* threads per block (the emulation runs the GPU's launch configuration) */
 
 typedef struct {
   int              bs, bs2;
@@ -72,9 +68,9 @@ __device__ static inline void LoadVector(const PetscScalar *z, PetscInt lo, Pets
   gilu_syncthreads();
 }
 
+/* after a phase that ended with a barrier (Solve, Scale): every thread's part of x is in */
 __device__ static inline void StoreVector(const PetscScalar *x, PetscInt lo, PetscInt hi, int bs, PetscScalar *z)
 {
-  gilu_syncthreads();
   for (PetscInt t = threadIdx.x; t < (hi - lo) * bs; t += blockDim.x) z[lo * bs + t] = x[t];
 }
 
@@ -99,7 +95,11 @@ __device__ static inline void Scale(const FGDDKernelData &D, PetscInt lo, PetscI
 }
 
 /* Algorithm 1 (spin-loops): thread t takes rows lo+t, lo+t+NT, ... (L) or hi-1-t, ... (U); a row waits for the
-   flags of the rows it reads, the flag value tells which solve finished it (1: L, 2: U) */
+   flags of the rows it reads, the flag value tells which solve finished it (1: L, 2: U). The flags and the vector
+   are in shared memory: a row publishes its value by a block-scope fence, then its flag. A row of L depends only on
+   lower rows and a thread takes its rows upwards (U: higher rows, downwards), so the thread of the first unfinished
+   row (U: the last) is at it and its dependencies are finished: no deadlock (the threads of a warp progress
+   independently on sm_70 and later) */
 __device__ static inline void SolveSyncFree(const FGDDKernelData &D, PetscInt lo, PetscInt hi, PetscBool lower, volatile PetscScalar *x, int *done)
 {
   const int bs = D.bs;
@@ -111,7 +111,7 @@ __device__ static inline void SolveSyncFree(const FGDDKernelData &D, PetscInt lo
     RowPull(D, lo, i, k0, k1, x);
     (void)bs;
     __threadfence_block();
-    ((volatile int *)done)[i - lo] = lower ? 1 : 2;
+    gilu_signal_set_block(&done[i - lo], lower ? 1 : 2);
   }
   gilu_syncthreads();
 }
@@ -207,8 +207,10 @@ __global__ static void LevelsKernel(FGDDKernelData D, int lower, PetscInt maxsub
     marked[i - lo] = 0;
     hmap[i]        = k0 == k1 ? 0 : big;
   }
-  gilu_syncthreads();
-  while (1) {
+  /* a thread marks and sets only its own rows; the reads of hmap by other threads come after the barrier below
+     (these writes) or after the barriers at the end of the previous level (its writes). A subdomain of m rows has at
+     most m levels: the bound turns a wrong count into wrong levels (CheckLevels() says so), never a hang */
+  while (level < hi - lo) {
     if (threadIdx.x == 0) added[0] = 0;
     gilu_syncthreads();
     for (PetscInt i = lo + threadIdx.x; i < hi; i += blockDim.x) {
@@ -223,13 +225,12 @@ __global__ static void LevelsKernel(FGDDKernelData D, int lower, PetscInt maxsub
         atomicAdd(&added[0], 1);
       }
     }
-    gilu_syncthreads();
+    gilu_syncthreads(); /* added counts every row of this level; the level's reads of hmap are done */
     for (PetscInt i = lo + threadIdx.x; i < hi; i += blockDim.x)
       if (marked[i - lo]) {
         hmap[i]        = level + 1;
         marked[i - lo] = 0;
       }
-    gilu_syncthreads();
     if (added[0] == 0) break;
     level++;
     gilu_syncthreads(); /* everybody has read added before thread 0 clears it */
