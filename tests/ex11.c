@@ -436,6 +436,26 @@ int main(int argc, char **argv)
      output_file: output/empty.out
      args: -check_cudaemu -n 10 -dof {{1 3}} -dm_mat_type {{aij baij}} -pc_fgdd_subdomain_rows 400 -gilu_cudaemu_schedule {{inorder reverse random}shared output} -gilu_cudaemu_seed 7
 
+   # a subdomain of 13248 rows: the level kernel needs 52992 bytes of shared memory, the apply kernels 158976, more
+   # than the 48 KiB of a launch without opt-in, within the opt-in limit of A100 (sm_80, 163 KiB) and H100 (sm_90, 227 KiB)
+   test:
+     suffix: cudaemu_optin
+     requires: cudaemu
+     output_file: output/empty.out
+     args: -check_cudaemu -n 24 -pc_fgdd_subdomain_box 24,24,23 -gilu_cudaemu_arch {{sm_80 sm_90}shared output}
+
+   # 6859 block rows of size 3 need 192052 bytes: more than an A100 allows (a clear error naming the option), within an H100's
+   test:
+     suffix: cudaemu_shared_limit
+     requires: cudaemu
+     args: -check_cudaemu -n 19 -dof 3 -dm_mat_type baij -pc_fgdd_subdomain_box 19,19,19 -gilu_cudaemu_arch sm_80
+     filter: Error: grep -o "the largest subdomain has 6859 block rows (block size 3), whose kernel ApplyFused needs 192052 bytes of shared memory per thread block, more than the 166912 bytes this device allows: make the subdomains smaller (-pc_fgdd_subdomain_rows, or a smaller -pc_fgdd_subdomain_box)"
+   test:
+     suffix: cudaemu_shared_sm90
+     requires: cudaemu
+     output_file: output/empty.out
+     args: -check_cudaemu -n 19 -dof 3 -dm_mat_type baij -pc_fgdd_subdomain_box 19,19,19 -gilu_cudaemu_arch sm_90
+
    # the same on a GPU (the nvcc-built kernels)
    test:
      suffix: cuda

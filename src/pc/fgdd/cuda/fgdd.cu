@@ -303,19 +303,41 @@ static PetscErrorCode CheckLevels(FGDDDevice dev, const FGDDFactors *f)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  The dynamic shared memory of a kernel above the 48 KiB every launch may use: opted in per kernel with
+  cudaFuncSetAttribute(), within the device's limit per block (cudaDevAttrMaxSharedMemoryPerBlockOptin: A100, sm_80,
+  163 KiB; H100/H200, sm_90, 227 KiB), which also holds the kernel's static shared memory. A subdomain too large for
+  the device is a clear error that says how to make the subdomains smaller.
+*/
+template <class K>
+static PetscErrorCode SharedOptIn(K *kernel, const char name[], size_t dynamic, size_t stat, int limit, const FGDDFactors *f)
+{
+  PetscFunctionBegin;
+  PetscCheck(dynamic + stat <= (size_t)limit, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCFGDD on the CUDA device: the largest subdomain has %" PetscInt_FMT " block rows (block size %" PetscInt_FMT "), whose kernel %s needs %zu bytes of shared memory per thread block, more than the %d bytes this device allows: make the subdomains smaller (-pc_fgdd_subdomain_rows, or a smaller -pc_fgdd_subdomain_box)", f->maxsub, f->bs, name, dynamic + stat, limit);
+  if (dynamic > 48 * 1024) GILU_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dynamic));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PETSC_INTERN PetscErrorCode GILU_CUDA_NAME(FGDDDeviceCreate)(const FGDDFactors *f, FGDDDevice *devp)
 {
   FGDDDevice dev;
   PetscInt  *ep, *er, *ek, nnz = f->ai[f->nb], nlevL = f->lsub[f->nsub], nlevU = f->usub[f->nsub];
+  size_t     shmem = sizeof(PetscScalar) * f->maxsub * f->bs + sizeof(int) * f->maxsub;
+  int        device, limit;
 
   PetscFunctionBegin;
+  GILU_CUDA_CHECK(cudaGetDevice(&device));
+  GILU_CUDA_CHECK(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  PetscCall(SharedOptIn(LevelsKernel, "LevelsKernel", sizeof(int) * f->maxsub, sizeof(int), limit, f));
+  PetscCall(SharedOptIn(ApplyFused, "ApplyFused", shmem, 0, limit, f));
+  PetscCall(SharedOptIn(ApplyPart, "ApplyPart", shmem, 0, limit, f));
   PetscCall(PetscNew(&dev));
   dev->nb     = f->nb;
   dev->nsub   = f->nsub;
   dev->maxsub = f->maxsub;
   dev->d.bs   = (int)f->bs;
   dev->d.bs2  = (int)f->bs2;
-  dev->shmem  = sizeof(PetscScalar) * f->maxsub * f->bs + sizeof(int) * f->maxsub;
+  dev->shmem  = shmem;
   PetscCall(Upload(dev, f->subptr, f->nsub + 1, &dev->d.subptr));
   PetscCall(Upload(dev, f->ai, f->nb + 1, &dev->d.ai));
   PetscCall(Upload(dev, f->aj, nnz, &dev->d.aj));
@@ -339,12 +361,6 @@ PETSC_INTERN PetscErrorCode GILU_CUDA_NAME(FGDDDeviceCreate)(const FGDDFactors *
   PetscCall(Upload(dev, ek, ep[nlevU], &dev->d.uek));
   PetscCall(PetscFree3(ep, er, ek));
   GILU_CUDA_CHECK(cudaMalloc(&dev->z, sizeof(PetscScalar) * (f->nb * f->bs + 1)));
-#if !defined(GILU_CUDAEMU)
-  if (dev->shmem > 48 * 1024) { /* beyond the default: opt in (up to 227 KiB on sm_80/sm_90) */
-    GILU_CUDA_CHECK(cudaFuncSetAttribute(ApplyFused, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dev->shmem));
-    GILU_CUDA_CHECK(cudaFuncSetAttribute(ApplyPart, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)dev->shmem));
-  }
-#endif
   PetscCall(CheckLevels(dev, f));
   *devp = dev;
   PetscFunctionReturn(PETSC_SUCCESS);
