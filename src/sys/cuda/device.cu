@@ -43,21 +43,34 @@ PetscErrorCode GILU_CUDA_NAME(GILUDeviceGetName)(char name[], size_t len)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* each MPI process uses device (rank in PETSC_COMM_WORLD) mod (number of devices): its local block on its GPU */
+/*
+  The device of this process, chosen once per process by every device Create (StructILU, stencilgpu, cuSPARSE,
+  sptrsv, FGDD, ATS-ILU): (rank of the process on its node) mod (devices), the node's ranks found by
+  MPI_Comm_split_type(PETSC_COMM_WORLD, MPI_COMM_TYPE_SHARED), so that the ranks of a multi-GPU node spread over its
+  GPUs whatever the placement of the ranks across nodes. With several devices the first call is collective on
+  PETSC_COMM_WORLD (every process sets up its first device object in the same collective setup); with one device
+  (and in the emulation) it is not.
+*/
 PetscErrorCode GILU_CUDA_NAME(GILUDeviceSelect)(void)
 {
-  PetscFunctionBegin;
-#if !defined(GILU_CUDAEMU)
-  {
-    PetscMPIInt rank;
-    int         n = 0;
+  static PetscBool selected = PETSC_FALSE;
+  int              n = 0, device = 0;
 
-    PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
-    GILU_CUDA_CHECK(cudaGetDeviceCount(&n));
-    PetscCheck(n > 0, PETSC_COMM_SELF, PETSC_ERR_GPU, "No CUDA device");
-    GILU_CUDA_CHECK(cudaSetDevice(rank % n));
+  PetscFunctionBegin;
+  if (selected) PetscFunctionReturn(PETSC_SUCCESS);
+  GILU_CUDA_CHECK(cudaGetDeviceCount(&n));
+  PetscCheck(n > 0, PETSC_COMM_SELF, PETSC_ERR_GPU, "No CUDA device");
+  if (n > 1) {
+    MPI_Comm    node;
+    PetscMPIInt noderank;
+
+    PetscCallMPI(MPI_Comm_split_type(PETSC_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
+    PetscCallMPI(MPI_Comm_rank(node, &noderank));
+    PetscCallMPI(MPI_Comm_free(&node));
+    device = noderank % n;
   }
-#endif
+  GILU_CUDA_CHECK(cudaSetDevice(device));
+  selected = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -199,6 +199,7 @@ PetscErrorCode GILU_CUDA_NAME(GILUTriCUDACreate)(PetscInt n, PetscInt bs, PetscI
 
   PetscFunctionBegin;
   PetscCheck(bs >= 1 && bs <= GILU_TRI_CUDA_MAX_BS, PETSC_COMM_SELF, PETSC_ERR_SUP, "The CUDA triangular solves support block sizes 1 to %d, not %" PetscInt_FMT, GILU_TRI_CUDA_MAX_BS, bs);
+  PetscCall(GILU_CUDA_NAME(GILUDeviceSelect)());
   PetscCall(PetscNew(&t));
   t->n    = n;
   t->bs   = bs;

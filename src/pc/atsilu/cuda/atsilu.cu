@@ -5,6 +5,7 @@
    the host C++ compiler for the cudaemu emulation, which the tests use to compare with the host factors.
 */
 #include <petscgilu/private/gilucuda.h>
+#include <petscgilu/private/backend.h>
 #include "../atsilu-kernels.h"
 
 #define ATS_BLOCK 128
@@ -66,6 +67,7 @@ PetscErrorCode GILU_CUDA_NAME(ATSFactorsSweeps_CUDA)(ATSFactors *F, PetscBool pa
   PetscFunctionBegin;
   *done = 0;
   if (n == 0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(GILU_CUDA_NAME(GILUDeviceSelect)());
   for (PetscInt p = 0; p < F->A.i[n]; p++) anorm += F->A.a[p] * F->A.a[p];
   PetscCall(ATSCSRToDevice(&F->A, &A));
   PetscCall(ATSCSRToDevice(&F->At, &At));

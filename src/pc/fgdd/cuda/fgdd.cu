@@ -326,6 +326,7 @@ PETSC_INTERN PetscErrorCode GILU_CUDA_NAME(FGDDDeviceCreate)(const FGDDFactors *
   int        device, limit;
 
   PetscFunctionBegin;
+  PetscCall(GILU_CUDA_NAME(GILUDeviceSelect)());
   GILU_CUDA_CHECK(cudaGetDevice(&device));
   GILU_CUDA_CHECK(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
   PetscCall(SharedOptIn(LevelsKernel, "LevelsKernel", sizeof(int) * f->maxsub, sizeof(int), limit, f));
