@@ -44,6 +44,14 @@ def sh(cmd, timeout=None):
     return p.returncode, p.stdout + p.stderr
 
 
+def excerpt(out):
+    """the lines of a PETSc error message without its boilerplate, else the end of the output"""
+    noise = ('Configure options', 'See https://petsc.org', 'Petsc Release Version', ' named ', 'End of Error Message', 'Option Table', '-----')
+    err = [ln.split('PETSC ERROR:', 1)[1].strip() for ln in out.splitlines() if 'PETSC ERROR:' in ln and not any(n in ln for n in noise)]
+    err = [e for e in err if e and not e.startswith('-')]
+    return ' / '.join(err[:3]) if err else out[-300:].strip().replace('\n', ' ')
+
+
 def grid_n(dim, dof, target):
     # ex6's grid: 2D (n+2) x n, 3D (n+1) x n x (n-1)
     n = 4
@@ -67,7 +75,7 @@ def kernels(quick):
                 if rc or not m:
                     res[mt] = None
                     print(f'# {st} dof {dof} {mt}: failed\n' + out[-2000:], file=sys.stderr)
-                    KERNEL_FAILURES.append(f"{st} dof {dof} {mt} (n {n}): exit {rc}{' (timed out)' if rc == 124 else ''}: " + out[-300:].strip().replace('\n', ' '))
+                    KERNEL_FAILURES.append(f"{st} dof {dof} {mt} (n {n}): exit {rc}{' (timed out)' if rc == 124 else ''}: " + excerpt(out))
                     continue
                 res[mt] = [float(x) for x in m.groups()]
             if not res.get('aij'):
@@ -124,7 +132,7 @@ def end_to_end(quick, model_args):
                 gpu, steps, tdev, tcopy = m[-1]
                 r.update(model_gpu=gpu, steps=int(steps), model_device_us=float(tdev), model_copy_us=float(tcopy))
             if rc:
-                r['error'] = out[-400:].strip().replace('\n', ' ')
+                r['error'] = excerpt(out)
             rows.append(r)
             print(rows[-1], file=sys.stderr)
     return rows
