@@ -199,15 +199,65 @@ static PetscErrorCode TestEngine(PetscRandom rnd, PetscInt nrand, PetscInt grid)
 }
 
 /*
+  The sync-free kernels (by rows and by columns) on triangles of many thread blocks (7 to 19 blocks of 64 rows, more
+  than the emulation's 4 resident blocks), lower and upper, unit, stored and inverted diagonal, bs 1 and 2, against the
+  host reference: with the emulated schedules (-gilu_cudaemu_schedule inorder, reverse, random:SEED) a row whose
+  dependency is not finished must wait, so a missing or wrong wait, fence or ticket shows as a wrong result, an
+  emulation error or a deadlock.
+*/
+static PetscErrorCode TestCUDAEmuWaits(PetscRandom rnd, PetscGILUBackendType dev)
+{
+  PetscFunctionBegin;
+  for (PetscInt kind = 0; kind < 4; kind++)
+    for (PetscInt u = 0; u < 2; u++)
+      for (PetscInt dg = 0; dg < 3; dg++)
+        for (PetscInt bs = 1; bs <= 2; bs++) {
+          GILUTriUplo  uplo = u ? GILU_TRI_UPPER : GILU_TRI_LOWER;
+          PetscInt     n, *ai, *aj, m;
+          MatScalar   *aa, *dinv;
+          PetscScalar *b, *xref, *x;
+          GILUTri      tri;
+
+          /* rows: random 1200, 7-point 10^3, 27-point 8^3, long random rows 600 */
+          PetscCall(MakeTriangle(rnd, kind, kind == 3 ? 600 : 1200, kind == 1 ? 10 : 8, uplo, (GILUTriDiag)dg, bs, &n, &ai, &aj, &aa, &dinv));
+          m = n * bs;
+          PetscCall(PetscMalloc3(m, &b, m, &xref, m, &x));
+          for (PetscInt k = 0; k < m; k++) b[k] = Rand(rnd) - 0.5;
+          PetscCall(GILUTriCreate(&tri));
+          PetscCall(GILUTriSetBackend(tri, dev));
+          PetscCall(GILUTriSetType(tri, GILU_TRISOLVE_SYNCFREE));
+          PetscCall(GILUTriSetMatrix(tri, uplo, (GILUTriDiag)dg, n, bs, ai, aj, aa, dinv));
+          PetscCall(GILUTriSolveReference(tri, b, xref));
+          for (PetscInt csc = 0; csc < 2; csc++) {
+            PetscReal err;
+
+            PetscCall(GILUTriSetTriangleCSC(tri, (PetscBool)csc));
+            PetscCall(GILUTriSolve(tri, b, x));
+            err = RelDiff(m, x, xref);
+            if (err > 1e-12)
+              PetscCall(PetscPrintf(PETSC_COMM_SELF, "cudaemu: kind %" PetscInt_FMT " %s diag %" PetscInt_FMT " bs %" PetscInt_FMT " n %" PetscInt_FMT " sync-free%s differs from the host reference by %g\n", kind, u ? "upper" : "lower", dg, bs, n, csc ? " (CSC)" : "", (double)err));
+          }
+          PetscCall(GILUTriDestroy(&tri));
+          PetscCall(PetscFree3(b, xref, x));
+          PetscCall(PetscFree2(ai, aj));
+          PetscCall(PetscFree(aa));
+          PetscCall(PetscFree(dinv));
+        }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
   The CUDA kernels under the host emulation (small triangles: the emulation is slow) against the host reference, lower and
   upper, unit, stored and separate inverted diagonal, bs 1, 3 and 8: level-set and sync-free on the whole triangle, and
   column-, row- and recursive-block at depths 1, 2 and 3 on the device (triangles by the GPU level-set or sync-free kernel,
   squares by scalar-CSR, or by vector-CSR on the long-row triangles of kind 3, which must take it at depth 1). New values
-  with the same pattern reach every device segment (recblock, in place).
+  with the same pattern reach every device segment (recblock, in place). The other block sizes (2, 4 to 7) on one triangle
+  each (lower, long rows, inverted diagonal), so that every instantiation of the kernels (templated on bs) runs. Then
+  the sync-free kernels on triangles of many blocks (TestCUDAEmuWaits()).
 */
 static PetscErrorCode TestCUDAEmu(PetscRandom rnd)
 {
-  const PetscInt       bss[] = {1, 3, 8};
+  const PetscInt       bss[] = {1, 3, 8, 2, 4, 5, 6, 7};
   PetscGILUBackendType dev   = PETSCGILU_BACKEND_CUDAEMU;
 
   PetscFunctionBegin;
@@ -215,13 +265,14 @@ static PetscErrorCode TestCUDAEmu(PetscRandom rnd)
   for (PetscInt kind = 0; kind < 4; kind++)
     for (PetscInt u = 0; u < 2; u++)
       for (PetscInt dg = 0; dg < 3; dg++)
-        for (PetscInt ib = 0; ib < 3; ib++) {
+        for (PetscInt ib = 0; ib < 8; ib++) {
           GILUTriUplo  uplo = u ? GILU_TRI_UPPER : GILU_TRI_LOWER;
           PetscInt     n, *ai, *aj, m, bs = bss[ib];
           MatScalar   *aa, *dinv;
           PetscScalar *b, *xref, *x;
           GILUTri      tri;
 
+          if (ib >= 3 && !(kind == 3 && !u && dg == GILU_TRI_DIAG_INVERSE)) continue;
           PetscCall(MakeTriangle(rnd, kind, kind == 3 ? 96 : 80, 4, uplo, (GILUTriDiag)dg, bs, &n, &ai, &aj, &aa, &dinv));
           m = n * bs;
           PetscCall(PetscMalloc3(m, &b, m, &xref, m, &x));
@@ -273,6 +324,7 @@ static PetscErrorCode TestCUDAEmu(PetscRandom rnd)
           PetscCall(PetscFree(aa));
           PetscCall(PetscFree(dinv));
         }
+  PetscCall(TestCUDAEmuWaits(rnd, dev));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1244,12 +1296,14 @@ int main(int argc, char **argv)
      env: OMP_WAIT_POLICY=passive
      output_file: output/empty.out
 
-   # the CUDA kernels (level-set, sync-free; the blocked algorithms' triangles and scalar-/vector-CSR squares) run by the
-   # host emulation against the host reference
+   # the CUDA kernels (level-set, sync-free; the blocked algorithms' triangles and scalar-/vector-CSR squares; every block
+   # size) run by the host emulation against the host reference, under three schedules a GPU may choose (blocks dispatched
+   # and threads run in order, reversed, shuffled; 4 resident blocks): the sync-free triangles of many blocks fail if a
+   # wait, a fence before a flag or the block tickets are missing
    test:
      suffix: cudaemu
      requires: cudaemu
-     args: -test cudaemu
+     args: -test cudaemu -gilu_cudaemu_schedule {{inorder reverse random}shared output} -gilu_cudaemu_seed 7
      output_file: output/empty.out
 
    # the blocked algorithms on the emulated device: the host's iterations (ex7_view_..._recblock has the same count), the
@@ -1257,14 +1311,14 @@ int main(int argc, char **argv)
    test:
      suffix: view_cudaemu
      requires: cudaemu
-     args: -test view -ksp_view -pc_factor_levels 1 -mat_gilu_trisolve_backend cudaemu -mat_gilu_trisolve {{colblock rowblock recblock}separate output} -mat_gilu_trisolve_block_depth 2
+     args: -test view -ksp_view -pc_factor_levels 1 -mat_gilu_trisolve_backend cudaemu -mat_gilu_trisolve {{colblock rowblock recblock}separate output} -mat_gilu_trisolve_block_depth 2 -gilu_cudaemu_schedule {{inorder reverse random}shared output} -gilu_cudaemu_seed 7
      filter: grep -v "setup time:"
 
    # sync-free triangles by columns (CSC) on the emulated device: the same iterations, the segments say so
    test:
      suffix: view_cudaemu_csc
      requires: cudaemu
-     args: -test view -ksp_view -pc_factor_levels 1 -mat_gilu_trisolve_backend cudaemu -mat_gilu_trisolve {{syncfree recblock}separate output} -mat_gilu_trisolve_block_depth 2 -mat_gilu_trisolve_csc
+     args: -test view -ksp_view -pc_factor_levels 1 -mat_gilu_trisolve_backend cudaemu -mat_gilu_trisolve {{syncfree recblock}separate output} -mat_gilu_trisolve_block_depth 2 -mat_gilu_trisolve_csc -gilu_cudaemu_schedule {{inorder reverse random}shared output} -gilu_cudaemu_seed 7
      filter: grep -v "setup time:"
 
    # sequential and chunked stay on the host: asked for on a CUDA back-end, a clear error

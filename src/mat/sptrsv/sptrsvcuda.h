@@ -51,9 +51,10 @@ typedef struct _n_GILUTriCUDA *GILUTriCUDA;
 struct _n_GILUTriCUDA {
   PetscInt        n, bs, nseg;
   GILUTriCUDASeg *seg;
-  PetscBool       syncfree; /* some triangle spins on flags: they are cleared once per solve */
+  PetscBool       syncfree; /* some triangle spins on flags: they and the tickets are cleared once per solve */
   PetscScalar    *x;        /* device: the solution */
-  int            *flag;     /* device: sync-free completion flags, by the caller's row (each row is in one triangle) */
+  int            *flag;     /* device: [n + nseg] sync-free completion flags, by the caller's row (each row is in one
+                               triangle), then the ticket counter of each segment (gilu_block_ticket) */
 };
 
 #define GILU_TRI_CUDA_DECLARE(suffix) \

@@ -18,11 +18,19 @@
    Rounding: a triangle row is computed as by the host (its entries in column order); a scalar-CSR square row as
    the host's SpMV; vector-CSR sums the row in another order (lanes, then the shuffle tree): round-off only.
 
-   Why sync-free cannot deadlock: within a triangle the blocks are numbered in level order and a row waits only on
-   rows of lower levels of the same triangle (the entries of earlier blocks are in the squares), hence of lower or
-   equal block numbers; CUDA starts the blocks in increasing order (and the emulation switches threads at
-   gilu_wait_until_ge()), so the first unfinished row always has its dependencies finished or running. The flags
-   are indexed by the caller's row; every row is in exactly one triangle, so one clearing per solve suffices.
+   Why sync-free cannot deadlock: a block takes its rows (columns) from a ticket, gilu_block_ticket() on a counter
+   of the segment cleared with the flags before each solve, not from blockIdx (CUDA does not promise to dispatch
+   blocks in index order: a block of high index spinning on rows of a block that is not resident would spin forever).
+   Within a triangle the rows are numbered in level order and a row waits only on rows of lower levels of the same
+   triangle (the entries of earlier blocks are in the squares), hence of lower number. Tickets go in increasing order
+   to blocks that are running, so every row of a taken ticket is on a resident block. Let r be the unfinished row of
+   lowest number: its dependencies are finished. If its ticket is taken, r runs on a resident block and finishes
+   (the threads of a warp progress independently on sm_70 and later); if not, every taken ticket is below it, their
+   rows finish, their blocks exit and a new block takes r's ticket. The flags are indexed by the caller's row;
+   every row is in exactly one triangle, so one clearing per solve suffices. A row publishes x_r by a fence, then
+   its flag (gilu_signal_set/add): a block that sees the flag sees x_r.
+
+   Block sizes are template parameters (1..8, dispatched at the launch): the accumulators of a row are registers.
 */
 #include <petscgilu/private/gilucuda.h>
 #include <petscgilu/private/backend.h>
@@ -33,99 +41,110 @@
 #define GILU_TRI_CUDA_VTHREADS 128 /* vector-CSR: threads per block (whole warps) */
 
 /* x_r = D^{-1}(x_r - sum V x_c) for stored row s (no dval: x_r -= sum V x_c, also a scalar-CSR square row); wait:
-   spin on the flags of the columns first */
-__device__ static void RowSolveDevice(const GILUTriCUDA_s *t, PetscInt s, PetscScalar *x, const int *flag, PetscBool wait)
+   spin on the flags of the columns first. BS: the block size */
+template <int BS>
+__device__ static inline void RowSolveDevice(const GILUTriCUDA_s *t, PetscInt s, PetscScalar *x, const int *flag, PetscBool wait)
 {
-  const PetscInt bs = t->bs, bs2 = bs * bs, r = t->row[s];
-  PetscScalar    acc[GILU_TRI_CUDA_MAX_BS];
+  const PetscInt r = t->row[s];
+  PetscScalar    acc[BS];
 
-  for (PetscInt p = 0; p < bs; p++) acc[p] = x[r * bs + p];
+  for (int p = 0; p < BS; p++) acc[p] = x[r * BS + p];
   for (PetscInt k = t->ptr[s]; k < t->ptr[s + 1]; k++) {
     const PetscInt              c  = t->col[k];
-    const volatile PetscScalar *xc = x + c * bs;
+    const volatile PetscScalar *xc = x + c * BS;
+    const MatScalar            *v  = t->val + k * BS * BS;
 
     if (wait) gilu_wait_until_ge((volatile int *)&flag[c], 1);
-    for (PetscInt p = 0; p < bs; p++)
-      for (PetscInt q = 0; q < bs; q++) acc[p] -= t->val[k * bs2 + p * bs + q] * xc[q];
+    for (int p = 0; p < BS; p++)
+      for (int q = 0; q < BS; q++) acc[p] -= v[p * BS + q] * xc[q];
   }
   if (t->dval) {
-    for (PetscInt p = 0; p < bs; p++) {
-      PetscScalar v = 0;
+    const MatScalar *d = t->dval + s * BS * BS;
 
-      for (PetscInt q = 0; q < bs; q++) v += t->dval[s * bs2 + p * bs + q] * acc[q];
-      x[r * bs + p] = v;
+    for (int p = 0; p < BS; p++) {
+      PetscScalar w = 0;
+
+      for (int q = 0; q < BS; q++) w += d[p * BS + q] * acc[q];
+      x[r * BS + p] = w;
     }
   } else
-    for (PetscInt p = 0; p < bs; p++) x[r * bs + p] = acc[p];
+    for (int p = 0; p < BS; p++) x[r * BS + p] = acc[p];
 }
 
 /* level-set: the stored rows [s0, s1) of one level */
+template <int BS>
 __global__ void LevelKernel(GILUTriCUDA_s t, PetscInt s0, PetscInt s1, PetscScalar *x)
 {
   PetscInt s = s0 + (PetscInt)(blockIdx.x * blockDim.x + threadIdx.x);
 
-  if (s < s1) RowSolveDevice(&t, s, x, NULL, PETSC_FALSE);
+  if (s < s1) RowSolveDevice<BS>(&t, s, x, NULL, PETSC_FALSE);
 }
 
-__global__ void SyncFreeKernel(GILUTriCUDA_s t, PetscScalar *x, int *flag)
+/* sync-free by rows: the block's rows are those of its ticket (see the top of the file) */
+template <int BS>
+__global__ void SyncFreeKernel(GILUTriCUDA_s t, PetscScalar *x, int *flag, int *ticket)
 {
-  PetscInt s = (PetscInt)(blockIdx.x * blockDim.x + threadIdx.x);
+  PetscInt s = (PetscInt)gilu_block_ticket(ticket) * (PetscInt)blockDim.x + (PetscInt)threadIdx.x;
 
   if (s < t.nrows) {
-    RowSolveDevice(&t, s, x, flag, PETSC_TRUE);
+    RowSolveDevice<BS>(&t, s, x, flag, PETSC_TRUE);
     __threadfence();
-    atomicExch(&flag[t.row[s]], 1);
+    gilu_signal_set(&flag[t.row[s]], 1);
   }
 }
 
 /*
   sync-free by columns (seed 004's improved layout keeps triangles in CSC; Liu et al.'s sync-free kernel): a thread per
-  stored column s (level order), c = t.row[s]. It waits until all t.need[s] updates of x_c by the triangle's earlier
-  columns are in (flag[c] counts them), finishes x_c = D^{-1} x_c, then subtracts T_rc x_c from every row r of its column
-  by atomic adds and counts itself in flag[r]. The order of the atomic adds varies: round-off only. It cannot deadlock for
-  the reason the row-wise kernel cannot: a column waits only on columns of lower levels, started earlier.
+  stored column s (level order, the block's columns those of its ticket), c = t.row[s]. It waits until all t.need[s]
+  updates of x_c by the triangle's earlier columns are in (flag[c] counts them), finishes x_c = D^{-1} x_c, then
+  subtracts T_rc x_c from every row r of its column by atomic adds and counts itself in flag[r]. The order of the atomic
+  adds varies: round-off only. It cannot deadlock for the reason the row-wise kernel cannot: a column waits only on
+  columns of lower levels, of lower number.
 */
-__global__ void SyncFreeCSCKernel(GILUTriCUDA_s t, PetscScalar *x, int *flag)
+template <int BS>
+__global__ void SyncFreeCSCKernel(GILUTriCUDA_s t, PetscScalar *x, int *flag, int *ticket)
 {
-  PetscInt s = (PetscInt)(blockIdx.x * blockDim.x + threadIdx.x);
+  PetscInt s = (PetscInt)gilu_block_ticket(ticket) * (PetscInt)blockDim.x + (PetscInt)threadIdx.x;
 
   if (s < t.nrows) {
-    const PetscInt              bs = t.bs, bs2 = bs * bs, c = t.row[s];
+    const PetscInt              c  = t.row[s];
     const volatile PetscScalar *xv = x;
-    PetscScalar                 acc[GILU_TRI_CUDA_MAX_BS], xc[GILU_TRI_CUDA_MAX_BS];
+    PetscScalar                 acc[BS], xc[BS];
 
     if (t.need[s]) gilu_wait_until_ge((volatile int *)&flag[c], (int)t.need[s]);
-    for (PetscInt p = 0; p < bs; p++) acc[p] = xv[c * bs + p];
-    for (PetscInt p = 0; p < bs; p++) {
+    for (int p = 0; p < BS; p++) acc[p] = xv[c * BS + p];
+    for (int p = 0; p < BS; p++) {
       if (t.dval) {
         PetscScalar v = 0;
 
-        for (PetscInt q = 0; q < bs; q++) v += t.dval[s * bs2 + p * bs + q] * acc[q];
+        for (int q = 0; q < BS; q++) v += t.dval[s * BS * BS + p * BS + q] * acc[q];
         xc[p] = v;
       } else xc[p] = acc[p];
-      x[c * bs + p] = xc[p];
+      x[c * BS + p] = xc[p];
     }
     for (PetscInt k = t.ptr[s]; k < t.ptr[s + 1]; k++) {
-      const PetscInt r = t.col[k];
+      const PetscInt   r = t.col[k];
+      const MatScalar *a = t.val + k * BS * BS;
 
-      for (PetscInt p = 0; p < bs; p++) {
+      for (int p = 0; p < BS; p++) {
         PetscScalar v = 0;
 
-        for (PetscInt q = 0; q < bs; q++) v += t.val[k * bs2 + p * bs + q] * xc[q];
-        atomicAdd(&x[r * bs + p], -v);
+        for (int q = 0; q < BS; q++) v += a[p * BS + q] * xc[q];
+        atomicAdd(&x[r * BS + p], -v);
       }
       __threadfence();
-      atomicAdd(&flag[r], 1);
+      gilu_signal_add(&flag[r], 1);
     }
   }
 }
 
 /* scalar-CSR: x_R -= S x_C, a thread per stored row (rows and columns of a square are disjoint: no race) */
+template <int BS>
 __global__ void SpMVScalarKernel(GILUTriCUDA_s t, PetscScalar *x)
 {
   PetscInt s = (PetscInt)(blockIdx.x * blockDim.x + threadIdx.x);
 
-  if (s < t.nrows) RowSolveDevice(&t, s, x, NULL, PETSC_FALSE);
+  if (s < t.nrows) RowSolveDevice<BS>(&t, s, x, NULL, PETSC_FALSE);
 }
 
 /*
@@ -133,26 +152,28 @@ __global__ void SpMVScalarKernel(GILUTriCUDA_s t, PetscScalar *x)
   row into a bs-vector, the group reduces it by shuffles, its first lane subtracts it from x_r. Every lane of the warp
   reaches the shuffles (the grid's last rows may be beyond nrows: they add zeros).
 */
+template <int BS>
 __global__ void SpMVVectorKernel(GILUTriCUDA_s t, PetscScalar *x)
 {
-  const PetscInt bs = t.bs, bs2 = bs * bs, width = t.width;
+  const PetscInt width = t.width;
   const PetscInt g = (PetscInt)(blockIdx.x * blockDim.x + threadIdx.x), s = g / width, lane = g % width;
-  PetscScalar    acc[GILU_TRI_CUDA_MAX_BS];
+  PetscScalar    acc[BS];
 
-  for (PetscInt p = 0; p < bs; p++) acc[p] = 0;
+  for (int p = 0; p < BS; p++) acc[p] = 0;
   if (s < t.nrows)
     for (PetscInt k = t.ptr[s] + lane; k < t.ptr[s + 1]; k += width) {
-      const PetscScalar *xc = x + t.col[k] * bs;
+      const PetscScalar *xc = x + t.col[k] * BS;
+      const MatScalar   *v  = t.val + k * BS * BS;
 
-      for (PetscInt p = 0; p < bs; p++)
-        for (PetscInt q = 0; q < bs; q++) acc[p] += t.val[k * bs2 + p * bs + q] * xc[q];
+      for (int p = 0; p < BS; p++)
+        for (int q = 0; q < BS; q++) acc[p] += v[p * BS + q] * xc[q];
     }
-  for (PetscInt p = 0; p < bs; p++)
+  for (int p = 0; p < BS; p++)
     for (int off = (int)width / 2; off > 0; off /= 2) acc[p] += gilu_shfl_down(acc[p], (unsigned int)off, (int)width);
   if (s < t.nrows && lane == 0) {
     const PetscInt r = t.row[s];
 
-    for (PetscInt p = 0; p < bs; p++) x[r * bs + p] -= acc[p];
+    for (int p = 0; p < BS; p++) x[r * BS + p] -= acc[p];
   }
 }
 
@@ -241,7 +262,7 @@ PetscErrorCode GILU_CUDA_NAME(GILUTriCUDACreate)(PetscInt n, PetscInt bs, PetscI
     PetscCall(GILU_CUDA_NAME(GILUTriCUDASetValues)(t, s, in->val, in->dval));
   }
   PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(n * bs * sizeof(PetscScalar), (void **)&t->x));
-  PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(n * sizeof(int), (void **)&t->flag));
+  PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)((n + nseg) * sizeof(int), (void **)&t->flag));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -262,32 +283,57 @@ PetscErrorCode GILU_CUDA_NAME(GILUTriCUDASetValues)(GILUTriCUDA t, PetscInt s, c
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode SegRun(const GILUTriCUDASeg *sg, PetscScalar *x, int *flag)
+/* the launches of one segment with block size BS; ticket: the segment's ticket counter (sync-free) */
+template <int BS>
+static PetscErrorCode SegRunBS(const GILUTriCUDASeg *sg, PetscScalar *x, int *flag, int *ticket)
 {
   const PetscInt m = sg->d.nrows;
 
   PetscFunctionBegin;
-  if (!m) PetscFunctionReturn(PETSC_SUCCESS);
   switch (sg->kernel) {
   case GILU_CUDA_LEVELSET:
     for (PetscInt l = 0; l < sg->nlevels; l++) {
       PetscInt s0 = sg->lptr[l], s1 = sg->lptr[l + 1], nb = (s1 - s0 + GILU_TRI_CUDA_THREADS - 1) / GILU_TRI_CUDA_THREADS;
 
-      if (nb) PetscCall(GILU_LAUNCH(LevelKernel, (unsigned)nb, GILU_TRI_CUDA_THREADS, 0, 0, sg->d, s0, s1, x));
+      if (nb) PetscCall(GILU_LAUNCH(LevelKernel<BS>, (unsigned)nb, GILU_TRI_CUDA_THREADS, 0, 0, sg->d, s0, s1, x));
     }
     break;
   case GILU_CUDA_SYNCFREE:
-    PetscCall(GILU_LAUNCH(SyncFreeKernel, (unsigned)((m + GILU_TRI_CUDA_THREADS - 1) / GILU_TRI_CUDA_THREADS), GILU_TRI_CUDA_THREADS, 0, 0, sg->d, x, flag));
+    PetscCall(GILU_LAUNCH(SyncFreeKernel<BS>, (unsigned)((m + GILU_TRI_CUDA_THREADS - 1) / GILU_TRI_CUDA_THREADS), GILU_TRI_CUDA_THREADS, 0, 0, sg->d, x, flag, ticket));
     break;
   case GILU_CUDA_SYNCFREE_CSC:
-    PetscCall(GILU_LAUNCH(SyncFreeCSCKernel, (unsigned)((m + GILU_TRI_CUDA_THREADS - 1) / GILU_TRI_CUDA_THREADS), GILU_TRI_CUDA_THREADS, 0, 0, sg->d, x, flag));
+    PetscCall(GILU_LAUNCH(SyncFreeCSCKernel<BS>, (unsigned)((m + GILU_TRI_CUDA_THREADS - 1) / GILU_TRI_CUDA_THREADS), GILU_TRI_CUDA_THREADS, 0, 0, sg->d, x, flag, ticket));
     break;
   case GILU_CUDA_SPMV_SCALAR:
-    PetscCall(GILU_LAUNCH(SpMVScalarKernel, (unsigned)((m + GILU_TRI_CUDA_THREADS - 1) / GILU_TRI_CUDA_THREADS), GILU_TRI_CUDA_THREADS, 0, 0, sg->d, x));
+    PetscCall(GILU_LAUNCH(SpMVScalarKernel<BS>, (unsigned)((m + GILU_TRI_CUDA_THREADS - 1) / GILU_TRI_CUDA_THREADS), GILU_TRI_CUDA_THREADS, 0, 0, sg->d, x));
     break;
   case GILU_CUDA_SPMV_VECTOR:
-    PetscCall(GILU_LAUNCH(SpMVVectorKernel, (unsigned)((m * sg->d.width + GILU_TRI_CUDA_VTHREADS - 1) / GILU_TRI_CUDA_VTHREADS), GILU_TRI_CUDA_VTHREADS, 0, 0, sg->d, x));
+    PetscCall(GILU_LAUNCH(SpMVVectorKernel<BS>, (unsigned)((m * sg->d.width + GILU_TRI_CUDA_VTHREADS - 1) / GILU_TRI_CUDA_VTHREADS), GILU_TRI_CUDA_VTHREADS, 0, 0, sg->d, x));
     break;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+#define SEGRUN_CASE(BS) \
+  case BS: \
+    PetscCall(SegRunBS<BS>(sg, x, flag, ticket)); \
+    break;
+
+static PetscErrorCode SegRun(const GILUTriCUDASeg *sg, PetscScalar *x, int *flag, int *ticket)
+{
+  PetscFunctionBegin;
+  if (!sg->d.nrows) PetscFunctionReturn(PETSC_SUCCESS);
+  switch (sg->d.bs) {
+    SEGRUN_CASE(1)
+    SEGRUN_CASE(2)
+    SEGRUN_CASE(3)
+    SEGRUN_CASE(4)
+    SEGRUN_CASE(5)
+    SEGRUN_CASE(6)
+    SEGRUN_CASE(7)
+    SEGRUN_CASE(8)
+  default:
+    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_PLIB, "block size %" PetscInt_FMT " has no CUDA kernels", sg->d.bs);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -300,8 +346,8 @@ PetscErrorCode GILU_CUDA_NAME(GILUTriCUDASolve)(GILUTriCUDA t, const PetscScalar
 
   PetscFunctionBegin;
   PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToDevice)(t->x, b, m * sizeof(PetscScalar)));
-  if (t->syncfree) PetscCall(GILU_CUDA_NAME(GILUDeviceMemset)(t->flag, 0, t->n * sizeof(int)));
-  for (PetscInt s = 0; s < t->nseg; s++) PetscCall(SegRun(&t->seg[s], t->x, t->flag));
+  if (t->syncfree) PetscCall(GILU_CUDA_NAME(GILUDeviceMemset)(t->flag, 0, (t->n + t->nseg) * sizeof(int))); /* flags and tickets */
+  for (PetscInt s = 0; s < t->nseg; s++) PetscCall(SegRun(&t->seg[s], t->x, t->flag, t->flag + t->n + s));
   PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToHost)(x, t->x, m * sizeof(PetscScalar)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
