@@ -671,7 +671,10 @@ static __device__ void FactorRowMMA(const FactorArgs *k, int pos, int p, int swe
       gilu_syncwarp();
       continue;
     }
-    if (wait) gilu_wait_until_ge(&k->flags[k->tileof[q]], sweep);
+    if (wait) {
+      gilu_wait_until_ge(&k->flags[k->tileof[q]], sweep);
+      gilu_syncwarp(); /* the lanes leave their spins at different times: converged again before mma.sync.aligned */
+    }
     qpos = k->pos[q];
     {
       const double *Dq = k->dinv + (size_t)qpos * DD;
@@ -712,6 +715,7 @@ static __device__ void FactorRowMMA(const FactorArgs *k, int pos, int p, int swe
       if (r < D && c0 < D) T[r * D + c0] = acc[0];
       if (r < D && c0 + 1 < D) T[r * D + c0 + 1] = acc[1];
     }
+    gilu_syncwarp(); /* every lane's updates T are made: other lanes read them as a later A_ps or zero them below */
   }
   if (k->missptr)
     for (m = k->missptr[p]; m < mend; m++) {
