@@ -54,7 +54,14 @@
 #include <petscgilu/private/backend.h>
 #include "structilu-cuda.h"
 
-#define GILU_TILE_MAX_THREADS 1024
+/* The most threads per block the host launches, and the kernels' __launch_bounds__ (a GPU refuses a larger block; a
+   bound above the launches caps the registers for nothing: 1024 threads leave 64 per thread, and the scalar kernels
+   spilled). The scalar kernels: DoF threads per point or line (tilepoints dof, default 128), times the solves' stages
+   or the pipelined factorization's two groups, with at least 1 block per multiprocessor (up to 128 registers; without
+   it ptxas aims at more resident blocks and spills, e.g. 40 registers for StructILULinesSolve<2>); the tensor-core
+   factorizations: a warp per point (32 tilepoints; 42 to 56 registers, no spills within 64). */
+#define GILU_TILE_MAX_THREADS 512
+#define GILU_WARP_MAX_THREADS 1024
 #define GILU_INT64_MAX        ((PetscInt64)0x7fffffffffffffffLL)
 
 /* the factors' type: CFG = dof + 16 * single */
@@ -194,7 +201,7 @@ static __device__ __forceinline__ void TileDone(int *flags, int tile, int sweep)
 
 /* forward: y_p = b_p - sum_{lower s} L_{p,s} y_{p+s} (ILU); IC: the blocks are U_{q,-s}^T and multiply z_q = D_q^{-1} y_q */
 template <int CFG>
-__global__ void __launch_bounds__(GILU_TILE_MAX_THREADS) StructILUForward(SolveArgs k, int sweep)
+__global__ void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILUForward(SolveArgs k, int sweep)
 {
   typedef typename FactorType<(CFG >> 4)>::T FT;
   const int                                  D = CFG & 15, DD = D * D;
@@ -254,7 +261,7 @@ __global__ void __launch_bounds__(GILU_TILE_MAX_THREADS) StructILUForward(SolveA
 
 /* backward: x_p = D_p^{-1} (y_p - sum_{upper s} U_{p,s} x_{p+s}), tiles by decreasing level */
 template <int CFG>
-__global__ void __launch_bounds__(GILU_TILE_MAX_THREADS) StructILUBackward(SolveArgs k, int sweep)
+__global__ void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILUBackward(SolveArgs k, int sweep)
 {
   typedef typename FactorType<(CFG >> 4)>::T FT;
   const int                                  D = CFG & 15, DD = D * D;
@@ -314,7 +321,7 @@ __global__ void __launch_bounds__(GILU_TILE_MAX_THREADS) StructILUBackward(Solve
   are added in stage order, as in the tiles mapping.
 */
 template <int CFG>
-__global__ void __launch_bounds__(GILU_TILE_MAX_THREADS) StructILULinesSolve(SolveArgs k, int dir)
+__global__ void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILULinesSolve(SolveArgs k, int dir)
 {
   typedef typename FactorType<(CFG >> 4)>::T FT;
   const int                                  D = CFG & 15, DD = D * D;
@@ -565,7 +572,7 @@ static __device__ void FactorRow(const FactorArgs *k, int pos, int p, int a, int
 }
 
 template <int D>
-__global__ void __launch_bounds__(GILU_TILE_MAX_THREADS) StructILUFactorKernel(FactorArgs k, int sweep)
+__global__ void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILUFactorKernel(FactorArgs k, int sweep)
 {
   const int tile = BlockUnit(k.ticket, k.ticketbase), t = threadIdx.x, lp = t / D, a = t % D;
   const int pos = k.tileptr[tile] + lp, valid = pos < k.tileptr[tile + 1];
@@ -726,7 +733,7 @@ static __device__ void FactorRowMMA(const FactorArgs *k, int pos, int p, int swe
 }
 
 template <int D>
-__global__ void __launch_bounds__(GILU_TILE_MAX_THREADS) StructILUFactorMMAKernel(FactorArgs k, int sweep)
+__global__ void __launch_bounds__(GILU_WARP_MAX_THREADS) StructILUFactorMMAKernel(FactorArgs k, int sweep)
 {
   const int tile = BlockUnit(k.ticket, k.ticketbase), lp = gilu_warp_id();
   const int pos = k.tileptr[tile] + lp, valid = pos < k.tileptr[tile + 1];
@@ -767,13 +774,13 @@ static __device__ void LinesFactor(const FactorArgs &k)
 }
 
 template <int D>
-__global__ void __launch_bounds__(GILU_TILE_MAX_THREADS) StructILULinesFactor(FactorArgs k)
+__global__ void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILULinesFactor(FactorArgs k)
 {
   LinesFactor<D, 0>(k);
 }
 
 template <int D>
-__global__ void __launch_bounds__(GILU_TILE_MAX_THREADS) StructILULinesFactorMMA(FactorArgs k)
+__global__ void __launch_bounds__(GILU_WARP_MAX_THREADS) StructILULinesFactorMMA(FactorArgs k)
 {
   LinesFactor<D, 1>(k);
 }
@@ -840,7 +847,7 @@ static __device__ void FactorSubstage(const FactorArgs *k, int pos, int p, int a
 
 /* threads: group 0 (substage 1, the rows one level ahead) and group 1 (substage 2), DoF threads per line each */
 template <int D>
-__global__ void __launch_bounds__(GILU_TILE_MAX_THREADS) StructILULinesFactorPipelined(FactorArgs k)
+__global__ void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILULinesFactorPipelined(FactorArgs k)
 {
   const LinesMap *m  = &k.lines;
   const int       nt = (int)blockDim.x / 2, g = (int)threadIdx.x / nt, t = (int)threadIdx.x % nt, ln = t / D, a = t % D;
@@ -1439,6 +1446,7 @@ static PetscErrorCode Sweep(StructILUDevice dev, PetscBool forward)
   const size_t   shmem = sizeof(double) * (size_t)(lines ? (P * P + 1) * nt : nt * P);
 
   PetscFunctionBegin;
+  PetscCheck(nt * P <= GILU_TILE_MAX_THREADS, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%" PetscInt_FMT " threads per block exceed the solve kernels' bound", nt * P);
   if (lines) PetscCall(GILU_CUDA_NAME(GILUDeviceMemset)(dev->lflags, 0, sizeof(int) * (size_t)dev->args.lines.nblocks));
   PetscCall(TicketsBegin(dev, grid.x, &dev->args.ticketbase));
   switch (cfg) {
@@ -1621,10 +1629,17 @@ static PetscErrorCode Factor(StructILUDevice dev, const GILUStencilMat *sm, cons
   k.early      = dev->early;
   k.pairs1     = dev->pairs1;
   k.ticket     = dev->ticket;
-  dev->usedmma = (PetscBool)(!pipelined && mma && d >= 4 && 32 * dev->tilepoints <= GILU_TILE_MAX_THREADS); /* one warp per point */
+  dev->usedmma = (PetscBool)(!pipelined && mma && d >= 4 && 32 * dev->tilepoints <= GILU_WARP_MAX_THREADS); /* one warp per point */
   PetscCheck(!pipelined || dev->mapping == STRUCTILU_CUDA_MAPPING_LINES, PETSC_COMM_SELF, PETSC_ERR_SUP, "The two-substage pipelined factorization (-pc_structilu_cuda_factor_pipeline) runs on the lines mapping: add -pc_structilu_cuda_mapping lines");
   PetscCheck(!pipelined || 2 * dev->nlinethreads <= GILU_TILE_MAX_THREADS, PETSC_COMM_SELF, PETSC_ERR_SUP, "The two-substage pipelined factorization needs 2 x lines per block x DoF = %" PetscInt_FMT " threads per block, more than %d: use fewer -pc_structilu_cuda_tile_points",
              2 * dev->nlinethreads, GILU_TILE_MAX_THREADS);
+  /* the block of the kernel below within its __launch_bounds__ */
+  {
+    const PetscInt points  = dev->mapping == STRUCTILU_CUDA_MAPPING_LINES ? dev->nlinethreads / d : dev->tilepoints; /* lines: lines per block */
+    const PetscInt threads = pipelined ? 2 * points * d : (dev->usedmma ? 32 : d) * points;
+
+    PetscCheck(threads <= (dev->usedmma ? GILU_WARP_MAX_THREADS : GILU_TILE_MAX_THREADS), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%" PetscInt_FMT " threads per block exceed the factorization kernel's bound", threads);
+  }
   PetscCall(TicketsBegin(dev, (unsigned int)(dev->mapping == STRUCTILU_CUDA_MAPPING_LINES ? dev->args.lines.nblocks : dev->ntiles), &k.ticketbase));
   if (pipelined) {
     const dim3 lgrid((unsigned int)dev->args.lines.nblocks), lblock((unsigned int)(2 * dev->nlinethreads));
