@@ -5,9 +5,11 @@ static char help[] = "Self-tests of petscgilu's host emulation of the CUDA execu
   Runs the kernels of src/sys/cudaemu/selftest.cu through the emulation (PetscGILUCUDASelfTest_cudaemu):
   block reductions with barriers (exact sum) and without (the missing barrier must change the sum), warp
   shuffles and votes against their CUDA definitions, spin-waits between threads of a block and between blocks
-  (forward and backward chains), the FP64 MMA m8n8k4 wrapper against a plain GEMM, static and dynamic shared
-  memory, atomics, and three broken kernels (two deadlocks, divergent warp operations) that the emulation must
-  stop with an error naming the kernel and the block instead of hanging. Silent on success.
+  (a chain of blocks by ticket), the FP64 MMA m8n8k4 wrapper against a plain GEMM, static and dynamic shared
+  memory (with the 48 KiB opt-in rule), atomics, and six broken kernels (two deadlocks, divergent warp
+  operations, a chain by blockIdx under reverse dispatch, a signal without its fence, barriers at two call sites)
+  that the emulation must stop with an error naming the kernel and the block instead of hanging. Silent on
+  success. Run under the three schedules of make check.
 */
 #include <petscsys.h>
 #include <petscgilu.h>
@@ -15,7 +17,7 @@ static char help[] = "Self-tests of petscgilu's host emulation of the CUDA execu
 
 int main(int argc, char **argv)
 {
-  const char *const tests[] = {"reduce_barrier", "reduce_nobarrier", "warp_shfl", "warp_vote", "spin_intrablock", "interblock_chain", "interblock_forward", "mma", "dynamic_shared", "static_shared", "atomics", "deadlock_flag", "deadlock_barrier", "divergent_warp"};
+  const char *const tests[] = {"reduce_barrier", "reduce_nobarrier", "warp_shfl", "warp_vote", "spin_intrablock", "interblock_chain", "mma", "dynamic_shared", "static_shared", "shared_optin", "atomics", "deadlock_flag", "deadlock_barrier", "divergent_warp", "blockidx_order", "signal_nofence", "barrier_sites"};
   char              only[64] = "";
   PetscBool         ok, match;
   size_t            i;
@@ -41,6 +43,7 @@ int main(int argc, char **argv)
 
    test:
      requires: cudaemu
+     args: -gilu_cudaemu_schedule {{inorder reverse random}separate output} -gilu_cudaemu_seed 7
      output_file: output/empty.out
 
    # a single test by name (the harness would catch a hang of the deadlock test by its timeout)

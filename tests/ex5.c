@@ -109,7 +109,7 @@ int main(int argc, char **argv)
    test:
      suffix: override
      requires: cudaemu
-     args: -gilu_backend host -pc_structilu_backend cudaemu
+     args: -gilu_backend host -pc_structilu_backend cudaemu -gilu_cudaemu_schedule {{inorder reverse random}shared output}
      output_file: output/ex5_override.out
 
    # cuda where there is no device: a clear error
@@ -150,7 +150,7 @@ int main(int argc, char **argv)
    test:
      suffix: malloc
      requires: cudaemu
-     args: -n 5 -gilu_backend cudaemu -malloc_debug -malloc_dump
+     args: -n 5 -gilu_backend cudaemu -malloc_debug -malloc_dump -gilu_cudaemu_schedule random
      output_file: output/ex5_override.out
 
    # on a machine with a GPU

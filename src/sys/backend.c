@@ -3,6 +3,9 @@
    -gilu_backend auto|host|cuda|cudaemu (the global default; objects have their own option, e.g. -pc_structilu_backend).
 */
 #include <petscgilu/private/backend.h>
+#if defined(PETSCGILU_HAVE_CUDAEMU)
+  #include <petscgilu/private/cudaemu.h>
+#endif
 
 #if defined(PETSCGILU_HAVE_CUDA)
   #define GILU_HAVE_CUDA_BUILD PETSC_TRUE
@@ -111,6 +114,9 @@ PetscErrorCode PetscGILUBackendResolve(MPI_Comm comm, PetscGILUBackendType type,
     break;
   case PETSCGILU_BACKEND_CUDAEMU:
     PetscCheck(GILU_HAVE_CUDAEMU_BUILD, comm, PETSC_ERR_SUP_SYS, "The CUDA emulation back-end (cudaemu) was asked for, but petscgilu was built without it");
+#if defined(PETSCGILU_HAVE_CUDAEMU)
+    PetscCall(GILUEmuOptionsHelp(comm));
+#endif
     *resolved = type;
     break;
   default:

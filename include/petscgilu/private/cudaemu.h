@@ -7,16 +7,19 @@
    maps the CUDA names (threadIdx, __syncthreads, atomicAdd, ...) and the project's wrappers
    (gilu_shfl, gilu_wait_until_ge, gilu_mma_m8n8k4_f64, GILU_LAUNCH, ...) onto this runtime.
 
-   Execution model of the emulation (src/sys/cudaemu/cudaemu.c):
+   Execution model of the emulation (src/sys/cudaemu/cudaemu.c, whose head comment has the details):
    - every CUDA thread is a cooperative fiber with its own stack; the threads of a block interleave at
-     __syncthreads, warp operations and spin-waits (gilu_wait_until_ge), so a missing barrier or a wrong
-     shuffle lane changes results;
-   - blocks start in launch order; a new block is started only when all started blocks are finished or
-     waiting, at most GILU_EMU_MAX_RESIDENT at a time, so waiting on blocks of lower index always completes;
-     with -gilu_cudaemu_eager, as many blocks as may be resident are started at once and interleave (a missing
-     wait for an earlier block then shows as a wrong result);
-   - when no started thread can make progress and no block may be started, the launch stops with a PETSc
-     error naming the kernel, the block, the thread and what it waits for (no hang);
+     __syncthreads, warp operations and spin-waits (gilu_wait_until_ge, which always yields once first);
+   - schedules a GPU may choose: at most -gilu_cudaemu_resident blocks (default 4) run at a time, dispatched in the
+     order of -gilu_cudaemu_block_order, their threads run in the order of -gilu_cudaemu_thread_order (inorder,
+     reverse, random[:SEED]; -gilu_cudaemu_schedule or GILU_CUDAEMU_SCHEDULE sets both), so a kernel that relies on
+     blocks starting in index order deadlocks and a missing wait or barrier gives a wrong result;
+   - memory: a flag published by gilu_signal_set/add (gilu_signal_set_block) without a __threadfence()
+     (__threadfence_block()) since the thread's previous signal is an error; shared memory follows the 48 KiB rule,
+     the cudaFuncSetAttribute opt-in and the architecture's limit (-gilu_cudaemu_arch sm_80|sm_90);
+   - barriers and __syncwarp must be reached from one call site; lanes of a warp at different warp operations, a
+     deadlock (no thread can proceed) and the errors above stop the launch with a PETSc error naming the kernel,
+     the block, the thread and what it waits for (no hang);
    - launches are synchronous: the stream argument is ignored and the kernel has finished on return.
 
    This file is C-includable (the C part declares the self-test entry points; the runtime's entry points are
@@ -34,8 +37,8 @@
 
    Input Parameter:
 .  name - the test: "reduce_barrier", "reduce_nobarrier", "warp_shfl", "warp_vote", "spin_intrablock",
-          "interblock_chain", "interblock_forward", "mma", "dynamic_shared", "static_shared", "atomics",
-          "deadlock_flag", "deadlock_barrier", "divergent_warp"
+          "interblock_chain", "mma", "dynamic_shared", "static_shared", "shared_optin", "atomics",
+          "deadlock_flag", "deadlock_barrier", "divergent_warp", "blockidx_order", "signal_nofence", "barrier_sites"
 
    Output Parameter:
 .  ok - PETSC_TRUE when the emulation behaved as expected (for the broken kernels: the error was reported)
@@ -48,6 +51,9 @@ PETSC_EXTERN PetscErrorCode PetscGILUCUDASelfTest_cudaemu(const char[], PetscBoo
 #if defined(PETSCGILU_HAVE_CUDA)
 PETSC_EXTERN PetscErrorCode PetscGILUCUDASelfTest(const char[], PetscBool *);
 #endif
+
+/* lists the emulation's options in -help (once per process; the launches read them) */
+PETSC_INTERN PetscErrorCode GILUEmuOptionsHelp(MPI_Comm);
 
 /* ------------------------------------------------------------------------------------------ runtime (internal) */
 typedef struct {

@@ -18,7 +18,8 @@
      threads and blocks run between a thread's waits: a dependency that a test's ordering happened to have
      computed first (rows in level order, lower threads first) is not there under reverse or random order.
    - -gilu_cudaemu_schedule POLICY sets both orders; the environment variable GILU_CUDAEMU_SCHEDULE does the same
-     for a run without the option (make check runs the emulated tests under inorder, reverse and random:SEED).
+     for a run without the option (make check runs the emulated tests under inorder, reverse and random). The seed
+     of random: random:SEED, or -gilu_cudaemu_seed SEED (harness loops cannot hold a colon), default 1.
    - A barrier completes when every thread of the block that has not exited has arrived; all of them must have
      arrived from the same call site (bar.sync is .aligned). A warp operation completes when every lane of the warp
      has arrived at the same kind of operation (__syncwarp: the same call site). Shared memory is poisoned (all bits
@@ -466,6 +467,26 @@ int GILUEmuFuncSetMaxDynamicShared(const void *kernel, int bytes)
   return 0;
 }
 
+PetscErrorCode GILUEmuOptionsHelp(MPI_Comm comm)
+{
+  static PetscBool done = PETSC_FALSE;
+  char             value[64] = "inorder", arch[16] = "sm_80";
+  PetscInt         resident = GILU_EMU_DEFAULT_RESIDENT, seed = 1;
+
+  PetscFunctionBegin;
+  if (done) PetscFunctionReturn(PETSC_SUCCESS);
+  done = PETSC_TRUE;
+  PetscOptionsBegin(comm, NULL, "CUDA emulation (cudaemu) options", "Sys");
+  PetscCall(PetscOptionsString("-gilu_cudaemu_schedule", "Block dispatch and thread order: inorder, reverse, random or random:SEED (environment: GILU_CUDAEMU_SCHEDULE)", "PetscGILUGetBackend", value, value, sizeof(value), NULL));
+  PetscCall(PetscOptionsString("-gilu_cudaemu_block_order", "The order in which blocks are dispatched (overrides the schedule)", "PetscGILUGetBackend", value, value, sizeof(value), NULL));
+  PetscCall(PetscOptionsString("-gilu_cudaemu_thread_order", "The order in which the threads of a block run in each pass (overrides the schedule)", "PetscGILUGetBackend", value, value, sizeof(value), NULL));
+  PetscCall(PetscOptionsInt("-gilu_cudaemu_seed", "Seed of the random orders", "PetscGILUGetBackend", seed, &seed, NULL));
+  PetscCall(PetscOptionsInt("-gilu_cudaemu_resident", "Blocks resident at once (1 to 64)", "PetscGILUGetBackend", resident, &resident, NULL));
+  PetscCall(PetscOptionsString("-gilu_cudaemu_arch", "Architecture whose shared-memory opt-in limit applies: sm_80 (163 KiB) or sm_90 (227 KiB)", "PetscGILUGetBackend", arch, arch, sizeof(arch), NULL));
+  PetscOptionsEnd();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* "inorder", "reverse", "random" or "random:SEED" */
 static PetscErrorCode ParseOrder(const char opt[], const char value[], Order *order, unsigned long long *seed)
 {
@@ -485,13 +506,13 @@ static PetscErrorCode ParseOrder(const char opt[], const char value[], Order *or
 }
 
 /* the schedule of this launch: -gilu_cudaemu_schedule (else GILU_CUDAEMU_SCHEDULE) sets both orders, the finer
-   options override it */
+   options override it; random's seed: random:SEED, else -gilu_cudaemu_seed, else 1 */
 static PetscErrorCode GetPolicy(Launch *L)
 {
   char               value[64];
   const char        *env = getenv("GILU_CUDAEMU_SCHEDULE");
   PetscBool          set;
-  PetscInt           resident = GILU_EMU_DEFAULT_RESIDENT;
+  PetscInt           resident = GILU_EMU_DEFAULT_RESIDENT, iseed;
   unsigned long long seed     = 1;
 
   PetscFunctionBegin;
@@ -504,6 +525,10 @@ static PetscErrorCode GetPolicy(Launch *L)
   if (set) PetscCall(ParseOrder("-gilu_cudaemu_block_order", value, &L->blockorder, &seed));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-gilu_cudaemu_thread_order", value, sizeof(value), &set));
   if (set) PetscCall(ParseOrder("-gilu_cudaemu_thread_order", value, &L->threadorder, &seed));
+  PetscCall(PetscOptionsGetString(NULL, NULL, "-gilu_cudaemu_arch", value, sizeof(value), &set));
+  PetscCheck(!set || !strcmp(value, "sm_80") || !strcmp(value, "sm_90"), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-gilu_cudaemu_arch %s: give sm_80 (163 KiB of shared memory per block with opt-in) or sm_90 (227 KiB)", value);
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-gilu_cudaemu_seed", &iseed, &set));
+  if (set) seed = (unsigned long long)iseed;
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-gilu_cudaemu_resident", &resident, NULL));
   PetscCheck(resident >= 1 && resident <= GILU_EMU_MAX_RESIDENT, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-gilu_cudaemu_resident %" PetscInt_FMT ": give 1 to %d resident blocks", resident, GILU_EMU_MAX_RESIDENT);
   L->resident = (int)resident;

@@ -3,7 +3,8 @@
 
    Each test launches small kernels through GILU_LAUNCH, copies the results back and compares them with what
    the CUDA execution model guarantees. The broken kernels (missing barrier, deadlocks, divergent warp
-   operations) check that the emulation exposes the bug; on a GPU they are not run (ok is set).
+   operations, waiting on a block by blockIdx, a signal without its fence, barriers at different call sites) check
+   that the emulation exposes the bug; on a GPU they are not run (ok is set).
    Entry point: PetscGILUCUDASelfTest_cudaemu() (emulation), PetscGILUCUDASelfTest() (nvcc); see cudaemu.h.
 */
 #include <petscgilu/private/gilucuda.h>
@@ -51,7 +52,15 @@ static PetscErrorCode TestReduce(PetscBool barrier, PetscBool *ok)
   GILU_CUDA_CHECK(cudaMalloc(&out, sizeof(hout)));
   GILU_CUDA_CHECK(cudaMemcpy(x, hx, sizeof(hx), cudaMemcpyHostToDevice));
   if (barrier) PetscCall(GILU_LAUNCH(ReduceBarrier, nb, dim3(32, NT / 32), 0, 0, x, out));
-  else PetscCall(GILU_LAUNCH(ReduceNoBarrier, nb, dim3(32, NT / 32), 0, 0, x, out));
+  else { /* threads in reverse order would happen to add in the right order: the missing barrier shows in order */
+#if defined(GILU_CUDAEMU)
+    PetscCall(PetscOptionsSetValue(NULL, "-gilu_cudaemu_thread_order", "inorder"));
+#endif
+    PetscCall(GILU_LAUNCH(ReduceNoBarrier, nb, dim3(32, NT / 32), 0, 0, x, out));
+#if defined(GILU_CUDAEMU)
+    PetscCall(PetscOptionsClearValue(NULL, "-gilu_cudaemu_thread_order"));
+#endif
+  }
   GILU_CUDA_CHECK(cudaMemcpy(hout, out, sizeof(hout), cudaMemcpyDeviceToHost));
   *ok = PETSC_TRUE;
   for (b = 0; b < nb; b++) {
@@ -167,7 +176,7 @@ __global__ void SpinIntraBlock(int *flag, int *val)
     val[t] = ((volatile int *)val)[t + 1] + t;
   } else val[t] = t;
   __threadfence();
-  ((volatile int *)flag)[t] = 1;
+  gilu_signal_set(&flag[t], 1);
 }
 
 static PetscErrorCode TestSpinIntraBlock(PetscBool *ok)
@@ -190,44 +199,42 @@ static PetscErrorCode TestSpinIntraBlock(PetscBool *ok)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* block b waits for block b - dir (dir = 1: the previous one; dir = -1: the next one), then adds 1 to its data */
-__global__ void InterBlockChain(int dir, int *flag, int *data)
+/* the block with ticket u waits for the block with ticket u - 1, then adds 1 to its data: a chain through all blocks
+   that cannot deadlock in any dispatch order (a ticket is taken by a block that runs) */
+__global__ void InterBlockChain(int *ticket, int *flag, int *data)
 {
   GILU_SHARED(int, go, 1);
-  int b = (int)blockIdx.x, n = (int)gridDim.x, t = (int)threadIdx.x, prev = b - dir;
+  int u = gilu_block_ticket(ticket), t = (int)threadIdx.x;
 
   if (t == 0) {
-    if (prev >= 0 && prev < n) gilu_wait_until_ge(&flag[prev], 1);
-    go[0] = prev >= 0 && prev < n;
+    if (u > 0) gilu_wait_until_ge(&flag[u - 1], 1);
+    go[0] = u > 0;
   }
   __syncthreads();
-  data[b * blockDim.x + t] = (go[0] ? ((volatile int *)data)[prev * blockDim.x + t] : t) + 1;
+  data[u * blockDim.x + t] = (go[0] ? ((volatile int *)data)[(u - 1) * blockDim.x + t] : t) + 1;
   __threadfence();
   __syncthreads();
-  if (t == 0) atomicExch(&flag[b], 1);
+  if (t == 0) gilu_signal_set(&flag[u], 1);
 }
 
-static PetscErrorCode TestInterBlock(int dir, int nb, PetscBool *ok)
+static PetscErrorCode TestInterBlock(int nb, PetscBool *ok)
 {
   const int nt = 64;
   int      *h, *flag, *data, b, t;
 
   PetscFunctionBegin;
   PetscCall(PetscMalloc1(nb * nt, &h));
-  GILU_CUDA_CHECK(cudaMalloc(&flag, nb * sizeof(int)));
+  GILU_CUDA_CHECK(cudaMalloc(&flag, (nb + 1) * sizeof(int)));
   GILU_CUDA_CHECK(cudaMalloc(&data, nb * nt * sizeof(int)));
-  GILU_CUDA_CHECK(cudaMemset(flag, 0, nb * sizeof(int)));
-  PetscCall(GILU_LAUNCH(InterBlockChain, nb, nt, 0, 0, dir, flag, data));
+  GILU_CUDA_CHECK(cudaMemset(flag, 0, (nb + 1) * sizeof(int)));
+  PetscCall(GILU_LAUNCH(InterBlockChain, nb, nt, 0, 0, flag + nb, flag, data));
   GILU_CUDA_CHECK(cudaMemcpy(h, data, nb * nt * sizeof(int), cudaMemcpyDeviceToHost));
   GILU_CUDA_CHECK(cudaFree(flag));
   GILU_CUDA_CHECK(cudaFree(data));
   *ok = PETSC_TRUE;
-  for (b = 0; b < nb; b++) {
-    int hops = dir > 0 ? b : nb - 1 - b;
-
+  for (b = 0; b < nb; b++)
     for (t = 0; t < nt; t++)
-      if (h[b * nt + t] != t + 1 + hops) *ok = PETSC_FALSE;
-  }
+      if (h[b * nt + t] != t + 1 + b) *ok = PETSC_FALSE;
   PetscCall(PetscFree(h));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -410,6 +417,49 @@ static PetscErrorCode TestAtomics(PetscBool *ok)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* 64 KiB of dynamic shared memory: refused without cudaFuncSetAttribute's opt-in, as on every GPU; an opt-in beyond
+   the device's limit is refused too */
+__global__ void LargeShared(int *out)
+{
+  GILU_DYNAMIC_SHARED(int, s);
+  const int n = 16384, t = (int)threadIdx.x;
+
+  for (int i = t; i < n; i += blockDim.x) s[i] = i;
+  __syncthreads();
+  if (t == 0) {
+    int sum = 0;
+
+    for (int i = 0; i < n; i += 1024) sum += s[n - 1 - i];
+    out[0] = sum;
+  }
+}
+
+static PetscErrorCode TestSharedOptin(PetscBool *ok)
+{
+  const size_t   bytes = 16384 * sizeof(int);
+  int           *d, h = 0, limit = 0, exp = 0, i;
+  PetscErrorCode ierr;
+  cudaError_t    cerr;
+
+  PetscFunctionBegin;
+  for (i = 0; i < 16384; i += 1024) exp += 16383 - i;
+  GILU_CUDA_CHECK(cudaMalloc(&d, sizeof(int)));
+  PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+  ierr = GILU_LAUNCH(LargeShared, 1, 256, bytes, 0, d);
+  PetscCall(PetscPopErrorHandler());
+  *ok = (PetscBool)(ierr != PETSC_SUCCESS); /* without the opt-in */
+  GILU_CUDA_CHECK(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, 0));
+  cerr = cudaFuncSetAttribute(LargeShared, cudaFuncAttributeMaxDynamicSharedMemorySize, limit + 1024);
+  if (cerr == cudaSuccess) *ok = PETSC_FALSE;
+  (void)cudaGetLastError();
+  GILU_CUDA_CHECK(cudaFuncSetAttribute(LargeShared, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)bytes));
+  PetscCall(GILU_LAUNCH(LargeShared, 1, 256, bytes, 0, d));
+  GILU_CUDA_CHECK(cudaMemcpy(&h, d, sizeof(int), cudaMemcpyDeviceToHost));
+  GILU_CUDA_CHECK(cudaFree(d));
+  if (h != exp) *ok = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* ------------------------------------------------------------------------------------------ broken kernels */
 /* block 1, thread 3 waits for a flag that nobody sets */
 __global__ void DeadlockFlag(int *flag)
@@ -425,6 +475,42 @@ __global__ void DeadlockBarrier(int *flag)
     __syncthreads();
     if (threadIdx.x == 0) atomicExch(flag, 1);
   } else gilu_wait_until_ge(flag, 1);
+}
+
+/* block b waits for block b - 1 by blockIdx: deadlocks when a later block is resident and block b - 1 is not, which
+   the CUDA model allows (shown with reverse dispatch and 2 resident blocks) */
+__global__ void BlockIdxChain(int *flag)
+{
+  int b = (int)blockIdx.x;
+
+  if (threadIdx.x == 0 && b > 0) gilu_wait_until_ge(&flag[b - 1], 1);
+  __syncthreads();
+  __threadfence();
+  if (threadIdx.x == 0) gilu_signal_set(&flag[b], 1);
+}
+
+/* block 0 publishes data with a flag but no fence: block 1 may see the flag before the data */
+__global__ void SignalNoFence(int *d)
+{
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    d[1] = 42;
+    gilu_signal_set(&d[0], 1);
+  } else if (blockIdx.x == 1 && threadIdx.x == 0) {
+    gilu_wait_until_ge(&d[0], 1);
+    d[2] = ((volatile int *)d)[1];
+  }
+}
+
+/* the two halves of a block meet at different barriers */
+__global__ void BarrierSites(int *d)
+{
+  if (threadIdx.x < 32) {
+    d[threadIdx.x] = 1;
+    __syncthreads();
+  } else {
+    d[threadIdx.x] = 2;
+    __syncthreads();
+  }
 }
 
 /* half a warp shuffles while the other half votes */
@@ -451,7 +537,15 @@ static PetscErrorCode ExpectLaunchError(int which, const char *const want[], Pet
   PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
   if (which == 0) ierr = GILU_LAUNCH(DeadlockFlag, 2, 64, 0, 0, d);
   else if (which == 1) ierr = GILU_LAUNCH(DeadlockBarrier, 1, 64, 0, 0, d);
-  else ierr = GILU_LAUNCH(DivergentWarp, 1, 32, 0, 0, d);
+  else if (which == 2) ierr = GILU_LAUNCH(DivergentWarp, 1, 32, 0, 0, d);
+  else if (which == 3) {
+    PetscCall(PetscOptionsSetValue(NULL, "-gilu_cudaemu_block_order", "reverse"));
+    PetscCall(PetscOptionsSetValue(NULL, "-gilu_cudaemu_resident", "2"));
+    ierr = GILU_LAUNCH(BlockIdxChain, 8, 32, 0, 0, d);
+    PetscCall(PetscOptionsClearValue(NULL, "-gilu_cudaemu_block_order"));
+    PetscCall(PetscOptionsClearValue(NULL, "-gilu_cudaemu_resident"));
+  } else if (which == 4) ierr = GILU_LAUNCH(SignalNoFence, 2, 32, 0, 0, d);
+  else ierr = GILU_LAUNCH(BarrierSites, 1, 64, 0, 0, d);
   PetscCall(PetscPopErrorHandler());
   GILU_CUDA_CHECK(cudaFree(d));
   msg = GILUEmuLastError();
@@ -471,8 +565,12 @@ static PetscErrorCode TestBroken(int which, PetscBool *ok)
     const char *const flag[]    = {"DeadlockFlag", "deadlocks", "block (1,0,0) thread (3,0,0)", "gilu_wait_until_ge", NULL};
     const char *const barrier[] = {"DeadlockBarrier", "deadlocks", "block (0,0,0)", "__syncthreads", NULL};
     const char *const diverge[] = {"DivergentWarp", "divergent warp operations", NULL};
+    const char *const order[]   = {"BlockIdxChain", "deadlocks", "blocks dispatched reverse", NULL};
+    const char *const fence[]   = {"SignalNoFence", "block (0,0,0) thread (0,0,0)", "without a __threadfence()", NULL};
+    const char *const sites[]   = {"BarrierSites", "__syncthreads at", "same call site", NULL};
+    const char *const *want[]   = {flag, barrier, diverge, order, fence, sites};
 
-    PetscCall(ExpectLaunchError(which, which == 0 ? flag : which == 1 ? barrier : diverge, ok));
+    PetscCall(ExpectLaunchError(which, want[which], ok));
   }
 #endif
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -499,15 +597,18 @@ PetscErrorCode GILU_CUDA_NAME(PetscGILUCUDASelfTest)(const char name[], PetscBoo
   GILU_SELFTEST("warp_shfl", TestShuffles(ok));
   GILU_SELFTEST("warp_vote", TestVotes(ok));
   GILU_SELFTEST("spin_intrablock", TestSpinIntraBlock(ok));
-  GILU_SELFTEST("interblock_chain", TestInterBlock(1, 40, ok));
-  GILU_SELFTEST("interblock_forward", TestInterBlock(-1, 8, ok));
+  GILU_SELFTEST("interblock_chain", TestInterBlock(40, ok));
   GILU_SELFTEST("mma", TestMma(ok));
   GILU_SELFTEST("dynamic_shared", TestDynamicShared(ok));
   GILU_SELFTEST("static_shared", TestStaticShared(ok));
+  GILU_SELFTEST("shared_optin", TestSharedOptin(ok));
   GILU_SELFTEST("atomics", TestAtomics(ok));
   GILU_SELFTEST("deadlock_flag", TestBroken(0, ok));
   GILU_SELFTEST("deadlock_barrier", TestBroken(1, ok));
   GILU_SELFTEST("divergent_warp", TestBroken(2, ok));
+  GILU_SELFTEST("blockidx_order", TestBroken(3, ok));
+  GILU_SELFTEST("signal_nofence", TestBroken(4, ok));
+  GILU_SELFTEST("barrier_sites", TestBroken(5, ok));
 #undef GILU_SELFTEST
   SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown CUDA self-test %s", name);
 }
