@@ -25,7 +25,7 @@ PREFIX        ?= /usr/local
 CHECK_JOBS    ?= 2
 
 # goals that must not configure (or install packages) on a fresh clone
-PG_NOCONF_GOALS := clean distclean help
+PG_NOCONF_GOALS := clean distclean help gpu-validate
 PG_NEED_CONF    := $(if $(MAKECMDGOALS),$(filter-out $(PG_NOCONF_GOALS),$(MAKECMDGOALS)),all)
 
 # ------------------------------------------------------------------------------------------------ configure
@@ -215,6 +215,12 @@ check-gpu: all
 bench-gpu: all
 	@$(PYTHON3) $(PETSCGILU_DIR)/bench/gpu/run.py $(BENCH_ARGS)
 
+# on a machine with an NVIDIA GPU, everything in one go: dependencies, build with CUDA, check-gpu (under a watchdog),
+# the harness tests that need a device, bench-gpu and the performance model; one report in bench/results/.
+# The script itself installs, configures and builds: no configure here, so it exits at once where there is no GPU.
+gpu-validate: FORCE
+	@$(PETSCGILU_DIR)/tests/gpu/validate $(GPU_VALIDATE_ARGS)
+
 # the generated test-matrix suite in PETSc's binary format (SIZES=small,medium,large; about 3 GB for large)
 bench-matrices: all
 	+@$(PG_TEST_MAKE) $(PG_TESTDIR)/tests/ex8
@@ -276,6 +282,10 @@ help: FORCE
 	@echo "                 bench/results/<date>-<host>.{json,md}, latest.md, plots (about 12 min on 2 cores)"
 	@echo "  check-gpu      device tests, cuSPARSE baselines and petsc-examples on a GPU (says so and exits 0 when there is none)"
 	@echo "  bench-gpu      StructILU kernels vs cuSPARSE and end-to-end solves on a GPU (bench/gpu/run.py)"
+	@echo "  gpu-validate   on a GPU machine, in one go: install-deps, build with CUDA, check-gpu with a watchdog (a hang"
+	@echo "                 names its kernel), the cuda_device harness tests, bench-gpu and the performance model against"
+	@echo "                 the measured times; writes bench/results/gpu-validate-<date>-<host>.{md,log}; without a GPU it"
+	@echo "                 says so and exits 0 (GPU_VALIDATE_ARGS='--quick --timeout 120 --no-bench'; tests/gpu/validate --help)"
 	@echo "  bench-matrices write the test-matrix suite (PETSc binary) to build/bench/matrices [SIZES=small,medium,large]"
 	@echo "  bench-quick    the same at tiny sizes (about 2 min; results *-quick.*, latest-quick.md)"
 	@echo "                   BENCH_ARGS='--resume --only poisson --configs structilu-t2,ilu --timeout 600'"
@@ -292,4 +302,4 @@ help: FORCE
 	@echo "one harness test:  make check s='tests-ex1_1'   or   make -f gmakefile.test test s='tests-ex1_1'"
 
 FORCE:
-.PHONY: all check check-gpu run bench bench-quick bench-gpu bench-matrices install configure format clean distclean help print-test check-test-errors cleantest FORCE
+.PHONY: all check check-gpu gpu-validate run bench bench-quick bench-gpu bench-matrices install configure format clean distclean help print-test check-test-errors cleantest FORCE

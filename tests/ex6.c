@@ -17,9 +17,10 @@ Silent when the applies of the back-end equal the host's to round-off.\n\n";
   -pc_structilu_cuda_factor 0 it gets a level-ordered copy of the host's factors) and solves there: the factors and so
   the results must agree to round-off (relative difference below 1e-12, or 1e-5 with single-precision factors).
 
-  With -pc_structilu_cuda_nowait (the device kernels, factorization and solves, skip the block-to-block waiting) and -gilu_cudaemu_eager (the
-  emulation interleaves the resident blocks, as a GPU runs them concurrently), the results must differ: that is what
-  proves the waiting is needed and is there. -expect_differ prints the outcome instead of checking agreement.
+  With -pc_structilu_cuda_nowait (the device kernels, factorization and solves, skip the block-to-block waiting) the
+  results must differ under every schedule of the emulation (-gilu_cudaemu_schedule: the resident blocks interleave,
+  as a GPU runs them concurrently): that is what proves the waiting is needed and is there. -expect_differ prints the
+  outcome instead of checking agreement.
 */
 #include <petscdmda.h>
 #include <petscgilu.h>
@@ -232,43 +233,49 @@ int main(int argc, char **argv)
    build:
      requires: cudaemu
 
-   # the device solves (emulated) equal the host's, ILU and IC, double and single factors
+   # Every emulated case runs under three schedules a GPU may choose (in-order, reverse and random block dispatch and
+   # thread order): the block-to-block waiting must hold under any of them. Together the cases launch every kernel
+   # instantiation nvcc emits for structilu.cu (DoF 1-8, double and single factors, both mappings, each factorization).
+
+   # the device factorization and solves (emulated) equal the host's: ILU and IC, 2D and 3D stencils
    test:
      suffix: emu
      requires: cudaemu
-     args: -stencil {{star5 diamond13 star7 box27}separate output} -dof {{1 2 4 5}separate output}
+     args: -stencil {{star5 diamond13 star7 box27}separate output} -dof {{1 4}separate output} -gilu_cudaemu_schedule {{inorder reverse random}shared output} -gilu_cudaemu_seed 7
      output_file: output/empty.out
-
    test:
      suffix: emu_ic
      requires: cudaemu
-     args: -symmetric -pc_structilu_type ic -stencil {{star5 box27}separate output} -dof {{1 3}separate output}
+     args: -symmetric -pc_structilu_type ic -stencil {{star5 box27}separate output} -dof {{1 4}separate output} -gilu_cudaemu_schedule {{inorder reverse random}shared output} -gilu_cudaemu_seed 7
      output_file: output/empty.out
-
+   # every DoF: without the tensor cores (DoF threads per point) with single-precision factors, and with them
    test:
-     suffix: emu_single
+     suffix: emu_dof
      requires: cudaemu
-     args: -pc_structilu_factor_precision single -stencil {{diamond13 star7}separate output} -dof {{1 4}separate output}
+     args: -stencil diamond13 -pc_structilu_cuda_mma 0 -pc_structilu_factor_precision single -dof {{2 3 4 5 6 7 8}separate output} -gilu_cudaemu_schedule {{inorder reverse random}shared output} -gilu_cudaemu_seed 7
      output_file: output/empty.out
-
-   # ILU(1) (the fill stencil), small tiles (many blocks per level), 8 DoF, and the blocks interleaved like a GPU's
+   test:
+     suffix: emu_mma
+     requires: cudaemu
+     args: -stencil star7 -dof {{5 6 7 8}separate output} -gilu_cudaemu_schedule {{inorder reverse random}shared output} -gilu_cudaemu_seed 7
+     output_file: output/empty.out
+   # ILU(1) (the fill stencil: positions absent from the pattern), small tiles (many blocks per level)
    test:
      suffix: emu_variants
      requires: cudaemu
-     args: -stencil star7 -dof {{1 8}separate output} -pc_structilu_levels 1 -pc_structilu_cuda_tile_points 3 -gilu_cudaemu_eager
+     args: -stencil star7 -dof {{1 8}separate output} -pc_structilu_levels 1 -pc_structilu_cuda_tile_points 3 -gilu_cudaemu_schedule {{inorder reverse random}shared output} -gilu_cudaemu_seed 7
      output_file: output/empty.out
-
-   # the intra-row pipelined dot product of the solves: 1 stage (products in stencil order), 3 stages (the default is
-   # min(4, levels spanned): diamond13 2, box27 4, in the tests above), ILU and IC, blocks interleaved like a GPU's
+   # the intra-row pipelined dot product of the solves: 3 stages (the default is min(4, levels spanned): star7 1,
+   # diamond13 2, box27 4, in the cases above), ILU and IC
    test:
      suffix: emu_pipeline
      requires: cudaemu
-     args: -stencil {{diamond13 box27}separate output} -dof {{1 4}separate output} -pc_structilu_cuda_pipeline {{1 3}separate output}
+     args: -stencil box27 -dof {{1 4}separate output} -pc_structilu_cuda_pipeline 3 -gilu_cudaemu_schedule {{inorder reverse random}shared output} -gilu_cudaemu_seed 7
      output_file: output/empty.out
    test:
-     suffix: emu_pipeline_ic_eager
+     suffix: emu_pipeline_ic
      requires: cudaemu
-     args: -symmetric -pc_structilu_type ic -stencil box27 -dof 2 -pc_structilu_cuda_pipeline {{2 4}separate output} -pc_structilu_cuda_tile_points 4 -gilu_cudaemu_eager
+     args: -symmetric -pc_structilu_type ic -stencil box27 -dof 2 -pc_structilu_cuda_pipeline {{2 4}separate output} -pc_structilu_cuda_tile_points 4 -gilu_cudaemu_schedule {{inorder reverse random}shared output} -gilu_cudaemu_seed 7
      output_file: output/empty.out
 
    # MATSTENCILGPU: PCSTRUCTILU on it directly, and its product on the device against MatMult(), one and two processes
@@ -276,122 +283,122 @@ int main(int argc, char **argv)
      suffix: emu_stencilgpu
      requires: cudaemu
      nsize: {{1 2}separate output}
-     args: -dm_mat_type stencilgpu -matmult -stencil {{diamond13 box27}separate output} -dof {{1 3}separate output}
+     args: -dm_mat_type stencilgpu -matmult -stencil box27 -dof 3 -gilu_cudaemu_schedule {{inorder reverse random}shared output} -gilu_cudaemu_seed 7
      output_file: output/empty.out
 
-   # the host's factors copied to the device (the factorization on the host), ILU and IC
+   # the host's factors copied to the device (the factorization on the host), ILU and IC (single precision)
    test:
      suffix: emu_hostfactor
      requires: cudaemu
-     args: -pc_structilu_cuda_factor 0 -stencil {{diamond13 box27}separate output} -dof {{1 4}separate output}
+     args: -pc_structilu_cuda_factor 0 -stencil box27 -dof {{2 3}separate output} -gilu_cudaemu_schedule {{inorder reverse random}shared output} -gilu_cudaemu_seed 7
      output_file: output/empty.out
    test:
      suffix: emu_hostfactor_ic
      requires: cudaemu
-     args: -pc_structilu_cuda_factor 0 -symmetric -pc_structilu_type ic -pc_structilu_factor_precision single -stencil star7 -dof {{1 2}separate output}
+     args: -pc_structilu_cuda_factor 0 -symmetric -pc_structilu_type ic -pc_structilu_factor_precision single -stencil star7 -dof {{1 2}separate output} -gilu_cudaemu_schedule {{inorder reverse random}shared output} -gilu_cudaemu_seed 7
      output_file: output/empty.out
 
-   # the block-to-block waiting is needed: without it (and the blocks interleaved as on a GPU) the results differ
+   # the block-to-block waiting is needed: without it the results differ (under every schedule); with it they equal the host's
    test:
      suffix: nowait
      requires: cudaemu
-     args: -stencil {{star7 box27}shared output} -dof {{1 4}shared output} -pc_structilu_cuda_nowait -gilu_cudaemu_eager -pc_structilu_cuda_tile_points 4 -expect_differ
+     args: -stencil box27 -dof {{1 4}shared output} -pc_structilu_cuda_nowait -pc_structilu_cuda_tile_points 4 -expect_differ -gilu_cudaemu_schedule {{inorder reverse random}shared output} -gilu_cudaemu_seed 7
    test:
-     suffix: wait_eager
+     suffix: wait
      requires: cudaemu
-     args: -stencil {{star7 box27}shared output} -dof {{1 4}shared output} -gilu_cudaemu_eager -pc_structilu_cuda_tile_points 4 -expect_differ
+     args: -stencil box27 -dof {{1 4}shared output} -pc_structilu_cuda_tile_points 4 -expect_differ -gilu_cudaemu_schedule {{inorder reverse random}shared output} -gilu_cudaemu_seed 7
 
    # the lines mapping (-pc_structilu_cuda_mapping lines, seed 000 Section 4.1): a thread per line along z^ of the
-   # transformed grid, 2D blocks of 2 x 2 lines (many blocks, so the block-to-block waiting is exercised), the blocks
-   # interleaved like a GPU's; factorization and both solves against the host
+   # transformed grid, 2D blocks of 2 x 2 lines (many blocks, so the block-to-block waiting is exercised);
+   # factorization and both solves against the host
    test:
      suffix: emu_lines
      requires: cudaemu
-     args: -pc_structilu_cuda_mapping lines -pc_structilu_cuda_tile_points 4 -gilu_cudaemu_eager -stencil {{star5 diamond13 star7 box27}separate output} -dof {{1 2 4 5}separate output}
+     args: -pc_structilu_cuda_mapping lines -pc_structilu_cuda_tile_points 4 -stencil {{star5 diamond13 star7 box27}separate output} -dof {{1 4}separate output} -gilu_cudaemu_schedule {{inorder reverse random}shared output} -gilu_cudaemu_seed 7
      output_file: output/empty.out
    test:
      suffix: emu_lines_ic
      requires: cudaemu
-     args: -pc_structilu_cuda_mapping lines -pc_structilu_cuda_tile_points 4 -gilu_cudaemu_eager -symmetric -pc_structilu_type ic -stencil {{star5 box27}separate output} -dof {{1 3}separate output}
+     args: -pc_structilu_cuda_mapping lines -pc_structilu_cuda_tile_points 4 -symmetric -pc_structilu_type ic -stencil {{star5 box27}separate output} -dof {{1 4}separate output} -gilu_cudaemu_schedule {{inorder reverse random}shared output} -gilu_cudaemu_seed 7
      output_file: output/empty.out
    test:
-     suffix: emu_lines_single
+     suffix: emu_lines_dof
      requires: cudaemu
-     args: -pc_structilu_cuda_mapping lines -pc_structilu_cuda_tile_points 4 -gilu_cudaemu_eager -pc_structilu_factor_precision single -stencil {{diamond13 star7}separate output} -dof {{1 4}separate output}
+     args: -pc_structilu_cuda_mapping lines -pc_structilu_cuda_tile_points 4 -stencil diamond13 -pc_structilu_cuda_mma 0 -pc_structilu_factor_precision single -dof {{2 3 4 5 6 7 8}separate output} -gilu_cudaemu_schedule {{inorder reverse random}shared output} -gilu_cudaemu_seed 7
      output_file: output/empty.out
-   # ILU(1) (the fill stencil), 3 lines per block (1 x 3), 8 DoF
+   test:
+     suffix: emu_lines_mma
+     requires: cudaemu
+     args: -pc_structilu_cuda_mapping lines -pc_structilu_cuda_tile_points 4 -stencil star7 -dof {{5 6 7 8}separate output} -gilu_cudaemu_schedule {{inorder reverse random}shared output} -gilu_cudaemu_seed 7
+     output_file: output/empty.out
+   # ILU(1) (the fill stencil), 3 lines per block (1 x 3)
    test:
      suffix: emu_lines_variants
      requires: cudaemu
-     args: -pc_structilu_cuda_mapping lines -pc_structilu_cuda_tile_points 3 -gilu_cudaemu_eager -stencil star7 -dof {{1 8}separate output} -pc_structilu_levels 1
+     args: -pc_structilu_cuda_mapping lines -pc_structilu_cuda_tile_points 3 -stencil star7 -dof {{1 8}separate output} -pc_structilu_levels 1 -gilu_cudaemu_schedule {{inorder reverse random}shared output} -gilu_cudaemu_seed 7
      output_file: output/empty.out
-   # the solves' intra-row pipeline with lines: the earlier stages work ahead of the level (1, 3 stages; ILU and IC)
+   # the solves' intra-row pipeline with lines: the earlier stages work ahead of the level (3 stages; ILU and IC)
    test:
      suffix: emu_lines_pipeline
      requires: cudaemu
-     args: -pc_structilu_cuda_mapping lines -pc_structilu_cuda_tile_points 4 -gilu_cudaemu_eager -stencil {{diamond13 box27}separate output} -dof {{1 4}separate output} -pc_structilu_cuda_pipeline {{1 3}separate output}
+     args: -pc_structilu_cuda_mapping lines -pc_structilu_cuda_tile_points 4 -stencil box27 -dof {{1 4}separate output} -pc_structilu_cuda_pipeline 3 -gilu_cudaemu_schedule {{inorder reverse random}shared output} -gilu_cudaemu_seed 7
      output_file: output/empty.out
    test:
      suffix: emu_lines_pipeline_ic
      requires: cudaemu
-     args: -pc_structilu_cuda_mapping lines -pc_structilu_cuda_tile_points 4 -gilu_cudaemu_eager -symmetric -pc_structilu_type ic -stencil box27 -dof 2 -pc_structilu_cuda_pipeline {{2 4}separate output}
+     args: -pc_structilu_cuda_mapping lines -pc_structilu_cuda_tile_points 4 -symmetric -pc_structilu_type ic -stencil box27 -dof 2 -pc_structilu_cuda_pipeline {{2 4}separate output} -gilu_cudaemu_schedule {{inorder reverse random}shared output} -gilu_cudaemu_seed 7
      output_file: output/empty.out
-   # DoF >= 4 without the tensor cores (DoF threads per line), and the host's factors with the lines solves
-   test:
-     suffix: emu_lines_nomma
-     requires: cudaemu
-     args: -pc_structilu_cuda_mapping lines -pc_structilu_cuda_tile_points 4 -gilu_cudaemu_eager -pc_structilu_cuda_mma 0 -stencil {{diamond13 box27}separate output} -dof {{4 5}separate output}
-     output_file: output/empty.out
+   # the host's factors with the lines solves
    test:
      suffix: emu_lines_hostfactor
      requires: cudaemu
-     args: -pc_structilu_cuda_mapping lines -pc_structilu_cuda_tile_points 4 -gilu_cudaemu_eager -pc_structilu_cuda_factor 0 -stencil {{diamond13 box27}separate output} -dof {{1 4}separate output}
+     args: -pc_structilu_cuda_mapping lines -pc_structilu_cuda_tile_points 4 -pc_structilu_cuda_factor 0 -stencil box27 -dof {{2 3}separate output} -gilu_cudaemu_schedule {{inorder reverse random}shared output} -gilu_cudaemu_seed 7
      output_file: output/empty.out
    # the lines mapping's block-to-block waiting is needed: without it the results differ (factorization and solves,
-   # and the solves alone with the host's factors); with it (lines_wait_eager) they equal the host's
+   # and the solves alone with the host's factors); with it they equal the host's
    test:
      suffix: lines_nowait
      requires: cudaemu
-     args: -pc_structilu_cuda_mapping lines -stencil {{star7 box27}shared output} -dof {{1 4}shared output} -pc_structilu_cuda_factor {{0 1}shared output} -pc_structilu_cuda_nowait -gilu_cudaemu_eager -pc_structilu_cuda_tile_points 4 -expect_differ
+     args: -pc_structilu_cuda_mapping lines -pc_structilu_cuda_tile_points 4 -stencil box27 -dof {{1 4}shared output} -pc_structilu_cuda_factor {{0 1}shared output} -pc_structilu_cuda_nowait -expect_differ -gilu_cudaemu_schedule {{inorder reverse random}shared output} -gilu_cudaemu_seed 7
      output_file: output/ex6_nowait.out
    test:
-     suffix: lines_wait_eager
+     suffix: lines_wait
      requires: cudaemu
-     args: -pc_structilu_cuda_mapping lines -stencil {{star7 box27}shared output} -dof {{1 4}shared output} -pc_structilu_cuda_factor {{0 1}shared output} -gilu_cudaemu_eager -pc_structilu_cuda_tile_points 4 -expect_differ
-     output_file: output/ex6_wait_eager.out
+     args: -pc_structilu_cuda_mapping lines -pc_structilu_cuda_tile_points 4 -stencil box27 -dof {{1 4}shared output} -expect_differ -gilu_cudaemu_schedule {{inorder reverse random}shared output} -gilu_cudaemu_seed 7
+     output_file: output/ex6_wait.out
 
    # the two-substage pipelined factorization (-pc_structilu_cuda_factor_pipeline, seed 000 Section 4.2.2) on the lines
-   # mapping: ILU, IC, ILU(1), single-precision factors, 8 DoF; and its block-to-block waiting is needed
+   # mapping: ILU, every DoF (single-precision factors), IC, ILU(1); and its block-to-block waiting is needed
    test:
      suffix: emu_factor_pipeline
      requires: cudaemu
-     args: -pc_structilu_cuda_mapping lines -pc_structilu_cuda_factor_pipeline -pc_structilu_cuda_tile_points 4 -gilu_cudaemu_eager -stencil {{star5 diamond13 star7 box27}separate output} -dof {{1 2 4 5}separate output}
+     args: -pc_structilu_cuda_mapping lines -pc_structilu_cuda_tile_points 4 -pc_structilu_cuda_factor_pipeline -stencil {{diamond13 box27}separate output} -dof {{1 4}separate output} -gilu_cudaemu_schedule {{inorder reverse random}shared output} -gilu_cudaemu_seed 7
+     output_file: output/empty.out
+   test:
+     suffix: emu_factor_pipeline_dof
+     requires: cudaemu
+     args: -pc_structilu_cuda_mapping lines -pc_structilu_cuda_tile_points 4 -pc_structilu_cuda_factor_pipeline -pc_structilu_factor_precision single -stencil box27 -dof {{1 2 3 5 6 7 8}separate output} -gilu_cudaemu_schedule {{inorder reverse random}shared output} -gilu_cudaemu_seed 7
      output_file: output/empty.out
    test:
      suffix: emu_factor_pipeline_ic
      requires: cudaemu
-     args: -pc_structilu_cuda_mapping lines -pc_structilu_cuda_factor_pipeline -pc_structilu_cuda_tile_points 4 -gilu_cudaemu_eager -symmetric -pc_structilu_type ic -stencil {{star5 box27}separate output} -dof {{1 3}separate output}
+     args: -pc_structilu_cuda_mapping lines -pc_structilu_cuda_tile_points 4 -pc_structilu_cuda_factor_pipeline -symmetric -pc_structilu_type ic -stencil box27 -dof {{1 3}separate output} -gilu_cudaemu_schedule {{inorder reverse random}shared output} -gilu_cudaemu_seed 7
      output_file: output/empty.out
    test:
      suffix: emu_factor_pipeline_variants
      requires: cudaemu
-     args: -pc_structilu_cuda_mapping lines -pc_structilu_cuda_factor_pipeline -pc_structilu_cuda_tile_points 3 -gilu_cudaemu_eager -stencil {{diamond13 star7}separate output} -dof {{1 8}separate output} -pc_structilu_levels 1
-     output_file: output/empty.out
-   test:
-     suffix: emu_factor_pipeline_single
-     requires: cudaemu
-     args: -pc_structilu_cuda_mapping lines -pc_structilu_cuda_factor_pipeline -pc_structilu_cuda_tile_points 4 -gilu_cudaemu_eager -pc_structilu_factor_precision single -stencil {{diamond13 box27}separate output} -dof {{1 4}separate output}
+     args: -pc_structilu_cuda_mapping lines -pc_structilu_cuda_factor_pipeline -pc_structilu_cuda_tile_points 3 -stencil diamond13 -dof {{1 8}separate output} -pc_structilu_levels 1 -gilu_cudaemu_schedule {{inorder reverse random}shared output} -gilu_cudaemu_seed 7
      output_file: output/empty.out
    test:
      suffix: factor_pipeline_nowait
      requires: cudaemu
-     args: -pc_structilu_cuda_mapping lines -pc_structilu_cuda_factor_pipeline -stencil {{diamond13 box27}shared output} -dof {{1 4}shared output} -pc_structilu_cuda_nowait -gilu_cudaemu_eager -pc_structilu_cuda_tile_points 4 -expect_differ
+     args: -pc_structilu_cuda_mapping lines -pc_structilu_cuda_tile_points 4 -pc_structilu_cuda_factor_pipeline -stencil box27 -dof {{1 4}shared output} -pc_structilu_cuda_nowait -expect_differ -gilu_cudaemu_schedule {{inorder reverse random}shared output} -gilu_cudaemu_seed 7
      output_file: output/ex6_nowait.out
    test:
-     suffix: factor_pipeline_wait_eager
+     suffix: factor_pipeline_wait
      requires: cudaemu
-     args: -pc_structilu_cuda_mapping lines -pc_structilu_cuda_factor_pipeline -stencil {{diamond13 box27}shared output} -dof {{1 4}shared output} -gilu_cudaemu_eager -pc_structilu_cuda_tile_points 4 -expect_differ
-     output_file: output/ex6_wait_eager.out
+     args: -pc_structilu_cuda_mapping lines -pc_structilu_cuda_tile_points 4 -pc_structilu_cuda_factor_pipeline -stencil box27 -dof {{1 4}shared output} -expect_differ -gilu_cudaemu_schedule {{inorder reverse random}shared output} -gilu_cudaemu_seed 7
+     output_file: output/ex6_wait.out
    # the pipelined factorization needs the lines mapping
    test:
      suffix: factor_pipeline_tiles

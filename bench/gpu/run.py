@@ -14,7 +14,11 @@ With Debian's host-only PETSc, every apply (PCSTRUCTILU's and cuSPARSE's) copies
 include the same copies; the copy time is given by -log_view's GILUCopyToGPU / GILUCopyToCPU events.
 Part 2, end to end (seed 000, Table 4): PETSc's ex45 (3D Poisson, CG) and snes ex19 (DoF 4) with -pc_type structilu
 -gilu_backend cuda against -pc_type ilu on the host: KSPSolve time and iterations.
+Part 3, the performance model against the measured times: the device runs of part 2 (tiles and lines mappings) also
+print -ksp_view, whose performance model (-pc_structilu_model_gpu, see README) predicts one apply (device time + copies);
+the measured apply is PCApply's time over its count in -log_view (it includes the copies of b and x).
 Writes a markdown table to stdout and to --out (default bench/results/<date>-<host>-gpu.md).
+Every run has a time limit (--timeout, seconds); a run that passes it is reported as timed out, not waited for.
 """
 import argparse, datetime, os, re, socket, subprocess, sys
 
@@ -25,13 +29,27 @@ EXDIR = os.path.join(ROOT, 'build', 'petsc-examples')
 NOFF = {'star5': (2, 5), 'diamond13': (2, 13), 'star7': (3, 7), 'box27': (3, 27)}
 
 
-def sh(cmd, timeout=900):
+TIMEOUT = 900
+KERNEL_FAILURES = []
+
+
+def sh(cmd, timeout=None):
     env = dict(os.environ, OMP_NUM_THREADS=os.environ.get('OMP_NUM_THREADS', '1'))
     try:
-        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
-    except (OSError, subprocess.TimeoutExpired) as e:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout or TIMEOUT, env=env)
+    except subprocess.TimeoutExpired:
+        return 124, f'timed out after {timeout or TIMEOUT} s: {" ".join(cmd)}'
+    except OSError as e:
         return 1, str(e)
     return p.returncode, p.stdout + p.stderr
+
+
+def excerpt(out):
+    """the lines of a PETSc error message without its boilerplate, else the end of the output"""
+    noise = ('Configure options', 'See https://petsc.org', 'Petsc Release Version', ' named ', 'End of Error Message', 'Option Table', '-----')
+    err = [ln.split('PETSC ERROR:', 1)[1].strip() for ln in out.splitlines() if 'PETSC ERROR:' in ln and not any(n in ln for n in noise)]
+    err = [e for e in err if e and not e.startswith('-')]
+    return ' / '.join(err[:3]) if err else out[-300:].strip().replace('\n', ' ')
 
 
 def grid_n(dim, dof, target):
@@ -57,6 +75,7 @@ def kernels(quick):
                 if rc or not m:
                     res[mt] = None
                     print(f'# {st} dof {dof} {mt}: failed\n' + out[-2000:], file=sys.stderr)
+                    KERNEL_FAILURES.append(f"{st} dof {dof} {mt} (n {n}): exit {rc}{' (timed out)' if rc == 124 else ''}: " + excerpt(out))
                     continue
                 res[mt] = [float(x) for x in m.groups()]
             if not res.get('aij'):
@@ -83,29 +102,67 @@ def kernels(quick):
     return rows
 
 
-def end_to_end(quick):
+MODEL = re.compile(r'performance model \((\w+): .*?(\d+) dependent steps per sweep.*?predicted (\S+) us on the device \+ (\S+) us of copies')
+
+
+def end_to_end(quick, model_args):
     cases = [('ex45 CG 3D Poisson', 'ksp_ksp_tutorials_ex45', ['-ksp_type', 'cg'] + (['-da_grid_x', '33', '-da_grid_y', '33', '-da_grid_z', '33'] if quick else ['-da_grid_x', '129', '-da_grid_y', '129', '-da_grid_z', '129'])),
              ('snes ex19 DoF 4', 'snes_tutorials_ex19', ['-da_grid_x', '64', '-da_grid_y', '64'] if quick else ['-da_grid_x', '512', '-da_grid_y', '512'])]
+    # label, options, device run (-ksp_view and the model)
+    pcs = (('host ilu', ['-pc_type', 'ilu'], False), ('structilu host', ['-pc_type', 'structilu', '-gilu_backend', 'host'], False),
+           ('structilu cuda', ['-pc_type', 'structilu', '-gilu_backend', 'cuda'], True),
+           ('structilu cuda lines', ['-pc_type', 'structilu', '-gilu_backend', 'cuda', '-pc_structilu_cuda_mapping', 'lines'], True))
     rows = []
     for name, exe, args in cases:
         path = os.path.join(EXDIR, exe)
         if not os.path.exists(path):
             print(f'# {exe} not built: run make check s=petsc-examples* once', file=sys.stderr)
             continue
-        for label, pc in (('host ilu', ['-pc_type', 'ilu']), ('structilu host', ['-pc_type', 'structilu', '-gilu_backend', 'host']), ('structilu cuda', ['-pc_type', 'structilu', '-gilu_backend', 'cuda'])):
-            rc, out = sh([path, '-dll_append', LIB, '-ksp_converged_reason', '-log_view'] + args + pc, timeout=1800)
+        for label, pc, dev in pcs:
+            rc, out = sh([path, '-dll_append', LIB, '-ksp_converged_reason', '-log_view'] + args + pc + (['-ksp_view'] + model_args if dev else []), timeout=2 * TIMEOUT)
             its = re.findall(r'iterations (\d+)', out)
             t = re.search(r'^KSPSolve\s+\d+\s+\S+\s+(\S+)', out, re.M)
-            rows.append({'case': name, 'pc': label, 'iterations': ' '.join(its), 'KSPSolve_s': float(t.group(1)) if t else None, 'rc': rc})
+            a = re.search(r'^PCApply\s+(\d+)\s+\S+\s+(\S+)', out, re.M)
+            r = {'case': name, 'pc': label, 'iterations': ' '.join(its), 'KSPSolve_s': float(t.group(1)) if t else None, 'rc': rc}
+            if a and int(a.group(1)) > 0:
+                r['apply_us'] = float(a.group(2)) / int(a.group(1)) * 1e6
+                r['napply'] = int(a.group(1))
+            m = MODEL.findall(out)
+            if m:  # the last view (snes ex19 views every linear solve; the same size each time)
+                gpu, steps, tdev, tcopy = m[-1]
+                r.update(model_gpu=gpu, steps=int(steps), model_device_us=float(tdev), model_copy_us=float(tcopy))
+            if rc:
+                r['error'] = excerpt(out)
+            rows.append(r)
             print(rows[-1], file=sys.stderr)
     return rows
+
+
+def model_lines(e):
+    lines = ['', 'Performance model against the measured times (the device runs above; model from -ksp_view, measured = PCApply time / count in -log_view, copies of b and x included):', '',
+             '| case | mapping | model GPU | dependent steps | predicted device us | predicted copies us | predicted us | measured us per apply | measured / predicted |',
+             '|---|---|---|---|---|---|---|---|---|']
+    for r in e:
+        if 'model_device_us' not in r:
+            continue
+        pred = r['model_device_us'] + r['model_copy_us']
+        meas = r.get('apply_us')
+        lines.append(f"| {r['case']} | {'lines' if 'lines' in r['pc'] else 'tiles'} | {r['model_gpu']} | {r['steps']} | {r['model_device_us']:.1f} | {r['model_copy_us']:.1f} | {pred:.1f} | "
+                     f"{f'{meas:.1f}' if meas else 'n/a'} | {f'{meas / pred:.2f}' if meas and pred > 0 else 'n/a'} |")
+    if len(lines) == 5:
+        lines.append('| (no device run printed the model) | | | | | | | | |')
+    return lines
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('--quick', action='store_true')
     ap.add_argument('--out')
+    ap.add_argument('--timeout', type=float, default=TIMEOUT, help='seconds one run may take (end-to-end runs: twice that)')
+    ap.add_argument('--model-gpu', choices=('h100', 'h200'), help='-pc_structilu_model_gpu of the model (default: from nvidia-smi, else h100)')
+    ap.add_argument('--model-bandwidth', type=float, help='-pc_structilu_model_bandwidth (GB/s) for a GPU the model does not name')
     a = ap.parse_args()
+    globals()['TIMEOUT'] = a.timeout
     rc, out = sh(['nvidia-smi', '-L'])
     if rc or 'GPU' not in out:
         sys.exit('bench/gpu/run.py: no NVIDIA GPU found (nvidia-smi -L); this benchmark needs one')
@@ -113,22 +170,32 @@ def main():
         sh(['make', '-s', '-C', ROOT, 'all'])
         sh(['make', '-s', '-f', os.path.join(ROOT, 'gmakefile.test'), 'PETSCGILU_DIR=' + ROOT, 'PETSC_DIR=/usr/lib/petsc', 'PETSC_ARCH=', 'TESTDIR=' + os.path.join(ROOT, 'build', 'tests'), EX6])
     gpu = out.splitlines()[0]
+    mgpu = a.model_gpu or ('h200' if 'H200' in gpu else 'h100')
+    margs = ['-pc_structilu_model_gpu', mgpu] + (['-pc_structilu_model_bandwidth', str(a.model_bandwidth)] if a.model_bandwidth else [])
     k = kernels(a.quick)
-    e = end_to_end(a.quick)
+    e = end_to_end(a.quick, margs)
     lines = [f'# PCSTRUCTILU on {gpu} ({datetime.date.today()}, {socket.gethostname()})', '',
              'Kernels (tests/ex6 -bench 20; times include the copies of b and x, the same for all methods):', '',
              '| stencil | DoF | unknowns | structilu apply GB/s | Gflop/s | vs cuSPARSE CSR | vs BSR | CSR GB/s | BSR GB/s | factor Gflop/s | factor vs CSR |',
              '|---|---|---|---|---|---|---|---|---|---|---|']
     for r in k:
         lines.append(f"| {r['stencil']} | {r['dof']} | {r['unknowns']} | {r['structilu_apply_GBs']:.1f} | {r['structilu_apply_Gflops']:.1f} | {r['speedup_vs_csr']:.2f}x | {r['speedup_vs_bsr']:.2f}x | {r['csr_apply_GBs']:.1f} | {r['bsr_apply_GBs']:.1f} | {r['structilu_factor_Gflops']:.1f} | {r['factor_speedup_vs_csr']:.2f}x |")
-    lines += ['', 'End to end:', '', '| case | preconditioner | iterations | KSPSolve s |', '|---|---|---|---|']
+    if KERNEL_FAILURES:
+        lines += ['', 'Failed kernel runs:', ''] + ['- ' + f for f in KERNEL_FAILURES]
+    lines += ['', 'End to end:', '', '| case | preconditioner | iterations | KSPSolve s | PCApply us | exit |', '|---|---|---|---|---|---|']
     for r in e:
-        lines.append(f"| {r['case']} | {r['pc']} | {r['iterations']} | {r['KSPSolve_s']} |")
+        ap_us = f"{r['apply_us']:.1f}" if 'apply_us' in r else ''
+        lines.append(f"| {r['case']} | {r['pc']} | {r['iterations']} | {r['KSPSolve_s']} | {ap_us} | {r['rc']}{' (timed out)' if r['rc'] == 124 else ''} |")
+    lines += model_lines(e)
+    failed = [f"{r['case']} / {r['pc']}: {r.get('error', '')}" for r in e if r['rc']]
+    if failed:
+        lines += ['', 'Failed end-to-end runs:', ''] + ['- ' + f for f in failed]
     text = '\n'.join(lines) + '\n'
     out = a.out or os.path.join(ROOT, 'bench', 'results', f'{datetime.date.today()}-{socket.gethostname()}-gpu{"-quick" if a.quick else ""}.md')
     with open(out, 'w') as f:
         f.write(text)
     print(text)
+    sys.exit(1 if KERNEL_FAILURES or failed else 0)
 
 
 if __name__ == '__main__':

@@ -79,4 +79,16 @@ GILU_CUSPARSE_DECLARE()
 GILU_CUSPARSE_DECLARE(_cudaemu)
 #endif
 
+/* The arrays GILUCuSparseCreate() hands to cuSPARSE, prepared on the host (src/sys/cuda/cusparse-host.c, every
+   build, no device): CSR of a SEQAIJ matrix (bs 1; the full graph, never the inode-compressed one) or BSR of a
+   SEQBAIJ matrix (column-major bs x bs blocks). PETSC_EXTERN: tests/ex12.c checks them entry by entry. */
+typedef struct {
+  PetscBool    bsr;
+  PetscInt     m, bs, nnzb;     /* block rows, block size, stored blocks (m * bs rows, nnzb * bs * bs entries) */
+  int         *rowptr, *colind; /* m + 1, nnzb */
+  PetscScalar *val;             /* nnzb * bs * bs */
+} GILUCuSparseArrays;
+PETSC_EXTERN PetscErrorCode GILUCuSparseArraysCreate(Mat, GILUCuSparseArrays *);
+PETSC_EXTERN PetscErrorCode GILUCuSparseArraysDestroy(GILUCuSparseArrays *);
+
 #endif

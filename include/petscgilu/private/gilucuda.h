@@ -422,15 +422,43 @@ static inline cudaError_t cudaMemset(void *p, int v, size_t bytes)
 
   #define GILU_CUDA_NAME(f) f
 
+/* launch trace (tests/gpu/run's watchdog): with GILU_CUDA_TRACE=FILE each launch appends the kernel's name to FILE
+   before it starts and is waited for, so FILE's last line names a kernel that hangs or faults */
+static inline const char *GILUCUDATraceFile(void)
+{
+  static const char *file  = NULL;
+  static int         asked = 0;
+
+  if (!asked) {
+    file = getenv("GILU_CUDA_TRACE");
+    asked = 1;
+  }
+  return file && file[0] ? file : NULL;
+}
+static inline int GILUCUDATrace(const char *kernel, const char *where, int line)
+{
+  const char *name = GILUCUDATraceFile();
+  FILE       *f    = name ? fopen(name, "a") : NULL;
+
+  if (f) {
+    fprintf(f, "%s %s:%d\n", kernel, where, line);
+    fclose(f);
+  }
+  return 0;
+}
 static inline PetscErrorCode GILUCUDACheckLaunch(const char *kernel)
 {
   cudaError_t err = cudaGetLastError();
 
   PetscFunctionBegin;
   PetscCheck(err == cudaSuccess, PETSC_COMM_SELF, PETSC_ERR_GPU, "CUDA kernel %s did not launch: %s", kernel, cudaGetErrorString(err));
+  if (GILUCUDATraceFile()) {
+    err = cudaDeviceSynchronize();
+    PetscCheck(err == cudaSuccess, PETSC_COMM_SELF, PETSC_ERR_GPU, "CUDA kernel %s failed: %s", kernel, cudaGetErrorString(err));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
-  #define GILU_LAUNCH(kernel, grid, block, shmem, stream, ...) (kernel<<<(grid), (block), (shmem), (stream)>>>(__VA_ARGS__), GILUCUDACheckLaunch(#kernel))
+  #define GILU_LAUNCH(kernel, grid, block, shmem, stream, ...) (GILUCUDATrace(#kernel, __FILE__, __LINE__), kernel<<<(grid), (block), (shmem), (stream)>>>(__VA_ARGS__), GILUCUDACheckLaunch(#kernel))
 
   #define GILU_SHARED(type, name, count) __shared__ type name[count]
   #define GILU_DYNAMIC_SHARED(type, name) \

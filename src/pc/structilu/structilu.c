@@ -782,11 +782,11 @@ static PetscErrorCode PCDestroy_StructILU(PC pc)
                                   more levels back (of its first two intra-row levels) runs one level step early, beside
                                   the rest of the rows of the previous level; the same factors (each element updated in
                                   the sequential order); DoF threads per line, so the tensor-core kernel is not used
-. -pc_structilu_cuda_tile_points n - grid points per thread block of the device kernels; with lines: lines per block (0, the default: 128/dof)
+. -pc_structilu_cuda_tile_points n - grid points per thread block of the device kernels; with lines: lines per block (0, the default: 128/dof; at most 512/dof)
 . -pc_structilu_cuda_pipeline n - stages of the intra-row pipelined dot product of the device solves (seed 000, Table 2):
                                   a row's off-diagonal products grouped by how many levels back their neighbour lies, each
                                   stage summed by its own thread group, so only the last stage waits for the previous level
-                                  (0, the default: min(4, the levels the stencil spans); capped by them and by 1024 threads)
+                                  (0, the default: min(4, the levels the stencil spans); capped by them and by 512 threads)
 . -pc_structilu_model_gpu h100|h200 - the GPU of the performance model -ksp_view prints on the cuda and cudaemu
                                   back-ends: h100 (H100 SXM: 3350 GB/s HBM3) or h200 (4800 GB/s HBM3e), both with
                                   1 us per dependent level and 55 GB/s host link (PCIe 5)

@@ -9,6 +9,9 @@
    emulation can run). cuSPARSE calls are checked (GILU_CUSPARSE_CHECK: a cusparseStatus_t -> a PETSc error).
    csrilu02, bsrilu02 and bsrsv2 are deprecated in CUDA 12/13 but present; DISABLE_CUSPARSE_DEPRECATED keeps
    their deprecation warnings out of the -Werror build.
+
+   The arrays handed to cuSPARSE (rowptr, colind, values; CSR or BSR) are built on the host by
+   GILUCuSparseArraysCreate() (cusparse-host.c, every build), which tests/ex12.c checks without a device.
 */
 #include <petscgilu/private/gilucuda.h>
 #include <petscgilu/private/backend.h>
@@ -83,52 +86,29 @@ static PetscErrorCode Buffer(GILUCuSparse cs, size_t bytes)
 
 PetscErrorCode GILUCuSparseCreate(Mat A, GILUCuSparse *csp)
 {
-  GILUCuSparse    cs;
-  PetscBool       isaij, isbaij, done;
-  PetscInt        n, bs;
-  const PetscInt *ia, *ja;
-  int            *h;
+  GILUCuSparse       cs;
+  GILUCuSparseArrays h;
+  size_t             nval;
 
   PetscFunctionBegin;
-  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJ, &isaij));
-  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQBAIJ, &isbaij));
-  PetscCheck(isaij || isbaij, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "The cuSPARSE baselines take a SEQAIJ (CSR) or SEQBAIJ (BSR) matrix");
-  PetscCall(MatGetBlockSize(A, &bs));
+  PetscCall(GILUCuSparseArraysCreate(A, &h)); /* the full graph (never inode-compressed), checked against A's sizes */
   PetscCall(GILUDeviceSelect());
   PetscCall(PetscNew(&cs));
-  cs->bsr = isbaij;
-  cs->bs  = isbaij ? bs : 1;
-  PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_TRUE, &n, &ia, &ja, &done));
-  PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatGetRowIJ() failed");
-  cs->m    = n;
-  cs->nnzb = ia[n];
-  PetscCall(PetscMalloc1(PetscMax(n + 1, cs->nnzb), &h));
-  for (PetscInt i = 0; i <= n; i++) h[i] = (int)ia[i];
-  PetscCall(GILUDeviceMalloc(sizeof(int) * (size_t)(n + 1), (void **)&cs->rowptr));
-  PetscCall(GILUDeviceCopyToDevice(cs->rowptr, h, sizeof(int) * (size_t)(n + 1)));
-  for (PetscInt i = 0; i < cs->nnzb; i++) h[i] = (int)ja[i];
-  PetscCall(GILUDeviceMalloc(sizeof(int) * (size_t)cs->nnzb, (void **)&cs->colind));
-  PetscCall(GILUDeviceCopyToDevice(cs->colind, h, sizeof(int) * (size_t)cs->nnzb));
-  PetscCall(PetscFree(h));
-  PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_TRUE, &n, &ia, &ja, &done));
-  PetscCall(GILUDeviceMalloc(sizeof(double) * (size_t)cs->nnzb * cs->bs * cs->bs, (void **)&cs->val));
+  cs->bsr  = h.bsr;
+  cs->bs   = h.bs;
+  cs->m    = h.m;
+  cs->nnzb = h.nnzb;
+  nval     = (size_t)h.nnzb * h.bs * h.bs;
+  PetscCall(GILUDeviceMalloc(sizeof(int) * (size_t)(h.m + 1), (void **)&cs->rowptr));
+  PetscCall(GILUDeviceCopyToDevice(cs->rowptr, h.rowptr, sizeof(int) * (size_t)(h.m + 1)));
+  PetscCall(GILUDeviceMalloc(sizeof(int) * (size_t)h.nnzb, (void **)&cs->colind));
+  PetscCall(GILUDeviceCopyToDevice(cs->colind, h.colind, sizeof(int) * (size_t)h.nnzb));
+  PetscCall(GILUDeviceMalloc(sizeof(double) * nval, (void **)&cs->val));
+  PetscCall(GILUDeviceCopyToDevice(cs->val, h.val, sizeof(double) * nval));
+  PetscCall(GILUCuSparseArraysDestroy(&h));
   PetscCall(GILUDeviceMalloc(sizeof(double) * (size_t)cs->m * cs->bs, (void **)&cs->x));
   PetscCall(GILUDeviceMalloc(sizeof(double) * (size_t)cs->m * cs->bs, (void **)&cs->y));
   PetscCall(GILUDeviceMalloc(sizeof(double) * (size_t)cs->m * cs->bs, (void **)&cs->t));
-  /* the values (PETSc's BAIJ blocks are column-major) */
-  if (isbaij) {
-    PetscScalar *a;
-
-    PetscCall(MatSeqBAIJGetArray(A, &a));
-    PetscCall(GILUDeviceCopyToDevice(cs->val, a, sizeof(double) * (size_t)cs->nnzb * cs->bs * cs->bs));
-    PetscCall(MatSeqBAIJRestoreArray(A, &a));
-  } else {
-    const PetscScalar *a;
-
-    PetscCall(MatSeqAIJGetArrayRead(A, &a));
-    PetscCall(GILUDeviceCopyToDevice(cs->val, a, sizeof(double) * (size_t)cs->nnzb));
-    PetscCall(MatSeqAIJRestoreArrayRead(A, &a));
-  }
   GILU_CUSPARSE_CHECK(cusparseCreate(&cs->handle));
   GILU_CUSPARSE_CHECK(cusparseCreateMatDescr(&cs->descr));
   GILU_CUSPARSE_CHECK(cusparseSetMatIndexBase(cs->descr, CUSPARSE_INDEX_BASE_ZERO));
@@ -149,19 +129,25 @@ PetscErrorCode GILUCuSparseFactor(GILUCuSparse cs, PetscInt *zerorow)
   PetscFunctionBegin;
   *zerorow = -1;
   if (!cs->bsr) {
-    GILU_CUSPARSE_CHECK(cusparseCreateCsrilu02Info(&cs->iluinfo));
+    if (!cs->iluinfo) GILU_CUSPARSE_CHECK(cusparseCreateCsrilu02Info(&cs->iluinfo));
     GILU_CUSPARSE_CHECK(cusparseDcsrilu02_bufferSize(cs->handle, m, nnzb, cs->descr, cs->val, cs->rowptr, cs->colind, cs->iluinfo, &size));
     PetscCall(Buffer(cs, (size_t)size));
     GILU_CUSPARSE_CHECK(cusparseDcsrilu02_analysis(cs->handle, m, nnzb, cs->descr, cs->val, cs->rowptr, cs->colind, cs->iluinfo, policy, cs->buffer));
-    GILU_CUSPARSE_CHECK(cusparseDcsrilu02(cs->handle, m, nnzb, cs->descr, cs->val, cs->rowptr, cs->colind, cs->iluinfo, policy, cs->buffer));
-    st = cusparseXcsrilu02_zeroPivot(cs->handle, cs->iluinfo, &pivot);
+    st = cusparseXcsrilu02_zeroPivot(cs->handle, cs->iluinfo, &pivot); /* structural: a row without its diagonal */
+    if (st == CUSPARSE_STATUS_SUCCESS) {
+      GILU_CUSPARSE_CHECK(cusparseDcsrilu02(cs->handle, m, nnzb, cs->descr, cs->val, cs->rowptr, cs->colind, cs->iluinfo, policy, cs->buffer));
+      st = cusparseXcsrilu02_zeroPivot(cs->handle, cs->iluinfo, &pivot);
+    }
   } else {
-    GILU_CUSPARSE_CHECK(cusparseCreateBsrilu02Info(&cs->bsriluinfo));
+    if (!cs->bsriluinfo) GILU_CUSPARSE_CHECK(cusparseCreateBsrilu02Info(&cs->bsriluinfo));
     GILU_CUSPARSE_CHECK(cusparseDbsrilu02_bufferSize(cs->handle, dir, m, nnzb, cs->descr, cs->val, cs->rowptr, cs->colind, bs, cs->bsriluinfo, &size));
     PetscCall(Buffer(cs, (size_t)size));
     GILU_CUSPARSE_CHECK(cusparseDbsrilu02_analysis(cs->handle, dir, m, nnzb, cs->descr, cs->val, cs->rowptr, cs->colind, bs, cs->bsriluinfo, policy, cs->buffer));
-    GILU_CUSPARSE_CHECK(cusparseDbsrilu02(cs->handle, dir, m, nnzb, cs->descr, cs->val, cs->rowptr, cs->colind, bs, cs->bsriluinfo, policy, cs->buffer));
-    st = cusparseXbsrilu02_zeroPivot(cs->handle, cs->bsriluinfo, &pivot);
+    st = cusparseXbsrilu02_zeroPivot(cs->handle, cs->bsriluinfo, &pivot); /* structural: a block row without its diagonal block */
+    if (st == CUSPARSE_STATUS_SUCCESS) {
+      GILU_CUSPARSE_CHECK(cusparseDbsrilu02(cs->handle, dir, m, nnzb, cs->descr, cs->val, cs->rowptr, cs->colind, bs, cs->bsriluinfo, policy, cs->buffer));
+      st = cusparseXbsrilu02_zeroPivot(cs->handle, cs->bsriluinfo, &pivot);
+    }
   }
   if (st == CUSPARSE_STATUS_ZERO_PIVOT) *zerorow = pivot;
   else GILU_CUSPARSE_CHECK(st);

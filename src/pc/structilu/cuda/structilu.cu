@@ -9,18 +9,25 @@
    the weights of GILUStencilGetHyperplanes() are also checked against the upper offsets, and searched again if needed).
    Points of one level are independent in both sweeps. Two task mappings (-pc_structilu_cuda_mapping):
    - tiles (the default): the points are ordered by level (natural order within a level) and cut into tiles, at most
-     `tilepoints` points of one level; one thread block per tile, launched in order of level (forward: increasing,
-     backward: decreasing), so a block waits only for blocks launched before it. Block-to-block waiting through a flag
-     array: when a tile is done its block writes the sweep number into its flag; a thread that needs a neighbour's
-     value waits (gilu_wait_until_ge) for the flag of the neighbour's tile. The sweep numbers grow: never reset.
+     `tilepoints` points of one level; one thread block per tile. Block-to-block waiting through a flag array: when a
+     tile is done its block publishes the sweep number in its flag (gilu_signal_set, after every thread's fence); a
+     thread that needs a neighbour's value waits (gilu_wait_until_ge) for the flag of the neighbour's tile. The sweep
+     numbers grow: never reset.
    - lines (Section 4.1, Figure 3): a unimodular M = [a; b; w - a - b] transforms the grid to (x^, y^, z^) with
      level = x^ + y^ + z^ and every lower offset at x^ <= 0, y^ <= 0 (ChooseLines()); a thread owns the line (x^, y^)
      along z^ (one point per level), a block owns linesx x linesy lines of the x^y^-plane and steps through its levels
      with its threads together (barriers between levels); before a level it waits until its predecessor blocks (the
      block offsets the stencil's lower offsets reach, derived from the stencil; upper ones backward) have completed the
-     previous levels, on a per-block counter of completed levels (zeroed before each launch). Blocks are launched by
-     minimum effective level, after their predecessors, so the waiting cannot deadlock however many blocks are resident.
+     previous levels, on a per-block counter of completed levels (zeroed before each launch). The blocks are ordered by
+     minimum effective level, each after its predecessors.
    One kernel per sweep (and one for the factorization), not per level, in both mappings.
+   - why the waiting cannot deadlock: a block does not take its work unit (tile, block of lines) from blockIdx, whose
+     dispatch order CUDA does not promise, but from a ticket (gilu_block_ticket: the order in which blocks start, as
+     they become resident) that numbers the units in the order above: tiles by level (forward: increasing, backward:
+     decreasing), blocks of lines after their predecessors. A unit waits only for units of smaller number, and those
+     were taken by blocks that started before it, are resident or done, and are never preempted; so the unfinished unit
+     of smallest number waits for nothing unfinished and completes, whatever the dispatch order and however many blocks
+     are resident. The tickets count on in one device counter over all launches (BlockUnit(): minus the launch's base).
    - the intra-row tier of the solves (ChooseStages): a row's off-diagonal products are split into P stages by how
      many levels back their neighbour lies; each stage has its own group of DoF threads per point, which waits only
      for its own neighbours (lines: works that many levels ahead), so only the last stage (neighbours one level back)
@@ -47,7 +54,14 @@
 #include <petscgilu/private/backend.h>
 #include "structilu-cuda.h"
 
-#define GILU_TILE_MAX_THREADS 1024
+/* The most threads per block the host launches, and the kernels' __launch_bounds__ (a GPU refuses a larger block; a
+   bound above the launches caps the registers for nothing: 1024 threads leave 64 per thread, and the scalar kernels
+   spilled). The scalar kernels: DoF threads per point or line (tilepoints dof, default 128), times the solves' stages
+   or the pipelined factorization's two groups, with at least 1 block per multiprocessor (up to 128 registers; without
+   it ptxas aims at more resident blocks and spills, e.g. 40 registers for StructILULinesSolve<2>); the tensor-core
+   factorizations: a warp per point (32 tilepoints; 42 to 56 registers, no spills within 64). */
+#define GILU_TILE_MAX_THREADS 512
+#define GILU_WARP_MAX_THREADS 1024
 #define GILU_INT64_MAX        ((PetscInt64)0x7fffffffffffffffLL)
 
 /* the factors' type: CFG = dof + 16 * single */
@@ -76,7 +90,7 @@ typedef struct {
   int        nlevels;     /* levels of the grid */
   int        npred[2];    /* predecessor block offsets of the forward and of the backward sweep */
   const int *pred;        /* 2 npred[0] (dbx, dby) pairs, then 2 npred[1] */
-  const int *order;       /* launch order: nblocks block ids for the forward sweep, then nblocks for the backward */
+  const int *order;       /* the work units in ticket order: nblocks block ids for the forward sweep, then nblocks for the backward */
   const int *blockid;     /* nbx nby: the block at (bx, by), or -1 when it holds no point */
   const int *bxy;         /* per block: bx + nbx by */
   const int *lmin, *lmax; /* per block: its range of levels */
@@ -126,7 +140,7 @@ static __device__ __forceinline__ void LinesLevelDone(const LinesMap *m, int dir
   __threadfence();
   if (next && !nowait) LinesWait(m, dir, b, dir ? L - 1 : L + 1);
   gilu_syncthreads();
-  if (counts && threadIdx.x == 0) atomicExch(&m->flags[b], LinesOrd(m, dir, L) + 1);
+  if (counts && threadIdx.x == 0) gilu_signal_set(&m->flags[b], LinesOrd(m, dir, L) + 1);
 }
 
 /* kernel arguments, passed by value */
@@ -147,7 +161,16 @@ typedef struct {
   int           nstage; /* the intra-row pipeline: groups of threads per block, one per stage */
   const int    *stage;  /* ns: the stage of each off-diagonal offset (its distance in levels, see Create) */
   LinesMap      lines;  /* the lines mapping (unused with tiles) */
+  int          *ticket; /* the work units of the blocks (BlockUnit) */
+  unsigned int  ticketbase;
 } SolveArgs;
+
+/* the block's work unit in this launch, 0 .. gridDim.x - 1, in the order blocks start (not blockIdx: see the top):
+   the ticket of the device counter, which counts on over all launches, minus the launch's base (modulo 2^32) */
+static __device__ __forceinline__ int BlockUnit(int *ticket, unsigned int base)
+{
+  return (int)((unsigned int)gilu_block_ticket(ticket) - base);
+}
 
 /* a value another block wrote during this kernel: read past the (non-coherent) L1 cache */
 static __device__ __forceinline__ double LoadShared(const double *p)
@@ -173,18 +196,18 @@ static __device__ __forceinline__ void TileDone(int *flags, int tile, int sweep)
 {
   __threadfence();
   gilu_syncthreads();
-  if (threadIdx.x == 0) atomicExch(&flags[tile], sweep);
+  if (threadIdx.x == 0) gilu_signal_set(&flags[tile], sweep);
 }
 
 /* forward: y_p = b_p - sum_{lower s} L_{p,s} y_{p+s} (ILU); IC: the blocks are U_{q,-s}^T and multiply z_q = D_q^{-1} y_q */
 template <int CFG>
-__global__ void __launch_bounds__(GILU_TILE_MAX_THREADS) StructILUForward(SolveArgs k, int sweep)
+__global__ void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILUForward(SolveArgs k, int sweep)
 {
   typedef typename FactorType<(CFG >> 4)>::T FT;
   const int                                  D = CFG & 15, DD = D * D;
   GILU_DYNAMIC_SHARED(double, ysh); /* nt values of y, then the partial sums of stages 1 .. nstage - 1 */
   const int    nt = (int)blockDim.x / k.nstage, g = (int)threadIdx.x / nt;
-  const int    tile = blockIdx.x, t = (int)threadIdx.x % nt, lp = t / D, a = t % D;
+  const int    tile = BlockUnit(k.ticket, k.ticketbase), t = (int)threadIdx.x % nt, lp = t / D, a = t % D;
   const int    pos = k.tileptr[tile] + lp, valid = pos < k.tileptr[tile + 1];
   const size_t N   = (size_t)k.npoints;
   double       sum = 0;
@@ -238,13 +261,13 @@ __global__ void __launch_bounds__(GILU_TILE_MAX_THREADS) StructILUForward(SolveA
 
 /* backward: x_p = D_p^{-1} (y_p - sum_{upper s} U_{p,s} x_{p+s}), tiles by decreasing level */
 template <int CFG>
-__global__ void __launch_bounds__(GILU_TILE_MAX_THREADS) StructILUBackward(SolveArgs k, int sweep)
+__global__ void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILUBackward(SolveArgs k, int sweep)
 {
   typedef typename FactorType<(CFG >> 4)>::T FT;
   const int                                  D = CFG & 15, DD = D * D;
   GILU_DYNAMIC_SHARED(double, ysh); /* as in the forward sweep */
   const int    nt = (int)blockDim.x / k.nstage, g = (int)threadIdx.x / nt;
-  const int    tile = k.ntiles - 1 - (int)blockIdx.x, t = (int)threadIdx.x % nt, lp = t / D, a = t % D;
+  const int    tile = k.ntiles - 1 - BlockUnit(k.ticket, k.ticketbase), t = (int)threadIdx.x % nt, lp = t / D, a = t % D;
   const int    pos = k.tileptr[tile] + lp, valid = pos < k.tileptr[tile + 1];
   const size_t N   = (size_t)k.npoints;
   double       sum = 0;
@@ -290,14 +313,15 @@ __global__ void __launch_bounds__(GILU_TILE_MAX_THREADS) StructILUBackward(Solve
 
 /*
   Both sweeps with the lines mapping (dir 0: forward as StructILUForward, 1: backward as StructILUBackward): block
-  order[dir][blockIdx.x] steps through its levels; at each step the thread of a line computes its point of that level.
+  order[dir][unit] (unit: the block's ticket) steps through its levels; at each step the thread of a line computes its
+  point of that level.
   The intra-row pipeline of the solves: the group of stage g (neighbours at least P - g levels back) works P - 1 - g
   levels ahead of the last stage, so at every step each group needs only levels the predecessors have completed; its
   partial sum waits in a ring of P slots per stage (shared memory) until the step of its point, where the partial sums
   are added in stage order, as in the tiles mapping.
 */
 template <int CFG>
-__global__ void __launch_bounds__(GILU_TILE_MAX_THREADS) StructILULinesSolve(SolveArgs k, int dir)
+__global__ void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILULinesSolve(SolveArgs k, int dir)
 {
   typedef typename FactorType<(CFG >> 4)>::T FT;
   const int                                  D = CFG & 15, DD = D * D;
@@ -305,7 +329,7 @@ __global__ void __launch_bounds__(GILU_TILE_MAX_THREADS) StructILULinesSolve(Sol
   const LinesMap *m = &k.lines;
   const int       P = k.nstage, nt = (int)blockDim.x / P, g = (int)threadIdx.x / nt, t = (int)threadIdx.x % nt;
   const int       ln = t / D, a = t % D, ahead = P - 1 - g, step = dir ? -1 : 1;
-  const int       b = m->order[dir * m->nblocks + (int)blockIdx.x], xy = m->bxy[b];
+  const int       b = m->order[dir * m->nblocks + BlockUnit(k.ticket, k.ticketbase)], xy = m->bxy[b];
   const int       xh = m->x0 + (xy % m->nbx) * m->bx + ln % m->bx, yh = m->y0 + (xy / m->nbx) * m->by + ln / m->bx;
   const int       lo = dir ? m->lmax[b] : m->lmin[b], hi = dir ? m->lmin[b] : m->lmax[b];
   const int       sfirst = dir ? k.nl + 1 : 0, send = dir ? k.ns : k.nl;
@@ -371,16 +395,18 @@ __global__ void __launch_bounds__(GILU_TILE_MAX_THREADS) StructILULinesSolve(Sol
 
 /* kernel arguments of the factorization */
 typedef struct {
-  int        n[3], ns, nl, npoints, ic, nowait;
-  const int *tileptr, *perm, *pos, *tileof, *off, *mirror;
-  const int *elimptr, *elimu, *elimt; /* per lower offset s: the updates A_{p,elimt} -= L_ps U_{q,elimu} */
-  const int *missptr, *missoff;       /* per point (natural numbering, CSR): the offsets absent from the pattern; NULL: none */
-  double    *val, *dinv;              /* level-ordered, all ns offsets */
-  int       *flags, *zerorow;
-  double     zeropivot;
-  LinesMap   lines;
-  const int *early;  /* two-substage pipeline: per lower offset, 1 when its L block is finalized in substage 1 */
-  const int *pairs1; /* per elimination entry, 1 when its update is made in substage 1 */
+  int          n[3], ns, nl, npoints, ic, nowait;
+  const int   *tileptr, *perm, *pos, *tileof, *off, *mirror;
+  const int   *elimptr, *elimu, *elimt; /* per lower offset s: the updates A_{p,elimt} -= L_ps U_{q,elimu} */
+  const int   *missptr, *missoff;       /* per point (natural numbering, CSR): the offsets absent from the pattern; NULL: none */
+  double      *val, *dinv;              /* level-ordered, all ns offsets */
+  int         *flags, *zerorow;
+  double       zeropivot;
+  LinesMap     lines;
+  const int   *early;  /* two-substage pipeline: per lower offset, 1 when its L block is finalized in substage 1 */
+  const int   *pairs1; /* per elimination entry, 1 when its update is made in substage 1 */
+  int         *ticket; /* the work units of the blocks (BlockUnit) */
+  unsigned int ticketbase;
 } FactorArgs;
 
 /* the inverse of the diagonal block of the point p at position pos, by Gauss-Jordan with partial pivoting as
@@ -546,9 +572,9 @@ static __device__ void FactorRow(const FactorArgs *k, int pos, int p, int a, int
 }
 
 template <int D>
-__global__ void __launch_bounds__(GILU_TILE_MAX_THREADS) StructILUFactorKernel(FactorArgs k, int sweep)
+__global__ void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILUFactorKernel(FactorArgs k, int sweep)
 {
-  const int tile = blockIdx.x, t = threadIdx.x, lp = t / D, a = t % D;
+  const int tile = BlockUnit(k.ticket, k.ticketbase), t = threadIdx.x, lp = t / D, a = t % D;
   const int pos = k.tileptr[tile] + lp, valid = pos < k.tileptr[tile + 1];
   const int p = valid ? k.perm[pos] : 0;
 
@@ -652,7 +678,10 @@ static __device__ void FactorRowMMA(const FactorArgs *k, int pos, int p, int swe
       gilu_syncwarp();
       continue;
     }
-    if (wait) gilu_wait_until_ge(&k->flags[k->tileof[q]], sweep);
+    if (wait) {
+      gilu_wait_until_ge(&k->flags[k->tileof[q]], sweep);
+      gilu_syncwarp(); /* the lanes leave their spins at different times: converged again before mma.sync.aligned */
+    }
     qpos = k->pos[q];
     {
       const double *Dq = k->dinv + (size_t)qpos * DD;
@@ -693,6 +722,7 @@ static __device__ void FactorRowMMA(const FactorArgs *k, int pos, int p, int swe
       if (r < D && c0 < D) T[r * D + c0] = acc[0];
       if (r < D && c0 + 1 < D) T[r * D + c0 + 1] = acc[1];
     }
+    gilu_syncwarp(); /* every lane's updates T are made: other lanes read them as a later A_ps or zero them below */
   }
   if (k->missptr)
     for (m = k->missptr[p]; m < mend; m++) {
@@ -703,9 +733,9 @@ static __device__ void FactorRowMMA(const FactorArgs *k, int pos, int p, int swe
 }
 
 template <int D>
-__global__ void __launch_bounds__(GILU_TILE_MAX_THREADS) StructILUFactorMMAKernel(FactorArgs k, int sweep)
+__global__ void __launch_bounds__(GILU_WARP_MAX_THREADS) StructILUFactorMMAKernel(FactorArgs k, int sweep)
 {
-  const int tile = blockIdx.x, lp = gilu_warp_id();
+  const int tile = BlockUnit(k.ticket, k.ticketbase), lp = gilu_warp_id();
   const int pos = k.tileptr[tile] + lp, valid = pos < k.tileptr[tile + 1];
   const int p = valid ? k.perm[pos] : 0;
 
@@ -715,14 +745,14 @@ __global__ void __launch_bounds__(GILU_TILE_MAX_THREADS) StructILUFactorMMAKerne
   TileDone(k.flags, tile, sweep);
 }
 
-/* The factorization with the lines mapping: block order[0][blockIdx.x] steps through its levels, the DoF threads of a
+/* The factorization with the lines mapping: block order[0][unit] (unit: its ticket) steps through its levels, the DoF threads of a
    line (mma: the warp of a line) computing its point of each level as StructILUFactorKernel (StructILUFactorMMAKernel) does */
 template <int D, int MMA>
 static __device__ void LinesFactor(const FactorArgs &k)
 {
   const LinesMap *m  = &k.lines;
   const int       ln = MMA ? gilu_warp_id() : (int)threadIdx.x / D, a = MMA ? gilu_lane_id() : (int)threadIdx.x % D;
-  const int       b = m->order[blockIdx.x], xy = m->bxy[b];
+  const int       b = m->order[BlockUnit(k.ticket, k.ticketbase)], xy = m->bxy[b];
   const int       xh = m->x0 + (xy % m->nbx) * m->bx + ln % m->bx, yh = m->y0 + (xy / m->nbx) * m->by + ln / m->bx;
 
   if (!k.nowait) LinesWait(m, 0, b, m->lmin[b]);
@@ -744,13 +774,13 @@ static __device__ void LinesFactor(const FactorArgs &k)
 }
 
 template <int D>
-__global__ void __launch_bounds__(GILU_TILE_MAX_THREADS) StructILULinesFactor(FactorArgs k)
+__global__ void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILULinesFactor(FactorArgs k)
 {
   LinesFactor<D, 0>(k);
 }
 
 template <int D>
-__global__ void __launch_bounds__(GILU_TILE_MAX_THREADS) StructILULinesFactorMMA(FactorArgs k)
+__global__ void __launch_bounds__(GILU_WARP_MAX_THREADS) StructILULinesFactorMMA(FactorArgs k)
 {
   LinesFactor<D, 1>(k);
 }
@@ -817,11 +847,11 @@ static __device__ void FactorSubstage(const FactorArgs *k, int pos, int p, int a
 
 /* threads: group 0 (substage 1, the rows one level ahead) and group 1 (substage 2), DoF threads per line each */
 template <int D>
-__global__ void __launch_bounds__(GILU_TILE_MAX_THREADS) StructILULinesFactorPipelined(FactorArgs k)
+__global__ void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILULinesFactorPipelined(FactorArgs k)
 {
   const LinesMap *m  = &k.lines;
   const int       nt = (int)blockDim.x / 2, g = (int)threadIdx.x / nt, t = (int)threadIdx.x % nt, ln = t / D, a = t % D;
-  const int       b = m->order[blockIdx.x], xy = m->bxy[b];
+  const int       b = m->order[BlockUnit(k.ticket, k.ticketbase)], xy = m->bxy[b];
   const int       xh = m->x0 + (xy % m->nbx) * m->bx + ln % m->bx, yh = m->y0 + (xy / m->nbx) * m->by + ln / m->bx;
   const int       lo = m->lmin[b], hi = m->lmax[b];
 
@@ -867,7 +897,29 @@ struct _n_StructILUDevice {
   int                 *early, *pairs1; /* the two-substage pipelined factorization's substage-1 sets (made when first used) */
   PetscInt            *hptr, *het;     /* host copies of the elimination lists' ranges and targets, for them */
   StructILUDeviceInfo *info;           /* the caller's, filled by Create, the substage counts by Factor */
+  int                 *ticket;         /* device: the blocks' tickets, counted over all launches (BlockUnit) */
+  unsigned int         tickets;        /* the tickets taken so far: the next launch's base */
+  PetscBool            ticketsreset;   /* the counter must be zeroed first (not yet set, or a launch did not complete) */
 };
+
+/* the base of the tickets of a launch of nblocks blocks (BlockUnit); TicketsEnd() after the launch completed */
+static PetscErrorCode TicketsBegin(StructILUDevice dev, unsigned int nblocks, unsigned int *base)
+{
+  PetscFunctionBegin;
+  if (dev->ticketsreset) {
+    PetscCall(GILU_CUDA_NAME(GILUDeviceMemset)(dev->ticket, 0, sizeof(int)));
+    dev->tickets = 0;
+  }
+  *base = dev->tickets;
+  dev->tickets += nblocks;
+  dev->ticketsreset = PETSC_TRUE; /* until the launch is known to be complete */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static inline void TicketsEnd(StructILUDevice dev)
+{
+  dev->ticketsreset = PETSC_FALSE;
+}
 
 /*
   The affine transformation of the lines mapping (seed 000, Section 4.1, Figure 3): integer rows a, b of
@@ -1036,7 +1088,8 @@ static void CoordinateRange(const GILUGrid *g, const PetscInt a[3], PetscInt *lo
   predecessor block offsets of each sweep (from the stencil: the block offsets that the lower, resp. upper, offsets
   reach from some line of a block) and the launch orders: by increasing minimum effective level, the largest of a
   block's own minimum level and its predecessors' (backward: the smallest maximum level, by decreasing level), ties by
-  x^ + y^ block index, so every block is launched after its predecessors (the waiting is deadlock-free on any GPU).
+  x^ + y^ block index, so every block comes after its predecessors; the blocks take their place in this order from a
+  ticket (BlockUnit), so the waiting is deadlock-free whatever order a GPU dispatches them in (see the top).
 */
 static PetscErrorCode SetUpLines(StructILUDevice dev, const GILUStencil *st, const GILUGrid *g, const PetscInt w[3], PetscInt nlevels, PetscInt tilepoints, PetscInt perm[], StructILUDeviceInfo *info)
 {
@@ -1127,7 +1180,7 @@ static PetscErrorCode SetUpLines(StructILUDevice dev, const GILUStencil *st, con
         npred[dir]++;
       }
   }
-  /* launch orders: forward by (minimum effective level, bx + by), backward by (maximum effective level, bx + by) decreasing */
+  /* the orders of the work units: forward by (minimum effective level, bx + by), backward by (maximum effective level, bx + by) decreasing */
   for (PetscInt dir = 0; dir < 2; dir++) {
     PetscInt64 *k;
 
@@ -1274,6 +1327,8 @@ static PetscErrorCode Create(const GILUStencilMat *sm, StructILUCUDAMapping mapp
   PetscCall(CopyIntArray(stage, st->ns, &dev->stage));
   dev->nstage = nstage;
   PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(sizeof(int) * (size_t)ntiles, (void **)&dev->flags));
+  PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(sizeof(int), (void **)&dev->ticket));
+  dev->ticketsreset = PETSC_TRUE;
   PetscCall(GILU_CUDA_NAME(GILUDeviceMemset)(dev->flags, 0, sizeof(int) * (size_t)ntiles));
   PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(sizeof(double) * (size_t)N * d, (void **)&dev->b));
   PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(sizeof(double) * (size_t)N * d, (void **)&dev->x));
@@ -1297,6 +1352,7 @@ static PetscErrorCode Create(const GILUStencilMat *sm, StructILUCUDAMapping mapp
   dev->args.b       = dev->b;
   dev->args.x       = dev->x;
   dev->args.flags   = dev->flags;
+  dev->args.ticket  = dev->ticket;
   dev->args.ntiles  = (int)ntiles;
   dev->args.nstage  = (int)nstage;
   dev->args.stage   = dev->stage;
@@ -1390,7 +1446,9 @@ static PetscErrorCode Sweep(StructILUDevice dev, PetscBool forward)
   const size_t   shmem = sizeof(double) * (size_t)(lines ? (P * P + 1) * nt : nt * P);
 
   PetscFunctionBegin;
+  PetscCheck(nt * P <= GILU_TILE_MAX_THREADS, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%" PetscInt_FMT " threads per block exceed the solve kernels' bound", nt * P);
   if (lines) PetscCall(GILU_CUDA_NAME(GILUDeviceMemset)(dev->lflags, 0, sizeof(int) * (size_t)dev->args.lines.nblocks));
+  PetscCall(TicketsBegin(dev, grid.x, &dev->args.ticketbase));
   switch (cfg) {
     LAUNCH_CASE(1)
     LAUNCH_CASE(2)
@@ -1411,6 +1469,7 @@ static PetscErrorCode Sweep(StructILUDevice dev, PetscBool forward)
   default:
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "No StructILU kernel for %d DoF", (int)dev->dof);
   }
+  TicketsEnd(dev);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1569,10 +1628,19 @@ static PetscErrorCode Factor(StructILUDevice dev, const GILUStencilMat *sm, cons
   if (pipelined && !dev->early) PetscCall(SubstageSets(dev, &sm->stencil, (PetscBool)(mirror != NULL), dev->hptr, dev->het));
   k.early      = dev->early;
   k.pairs1     = dev->pairs1;
-  dev->usedmma = (PetscBool)(!pipelined && mma && d >= 4 && 32 * dev->tilepoints <= GILU_TILE_MAX_THREADS); /* one warp per point */
+  k.ticket     = dev->ticket;
+  dev->usedmma = (PetscBool)(!pipelined && mma && d >= 4 && 32 * dev->tilepoints <= GILU_WARP_MAX_THREADS); /* one warp per point */
   PetscCheck(!pipelined || dev->mapping == STRUCTILU_CUDA_MAPPING_LINES, PETSC_COMM_SELF, PETSC_ERR_SUP, "The two-substage pipelined factorization (-pc_structilu_cuda_factor_pipeline) runs on the lines mapping: add -pc_structilu_cuda_mapping lines");
   PetscCheck(!pipelined || 2 * dev->nlinethreads <= GILU_TILE_MAX_THREADS, PETSC_COMM_SELF, PETSC_ERR_SUP, "The two-substage pipelined factorization needs 2 x lines per block x DoF = %" PetscInt_FMT " threads per block, more than %d: use fewer -pc_structilu_cuda_tile_points",
              2 * dev->nlinethreads, GILU_TILE_MAX_THREADS);
+  /* the block of the kernel below within its __launch_bounds__ */
+  {
+    const PetscInt points  = dev->mapping == STRUCTILU_CUDA_MAPPING_LINES ? dev->nlinethreads / d : dev->tilepoints; /* lines: lines per block */
+    const PetscInt threads = pipelined ? 2 * points * d : (dev->usedmma ? 32 : d) * points;
+
+    PetscCheck(threads <= (dev->usedmma ? GILU_WARP_MAX_THREADS : GILU_TILE_MAX_THREADS), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%" PetscInt_FMT " threads per block exceed the factorization kernel's bound", threads);
+  }
+  PetscCall(TicketsBegin(dev, (unsigned int)(dev->mapping == STRUCTILU_CUDA_MAPPING_LINES ? dev->args.lines.nblocks : dev->ntiles), &k.ticketbase));
   if (pipelined) {
     const dim3 lgrid((unsigned int)dev->args.lines.nblocks), lblock((unsigned int)(2 * dev->nlinethreads));
 
@@ -1651,6 +1719,7 @@ static PetscErrorCode Factor(StructILUDevice dev, const GILUStencilMat *sm, cons
     default:
       PetscCall(GILU_LAUNCH(StructILUFactorKernel<8>, grid, block, 0, 0, k, sweep));
     }
+  TicketsEnd(dev);
   GILU_CUDA_CHECK(cudaDeviceSynchronize());
   PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToHost)(&zr, dev->zerorow, sizeof(int)));
   *zerorow = zr == PETSC_MAX_INT ? -1 : (PetscInt)zr;
@@ -1713,6 +1782,7 @@ static PetscErrorCode Destroy(StructILUDevice *devp)
   PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dev->stage));
   PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dev->mirror));
   PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dev->flags));
+  PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dev->ticket));
   PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dev->b));
   PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dev->x));
   PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dev->z));
