@@ -161,7 +161,7 @@ PG_BENCH_SMOKE := $(PETSCGILU_DIR)/tests/bench-smoke/run
 PG_LAUNCH_LOG   := $(PG_TESTDIR)/cudaemu-launches.log
 PG_KERNELS_TAPLOG := $(PG_TESTDIR)/kernels_tap.log
 PG_COVERAGE     := $(PETSCGILU_DIR)/tests/kernels/coverage
-PG_COVERAGE_SKIP = $(if $(s),s= selects some tests only,$(if $(filter 1,$(PETSCGILU_HAVE_CUDAEMU)),,the build has no cudaemu))
+PG_COVERAGE_SKIP = $(if $(s),s= selects some tests only,$(if $(filter 1,$(PETSCGILU_HAVE_CUDA)),$(if $(filter 1,$(PETSCGILU_HAVE_CUDAEMU)),,the build has no cudaemu),the build has no CUDA (no nvcc objects)))
 check: export GILU_CUDAEMU_LAUNCH_LOG := $(PG_LAUNCH_LOG)
 
 check: all
