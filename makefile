@@ -156,9 +156,16 @@ PG_RUN_EXAMPLES:= $(if $(s),$(PG_S_EXAMPLES),1)
 PG_RUN_BENCH   := $(if $(s),$(PG_S_BENCH),1)
 PG_BENCH_TAPLOG:= $(PG_TESTDIR)/bench-smoke_tap.log
 PG_BENCH_SMOKE := $(PETSCGILU_DIR)/tests/bench-smoke/run
+# kernel coverage: every process check runs logs the kernel instantiations it launches under cudaemu; at the end
+# tests/kernels/coverage compares them with those nvcc emitted (one TAP line; skipped without CUDA or with s=)
+PG_LAUNCH_LOG   := $(PG_TESTDIR)/cudaemu-launches.log
+PG_KERNELS_TAPLOG := $(PG_TESTDIR)/kernels_tap.log
+PG_COVERAGE     := $(PETSCGILU_DIR)/tests/kernels/coverage
+PG_COVERAGE_SKIP = $(if $(s),s= selects some tests only,$(if $(filter 1,$(PETSCGILU_HAVE_CUDA)),$(if $(filter 1,$(PETSCGILU_HAVE_CUDAEMU)),,the build has no cudaemu),the build has no CUDA (no nvcc objects)))
+check: export GILU_CUDAEMU_LAUNCH_LOG := $(PG_LAUNCH_LOG)
 
 check: all
-	@mkdir -p $(PG_TESTDIR); rm -f $(PG_TAPLOG) $(PG_EX_TAPLOG) $(PG_BENCH_TAPLOG); status=0; \
+	@mkdir -p $(PG_TESTDIR); rm -f $(PG_TAPLOG) $(PG_EX_TAPLOG) $(PG_BENCH_TAPLOG) $(PG_KERNELS_TAPLOG); : > $(PG_LAUNCH_LOG); status=0; \
 	$(if $(PG_RUN_HARNESS),$(PG_TEST_MAKE) -j$(CHECK_JOBS) test $(if $(PG_S_HARNESS),s='$(PG_S_HARNESS)') || status=1;) \
 	$(if $(PG_RUN_EXAMPLES),if [ -x $(PG_EX_RUN) ]; then \
 	  echo "Running tests/petsc-examples/run"; \
@@ -173,7 +180,8 @@ check: all
 	    TESTDIR=$(PG_TESTDIR) $(PG_TESTDIR)/tests/ex1 $(PG_TESTDIR)/tutorials/ex1 $(PG_TESTDIR)/tests/ex8 > /dev/null && $(MAKE) --no-print-directory $(PG_STREAM) > /dev/null && \
 	  PETSCGILU_DIR=$(PETSCGILU_DIR) $(PG_BENCH_SMOKE) || status=1; \
 	fi;) \
-	logs=; for f in $(PG_TAPLOG) $(PG_EX_TAPLOG) $(PG_BENCH_TAPLOG); do [ -f $$f ] && logs="$$logs $$f"; done; \
+	$(PYTHON3) $(PG_COVERAGE) --objdir $(PG_OBJDIR) --log $(PG_LAUNCH_LOG) --tap $(PG_KERNELS_TAPLOG) $(if $(PG_COVERAGE_SKIP),--skip '$(PG_COVERAGE_SKIP)') || status=1; \
+	logs=; for f in $(PG_TAPLOG) $(PG_EX_TAPLOG) $(PG_BENCH_TAPLOG) $(PG_KERNELS_TAPLOG); do [ -f $$f ] && logs="$$logs $$f"; done; \
 	cat /dev/null $$logs | awk ' \
 	  /^[ \t]*not ok/ { if ($$0 ~ /# *(SKIP|TODO)/) s++; else f++; next } \
 	  /^[ \t]*ok/     { if ($$0 ~ /# *(SKIP|TODO)/) s++; else p++; next } \
@@ -274,6 +282,8 @@ help: FORCE
 	@echo "                                     s='petsc-examples*' selects only the petsc-examples suite)"
 	@echo "                   V=1 verbose   REPLACE=1 rewrite outputs (read them!)   NP=n   TIMEOUT=s"
 	@echo "                   EXTRA_OPTIONS='-opt'   VALGRIND=1   test-fail=1 (rerun failures)   CHECK_JOBS=2"
+	@echo "                 and the kernel coverage: every __global__ instantiation in the nvcc objects (*.cu.o) must"
+	@echo "                 have been launched under cudaemu by some test (tests/kernels/coverage; one test in the count)"
 	@echo "  print-test     list the selected harness labels (same s=)"
 	@echo "  run            build tutorials/ex1; 3D Poisson at N^3 (N=64) with CG + structilu vs ilu, table of"
 	@echo "                 iterations and KSPSolve/PCSetUp/PCApply times (ARGS='..' extra options, NP=n)"
