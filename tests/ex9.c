@@ -169,8 +169,8 @@ int main(int argc, char **argv)
        (the host compiler contracts nothing here, CXX_FLAGS has no -mfma: the emulation gives the host's bits). The
        histories must then have the same length and agree to a relative 1e-8 each, far above those round-off
        differences and far below what a wrong sweep gives. */
-    PetscBool   fma = (PetscBool)(devset && device == (PetscEnum)PETSCGILU_BACKEND_CUDA);
-    PetscReal   rtol = fma ? 1e-8 : 0;
+    PetscBool fma  = (PetscBool)(devset && device == (PetscEnum)PETSCGILU_BACKEND_CUDA);
+    PetscReal rtol = fma ? 1e-8 : 0;
 
     PetscCall(Solve(A, b, NULL, threads ? 1 : 0, devset ? (PetscInt)PETSCGILU_BACKEND_HOST : -1, &its, &h1, &n1));
     PetscCall(Solve(A, b, NULL, threads ? 2 : 0, devset ? (PetscInt)device : -1, &its2, &h2, &n2));
