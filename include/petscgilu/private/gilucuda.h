@@ -199,10 +199,11 @@ static inline int gilu_all(int pred)
 }
 
 /* ---------------------------------------------------------------------------------- waiting */
+/* the reader's fence (acquire) comes before the data it then writes: it does not count as the fence a later signal needs */
 static inline void gilu_wait_until_ge(volatile int *flag, int value)
 {
   GILUEmuWaitUntilGE(flag, value);
-  __threadfence();
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 static inline void gilu_signal_set(int *flag, int v)
 {
