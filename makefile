@@ -189,6 +189,13 @@ check: all
 	  || status=1; \
 	exit $$status
 
+# every sync point of the CUDA kernels load-bearing: each removed in turn, the emulated tests must fail
+# (tests/mutations/run; MUTATE=regex selects files, MUTATIONS_JOBS=2 two mutants at a time, MUTATIONS_TESTS=cover
+# only the fewest tests that launch each kernel instantiation of the file)
+check-mutations: all
+	@$(PYTHON3) $(PETSCGILU_DIR)/tests/mutations/run \
+	  $(if $(MUTATIONS_JOBS),-j$(MUTATIONS_JOBS)) $(if $(MUTATIONS_TESTS),--tests $(MUTATIONS_TESTS)) $(MUTATE)
+
 # pass-through to the harness makefile (s= V= REPLACE= NP= TIMEOUT= work there too)
 print-test check-test-errors cleantest: FORCE
 	+@$(PG_TEST_MAKE) $@
@@ -284,6 +291,10 @@ help: FORCE
 	@echo "                   EXTRA_OPTIONS='-opt'   VALGRIND=1   test-fail=1 (rerun failures)   CHECK_JOBS=2"
 	@echo "                 and the kernel coverage: every __global__ instantiation in the nvcc objects (*.cu.o) must"
 	@echo "                 have been launched under cudaemu by some test (tests/kernels/coverage; one test in the count)"
+	@echo "  check-mutations removes each sync point of the CUDA sources in turn (waits, fences, barriers, warp syncs),"
+	@echo "                 rebuilds the emulated object, runs the emulated tests that launch its kernels under the"
+	@echo "                 schedules inorder, reverse, random:7; ends with 'mutants: N, killed: K, ...' (tests/mutations/run)"
+	@echo "                   MUTATE=regex (files)  MUTATIONS_JOBS=2  MUTATIONS_TESTS=cover (fewer tests; CI)"
 	@echo "  print-test     list the selected harness labels (same s=)"
 	@echo "  run            build tutorials/ex1; 3D Poisson at N^3 (N=64) with CG + structilu vs ilu, table of"
 	@echo "                 iterations and KSPSolve/PCSetUp/PCApply times (ARGS='..' extra options, NP=n)"
@@ -312,4 +323,4 @@ help: FORCE
 	@echo "one harness test:  make check s='tests-ex1_1'   or   make -f gmakefile.test test s='tests-ex1_1'"
 
 FORCE:
-.PHONY: all check check-gpu gpu-validate run bench bench-quick bench-gpu bench-matrices install configure format clean distclean help print-test check-test-errors cleantest FORCE
+.PHONY: all check check-mutations check-gpu gpu-validate run bench bench-quick bench-gpu bench-matrices install configure format clean distclean help print-test check-test-errors cleantest FORCE
