@@ -140,6 +140,7 @@ __global__ void WarpVotes(unsigned int *out)
   out[5 * t + 0] = gilu_ballot(lane % 3 == 0);
   out[5 * t + 1] = (unsigned int)gilu_any(lane == 17);
   out[5 * t + 2] = (unsigned int)gilu_all(lane < 31);
+  /* mutation-survivor: checks that a __syncwarp between votes completes (each vote synchronizes the warp itself) */
   gilu_syncwarp();
   out[5 * t + 3] = (unsigned int)gilu_all(lane >= 0);
   out[5 * t + 4] = gilu_ballot(t >= 40);
