@@ -11,8 +11,9 @@ static char help[] = "PCSTRUCTILU's CUDA kernels (run through the emulation, cud
 Silent when the applies of the back-end equal the host's to round-off.\n\n";
 
 /*
-  Assembles a matrix whose pattern is exactly the stencil on a DMDA, with dense dof x dof blocks (strictly diagonally
-  dominant; symmetric with -symmetric), and applies two PCSTRUCTILU preconditioners, one on the host and one on the
+  Assembles a matrix with the stencil's values on a DMDA, with dense dof x dof blocks (strictly diagonally dominant;
+  symmetric with -symmetric; its pattern, with explicit zeros, is the DMDA's stencil: star5 and star7 exactly, diamond13
+  in the 5 x 5 box), and applies two PCSTRUCTILU preconditioners, one on the host and one on the
   back-end, to the same vectors. The back-end factors on the device (its factorization kernel; with
   -pc_structilu_cuda_factor 0 it gets a level-ordered copy of the host's factors) and solves there: the factors and so
   the results must agree to round-off (relative difference below 1e-12, or 1e-5 with single-precision factors).
@@ -133,8 +134,11 @@ int main(int argc, char **argv)
   }
   PetscCheck(pat, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "Unknown -stencil %s: star5 diamond13 star7 box27", name);
   PetscCheck(dof >= 1 && dof <= 8, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-dof 1..8");
-  if (pat->dim == 2) PetscCall(DMDACreate2d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_BOX, n + 2, n, PETSC_DECIDE, PETSC_DECIDE, dof, pat->width, NULL, NULL, &da));
-  else PetscCall(DMDACreate3d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_BOX, n + 1, n, n - 1, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, dof, pat->width, NULL, NULL, NULL, &da));
+  /* DMCreateMatrix() stores explicit zeros at every position of the DMDA's stencil, so its stencil is the pattern of the matrix: the
+     star (5, 7 points) for star5 and star7, the box (25, 27 points) for diamond13 and box27 */
+  if (pat->dim == 2) PetscCall(DMDACreate2d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, pat->l1max == 1 ? DMDA_STENCIL_STAR : DMDA_STENCIL_BOX, n + 2, n, PETSC_DECIDE, PETSC_DECIDE, dof, pat->width, NULL, NULL, &da));
+  else
+    PetscCall(DMDACreate3d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, pat->l1max == 1 ? DMDA_STENCIL_STAR : DMDA_STENCIL_BOX, n + 1, n, n - 1, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, dof, pat->width, NULL, NULL, NULL, &da));
   PetscCall(DMSetFromOptions(da));
   PetscCall(DMSetUp(da));
   PetscCall(Assemble(da, pat, dof, symmetric, &A));

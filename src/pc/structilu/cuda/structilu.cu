@@ -673,14 +673,13 @@ static __device__ void FactorRowMMA(const FactorArgs *k, int pos, int p, int swe
 
     if (!in) continue;
     Lps = k->val + ((size_t)s * N + (size_t)pos) * DD;
-    if (in < 0) {
+    if (in < 0) { /* no lane reads this block again (later updates target later offsets): no __syncwarp needed */
       for (int e = lane; e < DD; e += 32) Lps[e] = 0;
-      gilu_syncwarp();
       continue;
     }
     if (wait) {
       gilu_wait_until_ge(&k->flags[k->tileof[q]], sweep);
-      gilu_syncwarp(); /* the lanes leave their spins at different times: converged again before mma.sync.aligned */
+      gilu_syncwarp(); /* mutation-survivor: reconverges the lanes after their spins before mma.sync.aligned (undefined when divergent); unobservable in the emulation, whose MMA is a rendezvous */
     }
     qpos = k->pos[q];
     {
@@ -699,7 +698,7 @@ static __device__ void FactorRowMMA(const FactorArgs *k, int pos, int p, int swe
         gilu_mma_m8n8k4_f64(acc, a, b, acc);
       }
     }
-    gilu_syncwarp(); /* every lane has read A_ps */
+    gilu_syncwarp(); /* mutation-survivor: the lanes' loads of A_ps before its overwrite (PTX orders them by bar.warp.sync, not by mma.sync); unobservable in the emulation, whose MMA takes all inputs first */
     if (r < D && c0 < D) Lps[r * D + c0] = acc[0];
     if (r < D && c0 + 1 < D) Lps[r * D + c0 + 1] = acc[1];
     gilu_syncwarp();
@@ -739,14 +738,15 @@ __global__ void __launch_bounds__(GILU_WARP_MAX_THREADS) StructILUFactorMMAKerne
   const int pos = k.tileptr[tile] + lp, valid = pos < k.tileptr[tile + 1];
   const int p = valid ? k.perm[pos] : 0;
 
+  /* a warp inverts the diagonal block its own lanes updated (ordered by FactorRowMMA's __syncwarp): no barrier */
   if (valid) FactorRowMMA<D>(&k, pos, p, sweep, !k.nowait);
-  gilu_syncthreads();
   if (valid) GILUDeviceBlockInvertWarp<D>(&k, pos, p);
   TileDone(k.flags, tile, sweep);
 }
 
-/* The factorization with the lines mapping: block order[0][unit] (unit: its ticket) steps through its levels, the DoF threads of a
-   line (mma: the warp of a line) computing its point of each level as StructILUFactorKernel (StructILUFactorMMAKernel) does */
+/* The factorization with the lines mapping: block order[0][unit] (unit: the block's ticket) steps through its levels,
+   the DoF threads of a line (mma: the warp of a line) computing its point of each level as StructILUFactorKernel
+   (StructILUFactorMMAKernel) does */
 template <int D, int MMA>
 static __device__ void LinesFactor(const FactorArgs &k)
 {
