@@ -1,5 +1,6 @@
 static char help[] = "The back-end layer: -gilu_backend and -pc_structilu_backend on a 3D Laplacian (7-point, DMDA).\n\
   -n <n> : grid points per direction (default 6)\n\
+  -subset : only the last process solves, on PETSC_COMM_SELF\n\
 Prints the iterations and the back-end that ran (PCStructILUGetBackend()).\n\n";
 
 /*
@@ -21,7 +22,9 @@ int main(int argc, char **argv)
   Vec                  x, b;
   KSP                  ksp;
   PC                   pc;
-  PetscBool            isstruct;
+  PetscBool            isstruct, subset = PETSC_FALSE;
+  PetscMPIInt          rank, size;
+  MPI_Comm             comm;
   PetscGILUBackendType ran;
   DMDALocalInfo        info;
 
@@ -29,7 +32,18 @@ int main(int argc, char **argv)
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
   PetscCall(PetscGILUInitializePackage());
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-n", &n, NULL));
-  PetscCall(DMDACreate3d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, n, n, n, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, NULL, &da));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-subset", &subset, NULL));
+  comm = PETSC_COMM_WORLD;
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  if (subset) { /* the objects of the other processes are never created: their setup must not wait for them */
+    comm = PETSC_COMM_SELF;
+    if (rank != size - 1) {
+      PetscCall(PetscFinalize());
+      return 0;
+    }
+  }
+  PetscCall(DMDACreate3d(comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, n, n, n, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, NULL, &da));
   PetscCall(DMSetFromOptions(da));
   PetscCall(DMSetUp(da));
   PetscCall(DMCreateMatrix(da, &A));
@@ -68,7 +82,7 @@ int main(int argc, char **argv)
   PetscCall(MatMult(A, x, b));
   PetscCall(VecSet(x, 0.0));
 
-  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  PetscCall(KSPCreate(comm, &ksp));
   PetscCall(KSPSetOperators(ksp, A, A));
   PetscCall(KSPSetType(ksp, KSPCG));
   PetscCall(KSPGetPC(ksp, &pc));
@@ -79,15 +93,15 @@ int main(int argc, char **argv)
   PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCSTRUCTILU, &isstruct));
   if (isstruct) {
     PetscCall(PCStructILUGetBackend(pc, &ran));
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "iterations %" PetscInt_FMT ", back-end %s\n", its, PetscGILUBackendTypes[ran]));
+    PetscCall(PetscPrintf(comm, "iterations %" PetscInt_FMT ", back-end %s\n", its, PetscGILUBackendTypes[ran]));
     /* a second solve after a new numeric setup (same pattern): the device gets the new factors */
     PetscCall(MatScale(A, 2.0));
     PetscCall(KSPSetOperators(ksp, A, A));
     PetscCall(VecSet(x, 0.0));
     PetscCall(KSPSolve(ksp, b, x));
     PetscCall(KSPGetIterationNumber(ksp, &its));
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "iterations %" PetscInt_FMT " after MatScale\n", its));
-  } else PetscCall(PetscPrintf(PETSC_COMM_WORLD, "iterations %" PetscInt_FMT "\n", its));
+    PetscCall(PetscPrintf(comm, "iterations %" PetscInt_FMT " after MatScale\n", its));
+  } else PetscCall(PetscPrintf(comm, "iterations %" PetscInt_FMT "\n", its));
   PetscCall(KSPDestroy(&ksp));
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&b));
@@ -104,6 +118,15 @@ int main(int argc, char **argv)
      suffix: backend
      args: -gilu_backend {{auto host cudaemu}separate output}
      requires: cudaemu !cuda_device
+
+   # a device object on one process of two: choosing its device needs no other process (the rank on the node was found
+   # when the package was initialized); with two emulated devices the node's second process takes the second
+   test:
+     suffix: device_subset
+     nsize: 2
+     requires: cudaemu
+     args: -n 5 -subset -gilu_backend cudaemu -gilu_cudaemu_devices 2 -ksp_view
+     filter: grep -E "back-end" | sed -e "s/; library built.*$//"
 
    # the PC's own option overrides the global one
    test:

@@ -18,6 +18,19 @@
   #define GILU_HAVE_CUDAEMU_BUILD PETSC_FALSE
 #endif
 
+PetscMPIInt GILUNodeRank = 0;
+
+PetscErrorCode GILUNodeRankSetUp(void)
+{
+  MPI_Comm node;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_split_type(PETSC_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
+  PetscCallMPI(MPI_Comm_rank(node, &GILUNodeRank));
+  PetscCallMPI(MPI_Comm_free(&node));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 const char *const PetscGILUBackendTypes[] = {"auto", "host", "cuda", "cudaemu", "PetscGILUBackendType", "PETSCGILU_BACKEND_", NULL};
 
 PetscErrorCode PetscGILUGetDeviceCount(PetscInt *count)
@@ -138,7 +151,13 @@ PetscErrorCode PetscGILUBackendName(PetscGILUBackendType type, char name[], size
     PetscCall(PetscSNPrintf(name, len, "cuda (%s)", dev));
     break;
   case PETSCGILU_BACKEND_CUDAEMU:
-    PetscCall(PetscSNPrintf(name, len, "cudaemu (the CUDA kernels run on the host by the emulation of the CUDA execution model)"));
+#if defined(PETSCGILU_HAVE_CUDAEMU)
+    if (GILUEmuDeviceCount() > 1) { /* -gilu_cudaemu_devices: which of the emulated node's devices this process uses */
+      PetscCall(GILUDeviceGetName_cudaemu(dev, sizeof(dev)));
+      PetscCall(PetscStrlcat(dev, "; ", sizeof(dev)));
+    }
+#endif
+    PetscCall(PetscSNPrintf(name, len, "cudaemu (%sthe CUDA kernels run on the host by the emulation of the CUDA execution model)", dev));
     break;
   default:
     PetscCall(PetscSNPrintf(name, len, "host"));

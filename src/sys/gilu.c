@@ -3,6 +3,7 @@
 */
 #include <petscgilu.h>
 #include <petscgilu/private/giluimpl.h>
+#include <petscgilu/private/backend.h>
 
 PETSC_EXTERN PetscErrorCode PCCreate_StructILU(PC);
 PETSC_EXTERN PetscErrorCode PCCreate_ATSILU(PC); /* PCATSILU (issue 8) */
@@ -46,7 +47,8 @@ PetscErrorCode PetscGILUFinalizePackage(void)
 /*@C
   PetscGILUInitializePackage - Registers the petscgilu types (`PCSTRUCTILU`, `MATSTENCILGPU`) and log events.
 
-  Not Collective
+  Collective on `PETSC_COMM_WORLD` the first time (it finds the rank of each process on its node, whose
+  index chooses the GPU of the process), not collective afterwards
 
   Notes:
   Programs linked with libpetscgilu call this once after `PetscInitialize()`. Programs that
@@ -62,6 +64,7 @@ PetscErrorCode PetscGILUInitializePackage(void)
   PetscFunctionBegin;
   if (PetscGILUPackageInitialized) PetscFunctionReturn(PETSC_SUCCESS);
   PetscGILUPackageInitialized = PETSC_TRUE;
+  PetscCall(GILUNodeRankSetUp());
   PetscCall(PCInitializePackage());
   PetscCall(PCRegister(PCSTRUCTILU, PCCreate_StructILU));
   PetscCall(MatRegisterRootName(MATSTENCILGPU, MATSEQSTENCILGPU, MATMPISTENCILGPU));

@@ -20,6 +20,11 @@
 
 PETSC_INTERN PetscLogEvent GILU_CopyToGPU, GILU_CopyToCPU; /* registered in gilu.c */
 
+/* The index of this process among those of PETSC_COMM_WORLD on its node (MPI_COMM_TYPE_SHARED), found once by
+   PetscGILUInitializePackage() (collective there), used by GILUDeviceSelect() without communication */
+PETSC_INTERN PetscMPIInt    GILUNodeRank;
+PETSC_INTERN PetscErrorCode GILUNodeRankSetUp(void);
+
 /* A short name of a resolved back-end and of the device it runs on, for -ksp_view */
 PETSC_INTERN PetscErrorCode PetscGILUBackendName(PetscGILUBackendType, char[], size_t);
 

@@ -99,6 +99,9 @@ PETSC_INTERN void           GILUEmuSyncThreads(const char[]); /* the call site, 
 PETSC_INTERN void           GILUEmuFence(int);                 /* 1: __threadfence_block, 2: __threadfence */
 PETSC_INTERN void           GILUEmuSignal(const void *, int);  /* a signal of that scope on that flag: checks the fence */
 PETSC_INTERN int            GILUEmuSharedOptinLimit(void);     /* bytes per block with opt-in (-gilu_cudaemu_arch) */
+PETSC_INTERN int            GILUEmuDeviceCount(void);          /* -gilu_cudaemu_devices (default 1) */
+PETSC_INTERN int            GILUEmuGetDevice(void);            /* the current emulated device */
+PETSC_INTERN int            GILUEmuSetDevice(int);             /* nonzero: no such device */
 PETSC_INTERN int            GILUEmuFuncSetMaxDynamicShared(const void *, int); /* nonzero: beyond the limit */
 PETSC_INTERN void           GILUEmuWaitUntilGE(volatile int *, int);
 PETSC_INTERN void           GILUEmuYield(void);

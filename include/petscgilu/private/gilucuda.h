@@ -357,19 +357,20 @@ static inline cudaError_t cudaStreamSynchronize(cudaStream_t s)
 {
   return cudaSuccess;
 }
+/* the emulated node's devices: -gilu_cudaemu_devices (default 1), all alike */
 static inline cudaError_t cudaGetDeviceCount(int *n)
 {
-  *n = 1;
+  *n = GILUEmuDeviceCount();
   return cudaSuccess;
 }
 static inline cudaError_t cudaGetDevice(int *d)
 {
-  *d = 0;
+  *d = GILUEmuGetDevice();
   return cudaSuccess;
 }
 static inline cudaError_t cudaSetDevice(int d)
 {
-  return d == 0 ? cudaSuccess : cudaErrorInvalidDevice;
+  return GILUEmuSetDevice(d) ? cudaErrorInvalidDevice : cudaSuccess;
 }
 enum cudaDeviceAttr {
   cudaDevAttrMaxSharedMemoryPerBlock,
@@ -378,7 +379,7 @@ enum cudaDeviceAttr {
 /* the emulated device's limits: those of -gilu_cudaemu_arch (sm_80 unless said otherwise) */
 static inline cudaError_t cudaDeviceGetAttribute(int *v, enum cudaDeviceAttr attr, int d)
 {
-  if (d != 0) return cudaErrorInvalidDevice;
+  if (d < 0 || d >= GILUEmuDeviceCount()) return cudaErrorInvalidDevice;
   *v = attr == cudaDevAttrMaxSharedMemoryPerBlock ? 48 * 1024 : GILUEmuSharedOptinLimit();
   return cudaSuccess;
 }

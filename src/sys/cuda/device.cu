@@ -29,7 +29,14 @@ PetscErrorCode GILU_CUDA_NAME(GILUDeviceGetName)(char name[], size_t len)
 {
   PetscFunctionBegin;
 #if defined(GILU_CUDAEMU)
-  PetscCall(PetscSNPrintf(name, len, "emulated device"));
+  {
+    int dev = 0, n = 1;
+
+    GILU_CUDA_CHECK(cudaGetDevice(&dev));
+    GILU_CUDA_CHECK(cudaGetDeviceCount(&n));
+    if (n > 1) PetscCall(PetscSNPrintf(name, len, "emulated device %d of %d", dev, n));
+    else PetscCall(PetscSNPrintf(name, len, "emulated device"));
+  }
 #else
   {
     int            dev;
@@ -45,11 +52,10 @@ PetscErrorCode GILU_CUDA_NAME(GILUDeviceGetName)(char name[], size_t len)
 
 /*
   The device of this process, chosen once per process by every device Create (StructILU, stencilgpu, cuSPARSE,
-  sptrsv, FGDD, ATS-ILU): (rank of the process on its node) mod (devices), the node's ranks found by
-  MPI_Comm_split_type(PETSC_COMM_WORLD, MPI_COMM_TYPE_SHARED), so that the ranks of a multi-GPU node spread over its
-  GPUs whatever the placement of the ranks across nodes. With several devices the first call is collective on
-  PETSC_COMM_WORLD (every process sets up its first device object in the same collective setup); with one device
-  (and in the emulation) it is not.
+  sptrsv, FGDD, ATS-ILU): (rank of the process on its node) mod (devices), so that the ranks of a multi-GPU node
+  spread over its GPUs whatever the placement of the ranks across nodes. The rank on the node was found when the
+  package was initialized (GILUNodeRank, collective on PETSC_COMM_WORLD there): this is not collective, so a device
+  object may be set up on any subset of the processes.
 */
 PetscErrorCode GILU_CUDA_NAME(GILUDeviceSelect)(void)
 {
@@ -60,15 +66,7 @@ PetscErrorCode GILU_CUDA_NAME(GILUDeviceSelect)(void)
   if (selected) PetscFunctionReturn(PETSC_SUCCESS);
   GILU_CUDA_CHECK(cudaGetDeviceCount(&n));
   PetscCheck(n > 0, PETSC_COMM_SELF, PETSC_ERR_GPU, "No CUDA device");
-  if (n > 1) {
-    MPI_Comm    node;
-    PetscMPIInt noderank;
-
-    PetscCallMPI(MPI_Comm_split_type(PETSC_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
-    PetscCallMPI(MPI_Comm_rank(node, &noderank));
-    PetscCallMPI(MPI_Comm_free(&node));
-    device = noderank % n;
-  }
+  device = (int)(GILUNodeRank % n);
   GILU_CUDA_CHECK(cudaSetDevice(device));
   selected = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);

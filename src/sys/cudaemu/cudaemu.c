@@ -453,6 +453,31 @@ int GILUEmuSharedOptinLimit(void)
   return ArchOptinLimit();
 }
 
+/* -gilu_cudaemu_devices N: the emulated node has N devices (default 1), all of them the same emulated one, so that
+   the choice of device by the rank on its node (GILUDeviceSelect()) runs in the tests */
+static int emu_current_device = 0;
+
+int GILUEmuDeviceCount(void)
+{
+  PetscInt  n = 1;
+  PetscBool set;
+
+  if (PetscOptionsGetInt(NULL, NULL, "-gilu_cudaemu_devices", &n, &set) || !set || n < 1) return 1;
+  return n > 64 ? 64 : (int)n;
+}
+
+int GILUEmuGetDevice(void)
+{
+  return emu_current_device;
+}
+
+int GILUEmuSetDevice(int d)
+{
+  if (d < 0 || d >= GILUEmuDeviceCount()) return 1;
+  emu_current_device = d;
+  return 0;
+}
+
 int GILUEmuFuncSetMaxDynamicShared(const void *kernel, int bytes)
 {
   int i;
@@ -471,7 +496,7 @@ PetscErrorCode GILUEmuOptionsHelp(MPI_Comm comm)
 {
   static PetscBool done = PETSC_FALSE;
   char             value[64] = "inorder", arch[16] = "sm_80";
-  PetscInt         resident = GILU_EMU_DEFAULT_RESIDENT, seed = 1;
+  PetscInt         resident = GILU_EMU_DEFAULT_RESIDENT, seed = 1, devices = 1;
 
   PetscFunctionBegin;
   if (done) PetscFunctionReturn(PETSC_SUCCESS);
@@ -483,6 +508,7 @@ PetscErrorCode GILUEmuOptionsHelp(MPI_Comm comm)
   PetscCall(PetscOptionsInt("-gilu_cudaemu_seed", "Seed of the random orders", "PetscGILUGetBackend", seed, &seed, NULL));
   PetscCall(PetscOptionsInt("-gilu_cudaemu_resident", "Blocks resident at once (1 to 64)", "PetscGILUGetBackend", resident, &resident, NULL));
   PetscCall(PetscOptionsString("-gilu_cudaemu_arch", "Architecture whose shared-memory opt-in limit applies: sm_80 (163 KiB) or sm_90 (227 KiB)", "PetscGILUGetBackend", arch, arch, sizeof(arch), NULL));
+  PetscCall(PetscOptionsInt("-gilu_cudaemu_devices", "Devices of the emulated node (1 to 64): a rank uses the one of its index on the node", "PetscGILUGetBackend", devices, &devices, NULL));
   PetscOptionsEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
