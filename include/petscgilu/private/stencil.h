@@ -165,7 +165,7 @@ PETSC_INTERN PetscErrorCode GILUStencilMatFill(const GILUStencilMat *, PetscInt,
 /* Extraction from PETSc matrices (extract.c) */
 PETSC_INTERN PetscErrorCode GILUGridFromDM(DM, Mat, GILUGrid *, PetscBool *);
 PETSC_INTERN PetscErrorCode GILUGridInfer(Mat, PetscInt, GILUGrid *, PetscBool *);
-PETSC_INTERN PetscErrorCode GILUStencilMatAnalyze(Mat, const GILUGrid *, GILUStencilMat *);
+PETSC_INTERN PetscErrorCode GILUStencilMatAnalyze(Mat, const GILUGrid *, GILUStencilMat *, char[], size_t);
 PETSC_INTERN PetscErrorCode GILUStencilMatPack(Mat, GILUStencilMat *);
 PETSC_INTERN PetscErrorCode GILUStencilMatReset(GILUStencilMat *);
 PETSC_INTERN PetscErrorCode GILUStencilMatFindAsymmetry(const GILUStencilMat *, const PetscInt *, PetscInt *, PetscInt *);

@@ -255,12 +255,14 @@ static inline PetscBool RowMatches(const Pattern *pat, const GILUGrid *g, const 
   #define PRAGMA_OMP_FOR_LINES(...)
 #endif
 
-static PetscErrorCode NotAStencilError(const GILUGrid *g, PetscInt p, PetscInt q)
+/* Why the pattern is not that of a stencil on g: grid point p couples to point q, not a neighbour */
+static PetscErrorCode NotANeighbour(const GILUGrid *g, PetscInt p, PetscInt q, char why[], size_t len)
 {
   PetscInt i = p % g->n[0], j = (p / g->n[0]) % g->n[1], k = p / (g->n[0] * g->n[1]);
 
   PetscFunctionBegin;
-  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "The matrix is not a stencil matrix on the %" PetscInt_FMT "D grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " with %" PetscInt_FMT " DoF: grid point %" PetscInt_FMT " (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ") couples to point %" PetscInt_FMT ", which is not a neighbour within distance %d (periodic boundaries are not supported). Give the grid with a DMDA (KSPSetDM(), PCSetDM()) or -pc_structilu_grid nx,ny[,nz] and -pc_structilu_dof d, or use a general preconditioner", g->dim, g->n[0], g->n[1], g->n[2], g->dof, p, i, j, k, q, W);
+  PetscCall(PetscSNPrintf(why, len, "the matrix is not a stencil matrix on the %" PetscInt_FMT "D grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " with %" PetscInt_FMT " DoF: grid point %" PetscInt_FMT " (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ") couples to point %" PetscInt_FMT ", which is not a neighbour within distance %d (periodic boundaries are not supported)", g->dim, g->n[0], g->n[1], g->n[2], g->dof, p, i, j, k, q, W));
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* Adds the offsets of the rows of point p to the cube table; returns a column that is not a neighbour, or -1 */
@@ -330,12 +332,17 @@ static PetscInt MarkIrregular(const Pattern *pat, const GILUGrid *g, const GILUS
   GILUStencilMatAnalyze - finds the stencil of A (sequential AIJ or BAIJ) on grid g,
   checks that A is a stencil matrix there, and allocates the value storage of sm.
 
+  A pattern that is not a stencil's on g (a coupling to a point that is not a neighbour, a
+  neighbour coupled through part of a DoF block) is an error when why is NULL; otherwise
+  why says what is wrong (empty: A is a stencil matrix) and sm is left untouched.
+
   The stencil is first guessed from the rows of the point at the center of the grid; every
   row that does not match it is then decoded, and if that adds offsets the rows are
   checked again against the grown stencil.
 */
-PetscErrorCode GILUStencilMatAnalyze(Mat A, const GILUGrid *g, GILUStencilMat *sm)
+PetscErrorCode GILUStencilMatAnalyze(Mat A, const GILUGrid *g, GILUStencilMat *sm, char why[], size_t len)
 {
+  char         reason[512] = "";
   PetscBool    isbaij, present[W1 * W1 * W1];
   PetscInt     m, bs, npts, dof = g->dof, bs2 = dof * dof, nirr, nmiss = 0, *missptr = NULL, *missoff = NULL, *shift, center, cube2s[W1 * W1 * W1];
   PetscInt     cnt[GILU_STENCIL_MAX_OFFSETS];
@@ -362,10 +369,8 @@ PetscErrorCode GILUStencilMatAnalyze(Mat A, const GILUGrid *g, GILUStencilMat *s
     PetscInt q = AddRowOffsets(&pat, g, center, present);
 
     if (q >= 0) {
-      PetscCall(PatternRestore(A, &pat));
-      PetscCall(PetscFree(irregular));
-      PetscCall(PetscFree(shift));
-      PetscCall(NotAStencilError(g, center, q));
+      PetscCall(NotANeighbour(g, center, q, reason, sizeof(reason)));
+      goto notastencil;
     }
   }
   for (PetscInt round = 0;; round++) {
@@ -383,10 +388,8 @@ PetscErrorCode GILUStencilMatAnalyze(Mat A, const GILUGrid *g, GILUStencilMat *s
       PetscCall(PetscArraycpy(before, present, W1 * W1 * W1));
       q = AddRowOffsets(&pat, g, p, present);
       if (q >= 0) {
-        PetscCall(PatternRestore(A, &pat));
-        PetscCall(PetscFree(irregular));
-        PetscCall(PetscFree(shift));
-        PetscCall(NotAStencilError(g, p, q));
+        PetscCall(NotANeighbour(g, p, q, reason, sizeof(reason)));
+        goto notastencil;
       }
       for (PetscInt id = 0; id < W1 * W1 * W1 && !grown; id++) grown = (PetscBool)(present[id] && !before[id]);
     }
@@ -415,8 +418,10 @@ PetscErrorCode GILUStencilMatAnalyze(Mat A, const GILUGrid *g, GILUStencilMat *s
             PetscCheck(s != st->nlower, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Grid point %" PetscInt_FMT " has no diagonal entry: an ILU factorization needs it (insert an explicit zero if it is one)", p);
             if (pass) missoff[nmiss] = s;
             nmiss++;
-          } else
-            PetscCheck(isbaij || cnt[s] == bs2, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "Grid point %" PetscInt_FMT " couples to its neighbour at offset (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ") through %" PetscInt_FMT " of the %" PetscInt_FMT " entries of the DoF block: structured-grid ILU needs full blocks; use BAIJ or assemble the whole block", p, st->off[s][0], st->off[s][1], st->off[s][2], cnt[s], bs2);
+          } else if (!isbaij && cnt[s] != bs2) {
+            PetscCall(PetscSNPrintf(reason, sizeof(reason), "grid point %" PetscInt_FMT " couples to its neighbour at offset (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ") through %" PetscInt_FMT " of the %" PetscInt_FMT " entries of the DoF block (structured-grid ILU factors whole blocks)", p, st->off[s][0], st->off[s][1], st->off[s][2], cnt[s], bs2));
+            goto notastencil;
+          }
         }
         cnt[s] = 0;
       }
@@ -439,6 +444,17 @@ PetscErrorCode GILUStencilMatAnalyze(Mat A, const GILUGrid *g, GILUStencilMat *s
   sm->irregular = irregular;
   PetscCall(MatGetNonzeroState(A, &sm->nonzerostate));
   PetscCall(PetscMalloc1((size_t)st->ns * npts * bs2, &sm->val));
+  if (why) why[0] = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+
+notastencil:
+  PetscCall(PatternRestore(A, &pat));
+  PetscCall(PetscFree(irregular));
+  PetscCall(PetscFree(shift));
+  PetscCall(PetscFree2(missptr, missoff));
+  PetscCall(PetscMemzero(st, sizeof(*st)));
+  PetscCheck(why, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "%s. Give the grid with a DMDA (KSPSetDM(), PCSetDM()) or -pc_structilu_grid nx,ny[,nz] and -pc_structilu_dof d, use BAIJ or assemble whole DoF blocks, or use a general preconditioner", reason);
+  PetscCall(PetscStrncpy(why, reason, len));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -29,7 +29,7 @@ static PetscErrorCode DMDAFromPattern(Mat A, DM *da)
   PetscCall(GILUGridInfer(A, bs, &g, &found));
   PetscCheck(found, PETSC_COMM_SELF, PETSC_ERR_SUP, "Cannot infer a structured grid from the pattern of the matrix: give it its DMDA with MatSetDM() (or create it with DMCreateMatrix()) before converting it to MATSTENCILGPU");
   PetscCall(PetscMemzero(&sm, sizeof(sm)));
-  PetscCall(GILUStencilMatAnalyze(A, &g, &sm));
+  PetscCall(GILUStencilMatAnalyze(A, &g, &sm, NULL, 0));
   for (PetscInt s = 0; s < sm.stencil.ns; s++) {
     const PetscInt *d = sm.stencil.off[s];
 

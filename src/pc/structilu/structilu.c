@@ -5,6 +5,12 @@
    stencil matrix of the local diagonal block (for k > 0 on the ILU(k) fill stencil of its
    pattern, src/mat/stencil/fill.c), factors it and applies the factors with the
    back-end's kernels (the host kernels in structilu-host.c).
+
+   A local block that is not a structured grid (no DMDA box matches it and its pattern is not
+   a stencil's in natural ordering: an ASM block with overlap, a block of a process grid that
+   holds partial lines, a DoF block coupled through part of its entries) is factored as a
+   general sparse matrix instead, by MatSolverType gilu in natural ordering: the same ILU(k)
+   (IC(k)) factors, so the same preconditioner as PETSc's ILU, said in -ksp_view and -info.
 */
 #include <stdarg.h>
 #include <petsc/private/pcimpl.h>
@@ -35,7 +41,11 @@ typedef struct {
   PetscInt         hyper[3];    /* hyperplane weights: level = hyper . (i,j,k) */
   PetscInt         nlevels;     /* number of hyperplane levels */
   const char      *gridfrom;    /* where the grid came from */
+  Mat              fallback;    /* the local block is not a structured grid: its ILU(k)/IC(k) factor by MatSolverType gilu */
+  char             fallbackwhy[512];
+  Vec              fx, fy;      /* the local parts of the vectors, for the fallback's MatSolve() */
   PetscInt         zerorow;     /* local row of a zero pivot, -1 if none */
+  PetscObjectState blockstate;  /* nonzero state of the local block (AIJ, BAIJ) at the last analysis */
   PetscBool        analyzed;
   /* back-end (cuda/structilu.cu): the solves on a CUDA device or through its emulation */
   PetscGILUBackendType      backend;    /* -pc_structilu_backend; auto: -gilu_backend's */
@@ -75,12 +85,16 @@ static PetscErrorCode PCReset_StructILU(PC pc)
   PetscCall(PetscFree(ilu->elim));
   PetscCall(PetscFree(ilu->mirror));
   if (ilu->dev) PetscCall(ilu->devops->destroy(&ilu->dev));
-  ilu->analyzed = PETSC_FALSE;
+  PetscCall(MatDestroy(&ilu->fallback));
+  PetscCall(VecDestroy(&ilu->fx));
+  PetscCall(VecDestroy(&ilu->fy));
+  ilu->fallbackwhy[0] = 0;
+  ilu->analyzed       = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The grid of the local block: user options, then the DMDA of the PC or of the matrix, then the pattern */
-static PetscErrorCode PCStructILUFindGrid(PC pc, Mat A, Mat Alocal, GILUGrid *g)
+/* The grid of the local block: user options, then the DMDA of the PC or of the matrix, then the pattern (found false: none) */
+static PetscErrorCode PCStructILUFindGrid(PC pc, Mat A, Mat Alocal, GILUGrid *g, PetscBool *gridfound)
 {
   PC_StructILU *ilu   = (PC_StructILU *)pc->data;
   PetscBool     found = PETSC_FALSE;
@@ -97,6 +111,7 @@ static PetscErrorCode PCStructILUFindGrid(PC pc, Mat A, Mat Alocal, GILUGrid *g)
     for (PetscInt d = 0; d < 3; d++) g->n[d] = d < ilu->griddim ? ilu->grid[d] : 1;
     g->dof        = ilu->dof ? ilu->dof : (m % (g->n[0] * g->n[1] * g->n[2]) == 0 ? m / (g->n[0] * g->n[1] * g->n[2]) : bs);
     ilu->gridfrom = "from -pc_structilu_grid";
+    *gridfound    = PETSC_TRUE;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PCGetDM(pc, &dm));
@@ -108,11 +123,101 @@ static PetscErrorCode PCStructILUFindGrid(PC pc, Mat A, Mat Alocal, GILUGrid *g)
   if (found) {
     PetscCheck(!ilu->dof || ilu->dof == g->dof, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_INCOMP, "-pc_structilu_dof %" PetscInt_FMT " contradicts the DMDA's %" PetscInt_FMT " DoF per grid point", ilu->dof, g->dof);
     ilu->gridfrom = "from the DMDA";
+    *gridfound    = PETSC_TRUE;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(GILUGridInfer(Alocal, ilu->dof, g, &found));
-  PetscCheck(found, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "PCSTRUCTILU cannot find the structured grid of this %" PetscInt_FMT "-row matrix: it has no DMDA and its pattern is not that of a stencil in natural ordering. Either attach the DMDA (KSPSetDM() or PCSetDM(), or create the matrix with DMCreateMatrix()), or give the local grid with -pc_structilu_grid nx,ny[,nz] and -pc_structilu_dof d", m);
-  ilu->gridfrom = "inferred from the matrix pattern";
+  if (found) ilu->gridfrom = "inferred from the matrix pattern";
+  else PetscCall(PetscSNPrintf(ilu->fallbackwhy, sizeof(ilu->fallbackwhy), "no DMDA box matches its %" PetscInt_FMT " rows and its pattern is not that of a stencil in natural ordering", m));
+  *gridfound = found;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A zero pivot of the last factorization (ilu->zerorow): an error with -ksp_error_if_not_converged, else the PC's failed reason */
+static PetscErrorCode StructILUCheckPivot(PC pc)
+{
+  PC_StructILU *ilu = (PC_StructILU *)pc->data;
+
+  PetscFunctionBegin;
+  if (ilu->zerorow >= 0) {
+    PetscCheck(!pc->erroriffailure, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "Zero pivot in local row %" PetscInt_FMT " of the structured-grid ILU (tolerance %g)", ilu->zerorow, (double)ilu->zeropivot);
+    PetscCall(PetscInfo(pc, "Zero pivot in local row %" PetscInt_FMT " (tolerance %g)\n", ilu->zerorow, (double)ilu->zeropivot));
+    PetscCall(PCSetFailedReason(pc, PC_FACTOR_NUMERIC_ZEROPIVOT));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  The local block Alocal is not a structured grid (ilu->fallbackwhy says why): its ILU(k) (IC(k)) in natural
+  ordering by MatSolverType gilu, the factors of PETSc's ILU(k) of the block; symbolic: a new pattern
+*/
+static PetscErrorCode StructILUFallbackFactor(PC pc, Mat Alocal, PetscBool symbolic)
+{
+  PC_StructILU  *ilu = (PC_StructILU *)pc->data;
+  const PetscBool ic = (PetscBool)(ilu->type == PC_STRUCTILU_IC);
+  MatFactorInfo  info;
+  MatFactorError err;
+
+  PetscFunctionBegin;
+  PetscCall(MatFactorInfoInitialize(&info));
+  info.levels    = (PetscReal)ilu->levels;
+  info.fill      = 1.0;
+  info.zeropivot = ilu->zeropivot;
+  if (symbolic) {
+    IS       row, col;
+    PetscInt m, bs;
+
+    PetscCall(PetscInfo(pc, "The local block is not a structured grid (%s): factored as a general sparse matrix by MatSolverType gilu\n", ilu->fallbackwhy));
+    PetscCall(MatDestroy(&ilu->fallback));
+    PetscCall(VecDestroy(&ilu->fx));
+    PetscCall(VecDestroy(&ilu->fy));
+    PetscCall(MatGetFactor(Alocal, MATSOLVERGILU, ic ? MAT_FACTOR_ICC : MAT_FACTOR_ILU, &ilu->fallback));
+    PetscCall(MatGetOrdering(Alocal, MATORDERINGNATURAL, &row, &col));
+    if (ic) PetscCall(MatICCFactorSymbolic(ilu->fallback, Alocal, row, &info));
+    else PetscCall(MatILUFactorSymbolic(ilu->fallback, Alocal, row, col, &info));
+    PetscCall(ISDestroy(&row));
+    PetscCall(ISDestroy(&col));
+    PetscCall(MatGetLocalSize(Alocal, &m, NULL));
+    PetscCall(MatGetBlockSize(Alocal, &bs));
+    PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, bs, m, NULL, &ilu->fx));
+    PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, bs, m, NULL, &ilu->fy));
+  }
+  PetscCall(PetscLogEventBegin(GILU_StructILUFactor, pc, Alocal, 0, 0));
+  if (ic) PetscCall(MatCholeskyFactorNumeric(ilu->fallback, Alocal, &info));
+  else PetscCall(MatLUFactorNumeric(ilu->fallback, Alocal, &info));
+  PetscCall(PetscLogEventEnd(GILU_StructILUFactor, pc, Alocal, 0, 0));
+  ilu->zerorow = -1;
+  ilu->ran     = PETSCGILU_BACKEND_HOST;
+  PetscCall(MatFactorGetError(ilu->fallback, &err));
+  if (err != MAT_FACTOR_NOERROR) {
+    PetscReal pivot;
+    PetscInt  row;
+
+    PetscCall(MatFactorGetErrorZeroPivot(ilu->fallback, &pivot, &row));
+    ilu->zerorow = PetscMax(row, 0);
+  }
+  PetscCall(StructILUCheckPivot(pc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* y = the fallback's solve of the local part of x (transpose: with the transposed factors) */
+static PetscErrorCode StructILUFallbackSolve(PC pc, Vec x, Vec y, PetscBool transpose)
+{
+  PC_StructILU      *ilu = (PC_StructILU *)pc->data;
+  const PetscScalar *xa;
+  PetscScalar       *ya;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetArrayRead(x, &xa));
+  PetscCall(VecGetArrayWrite(y, &ya));
+  PetscCall(VecPlaceArray(ilu->fx, xa));
+  PetscCall(VecPlaceArray(ilu->fy, ya));
+  if (transpose) PetscCall(MatSolveTranspose(ilu->fallback, ilu->fx, ilu->fy));
+  else PetscCall(MatSolve(ilu->fallback, ilu->fx, ilu->fy));
+  PetscCall(VecResetArray(ilu->fx));
+  PetscCall(VecResetArray(ilu->fy));
+  PetscCall(VecRestoreArrayWrite(y, &ya));
+  PetscCall(VecRestoreArrayRead(x, &xa));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -213,22 +318,35 @@ static PetscErrorCode PCSetUp_StructILU(PC pc)
   PetscCall(MatGetNonzeroState(Alocal, &state));
 
   PetscCall(PetscLogEventBegin(GILU_StencilExtract, pc, A, 0, 0));
-  if (!ilu->analyzed || pc->flag != SAME_NONZERO_PATTERN || state != ilu->sm.nonzerostate) {
-    GILUGrid g;
+  if (!ilu->analyzed || pc->flag != SAME_NONZERO_PATTERN || state != ilu->blockstate) {
+    GILUGrid  g;
+    PetscBool gridfound = PETSC_FALSE;
 
     PetscCall(PCReset_StructILU(pc));
-    PetscCall(PCStructILUFindGrid(pc, A, Alocal, &g));
-    if (ilu->levels > 0) { /* ILU(k) = ILU(0) on the ILU(k) pattern: the fill stencil, positions of level > k missing */
+    PetscCall(PCStructILUFindGrid(pc, A, Alocal, &g, &gridfound));
+    if (gridfound && ilu->levels > 0) { /* ILU(k) = ILU(0) on the ILU(k) pattern: the fill stencil, positions of level > k missing */
       GILUStencilMat pat;
 
       PetscCall(PetscMemzero(&pat, sizeof(pat)));
-      PetscCall(GILUStencilMatAnalyze(Alocal, &g, &pat));
-      PetscCall(GILUStencilGetName(&pat.stencil, g.dim, ilu->patname, sizeof(ilu->patname)));
-      PetscCall(GILUStencilMatFill(&pat, ilu->levels, &ilu->sm));
-      PetscCall(GILUStencilMatReset(&pat));
-    } else PetscCall(GILUStencilMatAnalyze(Alocal, &g, &ilu->sm));
+      PetscCall(GILUStencilMatAnalyze(Alocal, &g, &pat, ilu->fallbackwhy, sizeof(ilu->fallbackwhy)));
+      if (!ilu->fallbackwhy[0]) {
+        PetscCall(GILUStencilGetName(&pat.stencil, g.dim, ilu->patname, sizeof(ilu->patname)));
+        PetscCall(GILUStencilMatFill(&pat, ilu->levels, &ilu->sm));
+        PetscCall(GILUStencilMatReset(&pat));
+      }
+    } else if (gridfound) PetscCall(GILUStencilMatAnalyze(Alocal, &g, &ilu->sm, ilu->fallbackwhy, sizeof(ilu->fallbackwhy)));
+    ilu->analyzed      = PETSC_TRUE;
+    ilu->blockstate = state;
+    if (ilu->fallbackwhy[0]) { /* not a structured grid: a general sparse ILU(k) of the block */
+      PetscCall(PetscLogEventEnd(GILU_StencilExtract, pc, A, 0, 0));
+      PetscCall(StructILUFallbackFactor(pc, Alocal, PETSC_TRUE));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
     PetscCall(StructILUSymbolicFinish(&ilu->sm, (PetscBool)(ilu->type == PC_STRUCTILU_IC), &ilu->elim, &ilu->mirror, ilu->hyper, &ilu->nlevels, &ilu->dinv));
-    ilu->analyzed = PETSC_TRUE;
+  } else if (ilu->fallback) {
+    PetscCall(PetscLogEventEnd(GILU_StencilExtract, pc, A, 0, 0));
+    PetscCall(StructILUFallbackFactor(pc, Alocal, PETSC_FALSE));
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
   ilu->sm.nthreads     = ilu->threads;
   ilu->sm.scheduletype = (GILUScheduleType)ilu->schedule;
@@ -290,11 +408,7 @@ static PetscErrorCode PCFactor_StructILU(PC pc)
     if (ilu->dev) PetscCall(ilu->devops->setfactors(ilu->dev, &ilu->factors));
   }
   PetscCall(PetscLogEventEnd(GILU_StructILUFactor, pc, A, 0, 0));
-  if (ilu->zerorow >= 0) {
-    PetscCheck(!pc->erroriffailure, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "Zero pivot in local row %" PetscInt_FMT " of the structured-grid ILU (tolerance %g)", ilu->zerorow, (double)ilu->zeropivot);
-    PetscCall(PetscInfo(pc, "Zero pivot in local row %" PetscInt_FMT " (tolerance %g)\n", ilu->zerorow, (double)ilu->zeropivot));
-    PetscCall(PCSetFailedReason(pc, PC_FACTOR_NUMERIC_ZEROPIVOT));
-  }
+  PetscCall(StructILUCheckPivot(pc));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -310,7 +424,8 @@ static PetscErrorCode PCApply_StructILU(PC pc, Vec x, Vec y)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscLogEventBegin(GILU_StructILUApply, pc, x, y, 0));
-  if (ilu->dev) { /* device arrays: CUDA vectors' own, else the device's buffers with logged copies (src/sys/device-vec.c) */
+  if (ilu->fallback) PetscCall(StructILUFallbackSolve(pc, x, y, PETSC_FALSE));
+  else if (ilu->dev) { /* device arrays: CUDA vectors' own, else the device's buffers with logged copies (src/sys/device-vec.c) */
     void *bbuf, *xbuf;
 
     PetscCall(ilu->devops->buffers(ilu->dev, &bbuf, &xbuf));
@@ -435,6 +550,16 @@ static PetscErrorCode PCView_StructILU(PC pc, PetscViewer viewer)
   }
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
   if (size > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "  block Jacobi across %d MPI processes: each factors its local block (its DMDA box); process 0 shown\n", size));
+  if (ilu->fallback) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  the local block is not a structured grid (%s): factored as a general sparse matrix, %s(%" PetscInt_FMT ") in natural ordering by MatSolverType gilu (the factors of PETSc's %s(%" PetscInt_FMT ") of the block), on the host\n", ilu->fallbackwhy, ilu->type == PC_STRUCTILU_IC ? "ICC" : "ILU", ilu->levels, ilu->type == PC_STRUCTILU_IC ? "ICC" : "ILU", ilu->levels));
+    if (ilu->zerorow >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  FAILED: zero pivot in local row %" PetscInt_FMT "\n", ilu->zerorow));
+    PetscCall(PetscViewerASCIIPushTab(viewer));
+    PetscCall(PetscViewerPushFormat(viewer, PETSC_VIEWER_ASCII_INFO));
+    PetscCall(MatView(ilu->fallback, viewer));
+    PetscCall(PetscViewerPopFormat(viewer));
+    PetscCall(PetscViewerASCIIPopTab(viewer));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(PetscSNPrintf(line, sizeof(line), "%" PetscInt_FMT, g->n[0]));
   for (PetscInt d = 1; d < g->dim; d++) PetscCall(Append(line, sizeof(line), " x %" PetscInt_FMT, g->n[d]));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  grid: %" PetscInt_FMT "D, %s points (%s), DoF %" PetscInt_FMT "\n", g->dim, line, ilu->gridfrom, g->dof));
