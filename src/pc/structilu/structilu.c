@@ -9,8 +9,9 @@
    A local block that is not a structured grid (no DMDA box matches it and its pattern is not
    a stencil's in natural ordering: an ASM block with overlap, a block of a process grid that
    holds partial lines, a DoF block coupled through part of its entries) is factored as a
-   general sparse matrix instead, by MatSolverType gilu in natural ordering: the same ILU(k)
-   (IC(k)) factors, so the same preconditioner as PETSc's ILU, said in -ksp_view and -info.
+   general sparse matrix instead, in natural ordering, by MatSolverType gilu (ILU(k)) or petsc
+   (ICC(k), from the upper triangle): the factors of PETSc's ILU(k) (ICC(k)) of the block, said
+   in -ksp_view and -info.
 */
 #include <stdarg.h>
 #include <petsc/private/pcimpl.h>
@@ -167,11 +168,12 @@ static PetscErrorCode StructILUFallbackFactor(PC pc, Mat Alocal, PetscBool symbo
     IS       row, col;
     PetscInt m, bs;
 
-    PetscCall(PetscInfo(pc, "The local block is not a structured grid (%s): factored as a general sparse matrix by MatSolverType gilu\n", ilu->fallbackwhy));
+    PetscCall(PetscInfo(pc, "The local block is not a structured grid (%s): factored as a general sparse matrix by MatSolverType %s\n", ilu->fallbackwhy, ic ? MATSOLVERPETSC : MATSOLVERGILU));
     PetscCall(MatDestroy(&ilu->fallback));
     PetscCall(VecDestroy(&ilu->fx));
     PetscCall(VecDestroy(&ilu->fy));
-    PetscCall(MatGetFactor(Alocal, MATSOLVERGILU, ic ? MAT_FACTOR_ICC : MAT_FACTOR_ILU, &ilu->fallback));
+    /* ICC: PETSc's, which reads the upper triangle only (an ASM block of a symmetric operator may not be symmetric) */
+    PetscCall(MatGetFactor(Alocal, ic ? MATSOLVERPETSC : MATSOLVERGILU, ic ? MAT_FACTOR_ICC : MAT_FACTOR_ILU, &ilu->fallback));
     PetscCall(MatGetOrdering(Alocal, MATORDERINGNATURAL, &row, &col));
     if (ic) PetscCall(MatICCFactorSymbolic(ilu->fallback, Alocal, row, &info));
     else PetscCall(MatILUFactorSymbolic(ilu->fallback, Alocal, row, col, &info));
@@ -551,7 +553,10 @@ static PetscErrorCode PCView_StructILU(PC pc, PetscViewer viewer)
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
   if (size > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "  block Jacobi across %d MPI processes: each factors its local block (its DMDA box); process 0 shown\n", size));
   if (ilu->fallback) {
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  the local block is not a structured grid (%s): factored as a general sparse matrix, %s(%" PetscInt_FMT ") in natural ordering by MatSolverType gilu (the factors of PETSc's %s(%" PetscInt_FMT ") of the block), on the host\n", ilu->fallbackwhy, ilu->type == PC_STRUCTILU_IC ? "ICC" : "ILU", ilu->levels, ilu->type == PC_STRUCTILU_IC ? "ICC" : "ILU", ilu->levels));
+    MatSolverType solver;
+
+    PetscCall(MatFactorGetSolverType(ilu->fallback, &solver));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  the local block is not a structured grid (%s): factored as a general sparse matrix, %s(%" PetscInt_FMT ") in natural ordering by MatSolverType %s (the factors of PETSc's %s(%" PetscInt_FMT ") of the block), on the host\n", ilu->fallbackwhy, ilu->type == PC_STRUCTILU_IC ? "ICC" : "ILU", ilu->levels, solver, ilu->type == PC_STRUCTILU_IC ? "ICC" : "ILU", ilu->levels));
     if (ilu->zerorow >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  FAILED: zero pivot in local row %" PetscInt_FMT "\n", ilu->zerorow));
     PetscCall(PetscViewerASCIIPushTab(viewer));
     PetscCall(PetscViewerPushFormat(viewer, PETSC_VIEWER_ASCII_INFO));
