@@ -403,7 +403,7 @@ PetscErrorCode FGDDApplyTranspose_Host(const FGDDFactors *f, const PetscScalar x
     FGDDGather(f, s, x, z);
     for (PetscInt i = lo; i < hi; i++)
       for (PetscInt k = f->diag[i] + 1; k < f->ai[i + 1]; k++) {
-        const MatScalar *B = f->aa + k * bs2;
+        const MatScalar *B  = f->aa + k * bs2;
         PetscScalar     *zj = z + f->aj[k] * bs;
 
         for (PetscInt c = 0; c < bs; c++)
@@ -420,7 +420,7 @@ PetscErrorCode FGDDApplyTranspose_Host(const FGDDFactors *f, const PetscScalar x
     }
     for (PetscInt i = hi - 1; i >= lo; i--)
       for (PetscInt k = f->ai[i]; k < f->diag[i]; k++) {
-        const MatScalar *B = f->aa + k * bs2;
+        const MatScalar *B  = f->aa + k * bs2;
         PetscScalar     *zj = z + f->aj[k] * bs;
 
         for (PetscInt c = 0; c < bs; c++)

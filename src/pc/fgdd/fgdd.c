@@ -44,6 +44,7 @@ typedef struct {
   FGDDDevice           dev;      /* cuda or cudaemu: device copies of the factors */
   PetscObjectState     state;    /* nonzero state of the partitioned block */
   PetscBool            analyzed;
+  PetscBool            transposed; /* PCApplyTranspose() ran: the view says how */
 } PC_FGDD;
 
 static PetscErrorCode PCReset_FGDD(PC pc)
@@ -262,6 +263,7 @@ static PetscErrorCode PCApplyTranspose_FGDD(PC pc, Vec x, Vec y)
   }
   PetscCall(PetscLogEventBegin(GILU_FGDDApply, pc, x, y, 0));
   fg->f.nthreads = fg->threads;
+  fg->transposed = PETSC_TRUE;
   PetscCall(VecGetArrayRead(x, &xa));
   PetscCall(VecGetArrayWrite(y, &ya));
   PetscCall(FGDDApplyTranspose_Host(&fg->f, xa, fg->work, ya));
@@ -292,6 +294,7 @@ static PetscErrorCode PCView_FGDD(PC pc, PetscViewer viewer)
 
     PetscCall(PetscGILUBackendName(fg->ran, name, sizeof(name)));
     PetscCall(PetscViewerASCIIPrintf(viewer, "  back-end: %s\n", name));
+    if (fg->transposed) PetscCall(PetscViewerASCIIPrintf(viewer, "  transposed apply (PCApplyTranspose): U^T, D^T, L^T of each subdomain by columns, a host task per subdomain, host factors\n"));
   }
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
   if (size > 1) {

@@ -412,7 +412,8 @@ static PetscErrorCode PCView_StructILU_Backend(PC pc, PetscViewer viewer)
   PetscCall(PetscGILUBackendName(ilu->ran, name, sizeof(name)));
   PetscCall(PetscGILUBackendDescribe(build, sizeof(build)));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  back-end: %s; %s\n", name, build));
-  if (ilu->transposed) PetscCall(PetscViewerASCIIPrintf(viewer, "  transposed solves (PCApplyTranspose): (D + U)^T then L^T, sequential on the host with the host's factors%s\n", ilu->dev ? " (after a device factorization the host factors the same values once more)" : ""));
+  if (ilu->transposed)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  transposed solves (PCApplyTranspose): (D + U)^T then L^T, sequential on the host with the host's factors%s\n", ilu->dev ? " (after a device factorization the host factors the same values once more)" : ""));
   if (!ilu->dev) PetscFunctionReturn(PETSC_SUCCESS);
   bw        = ilu->modelbw > 0 ? ilu->modelbw : StructILUModelBW[ilu->modelgpu];
   lat       = ilu->modellat > 0 ? ilu->modellat : StructILUModelLat[ilu->modelgpu];
