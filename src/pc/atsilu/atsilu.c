@@ -324,8 +324,8 @@ static PetscErrorCode PCSetUp_ATSILU(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* m Jacobi sweeps on T x = b from x = D^{-1} b (unit: D = I), T lower or upper; the diagonal is the entry in column r */
-static PetscErrorCode PCATSILUJacobiTri(const ATSCSR *T, PetscBool unit, PetscInt m, PetscInt nt, const PetscScalar *b, PetscScalar *x, PetscScalar *t)
+/* m Jacobi sweeps on T x = b from x = D^{-1} b (unit: D = I), T lower or upper; the diagonal is the entry in column r; w: work */
+static PetscErrorCode PCATSILUJacobiTri(const ATSCSR *T, PetscBool unit, PetscInt m, PetscInt nt, const PetscScalar *b, PetscScalar *x, PetscScalar *w)
 {
   const PetscInt n = T->n;
 
@@ -337,28 +337,22 @@ static PetscErrorCode PCATSILUJacobiTri(const ATSCSR *T, PetscBool unit, PetscIn
     if (!unit)
       for (PetscInt p = T->i[r]; p < T->i[r + 1]; p++)
         if (T->j[p] == r) d = T->a[p];
-    t[r] = d; /* the diagonal, kept for the sweeps */
+    x[r] = unit ? b[r] : b[r] / d;
   }
-  for (PetscInt r = 0; r < n; r++) x[r] = unit ? b[r] : b[r] / t[r];
-  {
-    PetscScalar *dg, *w;
-
-    PetscCall(PetscMalloc2(n, &dg, n, &w));
-    PetscCall(PetscArraycpy(dg, t, n));
-    for (PetscInt s = 0; s < m; s++) {
+  for (PetscInt s = 0; s < m; s++) {
 #if defined(PETSCGILU_HAVE_OPENMP)
   #pragma omp parallel for num_threads(nt) schedule(static)
 #endif
-      for (PetscInt r = 0; r < n; r++) {
-        PetscScalar v = b[r];
+    for (PetscInt r = 0; r < n; r++) {
+      PetscScalar v = b[r], d = 1;
 
-        for (PetscInt p = T->i[r]; p < T->i[r + 1]; p++)
-          if (T->j[p] != r) v -= T->a[p] * x[T->j[p]];
-        w[r] = unit ? v : v / dg[r];
+      for (PetscInt p = T->i[r]; p < T->i[r + 1]; p++) {
+        if (T->j[p] != r) v -= T->a[p] * x[T->j[p]];
+        else d = T->a[p];
       }
-      PetscCall(PetscArraycpy(x, w, n));
+      w[r] = unit ? v : v / d;
     }
-    PetscCall(PetscFree2(dg, w));
+    PetscCall(PetscArraycpy(x, w, n));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
