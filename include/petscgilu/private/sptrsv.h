@@ -72,6 +72,13 @@ PETSC_EXTERN PetscErrorCode GILUTriSetMatrix(GILUTri, GILUTriUplo, GILUTriDiag, 
   j[] changed (the arrays are not compared: they may be the same memory).
 */
 PETSC_EXTERN PetscErrorCode GILUTriSetMatrixWithArrays(GILUTri, GILUTriUplo, GILUTriDiag, PetscInt, PetscInt, const PetscInt[], const PetscInt[], const MatScalar[], const MatScalar[], PetscInt);
+/*
+  GILUTriSetMatrixTranspose(tri, uplo, diag, n, bs, i, j, a, dinv): tri := T^T for the triangle T that GILUTriSetMatrix()
+  would be given with the same arguments (uplo is T's: tri is the other triangle; each block and each dinv block
+  transposed; a stored diagonal stays the last (lower) or first (upper) entry of its row). Copies, as GILUTriSetMatrix().
+  With T's factors of A = L U: solving U^T then L^T is A^{-T} (MatSolveTranspose(), PCApplyTranspose()).
+*/
+PETSC_EXTERN PetscErrorCode GILUTriSetMatrixTranspose(GILUTri, GILUTriUplo, GILUTriDiag, PetscInt, PetscInt, const PetscInt[], const PetscInt[], const MatScalar[], const MatScalar[]);
 /* x = T^{-1} b; x may be b (in place) */
 PETSC_EXTERN PetscErrorCode GILUTriSolve(GILUTri, const PetscScalar[], PetscScalar[]);
 /* Levels (wavefronts) of the analysis and the largest level's number of rows */

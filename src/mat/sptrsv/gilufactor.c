@@ -756,36 +756,14 @@ static PetscErrorCode MatSolveAdd_GILU(Mat B, Vec b, Vec y, Vec x)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* T^T of a CSR/BSR triangle (blocks transposed too); d: its inverted diagonal blocks, transposed likewise */
+/* T^T of a CSR/BSR triangle given as to GILUTriSetMatrix() (the engine's GILUTriSetMatrixTranspose()), with the factor's algorithm */
 static PetscErrorCode TransposeTri(GILUTri *T, GILUTriUplo uplo, GILUTriDiag diag, PetscInt nb, PetscInt bs, const PetscInt *ai, const PetscInt *aj, const MatScalar *aa, const MatScalar *d, GILUTriSolveType type, PetscInt nthreads)
 {
-  PetscInt  *ti, *tj, *pos, nz = ai[nb], bs2 = bs * bs;
-  MatScalar *ta, *td = NULL;
-
   PetscFunctionBegin;
-  PetscCall(PetscCalloc3(nb + 1, &ti, nz, &tj, nb, &pos));
-  PetscCall(PetscMalloc1(nz * bs2, &ta));
-  for (PetscInt k = 0; k < nz; k++) ti[aj[k] + 1]++;
-  for (PetscInt i = 0; i < nb; i++) ti[i + 1] += ti[i];
-  for (PetscInt i = 0; i < nb; i++) pos[i] = ti[i];
-  for (PetscInt i = 0; i < nb; i++)
-    for (PetscInt k = ai[i]; k < ai[i + 1]; k++) {
-      PetscInt q = pos[aj[k]]++;
-
-      tj[q] = i;
-      CopyBlock(bs, aa + k * bs2, ta + q * bs2);
-    }
-  if (d) {
-    PetscCall(PetscMalloc1(nb * bs2, &td));
-    for (PetscInt i = 0; i < nb; i++) CopyBlock(bs, d + i * bs2, td + i * bs2);
-  }
   PetscCall(GILUTriCreate(T));
   PetscCall(GILUTriSetType(*T, type));
   PetscCall(GILUTriSetThreads(*T, nthreads));
-  PetscCall(GILUTriSetMatrix(*T, uplo, diag, nb, bs, ti, tj, ta, td));
-  PetscCall(PetscFree3(ti, tj, pos));
-  PetscCall(PetscFree(ta));
-  PetscCall(PetscFree(td));
+  PetscCall(GILUTriSetMatrixTranspose(*T, uplo, diag, nb, bs, ai, aj, aa, d));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -799,8 +777,8 @@ static PetscErrorCode MatSolveTranspose_GILU(Mat B, Vec b, Vec x)
   const PetscInt    *r, *c;
 
   PetscFunctionBegin;
-  if (!f->Ut) PetscCall(TransposeTri(&f->Ut, GILU_TRI_LOWER, GILU_TRI_DIAG_INVERSE, f->nb, bs, f->Ui, f->Uj, f->Ua, f->Ud, f->type, f->nthreads));
-  if (!f->Lt) PetscCall(TransposeTri(&f->Lt, GILU_TRI_UPPER, GILU_TRI_DIAG_UNIT, f->nb, bs, f->Li, f->Lj, f->La, NULL, f->type, f->nthreads));
+  if (!f->Ut) PetscCall(TransposeTri(&f->Ut, GILU_TRI_UPPER, GILU_TRI_DIAG_INVERSE, f->nb, bs, f->Ui, f->Uj, f->Ua, f->Ud, f->type, f->nthreads));
+  if (!f->Lt) PetscCall(TransposeTri(&f->Lt, GILU_TRI_LOWER, GILU_TRI_DIAG_UNIT, f->nb, bs, f->Li, f->Lj, f->La, NULL, f->type, f->nthreads));
   PetscCall(VecGetArrayRead(b, &barr));
   PetscCall(VecGetArrayWrite(x, &xarr));
   PetscCall(ISGetIndices(f->row, &r));

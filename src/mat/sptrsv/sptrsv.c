@@ -407,6 +407,39 @@ PetscErrorCode GILUTriSetMatrix(GILUTri tri, GILUTriUplo uplo, GILUTriDiag diag,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode GILUTriSetMatrixTranspose(GILUTri tri, GILUTriUplo uplo, GILUTriDiag diag, PetscInt n, PetscInt bs, const PetscInt ai[], const PetscInt aj[], const MatScalar aa[], const MatScalar dinv[])
+{
+  const PetscInt bs2 = bs * bs, nz = ai[n];
+  PetscInt      *ti, *tj, *pos;
+  MatScalar     *ta, *td = NULL;
+
+  PetscFunctionBegin;
+  PetscCall(PetscCalloc3(n + 1, &ti, nz, &tj, n, &pos));
+  PetscCall(PetscMalloc1(nz * bs2, &ta));
+  for (PetscInt k = 0; k < nz; k++) ti[aj[k] + 1]++;
+  for (PetscInt r = 0; r < n; r++) ti[r + 1] += ti[r];
+  for (PetscInt r = 0; r < n; r++) pos[r] = ti[r];
+  for (PetscInt r = 0; r < n; r++) /* rows in increasing order: the columns of each transposed row come out sorted */
+    for (PetscInt k = ai[r]; k < ai[r + 1]; k++) {
+      const PetscInt q = pos[aj[k]]++;
+
+      tj[q] = r;
+      for (PetscInt p = 0; p < bs; p++)
+        for (PetscInt c = 0; c < bs; c++) ta[q * bs2 + p * bs + c] = aa[k * bs2 + c * bs + p];
+    }
+  if (dinv) {
+    PetscCall(PetscMalloc1(n * bs2, &td));
+    for (PetscInt r = 0; r < n; r++)
+      for (PetscInt p = 0; p < bs; p++)
+        for (PetscInt c = 0; c < bs; c++) td[r * bs2 + p * bs + c] = dinv[r * bs2 + c * bs + p];
+  }
+  PetscCall(SetMatrix(tri, uplo == GILU_TRI_LOWER ? GILU_TRI_UPPER : GILU_TRI_LOWER, diag, n, bs, ti, tj, ta, td, PETSC_FALSE, 0));
+  PetscCall(PetscFree3(ti, tj, pos));
+  PetscCall(PetscFree(ta));
+  PetscCall(PetscFree(td));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode GILUTriSetMatrixWithArrays(GILUTri tri, GILUTriUplo uplo, GILUTriDiag diag, PetscInt n, PetscInt bs, const PetscInt i[], const PetscInt j[], const MatScalar a[], const MatScalar dinv[], PetscInt patternid)
 {
   PetscFunctionBegin;

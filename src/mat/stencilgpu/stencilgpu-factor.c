@@ -97,6 +97,24 @@ static PetscErrorCode MatSolve_StencilGPU_StructILU(Mat fact, Vec b, Vec x)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* x = (LU)^{-T} b: U^T y = b, then L^T x = y (IC: the factors are symmetric up to rounding, but the transpose is solved all the same) */
+static PetscErrorCode MatSolveTranspose_StencilGPU_StructILU(Mat fact, Vec b, Vec x)
+{
+  Mat_StencilGPUFactor *f = (Mat_StencilGPUFactor *)fact->data;
+  const PetscScalar    *ba;
+  PetscScalar          *xa;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(GILU_StructILUApply, fact, b, x, 0));
+  PetscCall(VecGetArrayRead(b, &ba));
+  PetscCall(VecGetArrayWrite(x, &xa));
+  PetscCall(StructILUSolveTranspose_Host(&f->sm, &f->factors, ba, xa));
+  PetscCall(VecRestoreArrayWrite(x, &xa));
+  PetscCall(VecRestoreArrayRead(b, &ba));
+  PetscCall(PetscLogEventEnd(GILU_StructILUApply, fact, b, x, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MatILUFactorSymbolic_StencilGPU_StructILU(Mat fact, Mat A, IS row, IS col, const MatFactorInfo *info)
 {
   Mat_StencilGPUFactor *f = (Mat_StencilGPUFactor *)fact->data;
@@ -119,6 +137,7 @@ static PetscErrorCode MatILUFactorSymbolic_StencilGPU_StructILU(Mat fact, Mat A,
   f->zerorow                 = -1;
   fact->ops->lufactornumeric = MatLUFactorNumeric_StencilGPU_StructILU;
   fact->ops->solve           = MatSolve_StencilGPU_StructILU;
+  fact->ops->solvetranspose  = MatSolveTranspose_StencilGPU_StructILU;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -145,6 +164,7 @@ static PetscErrorCode MatICCFactorSymbolic_StencilGPU_StructILU(Mat fact, Mat A,
   f->zerorow                       = -1;
   fact->ops->choleskyfactornumeric = MatLUFactorNumeric_StencilGPU_StructILU;
   fact->ops->solve                 = MatSolve_StencilGPU_StructILU;
+  fact->ops->solvetranspose        = MatSolveTranspose_StencilGPU_StructILU;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -220,6 +240,9 @@ static PetscErrorCode MatFactorGetSolverType_StencilGPU_StructILU(Mat fact, MatS
    is accepted as long as every pivot is positive (then no shift is needed and the factors are those of
    `PCICC` on `MATAIJ`); a pivot that is not positive is an error that suggests
    `-pc_factor_shift_type none` or `-pc_type ilu`.
+
+   `MatSolveTranspose()` (`PCApplyTranspose()`, `KSPBICG`, `KSPSolveTranspose()`) solves U^T y = b, then
+   L^T x = y (DoF blocks transposed), sequentially on the host.
 
    Level: intermediate
 

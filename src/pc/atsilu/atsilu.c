@@ -53,6 +53,8 @@ typedef struct {
   PetscInt        bs;
   ATSCSR          L, U; /* the applied factors: L unit (strictly lower), U with its diagonal first */
   GILUTri         trl, tru;
+  GILUTri         trut, trlt; /* U^T and L^T, built at the first PCApplyTranspose() after a setup */
+  ATSCSR          Lt, Ut;     /* the same for the Jacobi sweeps (scalar) */
   PetscScalar    *work, *work2;
   PetscReal      *hist; /* residual after sweep s = 0 (the initial guess), 1, ..., nsweeps */
   PetscInt        nsweeps, nnzA, nnzS, nthreads, zerorow;
@@ -70,6 +72,10 @@ static PetscErrorCode PCReset_ATSILU(PC pc)
   PetscCall(ATSCSRReset(&ats->U));
   PetscCall(GILUTriDestroy(&ats->trl));
   PetscCall(GILUTriDestroy(&ats->tru));
+  PetscCall(GILUTriDestroy(&ats->trut));
+  PetscCall(GILUTriDestroy(&ats->trlt));
+  PetscCall(ATSCSRReset(&ats->Lt));
+  PetscCall(ATSCSRReset(&ats->Ut));
   PetscCall(PetscFree2(ats->work, ats->work2));
   PetscCall(PetscFree(ats->hist));
   ats->analyzed = PETSC_FALSE;
@@ -318,38 +324,54 @@ static PetscErrorCode PCSetUp_ATSILU(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* m Jacobi sweeps on L y = b (unit L) and U x = y, from y = b and x = D^{-1} y */
-static PetscErrorCode PCATSILUApplyJacobi(PC_ATSILU *ats, const PetscScalar *b, PetscScalar *x)
+/* m Jacobi sweeps on T x = b from x = D^{-1} b (unit: D = I), T lower or upper; the diagonal is the entry in column r; w: work */
+static PetscErrorCode PCATSILUJacobiTri(const ATSCSR *T, PetscBool unit, PetscInt m, PetscInt nt, const PetscScalar *b, PetscScalar *x, PetscScalar *w)
 {
-  PetscInt      n = ats->F.n, m = ats->trisweeps, nt = ats->nthreads;
-  PetscScalar  *y = ats->work, *t = ats->work2;
-  const ATSCSR *L = &ats->L, *U = &ats->U;
+  const PetscInt n = T->n;
 
   PetscFunctionBegin;
   (void)nt;
-  PetscCall(PetscArraycpy(y, b, n));
-  for (PetscInt s = 0; s < m; s++) {
-#if defined(PETSCGILU_HAVE_OPENMP)
-  #pragma omp parallel for num_threads(nt) schedule(static)
-#endif
-    for (PetscInt r = 0; r < n; r++) {
-      PetscScalar v = b[r];
-      for (PetscInt p = L->i[r]; p < L->i[r + 1]; p++) v -= L->a[p] * y[L->j[p]];
-      t[r] = v;
-    }
-    PetscCall(PetscArraycpy(y, t, n));
+  for (PetscInt r = 0; r < n; r++) {
+    PetscScalar d = 1;
+
+    if (!unit)
+      for (PetscInt p = T->i[r]; p < T->i[r + 1]; p++)
+        if (T->j[p] == r) d = T->a[p];
+    x[r] = unit ? b[r] : b[r] / d;
   }
-  for (PetscInt r = 0; r < n; r++) x[r] = y[r] / U->a[U->i[r]];
   for (PetscInt s = 0; s < m; s++) {
 #if defined(PETSCGILU_HAVE_OPENMP)
   #pragma omp parallel for num_threads(nt) schedule(static)
 #endif
     for (PetscInt r = 0; r < n; r++) {
-      PetscScalar v = y[r];
-      for (PetscInt p = U->i[r] + 1; p < U->i[r + 1]; p++) v -= U->a[p] * x[U->j[p]];
-      t[r] = v / U->a[U->i[r]];
+      PetscScalar v = b[r], d = 1;
+
+      for (PetscInt p = T->i[r]; p < T->i[r + 1]; p++) {
+        if (T->j[p] != r) v -= T->a[p] * x[T->j[p]];
+        else d = T->a[p];
+      }
+      w[r] = unit ? v : v / d;
     }
-    PetscCall(PetscArraycpy(x, t, n));
+    PetscCall(PetscArraycpy(x, w, n));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* m Jacobi sweeps on L y = b (unit L) and U x = y, from y = b and x = D^{-1} y; transposed: U^T y = b, then L^T x = y, the
+   exact transpose of the same linear operator (sum_k (-D^{-1} U')^k D^{-1} transposed is sum_k (-D^{-1} U'^T)^k D^{-1}) */
+static PetscErrorCode PCATSILUApplyJacobi(PC_ATSILU *ats, PetscBool transpose, const PetscScalar *b, PetscScalar *x)
+{
+  PetscScalar *y = ats->work, *t = ats->work2;
+
+  PetscFunctionBegin;
+  if (transpose) {
+    if (!ats->Ut.i) PetscCall(ATSCSRTranspose(&ats->U, &ats->Ut));
+    if (!ats->Lt.i) PetscCall(ATSCSRTranspose(&ats->L, &ats->Lt));
+    PetscCall(PCATSILUJacobiTri(&ats->Ut, PETSC_FALSE, ats->trisweeps, ats->nthreads, b, y, t));
+    PetscCall(PCATSILUJacobiTri(&ats->Lt, PETSC_TRUE, ats->trisweeps, ats->nthreads, y, x, t));
+  } else {
+    PetscCall(PCATSILUJacobiTri(&ats->L, PETSC_TRUE, ats->trisweeps, ats->nthreads, b, y, t));
+    PetscCall(PCATSILUJacobiTri(&ats->U, PETSC_FALSE, ats->trisweeps, ats->nthreads, y, x, t));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -371,7 +393,47 @@ static PetscErrorCode PCApply_ATSILU(PC pc, Vec x, Vec y)
   if (ats->trisolve == PC_ATSILU_TRISOLVE_EXACT) {
     PetscCall(GILUTriSolve(ats->trl, xa, ats->work));
     PetscCall(GILUTriSolve(ats->tru, ats->work, ya));
-  } else PetscCall(PCATSILUApplyJacobi(ats, xa, ya));
+  } else PetscCall(PCATSILUApplyJacobi(ats, PETSC_FALSE, xa, ya));
+  PetscCall(VecRestoreArrayWrite(y, &ya));
+  PetscCall(VecRestoreArrayRead(x, &xa));
+  PetscCall(PetscLogEventEnd(GILU_ATSILUApply, pc, x, y, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* y = (LU)^{-T} x: U^T then L^T, with the engine (the triangles transposed once per setup, same algorithm and back-end
+   options as L and U) or the Jacobi sweeps on the transposed factors */
+static PetscErrorCode PCApplyTranspose_ATSILU(PC pc, Vec x, Vec y)
+{
+  PC_ATSILU         *ats = (PC_ATSILU *)pc->data;
+  const PetscScalar *xa;
+  PetscScalar       *ya;
+
+  PetscFunctionBegin;
+  if (ats->zerorow >= 0) {
+    PetscCall(VecSetInf(y));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscLogEventBegin(GILU_ATSILUApply, pc, x, y, 0));
+  if (ats->trisolve == PC_ATSILU_TRISOLVE_EXACT && !ats->trut) {
+    const PetscInt n = ats->L.n, bs = ats->bs > 0 ? ats->bs : 1;
+    const char    *prefix;
+
+    PetscCall(PCGetOptionsPrefix(pc, &prefix));
+    PetscCall(GILUTriCreate(&ats->trut));
+    PetscCall(GILUTriCreate(&ats->trlt));
+    PetscCall(GILUTriSetThreads(ats->trut, ats->nthreads));
+    PetscCall(GILUTriSetThreads(ats->trlt, ats->nthreads));
+    PetscCall(GILUTriSetFromOptions(ats->trut, ((PetscObject)pc)->options, prefix));
+    PetscCall(GILUTriSetFromOptions(ats->trlt, ((PetscObject)pc)->options, prefix));
+    PetscCall(GILUTriSetMatrixTranspose(ats->trut, GILU_TRI_UPPER, GILU_TRI_DIAG_STORED, n, bs, ats->U.i, ats->U.j, ats->U.a, NULL));
+    PetscCall(GILUTriSetMatrixTranspose(ats->trlt, GILU_TRI_LOWER, GILU_TRI_DIAG_UNIT, n, bs, ats->L.i, ats->L.j, ats->L.a, NULL));
+  }
+  PetscCall(VecGetArrayRead(x, &xa));
+  PetscCall(VecGetArrayWrite(y, &ya));
+  if (ats->trisolve == PC_ATSILU_TRISOLVE_EXACT) {
+    PetscCall(GILUTriSolve(ats->trut, xa, ats->work));
+    PetscCall(GILUTriSolve(ats->trlt, ats->work, ya));
+  } else PetscCall(PCATSILUApplyJacobi(ats, PETSC_TRUE, xa, ya));
   PetscCall(VecRestoreArrayWrite(y, &ya));
   PetscCall(VecRestoreArrayRead(x, &xa));
   PetscCall(PetscLogEventEnd(GILU_ATSILUApply, pc, x, y, 0));
@@ -654,6 +716,7 @@ PETSC_EXTERN PetscErrorCode PCCreate_ATSILU(PC pc)
 
   pc->ops->setup          = PCSetUp_ATSILU;
   pc->ops->apply          = PCApply_ATSILU;
+  pc->ops->applytranspose = PCApplyTranspose_ATSILU;
   pc->ops->reset          = PCReset_ATSILU;
   pc->ops->destroy        = PCDestroy_ATSILU;
   pc->ops->view           = PCView_ATSILU;

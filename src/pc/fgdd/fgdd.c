@@ -44,6 +44,7 @@ typedef struct {
   FGDDDevice           dev;      /* cuda or cudaemu: device copies of the factors */
   PetscObjectState     state;    /* nonzero state of the partitioned block */
   PetscBool            analyzed;
+  PetscBool            transposed; /* PCApplyTranspose() ran: the view says how */
 } PC_FGDD;
 
 static PetscErrorCode PCReset_FGDD(PC pc)
@@ -248,6 +249,30 @@ static PetscErrorCode PCApply_FGDD(PC pc, Vec x, Vec y)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* y = (P^T L D U P)^{-T} x on the host, whatever the back-end (the factors are computed and kept on the host) */
+static PetscErrorCode PCApplyTranspose_FGDD(PC pc, Vec x, Vec y)
+{
+  PC_FGDD           *fg = (PC_FGDD *)pc->data;
+  const PetscScalar *xa;
+  PetscScalar       *ya;
+
+  PetscFunctionBegin;
+  if (fg->f.zerorow >= 0) {
+    PetscCall(VecSetInf(y));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscLogEventBegin(GILU_FGDDApply, pc, x, y, 0));
+  fg->f.nthreads = fg->threads;
+  fg->transposed = PETSC_TRUE;
+  PetscCall(VecGetArrayRead(x, &xa));
+  PetscCall(VecGetArrayWrite(y, &ya));
+  PetscCall(FGDDApplyTranspose_Host(&fg->f, xa, fg->work, ya));
+  PetscCall(VecRestoreArrayWrite(y, &ya));
+  PetscCall(VecRestoreArrayRead(x, &xa));
+  PetscCall(PetscLogEventEnd(GILU_FGDDApply, pc, x, y, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCView_FGDD(PC pc, PetscViewer viewer)
 {
   PC_FGDD           *fg = (PC_FGDD *)pc->data;
@@ -269,6 +294,7 @@ static PetscErrorCode PCView_FGDD(PC pc, PetscViewer viewer)
 
     PetscCall(PetscGILUBackendName(fg->ran, name, sizeof(name)));
     PetscCall(PetscViewerASCIIPrintf(viewer, "  back-end: %s\n", name));
+    if (fg->transposed) PetscCall(PetscViewerASCIIPrintf(viewer, "  transposed apply (PCApplyTranspose): U^T, D^T, L^T of each subdomain by columns, a host task per subdomain, host factors\n"));
   }
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
   if (size > 1) {
@@ -727,6 +753,10 @@ PetscErrorCode PCFGDDGetSubdomains(PC pc, PetscInt *n, const PetscInt *rows[], I
    bytes per block row: above 48 KiB the kernels opt in, up to the device's limit per block (A100: 163 KiB, 13909
    block rows of size 1; H100: 227 KiB, 19370); a larger subdomain is an error at setup that says so.
 
+   `PCApplyTranspose()` (`KSPBICG`, `KSPSolveTranspose()`) applies the exact transpose, P^T L^{-T} D^{-T} U^{-T} P
+   (blocks transposed): per subdomain, U^T and L^T by columns, sequential within a subdomain, a host task per
+   subdomain, on the host factors whatever the back-end (`-pc_fgdd_backend cuda` or cudaemu included).
+
    Level: intermediate
 
 .seealso: `PCCreate()`, `PCSetType()`, `PCBJACOBI`, `PCILU`, `PCFGDDSetSubdomainRows()`, `PCFGDDSetSubdomainBox()`,
@@ -751,6 +781,7 @@ PETSC_EXTERN PetscErrorCode PCCreate_FGDD(PC pc)
 
   pc->ops->setup          = PCSetUp_FGDD;
   pc->ops->apply          = PCApply_FGDD;
+  pc->ops->applytranspose = PCApplyTranspose_FGDD;
   pc->ops->reset          = PCReset_FGDD;
   pc->ops->destroy        = PCDestroy_FGDD;
   pc->ops->setfromoptions = PCSetFromOptions_FGDD;

@@ -60,6 +60,8 @@ PETSC_INTERN PetscErrorCode FGDDFactorsReset(FGDDFactors *);
 PETSC_INTERN PetscErrorCode FGDDFactor(FGDDFactors *, PetscReal);
 PETSC_INTERN PetscErrorCode FGDDBuildLevels(FGDDFactors *);
 PETSC_INTERN PetscErrorCode FGDDApply_Host(const FGDDFactors *, FGDDApplyType, PetscBool, const PetscScalar[], PetscScalar[], PetscScalar[]);
+/* the exact transpose of the apply, sequential within each subdomain (every back-end: the factors are on the host) */
+PETSC_INTERN PetscErrorCode FGDDApplyTranspose_Host(const FGDDFactors *, const PetscScalar[], PetscScalar[], PetscScalar[]);
 
 /* cuda/fgdd.cu, built by nvcc (plain names, PETSCGILU_HAVE_CUDA) and for the emulation (_cudaemu names,
    PETSCGILU_HAVE_CUDAEMU): device copies of the factors and the apply kernels */

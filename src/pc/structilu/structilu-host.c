@@ -74,6 +74,8 @@ static const GILUTileKernel Forward_Kernels[]        = {NULL, Forward_1_double, 
 static const GILUTileKernel Backward_Kernels[]       = {NULL, Backward_1_double, Backward_2_double, Backward_3_double, Backward_4_double, Backward_5_double, Backward_6_double, Backward_7_double, Backward_8_double};
 static const GILUTileKernel ForwardSingle_Kernels[]  = {NULL, Forward_1_float, Forward_2_float, Forward_3_float, Forward_4_float, Forward_5_float, Forward_6_float, Forward_7_float, Forward_8_float};
 static const GILUTileKernel BackwardSingle_Kernels[] = {NULL, Backward_1_float, Backward_2_float, Backward_3_float, Backward_4_float, Backward_5_float, Backward_6_float, Backward_7_float, Backward_8_float};
+static void (*const SolveTranspose_Kernels[])(const SolveCtx *) = {NULL, SolveTranspose_1_double, SolveTranspose_2_double, SolveTranspose_3_double, SolveTranspose_4_double, SolveTranspose_5_double, SolveTranspose_6_double, SolveTranspose_7_double, SolveTranspose_8_double};
+static void (*const SolveTransposeSingle_Kernels[])(const SolveCtx *) = {NULL, SolveTranspose_1_float, SolveTranspose_2_float, SolveTranspose_3_float, SolveTranspose_4_float, SolveTranspose_5_float, SolveTranspose_6_float, SolveTranspose_7_float, SolveTranspose_8_float};
 
 /*
   GILUStencilGetMirror - mirror[s] = index of -off[s]; errors if the stencil is not symmetric
@@ -214,6 +216,27 @@ PetscErrorCode StructILUSolve_Host(GILUStencilMat *sm, const StructILUFactors *F
   PetscCall(GILUStencilMatGetSchedule(sm, &sched));
   PetscCall(GILUScheduleRun(sched, PETSC_FALSE, (F->single ? ForwardSingle_Kernels : Forward_Kernels)[d], &ctx));
   PetscCall(GILUScheduleRun(sched, PETSC_TRUE, (F->single ? BackwardSingle_Kernels : Backward_Kernels)[d], &ctx));
+  PetscCall(PetscLogFlops((PetscLogDouble)sm->npoints * (2.0 * d * d * sm->stencil.ns)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode StructILUSolveTranspose_Host(GILUStencilMat *sm, const StructILUFactors *F, const PetscScalar *b, PetscScalar *x)
+{
+  const PetscInt d = sm->grid.dof;
+  SolveCtx       ctx;
+
+  PetscFunctionBegin;
+  PetscCheck(F->dinv, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "The structured-grid ILU has no factors on the host");
+  PetscCall(PetscMemzero(&ctx, sizeof(ctx)));
+  ctx.sm     = sm;
+  ctx.ic     = F->ic;
+  ctx.lval   = F->lval;
+  ctx.uval   = F->uval;
+  ctx.dinv   = F->dinv;
+  ctx.mirror = F->mirror;
+  ctx.b      = b;
+  ctx.x      = x;
+  (F->single ? SolveTransposeSingle_Kernels : SolveTranspose_Kernels)[d](&ctx);
   PetscCall(PetscLogFlops((PetscLogDouble)sm->npoints * (2.0 * d * d * sm->stencil.ns)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -319,6 +319,86 @@ static void SUFFIX(Backward)(void *vctx, GILUSchedule sched, PetscInt nu, const 
   }
 }
 
+/*
+  The transposed solve x = (L (D + U))^{-T} b, sequential in natural order (no tiles, one thread):
+  (D + U)^T y = b forward, y_p = D_p^{-T} (b_p - sum_u U_{p-u,u}^T y_{p-u}) over the upper offsets u, then
+  L^T x = y backward, x_p = y_p - sum_s L_{p-s,s}^T x_{p-s} over the lower offsets s. IC stores no lower
+  blocks: L_{p-s,s} = U_{p,-s}^T D_p^{-1}, so x_p = y_p - D_p^{-T} sum_u U_{p,u} x_{p+u}.
+*/
+static void SUFFIX(SolveTranspose)(const SolveCtx *ctx)
+{
+  const GILUStencilMat *sm   = ctx->sm;
+  const GILUStencil    *st   = &sm->stencil;
+  const GILUGrid       *g    = &sm->grid;
+  const FT             *dinv = (const FT *)ctx->dinv;
+  const PetscInt        nl = st->nlower, ns = st->ns, np = sm->npoints;
+  const size_t          N = (size_t)np * (SDOF * SDOF);
+  PetscScalar          *x = ctx->x;
+
+  for (PetscInt p = 0; p < np; p++) {
+    const PetscInt i = p % g->n[0], j = (p / g->n[0]) % g->n[1], k = p / (g->n[0] * g->n[1]);
+    const FT      *Di = dinv + (size_t)p * (SDOF * SDOF);
+    PetscScalar    sum[SDOF];
+
+    for (PetscInt a = 0; a < SDOF; a++) sum[a] = ctx->b[p * SDOF + a];
+    for (PetscInt s = nl + 1; s < ns; s++) {
+      const PetscInt    *d = st->off[s], q = p - sm->shift[s];
+      const FT          *U;
+      const PetscScalar *yq;
+
+      if (i - d[0] < 0 || i - d[0] >= g->n[0] || j - d[1] < 0 || j - d[1] >= g->n[1] || k - d[2] < 0 || k - d[2] >= g->n[2]) continue;
+      U  = (const FT *)ctx->uval + (size_t)(s - nl - 1) * N + (size_t)q * (SDOF * SDOF);
+      yq = x + q * SDOF;
+      for (PetscInt a = 0; a < SDOF; a++)
+        for (PetscInt e = 0; e < SDOF; e++) sum[a] -= (PetscScalar)U[e * SDOF + a] * yq[e];
+    }
+    for (PetscInt a = 0; a < SDOF; a++) {
+      PetscScalar t = 0;
+
+      for (PetscInt e = 0; e < SDOF; e++) t += (PetscScalar)Di[e * SDOF + a] * sum[e];
+      x[p * SDOF + a] = t;
+    }
+  }
+  for (PetscInt p = np - 1; p >= 0; p--) {
+    const PetscInt i = p % g->n[0], j = (p / g->n[0]) % g->n[1], k = p / (g->n[0] * g->n[1]);
+    PetscScalar    sum[SDOF];
+
+    for (PetscInt a = 0; a < SDOF; a++) sum[a] = 0;
+    if (ctx->ic) { /* sum = D_p^{-T} sum_u U_{p,u} x_{p+u} */
+      PetscScalar t[SDOF];
+      const FT   *Di = dinv + (size_t)p * (SDOF * SDOF);
+
+      for (PetscInt a = 0; a < SDOF; a++) t[a] = 0;
+      for (PetscInt s = nl + 1; s < ns; s++) {
+        const PetscInt    *d = st->off[s];
+        const FT          *U;
+        const PetscScalar *xq;
+
+        if (i + d[0] < 0 || i + d[0] >= g->n[0] || j + d[1] < 0 || j + d[1] >= g->n[1] || k + d[2] < 0 || k + d[2] >= g->n[2]) continue;
+        U  = (const FT *)ctx->uval + (size_t)(s - nl - 1) * N + (size_t)p * (SDOF * SDOF);
+        xq = x + (p + sm->shift[s]) * SDOF;
+        for (PetscInt a = 0; a < SDOF; a++)
+          for (PetscInt e = 0; e < SDOF; e++) t[a] += (PetscScalar)U[a * SDOF + e] * xq[e];
+      }
+      for (PetscInt a = 0; a < SDOF; a++)
+        for (PetscInt e = 0; e < SDOF; e++) sum[a] += (PetscScalar)Di[e * SDOF + a] * t[e];
+    } else {
+      for (PetscInt s = 0; s < nl; s++) {
+        const PetscInt    *d = st->off[s], q = p - sm->shift[s];
+        const FT          *L;
+        const PetscScalar *xq;
+
+        if (i - d[0] < 0 || i - d[0] >= g->n[0] || j - d[1] < 0 || j - d[1] >= g->n[1] || k - d[2] < 0 || k - d[2] >= g->n[2]) continue;
+        L  = (const FT *)ctx->lval + (size_t)s * N + (size_t)q * (SDOF * SDOF);
+        xq = x + q * SDOF;
+        for (PetscInt a = 0; a < SDOF; a++)
+          for (PetscInt e = 0; e < SDOF; e++) sum[a] += (PetscScalar)L[e * SDOF + a] * xq[e];
+      }
+    }
+    for (PetscInt a = 0; a < SDOF; a++) x[p * SDOF + a] -= sum[a];
+  }
+}
+
 #if SDOF_FACTOR
 /*
   In-place ILU(0) of the rows of a tile (Algorithm 1 of the StructILU paper), in double.

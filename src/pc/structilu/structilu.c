@@ -48,6 +48,7 @@ typedef struct {
   PetscInt         zerorow;     /* local row of a zero pivot, -1 if none */
   PetscObjectState blockstate;  /* nonzero state of the local block (AIJ, BAIJ) at the last analysis */
   PetscBool        analyzed;
+  PetscBool        transposed; /* PCApplyTranspose() ran: the view says how */
   /* back-end (cuda/structilu.cu): the solves on a CUDA device or through its emulation */
   PetscGILUBackendType      backend;    /* -pc_structilu_backend; auto: -gilu_backend's */
   PetscBool                 backendset; /* the PC's own option or setter was used */
@@ -448,6 +449,35 @@ static PetscErrorCode PCApply_StructILU(PC pc, Vec x, Vec y)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* y = (LU)^{-T} x on the host, whatever the back-end: after a factorization on the device, the host factors the same values once first */
+static PetscErrorCode PCApplyTranspose_StructILU(PC pc, Vec x, Vec y)
+{
+  PC_StructILU      *ilu = (PC_StructILU *)pc->data;
+  const PetscScalar *xa;
+  PetscScalar       *ya;
+
+  PetscFunctionBegin;
+  if (ilu->zerorow >= 0) {
+    PetscCall(VecSetInf(y));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  ilu->transposed = PETSC_TRUE;
+  if (!ilu->factors.dinv) { /* factored on the device only: sm holds the unfactored values */
+    PetscCall(PetscLogEventBegin(GILU_StructILUFactor, pc, pc->pmat, 0, 0));
+    PetscCall(StructILUFactor_Host(&ilu->sm, ilu->elim, ilu->mirror, ilu->zeropivot, ilu->dinv, &ilu->zerorow));
+    PetscCall(StructILUFactorsStore_Host(&ilu->sm, ilu->dinv, ilu->mirror, (PetscBool)(ilu->precision == PC_STRUCTILU_PRECISION_SINGLE), &ilu->factors));
+    PetscCall(PetscLogEventEnd(GILU_StructILUFactor, pc, pc->pmat, 0, 0));
+  }
+  PetscCall(PetscLogEventBegin(GILU_StructILUApply, pc, x, y, 0));
+  PetscCall(VecGetArrayRead(x, &xa));
+  PetscCall(VecGetArrayWrite(y, &ya));
+  PetscCall(StructILUSolveTranspose_Host(&ilu->sm, &ilu->factors, xa, ya));
+  PetscCall(VecRestoreArrayWrite(y, &ya));
+  PetscCall(VecRestoreArrayRead(x, &xa));
+  PetscCall(PetscLogEventEnd(GILU_StructILUApply, pc, x, y, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* printf-append to a string */
 static PetscErrorCode Append(char line[], size_t len, const char fmt[], ...)
 {
@@ -499,6 +529,8 @@ static PetscErrorCode PCView_StructILU_Backend(PC pc, PetscViewer viewer)
   PetscCall(PetscGILUBackendName(ilu->ran, name, sizeof(name)));
   PetscCall(PetscGILUBackendDescribe(build, sizeof(build)));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  back-end: %s; %s\n", name, build));
+  if (ilu->transposed)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  transposed solves (PCApplyTranspose): (D + U)^T then L^T, sequential on the host with the host's factors%s\n", ilu->dev ? " (after a device factorization the host factors the same values once more)" : ""));
   if (!ilu->dev) PetscFunctionReturn(PETSC_SUCCESS);
   bw        = ilu->modelbw > 0 ? ilu->modelbw : StructILUModelBW[ilu->modelgpu];
   lat       = ilu->modellat > 0 ? ilu->modellat : StructILUModelLat[ilu->modelgpu];
@@ -942,6 +974,11 @@ static PetscErrorCode PCDestroy_StructILU(PC pc)
   A zero pivot sets the failed reason so that `KSPSolve()` returns `KSP_DIVERGED_PC_FAILED`;
   a NaN or Inf in the matrix is an error at setup.
 
+  `PCApplyTranspose()` (`KSPBICG`, `KSPSolveTranspose()`) solves (D + U)^T y = b, then L^T x = y (DoF blocks
+  transposed) sequentially on the host with the host's factors, whatever the back-end: after a factorization on
+  the device (cuda, cudaemu) the host factors the same values at the first transposed apply. `-ksp_view` says so
+  once a transposed apply has run.
+
   Level: beginner
 
 .seealso: `PCILU`, `PCStructILUSetGrid()`, `PCStructILUSetDof()`, `PCStructILUSetLevels()`, `PCStructILUSetZeroPivot()`, `PCStructILUGetStencil()`
@@ -960,6 +997,7 @@ PETSC_EXTERN PetscErrorCode PCCreate_StructILU(PC pc)
 
   pc->ops->setup          = PCSetUp_StructILU;
   pc->ops->apply          = PCApply_StructILU;
+  pc->ops->applytranspose = PCApplyTranspose_StructILU;
   pc->ops->reset          = PCReset_StructILU;
   pc->ops->destroy        = PCDestroy_StructILU;
   pc->ops->view           = PCView_StructILU;

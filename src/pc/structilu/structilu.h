@@ -31,5 +31,7 @@ PETSC_INTERN PetscErrorCode StructILUSymbolicStencil(const GILUStencilMat *, Pet
 
 /* x = (L (D + U))^{-1} b (IC: ((D + U)^T D^{-1} (D + U))^{-1} b): forward then backward substitution (Algorithm 2) */
 PETSC_INTERN PetscErrorCode StructILUSolve_Host(GILUStencilMat *, const StructILUFactors *, const PetscScalar *, PetscScalar *);
+/* x = (L (D + U))^{-T} b: (D + U)^T y = b, then L^T x = y (blocks transposed); sequential, natural order */
+PETSC_INTERN PetscErrorCode StructILUSolveTranspose_Host(GILUStencilMat *, const StructILUFactors *, const PetscScalar *, PetscScalar *);
 
 #endif
