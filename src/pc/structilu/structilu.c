@@ -461,6 +461,12 @@ static PetscErrorCode PCApplyTranspose_StructILU(PC pc, Vec x, Vec y)
     PetscCall(VecSetInf(y));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
+  if (ilu->fallback) { /* not a structured grid: the general factor's transposed solve */
+    PetscCall(PetscLogEventBegin(GILU_StructILUApply, pc, x, y, 0));
+    PetscCall(StructILUFallbackSolve(pc, x, y, PETSC_TRUE));
+    PetscCall(PetscLogEventEnd(GILU_StructILUApply, pc, x, y, 0));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   ilu->transposed = PETSC_TRUE;
   if (!ilu->factors.dinv) { /* factored on the device only: sm holds the unfactored values */
     PetscCall(PetscLogEventBegin(GILU_StructILUFactor, pc, pc->pmat, 0, 0));
