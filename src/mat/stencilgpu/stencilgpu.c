@@ -36,9 +36,14 @@ static PetscErrorCode MatSetUp_StencilGPU(Mat A)
 
   PetscFunctionBegin;
   PetscCall(MatGetDM(A, &da));
-  PetscCheck(da, comm, PETSC_ERR_ARG_WRONGSTATE, "MATSTENCILGPU takes its grid and stencil from a DMDA: create the matrix with DMCreateMatrix() on a DMDA (-dm_mat_type stencilgpu or DMSetMatType()). "
-             "(MatAXPY() or MatCopy() into a stencilgpu matrix from another type with DIFFERENT_NONZERO_PATTERN gets here, because PETSc then builds a new matrix without the DMDA: "
-             "pass SUBSET_NONZERO_PATTERN, which holds whenever the other matrix's entries lie in the stencil)");
+  if (!da) {
+    /* no grid: a matrix that PETSc creates with the type of a stencilgpu operator (PCGAMG's prolongator,
+       MatAXPY() with DIFFERENT_NONZERO_PATTERN) is a general sparse matrix: it becomes AIJ */
+    PetscCall(PetscInfo(A, "MATSTENCILGPU without a DMDA: the matrix becomes AIJ\n"));
+    PetscCall(MatSetType(A, MATAIJ));
+    PetscCall(MatSetUp(A));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(PetscObjectTypeCompare((PetscObject)da, DMDA, &isda));
   PetscCheck(isda, comm, PETSC_ERR_ARG_WRONG, "MATSTENCILGPU needs a DMDA, not a %s: use -dm_mat_type aij", ((PetscObject)da)->type_name);
   PetscCall(DMDAGetInfo(da, &dim, &M, &N, &P, NULL, NULL, NULL, &dof, &sw, &bd[0], &bd[1], &bd[2], &stype));
@@ -349,23 +354,37 @@ static PetscErrorCode MatZeroEntries_StencilGPU(Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Rows may be owned by any process (as for MPIAIJ): each is zeroed by its owner */
 static PetscErrorCode MatZeroRows_StencilGPU(Mat A, PetscInt n, const PetscInt rows[], PetscScalar diag, Vec x, Vec b)
 {
   Mat_StencilGPU    *sg  = (Mat_StencilGPU *)A->data;
-  const PetscInt     dof = sg->sm.grid.dof, rstart = A->rmap->rstart;
+  const PetscInt     dof = sg->sm.grid.dof;
   const size_t       N   = (size_t)sg->sm.npoints;
   const PetscScalar *xa  = NULL;
   PetscScalar       *ba  = NULL;
+  PetscInt           nr, *lrows, *grows, ng = 0;
 
   PetscFunctionBegin;
+  PetscCall(PetscMalloc1(n, &grows));
+  for (PetscInt t = 0; t < n; t++) {
+    PetscCheck(rows[t] < A->rmap->N, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Row %" PetscInt_FMT " is beyond the %" PetscInt_FMT " rows", rows[t], A->rmap->N);
+    if (rows[t] >= 0) grows[ng++] = rows[t];
+  }
+  if (sg->size > 1) {
+    PetscCall(PetscLayoutMapLocal(A->rmap, ng, grows, &nr, &lrows, NULL));
+    PetscCall(PetscFree(grows));
+  } else {
+    for (PetscInt t = 0; t < ng; t++) grows[t] -= A->rmap->rstart;
+    nr    = ng;
+    lrows = grows;
+  }
   if (x && b) {
     PetscCall(VecGetArrayRead(x, &xa));
     PetscCall(VecGetArray(b, &ba));
   }
-  for (PetscInt t = 0; t < n; t++) {
-    PetscInt r = rows[t] - rstart, p = r / dof, a = r % dof;
+  for (PetscInt t = 0; t < nr; t++) {
+    PetscInt r = lrows[t], p = r / dof, a = r % dof;
 
-    PetscCheck(r >= 0 && rows[t] < A->rmap->rend, PETSC_COMM_SELF, PETSC_ERR_SUP, "MATSTENCILGPU zeroes only rows owned by the calling process, not row %" PetscInt_FMT " (owned rows %" PetscInt_FMT " to %" PetscInt_FMT ")", rows[t], rstart, A->rmap->rend - 1);
     for (PetscInt s = 0; s < sg->sm.stencil.ns; s++)
       for (PetscInt e = 0; e < dof; e++) sg->sm.val[((size_t)s * N + p) * sg->sm.bs2 + a * dof + e] = 0;
     sg->sm.val[((size_t)sg->sm.stencil.nlower * N + p) * sg->sm.bs2 + a * dof + a] = diag;
@@ -375,6 +394,7 @@ static PetscErrorCode MatZeroRows_StencilGPU(Mat A, PetscInt n, const PetscInt r
     PetscCall(VecRestoreArrayRead(x, &xa));
     PetscCall(VecRestoreArray(b, &ba));
   }
+  PetscCall(PetscFree(lrows));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -529,7 +549,7 @@ static PetscErrorCode MatDuplicate_StencilGPU(Mat A, MatDuplicateOption op, Mat 
 }
 
 /* To AIJ or BAIJ directly (preallocated from the stencil); to any other type through AIJ */
-static PetscErrorCode MatConvert_StencilGPU(Mat A, MatType newtype, MatReuse reuse, Mat *newmat)
+PetscErrorCode MatConvert_StencilGPU(Mat A, MatType newtype, MatReuse reuse, Mat *newmat)
 {
   Mat_StencilGPU *sg  = (Mat_StencilGPU *)A->data;
   const PetscInt  dof = sg->sm.grid.dof;
@@ -676,6 +696,8 @@ static PetscErrorCode MatDestroy_StencilGPU(Mat A)
   PetscCall(PetscFree(sg->gglobal));
   PetscCall(PetscFree2(sg->rowcols, sg->rowvals));
   PetscCall(PetscFree2(sg->stashrc, sg->stashv));
+  PetscCall(PetscFree(sg->ibdiag));
+  PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatProductSetFromOptions_anytype_C", NULL));
   PetscCall(PetscFree(A->data));
   PetscCall(PetscObjectChangeTypeName((PetscObject)A, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -837,7 +859,7 @@ PetscErrorCode GILUStencilMatCopyValues(const GILUStencilMat *src, GILUStencilMa
    Operations: `MatMult()`, `MatMultAdd()`, `MatMultTranspose()`, `MatMultTransposeAdd()`
    (OpenMP threads over the grid lines; ghost values through the `DMDA`'s scatter),
    `MatGetDiagonal()`, `MatScale()`, `MatShift()`, `MatDiagonalScale()`, `MatAXPY()`,
-   `MatZeroEntries()`, `MatZeroRows()` (owned rows), `MatDuplicate()`, `MatCopy()`,
+   `MatZeroEntries()`, `MatZeroRows()` (rows of any process), `MatDuplicate()`, `MatCopy()`,
    `MatGetRow()`, `MatNorm()` (Frobenius, 1, infinity), `MatGetInfo()`, `MatView()` (ASCII
    info; other formats through `MATAIJ`), `MatConvert()` to `MATAIJ` and `MATBAIJ` (to
    other types through `MATAIJ`), `MatGetDiagonalBlock()` (a `MATSEQSTENCILGPU` on the
@@ -888,8 +910,10 @@ PETSC_EXTERN PetscErrorCode MatCreate_StencilGPU(Mat A)
   A->preallocated               = PETSC_FALSE;
   A->ops->getdiagonalblock      = MatGetDiagonalBlock_StencilGPU;
   A->ops->createsubmatrix       = MatCreateSubMatrix_StencilGPU;
+  A->ops->invertblockdiagonal   = MatInvertBlockDiagonal_StencilGPU;
   PetscCall(PetscObjectChangeTypeName((PetscObject)A, sg->size == 1 ? MATSEQSTENCILGPU : MATMPISTENCILGPU));
   PetscCall(MatStencilGPUSetColoringOps(A));
   PetscCall(MatStencilGPUComposeConversions(A));
+  PetscCall(MatStencilGPUSetAIJOps(A));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
