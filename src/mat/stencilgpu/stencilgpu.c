@@ -20,6 +20,8 @@
 #define CC GILU_STENCILGPU_CUBE
 #define CUBE(dx, dy, dz) ((((dz) + WC) * CC + ((dy) + WC)) * CC + ((dx) + WC))
 
+static PetscErrorCode ComposeAIJPreallocation(Mat, PetscBool);
+
 static PetscErrorCode MatSetUp_StencilGPU(Mat A)
 {
   Mat_StencilGPU        *sg = (Mat_StencilGPU *)A->data;
@@ -111,6 +113,7 @@ static PetscErrorCode MatSetUp_StencilGPU(Mat A)
   PetscCall(ISLocalToGlobalMappingRestoreBlockIndices(ltog, &idx));
   PetscCall(PetscMalloc2(st->ns * dof, &sg->rowcols, st->ns * dof, &sg->rowvals));
   PetscCall(MatGetNonzeroState(A, &sm->nonzerostate));
+  PetscCall(ComposeAIJPreallocation(A, PETSC_FALSE));
   A->preallocated = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -219,6 +222,13 @@ static PetscErrorCode SetGlobal(Mat A, PetscInt row, PetscInt col, PetscScalar v
 static PetscErrorCode MatSetValues_StencilGPU(Mat A, PetscInt m, const PetscInt rows[], PetscInt n, const PetscInt cols[], const PetscScalar v[], InsertMode mode)
 {
   PetscFunctionBegin;
+  if (!A->preallocated) { /* values before MatSetUp(): without a DMDA, MatSetUp() makes the matrix AIJ */
+    PetscCall(MatSetUp(A));
+    if (A->ops->setvalues != MatSetValues_StencilGPU) {
+      PetscCall((*A->ops->setvalues)(A, m, rows, n, cols, v, mode));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+  }
   for (PetscInt r = 0; r < m; r++)
     for (PetscInt c = 0; c < n; c++) PetscCall(SetGlobal(A, rows[r], cols[c], v ? v[r * n + c] : 0.0, mode));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -331,6 +341,17 @@ static PetscErrorCode MatAssemblyEndStash_StencilGPU(Mat A)
   PetscCall(PetscFree4(scnt, rcnt, sdsp, rdsp));
   PetscCall(PetscFree4(scnt2, rcnt2, sdsp2, rdsp2));
   sg->nstash = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A matrix assembled before MatSetUp() is set up first (without a DMDA it becomes AIJ, on every process at this collective point) */
+static PetscErrorCode MatAssemblyBegin_StencilGPU(Mat A, MatAssemblyType type)
+{
+  PetscFunctionBegin;
+  if (!A->preallocated) {
+    PetscCall(MatSetUp(A));
+    if (A->ops->assemblybegin != MatAssemblyBegin_StencilGPU && A->ops->assemblybegin) PetscCall((*A->ops->assemblybegin)(A, type));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -698,6 +719,8 @@ static PetscErrorCode MatDestroy_StencilGPU(Mat A)
   PetscCall(PetscFree2(sg->stashrc, sg->stashv));
   PetscCall(PetscFree(sg->ibdiag));
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatProductSetFromOptions_anytype_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatSeqAIJSetPreallocation_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatMPIAIJSetPreallocation_C", NULL));
   PetscCall(PetscFree(A->data));
   PetscCall(PetscObjectChangeTypeName((PetscObject)A, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -835,6 +858,45 @@ PetscErrorCode GILUStencilMatCopyValues(const GILUStencilMat *src, GILUStencilMa
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  A matrix that PETSc creates with the type of a stencilgpu operator and preallocates as AIJ
+  (PCGAMG's prolongator, on every process) has no grid: it becomes AIJ. These are composed on a new
+  matrix and removed by MatSetFromOptions() and MatSetUp(), so DMCreateMatrix() (which calls
+  MatSetFromOptions() before it looks for them) still builds a stencilgpu matrix.
+*/
+static PetscErrorCode MatSeqAIJSetPreallocation_StencilGPU(Mat A, PetscInt nz, const PetscInt nnz[])
+{
+  PetscFunctionBegin;
+  PetscCall(PetscInfo(A, "MATSTENCILGPU preallocated as AIJ without a DMDA: the matrix becomes AIJ\n"));
+  PetscCall(MatSetType(A, MATAIJ));
+  PetscCall(MatSeqAIJSetPreallocation(A, nz, nnz));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatMPIAIJSetPreallocation_StencilGPU(Mat A, PetscInt dnz, const PetscInt dnnz[], PetscInt onz, const PetscInt onnz[])
+{
+  PetscFunctionBegin;
+  PetscCall(PetscInfo(A, "MATSTENCILGPU preallocated as AIJ without a DMDA: the matrix becomes AIJ\n"));
+  PetscCall(MatSetType(A, MATAIJ));
+  PetscCall(MatMPIAIJSetPreallocation(A, dnz, dnnz, onz, onnz));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ComposeAIJPreallocation(Mat A, PetscBool on)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatSeqAIJSetPreallocation_C", on ? MatSeqAIJSetPreallocation_StencilGPU : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatMPIAIJSetPreallocation_C", on ? MatMPIAIJSetPreallocation_StencilGPU : NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatSetFromOptions_StencilGPU(Mat A, PetscOptionItems *PetscOptionsObject)
+{
+  PetscFunctionBegin;
+  PetscCall(ComposeAIJPreallocation(A, PETSC_FALSE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*MC
    MATSTENCILGPU - "stencilgpu": the matrix of a `DMDA` stored per stencil offset, without column indices
 
@@ -880,9 +942,11 @@ PETSC_EXTERN PetscErrorCode MatCreate_StencilGPU(Mat A)
   A->data = (void *)sg;
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &sg->size));
   A->ops->setup                 = MatSetUp_StencilGPU;
+  A->ops->setfromoptions        = MatSetFromOptions_StencilGPU;
   A->ops->setvalues             = MatSetValues_StencilGPU;
   A->ops->setvalueslocal        = MatSetValuesLocal_StencilGPU;
   A->ops->setvaluesblockedlocal = MatSetValuesBlockedLocal_StencilGPU;
+  A->ops->assemblybegin         = MatAssemblyBegin_StencilGPU;
   A->ops->assemblyend           = MatAssemblyEnd_StencilGPU;
   A->ops->zeroentries           = MatZeroEntries_StencilGPU;
   A->ops->zerorows              = MatZeroRows_StencilGPU;
@@ -911,9 +975,16 @@ PETSC_EXTERN PetscErrorCode MatCreate_StencilGPU(Mat A)
   A->ops->getdiagonalblock      = MatGetDiagonalBlock_StencilGPU;
   A->ops->createsubmatrix       = MatCreateSubMatrix_StencilGPU;
   A->ops->invertblockdiagonal   = MatInvertBlockDiagonal_StencilGPU;
+  /* sizes given before the type: lay them out now, since a matrix made by PETSc with the type of a stencilgpu
+     operator (PCGAMG's prolongator) asks for its ownership ranges before MatSetUp(), which makes it AIJ */
+  if ((A->rmap->n >= 0 || A->rmap->N >= 0) && (A->cmap->n >= 0 || A->cmap->N >= 0)) {
+    PetscCall(PetscLayoutSetUp(A->rmap));
+    PetscCall(PetscLayoutSetUp(A->cmap));
+  }
   PetscCall(PetscObjectChangeTypeName((PetscObject)A, sg->size == 1 ? MATSEQSTENCILGPU : MATMPISTENCILGPU));
   PetscCall(MatStencilGPUSetColoringOps(A));
   PetscCall(MatStencilGPUComposeConversions(A));
   PetscCall(MatStencilGPUSetAIJOps(A));
+  PetscCall(ComposeAIJPreallocation(A, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
