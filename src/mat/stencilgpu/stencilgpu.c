@@ -926,8 +926,19 @@ static PetscErrorCode MatSetFromOptions_StencilGPU(Mat A, PetscOptionItems *Pets
    info; other formats through `MATAIJ`), `MatConvert()` to `MATAIJ` and `MATBAIJ` (to
    other types through `MATAIJ`), `MatGetDiagonalBlock()` (a `MATSEQSTENCILGPU` on the
    process's box) and `MatGetFactor()` with `MATSOLVERSTRUCTILU` (ILU(k), natural ordering),
-   so `-pc_type ilu` and `-pc_type bjacobi -sub_pc_type ilu` work. There is no `MatSOR()`:
-   convert with `MatConvert()` or create the matrix with `-dm_mat_type aij` for `PCSOR`.
+   so `-pc_type ilu` and `-pc_type bjacobi -sub_pc_type ilu` work, `MatSOR()` (PCSOR),
+   `MatInvertBlockDiagonal()` (PCPBJACOBI).
+
+   Every PETSc preconditioner that works on `MATAIJ` works on this type: the operations that
+   gain nothing from the stencil storage run on an AIJ image of the matrix kept with it and
+   refreshed when its values change (`-info` says so once per matrix): `MatCreateSubMatrices()`,
+   `MatIncreaseOverlap()` (PCASM, PCREDUNDANT, the coarse solve of PCMG), `MatCreateGraph()`
+   (PCGAMG), `MatGetRowIJ()` (orderings), products (`MatPtAP()` of `-pc_mg_galerkin`, ...; the
+   result is `MATAIJ`), `MatSOR()` with `SOR_EISENSTAT` or the global parallel sweeps (PCEISENSTAT),
+   and the LU and Cholesky factorizations of `MATSOLVERPETSC`, `MATSOLVERMUMPS`, `MATSOLVERSUPERLU`
+   and `MATSOLVERSUPERLU_DIST` (PCLU, PCCHOLESKY). A matrix of this type without a `DMDA` that is
+   preallocated as AIJ or set up without one (PCGAMG's prolongator, created with the type of the
+   operator) becomes `MATAIJ`.
 
    Level: intermediate
 
