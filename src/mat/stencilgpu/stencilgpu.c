@@ -38,14 +38,9 @@ static PetscErrorCode MatSetUp_StencilGPU(Mat A)
 
   PetscFunctionBegin;
   PetscCall(MatGetDM(A, &da));
-  if (!da) {
-    /* no grid: a matrix that PETSc creates with the type of a stencilgpu operator (PCGAMG's prolongator,
-       MatAXPY() with DIFFERENT_NONZERO_PATTERN) is a general sparse matrix: it becomes AIJ */
-    PetscCall(PetscInfo(A, "MATSTENCILGPU without a DMDA: the matrix becomes AIJ\n"));
-    PetscCall(MatSetType(A, MATAIJ));
-    PetscCall(MatSetUp(A));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
+  PetscCheck(da, comm, PETSC_ERR_ARG_WRONGSTATE, "MATSTENCILGPU takes its grid and stencil from a DMDA: create the matrix with DMCreateMatrix() on a DMDA (-dm_mat_type stencilgpu or DMSetMatType()). "
+             "(MatAXPY() or MatCopy() into a stencilgpu matrix from another type with DIFFERENT_NONZERO_PATTERN gets here, because PETSc then builds a new matrix without the DMDA: "
+             "pass SUBSET_NONZERO_PATTERN, which holds whenever the other matrix's entries lie in the stencil)");
   PetscCall(PetscObjectTypeCompare((PetscObject)da, DMDA, &isda));
   PetscCheck(isda, comm, PETSC_ERR_ARG_WRONG, "MATSTENCILGPU needs a DMDA, not a %s: use -dm_mat_type aij", ((PetscObject)da)->type_name);
   PetscCall(DMDAGetInfo(da, &dim, &M, &N, &P, NULL, NULL, NULL, &dof, &sw, &bd[0], &bd[1], &bd[2], &stype));
@@ -222,13 +217,7 @@ static PetscErrorCode SetGlobal(Mat A, PetscInt row, PetscInt col, PetscScalar v
 static PetscErrorCode MatSetValues_StencilGPU(Mat A, PetscInt m, const PetscInt rows[], PetscInt n, const PetscInt cols[], const PetscScalar v[], InsertMode mode)
 {
   PetscFunctionBegin;
-  if (!A->preallocated) { /* values before MatSetUp(): without a DMDA, MatSetUp() makes the matrix AIJ */
-    PetscCall(MatSetUp(A));
-    if (A->ops->setvalues != MatSetValues_StencilGPU) {
-      PetscCall((*A->ops->setvalues)(A, m, rows, n, cols, v, mode));
-      PetscFunctionReturn(PETSC_SUCCESS);
-    }
-  }
+  if (!A->preallocated) PetscCall(MatSetUp(A)); /* values before MatSetUp() */
   for (PetscInt r = 0; r < m; r++)
     for (PetscInt c = 0; c < n; c++) PetscCall(SetGlobal(A, rows[r], cols[c], v ? v[r * n + c] : 0.0, mode));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -344,14 +333,11 @@ static PetscErrorCode MatAssemblyEndStash_StencilGPU(Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A matrix assembled before MatSetUp() is set up first (without a DMDA it becomes AIJ, on every process at this collective point) */
+/* A matrix assembled before MatSetUp() is set up first */
 static PetscErrorCode MatAssemblyBegin_StencilGPU(Mat A, MatAssemblyType type)
 {
   PetscFunctionBegin;
-  if (!A->preallocated) {
-    PetscCall(MatSetUp(A));
-    if (A->ops->assemblybegin != MatAssemblyBegin_StencilGPU && A->ops->assemblybegin) PetscCall((*A->ops->assemblybegin)(A, type));
-  }
+  if (!A->preallocated) PetscCall(MatSetUp(A));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -858,15 +844,24 @@ PetscErrorCode GILUStencilMatCopyValues(const GILUStencilMat *src, GILUStencilMa
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Sizes that no DMDA operator has (a DMDA operator is square) */
+static PetscBool Rectangular(Mat A)
+{
+  return (PetscBool)((A->rmap->n >= 0 && A->cmap->n >= 0 && A->rmap->n != A->cmap->n) || (A->rmap->N >= 0 && A->cmap->N >= 0 && A->rmap->N != A->cmap->N));
+}
+
 /*
-  A matrix that PETSc creates with the type of a stencilgpu operator and preallocates as AIJ
-  (PCGAMG's prolongator, on every process) has no grid: it becomes AIJ. These are composed on a new
+  A rectangular matrix that PETSc creates with the type of a stencilgpu operator and preallocates as
+  AIJ (PCGAMG's prolongator, on every process) has no grid: it becomes AIJ. (A square one, such as
+  the new matrix of MatAXPY() with DIFFERENT_NONZERO_PATTERN, which PETSc merges into the operator,
+  stays stencilgpu, and MatSetUp() says what to do.) These are composed on a new
   matrix and removed by MatSetFromOptions() and MatSetUp(), so DMCreateMatrix() (which calls
   MatSetFromOptions() before it looks for them) still builds a stencilgpu matrix.
 */
 static PetscErrorCode MatSeqAIJSetPreallocation_StencilGPU(Mat A, PetscInt nz, const PetscInt nnz[])
 {
   PetscFunctionBegin;
+  if (!Rectangular(A)) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscInfo(A, "MATSTENCILGPU preallocated as AIJ without a DMDA: the matrix becomes AIJ\n"));
   PetscCall(MatSetType(A, MATAIJ));
   PetscCall(MatSeqAIJSetPreallocation(A, nz, nnz));
@@ -876,6 +871,7 @@ static PetscErrorCode MatSeqAIJSetPreallocation_StencilGPU(Mat A, PetscInt nz, c
 static PetscErrorCode MatMPIAIJSetPreallocation_StencilGPU(Mat A, PetscInt dnz, const PetscInt dnnz[], PetscInt onz, const PetscInt onnz[])
 {
   PetscFunctionBegin;
+  if (!Rectangular(A)) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscInfo(A, "MATSTENCILGPU preallocated as AIJ without a DMDA: the matrix becomes AIJ\n"));
   PetscCall(MatSetType(A, MATAIJ));
   PetscCall(MatMPIAIJSetPreallocation(A, dnz, dnnz, onz, onnz));
@@ -937,8 +933,8 @@ static PetscErrorCode MatSetFromOptions_StencilGPU(Mat A, PetscOptionItems *Pets
    result is `MATAIJ`), `MatSOR()` with `SOR_EISENSTAT` or the global parallel sweeps (PCEISENSTAT),
    and the LU and Cholesky factorizations of `MATSOLVERPETSC`, `MATSOLVERMUMPS`, `MATSOLVERSUPERLU`
    and `MATSOLVERSUPERLU_DIST` (PCLU, PCCHOLESKY). A matrix of this type without a `DMDA` that is
-   preallocated as AIJ or set up without one (PCGAMG's prolongator, created with the type of the
-   operator) becomes `MATAIJ`.
+   preallocated as AIJ (PCGAMG's prolongator, created with the type of the
+   operator) becomes `MATAIJ` if it is rectangular.
 
    Level: intermediate
 
@@ -986,12 +982,6 @@ PETSC_EXTERN PetscErrorCode MatCreate_StencilGPU(Mat A)
   A->ops->getdiagonalblock      = MatGetDiagonalBlock_StencilGPU;
   A->ops->createsubmatrix       = MatCreateSubMatrix_StencilGPU;
   A->ops->invertblockdiagonal   = MatInvertBlockDiagonal_StencilGPU;
-  /* sizes given before the type: lay them out now, since a matrix made by PETSc with the type of a stencilgpu
-     operator (PCGAMG's prolongator) asks for its ownership ranges before MatSetUp(), which makes it AIJ */
-  if ((A->rmap->n >= 0 || A->rmap->N >= 0) && (A->cmap->n >= 0 || A->cmap->N >= 0)) {
-    PetscCall(PetscLayoutSetUp(A->rmap));
-    PetscCall(PetscLayoutSetUp(A->cmap));
-  }
   PetscCall(PetscObjectChangeTypeName((PetscObject)A, sg->size == 1 ? MATSEQSTENCILGPU : MATMPISTENCILGPU));
   PetscCall(MatStencilGPUSetColoringOps(A));
   PetscCall(MatStencilGPUComposeConversions(A));
