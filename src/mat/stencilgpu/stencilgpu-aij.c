@@ -88,6 +88,16 @@ static PetscErrorCode MatCreateGraph_StencilGPU(Mat A, PetscBool symmetrize, Pet
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode MatInodeAdjustForInodes_StencilGPU(Mat A, IS *rperm, IS *cperm)
+{
+  Mat B;
+
+  PetscFunctionBegin;
+  PetscCall(MatStencilGPUGetAIJ(A, "MatGetRowIJ() (the orderings of factorizations)", &B));
+  PetscCall(MatInodeAdjustForInodes(B, rperm, cperm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MatGetRowIJ_StencilGPU(Mat A, PetscInt shift, PetscBool symmetric, PetscBool blockcompressed, PetscInt *n, const PetscInt *ia[], const PetscInt *ja[], PetscBool *done)
 {
   Mat B;
@@ -439,5 +449,6 @@ PetscErrorCode MatStencilGPUSetAIJOps(Mat A)
   A->ops->getrowij             = MatGetRowIJ_StencilGPU;
   A->ops->restorerowij         = MatRestoreRowIJ_StencilGPU;
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatProductSetFromOptions_anytype_C", MatProductSetFromOptions_StencilGPU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatInodeAdjustForInodes_C", MatInodeAdjustForInodes_StencilGPU)); /* the orderings of the image's getrowij are per inode */
   PetscFunctionReturn(PETSC_SUCCESS);
 }

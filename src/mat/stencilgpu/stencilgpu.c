@@ -705,6 +705,7 @@ static PetscErrorCode MatDestroy_StencilGPU(Mat A)
   PetscCall(PetscFree2(sg->stashrc, sg->stashv));
   PetscCall(PetscFree(sg->ibdiag));
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatProductSetFromOptions_anytype_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatInodeAdjustForInodes_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatSeqAIJSetPreallocation_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatMPIAIJSetPreallocation_C", NULL));
   PetscCall(PetscFree(A->data));
