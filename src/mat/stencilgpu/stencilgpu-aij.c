@@ -10,7 +10,8 @@
    - MatCreateGraph() (PCGAMG's graph of the couplings);
    - MatProduct (MatPtAP() of -pc_mg_galerkin and PCGAMG, MatMatMult(), ...): the result is AIJ;
    - MatSOR() with the flags the native sweeps lack (SOR_EISENSTAT and SOR_APPLY_* of PCEISENSTAT,
-     the global sweeps in parallel);
+     the global sweeps in parallel); MatMultDiagonalBlock() (PCEISENSTAT's diagonal scaling) is native
+     but follows the image's SOR (point blocks where the image has inodes, else the diagonal);
    - factorizations without a MatSolverType of MATSTENCILGPU (LU and Cholesky of PETSc, MUMPS,
      SuperLU, SuperLU_DIST): the factor of the named package is computed from the AIJ image.
 
@@ -127,6 +128,43 @@ PetscErrorCode MatSOR_StencilGPU_AIJ(Mat A, Vec b, PetscReal omega, MatSORType f
   PetscFunctionBegin;
   PetscCall(MatStencilGPUGetAIJ(A, "MatSOR() with Eisenstat, SOR_APPLY_* or global parallel sweeps", &B));
   PetscCall(MatSOR(B, b, omega, flag, fshift, its, lits, x));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  MatMultDiagonalBlock() (the diagonal scaling of PCEISENSTAT): as AIJ's, whose MatSOR() the image runs
+  for SOR_EISENSTAT: by the point blocks (the inodes of the image, DoF x DoF) where the image's local
+  block has inodes, else by the diagonal
+*/
+static PetscErrorCode MatMultDiagonalBlock_StencilGPU(Mat A, Vec x, Vec y)
+{
+  Mat_StencilGPU    *sg  = (Mat_StencilGPU *)A->data;
+  const PetscInt     dof = sg->sm.grid.dof, N = sg->sm.npoints;
+  const PetscScalar *D   = sg->sm.val + (size_t)sg->sm.stencil.nlower * N * sg->sm.bs2, *xa;
+  PetscScalar       *ya;
+  Mat                B, Bd = NULL;
+  PetscBool          mpi, blocks;
+
+  PetscFunctionBegin;
+  PetscCall(MatStencilGPUGetAIJ(A, "MatMultDiagonalBlock() (PCEISENSTAT)", &B));
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)B, MATMPIAIJ, &mpi));
+  if (mpi) PetscCall(MatMPIAIJGetSeqAIJ(B, &Bd, NULL, NULL));
+  else Bd = B;
+  blocks = (PetscBool)(dof > 1 && Bd->ops->multdiagonalblock != NULL);
+  PetscCall(VecGetArrayRead(x, &xa));
+  PetscCall(VecGetArrayWrite(y, &ya));
+  for (PetscInt p = 0; p < N; p++)
+    for (PetscInt a = 0; a < dof; a++) {
+      const PetscScalar *row = D + (size_t)p * sg->sm.bs2 + a * dof;
+      PetscScalar        sum = 0;
+
+      if (blocks)
+        for (PetscInt e = 0; e < dof; e++) sum += row[e] * xa[p * dof + e];
+      else sum = row[a] * xa[p * dof + a];
+      ya[p * dof + a] = sum;
+    }
+  PetscCall(VecRestoreArrayRead(x, &xa));
+  PetscCall(VecRestoreArrayWrite(y, &ya));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -445,6 +483,7 @@ PetscErrorCode MatStencilGPUSetAIJOps(Mat A)
   A->ops->createsubmatrices    = MatCreateSubMatrices_StencilGPU;
   A->ops->createsubmatricesmpi = MatCreateSubMatricesMPI_StencilGPU;
   A->ops->increaseoverlap      = MatIncreaseOverlap_StencilGPU;
+  A->ops->multdiagonalblock    = MatMultDiagonalBlock_StencilGPU;
   A->ops->creategraph          = MatCreateGraph_StencilGPU;
   A->ops->getrowij             = MatGetRowIJ_StencilGPU;
   A->ops->restorerowij         = MatRestoreRowIJ_StencilGPU;
