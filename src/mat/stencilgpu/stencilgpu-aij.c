@@ -140,7 +140,7 @@ static PetscErrorCode MatMultDiagonalBlock_StencilGPU(Mat A, Vec x, Vec y)
 {
   Mat_StencilGPU    *sg  = (Mat_StencilGPU *)A->data;
   const PetscInt     dof = sg->sm.grid.dof, N = sg->sm.npoints;
-  const PetscScalar *D   = sg->sm.val + (size_t)sg->sm.stencil.nlower * N * sg->sm.bs2, *xa;
+  const PetscScalar *D = sg->sm.val + (size_t)sg->sm.stencil.nlower * N * sg->sm.bs2, *xa;
   PetscScalar       *ya;
   Mat                B, Bd = NULL;
   PetscBool          mpi, blocks;
