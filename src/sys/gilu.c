@@ -11,6 +11,10 @@ PETSC_EXTERN PetscErrorCode PCCreate_ATSILU(PC); /* PCATSILU (issue 8) */
 PETSC_EXTERN PetscErrorCode PCCreate_Sparsify(PC); /* PCSPARSIFY */
 PETSC_EXTERN PetscErrorCode MatCreate_StencilGPU(Mat);
 PETSC_INTERN PetscErrorCode MatGetFactor_SeqStencilGPU_StructILU(Mat, MatFactorType, Mat *);
+PETSC_INTERN PetscErrorCode MatGetFactor_StencilGPU_Petsc(Mat, MatFactorType, Mat *);
+PETSC_INTERN PetscErrorCode MatGetFactor_StencilGPU_MUMPS(Mat, MatFactorType, Mat *);
+PETSC_INTERN PetscErrorCode MatGetFactor_StencilGPU_SuperLU(Mat, MatFactorType, Mat *);
+PETSC_INTERN PetscErrorCode MatGetFactor_StencilGPU_SuperLU_DIST(Mat, MatFactorType, Mat *);
 
 PetscLogEvent GILU_StencilExtract, GILU_StructILUFactor, GILU_StructILUApply;
 /* PCFGDD */
@@ -79,6 +83,18 @@ PetscErrorCode PetscGILUInitializePackage(void)
      many) instead of block Jacobi of the matrix itself; the factor still reports solver type structilu */
   PetscCall(MatSolverTypeRegister(MATSOLVERPETSC, MATSEQSTENCILGPU, MAT_FACTOR_ILU, MatGetFactor_SeqStencilGPU_StructILU));
   PetscCall(MatSolverTypeRegister(MATSOLVERPETSC, MATSEQSTENCILGPU, MAT_FACTOR_ICC, MatGetFactor_SeqStencilGPU_StructILU));
+  /* the factorizations stencilgpu has no solver of its own for: the named package's, on an AIJ image (stencilgpu-aij.c) */
+  PetscCall(MatSolverTypeRegister(MATSOLVERPETSC, MATSEQSTENCILGPU, MAT_FACTOR_LU, MatGetFactor_StencilGPU_Petsc));
+  PetscCall(MatSolverTypeRegister(MATSOLVERPETSC, MATSEQSTENCILGPU, MAT_FACTOR_CHOLESKY, MatGetFactor_StencilGPU_Petsc));
+  for (size_t t = 0; t < 2; t++) {
+    MatType mtype = t ? MATMPISTENCILGPU : MATSEQSTENCILGPU;
+
+    PetscCall(MatSolverTypeRegister(MATSOLVERMUMPS, mtype, MAT_FACTOR_LU, MatGetFactor_StencilGPU_MUMPS));
+    PetscCall(MatSolverTypeRegister(MATSOLVERMUMPS, mtype, MAT_FACTOR_CHOLESKY, MatGetFactor_StencilGPU_MUMPS));
+    PetscCall(MatSolverTypeRegister(MATSOLVERSUPERLU_DIST, mtype, MAT_FACTOR_LU, MatGetFactor_StencilGPU_SuperLU_DIST));
+  }
+  PetscCall(MatSolverTypeRegister(MATSOLVERSUPERLU, MATSEQSTENCILGPU, MAT_FACTOR_LU, MatGetFactor_StencilGPU_SuperLU));
+  PetscCall(MatSolverTypeRegister(MATSOLVERSUPERLU, MATSEQSTENCILGPU, MAT_FACTOR_ILU, MatGetFactor_StencilGPU_SuperLU));
   PetscCall(PetscLogEventRegister("GILUStencilExtr", PC_CLASSID, &GILU_StencilExtract));
   PetscCall(PetscLogEventRegister("StructILUFactor", PC_CLASSID, &GILU_StructILUFactor));
   PetscCall(PetscLogEventRegister("StructILUApply", PC_CLASSID, &GILU_StructILUApply));

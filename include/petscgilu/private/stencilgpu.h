@@ -33,6 +33,10 @@ typedef struct {
   PetscInt     nstash, maxstash;
   PetscInt    *stashrc;
   PetscScalar *stashv;
+  /* the AIJ image of stencilgpu-aij.c: the matrix's state when it was last refreshed */
+  PetscObjectState aijstate;
+  /* MatInvertBlockDiagonal(): the inverted point blocks (column-major, as AIJ's) */
+  PetscScalar *ibdiag;
 } Mat_StencilGPU;
 
 /* The ghost-box index of point (i,j,k) of the box */
@@ -67,10 +71,22 @@ PETSC_INTERN PetscErrorCode MatScale_StencilGPU(Mat, PetscScalar);
 PETSC_INTERN PetscErrorCode MatShift_StencilGPU(Mat, PetscScalar);
 PETSC_INTERN PetscErrorCode MatDiagonalScale_StencilGPU(Mat, Vec, Vec);
 PETSC_INTERN PetscErrorCode MatNorm_StencilGPU(Mat, NormType, PetscReal *);
+PETSC_INTERN PetscErrorCode MatInvertBlockDiagonal_StencilGPU(Mat, const PetscScalar **);
 
 /* stencilgpu-convert.c */
 PETSC_INTERN PetscErrorCode MatStencilGPUComposeConversions(Mat);
 PETSC_INTERN PetscErrorCode MatZeroRowsColumns_StencilGPU(Mat, PetscInt, const PetscInt[], PetscScalar, Vec, Vec);
+
+PETSC_INTERN PetscErrorCode MatConvert_StencilGPU(Mat, MatType, MatReuse, Mat *);
+
+/* stencilgpu-aij.c */
+PETSC_INTERN PetscErrorCode MatStencilGPUGetAIJ(Mat, const char *, Mat *);
+PETSC_INTERN PetscErrorCode MatStencilGPUSetAIJOps(Mat);
+PETSC_INTERN PetscErrorCode MatSOR_StencilGPU_AIJ(Mat, Vec, PetscReal, MatSORType, PetscReal, PetscInt, PetscInt, Vec);
+PETSC_INTERN PetscErrorCode MatGetFactor_StencilGPU_Petsc(Mat, MatFactorType, Mat *);
+PETSC_INTERN PetscErrorCode MatGetFactor_StencilGPU_MUMPS(Mat, MatFactorType, Mat *);
+PETSC_INTERN PetscErrorCode MatGetFactor_StencilGPU_SuperLU(Mat, MatFactorType, Mat *);
+PETSC_INTERN PetscErrorCode MatGetFactor_StencilGPU_SuperLU_DIST(Mat, MatFactorType, Mat *);
 
 /* stencilgpu-sor.c */
 PETSC_INTERN PetscErrorCode MatSOR_StencilGPU(Mat, Vec, PetscReal, MatSORType, PetscReal, PetscInt, PetscInt, Vec);

@@ -614,6 +614,35 @@ PetscErrorCode GILUStencilMatFindAsymmetry(const GILUStencilMat *sm, const Petsc
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  GILUStencilMatSymmetrizeFromUpper - every lower entry (row, col), row > col, of the packed values
+  becomes the upper entry (col, row): the matrix that incomplete Cholesky factors when, as PETSc's
+  ICC, it reads only the upper triangle; mirror[s] is the index of the offset -off[s]
+*/
+PetscErrorCode GILUStencilMatSymmetrizeFromUpper(GILUStencilMat *sm, const PetscInt *mirror)
+{
+  const GILUGrid    *g  = &sm->grid;
+  const GILUStencil *st = &sm->stencil;
+  const PetscInt     d = g->dof, bs2 = sm->bs2;
+  const size_t       N = (size_t)sm->npoints;
+
+  PetscFunctionBegin;
+  for (PetscInt s = 0; s <= st->nlower; s++) /* lower block (p, q = p + s) from the transpose of block (q, -s) */
+    for (PetscInt k = 0, p = 0; k < g->n[2]; k++)
+      for (PetscInt j = 0; j < g->n[1]; j++)
+        for (PetscInt i = 0; i < g->n[0]; i++, p++) {
+          const PetscInt q = p + sm->shift[s];
+          PetscScalar   *L = sm->val + ((size_t)s * N + p) * bs2;
+          const PetscScalar *U;
+
+          if (!Inside(g, i + st->off[s][0], j + st->off[s][1], k + st->off[s][2])) continue;
+          U = sm->val + ((size_t)mirror[s] * N + q) * bs2;
+          for (PetscInt a = 0; a < d; a++)
+            for (PetscInt e = 0; e < (s == st->nlower ? a : d); e++) L[a * d + e] = U[e * d + a];
+        }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode GILUStencilMatReset(GILUStencilMat *sm)
 {
   PetscFunctionBegin;

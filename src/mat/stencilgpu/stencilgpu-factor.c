@@ -50,12 +50,7 @@ static PetscErrorCode MatLUFactorNumeric_StencilGPU_StructILU(Mat fact, Mat A, c
   PetscCall(PetscLogEventBegin(GILU_StructILUFactor, A, fact, 0, 0));
   PetscCall(GILUStencilMatCopyValues(msm, &f->sm));
   f->zeropivot = info->zeropivot;
-  if (f->ic) {
-    PetscInt row, col;
-
-    PetscCall(GILUStencilMatFindAsymmetry(&f->sm, f->mirror, &row, &col));
-    PetscCheck(row < 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Incomplete Cholesky needs a symmetric matrix, but entries (%" PetscInt_FMT ",%" PetscInt_FMT ") and (%" PetscInt_FMT ",%" PetscInt_FMT ") differ: use -pc_type ilu", row, col, col, row);
-  }
+  if (f->ic) PetscCall(GILUStencilMatSymmetrizeFromUpper(&f->sm, f->mirror)); /* as PETSc's ICC: the upper triangle only */
   PetscCall(StructILUFactor_Host(&f->sm, f->elim, f->ic ? f->mirror : NULL, f->zeropivot, f->dinv, &f->zerorow));
   if (f->ic && f->shifttype == (PetscReal)MAT_SHIFT_POSITIVE_DEFINITE && f->zerorow < 0) { /* no shift here: a pivot that is not positive is an error */
     const PetscInt d = f->sm.grid.dof;
@@ -235,8 +230,8 @@ static PetscErrorCode MatFactorGetSolverType_StencilGPU_StructILU(Mat fact, MatS
    shift. The factors are those of `PCILU` on the same matrix in `MATAIJ` format. A zero pivot
    sets the factor error, so `KSPSolve()` returns `KSP_DIVERGED_PC_FAILED`.
 
-   ICC (`MAT_FACTOR_ICC`, `PCICC`): the IC path of `PCSTRUCTILU` (the matrix must be symmetric; the
-   upper triangle of the factors is stored). `PCICC`'s default `-pc_factor_shift_type positive_definite`
+   ICC (`MAT_FACTOR_ICC`, `PCICC`): the IC path of `PCSTRUCTILU` on the upper triangle of the matrix
+   (the lower one is ignored, as by PETSc's ICC; the upper triangle of the factors is stored). `PCICC`'s default `-pc_factor_shift_type positive_definite`
    is accepted as long as every pivot is positive (then no shift is needed and the factors are those of
    `PCICC` on `MATAIJ`); a pivot that is not positive is an error that suggests
    `-pc_factor_shift_type none` or `-pc_type ilu`.

@@ -1,5 +1,5 @@
 /*
-   MATSTENCILGPU host operations: products, diagonal, scaling, norms.
+   MATSTENCILGPU host operations: products, diagonal, scaling, norms, inverted point blocks.
 
    Every product runs over the grid lines of the local box, offset by offset: for one offset
    the blocks of a line and the neighbour values are unit-stride runs, with no column index
@@ -9,6 +9,7 @@
    DMLocalToGlobal(ADD_VALUES)). The lines are shared among the OpenMP threads.
 */
 #include <petsc/private/matimpl.h>
+#include <petsc/private/kernels/blockinvert.h>
 #include <petscdmda.h>
 #include <petscgilu/private/stencilgpu.h>
 #include <petscgiluconf.h>
@@ -367,5 +368,83 @@ PetscErrorCode MatNorm_StencilGPU(Mat A, NormType type, PetscReal *nrm)
     PetscCall(DMRestoreGlobalVector(da, &cg));
     PetscCall(DMRestoreLocalVector(da, &cl));
   } else SETERRQ(comm, PETSC_ERR_SUP, "MATSTENCILGPU computes the Frobenius, 1 and infinity norms only");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  MatInvertBlockDiagonal() (PCPBJACOBI): the inverses of the diagonal blocks of the matrix's block
+  size (the DoF, or 1), column-major as MatInvertBlockDiagonal_SeqAIJ() returns them, computed with
+  the same kernels, read from the stencil's centre offset. A singular block sets the matrix's
+  factor error (MAT_FACTOR_NUMERIC_ZEROPIVOT) unless the matrix errors on failure.
+*/
+PetscErrorCode MatInvertBlockDiagonal_StencilGPU(Mat A, const PetscScalar **values)
+{
+  Mat_StencilGPU *sg  = (Mat_StencilGPU *)A->data;
+  const PetscInt  dof = sg->sm.grid.dof, N = sg->sm.npoints;
+  const size_t    d0  = (size_t)sg->sm.stencil.nlower * N * sg->sm.bs2;
+  const PetscBool allowzeropivot = PetscNot(A->erroriffailure);
+  PetscInt        bs, bs2, nb;
+  PetscScalar    *work = NULL;
+  PetscBool       zero = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetBlockSize(A, &bs));
+  PetscCheck(bs == 1 || bs == dof, PETSC_COMM_SELF, PETSC_ERR_SUP, "MATSTENCILGPU inverts diagonal blocks of size 1 or the DoF %" PetscInt_FMT ", not %" PetscInt_FMT, dof, bs);
+  bs2 = bs * bs;
+  nb  = A->rmap->n / bs;
+  if (!sg->ibdiag) PetscCall(PetscMalloc1((size_t)nb * bs2, &sg->ibdiag));
+  if (bs > 7) PetscCall(PetscMalloc1(bs2, &work));
+  A->factorerrortype = MAT_FACTOR_NOERROR;
+  for (PetscInt b = 0; b < nb; b++) {
+    PetscScalar *v = sg->ibdiag + (size_t)b * bs2;
+    PetscBool    z = PETSC_FALSE;
+
+    if (bs == 1) { /* scalar b: point b / dof, row b % dof */
+      const PetscInt p = b / dof, a = b % dof;
+
+      v[0] = sg->sm.val[d0 + (size_t)p * sg->sm.bs2 + a * dof + a];
+      if (v[0] == 0.0) {
+        PetscCheck(allowzeropivot, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "Zero diagonal on row %" PetscInt_FMT, b);
+        z = PETSC_TRUE;
+      } else v[0] = 1.0 / v[0];
+    } else {
+      const PetscScalar *blk = sg->sm.val + d0 + (size_t)b * bs2;
+
+      for (PetscInt a = 0; a < bs; a++)
+        for (PetscInt e = 0; e < bs; e++) v[a + e * bs] = blk[a * bs + e];
+      switch (bs) {
+      case 2:
+        PetscCall(PetscKernel_A_gets_inverse_A_2(v, 0.0, allowzeropivot, &z));
+        break;
+      case 3:
+        PetscCall(PetscKernel_A_gets_inverse_A_3(v, 0.0, allowzeropivot, &z));
+        break;
+      case 4:
+        PetscCall(PetscKernel_A_gets_inverse_A_4(v, 0.0, allowzeropivot, &z));
+        break;
+      case 5: {
+        PetscInt    ipvt[5];
+        PetscScalar w[25];
+
+        PetscCall(PetscKernel_A_gets_inverse_A_5(v, ipvt, w, 0.0, allowzeropivot, &z));
+      } break;
+      case 6:
+        PetscCall(PetscKernel_A_gets_inverse_A_6(v, 0.0, allowzeropivot, &z));
+        break;
+      case 7:
+        PetscCall(PetscKernel_A_gets_inverse_A_7(v, 0.0, allowzeropivot, &z));
+        break;
+      default: /* the project's kernel on the row-major block, transposed back */
+        z = PetscNot(GILUBlockInvert(bs, blk, work, 0.0));
+        PetscCheck(!z || allowzeropivot, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "Singular diagonal block %" PetscInt_FMT, b);
+        for (PetscInt a = 0; a < bs; a++)
+          for (PetscInt e = 0; e < bs; e++) v[a + e * bs] = work[a * bs + e];
+      }
+    }
+    if (z) zero = PETSC_TRUE;
+  }
+  if (zero) A->factorerrortype = MAT_FACTOR_NUMERIC_ZEROPIVOT;
+  PetscCall(PetscFree(work));
+  *values = sg->ibdiag;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -10,7 +10,9 @@
    the point blocks for DoF <= 5) and what MatSOR_SeqBAIJ() does. its * lits sweeps are run, as
    MatSOR_SeqAIJ() and MatSOR_SeqBAIJ() do (MatSOR_SeqAIJ_Inode() ignores lits).
 
-   In parallel only the local sweeps (SOR_LOCAL_*, PCSOR's default) are supported, with the
+   The Eisenstat trick (SOR_EISENSTAT, SOR_APPLY_UPPER, SOR_APPLY_LOWER of PCEISENSTAT) and, in
+   parallel, the global sweeps run MatSOR() on the AIJ image of the matrix (stencilgpu-aij.c).
+   In parallel the local sweeps (SOR_LOCAL_*, PCSOR's default) are native, with the
    algorithm of MatSOR_MPIAIJ(): per outer iteration the ghost values of x are gathered once
    (DMGlobalToLocal()) and stay fixed while lits sweeps run on the rank's box, i.e. the
    off-process couplings are moved to the right-hand side.
@@ -256,16 +258,16 @@ PetscErrorCode MatSOR_StencilGPU(Mat A, Vec bb, PetscReal omega, MatSORType flag
   PetscScalar          *x;
 
   PetscFunctionBegin;
-  PetscCheck(!(flag & SOR_EISENSTAT), PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "MATSTENCILGPU has no Eisenstat SOR: use -pc_sor_symmetric or the local sweeps, or -dm_mat_type aij");
-  PetscCheck(!(flag & (SOR_APPLY_UPPER | SOR_APPLY_LOWER)), PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "MATSTENCILGPU supports SOR sweeps only, not SOR_APPLY_UPPER or SOR_APPLY_LOWER");
+  if ((flag & (SOR_EISENSTAT | SOR_APPLY_UPPER | SOR_APPLY_LOWER)) || (sg->size > 1 && !(flag & SOR_LOCAL_SYMMETRIC_SWEEP))) { /* PCEISENSTAT, global parallel sweeps: AIJ's */
+    PetscCall(MatSOR_StencilGPU_AIJ(A, bb, omega, flag, fshift, its, lits, xx));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCheck(its > 0 && lits > 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Relaxation requires global its %" PetscInt_FMT " and local its %" PetscInt_FMT " both positive", its, lits);
   PetscCheck(bb != xx, PETSC_COMM_SELF, PETSC_ERR_ARG_IDN, "MatSOR() needs different vectors b and x");
   if (sg->size > 1) { /* as MatSOR_MPIAIJ(): the local sweeps only */
     if ((flag & SOR_LOCAL_SYMMETRIC_SWEEP) == SOR_LOCAL_SYMMETRIC_SWEEP) lflag = SOR_SYMMETRIC_SWEEP;
     else if (flag & SOR_LOCAL_FORWARD_SWEEP) lflag = SOR_FORWARD_SWEEP;
-    else if (flag & SOR_LOCAL_BACKWARD_SWEEP) lflag = SOR_BACKWARD_SWEEP;
-    else
-      SETERRQ(PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "Parallel SOR of MATMPISTENCILGPU is the local sweeps only (SOR_LOCAL_*, PCSOR's default): drop -pc_sor_symmetric/-pc_sor_forward/-pc_sor_backward or use -pc_sor_local_symmetric, -pc_sor_local_forward or -pc_sor_local_backward");
+    else lflag = SOR_BACKWARD_SWEEP;
   }
   c.sg        = sg;
   c.omega     = omega;

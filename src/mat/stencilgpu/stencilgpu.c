@@ -20,6 +20,8 @@
 #define CC GILU_STENCILGPU_CUBE
 #define CUBE(dx, dy, dz) ((((dz) + WC) * CC + ((dy) + WC)) * CC + ((dx) + WC))
 
+static PetscErrorCode ComposeAIJPreallocation(Mat, PetscBool);
+
 static PetscErrorCode MatSetUp_StencilGPU(Mat A)
 {
   Mat_StencilGPU        *sg = (Mat_StencilGPU *)A->data;
@@ -106,6 +108,7 @@ static PetscErrorCode MatSetUp_StencilGPU(Mat A)
   PetscCall(ISLocalToGlobalMappingRestoreBlockIndices(ltog, &idx));
   PetscCall(PetscMalloc2(st->ns * dof, &sg->rowcols, st->ns * dof, &sg->rowvals));
   PetscCall(MatGetNonzeroState(A, &sm->nonzerostate));
+  PetscCall(ComposeAIJPreallocation(A, PETSC_FALSE));
   A->preallocated = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -214,6 +217,7 @@ static PetscErrorCode SetGlobal(Mat A, PetscInt row, PetscInt col, PetscScalar v
 static PetscErrorCode MatSetValues_StencilGPU(Mat A, PetscInt m, const PetscInt rows[], PetscInt n, const PetscInt cols[], const PetscScalar v[], InsertMode mode)
 {
   PetscFunctionBegin;
+  if (!A->preallocated) PetscCall(MatSetUp(A)); /* values before MatSetUp() */
   for (PetscInt r = 0; r < m; r++)
     for (PetscInt c = 0; c < n; c++) PetscCall(SetGlobal(A, rows[r], cols[c], v ? v[r * n + c] : 0.0, mode));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -329,6 +333,14 @@ static PetscErrorCode MatAssemblyEndStash_StencilGPU(Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A matrix assembled before MatSetUp() is set up first */
+static PetscErrorCode MatAssemblyBegin_StencilGPU(Mat A, MatAssemblyType type)
+{
+  PetscFunctionBegin;
+  if (!A->preallocated) PetscCall(MatSetUp(A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MatAssemblyEnd_StencilGPU(Mat A, MatAssemblyType type)
 {
   PetscObject block;
@@ -349,23 +361,37 @@ static PetscErrorCode MatZeroEntries_StencilGPU(Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Rows may be owned by any process (as for MPIAIJ): each is zeroed by its owner */
 static PetscErrorCode MatZeroRows_StencilGPU(Mat A, PetscInt n, const PetscInt rows[], PetscScalar diag, Vec x, Vec b)
 {
   Mat_StencilGPU    *sg  = (Mat_StencilGPU *)A->data;
-  const PetscInt     dof = sg->sm.grid.dof, rstart = A->rmap->rstart;
+  const PetscInt     dof = sg->sm.grid.dof;
   const size_t       N   = (size_t)sg->sm.npoints;
   const PetscScalar *xa  = NULL;
   PetscScalar       *ba  = NULL;
+  PetscInt           nr, *lrows, *grows, ng = 0;
 
   PetscFunctionBegin;
+  PetscCall(PetscMalloc1(n, &grows));
+  for (PetscInt t = 0; t < n; t++) {
+    PetscCheck(rows[t] < A->rmap->N, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Row %" PetscInt_FMT " is beyond the %" PetscInt_FMT " rows", rows[t], A->rmap->N);
+    if (rows[t] >= 0) grows[ng++] = rows[t];
+  }
+  if (sg->size > 1) {
+    PetscCall(PetscLayoutMapLocal(A->rmap, ng, grows, &nr, &lrows, NULL));
+    PetscCall(PetscFree(grows));
+  } else {
+    for (PetscInt t = 0; t < ng; t++) grows[t] -= A->rmap->rstart;
+    nr    = ng;
+    lrows = grows;
+  }
   if (x && b) {
     PetscCall(VecGetArrayRead(x, &xa));
     PetscCall(VecGetArray(b, &ba));
   }
-  for (PetscInt t = 0; t < n; t++) {
-    PetscInt r = rows[t] - rstart, p = r / dof, a = r % dof;
+  for (PetscInt t = 0; t < nr; t++) {
+    PetscInt r = lrows[t], p = r / dof, a = r % dof;
 
-    PetscCheck(r >= 0 && rows[t] < A->rmap->rend, PETSC_COMM_SELF, PETSC_ERR_SUP, "MATSTENCILGPU zeroes only rows owned by the calling process, not row %" PetscInt_FMT " (owned rows %" PetscInt_FMT " to %" PetscInt_FMT ")", rows[t], rstart, A->rmap->rend - 1);
     for (PetscInt s = 0; s < sg->sm.stencil.ns; s++)
       for (PetscInt e = 0; e < dof; e++) sg->sm.val[((size_t)s * N + p) * sg->sm.bs2 + a * dof + e] = 0;
     sg->sm.val[((size_t)sg->sm.stencil.nlower * N + p) * sg->sm.bs2 + a * dof + a] = diag;
@@ -375,6 +401,7 @@ static PetscErrorCode MatZeroRows_StencilGPU(Mat A, PetscInt n, const PetscInt r
     PetscCall(VecRestoreArrayRead(x, &xa));
     PetscCall(VecRestoreArray(b, &ba));
   }
+  PetscCall(PetscFree(lrows));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -529,7 +556,7 @@ static PetscErrorCode MatDuplicate_StencilGPU(Mat A, MatDuplicateOption op, Mat 
 }
 
 /* To AIJ or BAIJ directly (preallocated from the stencil); to any other type through AIJ */
-static PetscErrorCode MatConvert_StencilGPU(Mat A, MatType newtype, MatReuse reuse, Mat *newmat)
+PetscErrorCode MatConvert_StencilGPU(Mat A, MatType newtype, MatReuse reuse, Mat *newmat)
 {
   Mat_StencilGPU *sg  = (Mat_StencilGPU *)A->data;
   const PetscInt  dof = sg->sm.grid.dof;
@@ -676,6 +703,11 @@ static PetscErrorCode MatDestroy_StencilGPU(Mat A)
   PetscCall(PetscFree(sg->gglobal));
   PetscCall(PetscFree2(sg->rowcols, sg->rowvals));
   PetscCall(PetscFree2(sg->stashrc, sg->stashv));
+  PetscCall(PetscFree(sg->ibdiag));
+  PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatProductSetFromOptions_anytype_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatInodeAdjustForInodes_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatSeqAIJSetPreallocation_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatMPIAIJSetPreallocation_C", NULL));
   PetscCall(PetscFree(A->data));
   PetscCall(PetscObjectChangeTypeName((PetscObject)A, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -813,6 +845,55 @@ PetscErrorCode GILUStencilMatCopyValues(const GILUStencilMat *src, GILUStencilMa
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Sizes that no DMDA operator has (a DMDA operator is square) */
+static PetscBool Rectangular(Mat A)
+{
+  return (PetscBool)((A->rmap->n >= 0 && A->cmap->n >= 0 && A->rmap->n != A->cmap->n) || (A->rmap->N >= 0 && A->cmap->N >= 0 && A->rmap->N != A->cmap->N));
+}
+
+/*
+  A rectangular matrix that PETSc creates with the type of a stencilgpu operator and preallocates as
+  AIJ (PCGAMG's prolongator, on every process) has no grid: it becomes AIJ. (A square one, such as
+  the new matrix of MatAXPY() with DIFFERENT_NONZERO_PATTERN, which PETSc merges into the operator,
+  stays stencilgpu, and MatSetUp() says what to do.) These are composed on a new
+  matrix and removed by MatSetFromOptions() and MatSetUp(), so DMCreateMatrix() (which calls
+  MatSetFromOptions() before it looks for them) still builds a stencilgpu matrix.
+*/
+static PetscErrorCode MatSeqAIJSetPreallocation_StencilGPU(Mat A, PetscInt nz, const PetscInt nnz[])
+{
+  PetscFunctionBegin;
+  if (!Rectangular(A)) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscInfo(A, "MATSTENCILGPU preallocated as AIJ without a DMDA: the matrix becomes AIJ\n"));
+  PetscCall(MatSetType(A, MATAIJ));
+  PetscCall(MatSeqAIJSetPreallocation(A, nz, nnz));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatMPIAIJSetPreallocation_StencilGPU(Mat A, PetscInt dnz, const PetscInt dnnz[], PetscInt onz, const PetscInt onnz[])
+{
+  PetscFunctionBegin;
+  if (!Rectangular(A)) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscInfo(A, "MATSTENCILGPU preallocated as AIJ without a DMDA: the matrix becomes AIJ\n"));
+  PetscCall(MatSetType(A, MATAIJ));
+  PetscCall(MatMPIAIJSetPreallocation(A, dnz, dnnz, onz, onnz));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ComposeAIJPreallocation(Mat A, PetscBool on)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatSeqAIJSetPreallocation_C", on ? MatSeqAIJSetPreallocation_StencilGPU : NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatMPIAIJSetPreallocation_C", on ? MatMPIAIJSetPreallocation_StencilGPU : NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatSetFromOptions_StencilGPU(Mat A, PetscOptionItems *PetscOptionsObject)
+{
+  PetscFunctionBegin;
+  PetscCall(ComposeAIJPreallocation(A, PETSC_FALSE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*MC
    MATSTENCILGPU - "stencilgpu": the matrix of a `DMDA` stored per stencil offset, without column indices
 
@@ -837,13 +918,24 @@ PetscErrorCode GILUStencilMatCopyValues(const GILUStencilMat *src, GILUStencilMa
    Operations: `MatMult()`, `MatMultAdd()`, `MatMultTranspose()`, `MatMultTransposeAdd()`
    (OpenMP threads over the grid lines; ghost values through the `DMDA`'s scatter),
    `MatGetDiagonal()`, `MatScale()`, `MatShift()`, `MatDiagonalScale()`, `MatAXPY()`,
-   `MatZeroEntries()`, `MatZeroRows()` (owned rows), `MatDuplicate()`, `MatCopy()`,
+   `MatZeroEntries()`, `MatZeroRows()` (rows of any process), `MatDuplicate()`, `MatCopy()`,
    `MatGetRow()`, `MatNorm()` (Frobenius, 1, infinity), `MatGetInfo()`, `MatView()` (ASCII
    info; other formats through `MATAIJ`), `MatConvert()` to `MATAIJ` and `MATBAIJ` (to
    other types through `MATAIJ`), `MatGetDiagonalBlock()` (a `MATSEQSTENCILGPU` on the
    process's box) and `MatGetFactor()` with `MATSOLVERSTRUCTILU` (ILU(k), natural ordering),
-   so `-pc_type ilu` and `-pc_type bjacobi -sub_pc_type ilu` work. There is no `MatSOR()`:
-   convert with `MatConvert()` or create the matrix with `-dm_mat_type aij` for `PCSOR`.
+   so `-pc_type ilu` and `-pc_type bjacobi -sub_pc_type ilu` work, `MatSOR()` (PCSOR),
+   `MatInvertBlockDiagonal()` (PCPBJACOBI).
+
+   Every PETSc preconditioner that works on `MATAIJ` works on this type: the operations that
+   gain nothing from the stencil storage run on an AIJ image of the matrix kept with it and
+   refreshed when its values change (`-info` says so once per matrix): `MatCreateSubMatrices()`,
+   `MatIncreaseOverlap()` (PCASM, PCREDUNDANT, the coarse solve of PCMG), `MatCreateGraph()`
+   (PCGAMG), `MatGetRowIJ()` (orderings), products (`MatPtAP()` of `-pc_mg_galerkin`, ...; the
+   result is `MATAIJ`), `MatSOR()` with `SOR_EISENSTAT` or the global parallel sweeps (PCEISENSTAT),
+   and the LU and Cholesky factorizations of `MATSOLVERPETSC`, `MATSOLVERMUMPS`, `MATSOLVERSUPERLU`
+   and `MATSOLVERSUPERLU_DIST` (PCLU, PCCHOLESKY). A matrix of this type without a `DMDA` that is
+   preallocated as AIJ (PCGAMG's prolongator, created with the type of the
+   operator) becomes `MATAIJ` if it is rectangular.
 
    Level: intermediate
 
@@ -858,9 +950,11 @@ PETSC_EXTERN PetscErrorCode MatCreate_StencilGPU(Mat A)
   A->data = (void *)sg;
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &sg->size));
   A->ops->setup                 = MatSetUp_StencilGPU;
+  A->ops->setfromoptions        = MatSetFromOptions_StencilGPU;
   A->ops->setvalues             = MatSetValues_StencilGPU;
   A->ops->setvalueslocal        = MatSetValuesLocal_StencilGPU;
   A->ops->setvaluesblockedlocal = MatSetValuesBlockedLocal_StencilGPU;
+  A->ops->assemblybegin         = MatAssemblyBegin_StencilGPU;
   A->ops->assemblyend           = MatAssemblyEnd_StencilGPU;
   A->ops->zeroentries           = MatZeroEntries_StencilGPU;
   A->ops->zerorows              = MatZeroRows_StencilGPU;
@@ -888,8 +982,11 @@ PETSC_EXTERN PetscErrorCode MatCreate_StencilGPU(Mat A)
   A->preallocated               = PETSC_FALSE;
   A->ops->getdiagonalblock      = MatGetDiagonalBlock_StencilGPU;
   A->ops->createsubmatrix       = MatCreateSubMatrix_StencilGPU;
+  A->ops->invertblockdiagonal   = MatInvertBlockDiagonal_StencilGPU;
   PetscCall(PetscObjectChangeTypeName((PetscObject)A, sg->size == 1 ? MATSEQSTENCILGPU : MATMPISTENCILGPU));
   PetscCall(MatStencilGPUSetColoringOps(A));
   PetscCall(MatStencilGPUComposeConversions(A));
+  PetscCall(MatStencilGPUSetAIJOps(A));
+  PetscCall(ComposeAIJPreallocation(A, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
