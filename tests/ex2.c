@@ -5,7 +5,7 @@ chosen in the options database.\n\n\
                  nan            6x6x6 star7 DMDA matrix with one NaN off-diagonal entry\n\
                  wrongsize      6x6x6 star7 DMDA matrix copied so that it does not know its DM (for wrong grid options)\n\
                  nodm_irregular tridiagonal plus random long-range entries, no DM\n\
-  -n <n>       : matrix size of nonstencil and nodm_irregular (default 200)\n\
+  -n <n>       : matrix size of nonstencil, nodm_irregular and empty (default 200)\n\
 The DMDA grid of zeropivot, nan and wrongsize can be changed with -da_grid_x/y/z.\n\n";
 
 /*
@@ -84,6 +84,47 @@ static PetscErrorCode CreateGeneralMatrix(PetscInt n, PetscBool irregular, Mat *
 }
 
 /*
+  A tridiagonal AIJ matrix of size n without a DM (row r: -1 at r-1, -0.5 at r+1, 2 on the diagonal), the rows
+  split so that the first process owns none (on one process it owns them all; n = 0 gives a 0x0 matrix).
+*/
+static PetscErrorCode CreateEmptyRankMatrix(PetscInt n, Mat *A)
+{
+  PetscMPIInt rank, size;
+  PetscInt    m, rstart, rend, r, cols[3], ncols;
+  PetscScalar vals[3];
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  if (size == 1) m = n;
+  else m = rank == 0 ? 0 : n / (size - 1) + (rank - 1 < n % (size - 1) ? 1 : 0);
+  PetscCall(MatCreate(PETSC_COMM_WORLD, A));
+  PetscCall(MatSetSizes(*A, m, m, n, n));
+  PetscCall(MatSetType(*A, MATAIJ));
+  PetscCall(MatSetFromOptions(*A));
+  PetscCall(MatSeqAIJSetPreallocation(*A, 3, NULL));
+  PetscCall(MatMPIAIJSetPreallocation(*A, 3, NULL, 2, NULL));
+  PetscCall(MatGetOwnershipRange(*A, &rstart, &rend));
+  for (r = rstart; r < rend; r++) {
+    ncols = 0;
+    if (r > 0) {
+      cols[ncols]   = r - 1;
+      vals[ncols++] = -1.0;
+    }
+    cols[ncols]   = r;
+    vals[ncols++] = 2.0;
+    if (r < n - 1) {
+      cols[ncols]   = r + 1;
+      vals[ncols++] = -0.5;
+    }
+    PetscCall(MatSetValues(*A, 1, &r, ncols, cols, vals, INSERT_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(0);
+}
+
+/*
   A star7 matrix on a 3D DMDA (default 6x6x6, 1 dof), off-diagonal entries in [-1,0], diagonal 1 + sum of the
   absolute values of the row. The point bad = (2,2,2) (interior) is altered:
     zeropivot: its row keeps only its three upper neighbours (value -1) and an explicitly stored 0 diagonal, so the
@@ -154,7 +195,7 @@ static PetscErrorCode CreateStar7Matrix(PetscBool zeropivot, PetscBool nan, DM *
 
 int main(int argc, char **argv)
 {
-  const char        *cases[] = {"nonstencil", "zeropivot", "nan", "wrongsize", "nodm_irregular"};
+  const char        *cases[] = {"nonstencil", "zeropivot", "nan", "wrongsize", "nodm_irregular", "empty"};
   PetscInt           icase = 1, n = 200, its;
   DM                 da = NULL;
   Mat                A;
@@ -170,7 +211,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsEList("-case", "Which matrix", NULL, cases, PETSC_STATIC_ARRAY_LENGTH(cases), cases[icase], &icase, NULL));
   PetscCall(PetscOptionsInt("-n", "Size of the nonstencil and nodm_irregular matrices", NULL, n, &n, NULL));
   PetscOptionsEnd();
-  PetscCheck(n > 2, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-n must be at least 3");
+  PetscCheck(n > 2 || (icase == 5 && n >= 0), PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-n must be at least 3 (at least 0 for -case empty)");
 
   switch (icase) {
   case 0:
@@ -192,6 +233,9 @@ int main(int argc, char **argv)
     PetscCall(MatGetDM(A, &mdm));
     PetscCheck(!mdm, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "The copy of the matrix still knows its DM");
   } break;
+  case 5:
+    PetscCall(CreateEmptyRankMatrix(n, &A));
+    break;
   default:
     PetscCall(CreateGeneralMatrix(n, PETSC_TRUE, &A));
   }

@@ -344,7 +344,7 @@ static PetscErrorCode SetMatrix(GILUTri tri, GILUTriUplo uplo, GILUTriDiag diag,
 
   PetscFunctionBegin;
   PetscCheck(bs >= 1 && bs <= GILU_MAX_DOF, PETSC_COMM_SELF, PETSC_ERR_SUP, "Block size %" PetscInt_FMT " is not supported by the triangular-solve engine: use 1 to %d", bs, GILU_MAX_DOF);
-  PetscCheck(diag != GILU_TRI_DIAG_INVERSE || dinv, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "GILU_TRI_DIAG_INVERSE needs the inverted diagonal blocks");
+  PetscCheck(diag != GILU_TRI_DIAG_INVERSE || dinv || !n, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "GILU_TRI_DIAG_INVERSE needs the inverted diagonal blocks"); /* an empty factor (0 rows) may have none */
   same = (PetscBool)(tri->analyzed && tri->borrowed == borrow && tri->uplo == uplo && tri->diag == diag && tri->n == n && tri->bs == bs && tri->nz == i[n]);
   if (same && borrow) same = (PetscBool)(tri->i == i && tri->j == j && tri->patternid == patternid);
   else if (same) {

@@ -37,6 +37,7 @@ typedef struct {
   const char      *gridfrom;    /* where the grid came from */
   PetscInt         zerorow;     /* local row of a zero pivot, -1 if none */
   PetscBool        analyzed;
+  PetscBool        empty; /* the local block has no rows (a process or a block Jacobi block without rows): an empty factor */
   /* back-end (cuda/structilu.cu): the solves on a CUDA device or through its emulation */
   PetscGILUBackendType      backend;    /* -pc_structilu_backend; auto: -gilu_backend's */
   PetscBool                 backendset; /* the PC's own option or setter was used */
@@ -192,6 +193,21 @@ static PetscErrorCode PCSetUpStencil_StructILU(PC pc, const GILUStencilMat *msm)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A local block without rows has nothing to factor or solve, whatever its type and grid: ilu->empty, an empty factor (as PETSc's ILU) */
+static PetscErrorCode PCStructILUSetUpEmpty(PC pc, Mat A)
+{
+  PC_StructILU *ilu = (PC_StructILU *)pc->data;
+  PetscInt      m;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetLocalSize(A, &m, NULL));
+  if (m && !ilu->empty) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PCReset_StructILU(pc));
+  ilu->empty   = (PetscBool)(m == 0);
+  ilu->zerorow = -1;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCSetUp_StructILU(PC pc)
 {
   PC_StructILU         *ilu = (PC_StructILU *)pc->data;
@@ -203,6 +219,8 @@ static PetscErrorCode PCSetUp_StructILU(PC pc)
 
   PetscFunctionBegin;
   PetscCall(MatStencilGPUGetStencilMat(A, &isstencil, &msm));
+  PetscCall(PCStructILUSetUpEmpty(pc, Alocal));
+  if (ilu->empty) PetscFunctionReturn(PETSC_SUCCESS);
   if (isstencil) {
     PetscCall(PCSetUpStencil_StructILU(pc, msm));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -305,6 +323,7 @@ static PetscErrorCode PCApply_StructILU(PC pc, Vec x, Vec y)
   PetscScalar       *ya;
 
   PetscFunctionBegin;
+  if (ilu->empty) PetscFunctionReturn(PETSC_SUCCESS); /* no local entries */
   if (ilu->zerorow >= 0) { /* the factorization failed: let the Krylov method see it */
     PetscCall(VecSetInf(y));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -429,6 +448,10 @@ static PetscErrorCode PCView_StructILU(PC pc, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  structured-grid IC(%" PetscInt_FMT "), natural ordering (the factors of sequential ILU(%" PetscInt_FMT ") of a symmetric matrix; upper triangle stored)\n", ilu->levels, ilu->levels));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  structured-grid ILU(%" PetscInt_FMT "), natural ordering (the factors of sequential ILU(%" PetscInt_FMT "))\n", ilu->levels, ilu->levels));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  zero pivot tolerance %g\n", (double)ilu->zeropivot));
+  if (ilu->empty) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  local block with 0 rows: empty factor\n"));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (!ilu->analyzed) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "  not set up yet\n"));
     PetscFunctionReturn(PETSC_SUCCESS);
