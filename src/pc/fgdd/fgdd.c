@@ -234,7 +234,7 @@ static PetscErrorCode PCApply_FGDD(PC pc, Vec x, Vec y)
   PetscCall(VecGetArrayRead(x, &xa));
   PetscCall(VecGetArrayWrite(y, &ya));
   if (fg->ran == PETSCGILU_BACKEND_HOST) PetscCall(FGDDApply_Host(f, (FGDDApplyType)fg->apply, fg->fused, xa, z, ya));
-  else { /* cuda or cudaemu: the permuted vector is copied to the device and back by the apply */
+  else if (f->nb) { /* cuda or cudaemu: the permuted vector is copied to the device and back by the apply (none for an empty local block) */
     for (PetscInt i = 0; i < f->nb; i++)
       for (PetscInt c = 0; c < bs; c++) z[i * bs + c] = xa[f->perm[i] * bs + c];
     if (!fg->dev) PetscCall(fg->devops.create(f, &fg->dev)); /* the factors of this setup, copied once */
@@ -280,7 +280,8 @@ static PetscErrorCode PCView_FGDD(PC pc, PetscViewer viewer)
   if (fg->used == PC_FGDD_PARTITIONER_GEOMETRIC)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  partitioner: geometric, local DMDA box %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " points (DoF %" PetscInt_FMT ") cut into boxes of %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT "\n", fg->grid[0], fg->grid[1], fg->grid[2], fg->dof, fg->ubox[0], fg->ubox[1], fg->ubox[2]));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  partitioner: graph (MatPartitioning), balanced to uniform sizes (%" PetscInt_FMT " block rows moved)\n", fg->moved));
-  {
+  if (!f->nsub) PetscCall(PetscViewerASCIIPrintf(viewer, "  subdomains: none (local block with 0 rows: empty factor)\n"));
+  else {
     PetscInt  mn = PETSC_MAX_INT, mx = 0, lmn = PETSC_MAX_INT, lmx = 0, umn = PETSC_MAX_INT, umx = 0;
     PetscReal lav = 0, uav = 0;
 
