@@ -555,8 +555,11 @@ static PetscErrorCode PCSetFromOptions_StructILU(PC pc, PetscOptionItems *PetscO
     PetscCall(PetscOptionsReal("-pc_structilu_model_bandwidth", "Memory bandwidth of the model in GB/s (0: the GPU's)", "PCSTRUCTILU", ilu->modelbw, &ilu->modelbw, NULL));
     PetscCall(PetscOptionsReal("-pc_structilu_model_latency", "Latency of one dependent level in microseconds (0: the GPU's)", "PCSTRUCTILU", ilu->modellat, &ilu->modellat, NULL));
     PetscCall(PetscOptionsReal("-pc_structilu_model_link", "Host-device bandwidth in GB/s (0: the GPU's)", "PCSTRUCTILU", ilu->modelpcie, &ilu->modelpcie, NULL));
-    PetscCheck(ilu->pipeline >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_structilu_cuda_pipeline must be 0 (automatic) or positive");
-    PetscCheck(ilu->tilepoints >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_structilu_cuda_tile_points must be 0 (automatic) or positive");
+    PetscCheck(ilu->pipeline >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_structilu_cuda_pipeline %" PetscInt_FMT ": must be 0 (automatic) or positive", ilu->pipeline);
+    PetscCheck(ilu->tilepoints >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_structilu_cuda_tile_points %" PetscInt_FMT ": must be 0 (automatic) or positive", ilu->tilepoints);
+    PetscCheck(ilu->modelbw >= 0 && ilu->modelbw < PETSC_INFINITY, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_structilu_model_bandwidth %g: must be finite and nonnegative (0: the GPU's)", (double)ilu->modelbw);
+    PetscCheck(ilu->modellat >= 0 && ilu->modellat < PETSC_INFINITY, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_structilu_model_latency %g: must be finite and nonnegative (0: the GPU's)", (double)ilu->modellat);
+    PetscCheck(ilu->modelpcie >= 0 && ilu->modelpcie < PETSC_INFINITY, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_structilu_model_link %g: must be finite and nonnegative (0: the GPU's)", (double)ilu->modelpcie);
   }
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -568,7 +571,7 @@ static PetscErrorCode PCStructILUSetGrid_StructILU(PC pc, PetscInt dim, const Pe
 
   PetscFunctionBegin;
   PetscCheck(dim >= 1 && dim <= 3, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_structilu_grid takes 1 to 3 sizes nx,ny[,nz], not %" PetscInt_FMT, dim);
-  for (PetscInt d = 0; d < dim; d++) PetscCheck(n[d] >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Grid sizes must be positive, size %" PetscInt_FMT " is %" PetscInt_FMT, d, n[d]);
+  for (PetscInt d = 0; d < dim; d++) PetscCheck(n[d] >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_structilu_grid: the sizes must be positive, size %" PetscInt_FMT " is %" PetscInt_FMT, d, n[d]);
   ilu->griddim = dim;
   for (PetscInt d = 0; d < 3; d++) ilu->grid[d] = d < dim ? n[d] : 1;
   ilu->analyzed = PETSC_FALSE;
@@ -597,7 +600,7 @@ static PetscErrorCode PCStructILUSetDof_StructILU(PC pc, PetscInt dof)
   PC_StructILU *ilu = (PC_StructILU *)pc->data;
 
   PetscFunctionBegin;
-  PetscCheck(dof >= 1 && dof <= GILU_MAX_DOF, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_structilu_dof must be between 1 and %d, not %" PetscInt_FMT, GILU_MAX_DOF, dof);
+  PetscCheck(dof >= 1 && dof <= GILU_MAX_DOF, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_structilu_dof %" PetscInt_FMT ": must be in 1..%d", dof, GILU_MAX_DOF);
   ilu->dof      = dof;
   ilu->analyzed = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -617,7 +620,7 @@ static PetscErrorCode PCStructILUSetLevels_StructILU(PC pc, PetscInt levels)
   PC_StructILU *ilu = (PC_StructILU *)pc->data;
 
   PetscFunctionBegin;
-  PetscCheck(levels >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "The levels of fill must be non-negative, not %" PetscInt_FMT, levels);
+  PetscCheck(levels >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_structilu_levels %" PetscInt_FMT ": must be nonnegative", levels);
   if (levels != ilu->levels && pc->setupcalled) { /* a new fill pattern: redo the symbolic setup at the next PCSetUp(), as PCFactorSetLevels() does */
     PetscCall(PCReset_StructILU(pc));
     pc->setupcalled = 0;
@@ -638,7 +641,7 @@ static PetscErrorCode PCStructILUSetZeroPivot_StructILU(PC pc, PetscReal zeropiv
   PC_StructILU *ilu = (PC_StructILU *)pc->data;
 
   PetscFunctionBegin;
-  PetscCheck(zeropivot >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "The zero pivot tolerance must be non-negative");
+  PetscCheck(zeropivot >= 0 && zeropivot < PETSC_INFINITY, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_structilu_zeropivot %g: must be finite and nonnegative", (double)zeropivot);
   ilu->zeropivot = zeropivot;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -701,7 +704,7 @@ static PetscErrorCode PCStructILUSetThreads_StructILU(PC pc, PetscInt nthreads)
   PC_StructILU *ilu = (PC_StructILU *)pc->data;
 
   PetscFunctionBegin;
-  PetscCheck(nthreads >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_structilu_threads must be 0 (automatic) or positive, not %" PetscInt_FMT, nthreads);
+  PetscCheck(nthreads >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_structilu_threads %" PetscInt_FMT ": must be 0 (automatic) or positive", nthreads);
   ilu->threads     = nthreads;
   ilu->sm.nthreads = nthreads; /* the schedule follows at the next factorization or solve */
   PetscFunctionReturn(PETSC_SUCCESS);
