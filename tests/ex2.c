@@ -372,4 +372,43 @@ int main(int argc, char **argv)
      args: -case empty -n 0 -malloc_dump -pc_type {{ilu structilu atsilu fgdd sparsify}separate output} -pc_factor_mat_solver_type gilu -ksp_view
      filter: grep -E "Iterations|Converged|empty|rows 0|0 rows"
 
+   # NaN in a MATSTENCILGPU matrix: the same error as for AIJ, from PCSTRUCTILU and from the stencilgpu factor of PCILU
+   test:
+     suffix: nan_stencilgpu
+     args: -case nan -dm_mat_type stencilgpu -pc_type {{structilu ilu}shared output}
+     filter: Error: grep -o "The matrix has a NaN or Inf entry: row [0-9]*"
+     output_file: output/ex2_nan_structilu.out
+
+   # option values out of range: an error that names the option and the valid range
+   test:
+     suffix: badopt_sparsify_ratio
+     args: -case nodm_irregular -pc_type sparsify -pc_sparsify_ratio -1
+     filter: Error: grep -o -e "-pc_sparsify_ratio -1.: must be a percentage in \[0, 100)"
+
+   test:
+     suffix: badopt_fgdd_zeropivot
+     args: -case zeropivot -pc_type fgdd -pc_fgdd_zeropivot -1
+     filter: Error: grep -o -e "-pc_fgdd_zeropivot -1.: must be finite and nonnegative"
+
+   test:
+     suffix: badopt_structilu_zeropivot
+     args: -case zeropivot -pc_type structilu -pc_structilu_zeropivot inf
+     filter: Error: grep -o -e "-pc_structilu_zeropivot inf.: must be finite and nonnegative"
+
+   test:
+     suffix: badopt_structilu_model
+     args: -case zeropivot -pc_type structilu -pc_structilu_model_bandwidth -5
+     filter: Error: grep -o -e "-pc_structilu_model_bandwidth -5.: must be finite and nonnegative"
+
+   test:
+     suffix: badopt_atsilu_tol
+     args: -case zeropivot -pc_type atsilu -pc_atsilu_tol -1
+     filter: Error: grep -o -e "-pc_atsilu_tol -1.: must be finite and nonnegative"
+
+   # -help prints the defaults of the candidate ratios (was uninitialised memory)
+   test:
+     suffix: help_sparsify
+     args: -case nodm_irregular -pc_type sparsify -help
+     filter: grep -e "-pc_sparsify_ratio"
+
 TEST*/
