@@ -405,6 +405,17 @@ int main(int argc, char **argv)
      args: -case zeropivot -pc_type atsilu -pc_atsilu_tol -1
      filter: Error: grep -o -e "-pc_atsilu_tol -1.: must be finite and nonnegative"
 
+   test:
+     suffix: badopt_gilu_block_depth
+     args: -case zeropivot -pc_type ilu -pc_factor_mat_solver_type gilu -mat_gilu_trisolve_block_depth 30
+     filter: Error: grep -o -e "-mat_gilu_trisolve_block_depth 30: must be in \[0, 20\]"
+
+   test:
+     suffix: badopt_cudaemu_devices
+     requires: cudaemu
+     args: -case zeropivot -pc_type structilu -gilu_backend cudaemu -gilu_cudaemu_devices 0
+     filter: Error: grep -o -e "-gilu_cudaemu_devices 0: must be in 1..64"
+
    # -help prints the defaults of the candidate ratios (was uninitialised memory)
    test:
      suffix: help_sparsify

@@ -195,7 +195,7 @@ PetscErrorCode GILUTriSetTriangleCSC(GILUTri tri, PetscBool flg)
 PetscErrorCode GILUTriSetBlockDepth(GILUTri tri, PetscInt depth)
 {
   PetscFunctionBegin;
-  PetscCheck(depth >= 0 && depth <= 20, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "The block depth must be in [0, 20] (0: chosen by the rule), not %" PetscInt_FMT, depth);
+  PetscCheck(depth >= 0 && depth <= 20, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_gilu_trisolve_block_depth %" PetscInt_FMT ": must be in [0, 20] (0: chosen by the rule)", depth);
   tri->reqdepth = depth;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -210,6 +210,7 @@ PetscErrorCode GILUTriSetFromOptions(GILUTri tri, PetscOptions options, const ch
   PetscCall(PetscOptionsGetEnum(options, prefix, "-mat_gilu_trisolve", GILUTriSolveTypes, &type, &set));
   if (set) PetscCall(GILUTriSetType(tri, (GILUTriSolveType)type));
   PetscCall(PetscOptionsGetInt(options, prefix, "-mat_gilu_trisolve_threads", &nt, &set));
+  PetscCheck(!set || nt >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_gilu_trisolve_threads %" PetscInt_FMT ": must be at least 1", nt);
   if (set) PetscCall(GILUTriSetThreads(tri, nt));
   nt = tri->reqdepth;
   PetscCall(PetscOptionsGetInt(options, prefix, "-mat_gilu_trisolve_block_depth", &nt, &set));

@@ -833,10 +833,11 @@ static PetscErrorCode PCDestroy_StructILU(PC pc)
   In parallel each process factors its local diagonal block, its `DMDA` box: block Jacobi
   with one block per process, as `-pc_type bjacobi -sub_pc_type ilu`. It is also usable as
   the sub-preconditioner of `PCBJACOBI` and `PCASM` (`-sub_pc_type structilu`), where the
-  grid of each block is inferred from its pattern.
+  grid of each block is inferred from its pattern. A block with no rows (a process that owns
+  none, an empty block of `PCBJACOBI`, a 0 x 0 matrix) has an empty factor, whatever its grid.
 
   A zero pivot sets the failed reason so that `KSPSolve()` returns `KSP_DIVERGED_PC_FAILED`;
-  a NaN or Inf in the matrix is an error at setup.
+  a NaN or Inf in the matrix (AIJ, BAIJ or `MATSTENCILGPU`) is an error at setup.
 
   Level: beginner
 
