@@ -483,6 +483,7 @@ static PetscErrorCode PCView_Sparsify(PC pc, PetscViewer viewer)
   PC_Sparsify *sp = (PC_Sparsify *)pc->data;
   PetscBool    ascii;
   char         list[256] = "";
+  PetscInt     N         = -1;
 
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
@@ -499,7 +500,9 @@ static PetscErrorCode PCView_Sparsify(PC pc, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  not set up yet\n"));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  %s; smallest |a_ii| %g; A: %" PetscInt_FMT " nonzeros in the local diagonal blocks, %" PetscInt_FMT " off-diagonal\n", sp->issym ? "symmetric: entries dropped in pairs" : "nonsymmetric: entries dropped one by one",
+  if (pc->pmat) PetscCall(MatGetSize(pc->pmat, &N, NULL));
+  if (!N) PetscCall(PetscViewerASCIIPrintf(viewer, "  A is 0 x 0: nothing to sparsify, Ahat = A\n"));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "  %s; smallest |a_ii| %g; A: %" PetscInt_FMT " nonzeros in the local diagonal blocks, %" PetscInt_FMT " off-diagonal\n", sp->issym ? "symmetric: entries dropped in pairs" : "nonsymmetric: entries dropped one by one",
                                    (double)sp->mindiag, sp->nnz, sp->noffdiag));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  wavefronts counted on the lower triangle of the ILU(%" PetscInt_FMT ") pattern (largest over the local diagonal blocks): w_A = %" PetscInt_FMT "; that pattern of A has %" PetscInt_FMT " %s\n", sp->levels, sp->wA, sp->fillA, sp->bs > 1 ? "blocks" : "nonzeros"));
   for (PetscInt t = 0; t < sp->ncand; t++) {
