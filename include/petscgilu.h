@@ -170,6 +170,7 @@ PETSC_EXTERN PetscErrorCode PCFGDDSetApplyType(PC, PCFGDDApplyType);
 PETSC_EXTERN PetscErrorCode PCFGDDSetFused(PC, PetscBool);
 /* PCFGDDSetBackend(), PCFGDDGetBackend(): after PetscGILUBackendType, at the end of the back-end section */
 PETSC_EXTERN PetscErrorCode PCFGDDSetThreads(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode PCFGDDSetZeroPivot(PC, PetscReal);
 PETSC_EXTERN PetscErrorCode PCFGDDGetSubdomains(PC, PetscInt *, const PetscInt *[], IS *);
 /* ---------------------------------------------------------------------------------------------- end PCFGDD */
 

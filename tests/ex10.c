@@ -465,7 +465,7 @@ done:
    test:
      suffix: badratio
      args: -pc_type sparsify -pc_sparsify_ratios 10,150
-     filter: Error: grep -o "Sparsification ratio 150. is not a percentage in (0, 100)"
+     filter: Error: grep -o -e "-pc_sparsify_ratios: ratio 150. must be a percentage in (0, 100)"
 
    # re-setup with the same nonzero pattern: other entries dropped, then values only
    test:

@@ -5,7 +5,7 @@ chosen in the options database.\n\n\
                  nan            6x6x6 star7 DMDA matrix with one NaN off-diagonal entry\n\
                  wrongsize      6x6x6 star7 DMDA matrix copied so that it does not know its DM (for wrong grid options)\n\
                  nodm_irregular tridiagonal plus random long-range entries, no DM\n\
-  -n <n>       : matrix size of nonstencil and nodm_irregular (default 200)\n\
+  -n <n>       : matrix size of nonstencil, nodm_irregular and empty (default 200)\n\
 The DMDA grid of zeropivot, nan and wrongsize can be changed with -da_grid_x/y/z.\n\n";
 
 /*
@@ -84,6 +84,47 @@ static PetscErrorCode CreateGeneralMatrix(PetscInt n, PetscBool irregular, Mat *
 }
 
 /*
+  A tridiagonal AIJ matrix of size n without a DM (row r: -1 at r-1, -0.5 at r+1, 2 on the diagonal), the rows
+  split so that the first process owns none (on one process it owns them all; n = 0 gives a 0x0 matrix).
+*/
+static PetscErrorCode CreateEmptyRankMatrix(PetscInt n, Mat *A)
+{
+  PetscMPIInt rank, size;
+  PetscInt    m, rstart, rend, r, cols[3], ncols;
+  PetscScalar vals[3];
+
+  PetscFunctionBeginUser;
+  PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
+  PetscCallMPI(MPI_Comm_size(PETSC_COMM_WORLD, &size));
+  if (size == 1) m = n;
+  else m = rank == 0 ? 0 : n / (size - 1) + (rank - 1 < n % (size - 1) ? 1 : 0);
+  PetscCall(MatCreate(PETSC_COMM_WORLD, A));
+  PetscCall(MatSetSizes(*A, m, m, n, n));
+  PetscCall(MatSetType(*A, MATAIJ));
+  PetscCall(MatSetFromOptions(*A));
+  PetscCall(MatSeqAIJSetPreallocation(*A, 3, NULL));
+  PetscCall(MatMPIAIJSetPreallocation(*A, 3, NULL, 2, NULL));
+  PetscCall(MatGetOwnershipRange(*A, &rstart, &rend));
+  for (r = rstart; r < rend; r++) {
+    ncols = 0;
+    if (r > 0) {
+      cols[ncols]   = r - 1;
+      vals[ncols++] = -1.0;
+    }
+    cols[ncols]   = r;
+    vals[ncols++] = 2.0;
+    if (r < n - 1) {
+      cols[ncols]   = r + 1;
+      vals[ncols++] = -0.5;
+    }
+    PetscCall(MatSetValues(*A, 1, &r, ncols, cols, vals, INSERT_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(0);
+}
+
+/*
   A star7 matrix on a 3D DMDA (default 6x6x6, 1 dof), off-diagonal entries in [-1,0], diagonal 1 + sum of the
   absolute values of the row. The point bad = (2,2,2) (interior) is altered:
     zeropivot: its row keeps only its three upper neighbours (value -1) and an explicitly stored 0 diagonal, so the
@@ -154,7 +195,7 @@ static PetscErrorCode CreateStar7Matrix(PetscBool zeropivot, PetscBool nan, DM *
 
 int main(int argc, char **argv)
 {
-  const char        *cases[] = {"nonstencil", "zeropivot", "nan", "wrongsize", "nodm_irregular"};
+  const char        *cases[] = {"nonstencil", "zeropivot", "nan", "wrongsize", "nodm_irregular", "empty"};
   PetscInt           icase = 1, n = 200, its;
   DM                 da = NULL;
   Mat                A;
@@ -170,7 +211,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsEList("-case", "Which matrix", NULL, cases, PETSC_STATIC_ARRAY_LENGTH(cases), cases[icase], &icase, NULL));
   PetscCall(PetscOptionsInt("-n", "Size of the nonstencil and nodm_irregular matrices", NULL, n, &n, NULL));
   PetscOptionsEnd();
-  PetscCheck(n > 2, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-n must be at least 3");
+  PetscCheck(n > 2 || (icase == 5 && n >= 0), PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-n must be at least 3 (at least 0 for -case empty)");
 
   switch (icase) {
   case 0:
@@ -192,6 +233,9 @@ int main(int argc, char **argv)
     PetscCall(MatGetDM(A, &mdm));
     PetscCheck(!mdm, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "The copy of the matrix still knows its DM");
   } break;
+  case 5:
+    PetscCall(CreateEmptyRankMatrix(n, &A));
+    break;
   default:
     PetscCall(CreateGeneralMatrix(n, PETSC_TRUE, &A));
   }
@@ -209,6 +253,10 @@ int main(int argc, char **argv)
   PetscCall(KSPSetErrorIfNotConverged(ksp, PETSC_FALSE));
   PetscCall(KSPSetFromOptions(ksp));
   PetscCall(KSPSolve(ksp, b, x));
+  if (icase == 5) { /* once more outside the Krylov method, which does not apply the PC when b = 0 (the 0x0 matrix) */
+    PetscCall(KSPGetPC(ksp, &pc));
+    PetscCall(PCApply(pc, b, x));
+  }
   PetscCall(KSPGetIterationNumber(ksp, &its));
   PetscCall(KSPGetConvergedReason(ksp, &reason));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "Iterations %" PetscInt_FMT "\n", its));
@@ -303,5 +351,81 @@ int main(int argc, char **argv)
      suffix: nan_structilu
      args: -case nan -pc_type structilu
      filter: Error: grep -o "The matrix has a NaN or Inf entry: row [0-9]*"
+
+   # empty blocks: the first of two processes owns no rows (an empty block Jacobi block), and a 0x0 matrix on one
+   # process; every PC (and MatSolverType gilu) sets up, applies, views and frees them as PETSc's ILU does
+   test:
+     suffix: empty_np2
+     nsize: 2
+     args: -case empty -n 20 -malloc_dump -pc_type bjacobi -sub_pc_type {{ilu structilu atsilu fgdd sparsify}shared output} -sub_pc_atsilu_sweeps 20
+     output_file: output/ex2_empty_np2.out
+
+   test:
+     suffix: empty_np2_gilu
+     nsize: 2
+     args: -case empty -n 20 -malloc_dump -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_solver_type gilu -sub_mat_gilu_trisolve {{levelset syncfree colblock rowblock recblock sequential chunked}shared output}
+     output_file: output/ex2_empty_np2.out
+
+   test:
+     suffix: empty_np2_cudaemu
+     nsize: 2
+     requires: cudaemu
+     args: -case empty -n 20 -malloc_dump -gilu_backend cudaemu -pc_type bjacobi -sub_pc_type {{structilu atsilu fgdd sparsify}shared output} -sub_pc_atsilu_sweeps 20 -sub_mat_gilu_trisolve_backend cudaemu -sub_pc_sparsify_sub_mat_gilu_trisolve_backend cudaemu
+     output_file: output/ex2_empty_np2.out
+
+   test:
+     suffix: empty_0x0
+     args: -case empty -n 0 -malloc_dump -pc_type {{ilu structilu atsilu fgdd sparsify}separate output} -pc_factor_mat_solver_type gilu -ksp_view
+     filter: grep -E "Iterations|Converged|empty|rows 0|0 rows"
+
+   # NaN in a MATSTENCILGPU matrix: the same error as for AIJ, from PCSTRUCTILU and from the stencilgpu factor of PCILU
+   test:
+     suffix: nan_stencilgpu
+     args: -case nan -dm_mat_type stencilgpu -pc_type {{structilu ilu}shared output}
+     filter: Error: grep -o "The matrix has a NaN or Inf entry: row [0-9]*"
+     output_file: output/ex2_nan_structilu.out
+
+   # option values out of range: an error that names the option and the valid range
+   test:
+     suffix: badopt_sparsify_ratio
+     args: -case nodm_irregular -pc_type sparsify -pc_sparsify_ratio -1
+     filter: Error: grep -o -e "-pc_sparsify_ratio -1.: must be a percentage in \[0, 100)"
+
+   test:
+     suffix: badopt_fgdd_zeropivot
+     args: -case zeropivot -pc_type fgdd -pc_fgdd_zeropivot -1
+     filter: Error: grep -o -e "-pc_fgdd_zeropivot -1.: must be finite and nonnegative"
+
+   test:
+     suffix: badopt_structilu_zeropivot
+     args: -case zeropivot -pc_type structilu -pc_structilu_zeropivot inf
+     filter: Error: grep -o -e "-pc_structilu_zeropivot inf.: must be finite and nonnegative"
+
+   test:
+     suffix: badopt_structilu_model
+     args: -case zeropivot -pc_type structilu -pc_structilu_model_bandwidth -5
+     filter: Error: grep -o -e "-pc_structilu_model_bandwidth -5.: must be finite and nonnegative"
+
+   test:
+     suffix: badopt_atsilu_tol
+     args: -case zeropivot -pc_type atsilu -pc_atsilu_tol -1
+     filter: Error: grep -o -e "-pc_atsilu_tol -1.: must be finite and nonnegative"
+
+   test:
+     suffix: badopt_gilu_block_depth
+     args: -case zeropivot -pc_type ilu -pc_factor_mat_solver_type gilu -mat_gilu_trisolve_block_depth 30
+     filter: Error: grep -o -e "-mat_gilu_trisolve_block_depth 30: must be in \[0, 20\]"
+
+   test:
+     suffix: badopt_cudaemu_devices
+     requires: cudaemu
+     args: -case zeropivot -pc_type structilu -gilu_backend cudaemu -gilu_cudaemu_devices 0
+     filter: Error: grep -o -e "-gilu_cudaemu_devices 0: must be in 1..64"
+
+   # -help prints the defaults of the candidate ratios (was uninitialised memory)
+   test:
+     suffix: help_sparsify
+     args: -case nodm_irregular -pc_type sparsify -help
+     filter: grep -e "-pc_sparsify_ratio"
 
 TEST*/

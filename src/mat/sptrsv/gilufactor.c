@@ -923,7 +923,7 @@ static PetscErrorCode MatGILUFactorSymbolic(Mat B, Mat A, IS row, IS col, const 
   f->type = (GILUTriSolveType)type;
   nt      = f->nthreads;
   PetscCall(PetscOptionsGetInt(((PetscObject)B)->options, ((PetscObject)B)->prefix, "-mat_gilu_trisolve_threads", &nt, &set));
-  PetscCheck(nt >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_gilu_trisolve_threads must be at least 1, not %" PetscInt_FMT, nt);
+  PetscCheck(nt >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_gilu_trisolve_threads %" PetscInt_FMT ": must be at least 1", nt);
   f->nthreads = nt;
   PetscCall(GILUTriDestroy(&f->L));
   PetscCall(GILUTriDestroy(&f->U));

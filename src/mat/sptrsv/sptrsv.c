@@ -195,7 +195,7 @@ PetscErrorCode GILUTriSetTriangleCSC(GILUTri tri, PetscBool flg)
 PetscErrorCode GILUTriSetBlockDepth(GILUTri tri, PetscInt depth)
 {
   PetscFunctionBegin;
-  PetscCheck(depth >= 0 && depth <= 20, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "The block depth must be in [0, 20] (0: chosen by the rule), not %" PetscInt_FMT, depth);
+  PetscCheck(depth >= 0 && depth <= 20, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_gilu_trisolve_block_depth %" PetscInt_FMT ": must be in [0, 20] (0: chosen by the rule)", depth);
   tri->reqdepth = depth;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -210,6 +210,7 @@ PetscErrorCode GILUTriSetFromOptions(GILUTri tri, PetscOptions options, const ch
   PetscCall(PetscOptionsGetEnum(options, prefix, "-mat_gilu_trisolve", GILUTriSolveTypes, &type, &set));
   if (set) PetscCall(GILUTriSetType(tri, (GILUTriSolveType)type));
   PetscCall(PetscOptionsGetInt(options, prefix, "-mat_gilu_trisolve_threads", &nt, &set));
+  PetscCheck(!set || nt >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_gilu_trisolve_threads %" PetscInt_FMT ": must be at least 1", nt);
   if (set) PetscCall(GILUTriSetThreads(tri, nt));
   nt = tri->reqdepth;
   PetscCall(PetscOptionsGetInt(options, prefix, "-mat_gilu_trisolve_block_depth", &nt, &set));
@@ -344,7 +345,7 @@ static PetscErrorCode SetMatrix(GILUTri tri, GILUTriUplo uplo, GILUTriDiag diag,
 
   PetscFunctionBegin;
   PetscCheck(bs >= 1 && bs <= GILU_MAX_DOF, PETSC_COMM_SELF, PETSC_ERR_SUP, "Block size %" PetscInt_FMT " is not supported by the triangular-solve engine: use 1 to %d", bs, GILU_MAX_DOF);
-  PetscCheck(diag != GILU_TRI_DIAG_INVERSE || dinv, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "GILU_TRI_DIAG_INVERSE needs the inverted diagonal blocks");
+  PetscCheck(diag != GILU_TRI_DIAG_INVERSE || dinv || !n, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "GILU_TRI_DIAG_INVERSE needs the inverted diagonal blocks"); /* an empty factor (0 rows) may have none */
   same = (PetscBool)(tri->analyzed && tri->borrowed == borrow && tri->uplo == uplo && tri->diag == diag && tri->n == n && tri->bs == bs && tri->nz == i[n]);
   if (same && borrow) same = (PetscBool)(tri->i == i && tri->j == j && tri->patternid == patternid);
   else if (same) {

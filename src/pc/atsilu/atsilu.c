@@ -592,20 +592,20 @@ static PetscErrorCode PCDestroy_ATSILU(PC pc)
   }
 ATSILU_SETTER(Type, PCATSILUType, type, )
 ATSILU_SETTER(Algorithm, PCATSILUAlgorithm, algorithm, )
-ATSILU_SETTER(Levels, PetscInt, levels, PetscCheck(v >= 0 && v <= 8, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCATSILU levels must be in 0..8, not %" PetscInt_FMT, v))
+ATSILU_SETTER(Levels, PetscInt, levels, PetscCheck(v >= 0 && v <= 8, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_atsilu_levels %" PetscInt_FMT ": must be in 0..8", v))
 ATSILU_SETTER(Pattern, PCATSILUPattern, pattern, )
-ATSILU_SETTER(Sweeps, PetscInt, sweeps, PetscCheck(v >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCATSILU sweeps must be >= 0, not %" PetscInt_FMT, v))
-ATSILU_SETTER(Tol, PetscReal, tol, PetscCheck(v >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCATSILU tolerance must be >= 0, not %g", (double)v))
-ATSILU_SETTER(Fill, PetscReal, fill, PetscCheck(v >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCATSILU fill must be >= 1 (entries of L and U relative to those of A), not %g", (double)v))
-ATSILU_SETTER(Threads, PetscInt, threads, PetscCheck(v >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCATSILU threads must be >= 0 (0: OpenMP's), not %" PetscInt_FMT, v))
+ATSILU_SETTER(Sweeps, PetscInt, sweeps, PetscCheck(v >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_atsilu_sweeps %" PetscInt_FMT ": must be nonnegative", v))
+ATSILU_SETTER(Tol, PetscReal, tol, PetscCheck(v >= 0 && v < PETSC_INFINITY, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_atsilu_tol %g: must be finite and nonnegative", (double)v))
+ATSILU_SETTER(Fill, PetscReal, fill, PetscCheck(v >= 1 && v < PETSC_INFINITY, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_atsilu_fill %g: must be finite and at least 1 (entries of L and U relative to those of A)", (double)v))
+ATSILU_SETTER(Threads, PetscInt, threads, PetscCheck(v >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_atsilu_threads %" PetscInt_FMT ": must be 0 (OpenMP's) or positive", v))
 ATSILU_SETTER(JacobiScaling, PetscBool, scaling, )
 ATSILU_SETTER(InitialGuess, PCATSILUInitialGuess, guess, )
 ATSILU_SETTER(UseNew, PetscBool, usenew, )
 ATSILU_SETTER(UpdateResidual, PetscBool, updateresidual, )
 ATSILU_SETTER(ResidualRHS, PetscBool, residualrhs, )
 ATSILU_SETTER(ResidualLHS, PetscBool, residuallhs, )
-ATSILU_SETTER(SweepsBefore, PetscInt, before, PetscCheck(v >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCATSILU sweeps before must be >= 0"))
-ATSILU_SETTER(SweepsAfter, PetscInt, after, PetscCheck(v >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCATSILU sweeps after must be >= 0"))
+ATSILU_SETTER(SweepsBefore, PetscInt, before, PetscCheck(v >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_atsilu_sweeps_before %" PetscInt_FMT ": must be nonnegative", v))
+ATSILU_SETTER(SweepsAfter, PetscInt, after, PetscCheck(v >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_atsilu_sweeps_after %" PetscInt_FMT ": must be nonnegative", v))
 
 static PetscErrorCode PCATSILUSetBackend_ATSILU(PC pc, PetscGILUBackendType v)
 {
@@ -634,7 +634,7 @@ static PetscErrorCode PCATSILUSetTriSolve_ATSILU(PC pc, PCATSILUTriSolve t, Pets
   PC_ATSILU *ats = (PC_ATSILU *)pc->data;
 
   PetscFunctionBegin;
-  PetscCheck(m >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCATSILU triangular-solve sweeps must be >= 0, not %" PetscInt_FMT, m);
+  PetscCheck(m >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_atsilu_trisolve_sweeps %" PetscInt_FMT ": must be nonnegative", m);
   if (ats->trisolve != t || ats->trisweeps != m) pc->setupcalled = 0;
   ats->trisolve  = t;
   ats->trisweeps = m;

@@ -235,7 +235,7 @@ static PetscErrorCode PCApply_FGDD(PC pc, Vec x, Vec y)
   PetscCall(VecGetArrayRead(x, &xa));
   PetscCall(VecGetArrayWrite(y, &ya));
   if (fg->ran == PETSCGILU_BACKEND_HOST) PetscCall(FGDDApply_Host(f, (FGDDApplyType)fg->apply, fg->fused, xa, z, ya));
-  else { /* cuda or cudaemu: the permuted vector is copied to the device and back by the apply */
+  else if (f->nb) { /* cuda or cudaemu: the permuted vector is copied to the device and back by the apply (none for an empty local block) */
     for (PetscInt i = 0; i < f->nb; i++)
       for (PetscInt c = 0; c < bs; c++) z[i * bs + c] = xa[f->perm[i] * bs + c];
     if (!fg->dev) PetscCall(fg->devops.create(f, &fg->dev)); /* the factors of this setup, copied once */
@@ -306,7 +306,8 @@ static PetscErrorCode PCView_FGDD(PC pc, PetscViewer viewer)
   if (fg->used == PC_FGDD_PARTITIONER_GEOMETRIC)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  partitioner: geometric, local DMDA box %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " points (DoF %" PetscInt_FMT ") cut into boxes of %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT "\n", fg->grid[0], fg->grid[1], fg->grid[2], fg->dof, fg->ubox[0], fg->ubox[1], fg->ubox[2]));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  partitioner: graph (MatPartitioning), balanced to uniform sizes (%" PetscInt_FMT " block rows moved)\n", fg->moved));
-  {
+  if (!f->nsub) PetscCall(PetscViewerASCIIPrintf(viewer, "  subdomains: none (local block with 0 rows: empty factor)\n"));
+  else {
     PetscInt  mn = PETSC_MAX_INT, mx = 0, lmn = PETSC_MAX_INT, lmx = 0, umn = PETSC_MAX_INT, umx = 0;
     PetscReal lav = 0, uav = 0;
 
@@ -360,8 +361,8 @@ static PetscErrorCode PCSetFromOptions_FGDD(PC pc, PetscOptionItems *PetscOption
   if (flg) PetscCall(PCFGDDSetBackend(pc, backend));
   PetscCall(PetscOptionsInt("-pc_fgdd_threads", "Host threads (0: OMP_NUM_THREADS)", "PCFGDDSetThreads", fg->threads, &rows, &flg));
   if (flg) PetscCall(PCFGDDSetThreads(pc, rows));
-  PetscCall(PetscOptionsReal("-pc_fgdd_zeropivot", "Pivots at most this in absolute value are zero", "PCFGDD", fg->zeropivot, &zp, &flg));
-  if (flg) fg->zeropivot = zp;
+  PetscCall(PetscOptionsReal("-pc_fgdd_zeropivot", "Pivots at most this in absolute value are zero", "PCFGDDSetZeroPivot", fg->zeropivot, &zp, &flg));
+  if (flg) PetscCall(PCFGDDSetZeroPivot(pc, zp));
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -371,7 +372,7 @@ static PetscErrorCode PCFGDDSetSubdomainRows_FGDD(PC pc, PetscInt rows)
   PC_FGDD *fg = (PC_FGDD *)pc->data;
 
   PetscFunctionBegin;
-  PetscCheck(rows > 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "The subdomain rows must be positive, not %" PetscInt_FMT, rows);
+  PetscCheck(rows > 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_fgdd_subdomain_rows %" PetscInt_FMT ": must be positive", rows);
   if (fg->subrows != rows) fg->analyzed = PETSC_FALSE;
   fg->subrows = rows;
   fg->box[0]  = 0; /* the box is derived from the rows */
@@ -383,7 +384,7 @@ static PetscErrorCode PCFGDDSetSubdomainBox_FGDD(PC pc, const PetscInt box[])
   PC_FGDD *fg = (PC_FGDD *)pc->data;
 
   PetscFunctionBegin;
-  for (PetscInt d = 0; d < 3; d++) PetscCheck(box[d] > 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "The subdomain box sizes must be positive: give -pc_fgdd_subdomain_box nx,ny,nz");
+  for (PetscInt d = 0; d < 3; d++) PetscCheck(box[d] > 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_fgdd_subdomain_box %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ": the sizes nx,ny,nz must be positive", box[0], box[1], box[2]);
   for (PetscInt d = 0; d < 3; d++) fg->box[d] = box[d];
   fg->analyzed = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -442,8 +443,16 @@ static PetscErrorCode PCFGDDGetBackend_FGDD(PC pc, PetscGILUBackendType *backend
 static PetscErrorCode PCFGDDSetThreads_FGDD(PC pc, PetscInt threads)
 {
   PetscFunctionBegin;
-  PetscCheck(threads >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "The number of threads must be 0 (OMP_NUM_THREADS) or positive, not %" PetscInt_FMT, threads);
+  PetscCheck(threads >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_fgdd_threads %" PetscInt_FMT ": must be 0 (OMP_NUM_THREADS) or positive", threads);
   ((PC_FGDD *)pc->data)->threads = threads;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCFGDDSetZeroPivot_FGDD(PC pc, PetscReal zeropivot)
+{
+  PetscFunctionBegin;
+  PetscCheck(zeropivot >= 0 && zeropivot < PETSC_INFINITY, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_fgdd_zeropivot %g: must be finite and nonnegative", (double)zeropivot);
+  ((PC_FGDD *)pc->data)->zeropivot = zeropivot;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -472,6 +481,7 @@ static PetscErrorCode PCDestroy_FGDD(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFGDDGetBackend_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFGDDGetSubdomains_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFGDDSetThreads_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFGDDSetZeroPivot_C", NULL));
   PetscCall(PetscFree(pc->data));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -697,6 +707,34 @@ PetscErrorCode PCFGDDSetThreads(PC pc, PetscInt threads)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*@
+  PCFGDDSetZeroPivot - Sets the tolerance below which a pivot of the subdomain ILU(0) of `PCFGDD` is a zero pivot
+
+  Logically Collective
+
+  Input Parameters:
++ pc        - the preconditioner
+- zeropivot - pivots at most this in absolute value are zero: finite and nonnegative (default 100 `PETSC_MACHINE_EPSILON`, as `PCILU`)
+
+  Options Database Key:
+. -pc_fgdd_zeropivot <tol> - the tolerance
+
+  Note:
+  A zero pivot sets the `PCFailedReason` (the `KSP` stops with `KSP_DIVERGED_PC_FAILED`), or is an error with `-ksp_error_if_not_converged`.
+
+  Level: intermediate
+
+.seealso: `PCFGDD`, `PCFactorSetZeroPivot()`
+@*/
+PetscErrorCode PCFGDDSetZeroPivot(PC pc, PetscReal zeropivot)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveReal(pc, zeropivot, 2);
+  PetscTryMethod(pc, "PCFGDDSetZeroPivot_C", (PC, PetscReal), (pc, zeropivot));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@C
   PCFGDDGetSubdomains - Gets the subdomains of `PCFGDD` after its setup
 
@@ -760,7 +798,7 @@ PetscErrorCode PCFGDDGetSubdomains(PC pc, PetscInt *n, const PetscInt *rows[], I
    Level: intermediate
 
 .seealso: `PCCreate()`, `PCSetType()`, `PCBJACOBI`, `PCILU`, `PCFGDDSetSubdomainRows()`, `PCFGDDSetSubdomainBox()`,
-          `PCFGDDSetPartitioner()`, `PCFGDDSetApplyType()`, `PCFGDDSetFused()`, `PCFGDDSetBackend()`, `PCFGDDSetThreads()`,
+          `PCFGDDSetPartitioner()`, `PCFGDDSetApplyType()`, `PCFGDDSetFused()`, `PCFGDDSetBackend()`, `PCFGDDSetThreads()`, `PCFGDDSetZeroPivot()`,
           `PCFGDDGetSubdomains()`
 M*/
 PETSC_EXTERN PetscErrorCode PCCreate_FGDD(PC pc)
@@ -795,5 +833,6 @@ PETSC_EXTERN PetscErrorCode PCCreate_FGDD(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFGDDGetBackend_C", PCFGDDGetBackend_FGDD));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFGDDGetSubdomains_C", PCFGDDGetSubdomains_FGDD));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFGDDSetThreads_C", PCFGDDSetThreads_FGDD));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFGDDSetZeroPivot_C", PCFGDDSetZeroPivot_FGDD));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -65,10 +65,10 @@ PetscErrorCode PCSparsifyGetRatios(PC pc, PetscInt *n, const PetscReal *ratios[]
 
   Input Parameters:
 + pc    - the `PCSPARSIFY` preconditioner
-- ratio - percent of the nonzeros to drop; 0: no sparsification (the inner PC works on A itself); negative: Algorithm 2 (default)
+- ratio - percent of the nonzeros to drop; 0: no sparsification (the inner PC works on A itself); `PETSC_DECIDE`: Algorithm 2 (default); anything else outside [0, 100) is an error
 
   Options Database Key:
-. -pc_sparsify_ratio <t> - the forced ratio
+. -pc_sparsify_ratio <t> - the forced ratio, a percentage in [0, 100)
 
   Level: intermediate
 

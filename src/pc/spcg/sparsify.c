@@ -483,6 +483,7 @@ static PetscErrorCode PCView_Sparsify(PC pc, PetscViewer viewer)
   PC_Sparsify *sp = (PC_Sparsify *)pc->data;
   PetscBool    ascii;
   char         list[256] = "";
+  PetscInt     N         = -1;
 
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
@@ -499,7 +500,9 @@ static PetscErrorCode PCView_Sparsify(PC pc, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  not set up yet\n"));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  %s; smallest |a_ii| %g; A: %" PetscInt_FMT " nonzeros in the local diagonal blocks, %" PetscInt_FMT " off-diagonal\n", sp->issym ? "symmetric: entries dropped in pairs" : "nonsymmetric: entries dropped one by one",
+  if (pc->pmat) PetscCall(MatGetSize(pc->pmat, &N, NULL));
+  if (!N) PetscCall(PetscViewerASCIIPrintf(viewer, "  A is 0 x 0: nothing to sparsify, Ahat = A\n"));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "  %s; smallest |a_ii| %g; A: %" PetscInt_FMT " nonzeros in the local diagonal blocks, %" PetscInt_FMT " off-diagonal\n", sp->issym ? "symmetric: entries dropped in pairs" : "nonsymmetric: entries dropped one by one",
                                    (double)sp->mindiag, sp->nnz, sp->noffdiag));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  wavefronts counted on the lower triangle of the ILU(%" PetscInt_FMT ") pattern (largest over the local diagonal blocks): w_A = %" PetscInt_FMT "; that pattern of A has %" PetscInt_FMT " %s\n", sp->levels, sp->wA, sp->fillA, sp->bs > 1 ? "blocks" : "nonzeros"));
   for (PetscInt t = 0; t < sp->ncand; t++) {
@@ -538,11 +541,15 @@ static PetscErrorCode PCSetFromOptions_Sparsify(PC pc, PetscOptionItems *PetscOp
   PetscBool    flg, sym;
 
   PetscFunctionBegin;
+  for (PetscInt t = 0; t < n; t++) ratios[t] = t < sp->nratios ? sp->ratios[t] : 0; /* the defaults -help prints */
   PetscOptionsHeadBegin(PetscOptionsObject, "Sparsification (SPCG) options");
   PetscCall(PetscOptionsRealArray("-pc_sparsify_ratios", "Candidate sparsification ratios (percent of the nonzeros), most aggressive first", "PCSparsifySetRatios", ratios, &n, &flg));
   if (flg) PetscCall(PCSparsifySetRatios(pc, n, ratios));
-  PetscCall(PetscOptionsReal("-pc_sparsify_ratio", "Force one ratio (percent; 0: no sparsification; negative: Algorithm 2)", "PCSparsifySetRatio", sp->ratio, &v, &flg));
-  if (flg) PetscCall(PCSparsifySetRatio(pc, v));
+  PetscCall(PetscOptionsReal("-pc_sparsify_ratio", "Force one ratio (percent in [0, 100); 0: no sparsification; not given: Algorithm 2)", "PCSparsifySetRatio", sp->ratio, &v, &flg));
+  if (flg) {
+    PetscCheck(v >= 0 && v < 100, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_sparsify_ratio %g: must be a percentage in [0, 100) (leave the option out for Algorithm 2's choice)", (double)v);
+    PetscCall(PCSparsifySetRatio(pc, v));
+  }
   PetscCall(PetscOptionsReal("-pc_sparsify_tau", "Threshold of the convergence indicator ||Ahat^-1|| ||S||", "PCSparsifySetTau", sp->tau, &v, &flg));
   if (flg) PetscCall(PCSparsifySetTau(pc, v));
   PetscCall(PetscOptionsReal("-pc_sparsify_omega", "Wavefront reduction (percent) a ratio must reach", "PCSparsifySetOmega", sp->omega, &v, &flg));
@@ -558,8 +565,8 @@ static PetscErrorCode PCSparsifySetRatios_Sparsify(PC pc, PetscInt n, const Pets
   PC_Sparsify *sp = (PC_Sparsify *)pc->data;
 
   PetscFunctionBegin;
-  PetscCheck(n >= 1 && n <= PC_SPARSIFY_MAX_RATIOS, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Give 1 to %d sparsification ratios, not %" PetscInt_FMT, PC_SPARSIFY_MAX_RATIOS, n);
-  for (PetscInt t = 0; t < n; t++) PetscCheck(ratios[t] > 0 && ratios[t] < 100, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Sparsification ratio %g is not a percentage in (0, 100)", (double)ratios[t]);
+  PetscCheck(n >= 1 && n <= PC_SPARSIFY_MAX_RATIOS, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_sparsify_ratios: give 1 to %d ratios, not %" PetscInt_FMT, PC_SPARSIFY_MAX_RATIOS, n);
+  for (PetscInt t = 0; t < n; t++) PetscCheck(ratios[t] > 0 && ratios[t] < 100, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_sparsify_ratios: ratio %g must be a percentage in (0, 100)", (double)ratios[t]);
   for (PetscInt t = 0; t < n; t++) sp->ratios[t] = ratios[t];
   sp->nratios = n;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -580,8 +587,8 @@ static PetscErrorCode PCSparsifySetRatio_Sparsify(PC pc, PetscReal ratio)
   PC_Sparsify *sp = (PC_Sparsify *)pc->data;
 
   PetscFunctionBegin;
-  PetscCheck(ratio < 100, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Sparsification ratio %g is not below 100 %%", (double)ratio);
-  sp->ratio = ratio < 0 ? -1 : ratio;
+  PetscCheck(ratio == (PetscReal)PETSC_DECIDE || (ratio >= 0 && ratio < 100), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_sparsify_ratio %g: must be a percentage in [0, 100) (PCSparsifySetRatio(): or PETSC_DECIDE for Algorithm 2's choice)", (double)ratio);
+  sp->ratio = ratio;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -599,7 +606,7 @@ static PetscErrorCode PCSparsifySetTau_Sparsify(PC pc, PetscReal tau)
   PC_Sparsify *sp = (PC_Sparsify *)pc->data;
 
   PetscFunctionBegin;
-  PetscCheck(tau >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "tau must be nonnegative, not %g", (double)tau);
+  PetscCheck(tau >= 0 && tau < PETSC_INFINITY, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_sparsify_tau %g: must be finite and nonnegative", (double)tau);
   sp->tau = tau;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -616,7 +623,7 @@ static PetscErrorCode PCSparsifySetOmega_Sparsify(PC pc, PetscReal omega)
   PC_Sparsify *sp = (PC_Sparsify *)pc->data;
 
   PetscFunctionBegin;
-  PetscCheck(omega >= 0 && omega <= 100, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "omega is a percentage in [0, 100], not %g", (double)omega);
+  PetscCheck(omega >= 0 && omega <= 100, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_sparsify_omega %g: must be a percentage in [0, 100]", (double)omega);
   sp->omega = omega;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -49,6 +49,7 @@ typedef struct {
   PetscObjectState blockstate;  /* nonzero state of the local block (AIJ, BAIJ) at the last analysis */
   PetscBool        analyzed;
   PetscBool        transposed; /* PCApplyTranspose() ran: the view says how */
+  PetscBool        empty;      /* the local block has no rows (a process or a block Jacobi block without rows): an empty factor */
   /* back-end (cuda/structilu.cu): the solves on a CUDA device or through its emulation */
   PetscGILUBackendType      backend;    /* -pc_structilu_backend; auto: -gilu_backend's */
   PetscBool                 backendset; /* the PC's own option or setter was used */
@@ -300,6 +301,21 @@ static PetscErrorCode PCSetUpStencil_StructILU(PC pc, const GILUStencilMat *msm)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* A local block without rows has nothing to factor or solve, whatever its type and grid: ilu->empty, an empty factor (as PETSc's ILU) */
+static PetscErrorCode PCStructILUSetUpEmpty(PC pc, Mat A)
+{
+  PC_StructILU *ilu = (PC_StructILU *)pc->data;
+  PetscInt      m;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetLocalSize(A, &m, NULL));
+  if (m && !ilu->empty) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PCReset_StructILU(pc));
+  ilu->empty   = (PetscBool)(m == 0);
+  ilu->zerorow = -1;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCSetUp_StructILU(PC pc)
 {
   PC_StructILU         *ilu = (PC_StructILU *)pc->data;
@@ -311,6 +327,8 @@ static PetscErrorCode PCSetUp_StructILU(PC pc)
 
   PetscFunctionBegin;
   PetscCall(MatStencilGPUGetStencilMat(A, &isstencil, &msm));
+  PetscCall(PCStructILUSetUpEmpty(pc, Alocal));
+  if (ilu->empty) PetscFunctionReturn(PETSC_SUCCESS);
   if (isstencil) {
     PetscCall(PCSetUpStencil_StructILU(pc, msm));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -422,6 +440,7 @@ static PetscErrorCode PCApply_StructILU(PC pc, Vec x, Vec y)
   PetscScalar       *ya;
 
   PetscFunctionBegin;
+  if (ilu->empty) PetscFunctionReturn(PETSC_SUCCESS); /* no local entries */
   if (ilu->zerorow >= 0) { /* the factorization failed: let the Krylov method see it */
     PetscCall(VecSetInf(y));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -457,6 +476,7 @@ static PetscErrorCode PCApplyTranspose_StructILU(PC pc, Vec x, Vec y)
   PetscScalar       *ya;
 
   PetscFunctionBegin;
+  if (ilu->empty) PetscFunctionReturn(PETSC_SUCCESS); /* no local entries */
   if (ilu->zerorow >= 0) {
     PetscCall(VecSetInf(y));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -584,6 +604,10 @@ static PetscErrorCode PCView_StructILU(PC pc, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  structured-grid IC(%" PetscInt_FMT "), natural ordering (the factors of sequential ILU(%" PetscInt_FMT ") of a symmetric matrix; upper triangle stored)\n", ilu->levels, ilu->levels));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  structured-grid ILU(%" PetscInt_FMT "), natural ordering (the factors of sequential ILU(%" PetscInt_FMT "))\n", ilu->levels, ilu->levels));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  zero pivot tolerance %g\n", (double)ilu->zeropivot));
+  if (ilu->empty) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  local block with 0 rows: empty factor\n"));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (!ilu->analyzed) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "  not set up yet\n"));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -700,8 +724,11 @@ static PetscErrorCode PCSetFromOptions_StructILU(PC pc, PetscOptionItems *PetscO
     PetscCall(PetscOptionsReal("-pc_structilu_model_bandwidth", "Memory bandwidth of the model in GB/s (0: the GPU's)", "PCSTRUCTILU", ilu->modelbw, &ilu->modelbw, NULL));
     PetscCall(PetscOptionsReal("-pc_structilu_model_latency", "Latency of one dependent level in microseconds (0: the GPU's)", "PCSTRUCTILU", ilu->modellat, &ilu->modellat, NULL));
     PetscCall(PetscOptionsReal("-pc_structilu_model_link", "Host-device bandwidth in GB/s (0: the GPU's)", "PCSTRUCTILU", ilu->modelpcie, &ilu->modelpcie, NULL));
-    PetscCheck(ilu->pipeline >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_structilu_cuda_pipeline must be 0 (automatic) or positive");
-    PetscCheck(ilu->tilepoints >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_structilu_cuda_tile_points must be 0 (automatic) or positive");
+    PetscCheck(ilu->pipeline >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_structilu_cuda_pipeline %" PetscInt_FMT ": must be 0 (automatic) or positive", ilu->pipeline);
+    PetscCheck(ilu->tilepoints >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_structilu_cuda_tile_points %" PetscInt_FMT ": must be 0 (automatic) or positive", ilu->tilepoints);
+    PetscCheck(ilu->modelbw >= 0 && ilu->modelbw < PETSC_INFINITY, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_structilu_model_bandwidth %g: must be finite and nonnegative (0: the GPU's)", (double)ilu->modelbw);
+    PetscCheck(ilu->modellat >= 0 && ilu->modellat < PETSC_INFINITY, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_structilu_model_latency %g: must be finite and nonnegative (0: the GPU's)", (double)ilu->modellat);
+    PetscCheck(ilu->modelpcie >= 0 && ilu->modelpcie < PETSC_INFINITY, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_structilu_model_link %g: must be finite and nonnegative (0: the GPU's)", (double)ilu->modelpcie);
   }
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -713,7 +740,7 @@ static PetscErrorCode PCStructILUSetGrid_StructILU(PC pc, PetscInt dim, const Pe
 
   PetscFunctionBegin;
   PetscCheck(dim >= 1 && dim <= 3, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_structilu_grid takes 1 to 3 sizes nx,ny[,nz], not %" PetscInt_FMT, dim);
-  for (PetscInt d = 0; d < dim; d++) PetscCheck(n[d] >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "Grid sizes must be positive, size %" PetscInt_FMT " is %" PetscInt_FMT, d, n[d]);
+  for (PetscInt d = 0; d < dim; d++) PetscCheck(n[d] >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_structilu_grid: the sizes must be positive, size %" PetscInt_FMT " is %" PetscInt_FMT, d, n[d]);
   ilu->griddim = dim;
   for (PetscInt d = 0; d < 3; d++) ilu->grid[d] = d < dim ? n[d] : 1;
   ilu->analyzed = PETSC_FALSE;
@@ -742,7 +769,7 @@ static PetscErrorCode PCStructILUSetDof_StructILU(PC pc, PetscInt dof)
   PC_StructILU *ilu = (PC_StructILU *)pc->data;
 
   PetscFunctionBegin;
-  PetscCheck(dof >= 1 && dof <= GILU_MAX_DOF, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_structilu_dof must be between 1 and %d, not %" PetscInt_FMT, GILU_MAX_DOF, dof);
+  PetscCheck(dof >= 1 && dof <= GILU_MAX_DOF, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_structilu_dof %" PetscInt_FMT ": must be in 1..%d", dof, GILU_MAX_DOF);
   ilu->dof      = dof;
   ilu->analyzed = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -762,7 +789,7 @@ static PetscErrorCode PCStructILUSetLevels_StructILU(PC pc, PetscInt levels)
   PC_StructILU *ilu = (PC_StructILU *)pc->data;
 
   PetscFunctionBegin;
-  PetscCheck(levels >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "The levels of fill must be non-negative, not %" PetscInt_FMT, levels);
+  PetscCheck(levels >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_structilu_levels %" PetscInt_FMT ": must be nonnegative", levels);
   if (levels != ilu->levels && pc->setupcalled) { /* a new fill pattern: redo the symbolic setup at the next PCSetUp(), as PCFactorSetLevels() does */
     PetscCall(PCReset_StructILU(pc));
     pc->setupcalled = 0;
@@ -783,7 +810,7 @@ static PetscErrorCode PCStructILUSetZeroPivot_StructILU(PC pc, PetscReal zeropiv
   PC_StructILU *ilu = (PC_StructILU *)pc->data;
 
   PetscFunctionBegin;
-  PetscCheck(zeropivot >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "The zero pivot tolerance must be non-negative");
+  PetscCheck(zeropivot >= 0 && zeropivot < PETSC_INFINITY, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_structilu_zeropivot %g: must be finite and nonnegative", (double)zeropivot);
   ilu->zeropivot = zeropivot;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -846,7 +873,7 @@ static PetscErrorCode PCStructILUSetThreads_StructILU(PC pc, PetscInt nthreads)
   PC_StructILU *ilu = (PC_StructILU *)pc->data;
 
   PetscFunctionBegin;
-  PetscCheck(nthreads >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_structilu_threads must be 0 (automatic) or positive, not %" PetscInt_FMT, nthreads);
+  PetscCheck(nthreads >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_structilu_threads %" PetscInt_FMT ": must be 0 (automatic) or positive", nthreads);
   ilu->threads     = nthreads;
   ilu->sm.nthreads = nthreads; /* the schedule follows at the next factorization or solve */
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -975,10 +1002,11 @@ static PetscErrorCode PCDestroy_StructILU(PC pc)
   In parallel each process factors its local diagonal block, its `DMDA` box: block Jacobi
   with one block per process, as `-pc_type bjacobi -sub_pc_type ilu`. It is also usable as
   the sub-preconditioner of `PCBJACOBI` and `PCASM` (`-sub_pc_type structilu`), where the
-  grid of each block is inferred from its pattern.
+  grid of each block is inferred from its pattern. A block with no rows (a process that owns
+  none, an empty block of `PCBJACOBI`, a 0 x 0 matrix) has an empty factor, whatever its grid.
 
   A zero pivot sets the failed reason so that `KSPSolve()` returns `KSP_DIVERGED_PC_FAILED`;
-  a NaN or Inf in the matrix is an error at setup.
+  a NaN or Inf in the matrix (AIJ, BAIJ or `MATSTENCILGPU`) is an error at setup.
 
   `PCApplyTranspose()` (`KSPBICG`, `KSPSolveTranspose()`) solves (D + U)^T y = b, then L^T x = y (DoF blocks
   transposed) sequentially on the host with the host's factors, whatever the back-end: after a factorization on

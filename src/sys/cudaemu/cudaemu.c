@@ -510,6 +510,8 @@ PetscErrorCode GILUEmuOptionsHelp(MPI_Comm comm)
   PetscCall(PetscOptionsString("-gilu_cudaemu_arch", "Architecture whose shared-memory opt-in limit applies: sm_80 (163 KiB) or sm_90 (227 KiB)", "PetscGILUGetBackend", arch, arch, sizeof(arch), NULL));
   PetscCall(PetscOptionsInt("-gilu_cudaemu_devices", "Devices of the emulated node (1 to 64): a rank uses the one of its index on the node", "PetscGILUGetBackend", devices, &devices, NULL));
   PetscOptionsEnd();
+  PetscCheck(devices >= 1 && devices <= 64, comm, PETSC_ERR_ARG_OUTOFRANGE, "-gilu_cudaemu_devices %" PetscInt_FMT ": must be in 1..64", devices);
+  PetscCheck(seed >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-gilu_cudaemu_seed %" PetscInt_FMT ": must be nonnegative", seed);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
