@@ -11,6 +11,7 @@
 #include <petsc/private/pcimpl.h>
 #include <petscgilu/private/giluimpl.h>
 #include <petscgilu/private/sptrsv.h>
+#include <petscgilu/private/stencil.h>
 #include <petscgilu/private/backend.h>
 #include "atsilu.h"
 #if defined(PETSCGILU_HAVE_OPENMP)
@@ -32,7 +33,7 @@ typedef struct {
   PetscInt             sweeps;         /* -pc_atsilu_sweeps: most sweeps (update cycles for ILUT) */
   PetscReal            tol;            /* -pc_atsilu_tol: stop when ||A - LU|| / ||A|| on the pattern is below (0: never) */
   PetscReal            fill;           /* -pc_atsilu_fill: ILUT's nnz(L) + nnz(U) at most fill nnz(A) */
-  PetscInt             threads;        /* -pc_atsilu_threads, 0: OpenMP's */
+  PetscInt             threads;        /* -pc_atsilu_threads, 0: GILUGetNumThreads() */
   PCATSILUTriSolve     trisolve;       /* -pc_atsilu_trisolve */
   PetscInt             trisweeps;      /* -pc_atsilu_trisolve_sweeps */
   PetscBool            scaling;        /* -pc_atsilu_jacobi_scaling */
@@ -246,11 +247,8 @@ static PetscErrorCode PCSetUp_ATSILU(PC pc)
   ats->bs      = 1;
   ats->block   = block;
   PetscCall(PetscLogEventBegin(GILU_ATSILUSetUp, pc, A, 0, 0));
-#if defined(PETSCGILU_HAVE_OPENMP)
-  ats->nthreads = ats->threads > 0 ? ats->threads : omp_get_max_threads();
-#else
-  ats->nthreads = 1;
-#endif
+  if (ats->threads > 0) ats->nthreads = ats->threads;
+  else PetscCall(GILUGetNumThreads(&ats->nthreads));
   if (block) {
     PetscCall(PCSetUpBlock_ATSILU(pc, A));
     PetscCall(PetscLogEventEnd(GILU_ATSILUSetUp, pc, A, 0, 0));
@@ -468,7 +466,7 @@ static PetscErrorCode PCSetFromOptions_ATSILU(PC pc, PetscOptionItems *PetscOpti
   if (flg) PetscCall(PCATSILUSetTol(pc, r));
   PetscCall(PetscOptionsReal("-pc_atsilu_fill", "ILUT: most entries of L and U relative to those of A", "PCATSILUSetFill", ats->fill, &r, &flg));
   if (flg) PetscCall(PCATSILUSetFill(pc, r));
-  PetscCall(PetscOptionsInt("-pc_atsilu_threads", "Host threads (0: OpenMP's)", "PCATSILUSetThreads", ats->threads, &k, &flg));
+  PetscCall(PetscOptionsInt("-pc_atsilu_threads", "Host threads (0: OMP_NUM_THREADS if set, else the cores divided among the node's MPI processes)", "PCATSILUSetThreads", ats->threads, &k, &flg));
   if (flg) PetscCall(PCATSILUSetThreads(pc, k));
   tri = ats->trisolve;
   k   = ats->trisweeps;
@@ -604,7 +602,7 @@ static PetscErrorCode PCATSILUGetResidualHistory_ATSILU(PC pc, PetscInt *nsweeps
 .  -pc_atsilu_sweeps <n> - most sweeps, update cycles for ilut (default 5)
 .  -pc_atsilu_tol <t> - stop once ||A - LU||_F / ||A||_F on the pattern is at most t (default 0: run all sweeps)
 .  -pc_atsilu_fill <f> - ilut: at most f times the entries of tril(A) in L and of triu(A) in U (default 2)
-.  -pc_atsilu_threads <n> - host threads (default 0: OpenMP's)
+.  -pc_atsilu_threads <n> - host threads (default 0: OMP_NUM_THREADS if set, else the cores divided among the MPI processes of the node)
 .  -pc_atsilu_trisolve <exact,jacobi> - apply with the triangular-solve engine or with Jacobi sweeps
 .  -pc_atsilu_trisolve_sweeps <m> - Jacobi sweeps per factor (default 3)
 .  -pc_atsilu_jacobi_scaling <bool> - sweep on D^{-1/2} A D^{-1/2} (default true)
