@@ -165,8 +165,9 @@ static PetscErrorCode PCATSILUSetUpTriSolves(PC pc, PetscInt n, PetscInt bs)
   PetscCall(GILUTriSetThreads(ats->tru, ats->nthreads));
   PetscCall(GILUTriSetFromOptions(ats->trl, ((PetscObject)pc)->options, prefix));
   PetscCall(GILUTriSetFromOptions(ats->tru, ((PetscObject)pc)->options, prefix));
-  PetscCall(GILUTriSetMatrix(ats->trl, GILU_TRI_LOWER, GILU_TRI_DIAG_UNIT, n, bs, ats->L.i, ats->L.j, ats->L.a, NULL));
-  PetscCall(GILUTriSetMatrix(ats->tru, GILU_TRI_UPPER, GILU_TRI_DIAG_STORED, n, bs, ats->U.i, ats->U.j, ats->U.a, NULL));
+  /* the engine solves with ats->L and ats->U in place (no second copy of the factors); they live until PCReset */
+  PetscCall(GILUTriSetMatrixWithArrays(ats->trl, GILU_TRI_LOWER, GILU_TRI_DIAG_UNIT, n, bs, ats->L.i, ats->L.j, ats->L.a, NULL, 0));
+  PetscCall(GILUTriSetMatrixWithArrays(ats->tru, GILU_TRI_UPPER, GILU_TRI_DIAG_STORED, n, bs, ats->U.i, ats->U.j, ats->U.a, NULL, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -255,7 +256,7 @@ static PetscErrorCode PCSetUp_ATSILU(PC pc)
     if (ats->zerorow >= 0) PetscCall(PCATSILUFailed(pc, ats->zerorow));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(ATSFactorsCreate(A, ats->pattern, ats->levels, ats->scaling, ats->nthreads, F));
+  PetscCall(ATSFactorsCreate(A, ats->pattern, ats->levels, ats->scaling, ats->nthreads, (PetscBool)(ats->type != PC_ATSILU_ILU), F));
   PetscCall(MatDestroy(&conv));
   n                 = F->n;
   F->usenew         = ats->usenew;
@@ -263,7 +264,7 @@ static PetscErrorCode PCSetUp_ATSILU(PC pc)
   F->residualrhs    = ats->residualrhs;
   F->residuallhs    = ats->residuallhs;
   ats->nnzA         = F->A.i[n];
-  ats->nnzS         = F->S.i[n];
+  ats->nnzS         = F->nnzS;
   for (PetscInt r = 0; r < n; r++) {
     for (PetscInt p = F->A.i[r]; p < F->A.i[r + 1]; p++) {
       if (F->A.j[p] < r) nl++;
@@ -280,6 +281,10 @@ static PetscErrorCode PCSetUp_ATSILU(PC pc)
   if (F->zerorow < 0) {
     PetscCall(ATSFactorsInitialGuess(F, ats->guess));
     PetscCall(ATSFactorsResidual(F, &ats->hist[0]));
+  }
+  if (ats->type == PC_ATSILU_ILU) { /* the fixed-pattern sweeps never read the starting pattern again: L and U^T hold it */
+    PetscCall(ATSCSRReset(&F->S));
+    PetscCall(ATSCSRReset(&F->St));
   }
   if (ats->type == PC_ATSILU_ILUT) {
     for (PetscInt s = 0; s < ats->before && F->zerorow < 0; s++) {
@@ -305,11 +310,22 @@ static PetscErrorCode PCSetUp_ATSILU(PC pc)
     F->usenew = PETSC_FALSE;
     PetscCall(ATSFactorsResidual(F, &ats->hist[ats->nsweeps]));
   }
+  /* Memory: the sweeps need the (scaled) A and A^T, L, U^T and the ILUT work; the export reads only L, U^T and the
+     scaling, so everything else goes first, and all of F after it (F.n stays for the view and the Jacobi apply) */
+  PetscCall(ATSCSRReset(&F->A));
+  PetscCall(ATSCSRReset(&F->At));
+  PetscCall(ATSCSRReset(&F->S));
+  PetscCall(ATSCSRReset(&F->St));
+  PetscCall(ATSCSRReset(&F->Lold));
+  PetscCall(ATSCSRReset(&F->R));
+  PetscCall(ATSCSRReset(&F->Rt));
+  PetscCall(ATSCSRReset(&F->U));
   if (F->zerorow < 0) {
     PetscCall(ATSFactorsExport(F, &ats->L, &ats->U));
     for (PetscInt r = 0; r < n && F->zerorow < 0; r++)
       if (ats->U.a[ats->U.i[r]] == 0.0 || PetscIsInfOrNanScalar(ats->U.a[ats->U.i[r]])) F->zerorow = r;
   }
+  PetscCall(ATSFactorsReset(F));
   if (F->zerorow < 0 && ats->trisolve == PC_ATSILU_TRISOLVE_EXACT) PetscCall(PCATSILUSetUpTriSolves(pc, n, 1));
   PetscCall(PetscLogEventEnd(GILU_ATSILUSetUp, pc, A, 0, 0));
   if (F->zerorow >= 0) PetscCall(PCATSILUFailed(pc, F->zerorow));
