@@ -15,6 +15,14 @@
      GILUBackoff b = GILU_BACKOFF_INIT;
      while (__atomic_load_n(flag, __ATOMIC_ACQUIRE) != want) GILUBackoffStep(&b);
    or the helpers GILUWaitUInt() / GILUWaitIntEqual() / GILUWaitInt64AtLeast().
+
+   Backing off bounds the damage; it cannot make a solve whose every level needs both threads faster than one thread
+   when one of them gets a core only part of the time. So the solves that fork threads (the triangular-solve engine,
+   the stencil schedules) also keep a GILUThreadGovernor: they time their calls on all their threads and on one
+   thread (the sequential path every kernel has, which gives the same bits), take the faster by the smoothed times,
+   and measure the other one again after GILU_GOVERNOR_PROBE calls, then after twice as many each time it is still
+   the slower (up to GILU_GOVERNOR_PROBE_MAX), so they follow the load of the machine at little cost: on an idle
+   machine the threads win and the probes soon cost one sequential solve in hundreds.
 */
 #ifndef PETSCGILU_WAIT_H
 #define PETSCGILU_WAIT_H
@@ -83,6 +91,63 @@ static inline void GILUWaitInt64AtLeast(const PetscInt64 *count, PetscInt64 want
   GILUBackoff b = GILU_BACKOFF_INIT;
 
   while (__atomic_load_n(count, __ATOMIC_ACQUIRE) < want) GILUBackoffStep(&b);
+}
+
+/* ------------------------------------------------------------------------------------------------ governor */
+#define GILU_GOVERNOR_PROBE     16  /* calls before the slower way is measured again ... */
+#define GILU_GOVERNOR_PROBE_MAX 512 /* ... doubled each time the probe confirms the choice, up to this */
+
+typedef struct {
+  double    t[2];  /* smoothed seconds per call: [0] on all the object's threads, [1] on one */
+  PetscInt  n[2];  /* calls measured each way */
+  PetscInt  calls; /* calls so far */
+  PetscInt  every; /* the current probe interval (0: not started) */
+  PetscInt  next;  /* the call that probes */
+  PetscBool probe; /* the running call is a probe */
+} GILUThreadGovernor;
+
+static inline double GILUWallTime(void)
+{
+  struct timespec ts;
+
+  (void)clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Whether this call runs on one thread: each way once at the start, then the faster, the other one as a probe */
+static inline PetscBool GILUGovernorSerial(GILUThreadGovernor *g)
+{
+  PetscBool serial;
+
+  g->calls++;
+  g->probe = PETSC_FALSE;
+  if (g->n[0] < 1) return PETSC_FALSE;
+  if (g->n[1] < 1) return PETSC_TRUE;
+  if (!g->every) {
+    g->every = GILU_GOVERNOR_PROBE;
+    g->next  = g->calls + g->every;
+  }
+  serial = (PetscBool)(g->t[1] < g->t[0]);
+  if (g->calls >= g->next) {
+    g->probe = PETSC_TRUE;
+    serial   = (PetscBool)!serial;
+  }
+  return serial;
+}
+
+/* The time of a call made the way GILUGovernorSerial() said.
+   A probe replaces the estimate of its way; when that way is still the slower the probes thin out, else they restart. */
+static inline void GILUGovernorRecord(GILUThreadGovernor *g, PetscBool serial, double seconds)
+{
+  const int w = serial ? 1 : 0;
+
+  if (g->probe) {
+    g->t[w] = seconds;
+    if (g->t[w] >= g->t[1 - w]) g->every = PetscMin(2 * g->every, GILU_GOVERNOR_PROBE_MAX);
+    else g->every = GILU_GOVERNOR_PROBE;
+    g->next = g->calls + g->every;
+  } else g->t[w] = g->n[w] == 0 ? seconds : 0.75 * g->t[w] + 0.25 * seconds;
+  g->n[w]++;
 }
 
 #endif

@@ -890,6 +890,7 @@ PetscErrorCode GILUTriPlanDestroy(GILUTri tri)
 {
   PetscFunctionBegin;
   PetscCall(GILUTriDeviceDestroy(tri));
+  PetscCall(PetscMemzero(&tri->gov, sizeof(tri->gov))); /* a new plan is timed afresh */
   for (PetscInt s = 0; s < tri->nseg; s++) PetscCall(SegmentFree(&tri->seg[s]));
   PetscCall(PetscFree(tri->seg));
   PetscCall(PetscFree(tri->xp));
@@ -1306,8 +1307,15 @@ PetscErrorCode GILUTriPlanSolve(GILUTri tri, const PetscScalar b[], PetscScalar 
     ResetCounters(tri);
 #if defined(PETSCGILU_HAVE_OPENMP)
     if (tri->nthreads > 1) {
+      PetscBool serial = GILUGovernorSerial(&tri->gov);
+      double    t0     = GILUWallTime();
+
+      if (serial) prun(tri, b, x, epoch, 0, 1);
+      else {
   #pragma omp parallel num_threads(tri->nthreads)
-      prun(tri, b, x, epoch, omp_get_thread_num(), omp_get_num_threads());
+        prun(tri, b, x, epoch, omp_get_thread_num(), omp_get_num_threads());
+      }
+      GILUGovernorRecord(&tri->gov, serial, GILUWallTime() - t0);
     } else prun(tri, b, x, epoch, 0, 1);
 #else
     prun(tri, b, x, epoch, 0, 1);
@@ -1326,8 +1334,15 @@ PetscErrorCode GILUTriPlanSolve(GILUTri tri, const PetscScalar b[], PetscScalar 
     if (tri->seg[s].kernel != GILU_KERNEL_SEQUENTIAL) parallel = PETSC_TRUE;
 #if defined(PETSCGILU_HAVE_OPENMP)
   if (tri->nthreads > 1 && parallel) {
+    PetscBool serial = GILUGovernorSerial(&tri->gov);
+    double    t0     = GILUWallTime();
+
+    if (serial) run(tri, b, x, epoch, 0, 1); /* every kernel has its one-thread path: the same bits */
+    else {
   #pragma omp parallel num_threads(tri->nthreads)
-    run(tri, b, x, epoch, omp_get_thread_num(), omp_get_num_threads());
+      run(tri, b, x, epoch, omp_get_thread_num(), omp_get_num_threads());
+    }
+    GILUGovernorRecord(&tri->gov, serial, GILUWallTime() - t0);
   } else run(tri, b, x, epoch, 0, 1);
 #else
   (void)parallel;

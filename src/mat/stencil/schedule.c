@@ -290,32 +290,40 @@ static inline void SlabSweep(GILUSchedule s, PetscInt t, PetscBool backward, GIL
   each unit after the units holding its lower neighbours) or backward (the reverse)
 
   With one thread the units run in natural order (slab) or the tiles in level order
-  (hyperplane), without any waiting. The kernel must not
-  call PETSc (it runs inside an OpenMP parallel region).
+  (hyperplane), without any waiting. A schedule for several threads runs that way too when its
+  governor finds it faster (another process holds a core: private/wait.h); the results are the
+  same. The kernel must not call PETSc (it runs inside an OpenMP parallel region).
 */
-PetscErrorCode GILUScheduleRun(GILUSchedule s, PetscBool backward, GILUTileKernel kernel, void *ctx)
+static void ScheduleRunSerial(GILUSchedule s, PetscBool backward, GILUTileKernel kernel, void *ctx, PetscInt64 sweep)
 {
-  PetscInt64 sweep = ++s->sweep;
-  PetscInt   next = 0, ntiles = s->ntiles;
+  PetscInt ntiles = s->ntiles;
 
-  PetscFunctionBegin;
-  if (s->type == GILU_SCHEDULE_SLAB && s->nthreads == 1) {
+  if (s->type == GILU_SCHEDULE_SLAB) { /* the whole grid as one slab: natural order (the sub-slabs stay higher than the stencil) */
+    PetscInt nt = s->nthreads;
+
+    s->nthreads = 1;
     SlabSweep(s, 0, backward, kernel, ctx, sweep, PETSC_FALSE);
-    PetscFunctionReturn(PETSC_SUCCESS);
+    s->nthreads = nt;
+    return;
   }
-  if (s->nthreads == 1) {
-    for (PetscInt n = 0; n < ntiles; n++) {
-      PetscInt t = backward ? ntiles - 1 - n : n;
+  for (PetscInt n = 0; n < ntiles; n++) {
+    PetscInt t = backward ? ntiles - 1 - n : n;
 
-      kernel(ctx, s, s->tileptr[t + 1] - s->tileptr[t], s->order + s->tileptr[t]);
-    }
-    PetscFunctionReturn(PETSC_SUCCESS);
+    kernel(ctx, s, s->tileptr[t + 1] - s->tileptr[t], s->order + s->tileptr[t]);
   }
+}
+
+static void ScheduleRunThreads(GILUSchedule s, PetscBool backward, GILUTileKernel kernel, void *ctx, PetscInt64 sweep)
+{
+  PetscInt next = 0, ntiles = s->ntiles;
+
+  (void)next;
+  (void)ntiles;
 #if defined(PETSCGILU_HAVE_OPENMP)
   if (s->type == GILU_SCHEDULE_SLAB) {
   #pragma omp parallel num_threads(s->nthreads)
     SlabSweep(s, omp_get_thread_num(), backward, kernel, ctx, sweep, PETSC_TRUE);
-    PetscFunctionReturn(PETSC_SUCCESS);
+    return;
   }
   #pragma omp parallel num_threads(s->nthreads)
   {
@@ -334,6 +342,26 @@ PetscErrorCode GILUScheduleRun(GILUSchedule s, PetscBool backward, GILUTileKerne
       for (PetscInt a = 0; a < nu; a++) __atomic_store_n(&s->done[s->order[s->tileptr[t] + a]], sweep, __ATOMIC_RELEASE);
     }
   }
+#else
+  ScheduleRunSerial(s, backward, kernel, ctx, sweep);
 #endif
+}
+
+PetscErrorCode GILUScheduleRun(GILUSchedule s, PetscBool backward, GILUTileKernel kernel, void *ctx)
+{
+  PetscInt64 sweep = ++s->sweep;
+  PetscBool  serial;
+  double     t0;
+
+  PetscFunctionBegin;
+  if (s->nthreads == 1) {
+    ScheduleRunSerial(s, backward, kernel, ctx, sweep);
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  serial = GILUGovernorSerial(&s->gov);
+  t0     = GILUWallTime();
+  if (serial) ScheduleRunSerial(s, backward, kernel, ctx, sweep);
+  else ScheduleRunThreads(s, backward, kernel, ctx, sweep);
+  GILUGovernorRecord(&s->gov, serial, GILUWallTime() - t0);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
