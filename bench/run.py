@@ -52,6 +52,8 @@ SUITES = [
     dict(id='atsilu', script='atsilu.py', title='PCATSILU: ATS-ILU(k), ATS-ILUT, ParILU(T) (seed 002)'),
     dict(id='sparsify', script='sparsify.py', title='PCSPARSIFY: SPCG (seed 001)'),
     dict(id='fgdd', script='fgdd.py', title='PCFGDD: fine-grained domain decomposition (seed 003)'),
+    dict(id='busycore', script='busycore.py', title='Host threads beside a busy core (2-thread / 1-thread apply <= 1.25)'),
+    dict(id='memory', script='memory.py', title="Peak memory of every preconditioner against PETSc's ILU(0) (ksp ex45)"),
 ]
 
 # --------------------------------------------------------------------------------------------- problems

@@ -46,7 +46,7 @@ M*/
    Options Database Keys:
 +  -pc_factor_mat_solver_type gilu - use it with -pc_type ilu or icc (also as -sub_ with PCBJACOBI, PCASM)
 .  -mat_gilu_trisolve <auto,levelset,syncfree,colblock,rowblock,recblock,sequential,chunked> - the algorithm (factor's prefix)
-.  -mat_gilu_trisolve_threads <n> - host threads of the solves (default OMP_NUM_THREADS)
+.  -mat_gilu_trisolve_threads <n> - host threads of the solves (default OMP_NUM_THREADS if set, else the cores divided among the MPI processes of the node)
 .  -mat_gilu_trisolve_block_depth <d> - colblock, rowblock, recblock: 2^d blocks (default 0: by the engine's rule)
 .  -mat_gilu_trisolve_permuted <bool> - host level-set and sync-free keep the solution also in execution order
 -  -mat_gilu_trisolve_backend <auto,host,cuda,cudaemu> - where the solves run (default -gilu_backend); the CUDA back-ends

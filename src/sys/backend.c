@@ -18,8 +18,10 @@
   #define GILU_HAVE_CUDAEMU_BUILD PETSC_FALSE
 #endif
 
-PetscMPIInt GILUNodeRank = 0;
+PetscMPIInt GILUNodeRank = 0, GILUNodeSize = 1;
 
+/* The rank of this process on its node and the number of processes there (MPI_COMM_TYPE_SHARED), found once when the
+   package is initialized (collective on PETSC_COMM_WORLD there): the device choice and the default host threads */
 PetscErrorCode GILUNodeRankSetUp(void)
 {
   MPI_Comm node;
@@ -27,6 +29,7 @@ PetscErrorCode GILUNodeRankSetUp(void)
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_split_type(PETSC_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
   PetscCallMPI(MPI_Comm_rank(node, &GILUNodeRank));
+  PetscCallMPI(MPI_Comm_size(node, &GILUNodeSize));
   PetscCallMPI(MPI_Comm_free(&node));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

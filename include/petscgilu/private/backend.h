@@ -20,9 +20,10 @@
 
 PETSC_INTERN PetscLogEvent GILU_CopyToGPU, GILU_CopyToCPU; /* registered in gilu.c */
 
-/* The index of this process among those of PETSC_COMM_WORLD on its node (MPI_COMM_TYPE_SHARED), found once by
-   PetscGILUInitializePackage() (collective there), used by GILUDeviceSelect() without communication */
-PETSC_INTERN PetscMPIInt    GILUNodeRank;
+/* The index of this process among those of PETSC_COMM_WORLD on its node (MPI_COMM_TYPE_SHARED) and their number,
+   found once by PetscGILUInitializePackage() (collective there), used without communication by GILUDeviceSelect()
+   (the rank) and GILUGetNumThreads() (the size divides the default host threads) */
+PETSC_INTERN PetscMPIInt    GILUNodeRank, GILUNodeSize;
 PETSC_INTERN PetscErrorCode GILUNodeRankSetUp(void);
 
 /* A short name of a resolved back-end and of the device it runs on, for -ksp_view */

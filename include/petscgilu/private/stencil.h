@@ -14,6 +14,7 @@
 #include <petscmat.h>
 #include <petscdm.h>
 #include <petscgilu/private/compat.h>
+#include <petscgilu/private/wait.h>
 
 #define GILU_STENCIL_MAX_OFFSETS 343 /* a 3D box of width 3 (ILU(k) fill of wide stencils) */
 #define GILU_STENCIL_MAX_WIDTH   4   /* largest |offset| per direction */
@@ -58,6 +59,7 @@ typedef struct _n_GILUSchedule *GILUSchedule;
 struct _n_GILUSchedule {
   GILUScheduleType type;
   PetscInt    nthreads;                                /* threads the schedule was built for */
+  GILUThreadGovernor gov;                              /* all of them, or one when that is faster (a busy core) */
   PetscInt    chunk, nx;                               /* grid points per x-chunk, per line */
   PetscInt    n[3];                                    /* units per direction */
   PetscInt    nunits, nlevels, w[3];                   /* unit levels: w.(c,j,k) */

@@ -35,7 +35,7 @@
    the engine's -mat_gilu_trisolve, -mat_gilu_trisolve_threads, -mat_gilu_trisolve_block_depth,
    -mat_gilu_trisolve_recblock_reorder, -mat_gilu_trisolve_backend.
 */
-#include <sched.h>
+#include <petscgilu/private/wait.h>
 #include <petsc/private/matimpl.h>
 #include <petsc/private/kernels/blockinvert.h> /* PETSc's inversions of small blocks (its BAIJ factorizations') */
 #include <petscgilu.h>
@@ -62,7 +62,6 @@ static const char *const GILUFactorSchedules[] = {"chunked", "levelset", "GILUFa
 #define GILU_FACTOR_CHUNK_MIN 64  /* a chunk goes on past a row that does not read the row before it until it has this many rows ... */
 #define GILU_FACTOR_CHUNK_MAX 256 /* ... and is cut at this many */
 #define GILU_FACTOR_LEVEL_MIN 32  /* chunked falls back to the level sets if they have this many rows per thread on average, else to one thread (a barrier per level costs more than a few rows) */
-#define GILU_FACTOR_SPIN      256 /* spins on a flag before the thread yields the processor */
 
 typedef struct {
   Mat              F;      /* PETSc's factor (MatSolverType petsc, ILU): its symbolic factorization, and its numeric one where gilu's is not used */
@@ -558,18 +557,6 @@ static inline void FactorRowBAIJ(const Mat_GILUFactor *f, PetscInt i, const Pets
   for (PetscInt k = u0; k < u1; k++) memcpy(fa + bs2 * (Ud[i] - (u1 - k)), rtmp + bs2 * Uj[k], bs2 * sizeof(MatScalar));
 }
 
-static inline void WaitChunk(const unsigned int *flag, unsigned int epoch)
-{
-  PetscInt spins = 0;
-
-  while (__atomic_load_n(flag, __ATOMIC_ACQUIRE) != epoch) {
-    if (++spins > GILU_FACTOR_SPIN) {
-      sched_yield();
-      spins = 0;
-    }
-  }
-}
-
 /*
   gilu's numeric ILU of a MATSEQAIJ on PETSc's pattern. *needshift: a pivot would have made PETSc shift (shift types
   nonzero, positive_definite), so the caller runs PETSc's numeric factorization instead.
@@ -652,7 +639,7 @@ static PetscErrorCode MatGILUFactorNumeric_Seq(Mat B, Mat A, const MatFactorInfo
           for (PetscInt k = c0 + (len * tid) / nt; k < c0 + (len * (tid + 1)) / nt; k++) {
             const PetscInt c = f->corder[k];
 
-            for (PetscInt d = f->dptr[c]; d < f->dptr[c + 1]; d++) WaitChunk(&f->cdone[f->dep[d]], epoch);
+            for (PetscInt d = f->dptr[c]; d < f->dptr[c + 1]; d++) GILUWaitUInt(&f->cdone[f->dep[d]], epoch);
             for (PetscInt i = f->cptr[c]; i < f->cptr[c + 1]; i++) GILU_FACTOR_ROW(i, rtmp, &pi);
             __atomic_store_n(&f->cdone[c], epoch, __ATOMIC_RELEASE);
           }

@@ -29,7 +29,7 @@
    is finished, so its thread makes progress (a pair: both chunks are of one chunk level, and
    their waits are done before either runs). Fixed shares: every thread runs its shares level by
    level; the lowest level with an unfinished chunk waits only on finished chunks.
-   Spinning threads yield the processor after a while.
+   A waiting thread spins a while, then yields and sleeps (include/petscgilu/private/wait.h).
 
    Why the results do not depend on the number of threads: every row is computed by the same
    code from the same inputs in the same order of operations (its entries in column order); the
@@ -37,7 +37,7 @@
    sync-free, chunked and sequential (one triangle) even give the reference's bits; the blocked
    algorithms subtract the square parts first, which changes the rounding.
 */
-#include <sched.h>
+#include <petscgilu/private/wait.h>
 #include "sptrsvimpl.h"
 #if defined(PETSCGILU_HAVE_OPENMP)
   #include <omp.h>
@@ -84,7 +84,6 @@ static const struct {
   PetscInt  ls_chunks;    /* ... and about this many chunks per thread and level */
   PetscInt  block_rows;   /* blocked algorithms: rows per thread of the smallest block */
   PetscInt  max_depth;    /* recursive block: deepest recursion (2^depth triangles); column/row block: 2^depth blocks */
-  PetscInt  spin_yield;   /* spins on a flag before the thread yields the processor */
   PetscInt  ck_min;       /* chunked: a chunk goes on past a row that does not read the row before it until it has this many rows ... */
   PetscInt  ck_max;       /* ... and is cut at this many rows (one flag per chunk: few, but not too coarse for the threads) */
   PetscReal ck_par;       /* auto picks chunked when chunks/chunk levels is at least this (per thread) ... */
@@ -99,7 +98,7 @@ static const struct {
   PetscReal gpu_vec_nnz;  /* GPU square: vector-CSR when its stored rows average more than this many blocks, else scalar-CSR */
   PetscInt  gpu_blk_rows; /* GPU blocked algorithms: halve while each half keeps this many rows (the paper: 20 x the CUDA
                              cores, 92160 on its Titan RTX; at most max_depth) */
-} GILUTriTable = {4096, 4.0, 20000, 256.0, 20, 15.0, 128, 64, 4, 16384, 6, 1024, 128, 256, 2.0, 8.0, 1024, 64, 8, 20, 15.0, 100, 12.0, 92160};
+} GILUTriTable = {4096, 4.0, 20000, 256.0, 20, 15.0, 128, 64, 4, 16384, 6, 128, 256, 2.0, 8.0, 1024, 64, 8, 20, 15.0, 100, 12.0, 92160};
 
 static inline PetscInt Elim(GILUTri tri, PetscInt r)
 {
@@ -891,6 +890,7 @@ PetscErrorCode GILUTriPlanDestroy(GILUTri tri)
 {
   PetscFunctionBegin;
   PetscCall(GILUTriDeviceDestroy(tri));
+  PetscCall(PetscMemzero(&tri->gov, sizeof(tri->gov))); /* a new plan is timed afresh */
   for (PetscInt s = 0; s < tri->nseg; s++) PetscCall(SegmentFree(&tri->seg[s]));
   PetscCall(PetscFree(tri->seg));
   PetscCall(PetscFree(tri->xp));
@@ -926,30 +926,6 @@ PetscErrorCode GILUTriPlanSetValues(GILUTri tri)
 }
 
 /* ------------------------------------------------------------------------------------------- kernels */
-static inline void WaitFlag(const unsigned int *flag, unsigned int epoch)
-{
-  PetscInt spins = 0;
-
-  while (__atomic_load_n(flag, __ATOMIC_ACQUIRE) != epoch) {
-    if (++spins > GILUTriTable.spin_yield) {
-      sched_yield();
-      spins = 0;
-    }
-  }
-}
-
-static inline void WaitCount(const PetscInt *count, PetscInt target)
-{
-  PetscInt spins = 0;
-
-  while (__atomic_load_n(count, __ATOMIC_ACQUIRE) != target) {
-    if (++spins > GILUTriTable.spin_yield) {
-      sched_yield();
-      spins = 0;
-    }
-  }
-}
-
 /*
   The one row kernel every host algorithm runs: y = D (b_r - sum_k V_k x_{c_k}) (d NULL: no D), the entries in their
   stored order, c_k = base + idx[k] (idx: column indices with base 0, or column offsets with base r), y written to out
@@ -965,7 +941,7 @@ static inline __attribute__((always_inline)) void RowKernel(const PetscInt bs, c
   for (PetscInt k = 0; k < nz; k++) {
     const PetscScalar *xc = x + (base + idx[k]) * bs;
 
-    if (done) WaitFlag(&done[idx[k]], epoch);
+    if (done) GILUWaitUInt(&done[idx[k]], epoch);
     GILU_UNROLL
     for (PetscInt p = 0; p < bs; p++) {
       GILU_UNROLL
@@ -1147,7 +1123,7 @@ static inline __attribute__((always_inline)) void SegmentRun(const PetscInt bs, 
 
         if (c >= seg->nchunks) break;
         l = seg->clev[c];
-        if (l > 0) WaitCount(&sg->ldone[l - 1], seg->lptr[l] - seg->lptr[l - 1]);
+        if (l > 0) GILUWaitIntEqual(&sg->ldone[l - 1], seg->lptr[l] - seg->lptr[l - 1]);
         RowsSolve(bs, seg, seg->cptr[c], seg->cptr[c + 1], src, x);
         __atomic_fetch_add(&sg->ldone[l], seg->cptr[c + 1] - seg->cptr[c], __ATOMIC_ACQ_REL);
       }
@@ -1176,7 +1152,7 @@ static inline __attribute__((always_inline)) void SegmentRun(const PetscInt bs, 
         for (PetscInt c = lo; c < hi;) {
           PetscInt m = PetscMin(g, hi - c);
 
-          for (PetscInt k = seg->dptr[c]; k < seg->dptr[c + m]; k++) WaitFlag(&done[seg->dep[k]], epoch);
+          for (PetscInt k = seg->dptr[c]; k < seg->dptr[c + m]; k++) GILUWaitUInt(&done[seg->dep[k]], epoch);
           for (PetscInt q = 0; q < m;) q += ChunkGroupRun(bs, seg, c + q, m - q, src, x);
           for (PetscInt q = 0; q < m; q++) __atomic_store_n(&done[c + q], epoch, __ATOMIC_RELEASE);
           c += m;
@@ -1198,16 +1174,16 @@ static inline __attribute__((always_inline)) void SegmentRun(const PetscInt bs, 
             if (c + m >= seg->nchunks || seg->clev[c + m] != seg->clev[c] || !__atomic_compare_exchange_n(&sg->next, &want, c + m + 1, PETSC_FALSE, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) break;
             m++;
           }
-          for (PetscInt k = seg->dptr[c]; k < seg->dptr[c + m]; k++) WaitFlag(&done[seg->dep[k]], epoch); /* the chunks' dependencies are stored one after the other */
+          for (PetscInt k = seg->dptr[c]; k < seg->dptr[c + m]; k++) GILUWaitUInt(&done[seg->dep[k]], epoch); /* the chunks' dependencies are stored one after the other */
           for (PetscInt q = 0; q < m;) q += ChunkGroupRun(bs, seg, c + q, m - q, src, x);
           for (PetscInt q = 0; q < m; q++) __atomic_store_n(&done[c + q], epoch, __ATOMIC_RELEASE);
         } else { /* take the next chunk too when it is of the same chunk level (nobody has claimed it yet) */
           PetscInt c1 = c + 1, want = c + 1;
 
           if (c1 >= seg->nchunks || seg->clev[c1] != seg->clev[c] || !__atomic_compare_exchange_n(&sg->next, &want, c + 2, PETSC_FALSE, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) c1 = -1;
-          for (PetscInt k = seg->dptr[c]; k < seg->dptr[c + 1]; k++) WaitFlag(&done[seg->dep[k]], epoch);
+          for (PetscInt k = seg->dptr[c]; k < seg->dptr[c + 1]; k++) GILUWaitUInt(&done[seg->dep[k]], epoch);
           if (c1 >= 0)
-            for (PetscInt k = seg->dptr[c1]; k < seg->dptr[c1 + 1]; k++) WaitFlag(&done[seg->dep[k]], epoch);
+            for (PetscInt k = seg->dptr[c1]; k < seg->dptr[c1 + 1]; k++) GILUWaitUInt(&done[seg->dep[k]], epoch);
           ChunkPairSolve(bs, seg, c, c1, src, x);
           __atomic_store_n(&done[c], epoch, __ATOMIC_RELEASE);
           if (c1 >= 0) __atomic_store_n(&done[c1], epoch, __ATOMIC_RELEASE);
@@ -1267,7 +1243,7 @@ static inline __attribute__((always_inline)) void RowSolvePerm(const PetscInt bs
         PetscInt c = __atomic_fetch_add(&sg->next, 1, __ATOMIC_RELAXED), l; \
         if (c >= seg->nchunks) break; \
         l = seg->clev[c]; \
-        if (l > 0) WaitCount(&sg->ldone[l - 1], seg->lptr[l] - seg->lptr[l - 1]); \
+        if (l > 0) GILUWaitIntEqual(&sg->ldone[l - 1], seg->lptr[l] - seg->lptr[l - 1]); \
         for (PetscInt s = seg->cptr[c]; s < seg->cptr[c + 1]; s++) RowSolvePerm(BS, seg, s, b, x, tri->xp, NULL, 0, PETSC_FALSE); \
         __atomic_fetch_add(&sg->ldone[l], seg->cptr[c + 1] - seg->cptr[c], __ATOMIC_ACQ_REL); \
       } \
@@ -1331,8 +1307,15 @@ PetscErrorCode GILUTriPlanSolve(GILUTri tri, const PetscScalar b[], PetscScalar 
     ResetCounters(tri);
 #if defined(PETSCGILU_HAVE_OPENMP)
     if (tri->nthreads > 1) {
+      PetscBool serial = GILUGovernorSerial(&tri->gov);
+      double    t0     = GILUWallTime();
+
+      if (serial) prun(tri, b, x, epoch, 0, 1);
+      else {
   #pragma omp parallel num_threads(tri->nthreads)
-      prun(tri, b, x, epoch, omp_get_thread_num(), omp_get_num_threads());
+        prun(tri, b, x, epoch, omp_get_thread_num(), omp_get_num_threads());
+      }
+      GILUGovernorRecord(&tri->gov, serial, GILUWallTime() - t0);
     } else prun(tri, b, x, epoch, 0, 1);
 #else
     prun(tri, b, x, epoch, 0, 1);
@@ -1351,8 +1334,15 @@ PetscErrorCode GILUTriPlanSolve(GILUTri tri, const PetscScalar b[], PetscScalar 
     if (tri->seg[s].kernel != GILU_KERNEL_SEQUENTIAL) parallel = PETSC_TRUE;
 #if defined(PETSCGILU_HAVE_OPENMP)
   if (tri->nthreads > 1 && parallel) {
+    PetscBool serial = GILUGovernorSerial(&tri->gov);
+    double    t0     = GILUWallTime();
+
+    if (serial) run(tri, b, x, epoch, 0, 1); /* every kernel has its one-thread path: the same bits */
+    else {
   #pragma omp parallel num_threads(tri->nthreads)
-    run(tri, b, x, epoch, omp_get_thread_num(), omp_get_num_threads());
+      run(tri, b, x, epoch, omp_get_thread_num(), omp_get_num_threads());
+    }
+    GILUGovernorRecord(&tri->gov, serial, GILUWallTime() - t0);
   } else run(tri, b, x, epoch, 0, 1);
 #else
   (void)parallel;

@@ -109,6 +109,7 @@ struct _n_GILUTri {
   PetscBool            planned;
   GILUTriSolveType     plantype;
   PetscInt             planthreads;
+  GILUThreadGovernor   gov; /* host solves: all nthreads, or one when that is faster (a busy core; private/wait.h) */
   PetscInt             nseg;
   GILUTriSeg          *seg;
   PetscInt             reqdepth, plandepth; /* depth asked for (0: by the rule), and the one the plan was built with */

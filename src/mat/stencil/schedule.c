@@ -13,14 +13,16 @@
    one level, and every unit a unit waits for has a strictly smaller level, so its tile was
    claimed earlier. A thread works on one claimed tile until it is done. Take the unfinished
    claimed tile that comes first in the order: everything it waits for comes earlier, hence
-   is finished, so its thread makes progress. Threads that spin on a flag yield the
-   processor after a while, so this also holds with more threads than cores.
+   is finished, so its thread makes progress. Threads that wait on a flag yield and then
+   sleep after a bounded spin (private/wait.h), so this also holds with more threads than cores.
 
    Why the results do not depend on the number of threads: every row is computed by the
    same code from the same inputs in the same order of operations; the schedule only
    decides when, and guarantees that the rows it reads are final.
 */
-#include <sched.h>
+#include <stdlib.h>
+#include <petscgilu/private/wait.h>
+#include <petscgilu/private/backend.h>
 #include <petscgilu/private/stencil.h>
 
 #define MAX_DEPTH 4 /* sub-slabs pipelined by one thread, at most (the DoF-1 kernels interleave up to four lines) */
@@ -31,12 +33,16 @@
 
 const char *const GILUScheduleTypes[] = {"slab", "hyperplane", "GILUScheduleType", "GILU_SCHEDULE_", NULL};
 
-/* Threads used by the host kernels: OpenMP's (OMP_NUM_THREADS), 1 without OpenMP */
+/* The default threads of the host kernels (objects without their own -..._threads): OMP_NUM_THREADS when it is set;
+   else OpenMP's default (the cores) divided among the MPI processes of the node (GILUNodeSize, found at package
+   initialization), at least 1, so that n ranks on a node do not run n times as many threads as it has cores.
+   1 without OpenMP. */
 PetscErrorCode GILUGetNumThreads(PetscInt *nthreads)
 {
   PetscFunctionBegin;
 #if defined(PETSCGILU_HAVE_OPENMP)
   *nthreads = omp_get_max_threads();
+  if (!getenv("OMP_NUM_THREADS")) *nthreads = PetscMax(1, *nthreads / PetscMax(1, (PetscInt)GILUNodeSize));
 #else
   *nthreads = 1;
 #endif
@@ -198,14 +204,13 @@ PetscErrorCode GILUStencilMatGetSchedule(GILUStencilMat *sm, GILUSchedule *s)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Spin until unit u + d is done in this sweep; yields after a while (more threads than cores) */
+/* Wait until unit u + d is done in this sweep (spins, then yields and sleeps: include/petscgilu/private/wait.h) */
 static inline void UnitWait(GILUSchedule s, PetscInt u, const PetscInt d[3], PetscInt64 sweep)
 {
   PetscInt c = u % s->n[0] + d[0], j = (u / s->n[0]) % s->n[1] + d[1], k = u / (s->n[0] * s->n[1]) + d[2];
 
   if (c < 0 || c >= s->n[0] || j < 0 || j >= s->n[1] || k < 0 || k >= s->n[2]) return;
-  for (int spin = 0; __atomic_load_n(&s->done[(k * s->n[1] + j) * s->n[0] + c], __ATOMIC_ACQUIRE) < sweep; spin++)
-    if (spin > 64) sched_yield();
+  GILUWaitInt64AtLeast(&s->done[(k * s->n[1] + j) * s->n[0] + c], sweep);
 }
 
 /* The units of thread t in the slab schedule: y-lines [j0,j1) of every plane, or x-chunks [c0,c1) of every line */
@@ -285,32 +290,40 @@ static inline void SlabSweep(GILUSchedule s, PetscInt t, PetscBool backward, GIL
   each unit after the units holding its lower neighbours) or backward (the reverse)
 
   With one thread the units run in natural order (slab) or the tiles in level order
-  (hyperplane), without any waiting. The kernel must not
-  call PETSc (it runs inside an OpenMP parallel region).
+  (hyperplane), without any waiting. A schedule for several threads runs that way too when its
+  governor finds it faster (another process holds a core: private/wait.h); the results are the
+  same. The kernel must not call PETSc (it runs inside an OpenMP parallel region).
 */
-PetscErrorCode GILUScheduleRun(GILUSchedule s, PetscBool backward, GILUTileKernel kernel, void *ctx)
+static void ScheduleRunSerial(GILUSchedule s, PetscBool backward, GILUTileKernel kernel, void *ctx, PetscInt64 sweep)
 {
-  PetscInt64 sweep = ++s->sweep;
-  PetscInt   next = 0, ntiles = s->ntiles;
+  PetscInt ntiles = s->ntiles;
 
-  PetscFunctionBegin;
-  if (s->type == GILU_SCHEDULE_SLAB && s->nthreads == 1) {
+  if (s->type == GILU_SCHEDULE_SLAB) { /* the whole grid as one slab: natural order (the sub-slabs stay higher than the stencil) */
+    PetscInt nt = s->nthreads;
+
+    s->nthreads = 1;
     SlabSweep(s, 0, backward, kernel, ctx, sweep, PETSC_FALSE);
-    PetscFunctionReturn(PETSC_SUCCESS);
+    s->nthreads = nt;
+    return;
   }
-  if (s->nthreads == 1) {
-    for (PetscInt n = 0; n < ntiles; n++) {
-      PetscInt t = backward ? ntiles - 1 - n : n;
+  for (PetscInt n = 0; n < ntiles; n++) {
+    PetscInt t = backward ? ntiles - 1 - n : n;
 
-      kernel(ctx, s, s->tileptr[t + 1] - s->tileptr[t], s->order + s->tileptr[t]);
-    }
-    PetscFunctionReturn(PETSC_SUCCESS);
+    kernel(ctx, s, s->tileptr[t + 1] - s->tileptr[t], s->order + s->tileptr[t]);
   }
+}
+
+static void ScheduleRunThreads(GILUSchedule s, PetscBool backward, GILUTileKernel kernel, void *ctx, PetscInt64 sweep)
+{
+  PetscInt next = 0, ntiles = s->ntiles;
+
+  (void)next;
+  (void)ntiles;
 #if defined(PETSCGILU_HAVE_OPENMP)
   if (s->type == GILU_SCHEDULE_SLAB) {
   #pragma omp parallel num_threads(s->nthreads)
     SlabSweep(s, omp_get_thread_num(), backward, kernel, ctx, sweep, PETSC_TRUE);
-    PetscFunctionReturn(PETSC_SUCCESS);
+    return;
   }
   #pragma omp parallel num_threads(s->nthreads)
   {
@@ -329,6 +342,26 @@ PetscErrorCode GILUScheduleRun(GILUSchedule s, PetscBool backward, GILUTileKerne
       for (PetscInt a = 0; a < nu; a++) __atomic_store_n(&s->done[s->order[s->tileptr[t] + a]], sweep, __ATOMIC_RELEASE);
     }
   }
+#else
+  ScheduleRunSerial(s, backward, kernel, ctx, sweep);
 #endif
+}
+
+PetscErrorCode GILUScheduleRun(GILUSchedule s, PetscBool backward, GILUTileKernel kernel, void *ctx)
+{
+  PetscInt64 sweep = ++s->sweep;
+  PetscBool  serial;
+  double     t0;
+
+  PetscFunctionBegin;
+  if (s->nthreads == 1) {
+    ScheduleRunSerial(s, backward, kernel, ctx, sweep);
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  serial = GILUGovernorSerial(&s->gov);
+  t0     = GILUWallTime();
+  if (serial) ScheduleRunSerial(s, backward, kernel, ctx, sweep);
+  else ScheduleRunThreads(s, backward, kernel, ctx, sweep);
+  GILUGovernorRecord(&s->gov, serial, GILUWallTime() - t0);
   PetscFunctionReturn(PETSC_SUCCESS);
 }

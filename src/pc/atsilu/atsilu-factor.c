@@ -245,7 +245,7 @@ PetscErrorCode ATSStartingPattern(const ATSCSR *Apat, PCATSILUPattern pattern, P
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode ATSFactorsCreate(Mat A, PCATSILUPattern pattern, PetscInt levels, PetscBool scaling, PetscInt nthreads, ATSFactors *F)
+PetscErrorCode ATSFactorsCreate(Mat A, PCATSILUPattern pattern, PetscInt levels, PetscBool scaling, PetscInt nthreads, PetscBool keeppattern, ATSFactors *F)
 {
   PetscInt           n;
   const PetscInt    *ai, *aj;
@@ -283,8 +283,23 @@ PetscErrorCode ATSFactorsCreate(Mat A, PCATSILUPattern pattern, PetscInt levels,
       for (PetscInt p = F->A.i[r]; p < F->A.i[r + 1]; p++) F->A.a[p] *= F->scale[r] * F->scale[F->A.j[p]];
   }
   PetscCall(ATSCSRTranspose(&F->A, &F->At));
+  if (!keeppattern && levels == 0 && pattern != PC_ATSILU_PATTERN_DIAGONAL) { /* S would be A's pattern (with its diagonal) */
+    PetscBool diag = PETSC_TRUE;
+
+    for (PetscInt r = 0; r < n && diag; r++) {
+      PetscInt p = F->A.i[r];
+
+      while (p < F->A.i[r + 1] && F->A.j[p] < r) p++;
+      diag = (PetscBool)(p < F->A.i[r + 1] && F->A.j[p] == r);
+    }
+    if (diag) {
+      F->nnzS = F->A.i[n];
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+  }
   PetscCall(ATSStartingPattern(&F->A, pattern, levels, &F->S));
   PetscCall(ATSCSRTranspose(&F->S, &F->St));
+  F->nnzS = F->S.i[n];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -294,18 +309,19 @@ PetscErrorCode ATSFactorsCreate(Mat A, PCATSILUPattern pattern, PetscInt levels,
 */
 PetscErrorCode ATSFactorsInitialGuess(ATSFactors *F, PCATSILUInitialGuess guess)
 {
-  PetscInt n = F->n, *cols, nc;
+  PetscInt      n = F->n, *cols, nc;
+  const ATSCSR *S = F->S.i ? &F->S : &F->A, *St = F->St.i ? &F->St : &F->At; /* S not stored: A's pattern */
 
   PetscFunctionBegin;
-  PetscCall(ATSCSRAlloc(&F->L, n, (F->S.i[n] + n) / 2 + 1));
-  PetscCall(ATSCSRAlloc(&F->Ut, n, (F->S.i[n] + n) / 2 + 1));
+  PetscCall(ATSCSRAlloc(&F->L, n, (F->nnzS + n) / 2 + 1));
+  PetscCall(ATSCSRAlloc(&F->Ut, n, (F->nnzS + n) / 2 + 1));
   PetscCall(PetscMalloc1(n + 1, &cols));
   for (PetscInt r = 0; r < n; r++) {
     nc = 0;
-    for (PetscInt p = F->S.i[r]; p < F->S.i[r + 1] && F->S.j[p] <= r; p++) cols[nc++] = F->S.j[p];
+    for (PetscInt p = S->i[r]; p < S->i[r + 1] && S->j[p] <= r; p++) cols[nc++] = S->j[p];
     PetscCall(ATSCSRAppendRow(&F->L, r, nc, cols));
     nc = 0;
-    for (PetscInt p = F->St.i[r]; p < F->St.i[r + 1] && F->St.j[p] <= r; p++) cols[nc++] = F->St.j[p];
+    for (PetscInt p = St->i[r]; p < St->i[r + 1] && St->j[p] <= r; p++) cols[nc++] = St->j[p];
     PetscCall(ATSCSRAppendRow(&F->Ut, r, nc, cols));
   }
   PetscCall(PetscFree(cols));

@@ -11,6 +11,7 @@
 #include <petsc/private/pcimpl.h>
 #include <petscgilu/private/giluimpl.h>
 #include <petscgilu/private/sptrsv.h>
+#include <petscgilu/private/stencil.h>
 #include <petscgilu/private/backend.h>
 #include "atsilu.h"
 #if defined(PETSCGILU_HAVE_OPENMP)
@@ -32,7 +33,7 @@ typedef struct {
   PetscInt             sweeps;         /* -pc_atsilu_sweeps: most sweeps (update cycles for ILUT) */
   PetscReal            tol;            /* -pc_atsilu_tol: stop when ||A - LU|| / ||A|| on the pattern is below (0: never) */
   PetscReal            fill;           /* -pc_atsilu_fill: ILUT's nnz(L) + nnz(U) at most fill nnz(A) */
-  PetscInt             threads;        /* -pc_atsilu_threads, 0: OpenMP's */
+  PetscInt             threads;        /* -pc_atsilu_threads, 0: GILUGetNumThreads() */
   PCATSILUTriSolve     trisolve;       /* -pc_atsilu_trisolve */
   PetscInt             trisweeps;      /* -pc_atsilu_trisolve_sweeps */
   PetscBool            scaling;        /* -pc_atsilu_jacobi_scaling */
@@ -170,8 +171,9 @@ static PetscErrorCode PCATSILUSetUpTriSolves(PC pc, PetscInt n, PetscInt bs)
   PetscCall(GILUTriSetThreads(ats->tru, ats->nthreads));
   PetscCall(GILUTriSetFromOptions(ats->trl, ((PetscObject)pc)->options, prefix));
   PetscCall(GILUTriSetFromOptions(ats->tru, ((PetscObject)pc)->options, prefix));
-  PetscCall(GILUTriSetMatrix(ats->trl, GILU_TRI_LOWER, GILU_TRI_DIAG_UNIT, n, bs, ats->L.i, ats->L.j, ats->L.a, NULL));
-  PetscCall(GILUTriSetMatrix(ats->tru, GILU_TRI_UPPER, GILU_TRI_DIAG_STORED, n, bs, ats->U.i, ats->U.j, ats->U.a, NULL));
+  /* the engine solves with ats->L and ats->U in place (no second copy of the factors); they live until PCReset */
+  PetscCall(GILUTriSetMatrixWithArrays(ats->trl, GILU_TRI_LOWER, GILU_TRI_DIAG_UNIT, n, bs, ats->L.i, ats->L.j, ats->L.a, NULL, 0));
+  PetscCall(GILUTriSetMatrixWithArrays(ats->tru, GILU_TRI_UPPER, GILU_TRI_DIAG_STORED, n, bs, ats->U.i, ats->U.j, ats->U.a, NULL, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -252,18 +254,15 @@ static PetscErrorCode PCSetUp_ATSILU(PC pc)
   ats->bs      = 1;
   ats->block   = block;
   PetscCall(PetscLogEventBegin(GILU_ATSILUSetUp, pc, A, 0, 0));
-#if defined(PETSCGILU_HAVE_OPENMP)
-  ats->nthreads = ats->threads > 0 ? ats->threads : omp_get_max_threads();
-#else
-  ats->nthreads = 1;
-#endif
+  if (ats->threads > 0) ats->nthreads = ats->threads;
+  else PetscCall(GILUGetNumThreads(&ats->nthreads));
   if (block) {
     PetscCall(PCSetUpBlock_ATSILU(pc, A));
     PetscCall(PetscLogEventEnd(GILU_ATSILUSetUp, pc, A, 0, 0));
     if (ats->zerorow >= 0) PetscCall(PCATSILUFailed(pc, ats->zerorow));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(ATSFactorsCreate(A, ats->pattern, ats->levels, ats->scaling, ats->nthreads, F));
+  PetscCall(ATSFactorsCreate(A, ats->pattern, ats->levels, ats->scaling, ats->nthreads, (PetscBool)(ats->type != PC_ATSILU_ILU), F));
   PetscCall(MatDestroy(&conv));
   n                 = F->n;
   F->usenew         = ats->usenew;
@@ -271,7 +270,7 @@ static PetscErrorCode PCSetUp_ATSILU(PC pc)
   F->residualrhs    = ats->residualrhs;
   F->residuallhs    = ats->residuallhs;
   ats->nnzA         = F->A.i[n];
-  ats->nnzS         = F->S.i[n];
+  ats->nnzS         = F->nnzS;
   for (PetscInt r = 0; r < n; r++) {
     for (PetscInt p = F->A.i[r]; p < F->A.i[r + 1]; p++) {
       if (F->A.j[p] < r) nl++;
@@ -288,6 +287,10 @@ static PetscErrorCode PCSetUp_ATSILU(PC pc)
   if (F->zerorow < 0) {
     PetscCall(ATSFactorsInitialGuess(F, ats->guess));
     PetscCall(ATSFactorsResidual(F, &ats->hist[0]));
+  }
+  if (ats->type == PC_ATSILU_ILU) { /* the fixed-pattern sweeps never read the starting pattern again: L and U^T hold it */
+    PetscCall(ATSCSRReset(&F->S));
+    PetscCall(ATSCSRReset(&F->St));
   }
   if (ats->type == PC_ATSILU_ILUT) {
     for (PetscInt s = 0; s < ats->before && F->zerorow < 0; s++) {
@@ -313,11 +316,22 @@ static PetscErrorCode PCSetUp_ATSILU(PC pc)
     F->usenew = PETSC_FALSE;
     PetscCall(ATSFactorsResidual(F, &ats->hist[ats->nsweeps]));
   }
+  /* Memory: the sweeps need the (scaled) A and A^T, L, U^T and the ILUT work; the export reads only L, U^T and the
+     scaling, so everything else goes first, and all of F after it (F.n stays for the view and the Jacobi apply) */
+  PetscCall(ATSCSRReset(&F->A));
+  PetscCall(ATSCSRReset(&F->At));
+  PetscCall(ATSCSRReset(&F->S));
+  PetscCall(ATSCSRReset(&F->St));
+  PetscCall(ATSCSRReset(&F->Lold));
+  PetscCall(ATSCSRReset(&F->R));
+  PetscCall(ATSCSRReset(&F->Rt));
+  PetscCall(ATSCSRReset(&F->U));
   if (F->zerorow < 0) {
     PetscCall(ATSFactorsExport(F, &ats->L, &ats->U));
     for (PetscInt r = 0; r < n && F->zerorow < 0; r++)
       if (ats->U.a[ats->U.i[r]] == 0.0 || PetscIsInfOrNanScalar(ats->U.a[ats->U.i[r]])) F->zerorow = r;
   }
+  PetscCall(ATSFactorsReset(F));
   if (F->zerorow < 0 && ats->trisolve == PC_ATSILU_TRISOLVE_EXACT) PetscCall(PCATSILUSetUpTriSolves(pc, n, 1));
   PetscCall(PetscLogEventEnd(GILU_ATSILUSetUp, pc, A, 0, 0));
   if (F->zerorow >= 0) PetscCall(PCATSILUFailed(pc, F->zerorow));
@@ -530,7 +544,7 @@ static PetscErrorCode PCSetFromOptions_ATSILU(PC pc, PetscOptionItems *PetscOpti
   if (flg) PetscCall(PCATSILUSetTol(pc, r));
   PetscCall(PetscOptionsReal("-pc_atsilu_fill", "ILUT: most entries of L and U relative to those of A", "PCATSILUSetFill", ats->fill, &r, &flg));
   if (flg) PetscCall(PCATSILUSetFill(pc, r));
-  PetscCall(PetscOptionsInt("-pc_atsilu_threads", "Host threads (0: OpenMP's)", "PCATSILUSetThreads", ats->threads, &k, &flg));
+  PetscCall(PetscOptionsInt("-pc_atsilu_threads", "Host threads (0: OMP_NUM_THREADS if set, else the cores divided among the node's MPI processes)", "PCATSILUSetThreads", ats->threads, &k, &flg));
   if (flg) PetscCall(PCATSILUSetThreads(pc, k));
   tri = ats->trisolve;
   k   = ats->trisweeps;
@@ -666,7 +680,7 @@ static PetscErrorCode PCATSILUGetResidualHistory_ATSILU(PC pc, PetscInt *nsweeps
 .  -pc_atsilu_sweeps <n> - most sweeps, update cycles for ilut (default 5)
 .  -pc_atsilu_tol <t> - stop once ||A - LU||_F / ||A||_F on the pattern is at most t (default 0: run all sweeps)
 .  -pc_atsilu_fill <f> - ilut: at most f times the entries of tril(A) in L and of triu(A) in U (default 2)
-.  -pc_atsilu_threads <n> - host threads (default 0: OpenMP's)
+.  -pc_atsilu_threads <n> - host threads (default 0: OMP_NUM_THREADS if set, else the cores divided among the MPI processes of the node)
 .  -pc_atsilu_trisolve <exact,jacobi> - apply with the triangular-solve engine or with Jacobi sweeps
 .  -pc_atsilu_trisolve_sweeps <m> - Jacobi sweeps per factor (default 3)
 .  -pc_atsilu_jacobi_scaling <bool> - sweep on D^{-1/2} A D^{-1/2} (default true)

@@ -25,7 +25,9 @@ typedef struct {
 typedef struct {
   PetscInt   n;
   ATSCSR     A, At; /* the (scaled) matrix and its transpose */
-  ATSCSR     S, St; /* the starting pattern (with the diagonal), lower part used by L, upper by U (St) */
+  ATSCSR     S, St; /* the starting pattern (with the diagonal), lower part used by L, upper by U (St); not stored (NULL i)
+                       when it is A's own (ILU(0) of a matrix with its diagonal): A and At serve */
+  PetscInt   nnzS;  /* its entries */
   ATSCSR     L, Ut; /* the factors, diagonal last in each row of L and of U^T */
   PetscReal *scale; /* Jacobi scaling 1/sqrt|a_ii| (NULL: none) */
   PetscInt   nthreads;
@@ -54,8 +56,9 @@ typedef struct {
 
 PETSC_INTERN PetscErrorCode ATSCSRReset(ATSCSR *);
 PETSC_INTERN PetscErrorCode ATSFactorsReset(ATSFactors *);
-/* A from an assembled SEQAIJ matrix; the starting pattern S: levels k of pattern (power: A^(k+1); symbolic: ILU(k); diagonal) */
-PETSC_INTERN PetscErrorCode ATSFactorsCreate(Mat, PCATSILUPattern, PetscInt, PetscBool, PetscInt, ATSFactors *);
+/* A from an assembled SEQAIJ matrix; the starting pattern S: levels k of pattern (power: A^(k+1); symbolic: ILU(k); diagonal);
+   keeppattern false: S is not stored when it would be A's pattern (the fixed-pattern sweeps read it only for the initial guess) */
+PETSC_INTERN PetscErrorCode ATSFactorsCreate(Mat, PCATSILUPattern, PetscInt, PetscBool, PetscInt, PetscBool, ATSFactors *);
 PETSC_INTERN PetscErrorCode ATSFactorsInitialGuess(ATSFactors *, PCATSILUInitialGuess);
 /* one ATS-ILU(k) sweep on the fixed pattern (Algorithm 6) */
 PETSC_INTERN PetscErrorCode ATSFactorsSweep(ATSFactors *);

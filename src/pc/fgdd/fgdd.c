@@ -12,6 +12,7 @@
 #include <petscgilu.h>
 #include <petscgilu/private/giluimpl.h>
 #include <petscgilu/private/backend.h>
+#include <petscgilu/private/stencil.h>
 #include "fgdd.h"
 
 const char *const PCFGDDPartitioners[] = {"geometric", "graph", "PCFGDDPartitioner", "PC_FGDD_PARTITIONER_", NULL};
@@ -196,7 +197,8 @@ static PetscErrorCode PCSetUp_FGDD(PC pc)
     PetscCall(PetscLogEventEnd(GILU_FGDDPartition, pc, A, 0, 0));
   }
   PetscCall(PetscLogEventBegin(GILU_FGDDFactor, pc, A, 0, 0));
-  fg->f.nthreads = fg->threads;
+  if (fg->threads > 0) fg->f.nthreads = fg->threads;
+  else PetscCall(GILUGetNumThreads(&fg->f.nthreads));
   PetscCall(FGDDExtract(Alocal, &fg->f));
   PetscCall(FGDDFactor(&fg->f, fg->zeropivot));
   PetscCall(PetscLogEventEnd(GILU_FGDDFactor, pc, A, 0, 0));
@@ -231,7 +233,8 @@ static PetscErrorCode PCApply_FGDD(PC pc, Vec x, Vec y)
   }
   (void)bs;
   PetscCall(PetscLogEventBegin(GILU_FGDDApply, pc, x, y, 0));
-  fg->f.nthreads = fg->threads;
+  if (fg->threads > 0) fg->f.nthreads = fg->threads;
+  else PetscCall(GILUGetNumThreads(&fg->f.nthreads));
   PetscCall(VecGetArrayRead(x, &xa));
   PetscCall(VecGetArrayWrite(y, &ya));
   if (fg->ran == PETSCGILU_BACKEND_HOST) PetscCall(FGDDApply_Host(f, (FGDDApplyType)fg->apply, fg->fused, xa, z, ya));
@@ -359,7 +362,7 @@ static PetscErrorCode PCSetFromOptions_FGDD(PC pc, PetscOptionItems *PetscOption
   if (!fg->backendset) PetscCall(PetscGILUGetBackend(&backend));
   PetscCall(PetscOptionsEnum("-pc_fgdd_backend", "Where the apply runs (default: -gilu_backend)", "PCFGDDSetBackend", PetscGILUBackendTypes, (PetscEnum)backend, (PetscEnum *)&backend, &flg));
   if (flg) PetscCall(PCFGDDSetBackend(pc, backend));
-  PetscCall(PetscOptionsInt("-pc_fgdd_threads", "Host threads (0: OMP_NUM_THREADS)", "PCFGDDSetThreads", fg->threads, &rows, &flg));
+  PetscCall(PetscOptionsInt("-pc_fgdd_threads", "Host threads (0: OMP_NUM_THREADS if set, else the cores divided among the node's MPI processes)", "PCFGDDSetThreads", fg->threads, &rows, &flg));
   if (flg) PetscCall(PCFGDDSetThreads(pc, rows));
   PetscCall(PetscOptionsReal("-pc_fgdd_zeropivot", "Pivots at most this in absolute value are zero", "PCFGDDSetZeroPivot", fg->zeropivot, &zp, &flg));
   if (flg) PetscCall(PCFGDDSetZeroPivot(pc, zp));
@@ -687,7 +690,7 @@ PetscErrorCode PCFGDDGetBackend(PC pc, PetscGILUBackendType *backend)
 
   Input Parameters:
 + pc      - the preconditioner
-- threads - the number of threads, 0 for OMP_NUM_THREADS (the default)
+- threads - the number of threads, 0 (the default) for OMP_NUM_THREADS if set, else the cores divided among the MPI processes of the node
 
   Options Database Key:
 . -pc_fgdd_threads <n> - the threads
@@ -778,7 +781,7 @@ PetscErrorCode PCFGDDGetSubdomains(PC pc, PetscInt *n, const PetscInt *rows[], I
 .  -pc_fgdd_apply <vertex,syncfree,edge>        - the triangular-solve variant
 .  -pc_fgdd_fused <true>                        - fused L-D-U per subdomain
 .  -pc_fgdd_backend <auto,host,cuda,cudaemu>    - where the apply runs (default: -gilu_backend, whose default is auto)
-.  -pc_fgdd_threads <n>                         - host threads (default 0: OMP_NUM_THREADS)
+.  -pc_fgdd_threads <n>                         - host threads (default 0: OMP_NUM_THREADS if set, else the cores / the MPI processes of the node)
 -  -pc_fgdd_zeropivot <tol>                     - pivots at most tol in absolute value are zero (default 100 PETSC_MACHINE_EPSILON, as PCILU)
 
    Notes:

@@ -374,7 +374,7 @@ PetscErrorCode PCStructILUGetFactorPrecision(PC pc, PCStructILUPrecision *precis
 
   Input Parameters:
 + pc       - the `PCSTRUCTILU` preconditioner
-- nthreads - the number of threads, or 0 (default) for OpenMP's (`OMP_NUM_THREADS`), with no more than one thread per 16384 unknowns
+- nthreads - the number of threads, or 0 (default) for `OMP_NUM_THREADS` if set, else the cores divided among the MPI processes of the node, with no more than one thread per 16384 unknowns
 
   Options Database Key:
 . -pc_structilu_threads n - the number of threads

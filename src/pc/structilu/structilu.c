@@ -699,7 +699,7 @@ static PetscErrorCode PCSetFromOptions_StructILU(PC pc, PetscOptionItems *PetscO
   if (flg) PetscCall(PCStructILUSetLevels(pc, levels));
   PetscCall(PetscOptionsEnum("-pc_structilu_factor_precision", "Precision of the stored factors", "PCStructILUSetFactorPrecision", PCStructILUPrecisions, (PetscEnum)ilu->precision, (PetscEnum *)&precision, &flg));
   if (flg) PetscCall(PCStructILUSetFactorPrecision(pc, precision));
-  PetscCall(PetscOptionsInt("-pc_structilu_threads", "Host threads (0: OpenMP's, fewer for small grids)", "PCStructILUSetThreads", ilu->threads, &threads, &flg));
+  PetscCall(PetscOptionsInt("-pc_structilu_threads", "Host threads (0: OMP_NUM_THREADS if set, else the cores divided among the node's MPI processes; fewer for small grids)", "PCStructILUSetThreads", ilu->threads, &threads, &flg));
   if (flg) PetscCall(PCStructILUSetThreads(pc, threads));
   PetscCall(PetscOptionsEnum("-pc_structilu_schedule", "How the host threads share the rows", "PCStructILUSetSchedule", PCStructILUSchedules, (PetscEnum)ilu->schedule, (PetscEnum *)&schedule, &flg));
   if (flg) PetscCall(PCStructILUSetSchedule(pc, schedule));

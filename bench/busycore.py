@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""Host threads beside a busy core (issue 18): a 2-thread solve while another process holds one core.
+
+    bench/busycore.py [--quick] [--repeat R] [--out STEM]
+
+A compute loop (a child process spinning in user space, pinned to the last core) runs for the whole measurement.
+Beside it, tutorials/ex1 (3D Poisson star-7, CG) runs each preconditioner with OMP_NUM_THREADS=1 and 2, the two
+alternated R times, and the apply time is read from -log_view (PCApply for structilu, MatSolve for
+-pc_factor_mat_solver_type gilu; PETSc's ILU, sequential, is the reference). The figure of merit is
+
+    ratio = apply(2 threads, busy core) / apply(1 thread, busy core)      (median of R; required <= 1.25)
+
+i.e. the second thread must not make things worse when its core is taken: its waits back off and yield
+(include/petscgilu/private/wait.h). The same ratios without the busy process are reported for reference.
+Writes STEM.json and STEM.md (default bench/results/<date>-<host>-busycore[-quick]).
+"""
+
+import argparse
+import datetime
+import json
+import os
+import re
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import time
+
+BENCH_DIR = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(BENCH_DIR)
+POISSON = os.path.join(ROOT, 'build', 'tests', 'tutorials', 'ex1')
+RESULTS = os.path.join(BENCH_DIR, 'results')
+LIMIT = 1.25
+
+CONFIGS = [
+    dict(id='structilu', label='PCSTRUCTILU', args=['-pc_type', 'structilu'], event='PCApply'),
+    dict(id='gilu', label='ILU(0), MatSolverType gilu', args=['-pc_type', 'ilu', '-pc_factor_mat_solver_type', 'gilu'], event='MatSolve'),
+    dict(id='ilu', label="PETSc's ILU(0) (sequential)", args=['-pc_type', 'ilu'], event='MatSolve'),
+]
+
+
+def build():
+    if not os.path.exists(POISSON):
+        subprocess.run(['make', '--no-print-directory', '-f', os.path.join(ROOT, 'gmakefile.test'), 'PETSCGILU_DIR=' + ROOT, POISSON], check=True, cwd=ROOT)
+
+
+def start_busy():
+    """A process spinning in user space on the last core (what another developer's compile or solve does)."""
+    core = (os.cpu_count() or 1) - 1
+
+    def pin():
+        os.sched_setaffinity(0, {core})
+    return subprocess.Popen([sys.executable, '-c', 'while True: pass'], preexec_fn=pin), core
+
+
+LIBDIR = None
+
+
+def run_once(n, cfg, threads):
+    env = dict(os.environ, OMP_NUM_THREADS=str(threads))
+    if LIBDIR:  # another build of libpetscgilu.so (before/after): ahead of the program's RUNPATH
+        env['LD_LIBRARY_PATH'] = LIBDIR + ':' + env.get('LD_LIBRARY_PATH', '')
+    cmd = [POISSON, '-da_grid_x', str(n), '-da_grid_y', str(n), '-da_grid_z', str(n), '-ksp_type', 'cg',
+           '-ksp_rtol', '1e-8', '-log_view'] + cfg['args']
+    out = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600).stdout
+    m = re.search(r'^%s\s+(\d+)\s+\S+\s+(\S+)' % cfg['event'], out, re.M)
+    if not m:
+        raise RuntimeError('no %s in the log of %s' % (cfg['event'], ' '.join(cmd)))
+    return float(m.group(2)) / int(m.group(1))
+
+
+def measure(n, repeat, busy):
+    proc = None
+    if busy:
+        proc, _ = start_busy()
+        time.sleep(0.5)
+    try:
+        res = {}
+        for cfg in CONFIGS:
+            t = {1: [], 2: []}
+            for _ in range(repeat):  # alternated, so drifting load hits both
+                for th in (1, 2):
+                    if cfg['id'] == 'ilu' and th == 2:
+                        continue
+                    t[th].append(run_once(n, cfg, th))
+            res[cfg['id']] = {str(k): v for k, v in t.items() if v}
+    finally:
+        if proc:
+            proc.send_signal(signal.SIGTERM)
+            proc.wait()
+    return res
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument('--quick', action='store_true', help='a small grid (seconds)')
+    ap.add_argument('--repeat', type=int, default=5, help='runs per case (alternated); the median is reported')
+    ap.add_argument('--n', type=int, help='grid points per direction (default 64, quick 32)')
+    ap.add_argument('--libdir', help='the directory of another libpetscgilu.so to measure (a before/after pair)')
+    ap.add_argument('--out', help='output stem')
+    a = ap.parse_args()
+    global LIBDIR
+    LIBDIR = a.libdir
+    build()
+    n = a.n or (32 if a.quick else 64)
+    date = datetime.datetime.utcnow()
+    stem = a.out or os.path.join(RESULTS, '%s-%s-busycore%s' % (date.strftime('%Y-%m-%d'), socket.gethostname(), '-quick' if a.quick else ''))
+    res = dict(date=date.isoformat(timespec='seconds'), host=socket.gethostname(), nproc=os.cpu_count(), n=n, repeat=a.repeat,
+               loadavg_before=os.getloadavg()[0], limit=LIMIT)
+    res['busy'] = measure(n, a.repeat, True)
+    res['idle'] = measure(n, a.repeat, False)
+    med = lambda v: statistics.median(v) if v else float('nan')
+    lines = ['# Host threads beside a busy core', '',
+             '%s, %s (%d cores, load %.2f before), tutorials/ex1 3D Poisson %d^3, CG rtol 1e-8; a compute loop pinned to the last core '
+             'during the "busy" runs; apply time per call, median of %d alternated runs; `python3 bench/busycore.py%s`.' %
+             (res['date'], res['host'], res['nproc'], res['loadavg_before'], n, a.repeat, ' --quick' if a.quick else ''), '',
+             '| preconditioner | busy: 1 thread (ms) | busy: 2 threads (ms) | busy ratio 2/1 (<= %.2f) | idle: 1 thread (ms) | idle: 2 threads (ms) | idle ratio 2/1 |' % LIMIT,
+             '|---|---|---|---|---|---|---|']
+    ok = True
+    for cfg in CONFIGS:
+        b, i = res['busy'][cfg['id']], res['idle'][cfg['id']]
+        if '2' not in b:
+            lines.append('| %s | %.3f | | | %.3f | | |' % (cfg['label'], 1e3 * med(b['1']), 1e3 * med(i['1'])))
+            continue
+        rb, ri = med(b['2']) / med(b['1']), med(i['2']) / med(i['1'])
+        res.setdefault('ratio', {})[cfg['id']] = dict(busy=rb, idle=ri)
+        ok = ok and rb <= LIMIT
+        lines.append('| %s | %.3f | %.3f | %.2f %s | %.3f | %.3f | %.2f |' % (cfg['label'], 1e3 * med(b['1']), 1e3 * med(b['2']), rb, 'ok' if rb <= LIMIT else 'FAIL',
+                                                                           1e3 * med(i['1']), 1e3 * med(i['2']), ri))
+    res['pass'] = ok
+    lines += ['', 'Busy-core requirement (2-thread / 1-thread apply <= %.2f): %s' % (LIMIT, 'met' if ok else 'NOT met'), '']
+    os.makedirs(os.path.dirname(stem) or '.', exist_ok=True)
+    with open(stem + '.json', 'w') as f:
+        json.dump(res, f, indent=1)
+    with open(stem + '.md', 'w') as f:
+        f.write('\n'.join(lines))
+    print('\n'.join(lines))
+
+
+if __name__ == '__main__':
+    main()

@@ -1,0 +1,153 @@
+/*
+   The one host wait of petscgilu: a thread that waits for another thread's flag (sync-free and chunked triangular
+   solves, gilu's numeric factorization, the stencil schedules of structilu) polls it with a bounded spin, then
+   backs off.
+
+   Why back off: with as many threads as cores, a spinning waiter costs nothing. When another process holds one
+   of the cores (a compile, another developer's solve, a second MPI rank on the node), the thread it waits for may
+   be waiting for a time slice on that core while the waiter burns its own: yielding alone does not help under
+   Linux's CFS when nothing else is queued on the waiter's core, so after GILU_WAIT_SPIN polls the waiter yields
+   GILU_WAIT_YIELD times and then sleeps (a few microseconds, doubling up to GILU_WAIT_SLEEP_MAX ns). A sleeping
+   waiter leaves its core idle, and the scheduler moves the thread it waits for (or the other process) there.
+   A wait that completes within the spin, the common case on an idle machine, pays nothing for this.
+
+   Usage:
+     GILUBackoff b = GILU_BACKOFF_INIT;
+     while (__atomic_load_n(flag, __ATOMIC_ACQUIRE) != want) GILUBackoffStep(&b);
+   or the helpers GILUWaitUInt() / GILUWaitIntEqual() / GILUWaitInt64AtLeast().
+
+   Backing off bounds the damage; it cannot make a solve whose every level needs both threads faster than one thread
+   when one of them gets a core only part of the time. So the solves that fork threads (the triangular-solve engine,
+   the stencil schedules) also keep a GILUThreadGovernor: they time their calls on all their threads and on one
+   thread (the sequential path every kernel has, which gives the same bits), take the faster by the smoothed times,
+   and measure the other one again after GILU_GOVERNOR_PROBE calls, then after twice as many each time it is still
+   the slower (up to GILU_GOVERNOR_PROBE_MAX), so they follow the load of the machine at little cost: on an idle
+   machine the threads win and the probes soon cost one sequential solve in hundreds.
+*/
+#ifndef PETSCGILU_WAIT_H
+#define PETSCGILU_WAIT_H
+
+#include <petscsys.h>
+#include <sched.h>
+#include <time.h>
+
+#define GILU_WAIT_SPIN      512   /* polls (with a pause) before the first yield */
+#define GILU_WAIT_YIELD     8     /* yields before the first sleep */
+#define GILU_WAIT_SLEEP_MIN 1000  /* ns, the first sleep ... */
+#define GILU_WAIT_SLEEP_MAX 64000 /* ... doubled up to this */
+
+typedef struct {
+  unsigned int spins, yields;
+  long         sleep_ns;
+} GILUBackoff;
+
+#define GILU_BACKOFF_INIT {0, 0, GILU_WAIT_SLEEP_MIN}
+
+static inline void GILUCpuRelax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  __asm__ __volatile__("yield");
+#endif
+}
+
+/* one step of waiting: spin, then yield, then sleep */
+static inline void GILUBackoffStep(GILUBackoff *b)
+{
+  if (b->spins < GILU_WAIT_SPIN) {
+    b->spins++;
+    GILUCpuRelax();
+  } else if (b->yields < GILU_WAIT_YIELD) {
+    b->yields++;
+    (void)sched_yield();
+  } else {
+    struct timespec ts = {0, b->sleep_ns};
+
+    (void)nanosleep(&ts, NULL);
+    if (b->sleep_ns < GILU_WAIT_SLEEP_MAX) b->sleep_ns *= 2;
+  }
+}
+
+/* wait until *flag == want (acquire) */
+static inline void GILUWaitUInt(const unsigned int *flag, unsigned int want)
+{
+  GILUBackoff b = GILU_BACKOFF_INIT;
+
+  while (__atomic_load_n(flag, __ATOMIC_ACQUIRE) != want) GILUBackoffStep(&b);
+}
+
+/* wait until *count == want (acquire) */
+static inline void GILUWaitIntEqual(const PetscInt *count, PetscInt want)
+{
+  GILUBackoff b = GILU_BACKOFF_INIT;
+
+  while (__atomic_load_n(count, __ATOMIC_ACQUIRE) != want) GILUBackoffStep(&b);
+}
+
+/* wait until *count >= want (acquire) */
+static inline void GILUWaitInt64AtLeast(const PetscInt64 *count, PetscInt64 want)
+{
+  GILUBackoff b = GILU_BACKOFF_INIT;
+
+  while (__atomic_load_n(count, __ATOMIC_ACQUIRE) < want) GILUBackoffStep(&b);
+}
+
+/* ------------------------------------------------------------------------------------------------ governor */
+#define GILU_GOVERNOR_PROBE     16  /* calls before the slower way is measured again ... */
+#define GILU_GOVERNOR_PROBE_MAX 512 /* ... doubled each time the probe confirms the choice, up to this */
+
+typedef struct {
+  double    t[2];  /* smoothed seconds per call: [0] on all the object's threads, [1] on one */
+  PetscInt  n[2];  /* calls measured each way */
+  PetscInt  calls; /* calls so far */
+  PetscInt  every; /* the current probe interval (0: not started) */
+  PetscInt  next;  /* the call that probes */
+  PetscBool probe; /* the running call is a probe */
+} GILUThreadGovernor;
+
+static inline double GILUWallTime(void)
+{
+  struct timespec ts;
+
+  (void)clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Whether this call runs on one thread: each way once at the start, then the faster, the other one as a probe */
+static inline PetscBool GILUGovernorSerial(GILUThreadGovernor *g)
+{
+  PetscBool serial;
+
+  g->calls++;
+  g->probe = PETSC_FALSE;
+  if (g->n[0] < 1) return PETSC_FALSE;
+  if (g->n[1] < 1) return PETSC_TRUE;
+  if (!g->every) {
+    g->every = GILU_GOVERNOR_PROBE;
+    g->next  = g->calls + g->every;
+  }
+  serial = (PetscBool)(g->t[1] < g->t[0]);
+  if (g->calls >= g->next) {
+    g->probe = PETSC_TRUE;
+    serial   = (PetscBool)!serial;
+  }
+  return serial;
+}
+
+/* The time of a call made the way GILUGovernorSerial() said.
+   A probe replaces the estimate of its way; when that way is still the slower the probes thin out, else they restart. */
+static inline void GILUGovernorRecord(GILUThreadGovernor *g, PetscBool serial, double seconds)
+{
+  const int w = serial ? 1 : 0;
+
+  if (g->probe) {
+    g->t[w] = seconds;
+    if (g->t[w] >= g->t[1 - w]) g->every = PetscMin(2 * g->every, GILU_GOVERNOR_PROBE_MAX);
+    else g->every = GILU_GOVERNOR_PROBE;
+    g->next = g->calls + g->every;
+  } else g->t[w] = g->n[w] == 0 ? seconds : 0.75 * g->t[w] + 0.25 * seconds;
+  g->n[w]++;
+}
+
+#endif
