@@ -75,7 +75,9 @@ static PetscErrorCode MatLUFactorNumeric_StencilGPU_StructILU(Mat fact, Mat A, c
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode MatSolve_StencilGPU_StructILU(Mat fact, Vec b, Vec x)
+/* x = (LU)^{-1} b, or (transpose) x = (LU)^{-T} b: U^T y = b, then L^T x = y (IC too: its factors are symmetric only up
+   to rounding) */
+static PetscErrorCode MatSolve_StencilGPU_StructILU_Private(Mat fact, Vec b, Vec x, PetscBool transpose)
 {
   Mat_StencilGPUFactor *f = (Mat_StencilGPUFactor *)fact->data;
   const PetscScalar    *ba;
@@ -85,28 +87,25 @@ static PetscErrorCode MatSolve_StencilGPU_StructILU(Mat fact, Vec b, Vec x)
   PetscCall(PetscLogEventBegin(GILU_StructILUApply, fact, b, x, 0));
   PetscCall(VecGetArrayRead(b, &ba));
   PetscCall(VecGetArrayWrite(x, &xa));
-  PetscCall(StructILUSolve_Host(&f->sm, &f->factors, ba, xa));
+  if (transpose) PetscCall(StructILUSolveTranspose_Host(&f->sm, &f->factors, ba, xa));
+  else PetscCall(StructILUSolve_Host(&f->sm, &f->factors, ba, xa));
   PetscCall(VecRestoreArrayWrite(x, &xa));
   PetscCall(VecRestoreArrayRead(b, &ba));
   PetscCall(PetscLogEventEnd(GILU_StructILUApply, fact, b, x, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* x = (LU)^{-T} b: U^T y = b, then L^T x = y (IC: the factors are symmetric up to rounding, but the transpose is solved all the same) */
+static PetscErrorCode MatSolve_StencilGPU_StructILU(Mat fact, Vec b, Vec x)
+{
+  PetscFunctionBegin;
+  PetscCall(MatSolve_StencilGPU_StructILU_Private(fact, b, x, PETSC_FALSE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MatSolveTranspose_StencilGPU_StructILU(Mat fact, Vec b, Vec x)
 {
-  Mat_StencilGPUFactor *f = (Mat_StencilGPUFactor *)fact->data;
-  const PetscScalar    *ba;
-  PetscScalar          *xa;
-
   PetscFunctionBegin;
-  PetscCall(PetscLogEventBegin(GILU_StructILUApply, fact, b, x, 0));
-  PetscCall(VecGetArrayRead(b, &ba));
-  PetscCall(VecGetArrayWrite(x, &xa));
-  PetscCall(StructILUSolveTranspose_Host(&f->sm, &f->factors, ba, xa));
-  PetscCall(VecRestoreArrayWrite(x, &xa));
-  PetscCall(VecRestoreArrayRead(b, &ba));
-  PetscCall(PetscLogEventEnd(GILU_StructILUApply, fact, b, x, 0));
+  PetscCall(MatSolve_StencilGPU_StructILU_Private(fact, b, x, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -194,6 +194,21 @@ PetscErrorCode StructILUFactorsReset_Host(StructILUFactors *F)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* What the solve kernels read: the factors F of sm, b and x */
+static void SolveCtxInit(GILUStencilMat *sm, const StructILUFactors *F, const PetscScalar *b, PetscScalar *x, SolveCtx *ctx)
+{
+  memset(ctx, 0, sizeof(*ctx));
+  ctx->sm     = sm;
+  ctx->ic     = F->ic;
+  ctx->lval   = F->lval;
+  ctx->uval   = F->uval;
+  ctx->dinv   = F->dinv;
+  ctx->mirror = F->mirror;
+  ctx->work   = F->work;
+  ctx->b      = b;
+  ctx->x      = x;
+}
+
 PetscErrorCode StructILUSolve_Host(GILUStencilMat *sm, const StructILUFactors *F, const PetscScalar *b, PetscScalar *x)
 {
   const PetscInt d = sm->grid.dof;
@@ -201,16 +216,7 @@ PetscErrorCode StructILUSolve_Host(GILUStencilMat *sm, const StructILUFactors *F
   GILUSchedule   sched;
 
   PetscFunctionBegin;
-  ctx.sm       = sm;
-  ctx.ic       = F->ic;
-  ctx.lval     = F->lval;
-  ctx.uval     = F->uval;
-  ctx.dinv     = F->dinv;
-  ctx.mirror   = F->mirror;
-  ctx.work     = F->work;
-  ctx.b        = b;
-  ctx.x        = x;
-  ctx.nline[0] = ctx.nline[1] = 0;
+  SolveCtxInit(sm, F, b, x, &ctx);
   for (PetscInt s = 0; s < sm->stencil.ns; s++)
     if (s != sm->stencil.nlower && !sm->stencil.off[s][1] && !sm->stencil.off[s][2]) ctx.nline[s > sm->stencil.nlower]++;
   PetscCall(GILUStencilMatGetSchedule(sm, &sched));
@@ -227,15 +233,7 @@ PetscErrorCode StructILUSolveTranspose_Host(GILUStencilMat *sm, const StructILUF
 
   PetscFunctionBegin;
   PetscCheck(F->dinv, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "The structured-grid ILU has no factors on the host");
-  PetscCall(PetscMemzero(&ctx, sizeof(ctx)));
-  ctx.sm     = sm;
-  ctx.ic     = F->ic;
-  ctx.lval   = F->lval;
-  ctx.uval   = F->uval;
-  ctx.dinv   = F->dinv;
-  ctx.mirror = F->mirror;
-  ctx.b      = b;
-  ctx.x      = x;
+  SolveCtxInit(sm, F, b, x, &ctx);
   (F->single ? SolveTransposeSingle_Kernels : SolveTranspose_Kernels)[d](&ctx);
   PetscCall(PetscLogFlops((PetscLogDouble)sm->npoints * (2.0 * d * d * sm->stencil.ns)));
   PetscFunctionReturn(PETSC_SUCCESS);
