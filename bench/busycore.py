@@ -17,7 +17,6 @@ Writes STEM.json and STEM.md (default bench/results/<date>-<host>-busycore[-quic
 
 import argparse
 import datetime
-import json
 import os
 import re
 import signal
@@ -26,6 +25,9 @@ import statistics
 import subprocess
 import sys
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import report  # noqa: E402
 
 BENCH_DIR = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(BENCH_DIR)
@@ -130,12 +132,7 @@ def main():
                                                                            1e3 * med(i['1']), 1e3 * med(i['2']), ri))
     res['pass'] = ok
     lines += ['', 'Busy-core requirement (2-thread / 1-thread apply <= %.2f): %s' % (LIMIT, 'met' if ok else 'NOT met'), '']
-    os.makedirs(os.path.dirname(stem) or '.', exist_ok=True)
-    with open(stem + '.json', 'w') as f:
-        json.dump(res, f, indent=1)
-    with open(stem + '.md', 'w') as f:
-        f.write('\n'.join(lines))
-    print('\n'.join(lines))
+    report.write(stem, res, lines)
 
 
 if __name__ == '__main__':

@@ -13,11 +13,14 @@ Writes STEM.json and STEM.md (default bench/results/<date>-<host>-memory[-quick]
 
 import argparse
 import datetime
-import json
 import os
 import re
 import socket
 import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import report  # noqa: E402
 
 BENCH_DIR = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(BENCH_DIR)
@@ -107,12 +110,7 @@ def main():
                                                        '' if c['id'] == 'none' else '%+.0f' % inc,
                                                        '%.2f' % r['ratio_ilu'] if r['ratio_ilu'] is not None else ''))
     lines.append('')
-    os.makedirs(os.path.dirname(stem) or '.', exist_ok=True)
-    with open(stem + '.json', 'w') as f:
-        json.dump(res, f, indent=1)
-    with open(stem + '.md', 'w') as f:
-        f.write('\n'.join(lines))
-    print('\n'.join(lines))
+    report.write(stem, res, lines)
 
 
 if __name__ == '__main__':
