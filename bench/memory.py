@@ -25,8 +25,6 @@ import report  # noqa: E402
 BENCH_DIR = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(BENCH_DIR)
 RESULTS = os.path.join(BENCH_DIR, 'results')
-PETSC_DIR = os.environ.get('PETSC_DIR', '/usr/lib/petsc')
-EXE = os.path.join(ROOT, 'build', 'bench', 'ex45')
 
 CONFIGS = [
     dict(id='none', label='none (the baseline)', args=['-pc_type', 'none']),
@@ -39,34 +37,9 @@ CONFIGS = [
 ]
 
 
-def petscvar(name):
-    with open(os.path.join(PETSC_DIR, os.environ.get('PETSC_ARCH', ''), 'lib', 'petsc', 'conf', 'petscvariables')) as f:
-        for line in f:
-            m = re.match(r'^%s\s*=\s*(.*)$' % name, line)
-            if m:
-                return m.group(1).strip()
-    return ''
-
-
-def build():
-    if os.path.exists(EXE):
-        return
-    src = None
-    for d in ['share/petsc/examples/src', os.path.join(os.environ.get('PETSC_ARCH', ''), 'share/petsc/examples/src'), 'src']:
-        p = os.path.join(PETSC_DIR, d, 'ksp/ksp/tutorials/ex45.c')
-        if os.path.exists(p):
-            src = p
-            break
-    if not src:
-        raise SystemExit('memory: PETSc ksp/ksp/tutorials/ex45.c not found under %s' % PETSC_DIR)
-    os.makedirs(os.path.dirname(EXE), exist_ok=True)
-    cmd = '%s -O2 %s %s -o %s %s -lm' % (petscvar('PCC'), petscvar('PETSC_CC_INCLUDES'), src, EXE, petscvar('PETSC_WITH_EXTERNAL_LIB'))
-    subprocess.run(cmd, shell=True, check=True)
-
-
-def run(n, cfg, lib):
+def run(exe, n, cfg, lib):
     env = dict(os.environ, OMP_NUM_THREADS='1')
-    cmd = ['/usr/bin/time', '-v', EXE, '-da_grid_x', str(n), '-da_grid_y', str(n), '-da_grid_z', str(n), '-ksp_type', 'cg',
+    cmd = ['/usr/bin/time', '-v', exe, '-da_grid_x', str(n), '-da_grid_y', str(n), '-da_grid_z', str(n), '-ksp_type', 'cg',
            '-ksp_converged_reason', '-dll_append', lib] + cfg['args']
     p = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=1800)
     m = re.search(r'Maximum resident set size \(kbytes\): (\d+)', p.stderr)
@@ -84,14 +57,14 @@ def main():
     ap.add_argument('--only', help='comma-separated configuration ids (none and ilu are always run)')
     ap.add_argument('--out', help='output stem')
     a = ap.parse_args()
-    build()
+    exe = report.build_petsc_example('ksp/ksp/tutorials/ex45.c')
     n = a.n or (50 if a.quick else 100)
     date = datetime.datetime.utcnow()
     stem = a.out or os.path.join(RESULTS, '%s-%s-memory%s' % (date.strftime('%Y-%m-%d'), socket.gethostname(), '-quick' if a.quick else ''))
     cfgs = [c for c in CONFIGS if not a.only or c['id'] in ('none', 'ilu') or c['id'] in a.only.split(',')]
     res = dict(date=date.isoformat(timespec='seconds'), host=socket.gethostname(), n=n, lib=a.lib, runs={})
     for c in cfgs:
-        res['runs'][c['id']] = run(n, c, a.lib)
+        res['runs'][c['id']] = run(exe, n, c, a.lib)
     base = res['runs']['none']['rss_mib']
     ilu = res['runs']['ilu']['rss_mib']
     lines = ['# Peak memory of the preconditioners', '',

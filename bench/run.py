@@ -54,6 +54,7 @@ SUITES = [
     dict(id='fgdd', script='fgdd.py', title='PCFGDD: fine-grained domain decomposition (seed 003)'),
     dict(id='busycore', script='busycore.py', title='Host threads beside a busy core (2-thread / 1-thread apply <= 1.25)'),
     dict(id='memory', script='memory.py', title="Peak memory of every preconditioner against PETSc's ILU(0) (ksp ex45)"),
+    dict(id='tutorials', script='tutorials.py', title="Host speed on PETSc's tutorials ksp ex45 and snes ex19 against PETSc's ILU(0)"),
 ]
 
 # --------------------------------------------------------------------------------------------- problems

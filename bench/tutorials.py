@@ -1,0 +1,192 @@
+#!/usr/bin/env python3
+"""The host-speed targets on PETSc's own tutorials, built unchanged: ksp ex45 (3D Poisson, star-7, CG) and snes ex19
+(driven cavity, 4 DoF, star-5, Newton-GMRES), each configuration against PETSc's ILU in the same run.
+
+    bench/tutorials.py [--quick] [--repeat R] [--out STEM] [--only REGEX]
+
+Each configuration runs R times (rounds alternate the configurations, so drifting load hits them all alike) with
+-log_view; the best round is reported (the least disturbed on a shared machine). Per configuration: iterations,
+PCSetUp (all Newton steps for ex19), KSPSolve, setup + solve, time per preconditioner application (PCApply / its
+count), the bytes one application must move (model below) and the fraction of the STREAM triad of as many threads
+it reached. The targets (at 100^3 and 200^2, 300^2; --quick runs small grids and checks nothing):
+  ex45: setup + solve >= 3x PETSc ILU(0) (1 process) and >= 2.5x block Jacobi + ILU(0) on 2 processes, the same
+        iterations; apply >= 75% of its bandwidth bound; setup >= 3x PETSc's ILU setup
+  ex19: apply >= 1.5x PETSc's BAIJ ILU(0) with its iterations; setup >= 3x
+Bytes per application: stencil storage reads (ns + 1) dof^2 doubles per point (the factor blocks of every offset
+and the inverted diagonal), AIJ/BAIJ add their column indices and row pointers; every apply reads b, writes and
+reads the intermediate, writes x (3 vector streams).
+Writes STEM.json and STEM.md (default bench/results/<date>-<host>-tutorials[-quick]).
+"""
+
+import argparse
+import datetime
+import os
+import re
+import socket
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import report  # noqa: E402
+import run as bench  # noqa: E402  (log parsing and STREAM)
+
+ROOT = bench.ROOT
+LIB = os.path.join(ROOT, 'lib', 'libpetscgilu.so')
+RESULTS = bench.RESULTS
+
+# id, tutorial, processes, threads per process, options, bandwidth model (storage of the factors)
+CONFIGS = [
+    ('ilu', 'ex45', 1, 1, ['-pc_type', 'ilu'], 'aij'),
+    ('bjacobi-np2', 'ex45', 2, 1, ['-pc_type', 'bjacobi', '-sub_pc_type', 'ilu'], 'aij'),
+    ('structilu-t1', 'ex45', 1, 1, ['-pc_type', 'structilu'], 'stencil'),
+    ('structilu-t2', 'ex45', 1, 2, ['-pc_type', 'structilu'], 'stencil'),
+    ('structilu-np2', 'ex45', 2, 1, ['-pc_type', 'structilu'], 'stencil'),
+    ('stencilgpu-ilu-t2', 'ex45', 1, 2, ['-dm_mat_type', 'stencilgpu', '-pc_type', 'ilu'], 'stencil'),
+    ('ilu', 'ex19', 1, 1, ['-pc_type', 'ilu'], 'aij'),
+    ('ilu-baij', 'ex19', 1, 1, ['-dm_mat_type', 'baij', '-pc_type', 'ilu'], 'baij'),
+    ('structilu-t1', 'ex19', 1, 1, ['-pc_type', 'structilu'], 'stencil'),
+    ('structilu-t2', 'ex19', 1, 2, ['-pc_type', 'structilu'], 'stencil'),
+    ('structilu-baij-t2', 'ex19', 1, 2, ['-dm_mat_type', 'baij', '-pc_type', 'structilu'], 'stencil'),
+    ('gilu-baij-t1', 'ex19', 1, 1, ['-dm_mat_type', 'baij', '-pc_type', 'ilu', '-pc_factor_mat_solver_type', 'gilu'], 'baij'),
+    ('gilu-baij-t2', 'ex19', 1, 2, ['-dm_mat_type', 'baij', '-pc_type', 'ilu', '-pc_factor_mat_solver_type', 'gilu'], 'baij'),
+]
+SOURCES = dict(ex45='ksp/ksp/tutorials/ex45.c', ex19='snes/tutorials/ex19.c')
+# (tutorial, grid points per direction) of a full run and of a quick one
+PROBLEMS = dict(full=[('ex45', 100), ('ex19', 200), ('ex19', 300)], quick=[('ex45', 30), ('ex19', 48)])
+
+
+def problem_args(tut, n):
+    if tut == 'ex45':
+        return ['-da_grid_x', str(n), '-da_grid_y', str(n), '-da_grid_z', str(n), '-ksp_type', 'cg', '-ksp_rtol', '1e-8']
+    return ['-da_grid_x', str(n), '-da_grid_y', str(n)]
+
+
+def shape(tut, n):
+    """(points, dof, stencil offsets, stored blocks of the operator)"""
+    if tut == 'ex45':
+        return n ** 3, 1, 7, n ** 3 + 6 * (n - 1) * n * n
+    return n ** 2, 4, 5, n ** 2 + 4 * (n - 1) * n
+
+
+def model_bytes(model, tut, n):
+    npts, dof, ns, blocks = shape(tut, n)
+    vec = 3 * npts * dof * 8
+    if model == 'stencil':
+        return (ns + 1) * dof * dof * 8 * npts + vec
+    if model == 'aij':
+        return blocks * dof * dof * 12 + 2 * (npts * dof + 1) * 4 + vec
+    return blocks * dof * dof * 8 + blocks * 4 + 2 * (npts + 1) * 4 + vec  # baij
+
+
+def run_one(tut, n, cfg):
+    cid, _, np_, threads, opts, _ = cfg
+    exe = report.build_petsc_example(SOURCES[tut])
+    cmd = bench.launcher(np_) + [exe, '-dll_append', LIB, '-ksp_converged_reason', '-log_view'] + problem_args(tut, n) + opts
+    p = subprocess.run(cmd, env=bench.base_env(threads), capture_output=True, text=True, timeout=1800)
+    events, _ = bench.parse_log_view(p.stdout)
+    its = [int(m) for m in re.findall(r'Linear solve converged due to \S+ iterations (\d+)', p.stdout)]
+    rec = dict(iterations=its, rc=p.returncode)
+    if p.returncode or not events.get('KSPSolve'):
+        rec['error'] = ' | '.join(l for l in (p.stdout + p.stderr).splitlines() if 'ERROR' in l)[:400] or 'no -log_view'
+        return rec
+    ev = lambda name, f='time': events.get(name, {}).get(f, 0.0)
+    rec.update(setup_s=ev('PCSetUp'), solve_s=ev('KSPSolve'), apply_s=ev('PCApply') / max(ev('PCApply', 'count'), 1))
+    rec['whole_s'] = rec['setup_s'] + rec['solve_s']  # PETSc 3.18 logs the setup KSPSolve triggers outside KSPSolve
+    return rec
+
+
+def times(a, b):
+    return '%.2fx' % (a / b) if a and b else '-'
+
+
+def best(recs):
+    ok = [r for r in recs if 'error' not in r]
+    return min(ok, key=lambda r: r['whole_s']) if ok else recs[-1]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument('--quick', action='store_true')
+    ap.add_argument('--repeat', type=int, default=3, help='rounds (alternated); the best is reported')
+    ap.add_argument('--only', help='regular expression on tutorial/n/config')
+    ap.add_argument('--out', help='output stem')
+    a = ap.parse_args()
+    size = 'quick' if a.quick else 'full'
+    date = datetime.datetime.utcnow()
+    stem = a.out or os.path.join(RESULTS, '%s-%s-tutorials%s' % (date.strftime('%Y-%m-%d'), socket.gethostname(), '-quick' if a.quick else ''))
+    stream = bench.run_stream(a.quick, 600)
+    triad = {t: stream.get('dram_t%d' % t, {}).get('triad_GBs') for t in (1, 2)}
+    cases = [(tut, n, c) for tut, n in PROBLEMS[size] for c in CONFIGS if c[1] == tut
+             and (not a.only or re.search(a.only, '%s/%d/%s' % (tut, n, c[0])))]
+    res = dict(date=date.isoformat(timespec='seconds'), host=socket.gethostname(), cpu=bench.cpu_model(), size=size,
+               repeat=a.repeat, loadavg_before=os.getloadavg()[0], stream=stream, runs={})
+    for r in range(a.repeat):
+        for tut, n, c in cases:
+            key = '%s/%d/%s' % (tut, n, c[0])
+            rec = run_one(tut, n, c)
+            res['runs'].setdefault(key, []).append(rec)
+            print('round %d %-32s %s' % (r + 1, key, rec.get('error') or '%.3f s, apply %.3f ms, iterations %s' %
+                                         (rec['whole_s'], 1e3 * rec['apply_s'], rec['iterations'])), flush=True)
+    lines = ['# Host speed on PETSc\'s tutorials', '',
+             '%s, %s (%s), load %.2f before; best of %d alternated rounds; STREAM triad %s / %s GB/s on 1 / 2 threads; '
+             '`python3 bench/tutorials.py%s`.' % (res['date'], res['host'], res['cpu'], res['loadavg_before'], a.repeat,
+                                                  bench.fmt(triad[1]), bench.fmt(triad[2]), ' --quick' if a.quick else ''), '']
+    targets = []
+    for tut, n in PROBLEMS[size]:
+        rows = [c for c in CONFIGS if c[1] == tut and '%s/%d/%s' % (tut, n, c[0]) in res['runs']]
+        if not rows:
+            continue
+        ref_id = 'ilu' if tut == 'ex45' else 'ilu-baij'
+        get = lambda cid: best(res['runs'].get('%s/%d/%s' % (tut, n, cid), [{}]))
+        ref = get(ref_id)
+        lines += ['## %s %s' % (tut, 'x'.join([str(n)] * (3 if tut == 'ex45' else 2))), '',
+                  '| configuration | processes x threads | iterations | PCSetUp (s) | KSPSolve (s) | setup + solve (s) | vs %s | apply (ms) | '
+                  'apply vs %s | MB per apply | of STREAM |' % (ref_id, ref_id), '|---|---|---|---|---|---|---|---|---|---|---|']
+        for c in rows:
+            cid, _, np_, th, _, model = c
+            r = get(cid)
+            if 'error' in r:
+                lines.append('| %s | %dx%d | failed: %s | | | | | | | | |' % (cid, np_, th, r['error'][:120]))
+                continue
+            mb = model_bytes(model, tut, n) / np_  # per process
+            bw = triad.get(np_ * th)
+            frac = mb / r['apply_s'] / 1e9 * np_ / bw if bw else None
+            r['model_bytes'], r['stream_fraction'] = mb * np_, frac
+            same = ref if np_ == 1 or tut != 'ex45' else get('bjacobi-np2')  # 2 processes: block Jacobi's iterations
+            its = ' '.join(map(str, r['iterations'])) + ('' if r['iterations'] == same.get('iterations') else ' (differ)')
+            lines.append('| %s | %dx%d | %s | %.3f | %.3f | %.3f | %s | %.3f | %s | %.0f | %s |' % (
+                cid, np_, th, its, r['setup_s'], r['solve_s'], r['whole_s'], times(ref.get('whole_s'), r['whole_s']),
+                1e3 * r['apply_s'], times(ref.get('apply_s'), r['apply_s']), mb * np_ / 1e6,
+                '%.0f%%' % (100 * frac) if frac else '-'))
+        lines.append('')
+        if a.quick:
+            continue
+        # the targets of the host-speed issue, from the best structilu row of this problem
+        cands = [get(c[0]) for c in rows if c[0].startswith(('structilu', 'stencilgpu')) and 'error' not in get(c[0])]
+        if not cands or 'error' in ref:
+            continue
+        s = min(cands, key=lambda r: r['whole_s'])
+        same = s['iterations'] == ref.get('iterations')
+        if tut == 'ex45':
+            bj = get('bjacobi-np2')
+            targets += [('ex45 %d^3 setup + solve >= 3x PETSc ILU(0)' % n, ref['whole_s'] / s['whole_s'], 3.0, same),
+                        ('ex45 %d^3 setup + solve >= 2.5x block Jacobi ILU(0), 2 processes' % n,
+                         bj['whole_s'] / s['whole_s'] if 'whole_s' in bj else None, 2.5, True),
+                        ('ex45 %d^3 setup >= 3x PETSc ILU(0)' % n, ref['setup_s'] / s['setup_s'], 3.0, True),
+                        ('ex45 %d^3 apply >= 75%% of its bandwidth bound' % n, s.get('stream_fraction'), 0.75, True)]
+        else:
+            targets += [('ex19 %d^2 apply >= 1.5x PETSc BAIJ ILU(0)' % n, ref['apply_s'] / min(r['apply_s'] for r in cands), 1.5, same),
+                        ('ex19 %d^2 setup >= 3x PETSc BAIJ ILU(0)' % n, ref['setup_s'] / min(r['setup_s'] for r in cands), 3.0, True)]
+    if targets:
+        lines += ['## Targets', '', '| target | reached | met |', '|---|---|---|']
+        for name, got, want, same in targets:
+            met = got is not None and got >= want and same
+            lines.append('| %s | %s | %s |' % (name, '-' if got is None else ('%.0f%%' % (100 * got) if want < 1 else '%.2fx' % got),
+                                                'yes' if met else 'no' + ('' if same else ' (iterations differ)')))
+        res['targets'] = [dict(name=t[0], reached=t[1], want=t[2], same_iterations=t[3]) for t in targets]
+        lines.append('')
+    report.write(stem, res, lines)
+
+
+if __name__ == '__main__':
+    main()
