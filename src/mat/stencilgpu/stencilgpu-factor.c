@@ -22,7 +22,8 @@ typedef struct {
   PetscInt         zerorow; /* local row of a zero pivot, -1 if none */
   PetscReal        zeropivot;
   PetscReal        fill; /* the fill ratio the PC expected (MatFactorInfo) */
-  PetscBool        ic;   /* MAT_FACTOR_ICC: incomplete Cholesky, upper triangle stored */
+  PetscBool        ic;    /* MAT_FACTOR_ICC: incomplete Cholesky, upper triangle stored */
+  PetscBool        empty; /* the matrix has no rows (a process that owns no grid points): nothing to factor or solve */
   MatFactorInfo    icinfo;  /* ICC: the MatFactorInfo of the symbolic factorization */
   Mat              aijfact; /* ICC with a pivot that is not positive under -pc_factor_shift_type positive_definite: PETSc's
                                shifted ICC of the AIJ copy, which the solves then use; NULL otherwise */
@@ -106,6 +107,9 @@ static PetscErrorCode MatLUFactorNumeric_StencilGPU_StructILU(Mat fact, Mat A, c
   PetscCall(MatStencilGPUGetStencilMat(A, &is, &msm));
   PetscCheck(is, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "The structilu factorization needs a MATSEQSTENCILGPU matrix");
   PetscCheck(msm->nonzerostate == f->sm.nonzerostate, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "The matrix's nonzero structure changed since MatILUFactorSymbolic()");
+  fact->factorerrortype = MAT_FACTOR_NOERROR;
+  fact->assembled       = PETSC_TRUE;
+  if (f->empty) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscLogEventBegin(GILU_StructILUFactor, A, fact, 0, 0));
   PetscCall(GILUStencilMatCopyValues(msm, &f->sm));
   f->zeropivot = info->zeropivot;
@@ -148,6 +152,7 @@ static PetscErrorCode MatSolve_StencilGPU_StructILU_Private(Mat fact, Vec b, Vec
   PetscScalar          *xa;
 
   PetscFunctionBegin;
+  if (f->empty) PetscFunctionReturn(PETSC_SUCCESS);
   if (f->aijfact) {
     if (transpose) PetscCall(MatSolveTranspose(f->aijfact, b, x));
     else PetscCall(MatSolve(f->aijfact, b, x));
@@ -196,7 +201,9 @@ static PetscErrorCode MatILUFactorSymbolic_StencilGPU_StructILU(Mat fact, Mat A,
   f->levels = (PetscInt)info->levels;
   f->nsmat  = msm->stencil.ns;
   f->fill   = info->fill;
-  PetscCall(StructILUSymbolicStencil(msm, f->levels, PETSC_FALSE, &f->sm, f->patname, sizeof(f->patname), &f->elim, &f->mirror, f->hyper, &f->nlevels, &f->dinv));
+  f->empty  = (PetscBool)(msm->npoints == 0);
+  f->sm.nonzerostate = msm->nonzerostate;
+  if (!f->empty) PetscCall(StructILUSymbolicStencil(msm, f->levels, PETSC_FALSE, &f->sm, f->patname, sizeof(f->patname), &f->elim, &f->mirror, f->hyper, &f->nlevels, &f->dinv));
   f->zerorow                 = -1;
   fact->ops->lufactornumeric = MatLUFactorNumeric_StencilGPU_StructILU;
   fact->ops->solve           = MatSolve_StencilGPU_StructILU;
@@ -223,7 +230,9 @@ static PetscErrorCode MatICCFactorSymbolic_StencilGPU_StructILU(Mat fact, Mat A,
   f->levels    = (PetscInt)info->levels;
   f->nsmat     = msm->stencil.ns;
   f->fill      = info->fill;
-  PetscCall(StructILUSymbolicStencil(msm, f->levels, PETSC_TRUE, &f->sm, f->patname, sizeof(f->patname), &f->elim, &f->mirror, f->hyper, &f->nlevels, &f->dinv));
+  f->empty     = (PetscBool)(msm->npoints == 0);
+  f->sm.nonzerostate = msm->nonzerostate;
+  if (!f->empty) PetscCall(StructILUSymbolicStencil(msm, f->levels, PETSC_TRUE, &f->sm, f->patname, sizeof(f->patname), &f->elim, &f->mirror, f->hyper, &f->nlevels, &f->dinv));
   f->zerorow                       = -1;
   fact->ops->choleskyfactornumeric = MatLUFactorNumeric_StencilGPU_StructILU;
   fact->ops->solve                 = MatSolve_StencilGPU_StructILU;
@@ -257,6 +266,10 @@ static PetscErrorCode MatView_StencilGPU_StructILU(Mat fact, PetscViewer viewer)
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
   if (!ascii) PetscFunctionReturn(PETSC_SUCCESS);
+  if (f->empty) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  structured-grid %s(%" PetscInt_FMT ") (MatSolverType structilu) of a matrix with 0 rows: empty factor\n", f->ic ? "IC" : "ILU", f->levels));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (!f->sm.val) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "  structured-grid ILU factor, not set up yet\n"));
     PetscFunctionReturn(PETSC_SUCCESS);
