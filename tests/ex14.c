@@ -135,7 +135,8 @@ int main(int argc, char **argv)
     PetscCall(VecNorm(x, NORM_2, &nrm));
     PetscCall(VecAXPY(y, -1.0, x));
     PetscCall(VecNorm(y, NORM_2, &diff));
-    if (ita != its || diff > tol * nrm) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: aij %" PetscInt_FMT " iterations, stencilgpu %" PetscInt_FMT ", relative difference of the solutions %g\n", t ? "KSPSolveTranspose" : "KSPSolve", ita, its, (double)(diff / nrm)));
+    if (ita != its || diff > tol * nrm)
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: aij %" PetscInt_FMT " iterations, stencilgpu %" PetscInt_FMT ", relative difference of the solutions %g\n", t ? "KSPSolveTranspose" : "KSPSolve", ita, its, (double)(diff / nrm)));
   }
   PetscCall(VecDestroy(&b));
   PetscCall(VecDestroy(&x));

@@ -21,9 +21,9 @@ typedef struct {
   PetscInt         hyper[3], nlevels;
   PetscInt         zerorow; /* local row of a zero pivot, -1 if none */
   PetscReal        zeropivot;
-  PetscReal        fill; /* the fill ratio the PC expected (MatFactorInfo) */
-  PetscBool        ic;    /* MAT_FACTOR_ICC: incomplete Cholesky, upper triangle stored */
-  PetscBool        empty; /* the matrix has no rows (a process that owns no grid points): nothing to factor or solve */
+  PetscReal        fill;    /* the fill ratio the PC expected (MatFactorInfo) */
+  PetscBool        ic;      /* MAT_FACTOR_ICC: incomplete Cholesky, upper triangle stored */
+  PetscBool        empty;   /* the matrix has no rows (a process that owns no grid points): nothing to factor or solve */
   MatFactorInfo    icinfo;  /* ICC: the MatFactorInfo of the symbolic factorization */
   Mat              aijfact; /* ICC with a pivot that is not positive under -pc_factor_shift_type positive_definite: PETSc's
                                shifted ICC of the AIJ copy, which the solves then use; NULL otherwise */
@@ -68,8 +68,8 @@ static PetscBool BlockPositiveDefinite(const PetscScalar *a, PetscInt d)
 */
 static PetscErrorCode ICCShiftedThroughAIJ(Mat fact, Mat A, const MatFactorInfo *info, PetscBool *used)
 {
-  Mat_StencilGPUFactor *f = (Mat_StencilGPUFactor *)fact->data;
-  const PetscInt        d = f->sm.grid.dof;
+  Mat_StencilGPUFactor *f   = (Mat_StencilGPUFactor *)fact->data;
+  const PetscInt        d   = f->sm.grid.dof;
   PetscInt              bad = f->zerorow;
   Mat                   B;
 
@@ -198,10 +198,10 @@ static PetscErrorCode MatILUFactorSymbolic_StencilGPU_StructILU(Mat fact, Mat A,
   PetscCheck(info->shifttype == (PetscReal)MAT_SHIFT_NONE || info->shifttype == (PetscReal)MAT_SHIFT_INBLOCKS, PETSC_COMM_SELF, PETSC_ERR_SUP, "The structured-grid ILU of MATSTENCILGPU has no diagonal shift: use -pc_factor_shift_type none, or -dm_mat_type aij");
   PetscCheck(info->levels >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Levels of fill must be non-negative");
   PetscCall(FactorReset(f));
-  f->levels = (PetscInt)info->levels;
-  f->nsmat  = msm->stencil.ns;
-  f->fill   = info->fill;
-  f->empty  = (PetscBool)(msm->npoints == 0);
+  f->levels          = (PetscInt)info->levels;
+  f->nsmat           = msm->stencil.ns;
+  f->fill            = info->fill;
+  f->empty           = (PetscBool)(msm->npoints == 0);
   f->sm.nonzerostate = msm->nonzerostate;
   if (!f->empty) PetscCall(StructILUSymbolicStencil(msm, f->levels, PETSC_FALSE, &f->sm, f->patname, sizeof(f->patname), &f->elim, &f->mirror, f->hyper, &f->nlevels, &f->dinv));
   f->zerorow                 = -1;
@@ -225,12 +225,12 @@ static PetscErrorCode MatICCFactorSymbolic_StencilGPU_StructILU(Mat fact, Mat A,
   PetscCheck(info->shifttype == (PetscReal)MAT_SHIFT_NONE || info->shifttype == (PetscReal)MAT_SHIFT_INBLOCKS || info->shifttype == (PetscReal)MAT_SHIFT_POSITIVE_DEFINITE, PETSC_COMM_SELF, PETSC_ERR_SUP, "The structured-grid IC of MATSTENCILGPU has no diagonal shift: use -pc_factor_shift_type none (or positive_definite, PCICC's default: PETSc's shifted ICC of the AIJ copy then takes over when a pivot is not positive), or -dm_mat_type aij");
   PetscCheck(info->levels >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Levels of fill must be non-negative");
   PetscCall(FactorReset(f));
-  f->ic     = PETSC_TRUE;
-  f->icinfo = *info;
-  f->levels    = (PetscInt)info->levels;
-  f->nsmat     = msm->stencil.ns;
-  f->fill      = info->fill;
-  f->empty     = (PetscBool)(msm->npoints == 0);
+  f->ic              = PETSC_TRUE;
+  f->icinfo          = *info;
+  f->levels          = (PetscInt)info->levels;
+  f->nsmat           = msm->stencil.ns;
+  f->fill            = info->fill;
+  f->empty           = (PetscBool)(msm->npoints == 0);
   f->sm.nonzerostate = msm->nonzerostate;
   if (!f->empty) PetscCall(StructILUSymbolicStencil(msm, f->levels, PETSC_TRUE, &f->sm, f->patname, sizeof(f->patname), &f->elim, &f->mirror, f->hyper, &f->nlevels, &f->dinv));
   f->zerorow                       = -1;
