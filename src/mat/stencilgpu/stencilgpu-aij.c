@@ -259,7 +259,10 @@ static PetscErrorCode MatProductSymbolic_StencilGPU(Mat C)
     }
     PetscCall(MatRestoreRow(D, r, &nz, &cols, NULL));
   }
-  PetscCall(MatXAIJSetPreallocation(C, 1, dnz, onz, NULL, NULL));
+  /* per-row preallocation that keeps D's block sizes (MatXAIJSetPreallocation() with bs 1 would set them to 1, and PCGAMG
+     would then coarsen the next level by points instead of by blocks of unknowns, as it does on AIJ) */
+  PetscCall(MatSeqAIJSetPreallocation(C, 0, dnz));
+  PetscCall(MatMPIAIJSetPreallocation(C, 0, dnz, 0, onz));
   PetscCall(PetscFree2(dnz, onz));
   PetscCall(MatSetOption(C, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE));
   for (PetscInt r = rstart; r < rend; r++) {

@@ -21,9 +21,12 @@ typedef struct {
   PetscInt         hyper[3], nlevels;
   PetscInt         zerorow; /* local row of a zero pivot, -1 if none */
   PetscReal        zeropivot;
-  PetscReal        fill; /* the fill ratio the PC expected (MatFactorInfo) */
-  PetscBool        ic;   /* MAT_FACTOR_ICC: incomplete Cholesky, upper triangle stored */
-  PetscReal        shifttype;
+  PetscReal        fill;    /* the fill ratio the PC expected (MatFactorInfo) */
+  PetscBool        ic;      /* MAT_FACTOR_ICC: incomplete Cholesky, upper triangle stored */
+  PetscBool        empty;   /* the matrix has no rows (a process that owns no grid points): nothing to factor or solve */
+  MatFactorInfo    icinfo;  /* ICC: the MatFactorInfo of the symbolic factorization */
+  Mat              aijfact; /* ICC with a pivot that is not positive under -pc_factor_shift_type positive_definite: PETSc's
+                               shifted ICC of the AIJ copy, which the solves then use; NULL otherwise */
 } Mat_StencilGPUFactor;
 
 static PetscErrorCode FactorReset(Mat_StencilGPUFactor *f)
@@ -34,6 +37,63 @@ static PetscErrorCode FactorReset(Mat_StencilGPUFactor *f)
   PetscCall(PetscFree(f->dinv));
   PetscCall(PetscFree(f->elim));
   PetscCall(PetscFree(f->mirror));
+  PetscCall(MatDestroy(&f->aijfact));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Whether the symmetric d x d block a (its lower triangle read) is positive definite: its Cholesky factorization exists */
+static PetscBool BlockPositiveDefinite(const PetscScalar *a, PetscInt d)
+{
+  PetscReal l[GILU_MAX_DOF * GILU_MAX_DOF];
+
+  for (PetscInt k = 0; k < d; k++) {
+    for (PetscInt i = k; i < d; i++) {
+      PetscReal t = PetscRealPart(a[i * d + k]);
+
+      for (PetscInt j = 0; j < k; j++) t -= l[i * d + j] * l[k * d + j];
+      if (i == k) {
+        if (!(t > 0)) return PETSC_FALSE;
+        l[k * d + k] = PetscSqrtReal(t);
+      } else l[i * d + k] = t / l[k * d + k];
+    }
+  }
+  return PETSC_TRUE;
+}
+
+/*
+  The ICC of PETSc (-pc_factor_shift_type positive_definite, PCICC's default) shifts the diagonal when a pivot is not
+  positive. The structured-grid IC has no shift: a pivot block that is not positive definite (a scalar pivot of PETSc's
+  ICC that is not positive: the pivot blocks are symmetric) or a zero pivot hands the factorization over to PETSc's ICC
+  of the AIJ copy of the matrix, whose solves are then used, as with -dm_mat_type aij (said once with -info).
+*/
+static PetscErrorCode ICCShiftedThroughAIJ(Mat fact, Mat A, const MatFactorInfo *info, PetscBool *used)
+{
+  Mat_StencilGPUFactor *f   = (Mat_StencilGPUFactor *)fact->data;
+  const PetscInt        d   = f->sm.grid.dof;
+  PetscInt              bad = f->zerorow;
+  Mat                   B;
+
+  PetscFunctionBegin;
+  *used = PETSC_FALSE;
+  if (!f->ic || f->icinfo.shifttype != (PetscReal)MAT_SHIFT_POSITIVE_DEFINITE) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt p = 0; p < f->sm.npoints && bad < 0; p++)
+    if (!BlockPositiveDefinite(f->dinv + (size_t)p * f->sm.bs2, d)) bad = p * d; /* the inverse of a positive definite block is positive definite */
+  if (bad < 0) {
+    PetscCall(MatDestroy(&f->aijfact));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(MatStencilGPUGetAIJ(A, "PETSc's ICC with a positive-definite shift", &B));
+  if (!f->aijfact) {
+    IS perm;
+
+    PetscCall(PetscInfo(A, "MATSTENCILGPU: the structured-grid IC has a pivot that is not positive (local point row %" PetscInt_FMT "): -pc_factor_shift_type positive_definite, so PETSc's shifted ICC of the AIJ copy is used\n", bad));
+    PetscCall(MatGetFactor(B, MATSOLVERPETSC, MAT_FACTOR_ICC, &f->aijfact));
+    PetscCall(ISCreateStride(PETSC_COMM_SELF, B->rmap->n, 0, 1, &perm));
+    PetscCall(MatICCFactorSymbolic(f->aijfact, B, perm, &f->icinfo));
+    PetscCall(ISDestroy(&perm));
+  }
+  PetscCall(MatCholeskyFactorNumeric(f->aijfact, B, info));
+  *used = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -47,18 +107,26 @@ static PetscErrorCode MatLUFactorNumeric_StencilGPU_StructILU(Mat fact, Mat A, c
   PetscCall(MatStencilGPUGetStencilMat(A, &is, &msm));
   PetscCheck(is, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "The structilu factorization needs a MATSEQSTENCILGPU matrix");
   PetscCheck(msm->nonzerostate == f->sm.nonzerostate, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "The matrix's nonzero structure changed since MatILUFactorSymbolic()");
+  fact->factorerrortype = MAT_FACTOR_NOERROR;
+  fact->assembled       = PETSC_TRUE;
+  if (f->empty) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscLogEventBegin(GILU_StructILUFactor, A, fact, 0, 0));
   PetscCall(GILUStencilMatCopyValues(msm, &f->sm));
   f->zeropivot = info->zeropivot;
   if (f->ic) PetscCall(GILUStencilMatSymmetrizeFromUpper(&f->sm, f->mirror)); /* as PETSc's ICC: the upper triangle only */
   PetscCall(StructILUFactor_Host(&f->sm, f->elim, f->ic ? f->mirror : NULL, f->zeropivot, f->dinv, &f->zerorow));
-  if (f->ic && f->shifttype == (PetscReal)MAT_SHIFT_POSITIVE_DEFINITE && f->zerorow < 0) { /* no shift here: a pivot that is not positive is an error */
-    const PetscInt d = f->sm.grid.dof;
+  {
+    PetscBool shifted;
 
-    for (PetscInt r = 0; r < f->sm.npoints * d; r++) {
-      const PetscScalar piv = f->dinv[(size_t)(r / d) * f->sm.bs2 + (r % d) * (d + 1)]; /* the inverse of a positive definite pivot block has a positive diagonal */
-
-      PetscCheck(PetscRealPart(piv) > 0, PETSC_COMM_SELF, PETSC_ERR_MAT_CH_ZRPVT, "The structured-grid incomplete Cholesky factor of MATSTENCILGPU has a pivot that is not positive in local row %" PetscInt_FMT " and applies no positive-definite shift: use -pc_factor_shift_type none, or -pc_type ilu, or -dm_mat_type aij", r);
+    PetscCall(ICCShiftedThroughAIJ(fact, A, info, &shifted));
+    if (shifted) {
+      f->zerorow                        = -1;
+      fact->factorerrortype             = f->aijfact->factorerrortype;
+      fact->factorerror_zeropivot_row   = f->aijfact->factorerror_zeropivot_row;
+      fact->factorerror_zeropivot_value = f->aijfact->factorerror_zeropivot_value;
+      fact->assembled                   = PETSC_TRUE;
+      PetscCall(PetscLogEventEnd(GILU_StructILUFactor, A, fact, 0, 0));
+      PetscFunctionReturn(PETSC_SUCCESS);
     }
   }
   PetscCall(StructILUFactorsStore_Host(&f->sm, f->dinv, f->ic ? f->mirror : NULL, PETSC_FALSE, &f->factors));
@@ -84,6 +152,12 @@ static PetscErrorCode MatSolve_StencilGPU_StructILU_Private(Mat fact, Vec b, Vec
   PetscScalar          *xa;
 
   PetscFunctionBegin;
+  if (f->empty) PetscFunctionReturn(PETSC_SUCCESS);
+  if (f->aijfact) {
+    if (transpose) PetscCall(MatSolveTranspose(f->aijfact, b, x));
+    else PetscCall(MatSolve(f->aijfact, b, x));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(PetscLogEventBegin(GILU_StructILUApply, fact, b, x, 0));
   PetscCall(VecGetArrayRead(b, &ba));
   PetscCall(VecGetArrayWrite(x, &xa));
@@ -124,10 +198,12 @@ static PetscErrorCode MatILUFactorSymbolic_StencilGPU_StructILU(Mat fact, Mat A,
   PetscCheck(info->shifttype == (PetscReal)MAT_SHIFT_NONE || info->shifttype == (PetscReal)MAT_SHIFT_INBLOCKS, PETSC_COMM_SELF, PETSC_ERR_SUP, "The structured-grid ILU of MATSTENCILGPU has no diagonal shift: use -pc_factor_shift_type none, or -dm_mat_type aij");
   PetscCheck(info->levels >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Levels of fill must be non-negative");
   PetscCall(FactorReset(f));
-  f->levels = (PetscInt)info->levels;
-  f->nsmat  = msm->stencil.ns;
-  f->fill   = info->fill;
-  PetscCall(StructILUSymbolicStencil(msm, f->levels, PETSC_FALSE, &f->sm, f->patname, sizeof(f->patname), &f->elim, &f->mirror, f->hyper, &f->nlevels, &f->dinv));
+  f->levels          = (PetscInt)info->levels;
+  f->nsmat           = msm->stencil.ns;
+  f->fill            = info->fill;
+  f->empty           = (PetscBool)(msm->npoints == 0);
+  f->sm.nonzerostate = msm->nonzerostate;
+  if (!f->empty) PetscCall(StructILUSymbolicStencil(msm, f->levels, PETSC_FALSE, &f->sm, f->patname, sizeof(f->patname), &f->elim, &f->mirror, f->hyper, &f->nlevels, &f->dinv));
   f->zerorow                 = -1;
   fact->ops->lufactornumeric = MatLUFactorNumeric_StencilGPU_StructILU;
   fact->ops->solve           = MatSolve_StencilGPU_StructILU;
@@ -146,15 +222,17 @@ static PetscErrorCode MatICCFactorSymbolic_StencilGPU_StructILU(Mat fact, Mat A,
   PetscCheck(is, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "The structilu factorization needs a MATSEQSTENCILGPU matrix");
   if (perm) PetscCall(ISIdentity(perm, &pid));
   PetscCheck(pid, PETSC_COMM_SELF, PETSC_ERR_SUP, "The structured-grid IC of MATSTENCILGPU factors in the natural ordering only: use -pc_factor_mat_ordering_type natural, or -dm_mat_type aij");
-  PetscCheck(info->shifttype == (PetscReal)MAT_SHIFT_NONE || info->shifttype == (PetscReal)MAT_SHIFT_INBLOCKS || info->shifttype == (PetscReal)MAT_SHIFT_POSITIVE_DEFINITE, PETSC_COMM_SELF, PETSC_ERR_SUP, "The structured-grid IC of MATSTENCILGPU has no diagonal shift: use -pc_factor_shift_type none (or positive_definite, PCICC's default, which it accepts while every pivot is positive), or -dm_mat_type aij");
+  PetscCheck(info->shifttype == (PetscReal)MAT_SHIFT_NONE || info->shifttype == (PetscReal)MAT_SHIFT_INBLOCKS || info->shifttype == (PetscReal)MAT_SHIFT_POSITIVE_DEFINITE, PETSC_COMM_SELF, PETSC_ERR_SUP, "The structured-grid IC of MATSTENCILGPU has no diagonal shift: use -pc_factor_shift_type none (or positive_definite, PCICC's default: PETSc's shifted ICC of the AIJ copy then takes over when a pivot is not positive), or -dm_mat_type aij");
   PetscCheck(info->levels >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Levels of fill must be non-negative");
   PetscCall(FactorReset(f));
-  f->ic        = PETSC_TRUE;
-  f->shifttype = info->shifttype;
-  f->levels    = (PetscInt)info->levels;
-  f->nsmat     = msm->stencil.ns;
-  f->fill      = info->fill;
-  PetscCall(StructILUSymbolicStencil(msm, f->levels, PETSC_TRUE, &f->sm, f->patname, sizeof(f->patname), &f->elim, &f->mirror, f->hyper, &f->nlevels, &f->dinv));
+  f->ic              = PETSC_TRUE;
+  f->icinfo          = *info;
+  f->levels          = (PetscInt)info->levels;
+  f->nsmat           = msm->stencil.ns;
+  f->fill            = info->fill;
+  f->empty           = (PetscBool)(msm->npoints == 0);
+  f->sm.nonzerostate = msm->nonzerostate;
+  if (!f->empty) PetscCall(StructILUSymbolicStencil(msm, f->levels, PETSC_TRUE, &f->sm, f->patname, sizeof(f->patname), &f->elim, &f->mirror, f->hyper, &f->nlevels, &f->dinv));
   f->zerorow                       = -1;
   fact->ops->choleskyfactornumeric = MatLUFactorNumeric_StencilGPU_StructILU;
   fact->ops->solve                 = MatSolve_StencilGPU_StructILU;
@@ -188,6 +266,10 @@ static PetscErrorCode MatView_StencilGPU_StructILU(Mat fact, PetscViewer viewer)
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
   if (!ascii) PetscFunctionReturn(PETSC_SUCCESS);
+  if (f->empty) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  structured-grid %s(%" PetscInt_FMT ") (MatSolverType structilu) of a matrix with 0 rows: empty factor\n", f->ic ? "IC" : "ILU", f->levels));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (!f->sm.val) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "  structured-grid ILU factor, not set up yet\n"));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -196,6 +278,7 @@ static PetscErrorCode MatView_StencilGPU_StructILU(Mat fact, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "  structured-grid %s(%" PetscInt_FMT ") (MatSolverType structilu), natural ordering, %" PetscInt_FMT "D grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ", DoF %" PetscInt_FMT "\n", f->ic ? "IC" : "ILU", f->levels,
                                    f->sm.grid.dim, f->sm.grid.n[0], f->sm.grid.n[1], f->sm.grid.n[2], f->sm.grid.dof));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  stencil of the matrix %s, of the factors %s (%" PetscInt_FMT " offsets), %" PetscInt_FMT " hyperplane levels, zero pivot tolerance %g\n", f->patname, name, f->sm.stencil.ns, f->nlevels, (double)f->zeropivot));
+  if (f->aijfact) PetscCall(PetscViewerASCIIPrintf(viewer, "  a pivot was not positive: PETSc's ICC of an AIJ copy with its positive-definite shift is used instead\n"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -230,10 +313,10 @@ static PetscErrorCode MatFactorGetSolverType_StencilGPU_StructILU(Mat fact, MatS
    sets the factor error, so `KSPSolve()` returns `KSP_DIVERGED_PC_FAILED`.
 
    ICC (`MAT_FACTOR_ICC`, `PCICC`): the IC path of `PCSTRUCTILU` on the upper triangle of the matrix
-   (the lower one is ignored, as by PETSc's ICC; the upper triangle of the factors is stored). `PCICC`'s default `-pc_factor_shift_type positive_definite`
-   is accepted as long as every pivot is positive (then no shift is needed and the factors are those of
-   `PCICC` on `MATAIJ`); a pivot that is not positive is an error that suggests
-   `-pc_factor_shift_type none` or `-pc_type ilu`.
+   (the lower one is ignored, as by PETSc's ICC; the upper triangle of the factors is stored). With `PCICC`'s default
+   `-pc_factor_shift_type positive_definite`, as long as every pivot is positive no shift is needed and the factors are
+   those of `PCICC` on `MATAIJ`; when one is not (or is zero), PETSc's shifted ICC of an AIJ copy of the matrix is
+   computed and used instead (`-info` says so), so `PCICC` behaves as on `MATAIJ`.
 
    `MatSolveTranspose()` (`PCApplyTranspose()`, `KSPBICG`, `KSPSolveTranspose()`) solves U^T y = b, then
    L^T x = y (DoF blocks transposed), sequentially on the host.
