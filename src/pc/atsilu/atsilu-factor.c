@@ -759,13 +759,14 @@ PetscErrorCode ATSFactorsSweepILUT(ATSFactors *F, PetscInt sweepsafter)
 /*
   L' = L diag(L)^{-1} (unit, strictly lower CSR) and U' = diag(L) U (upper CSR, diagonal first) of the unscaled
   matrix: with the scaling s, A = S^{-1} (L U) S^{-1}, so l'_ij = (l_ij / s_i) s_j / l_jj, u'_ij = l_ii u_ij / (s_i s_j).
-  Both are made in place, in F's storage, which Lx and Ux take over: L' by dropping the diagonals (its arrays keep
-  n unused entries), U' by transposing U^T where it is (each entry moved to its place in U along the cycles of the
-  permutation). Only the diagonal of L and the permutation are allocated beside them.
+  U' is made in place, in the storage of U^T, which Ux takes over: U^T transposed where it is (each entry moved to
+  its place in U along the cycles of the permutation; only the permutation and the diagonal of L are allocated
+  beside it). L' is copied without the diagonals into arrays of its size, and L freed (in place it would keep n
+  unused entries for as long as the PC lives, and the copy is made while the sweeps' storage is already gone).
 */
 PetscErrorCode ATSFactorsExport(ATSFactors *F, ATSCSR *Lx, ATSCSR *Ux)
 {
-  PetscInt         n = F->n, nz = F->Ut.i[n], q = 0, start = 0, *cnt, *dest;
+  PetscInt         n = F->n, nz = F->Ut.i[n], q = 0, *cnt, *dest;
   const PetscReal *s = F->scale;
   PetscScalar     *diag;
   ATSCSR           L = F->L, U = F->Ut;
@@ -808,24 +809,19 @@ PetscErrorCode ATSFactorsExport(ATSFactors *F, ATSCSR *Lx, ATSCSR *Ux)
 
     for (PetscInt p = U.i[r]; p < U.i[r + 1]; p++) U.a[p] *= d * (s ? 1 / (s[r] * s[U.j[p]]) : 1);
   }
-  /* L: the diagonal dropped, each row moved down over the dropped ones */
+  *Ux = U;
+  PetscCall(PetscMemzero(&F->Ut, sizeof(F->Ut)));
+  PetscCall(ATSCSRAlloc(Lx, n, L.i[n] - n));
   for (PetscInt r = 0; r < n; r++) {
-    PetscInt end = L.i[r + 1] - 1; /* the diagonal */
-
-    for (PetscInt p = start; p < end; p++) {
+    for (PetscInt p = L.i[r]; p < L.i[r + 1] - 1; p++) {
       PetscInt j = L.j[p];
 
-      L.j[q]   = j;
-      L.a[q++] = L.a[p] / diag[j] * (s ? s[j] / s[r] : 1);
+      Lx->j[q]   = j;
+      Lx->a[q++] = L.a[p] / diag[j] * (s ? s[j] / s[r] : 1);
     }
-    start      = L.i[r + 1];
-    L.i[r + 1] = q;
+    Lx->i[r + 1] = q;
   }
-  L.nz = q;
   PetscCall(PetscFree(diag));
-  *Lx = L;
-  *Ux = U;
-  PetscCall(PetscMemzero(&F->L, sizeof(F->L)));
-  PetscCall(PetscMemzero(&F->Ut, sizeof(F->Ut)));
+  PetscCall(ATSCSRReset(&F->L));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -196,7 +196,7 @@ static PetscErrorCode PCSetUpBlock_ATSILU(PC pc, Mat A)
   ats->analyzed = PETSC_TRUE;
   ats->nsweeps  = 0;
   PetscCall(PetscMalloc1(ats->sweeps + 1, &ats->hist));
-  PetscCall(PetscMalloc2(n * bs, &ats->work, n * bs, &ats->work2));
+  PetscCall(PetscMalloc2(n * bs, &ats->work, 0, &ats->work2)); /* work2: the Jacobi apply's only */
   if (B->zerorow < 0) PetscCall(ATSBlockFactorsResidual(B, &ats->hist[0]));
   for (PetscInt s = 1; s <= ats->sweeps && B->zerorow < 0; s++) {
     PetscCall(PetscLogEventBegin(GILU_ATSILUSweep, pc, A, 0, 0));
@@ -337,7 +337,7 @@ static PetscErrorCode PCSetUp_ATSILU(PC pc)
       if (ats->U.a[ats->U.i[r]] == 0.0 || PetscIsInfOrNanScalar(ats->U.a[ats->U.i[r]])) F->zerorow = r;
   }
   PetscCall(ATSFactorsReset(F));
-  PetscCall(PetscMalloc2(n, &ats->work, n, &ats->work2));
+  PetscCall(PetscMalloc2(n, &ats->work, ats->trisolve == PC_ATSILU_TRISOLVE_JACOBI ? n : 0, &ats->work2)); /* work2: the Jacobi apply's only */
   if (F->zerorow < 0 && ats->trisolve == PC_ATSILU_TRISOLVE_EXACT) PetscCall(PCATSILUSetUpTriSolves(pc, n, 1));
   PetscCall(PetscLogEventEnd(GILU_ATSILUSetUp, pc, A, 0, 0));
   if (F->zerorow >= 0) PetscCall(PCATSILUFailed(pc, F->zerorow));
