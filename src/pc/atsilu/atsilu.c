@@ -708,6 +708,10 @@ static PetscErrorCode PCATSILUGetResidualHistory_ATSILU(PC pc, PetscInt *nsweeps
    ParILU runs in Jacobi order (every entry from the previous sweep), the deterministic form of Chow and Patel's
    method; the asynchronous form is not offered.
 
+   Memory: the fixed-pattern sweeps read the matrix in place and store L, U^T, A^T's values on U^T's pattern and the
+   Jacobi scaling; the applied factors are made in that storage, and the engine adds its solve plans. ilut also
+   stores all of A^T, the residual A - LU and its transpose, U beside U^T and each half-step's grown pattern.
+
    Level: intermediate
 
 .seealso: `PCILU`, `PCATSILUSetType()`, `PCATSILUSetSweeps()`, `PCATSILUSetFill()`, `PCATSILUGetResidualHistory()`
