@@ -531,9 +531,10 @@ static PetscInt ResidualMatrixRow(const ATSFactors *F, PetscInt r, PetscInt lo, 
 }
 
 /* R = A - LU on the pattern of A and LU, exact zeros dropped, on the lower triangle (columns <= row), the upper
-   one (columns >= row) or both (seed 002: each half-step needs only its half); Rt its transpose. Rows in
-   parallel, two passes (count, then fill), each row computed in the same order by any thread. */
-PetscErrorCode ATSComputeResidualMatrix(ATSFactors *F, PetscBool lower, PetscBool upper)
+   one (columns >= row) or both (seed 002: each half-step needs only its half); Rt its transpose (made only with
+   maket: R^T is as large as R; R is freed after it without keepr). Rows in parallel, two passes (count, then fill),
+   each row computed in the same order by any thread. U (the CSR of U for the product) is freed afterwards. */
+PetscErrorCode ATSComputeResidualMatrix(ATSFactors *F, PetscBool lower, PetscBool upper, PetscBool keepr, PetscBool maket)
 {
   PetscInt     n = F->n, nt = PetscMax(F->nthreads, 1), *mark, *cols, *cnt = F->iwork;
   PetscScalar *acc;
@@ -570,7 +571,10 @@ PetscErrorCode ATSComputeResidualMatrix(ATSFactors *F, PetscBool lower, PetscBoo
     }
   }
   PetscCall(PetscFree3(mark, cols, acc));
-  PetscCall(ATSCSRTranspose(&F->R, &F->Rt));
+  PetscCall(ATSCSRReset(&F->U));
+  if (maket) PetscCall(ATSCSRTranspose(&F->R, &F->Rt));
+  else PetscCall(ATSCSRReset(&F->Rt));
+  if (!keepr) PetscCall(ATSCSRReset(&F->R));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -743,11 +747,11 @@ PetscErrorCode ATSFactorsSweepILUT(ATSFactors *F, PetscInt sweepsafter)
   PetscFunctionBegin;
   /* the L half-step reads the lower triangle of R (candidates, USE_RESIDUAL_RHS) and its upper one (USE_RESIDUAL_LHS,
      through R^T), the U half-step the upper one (through R^T) and the lower one (USE_RESIDUAL_LHS) */
-  PetscCall(ATSComputeResidualMatrix(F, PETSC_TRUE, (PetscBool)(F->residuallhs || !F->updateresidual)));
+  PetscCall(ATSComputeResidualMatrix(F, PETSC_TRUE, (PetscBool)(F->residuallhs || !F->updateresidual), PETSC_TRUE, (PetscBool)(F->residuallhs || !F->updateresidual)));
   if (!F->usenew) PetscCall(ATSCSRCopy(&F->L, &F->Lold));
   PetscCall(ATSExpandPatterns(F, PETSC_TRUE, PETSC_FALSE));
   NoteZero(F, ATSSolveRows(&F->L, NULL, F->L.a, &F->Ut, &F->A, F->residualrhs ? &F->R : NULL, F->residuallhs ? &F->Rt : NULL, PETSC_FALSE, F->nthreads));
-  if (F->updateresidual) PetscCall(ATSComputeResidualMatrix(F, F->residuallhs, PETSC_TRUE));
+  if (F->updateresidual) PetscCall(ATSComputeResidualMatrix(F, F->residuallhs, PETSC_TRUE, F->residuallhs, PETSC_TRUE));
   PetscCall(ATSExpandPatterns(F, PETSC_FALSE, PETSC_TRUE));
   NoteZero(F, ATSSolveRows(&F->Ut, NULL, F->Ut.a, F->usenew ? &F->L : &F->Lold, &F->At, F->residualrhs ? &F->Rt : NULL, F->residuallhs ? &F->R : NULL, PETSC_FALSE, F->nthreads));
   PetscCall(ATSThreshold(&F->L, F->lmax));

@@ -90,7 +90,7 @@ PETSC_INTERN PetscErrorCode ATSFactorsExport(ATSFactors *, ATSCSR *, ATSCSR *);
 PETSC_INTERN PetscErrorCode ATSCSRTranspose(const ATSCSR *, ATSCSR *);
 PETSC_INTERN PetscErrorCode ATSCSRCopy(const ATSCSR *, ATSCSR *);
 PETSC_INTERN PetscErrorCode ATSStartingPattern(const ATSCSR *, PCATSILUPattern, PetscInt, ATSCSR *);
-PETSC_INTERN PetscErrorCode ATSComputeResidualMatrix(ATSFactors *, PetscBool lower, PetscBool upper);
+PETSC_INTERN PetscErrorCode ATSComputeResidualMatrix(ATSFactors *, PetscBool lower, PetscBool upper, PetscBool keepr, PetscBool maket);
 PETSC_INTERN PetscErrorCode ATSExpandPatterns(ATSFactors *, PetscBool lower, PetscBool upper);
 PETSC_INTERN PetscErrorCode ATSThreshold(ATSCSR *, PetscInt);
 PETSC_INTERN PetscErrorCode ATSExpandPatternsParILUT(ATSFactors *);
