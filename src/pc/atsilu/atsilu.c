@@ -710,7 +710,8 @@ static PetscErrorCode PCATSILUGetResidualHistory_ATSILU(PC pc, PetscInt *nsweeps
 
    Memory: the fixed-pattern sweeps read the matrix in place and store L, U^T, A^T's values on U^T's pattern and the
    Jacobi scaling; the applied factors are made in that storage, and the engine adds its solve plans. ilut also
-   stores all of A^T, the residual A - LU and its transpose, U beside U^T and each half-step's grown pattern.
+   stores all of A^T, the residual A - LU (and its transpose where a half-step reads it) and each half-step's
+   grown pattern beside the old one: several times the factors.
 
    Level: intermediate
 
