@@ -788,7 +788,7 @@ PetscErrorCode ATSFactorsExport(ATSFactors *F, ATSCSR *Lx, ATSCSR *Ux)
   for (PetscInt p = 0; p < nz; p++) dest[p] = cnt[U.j[p]]++; /* now cnt[r] is the end of row r of U */
   for (PetscInt r = 0; r < n; r++)
     for (PetscInt p = U.i[r]; p < U.i[r + 1]; p++) U.j[dest[p]] = r; /* U^T's columns are no longer read */
-  for (PetscInt p = 0; p < nz; p++) {                                   /* the values along the cycles of dest */
+  for (PetscInt p = 0; p < nz; p++) {                                /* the values along the cycles of dest */
     PetscScalar v = U.a[p], t;
     PetscInt    k = dest[p], next;
 

@@ -66,6 +66,7 @@ static PetscErrorCode ATSCSRFreeDevice(ATSCSR *d)
 PetscErrorCode GILU_CUDA_NAME(ATSFactorsSweeps_CUDA)(ATSFactors *F, PetscBool parilu, PetscInt nsweeps, PetscReal tol, PetscReal hist[], PetscInt *done)
 {
   PetscInt     n = F->n, nzl = F->L.i[n], nzu = F->Ut.i[n];
+  PetscBool    atshared = (PetscBool)(F->At.i == F->Ut.i && F->At.j == F->Ut.j);
   ATSCSR       A, At, L, Ut, Lold;
   PetscScalar *uold;
   PetscReal   *rw, *hrw, anorm = F->anorm;
@@ -78,11 +79,17 @@ PetscErrorCode GILU_CUDA_NAME(ATSFactorsSweeps_CUDA)(ATSFactors *F, PetscBool pa
   PetscCall(GILU_CUDA_NAME(GILUDeviceSelect)());
   PetscCall(PetscMalloc1(n, &hrw));
   PetscCall(ATSCSRToDevice(&F->A, &A));
-  PetscCall(ATSCSRToDevice(&F->At, &At));
   PetscCall(ATSCSRToDevice(&F->L, &L));
   PetscCall(ATSCSRToDevice(&F->Ut, &Ut));
-  PetscCall(ATSCSRToDevice(&F->L, &Lold)); /* the previous L (Jacobi order, or ATS without USE_NEW) */
-  GILU_CUDA_CHECK(cudaMalloc(&uold, sizeof(PetscScalar) * nzu));
+  if (atshared) { /* the fixed pattern's A^T values on U^T's pattern: U^T's device pattern, its own values */
+    At = Ut;
+    GILU_CUDA_CHECK(cudaMalloc(&At.a, sizeof(PetscScalar) * PetscMax(nzu, 1)));
+    GILU_CUDA_CHECK(cudaMemcpy(At.a, F->At.a, sizeof(PetscScalar) * nzu, cudaMemcpyHostToDevice));
+  } else PetscCall(ATSCSRToDevice(&F->At, &At));
+  Lold = L; /* the previous L (Jacobi order, or ATS without USE_NEW): L's pattern, its own values only where read */
+  if (parilu || !F->usenew) GILU_CUDA_CHECK(cudaMalloc(&Lold.a, sizeof(PetscScalar) * PetscMax(nzl, 1)));
+  uold = NULL; /* the previous U^T (Jacobi order) */
+  if (parilu) GILU_CUDA_CHECK(cudaMalloc(&uold, sizeof(PetscScalar) * PetscMax(nzu, 1)));
   GILU_CUDA_CHECK(cudaMalloc(&rw, sizeof(PetscReal) * n));
   GILU_CUDA_CHECK(cudaMalloc(&zero, sizeof(int)));
   GILU_CUDA_CHECK(cudaMemset(zero, 0, sizeof(int)));
@@ -113,11 +120,12 @@ PetscErrorCode GILU_CUDA_NAME(ATSFactorsSweeps_CUDA)(ATSFactors *F, PetscBool pa
   GILU_CUDA_CHECK(cudaMemcpy(F->L.a, L.a, sizeof(PetscScalar) * nzl, cudaMemcpyDeviceToHost));
   GILU_CUDA_CHECK(cudaMemcpy(F->Ut.a, Ut.a, sizeof(PetscScalar) * nzu, cudaMemcpyDeviceToHost));
   PetscCall(ATSCSRFreeDevice(&A));
-  PetscCall(ATSCSRFreeDevice(&At));
+  if (atshared) GILU_CUDA_CHECK(cudaFree(At.a));
+  else PetscCall(ATSCSRFreeDevice(&At));
   PetscCall(ATSCSRFreeDevice(&L));
   PetscCall(ATSCSRFreeDevice(&Ut));
-  PetscCall(ATSCSRFreeDevice(&Lold));
-  GILU_CUDA_CHECK(cudaFree(uold));
+  if (parilu || !F->usenew) GILU_CUDA_CHECK(cudaFree(Lold.a));
+  if (parilu) GILU_CUDA_CHECK(cudaFree(uold));
   GILU_CUDA_CHECK(cudaFree(rw));
   GILU_CUDA_CHECK(cudaFree(zero));
   PetscCall(PetscFree(hrw));
