@@ -15,8 +15,13 @@
 PetscErrorCode ATSCSRReset(ATSCSR *M)
 {
   PetscFunctionBegin;
-  PetscCall(PetscFree3(M->i, M->j, M->a));
+  if (M->borrowed) {
+    M->i = M->j = NULL;
+    M->a        = NULL;
+  } else PetscCall(PetscFree3(M->i, M->j, M->a));
   M->n = M->nz = M->nzalloc = 0;
+  M->scale                  = NULL;
+  M->borrowed               = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -60,18 +65,37 @@ PetscErrorCode ATSCSRTranspose(const ATSCSR *X, ATSCSR *T)
     for (PetscInt p = X->i[r]; p < X->i[r + 1]; p++) {
       PetscInt q = cnt[X->j[p]]++;
       T->j[q]    = r;
-      T->a[q]    = X->a[p];
+      T->a[q]    = ATSCSREntry(X, r, p); /* X's scaling applied: T is read as it is */
     }
   }
   PetscCall(PetscFree(cnt));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* give the user's matrix its arrays back (A borrowed them) */
+PetscErrorCode ATSFactorsReleaseMatrix(ATSFactors *F)
+{
+  PetscFunctionBegin;
+  if (F->mat) {
+    const PetscInt    *ai = F->A.i, *aj = F->A.j;
+    const PetscScalar *aa = F->A.a;
+    PetscInt           n;
+    PetscBool          done;
+
+    PetscCall(MatSeqAIJRestoreArrayRead(F->mat, &aa));
+    PetscCall(MatRestoreRowIJ(F->mat, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
+    PetscCall(MatDestroy(&F->mat));
+  }
+  PetscCall(ATSCSRReset(&F->A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode ATSFactorsReset(ATSFactors *F)
 {
   PetscFunctionBegin;
-  PetscCall(ATSCSRReset(&F->A));
+  PetscCall(ATSFactorsReleaseMatrix(F));
   PetscCall(ATSCSRReset(&F->At));
+  PetscCall(PetscFree(F->atvalues));
   PetscCall(ATSCSRReset(&F->S));
   PetscCall(ATSCSRReset(&F->St));
   PetscCall(ATSCSRReset(&F->L));
@@ -256,19 +280,23 @@ PetscErrorCode ATSFactorsCreate(Mat A, PCATSILUPattern pattern, PetscInt levels,
   PetscCall(ATSFactorsReset(F));
   F->nthreads = nthreads;
   F->zerorow  = -1;
+  /* A is the user's matrix itself, read in place (no copy; the scaling is applied where an entry is read) until
+     ATSFactorsReleaseMatrix() */
   PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
   PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCATSILU could not read the rows of the matrix");
   PetscCall(MatSeqAIJGetArrayRead(A, &aa));
-  F->n = n;
-  PetscCall(ATSCSRAlloc(&F->A, n, ai[n]));
-  PetscCall(PetscArraycpy(F->A.i, ai, n + 1));
-  PetscCall(PetscArraycpy(F->A.j, aj, ai[n]));
-  PetscCall(PetscArraycpy(F->A.a, aa, ai[n]));
-  PetscCall(MatSeqAIJRestoreArrayRead(A, &aa));
-  PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &n, &ai, &aj, &done));
-  n = F->n; /* MatRestoreRowIJ() may zero it */
-  PetscCall(PetscMalloc1(n + 1, &F->iwork));
-  PetscCall(PetscMalloc1(n + 1, &F->rwork));
+  PetscCall(PetscObjectReference((PetscObject)A));
+  F->mat        = A;
+  F->n          = n;
+  F->A.n        = n;
+  F->A.nz       = ai[n];
+  F->A.nzalloc  = ai[n];
+  F->A.i        = (PetscInt *)ai; /* never written */
+  F->A.j        = (PetscInt *)aj;
+  F->A.a        = (PetscScalar *)aa;
+  F->A.borrowed = PETSC_TRUE;
+  if (keeppattern) PetscCall(PetscMalloc1(n + 1, &F->iwork)); /* ilut's counts */
+  PetscCall(PetscMalloc1(PetscMin(n, ATS_RESIDUAL_CHUNK) + 1, &F->rwork));
   if (scaling) {
     PetscCall(PetscMalloc1(n, &F->scale));
     for (PetscInt r = 0; r < n; r++) {
@@ -279,10 +307,19 @@ PetscErrorCode ATSFactorsCreate(Mat A, PCATSILUPattern pattern, PetscInt levels,
       if (d == 0 && F->zerorow < 0) F->zerorow = r;
       F->scale[r] = d > 0 ? 1 / PetscSqrtReal(d) : 1;
     }
-    for (PetscInt r = 0; r < n; r++)
-      for (PetscInt p = F->A.i[r]; p < F->A.i[r + 1]; p++) F->A.a[p] *= F->scale[r] * F->scale[F->A.j[p]];
+    F->A.scale = F->scale;
   }
-  PetscCall(ATSCSRTranspose(&F->A, &F->At));
+  F->anorm = 0;
+  for (PetscInt r = 0; r < n; r++) {
+    for (PetscInt p = F->A.i[r]; p < F->A.i[r + 1]; p++) {
+      PetscScalar v = ATSCSREntry(&F->A, r, p);
+
+      F->anorm += PetscRealPart(v * PetscConj(v));
+    }
+  }
+  /* ilut reads all of A^T (the U half-steps' right-hand sides on a changing pattern); the fixed pattern only its entries
+     on U^T's pattern, which ATSFactorsInitialGuess() stores beside U^T */
+  if (keeppattern) PetscCall(ATSCSRTranspose(&F->A, &F->At));
   if (!keeppattern && levels == 0 && pattern != PC_ATSILU_PATTERN_DIAGONAL) { /* S would be A's pattern (with its diagonal) */
     PetscBool diag = PETSC_TRUE;
 
@@ -303,6 +340,30 @@ PetscErrorCode ATSFactorsCreate(Mat A, PCATSILUPattern pattern, PetscInt levels,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the pattern of U^T when S is A's pattern: row r holds the rows i <= r with an entry a_ir (ascending) */
+static PetscErrorCode ATSUpperTransposePattern(const ATSCSR *A, ATSCSR *Ut)
+{
+  PetscInt n = A->n, nz = 0, *next;
+
+  PetscFunctionBegin;
+  for (PetscInt r = 0; r < n; r++)
+    for (PetscInt p = A->i[r]; p < A->i[r + 1]; p++)
+      if (A->j[p] >= r) nz++;
+  PetscCall(ATSCSRAlloc(Ut, n, nz));
+  PetscCall(PetscCalloc1(n + 1, &next));
+  for (PetscInt r = 0; r < n; r++)
+    for (PetscInt p = A->i[r]; p < A->i[r + 1]; p++)
+      if (A->j[p] >= r) next[A->j[p] + 1]++;
+  Ut->i[0] = 0;
+  for (PetscInt r = 0; r < n; r++) Ut->i[r + 1] = Ut->i[r] + next[r + 1];
+  for (PetscInt r = 0; r < n; r++) next[r] = Ut->i[r];
+  for (PetscInt r = 0; r < n; r++)
+    for (PetscInt p = A->i[r]; p < A->i[r + 1]; p++)
+      if (A->j[p] >= r) Ut->j[next[A->j[p]]++] = r;
+  PetscCall(PetscFree(next));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*
   The starting factors on the lower (L) and upper (U^T) parts of S: triu = U the upper triangle of A and L the
   lower triangle of A scaled to a unit diagonal (l_ij = a_ij / a_jj), diagonal = U the diagonal of A, L = I.
@@ -310,21 +371,36 @@ PetscErrorCode ATSFactorsCreate(Mat A, PCATSILUPattern pattern, PetscInt levels,
 PetscErrorCode ATSFactorsInitialGuess(ATSFactors *F, PCATSILUInitialGuess guess)
 {
   PetscInt      n = F->n, *cols, nc;
-  const ATSCSR *S = F->S.i ? &F->S : &F->A, *St = F->St.i ? &F->St : &F->At; /* S not stored: A's pattern */
+  const ATSCSR *S = F->S.i ? &F->S : &F->A; /* S not stored: A's pattern */
 
   PetscFunctionBegin;
   PetscCall(ATSCSRAlloc(&F->L, n, (F->nnzS + n) / 2 + 1));
-  PetscCall(ATSCSRAlloc(&F->Ut, n, (F->nnzS + n) / 2 + 1));
+  if (F->St.i) PetscCall(ATSCSRAlloc(&F->Ut, n, (F->nnzS + n) / 2 + 1));
   PetscCall(PetscMalloc1(n + 1, &cols));
   for (PetscInt r = 0; r < n; r++) {
     nc = 0;
     for (PetscInt p = S->i[r]; p < S->i[r + 1] && S->j[p] <= r; p++) cols[nc++] = S->j[p];
     PetscCall(ATSCSRAppendRow(&F->L, r, nc, cols));
-    nc = 0;
-    for (PetscInt p = St->i[r]; p < St->i[r + 1] && St->j[p] <= r; p++) cols[nc++] = St->j[p];
-    PetscCall(ATSCSRAppendRow(&F->Ut, r, nc, cols));
+    if (F->St.i) {
+      nc = 0;
+      for (PetscInt p = F->St.i[r]; p < F->St.i[r + 1] && F->St.j[p] <= r; p++) cols[nc++] = F->St.j[p];
+      PetscCall(ATSCSRAppendRow(&F->Ut, r, nc, cols));
+    }
   }
   PetscCall(PetscFree(cols));
+  if (!F->St.i) PetscCall(ATSUpperTransposePattern(&F->A, &F->Ut));
+  if (!F->At.i) { /* the fixed pattern: A^T's entries on U^T's pattern (0 where A has none), sharing U^T's i and j */
+    PetscCall(PetscMalloc1(PetscMax(F->Ut.i[n], 1), &F->atvalues));
+    for (PetscInt r = 0; r < n; r++)
+      for (PetscInt p = F->Ut.i[r]; p < F->Ut.i[r + 1]; p++) F->atvalues[p] = ATSCSRValue(&F->A, F->Ut.j[p], r);
+    F->At.n        = n;
+    F->At.nz       = F->Ut.i[n];
+    F->At.nzalloc  = F->Ut.i[n];
+    F->At.i        = F->Ut.i;
+    F->At.j        = F->Ut.j;
+    F->At.a        = F->atvalues;
+    F->At.borrowed = PETSC_TRUE;
+  }
   for (PetscInt r = 0; r < n; r++) {
     PetscScalar d = ATSCSRValue(&F->A, r, r);
 
@@ -380,15 +456,19 @@ PetscErrorCode ATSFactorsSweep(ATSFactors *F)
 PetscErrorCode ATSFactorsResidual(ATSFactors *F, PetscReal *res)
 {
   PetscInt   n  = F->n;
-  PetscReal *rw = F->rwork, sum = 0, anorm = 0;
+  PetscReal *rw = F->rwork, sum = 0, anorm = F->anorm;
 
   PetscFunctionBegin;
+  /* rows in chunks (rwork holds one): the rows of a chunk in parallel, their sums added in row order */
+  for (PetscInt r0 = 0; r0 < n; r0 += ATS_RESIDUAL_CHUNK) {
+    PetscInt r1 = PetscMin(n, r0 + ATS_RESIDUAL_CHUNK);
+
 #if defined(PETSCGILU_HAVE_OPENMP)
   #pragma omp parallel for num_threads(F->nthreads) schedule(static)
 #endif
-  for (PetscInt r = 0; r < n; r++) rw[r] = ResidualRow(r, &F->A, &F->At, &F->L, &F->Ut);
-  for (PetscInt r = 0; r < n; r++) sum += rw[r];
-  for (PetscInt p = 0; p < F->A.i[n]; p++) anorm += PetscRealPart(F->A.a[p] * PetscConj(F->A.a[p]));
+    for (PetscInt r = r0; r < r1; r++) rw[r - r0] = ResidualRow(r, &F->A, &F->At, &F->L, &F->Ut);
+    for (PetscInt r = r0; r < r1; r++) sum += rw[r - r0];
+  }
   *res = anorm > 0 ? PetscSqrtReal(sum / anorm) : PetscSqrtReal(sum);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -420,7 +500,7 @@ static PetscInt ResidualMatrixRow(const ATSFactors *F, PetscInt r, PetscInt lo, 
     if (F->A.j[p] < lo || F->A.j[p] > hi) continue;
     mark[F->A.j[p]] = r;
     cols[nc++]      = F->A.j[p];
-    acc[F->A.j[p]]  = F->A.a[p];
+    acc[F->A.j[p]]  = ATSCSREntry(&F->A, r, p);
   }
   for (PetscInt p = F->L.i[r]; p < F->L.i[r + 1]; p++) {
     PetscInt k = F->L.j[p];
@@ -451,9 +531,10 @@ static PetscInt ResidualMatrixRow(const ATSFactors *F, PetscInt r, PetscInt lo, 
 }
 
 /* R = A - LU on the pattern of A and LU, exact zeros dropped, on the lower triangle (columns <= row), the upper
-   one (columns >= row) or both (seed 002: each half-step needs only its half); Rt its transpose. Rows in
-   parallel, two passes (count, then fill), each row computed in the same order by any thread. */
-PetscErrorCode ATSComputeResidualMatrix(ATSFactors *F, PetscBool lower, PetscBool upper)
+   one (columns >= row) or both (seed 002: each half-step needs only its half); Rt its transpose (made only with
+   maket: R^T is as large as R; R is freed after it without keepr). Rows in parallel, two passes (count, then fill),
+   each row computed in the same order by any thread. U (the CSR of U for the product) is freed afterwards. */
+PetscErrorCode ATSComputeResidualMatrix(ATSFactors *F, PetscBool lower, PetscBool upper, PetscBool keepr, PetscBool maket)
 {
   PetscInt     n = F->n, nt = PetscMax(F->nthreads, 1), *mark, *cols, *cnt = F->iwork;
   PetscScalar *acc;
@@ -490,7 +571,10 @@ PetscErrorCode ATSComputeResidualMatrix(ATSFactors *F, PetscBool lower, PetscBoo
     }
   }
   PetscCall(PetscFree3(mark, cols, acc));
-  PetscCall(ATSCSRTranspose(&F->R, &F->Rt));
+  PetscCall(ATSCSRReset(&F->U));
+  if (maket) PetscCall(ATSCSRTranspose(&F->R, &F->Rt));
+  else PetscCall(ATSCSRReset(&F->Rt));
+  if (!keepr) PetscCall(ATSCSRReset(&F->R));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -663,11 +747,11 @@ PetscErrorCode ATSFactorsSweepILUT(ATSFactors *F, PetscInt sweepsafter)
   PetscFunctionBegin;
   /* the L half-step reads the lower triangle of R (candidates, USE_RESIDUAL_RHS) and its upper one (USE_RESIDUAL_LHS,
      through R^T), the U half-step the upper one (through R^T) and the lower one (USE_RESIDUAL_LHS) */
-  PetscCall(ATSComputeResidualMatrix(F, PETSC_TRUE, (PetscBool)(F->residuallhs || !F->updateresidual)));
+  PetscCall(ATSComputeResidualMatrix(F, PETSC_TRUE, (PetscBool)(F->residuallhs || !F->updateresidual), PETSC_TRUE, (PetscBool)(F->residuallhs || !F->updateresidual)));
   if (!F->usenew) PetscCall(ATSCSRCopy(&F->L, &F->Lold));
   PetscCall(ATSExpandPatterns(F, PETSC_TRUE, PETSC_FALSE));
   NoteZero(F, ATSSolveRows(&F->L, NULL, F->L.a, &F->Ut, &F->A, F->residualrhs ? &F->R : NULL, F->residuallhs ? &F->Rt : NULL, PETSC_FALSE, F->nthreads));
-  if (F->updateresidual) PetscCall(ATSComputeResidualMatrix(F, F->residuallhs, PETSC_TRUE));
+  if (F->updateresidual) PetscCall(ATSComputeResidualMatrix(F, F->residuallhs, PETSC_TRUE, F->residuallhs, PETSC_TRUE));
   PetscCall(ATSExpandPatterns(F, PETSC_FALSE, PETSC_TRUE));
   NoteZero(F, ATSSolveRows(&F->Ut, NULL, F->Ut.a, F->usenew ? &F->L : &F->Lold, &F->At, F->residualrhs ? &F->Rt : NULL, F->residuallhs ? &F->R : NULL, PETSC_FALSE, F->nthreads));
   PetscCall(ATSThreshold(&F->L, F->lmax));
@@ -679,28 +763,69 @@ PetscErrorCode ATSFactorsSweepILUT(ATSFactors *F, PetscInt sweepsafter)
 /*
   L' = L diag(L)^{-1} (unit, strictly lower CSR) and U' = diag(L) U (upper CSR, diagonal first) of the unscaled
   matrix: with the scaling s, A = S^{-1} (L U) S^{-1}, so l'_ij = (l_ij / s_i) s_j / l_jj, u'_ij = l_ii u_ij / (s_i s_j).
+  U' is made in place, in the storage of U^T, which Ux takes over: U^T transposed where it is (each entry moved to
+  its place in U along the cycles of the permutation; only the permutation and the diagonal of L are allocated
+  beside it). L' is copied without the diagonals into arrays of its size, and L freed (in place it would keep n
+  unused entries for as long as the PC lives, and the copy is made while the sweeps' storage is already gone).
 */
 PetscErrorCode ATSFactorsExport(ATSFactors *F, ATSCSR *Lx, ATSCSR *Ux)
 {
-  PetscInt         n = F->n, q = 0;
+  PetscInt         n = F->n, nz = F->Ut.i[n], q = 0, *cnt, *dest;
   const PetscReal *s = F->scale;
+  PetscScalar     *diag;
+  ATSCSR           L = F->L, U = F->Ut;
 
   PetscFunctionBegin;
-  PetscCall(ATSCSRAlloc(Lx, n, F->L.i[n] - n));
+  PetscCall(ATSCSRReset(Lx));
+  PetscCall(ATSCSRReset(Ux));
+  PetscCall(PetscMalloc1(n + 1, &diag));
+  for (PetscInt r = 0; r < n; r++) diag[r] = L.a[L.i[r + 1] - 1];
+  /* U: dest[p] is the place in U of entry p of U^T (rows of U^T in ascending order: each row of U ascending, its diagonal first) */
+  PetscCall(PetscCalloc1(n + 1, &cnt));
+  PetscCall(PetscMalloc1(PetscMax(nz, 1), &dest));
+  for (PetscInt p = 0; p < nz; p++) cnt[U.j[p] + 1]++;
+  for (PetscInt r = 0; r < n; r++) cnt[r + 1] += cnt[r];
+  for (PetscInt p = 0; p < nz; p++) dest[p] = cnt[U.j[p]]++; /* now cnt[r] is the end of row r of U */
+  for (PetscInt r = 0; r < n; r++)
+    for (PetscInt p = U.i[r]; p < U.i[r + 1]; p++) U.j[dest[p]] = r; /* U^T's columns are no longer read */
+  for (PetscInt p = 0; p < nz; p++) {                                /* the values along the cycles of dest */
+    PetscScalar v = U.a[p], t;
+    PetscInt    k = dest[p], next;
+
+    if (k < 0) continue;
+    dest[p] = -1;
+    while (k != p) {
+      t       = U.a[k];
+      U.a[k]  = v;
+      v       = t;
+      next    = dest[k];
+      dest[k] = -1;
+      k       = next;
+    }
+    U.a[p] = v;
+  }
+  for (PetscInt r = n; r > 0; r--) U.i[r] = cnt[r - 1];
+  U.i[0] = 0;
+  PetscCall(PetscFree(dest));
+  PetscCall(PetscFree(cnt));
   for (PetscInt r = 0; r < n; r++) {
-    for (PetscInt p = F->L.i[r]; p < F->L.i[r + 1] - 1; p++) {
-      PetscInt j = F->L.j[p];
+    PetscScalar d = diag[r];
+
+    for (PetscInt p = U.i[r]; p < U.i[r + 1]; p++) U.a[p] *= d * (s ? 1 / (s[r] * s[U.j[p]]) : 1);
+  }
+  *Ux = U;
+  PetscCall(PetscMemzero(&F->Ut, sizeof(F->Ut)));
+  PetscCall(ATSCSRAlloc(Lx, n, L.i[n] - n));
+  for (PetscInt r = 0; r < n; r++) {
+    for (PetscInt p = L.i[r]; p < L.i[r + 1] - 1; p++) {
+      PetscInt j = L.j[p];
 
       Lx->j[q]   = j;
-      Lx->a[q++] = F->L.a[p] / F->L.a[F->L.i[j + 1] - 1] * (s ? s[j] / s[r] : 1);
+      Lx->a[q++] = L.a[p] / diag[j] * (s ? s[j] / s[r] : 1);
     }
     Lx->i[r + 1] = q;
   }
-  PetscCall(ATSCSRTranspose(&F->Ut, Ux));
-  for (PetscInt r = 0; r < n; r++) {
-    PetscScalar d = F->L.a[F->L.i[r + 1] - 1];
-
-    for (PetscInt p = Ux->i[r]; p < Ux->i[r + 1]; p++) Ux->a[p] *= d * (s ? 1 / (s[r] * s[Ux->j[p]]) : 1);
-  }
+  PetscCall(PetscFree(diag));
+  PetscCall(ATSCSRReset(&F->L));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -22,6 +22,12 @@ ATS_KERNEL int ATSNotFinite(PetscScalar d)
   return z != z;
 }
 
+/* entry p of M, in row r: its value, times scale[r] scale[c] when M is read scaled (the same product as a scaled copy's) */
+ATS_KERNEL PetscScalar ATSCSREntry(const ATSCSR *M, PetscInt r, PetscInt p)
+{
+  return M->scale ? M->a[p] * (M->scale[r] * M->scale[M->j[p]]) : M->a[p];
+}
+
 /* value of row r of M at column c (0 if absent) */
 ATS_KERNEL PetscScalar ATSCSRValue(const ATSCSR *M, PetscInt r, PetscInt c)
 {
@@ -29,7 +35,7 @@ ATS_KERNEL PetscScalar ATSCSRValue(const ATSCSR *M, PetscInt r, PetscInt c)
 
   while (lo <= hi) {
     PetscInt mid = (lo + hi) / 2;
-    if (M->j[mid] == c) return M->a[mid];
+    if (M->j[mid] == c) return ATSCSREntry(M, r, mid);
     if (M->j[mid] < c) lo = mid + 1;
     else hi = mid - 1;
   }
@@ -56,7 +62,7 @@ ATS_KERNEL PetscInt RowSolve(PetscInt r, const PetscInt *xi, const PetscInt *xj,
 
     if (skipdiag && j == r) continue;
     while (pb < pbend && B->j[pb] < j) pb++;
-    if (pb < pbend && B->j[pb] == j) s = B->a[pb];
+    if (pb < pbend && B->j[pb] == j) s = ATSCSREntry(B, r, pb);
     else if (Rrhs) {
       while (pr < prend && Rrhs->j[pr] < j) pr++;
       if (pr < prend && Rrhs->j[pr] == j) s = Rrhs->a[pr];
@@ -117,14 +123,14 @@ ATS_KERNEL PetscReal ResidualRow(PetscInt r, const ATSCSR *A, const ATSCSR *At, 
     PetscScalar e;
 
     while (pa < paend && A->j[pa] < L->j[p]) pa++;
-    e = (pa < paend && A->j[pa] == L->j[p] ? A->a[pa] : 0) - LUEntry(L, Ut, r, L->j[p]);
+    e = (pa < paend && A->j[pa] == L->j[p] ? ATSCSREntry(A, r, pa) : 0) - LUEntry(L, Ut, r, L->j[p]);
     s += e * e;
   }
   for (PetscInt p = Ut->i[r]; p < Ut->i[r + 1] - 1; p++) { /* u_ir, i < r, ascending: row r of A^T */
     PetscScalar e;
 
     while (pt < ptend && At->j[pt] < Ut->j[p]) pt++;
-    e = (pt < ptend && At->j[pt] == Ut->j[p] ? At->a[pt] : 0) - LUEntry(L, Ut, Ut->j[p], r);
+    e = (pt < ptend && At->j[pt] == Ut->j[p] ? ATSCSREntry(At, r, pt) : 0) - LUEntry(L, Ut, Ut->j[p], r);
     s += e * e;
   }
   return s;

@@ -196,7 +196,7 @@ static PetscErrorCode PCSetUpBlock_ATSILU(PC pc, Mat A)
   ats->analyzed = PETSC_TRUE;
   ats->nsweeps  = 0;
   PetscCall(PetscMalloc1(ats->sweeps + 1, &ats->hist));
-  PetscCall(PetscMalloc2(n * bs, &ats->work, n * bs, &ats->work2));
+  PetscCall(PetscMalloc2(n * bs, &ats->work, 0, &ats->work2)); /* work2: the Jacobi apply's only */
   if (B->zerorow < 0) PetscCall(ATSBlockFactorsResidual(B, &ats->hist[0]));
   for (PetscInt s = 1; s <= ats->sweeps && B->zerorow < 0; s++) {
     PetscCall(PetscLogEventBegin(GILU_ATSILUSweep, pc, A, 0, 0));
@@ -281,7 +281,6 @@ static PetscErrorCode PCSetUp_ATSILU(PC pc)
   F->lmax = (PetscInt)(ats->fill * nl) + n;
   F->umax = (PetscInt)(ats->fill * nu) + n;
   PetscCall(PetscMalloc1(ats->sweeps + 1, &ats->hist));
-  PetscCall(PetscMalloc2(n, &ats->work, n, &ats->work2));
   ats->analyzed = PETSC_TRUE;
   ats->nsweeps  = 0;
   if (F->zerorow < 0) {
@@ -316,22 +315,29 @@ static PetscErrorCode PCSetUp_ATSILU(PC pc)
     F->usenew = PETSC_FALSE;
     PetscCall(ATSFactorsResidual(F, &ats->hist[ats->nsweeps]));
   }
-  /* Memory: the sweeps need the (scaled) A and A^T, L, U^T and the ILUT work; the export reads only L, U^T and the
-     scaling, so everything else goes first, and all of F after it (F.n stays for the view and the Jacobi apply) */
-  PetscCall(ATSCSRReset(&F->A));
+  /* Memory: the fixed-pattern sweeps hold L, U^T, A^T's values on U^T's pattern and the scaling (A is the user's
+     matrix, read in place); ilut also all of A^T, its starting pattern and the candidates' work. The export reads
+     only L, U^T and the scaling, so everything else goes first; it makes the applied factors in the storage of L and
+     U^T, and all of F goes after it (F.n stays for the view and the Jacobi apply). Nothing is kept for a new setup:
+     it rebuilds U^T's pattern and A^T's values from A (one pass over A), which costs less than keeping them. */
+  PetscCall(ATSFactorsReleaseMatrix(F));
   PetscCall(ATSCSRReset(&F->At));
+  PetscCall(PetscFree(F->atvalues));
   PetscCall(ATSCSRReset(&F->S));
   PetscCall(ATSCSRReset(&F->St));
   PetscCall(ATSCSRReset(&F->Lold));
   PetscCall(ATSCSRReset(&F->R));
   PetscCall(ATSCSRReset(&F->Rt));
   PetscCall(ATSCSRReset(&F->U));
+  PetscCall(PetscFree(F->iwork));
+  PetscCall(PetscFree(F->rwork));
   if (F->zerorow < 0) {
     PetscCall(ATSFactorsExport(F, &ats->L, &ats->U));
     for (PetscInt r = 0; r < n && F->zerorow < 0; r++)
       if (ats->U.a[ats->U.i[r]] == 0.0 || PetscIsInfOrNanScalar(ats->U.a[ats->U.i[r]])) F->zerorow = r;
   }
   PetscCall(ATSFactorsReset(F));
+  PetscCall(PetscMalloc2(n, &ats->work, ats->trisolve == PC_ATSILU_TRISOLVE_JACOBI ? n : 0, &ats->work2)); /* work2: the Jacobi apply's only */
   if (F->zerorow < 0 && ats->trisolve == PC_ATSILU_TRISOLVE_EXACT) PetscCall(PCATSILUSetUpTriSolves(pc, n, 1));
   PetscCall(PetscLogEventEnd(GILU_ATSILUSetUp, pc, A, 0, 0));
   if (F->zerorow >= 0) PetscCall(PCATSILUFailed(pc, F->zerorow));
@@ -701,6 +707,11 @@ static PetscErrorCode PCATSILUGetResidualHistory_ATSILU(PC pc, PetscInt *nsweeps
    -pc_atsilu_trisolve exact are those of the engine (-mat_gilu_trisolve with the PC's prefix chooses its algorithm).
    ParILU runs in Jacobi order (every entry from the previous sweep), the deterministic form of Chow and Patel's
    method; the asynchronous form is not offered.
+
+   Memory: the fixed-pattern sweeps read the matrix in place and store L, U^T, A^T's values on U^T's pattern and the
+   Jacobi scaling; the applied factors are made in that storage, and the engine adds its solve plans. ilut also
+   stores all of A^T, the residual A - LU (and its transpose where a half-step reads it) and each half-step's
+   grown pattern beside the old one: several times the factors.
 
    Level: intermediate
 

@@ -15,16 +15,24 @@
 #include <petscgilu/private/compat.h>
 #include <petscgiluconf.h>
 
-/* a square CSR matrix: n rows, i[n+1], j[i[n]] sorted ascending per row, a[i[n]] */
+/* a square CSR matrix: n rows, i[n+1], j[i[n]] sorted ascending per row, a[i[n]]; with scale, entry (r, c) is
+   a[p] * (scale[r] * scale[c]) (the matrix's own values, Jacobi-scaled where they are read). borrowed: i, j, a (and
+   scale) belong to someone else (the user's matrix, or another ATSCSR's pattern) and ATSCSRReset() does not free them */
 typedef struct {
-  PetscInt     n, nz, nzalloc;
-  PetscInt    *i, *j;
-  PetscScalar *a;
+  PetscInt         n, nz, nzalloc;
+  PetscInt        *i, *j;
+  PetscScalar     *a;
+  const PetscReal *scale;
+  PetscBool        borrowed;
 } ATSCSR;
 
 typedef struct {
   PetscInt   n;
-  ATSCSR     A, At; /* the (scaled) matrix and its transpose */
+  ATSCSR     A;     /* the matrix: the user's arrays, scaled where read (A.scale) */
+  ATSCSR     At;    /* its transpose: fixed pattern (type ilu), U^T's pattern with its own scaled values (A's on it,
+                       0 elsewhere), the only entries the sweeps read; ilut, all of A^T (scaled) */
+  Mat        mat;   /* the matrix whose arrays A borrows (restored by ATSFactorsReset()) */
+  PetscReal  anorm; /* ||A||_F^2 of the scaled matrix, summed in row order */
   ATSCSR     S, St; /* the starting pattern (with the diagonal), lower part used by L, upper by U (St); not stored (NULL i)
                        when it is A's own (ILU(0) of a matrix with its diagonal): A and At serve */
   PetscInt   nnzS;  /* its entries */
@@ -36,10 +44,14 @@ typedef struct {
   PetscBool usenew, updateresidual, residualrhs, residuallhs;
   PetscInt  zerorow; /* a zero pivot met in the sweeps: its row, else -1 */
   /* work */
-  ATSCSR     Lold, R, Rt, U;
-  PetscInt  *iwork;
-  PetscReal *rwork;
+  PetscScalar *atvalues; /* the fixed pattern's A^T values (At.a) */
+  ATSCSR       Lold, R, Rt, U;
+  PetscInt    *iwork; /* ilut only */
+  PetscReal   *rwork; /* ATS_RESIDUAL_CHUNK rows' residuals */
 } ATSFactors;
+
+/* rows whose residual norms are summed at a time (ATSFactorsResidual()) */
+#define ATS_RESIDUAL_CHUNK 65536
 
 /* the block (SEQBAIJ) version of the fixed-pattern sweeps (atsilu-block.c): bs x bs row-major blocks */
 typedef struct {
@@ -56,6 +68,7 @@ typedef struct {
 
 PETSC_INTERN PetscErrorCode ATSCSRReset(ATSCSR *);
 PETSC_INTERN PetscErrorCode ATSFactorsReset(ATSFactors *);
+PETSC_INTERN PetscErrorCode ATSFactorsReleaseMatrix(ATSFactors *);
 /* A from an assembled SEQAIJ matrix; the starting pattern S: levels k of pattern (power: A^(k+1); symbolic: ILU(k); diagonal);
    keeppattern false: S is not stored when it would be A's pattern (the fixed-pattern sweeps read it only for the initial guess) */
 PETSC_INTERN PetscErrorCode ATSFactorsCreate(Mat, PCATSILUPattern, PetscInt, PetscBool, PetscInt, PetscBool, ATSFactors *);
@@ -69,14 +82,15 @@ PETSC_INTERN PetscErrorCode ParILUSweep(ATSFactors *);
 PETSC_INTERN PetscErrorCode ParILUTSweep(ATSFactors *);
 /* ||A - LU||_F on the pattern of the factors, relative to ||A||_F */
 PETSC_INTERN PetscErrorCode ATSFactorsResidual(ATSFactors *, PetscReal *);
-/* L unit (strictly lower CSR) and U (upper CSR, diagonal first) of the unscaled matrix */
+/* L unit (strictly lower CSR) and U (upper CSR, diagonal first) of the unscaled matrix, made in the storage of F's L
+   and U^T, which F gives up */
 PETSC_INTERN PetscErrorCode ATSFactorsExport(ATSFactors *, ATSCSR *, ATSCSR *);
 
 /* shared by the two files */
 PETSC_INTERN PetscErrorCode ATSCSRTranspose(const ATSCSR *, ATSCSR *);
 PETSC_INTERN PetscErrorCode ATSCSRCopy(const ATSCSR *, ATSCSR *);
 PETSC_INTERN PetscErrorCode ATSStartingPattern(const ATSCSR *, PCATSILUPattern, PetscInt, ATSCSR *);
-PETSC_INTERN PetscErrorCode ATSComputeResidualMatrix(ATSFactors *, PetscBool lower, PetscBool upper);
+PETSC_INTERN PetscErrorCode ATSComputeResidualMatrix(ATSFactors *, PetscBool lower, PetscBool upper, PetscBool keepr, PetscBool maket);
 PETSC_INTERN PetscErrorCode ATSExpandPatterns(ATSFactors *, PetscBool lower, PetscBool upper);
 PETSC_INTERN PetscErrorCode ATSThreshold(ATSCSR *, PetscInt);
 PETSC_INTERN PetscErrorCode ATSExpandPatternsParILUT(ATSFactors *);

@@ -37,7 +37,7 @@ PetscErrorCode ParILUSweep(ATSFactors *F)
 PetscErrorCode ParILUTSweep(ATSFactors *F)
 {
   PetscFunctionBegin;
-  PetscCall(ATSComputeResidualMatrix(F, PETSC_TRUE, PETSC_TRUE));
+  PetscCall(ATSComputeResidualMatrix(F, PETSC_TRUE, PETSC_TRUE, PETSC_TRUE, PETSC_TRUE));
   PetscCall(ATSExpandPatternsParILUT(F));
   PetscCall(ParILUSweep(F));
   PetscCall(ATSThreshold(&F->L, F->lmax));

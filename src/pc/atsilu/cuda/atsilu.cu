@@ -25,13 +25,20 @@ __global__ void ATSResidualKernel(ATSCSR A, ATSCSR At, ATSCSR L, ATSCSR Ut, Pets
   if (r < A.n) rw[r] = ResidualRow(r, &A, &At, &L, &Ut);
 }
 
-/* a device copy of a host CSR (values too) */
+/* a device copy of a host CSR (values and scaling too) */
 static PetscErrorCode ATSCSRToDevice(const ATSCSR *h, ATSCSR *d)
 {
   PetscInt n = h->n, nz = h->i[n];
 
   PetscFunctionBegin;
   *d = *h;
+  if (h->scale) {
+    PetscReal *scale;
+
+    GILU_CUDA_CHECK(cudaMalloc(&scale, sizeof(PetscReal) * PetscMax(n, 1)));
+    GILU_CUDA_CHECK(cudaMemcpy(scale, h->scale, sizeof(PetscReal) * n, cudaMemcpyHostToDevice));
+    d->scale = scale;
+  }
   GILU_CUDA_CHECK(cudaMalloc(&d->i, sizeof(PetscInt) * (n + 1)));
   GILU_CUDA_CHECK(cudaMalloc(&d->j, sizeof(PetscInt) * PetscMax(nz, 1)));
   GILU_CUDA_CHECK(cudaMalloc(&d->a, sizeof(PetscScalar) * PetscMax(nz, 1)));
@@ -47,6 +54,7 @@ static PetscErrorCode ATSCSRFreeDevice(ATSCSR *d)
   GILU_CUDA_CHECK(cudaFree(d->i));
   GILU_CUDA_CHECK(cudaFree(d->j));
   GILU_CUDA_CHECK(cudaFree(d->a));
+  if (d->scale) GILU_CUDA_CHECK(cudaFree((void *)d->scale));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -58,9 +66,10 @@ static PetscErrorCode ATSCSRFreeDevice(ATSCSR *d)
 PetscErrorCode GILU_CUDA_NAME(ATSFactorsSweeps_CUDA)(ATSFactors *F, PetscBool parilu, PetscInt nsweeps, PetscReal tol, PetscReal hist[], PetscInt *done)
 {
   PetscInt     n = F->n, nzl = F->L.i[n], nzu = F->Ut.i[n];
+  PetscBool    atshared = (PetscBool)(F->At.i == F->Ut.i && F->At.j == F->Ut.j);
   ATSCSR       A, At, L, Ut, Lold;
   PetscScalar *uold;
-  PetscReal   *rw, anorm   = 0;
+  PetscReal   *rw, *hrw, anorm = F->anorm;
   int         *zero, hzero = 0;
   dim3         grid((unsigned)((n + ATS_BLOCK - 1) / ATS_BLOCK)), block(ATS_BLOCK);
 
@@ -68,13 +77,19 @@ PetscErrorCode GILU_CUDA_NAME(ATSFactorsSweeps_CUDA)(ATSFactors *F, PetscBool pa
   *done = 0;
   if (n == 0) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(GILU_CUDA_NAME(GILUDeviceSelect)());
-  for (PetscInt p = 0; p < F->A.i[n]; p++) anorm += F->A.a[p] * F->A.a[p];
+  PetscCall(PetscMalloc1(n, &hrw));
   PetscCall(ATSCSRToDevice(&F->A, &A));
-  PetscCall(ATSCSRToDevice(&F->At, &At));
   PetscCall(ATSCSRToDevice(&F->L, &L));
   PetscCall(ATSCSRToDevice(&F->Ut, &Ut));
-  PetscCall(ATSCSRToDevice(&F->L, &Lold)); /* the previous L (Jacobi order, or ATS without USE_NEW) */
-  GILU_CUDA_CHECK(cudaMalloc(&uold, sizeof(PetscScalar) * nzu));
+  if (atshared) { /* the fixed pattern's A^T values on U^T's pattern: U^T's device pattern, its own values */
+    At = Ut;
+    GILU_CUDA_CHECK(cudaMalloc(&At.a, sizeof(PetscScalar) * PetscMax(nzu, 1)));
+    GILU_CUDA_CHECK(cudaMemcpy(At.a, F->At.a, sizeof(PetscScalar) * nzu, cudaMemcpyHostToDevice));
+  } else PetscCall(ATSCSRToDevice(&F->At, &At));
+  Lold = L; /* the previous L (Jacobi order, or ATS without USE_NEW): L's pattern, its own values only where read */
+  if (parilu || !F->usenew) GILU_CUDA_CHECK(cudaMalloc(&Lold.a, sizeof(PetscScalar) * PetscMax(nzl, 1)));
+  uold = NULL; /* the previous U^T (Jacobi order) */
+  if (parilu) GILU_CUDA_CHECK(cudaMalloc(&uold, sizeof(PetscScalar) * PetscMax(nzu, 1)));
   GILU_CUDA_CHECK(cudaMalloc(&rw, sizeof(PetscReal) * n));
   GILU_CUDA_CHECK(cudaMalloc(&zero, sizeof(int)));
   GILU_CUDA_CHECK(cudaMemset(zero, 0, sizeof(int)));
@@ -91,9 +106,9 @@ PetscErrorCode GILU_CUDA_NAME(ATSFactorsSweeps_CUDA)(ATSFactors *F, PetscBool pa
       PetscCall(GILU_LAUNCH(ATSSolveRowsKernel, grid, block, 0, 0, Ut, (const PetscScalar *)NULL, Ut.a, F->usenew ? L : Lold, At, 0, zero));
     }
     PetscCall(GILU_LAUNCH(ATSResidualKernel, grid, block, 0, 0, A, At, L, Ut, rw));
-    GILU_CUDA_CHECK(cudaMemcpy(F->rwork, rw, sizeof(PetscReal) * n, cudaMemcpyDeviceToHost));
+    GILU_CUDA_CHECK(cudaMemcpy(hrw, rw, sizeof(PetscReal) * n, cudaMemcpyDeviceToHost));
     GILU_CUDA_CHECK(cudaMemcpy(&hzero, zero, sizeof(int), cudaMemcpyDeviceToHost));
-    for (PetscInt r = 0; r < n; r++) sum += F->rwork[r];
+    for (PetscInt r = 0; r < n; r++) sum += hrw[r];
     hist[s] = anorm > 0 ? PetscSqrtReal(sum / anorm) : PetscSqrtReal(sum);
     *done   = s;
     if (hzero) {
@@ -105,12 +120,14 @@ PetscErrorCode GILU_CUDA_NAME(ATSFactorsSweeps_CUDA)(ATSFactors *F, PetscBool pa
   GILU_CUDA_CHECK(cudaMemcpy(F->L.a, L.a, sizeof(PetscScalar) * nzl, cudaMemcpyDeviceToHost));
   GILU_CUDA_CHECK(cudaMemcpy(F->Ut.a, Ut.a, sizeof(PetscScalar) * nzu, cudaMemcpyDeviceToHost));
   PetscCall(ATSCSRFreeDevice(&A));
-  PetscCall(ATSCSRFreeDevice(&At));
+  if (atshared) GILU_CUDA_CHECK(cudaFree(At.a));
+  else PetscCall(ATSCSRFreeDevice(&At));
   PetscCall(ATSCSRFreeDevice(&L));
   PetscCall(ATSCSRFreeDevice(&Ut));
-  PetscCall(ATSCSRFreeDevice(&Lold));
-  GILU_CUDA_CHECK(cudaFree(uold));
+  if (parilu || !F->usenew) GILU_CUDA_CHECK(cudaFree(Lold.a));
+  if (parilu) GILU_CUDA_CHECK(cudaFree(uold));
   GILU_CUDA_CHECK(cudaFree(rw));
   GILU_CUDA_CHECK(cudaFree(zero));
+  PetscCall(PetscFree(hrw));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
