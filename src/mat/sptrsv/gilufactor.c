@@ -64,7 +64,12 @@ static const char *const GILUFactorSchedules[] = {"chunked", "levelset", "GILUFa
 #define GILU_FACTOR_LEVEL_MIN 32  /* chunked falls back to the level sets if they have this many rows per thread on average, else to one thread (a barrier per level costs more than a few rows) */
 
 typedef struct {
-  Mat              F;      /* PETSc's factor (MatSolverType petsc, ILU): its symbolic factorization, and its numeric one where gilu's is not used */
+  Mat              F;      /* PETSc's factor (MatSolverType petsc, ILU): its symbolic factorization, and its numeric one where gilu's is not used;
+                              destroyed once gilu's own numeric factorization of a MATSEQAIJ has run (the factor is then stored once, in the
+                              arrays below), made again from A, the orderings and sinfo where PETSc's numeric factorization is needed */
+  MatFactorInfo    sinfo;  /* the symbolic factorization's info (levels, fill, ...), to make F again */
+  MatInfo          finfo;  /* F's MatGetInfo() when it was destroyed (what MatGetInfo() of the factor answers without F) */
+  PetscBool        hasfinfo;
   MatFactorType    ftype;  /* what the user asked for: ILU or ICC */
   GILUTri          L, U;   /* the factors, in the permuted numbering */
   GILUTri          Lt, Ut; /* L^T (upper) and U^T (lower), built at the first MatSolveTranspose() */
@@ -94,7 +99,7 @@ typedef struct {
   PetscInt             *clptr;                /* [nclevels+1] chunk level l is corder[clptr[l] .. clptr[l+1]-1] */
   PetscInt             *dptr, *dep;           /* [nchunks+1], [dptr[nchunks]] the chunks each chunk reads */
   unsigned int         *cdone, epoch;         /* cdone[c] == epoch: chunk c is final in this factorization */
-  MatScalar            *rtmp;                 /* [nthreads * nb] the dense work rows of the threads */
+  MatScalar            *rtmp;                 /* [nthreads * nb] the dense work rows of the threads (during a numeric factorization only) */
 } Mat_GILUFactor;
 
 static PetscErrorCode MatFactorGetSolverType_GILU(Mat A, MatSolverType *type)
@@ -147,12 +152,13 @@ static PetscErrorCode FactorRestoreIJ(Mat F, PetscBool baij, const PetscInt **ia
 static PetscErrorCode MatGILUFactorGetPattern(Mat B)
 {
   Mat_GILUFactor *f = (Mat_GILUFactor *)B->data;
-  const PetscInt *ia, *ja, bs = f->bs, bs2 = bs * bs, nb = f->nb;
+  const PetscInt *ia, *ja, nb = f->nb;
   PetscInt        nzL, nzU = 0, p;
   PetscBool       baij;
 
   PetscFunctionBegin;
   if (f->pattern) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(f->F, PETSC_COMM_SELF, PETSC_ERR_ORDER, "Call MatILUFactorSymbolic() before MatLUFactorNumeric()");
   PetscCall(FactorGetIJ(f->F, nb, &baij, &ia, &ja));
   nzL = ia[nb];
   p   = ia[nb];
@@ -169,8 +175,7 @@ static PetscErrorCode MatGILUFactorGetPattern(Mat B)
     p++;
   }
   PetscCall(PetscMalloc2(nb + 1, &f->Li, nzL, &f->Lj));
-  PetscCall(PetscMalloc3(nb + 1, &f->Ui, nzU, &f->Uj, nb, &f->Udsrc));
-  PetscCall(PetscMalloc3(nzL * bs2, &f->La, nzU * bs2, &f->Ua, nb * bs2, &f->Ud));
+  PetscCall(PetscMalloc3(nb + 1, &f->Ui, nzU, &f->Uj, nb, &f->Udsrc)); /* the values: MatGILUFactorAllocValues(), once PETSc's factor may be gone */
   for (PetscInt i = 0; i <= nb; i++) f->Li[i] = ia[i];
   PetscCall(PetscArraycpy(f->Lj, ja, nzL)); /* L: PETSc's first nzL entries, in place */
   /* U in increasing row order */
@@ -198,6 +203,16 @@ static PetscErrorCode MatGILUFactorGetPattern(Mat B)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The arrays of the values of L and U (their patterns read), allocated after PETSc's factor was dropped where it is */
+static PetscErrorCode MatGILUFactorAllocValues(Mat_GILUFactor *f)
+{
+  const PetscInt bs2 = f->bs * f->bs, nb = f->nb;
+
+  PetscFunctionBegin;
+  if (!f->La) PetscCall(PetscMalloc3(f->Li[nb] * bs2, &f->La, f->Ui[nb] * bs2, &f->Ua, nb * bs2, &f->Ud));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The values of L and U from PETSc's numeric factor */
 static PetscErrorCode MatGILUFactorCopyValues(Mat B)
 {
@@ -207,6 +222,7 @@ static PetscErrorCode MatGILUFactorCopyValues(Mat B)
   PetscBool       baij;
 
   PetscFunctionBegin;
+  PetscCall(MatGILUFactorAllocValues(f));
   PetscCall(PetscObjectTypeCompare((PetscObject)f->F, MATSEQBAIJ, &baij));
   if (baij) PetscCall(MatSeqBAIJGetArray(f->F, &aa));
   else PetscCall(MatSeqAIJGetArray(f->F, &aa));
@@ -219,6 +235,43 @@ static PetscErrorCode MatGILUFactorCopyValues(Mat B)
   for (PetscInt i = 0; i < nb; i++) CopyBlock(bs, aa + f->Udsrc[i] * bs2, f->Ud + i * bs2);
   if (baij) PetscCall(MatSeqBAIJRestoreArray(f->F, &aa));
   else PetscCall(MatSeqAIJRestoreArray(f->F, &aa));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  PETSc's factor dropped once gilu's numeric factorization of a MATSEQAIJ is to run: that reads the matrix and the
+  patterns above and writes the values above only, so the factor is stored once. What MatGetInfo() says of it is kept.
+*/
+static PetscErrorCode MatGILUFactorDropPETSc(Mat_GILUFactor *f)
+{
+  PetscFunctionBegin;
+  if (!f->F) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatGetInfo(f->F, MAT_LOCAL, &f->finfo));
+  f->hasfinfo = PETSC_TRUE;
+  PetscCall(MatDestroy(&f->F));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  PETSc's factor made again where its numeric factorization runs after it was dropped (a pivot that needs PETSc's shift):
+  PETSc's symbolic factorization of A with the orderings and the info of the last symbolic one, which must give the
+  pattern read then (A's nonzero pattern unchanged, as MatLUFactorNumeric() requires)
+*/
+static PetscErrorCode MatGILUFactorMakePETSc(Mat_GILUFactor *f, Mat A)
+{
+  const PetscInt *ia, *ja;
+  PetscBool       baij, same;
+
+  PetscFunctionBegin;
+  if (f->F) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatGetFactor(A, MATSOLVERPETSC, MAT_FACTOR_ILU, &f->F));
+  PetscCall(MatILUFactorSymbolic(f->F, A, f->row, f->col, &f->sinfo));
+  PetscCall(FactorGetIJ(f->F, f->nb, &baij, &ia, &ja));
+  same = (PetscBool)(ia[f->nb] == f->Li[f->nb]);
+  for (PetscInt i = 0; i < f->nb && same; i++) same = (PetscBool)(ja[f->Udsrc[i]] == i);
+  PetscCall(FactorRestoreIJ(f->F, baij, &ia, &ja));
+  PetscCheck(same, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "The nonzero pattern of the matrix changed since the symbolic factorization: call MatILUFactorSymbolic() again (or use DIFFERENT_NONZERO_PATTERN)");
+  f->hasfinfo = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -242,7 +295,6 @@ static PetscErrorCode MatGILUFactorScheduleDestroy(Mat_GILUFactor *f)
   PetscCall(PetscFree4(f->cptr, f->corder, f->dptr, f->cdone));
   PetscCall(PetscFree(f->dep));
   PetscCall(PetscFree(f->clptr));
-  PetscCall(PetscFree(f->rtmp));
   f->nlevels  = 0;
   f->nchunks  = 0;
   f->nclevels = 0;
@@ -376,7 +428,6 @@ static PetscErrorCode MatGILUFactorAnalyze(Mat_GILUFactor *f)
     }
   }
   PetscCall(PetscFree(level));
-  PetscCall(PetscMalloc1((size_t)f->nthreads * nb * f->bs * f->bs, &f->rtmp)); /* only entries of a row's pattern are read, after being zeroed */
   f->analyzed = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -580,6 +631,7 @@ static PetscErrorCode MatGILUFactorNumeric_Seq(Mat B, Mat A, const MatFactorInfo
   PetscFunctionBegin;
   PetscCall(MatGILUFactorAnalyze(f));
   nt = f->nthreads;
+  PetscCall(PetscMalloc1((size_t)nt * nb * bs2, &f->rtmp)); /* only entries of a row's pattern are read, after being zeroed */
   ic = f->ic;
   if (baij) {
     PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_TRUE, &nbA, &ai, &aj, &done));
@@ -677,6 +729,7 @@ static PetscErrorCode MatGILUFactorNumeric_Seq(Mat B, Mat A, const MatFactorInfo
     PetscCall(MatSeqBAIJRestoreArray(A, &aab));
     PetscCall(MatSeqBAIJRestoreArray(f->F, &fa));
   } else PetscCall(MatSeqAIJRestoreArrayRead(A, &aa));
+  PetscCall(PetscFree(f->rtmp));
   *needshift = all.needshift;
   /* MatPivotCheck_none(): PETSc errors at the first zero pivot if asked to, else records them and goes on (the last one stays) */
   B->factorerrortype = MAT_FACTOR_NOERROR;
@@ -807,6 +860,8 @@ static PetscErrorCode MatLUFactorNumeric_GILU(Mat B, Mat A, const MatFactorInfo 
   if (f->numeric == GILU_FACTOR_NUMERIC_PETSC) PetscCall(PetscStrncpy(f->why, "-mat_gilu_factor_numeric petsc was given", sizeof(f->why)));
   else if (!aij && (f->bs < 2 || f->bs > 7)) PetscCall(PetscSNPrintf(f->why, sizeof(f->why), "the MATSEQBAIJ matrix has block size %" PetscInt_FMT " (gilu's covers block sizes 2 to 7)", f->bs));
   else {
+    if (aij) PetscCall(MatGILUFactorDropPETSc(f)); /* before the values are allocated: the factor is never stored twice */
+    PetscCall(MatGILUFactorAllocValues(f));
     PetscCall(PetscLogEventBegin(GILU_FactorNumeric, A, B, 0, 0));
     PetscCall(MatGILUFactorNumeric_Seq(B, A, info, &needshift));
     if (!aij && !B->factorerrortype) PetscCall(MatGILUFactorCopyValues(B)); /* written in PETSc's storage, read from there */
@@ -814,7 +869,8 @@ static PetscErrorCode MatLUFactorNumeric_GILU(Mat B, Mat A, const MatFactorInfo 
     if (needshift) PetscCall(PetscSNPrintf(f->why, sizeof(f->why), "a pivot needs the shift of shift type %s (PETSc restarts with it)", MatFactorShiftTypes[(PetscInt)info->shifttype]));
     else f->rangilu = PETSC_TRUE;
   }
-  if (!f->rangilu) {
+  if (!f->rangilu) { /* PETSc's numeric factorization: its factor (made again if it was dropped) is kept for the next one */
+    PetscCall(MatGILUFactorMakePETSc(f, A));
     PetscCall(MatLUFactorNumeric(f->F, A, info));
     B->factorerrortype             = f->F->factorerrortype;
     B->factorerror_zeropivot_value = f->F->factorerror_zeropivot_value;
@@ -862,7 +918,9 @@ static PetscErrorCode MatGILUFactorSymbolic(Mat B, Mat A, IS row, IS col, const 
   PetscCall(MatDestroy(&f->F));
   PetscCall(MatGetFactor(A, MATSOLVERPETSC, MAT_FACTOR_ILU, &f->F));
   PetscCall(MatILUFactorSymbolic(f->F, A, row, col, info));
-  f->pattern = PETSC_FALSE;
+  f->sinfo    = *info;
+  f->hasfinfo = PETSC_FALSE;
+  f->pattern  = PETSC_FALSE;
   PetscCall(MatGILUFactorScheduleDestroy(f));
   PetscCall(ISDestroy(&f->row));
   PetscCall(ISDestroy(&f->col));
@@ -949,6 +1007,7 @@ static PetscErrorCode MatGetInfo_GILU(Mat B, MatInfoType flag, MatInfo *info)
 
   PetscFunctionBegin;
   if (f->F) PetscCall(MatGetInfo(f->F, flag, info));
+  else if (f->hasfinfo) *info = f->finfo; /* one process: local and global are the same */
   else PetscCall(PetscMemzero(info, sizeof(*info)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
