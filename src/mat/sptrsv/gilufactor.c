@@ -28,6 +28,14 @@
    -mat_gilu_factor_numeric petsc, use PETSc's numeric factorization and read the values from its storage. -ksp_view
    says which one ran; -log_view: GILUFactorNum.
 
+   Storage: the factor is stored once after the setup where gilu's numeric factorization of a MATSEQAIJ runs: PETSc's
+   symbolic factor (its pattern and values arrays) is dropped before the values are allocated (for ILU(0) in the natural
+   ordering even before the patterns are built: they are A's), the engine reads L's and U's values in place (chunked
+   plans with column-offset patterns, what auto runs on stencil factors; the other plans keep a reordered copy), and
+   the dense work rows live only during a numeric factorization. PETSc's factor is kept (made again from A where it
+   was dropped) where PETSc's numeric factorization is used: MATSEQBAIJ (gilu's writes into PETSc's storage), block
+   sizes 1 and 8, -mat_gilu_factor_numeric petsc, and a pivot that needs PETSc's shift.
+
    ICC(k) is done as ILU(k) of the symmetric matrix with the symmetric ordering: the same factors up to rounding
    (L = U^T D^{-1}), the same preconditioner.
 
@@ -272,6 +280,59 @@ static PetscErrorCode MatGILUFactorMakePETSc(Mat_GILUFactor *f, Mat A)
   PetscCall(FactorRestoreIJ(f->F, baij, &ia, &ja));
   PetscCheck(same, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "The nonzero pattern of the matrix changed since the symbolic factorization: call MatILUFactorSymbolic() again (or use DIFFERENT_NONZERO_PATTERN)");
   f->hasfinfo = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  ILU(0) of a MATSEQAIJ in the natural ordering, about to be factored by gilu's numeric factorization: PETSc's symbolic
+  factor has A's pattern (MatILUFactorSymbolic_SeqAIJ_ilu0() copies it, L's row i the entries before the diagonal, U's
+  the entries after it; the diagonal was checked there), so it is dropped first (its entry counts checked against A's)
+  and the patterns are read from A: the factor's pattern is never stored twice, not even during the setup.
+  Where this does not apply, or the counts differ, the patterns are read from PETSc's factor (MatGILUFactorGetPattern()).
+*/
+static PetscErrorCode MatGILUFactorGetPatternILU0(Mat B, Mat A)
+{
+  Mat_GILUFactor *f  = (Mat_GILUFactor *)B->data;
+  const PetscInt  nb = f->nb, *ai, *aj, *fi, *fj;
+  PetscInt        nzL = 0, nzU = 0;
+  PetscMemType    mtype;
+  PetscBool       baij;
+  MatInfo         finfo;
+
+  PetscFunctionBegin;
+  if (f->pattern || !f->F || f->bs != 1 || !f->identity || (PetscInt)f->sinfo.levels != 0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatSeqAIJGetCSRAndMemType(A, &ai, &aj, NULL, &mtype));
+  for (PetscInt i = 0; i < nb; i++)
+    for (PetscInt k = ai[i]; k < ai[i + 1]; k++) {
+      nzL += aj[k] < i;
+      nzU += aj[k] > i;
+    }
+  PetscCall(FactorGetIJ(f->F, nb, &baij, &fi, &fj));
+  PetscCall(MatGetInfo(f->F, MAT_LOCAL, &finfo));
+  if (baij || fi[nb] != nzL || (PetscInt)finfo.nz_used != nzL + nzU + nb) { /* not the pattern of A: read PETSc's */
+    PetscCall(FactorRestoreIJ(f->F, baij, &fi, &fj));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(FactorRestoreIJ(f->F, baij, &fi, &fj));
+  PetscCall(MatGILUFactorDropPETSc(f));
+  PetscCall(PetscFree2(f->Li, f->Lj));
+  PetscCall(PetscFree3(f->Ui, f->Uj, f->Udsrc));
+  PetscCall(PetscFree3(f->La, f->Ua, f->Ud));
+  PetscCall(PetscMalloc2(nb + 1, &f->Li, nzL, &f->Lj));
+  PetscCall(PetscMalloc3(nb + 1, &f->Ui, nzU, &f->Uj, nb, &f->Udsrc));
+  f->Li[0] = f->Ui[0] = 0;
+  for (PetscInt i = 0, p = 0, q = 0; i < nb; i++) {
+    for (PetscInt k = ai[i]; k < ai[i + 1]; k++) {
+      if (aj[k] < i) f->Lj[p++] = aj[k];
+      else if (aj[k] > i) f->Uj[q++] = aj[k];
+    }
+    f->Li[i + 1] = p;
+    f->Ui[i + 1] = q;
+  }
+  for (PetscInt i = 0; i < nb; i++) f->Udsrc[i] = nzL + nzU - f->Ui[i] + nb - 1 - i; /* PETSc's layout: U's rows from the last, each its entries then its diagonal */
+  f->pattern  = PETSC_TRUE;
+  f->analyzed = PETSC_FALSE;
+  f->patternid++;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -855,6 +916,7 @@ static PetscErrorCode MatLUFactorNumeric_GILU(Mat B, Mat A, const MatFactorInfo 
     }
     PetscCheck(sym, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatSolverType gilu computes ICC(k) as ILU(k) and needs a symmetric matrix, but this one is not (PETSc's ICC uses its upper triangle only): use -pc_type ilu, or -pc_factor_mat_solver_type petsc");
   }
+  if (aij && f->numeric == GILU_FACTOR_NUMERIC_GILU) PetscCall(MatGILUFactorGetPatternILU0(B, A));
   PetscCall(MatGILUFactorGetPattern(B));
   f->rangilu = PETSC_FALSE;
   if (f->numeric == GILU_FACTOR_NUMERIC_PETSC) PetscCall(PetscStrncpy(f->why, "-mat_gilu_factor_numeric petsc was given", sizeof(f->why)));
