@@ -88,7 +88,7 @@ typedef struct {
   GILUTriSolveType type;
   PetscInt         nthreads;
   /* the factors in CSR/BSR */
-  PetscInt  *Li, *Lj, *Ui, *Uj, *Udsrc; /* Udsrc[i]: where PETSc's factor keeps U's row i diagonal, its off-diagonal entries just before it */
+  PetscInt  *Li, *Lj, *Ui, *Uj; /* where PETSc's factor keeps U's row i diagonal (its off-diagonal entries just before it): UdPos() */
   MatScalar *La, *Ua, *Ud;
   PetscBool  pattern;   /* the CSR patterns above are current */
   PetscInt   patternid; /* counts the patterns read (the engine works on the arrays above in place: it is told when they change) */
@@ -99,7 +99,7 @@ typedef struct {
   PetscBool             ranserial;   /* ... and to one thread where the level sets are small too */
   PetscBool             rangilu;   /* the last numeric factorization was gilu's */
   char                  why[128];  /* else why PETSc's ran */
-  PetscInt             *ic;        /* inverse of the column ordering */
+  PetscInt             *ic;        /* inverse of the column ordering (during a numeric factorization only) */
   PetscBool             analyzed;  /* the schedule below is current (once per pattern) */
   PetscInt              nlevels, *lptr, *lrow; /* the level sets of L: rows lrow[lptr[l] .. lptr[l+1]-1] */
   PetscInt              nchunks, nclevels;    /* chunked: chunks of consecutive rows, levels of the chunk DAG */
@@ -115,6 +115,13 @@ static PetscErrorCode MatFactorGetSolverType_GILU(Mat A, MatSolverType *type)
   PetscFunctionBegin;
   *type = MATSOLVERGILU;
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Where PETSc's factor (its layout, checked when the patterns are read: L's rows, then U's rows from the last, each its
+   off-diagonal entries then its diagonal) keeps U's row i diagonal */
+static inline PetscInt UdPos(const Mat_GILUFactor *f, PetscInt i)
+{
+  return f->Li[f->nb] + f->Ui[f->nb] - f->Ui[i] + f->nb - 1 - i;
 }
 
 /* A block of PETSc's BAIJ storage (column-major) as the engine wants it (row-major) */
@@ -171,7 +178,7 @@ static PetscErrorCode MatGILUFactorGetPattern(Mat B)
   nzL = ia[nb];
   p   = ia[nb];
   PetscCall(PetscFree2(f->Li, f->Lj));
-  PetscCall(PetscFree3(f->Ui, f->Uj, f->Udsrc));
+  PetscCall(PetscFree2(f->Ui, f->Uj));
   PetscCall(PetscFree3(f->La, f->Ua, f->Ud));
   /* U: rows nb-1 down to 0, each its off-diagonal entries (columns > i) then its diagonal (column i) */
   for (PetscInt i = nb - 1; i >= 0; i--) {
@@ -183,7 +190,7 @@ static PetscErrorCode MatGILUFactorGetPattern(Mat B)
     p++;
   }
   PetscCall(PetscMalloc2(nb + 1, &f->Li, nzL, &f->Lj));
-  PetscCall(PetscMalloc3(nb + 1, &f->Ui, nzU, &f->Uj, nb, &f->Udsrc)); /* the values: MatGILUFactorAllocValues(), once PETSc's factor may be gone */
+  PetscCall(PetscMalloc2(nb + 1, &f->Ui, nzU, &f->Uj)); /* the values: MatGILUFactorAllocValues(), once PETSc's factor may be gone */
   for (PetscInt i = 0; i <= nb; i++) f->Li[i] = ia[i];
   PetscCall(PetscArraycpy(f->Lj, ja, nzL)); /* L: PETSc's first nzL entries, in place */
   /* U in increasing row order */
@@ -195,12 +202,11 @@ static PetscErrorCode MatGILUFactorGetPattern(Mat B)
 
     while (ja[q] != i) q++;
     f->Ui[i + 1] = q - p; /* count */
-    f->Udsrc[i]  = q;
     p            = q + 1;
   }
   for (PetscInt i = 0; i < nb; i++) f->Ui[i + 1] += f->Ui[i];
   for (PetscInt i = 0; i < nb; i++) {
-    PetscInt q0 = f->Udsrc[i] - (f->Ui[i + 1] - f->Ui[i]);
+    PetscInt q0 = UdPos(f, i) - (f->Ui[i + 1] - f->Ui[i]);
 
     for (PetscInt k = f->Ui[i]; k < f->Ui[i + 1]; k++) f->Uj[k] = ja[q0 + k - f->Ui[i]];
   }
@@ -236,11 +242,11 @@ static PetscErrorCode MatGILUFactorCopyValues(Mat B)
   else PetscCall(MatSeqAIJGetArray(f->F, &aa));
   for (PetscInt k = 0; k < f->Li[nb]; k++) CopyBlock(bs, aa + k * bs2, f->La + k * bs2);
   for (PetscInt i = 0; i < nb; i++) { /* U's row i: the entries just before its diagonal in PETSc's storage */
-    const PetscInt nz = f->Ui[i + 1] - f->Ui[i], q0 = f->Udsrc[i] - nz;
+    const PetscInt nz = f->Ui[i + 1] - f->Ui[i], q0 = UdPos(f, i) - nz;
 
     for (PetscInt k = 0; k < nz; k++) CopyBlock(bs, aa + (q0 + k) * bs2, f->Ua + (f->Ui[i] + k) * bs2);
   }
-  for (PetscInt i = 0; i < nb; i++) CopyBlock(bs, aa + f->Udsrc[i] * bs2, f->Ud + i * bs2);
+  for (PetscInt i = 0; i < nb; i++) CopyBlock(bs, aa + UdPos(f, i) * bs2, f->Ud + i * bs2);
   if (baij) PetscCall(MatSeqBAIJRestoreArray(f->F, &aa));
   else PetscCall(MatSeqAIJRestoreArray(f->F, &aa));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -276,7 +282,7 @@ static PetscErrorCode MatGILUFactorMakePETSc(Mat_GILUFactor *f, Mat A)
   PetscCall(MatILUFactorSymbolic(f->F, A, f->row, f->col, &f->sinfo));
   PetscCall(FactorGetIJ(f->F, f->nb, &baij, &ia, &ja));
   same = (PetscBool)(ia[f->nb] == f->Li[f->nb]);
-  for (PetscInt i = 0; i < f->nb && same; i++) same = (PetscBool)(ja[f->Udsrc[i]] == i);
+  for (PetscInt i = 0; i < f->nb && same; i++) same = (PetscBool)(ja[UdPos(f, i)] == i);
   PetscCall(FactorRestoreIJ(f->F, baij, &ia, &ja));
   PetscCheck(same, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "The nonzero pattern of the matrix changed since the symbolic factorization: call MatILUFactorSymbolic() again (or use DIFFERENT_NONZERO_PATTERN)");
   f->hasfinfo = PETSC_FALSE;
@@ -316,10 +322,10 @@ static PetscErrorCode MatGILUFactorGetPatternILU0(Mat B, Mat A)
   PetscCall(FactorRestoreIJ(f->F, baij, &fi, &fj));
   PetscCall(MatGILUFactorDropPETSc(f));
   PetscCall(PetscFree2(f->Li, f->Lj));
-  PetscCall(PetscFree3(f->Ui, f->Uj, f->Udsrc));
+  PetscCall(PetscFree2(f->Ui, f->Uj));
   PetscCall(PetscFree3(f->La, f->Ua, f->Ud));
   PetscCall(PetscMalloc2(nb + 1, &f->Li, nzL, &f->Lj));
-  PetscCall(PetscMalloc3(nb + 1, &f->Ui, nzU, &f->Uj, nb, &f->Udsrc));
+  PetscCall(PetscMalloc2(nb + 1, &f->Ui, nzU, &f->Uj));
   f->Li[0] = f->Ui[0] = 0;
   for (PetscInt i = 0, p = 0, q = 0; i < nb; i++) {
     for (PetscInt k = ai[i]; k < ai[i + 1]; k++) {
@@ -329,7 +335,6 @@ static PetscErrorCode MatGILUFactorGetPatternILU0(Mat B, Mat A)
     f->Li[i + 1] = p;
     f->Ui[i + 1] = q;
   }
-  for (PetscInt i = 0; i < nb; i++) f->Udsrc[i] = nzL + nzU - f->Ui[i] + nb - 1 - i; /* PETSc's layout: U's rows from the last, each its entries then its diagonal */
   f->pattern  = PETSC_TRUE;
   f->analyzed = PETSC_FALSE;
   f->patternid++;
@@ -578,7 +583,7 @@ static inline void FactorRow(const Mat_GILUFactor *f, PetscInt i, const PetscInt
 /*
   MATSEQBAIJ, block sizes 2 to 7: row i as PETSc's MatLUFactorNumeric_SeqBAIJ_<bs>[_NaturalOrdering] computes it, in
   PETSc's storage (fa: the values of PETSc's factor, column-major blocks; L's rows first, U's row i off-diagonal blocks
-  just before its diagonal block at Udsrc[i], which is stored inverted). A block of the work row that is exactly zero is
+  just before its diagonal block at UdPos(f, i), which is stored inverted). A block of the work row that is exactly zero is
   skipped; a multiplier is the block times the inverted pivot block, and each U block is updated by A -= B C with the
   product summed first, in PETSc's order of operations (its kernels A_gets_A_times_B_<bs> and
   A_gets_A_minus_B_times_C_<bs>); the pivot block is inverted by PETSc's own PetscKernel_A_gets_inverse_A_<bs>() with
@@ -635,7 +640,7 @@ static inline PetscErrorCode BlockInvert(PetscInt bs, MatScalar *v, PetscReal sh
 static inline void FactorRowBAIJ(const Mat_GILUFactor *f, PetscInt i, const PetscInt *ai, const PetscInt *aj, const MatScalar *aa, const PetscInt *r, const PetscInt *ic, PetscReal shift, MatScalar *PETSC_RESTRICT fa, MatScalar *PETSC_RESTRICT rtmp, PivotInfo *pi)
 {
   const PetscInt bs = f->bs, bs2 = bs * bs, row = r[i], l0 = f->Li[i], l1 = f->Li[i + 1], u0 = f->Ui[i], u1 = f->Ui[i + 1];
-  const PetscInt *Lj = f->Lj, *Ui = f->Ui, *Uj = f->Uj, *Ud = f->Udsrc;
+  const PetscInt *Lj = f->Lj, *Ui = f->Ui, *Uj = f->Uj;
   MatScalar      *pv;
   PetscBool       zero = PETSC_FALSE;
 
@@ -651,22 +656,22 @@ static inline void FactorRowBAIJ(const Mat_GILUFactor *f, PetscInt i, const Pets
     for (PetscInt q = 0; q < bs2 && !nz; q++) nz = (PetscBool)(pc[q] != (MatScalar)0.0);
     if (nz) {
       const PetscInt  q0 = Ui[c], q1 = Ui[c + 1];
-      const MatScalar *uv = fa + bs2 * (Ud[c] - (q1 - q0));
+      const MatScalar *uv = fa + bs2 * (UdPos(f, c) - (q1 - q0));
 
-      BlockTimesRight(bs, pc, fa + bs2 * Ud[c]);
+      BlockTimesRight(bs, pc, fa + bs2 * UdPos(f, c));
       for (PetscInt q = q0; q < q1; q++) BlockMinusProduct(bs, rtmp + bs2 * Uj[q], pc, uv + bs2 * (q - q0));
       pi->flops += 2.0 * bs2 * bs * (q1 - q0 + 1) - bs2;
     }
   }
   for (PetscInt k = l0; k < l1; k++) memcpy(fa + bs2 * k, rtmp + bs2 * Lj[k], bs2 * sizeof(MatScalar));
-  pv = fa + bs2 * Ud[i];
+  pv = fa + bs2 * UdPos(f, i);
   memcpy(pv, rtmp + bs2 * i, bs2 * sizeof(MatScalar));
   if (BlockInvert(bs, pv, shift, &zero) || zero) {
     if (pi->zfirst < 0 || i < pi->zfirst) pi->zfirst = i;
     if (i > pi->zrow) pi->zrow = i;
   }
   pi->flops += 1.333333333333 * bs2 * bs;
-  for (PetscInt k = u0; k < u1; k++) memcpy(fa + bs2 * (Ud[i] - (u1 - k)), rtmp + bs2 * Uj[k], bs2 * sizeof(MatScalar));
+  for (PetscInt k = u0; k < u1; k++) memcpy(fa + bs2 * (UdPos(f, i) - (u1 - k)), rtmp + bs2 * Uj[k], bs2 * sizeof(MatScalar));
 }
 
 /*
@@ -693,6 +698,14 @@ static PetscErrorCode MatGILUFactorNumeric_Seq(Mat B, Mat A, const MatFactorInfo
   PetscCall(MatGILUFactorAnalyze(f));
   nt = f->nthreads;
   PetscCall(PetscMalloc1((size_t)nt * nb * bs2, &f->rtmp)); /* only entries of a row's pattern are read, after being zeroed */
+  PetscCall(PetscMalloc1(nb, &f->ic));                       /* the inverse column ordering, also during the factorization only */
+  {
+    const PetscInt *c;
+
+    PetscCall(ISGetIndices(f->col, &c));
+    for (PetscInt i = 0; i < nb; i++) f->ic[c[i]] = i;
+    PetscCall(ISRestoreIndices(f->col, &c));
+  }
   ic = f->ic;
   if (baij) {
     PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_TRUE, &nbA, &ai, &aj, &done));
@@ -791,6 +804,7 @@ static PetscErrorCode MatGILUFactorNumeric_Seq(Mat B, Mat A, const MatFactorInfo
     PetscCall(MatSeqBAIJRestoreArray(f->F, &fa));
   } else PetscCall(MatSeqAIJRestoreArrayRead(A, &aa));
   PetscCall(PetscFree(f->rtmp));
+  PetscCall(PetscFree(f->ic));
   *needshift = all.needshift;
   /* MatPivotCheck_none(): PETSc errors at the first zero pivot if asked to, else records them and goes on (the last one stays) */
   B->factorerrortype = MAT_FACTOR_NOERROR;
@@ -1009,15 +1023,6 @@ static PetscErrorCode MatGILUFactorSymbolic(Mat B, Mat A, IS row, IS col, const 
   f->identity = (PetscBool)(ri && ci);
   PetscCall(PetscFree(f->work));
   PetscCall(PetscMalloc1(m, &f->work));
-  PetscCall(PetscFree(f->ic));
-  PetscCall(PetscMalloc1(f->nb, &f->ic));
-  {
-    const PetscInt *c;
-
-    PetscCall(ISGetIndices(f->col, &c));
-    for (PetscInt i = 0; i < f->nb; i++) f->ic[c[i]] = i;
-    PetscCall(ISRestoreIndices(f->col, &c));
-  }
   /* options */
   type = (PetscEnum)f->numeric;
   PetscCall(PetscOptionsGetEnum(((PetscObject)B)->options, ((PetscObject)B)->prefix, "-mat_gilu_factor_numeric", GILUFactorNumericTypes, &type, &set));
@@ -1119,7 +1124,7 @@ static PetscErrorCode MatDestroy_GILU(Mat B)
   PetscCall(PetscFree(f->ic));
   PetscCall(MatGILUFactorScheduleDestroy(f));
   PetscCall(PetscFree2(f->Li, f->Lj));
-  PetscCall(PetscFree3(f->Ui, f->Uj, f->Udsrc));
+  PetscCall(PetscFree2(f->Ui, f->Uj));
   PetscCall(PetscFree3(f->La, f->Ua, f->Ud));
   PetscCall(PetscFree(B->data));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatFactorGetSolverType_C", NULL));
