@@ -72,11 +72,11 @@ static const char *const GILUFactorSchedules[] = {"chunked", "levelset", "GILUFa
 #define GILU_FACTOR_LEVEL_MIN 32  /* chunked falls back to the level sets if they have this many rows per thread on average, else to one thread (a barrier per level costs more than a few rows) */
 
 typedef struct {
-  Mat              F;      /* PETSc's factor (MatSolverType petsc, ILU): its symbolic factorization, and its numeric one where gilu's is not used;
+  Mat              F;     /* PETSc's factor (MatSolverType petsc, ILU): its symbolic factorization, and its numeric one where gilu's is not used;
                               destroyed once gilu's own numeric factorization of a MATSEQAIJ has run (the factor is then stored once, in the
                               arrays below), made again from A, the orderings and sinfo where PETSc's numeric factorization is needed */
-  MatFactorInfo    sinfo;  /* the symbolic factorization's info (levels, fill, ...), to make F again */
-  MatInfo          finfo;  /* F's MatGetInfo() when it was destroyed (what MatGetInfo() of the factor answers without F) */
+  MatFactorInfo    sinfo; /* the symbolic factorization's info (levels, fill, ...), to make F again */
+  MatInfo          finfo; /* F's MatGetInfo() when it was destroyed (what MatGetInfo() of the factor answers without F) */
   PetscBool        hasfinfo;
   MatFactorType    ftype;  /* what the user asked for: ILU or ICC */
   GILUTri          L, U;   /* the factors, in the permuted numbering */
@@ -298,8 +298,8 @@ static PetscErrorCode MatGILUFactorMakePETSc(Mat_GILUFactor *f, Mat A)
 */
 static PetscErrorCode MatGILUFactorGetPatternILU0(Mat B, Mat A)
 {
-  Mat_GILUFactor *f  = (Mat_GILUFactor *)B->data;
-  const PetscInt  nb = f->nb, *ai, *aj, *fi, *fj;
+  Mat_GILUFactor *f   = (Mat_GILUFactor *)B->data;
+  const PetscInt  nb  = f->nb, *ai, *aj, *fi, *fj;
   PetscInt        nzL = 0, nzU = 0;
   PetscMemType    mtype;
   PetscBool       baij;
@@ -698,7 +698,7 @@ static PetscErrorCode MatGILUFactorNumeric_Seq(Mat B, Mat A, const MatFactorInfo
   PetscCall(MatGILUFactorAnalyze(f));
   nt = f->nthreads;
   PetscCall(PetscMalloc1((size_t)nt * nb * bs2, &f->rtmp)); /* only entries of a row's pattern are read, after being zeroed */
-  PetscCall(PetscMalloc1(nb, &f->ic));                       /* the inverse column ordering, also during the factorization only */
+  PetscCall(PetscMalloc1(nb, &f->ic));                      /* the inverse column ordering, also during the factorization only */
   {
     const PetscInt *c;
 
