@@ -28,6 +28,14 @@
    -mat_gilu_factor_numeric petsc, use PETSc's numeric factorization and read the values from its storage. -ksp_view
    says which one ran; -log_view: GILUFactorNum.
 
+   Storage: the factor is stored once after the setup where gilu's numeric factorization of a MATSEQAIJ runs: PETSc's
+   symbolic factor (its pattern and values arrays) is dropped before the values are allocated (for ILU(0) in the natural
+   ordering even before the patterns are built: they are A's), the engine reads L's and U's values in place (chunked
+   plans with column-offset patterns, what auto runs on stencil factors; the other plans keep a reordered copy), and
+   the dense work rows live only during a numeric factorization. PETSc's factor is kept (made again from A where it
+   was dropped) where PETSc's numeric factorization is used: MATSEQBAIJ (gilu's writes into PETSc's storage), block
+   sizes 1 and 8, -mat_gilu_factor_numeric petsc, and a pivot that needs PETSc's shift.
+
    ICC(k) is done as ILU(k) of the symmetric matrix with the symmetric ordering: the same factors up to rounding
    (L = U^T D^{-1}), the same preconditioner.
 
@@ -64,7 +72,12 @@ static const char *const GILUFactorSchedules[] = {"chunked", "levelset", "GILUFa
 #define GILU_FACTOR_LEVEL_MIN 32  /* chunked falls back to the level sets if they have this many rows per thread on average, else to one thread (a barrier per level costs more than a few rows) */
 
 typedef struct {
-  Mat              F;      /* PETSc's factor (MatSolverType petsc, ILU): its symbolic factorization, and its numeric one where gilu's is not used */
+  Mat              F;     /* PETSc's factor (MatSolverType petsc, ILU): its symbolic factorization, and its numeric one where gilu's is not used;
+                              destroyed once gilu's own numeric factorization of a MATSEQAIJ has run (the factor is then stored once, in the
+                              arrays below), made again from A, the orderings and sinfo where PETSc's numeric factorization is needed */
+  MatFactorInfo    sinfo; /* the symbolic factorization's info (levels, fill, ...), to make F again */
+  MatInfo          finfo; /* F's MatGetInfo() when it was destroyed (what MatGetInfo() of the factor answers without F) */
+  PetscBool        hasfinfo;
   MatFactorType    ftype;  /* what the user asked for: ILU or ICC */
   GILUTri          L, U;   /* the factors, in the permuted numbering */
   GILUTri          Lt, Ut; /* L^T (upper) and U^T (lower), built at the first MatSolveTranspose() */
@@ -75,7 +88,7 @@ typedef struct {
   GILUTriSolveType type;
   PetscInt         nthreads;
   /* the factors in CSR/BSR */
-  PetscInt  *Li, *Lj, *Ui, *Uj, *Udsrc; /* Udsrc[i]: where PETSc's factor keeps U's row i diagonal, its off-diagonal entries just before it */
+  PetscInt  *Li, *Lj, *Ui, *Uj; /* where PETSc's factor keeps U's row i diagonal (its off-diagonal entries just before it): UdPos() */
   MatScalar *La, *Ua, *Ud;
   PetscBool  pattern;   /* the CSR patterns above are current */
   PetscInt   patternid; /* counts the patterns read (the engine works on the arrays above in place: it is told when they change) */
@@ -86,7 +99,7 @@ typedef struct {
   PetscBool             ranserial;   /* ... and to one thread where the level sets are small too */
   PetscBool             rangilu;   /* the last numeric factorization was gilu's */
   char                  why[128];  /* else why PETSc's ran */
-  PetscInt             *ic;        /* inverse of the column ordering */
+  PetscInt             *ic;        /* inverse of the column ordering (during a numeric factorization only) */
   PetscBool             analyzed;  /* the schedule below is current (once per pattern) */
   PetscInt              nlevels, *lptr, *lrow; /* the level sets of L: rows lrow[lptr[l] .. lptr[l+1]-1] */
   PetscInt              nchunks, nclevels;    /* chunked: chunks of consecutive rows, levels of the chunk DAG */
@@ -94,7 +107,7 @@ typedef struct {
   PetscInt             *clptr;                /* [nclevels+1] chunk level l is corder[clptr[l] .. clptr[l+1]-1] */
   PetscInt             *dptr, *dep;           /* [nchunks+1], [dptr[nchunks]] the chunks each chunk reads */
   unsigned int         *cdone, epoch;         /* cdone[c] == epoch: chunk c is final in this factorization */
-  MatScalar            *rtmp;                 /* [nthreads * nb] the dense work rows of the threads */
+  MatScalar            *rtmp;                 /* [nthreads * nb] the dense work rows of the threads (during a numeric factorization only) */
 } Mat_GILUFactor;
 
 static PetscErrorCode MatFactorGetSolverType_GILU(Mat A, MatSolverType *type)
@@ -102,6 +115,13 @@ static PetscErrorCode MatFactorGetSolverType_GILU(Mat A, MatSolverType *type)
   PetscFunctionBegin;
   *type = MATSOLVERGILU;
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Where PETSc's factor (its layout, checked when the patterns are read: L's rows, then U's rows from the last, each its
+   off-diagonal entries then its diagonal) keeps U's row i diagonal */
+static inline PetscInt UdPos(const Mat_GILUFactor *f, PetscInt i)
+{
+  return f->Li[f->nb] + f->Ui[f->nb] - f->Ui[i] + f->nb - 1 - i;
 }
 
 /* A block of PETSc's BAIJ storage (column-major) as the engine wants it (row-major) */
@@ -147,17 +167,18 @@ static PetscErrorCode FactorRestoreIJ(Mat F, PetscBool baij, const PetscInt **ia
 static PetscErrorCode MatGILUFactorGetPattern(Mat B)
 {
   Mat_GILUFactor *f = (Mat_GILUFactor *)B->data;
-  const PetscInt *ia, *ja, bs = f->bs, bs2 = bs * bs, nb = f->nb;
+  const PetscInt *ia, *ja, nb = f->nb;
   PetscInt        nzL, nzU = 0, p;
   PetscBool       baij;
 
   PetscFunctionBegin;
   if (f->pattern) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(f->F, PETSC_COMM_SELF, PETSC_ERR_ORDER, "Call MatILUFactorSymbolic() before MatLUFactorNumeric()");
   PetscCall(FactorGetIJ(f->F, nb, &baij, &ia, &ja));
   nzL = ia[nb];
   p   = ia[nb];
   PetscCall(PetscFree2(f->Li, f->Lj));
-  PetscCall(PetscFree3(f->Ui, f->Uj, f->Udsrc));
+  PetscCall(PetscFree2(f->Ui, f->Uj));
   PetscCall(PetscFree3(f->La, f->Ua, f->Ud));
   /* U: rows nb-1 down to 0, each its off-diagonal entries (columns > i) then its diagonal (column i) */
   for (PetscInt i = nb - 1; i >= 0; i--) {
@@ -169,8 +190,7 @@ static PetscErrorCode MatGILUFactorGetPattern(Mat B)
     p++;
   }
   PetscCall(PetscMalloc2(nb + 1, &f->Li, nzL, &f->Lj));
-  PetscCall(PetscMalloc3(nb + 1, &f->Ui, nzU, &f->Uj, nb, &f->Udsrc));
-  PetscCall(PetscMalloc3(nzL * bs2, &f->La, nzU * bs2, &f->Ua, nb * bs2, &f->Ud));
+  PetscCall(PetscMalloc2(nb + 1, &f->Ui, nzU, &f->Uj)); /* the values: MatGILUFactorAllocValues(), once PETSc's factor may be gone */
   for (PetscInt i = 0; i <= nb; i++) f->Li[i] = ia[i];
   PetscCall(PetscArraycpy(f->Lj, ja, nzL)); /* L: PETSc's first nzL entries, in place */
   /* U in increasing row order */
@@ -182,12 +202,11 @@ static PetscErrorCode MatGILUFactorGetPattern(Mat B)
 
     while (ja[q] != i) q++;
     f->Ui[i + 1] = q - p; /* count */
-    f->Udsrc[i]  = q;
     p            = q + 1;
   }
   for (PetscInt i = 0; i < nb; i++) f->Ui[i + 1] += f->Ui[i];
   for (PetscInt i = 0; i < nb; i++) {
-    PetscInt q0 = f->Udsrc[i] - (f->Ui[i + 1] - f->Ui[i]);
+    PetscInt q0 = UdPos(f, i) - (f->Ui[i + 1] - f->Ui[i]);
 
     for (PetscInt k = f->Ui[i]; k < f->Ui[i + 1]; k++) f->Uj[k] = ja[q0 + k - f->Ui[i]];
   }
@@ -195,6 +214,16 @@ static PetscErrorCode MatGILUFactorGetPattern(Mat B)
   f->pattern  = PETSC_TRUE;
   f->analyzed = PETSC_FALSE;
   f->patternid++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The arrays of the values of L and U (their patterns read), allocated after PETSc's factor was dropped where it is */
+static PetscErrorCode MatGILUFactorAllocValues(Mat_GILUFactor *f)
+{
+  const PetscInt bs2 = f->bs * f->bs, nb = f->nb;
+
+  PetscFunctionBegin;
+  if (!f->La) PetscCall(PetscMalloc3(f->Li[nb] * bs2, &f->La, f->Ui[nb] * bs2, &f->Ua, nb * bs2, &f->Ud));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -207,18 +236,108 @@ static PetscErrorCode MatGILUFactorCopyValues(Mat B)
   PetscBool       baij;
 
   PetscFunctionBegin;
+  PetscCall(MatGILUFactorAllocValues(f));
   PetscCall(PetscObjectTypeCompare((PetscObject)f->F, MATSEQBAIJ, &baij));
   if (baij) PetscCall(MatSeqBAIJGetArray(f->F, &aa));
   else PetscCall(MatSeqAIJGetArray(f->F, &aa));
   for (PetscInt k = 0; k < f->Li[nb]; k++) CopyBlock(bs, aa + k * bs2, f->La + k * bs2);
   for (PetscInt i = 0; i < nb; i++) { /* U's row i: the entries just before its diagonal in PETSc's storage */
-    const PetscInt nz = f->Ui[i + 1] - f->Ui[i], q0 = f->Udsrc[i] - nz;
+    const PetscInt nz = f->Ui[i + 1] - f->Ui[i], q0 = UdPos(f, i) - nz;
 
     for (PetscInt k = 0; k < nz; k++) CopyBlock(bs, aa + (q0 + k) * bs2, f->Ua + (f->Ui[i] + k) * bs2);
   }
-  for (PetscInt i = 0; i < nb; i++) CopyBlock(bs, aa + f->Udsrc[i] * bs2, f->Ud + i * bs2);
+  for (PetscInt i = 0; i < nb; i++) CopyBlock(bs, aa + UdPos(f, i) * bs2, f->Ud + i * bs2);
   if (baij) PetscCall(MatSeqBAIJRestoreArray(f->F, &aa));
   else PetscCall(MatSeqAIJRestoreArray(f->F, &aa));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  PETSc's factor dropped once gilu's numeric factorization of a MATSEQAIJ is to run: that reads the matrix and the
+  patterns above and writes the values above only, so the factor is stored once. What MatGetInfo() says of it is kept.
+*/
+static PetscErrorCode MatGILUFactorDropPETSc(Mat_GILUFactor *f)
+{
+  PetscFunctionBegin;
+  if (!f->F) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatGetInfo(f->F, MAT_LOCAL, &f->finfo));
+  f->hasfinfo = PETSC_TRUE;
+  PetscCall(MatDestroy(&f->F));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  PETSc's factor made again where its numeric factorization runs after it was dropped (a pivot that needs PETSc's shift):
+  PETSc's symbolic factorization of A with the orderings and the info of the last symbolic one, which must give the
+  pattern read then (A's nonzero pattern unchanged, as MatLUFactorNumeric() requires)
+*/
+static PetscErrorCode MatGILUFactorMakePETSc(Mat_GILUFactor *f, Mat A)
+{
+  const PetscInt *ia, *ja;
+  PetscBool       baij, same;
+
+  PetscFunctionBegin;
+  if (f->F) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatGetFactor(A, MATSOLVERPETSC, MAT_FACTOR_ILU, &f->F));
+  PetscCall(MatILUFactorSymbolic(f->F, A, f->row, f->col, &f->sinfo));
+  PetscCall(FactorGetIJ(f->F, f->nb, &baij, &ia, &ja));
+  same = (PetscBool)(ia[f->nb] == f->Li[f->nb]);
+  for (PetscInt i = 0; i < f->nb && same; i++) same = (PetscBool)(ja[UdPos(f, i)] == i);
+  PetscCall(FactorRestoreIJ(f->F, baij, &ia, &ja));
+  PetscCheck(same, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "The nonzero pattern of the matrix changed since the symbolic factorization: call MatILUFactorSymbolic() again (or use DIFFERENT_NONZERO_PATTERN)");
+  f->hasfinfo = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  ILU(0) of a MATSEQAIJ in the natural ordering, about to be factored by gilu's numeric factorization: PETSc's symbolic
+  factor has A's pattern (MatILUFactorSymbolic_SeqAIJ_ilu0() copies it, L's row i the entries before the diagonal, U's
+  the entries after it; the diagonal was checked there), so it is dropped first (its entry counts checked against A's)
+  and the patterns are read from A: the factor's pattern is never stored twice, not even during the setup.
+  Where this does not apply, or the counts differ, the patterns are read from PETSc's factor (MatGILUFactorGetPattern()).
+*/
+static PetscErrorCode MatGILUFactorGetPatternILU0(Mat B, Mat A)
+{
+  Mat_GILUFactor *f   = (Mat_GILUFactor *)B->data;
+  const PetscInt  nb  = f->nb, *ai, *aj, *fi, *fj;
+  PetscInt        nzL = 0, nzU = 0;
+  PetscMemType    mtype;
+  PetscBool       baij;
+  MatInfo         finfo;
+
+  PetscFunctionBegin;
+  if (f->pattern || !f->F || f->bs != 1 || !f->identity || (PetscInt)f->sinfo.levels != 0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatSeqAIJGetCSRAndMemType(A, &ai, &aj, NULL, &mtype));
+  for (PetscInt i = 0; i < nb; i++)
+    for (PetscInt k = ai[i]; k < ai[i + 1]; k++) {
+      nzL += aj[k] < i;
+      nzU += aj[k] > i;
+    }
+  PetscCall(FactorGetIJ(f->F, nb, &baij, &fi, &fj));
+  PetscCall(MatGetInfo(f->F, MAT_LOCAL, &finfo));
+  if (baij || fi[nb] != nzL || (PetscInt)finfo.nz_used != nzL + nzU + nb) { /* not the pattern of A: read PETSc's */
+    PetscCall(FactorRestoreIJ(f->F, baij, &fi, &fj));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(FactorRestoreIJ(f->F, baij, &fi, &fj));
+  PetscCall(MatGILUFactorDropPETSc(f));
+  PetscCall(PetscFree2(f->Li, f->Lj));
+  PetscCall(PetscFree2(f->Ui, f->Uj));
+  PetscCall(PetscFree3(f->La, f->Ua, f->Ud));
+  PetscCall(PetscMalloc2(nb + 1, &f->Li, nzL, &f->Lj));
+  PetscCall(PetscMalloc2(nb + 1, &f->Ui, nzU, &f->Uj));
+  f->Li[0] = f->Ui[0] = 0;
+  for (PetscInt i = 0, p = 0, q = 0; i < nb; i++) {
+    for (PetscInt k = ai[i]; k < ai[i + 1]; k++) {
+      if (aj[k] < i) f->Lj[p++] = aj[k];
+      else if (aj[k] > i) f->Uj[q++] = aj[k];
+    }
+    f->Li[i + 1] = p;
+    f->Ui[i + 1] = q;
+  }
+  f->pattern  = PETSC_TRUE;
+  f->analyzed = PETSC_FALSE;
+  f->patternid++;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -242,7 +361,6 @@ static PetscErrorCode MatGILUFactorScheduleDestroy(Mat_GILUFactor *f)
   PetscCall(PetscFree4(f->cptr, f->corder, f->dptr, f->cdone));
   PetscCall(PetscFree(f->dep));
   PetscCall(PetscFree(f->clptr));
-  PetscCall(PetscFree(f->rtmp));
   f->nlevels  = 0;
   f->nchunks  = 0;
   f->nclevels = 0;
@@ -376,7 +494,6 @@ static PetscErrorCode MatGILUFactorAnalyze(Mat_GILUFactor *f)
     }
   }
   PetscCall(PetscFree(level));
-  PetscCall(PetscMalloc1((size_t)f->nthreads * nb * f->bs * f->bs, &f->rtmp)); /* only entries of a row's pattern are read, after being zeroed */
   f->analyzed = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -466,7 +583,7 @@ static inline void FactorRow(const Mat_GILUFactor *f, PetscInt i, const PetscInt
 /*
   MATSEQBAIJ, block sizes 2 to 7: row i as PETSc's MatLUFactorNumeric_SeqBAIJ_<bs>[_NaturalOrdering] computes it, in
   PETSc's storage (fa: the values of PETSc's factor, column-major blocks; L's rows first, U's row i off-diagonal blocks
-  just before its diagonal block at Udsrc[i], which is stored inverted). A block of the work row that is exactly zero is
+  just before its diagonal block at UdPos(f, i), which is stored inverted). A block of the work row that is exactly zero is
   skipped; a multiplier is the block times the inverted pivot block, and each U block is updated by A -= B C with the
   product summed first, in PETSc's order of operations (its kernels A_gets_A_times_B_<bs> and
   A_gets_A_minus_B_times_C_<bs>); the pivot block is inverted by PETSc's own PetscKernel_A_gets_inverse_A_<bs>() with
@@ -523,7 +640,7 @@ static inline PetscErrorCode BlockInvert(PetscInt bs, MatScalar *v, PetscReal sh
 static inline void FactorRowBAIJ(const Mat_GILUFactor *f, PetscInt i, const PetscInt *ai, const PetscInt *aj, const MatScalar *aa, const PetscInt *r, const PetscInt *ic, PetscReal shift, MatScalar *PETSC_RESTRICT fa, MatScalar *PETSC_RESTRICT rtmp, PivotInfo *pi)
 {
   const PetscInt bs = f->bs, bs2 = bs * bs, row = r[i], l0 = f->Li[i], l1 = f->Li[i + 1], u0 = f->Ui[i], u1 = f->Ui[i + 1];
-  const PetscInt *Lj = f->Lj, *Ui = f->Ui, *Uj = f->Uj, *Ud = f->Udsrc;
+  const PetscInt *Lj = f->Lj, *Ui = f->Ui, *Uj = f->Uj;
   MatScalar      *pv;
   PetscBool       zero = PETSC_FALSE;
 
@@ -539,22 +656,22 @@ static inline void FactorRowBAIJ(const Mat_GILUFactor *f, PetscInt i, const Pets
     for (PetscInt q = 0; q < bs2 && !nz; q++) nz = (PetscBool)(pc[q] != (MatScalar)0.0);
     if (nz) {
       const PetscInt  q0 = Ui[c], q1 = Ui[c + 1];
-      const MatScalar *uv = fa + bs2 * (Ud[c] - (q1 - q0));
+      const MatScalar *uv = fa + bs2 * (UdPos(f, c) - (q1 - q0));
 
-      BlockTimesRight(bs, pc, fa + bs2 * Ud[c]);
+      BlockTimesRight(bs, pc, fa + bs2 * UdPos(f, c));
       for (PetscInt q = q0; q < q1; q++) BlockMinusProduct(bs, rtmp + bs2 * Uj[q], pc, uv + bs2 * (q - q0));
       pi->flops += 2.0 * bs2 * bs * (q1 - q0 + 1) - bs2;
     }
   }
   for (PetscInt k = l0; k < l1; k++) memcpy(fa + bs2 * k, rtmp + bs2 * Lj[k], bs2 * sizeof(MatScalar));
-  pv = fa + bs2 * Ud[i];
+  pv = fa + bs2 * UdPos(f, i);
   memcpy(pv, rtmp + bs2 * i, bs2 * sizeof(MatScalar));
   if (BlockInvert(bs, pv, shift, &zero) || zero) {
     if (pi->zfirst < 0 || i < pi->zfirst) pi->zfirst = i;
     if (i > pi->zrow) pi->zrow = i;
   }
   pi->flops += 1.333333333333 * bs2 * bs;
-  for (PetscInt k = u0; k < u1; k++) memcpy(fa + bs2 * (Ud[i] - (u1 - k)), rtmp + bs2 * Uj[k], bs2 * sizeof(MatScalar));
+  for (PetscInt k = u0; k < u1; k++) memcpy(fa + bs2 * (UdPos(f, i) - (u1 - k)), rtmp + bs2 * Uj[k], bs2 * sizeof(MatScalar));
 }
 
 /*
@@ -580,6 +697,15 @@ static PetscErrorCode MatGILUFactorNumeric_Seq(Mat B, Mat A, const MatFactorInfo
   PetscFunctionBegin;
   PetscCall(MatGILUFactorAnalyze(f));
   nt = f->nthreads;
+  PetscCall(PetscMalloc1((size_t)nt * nb * bs2, &f->rtmp)); /* only entries of a row's pattern are read, after being zeroed */
+  PetscCall(PetscMalloc1(nb, &f->ic));                      /* the inverse column ordering, also during the factorization only */
+  {
+    const PetscInt *c;
+
+    PetscCall(ISGetIndices(f->col, &c));
+    for (PetscInt i = 0; i < nb; i++) f->ic[c[i]] = i;
+    PetscCall(ISRestoreIndices(f->col, &c));
+  }
   ic = f->ic;
   if (baij) {
     PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_TRUE, &nbA, &ai, &aj, &done));
@@ -677,6 +803,8 @@ static PetscErrorCode MatGILUFactorNumeric_Seq(Mat B, Mat A, const MatFactorInfo
     PetscCall(MatSeqBAIJRestoreArray(A, &aab));
     PetscCall(MatSeqBAIJRestoreArray(f->F, &fa));
   } else PetscCall(MatSeqAIJRestoreArrayRead(A, &aa));
+  PetscCall(PetscFree(f->rtmp));
+  PetscCall(PetscFree(f->ic));
   *needshift = all.needshift;
   /* MatPivotCheck_none(): PETSc errors at the first zero pivot if asked to, else records them and goes on (the last one stays) */
   B->factorerrortype = MAT_FACTOR_NOERROR;
@@ -802,11 +930,14 @@ static PetscErrorCode MatLUFactorNumeric_GILU(Mat B, Mat A, const MatFactorInfo 
     }
     PetscCheck(sym, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatSolverType gilu computes ICC(k) as ILU(k) and needs a symmetric matrix, but this one is not (PETSc's ICC uses its upper triangle only): use -pc_type ilu, or -pc_factor_mat_solver_type petsc");
   }
+  if (aij && f->numeric == GILU_FACTOR_NUMERIC_GILU) PetscCall(MatGILUFactorGetPatternILU0(B, A));
   PetscCall(MatGILUFactorGetPattern(B));
   f->rangilu = PETSC_FALSE;
   if (f->numeric == GILU_FACTOR_NUMERIC_PETSC) PetscCall(PetscStrncpy(f->why, "-mat_gilu_factor_numeric petsc was given", sizeof(f->why)));
   else if (!aij && (f->bs < 2 || f->bs > 7)) PetscCall(PetscSNPrintf(f->why, sizeof(f->why), "the MATSEQBAIJ matrix has block size %" PetscInt_FMT " (gilu's covers block sizes 2 to 7)", f->bs));
   else {
+    if (aij) PetscCall(MatGILUFactorDropPETSc(f)); /* before the values are allocated: the factor is never stored twice */
+    PetscCall(MatGILUFactorAllocValues(f));
     PetscCall(PetscLogEventBegin(GILU_FactorNumeric, A, B, 0, 0));
     PetscCall(MatGILUFactorNumeric_Seq(B, A, info, &needshift));
     if (!aij && !B->factorerrortype) PetscCall(MatGILUFactorCopyValues(B)); /* written in PETSc's storage, read from there */
@@ -814,7 +945,8 @@ static PetscErrorCode MatLUFactorNumeric_GILU(Mat B, Mat A, const MatFactorInfo 
     if (needshift) PetscCall(PetscSNPrintf(f->why, sizeof(f->why), "a pivot needs the shift of shift type %s (PETSc restarts with it)", MatFactorShiftTypes[(PetscInt)info->shifttype]));
     else f->rangilu = PETSC_TRUE;
   }
-  if (!f->rangilu) {
+  if (!f->rangilu) { /* PETSc's numeric factorization: its factor (made again if it was dropped) is kept for the next one */
+    PetscCall(MatGILUFactorMakePETSc(f, A));
     PetscCall(MatLUFactorNumeric(f->F, A, info));
     B->factorerrortype             = f->F->factorerrortype;
     B->factorerror_zeropivot_value = f->F->factorerror_zeropivot_value;
@@ -862,7 +994,9 @@ static PetscErrorCode MatGILUFactorSymbolic(Mat B, Mat A, IS row, IS col, const 
   PetscCall(MatDestroy(&f->F));
   PetscCall(MatGetFactor(A, MATSOLVERPETSC, MAT_FACTOR_ILU, &f->F));
   PetscCall(MatILUFactorSymbolic(f->F, A, row, col, info));
-  f->pattern = PETSC_FALSE;
+  f->sinfo    = *info;
+  f->hasfinfo = PETSC_FALSE;
+  f->pattern  = PETSC_FALSE;
   PetscCall(MatGILUFactorScheduleDestroy(f));
   PetscCall(ISDestroy(&f->row));
   PetscCall(ISDestroy(&f->col));
@@ -889,15 +1023,6 @@ static PetscErrorCode MatGILUFactorSymbolic(Mat B, Mat A, IS row, IS col, const 
   f->identity = (PetscBool)(ri && ci);
   PetscCall(PetscFree(f->work));
   PetscCall(PetscMalloc1(m, &f->work));
-  PetscCall(PetscFree(f->ic));
-  PetscCall(PetscMalloc1(f->nb, &f->ic));
-  {
-    const PetscInt *c;
-
-    PetscCall(ISGetIndices(f->col, &c));
-    for (PetscInt i = 0; i < f->nb; i++) f->ic[c[i]] = i;
-    PetscCall(ISRestoreIndices(f->col, &c));
-  }
   /* options */
   type = (PetscEnum)f->numeric;
   PetscCall(PetscOptionsGetEnum(((PetscObject)B)->options, ((PetscObject)B)->prefix, "-mat_gilu_factor_numeric", GILUFactorNumericTypes, &type, &set));
@@ -949,6 +1074,7 @@ static PetscErrorCode MatGetInfo_GILU(Mat B, MatInfoType flag, MatInfo *info)
 
   PetscFunctionBegin;
   if (f->F) PetscCall(MatGetInfo(f->F, flag, info));
+  else if (f->hasfinfo) *info = f->finfo; /* one process: local and global are the same */
   else PetscCall(PetscMemzero(info, sizeof(*info)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -998,7 +1124,7 @@ static PetscErrorCode MatDestroy_GILU(Mat B)
   PetscCall(PetscFree(f->ic));
   PetscCall(MatGILUFactorScheduleDestroy(f));
   PetscCall(PetscFree2(f->Li, f->Lj));
-  PetscCall(PetscFree3(f->Ui, f->Uj, f->Udsrc));
+  PetscCall(PetscFree2(f->Ui, f->Uj));
   PetscCall(PetscFree3(f->La, f->Ua, f->Ud));
   PetscCall(PetscFree(B->data));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatFactorGetSolverType_C", NULL));

@@ -43,7 +43,6 @@ PetscErrorCode GILUTriDestroy(GILUTri *tri)
   if (!*tri) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(GILUTriPlanDestroy(*tri));
   PetscCall(PetscFree4((*tri)->own_i, (*tri)->own_j, (*tri)->own_a, (*tri)->own_d));
-  PetscCall(PetscFree((*tri)->level));
   PetscCall(PetscFree((*tri)->done));
   PetscCall(PetscFree(*tri));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -279,9 +278,7 @@ static PetscErrorCode CheckAndAnalyze(GILUTri tri, GILUTriUplo uplo, GILUTriDiag
 
   PetscFunctionBegin;
   PetscCall(PetscTime(&t0));
-  PetscCall(PetscFree(tri->level));
-  PetscCall(PetscMalloc1(n, &tri->level));
-  level = tri->level;
+  PetscCall(PetscMalloc1(n, &level)); /* the levels are needed only here: the plan counts its own */
   for (PetscInt t = 0; t < n; t++) {
     const PetscInt r = uplo == GILU_TRI_LOWER ? t : n - 1 - t, lo = i[r], hi = i[r + 1];
     const PetscInt cmin = uplo == GILU_TRI_LOWER ? 0 : r, cmax = uplo == GILU_TRI_LOWER ? r : n - 1;
@@ -293,6 +290,7 @@ static PetscErrorCode CheckAndAnalyze(GILUTri tri, GILUTriUplo uplo, GILUTriDiag
     }
     if (diag == GILU_TRI_DIAG_STORED) rowbad |= (hi == lo) || j[uplo == GILU_TRI_LOWER ? hi - 1 : lo] != r;
     if (PetscUnlikely(rowbad)) {
+      PetscCall(PetscFree(level)); /* an error follows */
       for (PetscInt k = lo; k < hi; k++) {
         PetscCheck(j[k] >= 0 && j[k] < n, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Row %" PetscInt_FMT ": column %" PetscInt_FMT " is outside [0, %" PetscInt_FMT ")", r, j[k], n);
         PetscCheck(uplo == GILU_TRI_LOWER ? j[k] <= r : j[k] >= r, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Row %" PetscInt_FMT " of a %s triangular factor has an entry in column %" PetscInt_FMT, r, uplo == GILU_TRI_LOWER ? "lower" : "upper", j[k]);
@@ -313,6 +311,7 @@ static PetscErrorCode CheckAndAnalyze(GILUTri tri, GILUTriUplo uplo, GILUTriDiag
   tri->maxlevel = 0;
   for (PetscInt l = 0; l < nl; l++) tri->maxlevel = PetscMax(tri->maxlevel, count[l]);
   PetscCall(PetscFree(count));
+  PetscCall(PetscFree(level));
   tri->analyzed = PETSC_TRUE;
   PetscCall(PetscTime(&t1));
   tri->tanalysis = t1 - t0;

@@ -103,7 +103,6 @@ struct _n_GILUTri {
   PetscBool        borrowed;            /* i, j, a (and dinv unless stored) are the caller's */
   PetscInt         patternid;           /* borrowed: the caller's number for the pattern of i, j */
   PetscInt         nlevels, maxlevel; /* analysis */
-  PetscInt        *level;             /* [n] level of each row (0-based) */
   PetscBool        analyzed;
   /* the plan, built for (type, nthreads) */
   PetscBool            planned;

@@ -179,54 +179,70 @@ static void SortItems(SparsifyItem *it, PetscInt m)
   }
 }
 
-/* Moves the kth smallest items (comparator order) to it[0..k-1], in no particular order (quickselect) */
-static void SelectItems(SparsifyItem *it, PetscInt m, PetscInt k)
+/* The item of entry k (row r, column c) of the diagonal block; symmetric: kt, the transposed partner's entry */
+static inline void MakeItem(const SparsifyLocal *L, PetscInt r, PetscInt k, PetscInt kt, SparsifyItem *it)
 {
-  PetscInt lo = 0, hi = m - 1;
+  PetscInt  bs2 = L->bs * L->bs;
+  PetscReal s2  = 0;
 
-  while (hi > lo && k > lo && k <= hi) {
-    PetscInt     mid = lo + (hi - lo) / 2, i = lo, j = hi;
-    SparsifyItem pivot;
-
-    /* median of three as the pivot */
-    if (CompareItems(&it[mid], &it[lo]) < 0) SwapItems(&it[mid], &it[lo]);
-    if (CompareItems(&it[hi], &it[lo]) < 0) SwapItems(&it[hi], &it[lo]);
-    if (CompareItems(&it[hi], &it[mid]) < 0) SwapItems(&it[hi], &it[mid]);
-    pivot = it[mid];
-    while (i <= j) {
-      while (CompareItems(&it[i], &pivot) < 0) i++;
-      while (CompareItems(&it[j], &pivot) > 0) j--;
-      if (i <= j) {
-        SwapItems(&it[i], &it[j]);
-        i++;
-        j--;
-      }
-    }
-    /* [lo, j] <= pivot <= [i, hi]; entries in (j, i) equal the pivot */
-    if (k <= j) hi = j;
-    else if (k >= i) lo = i;
-    else break;
-  }
+  for (PetscInt q = 0; q < bs2; q++) s2 += PetscRealPart(L->aa[k * bs2 + q] * PetscConj(L->aa[k * bs2 + q]));
+  it->mag = PetscSqrtReal(s2);
+  it->key = Mix(L->rstart + r, L->rstart + L->aj[k]);
+  it->k   = k;
+  it->kt  = kt;
+  it->r   = r;
 }
 
-/* The off-diagonal entries (blocks) of the diagonal block that may be dropped; the smallest of them, as many as
-   can stand for maxentries entries, sorted first (magnitude: Frobenius norm of a block). Symmetric: one item per pair, weight 2 (an entry without a
-   transposed partner is an item of weight 1). nitems: all items; noffdiag: off-diagonal entries (blocks). */
-PetscErrorCode SparsifyItemsCreate(const SparsifyLocal *L, PetscBool symmetric, PetscInt maxentries, PetscInt *nitems, SparsifyItem **items, PetscInt *noffdiag)
+/* A max-heap (comparator order) of h items: the item at 0 sifted down to its place */
+static inline void SiftDown(SparsifyItem *h, PetscInt n)
 {
-  PetscInt      bs2 = L->bs * L->bs, m = 0, noff = 0, nsort, nsingle = 0;
+  PetscInt     i = 0;
+  SparsifyItem x = h[0];
+
+  for (;;) {
+    PetscInt c = 2 * i + 1;
+
+    if (c >= n) break;
+    if (c + 1 < n && CompareItems(&h[c + 1], &h[c]) > 0) c++;
+    if (CompareItems(&h[c], &x) <= 0) break;
+    h[i] = h[c];
+    i    = c;
+  }
+  h[i] = x;
+}
+
+static inline void SiftUp(SparsifyItem *h, PetscInt i)
+{
+  SparsifyItem x = h[i];
+
+  while (i > 0) {
+    PetscInt p = (i - 1) / 2;
+
+    if (CompareItems(&h[p], &x) >= 0) break;
+    h[i] = h[p];
+    i    = p;
+  }
+  h[i] = x;
+}
+
+/*
+  The off-diagonal entries (blocks) of the diagonal block that may be dropped; the smallest of them, as many as can stand
+  for maxentries entries, kept and sorted (magnitude: Frobenius norm of a block). Symmetric: one item per pair, weight 2
+  (an entry without a transposed partner is an item of weight 1). nitems: all items; nkept: those kept in *items (the
+  leading items any ratio up to maxentries can drop: a first pass counts the items, a second streams them through a
+  max-heap of nkept, so only those are ever stored; the comparator is a total order, so they are the same items in the
+  same order as a sort of all would give). noffdiag: off-diagonal entries (blocks).
+*/
+PetscErrorCode SparsifyItemsCreate(const SparsifyLocal *L, PetscBool symmetric, PetscInt maxentries, PetscInt *nitems, PetscInt *nkept, SparsifyItem **items, PetscInt *noffdiag)
+{
+  PetscInt      m = 0, noff = 0, nsort, nsingle = 0, nh = 0;
   SparsifyItem *it;
 
   PetscFunctionBegin;
-  /* at most one item per off-diagonal entry */
-  for (PetscInt r = 0; r < L->n; r++)
-    for (PetscInt k = L->ai[r]; k < L->ai[r + 1]; k++) noff += L->aj[k] != r;
-  PetscCall(PetscMalloc1(noff + 1, &it));
-  noff = 0;
+  /* the items and how many of them are single entries */
   for (PetscInt r = 0; r < L->n; r++)
     for (PetscInt k = L->ai[r]; k < L->ai[r + 1]; k++) {
-      PetscInt  c = L->aj[k], kt = -1;
-      PetscReal s2 = 0;
+      PetscInt c = L->aj[k], kt = -1;
 
       if (c == r) continue;
       noff++;
@@ -234,20 +250,34 @@ PetscErrorCode SparsifyItemsCreate(const SparsifyLocal *L, PetscBool symmetric, 
         kt = FindEntry(L, c, r);
         if (kt >= 0 && c < r) continue; /* the pair is the item of its upper entry */
       }
-      for (PetscInt q = 0; q < bs2; q++) s2 += PetscRealPart(L->aa[k * bs2 + q] * PetscConj(L->aa[k * bs2 + q]));
-      it[m].mag = PetscSqrtReal(s2);
-      it[m].key = Mix(L->rstart + r, L->rstart + c);
-      it[m].k   = k;
-      it[m].kt  = kt;
-      it[m].r   = r;
       if (kt < 0) nsingle++;
       m++;
     }
   /* items of 2 entries: maxentries / 2 of them, plus the single ones that may come first */
   nsort = PetscMin(m, PetscMin(PetscMax(maxentries, 0), PetscMax(maxentries, 0) / 2 + nsingle + 1));
-  if (nsort < m) SelectItems(it, m, nsort);
+  PetscCall(PetscMalloc1(nsort + 1, &it));
+  for (PetscInt r = 0; r < L->n && nsort > 0; r++)
+    for (PetscInt k = L->ai[r]; k < L->ai[r + 1]; k++) {
+      PetscInt     c = L->aj[k], kt = -1;
+      SparsifyItem x;
+
+      if (c == r) continue;
+      if (symmetric) {
+        kt = FindEntry(L, c, r);
+        if (kt >= 0 && c < r) continue;
+      }
+      MakeItem(L, r, k, kt, &x);
+      if (nh < nsort) {
+        it[nh] = x;
+        SiftUp(it, nh++);
+      } else if (CompareItems(&x, &it[0]) < 0) { /* smaller than the largest kept: replaces it */
+        it[0] = x;
+        SiftDown(it, nh);
+      }
+    }
   SortItems(it, nsort);
   *nitems   = m;
+  *nkept    = nsort;
   *items    = it;
   *noffdiag = noff;
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -45,8 +45,10 @@ typedef struct {
   PC                sub;
   PetscBool         subset;              /* the inner PC's type and options have been set */
   Mat               Ahat;                /* NULL when the inner PC works on A itself */
-  PetscBool3       *mask;                /* the entries of the local diagonal block dropped from Â */
+  PetscBool3       *mask;                /* during setup: the entries of the local diagonal block dropped from Â */
   PetscInt          masklen, maskprefix; /* the mask holds the first maskprefix items */
+  PetscInt         *drop, ndrop;         /* after setup: the positions of the entries dropped (increasing), to tell the next setup
+                                            whether Â's pattern changed (the mask, one flag per entry of A, is freed) */
   PetscBool         issym;               /* pairs dropped at the last setup */
   PetscInt          levels;              /* K of the inner ILU(K) that the wavefronts were counted for */
   PetscInt          ncand, chosen;
@@ -138,7 +140,7 @@ static PetscErrorCode PCSparsifyCountWavefronts(PC pc, const SparsifyLocal *L, S
 }
 
 /* Lines 3-4 of Algorithm 2 for one candidate: Â_t (its mask in sp->mask) and ||Â_t^-1|| ||S_t|| */
-static PetscErrorCode PCSparsifyEvaluate(PC pc, const SparsifyLocal *L, PetscInt nitems, const SparsifyItem items[], const PetscReal rowsum[], const PetscReal colsum[], SparsifyCandidate *c)
+static PetscErrorCode PCSparsifyEvaluate(PC pc, const SparsifyLocal *L, PetscInt nitems, PetscInt nkept, const SparsifyItem items[], const PetscReal rowsum[], const PetscReal colsum[], SparsifyCandidate *c)
 {
   PC_Sparsify *sp = (PC_Sparsify *)pc->data;
   PetscInt     bs = L->bs, bs2 = bs * bs, nl = L->n * bs, nd;
@@ -147,7 +149,7 @@ static PetscErrorCode PCSparsifyEvaluate(PC pc, const SparsifyLocal *L, PetscInt
   MPI_Comm     comm = PetscObjectComm((PetscObject)pc);
 
   PetscFunctionBegin;
-  PetscCall(SparsifyItemsCount(nitems, items, L->ai[L->n], c->ratio, &c->nprefix, &nd));
+  PetscCall(SparsifyItemsCount(nkept, items, L->ai[L->n], c->ratio, &c->nprefix, &nd)); /* never reaches past the kept items (SparsifyItemsCreate()) */
   PetscCall(PetscCalloc1(nl, &rowS));
   if (colsum) PetscCall(PetscCalloc1(nl, &colS));
   PetscCall(SparsifyMask(L, c->nprefix, items, &sp->maskprefix, sp->mask));
@@ -259,10 +261,9 @@ static PetscErrorCode PCSetUp_Sparsify(PC pc)
   PC_Sparsify   *sp = (PC_Sparsify *)pc->data;
   SparsifyLocal  L;
   SparsifyItem  *items  = NULL;
-  PetscInt       nitems = 0, noff, cnt[2], oldlen = sp->masklen;
+  PetscInt       nitems = 0, nkept = 0, noff, cnt[2], oldlen = sp->masklen;
   PetscReal     *rowsum, *colsum = NULL;
   PetscBool      sym, newpattern, wasA = (PetscBool)(sp->sub && !sp->Ahat && sp->nsetups > 0);
-  PetscBool3    *oldmask = sp->mask;
   MPI_Comm       comm    = PetscObjectComm((PetscObject)pc);
   PCFailedReason reason;
 
@@ -287,7 +288,7 @@ static PetscErrorCode PCSetUp_Sparsify(PC pc)
     if (sp->ratio < 0)
       for (PetscInt t = 0; t < sp->nratios; t++) rmax = PetscMax(rmax, sp->ratios[t]);
     /* only the smallest items that the largest ratio can drop are sorted */
-    PetscCall(SparsifyItemsCreate(&L, sym, (PetscInt)PetscFloorReal(rmax * (PetscReal)L.ai[L.n] / 100.0 + 1e-9) + 1, &nitems, &items, &noff));
+    PetscCall(SparsifyItemsCreate(&L, sym, (PetscInt)PetscFloorReal(rmax * (PetscReal)L.ai[L.n] / 100.0 + 1e-9) + 1, &nitems, &nkept, &items, &noff));
   }
   cnt[0] = L.ai[L.n] * L.bs * L.bs;
   cnt[1] = noff * L.bs * L.bs;
@@ -304,6 +305,7 @@ static PetscErrorCode PCSetUp_Sparsify(PC pc)
   sp->bs         = L.bs;
   sp->masklen    = L.ai[L.n];
   sp->maskprefix = 0;
+  PetscCall(PetscFree(sp->mask)); /* left by a setup that failed */
   PetscCall(PetscMalloc1(sp->masklen, &sp->mask));
   for (PetscInt k = 0; k < sp->masklen; k++) sp->mask[k] = PETSC_BOOL3_FALSE;
 
@@ -315,7 +317,7 @@ static PetscErrorCode PCSetUp_Sparsify(PC pc)
 
     PetscCall(PetscMemzero(c, sizeof(*c)));
     c->ratio = sp->ratio;
-    PetscCall(PCSparsifyEvaluate(pc, &L, nitems, items, rowsum, colsum, c));
+    PetscCall(PCSparsifyEvaluate(pc, &L, nitems, nkept, items, rowsum, colsum, c));
     PetscCall(PCSparsifyCountWavefronts(pc, &L, c));
     c->verdict = SPARSIFY_FORCED;
     sp->ncand  = 1;
@@ -328,7 +330,7 @@ static PetscErrorCode PCSetUp_Sparsify(PC pc)
       PetscCall(PetscMemzero(c, sizeof(*c)));
       c->ratio = sp->ratios[t];
       sp->ncand++;
-      PetscCall(PCSparsifyEvaluate(pc, &L, nitems, items, rowsum, colsum, c)); /* lines 3-4 */
+      PetscCall(PCSparsifyEvaluate(pc, &L, nitems, nkept, items, rowsum, colsum, c)); /* lines 3-4 */
       if (c->indicator > sp->tau) {                                            /* line 5 */
         c->verdict = SPARSIFY_INDICATOR_FAILS;
         if (last) { /* line 6: return A - S_t of the first (most aggressive) ratio */
@@ -371,15 +373,23 @@ static PetscErrorCode PCSetUp_Sparsify(PC pc)
     newpattern = (PetscBool)(sp->Ahat || !wasA || pc->flag != SAME_NONZERO_PATTERN);
     PetscCall(MatDestroy(&sp->Ahat));
   } else {
-    PetscInt diff = (PetscInt)(!sp->Ahat || pc->flag != SAME_NONZERO_PATTERN || oldlen != sp->masklen);
+    PetscInt diff = (PetscInt)(!sp->Ahat || pc->flag != SAME_NONZERO_PATTERN || oldlen != sp->masklen), ndrop = 0;
 
     for (PetscInt k = 0; k < sp->masklen && !diff; k++)
-      if (oldmask[k] != sp->mask[k]) diff = 1;
+      if (sp->mask[k] == PETSC_BOOL3_TRUE) diff = (PetscInt)(ndrop >= sp->ndrop || sp->drop[ndrop++] != k);
+    if (ndrop != sp->ndrop) diff = 1;
     PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &diff, 1, MPIU_INT, MPI_MAX, comm)); /* every process takes the same path */
     newpattern = (PetscBool)(diff > 0);
     PetscCall(PCSparsifyAssemble(pc, &L, newpattern));
   }
-  PetscCall(PetscFree(oldmask));
+  /* the mask as the list of the dropped positions (a few percent of the entries), for the next setup */
+  PetscCall(PetscFree(sp->drop));
+  sp->ndrop = 0;
+  for (PetscInt k = 0; k < sp->masklen; k++) sp->ndrop += sp->mask[k] == PETSC_BOOL3_TRUE;
+  PetscCall(PetscMalloc1(sp->ndrop, &sp->drop));
+  for (PetscInt k = 0, q = 0; k < sp->masklen; k++)
+    if (sp->mask[k] == PETSC_BOOL3_TRUE) sp->drop[q++] = k;
+  PetscCall(PetscFree(sp->mask));
   PetscCall(SparsifyLocalRestore(&L));
   PetscCall(PetscLogEventEnd(GILU_SparsifySetUp, pc, 0, 0, 0));
 
@@ -426,6 +436,8 @@ static PetscErrorCode PCReset_Sparsify(PC pc)
   if (sp->sub) PetscCall(PCReset(sp->sub));
   PetscCall(MatDestroy(&sp->Ahat));
   PetscCall(PetscFree(sp->mask));
+  PetscCall(PetscFree(sp->drop));
+  sp->ndrop       = 0;
   sp->masklen     = 0;
   sp->ncand       = 0;
   sp->chosen      = -1;

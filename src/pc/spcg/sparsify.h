@@ -27,7 +27,7 @@ typedef struct {
 PETSC_INTERN PetscErrorCode SparsifyLocalGet(Mat, SparsifyLocal *);
 PETSC_INTERN PetscErrorCode SparsifyLocalRestore(SparsifyLocal *);
 PETSC_INTERN PetscErrorCode SparsifyLocalIsSymmetric(const SparsifyLocal *, PetscReal, PetscBool *);
-PETSC_INTERN PetscErrorCode SparsifyItemsCreate(const SparsifyLocal *, PetscBool, PetscInt, PetscInt *, SparsifyItem **, PetscInt *);
+PETSC_INTERN PetscErrorCode SparsifyItemsCreate(const SparsifyLocal *, PetscBool, PetscInt, PetscInt *, PetscInt *, SparsifyItem **, PetscInt *);
 PETSC_INTERN PetscErrorCode SparsifyItemsCount(PetscInt, const SparsifyItem[], PetscInt, PetscReal, PetscInt *, PetscInt *);
 PETSC_INTERN PetscErrorCode SparsifyMask(const SparsifyLocal *, PetscInt, const SparsifyItem[], PetscInt *, PetscBool3[]);
 PETSC_INTERN PetscErrorCode SparsifyLocalNorms(const SparsifyLocal *, PetscReal[], PetscReal[], PetscReal *);
