@@ -413,7 +413,8 @@ static PetscErrorCode BuildChunkPatterns(GILUTri tri, const PetscInt *st, const 
   The chunked triangle of all rows: chunks stored and claimed level by level (elimination order inside a level); cp: the
   chunk plan auto made (taken over and freed), or NULL. With column-offset patterns and no stored diagonal the segment
   keeps no rows, column indices or values of its own: the solve reads the caller's values in place (seg->inplace; a
-  chunk's rows are consecutive, so are their values: forwards for lower, backwards for upper triangles).
+  chunk's rows are consecutive, so are their values: forwards for lower, backwards for upper triangles; a stored
+  diagonal block, between two rows' off-diagonal values, is stepped over).
 */
 static PetscErrorCode BuildChunked(GILUTri tri, GILUChunkPlan *cp, GILUTriSeg *seg)
 {
@@ -493,7 +494,8 @@ static PetscErrorCode BuildChunked(GILUTri tri, GILUChunkPlan *cp, GILUTriSeg *s
   }
   PetscCall(PetscFree(mark));
   PetscCall(BuildChunkPatterns(tri, st, ord, seg));
-  seg->inplace = (PetscBool)(seg->rptr && !stored);
+  seg->inplace = (PetscBool)(seg->rptr != NULL);
+  seg->dskip   = stored ? 1 : 0;
   if (!seg->inplace) { /* the rows, entries (the diagonal dropped) and values in claim order */
     PetscCall(PetscMalloc4(n, &seg->row, n + 1, &seg->ptr, nnz, &seg->col, nnz, &seg->src));
     seg->ptr[0] = 0;
@@ -984,6 +986,7 @@ static inline __attribute__((always_inline)) void RowsSolve(const PetscInt bs, c
 typedef struct {
   const MatScalar *v, *d;   /* the next row's values (back: the end of them) and inverted diagonal block */
   PetscBool        back;    /* in place, upper triangle: the rows' values and diagonal blocks are walked backwards */
+  PetscInt         skip;    /* in place: blocks between two rows' off-diagonal values (a stored diagonal) */
   const PetscInt  *off;     /* the current run's column offsets */
   PetscInt         nz;      /* ... and their number */
   PetscInt         left;    /* rows left in the current run */
@@ -1000,11 +1003,13 @@ static inline void CursorInit(const PetscInt bs, const GILUTriSeg *seg, PetscInt
     u->d    = seg->ad ? seg->ad + seg->crow[c] * bs2 : NULL;
     u->r    = seg->crow[c];
     u->back = (PetscBool)(seg->rstep < 0);
+    u->skip = seg->dskip;
   } else {
     u->v    = seg->val + seg->ptr[lo] * bs2;
     u->d    = seg->dval ? seg->dval + lo * bs2 : NULL;
     u->r    = seg->row[lo];
     u->back = PETSC_FALSE;
+    u->skip = 0;
   }
   u->q    = seg->rptr[c];
   u->qend = seg->rptr[c + 1];
@@ -1035,7 +1040,7 @@ static inline __attribute__((always_inline)) void CursorRow(const PetscInt bs, P
 
   RowKernel(bs, src + r * bs, u->off, r, v, u->nz, u->d, x, x + r * bs, NULL, NULL, 0);
   if (u->d) u->d += u->back ? -bs2 : bs2;
-  u->v = u->back ? v : v + u->nz * bs2;
+  u->v = u->back ? v - u->skip * bs2 : v + (u->nz + u->skip) * bs2;
   u->r = r + step;
   u->left--;
 }

@@ -80,12 +80,14 @@ typedef struct {
      the values alone stream from memory (NULL: the rows as ptr/col) */
   PetscInt *rptr, *rpat, *rlen; /* [nchunks+1], [nruns], [nruns] */
   PetscInt  npat, *pptr, *poff; /* [npat+1], [pptr[npat]] */
-  /* chunked with patterns and no stored diagonal: no rows, entries or values of its own (row, ptr, col, src, val, dval
-     NULL); the solve reads the caller's values where they are, av = tri->a and ad = tri->dinv (set with the values). A
+  /* chunked with patterns: no rows, entries or values of its own (row, ptr, col, src, val, dval NULL); the solve reads
+     the caller's values where they are, av = tri->a and ad = tri->dinv (set with the values; a stored diagonal's
+     inverses are the engine's own_d, and the cursor steps over the diagonal blocks in av). A
      chunk's rows are consecutive rows of the caller, so their values are consecutive too: chunk c starts at row crow[c],
      its values at block cvoff[c] of av (lower: the first row's first entry, read forwards; upper: the end of the first
      row, read backwards) */
   PetscBool        inplace;
+  PetscInt         dskip;        /* in place: 1 with a stored diagonal (last of a lower row, first of an upper one: stepped over), else 0 */
   PetscInt        *crow, *cvoff; /* [nchunks] */
   const MatScalar *av, *ad;
 } GILUTriSeg;
