@@ -66,7 +66,8 @@ PetscErrorCode GILUTriGetType(GILUTri tri, GILUTriSolveType *type)
 PetscErrorCode GILUTriSetThreads(GILUTri tri, PetscInt nthreads)
 {
   PetscFunctionBegin;
-  tri->nthreads = PetscMax(1, nthreads);
+  tri->nthreads   = PetscMax(1, nthreads);
+  tri->gov.forced = PETSC_TRUE; /* threads set on the object: tried whatever the load (private/wait.h) */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
