@@ -21,8 +21,12 @@
    the stencil schedules) also keep a GILUThreadGovernor: they time their calls on all their threads and on one
    thread (the sequential path every kernel has, which gives the same bits), take the faster by the smoothed times,
    and measure the other one again after GILU_GOVERNOR_PROBE calls, then after twice as many each time it is still
-   the slower (up to GILU_GOVERNOR_PROBE_MAX), so they follow the load of the machine at little cost: on an idle
-   machine the threads win and the probes soon cost one sequential solve in hundreds.
+   the slower (up to GILU_GOVERNOR_PROBE_MAX), and never before its extra time is a small share
+   (GILU_GOVERNOR_BUDGET) of the calls in between. Beside a busy core one threaded call can cost ten sequential ones
+   or more (the thread on the shared core waits for a time slice at every level; 64^3 Poisson, 2 cores: structilu
+   22 ms against 7 ms, gilu's triangles 100-200 ms against 5-20 ms), so a governor of the default number of threads
+   does not try them while Linux counts more runnable threads than cores (GILUHostOversubscribed()). A solve decides
+   once for all its parallel work: structilu's forward and backward sweeps run in one parallel region or none.
 */
 #ifndef PETSCGILU_WAIT_H
 #define PETSCGILU_WAIT_H
