@@ -107,6 +107,7 @@ static inline void GILUWaitInt64AtLeast(const PetscInt64 *count, PetscInt64 want
 #define GILU_GOVERNOR_PROBE     16   /* calls before the slower way is measured again, at least ... */
 #define GILU_GOVERNOR_PROBE_MAX 512  /* ... doubled each time the probe confirms the choice, up to this */
 #define GILU_GOVERNOR_BUDGET    0.03 /* and enough calls that a probe costs at most this share of their time */
+#define GILU_GOVERNOR_RECHECK   4    /* calls between two looks at the load while it puts a trial of the threads off */
 
 typedef struct {
   double    t[2];  /* smoothed seconds per call: [0] on all the object's threads, [1] on one */
@@ -116,6 +117,7 @@ typedef struct {
   PetscInt  next;  /* the call that probes */
   PetscBool probe;  /* the running call is a probe */
   PetscBool forced; /* the threads were set on the object: tried whatever the load (GILUHostOversubscribed() not asked) */
+  PetscInt  waited; /* calls the due trial of the threads has been put off */
 } GILUThreadGovernor;
 
 static inline double GILUWallTime(void)
@@ -172,9 +174,10 @@ static inline PetscBool GILUHostOversubscribed(PetscInt nthreads)
 /*
   Whether this call of an object with nthreads threads runs on one thread: each way once at the start (the threads
   first), then the faster by the smoothed times, the other one as a probe.
-  A trial or probe of the threads while the machine is oversubscribed (GILUHostOversubscribed()) is put off as if it
-  had confirmed one thread, until the interval reaches GILU_GOVERNOR_PROBE_MAX: beside a busy core one threaded call
-  can cost many sequential ones (it waits for a time slice at every level), so the count saves the measurement.
+  A trial or probe of the threads that is due while the machine is oversubscribed (GILUHostOversubscribed()) is put
+  off, the load looked at again every GILU_GOVERNOR_RECHECK calls (a load that passes, another user's short job, lets
+  it run soon), for GILU_GOVERNOR_PROBE_MAX calls at most: beside a busy core one threaded call can cost many
+  sequential ones (it waits for a time slice at every level), and the count (a few microseconds) saves it.
   Not when the object's threads were set on it (g->forced: a test or a user who wants them tried at once).
 */
 static inline PetscBool GILUGovernorSerial(GILUThreadGovernor *g, PetscInt nthreads)
@@ -187,11 +190,12 @@ static inline PetscBool GILUGovernorSerial(GILUThreadGovernor *g, PetscInt nthre
   if (g->n[1] < 1) return PETSC_TRUE;
   serial = (PetscBool)(g->n[0] < 1 || g->t[1] < g->t[0]);
   if (g->calls < g->next) return serial;
-  if (serial && !g->forced && g->every < GILU_GOVERNOR_PROBE_MAX && GILUHostOversubscribed(nthreads)) {
-    g->every = g->every ? PetscMin(2 * g->every, GILU_GOVERNOR_PROBE_MAX) : GILU_GOVERNOR_PROBE;
-    g->next  = g->calls + g->every;
+  if (serial && !g->forced && g->waited < GILU_GOVERNOR_PROBE_MAX && GILUHostOversubscribed(nthreads)) {
+    g->waited += GILU_GOVERNOR_RECHECK;
+    g->next = g->calls + GILU_GOVERNOR_RECHECK;
     return PETSC_TRUE;
   }
+  g->waited = 0;
   if (g->n[0] < 1) return PETSC_FALSE; /* the first call on the threads */
   g->probe = PETSC_TRUE;
   return (PetscBool)!serial;
