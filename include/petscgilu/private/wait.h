@@ -144,27 +144,37 @@ static inline PetscInt GILUGovernorInterval(const GILUThreadGovernor *g, PetscIn
 /* Whether the machine's runnable threads and this call's nthreads - 1 others would outnumber its online cores: Linux's
    instantaneous count of runnable threads in /proc/loadavg ("0.52 0.58 0.59 3/467 12345": 3, this thread one of them).
    The compute loop of another process on one of two cores makes 2 + 1 > 2. False where the count cannot be read. */
-static inline PetscBool GILUHostOversubscribed(PetscInt nthreads)
+static inline long GILUHostRunnable(void)
 {
 #if defined(__linux__)
   char        buf[128];
   const char *p = buf;
-  long        running, ncpu = sysconf(_SC_NPROCESSORS_ONLN);
   ssize_t     n;
   int         fd = open("/proc/loadavg", O_RDONLY);
 
-  if (fd < 0) return PETSC_FALSE;
+  if (fd < 0) return -1;
   n = read(fd, buf, sizeof(buf) - 1);
   (void)close(fd);
-  if (n <= 0 || ncpu < 1) return PETSC_FALSE;
+  if (n <= 0) return -1;
   buf[n] = 0;
   for (int f = 0; f < 3 && p; f++) {
     p = strchr(p, ' ');
     if (p) p++;
   }
-  if (!p) return PETSC_FALSE;
-  running = strtol(p, NULL, 10);
-  return (PetscBool)(running >= 1 && running - 1 + nthreads > ncpu);
+  return p ? strtol(p, NULL, 10) : -1;
+#else
+  return -1;
+#endif
+}
+
+/* The largest of 3 counts: one read can miss a runnable thread (the kernel sums the cores' counts without a lock) */
+static inline PetscBool GILUHostOversubscribed(PetscInt nthreads)
+{
+#if defined(__linux__)
+  long running = -1, ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+
+  for (int r = 0; r < 3; r++) running = PetscMax(running, GILUHostRunnable());
+  return (PetscBool)(ncpu >= 1 && running >= 1 && running - 1 + nthreads > ncpu);
 #else
   (void)nthreads;
   return PETSC_FALSE;
