@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Host threads beside a busy core (issue 18): a 2-thread solve while another process holds one core.
 
-    bench/busycore.py [--quick] [--repeat R] [--out STEM]
+    bench/busycore.py [--quick] [--repeat R] [--n N] [--baseline LIBDIR] [--libdir LIBDIR] [--out STEM]
 
 A compute loop (a child process spinning in user space, pinned to the last core) runs for the whole measurement.
 Beside it, tutorials/ex1 (3D Poisson star-7, CG) runs each preconditioner with OMP_NUM_THREADS=1 and 2, the two
@@ -12,6 +12,9 @@ alternated R times, and the apply time is read from -log_view (PCApply for struc
 
 i.e. the second thread must not make things worse when its core is taken: its waits back off and yield
 (include/petscgilu/private/wait.h). The same ratios without the busy process are reported for reference.
+With --baseline DIR, the libpetscgilu.so in DIR (e.g. a copy of the build before a change) is measured in the same
+run, alternated with this build, so a before/after pair sees the same load. The load average before and after is
+reported: on a shared machine the "idle" runs are not idle.
 Writes STEM.json and STEM.md (default bench/results/<date>-<host>-busycore[-quick]).
 """
 
@@ -56,13 +59,10 @@ def start_busy():
     return subprocess.Popen([sys.executable, '-c', 'while True: pass'], preexec_fn=pin), core
 
 
-LIBDIR = None
-
-
-def run_once(n, cfg, threads):
+def run_once(n, cfg, threads, libdir=None):
     env = dict(os.environ, OMP_NUM_THREADS=str(threads))
-    if LIBDIR:  # another build of libpetscgilu.so (before/after): ahead of the program's RUNPATH
-        env['LD_LIBRARY_PATH'] = LIBDIR + ':' + env.get('LD_LIBRARY_PATH', '')
+    if libdir:  # another build of libpetscgilu.so (before/after): ahead of the program's RUNPATH
+        env['LD_LIBRARY_PATH'] = libdir + ':' + env.get('LD_LIBRARY_PATH', '')
     cmd = [POISSON, '-da_grid_x', str(n), '-da_grid_y', str(n), '-da_grid_z', str(n), '-ksp_type', 'cg',
            '-ksp_rtol', '1e-8', '-log_view'] + cfg['args']
     out = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600).stdout
@@ -72,21 +72,27 @@ def run_once(n, cfg, threads):
     return float(m.group(2)) / int(m.group(1))
 
 
-def measure(n, repeat, busy):
+def measure(n, repeat, busy, builds):
+    """{build: {config: {threads: [seconds per apply]}}}, every (build, threads) pair of a config alternated in each repeat"""
     proc = None
     if busy:
         proc, _ = start_busy()
         time.sleep(0.5)
     try:
-        res = {}
+        res = {b: {} for b, _ in builds}
         for cfg in CONFIGS:
-            t = {1: [], 2: []}
-            for _ in range(repeat):  # alternated, so drifting load hits both
-                for th in (1, 2):
-                    if cfg['id'] == 'ilu' and th == 2:
+            t = {b: {1: [], 2: []} for b, _ in builds}
+            for _ in range(repeat):  # alternated, so drifting load hits all
+                for b, libdir in builds:
+                    if cfg['id'] == 'ilu' and b != builds[0][0]:
                         continue
-                    t[th].append(run_once(n, cfg, th))
-            res[cfg['id']] = {str(k): v for k, v in t.items() if v}
+                    for th in (1, 2):
+                        if cfg['id'] == 'ilu' and th == 2:
+                            continue
+                        t[b][th].append(run_once(n, cfg, th, libdir))
+            for b, _ in builds:
+                if t[b][1]:
+                    res[b][cfg['id']] = {str(k): v for k, v in t[b].items() if v}
     finally:
         if proc:
             proc.send_signal(signal.SIGTERM)
@@ -99,39 +105,48 @@ def main():
     ap.add_argument('--quick', action='store_true', help='a small grid (seconds)')
     ap.add_argument('--repeat', type=int, default=5, help='runs per case (alternated); the median is reported')
     ap.add_argument('--n', type=int, help='grid points per direction (default 64, quick 32)')
-    ap.add_argument('--libdir', help='the directory of another libpetscgilu.so to measure (a before/after pair)')
+    ap.add_argument('--libdir', help='the directory of another libpetscgilu.so to measure instead of this build')
+    ap.add_argument('--baseline', help='the directory of another libpetscgilu.so (e.g. before a change) measured in the same run, '
+                    'alternated with this build; its rows are reported beside this build\'s')
     ap.add_argument('--out', help='output stem')
     a = ap.parse_args()
-    global LIBDIR
-    LIBDIR = a.libdir
     build()
+    builds = [('this build', a.libdir)] + ([('baseline', a.baseline)] if a.baseline else [])
     n = a.n or (32 if a.quick else 64)
     date = datetime.datetime.utcnow()
     stem = a.out or os.path.join(RESULTS, '%s-%s-busycore%s' % (date.strftime('%Y-%m-%d'), socket.gethostname(), '-quick' if a.quick else ''))
+    command = 'python3 bench/busycore.py' + ''.join(' ' + x for x in sys.argv[1:])
     res = dict(date=date.isoformat(timespec='seconds'), host=socket.gethostname(), nproc=os.cpu_count(), n=n, repeat=a.repeat,
-               loadavg_before=os.getloadavg()[0], limit=LIMIT)
-    res['busy'] = measure(n, a.repeat, True)
-    res['idle'] = measure(n, a.repeat, False)
+               command=command, libdir=a.libdir, baseline=a.baseline, loadavg_before=os.getloadavg()[0], limit=LIMIT)
+    res['busy'] = measure(n, a.repeat, True, builds)
+    res['idle'] = measure(n, a.repeat, False, builds)
+    res['loadavg_after'] = os.getloadavg()[0]
     med = lambda v: statistics.median(v) if v else float('nan')
     lines = ['# Host threads beside a busy core', '',
-             '%s, %s (%d cores, load %.2f before), tutorials/ex1 3D Poisson %d^3, CG rtol 1e-8; a compute loop pinned to the last core '
-             'during the "busy" runs; apply time per call, median of %d alternated runs; `python3 bench/busycore.py%s`.' %
-             (res['date'], res['host'], res['nproc'], res['loadavg_before'], n, a.repeat, ' --quick' if a.quick else ''), '',
-             '| preconditioner | busy: 1 thread (ms) | busy: 2 threads (ms) | busy ratio 2/1 (<= %.2f) | idle: 1 thread (ms) | idle: 2 threads (ms) | idle ratio 2/1 |' % LIMIT,
-             '|---|---|---|---|---|---|---|']
+             '%s, %s (%d cores, load average %.2f before, %.2f after), tutorials/ex1 3D Poisson %d^3, CG rtol 1e-8; a compute loop pinned to the '
+             'last core during the "busy" runs; apply time per call, median of %d alternated runs; `%s`.' %
+             (res['date'], res['host'], res['nproc'], res['loadavg_before'], res['loadavg_after'], n, a.repeat, command), '',
+             '| preconditioner | build | busy: 1 thread (ms) | busy: 2 threads (ms) | busy ratio 2/1 (<= %.2f) | idle: 1 thread (ms) | idle: 2 threads (ms) | idle ratio 2/1 |' % LIMIT,
+             '|---|---|---|---|---|---|---|---|']
     ok = True
     for cfg in CONFIGS:
-        b, i = res['busy'][cfg['id']], res['idle'][cfg['id']]
-        if '2' not in b:
-            lines.append('| %s | %.3f | | | %.3f | | |' % (cfg['label'], 1e3 * med(b['1']), 1e3 * med(i['1'])))
-            continue
-        rb, ri = med(b['2']) / med(b['1']), med(i['2']) / med(i['1'])
-        res.setdefault('ratio', {})[cfg['id']] = dict(busy=rb, idle=ri)
-        ok = ok and rb <= LIMIT
-        lines.append('| %s | %.3f | %.3f | %.2f %s | %.3f | %.3f | %.2f |' % (cfg['label'], 1e3 * med(b['1']), 1e3 * med(b['2']), rb, 'ok' if rb <= LIMIT else 'FAIL',
-                                                                           1e3 * med(i['1']), 1e3 * med(i['2']), ri))
+        for bname, _ in builds:
+            if cfg['id'] not in res['busy'][bname]:
+                continue
+            b, i = res['busy'][bname][cfg['id']], res['idle'][bname][cfg['id']]
+            if '2' not in b:
+                lines.append('| %s | %s | %.3f | | | %.3f | | |' % (cfg['label'], bname, 1e3 * med(b['1']), 1e3 * med(i['1'])))
+                continue
+            rb, ri = med(b['2']) / med(b['1']), med(i['2']) / med(i['1'])
+            res.setdefault('ratio', {}).setdefault(bname, {})[cfg['id']] = dict(busy=rb, idle=ri)
+            if bname == builds[0][0]:
+                ok = ok and rb <= LIMIT
+            lines.append('| %s | %s | %.3f | %.3f | %.2f %s | %.3f | %.3f | %.2f |' % (cfg['label'], bname, 1e3 * med(b['1']), 1e3 * med(b['2']), rb, 'ok' if rb <= LIMIT else 'FAIL',
+                                                                                    1e3 * med(i['1']), 1e3 * med(i['2']), ri))
     res['pass'] = ok
-    lines += ['', 'Busy-core requirement (2-thread / 1-thread apply <= %.2f): %s' % (LIMIT, 'met' if ok else 'NOT met'), '']
+    lines += ['', 'Busy-core requirement for this build (2-thread / 1-thread apply <= %.2f): %s' % (LIMIT, 'met' if ok else 'NOT met'), '']
+    if a.baseline:
+        lines += ['baseline: `%s`' % a.baseline, '']
     report.write(stem, res, lines)
 
 

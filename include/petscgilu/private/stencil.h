@@ -59,7 +59,8 @@ typedef struct _n_GILUSchedule *GILUSchedule;
 struct _n_GILUSchedule {
   GILUScheduleType type;
   PetscInt    nthreads;                                /* threads the schedule was built for */
-  GILUThreadGovernor gov;                              /* all of them, or one when that is faster (a busy core) */
+  GILUThreadGovernor gov;                              /* single sweeps (factorization): all of them, or one when that is faster (a busy core) */
+  GILUThreadGovernor govsolve;                         /* the same for the forward and backward sweep pairs of the solves */
   PetscInt    chunk, nx;                               /* grid points per x-chunk, per line */
   PetscInt    n[3];                                    /* units per direction */
   PetscInt    nunits, nlevels, w[3];                   /* unit levels: w.(c,j,k) */
@@ -158,6 +159,7 @@ PETSC_INTERN PetscErrorCode GILUStencilGetEliminationTable(const GILUStencil *, 
 PETSC_INTERN PetscErrorCode GILUScheduleCreate(const GILUStencil *, const GILUGrid *, GILUScheduleType, PetscInt, PetscInt, PetscInt, GILUSchedule *);
 PETSC_INTERN PetscErrorCode GILUScheduleDestroy(GILUSchedule *);
 PETSC_INTERN PetscErrorCode GILUScheduleRun(GILUSchedule, PetscBool, GILUTileKernel, void *);
+PETSC_INTERN PetscErrorCode GILUScheduleRunSolve(GILUSchedule, GILUTileKernel, GILUTileKernel, void *);
 PETSC_INTERN PetscErrorCode GILUStencilMatGetSchedule(GILUStencilMat *, GILUSchedule *);
 PETSC_INTERN PetscErrorCode GILUGetNumThreads(PetscInt *);
 

@@ -21,8 +21,12 @@
    the stencil schedules) also keep a GILUThreadGovernor: they time their calls on all their threads and on one
    thread (the sequential path every kernel has, which gives the same bits), take the faster by the smoothed times,
    and measure the other one again after GILU_GOVERNOR_PROBE calls, then after twice as many each time it is still
-   the slower (up to GILU_GOVERNOR_PROBE_MAX), so they follow the load of the machine at little cost: on an idle
-   machine the threads win and the probes soon cost one sequential solve in hundreds.
+   the slower (up to GILU_GOVERNOR_PROBE_MAX), and never before its extra time is a small share
+   (GILU_GOVERNOR_BUDGET) of the calls in between. Beside a busy core one threaded call can cost ten sequential ones
+   or more (the thread on the shared core waits for a time slice at every level; 64^3 Poisson, 2 cores: structilu
+   22 ms against 7 ms, gilu's triangles 100-200 ms against 5-20 ms), so a governor of the default number of threads
+   does not try them while Linux counts more runnable threads than cores (GILUHostOversubscribed()). A solve decides
+   once for all its parallel work: structilu's forward and backward sweeps run in one parallel region or none.
 */
 #ifndef PETSCGILU_WAIT_H
 #define PETSCGILU_WAIT_H
@@ -30,6 +34,12 @@
 #include <petscsys.h>
 #include <sched.h>
 #include <time.h>
+#include <stdlib.h>
+#include <string.h>
+#if defined(__linux__)
+  #include <fcntl.h>
+  #include <unistd.h>
+#endif
 
 #define GILU_WAIT_SPIN      512   /* polls (with a pause) before the first yield */
 #define GILU_WAIT_YIELD     8     /* yields before the first sleep */
@@ -94,8 +104,10 @@ static inline void GILUWaitInt64AtLeast(const PetscInt64 *count, PetscInt64 want
 }
 
 /* ------------------------------------------------------------------------------------------------ governor */
-#define GILU_GOVERNOR_PROBE     16  /* calls before the slower way is measured again ... */
-#define GILU_GOVERNOR_PROBE_MAX 512 /* ... doubled each time the probe confirms the choice, up to this */
+#define GILU_GOVERNOR_PROBE     16   /* calls before the slower way is measured again, at least ... */
+#define GILU_GOVERNOR_PROBE_MAX 512  /* ... doubled each time the probe confirms the choice, up to this */
+#define GILU_GOVERNOR_BUDGET    0.03 /* and enough calls that a probe costs at most this share of their time */
+#define GILU_GOVERNOR_RECHECK   4    /* calls between two looks at the load while it puts a trial of the threads off */
 
 typedef struct {
   double    t[2];  /* smoothed seconds per call: [0] on all the object's threads, [1] on one */
@@ -103,7 +115,9 @@ typedef struct {
   PetscInt  calls; /* calls so far */
   PetscInt  every; /* the current probe interval (0: not started) */
   PetscInt  next;  /* the call that probes */
-  PetscBool probe; /* the running call is a probe */
+  PetscBool probe;  /* the running call is a probe */
+  PetscBool forced; /* the threads were set on the object: tried whatever the load (GILUHostOversubscribed() not asked) */
+  PetscInt  waited; /* calls the due trial of the threads has been put off */
 } GILUThreadGovernor;
 
 static inline double GILUWallTime(void)
@@ -114,37 +128,103 @@ static inline double GILUWallTime(void)
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* Whether this call runs on one thread: each way once at the start, then the faster, the other one as a probe */
-static inline PetscBool GILUGovernorSerial(GILUThreadGovernor *g)
+/* The next probe interval: at least `every`, and long enough that the probe's extra time (slower / faster - 1 calls
+   of the faster way) is at most GILU_GOVERNOR_BUDGET of the interval's time, at most GILU_GOVERNOR_PROBE_MAX.
+   Beside a busy core a threaded call can take several times a sequential one: probing it every 16 calls would cost
+   more than the threads ever gain there. */
+static inline PetscInt GILUGovernorInterval(const GILUThreadGovernor *g, PetscInt every)
+{
+  const double slow = PetscMax(g->t[0], g->t[1]), fast = PetscMin(g->t[0], g->t[1]);
+  double       need = fast > 0 ? (slow / fast - 1.0) / GILU_GOVERNOR_BUDGET : 0;
+
+  if (need > (double)GILU_GOVERNOR_PROBE_MAX) need = GILU_GOVERNOR_PROBE_MAX;
+  return PetscMin(PetscMax(every, (PetscInt)need), GILU_GOVERNOR_PROBE_MAX);
+}
+
+/* Whether the machine's runnable threads and this call's nthreads - 1 others would outnumber its online cores: Linux's
+   instantaneous count of runnable threads in /proc/loadavg ("0.52 0.58 0.59 3/467 12345": 3, this thread one of them).
+   The compute loop of another process on one of two cores makes 2 + 1 > 2. False where the count cannot be read. */
+static inline long GILUHostRunnable(void)
+{
+#if defined(__linux__)
+  char        buf[128];
+  const char *p = buf;
+  ssize_t     n;
+  int         fd = open("/proc/loadavg", O_RDONLY);
+
+  if (fd < 0) return -1;
+  n = read(fd, buf, sizeof(buf) - 1);
+  (void)close(fd);
+  if (n <= 0) return -1;
+  buf[n] = 0;
+  for (int f = 0; f < 3 && p; f++) {
+    p = strchr(p, ' ');
+    if (p) p++;
+  }
+  return p ? strtol(p, NULL, 10) : -1;
+#else
+  return -1;
+#endif
+}
+
+/* The largest of 3 counts: one read can miss a runnable thread (the kernel sums the cores' counts without a lock) */
+static inline PetscBool GILUHostOversubscribed(PetscInt nthreads)
+{
+#if defined(__linux__)
+  long running = -1, ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+
+  for (int r = 0; r < 3; r++) running = PetscMax(running, GILUHostRunnable());
+  return (PetscBool)(ncpu >= 1 && running >= 1 && running - 1 + nthreads > ncpu);
+#else
+  (void)nthreads;
+  return PETSC_FALSE;
+#endif
+}
+
+/*
+  Whether this call of an object with nthreads threads runs on one thread: each way once at the start (the threads
+  first), then the faster by the smoothed times, the other one as a probe.
+  A trial or probe of the threads that is due while the machine is oversubscribed (GILUHostOversubscribed()) is put
+  off, the load looked at again every GILU_GOVERNOR_RECHECK calls (a load that passes, another user's short job, lets
+  it run soon), for GILU_GOVERNOR_PROBE_MAX calls at most: beside a busy core one threaded call can cost many
+  sequential ones (it waits for a time slice at every level), and the count (a few microseconds) saves it.
+  Not when the object's threads were set on it (g->forced: a test or a user who wants them tried at once).
+*/
+static inline PetscBool GILUGovernorSerial(GILUThreadGovernor *g, PetscInt nthreads)
 {
   PetscBool serial;
 
   g->calls++;
   g->probe = PETSC_FALSE;
-  if (g->n[0] < 1) return PETSC_FALSE;
+  if (g->n[0] < 1 && g->n[1] < 1) return (PetscBool)(!g->forced && GILUHostOversubscribed(nthreads));
   if (g->n[1] < 1) return PETSC_TRUE;
-  if (!g->every) {
-    g->every = GILU_GOVERNOR_PROBE;
-    g->next  = g->calls + g->every;
+  serial = (PetscBool)(g->n[0] < 1 || g->t[1] < g->t[0]);
+  if (g->calls < g->next) return serial;
+  if (serial && !g->forced && g->waited < GILU_GOVERNOR_PROBE_MAX && GILUHostOversubscribed(nthreads)) {
+    g->waited += GILU_GOVERNOR_RECHECK;
+    g->next = g->calls + GILU_GOVERNOR_RECHECK;
+    return PETSC_TRUE;
   }
-  serial = (PetscBool)(g->t[1] < g->t[0]);
-  if (g->calls >= g->next) {
-    g->probe = PETSC_TRUE;
-    serial   = (PetscBool)!serial;
-  }
-  return serial;
+  g->waited = 0;
+  if (g->n[0] < 1) return PETSC_FALSE; /* the first call on the threads */
+  g->probe = PETSC_TRUE;
+  return (PetscBool)!serial;
 }
 
-/* The time of a call made the way GILUGovernorSerial() said.
-   A probe replaces the estimate of its way; when that way is still the slower the probes thin out, else they restart. */
+/* The time of a call made the way GILUGovernorSerial() said. The first call of the second way and a probe replace the
+   estimate of their way; when that way is still the slower the probes thin out, else they restart. */
 static inline void GILUGovernorRecord(GILUThreadGovernor *g, PetscBool serial, double seconds)
 {
   const int w = serial ? 1 : 0;
 
-  if (g->probe) {
+  if (g->n[w] == 0 && g->n[1 - w] > 0) {
+    g->t[w]  = seconds;
+    g->every = GILUGovernorInterval(g, GILU_GOVERNOR_PROBE);
+    g->next  = g->calls + g->every;
+  } else if (g->probe) {
     g->t[w] = seconds;
-    if (g->t[w] >= g->t[1 - w]) g->every = PetscMin(2 * g->every, GILU_GOVERNOR_PROBE_MAX);
-    else g->every = GILU_GOVERNOR_PROBE;
+    if (g->t[w] >= g->t[1 - w]) g->every = GILUGovernorInterval(g, PetscMin(2 * g->every, GILU_GOVERNOR_PROBE_MAX));
+    else g->every = GILUGovernorInterval(g, GILU_GOVERNOR_PROBE);
     g->next = g->calls + g->every;
   } else g->t[w] = g->n[w] == 0 ? seconds : 0.75 * g->t[w] + 0.25 * seconds;
   g->n[w]++;

@@ -892,7 +892,12 @@ PetscErrorCode GILUTriPlanDestroy(GILUTri tri)
 {
   PetscFunctionBegin;
   PetscCall(GILUTriDeviceDestroy(tri));
-  PetscCall(PetscMemzero(&tri->gov, sizeof(tri->gov))); /* a new plan is timed afresh */
+  {
+    PetscBool forced = tri->gov.forced;
+
+    PetscCall(PetscMemzero(&tri->gov, sizeof(tri->gov))); /* a new plan is timed afresh */
+    tri->gov.forced = forced;
+  }
   for (PetscInt s = 0; s < tri->nseg; s++) PetscCall(SegmentFree(&tri->seg[s]));
   PetscCall(PetscFree(tri->seg));
   PetscCall(PetscFree(tri->xp));
@@ -1312,7 +1317,7 @@ PetscErrorCode GILUTriPlanSolve(GILUTri tri, const PetscScalar b[], PetscScalar 
     ResetCounters(tri);
 #if defined(PETSCGILU_HAVE_OPENMP)
     if (tri->nthreads > 1) {
-      PetscBool serial = GILUGovernorSerial(&tri->gov);
+      PetscBool serial = GILUGovernorSerial(&tri->gov, tri->nthreads);
       double    t0     = GILUWallTime();
 
       if (serial) prun(tri, b, x, epoch, 0, 1);
@@ -1339,7 +1344,7 @@ PetscErrorCode GILUTriPlanSolve(GILUTri tri, const PetscScalar b[], PetscScalar 
     if (tri->seg[s].kernel != GILU_KERNEL_SEQUENTIAL) parallel = PETSC_TRUE;
 #if defined(PETSCGILU_HAVE_OPENMP)
   if (tri->nthreads > 1 && parallel) {
-    PetscBool serial = GILUGovernorSerial(&tri->gov);
+    PetscBool serial = GILUGovernorSerial(&tri->gov, tri->nthreads);
     double    t0     = GILUWallTime();
 
     if (serial) run(tri, b, x, epoch, 0, 1); /* every kernel has its one-thread path: the same bits */

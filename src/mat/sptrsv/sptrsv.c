@@ -211,6 +211,7 @@ PetscErrorCode GILUTriSetFromOptions(GILUTri tri, PetscOptions options, const ch
   PetscCall(PetscOptionsGetInt(options, prefix, "-mat_gilu_trisolve_threads", &nt, &set));
   PetscCheck(!set || nt >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_gilu_trisolve_threads %" PetscInt_FMT ": must be at least 1", nt);
   if (set) PetscCall(GILUTriSetThreads(tri, nt));
+  if (set) tri->gov.forced = PETSC_TRUE; /* threads asked for: tried whatever the load (private/wait.h) */
   nt = tri->reqdepth;
   PetscCall(PetscOptionsGetInt(options, prefix, "-mat_gilu_trisolve_block_depth", &nt, &set));
   if (set) PetscCall(GILUTriSetBlockDepth(tri, nt));

@@ -173,6 +173,7 @@ PetscErrorCode GILUScheduleDestroy(GILUSchedule *s)
 {
   PetscFunctionBegin;
   if (!*s) PetscFunctionReturn(PETSC_SUCCESS);
+  if ((*s)->govsolve.calls) PetscCall(PetscInfo(NULL, "Solves of the schedule of %" PetscInt_FMT " threads: %" PetscInt_FMT " on all of them, %" PetscInt_FMT " on one\n", (*s)->nthreads, (*s)->govsolve.n[0], (*s)->govsolve.n[1]));
   PetscCall(PetscFree((*s)->order));
   PetscCall(PetscFree((*s)->tileptr));
   PetscCall(PetscFree((*s)->done));
@@ -199,7 +200,10 @@ PetscErrorCode GILUStencilMatGetSchedule(GILUStencilMat *sm, GILUSchedule *s)
   if (sm->schedule && sm->schedule->nthreads != nthreads) PetscCall(GILUScheduleDestroy(&sm->schedule));
   /* independent units interleaved per tile hide the latency of the recurrences along the lines; one block row is enough work from 3 DoF on */
   if (sm->schedule && sm->schedule->type != sm->scheduletype) PetscCall(GILUScheduleDestroy(&sm->schedule));
-  if (!sm->schedule) PetscCall(GILUScheduleCreate(&sm->stencil, &sm->grid, sm->scheduletype, nthreads, sm->grid.dof == 1 ? 4 : (sm->grid.dof == 2 ? 2 : 1), sm->grid.dof == 1 ? 3 : (sm->grid.dof == 2 ? 2 : 1), &sm->schedule));
+  if (!sm->schedule) {
+    PetscCall(GILUScheduleCreate(&sm->stencil, &sm->grid, sm->scheduletype, nthreads, sm->grid.dof == 1 ? 4 : (sm->grid.dof == 2 ? 2 : 1), sm->grid.dof == 1 ? 3 : (sm->grid.dof == 2 ? 2 : 1), &sm->schedule));
+    sm->schedule->gov.forced = sm->schedule->govsolve.forced = (PetscBool)(sm->nthreads > 0); /* private/wait.h */
+  }
   *s = sm->schedule;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -313,55 +317,96 @@ static void ScheduleRunSerial(GILUSchedule s, PetscBool backward, GILUTileKernel
   }
 }
 
-static void ScheduleRunThreads(GILUSchedule s, PetscBool backward, GILUTileKernel kernel, void *ctx, PetscInt64 sweep)
+/* Thread t's part of one sweep with several threads; next: the shared tile counter of the hyperplane schedule (zero at the start) */
+static inline void SweepThread(GILUSchedule s, PetscInt t, PetscBool backward, GILUTileKernel kernel, void *ctx, PetscInt64 sweep, PetscInt *next)
 {
-  PetscInt next = 0, ntiles = s->ntiles;
+  const PetscInt nd       = s->ndep[backward ? 1 : 0];
+  const PetscInt(*dep)[3] = (const PetscInt(*)[3])s->dep[backward ? 1 : 0];
+  const PetscInt ntiles   = s->ntiles;
 
-  (void)next;
-  (void)ntiles;
-#if defined(PETSCGILU_HAVE_OPENMP)
   if (s->type == GILU_SCHEDULE_SLAB) {
-  #pragma omp parallel num_threads(s->nthreads)
-    SlabSweep(s, omp_get_thread_num(), backward, kernel, ctx, sweep, PETSC_TRUE);
+    SlabSweep(s, t, backward, kernel, ctx, sweep, PETSC_TRUE);
     return;
   }
+  for (;;) {
+    PetscInt n = __atomic_fetch_add(next, 1, __ATOMIC_RELAXED), tl, nu;
+
+    if (n >= ntiles) break;
+    tl = backward ? ntiles - 1 - n : n;
+    nu = s->tileptr[tl + 1] - s->tileptr[tl];
+    for (PetscInt a = 0; a < nu; a++)
+      for (PetscInt d = 0; d < nd; d++) UnitWait(s, s->order[s->tileptr[tl] + a], dep[d], sweep);
+    kernel(ctx, s, nu, s->order + s->tileptr[tl]);
+    for (PetscInt a = 0; a < nu; a++) __atomic_store_n(&s->done[s->order[s->tileptr[tl] + a]], sweep, __ATOMIC_RELEASE);
+  }
+}
+
+/*
+  The sweeps of one call on all the schedule's threads, in one OpenMP parallel region (a fork and a join per call, not per
+  sweep: beside a busy core each costs a time slice): kernel[0] (forward when backward[0] is false) for sweep `sweep`, then,
+  when nsweeps is 2, after a barrier (the second sweep reads what the first wrote anywhere), kernel[1] for sweep + 1.
+*/
+static void ScheduleRunThreads(GILUSchedule s, PetscInt nsweeps, const PetscBool backward[], const GILUTileKernel kernel[], void *ctx, PetscInt64 sweep)
+{
+#if defined(PETSCGILU_HAVE_OPENMP)
+  PetscInt next[2] = {0, 0};
+
   #pragma omp parallel num_threads(s->nthreads)
   {
-    const PetscInt nd       = s->ndep[backward ? 1 : 0];
-    const PetscInt(*dep)[3] = (const PetscInt(*)[3])s->dep[backward ? 1 : 0];
+    const PetscInt t = omp_get_thread_num();
 
-    for (;;) {
-      PetscInt n = __atomic_fetch_add(&next, 1, __ATOMIC_RELAXED), t, nu;
-
-      if (n >= ntiles) break;
-      t  = backward ? ntiles - 1 - n : n;
-      nu = s->tileptr[t + 1] - s->tileptr[t];
-      for (PetscInt a = 0; a < nu; a++)
-        for (PetscInt d = 0; d < nd; d++) UnitWait(s, s->order[s->tileptr[t] + a], dep[d], sweep);
-      kernel(ctx, s, nu, s->order + s->tileptr[t]);
-      for (PetscInt a = 0; a < nu; a++) __atomic_store_n(&s->done[s->order[s->tileptr[t] + a]], sweep, __ATOMIC_RELEASE);
+    for (PetscInt w = 0; w < nsweeps; w++) {
+      if (w > 0) {
+  #pragma omp barrier
+      }
+      SweepThread(s, t, backward[w], kernel[w], ctx, sweep + w, &next[w]);
     }
   }
 #else
-  ScheduleRunSerial(s, backward, kernel, ctx, sweep);
+  for (PetscInt w = 0; w < nsweeps; w++) ScheduleRunSerial(s, backward[w], kernel[w], ctx, sweep + w);
 #endif
 }
 
-PetscErrorCode GILUScheduleRun(GILUSchedule s, PetscBool backward, GILUTileKernel kernel, void *ctx)
+/* nsweeps sweeps (1 or 2) under one decision of governor g: all the threads or one, timed as one call */
+static PetscErrorCode ScheduleRunGoverned(GILUSchedule s, GILUThreadGovernor *g, PetscInt nsweeps, const PetscBool backward[], const GILUTileKernel kernel[], void *ctx)
 {
-  PetscInt64 sweep = ++s->sweep;
+  PetscInt64 sweep = s->sweep + 1;
   PetscBool  serial;
   double     t0;
 
   PetscFunctionBegin;
+  s->sweep += nsweeps;
   if (s->nthreads == 1) {
-    ScheduleRunSerial(s, backward, kernel, ctx, sweep);
+    for (PetscInt w = 0; w < nsweeps; w++) ScheduleRunSerial(s, backward[w], kernel[w], ctx, sweep + w);
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  serial = GILUGovernorSerial(&s->gov);
+  serial = GILUGovernorSerial(g, s->nthreads);
   t0     = GILUWallTime();
-  if (serial) ScheduleRunSerial(s, backward, kernel, ctx, sweep);
-  else ScheduleRunThreads(s, backward, kernel, ctx, sweep);
-  GILUGovernorRecord(&s->gov, serial, GILUWallTime() - t0);
+  if (serial)
+    for (PetscInt w = 0; w < nsweeps; w++) ScheduleRunSerial(s, backward[w], kernel[w], ctx, sweep + w);
+  else ScheduleRunThreads(s, nsweeps, backward, kernel, ctx, sweep);
+  GILUGovernorRecord(g, serial, GILUWallTime() - t0);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode GILUScheduleRun(GILUSchedule s, PetscBool backward, GILUTileKernel kernel, void *ctx)
+{
+  PetscFunctionBegin;
+  PetscCall(ScheduleRunGoverned(s, &s->gov, 1, &backward, &kernel, ctx));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  GILUScheduleRunSolve - a triangular solve: the forward sweep with the kernel forward, then the backward sweep with the
+  kernel backward, as one call of the solve's own governor (s->govsolve): both sweeps on all the threads, in one
+  parallel region, or both on one thread. The results are those of two GILUScheduleRun() calls.
+*/
+PetscErrorCode GILUScheduleRunSolve(GILUSchedule s, GILUTileKernel forward, GILUTileKernel backward, void *ctx)
+{
+  const PetscBool      dir[2]    = {PETSC_FALSE, PETSC_TRUE};
+  const GILUTileKernel kernel[2] = {forward, backward};
+
+  PetscFunctionBegin;
+  PetscCall(ScheduleRunGoverned(s, &s->govsolve, 2, dir, kernel, ctx));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

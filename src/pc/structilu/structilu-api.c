@@ -384,6 +384,11 @@ PetscErrorCode PCStructILUGetFactorPrecision(PC pc, PCStructILUPrecision *precis
   operations in the same order, the threads only share the rows out along the schedule.
   Without OpenMP in the build there is one thread.
 
+  Each apply runs on all the threads or on one, whichever the timings of earlier applies say is
+  faster (beside another process's busy core one thread is), and the other way is timed again now
+  and then. While the machine has more runnable threads than cores the default number of threads
+  is not tried (a count set here is, at the first apply). The results are the same either way.
+
   Level: intermediate
 
 .seealso: `PCSTRUCTILU`, `PCStructILUGetThreads()`, `PCStructILUSetSchedule()`

@@ -220,8 +220,7 @@ PetscErrorCode StructILUSolve_Host(GILUStencilMat *sm, const StructILUFactors *F
   for (PetscInt s = 0; s < sm->stencil.ns; s++)
     if (s != sm->stencil.nlower && !sm->stencil.off[s][1] && !sm->stencil.off[s][2]) ctx.nline[s > sm->stencil.nlower]++;
   PetscCall(GILUStencilMatGetSchedule(sm, &sched));
-  PetscCall(GILUScheduleRun(sched, PETSC_FALSE, (F->single ? ForwardSingle_Kernels : Forward_Kernels)[d], &ctx));
-  PetscCall(GILUScheduleRun(sched, PETSC_TRUE, (F->single ? BackwardSingle_Kernels : Backward_Kernels)[d], &ctx));
+  PetscCall(GILUScheduleRunSolve(sched, (F->single ? ForwardSingle_Kernels : Forward_Kernels)[d], (F->single ? BackwardSingle_Kernels : Backward_Kernels)[d], &ctx));
   PetscCall(PetscLogFlops((PetscLogDouble)sm->npoints * (2.0 * d * d * sm->stencil.ns)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
