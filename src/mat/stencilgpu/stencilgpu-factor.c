@@ -183,6 +183,22 @@ static PetscErrorCode MatSolveTranspose_StencilGPU_StructILU(Mat fact, Vec b, Ve
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* What the ILU and IC symbolic factorizations share: the ILU(k)/IC(k) pattern of the stencil matrix (none for 0 rows) */
+static PetscErrorCode FactorSymbolic(Mat_StencilGPUFactor *f, const GILUStencilMat *msm, PetscBool ic, const MatFactorInfo *info)
+{
+  PetscFunctionBegin;
+  PetscCall(FactorReset(f));
+  f->ic              = ic;
+  f->levels          = (PetscInt)info->levels;
+  f->nsmat           = msm->stencil.ns;
+  f->fill            = info->fill;
+  f->empty           = (PetscBool)(msm->npoints == 0);
+  f->sm.nonzerostate = msm->nonzerostate;
+  f->zerorow         = -1;
+  if (!f->empty) PetscCall(StructILUSymbolicStencil(msm, f->levels, ic, &f->sm, f->patname, sizeof(f->patname), &f->elim, &f->mirror, f->hyper, &f->nlevels, &f->dinv));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MatILUFactorSymbolic_StencilGPU_StructILU(Mat fact, Mat A, IS row, IS col, const MatFactorInfo *info)
 {
   Mat_StencilGPUFactor *f = (Mat_StencilGPUFactor *)fact->data;
@@ -197,14 +213,7 @@ static PetscErrorCode MatILUFactorSymbolic_StencilGPU_StructILU(Mat fact, Mat A,
   PetscCheck(rid && cid, PETSC_COMM_SELF, PETSC_ERR_SUP, "The structured-grid ILU of MATSTENCILGPU factors in the natural ordering only: use -pc_factor_mat_ordering_type natural, or -dm_mat_type aij");
   PetscCheck(info->shifttype == (PetscReal)MAT_SHIFT_NONE || info->shifttype == (PetscReal)MAT_SHIFT_INBLOCKS, PETSC_COMM_SELF, PETSC_ERR_SUP, "The structured-grid ILU of MATSTENCILGPU has no diagonal shift: use -pc_factor_shift_type none, or -dm_mat_type aij");
   PetscCheck(info->levels >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Levels of fill must be non-negative");
-  PetscCall(FactorReset(f));
-  f->levels          = (PetscInt)info->levels;
-  f->nsmat           = msm->stencil.ns;
-  f->fill            = info->fill;
-  f->empty           = (PetscBool)(msm->npoints == 0);
-  f->sm.nonzerostate = msm->nonzerostate;
-  if (!f->empty) PetscCall(StructILUSymbolicStencil(msm, f->levels, PETSC_FALSE, &f->sm, f->patname, sizeof(f->patname), &f->elim, &f->mirror, f->hyper, &f->nlevels, &f->dinv));
-  f->zerorow                 = -1;
+  PetscCall(FactorSymbolic(f, msm, PETSC_FALSE, info));
   fact->ops->lufactornumeric = MatLUFactorNumeric_StencilGPU_StructILU;
   fact->ops->solve           = MatSolve_StencilGPU_StructILU;
   fact->ops->solvetranspose  = MatSolveTranspose_StencilGPU_StructILU;
@@ -224,16 +233,8 @@ static PetscErrorCode MatICCFactorSymbolic_StencilGPU_StructILU(Mat fact, Mat A,
   PetscCheck(pid, PETSC_COMM_SELF, PETSC_ERR_SUP, "The structured-grid IC of MATSTENCILGPU factors in the natural ordering only: use -pc_factor_mat_ordering_type natural, or -dm_mat_type aij");
   PetscCheck(info->shifttype == (PetscReal)MAT_SHIFT_NONE || info->shifttype == (PetscReal)MAT_SHIFT_INBLOCKS || info->shifttype == (PetscReal)MAT_SHIFT_POSITIVE_DEFINITE, PETSC_COMM_SELF, PETSC_ERR_SUP, "The structured-grid IC of MATSTENCILGPU has no diagonal shift: use -pc_factor_shift_type none (or positive_definite, PCICC's default: PETSc's shifted ICC of the AIJ copy then takes over when a pivot is not positive), or -dm_mat_type aij");
   PetscCheck(info->levels >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Levels of fill must be non-negative");
-  PetscCall(FactorReset(f));
-  f->ic              = PETSC_TRUE;
-  f->icinfo          = *info;
-  f->levels          = (PetscInt)info->levels;
-  f->nsmat           = msm->stencil.ns;
-  f->fill            = info->fill;
-  f->empty           = (PetscBool)(msm->npoints == 0);
-  f->sm.nonzerostate = msm->nonzerostate;
-  if (!f->empty) PetscCall(StructILUSymbolicStencil(msm, f->levels, PETSC_TRUE, &f->sm, f->patname, sizeof(f->patname), &f->elim, &f->mirror, f->hyper, &f->nlevels, &f->dinv));
-  f->zerorow                       = -1;
+  PetscCall(FactorSymbolic(f, msm, PETSC_TRUE, info));
+  f->icinfo                        = *info;
   fact->ops->choleskyfactornumeric = MatLUFactorNumeric_StencilGPU_StructILU;
   fact->ops->solve                 = MatSolve_StencilGPU_StructILU;
   fact->ops->solvetranspose        = MatSolveTranspose_StencilGPU_StructILU;
