@@ -373,6 +373,13 @@ int main(int argc, char **argv)
      args: -case empty -n 20 -malloc_dump -gilu_backend cudaemu -pc_type bjacobi -sub_pc_type {{structilu atsilu fgdd sparsify}shared output} -sub_pc_atsilu_sweeps 20 -sub_mat_gilu_trisolve_backend cudaemu -sub_pc_sparsify_sub_mat_gilu_trisolve_backend cudaemu
      output_file: output/ex2_empty_np2.out
 
+   # PCSPARSIFY on the parallel matrix itself: its column sums (the matrix is not symmetric) are collective, also on
+   # the process without rows (before: that process skipped them and the run ended without a message)
+   test:
+     suffix: empty_sparsify
+     nsize: {{2 3}separate output}
+     args: -case empty -n 20 -malloc_dump -pc_type sparsify
+
    test:
      suffix: empty_0x0
      args: -case empty -n 0 -malloc_dump -pc_type {{ilu structilu atsilu fgdd sparsify}separate output} -pc_factor_mat_solver_type gilu -ksp_view

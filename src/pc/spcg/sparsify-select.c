@@ -313,8 +313,9 @@ PetscErrorCode SparsifyMask(const SparsifyLocal *L, PetscInt nprefix, const Spar
 }
 
 /* Row sums |A| of the local scalar rows (diagonal and off-diagonal block), column sums of the owned scalar
-   columns (only when colsum is given: collective), smallest |a_ii| of the local rows */
-PetscErrorCode SparsifyLocalNorms(const SparsifyLocal *L, PetscReal rowsum[], PetscReal colsum[], PetscReal *mindiag)
+   columns (only when cols: collective, the same on every process),
+   smallest |a_ii| of the local rows */
+PetscErrorCode SparsifyLocalNorms(const SparsifyLocal *L, PetscReal rowsum[], PetscBool cols, PetscReal colsum[], PetscReal *mindiag)
 {
   PetscInt  bs = L->bs, bs2 = bs * bs, nl = L->n * bs;
   PetscReal dmin = PETSC_MAX_REAL;
@@ -322,9 +323,9 @@ PetscErrorCode SparsifyLocalNorms(const SparsifyLocal *L, PetscReal rowsum[], Pe
 
   PetscFunctionBegin;
   for (PetscInt q = 0; q < nl; q++) rowsum[q] = 0;
-  if (colsum)
+  if (cols)
     for (PetscInt q = 0; q < nl; q++) colsum[q] = 0;
-  if (colsum && L->Ao) {
+  if (cols && L->Ao) {
     PetscCall(MatCreateVecs(L->A, &v, NULL));
     PetscCall(VecSetOption(v, VEC_IGNORE_NEGATIVE_INDICES, PETSC_TRUE));
   }
@@ -339,7 +340,7 @@ PetscErrorCode SparsifyLocalNorms(const SparsifyLocal *L, PetscReal rowsum[], Pe
           PetscReal a = PetscAbsScalar(L->aa[k * bs2 + jj * bs + ii]);
 
           rowsum[r * bs + ii] += a;
-          if (colsum) colsum[c * bs + jj] += a;
+          if (cols) colsum[c * bs + jj] += a;
           if (c == r && ii == jj) dmin = PetscMin(dmin, a);
         }
       if (c == r) hasdiag = PETSC_TRUE;
@@ -369,7 +370,7 @@ PetscErrorCode SparsifyLocalNorms(const SparsifyLocal *L, PetscReal rowsum[], Pe
     for (PetscInt q = 0; q < nl; q++) colsum[q] += PetscRealPart(x[q]);
     PetscCall(VecRestoreArrayRead(v, &x));
     PetscCall(VecDestroy(&v));
-  } else if (colsum && L->ismpi) {
+  } else if (cols && L->ismpi) {
     /* every process must take part in the assembly even without off-diagonal entries */
     PetscCall(MatCreateVecs(L->A, &v, NULL));
     PetscCall(VecAssemblyBegin(v));

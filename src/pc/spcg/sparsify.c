@@ -151,7 +151,7 @@ static PetscErrorCode PCSparsifyEvaluate(PC pc, const SparsifyLocal *L, PetscInt
   PetscFunctionBegin;
   PetscCall(SparsifyItemsCount(nkept, items, L->ai[L->n], c->ratio, &c->nprefix, &nd)); /* never reaches past the kept items (SparsifyItemsCreate()) */
   PetscCall(PetscCalloc1(nl, &rowS));
-  if (colsum) PetscCall(PetscCalloc1(nl, &colS));
+  if (colsum) PetscCall(PetscCalloc1(PetscMax(nl, 1), &colS)); /* not NULL without rows: the same norm on every process */
   PetscCall(SparsifyMask(L, c->nprefix, items, &sp->maskprefix, sp->mask));
   /* the dropped entries: each item's entry (row r, column c) and its partner (row c, column r) */
   for (PetscInt m = 0; m < c->nprefix; m++) {
@@ -296,8 +296,8 @@ static PetscErrorCode PCSetUp_Sparsify(PC pc)
   sp->nnz      = cnt[0];
   sp->noffdiag = cnt[1];
   PetscCall(PetscMalloc1(L.n * L.bs, &rowsum));
-  if (!sym) PetscCall(PetscMalloc1(L.n * L.bs, &colsum));
-  PetscCall(SparsifyLocalNorms(&L, rowsum, colsum, &sp->mindiag));
+  if (!sym) PetscCall(PetscMalloc1(PetscMax(L.n * L.bs, 1), &colsum)); /* not NULL on a process without rows: every process takes the column sums */
+  PetscCall(SparsifyLocalNorms(&L, rowsum, (PetscBool)!sym, colsum, &sp->mindiag));
   PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &sp->mindiag, 1, MPIU_REAL, MPIU_MIN, comm));
   PetscCall(SparsifyCountWavefronts(L.n, L.ai, L.aj, NULL, sp->levels, &sp->wA, &sp->fillA));
   PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &sp->wA, 1, MPIU_INT, MPI_MAX, comm));

@@ -30,7 +30,7 @@ PETSC_INTERN PetscErrorCode SparsifyLocalIsSymmetric(const SparsifyLocal *, Pets
 PETSC_INTERN PetscErrorCode SparsifyItemsCreate(const SparsifyLocal *, PetscBool, PetscInt, PetscInt *, PetscInt *, SparsifyItem **, PetscInt *);
 PETSC_INTERN PetscErrorCode SparsifyItemsCount(PetscInt, const SparsifyItem[], PetscInt, PetscReal, PetscInt *, PetscInt *);
 PETSC_INTERN PetscErrorCode SparsifyMask(const SparsifyLocal *, PetscInt, const SparsifyItem[], PetscInt *, PetscBool3[]);
-PETSC_INTERN PetscErrorCode SparsifyLocalNorms(const SparsifyLocal *, PetscReal[], PetscReal[], PetscReal *);
+PETSC_INTERN PetscErrorCode SparsifyLocalNorms(const SparsifyLocal *, PetscReal[], PetscBool, PetscReal[], PetscReal *);
 PETSC_INTERN PetscErrorCode SparsifyCountWavefronts(PetscInt, const PetscInt[], const PetscInt[], const PetscBool3[], PetscInt, PetscInt *, PetscInt *);
 
 #endif
