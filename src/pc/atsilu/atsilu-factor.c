@@ -73,7 +73,7 @@ PetscErrorCode ATSCSRTranspose(const ATSCSR *X, ATSCSR *T)
 }
 
 /* give the user's matrix its arrays back (A borrowed them) */
-PetscErrorCode ATSFactorsReleaseMatrix(ATSFactors *F)
+static PetscErrorCode ATSFactorsReleaseMatrix(ATSFactors *F)
 {
   PetscFunctionBegin;
   if (F->mat) {
@@ -90,7 +90,9 @@ PetscErrorCode ATSFactorsReleaseMatrix(ATSFactors *F)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode ATSFactorsReset(ATSFactors *F)
+/* everything but the factors L, U^T and the scaling (what ATSFactorsExport() reads): the matrix given back, A^T,
+   the patterns, the ILUT work */
+PetscErrorCode ATSFactorsReleaseWork(ATSFactors *F)
 {
   PetscFunctionBegin;
   PetscCall(ATSFactorsReleaseMatrix(F));
@@ -98,15 +100,22 @@ PetscErrorCode ATSFactorsReset(ATSFactors *F)
   PetscCall(PetscFree(F->atvalues));
   PetscCall(ATSCSRReset(&F->S));
   PetscCall(ATSCSRReset(&F->St));
-  PetscCall(ATSCSRReset(&F->L));
-  PetscCall(ATSCSRReset(&F->Ut));
   PetscCall(ATSCSRReset(&F->Lold));
   PetscCall(ATSCSRReset(&F->R));
   PetscCall(ATSCSRReset(&F->Rt));
   PetscCall(ATSCSRReset(&F->U));
-  PetscCall(PetscFree(F->scale));
   PetscCall(PetscFree(F->iwork));
   PetscCall(PetscFree(F->rwork));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode ATSFactorsReset(ATSFactors *F)
+{
+  PetscFunctionBegin;
+  PetscCall(ATSFactorsReleaseWork(F));
+  PetscCall(ATSCSRReset(&F->L));
+  PetscCall(ATSCSRReset(&F->Ut));
+  PetscCall(PetscFree(F->scale));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -320,17 +320,7 @@ static PetscErrorCode PCSetUp_ATSILU(PC pc)
      only L, U^T and the scaling, so everything else goes first; it makes the applied factors in the storage of L and
      U^T, and all of F goes after it (F.n stays for the view and the Jacobi apply). Nothing is kept for a new setup:
      it rebuilds U^T's pattern and A^T's values from A (one pass over A), which costs less than keeping them. */
-  PetscCall(ATSFactorsReleaseMatrix(F));
-  PetscCall(ATSCSRReset(&F->At));
-  PetscCall(PetscFree(F->atvalues));
-  PetscCall(ATSCSRReset(&F->S));
-  PetscCall(ATSCSRReset(&F->St));
-  PetscCall(ATSCSRReset(&F->Lold));
-  PetscCall(ATSCSRReset(&F->R));
-  PetscCall(ATSCSRReset(&F->Rt));
-  PetscCall(ATSCSRReset(&F->U));
-  PetscCall(PetscFree(F->iwork));
-  PetscCall(PetscFree(F->rwork));
+  PetscCall(ATSFactorsReleaseWork(F));
   if (F->zerorow < 0) {
     PetscCall(ATSFactorsExport(F, &ats->L, &ats->U));
     for (PetscInt r = 0; r < n && F->zerorow < 0; r++)

@@ -68,7 +68,7 @@ typedef struct {
 
 PETSC_INTERN PetscErrorCode ATSCSRReset(ATSCSR *);
 PETSC_INTERN PetscErrorCode ATSFactorsReset(ATSFactors *);
-PETSC_INTERN PetscErrorCode ATSFactorsReleaseMatrix(ATSFactors *);
+PETSC_INTERN PetscErrorCode ATSFactorsReleaseWork(ATSFactors *);
 /* A from an assembled SEQAIJ matrix; the starting pattern S: levels k of pattern (power: A^(k+1); symbolic: ILU(k); diagonal);
    keeppattern false: S is not stored when it would be A's pattern (the fixed-pattern sweeps read it only for the initial guess) */
 PETSC_INTERN PetscErrorCode ATSFactorsCreate(Mat, PCATSILUPattern, PetscInt, PetscBool, PetscInt, PetscBool, ATSFactors *);
