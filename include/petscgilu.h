@@ -119,6 +119,10 @@ PETSC_EXTERN PetscErrorCode    PCStructILUSetSchedule(PC, PCStructILUSchedule);
 PETSC_EXTERN PetscErrorCode    PCStructILUGetSchedule(PC, PCStructILUSchedule *);
 PETSC_EXTERN PetscErrorCode    PCStructILUSetThreads(PC, PetscInt);
 PETSC_EXTERN PetscErrorCode    PCStructILUGetThreads(PC, PetscInt *);
+PETSC_EXTERN PetscErrorCode    PCStructILUSetDiagonalStorage(PC, PetscBool);
+PETSC_EXTERN PetscErrorCode    PCStructILUGetDiagonalStorage(PC, PetscBool *);
+PETSC_EXTERN PetscErrorCode    PCStructILUSetEisenstat(PC, PetscBool);
+PETSC_EXTERN PetscErrorCode    PCStructILUGetEisenstat(PC, PetscBool *);
 
 /* Test matrices (src/sys/testmat/testmat.c): named, deterministic generators standing in for SuiteSparse classes */
 PETSC_EXTERN PetscErrorCode PetscGILUTestMatrixList(PetscInt *, const char *const **);

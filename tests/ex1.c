@@ -696,4 +696,57 @@ int main(int argc, char **argv)
      args: -stencil star7 -symmetric -ksp_type cg -pc_type structilu -pc_structilu_type ic -pc_structilu_factor_precision single -ksp_view -ksp_max_it 3
      filter: sed -e "s/back-end: host.*$/back-end: host/"
 
+   # DILU (a star stencil's ILU(0) changes only the diagonal; the default): PETSc's iterations, as the
+   # tests above; here the same stencils with L and U stored as for any other stencil
+   test:
+     suffix: full_storage
+     args: -stencil star7 -dof {{1 3}separate output} -pc_type {{ilu structilu}shared output} -pc_structilu_diagonal_storage 0 -ksp_monitor_short
+
+   test:
+     suffix: dilu_2d_baij
+     args: -dim 2 -dm_mat_type baij -stencil star5 -dof {{2 4}separate output} -pc_type {{ilu structilu}shared output} -ksp_monitor_short
+
+   test:
+     suffix: dilu_view_stencilgpu
+     args: -stencil star7 -dof 2 -dm_mat_type stencilgpu -pc_type ilu -ksp_view -ksp_max_it 3
+     filter: grep -e "DILU" -e "MatSolverType structilu"
+
+   # The Eisenstat trick: for a symmetric matrix, CG with the natural norm has the residual history of
+   # PETSc's ILU(0) (ICC(0)) up to round-off
+   test:
+     suffix: eisenstat
+     args: -symmetric -ksp_type cg -ksp_norm_type natural -ksp_monitor_short -stencil star7 -dof {{1 2}separate output} -pc_type {{ilu structilu}shared output} -pc_structilu_eisenstat
+
+   test:
+     suffix: eisenstat_ic
+     args: -symmetric -ksp_type cg -ksp_norm_type natural -ksp_monitor_short -dim 2 -stencil star5 -dof 3 -pc_type {{icc structilu}shared output} -pc_structilu_type ic -pc_structilu_eisenstat
+
+   # a nonsymmetric matrix with GMRES, a changed matrix (the second solve starts from the first's solution:
+   # a nonzero initial guess goes through (D + A_U) x0), the view
+   test:
+     suffix: eisenstat_gmres
+     args: -stencil star7 -dof 2 -solve_twice -ksp_initial_guess_nonzero -pc_type structilu -pc_structilu_eisenstat -ksp_view -ksp_max_it 200
+     filter: grep -v -e "back-end:" -e "host threads:"
+
+   test:
+     suffix: threads_eisenstat
+     args: -compare_threads 5 -stencil star7 -dof {{1 3}} -da_grid_x 11 -da_grid_y 9 -da_grid_z 7 -pc_structilu_eisenstat -ksp_type gmres
+     output_file: output/empty.out
+
+   test:
+     suffix: eisenstat_error_stencil
+     args: -stencil box27 -pc_type structilu -pc_structilu_eisenstat
+     filter: Error: grep -o "pc_structilu_eisenstat needs DILU factors.*this one is box-27"
+
+   test:
+     suffix: eisenstat_error_np2
+     nsize: 2
+     args: -stencil star7 -pc_type structilu -pc_structilu_eisenstat
+     filter: Error: grep -o "pc_structilu_eisenstat runs on one process only"
+
+   test:
+     suffix: eisenstat_error_transpose
+     args: -stencil star7 -ksp_type bicg -pc_type structilu -pc_structilu_eisenstat
+     filter: Error: grep -o "PCApplyTranspose() of -pc_structilu_eisenstat"
+
 TEST*/

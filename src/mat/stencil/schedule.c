@@ -410,3 +410,17 @@ PetscErrorCode GILUScheduleRunSolve(GILUSchedule s, GILUTileKernel forward, GILU
   PetscCall(ScheduleRunGoverned(s, &s->govsolve, 2, dir, kernel, ctx));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/*
+  GILUScheduleRunBackwardForward - the backward sweep with the kernel backward, then the forward sweep with the kernel
+  forward (the Eisenstat trick's operator: (D + U)^{-1}, then (D + L)^{-1}), as one call of the solve's governor
+*/
+PetscErrorCode GILUScheduleRunBackwardForward(GILUSchedule s, GILUTileKernel backward, GILUTileKernel forward, void *ctx)
+{
+  const PetscBool      dir[2]    = {PETSC_TRUE, PETSC_FALSE};
+  const GILUTileKernel kernel[2] = {backward, forward};
+
+  PetscFunctionBegin;
+  PetscCall(ScheduleRunGoverned(s, &s->govsolve, 2, dir, kernel, ctx));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -540,3 +540,125 @@ PetscErrorCode PCStructILUGetBackend(PC pc, PetscGILUBackendType *backend)
   PetscUseMethod(pc, "PCStructILUGetBackend_C", (PC, PetscGILUBackendType *), (pc, backend));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/*@
+  PCStructILUSetDiagonalStorage - Sets whether ILU(0) of a stencil whose factorization changes only the diagonal blocks stores only those
+
+  Logically Collective
+
+  Input Parameters:
++ pc  - the `PCSTRUCTILU` preconditioner
+- flg - `PETSC_TRUE` (default) to store the modified diagonal only when the stencil allows it, `PETSC_FALSE` to always store L and U
+
+  Options Database Key:
+. -pc_structilu_diagonal_storage <true> - store only the modified diagonal (DILU) when the stencil allows it
+
+  Notes:
+  For a star stencil (3-, 5- and 7-point, and their block versions with dense DoF blocks) in natural
+  ordering, ILU(0) changes only the diagonal blocks: a product of a lower and an upper offset lands in
+  the stencil only on the diagonal. The factors are then L = A_L D^{-1} (unit block diagonal) and
+  U = D + A_U with A = A_L + A_D + A_U and D the modified diagonal, so the solves read the matrix's own
+  off-diagonal blocks and only D^{-1} is stored: the factorization is one sweep over the diagonal, the
+  factor memory one block vector, the factors the same as `PCILU`'s (the solves apply L as A_L times
+  D^{-1} y, so the iterations are `PCILU`'s up to round-off). Used on the host back-end, in double
+  precision; `-ksp_view` says whether it was. It is what `PCStructILUSetEisenstat()` needs.
+
+  Level: intermediate
+
+.seealso: `PCSTRUCTILU`, `PCStructILUGetDiagonalStorage()`, `PCStructILUSetEisenstat()`
+@*/
+PetscErrorCode PCStructILUSetDiagonalStorage(PC pc, PetscBool flg)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveBool(pc, flg, 2);
+  PetscTryMethod(pc, "PCStructILUSetDiagonalStorage_C", (PC, PetscBool), (pc, flg));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCStructILUGetDiagonalStorage - Whether diagonal (DILU) storage is allowed
+
+  Not Collective
+
+  Input Parameter:
+. pc - the `PCSTRUCTILU` preconditioner
+
+  Output Parameter:
+. flg - the value given to `PCStructILUSetDiagonalStorage()`
+
+  Level: intermediate
+
+.seealso: `PCSTRUCTILU`, `PCStructILUSetDiagonalStorage()`
+@*/
+PetscErrorCode PCStructILUGetDiagonalStorage(PC pc, PetscBool *flg)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCStructILUGetDiagonalStorage_C", (PC, PetscBool *), (pc, flg));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCStructILUSetEisenstat - Sets whether the Krylov method runs on the split-preconditioned operator of the Eisenstat trick
+
+  Logically Collective
+
+  Input Parameters:
++ pc  - the `PCSTRUCTILU` preconditioner
+- flg - `PETSC_TRUE` to use the trick, `PETSC_FALSE` (default) for the usual preconditioner
+
+  Options Database Key:
+. -pc_structilu_eisenstat <false> - use the Eisenstat trick
+
+  Notes:
+  With DILU factors (`PCStructILUSetDiagonalStorage()`), M = (D + A_L) D^{-1} (D + A_U), and as `PCEISENSTAT` does
+  for SSOR, the Krylov method solves Ahat y = bhat with Ahat = (D + A_L)^{-1} A (D + A_U)^{-1},
+  bhat = (D + A_L)^{-1} b and x = (D + A_U)^{-1} y, preconditioned by D. Since A = (D + A_L) + (D + A_U) + (A_D - 2 D),
+  a product with Ahat is two triangular sweeps and a diagonal product, t = (D + A_U)^{-1} x and
+  Ahat x = t + (D + A_L)^{-1} (x + (A_D - 2 D) t): an iteration costs the two sweeps of a preconditioned iteration
+  and no product with A. `KSPSolve()` swaps the operator before the solve and back after it (`PCPreSolve()`,
+  `PCPostSolve()`), so the operator must be the preconditioning matrix.
+
+  The Krylov method sees the transformed system: its residuals are those of Ahat y = bhat (as with `PCEISENSTAT`).
+  For a symmetric matrix Ahat is symmetric and the preconditioner D positive definite when M is, so `KSPCG` works;
+  with `-ksp_norm_type natural` its residual norms, r^T M^{-1} r, are those of `KSPCG` with the usual preconditioner
+  up to round-off, and so are the iterations. One process only (in parallel, the operator's couplings between the
+  processes are not part of the sweeps), host back-end; an error otherwise, as when the stencil does not allow
+  DILU factors or the factors are stored in single precision.
+
+  Level: advanced
+
+.seealso: `PCSTRUCTILU`, `PCEISENSTAT`, `PCStructILUGetEisenstat()`, `PCStructILUSetDiagonalStorage()`
+@*/
+PetscErrorCode PCStructILUSetEisenstat(PC pc, PetscBool flg)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveBool(pc, flg, 2);
+  PetscTryMethod(pc, "PCStructILUSetEisenstat_C", (PC, PetscBool), (pc, flg));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCStructILUGetEisenstat - Whether the Eisenstat trick is used
+
+  Not Collective
+
+  Input Parameter:
+. pc - the `PCSTRUCTILU` preconditioner
+
+  Output Parameter:
+. flg - the value given to `PCStructILUSetEisenstat()`
+
+  Level: advanced
+
+.seealso: `PCSTRUCTILU`, `PCStructILUSetEisenstat()`
+@*/
+PetscErrorCode PCStructILUGetEisenstat(PC pc, PetscBool *flg)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCStructILUGetEisenstat_C", (PC, PetscBool *), (pc, flg));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

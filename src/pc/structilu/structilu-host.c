@@ -25,11 +25,15 @@
 typedef struct {
   const GILUStencilMat *sm;
   PetscBool             ic;
+  PetscBool             scaled;             /* IC, DILU: the lower blocks multiply z = D^{-1} y, kept in work */
   const void           *lval, *uval, *dinv; /* factors, in double or float (StructILUFactors) */
   const PetscInt       *mirror;
   const PetscScalar    *b;
   PetscScalar          *x, *work;
-  PetscInt              nline[2]; /* lower and upper offsets along the grid line (dy = dz = 0) */
+  const PetscScalar    *init;       /* backward sweep: its right-hand side, copied into x unit by unit (NULL: x holds it) */
+  PetscScalar          *t;          /* Eisenstat: the backward sweep's result (instead of x), which the forward sweep reads */
+  const PetscScalar    *eisE;       /* Eisenstat's forward sweep: right-hand side b + E t, result x = t + z */
+  PetscInt              nline[2];   /* lower and upper offsets along the grid line (dy = dz = 0) */
 } SolveCtx;
 
 typedef struct {
@@ -39,6 +43,8 @@ typedef struct {
   PetscBool       ic;
   const PetscInt *mirror;
   PetscInt       *elimptr, *elimu, *elimt; /* per lower offset s: the (u, s+u) pairs of the updates */
+  const PetscInt *diagu;                   /* DILU: per lower offset s, the upper offset -s (-1: none) */
+  PetscScalar    *diag;                    /* DILU: the modified diagonal blocks, when wanted */
   PetscInt        zerorow;                 /* smallest row with a zero pivot, -1 if none */
 } FactorCtx;
 
@@ -70,6 +76,7 @@ typedef struct {
 #undef SDOF_FACTOR
 
 static const GILUTileKernel Factor_Kernels[]         = {NULL, Factor_1_double, Factor_2_double, Factor_3_double, Factor_4_double, Factor_5_double, Factor_6_double, Factor_7_double, Factor_8_double};
+static const GILUTileKernel FactorDiagonal_Kernels[] = {NULL, FactorDiagonal_1_double, FactorDiagonal_2_double, FactorDiagonal_3_double, FactorDiagonal_4_double, FactorDiagonal_5_double, FactorDiagonal_6_double, FactorDiagonal_7_double, FactorDiagonal_8_double};
 static const GILUTileKernel Forward_Kernels[]        = {NULL, Forward_1_double, Forward_2_double, Forward_3_double, Forward_4_double, Forward_5_double, Forward_6_double, Forward_7_double, Forward_8_double};
 static const GILUTileKernel Backward_Kernels[]       = {NULL, Backward_1_double, Backward_2_double, Backward_3_double, Backward_4_double, Backward_5_double, Backward_6_double, Backward_7_double, Backward_8_double};
 static const GILUTileKernel ForwardSingle_Kernels[]  = {NULL, Forward_1_float, Forward_2_float, Forward_3_float, Forward_4_float, Forward_5_float, Forward_6_float, Forward_7_float, Forward_8_float};
@@ -107,6 +114,8 @@ PetscErrorCode StructILUFactor_Host(GILUStencilMat *sm, const PetscInt *elim, co
   ctx.zerorow   = -1;
   ctx.ic        = (PetscBool)(mirror != NULL);
   ctx.mirror    = mirror;
+  ctx.diagu     = NULL;
+  ctx.diag      = NULL;
   PetscCall(PetscMalloc3(nl + 1, &ctx.elimptr, nl * ns, &ctx.elimu, nl * ns, &ctx.elimt));
   for (PetscInt s = 0; s < nl; s++) {
     ctx.elimptr[s] = n;
@@ -122,6 +131,46 @@ PetscErrorCode StructILUFactor_Host(GILUStencilMat *sm, const PetscInt *elim, co
   PetscCall(PetscFree3(ctx.elimptr, ctx.elimu, ctx.elimt));
   *zerorow = ctx.zerorow;
   PetscCall(PetscLogFlops((PetscLogDouble)sm->npoints * (2.0 * d * d * d * (n + nl) + 2.0 * d * d * d)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscBool StructILUStencilIsDILU(const GILUStencil *st, const PetscInt *elim)
+{
+  for (PetscInt s = 0; s < st->nlower; s++)
+    for (PetscInt u = st->nlower + 1; u < st->ns; u++)
+      if (elim[s * st->ns + u] >= 0 && elim[s * st->ns + u] != st->nlower) return PETSC_FALSE;
+  return PETSC_TRUE;
+}
+
+PetscErrorCode StructILUFactorDiagonal_Host(GILUStencilMat *sm, const PetscInt *mirror, PetscReal zeropivot, PetscScalar *dinv, PetscScalar *diag, PetscInt *zerorow)
+{
+  const PetscInt nl = sm->stencil.nlower, d = sm->grid.dof;
+  FactorCtx      ctx;
+  GILUSchedule   sched;
+  PetscInt      *diagu, n = 0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(&ctx, sizeof(ctx)));
+  PetscCall(PetscMalloc1(nl, &diagu));
+  for (PetscInt s = 0; s < nl; s++) {
+    PetscInt o[3] = {-sm->stencil.off[s][0], -sm->stencil.off[s][1], -sm->stencil.off[s][2]};
+
+    PetscCall(GILUStencilFind(&sm->stencil, o, &diagu[s]));
+    n += diagu[s] >= 0;
+  }
+  ctx.sm        = sm;
+  ctx.dinv      = dinv;
+  ctx.diag      = diag;
+  ctx.zeropivot = zeropivot;
+  ctx.zerorow   = -1;
+  ctx.ic        = (PetscBool)(mirror != NULL);
+  ctx.mirror    = mirror;
+  ctx.diagu     = diagu;
+  PetscCall(GILUStencilMatGetSchedule(sm, &sched));
+  PetscCall(GILUScheduleRun(sched, PETSC_FALSE, FactorDiagonal_Kernels[d], &ctx));
+  PetscCall(PetscFree(diagu));
+  *zerorow = ctx.zerorow;
+  PetscCall(PetscLogFlops((PetscLogDouble)sm->npoints * (4.0 * d * d * d * n + 2.0 * d * d * d)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -151,7 +200,7 @@ static PetscErrorCode CopyValues(const PetscScalar *from, size_t n, PetscBool si
   keeps float copies. The copies make sm->val unnecessary until the next numeric setup,
   so it is freed (GILUStencilMatPack() allocates it again).
 */
-PetscErrorCode StructILUFactorsStore_Host(GILUStencilMat *sm, PetscScalar *dinv, const PetscInt *mirror, PetscBool single, StructILUFactors *F)
+PetscErrorCode StructILUFactorsStore_Host(GILUStencilMat *sm, PetscScalar *dinv, const PetscInt *mirror, PetscBool single, PetscBool dilu, StructILUFactors *F)
 {
   const size_t   blocks = (size_t)sm->npoints * sm->bs2;
   const PetscInt nl = sm->stencil.nlower, nu = sm->stencil.ns - nl - 1;
@@ -161,7 +210,16 @@ PetscErrorCode StructILUFactorsStore_Host(GILUStencilMat *sm, PetscScalar *dinv,
   F->ic     = (PetscBool)(mirror != NULL);
   F->single = single;
   F->mirror = mirror;
-  if (!F->ic && !single) {
+  F->dilu   = dilu;
+  if (dilu) { /* the matrix's blocks in place, the inverted modified diagonal */
+    PetscCheck(!single, PETSC_COMM_SELF, PETSC_ERR_PLIB, "DILU factors are read in place, in double precision");
+    F->lval     = F->ic ? NULL : sm->val;
+    F->uval     = sm->val + (nl + 1) * blocks;
+    F->dinv     = dinv;
+    F->owned    = PETSC_FALSE;
+    F->bytes    = sizeof(PetscScalar) * blocks;
+    F->noffsets = 0;
+  } else if (!F->ic && !single) {
     F->lval     = sm->val;
     F->uval     = sm->val + (nl + 1) * blocks;
     F->dinv     = dinv;
@@ -177,7 +235,7 @@ PetscErrorCode StructILUFactorsStore_Host(GILUStencilMat *sm, PetscScalar *dinv,
     F->noffsets = (F->ic ? 0 : nl) + nu;
     PetscCall(PetscFree(sm->val));
   }
-  if (F->ic) PetscCall(PetscMalloc1((size_t)sm->npoints * sm->grid.dof, &F->work));
+  if (F->ic || F->dilu) PetscCall(PetscMalloc1((size_t)sm->npoints * sm->grid.dof, &F->work));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -200,6 +258,7 @@ static void SolveCtxInit(GILUStencilMat *sm, const StructILUFactors *F, const Pe
   memset(ctx, 0, sizeof(*ctx));
   ctx->sm     = sm;
   ctx->ic     = F->ic;
+  ctx->scaled = (PetscBool)(F->ic || F->dilu);
   ctx->lval   = F->lval;
   ctx->uval   = F->uval;
   ctx->dinv   = F->dinv;
@@ -207,6 +266,13 @@ static void SolveCtxInit(GILUStencilMat *sm, const StructILUFactors *F, const Pe
   ctx->work   = F->work;
   ctx->b      = b;
   ctx->x      = x;
+}
+
+/* The offsets along the grid line, lower and upper, for the sweeps */
+static void SolveCtxLines(const GILUStencilMat *sm, SolveCtx *ctx)
+{
+  for (PetscInt s = 0; s < sm->stencil.ns; s++)
+    if (s != sm->stencil.nlower && !sm->stencil.off[s][1] && !sm->stencil.off[s][2]) ctx->nline[s > sm->stencil.nlower]++;
 }
 
 PetscErrorCode StructILUSolve_Host(GILUStencilMat *sm, const StructILUFactors *F, const PetscScalar *b, PetscScalar *x)
@@ -217,8 +283,7 @@ PetscErrorCode StructILUSolve_Host(GILUStencilMat *sm, const StructILUFactors *F
 
   PetscFunctionBegin;
   SolveCtxInit(sm, F, b, x, &ctx);
-  for (PetscInt s = 0; s < sm->stencil.ns; s++)
-    if (s != sm->stencil.nlower && !sm->stencil.off[s][1] && !sm->stencil.off[s][2]) ctx.nline[s > sm->stencil.nlower]++;
+  SolveCtxLines(sm, &ctx);
   PetscCall(GILUStencilMatGetSchedule(sm, &sched));
   PetscCall(GILUScheduleRunSolve(sched, (F->single ? ForwardSingle_Kernels : Forward_Kernels)[d], (F->single ? BackwardSingle_Kernels : Backward_Kernels)[d], &ctx));
   PetscCall(PetscLogFlops((PetscLogDouble)sm->npoints * (2.0 * d * d * sm->stencil.ns)));
@@ -235,5 +300,122 @@ PetscErrorCode StructILUSolveTranspose_Host(GILUStencilMat *sm, const StructILUF
   SolveCtxInit(sm, F, b, x, &ctx);
   (F->single ? SolveTransposeSingle_Kernels : SolveTranspose_Kernels)[d](&ctx);
   PetscCall(PetscLogFlops((PetscLogDouble)sm->npoints * (2.0 * d * d * sm->stencil.ns)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  The Eisenstat trick for DILU factors: y = Ahat x, Ahat = (D + L_A)^{-1} A (D + U_A)^{-1}. With A = (D + L_A) + (D + U_A) + E,
+  E = D_A - 2 D, and t = (D + U_A)^{-1} x: A t = (D + L_A) t + x + E t, so Ahat x = t + (D + L_A)^{-1} (x + E t). One backward
+  sweep writes t, one forward sweep reads x + E t at its points and writes y = t + z (z its solution, in F->work): the two sweeps
+  of a preconditioned iteration and no product with A.
+*/
+PetscErrorCode StructILUEisenstatMult_Host(GILUStencilMat *sm, const StructILUFactors *F, const PetscScalar *E, const PetscScalar *x, PetscScalar *t, PetscScalar *y)
+{
+  const PetscInt d = sm->grid.dof;
+  SolveCtx       ctx;
+  GILUSchedule   sched;
+
+  PetscFunctionBegin;
+  PetscCheck(F->dilu, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The Eisenstat trick needs DILU factors");
+  SolveCtxInit(sm, F, x, y, &ctx);
+  ctx.init = x;
+  ctx.t    = t;
+  ctx.eisE = E;
+  SolveCtxLines(sm, &ctx);
+  PetscCall(GILUStencilMatGetSchedule(sm, &sched));
+  PetscCall(GILUScheduleRunBackwardForward(sched, Backward_Kernels[d], Forward_Kernels[d], &ctx));
+  PetscCall(PetscLogFlops((PetscLogDouble)sm->npoints * (2.0 * d * d * sm->stencil.ns + 4.0 * d * d)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode StructILUSolveLower_Host(GILUStencilMat *sm, const StructILUFactors *F, const PetscScalar *b, PetscScalar *y, PetscScalar *z)
+{
+  SolveCtx     ctx;
+  GILUSchedule sched;
+
+  PetscFunctionBegin;
+  PetscCheck(F->dilu, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The lower sweep alone needs DILU factors");
+  SolveCtxInit(sm, F, b, y, &ctx);
+  ctx.work = z;
+  SolveCtxLines(sm, &ctx);
+  PetscCall(GILUStencilMatGetSchedule(sm, &sched));
+  PetscCall(GILUScheduleRun(sched, PETSC_FALSE, Forward_Kernels[sm->grid.dof], &ctx));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode StructILUSolveUpper_Host(GILUStencilMat *sm, const StructILUFactors *F, const PetscScalar *b, PetscScalar *x)
+{
+  SolveCtx     ctx;
+  GILUSchedule sched;
+
+  PetscFunctionBegin;
+  PetscCheck(F->dilu, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The upper sweep alone needs DILU factors");
+  SolveCtxInit(sm, F, NULL, x, &ctx);
+  ctx.init = b == x ? NULL : b;
+  SolveCtxLines(sm, &ctx);
+  PetscCall(GILUStencilMatGetSchedule(sm, &sched));
+  PetscCall(GILUScheduleRun(sched, PETSC_TRUE, Backward_Kernels[sm->grid.dof], &ctx));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* y = (D + U_A) x, D the blocks diag, U_A the matrix's upper blocks (sm->val); sequential (once per solve) */
+PetscErrorCode StructILUMultUpper_Host(GILUStencilMat *sm, const PetscScalar *diag, const PetscScalar *x, PetscScalar *y)
+{
+  const GILUGrid    *g  = &sm->grid;
+  const GILUStencil *st = &sm->stencil;
+  const PetscInt     d = g->dof, bs2 = sm->bs2;
+  const size_t       N = (size_t)sm->npoints;
+
+  PetscFunctionBegin;
+  for (PetscInt k = 0, p = 0; k < g->n[2]; k++)
+    for (PetscInt j = 0; j < g->n[1]; j++)
+      for (PetscInt i = 0; i < g->n[0]; i++, p++) {
+        for (PetscInt a = 0; a < d; a++) {
+          PetscScalar v = 0;
+
+          for (PetscInt e = 0; e < d; e++) v += diag[(size_t)p * bs2 + a * d + e] * x[p * d + e];
+          y[p * d + a] = v;
+        }
+        for (PetscInt s = st->nlower + 1; s < st->ns; s++) {
+          const PetscInt    *o = st->off[s];
+          const PetscScalar *U = sm->val + ((size_t)s * N + p) * bs2, *xq = x + (p + sm->shift[s]) * d;
+
+          if (i + o[0] < 0 || i + o[0] >= g->n[0] || j + o[1] < 0 || j + o[1] >= g->n[1] || k + o[2] < 0 || k + o[2] >= g->n[2]) continue;
+          for (PetscInt a = 0; a < d; a++)
+            for (PetscInt e = 0; e < d; e++) y[p * d + a] += U[a * d + e] * xq[e];
+        }
+      }
+  PetscCall(PetscLogFlops(2.0 * N * d * d * (st->ns - st->nlower)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode StructILUBlockDiagonalMult_Host(GILUStencilMat *sm, const PetscScalar *diag, const PetscScalar *x, PetscScalar *y)
+{
+  const PetscInt n = sm->npoints, d = sm->grid.dof, bs2 = sm->bs2;
+  GILUSchedule   sched;
+  PetscInt       nt;
+
+  PetscFunctionBegin;
+  PetscCall(GILUStencilMatGetSchedule(sm, &sched));
+  nt = sched->nthreads;
+  (void)nt;
+  if (d == 1) {
+#if defined(PETSCGILU_HAVE_OPENMP)
+  #pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
+#endif
+    for (PetscInt p = 0; p < n; p++) y[p] = diag[p] * x[p];
+  } else {
+#if defined(PETSCGILU_HAVE_OPENMP)
+  #pragma omp parallel for num_threads(nt) schedule(static) if (nt > 1)
+#endif
+    for (PetscInt p = 0; p < n; p++)
+      for (PetscInt a = 0; a < d; a++) {
+        PetscScalar v = 0;
+
+        for (PetscInt e = 0; e < d; e++) v += diag[(size_t)p * bs2 + a * d + e] * x[p * d + e];
+        y[p * d + a] = v;
+      }
+  }
+  PetscCall(PetscLogFlops(2.0 * n * d * d));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

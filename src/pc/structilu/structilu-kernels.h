@@ -126,7 +126,59 @@ static inline void SUFFIX(BackwardLines1)(const PetscInt NU, PetscInt nline, con
         x1[u] = v;
       }
 }
+
+/*
+  ForwardLines1 for DILU factors: the lower blocks are the matrix's, L = A D^{-1}, so they multiply
+  z = D^{-1} y (kept in z, in registers along the line) and y stays in x for the backward sweep;
+  Eisenstat (t given): x = t + z instead, y is not needed
+*/
+static inline void SUFFIX(ForwardLines1Scaled)(const PetscInt NU, PetscInt nline, const FT *A1, const FT *A2, const FT *dinv, const PetscInt *start, const PetscInt *first, PetscInt len, PetscScalar *x, PetscScalar *z, const PetscScalar *t)
+{
+  PetscScalar z1[MAX_GROUP_DOF1], z2[MAX_GROUP_DOF1];
+
+  for (PetscInt u = 0; u < NU; u++) {
+    z1[u] = first[u] >= 1 ? z[start[u] - 1] : 0;
+    z2[u] = first[u] >= 2 ? z[start[u] - 2] : 0;
+  }
+  for (PetscInt d = 0; d < len; d++)
+    for (PetscInt u = 0; u < NU; u++) {
+      const PetscInt p = start[u] + d;
+      PetscScalar    v = nline == 2 ? x[p] - (PetscScalar)A2[p] * z2[u] - (PetscScalar)A1[p] * z1[u] : x[p] - (PetscScalar)A1[p] * z1[u];
+
+      z2[u] = z1[u];
+      z1[u] = (PetscScalar)dinv[p] * v;
+      z[p]  = z1[u];
+      x[p]  = t ? t[p] + z1[u] : v;
+    }
+}
 #endif
+
+/* The right-hand side of a forward sweep on the points [q0, q1): b, or for Eisenstat b + E t */
+static inline void SUFFIX(ForwardInit)(const SolveCtx *ctx, PetscInt q0, PetscInt q1, PetscScalar *x)
+{
+  if (!ctx->eisE) {
+    for (PetscInt a = q0 * SDOF; a < q1 * SDOF; a++) x[a] = ctx->b[a];
+    return;
+  }
+  for (PetscInt q = q0; q < q1; q++) {
+    const PetscScalar *E = ctx->eisE + (size_t)q * (SDOF * SDOF), *t = ctx->t + q * SDOF;
+
+    for (PetscInt a = 0; a < SDOF; a++) {
+      PetscScalar v = ctx->b[q * SDOF + a];
+
+      for (PetscInt e = 0; e < SDOF; e++) v += E[a * SDOF + e] * t[e];
+      x[q * SDOF + a] = v;
+    }
+  }
+}
+
+/* The end of a point's forward row with y = sum: z = D^{-1} y where the lower blocks multiply z (IC, DILU), for Eisenstat x = t + z */
+static inline void SUFFIX(ForwardScale)(const SolveCtx *ctx, const FT *dinv, PetscInt p, const PetscScalar *sum, PetscScalar *x, PetscScalar *z)
+{
+  SUFFIX(BlockApply)(dinv + (size_t)p * (SDOF * SDOF), sum, z + p * SDOF);
+  if (ctx->eisE)
+    for (PetscInt a = 0; a < SDOF; a++) x[p * SDOF + a] = ctx->t[p * SDOF + a] + z[p * SDOF + a];
+}
 
 /* Forward substitution y = L^{-1} b on a tile of independent units (L has a unit block diagonal) */
 static void SUFFIX(Forward)(void *vctx, GILUSchedule sched, PetscInt nu, const PetscInt *units)
@@ -137,7 +189,7 @@ static void SUFFIX(Forward)(void *vctx, GILUSchedule sched, PetscInt nu, const P
   const FT             *dinv = (const FT *)ctx->dinv;
   const PetscInt        nl = st->nlower, nline = ctx->nline[0];
   PetscInt              i0[MAX_GROUP], len     = PETSC_MAX_INT, p0[MAX_GROUP], i1u[MAX_GROUP];
-  PetscScalar          *x = ctx->x, *z = ctx->ic ? ctx->work : ctx->x; /* IC: z = D^{-1} y, what the transposed blocks multiply */
+  PetscScalar          *x = ctx->x, *z = ctx->scaled ? ctx->work : ctx->x; /* IC, DILU: z = D^{-1} y, what the blocks (IC: transposed) multiply */
 
   for (PetscInt u = 0; u < nu; u++) {
     PetscInt i1, j, k;
@@ -146,7 +198,7 @@ static void SUFFIX(Forward)(void *vctx, GILUSchedule sched, PetscInt nu, const P
     p0[u]  = (k * sm->grid.n[1] + j) * sm->grid.n[0];
     i1u[u] = i1;
     len    = PetscMin(len, i1 - i0[u]);
-    for (PetscInt a = (p0[u] + i0[u]) * SDOF; a < (p0[u] + i1) * SDOF; a++) x[a] = ctx->b[a];
+    SUFFIX(ForwardInit)(ctx, p0[u] + i0[u], p0[u] + i1, x);
     for (PetscInt s = 0; s < nl - nline; s++) {
       PetscBool tr;
       const FT *A = SUFFIX(OffsetBlocks)(ctx, s, &tr);
@@ -156,9 +208,14 @@ static void SUFFIX(Forward)(void *vctx, GILUSchedule sched, PetscInt nu, const P
     if (u > 0 && i1 - i0[u] != len) len = -1; /* units of unequal lengths: no interleaving */
   }
   if (!nline) {
-    if (ctx->ic)
+    if (ctx->scaled)
       for (PetscInt u = 0; u < nu; u++)
-        for (PetscInt p = p0[u] + i0[u]; p < p0[u] + i1u[u]; p++) SUFFIX(BlockApply)(dinv + (size_t)p * (SDOF * SDOF), x + p * SDOF, z + p * SDOF);
+        for (PetscInt p = p0[u] + i0[u]; p < p0[u] + i1u[u]; p++) {
+          PetscScalar y[SDOF];
+
+          for (PetscInt a = 0; a < SDOF; a++) y[a] = x[p * SDOF + a];
+          SUFFIX(ForwardScale)(ctx, dinv, p, y, x, z);
+        }
     return;
   }
 #if SDOF == 1
@@ -178,13 +235,16 @@ static void SUFFIX(Forward)(void *vctx, GILUSchedule sched, PetscInt nu, const P
       }
       switch (nu) {
       case 2:
-        SUFFIX(ForwardLines1)(2, nline, L1, L2, start, first, len, x);
+        if (ctx->scaled) SUFFIX(ForwardLines1Scaled)(2, nline, L1, L2, dinv, start, first, len, x, z, ctx->eisE ? ctx->t : NULL);
+        else SUFFIX(ForwardLines1)(2, nline, L1, L2, start, first, len, x);
         break;
       case 3:
-        SUFFIX(ForwardLines1)(3, nline, L1, L2, start, first, len, x);
+        if (ctx->scaled) SUFFIX(ForwardLines1Scaled)(3, nline, L1, L2, dinv, start, first, len, x, z, ctx->eisE ? ctx->t : NULL);
+        else SUFFIX(ForwardLines1)(3, nline, L1, L2, start, first, len, x);
         break;
       default:
-        SUFFIX(ForwardLines1)(4, nline, L1, L2, start, first, len, x);
+        if (ctx->scaled) SUFFIX(ForwardLines1Scaled)(4, nline, L1, L2, dinv, start, first, len, x, z, ctx->eisE ? ctx->t : NULL);
+        else SUFFIX(ForwardLines1)(4, nline, L1, L2, start, first, len, x);
       }
       return;
     }
@@ -193,7 +253,8 @@ static void SUFFIX(Forward)(void *vctx, GILUSchedule sched, PetscInt nu, const P
 
       GILUScheduleGetUnit(sched, units[u], &i0[u], &i1, &j, &k);
       start = p0[u] + i0[u];
-      SUFFIX(ForwardLines1)(1, nline, L1, L2, &start, &i0[u], i1 - i0[u], x);
+      if (ctx->scaled) SUFFIX(ForwardLines1Scaled)(1, nline, L1, L2, dinv, &start, &i0[u], i1 - i0[u], x, z, ctx->eisE ? ctx->t : NULL);
+      else SUFFIX(ForwardLines1)(1, nline, L1, L2, &start, &i0[u], i1 - i0[u], x);
     }
     return;
   }
@@ -224,7 +285,7 @@ static void SUFFIX(Forward)(void *vctx, GILUSchedule sched, PetscInt nu, const P
             for (PetscInt e = 0; e < SDOF; e++) sum[a] -= (PetscScalar)(tr ? L[e * SDOF + a] : L[a * SDOF + e]) * xq[e];
         }
         for (PetscInt a = 0; a < SDOF; a++) x[p * SDOF + a] = sum[a];
-        if (ctx->ic) SUFFIX(BlockApply)(dinv + (size_t)p * (SDOF * SDOF), sum, z + p * SDOF);
+        if (ctx->scaled) SUFFIX(ForwardScale)(ctx, dinv, p, sum, x, z);
       }
   }
 }
@@ -238,7 +299,7 @@ static void SUFFIX(Backward)(void *vctx, GILUSchedule sched, PetscInt nu, const 
   const FT             *dinv = (const FT *)ctx->dinv;
   const PetscInt        nl = st->nlower, ns = st->ns, nline = ctx->nline[1], nx = sm->grid.n[0];
   PetscInt              i1[MAX_GROUP], len = PETSC_MAX_INT, p0[MAX_GROUP];
-  PetscScalar          *x = ctx->x;
+  PetscScalar          *x = ctx->t ? ctx->t : ctx->x; /* Eisenstat: t = (D + U)^{-1} init */
 
   for (PetscInt u = 0; u < nu; u++) {
     PetscInt i0, j, k;
@@ -246,6 +307,8 @@ static void SUFFIX(Backward)(void *vctx, GILUSchedule sched, PetscInt nu, const 
     GILUScheduleGetUnit(sched, units[u], &i0, &i1[u], &j, &k);
     p0[u] = (k * sm->grid.n[1] + j) * nx;
     len   = PetscMin(len, i1[u] - i0);
+    if (ctx->init)
+      for (PetscInt a = (p0[u] + i0) * SDOF; a < (p0[u] + i1[u]) * SDOF; a++) x[a] = ctx->init[a];
     for (PetscInt s = nl + 1 + nline; s < ns; s++) {
       PetscBool tr;
       const FT *A = SUFFIX(OffsetBlocks)(ctx, s, &tr);
@@ -382,7 +445,10 @@ static void SUFFIX(SolveTranspose)(const SolveCtx *ctx)
       }
       for (PetscInt a = 0; a < SDOF; a++)
         for (PetscInt e = 0; e < SDOF; e++) sum[a] += (PetscScalar)Di[e * SDOF + a] * t[e];
-    } else {
+    } else { /* L_{q,s} = A_{q,s} D_p^{-1} for DILU factors (ctx->scaled): sum = D_p^{-T} sum_s A_{q,s}^T x_q */
+      PetscScalar t[SDOF];
+
+      for (PetscInt a = 0; a < SDOF; a++) t[a] = 0;
       for (PetscInt s = 0; s < nl; s++) {
         const PetscInt    *d = st->off[s], q = p - sm->shift[s];
         const FT          *L;
@@ -392,7 +458,13 @@ static void SUFFIX(SolveTranspose)(const SolveCtx *ctx)
         L  = (const FT *)ctx->lval + (size_t)s * N + (size_t)q * (SDOF * SDOF);
         xq = x + q * SDOF;
         for (PetscInt a = 0; a < SDOF; a++)
-          for (PetscInt e = 0; e < SDOF; e++) sum[a] += (PetscScalar)L[e * SDOF + a] * xq[e];
+          for (PetscInt e = 0; e < SDOF; e++) (ctx->scaled ? t : sum)[a] += (PetscScalar)L[e * SDOF + a] * xq[e];
+      }
+      if (ctx->scaled) {
+        const FT *Di = dinv + (size_t)p * (SDOF * SDOF);
+
+        for (PetscInt a = 0; a < SDOF; a++)
+          for (PetscInt e = 0; e < SDOF; e++) sum[a] += (PetscScalar)Di[e * SDOF + a] * t[e];
       }
     }
     for (PetscInt a = 0; a < SDOF; a++) x[p * SDOF + a] -= sum[a];
@@ -492,6 +564,84 @@ static void SUFFIX(Factor)(void *vctx, GILUSchedule sched, PetscInt nu, const Pe
 
     GILUScheduleGetUnit(sched, units[u], &i0, &i1, &j, &k);
     SUFFIX(FactorUnit)((FactorCtx *)vctx, i0, i1, j, k);
+  }
+}
+
+/*
+  DILU: ILU(0) of a stencil whose eliminations update only the diagonal blocks. The diagonal block
+  of each row with the arithmetic of FactorUnit(), in the same order (so the same values bitwise):
+  D_p = A_pp - sum_s (A_ps D_q^{-1}) A_q,-s over the lower offsets s (IC: A_ps = A_q,-s^T), its
+  inverse into dinv and, when asked, D_p itself into ctx->diag. The matrix's values stay as they are.
+*/
+static void SUFFIX(FactorDiagonalUnit)(FactorCtx *ctx, PetscInt i0, PetscInt i1, PetscInt j, PetscInt k)
+{
+  const GILUStencilMat *sm = ctx->sm;
+  const GILUGrid       *g  = &sm->grid;
+  const GILUStencil    *st = &sm->stencil;
+  const PetscInt        nl = st->nlower, bs2 = SDOF * SDOF;
+  const size_t          N   = (size_t)sm->npoints;
+  const PetscScalar    *val = sm->val;
+  PetscScalar          *dinv = ctx->dinv;
+  PetscInt              p0 = (k * g->n[1] + j) * g->n[0];
+
+  for (PetscInt i = i0; i < i1; i++) {
+    const PetscInt p = p0 + i;
+    PetscInt       m = sm->missptr ? sm->missptr[p] : 0, mend = sm->missptr ? sm->missptr[p + 1] : 0;
+    PetscScalar    T[SDOF * SDOF];
+
+    for (PetscInt a = 0; a < bs2; a++) T[a] = val[((size_t)nl * N + p) * bs2 + a];
+    for (PetscInt s = 0; s < nl; s++) {
+      const PetscInt     u = ctx->diagu[s];
+      const PetscScalar *Aps, *Dq, *U;
+      PetscScalar        l[SDOF * SDOF];
+      size_t             q;
+
+      if (!(i + st->off[s][0] >= 0 && i + st->off[s][0] < g->n[0] && j + st->off[s][1] >= 0 && j + st->off[s][1] < g->n[1] && k + st->off[s][2] >= 0 && k + st->off[s][2] < g->n[2])) continue;
+      while (m < mend && sm->missoff[m] < s) m++;
+      if (m < mend && sm->missoff[m] == s) { /* not in the pattern: no update */
+        m++;
+        continue;
+      }
+      if (u < 0) continue; /* -s is not an offset: nothing reaches the diagonal */
+      q   = p + sm->shift[s];
+      Aps = val + ((size_t)s * N + p) * bs2;
+      Dq  = dinv + q * bs2;
+      U   = val + ((size_t)u * N + q) * bs2;
+      for (PetscInt a = 0; a < SDOF; a++)
+        for (PetscInt c = 0; c < SDOF; c++) {
+          PetscScalar t = 0;
+
+          for (PetscInt e = 0; e < SDOF; e++) t += (ctx->ic ? U[e * SDOF + a] : Aps[a * SDOF + e]) * Dq[e * SDOF + c];
+          l[a * SDOF + c] = t;
+        }
+      for (PetscInt a = 0; a < SDOF; a++)
+        for (PetscInt c = 0; c < SDOF; c++) {
+          PetscScalar la = l[a * SDOF + c];
+
+          for (PetscInt b = 0; b < SDOF; b++) T[a * SDOF + b] -= la * U[c * SDOF + b];
+        }
+    }
+    for (m = sm->missptr ? sm->missptr[p] : 0; m < mend; m++)
+      if (sm->missoff[m] == nl) /* no diagonal entry in the pattern: a zero pivot, as in FactorUnit() */
+        for (PetscInt a = 0; a < bs2; a++) T[a] = 0;
+    if (ctx->diag)
+      for (PetscInt a = 0; a < bs2; a++) ctx->diag[(size_t)p * bs2 + a] = T[a];
+    if (!GILUBlockInvert(SDOF, T, dinv + (size_t)p * bs2, ctx->zeropivot)) {
+      PetscInt row = p * SDOF, old = __atomic_load_n(&ctx->zerorow, __ATOMIC_RELAXED);
+
+      for (PetscInt a = 0; a < bs2; a++) dinv[(size_t)p * bs2 + a] = 0; /* keep later rows finite */
+      while ((old < 0 || row < old) && !__atomic_compare_exchange_n(&ctx->zerorow, &old, row, PETSC_FALSE, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) { }
+    }
+  }
+}
+
+static void SUFFIX(FactorDiagonal)(void *vctx, GILUSchedule sched, PetscInt nu, const PetscInt *units)
+{
+  for (PetscInt u = 0; u < nu; u++) {
+    PetscInt i0, i1, j, k;
+
+    GILUScheduleGetUnit(sched, units[u], &i0, &i1, &j, &k);
+    SUFFIX(FactorDiagonalUnit)((FactorCtx *)vctx, i0, i1, j, k);
   }
 }
 #endif

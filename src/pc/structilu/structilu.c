@@ -32,10 +32,18 @@ typedef struct {
   PCStructILUPrecision precision;        /* -pc_structilu_factor_precision */
   PCStructILUSchedule  schedule;         /* -pc_structilu_schedule */
   PetscInt             threads;          /* -pc_structilu_threads, 0 for automatic */
+  PetscBool            diagstorage;      /* -pc_structilu_diagonal_storage: DILU factors when the stencil allows */
+  PetscBool            eisenstat;        /* -pc_structilu_eisenstat */
   /* set up */
   GILUStencilMat   sm;          /* the local stencil matrix (on the fill stencil for levels > 0), factored in place */
   char             patname[64]; /* name of the matrix's own stencil */
   PetscScalar     *dinv;        /* inverted diagonal blocks */
+  PetscBool        dilu;        /* the last factorization stored only the diagonal (the matrix's blocks read in place) */
+  PetscScalar     *diag, *eisE; /* Eisenstat: the modified diagonal blocks D and E = A_D - 2 D */
+  Mat              eisshell;    /* Eisenstat: the operator Ahat that KSPSolve() sees */
+  Mat              eisA;        /* Eisenstat: the operator it replaced */
+  Vec              eisb[2], eiswork; /* Eisenstat: the right-hand sides PCPreSolve() transformed (nested solves: two), t of Ahat x */
+  PetscInt         eisdepth;    /* Eisenstat: PCPreSolve() calls not yet matched by PCPostSolve() */
   StructILUFactors factors;     /* what the solves read */
   PetscInt        *elim;        /* ILU(0) elimination table of the stencil */
   PetscInt        *mirror;      /* IC: index of the opposite of each offset */
@@ -85,6 +93,11 @@ static PetscErrorCode PCReset_StructILU(PC pc)
   PetscCall(GILUStencilMatReset(&ilu->sm));
   PetscCall(StructILUFactorsReset_Host(&ilu->factors));
   PetscCall(PetscFree(ilu->dinv));
+  PetscCall(PetscFree2(ilu->diag, ilu->eisE));
+  PetscCall(MatDestroy(&ilu->eisshell));
+  PetscCall(VecDestroy(&ilu->eisb[0]));
+  PetscCall(VecDestroy(&ilu->eisb[1]));
+  PetscCall(VecDestroy(&ilu->eiswork));
   PetscCall(PetscFree(ilu->elim));
   PetscCall(PetscFree(ilu->mirror));
   if (ilu->dev) PetscCall(ilu->devops->destroy(&ilu->dev));
@@ -162,6 +175,7 @@ static PetscErrorCode StructILUFallbackFactor(PC pc, Mat Alocal, PetscBool symbo
   MatFactorError err;
 
   PetscFunctionBegin;
+  PetscCheck(!ilu->eisenstat, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_structilu_eisenstat needs a structured-grid block with DILU factors, but the local block is not a structured grid (%s)", ilu->fallbackwhy);
   PetscCall(MatFactorInfoInitialize(&info));
   info.levels    = (PetscReal)ilu->levels;
   info.fill      = 1.0;
@@ -326,6 +340,8 @@ static PetscErrorCode PCSetUp_StructILU(PC pc)
   const GILUStencilMat *msm;
 
   PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
+  PetscCheck(!ilu->eisenstat || size == 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_structilu_eisenstat runs on one process only (the sweeps do not include the couplings between processes); use -pc_structilu_eisenstat 0 in parallel");
   PetscCall(MatStencilGPUGetStencilMat(A, &isstencil, &msm));
   PetscCall(PCStructILUSetUpEmpty(pc, Alocal));
   if (ilu->empty) PetscFunctionReturn(PETSC_SUCCESS);
@@ -334,7 +350,6 @@ static PetscErrorCode PCSetUp_StructILU(PC pc)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(GILUMatCheckSupported(A, &isbaij));
-  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
   if (size > 1) PetscCall(MatGetDiagonalBlock(A, &Alocal));
   PetscCall(MatGetNonzeroState(Alocal, &state));
 
@@ -424,8 +439,27 @@ static PetscErrorCode PCFactor_StructILU(PC pc)
   PetscCall(PetscLogEventBegin(GILU_StructILUFactor, pc, A, 0, 0));
   PetscCall(PCStructILUSetUpDevice(pc)); /* the back-end; on cuda/cudaemu the factorization too, unless -pc_structilu_cuda_factor 0 */
   if (!ilu->devfactored) {
-    PetscCall(StructILUFactor_Host(&ilu->sm, ilu->elim, ilu->mirror, ilu->zeropivot, ilu->dinv, &ilu->zerorow));
-    PetscCall(StructILUFactorsStore_Host(&ilu->sm, ilu->dinv, ilu->mirror, (PetscBool)(ilu->precision == PC_STRUCTILU_PRECISION_SINGLE), &ilu->factors));
+    const PetscBool single = (PetscBool)(ilu->precision == PC_STRUCTILU_PRECISION_SINGLE);
+
+    /* DILU: a star stencil's ILU(0) changes only the diagonal; the solves read the matrix's blocks (host, double) */
+    ilu->dilu = (PetscBool)(ilu->diagstorage && !single && !ilu->dev && StructILUStencilIsDILU(&ilu->sm.stencil, ilu->elim));
+    if (ilu->eisenstat && !ilu->dilu) {
+      char name[64];
+
+      PetscCall(GILUStencilGetName(&ilu->sm.stencil, ilu->sm.grid.dim, name, sizeof(name)));
+      SETERRQ(PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_structilu_eisenstat needs DILU factors: ILU(0) of a stencil whose factorization changes only the diagonal (a star stencil; this one is %s), double precision, the host back-end and -pc_structilu_diagonal_storage", name);
+    }
+    if (ilu->dilu) {
+      if (ilu->eisenstat && !ilu->diag) PetscCall(PetscMalloc2((size_t)ilu->sm.npoints * ilu->sm.bs2, &ilu->diag, (size_t)ilu->sm.npoints * ilu->sm.bs2, &ilu->eisE));
+      PetscCall(StructILUFactorDiagonal_Host(&ilu->sm, ilu->mirror, ilu->zeropivot, ilu->dinv, ilu->diag, &ilu->zerorow));
+      if (ilu->eisenstat) { /* E = A_D - 2 D */
+        const size_t       n  = (size_t)ilu->sm.npoints * ilu->sm.bs2;
+        const PetscScalar *AD = ilu->sm.val + (size_t)ilu->sm.stencil.nlower * n;
+
+        for (size_t t = 0; t < n; t++) ilu->eisE[t] = AD[t] - 2.0 * ilu->diag[t];
+      }
+    } else PetscCall(StructILUFactor_Host(&ilu->sm, ilu->elim, ilu->mirror, ilu->zeropivot, ilu->dinv, &ilu->zerorow));
+    PetscCall(StructILUFactorsStore_Host(&ilu->sm, ilu->dinv, ilu->mirror, single, ilu->dilu, &ilu->factors));
     if (ilu->dev) PetscCall(ilu->devops->setfactors(ilu->dev, &ilu->factors));
   }
   PetscCall(PetscLogEventEnd(GILU_StructILUFactor, pc, A, 0, 0));
@@ -443,6 +477,14 @@ static PetscErrorCode PCApply_StructILU(PC pc, Vec x, Vec y)
   if (ilu->empty) PetscFunctionReturn(PETSC_SUCCESS); /* no local entries */
   if (ilu->zerorow >= 0) { /* the factorization failed: let the Krylov method see it */
     PetscCall(VecSetInf(y));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (ilu->eisenstat) { /* the preconditioner of the transformed system: D (the sweeps are in the operator) */
+    PetscCall(VecGetArrayRead(x, &xa));
+    PetscCall(VecGetArrayWrite(y, &ya));
+    PetscCall(StructILUBlockDiagonalMult_Host(&ilu->sm, ilu->diag, xa, ya));
+    PetscCall(VecRestoreArrayWrite(y, &ya));
+    PetscCall(VecRestoreArrayRead(x, &xa));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscLogEventBegin(GILU_StructILUApply, pc, x, y, 0));
@@ -487,11 +529,12 @@ static PetscErrorCode PCApplyTranspose_StructILU(PC pc, Vec x, Vec y)
     PetscCall(PetscLogEventEnd(GILU_StructILUApply, pc, x, y, 0));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
+  PetscCheck(!ilu->eisenstat, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PCApplyTranspose() of -pc_structilu_eisenstat: the transformed system has no transposed solve here; use the usual preconditioner (-pc_structilu_eisenstat 0)");
   ilu->transposed = PETSC_TRUE;
   if (!ilu->factors.dinv) { /* factored on the device only: sm holds the unfactored values */
     PetscCall(PetscLogEventBegin(GILU_StructILUFactor, pc, pc->pmat, 0, 0));
     PetscCall(StructILUFactor_Host(&ilu->sm, ilu->elim, ilu->mirror, ilu->zeropivot, ilu->dinv, &ilu->zerorow));
-    PetscCall(StructILUFactorsStore_Host(&ilu->sm, ilu->dinv, ilu->mirror, (PetscBool)(ilu->precision == PC_STRUCTILU_PRECISION_SINGLE), &ilu->factors));
+    PetscCall(StructILUFactorsStore_Host(&ilu->sm, ilu->dinv, ilu->mirror, (PetscBool)(ilu->precision == PC_STRUCTILU_PRECISION_SINGLE), PETSC_FALSE, &ilu->factors));
     PetscCall(PetscLogEventEnd(GILU_StructILUFactor, pc, pc->pmat, 0, 0));
   }
   PetscCall(PetscLogEventBegin(GILU_StructILUApply, pc, x, y, 0));
@@ -501,6 +544,106 @@ static PetscErrorCode PCApplyTranspose_StructILU(PC pc, Vec x, Vec y)
   PetscCall(VecRestoreArrayWrite(y, &ya));
   PetscCall(VecRestoreArrayRead(x, &xa));
   PetscCall(PetscLogEventEnd(GILU_StructILUApply, pc, x, y, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The Eisenstat trick's operator: y = Ahat x (StructILUEisenstatMult_Host()) */
+static PetscErrorCode MatMult_StructILUEisenstat(Mat S, Vec x, Vec y)
+{
+  PC                 pc;
+  PC_StructILU      *ilu;
+  const PetscScalar *xa;
+  PetscScalar       *ya, *ta;
+
+  PetscFunctionBegin;
+  PetscCall(MatShellGetContext(S, &pc));
+  ilu = (PC_StructILU *)pc->data;
+  if (ilu->empty) PetscFunctionReturn(PETSC_SUCCESS);
+  if (ilu->zerorow >= 0) { /* the factorization failed: let the Krylov method see it */
+    PetscCall(VecSetInf(y));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscLogEventBegin(GILU_StructILUApply, pc, x, y, 0));
+  PetscCall(VecGetArrayRead(x, &xa));
+  PetscCall(VecGetArrayWrite(y, &ya));
+  PetscCall(VecGetArrayWrite(ilu->eiswork, &ta));
+  PetscCall(StructILUEisenstatMult_Host(&ilu->sm, &ilu->factors, ilu->eisE, xa, ta, ya));
+  PetscCall(VecRestoreArrayWrite(ilu->eiswork, &ta));
+  PetscCall(VecRestoreArrayWrite(y, &ya));
+  PetscCall(VecRestoreArrayRead(x, &xa));
+  PetscCall(PetscLogEventEnd(GILU_StructILUApply, pc, x, y, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  Eisenstat: before KSPSolve() the operator becomes Ahat (the shell), the right-hand side (D + A_L)^{-1} b (the user's b
+  kept to be put back after) and a nonzero initial guess (D + A_U) x; PCPostSolve() undoes it, x = (D + A_U)^{-1} y.
+  Nested solves (a KSP inside the operator) take a second slot, as PCPreSolve() allows two.
+*/
+static PetscErrorCode PCPreSolve_StructILU(PC pc, KSP ksp, Vec b, Vec x)
+{
+  PC_StructILU      *ilu = (PC_StructILU *)pc->data;
+  PetscBool          nonzero;
+  PetscInt           slot = ilu->eisdepth;
+  const PetscScalar *ba;
+  PetscScalar       *xa, *wa, *bb;
+
+  PetscFunctionBegin;
+  if (!ilu->eisenstat) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(slot < 2, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_structilu_eisenstat: solves nested more than twice");
+  if (!slot) {
+    PetscInt m, n, M, N;
+
+    PetscCheck(pc->mat == pc->pmat, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_structilu_eisenstat needs the operator to be the preconditioning matrix");
+    if (!ilu->eisshell) {
+      PetscCall(MatGetLocalSize(pc->mat, &m, &n));
+      PetscCall(MatGetSize(pc->mat, &M, &N));
+      PetscCall(MatCreateShell(PetscObjectComm((PetscObject)pc), m, n, M, N, pc, &ilu->eisshell));
+      PetscCall(MatShellSetOperation(ilu->eisshell, MATOP_MULT, (void (*)(void))MatMult_StructILUEisenstat));
+      PetscCall(PetscObjectSetName((PetscObject)ilu->eisshell, "structilu Eisenstat operator"));
+    }
+    ilu->eisA = pc->mat;
+    pc->mat   = ilu->eisshell;
+  }
+  ilu->eisdepth++;
+  if (!ilu->eisb[slot]) PetscCall(VecDuplicate(b, &ilu->eisb[slot]));
+  if (!ilu->eiswork) PetscCall(VecDuplicate(b, &ilu->eiswork));
+  PetscCall(VecCopy(b, ilu->eisb[slot]));
+  if (ilu->empty) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(KSPGetInitialGuessNonzero(ksp, &nonzero));
+  if (nonzero) { /* y0 = (D + A_U) x0 */
+    PetscCall(VecCopy(x, ilu->eiswork));
+    PetscCall(VecGetArrayRead(ilu->eiswork, &ba));
+    PetscCall(VecGetArrayWrite(x, &xa));
+    PetscCall(StructILUMultUpper_Host(&ilu->sm, ilu->diag, ba, xa));
+    PetscCall(VecRestoreArrayWrite(x, &xa));
+    PetscCall(VecRestoreArrayRead(ilu->eiswork, &ba));
+  }
+  PetscCall(VecGetArrayRead(ilu->eisb[slot], &ba));
+  PetscCall(VecGetArrayWrite(ilu->eiswork, &wa));
+  PetscCall(VecGetArrayWrite(b, &bb));
+  PetscCall(StructILUSolveLower_Host(&ilu->sm, &ilu->factors, ba, wa, bb));
+  PetscCall(VecRestoreArrayWrite(b, &bb));
+  PetscCall(VecRestoreArrayWrite(ilu->eiswork, &wa));
+  PetscCall(VecRestoreArrayRead(ilu->eisb[slot], &ba));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCPostSolve_StructILU(PC pc, KSP ksp, Vec b, Vec x)
+{
+  PC_StructILU *ilu = (PC_StructILU *)pc->data;
+  PetscScalar  *xa;
+
+  PetscFunctionBegin;
+  if (!ilu->eisenstat || !ilu->eisdepth) PetscFunctionReturn(PETSC_SUCCESS);
+  ilu->eisdepth--;
+  PetscCall(VecCopy(ilu->eisb[ilu->eisdepth], b));
+  if (!ilu->empty) {
+    PetscCall(VecGetArray(x, &xa));
+    PetscCall(StructILUSolveUpper_Host(&ilu->sm, &ilu->factors, xa, xa));
+    PetscCall(VecRestoreArray(x, &xa));
+  }
+  if (!ilu->eisdepth) pc->mat = ilu->eisA;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -660,8 +803,14 @@ static PetscErrorCode PCView_StructILU(PC pc, PetscViewer viewer)
                                      npos - ilu->sm.nmissing, ilu->levels, ilu->sm.nmissing));
   } else if (ilu->sm.nmissing) PetscCall(PetscViewerASCIIPrintf(viewer, "  pattern: %" PetscInt_FMT " in-grid stencil positions absent from the matrix, kept at zero (as ILU(0) on the matrix pattern does)\n", ilu->sm.nmissing));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  pattern: the full stencil at every grid point\n"));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  factors: %.3g MiB in %s precision (blocks of %" PetscInt_FMT " of the %" PetscInt_FMT " offsets and the inverted diagonal blocks, %" PetscInt_FMT " x %" PetscInt_FMT " blocks, stencil-major, no column indices)\n",
-                                   (double)ilu->factors.bytes / 1048576.0, ilu->precision == PC_STRUCTILU_PRECISION_SINGLE ? "single" : "double", ilu->factors.noffsets, st->ns, g->dof, g->dof));
+  if (ilu->factors.dilu)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  factors: %.3g MiB in double precision, DILU: ILU(0) of this stencil changes only the diagonal, so only the inverted modified diagonal blocks are stored (%" PetscInt_FMT " x %" PetscInt_FMT "); the solves read the matrix's other %" PetscInt_FMT " offsets in place (L = A_L D^{-1}, U = D + A_U)\n",
+                                     (double)ilu->factors.bytes / 1048576.0, g->dof, g->dof, st->ns - 1));
+  else
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  factors: %.3g MiB in %s precision (blocks of %" PetscInt_FMT " of the %" PetscInt_FMT " offsets and the inverted diagonal blocks, %" PetscInt_FMT " x %" PetscInt_FMT " blocks, stencil-major, no column indices)\n",
+                                     (double)ilu->factors.bytes / 1048576.0, ilu->precision == PC_STRUCTILU_PRECISION_SINGLE ? "single" : "double", ilu->factors.noffsets, st->ns, g->dof, g->dof));
+  if (ilu->eisenstat)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  Eisenstat trick: the Krylov method runs on Ahat = (D + A_L)^{-1} A (D + A_U)^{-1} (two sweeps per product, no product with A), preconditioned by D; its residuals are those of the transformed system\n"));
   if (ilu->sm.schedule) {
     GILUSchedule sch = ilu->sm.schedule;
 
@@ -682,7 +831,7 @@ static PetscErrorCode PCSetFromOptions_StructILU(PC pc, PetscOptionItems *PetscO
   PC_StructILU        *ilu     = (PC_StructILU *)pc->data;
   PetscInt             grid[3] = {0, 0, 0}, ngrid = 3, dof, levels, threads;
   PetscReal            zeropivot;
-  PetscBool            flg;
+  PetscBool            flg, bval;
   PCStructILUType      type;
   PCStructILUPrecision precision;
   PCStructILUSchedule  schedule;
@@ -705,6 +854,10 @@ static PetscErrorCode PCSetFromOptions_StructILU(PC pc, PetscOptionItems *PetscO
   if (flg) PetscCall(PCStructILUSetSchedule(pc, schedule));
   PetscCall(PetscOptionsReal("-pc_structilu_zeropivot", "Pivots at most this large in absolute value are zero pivots", "PCStructILUSetZeroPivot", ilu->zeropivot, &zeropivot, &flg));
   if (flg) PetscCall(PCStructILUSetZeroPivot(pc, zeropivot));
+  PetscCall(PetscOptionsBool("-pc_structilu_diagonal_storage", "Store only the modified diagonal (DILU) when ILU(0) of the stencil changes nothing else", "PCStructILUSetDiagonalStorage", ilu->diagstorage, &bval, &flg));
+  if (flg) PetscCall(PCStructILUSetDiagonalStorage(pc, bval));
+  PetscCall(PetscOptionsBool("-pc_structilu_eisenstat", "The Krylov method runs on (D + L)^{-1} A (D + U)^{-1} (the Eisenstat trick, DILU factors)", "PCStructILUSetEisenstat", ilu->eisenstat, &bval, &flg));
+  if (flg) PetscCall(PCStructILUSetEisenstat(pc, bval));
   /* back-end */
   {
     PetscGILUBackendType backend = ilu->backend;
@@ -903,6 +1056,41 @@ static PetscErrorCode PCStructILUGetSchedule_StructILU(PC pc, PCStructILUSchedul
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode PCStructILUSetDiagonalStorage_StructILU(PC pc, PetscBool flg)
+{
+  PC_StructILU *ilu = (PC_StructILU *)pc->data;
+
+  PetscFunctionBegin;
+  if (ilu->diagstorage != flg) pc->setupcalled = 0; /* the next PCSetUp() factors again */
+  ilu->diagstorage = flg;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCStructILUGetDiagonalStorage_StructILU(PC pc, PetscBool *flg)
+{
+  PetscFunctionBegin;
+  *flg = ((PC_StructILU *)pc->data)->diagstorage;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCStructILUSetEisenstat_StructILU(PC pc, PetscBool flg)
+{
+  PC_StructILU *ilu = (PC_StructILU *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCheck(!ilu->eisdepth, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONGSTATE, "-pc_structilu_eisenstat cannot change inside KSPSolve()");
+  if (ilu->eisenstat != flg) pc->setupcalled = 0; /* the next PCSetUp() keeps (or drops) what the trick needs */
+  ilu->eisenstat = flg;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCStructILUGetEisenstat_StructILU(PC pc, PetscBool *flg)
+{
+  PetscFunctionBegin;
+  *flg = ((PC_StructILU *)pc->data)->eisenstat;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCStructILUSetBackend_StructILU(PC pc, PetscGILUBackendType backend)
 {
   PC_StructILU *ilu = (PC_StructILU *)pc->data;
@@ -948,6 +1136,10 @@ static PetscErrorCode PCDestroy_StructILU(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUGetSchedule_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUSetBackend_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUGetBackend_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUSetDiagonalStorage_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUGetDiagonalStorage_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUSetEisenstat_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUGetEisenstat_C", NULL));
   PetscCall(PetscFree(pc->data));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -962,6 +1154,10 @@ static PetscErrorCode PCDestroy_StructILU(PC pc)
 . -pc_structilu_dof d           - unknowns per grid point (1 to 8), when there is no `DMDA`
 . -pc_structilu_levels k        - levels of fill (default 0), as `-pc_factor_levels` of `PCILU`
 . -pc_structilu_zeropivot tol   - pivots at most tol in absolute value are zero pivots (default 100 machine epsilon)
+. -pc_structilu_diagonal_storage <true> - when ILU(0) of the stencil changes only the diagonal (star stencils), store only
+                                  the inverted modified diagonal and read the matrix's other blocks (DILU; host, double precision)
+. -pc_structilu_eisenstat <false> - the Krylov method runs on (D + A_L)^{-1} A (D + A_U)^{-1} preconditioned by D, as `PCEISENSTAT`
+                                  does for SSOR: two sweeps and no product with A per iteration (DILU factors, one process)
 . -pc_structilu_backend auto|host|cuda|cudaemu - where the solves run (default: -gilu_backend, whose default is auto:
                                   cuda when built with CUDA and a device is present, else host)
 . -pc_structilu_cuda_factor <true> - on cuda/cudaemu, factor on the device (else on the host and copy the factors)
@@ -1027,6 +1223,7 @@ PETSC_EXTERN PetscErrorCode PCCreate_StructILU(PC pc)
   ilu->zerorow    = -1;
   ilu->cudafactor = PETSC_TRUE;
   ilu->cudamma    = PETSC_TRUE;
+  ilu->diagstorage = PETSC_TRUE;
   pc->data        = (void *)ilu;
 
   pc->ops->setup          = PCSetUp_StructILU;
@@ -1036,6 +1233,8 @@ PETSC_EXTERN PetscErrorCode PCCreate_StructILU(PC pc)
   pc->ops->destroy        = PCDestroy_StructILU;
   pc->ops->view           = PCView_StructILU;
   pc->ops->setfromoptions = PCSetFromOptions_StructILU;
+  pc->ops->presolve       = PCPreSolve_StructILU;
+  pc->ops->postsolve      = PCPostSolve_StructILU;
 
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUSetGrid_C", PCStructILUSetGrid_StructILU));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUGetGrid_C", PCStructILUGetGrid_StructILU));
@@ -1056,5 +1255,9 @@ PETSC_EXTERN PetscErrorCode PCCreate_StructILU(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUGetSchedule_C", PCStructILUGetSchedule_StructILU));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUSetBackend_C", PCStructILUSetBackend_StructILU));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUGetBackend_C", PCStructILUGetBackend_StructILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUSetDiagonalStorage_C", PCStructILUSetDiagonalStorage_StructILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUGetDiagonalStorage_C", PCStructILUGetDiagonalStorage_StructILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUSetEisenstat_C", PCStructILUSetEisenstat_StructILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUGetEisenstat_C", PCStructILUGetEisenstat_StructILU));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

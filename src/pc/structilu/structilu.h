@@ -7,6 +7,7 @@
 /* What the solves read: the factors in double or float, both triangles (ILU) or the upper one (IC) */
 typedef struct {
   PetscBool       ic, single, owned;  /* owned: lval, uval, dinv are copies */
+  PetscBool       dilu;               /* only the diagonal changed (StructILUFactorDiagonal_Host()): lval, uval are the matrix's blocks, L = A_lower D^{-1} */
   void           *lval, *uval, *dinv; /* lower blocks (ILU), upper blocks, inverted diagonal blocks; stencil-major */
   const PetscInt *mirror;             /* IC: index of the offset -s */
   PetscScalar    *work;               /* IC: D^{-1} y of the forward sweep */
@@ -23,7 +24,17 @@ typedef struct {
   the host threads with the schedule of the stencil matrix.
 */
 PETSC_INTERN PetscErrorCode StructILUFactor_Host(GILUStencilMat *, const PetscInt *, const PetscInt *, PetscReal, PetscScalar *, PetscInt *);
-PETSC_INTERN PetscErrorCode StructILUFactorsStore_Host(GILUStencilMat *, PetscScalar *, const PetscInt *, PetscBool, StructILUFactors *);
+/*
+  When ILU(0) of the stencil changes only the diagonal blocks (a star stencil: the product of a
+  lower and an upper offset lands in the stencil only on the diagonal), the factors are
+  L = A_lower D^{-1} (unit block diagonal) and U = D + A_upper, D the modified diagonal:
+  StructILUStencilIsDILU() says whether that holds, StructILUFactorDiagonal_Host() computes D
+  (into diag, when not NULL) and its inverse blocks, the same values as StructILUFactor_Host()
+  bitwise, and leaves sm->val (the matrix) as it is.
+*/
+PETSC_INTERN PetscBool      StructILUStencilIsDILU(const GILUStencil *, const PetscInt *);
+PETSC_INTERN PetscErrorCode StructILUFactorDiagonal_Host(GILUStencilMat *, const PetscInt *, PetscReal, PetscScalar *, PetscScalar *, PetscInt *);
+PETSC_INTERN PetscErrorCode StructILUFactorsStore_Host(GILUStencilMat *, PetscScalar *, const PetscInt *, PetscBool, PetscBool, StructILUFactors *);
 PETSC_INTERN PetscErrorCode StructILUFactorsReset_Host(StructILUFactors *);
 PETSC_INTERN PetscErrorCode GILUStencilGetMirror(const GILUStencil *, PetscInt **);
 /* structilu.c: the symbolic factorization of a MATSTENCILGPU's stencil matrix (also used by its MatGetFactor()) */
@@ -33,5 +44,20 @@ PETSC_INTERN PetscErrorCode StructILUSymbolicStencil(const GILUStencilMat *, Pet
 PETSC_INTERN PetscErrorCode StructILUSolve_Host(GILUStencilMat *, const StructILUFactors *, const PetscScalar *, PetscScalar *);
 /* x = (L (D + U))^{-T} b: (D + U)^T y = b, then L^T x = y (blocks transposed); sequential, natural order */
 PETSC_INTERN PetscErrorCode StructILUSolveTranspose_Host(GILUStencilMat *, const StructILUFactors *, const PetscScalar *, PetscScalar *);
+
+
+/*
+  The Eisenstat trick for DILU factors M = (D + L_A) D^{-1} (D + U_A), A = L_A + D_A + U_A (structilu-host.c):
+  the split-preconditioned operator Ahat = (D + L_A)^{-1} A (D + U_A)^{-1} applied with two sweeps,
+    t = (D + U_A)^{-1} x,  y = t + (D + L_A)^{-1} (x + (D_A - 2 D) t),
+  E = D_A - 2 D stored; the right-hand side's forward sweep, the solution's backward sweep and (D + U_A) x.
+*/
+PETSC_INTERN PetscErrorCode StructILUEisenstatMult_Host(GILUStencilMat *, const StructILUFactors *, const PetscScalar *, const PetscScalar *, PetscScalar *, PetscScalar *);
+/* z = (D + L_A)^{-1} b (y: room for the sweep's y = D z); x = (D + U_A)^{-1} b (b may be x); y = (D + U_A) x */
+PETSC_INTERN PetscErrorCode StructILUSolveLower_Host(GILUStencilMat *, const StructILUFactors *, const PetscScalar *, PetscScalar *, PetscScalar *);
+PETSC_INTERN PetscErrorCode StructILUSolveUpper_Host(GILUStencilMat *, const StructILUFactors *, const PetscScalar *, PetscScalar *);
+PETSC_INTERN PetscErrorCode StructILUMultUpper_Host(GILUStencilMat *, const PetscScalar *, const PetscScalar *, PetscScalar *);
+/* y = D x for the blocks D of one vector (the modified diagonal), on the schedule's threads */
+PETSC_INTERN PetscErrorCode StructILUBlockDiagonalMult_Host(GILUStencilMat *, const PetscScalar *, const PetscScalar *, PetscScalar *);
 
 #endif
