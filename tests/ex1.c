@@ -663,6 +663,20 @@ int main(int argc, char **argv)
      args: -compare_threads 5 -stencil diamond13 -dof 2 -dm_mat_type baij -no_dm
      output_file: output/empty.out
 
+   # the barrier between the forward and the backward sweep of a threaded solve (schedule.c): -gilu_schedule_delay
+   # makes the thread that takes the last forward tile (hyperplane) sleep before running it, so without the barrier
+   # the other thread runs that tile backward first, from values the forward sweep has not written (the solution
+   # differs, every run); the slab schedule, where the per-unit waits already order the sweeps, with its last thread late
+   test:
+     suffix: threads_delay
+     args: -compare_threads 2 -gilu_schedule_delay 20000 -stencil {{star7 box27}} -dof {{1 3}}
+     output_file: output/empty.out
+
+   test:
+     suffix: threads_delay_2d
+     args: -compare_threads 2 -gilu_schedule_delay 20000 -dim 2 -stencil {{star5 box9}} -dof {{1 2}} -da_grid_x 90 -da_grid_y 20
+     output_file: output/empty.out
+
    # the hyperplane schedule on several threads, as the sequential factorization
    test:
      suffix: hyperplane
