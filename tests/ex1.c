@@ -663,10 +663,11 @@ int main(int argc, char **argv)
      args: -compare_threads 5 -stencil diamond13 -dof 2 -dm_mat_type baij -no_dm
      output_file: output/empty.out
 
-   # the barrier between the forward and the backward sweep of a threaded solve (schedule.c): -gilu_schedule_delay
-   # makes the thread that takes the last forward tile (hyperplane) sleep before running it, so without the barrier
-   # the other thread runs that tile backward first, from values the forward sweep has not written (the solution
-   # differs, every run); the slab schedule, where the per-unit waits already order the sweeps, with its last thread late
+   # the waits of the threads (schedule.c), which on 2 threads rarely miss: -gilu_schedule_delay makes the threads
+   # that take the first and the last tile of a forward sweep (hyperplane) sleep before running them, so without the
+   # per-tile waits the other thread runs the tiles after the first from unwritten values, and without the barrier
+   # between the sweeps it runs the last tile backward before it is done forward (the solution differs, every run);
+   # the slab schedule (thread 0 late: the others wait for it), whose per-unit waits also order its two sweeps
    test:
      suffix: threads_delay
      args: -compare_threads 2 -gilu_schedule_delay 20000 -stencil {{star7 box27}} -dof {{1 3}}

@@ -25,10 +25,12 @@
 
    Test hook (developers): -gilu_schedule_delay US, else the environment variable GILU_SCHEDULE_DELAY (as the CUDA
    emulation's GILU_CUDAEMU_SCHEDULE, so whole test runs can be perturbed), read when a schedule is created: with
-   several threads, in every sweep the last thread (slab) sleeps US microseconds before its part, and the thread that
-   takes the last tile (hyperplane) sleeps before running it. The others run ahead as far as the waits let them, so a
-   thread that reads what a sweep writes before it is written reads it unwritten, every time instead of once in a
-   million (tests/ex1 threads_delay: the barrier between the sweeps). Off, it costs one branch per sweep.
+   several threads, in every forward sweep (factorization, forward substitution) thread 0 (slab) sleeps US
+   microseconds before its part, and the threads that take the first and the last tile (hyperplane) sleep before
+   running them. The others run ahead as far as the waits let them, so a thread that reads what a sweep writes
+   before it is written reads it unwritten, every time instead of once in a million: without the per-unit waits, the
+   units after thread 0's or the first tile; without the barrier between the sweeps, the backward sweep on the last
+   tile (tests/ex1 threads_delay). Off, it costs one branch per sweep.
 
    Why the results do not depend on the number of threads: every row is computed by the
    same code from the same inputs in the same order of operations; the schedule only
@@ -352,19 +354,21 @@ static inline void SweepThread(GILUSchedule s, PetscInt t, PetscBool backward, G
 {
   const PetscInt nd       = s->ndep[backward ? 1 : 0];
   const PetscInt(*dep)[3] = (const PetscInt(*)[3])s->dep[backward ? 1 : 0];
-  const PetscInt ntiles   = s->ntiles;
+  const PetscInt  ntiles  = s->ntiles;
+  const PetscBool delay   = (PetscBool)(PetscUnlikely(s->delay) && !backward); /* the test hook (see the top of the file) */
+  PetscInt        n, tl, nu;
 
   if (s->type == GILU_SCHEDULE_SLAB) {
-    if (PetscUnlikely(s->delay) && t == s->nthreads - 1) ScheduleDelay(s->delay);
+    if (delay && t == 0) ScheduleDelay(s->delay);
     SlabSweep(s, t, backward, kernel, ctx, sweep, PETSC_TRUE);
     return;
   }
-  for (;;) {
-    PetscInt n = __atomic_fetch_add(next, 1, __ATOMIC_RELAXED), tl, nu;
-
+  n = __atomic_fetch_add(next, 1, __ATOMIC_RELAXED);
+  if (delay && n == 0) ScheduleDelay(s->delay);
+  for (;; n = __atomic_fetch_add(next, 1, __ATOMIC_RELAXED)) {
     if (n >= ntiles - 1) { /* the last tile or none: one test for both, so the hook costs nothing per tile */
       if (n >= ntiles) break;
-      if (PetscUnlikely(s->delay)) ScheduleDelay(s->delay);
+      if (delay) ScheduleDelay(s->delay);
     }
     tl = backward ? ntiles - 1 - n : n;
     nu = s->tileptr[tl + 1] - s->tileptr[tl];
