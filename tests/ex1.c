@@ -663,6 +663,21 @@ int main(int argc, char **argv)
      args: -compare_threads 5 -stencil diamond13 -dof 2 -dm_mat_type baij -no_dm
      output_file: output/empty.out
 
+   # the waits of the threads (schedule.c), which on 2 threads rarely miss: -gilu_schedule_delay makes the threads
+   # that take the first and the last tile of a forward sweep (hyperplane) sleep before running them, so without the
+   # per-tile waits the other thread runs the tiles after the first from unwritten values, and without the barrier
+   # between the sweeps it runs the last tile backward before it is done forward (the solution differs, every run);
+   # the slab schedule (thread 0 late: the others wait for it), whose per-unit waits also order its two sweeps
+   test:
+     suffix: threads_delay
+     args: -compare_threads 2 -gilu_schedule_delay 20000 -stencil {{star7 box27}} -dof {{1 3}}
+     output_file: output/empty.out
+
+   test:
+     suffix: threads_delay_2d
+     args: -compare_threads 2 -gilu_schedule_delay 20000 -dim 2 -stencil {{star5 box9}} -dof {{1 2}} -da_grid_x 90 -da_grid_y 20
+     output_file: output/empty.out
+
    # the hyperplane schedule on several threads, as the sequential factorization
    test:
      suffix: hyperplane

@@ -72,6 +72,7 @@ struct _n_GILUSchedule {
   PetscInt    dep[2][3 * GILU_STENCIL_MAX_OFFSETS][3]; /* unit offsets a unit waits for */
   PetscInt64 *done;                                    /* per unit, the last sweep that completed it */
   PetscInt64  sweep;                                   /* sweeps started */
+  PetscInt    delay;                                   /* test hook, microseconds (-gilu_schedule_delay, schedule.c); 0: off */
 };
 
 /* The points i0 <= i < i1 of the grid line (j,k) that form unit u */

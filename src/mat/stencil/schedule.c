@@ -16,6 +16,22 @@
    is finished, so its thread makes progress. Threads that wait on a flag yield and then
    sleep after a bounded spin (private/wait.h), so this also holds with more threads than cores.
 
+   Why the slab schedule's two sweeps of a solve need no barrier between them, and the hyperplane schedule's do: a slab
+   thread runs both sweeps on its own units, and its first unit of the backward sweep waits for a unit of the thread
+   above it in that sweep, which that thread reaches only after its whole forward sweep; so no thread overwrites a
+   value that a forward sweep still reads, or reads a value before the forward sweep wrote it. A hyperplane thread
+   that finds no tile left in the forward sweep would take the first backward tile, the last forward one, which waits
+   for nothing, while another thread may still be running it forward.
+
+   Test hook (developers): -gilu_schedule_delay US, else the environment variable GILU_SCHEDULE_DELAY (as the CUDA
+   emulation's GILU_CUDAEMU_SCHEDULE, so whole test runs can be perturbed), read when a schedule is created: with
+   several threads, in every forward sweep (factorization, forward substitution) thread 0 (slab) sleeps US
+   microseconds before its part, and the threads that take the first and the last tile (hyperplane) sleep before
+   running them. The others run ahead as far as the waits let them, so a thread that reads what a sweep writes
+   before it is written reads it unwritten, every time instead of once in a million: without the per-unit waits, the
+   units after thread 0's or the first tile; without the barrier between the sweeps, the backward sweep on the last
+   tile (tests/ex1 threads_delay). Off, it costs one branch per sweep.
+
    Why the results do not depend on the number of threads: every row is computed by the
    same code from the same inputs in the same order of operations; the schedule only
    decides when, and guarantees that the rows it reads are final.
@@ -165,6 +181,14 @@ PetscErrorCode GILUScheduleCreate(const GILUStencil *st, const GILUGrid *g, GILU
   s->tileptr[s->ntiles] = s->nunits;
   PetscCall(PetscFree(count));
   PetscCall(PetscCalloc1(s->nunits, &s->done));
+  { /* the test hook (see the top of the file) */
+    const char *env = getenv("GILU_SCHEDULE_DELAY");
+    PetscBool   set;
+
+    PetscCall(PetscOptionsGetInt(NULL, NULL, "-gilu_schedule_delay", &s->delay, &set));
+    if (!set && env && env[0]) s->delay = (PetscInt)strtol(env, NULL, 10);
+    PetscCheck(s->delay >= 0 && s->delay <= 1000000, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-gilu_schedule_delay (or GILU_SCHEDULE_DELAY) %" PetscInt_FMT ": give microseconds in 0..1000000", s->delay);
+  }
   *schedule = s;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -317,21 +341,35 @@ static void ScheduleRunSerial(GILUSchedule s, PetscBool backward, GILUTileKernel
   }
 }
 
+/* The test hook's sleep (see the top of the file) */
+static void ScheduleDelay(PetscInt us)
+{
+  struct timespec ts = {(time_t)(us / 1000000), (long)(us % 1000000) * 1000};
+
+  (void)nanosleep(&ts, NULL);
+}
+
 /* Thread t's part of one sweep with several threads; next: the shared tile counter of the hyperplane schedule (zero at the start) */
 static inline void SweepThread(GILUSchedule s, PetscInt t, PetscBool backward, GILUTileKernel kernel, void *ctx, PetscInt64 sweep, PetscInt *next)
 {
   const PetscInt nd       = s->ndep[backward ? 1 : 0];
   const PetscInt(*dep)[3] = (const PetscInt(*)[3])s->dep[backward ? 1 : 0];
-  const PetscInt ntiles   = s->ntiles;
+  const PetscInt  ntiles  = s->ntiles;
+  const PetscBool delay   = (PetscBool)(PetscUnlikely(s->delay) && !backward); /* the test hook (see the top of the file) */
+  PetscInt        n, tl, nu;
 
   if (s->type == GILU_SCHEDULE_SLAB) {
+    if (delay && t == 0) ScheduleDelay(s->delay);
     SlabSweep(s, t, backward, kernel, ctx, sweep, PETSC_TRUE);
     return;
   }
-  for (;;) {
-    PetscInt n = __atomic_fetch_add(next, 1, __ATOMIC_RELAXED), tl, nu;
-
-    if (n >= ntiles) break;
+  n = __atomic_fetch_add(next, 1, __ATOMIC_RELAXED);
+  if (delay && n == 0) ScheduleDelay(s->delay);
+  for (;; n = __atomic_fetch_add(next, 1, __ATOMIC_RELAXED)) {
+    if (n >= ntiles - 1) { /* the last tile or none: one test for both, so the hook costs nothing per tile */
+      if (n >= ntiles) break;
+      if (delay) ScheduleDelay(s->delay);
+    }
     tl = backward ? ntiles - 1 - n : n;
     nu = s->tileptr[tl + 1] - s->tileptr[tl];
     for (PetscInt a = 0; a < nu; a++)
