@@ -678,6 +678,12 @@ int main(int argc, char **argv)
      args: -compare_threads 2 -gilu_schedule_delay 20000 -dim 2 -stencil {{star5 box9}} -dof {{1 2}} -da_grid_x 90 -da_grid_y 20
      output_file: output/empty.out
 
+   # the Eisenstat trick's operator: the backward sweep, then the forward sweep, which reads the backward's result
+   test:
+     suffix: threads_delay_eisenstat
+     args: -compare_threads 2 -gilu_schedule_delay 20000 -stencil star7 -dof {{1 3}} -pc_structilu_eisenstat -ksp_type gmres
+     output_file: output/empty.out
+
    # the hyperplane schedule on several threads, as the sequential factorization
    test:
      suffix: hyperplane

@@ -25,7 +25,8 @@
 
    Test hook (developers): -gilu_schedule_delay US, else the environment variable GILU_SCHEDULE_DELAY (as the CUDA
    emulation's GILU_CUDAEMU_SCHEDULE, so whole test runs can be perturbed), read when a schedule is created: with
-   several threads, in every forward sweep (factorization, forward substitution) thread 0 (slab) sleeps US
+   several threads, in the first sweep of every call (the factorization, the forward substitution of a solve, the
+   backward sweep of the Eisenstat trick's backward-forward pair) thread 0 (slab) sleeps US
    microseconds before its part, and the threads that take the first and the last tile (hyperplane) sleep before
    running them. The others run ahead as far as the waits let them, so a thread that reads what a sweep writes
    before it is written reads it unwritten, every time instead of once in a million: without the per-unit waits, the
@@ -350,12 +351,12 @@ static void ScheduleDelay(PetscInt us)
 }
 
 /* Thread t's part of one sweep with several threads; next: the shared tile counter of the hyperplane schedule (zero at the start) */
-static inline void SweepThread(GILUSchedule s, PetscInt t, PetscBool backward, GILUTileKernel kernel, void *ctx, PetscInt64 sweep, PetscInt *next)
+static inline void SweepThread(GILUSchedule s, PetscInt t, PetscBool backward, PetscBool first, GILUTileKernel kernel, void *ctx, PetscInt64 sweep, PetscInt *next)
 {
   const PetscInt nd       = s->ndep[backward ? 1 : 0];
   const PetscInt(*dep)[3] = (const PetscInt(*)[3])s->dep[backward ? 1 : 0];
   const PetscInt  ntiles  = s->ntiles;
-  const PetscBool delay   = (PetscBool)(PetscUnlikely(s->delay) && !backward); /* the test hook (see the top of the file) */
+  const PetscBool delay   = (PetscBool)(PetscUnlikely(s->delay) && first); /* the test hook (see the top of the file) */
   PetscInt        n, tl, nu;
 
   if (s->type == GILU_SCHEDULE_SLAB) {
@@ -397,7 +398,7 @@ static void ScheduleRunThreads(GILUSchedule s, PetscInt nsweeps, const PetscBool
       if (w > 0) {
   #pragma omp barrier
       }
-      SweepThread(s, t, backward[w], kernel[w], ctx, sweep + w, &next[w]);
+      SweepThread(s, t, backward[w], (PetscBool)(w == 0), kernel[w], ctx, sweep + w, &next[w]);
     }
   }
 #else
