@@ -717,20 +717,34 @@ int main(int argc, char **argv)
      args: -stencil star7 -symmetric -ksp_type cg -pc_type structilu -pc_structilu_type ic -pc_structilu_factor_precision single -ksp_view -ksp_max_it 3
      filter: sed -e "s/back-end: host.*$/back-end: host/"
 
-   # DILU (a star stencil's ILU(0) changes only the diagonal; the default): PETSc's iterations, as the
-   # tests above; here the same stencils with L and U stored as for any other stencil
+   # DILU (a star stencil's ILU(0) changes only the diagonal: only D^{-1} stored, the matrix's blocks read in
+   # place): PETSc's iterations and residual history
    test:
-     suffix: full_storage
-     args: -stencil star7 -dof {{1 3}separate output} -pc_type {{ilu structilu}shared output} -pc_structilu_diagonal_storage 0 -ksp_monitor_short
+     suffix: dilu
+     args: -stencil star7 -dof {{1 3}separate output} -pc_type {{ilu structilu}shared output} -pc_structilu_diagonal_storage -ksp_monitor_short
 
    test:
      suffix: dilu_2d_baij
-     args: -dim 2 -dm_mat_type baij -stencil star5 -dof {{2 4}separate output} -pc_type {{ilu structilu}shared output} -ksp_monitor_short
+     args: -dim 2 -dm_mat_type baij -stencil star5 -dof {{2 4}separate output} -pc_type {{ilu structilu}shared output} -pc_structilu_diagonal_storage -ksp_monitor_short
 
    test:
-     suffix: dilu_view_stencilgpu
-     args: -stencil star7 -dof 2 -dm_mat_type stencilgpu -pc_type ilu -ksp_view -ksp_max_it 3
-     filter: grep -e "DILU" -e "MatSolverType structilu"
+     suffix: dilu_ic
+     args: -symmetric -ksp_type cg -stencil star7 -dof 2 -pc_type {{icc structilu}shared output} -pc_structilu_type ic -pc_structilu_diagonal_storage -ksp_monitor_short
+
+   test:
+     suffix: threads_dilu
+     args: -compare_threads 5 -stencil star7 -dof {{1 3}} -da_grid_x 11 -da_grid_y 9 -da_grid_z 7 -pc_structilu_diagonal_storage
+     output_file: output/empty.out
+
+   test:
+     suffix: dilu_view
+     args: -stencil star7 -dof 2 -pc_type structilu -pc_structilu_diagonal_storage -ksp_view -ksp_max_it 3
+     filter: grep -e "factors:"
+
+   # a stencil whose ILU(0) fills more than the diagonal: L and U stored whatever the option
+   test:
+     suffix: dilu_box27
+     args: -stencil box27 -pc_type {{ilu structilu}shared output} -pc_structilu_diagonal_storage -ksp_monitor_short
 
    # The Eisenstat trick: for a symmetric matrix, CG with the natural norm has the residual history of
    # PETSc's ILU(0) (ICC(0)) up to round-off

@@ -111,6 +111,11 @@ static inline PetscBool GILUBlockInvert(PetscInt d, const PetscScalar *A, PetscS
 {
   PetscScalar M[GILU_MAX_DOF * GILU_MAX_DOF];
 
+  if (d == 1) { /* what the elimination below computes for one unknown, without its loops (one call per grid point) */
+    if (PetscAbsScalar(A[0]) <= tol) return PETSC_FALSE;
+    Ainv[0] = 1.0 / A[0];
+    return PETSC_TRUE;
+  }
   for (PetscInt t = 0; t < d * d; t++) {
     M[t]    = A[t];
     Ainv[t] = 0;

@@ -23,7 +23,6 @@ typedef struct {
   PetscReal        zeropivot;
   PetscReal        fill;    /* the fill ratio the PC expected (MatFactorInfo) */
   PetscBool        ic;      /* MAT_FACTOR_ICC: incomplete Cholesky, upper triangle stored */
-  PetscBool        dilu;    /* only the diagonal blocks changed: the matrix's blocks (sm's copy) are the factors' off-diagonal blocks */
   PetscBool        empty;   /* the matrix has no rows (a process that owns no grid points): nothing to factor or solve */
   MatFactorInfo    icinfo;  /* ICC: the MatFactorInfo of the symbolic factorization */
   Mat              aijfact; /* ICC with a pivot that is not positive under -pc_factor_shift_type positive_definite: PETSc's
@@ -115,9 +114,7 @@ static PetscErrorCode MatLUFactorNumeric_StencilGPU_StructILU(Mat fact, Mat A, c
   PetscCall(GILUStencilMatCopyValues(msm, &f->sm));
   f->zeropivot = info->zeropivot;
   if (f->ic) PetscCall(GILUStencilMatSymmetrizeFromUpper(&f->sm, f->mirror)); /* as PETSc's ICC: the upper triangle only */
-  f->dilu = StructILUStencilIsDILU(&f->sm.stencil, f->elim); /* a star stencil: only the diagonal changes, the matrix's blocks are read in place */
-  if (f->dilu) PetscCall(StructILUFactorDiagonal_Host(&f->sm, f->ic ? f->mirror : NULL, f->zeropivot, f->dinv, NULL, &f->zerorow));
-  else PetscCall(StructILUFactor_Host(&f->sm, f->elim, f->ic ? f->mirror : NULL, f->zeropivot, f->dinv, &f->zerorow));
+  PetscCall(StructILUFactor_Host(&f->sm, f->elim, f->ic ? f->mirror : NULL, f->zeropivot, f->dinv, &f->zerorow));
   {
     PetscBool shifted;
 
@@ -132,7 +129,7 @@ static PetscErrorCode MatLUFactorNumeric_StencilGPU_StructILU(Mat fact, Mat A, c
       PetscFunctionReturn(PETSC_SUCCESS);
     }
   }
-  PetscCall(StructILUFactorsStore_Host(&f->sm, f->dinv, f->ic ? f->mirror : NULL, PETSC_FALSE, f->dilu, &f->factors));
+  PetscCall(StructILUFactorsStore_Host(&f->sm, f->dinv, f->ic ? f->mirror : NULL, PETSC_FALSE, PETSC_FALSE, &f->factors));
   PetscCall(PetscLogEventEnd(GILU_StructILUFactor, A, fact, 0, 0));
   fact->factorerrortype = MAT_FACTOR_NOERROR;
   if (f->zerorow >= 0) {
@@ -282,7 +279,6 @@ static PetscErrorCode MatView_StencilGPU_StructILU(Mat fact, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "  structured-grid %s(%" PetscInt_FMT ") (MatSolverType structilu), natural ordering, %" PetscInt_FMT "D grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ", DoF %" PetscInt_FMT "\n", f->ic ? "IC" : "ILU", f->levels,
                                    f->sm.grid.dim, f->sm.grid.n[0], f->sm.grid.n[1], f->sm.grid.n[2], f->sm.grid.dof));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  stencil of the matrix %s, of the factors %s (%" PetscInt_FMT " offsets), %" PetscInt_FMT " hyperplane levels, zero pivot tolerance %g\n", f->patname, name, f->sm.stencil.ns, f->nlevels, (double)f->zeropivot));
-  if (f->dilu && !f->aijfact) PetscCall(PetscViewerASCIIPrintf(viewer, "  DILU: the factorization changes only the diagonal blocks; the solves read the matrix's other blocks and the inverted modified diagonal\n"));
   if (f->aijfact) PetscCall(PetscViewerASCIIPrintf(viewer, "  a pivot was not positive: PETSc's ICC of an AIJ copy with its positive-definite shift is used instead\n"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

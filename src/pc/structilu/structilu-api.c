@@ -548,10 +548,10 @@ PetscErrorCode PCStructILUGetBackend(PC pc, PetscGILUBackendType *backend)
 
   Input Parameters:
 + pc  - the `PCSTRUCTILU` preconditioner
-- flg - `PETSC_TRUE` (default) to store the modified diagonal only when the stencil allows it, `PETSC_FALSE` to always store L and U
+- flg - `PETSC_TRUE` to store the modified diagonal only when the stencil allows it, `PETSC_FALSE` (default) to store L and U
 
   Options Database Key:
-. -pc_structilu_diagonal_storage <true> - store only the modified diagonal (DILU) when the stencil allows it
+. -pc_structilu_diagonal_storage <false> - store only the modified diagonal (DILU) when the stencil allows it
 
   Notes:
   For a star stencil (3-, 5- and 7-point, and their block versions with dense DoF blocks) in natural
@@ -561,7 +561,14 @@ PetscErrorCode PCStructILUGetBackend(PC pc, PetscGILUBackendType *backend)
   off-diagonal blocks and only D^{-1} is stored: the factorization is one sweep over the diagonal, the
   factor memory one block vector, the factors the same as `PCILU`'s (the solves apply L as A_L times
   D^{-1} y, so the iterations are `PCILU`'s up to round-off). Used on the host back-end, in double
-  precision; `-ksp_view` says whether it was. It is what `PCStructILUSetEisenstat()` needs.
+  precision; `-ksp_view` says whether it was. It is what `PCStructILUSetEisenstat()` needs, and the
+  trick uses it whatever this setting.
+
+  It is not the default because an apply then reads D^{-1} in both sweeps and forms D_q^{-1} y_q
+  where the stored factor has L = A_L D^{-1} ready: on ksp ex45 at 100^3 an apply took 1.07-1.12x
+  the time of the stored factors (the factorization 0.8x), so a solve of more than about ten
+  iterations is faster with L and U stored (bench/tutorials.py, the structilu-full row). The
+  matrix is copied into the stencil layout either way (sm->val); DILU keeps it as it is.
 
   Level: intermediate
 

@@ -25,11 +25,12 @@
 typedef struct {
   const GILUStencilMat *sm;
   PetscBool             ic;
-  PetscBool             scaled;             /* IC, DILU: the lower blocks multiply z = D^{-1} y, kept in work */
+  PetscBool             scaled;             /* IC, DILU: the lower blocks multiply z = D^{-1} y, formed where read */
   const void           *lval, *uval, *dinv; /* factors, in double or float (StructILUFactors) */
   const PetscInt       *mirror;
   const PetscScalar    *b;
-  PetscScalar          *x, *work;
+  PetscScalar          *x;
+  PetscScalar          *out;        /* forward sweep: out = t + z, z = D^{-1} y its solution (DILU; t may be NULL) */
   const PetscScalar    *init;       /* backward sweep: its right-hand side, copied into x unit by unit (NULL: x holds it) */
   PetscScalar          *t;          /* Eisenstat: the backward sweep's result (instead of x), which the forward sweep reads */
   const PetscScalar    *eisE;       /* Eisenstat's forward sweep: right-hand side b + E t, result x = t + z */
@@ -235,7 +236,6 @@ PetscErrorCode StructILUFactorsStore_Host(GILUStencilMat *sm, PetscScalar *dinv,
     F->noffsets = (F->ic ? 0 : nl) + nu;
     PetscCall(PetscFree(sm->val));
   }
-  if (F->ic || F->dilu) PetscCall(PetscMalloc1((size_t)sm->npoints * sm->grid.dof, &F->work));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -247,7 +247,6 @@ PetscErrorCode StructILUFactorsReset_Host(StructILUFactors *F)
     PetscCall(PetscFree(F->uval));
     PetscCall(PetscFree(F->dinv));
   }
-  PetscCall(PetscFree(F->work));
   PetscCall(PetscMemzero(F, sizeof(*F)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -263,7 +262,6 @@ static void SolveCtxInit(GILUStencilMat *sm, const StructILUFactors *F, const Pe
   ctx->uval   = F->uval;
   ctx->dinv   = F->dinv;
   ctx->mirror = F->mirror;
-  ctx->work   = F->work;
   ctx->b      = b;
   ctx->x      = x;
 }
@@ -306,10 +304,10 @@ PetscErrorCode StructILUSolveTranspose_Host(GILUStencilMat *sm, const StructILUF
 /*
   The Eisenstat trick for DILU factors: y = Ahat x, Ahat = (D + L_A)^{-1} A (D + U_A)^{-1}. With A = (D + L_A) + (D + U_A) + E,
   E = D_A - 2 D, and t = (D + U_A)^{-1} x: A t = (D + L_A) t + x + E t, so Ahat x = t + (D + L_A)^{-1} (x + E t). One backward
-  sweep writes t, one forward sweep reads x + E t at its points and writes y = t + z (z its solution, in F->work): the two sweeps
+  sweep writes t, one forward sweep reads x + E t at its points and writes y = t + z (z its solution; w is room for its y): the two sweeps
   of a preconditioned iteration and no product with A.
 */
-PetscErrorCode StructILUEisenstatMult_Host(GILUStencilMat *sm, const StructILUFactors *F, const PetscScalar *E, const PetscScalar *x, PetscScalar *t, PetscScalar *y)
+PetscErrorCode StructILUEisenstatMult_Host(GILUStencilMat *sm, const StructILUFactors *F, const PetscScalar *E, const PetscScalar *x, PetscScalar *t, PetscScalar *w, PetscScalar *y)
 {
   const PetscInt d = sm->grid.dof;
   SolveCtx       ctx;
@@ -317,10 +315,11 @@ PetscErrorCode StructILUEisenstatMult_Host(GILUStencilMat *sm, const StructILUFa
 
   PetscFunctionBegin;
   PetscCheck(F->dilu, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The Eisenstat trick needs DILU factors");
-  SolveCtxInit(sm, F, x, y, &ctx);
+  SolveCtxInit(sm, F, x, w, &ctx);
   ctx.init = x;
   ctx.t    = t;
   ctx.eisE = E;
+  ctx.out  = y;
   SolveCtxLines(sm, &ctx);
   PetscCall(GILUStencilMatGetSchedule(sm, &sched));
   PetscCall(GILUScheduleRunBackwardForward(sched, Backward_Kernels[d], Forward_Kernels[d], &ctx));
@@ -336,7 +335,7 @@ PetscErrorCode StructILUSolveLower_Host(GILUStencilMat *sm, const StructILUFacto
   PetscFunctionBegin;
   PetscCheck(F->dilu, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The lower sweep alone needs DILU factors");
   SolveCtxInit(sm, F, b, y, &ctx);
-  ctx.work = z;
+  ctx.out = z;
   SolveCtxLines(sm, &ctx);
   PetscCall(GILUStencilMatGetSchedule(sm, &sched));
   PetscCall(GILUScheduleRun(sched, PETSC_FALSE, Forward_Kernels[sm->grid.dof], &ctx));

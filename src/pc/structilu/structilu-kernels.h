@@ -17,9 +17,21 @@
   the line in stencil order, then those along the line), whatever the tiles and threads.
 */
 
+/* y = D x for a dof x dof block D */
+static inline void SUFFIX(BlockApply)(const FT *D, const PetscScalar *x, PetscScalar *y)
+{
+  for (PetscInt a = 0; a < SDOF; a++) {
+    PetscScalar t = (PetscScalar)D[a * SDOF] * x[0];
+
+    for (PetscInt e = 1; e < SDOF; e++) t += (PetscScalar)D[a * SDOF + e] * x[e];
+    y[a] = t;
+  }
+}
+
 /* y_seg -= A_s x_{seg+s} for an offset s that leaves the line, over the points of [i0,i1) whose neighbour is in the grid */
-/* A holds the blocks of offset s (transposed: of the mirror offset -s at the neighbour, for IC) */
-static inline void SUFFIX(SubtractOffset)(const GILUStencilMat *sm, const FT *A, PetscBool transposed, PetscInt s, PetscInt i0, PetscInt i1, PetscInt j, PetscInt k, PetscScalar *y, const PetscScalar *x)
+/* A holds the blocks of offset s (transposed: of the mirror offset -s at the neighbour, for IC); with dinv (IC, DILU
+   forward sweeps) the neighbour's value is z_q = D_q^{-1} x_q, formed here (the same product as where row q formed it) */
+static inline void SUFFIX(SubtractOffset)(const GILUStencilMat *sm, const FT *A, PetscBool transposed, const FT *dinv, PetscInt s, PetscInt i0, PetscInt i1, PetscInt j, PetscInt k, PetscScalar *y, const PetscScalar *x)
 {
   const GILUGrid *g  = &sm->grid;
   const PetscInt *d  = sm->stencil.off[s];
@@ -32,7 +44,12 @@ static inline void SUFFIX(SubtractOffset)(const GILUStencilMat *sm, const FT *A,
   for (PetscInt p = p0 + ia; p < p0 + ib; p++) {
     const FT          *Ap = A + (size_t)(transposed ? p + sh : p) * (SDOF * SDOF);
     const PetscScalar *xq = x + (p + sh) * SDOF;
+    PetscScalar        zq[SDOF];
 
+    if (dinv) {
+      SUFFIX(BlockApply)(dinv + (size_t)(p + sh) * (SDOF * SDOF), xq, zq);
+      xq = zq;
+    }
     for (PetscInt a = 0; a < SDOF; a++) {
       PetscScalar t = y[p * SDOF + a];
 
@@ -51,17 +68,6 @@ static inline const FT *SUFFIX(OffsetBlocks)(const SolveCtx *ctx, PetscInt s, Pe
   *transposed = (PetscBool)(ctx->ic && s < nl);
   if (s > nl) return (const FT *)ctx->uval + (size_t)(s - nl - 1) * N;
   return ctx->ic ? (const FT *)ctx->uval + (size_t)(ctx->mirror[s] - nl - 1) * N : (const FT *)ctx->lval + (size_t)s * N;
-}
-
-/* y = D x for a dof x dof block D */
-static inline void SUFFIX(BlockApply)(const FT *D, const PetscScalar *x, PetscScalar *y)
-{
-  for (PetscInt a = 0; a < SDOF; a++) {
-    PetscScalar t = (PetscScalar)D[a * SDOF] * x[0];
-
-    for (PetscInt e = 1; e < SDOF; e++) t += (PetscScalar)D[a * SDOF + e] * x[e];
-    y[a] = t;
-  }
 }
 
 #if SDOF == 1
@@ -129,16 +135,16 @@ static inline void SUFFIX(BackwardLines1)(const PetscInt NU, PetscInt nline, con
 
 /*
   ForwardLines1 for DILU factors: the lower blocks are the matrix's, L = A D^{-1}, so they multiply
-  z = D^{-1} y (kept in z, in registers along the line) and y stays in x for the backward sweep;
-  Eisenstat (t given): x = t + z instead, y is not needed
+  z = D^{-1} y, kept in registers along the line; y goes to x for the backward sweep (and for the
+  rows of the next lines, which form D_q^{-1} y_q again). With out, out = t + z (t may be NULL).
 */
-static inline void SUFFIX(ForwardLines1Scaled)(const PetscInt NU, PetscInt nline, const FT *A1, const FT *A2, const FT *dinv, const PetscInt *start, const PetscInt *first, PetscInt len, PetscScalar *x, PetscScalar *z, const PetscScalar *t)
+static inline void SUFFIX(ForwardLines1Scaled)(const PetscInt NU, PetscInt nline, const FT *A1, const FT *A2, const FT *dinv, const PetscInt *start, const PetscInt *first, PetscInt len, PetscScalar *x, PetscScalar *out, const PetscScalar *t)
 {
   PetscScalar z1[MAX_GROUP_DOF1], z2[MAX_GROUP_DOF1];
 
   for (PetscInt u = 0; u < NU; u++) {
-    z1[u] = first[u] >= 1 ? z[start[u] - 1] : 0;
-    z2[u] = first[u] >= 2 ? z[start[u] - 2] : 0;
+    z1[u] = first[u] >= 1 ? (PetscScalar)dinv[start[u] - 1] * x[start[u] - 1] : 0;
+    z2[u] = first[u] >= 2 ? (PetscScalar)dinv[start[u] - 2] * x[start[u] - 2] : 0;
   }
   for (PetscInt d = 0; d < len; d++)
     for (PetscInt u = 0; u < NU; u++) {
@@ -147,8 +153,8 @@ static inline void SUFFIX(ForwardLines1Scaled)(const PetscInt NU, PetscInt nline
 
       z2[u] = z1[u];
       z1[u] = (PetscScalar)dinv[p] * v;
-      z[p]  = z1[u];
-      x[p]  = t ? t[p] + z1[u] : v;
+      x[p]  = v;
+      if (out) out[p] = t ? t[p] + z1[u] : z1[u];
     }
 }
 #endif
@@ -172,12 +178,13 @@ static inline void SUFFIX(ForwardInit)(const SolveCtx *ctx, PetscInt q0, PetscIn
   }
 }
 
-/* The end of a point's forward row with y = sum: z = D^{-1} y where the lower blocks multiply z (IC, DILU), for Eisenstat x = t + z */
-static inline void SUFFIX(ForwardScale)(const SolveCtx *ctx, const FT *dinv, PetscInt p, const PetscScalar *sum, PetscScalar *x, PetscScalar *z)
+/* The end of a point's forward row with y = sum, when the solve wants z = D^{-1} y (ctx->out): out = t + z (t may be NULL) */
+static inline void SUFFIX(ForwardOut)(const SolveCtx *ctx, const FT *dinv, PetscInt p, const PetscScalar *sum)
 {
-  SUFFIX(BlockApply)(dinv + (size_t)p * (SDOF * SDOF), sum, z + p * SDOF);
-  if (ctx->eisE)
-    for (PetscInt a = 0; a < SDOF; a++) x[p * SDOF + a] = ctx->t[p * SDOF + a] + z[p * SDOF + a];
+  PetscScalar z[SDOF];
+
+  SUFFIX(BlockApply)(dinv + (size_t)p * (SDOF * SDOF), sum, z);
+  for (PetscInt a = 0; a < SDOF; a++) ctx->out[p * SDOF + a] = (ctx->t ? ctx->t[p * SDOF + a] : 0) + z[a];
 }
 
 /* Forward substitution y = L^{-1} b on a tile of independent units (L has a unit block diagonal) */
@@ -189,7 +196,8 @@ static void SUFFIX(Forward)(void *vctx, GILUSchedule sched, PetscInt nu, const P
   const FT             *dinv = (const FT *)ctx->dinv;
   const PetscInt        nl = st->nlower, nline = ctx->nline[0];
   PetscInt              i0[MAX_GROUP], len     = PETSC_MAX_INT, p0[MAX_GROUP], i1u[MAX_GROUP];
-  PetscScalar          *x = ctx->x, *z = ctx->scaled ? ctx->work : ctx->x; /* IC, DILU: z = D^{-1} y, what the blocks (IC: transposed) multiply */
+  PetscScalar          *x   = ctx->x;
+  const FT             *dsc = ctx->scaled ? dinv : NULL; /* IC, DILU: the blocks (IC: transposed) multiply z = D^{-1} y */
 
   for (PetscInt u = 0; u < nu; u++) {
     PetscInt i1, j, k;
@@ -203,19 +211,14 @@ static void SUFFIX(Forward)(void *vctx, GILUSchedule sched, PetscInt nu, const P
       PetscBool tr;
       const FT *A = SUFFIX(OffsetBlocks)(ctx, s, &tr);
 
-      SUFFIX(SubtractOffset)(sm, A, tr, s, i0[u], i1, j, k, x, z);
+      SUFFIX(SubtractOffset)(sm, A, tr, dsc, s, i0[u], i1, j, k, x, x);
     }
     if (u > 0 && i1 - i0[u] != len) len = -1; /* units of unequal lengths: no interleaving */
   }
   if (!nline) {
-    if (ctx->scaled)
+    if (ctx->out)
       for (PetscInt u = 0; u < nu; u++)
-        for (PetscInt p = p0[u] + i0[u]; p < p0[u] + i1u[u]; p++) {
-          PetscScalar y[SDOF];
-
-          for (PetscInt a = 0; a < SDOF; a++) y[a] = x[p * SDOF + a];
-          SUFFIX(ForwardScale)(ctx, dinv, p, y, x, z);
-        }
+        for (PetscInt p = p0[u] + i0[u]; p < p0[u] + i1u[u]; p++) SUFFIX(ForwardOut)(ctx, dinv, p, x + p * SDOF);
     return;
   }
 #if SDOF == 1
@@ -235,15 +238,15 @@ static void SUFFIX(Forward)(void *vctx, GILUSchedule sched, PetscInt nu, const P
       }
       switch (nu) {
       case 2:
-        if (ctx->scaled) SUFFIX(ForwardLines1Scaled)(2, nline, L1, L2, dinv, start, first, len, x, z, ctx->eisE ? ctx->t : NULL);
+        if (ctx->scaled) SUFFIX(ForwardLines1Scaled)(2, nline, L1, L2, dinv, start, first, len, x, ctx->out, ctx->t);
         else SUFFIX(ForwardLines1)(2, nline, L1, L2, start, first, len, x);
         break;
       case 3:
-        if (ctx->scaled) SUFFIX(ForwardLines1Scaled)(3, nline, L1, L2, dinv, start, first, len, x, z, ctx->eisE ? ctx->t : NULL);
+        if (ctx->scaled) SUFFIX(ForwardLines1Scaled)(3, nline, L1, L2, dinv, start, first, len, x, ctx->out, ctx->t);
         else SUFFIX(ForwardLines1)(3, nline, L1, L2, start, first, len, x);
         break;
       default:
-        if (ctx->scaled) SUFFIX(ForwardLines1Scaled)(4, nline, L1, L2, dinv, start, first, len, x, z, ctx->eisE ? ctx->t : NULL);
+        if (ctx->scaled) SUFFIX(ForwardLines1Scaled)(4, nline, L1, L2, dinv, start, first, len, x, ctx->out, ctx->t);
         else SUFFIX(ForwardLines1)(4, nline, L1, L2, start, first, len, x);
       }
       return;
@@ -253,7 +256,7 @@ static void SUFFIX(Forward)(void *vctx, GILUSchedule sched, PetscInt nu, const P
 
       GILUScheduleGetUnit(sched, units[u], &i0[u], &i1, &j, &k);
       start = p0[u] + i0[u];
-      if (ctx->scaled) SUFFIX(ForwardLines1Scaled)(1, nline, L1, L2, dinv, &start, &i0[u], i1 - i0[u], x, z, ctx->eisE ? ctx->t : NULL);
+      if (ctx->scaled) SUFFIX(ForwardLines1Scaled)(1, nline, L1, L2, dinv, &start, &i0[u], i1 - i0[u], x, ctx->out, ctx->t);
       else SUFFIX(ForwardLines1)(1, nline, L1, L2, &start, &i0[u], i1 - i0[u], x);
     }
     return;
@@ -278,14 +281,19 @@ static void SUFFIX(Forward)(void *vctx, GILUSchedule sched, PetscInt nu, const P
         for (PetscInt s = nl - nline; s < nl; s++) {
           PetscBool          tr;
           const FT          *L  = SUFFIX(OffsetBlocks)(ctx, s, &tr) + (size_t)(tr ? p + sm->shift[s] : p) * (SDOF * SDOF);
-          const PetscScalar *xq = z + (p + sm->shift[s]) * SDOF;
+          const PetscScalar *xq = x + (p + sm->shift[s]) * SDOF;
+          PetscScalar        zq[SDOF];
 
           if (i + st->off[s][0] < 0) continue;
+          if (dsc) { /* z_q = D_q^{-1} y_q */
+            SUFFIX(BlockApply)(dsc + (size_t)(p + sm->shift[s]) * (SDOF * SDOF), xq, zq);
+            xq = zq;
+          }
           for (PetscInt a = 0; a < SDOF; a++)
             for (PetscInt e = 0; e < SDOF; e++) sum[a] -= (PetscScalar)(tr ? L[e * SDOF + a] : L[a * SDOF + e]) * xq[e];
         }
         for (PetscInt a = 0; a < SDOF; a++) x[p * SDOF + a] = sum[a];
-        if (ctx->scaled) SUFFIX(ForwardScale)(ctx, dinv, p, sum, x, z);
+        if (ctx->out) SUFFIX(ForwardOut)(ctx, dinv, p, sum);
       }
   }
 }
@@ -313,7 +321,7 @@ static void SUFFIX(Backward)(void *vctx, GILUSchedule sched, PetscInt nu, const 
       PetscBool tr;
       const FT *A = SUFFIX(OffsetBlocks)(ctx, s, &tr);
 
-      SUFFIX(SubtractOffset)(sm, A, tr, s, i0, i1[u], j, k, x, x);
+      SUFFIX(SubtractOffset)(sm, A, tr, NULL, s, i0, i1[u], j, k, x, x);
     }
     if (u > 0 && i1[u] - i0 != len) len = -1;
   }

@@ -32,7 +32,7 @@ typedef struct {
   PCStructILUPrecision precision;        /* -pc_structilu_factor_precision */
   PCStructILUSchedule  schedule;         /* -pc_structilu_schedule */
   PetscInt             threads;          /* -pc_structilu_threads, 0 for automatic */
-  PetscBool            diagstorage;      /* -pc_structilu_diagonal_storage: DILU factors when the stencil allows */
+  PetscBool            diagstorage;      /* -pc_structilu_diagonal_storage: DILU factors when the stencil allows (always with -pc_structilu_eisenstat) */
   PetscBool            eisenstat;        /* -pc_structilu_eisenstat */
   /* set up */
   GILUStencilMat   sm;          /* the local stencil matrix (on the fill stencil for levels > 0), factored in place */
@@ -42,7 +42,7 @@ typedef struct {
   PetscScalar     *diag, *eisE; /* Eisenstat: the modified diagonal blocks D and E = A_D - 2 D */
   Mat              eisshell;    /* Eisenstat: the operator Ahat that KSPSolve() sees */
   Mat              eisA;        /* Eisenstat: the operator it replaced */
-  Vec              eisb[2], eiswork; /* Eisenstat: the right-hand sides PCPreSolve() transformed (nested solves: two), t of Ahat x */
+  Vec              eisb[2], eiswork[2]; /* Eisenstat: the right-hand sides PCPreSolve() transformed (nested solves: two); t and room for y of Ahat x */
   PetscInt         eisdepth;    /* Eisenstat: PCPreSolve() calls not yet matched by PCPostSolve() */
   StructILUFactors factors;     /* what the solves read */
   PetscInt        *elim;        /* ILU(0) elimination table of the stencil */
@@ -97,7 +97,8 @@ static PetscErrorCode PCReset_StructILU(PC pc)
   PetscCall(MatDestroy(&ilu->eisshell));
   PetscCall(VecDestroy(&ilu->eisb[0]));
   PetscCall(VecDestroy(&ilu->eisb[1]));
-  PetscCall(VecDestroy(&ilu->eiswork));
+  PetscCall(VecDestroy(&ilu->eiswork[0]));
+  PetscCall(VecDestroy(&ilu->eiswork[1]));
   PetscCall(PetscFree(ilu->elim));
   PetscCall(PetscFree(ilu->mirror));
   if (ilu->dev) PetscCall(ilu->devops->destroy(&ilu->dev));
@@ -442,12 +443,12 @@ static PetscErrorCode PCFactor_StructILU(PC pc)
     const PetscBool single = (PetscBool)(ilu->precision == PC_STRUCTILU_PRECISION_SINGLE);
 
     /* DILU: a star stencil's ILU(0) changes only the diagonal; the solves read the matrix's blocks (host, double) */
-    ilu->dilu = (PetscBool)(ilu->diagstorage && !single && !ilu->dev && StructILUStencilIsDILU(&ilu->sm.stencil, ilu->elim));
+    ilu->dilu = (PetscBool)((ilu->diagstorage || ilu->eisenstat) && !single && !ilu->dev && StructILUStencilIsDILU(&ilu->sm.stencil, ilu->elim));
     if (ilu->eisenstat && !ilu->dilu) {
       char name[64];
 
       PetscCall(GILUStencilGetName(&ilu->sm.stencil, ilu->sm.grid.dim, name, sizeof(name)));
-      SETERRQ(PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_structilu_eisenstat needs DILU factors: ILU(0) of a stencil whose factorization changes only the diagonal (a star stencil; this one is %s), double precision, the host back-end and -pc_structilu_diagonal_storage", name);
+      SETERRQ(PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_structilu_eisenstat needs DILU factors: ILU(0) of a stencil whose factorization changes only the diagonal (a star stencil; this one is %s), double precision and the host back-end", name);
     }
     if (ilu->dilu) {
       if (ilu->eisenstat && !ilu->diag) PetscCall(PetscMalloc2((size_t)ilu->sm.npoints * ilu->sm.bs2, &ilu->diag, (size_t)ilu->sm.npoints * ilu->sm.bs2, &ilu->eisE));
@@ -553,7 +554,7 @@ static PetscErrorCode MatMult_StructILUEisenstat(Mat S, Vec x, Vec y)
   PC                 pc;
   PC_StructILU      *ilu;
   const PetscScalar *xa;
-  PetscScalar       *ya, *ta;
+  PetscScalar       *ya, *ta, *wa;
 
   PetscFunctionBegin;
   PetscCall(MatShellGetContext(S, &pc));
@@ -566,9 +567,11 @@ static PetscErrorCode MatMult_StructILUEisenstat(Mat S, Vec x, Vec y)
   PetscCall(PetscLogEventBegin(GILU_StructILUApply, pc, x, y, 0));
   PetscCall(VecGetArrayRead(x, &xa));
   PetscCall(VecGetArrayWrite(y, &ya));
-  PetscCall(VecGetArrayWrite(ilu->eiswork, &ta));
-  PetscCall(StructILUEisenstatMult_Host(&ilu->sm, &ilu->factors, ilu->eisE, xa, ta, ya));
-  PetscCall(VecRestoreArrayWrite(ilu->eiswork, &ta));
+  PetscCall(VecGetArrayWrite(ilu->eiswork[0], &ta));
+  PetscCall(VecGetArrayWrite(ilu->eiswork[1], &wa));
+  PetscCall(StructILUEisenstatMult_Host(&ilu->sm, &ilu->factors, ilu->eisE, xa, ta, wa, ya));
+  PetscCall(VecRestoreArrayWrite(ilu->eiswork[1], &wa));
+  PetscCall(VecRestoreArrayWrite(ilu->eiswork[0], &ta));
   PetscCall(VecRestoreArrayWrite(y, &ya));
   PetscCall(VecRestoreArrayRead(x, &xa));
   PetscCall(PetscLogEventEnd(GILU_StructILUApply, pc, x, y, 0));
@@ -607,24 +610,25 @@ static PetscErrorCode PCPreSolve_StructILU(PC pc, KSP ksp, Vec b, Vec x)
   }
   ilu->eisdepth++;
   if (!ilu->eisb[slot]) PetscCall(VecDuplicate(b, &ilu->eisb[slot]));
-  if (!ilu->eiswork) PetscCall(VecDuplicate(b, &ilu->eiswork));
+  if (!ilu->eiswork[0]) PetscCall(VecDuplicate(b, &ilu->eiswork[0]));
+  if (!ilu->eiswork[1]) PetscCall(VecDuplicate(b, &ilu->eiswork[1]));
   PetscCall(VecCopy(b, ilu->eisb[slot]));
   if (ilu->empty) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(KSPGetInitialGuessNonzero(ksp, &nonzero));
   if (nonzero) { /* y0 = (D + A_U) x0 */
-    PetscCall(VecCopy(x, ilu->eiswork));
-    PetscCall(VecGetArrayRead(ilu->eiswork, &ba));
+    PetscCall(VecCopy(x, ilu->eiswork[0]));
+    PetscCall(VecGetArrayRead(ilu->eiswork[0], &ba));
     PetscCall(VecGetArrayWrite(x, &xa));
     PetscCall(StructILUMultUpper_Host(&ilu->sm, ilu->diag, ba, xa));
     PetscCall(VecRestoreArrayWrite(x, &xa));
-    PetscCall(VecRestoreArrayRead(ilu->eiswork, &ba));
+    PetscCall(VecRestoreArrayRead(ilu->eiswork[0], &ba));
   }
   PetscCall(VecGetArrayRead(ilu->eisb[slot], &ba));
-  PetscCall(VecGetArrayWrite(ilu->eiswork, &wa));
+  PetscCall(VecGetArrayWrite(ilu->eiswork[0], &wa));
   PetscCall(VecGetArrayWrite(b, &bb));
   PetscCall(StructILUSolveLower_Host(&ilu->sm, &ilu->factors, ba, wa, bb));
   PetscCall(VecRestoreArrayWrite(b, &bb));
-  PetscCall(VecRestoreArrayWrite(ilu->eiswork, &wa));
+  PetscCall(VecRestoreArrayWrite(ilu->eiswork[0], &wa));
   PetscCall(VecRestoreArrayRead(ilu->eisb[slot], &ba));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -854,7 +858,7 @@ static PetscErrorCode PCSetFromOptions_StructILU(PC pc, PetscOptionItems *PetscO
   if (flg) PetscCall(PCStructILUSetSchedule(pc, schedule));
   PetscCall(PetscOptionsReal("-pc_structilu_zeropivot", "Pivots at most this large in absolute value are zero pivots", "PCStructILUSetZeroPivot", ilu->zeropivot, &zeropivot, &flg));
   if (flg) PetscCall(PCStructILUSetZeroPivot(pc, zeropivot));
-  PetscCall(PetscOptionsBool("-pc_structilu_diagonal_storage", "Store only the modified diagonal (DILU) when ILU(0) of the stencil changes nothing else", "PCStructILUSetDiagonalStorage", ilu->diagstorage, &bval, &flg));
+  PetscCall(PetscOptionsBool("-pc_structilu_diagonal_storage", "Store only the modified diagonal (DILU) when ILU(0) of the stencil changes nothing else (always with the Eisenstat trick)", "PCStructILUSetDiagonalStorage", ilu->diagstorage, &bval, &flg));
   if (flg) PetscCall(PCStructILUSetDiagonalStorage(pc, bval));
   PetscCall(PetscOptionsBool("-pc_structilu_eisenstat", "The Krylov method runs on (D + L)^{-1} A (D + U)^{-1} (the Eisenstat trick, DILU factors)", "PCStructILUSetEisenstat", ilu->eisenstat, &bval, &flg));
   if (flg) PetscCall(PCStructILUSetEisenstat(pc, bval));
@@ -1154,8 +1158,9 @@ static PetscErrorCode PCDestroy_StructILU(PC pc)
 . -pc_structilu_dof d           - unknowns per grid point (1 to 8), when there is no `DMDA`
 . -pc_structilu_levels k        - levels of fill (default 0), as `-pc_factor_levels` of `PCILU`
 . -pc_structilu_zeropivot tol   - pivots at most tol in absolute value are zero pivots (default 100 machine epsilon)
-. -pc_structilu_diagonal_storage <true> - when ILU(0) of the stencil changes only the diagonal (star stencils), store only
-                                  the inverted modified diagonal and read the matrix's other blocks (DILU; host, double precision)
+. -pc_structilu_diagonal_storage <false> - when ILU(0) of the stencil changes only the diagonal (star stencils), store only
+                                  the inverted modified diagonal and read the matrix's other blocks (DILU; host, double precision):
+                                  a shorter factorization, an apply that reads D^{-1} twice (see `PCStructILUSetDiagonalStorage()`)
 . -pc_structilu_eisenstat <false> - the Krylov method runs on (D + A_L)^{-1} A (D + A_U)^{-1} preconditioned by D, as `PCEISENSTAT`
                                   does for SSOR: two sweeps and no product with A per iteration (DILU factors, one process)
 . -pc_structilu_backend auto|host|cuda|cudaemu - where the solves run (default: -gilu_backend, whose default is auto:
@@ -1223,7 +1228,6 @@ PETSC_EXTERN PetscErrorCode PCCreate_StructILU(PC pc)
   ilu->zerorow    = -1;
   ilu->cudafactor = PETSC_TRUE;
   ilu->cudamma    = PETSC_TRUE;
-  ilu->diagstorage = PETSC_TRUE;
   pc->data        = (void *)ilu;
 
   pc->ops->setup          = PCSetUp_StructILU;

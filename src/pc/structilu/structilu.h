@@ -10,7 +10,6 @@ typedef struct {
   PetscBool       dilu;               /* only the diagonal changed (StructILUFactorDiagonal_Host()): lval, uval are the matrix's blocks, L = A_lower D^{-1} */
   void           *lval, *uval, *dinv; /* lower blocks (ILU), upper blocks, inverted diagonal blocks; stencil-major */
   const PetscInt *mirror;             /* IC: index of the offset -s */
-  PetscScalar    *work;               /* IC: D^{-1} y of the forward sweep */
   size_t          bytes;              /* memory of the stored factors */
   PetscInt        noffsets;           /* offsets whose blocks are stored (besides the inverted diagonal) */
 } StructILUFactors;
@@ -52,7 +51,7 @@ PETSC_INTERN PetscErrorCode StructILUSolveTranspose_Host(GILUStencilMat *, const
     t = (D + U_A)^{-1} x,  y = t + (D + L_A)^{-1} (x + (D_A - 2 D) t),
   E = D_A - 2 D stored; the right-hand side's forward sweep, the solution's backward sweep and (D + U_A) x.
 */
-PETSC_INTERN PetscErrorCode StructILUEisenstatMult_Host(GILUStencilMat *, const StructILUFactors *, const PetscScalar *, const PetscScalar *, PetscScalar *, PetscScalar *);
+PETSC_INTERN PetscErrorCode StructILUEisenstatMult_Host(GILUStencilMat *, const StructILUFactors *, const PetscScalar *, const PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *);
 /* z = (D + L_A)^{-1} b (y: room for the sweep's y = D z); x = (D + U_A)^{-1} b (b may be x); y = (D + U_A) x */
 PETSC_INTERN PetscErrorCode StructILUSolveLower_Host(GILUStencilMat *, const StructILUFactors *, const PetscScalar *, PetscScalar *, PetscScalar *);
 PETSC_INTERN PetscErrorCode StructILUSolveUpper_Host(GILUStencilMat *, const StructILUFactors *, const PetscScalar *, PetscScalar *);
