@@ -136,15 +136,16 @@ static inline void SUFFIX(BackwardLines1)(const PetscInt NU, PetscInt nline, con
 /*
   ForwardLines1 for DILU factors: the lower blocks are the matrix's, L = A D^{-1}, so they multiply
   z = D^{-1} y, kept in registers along the line; y goes to x for the backward sweep (and for the
-  rows of the next lines, which form D_q^{-1} y_q again). With out, out = t + z (t may be NULL).
+  rows of the next lines, which form D_q^{-1} y_q again). With out (the lower sweep alone, whose
+  y nobody needs), x holds z instead and out = t + z (t may be NULL).
 */
 static inline void SUFFIX(ForwardLines1Scaled)(const PetscInt NU, PetscInt nline, const FT *A1, const FT *A2, const FT *dinv, const PetscInt *start, const PetscInt *first, PetscInt len, PetscScalar *x, PetscScalar *out, const PetscScalar *t)
 {
   PetscScalar z1[MAX_GROUP_DOF1], z2[MAX_GROUP_DOF1];
 
   for (PetscInt u = 0; u < NU; u++) {
-    z1[u] = first[u] >= 1 ? (PetscScalar)dinv[start[u] - 1] * x[start[u] - 1] : 0;
-    z2[u] = first[u] >= 2 ? (PetscScalar)dinv[start[u] - 2] * x[start[u] - 2] : 0;
+    z1[u] = first[u] >= 1 ? (out ? x[start[u] - 1] : (PetscScalar)dinv[start[u] - 1] * x[start[u] - 1]) : 0;
+    z2[u] = first[u] >= 2 ? (out ? x[start[u] - 2] : (PetscScalar)dinv[start[u] - 2] * x[start[u] - 2]) : 0;
   }
   for (PetscInt d = 0; d < len; d++)
     for (PetscInt u = 0; u < NU; u++) {
@@ -153,8 +154,10 @@ static inline void SUFFIX(ForwardLines1Scaled)(const PetscInt NU, PetscInt nline
 
       z2[u] = z1[u];
       z1[u] = (PetscScalar)dinv[p] * v;
-      x[p]  = v;
-      if (out) out[p] = t ? t[p] + z1[u] : z1[u];
+      if (out) {
+        x[p]   = z1[u];
+        out[p] = t ? t[p] + z1[u] : z1[u];
+      } else x[p] = v;
     }
 }
 #endif
@@ -178,13 +181,16 @@ static inline void SUFFIX(ForwardInit)(const SolveCtx *ctx, PetscInt q0, PetscIn
   }
 }
 
-/* The end of a point's forward row with y = sum, when the solve wants z = D^{-1} y (ctx->out): out = t + z (t may be NULL) */
+/* The end of a point's forward row with y = sum, when the solve wants z = D^{-1} y (ctx->out): x = z, out = t + z (t may be NULL) */
 static inline void SUFFIX(ForwardOut)(const SolveCtx *ctx, const FT *dinv, PetscInt p, const PetscScalar *sum)
 {
   PetscScalar z[SDOF];
 
   SUFFIX(BlockApply)(dinv + (size_t)p * (SDOF * SDOF), sum, z);
-  for (PetscInt a = 0; a < SDOF; a++) ctx->out[p * SDOF + a] = (ctx->t ? ctx->t[p * SDOF + a] : 0) + z[a];
+  for (PetscInt a = 0; a < SDOF; a++) {
+    ctx->x[p * SDOF + a]   = z[a];
+    ctx->out[p * SDOF + a] = (ctx->t ? ctx->t[p * SDOF + a] : 0) + z[a];
+  }
 }
 
 /* Forward substitution y = L^{-1} b on a tile of independent units (L has a unit block diagonal) */
@@ -197,7 +203,8 @@ static void SUFFIX(Forward)(void *vctx, GILUSchedule sched, PetscInt nu, const P
   const PetscInt        nl = st->nlower, nline = ctx->nline[0];
   PetscInt              i0[MAX_GROUP], len     = PETSC_MAX_INT, p0[MAX_GROUP], i1u[MAX_GROUP];
   PetscScalar          *x   = ctx->x;
-  const FT             *dsc = ctx->scaled ? dinv : NULL; /* IC, DILU: the blocks (IC: transposed) multiply z = D^{-1} y */
+  const FT             *dsc = ctx->scaled && !ctx->out ? dinv : NULL; /* IC, DILU: the blocks (IC: transposed) multiply z = D^{-1} y,
+                                                                       formed where read (with out, x holds z) */
 
   for (PetscInt u = 0; u < nu; u++) {
     PetscInt i1, j, k;
@@ -292,8 +299,9 @@ static void SUFFIX(Forward)(void *vctx, GILUSchedule sched, PetscInt nu, const P
           for (PetscInt a = 0; a < SDOF; a++)
             for (PetscInt e = 0; e < SDOF; e++) sum[a] -= (PetscScalar)(tr ? L[e * SDOF + a] : L[a * SDOF + e]) * xq[e];
         }
-        for (PetscInt a = 0; a < SDOF; a++) x[p * SDOF + a] = sum[a];
         if (ctx->out) SUFFIX(ForwardOut)(ctx, dinv, p, sum);
+        else
+          for (PetscInt a = 0; a < SDOF; a++) x[p * SDOF + a] = sum[a];
       }
   }
 }
