@@ -165,8 +165,7 @@ PETSC_INTERN PetscErrorCode GILUStencilGetEliminationTable(const GILUStencil *, 
 PETSC_INTERN PetscErrorCode GILUScheduleCreate(const GILUStencil *, const GILUGrid *, GILUScheduleType, PetscInt, PetscInt, PetscInt, GILUSchedule *);
 PETSC_INTERN PetscErrorCode GILUScheduleDestroy(GILUSchedule *);
 PETSC_INTERN PetscErrorCode GILUScheduleRun(GILUSchedule, PetscBool, GILUTileKernel, void *);
-PETSC_INTERN PetscErrorCode GILUScheduleRunSolve(GILUSchedule, GILUTileKernel, GILUTileKernel, void *);
-PETSC_INTERN PetscErrorCode GILUScheduleRunBackwardForward(GILUSchedule, GILUTileKernel, GILUTileKernel, void *);
+PETSC_INTERN PetscErrorCode GILUScheduleRunPair(GILUSchedule, PetscBool, GILUTileKernel, GILUTileKernel, void *);
 PETSC_INTERN PetscErrorCode GILUStencilMatGetSchedule(GILUStencilMat *, GILUSchedule *);
 PETSC_INTERN PetscErrorCode GILUGetNumThreads(PetscInt *);
 

@@ -436,28 +436,15 @@ PetscErrorCode GILUScheduleRun(GILUSchedule s, PetscBool backward, GILUTileKerne
 }
 
 /*
-  GILUScheduleRunSolve - a triangular solve: the forward sweep with the kernel forward, then the backward sweep with the
-  kernel backward, as one call of the solve's own governor (s->govsolve): both sweeps on all the threads, in one
-  parallel region, or both on one thread. The results are those of two GILUScheduleRun() calls.
+  GILUScheduleRunPair - two sweeps as one call of the solve's own governor (s->govsolve): both on all the threads, in one
+  parallel region with a barrier between them, or both on one thread; the results are those of two GILUScheduleRun()
+  calls. A triangular solve is the forward sweep, then the backward one (backwardfirst false); the Eisenstat trick's
+  operator the backward sweep, then the forward one (backwardfirst true).
 */
-PetscErrorCode GILUScheduleRunSolve(GILUSchedule s, GILUTileKernel forward, GILUTileKernel backward, void *ctx)
+PetscErrorCode GILUScheduleRunPair(GILUSchedule s, PetscBool backwardfirst, GILUTileKernel first, GILUTileKernel second, void *ctx)
 {
-  const PetscBool      dir[2]    = {PETSC_FALSE, PETSC_TRUE};
-  const GILUTileKernel kernel[2] = {forward, backward};
-
-  PetscFunctionBegin;
-  PetscCall(ScheduleRunGoverned(s, &s->govsolve, 2, dir, kernel, ctx));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*
-  GILUScheduleRunBackwardForward - the backward sweep with the kernel backward, then the forward sweep with the kernel
-  forward (the Eisenstat trick's operator: (D + U)^{-1}, then (D + L)^{-1}), as one call of the solve's governor
-*/
-PetscErrorCode GILUScheduleRunBackwardForward(GILUSchedule s, GILUTileKernel backward, GILUTileKernel forward, void *ctx)
-{
-  const PetscBool      dir[2]    = {PETSC_TRUE, PETSC_FALSE};
-  const GILUTileKernel kernel[2] = {backward, forward};
+  const PetscBool      dir[2]    = {backwardfirst, (PetscBool)!backwardfirst};
+  const GILUTileKernel kernel[2] = {first, second};
 
   PetscFunctionBegin;
   PetscCall(ScheduleRunGoverned(s, &s->govsolve, 2, dir, kernel, ctx));

@@ -283,7 +283,7 @@ PetscErrorCode StructILUSolve_Host(GILUStencilMat *sm, const StructILUFactors *F
   SolveCtxInit(sm, F, b, x, &ctx);
   SolveCtxLines(sm, &ctx);
   PetscCall(GILUStencilMatGetSchedule(sm, &sched));
-  PetscCall(GILUScheduleRunSolve(sched, (F->single ? ForwardSingle_Kernels : Forward_Kernels)[d], (F->single ? BackwardSingle_Kernels : Backward_Kernels)[d], &ctx));
+  PetscCall(GILUScheduleRunPair(sched, PETSC_FALSE, (F->single ? ForwardSingle_Kernels : Forward_Kernels)[d], (F->single ? BackwardSingle_Kernels : Backward_Kernels)[d], &ctx));
   PetscCall(PetscLogFlops((PetscLogDouble)sm->npoints * (2.0 * d * d * sm->stencil.ns)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -322,7 +322,7 @@ PetscErrorCode StructILUEisenstatMult_Host(GILUStencilMat *sm, const StructILUFa
   ctx.out  = y;
   SolveCtxLines(sm, &ctx);
   PetscCall(GILUStencilMatGetSchedule(sm, &sched));
-  PetscCall(GILUScheduleRunBackwardForward(sched, Backward_Kernels[d], Forward_Kernels[d], &ctx));
+  PetscCall(GILUScheduleRunPair(sched, PETSC_TRUE, Backward_Kernels[d], Forward_Kernels[d], &ctx));
   PetscCall(PetscLogFlops((PetscLogDouble)sm->npoints * (2.0 * d * d * sm->stencil.ns + 4.0 * d * d)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
