@@ -269,6 +269,34 @@ static void SUFFIX(Forward)(void *vctx, GILUSchedule sched, PetscInt nu, const P
     return;
   }
 #endif
+#if SDOF > 1
+  /* one offset along the line, (-1), L and U stored (stars with DoF blocks: snes ex19): the previous point's values stay
+     in registers and its blocks' pointer is fixed (the same operations, in the same order, as the loop below) */
+  if (!ctx->scaled && nline == 1 && st->off[nl - 1][0] == -1 && len > 0 && nu <= MAX_GROUP) {
+    PetscBool   tr;
+    const FT   *L1 = SUFFIX(OffsetBlocks)(ctx, nl - 1, &tr);
+    PetscScalar prev[MAX_GROUP][SDOF];
+
+    for (PetscInt u = 0; u < nu; u++)
+      for (PetscInt a = 0; a < SDOF; a++) prev[u][a] = i0[u] > 0 ? x[(p0[u] + i0[u] - 1) * SDOF + a] : 0;
+    for (PetscInt di = 0; di < len; di++)
+      for (PetscInt u = 0; u < nu; u++) {
+        const PetscInt p = p0[u] + i0[u] + di;
+        const FT      *L = L1 + (size_t)p * (SDOF * SDOF);
+        PetscScalar    sum[SDOF];
+
+        for (PetscInt a = 0; a < SDOF; a++) sum[a] = x[p * SDOF + a];
+        if (i0[u] + di > 0)
+          for (PetscInt a = 0; a < SDOF; a++)
+            for (PetscInt e = 0; e < SDOF; e++) sum[a] -= (PetscScalar)L[a * SDOF + e] * prev[u][e];
+        for (PetscInt a = 0; a < SDOF; a++) {
+          x[p * SDOF + a] = sum[a];
+          prev[u][a]      = sum[a];
+        }
+      }
+    return;
+  }
+#endif
   /* the recurrences along the lines, the units interleaved so that their latencies overlap */
   for (PetscInt u0 = 0; u0 < nu; u0 += (len < 0 ? 1 : nu)) {
     PetscInt ue = len < 0 ? u0 + 1 : nu, n = len;
@@ -365,6 +393,31 @@ static void SUFFIX(Backward)(void *vctx, GILUSchedule sched, PetscInt nu, const 
       last = p0[u] + i1[u] - 1;
       SUFFIX(BackwardLines1)(1, nline, U1, U2, dinv, &last, &i1[u], nx, i1[u] - i0, x);
     }
+    return;
+  }
+#endif
+#if SDOF > 1
+  /* one offset along the line, (1): the next point's values in registers (as in the forward sweep) */
+  if (nline == 1 && st->off[nl + 1][0] == 1 && len > 0 && nu <= MAX_GROUP) {
+    PetscBool   tr;
+    const FT   *U1 = SUFFIX(OffsetBlocks)(ctx, nl + 1, &tr);
+    PetscScalar next[MAX_GROUP][SDOF];
+
+    for (PetscInt u = 0; u < nu; u++)
+      for (PetscInt a = 0; a < SDOF; a++) next[u][a] = i1[u] < nx ? x[(p0[u] + i1[u]) * SDOF + a] : 0;
+    for (PetscInt di = 1; di <= len; di++)
+      for (PetscInt u = 0; u < nu; u++) {
+        const PetscInt i = i1[u] - di, p = p0[u] + i;
+        const FT      *U = U1 + (size_t)p * (SDOF * SDOF);
+        PetscScalar    sum[SDOF];
+
+        for (PetscInt a = 0; a < SDOF; a++) sum[a] = x[p * SDOF + a];
+        if (i + 1 < nx)
+          for (PetscInt a = 0; a < SDOF; a++)
+            for (PetscInt e = 0; e < SDOF; e++) sum[a] -= (PetscScalar)U[a * SDOF + e] * next[u][e];
+        SUFFIX(BlockApply)(dinv + (size_t)p * (SDOF * SDOF), sum, next[u]);
+        for (PetscInt a = 0; a < SDOF; a++) x[p * SDOF + a] = next[u][a];
+      }
     return;
   }
 #endif
