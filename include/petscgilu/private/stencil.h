@@ -168,6 +168,8 @@ PETSC_INTERN PetscErrorCode GILUScheduleRun(GILUSchedule, PetscBool, GILUTileKer
 PETSC_INTERN PetscErrorCode GILUScheduleRunPair(GILUSchedule, PetscBool, GILUTileKernel, GILUTileKernel, void *);
 PETSC_INTERN PetscErrorCode GILUStencilMatGetSchedule(GILUStencilMat *, GILUSchedule *);
 PETSC_INTERN PetscErrorCode GILUGetNumThreads(PetscInt *);
+PETSC_INTERN PetscErrorCode GILUGetNumThreadsFor(PetscInt, PetscInt, PetscInt *);
+PETSC_INTERN PetscErrorCode GILUStencilMatGetNumThreads(const GILUStencilMat *, PetscInt *);
 
 /* The ILU(k) pattern of a stencil matrix (fill.c) */
 PETSC_INTERN PetscErrorCode GILUStencilMatFill(const GILUStencilMat *, PetscInt, GILUStencilMat *);

@@ -20,10 +20,10 @@
 #define W  GILU_STENCIL_MAX_WIDTH
 #define W1 (2 * GILU_STENCIL_MAX_WIDTH + 1)
 
-/* Index of an offset in the cube [-W,W]^3 */
 /* Column points kept from the first row when inferring the grid */
 #define MAX_ROW_SHIFTS (GILU_STENCIL_MAX_OFFSETS * GILU_MAX_DOF)
 
+/* Index of an offset in the cube [-W,W]^3 */
 #define CUBE_ID(dx, dy, dz) ((((dz) + W) * W1 + ((dy) + W)) * W1 + ((dx) + W))
 
 /*
@@ -247,6 +247,14 @@ static inline PetscBool RowMatches(const Pattern *pat, const GILUGrid *g, const 
   return PETSC_TRUE;
 }
 
+/* The points of line (j,k) in [*i0, *i1) are interior (empty if none is) */
+static inline void InteriorRange(const GILUGrid *g, const GILUStencil *st, PetscInt j, PetscInt k, PetscInt *i0, PetscInt *i1)
+{
+  *i0 = st->width[0];
+  *i1 = g->n[0] - st->width[0];
+  if (j < st->width[1] || j >= g->n[1] - st->width[1] || k < st->width[2] || k >= g->n[2] - st->width[2] || *i1 < *i0) *i1 = *i0;
+}
+
 /* Loops over the grid points with their coordinates, the lines shared among the host threads */
 #if defined(PETSCGILU_HAVE_OPENMP)
   #define PRAGMA_(x) _Pragma(#x)
@@ -311,26 +319,46 @@ static void SetShifts(const GILUGrid *g, const GILUStencil *st, PetscInt shift[]
   for (PetscInt s = 0; s < st->ns; s++) shift[s] = st->off[s][0] + g->n[0] * (st->off[s][1] + g->n[1] * st->off[s][2]);
 }
 
-/* Marks the points whose rows do not match the stencil; returns how many */
-static PetscInt MarkIrregular(const Pattern *pat, const GILUGrid *g, const GILUStencil *st, const PetscInt *shift, char irregular[])
+/*
+  Marks the points whose rows do not match the stencil; returns how many. An interior point matches when each of
+  its rows has the expected length and its columns, relative to the point's own, are rel[] (the stencil's shifts,
+  each expanded to its nc columns): one comparison per column, no decoding.
+*/
+static PetscInt MarkIrregular(const Pattern *pat, const GILUGrid *g, const GILUStencil *st, const PetscInt *shift, PetscInt nthreads, char irregular[])
 {
-  PetscInt nirr = 0, nlines = g->n[1] * g->n[2];
+  const PetscInt nc = PatternCols(pat), len = st->ns * nc, nr = PatternRows(pat);
+  PetscInt       nirr = 0, nlines = g->n[1] * g->n[2], rel[GILU_STENCIL_MAX_OFFSETS * GILU_MAX_DOF];
 
-  PRAGMA_OMP_FOR_LINES(reduction(+ : nirr))
+  (void)nthreads;
+  for (PetscInt t = 0; t < len; t++) rel[t] = shift[t / nc] * nc + t % nc;
+  PRAGMA_OMP_FOR_LINES(num_threads(nthreads) reduction(+ : nirr))
   for (PetscInt line = 0; line < nlines; line++) {
-    PetscInt j = line % g->n[1], k = line / g->n[1];
+    PetscInt j = line % g->n[1], k = line / g->n[1], p0 = line * g->n[0], i0, i1, i = 0;
 
-    for (PetscInt i = 0, p = line * g->n[0]; i < g->n[0]; i++, p++) {
-      irregular[p] = (char)!RowMatches(pat, g, st, shift, p, i, j, k);
-      nirr += irregular[p];
+    InteriorRange(g, st, j, k, &i0, &i1);
+    for (; i < i0; i++) nirr += irregular[p0 + i] = (char)!RowMatches(pat, g, st, shift, p0 + i, i, j, k);
+    for (; i < i1; i++) {
+      PetscInt p = p0 + i, differ = 0;
+
+      for (PetscInt a = 0; a < nr; a++) {
+        const PetscInt  r = PatternRow(pat, p, a), c = pat->ia[r], base = p * nc;
+        const PetscInt *ja = pat->ja + c;
+
+        if (pat->ia[r + 1] - c != len) differ = 1;
+        else
+          for (PetscInt t = 0; t < len; t++) differ |= (ja[t] - base) ^ rel[t];
+      }
+      nirr += irregular[p] = (char)(differ != 0);
     }
+    for (; i < g->n[0]; i++) nirr += irregular[p0 + i] = (char)!RowMatches(pat, g, st, shift, p0 + i, i, j, k);
   }
   return nirr;
 }
 
 /*
-  GILUStencilMatAnalyze - finds the stencil of A (sequential AIJ or BAIJ) on grid g,
-  checks that A is a stencil matrix there, and allocates the value storage of sm.
+  GILUStencilMatAnalyze - finds the stencil of A (sequential AIJ or BAIJ) on grid g and
+  checks that A is a stencil matrix there (with the threads sm->nthreads asks for); the
+  value storage of sm is allocated by the first GILUStencilMatPack().
 
   A pattern that is not a stencil's on g (a coupling to a point that is not a neighbour, a
   neighbour coupled through part of a DoF block) is an error when why is NULL; otherwise
@@ -345,7 +373,7 @@ PetscErrorCode GILUStencilMatAnalyze(Mat A, const GILUGrid *g, GILUStencilMat *s
   char         reason[512] = "";
   PetscBool    isbaij, present[W1 * W1 * W1];
   PetscInt     m, bs, npts, dof = g->dof, bs2 = dof * dof, nirr, nmiss = 0, *missptr = NULL, *missoff = NULL, *shift, center, cube2s[W1 * W1 * W1];
-  PetscInt     cnt[GILU_STENCIL_MAX_OFFSETS];
+  PetscInt     cnt[GILU_STENCIL_MAX_OFFSETS], nthreads;
   char        *irregular;
   Pattern      pat;
   GILUStencil *st = &sm->stencil;
@@ -358,6 +386,7 @@ PetscErrorCode GILUStencilMatAnalyze(Mat A, const GILUGrid *g, GILUStencilMat *s
   PetscCheck(!isbaij || bs == dof, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "The BAIJ block size %" PetscInt_FMT " differs from the %" PetscInt_FMT " DoF per grid point: use -pc_structilu_dof %" PetscInt_FMT " or a matrix with one block per grid point", bs, dof, bs);
   npts = g->n[0] * g->n[1] * g->n[2];
   PetscCheck(npts * dof == m, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "The grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " with %" PetscInt_FMT " DoF has %" PetscInt_FMT " unknowns but the (local) matrix has %" PetscInt_FMT " rows: fix -pc_structilu_grid / -pc_structilu_dof", g->n[0], g->n[1], g->n[2], dof, npts * dof, m);
+  PetscCall(GILUGetNumThreadsFor(sm->nthreads, m, &nthreads));
   PetscCall(PatternGet(A, isbaij, dof, &pat));
   PetscCall(PetscMalloc1(npts, &irregular));
   PetscCall(PetscMalloc1(GILU_STENCIL_MAX_OFFSETS, &shift));
@@ -378,7 +407,7 @@ PetscErrorCode GILUStencilMatAnalyze(Mat A, const GILUGrid *g, GILUStencilMat *s
 
     PetscCall(StencilFromCube(present, st));
     SetShifts(g, st, shift);
-    nirr = MarkIrregular(&pat, g, st, shift, irregular);
+    nirr = MarkIrregular(&pat, g, st, shift, nthreads, irregular);
     if (!nirr || round) break;
     for (PetscInt p = 0; p < npts; p++) {
       PetscBool before[W1 * W1 * W1];
@@ -443,7 +472,6 @@ PetscErrorCode GILUStencilMatAnalyze(Mat A, const GILUGrid *g, GILUStencilMat *s
   sm->shift     = shift;
   sm->irregular = irregular;
   PetscCall(MatGetNonzeroState(A, &sm->nonzerostate));
-  PetscCall(PetscMalloc1((size_t)st->ns * npts * bs2, &sm->val));
   if (why) why[0] = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 
@@ -458,26 +486,83 @@ notastencil:
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Any NaN or Inf among n values? (exponent bits all ones; vectorizes) */
-static PetscBool HasInfOrNan(const PetscScalar *v, size_t n)
+/* Is the double x a NaN or an Inf? (exponent bits all ones: 1 or 0, branch-free, so that the copy loops vectorize) */
+static inline uint64_t InfOrNanBit(PetscScalar x)
 {
-  const uint64_t *b    = (const uint64_t *)v;
-  uint64_t        bad  = 0;
-  const uint64_t  mask = 0x7FF0000000000000ULL;
+  const uint64_t mask = 0x7FF0000000000000ULL;
+  uint64_t       b;
 
   _Static_assert(sizeof(PetscScalar) == sizeof(uint64_t), "PetscScalar must be a real double");
-  for (size_t t = 0; t < n; t++) bad |= (uint64_t)((b[t] & mask) == mask);
-  return (PetscBool)(bad != 0);
+  memcpy(&b, &x, sizeof(b));
+  return (uint64_t)((b & mask) == mask);
 }
 
-/* Copies the values of the rows of point p into val; zero at the positions outside the grid or absent */
-static inline void PackPoint(const Pattern *pat, const GILUStencilMat *sm, const PetscInt cube2s[], const PetscScalar *aa, PetscScalar *val, PetscInt p, PetscInt i, PetscInt j, PetscInt k)
+/*
+  The values of a point whose rows are exactly the stencil, all of it in the grid (the common
+  case): straight copies, no decoding, with D known at compile time; the result is 1 if a
+  value copied is a NaN or an Inf. AIJ: the dof rows of the point hold the blocks of the
+  offsets in order, row by row; BAIJ: one column-major block per offset.
+*/
+#define DEFINE_PACK_INTERIOR(D) \
+  static inline uint64_t PackInteriorAIJ_##D(const PetscInt *ia, const PetscScalar *aa, PetscInt ns, size_t N, PetscScalar *val, PetscInt p) \
+  { \
+    uint64_t bad = 0; \
+\
+    for (PetscInt a = 0; a < (D); a++) { \
+      const PetscScalar *row = aa + ia[p * (D) + a]; \
+\
+      for (PetscInt s = 0; s < ns; s++) { \
+        PetscScalar *v = val + ((size_t)s * N + p) * ((D) * (D)) + a * (D); \
+\
+        for (PetscInt e = 0; e < (D); e++) { \
+          v[e] = row[s * (D) + e]; \
+          bad |= InfOrNanBit(v[e]); \
+        } \
+      } \
+    } \
+    return bad; \
+  } \
+  static inline uint64_t PackInteriorBAIJ_##D(const PetscInt *ia, const PetscScalar *aa, PetscInt ns, size_t N, PetscScalar *val, PetscInt p) \
+  { \
+    uint64_t bad = 0; \
+\
+    for (PetscInt s = 0; s < ns; s++) { \
+      const PetscScalar *b = aa + (size_t)(ia[p] + s) * ((D) * (D)); \
+      PetscScalar       *v = val + ((size_t)s * N + p) * ((D) * (D)); \
+\
+      for (PetscInt r = 0; r < (D); r++) \
+        for (PetscInt e = 0; e < (D); e++) { \
+          v[r * (D) + e] = b[e * (D) + r]; \
+          bad |= InfOrNanBit(v[r * (D) + e]); \
+        } \
+    } \
+    return bad; \
+  }
+DEFINE_PACK_INTERIOR(1)
+DEFINE_PACK_INTERIOR(2)
+DEFINE_PACK_INTERIOR(3)
+DEFINE_PACK_INTERIOR(4)
+DEFINE_PACK_INTERIOR(5)
+DEFINE_PACK_INTERIOR(6)
+DEFINE_PACK_INTERIOR(7)
+DEFINE_PACK_INTERIOR(8)
+
+typedef uint64_t (*PackInteriorFn)(const PetscInt *, const PetscScalar *, PetscInt, size_t, PetscScalar *, PetscInt);
+static const PackInteriorFn PackInteriorAIJ[]  = {NULL, PackInteriorAIJ_1, PackInteriorAIJ_2, PackInteriorAIJ_3, PackInteriorAIJ_4, PackInteriorAIJ_5, PackInteriorAIJ_6, PackInteriorAIJ_7, PackInteriorAIJ_8};
+static const PackInteriorFn PackInteriorBAIJ[] = {NULL, PackInteriorBAIJ_1, PackInteriorBAIJ_2, PackInteriorBAIJ_3, PackInteriorBAIJ_4, PackInteriorBAIJ_5, PackInteriorBAIJ_6, PackInteriorBAIJ_7, PackInteriorBAIJ_8};
+
+/*
+  Copies the values of the rows of point p into val (zero at the positions outside the grid or absent); returns 1
+  if one of them is a NaN or an Inf
+*/
+static inline uint64_t PackPoint(const Pattern *pat, const GILUStencilMat *sm, const PetscInt cube2s[], const PetscScalar *aa, PetscScalar *val, PetscInt p, PetscInt i, PetscInt j, PetscInt k)
 {
   const GILUGrid    *g   = &sm->grid;
   const GILUStencil *st  = &sm->stencil;
   const PetscInt     dof = g->dof, bs2 = sm->bs2, nc = PatternCols(pat);
   const size_t       N  = (size_t)sm->npoints;
   const PetscBool    in = Interior(g, st, i, j, k);
+  uint64_t           bad = 0;
 
   if (!sm->irregular[p]) { /* columns are the in-grid positions in order */
     for (PetscInt a = 0; a < PatternRows(pat); a++) {
@@ -497,13 +582,13 @@ static inline void PackPoint(const Pattern *pat, const GILUStencilMat *sm, const
           const PetscScalar *b = aa + (size_t)c * bs2;
 
           for (PetscInt r = 0; r < dof; r++)
-            for (PetscInt e = 0; e < dof; e++) v[r * dof + e] = b[e * dof + r];
+            for (PetscInt e = 0; e < dof; e++) bad |= InfOrNanBit(v[r * dof + e] = b[e * dof + r]);
         } else
-          for (PetscInt e = 0; e < dof; e++) v[a * dof + e] = aa[c + e];
+          for (PetscInt e = 0; e < dof; e++) bad |= InfOrNanBit(v[a * dof + e] = aa[c + e]);
         c += nc;
       }
     }
-    return;
+    return bad;
   }
   for (PetscInt s = 0; s < st->ns; s++)
     for (PetscInt e = 0; e < bs2; e++) val[((size_t)s * N + p) * bs2 + e] = 0;
@@ -516,64 +601,80 @@ static inline void PackPoint(const Pattern *pat, const GILUStencilMat *sm, const
 
       if (pat->isbaij)
         for (PetscInt rr = 0; rr < dof; rr++)
-          for (PetscInt e = 0; e < dof; e++) v[rr * dof + e] = aa[(size_t)c * bs2 + e * dof + rr];
-      else v[a * dof + col % dof] = aa[c];
+          for (PetscInt e = 0; e < dof; e++) bad |= InfOrNanBit(v[rr * dof + e] = aa[(size_t)c * bs2 + e * dof + rr]);
+      else bad |= InfOrNanBit(v[a * dof + col % dof] = aa[c]);
     }
   }
+  return bad;
+}
+
+/* The first NaN or Inf of A's values, as an error */
+static PetscErrorCode ReportInfOrNan(const Pattern *pat, const PetscScalar *aa, PetscInt dof)
+{
+  const PetscInt bs2   = pat->isbaij ? dof * dof : 1;
+  const size_t   nvals = (size_t)pat->ia[pat->nrows] * bs2;
+  size_t         t     = 0;
+  PetscInt       r     = 0, row, col;
+
+  PetscFunctionBegin;
+  while (t < nvals && !PetscIsInfOrNanScalar(aa[t])) t++;
+  PetscCheck(t < nvals, PETSC_COMM_SELF, PETSC_ERR_PLIB, "A NaN or Inf was copied but none is in the matrix");
+  while ((size_t)pat->ia[r + 1] * bs2 <= t) r++;
+  row = pat->isbaij ? r * dof + (PetscInt)(t % bs2) % dof : r;
+  col = pat->isbaij ? pat->ja[t / bs2] * dof + (PetscInt)(t % bs2) / dof : pat->ja[t];
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FP, "The matrix has a NaN or Inf entry: row %" PetscInt_FMT ", column %" PetscInt_FMT " (local numbering); fix the assembly of the operator", row, col);
 }
 
 /*
   GILUStencilMatPack - copies the values of A into sm->val (stencil-major, zero outside the
   pattern). A must have the pattern sm was analyzed with. Errors on NaN or Inf.
+
+  Every value of A is copied once (each line of the grid by one of the threads of the
+  stencil matrix: the first touch of sm->val when it is new) and checked for NaN or Inf as
+  it is copied; the interior points whose rows are exactly the stencil are straight copies.
 */
 PetscErrorCode GILUStencilMatPack(Mat A, GILUStencilMat *sm)
 {
   const GILUGrid    *g  = &sm->grid;
   const GILUStencil *st = &sm->stencil;
-  PetscInt           cube2s[W1 * W1 * W1], nlines = g->n[1] * g->n[2];
+  const size_t       N  = (size_t)sm->npoints;
+  PetscInt           cube2s[W1 * W1 * W1], nlines = g->n[1] * g->n[2], nthreads;
   PetscBool          isbaij;
   Pattern            pat;
   const PetscScalar *aa;
   PetscScalar       *val;
-  size_t             nvals;
-  int                bad = 0;
+  PackInteriorFn     interior;
+  uint64_t           bad = 0;
+  PetscErrorCode     ierr;
 
   PetscFunctionBegin;
   PetscCall(GILUMatCheckSupported(A, &isbaij));
-  if (!sm->val) PetscCall(PetscMalloc1((size_t)st->ns * sm->npoints * sm->bs2, &sm->val)); /* freed when the factors were copied */
+  if (!sm->val) PetscCall(PetscMalloc1((size_t)st->ns * sm->npoints * sm->bs2, &sm->val)); /* new, or freed when the factors were copied */
   val = sm->val;
   for (PetscInt c = 0; c < W1 * W1 * W1; c++) cube2s[c] = -1;
   for (PetscInt s = 0; s < st->ns; s++) cube2s[CUBE_ID(st->off[s][0], st->off[s][1], st->off[s][2])] = s;
+  PetscCall(GILUStencilMatGetNumThreads(sm, &nthreads));
   PetscCall(PatternGet(A, isbaij, g->dof, &pat));
   if (isbaij) PetscCall(MatSeqBAIJGetArray(A, (PetscScalar **)&aa));
   else PetscCall(MatSeqAIJGetArrayRead(A, &aa));
-  /* pack line by line; the values of the rows of a line, just read, are checked for NaN/Inf */
-  PRAGMA_OMP_FOR_LINES(reduction(| : bad))
+  interior = (isbaij ? PackInteriorBAIJ : PackInteriorAIJ)[g->dof];
+  PRAGMA_OMP_FOR_LINES(num_threads(nthreads) reduction(| : bad))
   for (PetscInt line = 0; line < nlines; line++) {
-    PetscInt     j = line % g->n[1], k = line / g->n[1], p0 = line * g->n[0];
-    const size_t scale = isbaij ? (size_t)sm->bs2 : 1;
+    PetscInt j = line % g->n[1], k = line / g->n[1], p0 = line * g->n[0], i0, i1, i = 0;
 
-    for (PetscInt i = 0, p = p0; i < g->n[0]; i++, p++) PackPoint(&pat, sm, cube2s, aa, val, p, i, j, k);
-    bad |= (int)HasInfOrNan(aa + scale * pat.ia[PatternRow(&pat, p0, 0)], scale * (pat.ia[PatternRow(&pat, p0 + g->n[0], 0)] - pat.ia[PatternRow(&pat, p0, 0)]));
+    InteriorRange(g, st, j, k, &i0, &i1);
+    for (; i < i0; i++) bad |= PackPoint(&pat, sm, cube2s, aa, val, p0 + i, i, j, k);
+    for (; i < i1; i++) {
+      if (sm->irregular[p0 + i]) bad |= PackPoint(&pat, sm, cube2s, aa, val, p0 + i, i, j, k);
+      else bad |= interior(pat.ia, aa, st->ns, N, val, p0 + i);
+    }
+    for (; i < g->n[0]; i++) bad |= PackPoint(&pat, sm, cube2s, aa, val, p0 + i, i, j, k);
   }
-  if (bad) { /* find the first one, for the message */
-    size_t t = 0;
-
-    nvals = (size_t)pat.ia[pat.nrows] * (isbaij ? sm->bs2 : 1);
-    while (t < nvals && !PetscIsInfOrNanScalar(aa[t])) t++;
-    for (PetscInt r = 0; r < pat.nrows; r++)
-      if ((size_t)pat.ia[r + 1] * (isbaij ? sm->bs2 : 1) > t) {
-        PetscInt row = isbaij ? r * g->dof + (PetscInt)(t % sm->bs2) % g->dof : r, col = isbaij ? pat.ja[t / sm->bs2] * g->dof + (PetscInt)(t % sm->bs2) / g->dof : pat.ja[t];
-
-        if (isbaij) PetscCall(MatSeqBAIJRestoreArray(A, (PetscScalar **)&aa));
-        else PetscCall(MatSeqAIJRestoreArrayRead(A, &aa));
-        PetscCall(PatternRestore(A, &pat));
-        SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FP, "The matrix has a NaN or Inf entry: row %" PetscInt_FMT ", column %" PetscInt_FMT " (local numbering); fix the assembly of the operator", row, col);
-      }
-  }
+  ierr = bad ? ReportInfOrNan(&pat, aa, g->dof) : PETSC_SUCCESS;
   if (isbaij) PetscCall(MatSeqBAIJRestoreArray(A, (PetscScalar **)&aa));
   else PetscCall(MatSeqAIJRestoreArrayRead(A, &aa));
   PetscCall(PatternRestore(A, &pat));
+  PetscCall(ierr);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -207,21 +207,39 @@ PetscErrorCode GILUScheduleDestroy(GILUSchedule *s)
 }
 
 /*
-  GILUStencilMatGetSchedule - the schedule of a stencil matrix for its number of threads
-  (rebuilt when that or the type changes)
+  GILUGetNumThreadsFor - the threads of the host kernels of a stencil matrix of n unknowns:
+  requested > 0 is taken as it is; 0 means OpenMP's number of threads (GILUGetNumThreads()),
+  but no more than one per 16384 unknowns: below that, waiting costs more than the threads gain.
+*/
+PetscErrorCode GILUGetNumThreadsFor(PetscInt requested, PetscInt n, PetscInt *nthreads)
+{
+  PetscFunctionBegin;
+  *nthreads = requested;
+  if (*nthreads <= 0) {
+    PetscCall(GILUGetNumThreads(nthreads));
+    *nthreads = PetscMax(1, PetscMin(*nthreads, n / 16384));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
-  sm->nthreads > 0 is taken as it is; 0 means OpenMP's number of threads, but no more than
-  one per 16384 unknowns: below that, waiting costs more than the threads gain.
+/* GILUStencilMatGetNumThreads - the threads of the host kernels of sm: sm->nthreads (GILUGetNumThreadsFor()) */
+PetscErrorCode GILUStencilMatGetNumThreads(const GILUStencilMat *sm, PetscInt *nthreads)
+{
+  PetscFunctionBegin;
+  PetscCall(GILUGetNumThreadsFor(sm->nthreads, sm->npoints * sm->grid.dof, nthreads));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  GILUStencilMatGetSchedule - the schedule of a stencil matrix for its number of threads
+  (GILUStencilMatGetNumThreads(); rebuilt when that or the type changes)
 */
 PetscErrorCode GILUStencilMatGetSchedule(GILUStencilMat *sm, GILUSchedule *s)
 {
-  PetscInt nthreads = sm->nthreads;
+  PetscInt nthreads;
 
   PetscFunctionBegin;
-  if (nthreads <= 0) {
-    PetscCall(GILUGetNumThreads(&nthreads));
-    nthreads = PetscMax(1, PetscMin(nthreads, sm->npoints * sm->grid.dof / 16384));
-  }
+  PetscCall(GILUStencilMatGetNumThreads(sm, &nthreads));
   if (sm->schedule && sm->schedule->nthreads != nthreads) PetscCall(GILUScheduleDestroy(&sm->schedule));
   /* independent units interleaved per tile hide the latency of the recurrences along the lines; one block row is enough work from 3 DoF on */
   if (sm->schedule && sm->schedule->type != sm->scheduletype) PetscCall(GILUScheduleDestroy(&sm->schedule));

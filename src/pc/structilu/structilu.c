@@ -360,11 +360,13 @@ static PetscErrorCode PCSetUp_StructILU(PC pc)
     PetscBool gridfound = PETSC_FALSE;
 
     PetscCall(PCReset_StructILU(pc));
+    ilu->sm.nthreads = ilu->threads; /* the analysis runs on the threads of the kernels */
     PetscCall(PCStructILUFindGrid(pc, A, Alocal, &g, &gridfound));
     if (gridfound && ilu->levels > 0) { /* ILU(k) = ILU(0) on the ILU(k) pattern: the fill stencil, positions of level > k missing */
       GILUStencilMat pat;
 
       PetscCall(PetscMemzero(&pat, sizeof(pat)));
+      pat.nthreads = ilu->threads;
       PetscCall(GILUStencilMatAnalyze(Alocal, &g, &pat, ilu->fallbackwhy, sizeof(ilu->fallbackwhy)));
       if (!ilu->fallbackwhy[0]) {
         PetscCall(GILUStencilGetName(&pat.stencil, g.dim, ilu->patname, sizeof(ilu->patname)));
