@@ -550,6 +550,17 @@ static PetscErrorCode PCApplyTranspose_StructILU(PC pc, Vec x, Vec y)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscBool  EisenstatCited = PETSC_FALSE;
+static const char EisenstatCitation[] = "@article{eisenstat1981,\n"
+                                        "  author  = {Stanley C. Eisenstat},\n"
+                                        "  title   = {Efficient Implementation of a Class of Preconditioned Conjugate Gradient Methods},\n"
+                                        "  journal = {SIAM Journal on Scientific and Statistical Computing},\n"
+                                        "  volume  = {2},\n"
+                                        "  number  = {1},\n"
+                                        "  pages   = {1--4},\n"
+                                        "  year    = {1981}\n"
+                                        "}\n";
+
 /* The Eisenstat trick's operator: y = Ahat x (StructILUEisenstatMult_Host()) */
 static PetscErrorCode MatMult_StructILUEisenstat(Mat S, Vec x, Vec y)
 {
@@ -609,6 +620,7 @@ static PetscErrorCode PCPreSolve_StructILU(PC pc, KSP ksp, Vec b, Vec x)
     }
     ilu->eisA = pc->mat;
     pc->mat   = ilu->eisshell;
+    PetscCall(PetscCitationsRegister(EisenstatCitation, &EisenstatCited));
   }
   ilu->eisdepth++;
   if (!ilu->eisb[slot]) PetscCall(VecDuplicate(b, &ilu->eisb[slot]));
