@@ -44,6 +44,7 @@ typedef struct {
   PetscBool       ic;
   const PetscInt *mirror;
   PetscInt       *elimptr, *elimu, *elimt; /* per lower offset s: the (u, s+u) pairs of the updates */
+  PetscBool       diagonal;                /* DILU: only the diagonal blocks (StructILUFactorDiagonal_Host()) */
   const PetscInt *diagu;                   /* DILU: per lower offset s, the upper offset -s (-1: none) */
   PetscScalar    *diag;                    /* DILU: the modified diagonal blocks, when wanted */
   PetscInt        zerorow;                 /* smallest row with a zero pivot, -1 if none */
@@ -77,7 +78,6 @@ typedef struct {
 #undef SDOF_FACTOR
 
 static const GILUTileKernel Factor_Kernels[]         = {NULL, Factor_1_double, Factor_2_double, Factor_3_double, Factor_4_double, Factor_5_double, Factor_6_double, Factor_7_double, Factor_8_double};
-static const GILUTileKernel FactorDiagonal_Kernels[] = {NULL, FactorDiagonal_1_double, FactorDiagonal_2_double, FactorDiagonal_3_double, FactorDiagonal_4_double, FactorDiagonal_5_double, FactorDiagonal_6_double, FactorDiagonal_7_double, FactorDiagonal_8_double};
 static const GILUTileKernel Forward_Kernels[]        = {NULL, Forward_1_double, Forward_2_double, Forward_3_double, Forward_4_double, Forward_5_double, Forward_6_double, Forward_7_double, Forward_8_double};
 static const GILUTileKernel Backward_Kernels[]       = {NULL, Backward_1_double, Backward_2_double, Backward_3_double, Backward_4_double, Backward_5_double, Backward_6_double, Backward_7_double, Backward_8_double};
 static const GILUTileKernel ForwardSingle_Kernels[]  = {NULL, Forward_1_float, Forward_2_float, Forward_3_float, Forward_4_float, Forward_5_float, Forward_6_float, Forward_7_float, Forward_8_float};
@@ -116,6 +116,7 @@ PetscErrorCode StructILUFactor_Host(GILUStencilMat *sm, const PetscInt *elim, co
   ctx.ic        = (PetscBool)(mirror != NULL);
   ctx.mirror    = mirror;
   ctx.diagu     = NULL;
+  ctx.diagonal  = PETSC_FALSE;
   ctx.diag      = NULL;
   PetscCall(PetscMalloc3(nl + 1, &ctx.elimptr, nl * ns, &ctx.elimu, nl * ns, &ctx.elimt));
   for (PetscInt s = 0; s < nl; s++) {
@@ -167,8 +168,9 @@ PetscErrorCode StructILUFactorDiagonal_Host(GILUStencilMat *sm, const PetscInt *
   ctx.ic        = (PetscBool)(mirror != NULL);
   ctx.mirror    = mirror;
   ctx.diagu     = diagu;
+  ctx.diagonal  = PETSC_TRUE;
   PetscCall(GILUStencilMatGetSchedule(sm, &sched));
-  PetscCall(GILUScheduleRun(sched, PETSC_FALSE, FactorDiagonal_Kernels[d], &ctx));
+  PetscCall(GILUScheduleRun(sched, PETSC_FALSE, Factor_Kernels[d], &ctx));
   PetscCall(PetscFree(diagu));
   *zerorow = ctx.zerorow;
   PetscCall(PetscLogFlops((PetscLogDouble)sm->npoints * (4.0 * d * d * d * n + 2.0 * d * d * d)));

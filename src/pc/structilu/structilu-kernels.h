@@ -626,15 +626,6 @@ static void SUFFIX(FactorUnit)(FactorCtx *ctx, PetscInt i0, PetscInt i1, PetscIn
   }
 }
 
-static void SUFFIX(Factor)(void *vctx, GILUSchedule sched, PetscInt nu, const PetscInt *units)
-{
-  for (PetscInt u = 0; u < nu; u++) {
-    PetscInt i0, i1, j, k;
-
-    GILUScheduleGetUnit(sched, units[u], &i0, &i1, &j, &k);
-    SUFFIX(FactorUnit)((FactorCtx *)vctx, i0, i1, j, k);
-  }
-}
 
 /*
   DILU: ILU(0) of a stencil whose eliminations update only the diagonal blocks. The diagonal block
@@ -704,13 +695,17 @@ static void SUFFIX(FactorDiagonalUnit)(FactorCtx *ctx, PetscInt i0, PetscInt i1,
   }
 }
 
-static void SUFFIX(FactorDiagonal)(void *vctx, GILUSchedule sched, PetscInt nu, const PetscInt *units)
+/* The factorization of a tile: the full one, or the diagonal only (DILU) */
+static void SUFFIX(Factor)(void *vctx, GILUSchedule sched, PetscInt nu, const PetscInt *units)
 {
+  FactorCtx *ctx = (FactorCtx *)vctx;
+
   for (PetscInt u = 0; u < nu; u++) {
     PetscInt i0, i1, j, k;
 
     GILUScheduleGetUnit(sched, units[u], &i0, &i1, &j, &k);
-    SUFFIX(FactorDiagonalUnit)((FactorCtx *)vctx, i0, i1, j, k);
+    if (ctx->diagonal) SUFFIX(FactorDiagonalUnit)(ctx, i0, i1, j, k);
+    else SUFFIX(FactorUnit)(ctx, i0, i1, j, k);
   }
 }
 #endif

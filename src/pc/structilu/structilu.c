@@ -38,7 +38,6 @@ typedef struct {
   GILUStencilMat   sm;          /* the local stencil matrix (on the fill stencil for levels > 0), factored in place */
   char             patname[64]; /* name of the matrix's own stencil */
   PetscScalar     *dinv;        /* inverted diagonal blocks */
-  PetscBool        dilu;        /* the last factorization stored only the diagonal (the matrix's blocks read in place) */
   PetscScalar     *diag, *eisE; /* Eisenstat: the modified diagonal blocks D and E = A_D - 2 D */
   Mat              eisshell;    /* Eisenstat: the operator Ahat that KSPSolve() sees */
   Mat              eisA;        /* Eisenstat: the operator it replaced */
@@ -443,16 +442,16 @@ static PetscErrorCode PCFactor_StructILU(PC pc)
   PetscCall(PCStructILUSetUpDevice(pc)); /* the back-end; on cuda/cudaemu the factorization too, unless -pc_structilu_cuda_factor 0 */
   if (!ilu->devfactored) {
     const PetscBool single = (PetscBool)(ilu->precision == PC_STRUCTILU_PRECISION_SINGLE);
-
     /* DILU: a star stencil's ILU(0) changes only the diagonal; the solves read the matrix's blocks (host, double) */
-    ilu->dilu = (PetscBool)((ilu->diagstorage || ilu->eisenstat) && !single && !ilu->dev && StructILUStencilIsDILU(&ilu->sm.stencil, ilu->elim));
-    if (ilu->eisenstat && !ilu->dilu) {
+    const PetscBool dilu = (PetscBool)((ilu->diagstorage || ilu->eisenstat) && !single && !ilu->dev && StructILUStencilIsDILU(&ilu->sm.stencil, ilu->elim));
+
+    if (ilu->eisenstat && !dilu) {
       char name[64];
 
       PetscCall(GILUStencilGetName(&ilu->sm.stencil, ilu->sm.grid.dim, name, sizeof(name)));
       SETERRQ(PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_structilu_eisenstat needs DILU factors: ILU(0) of a stencil whose factorization changes only the diagonal (a star stencil; this one is %s), double precision and the host back-end", name);
     }
-    if (ilu->dilu) {
+    if (dilu) {
       if (ilu->eisenstat && !ilu->diag) PetscCall(PetscMalloc2((size_t)ilu->sm.npoints * ilu->sm.bs2, &ilu->diag, (size_t)ilu->sm.npoints * ilu->sm.bs2, &ilu->eisE));
       PetscCall(StructILUFactorDiagonal_Host(&ilu->sm, ilu->mirror, ilu->zeropivot, ilu->dinv, ilu->diag, &ilu->zerorow));
       if (ilu->eisenstat) { /* E = A_D - 2 D */
@@ -462,7 +461,7 @@ static PetscErrorCode PCFactor_StructILU(PC pc)
         for (size_t t = 0; t < n; t++) ilu->eisE[t] = AD[t] - 2.0 * ilu->diag[t];
       }
     } else PetscCall(StructILUFactor_Host(&ilu->sm, ilu->elim, ilu->mirror, ilu->zeropivot, ilu->dinv, &ilu->zerorow));
-    PetscCall(StructILUFactorsStore_Host(&ilu->sm, ilu->dinv, ilu->mirror, single, ilu->dilu, &ilu->factors));
+    PetscCall(StructILUFactorsStore_Host(&ilu->sm, ilu->dinv, ilu->mirror, single, dilu, &ilu->factors));
     if (ilu->dev) PetscCall(ilu->devops->setfactors(ilu->dev, &ilu->factors));
   }
   PetscCall(PetscLogEventEnd(GILU_StructILUFactor, pc, A, 0, 0));
