@@ -129,13 +129,15 @@ static PetscErrorCode ScheduleSetTiles(GILUSchedule s, const GILUStencil *st, co
   `group` units per level per thread, keeping chunks of at least 32 points and at least the
   stencil's x-width.
   slab: whole lines in 3D, split in y among the threads, each slab run as `depth` pipelined
-  sub-slabs; in 2D, the lines are cut into one chunk per thread, split in x.
+  sub-slabs; in 2D (and with fewer than 2 lines per thread), the lines are cut into one chunk
+  per thread, split in x, so the threads pipeline along y.
 */
 PetscErrorCode GILUScheduleCreate(const GILUStencil *st, const GILUGrid *g, GILUScheduleType type, PetscInt nthreads, PetscInt group, PetscInt depth, GILUSchedule *schedule)
 {
   GILUSchedule s;
   PetscReal    par;
   PetscInt     chunk = g->n[0], minchunk = PetscMax(32, PetscMax(st->width[0], 1));
+  PetscBool    symmetric = PETSC_TRUE;
   PetscInt    *count;
 
   PetscFunctionBegin;
@@ -145,22 +147,23 @@ PetscErrorCode GILUScheduleCreate(const GILUStencil *st, const GILUGrid *g, GILU
   s->group    = type == GILU_SCHEDULE_HYPERPLANE ? PetscMax(group, 1) : 1;
   s->ywidth   = st->width[1];
   s->depth    = 1;
-  if (type == GILU_SCHEDULE_SLAB && g->n[1] * g->n[2] < 2 * nthreads) chunk = PetscMax((g->n[0] + nthreads - 1) / nthreads, PetscMax(st->width[0], 1));
+  for (PetscInt a = 0; a < st->ns && symmetric; a++) {
+    PetscInt d[3] = {-st->off[a][0], -st->off[a][1], -st->off[a][2]}, b;
+
+    PetscCall(GILUStencilFind(st, d, &b));
+    symmetric = (PetscBool)(b >= 0);
+  }
+  /* slab in 2D (symmetric stencils: the argument at the top of the file needs it backward too) or with fewer lines than
+     2 per thread: one chunk of each line per thread, split in x, so that thread t runs line j while thread t + 1 runs
+     line j - 1 (a pipeline); split in y, a 2D slab would wait for the whole slab below it */
+  if (type == GILU_SCHEDULE_SLAB && nthreads > 1 && ((g->n[2] == 1 && symmetric) || g->n[1] * g->n[2] < 2 * nthreads)) chunk = PetscMax((g->n[0] + nthreads - 1) / nthreads, PetscMax(st->width[0], 1));
   PetscCall(ScheduleSetTiles(s, st, g, chunk, &par));
   while (type == GILU_SCHEDULE_HYPERPLANE && par < 4 * nthreads * s->group && chunk / 2 >= minchunk) {
     chunk = (chunk + 1) / 2;
     PetscCall(ScheduleSetTiles(s, st, g, chunk, &par));
   }
-  /* slab: pipeline two sub-slabs per thread in 3D when the stencil is symmetric (the argument above needs it backward too) */
+  /* slab: pipeline two sub-slabs per thread in 3D when the stencil is symmetric */
   if (type == GILU_SCHEDULE_SLAB && s->n[0] == 1 && s->n[2] > 1) {
-    PetscBool symmetric = PETSC_TRUE;
-
-    for (PetscInt a = 0; a < st->ns && symmetric; a++) {
-      PetscInt d[3] = {-st->off[a][0], -st->off[a][1], -st->off[a][2]}, b;
-
-      PetscCall(GILUStencilFind(st, d, &b));
-      symmetric = (PetscBool)(b >= 0);
-    }
     if (symmetric) s->depth = PetscMin(depth, MAX_DEPTH);
     while (s->depth > 1 && (s->n[1] / nthreads) / s->depth <= s->ywidth) s->depth--; /* sub-slabs higher than the stencil */
   }
