@@ -37,6 +37,7 @@
 #include <stdlib.h>
 #include <string.h>
 #if defined(__linux__)
+  #include <dirent.h>
   #include <fcntl.h>
   #include <unistd.h>
 #endif
@@ -167,13 +168,50 @@ static inline long GILUHostRunnable(void)
 #endif
 }
 
-/* The largest of 3 counts: one read can miss a runnable thread (the kernel sums the cores' counts without a lock) */
+/* The runnable threads of this process (state R in /proc/self/task/TID/stat, after the command's closing parenthesis):
+   the OpenMP threads of the last parallel region spin a while before they sleep, so they are runnable in
+   /proc/loadavg too, but they are the threads this call would use, not another user's load. -1 where unreadable. */
+static inline long GILUHostRunnableOwn(void)
+{
+  #if defined(__linux__)
+  DIR           *dir = opendir("/proc/self/task");
+  struct dirent *e;
+  long           own = 0;
+
+  if (!dir) return -1;
+  while ((e = readdir(dir))) {
+    char        path[64], buf[256];
+    const char *q;
+    ssize_t     n;
+    int         fd;
+
+    if (e->d_name[0] < '0' || e->d_name[0] > '9') continue;
+    (void)snprintf(path, sizeof(path), "/proc/self/task/%.20s/stat", e->d_name);
+    if ((fd = open(path, O_RDONLY)) < 0) continue;
+    n = read(fd, buf, sizeof(buf) - 1);
+    (void)close(fd);
+    if (n <= 0) continue;
+    buf[n] = 0;
+    q = strrchr(buf, ')');
+    if (q && q[1] == ' ' && q[2] == 'R') own++;
+  }
+  (void)closedir(dir);
+  return own;
+  #else
+  return -1;
+  #endif
+}
+
+/* The largest of 3 counts: one read can miss a runnable thread (the kernel sums the cores' counts without a lock), less
+   this process's other runnable threads (its own spinning OpenMP threads are no load: GILUHostRunnableOwn()) */
 static inline PetscBool GILUHostOversubscribed(PetscInt nthreads)
 {
 #if defined(__linux__)
-  long running = -1, ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+  long running = -1, ncpu = sysconf(_SC_NPROCESSORS_ONLN), own;
 
   for (int r = 0; r < 3; r++) running = PetscMax(running, GILUHostRunnable());
+  own = GILUHostRunnableOwn();
+  if (own > 1) running -= own - 1;
   return (PetscBool)(ncpu >= 1 && running >= 1 && running - 1 + nthreads > ncpu);
 #else
   (void)nthreads;
