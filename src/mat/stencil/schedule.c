@@ -18,8 +18,10 @@
 
    Why the slab schedule's two sweeps of a solve need no barrier between them, and the hyperplane schedule's do: a slab
    thread runs both sweeps on its own units, and its first unit of the backward sweep waits for a unit of the thread
-   above it in that sweep, which that thread reaches only after its whole forward sweep; so no thread overwrites a
-   value that a forward sweep still reads, or reads a value before the forward sweep wrote it. A hyperplane thread
+   above it in that sweep (the next slab in y in 3D, the next chunk in x in 2D), which that thread reaches only after
+   its whole forward sweep; so no thread overwrites a value that a forward sweep still reads, or reads a value before
+   the forward sweep wrote it. (2D lines are cut into chunks only for symmetric stencils, so the backward sweep waits
+   across every chunk boundary that the forward sweep read across.) A hyperplane thread
    that finds no tile left in the forward sweep would take the first backward tile, the last forward one, which waits
    for nothing, while another thread may still be running it forward.
 
