@@ -10,6 +10,8 @@ dense dof x dof blocks, then solves it with the KSP and PC chosen in the options
   -solve_twice          : halve the off-diagonal values (same pattern) and solve a second time\n\
   -view_pattern         : print a summary of the assembled nonzero pattern\n\
   -compare_threads <n>  : only check that PCSTRUCTILU on 1..n threads gives bitwise the same solves as on one\n\
+  -compare_ilu          : only apply PCSTRUCTILU and PETSc's PCILU (natural ordering) to one vector and print whether\n\
+                          the results agree to round-off\n\
 The matrix type comes from -dm_mat_type (aij, baij, sbaij, ...).\n\n";
 
 /*
@@ -284,6 +286,55 @@ static PetscErrorCode SolveAndReport(KSP ksp, Mat Aop)
   from a new KSP (so the factorization is redone), and checks that the residual histories
   and the solutions are bitwise those of one thread. Prints only what differs.
 */
+/*
+  One application of PCSTRUCTILU and of PETSc's PCILU (natural ordering, the level of -pc_structilu_levels for both) to
+  one vector: prints whether the results agree to round-off (relative difference below 1e-13 in the max norm), else
+  the difference. The factor entries and the sweeps are those of PETSc's ILU in exact arithmetic, and each row is
+  formed in PETSc's order of operations except that PETSc's solves pair their products, so the results differ in the
+  last bits only; a factor or sweep that changes a value by more than round-off shows here, where the iteration counts
+  of the other cases may not move.
+*/
+static PetscErrorCode CompareILU(Mat Aop)
+{
+  PC          pc[2];
+  Vec         b, x[2];
+  PetscInt    levels = 0;
+  PetscReal   nrm, dif;
+  PetscRandom rnd;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-pc_structilu_levels", &levels, NULL));
+  for (PetscInt t = 0; t < 2; t++) {
+    PetscCall(PCCreate(PETSC_COMM_WORLD, &pc[t]));
+    PetscCall(PCSetOperators(pc[t], Aop, Aop));
+    PetscCall(PCSetType(pc[t], t ? PCILU : PCSTRUCTILU));
+    if (t) {
+      PetscCall(PCFactorSetLevels(pc[t], levels));
+      PetscCall(PCFactorSetMatOrderingType(pc[t], MATORDERINGNATURAL));
+    } else PetscCall(PCSetFromOptions(pc[t]));
+    PetscCall(PCSetUp(pc[t]));
+  }
+  PetscCall(MatCreateVecs(Aop, &b, &x[0]));
+  PetscCall(VecDuplicate(x[0], &x[1]));
+  PetscCall(PetscRandomCreate(PETSC_COMM_WORLD, &rnd));
+  PetscCall(PetscRandomSetSeed(rnd, 7));
+  PetscCall(PetscRandomSeed(rnd));
+  PetscCall(VecSetRandom(b, rnd));
+  for (PetscInt t = 0; t < 2; t++) PetscCall(PCApply(pc[t], b, x[t]));
+  PetscCall(VecNorm(x[1], NORM_INFINITY, &nrm));
+  PetscCall(VecAXPY(x[0], -1.0, x[1]));
+  PetscCall(VecNorm(x[0], NORM_INFINITY, &dif));
+  if (dif <= 1e-13 * nrm) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "structilu and PETSc's ILU(%" PetscInt_FMT ") agree to round-off\n", levels));
+  else PetscCall(PetscPrintf(PETSC_COMM_WORLD, "structilu and PETSc's ILU(%" PetscInt_FMT ") differ: relative difference %g\n", levels, (double)(dif / nrm)));
+  PetscCall(PetscRandomDestroy(&rnd));
+  PetscCall(VecDestroy(&b));
+  for (PetscInt t = 0; t < 2; t++) {
+    PetscCall(VecDestroy(&x[t]));
+    PetscCall(PCDestroy(&pc[t]));
+  }
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode CompareThreads(Mat Aop, DM da, PetscInt nthreads)
 {
   Vec       b, x, x1 = NULL;
@@ -341,7 +392,7 @@ int main(int argc, char **argv)
   DM        da;
   Mat       A, Aop;
   KSP       ksp;
-  PetscBool nodm = PETSC_FALSE, twice = PETSC_FALSE, viewpattern = PETSC_FALSE, sbaij;
+  PetscBool nodm = PETSC_FALSE, twice = PETSC_FALSE, viewpattern = PETSC_FALSE, compareilu = PETSC_FALSE, sbaij;
   PetscInt  comparethreads = 0;
   MatType   mtype;
 
@@ -363,6 +414,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsBool("-solve_twice", "Change the values and solve again", NULL, twice, &twice, NULL));
   PetscCall(PetscOptionsBool("-view_pattern", "Print a summary of the nonzero pattern", NULL, viewpattern, &viewpattern, NULL));
   PetscCall(PetscOptionsInt("-compare_threads", "Only check that PCSTRUCTILU on 1..n threads gives bitwise the same solves", NULL, comparethreads, &comparethreads, NULL));
+  PetscCall(PetscOptionsBool("-compare_ilu", "Only check that one PCSTRUCTILU apply is PETSc's ILU's to round-off", NULL, compareilu, &compareilu, NULL));
   PetscOptionsEnd();
   PetscCheck(user.nonsym >= 0.0 && user.nonsym <= 1.0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-nonsym_scale must lie in [0,1]");
   PetscCall(BuildPattern(&user));
@@ -405,8 +457,9 @@ int main(int argc, char **argv)
   }
   if (viewpattern) PetscCall(ViewPattern(&user, Aop));
 
-  if (comparethreads) {
-    PetscCall(CompareThreads(Aop, nodm ? NULL : da, comparethreads));
+  if (comparethreads || compareilu) {
+    if (comparethreads) PetscCall(CompareThreads(Aop, nodm ? NULL : da, comparethreads));
+    else PetscCall(CompareILU(Aop));
     PetscCall(MatDestroy(&Aop));
     PetscCall(MatDestroy(&A));
     PetscCall(DMDestroy(&da));
@@ -677,6 +730,24 @@ int main(int argc, char **argv)
      suffix: threads_delay_2d
      args: -compare_threads 2 -gilu_schedule_delay 20000 -dim 2 -stencil {{star5 box9}} -dof {{1 2}} -da_grid_x 90 -da_grid_y 20
      output_file: output/empty.out
+
+   # one apply against PETSc's ILU to round-off (the iteration counts of the cases above do not see a factor changed
+   # by 1e-7): full and DILU factors, the DoF-1 factorization of star stencils on the units of a tile together
+   # (slab sub-slabs, hyperplane groups), 1 and 2 threads
+   test:
+     suffix: compare_ilu
+     args: -compare_ilu -stencil {{star7 star13 box27}} -dof {{1 3}} -pc_structilu_diagonal_storage {{0 1}} -pc_structilu_schedule {{slab hyperplane}} -pc_structilu_threads {{1 2}}
+     output_file: output/ex1_compare_ilu.out
+
+   test:
+     suffix: compare_ilu_2d
+     args: -compare_ilu -dim 2 -stencil {{star5 box9}} -dof {{1 4}} -pc_structilu_diagonal_storage {{0 1}} -pc_structilu_threads {{1 2}} -da_grid_x 40 -da_grid_y 30
+     output_file: output/ex1_compare_ilu.out
+
+   test:
+     suffix: compare_ilu_levels
+     args: -compare_ilu -stencil star7 -dof {{1 2}} -pc_structilu_levels 1
+     output_file: output/ex1_compare_ilu1.out
 
    # the Eisenstat trick's operator: the backward sweep, then the forward sweep, which reads the backward's result
    test:

@@ -48,6 +48,8 @@ typedef struct {
   const PetscInt *diagu;                   /* DILU: per lower offset s, the upper offset -s (-1: none) */
   PetscScalar    *diag;                    /* DILU: the modified diagonal blocks, when wanted */
   PetscInt        zerorow;                 /* smallest row with a zero pivot, -1 if none */
+  PetscInt       *staru;                   /* DoF 1, ILU of the full pattern, eliminations reaching only the diagonal:
+                                              per lower offset s the upper offset -s (-1: none); else NULL */
 } FactorCtx;
 
 #if defined(__GNUC__) && !defined(__clang__)
@@ -128,8 +130,14 @@ PetscErrorCode StructILUFactor_Host(GILUStencilMat *sm, const PetscInt *elim, co
       }
   }
   ctx.elimptr[nl] = n;
+  ctx.staru       = NULL;
+  if (d == 1 && !ctx.ic && !sm->missptr && StructILUStencilIsDILU(&sm->stencil, elim)) { /* FactorStarUnits() */
+    PetscCall(PetscMalloc1(nl, &ctx.staru));
+    for (PetscInt s = 0; s < nl; s++) ctx.staru[s] = ctx.elimptr[s + 1] > ctx.elimptr[s] ? ctx.elimu[ctx.elimptr[s]] : -1;
+  }
   PetscCall(GILUStencilMatGetSchedule(sm, &sched));
   PetscCall(GILUScheduleRun(sched, PETSC_FALSE, Factor_Kernels[d], &ctx));
+  PetscCall(PetscFree(ctx.staru));
   PetscCall(PetscFree3(ctx.elimptr, ctx.elimu, ctx.elimt));
   *zerorow = ctx.zerorow;
   PetscCall(PetscLogFlops((PetscLogDouble)sm->npoints * (2.0 * d * d * d * (n + nl) + 2.0 * d * d * d)));
@@ -169,6 +177,7 @@ PetscErrorCode StructILUFactorDiagonal_Host(GILUStencilMat *sm, const PetscInt *
   ctx.mirror    = mirror;
   ctx.diagu     = diagu;
   ctx.diagonal  = PETSC_TRUE;
+  ctx.staru     = d == 1 && !ctx.ic && !sm->missptr ? diagu : NULL; /* FactorStarUnits() */
   PetscCall(GILUStencilMatGetSchedule(sm, &sched));
   PetscCall(GILUScheduleRun(sched, PETSC_FALSE, Factor_Kernels[d], &ctx));
   PetscCall(PetscFree(diagu));

@@ -695,11 +695,95 @@ static void SUFFIX(FactorDiagonalUnit)(FactorCtx *ctx, PetscInt i0, PetscInt i1,
   }
 }
 
+#if SDOF == 1
+/*
+  FactorUnit() (or FactorDiagonalUnit()) for one unknown per point, when every elimination reaches only the diagonal
+  (a star stencil's ILU(0): ctx->staru set), the pattern is the full stencil and the factor is not IC: on the units of a
+  tile together, each row with the same operations in the same order, so the same values bitwise. The stencil's
+  order (lexicographic in dz, dy, dx) puts the lower offsets that leave the line before those along it, so the first
+  are applied to whole segments in unit-stride loops (their rows q are final: other lines), and only the second run
+  point by point, the recurrences of the tile's units interleaved so that the latencies of their divisions overlap
+  (the units of a tile are independent). T_p is accumulated in dinv[p], where its inverse goes.
+*/
+static void SUFFIX(FactorStarUnits)(FactorCtx *ctx, GILUSchedule sched, PetscInt nu, const PetscInt *units)
+{
+  GILUStencilMat    *sm = ctx->sm;
+  const GILUGrid    *g  = &sm->grid;
+  const GILUStencil *st = &sm->stencil;
+  const PetscInt     nl = st->nlower;
+  const size_t       N  = (size_t)sm->npoints;
+  PetscScalar       *val = sm->val, *dinv = ctx->dinv, *D = val + (size_t)nl * N;
+  const PetscBool    full = (PetscBool)!ctx->diagonal; /* full: L_ps = A_ps D_q^{-1} stored, T_p written back to A_pp */
+  PetscInt           start[MAX_GROUP], first[MAX_GROUP], len[MAX_GROUP], s0 = nl, maxlen = 0;
+
+  while (s0 > 0 && !st->off[s0 - 1][1] && !st->off[s0 - 1][2]) s0--; /* [s0, nl): the lower offsets along the line */
+  for (PetscInt u = 0; u < nu; u++) {
+    PetscInt i0, i1, j, k, p0;
+
+    GILUScheduleGetUnit(sched, units[u], &i0, &i1, &j, &k);
+    p0       = (k * g->n[1] + j) * g->n[0];
+    start[u] = p0 + i0;
+    first[u] = i0;
+    len[u]   = i1 - i0;
+    maxlen   = PetscMax(maxlen, len[u]);
+    for (PetscInt p = p0 + i0; p < p0 + i1; p++) dinv[p] = D[p];
+    for (PetscInt s = 0; s < s0; s++) {
+      const PetscInt    *d = st->off[s], sh = sm->shift[s], us = ctx->staru[s];
+      const PetscInt     ia = PetscMax(i0, -d[0]), ib = PetscMin(i1, g->n[0] - d[0]);
+      PetscScalar       *A = val + (size_t)s * N;
+      const PetscScalar *U = us >= 0 ? val + (size_t)us * N : NULL;
+
+      if (j + d[1] < 0 || j + d[1] >= g->n[1] || k + d[2] < 0 || k + d[2] >= g->n[2]) continue;
+      if (!full && !U) continue; /* DILU: -s is not an offset, nothing reaches the diagonal */
+      PRAGMA_IVDEP
+      for (PetscInt p = p0 + ia; p < p0 + ib; p++) {
+        PetscScalar l = 0;
+
+        l += A[p] * dinv[p + sh];
+        if (full) A[p] = l;
+        if (U) dinv[p] -= l * U[p + sh];
+      }
+    }
+  }
+  for (PetscInt e = 0; e < maxlen; e++)
+    for (PetscInt u = 0; u < nu; u++) {
+      const PetscInt p = start[u] + e, i = first[u] + e;
+      PetscScalar    T;
+
+      if (e >= len[u]) continue;
+      T = dinv[p];
+      for (PetscInt s = s0; s < nl; s++) {
+        const PetscInt dx = st->off[s][0], us = ctx->staru[s];
+        PetscScalar    l  = 0;
+
+        if (i + dx < 0 || (!full && us < 0)) continue;
+        l += val[(size_t)s * N + p] * dinv[p + dx];
+        if (full) val[(size_t)s * N + p] = l;
+        if (us >= 0) T -= l * val[(size_t)us * N + p + dx];
+      }
+      if (full) D[p] = T;
+      if (ctx->diag) ctx->diag[p] = T;
+      if (!GILUBlockInvert(1, &T, dinv + p, ctx->zeropivot)) {
+        PetscInt row = p, old = __atomic_load_n(&ctx->zerorow, __ATOMIC_RELAXED);
+
+        dinv[p] = 0; /* keep later rows finite */
+        while ((old < 0 || row < old) && !__atomic_compare_exchange_n(&ctx->zerorow, &old, row, PETSC_FALSE, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) { }
+      }
+    }
+}
+#endif
+
 /* The factorization of a tile: the full one, or the diagonal only (DILU) */
 static void SUFFIX(Factor)(void *vctx, GILUSchedule sched, PetscInt nu, const PetscInt *units)
 {
   FactorCtx *ctx = (FactorCtx *)vctx;
 
+#if SDOF == 1
+  if (ctx->staru && nu <= MAX_GROUP) {
+    SUFFIX(FactorStarUnits)(ctx, sched, nu, units);
+    return;
+  }
+#endif
   for (PetscInt u = 0; u < nu; u++) {
     PetscInt i0, i1, j, k;
 
