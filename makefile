@@ -96,10 +96,16 @@ endif
 # ------------------------------------------------------------------------------------------------ build
 all: $(PG_LIB)
 
+# the host kernels (sweeps, factorizations, the pack of the values) at -O3 when PETSc's flags optimize (-O2): the
+# fixed-size block loops unroll and vectorize (snes ex19's setup ~15% faster); the same values (no reassociation)
+PG_KERNEL_OBJS := $(addprefix $(PG_OBJDIR)/,pc/structilu/structilu-host.o mat/stencil/extract.o mat/stencilgpu/stencilgpu-ops.o \
+                    mat/sptrsv/sptrsv-host.o mat/sptrsv/gilufactor.o pc/fgdd/fgdd-apply.o)
+$(PG_KERNEL_OBJS): PG_KERNEL_OPT = $(if $(filter -O2,$(PCC_FLAGS)),-O3)
+
 $(PG_OBJDIR)/%.o: $(PG_SRCDIR)/%.c $(PG_CONFVARS)
 	@mkdir -p $(@D)
 	$(call pg_say,CC,$<)
-	$(PG_Q)$(PCC) -c $(PCC_FLAGS) $(CCPPFLAGS) $(OPENMP_FLAG) $(PG_INCLUDES) $(PG_CWARN) $(CFLAGS) -MMD -MP -MF $(@:.o=.d) -MT $@ $< -o $@
+	$(PG_Q)$(PCC) -c $(PCC_FLAGS) $(PG_KERNEL_OPT) $(CCPPFLAGS) $(OPENMP_FLAG) $(PG_INCLUDES) $(PG_CWARN) $(CFLAGS) -MMD -MP -MF $(@:.o=.d) -MT $@ $< -o $@
 
 $(PG_OBJDIR)/%.cu.o: $(PG_SRCDIR)/%.cu $(PG_CONFVARS)
 	@mkdir -p $(@D)
