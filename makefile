@@ -148,6 +148,10 @@ export OMPI_MCA_rmaps_base_oversubscribe := 1
 export OMPI_MCA_btl ?= self,vader
 export OMPI_MCA_pml ?= ob1
 check: export OMP_NUM_THREADS := 1
+# every mpiexec of the tests in a session directory of its own (tests/mpiexec-session says why); PETSc's harness
+# scripts run $PETSCMPIEXEC
+check: export PETSCGILU_MPIEXEC := $(MPIEXEC)
+check: export PETSCMPIEXEC ?= $(PETSCGILU_DIR)/tests/mpiexec-session
 
 PG_TEST_MAKE   = $(MAKE) --no-print-directory -f $(PETSCGILU_DIR)/gmakefile.test PETSCGILU_DIR=$(PETSCGILU_DIR) \
                  PETSC_DIR=$(PETSC_DIR) PETSC_ARCH=$(PETSC_ARCH) TESTDIR=$(PG_TESTDIR)
@@ -180,7 +184,7 @@ check: all
 	$(if $(PG_RUN_EXAMPLES),if [ -x $(PG_EX_RUN) ]; then \
 	  echo "Running tests/petsc-examples/run"; \
 	  PETSCGILU_DIR=$(PETSCGILU_DIR) PETSCGILU_LIB=$(PG_LIB) PETSC_DIR=$(PETSC_DIR) PETSC_ARCH=$(PETSC_ARCH) \
-	  PETSCGILU_TESTDIR=$(PG_TESTDIR) PETSCGILU_EXAMPLES_TAP=$(PG_EX_TAPLOG) MPIEXEC='$(MPIEXEC)' \
+	  PETSCGILU_TESTDIR=$(PG_TESTDIR) PETSCGILU_EXAMPLES_TAP=$(PG_EX_TAPLOG) MPIEXEC="$$PETSCMPIEXEC" \
 	  PETSCGILU_CHECK_S='$(PG_S_EXAMPLES)' s='$(PG_S_EX_SUBSTR)' V='$(V)' REPLACE='$(REPLACE)' TIMEOUT='$(TIMEOUT)' \
 	  $(PG_EX_RUN) || status=1; \
 	fi;) \
