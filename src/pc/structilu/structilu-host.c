@@ -52,6 +52,16 @@ typedef struct {
                                               per lower offset s the upper offset -s (-1: none); else NULL */
 } FactorCtx;
 
+/* The pivot block of grid point p (bs unknowns) is singular: its inverse is set to zero (later rows stay finite) and
+   the smallest such row is kept in ctx->zerorow (points are factored on several threads) */
+static inline void FactorZeroPivot(FactorCtx *ctx, PetscInt p, PetscInt bs)
+{
+  PetscInt row = p * bs, old = __atomic_load_n(&ctx->zerorow, __ATOMIC_RELAXED);
+
+  for (PetscInt a = 0; a < bs * bs; a++) ctx->dinv[(size_t)p * bs * bs + a] = 0;
+  while ((old < 0 || row < old) && !__atomic_compare_exchange_n(&ctx->zerorow, &old, row, PETSC_FALSE, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) { }
+}
+
 #if defined(__GNUC__) && !defined(__clang__)
   #define PRAGMA_IVDEP _Pragma("GCC ivdep")
 #elif defined(__clang__)

@@ -617,12 +617,7 @@ static void SUFFIX(FactorUnit)(FactorCtx *ctx, PetscInt i0, PetscInt i1, PetscIn
 
       for (PetscInt a = 0; a < bs2; a++) Z[a] = 0;
     }
-    if (!GILUBlockInvert(SDOF, val + ((size_t)nl * N + p) * bs2, dinv + (size_t)p * bs2, ctx->zeropivot)) {
-      PetscInt row = p * SDOF, old = __atomic_load_n(&ctx->zerorow, __ATOMIC_RELAXED);
-
-      for (PetscInt a = 0; a < bs2; a++) dinv[(size_t)p * bs2 + a] = 0; /* keep later rows finite */
-      while ((old < 0 || row < old) && !__atomic_compare_exchange_n(&ctx->zerorow, &old, row, PETSC_FALSE, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) { }
-    }
+    if (!GILUBlockInvert(SDOF, val + ((size_t)nl * N + p) * bs2, dinv + (size_t)p * bs2, ctx->zeropivot)) FactorZeroPivot(ctx, p, SDOF);
   }
 }
 
@@ -686,12 +681,7 @@ static void SUFFIX(FactorDiagonalUnit)(FactorCtx *ctx, PetscInt i0, PetscInt i1,
         for (PetscInt a = 0; a < bs2; a++) T[a] = 0;
     if (ctx->diag)
       for (PetscInt a = 0; a < bs2; a++) ctx->diag[(size_t)p * bs2 + a] = T[a];
-    if (!GILUBlockInvert(SDOF, T, dinv + (size_t)p * bs2, ctx->zeropivot)) {
-      PetscInt row = p * SDOF, old = __atomic_load_n(&ctx->zerorow, __ATOMIC_RELAXED);
-
-      for (PetscInt a = 0; a < bs2; a++) dinv[(size_t)p * bs2 + a] = 0; /* keep later rows finite */
-      while ((old < 0 || row < old) && !__atomic_compare_exchange_n(&ctx->zerorow, &old, row, PETSC_FALSE, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) { }
-    }
+    if (!GILUBlockInvert(SDOF, T, dinv + (size_t)p * bs2, ctx->zeropivot)) FactorZeroPivot(ctx, p, SDOF);
   }
 }
 
@@ -763,12 +753,7 @@ static void SUFFIX(FactorStarUnits)(FactorCtx *ctx, GILUSchedule sched, PetscInt
       }
       if (full) D[p] = T;
       if (ctx->diag) ctx->diag[p] = T;
-      if (!GILUBlockInvert(1, &T, dinv + p, ctx->zeropivot)) {
-        PetscInt row = p, old = __atomic_load_n(&ctx->zerorow, __ATOMIC_RELAXED);
-
-        dinv[p] = 0; /* keep later rows finite */
-        while ((old < 0 || row < old) && !__atomic_compare_exchange_n(&ctx->zerorow, &old, row, PETSC_FALSE, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) { }
-      }
+      if (!GILUBlockInvert(1, &T, dinv + p, ctx->zeropivot)) FactorZeroPivot(ctx, p, SDOF);
     }
 }
 #endif
