@@ -59,8 +59,7 @@ typedef struct _n_GILUSchedule *GILUSchedule;
 struct _n_GILUSchedule {
   GILUScheduleType type;
   PetscInt    nthreads;                                /* threads the schedule was built for */
-  GILUThreadGovernor gov;                              /* single sweeps (factorization): all of them, or one when that is faster (a busy core) */
-  GILUThreadGovernor govsolve;                         /* the same for the forward and backward sweep pairs of the solves */
+  GILUThreadGovernor govsolve;                         /* the solves' sweep pairs: all the threads, or one when that is faster (a busy core); single sweeps and the factorization follow it */
   PetscInt    chunk, nx;                               /* grid points per x-chunk, per line */
   PetscInt    n[3];                                    /* units per direction */
   PetscInt    nunits, nlevels, w[3];                   /* unit levels: w.(c,j,k) */

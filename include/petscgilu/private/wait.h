@@ -249,6 +249,20 @@ static inline PetscBool GILUGovernorSerial(GILUThreadGovernor *g, PetscInt nthre
   return (PetscBool)!serial;
 }
 
+/*
+  GILUGovernorFollow - the way for a rare call on the threads of governor g's frequent calls (a factorization on the
+  schedule of the solves): their faster way once both are measured, else all the threads unless the machine is
+  oversubscribed; always all of them when they were set on the object (g->forced). It measures nothing itself: a
+  trial on one thread would cost a whole factorization (SNES refactors a few times in all), and the solves run the
+  same schedule with the same dependencies, so their verdict holds for it.
+*/
+static inline PetscBool GILUGovernorFollow(const GILUThreadGovernor *g, PetscInt nthreads)
+{
+  if (g->forced) return PETSC_FALSE;
+  if (g->n[0] > 0 && g->n[1] > 0) return (PetscBool)(g->t[1] < g->t[0]);
+  return GILUHostOversubscribed(nthreads);
+}
+
 /* The time of a call made the way GILUGovernorSerial() said. The first call of the second way and a probe replace the
    estimate of their way; when that way is still the slower the probes thin out, else they restart. */
 static inline void GILUGovernorRecord(GILUThreadGovernor *g, PetscBool serial, double seconds)

@@ -250,7 +250,7 @@ PetscErrorCode GILUStencilMatGetSchedule(GILUStencilMat *sm, GILUSchedule *s)
   if (sm->schedule && sm->schedule->type != sm->scheduletype) PetscCall(GILUScheduleDestroy(&sm->schedule));
   if (!sm->schedule) {
     PetscCall(GILUScheduleCreate(&sm->stencil, &sm->grid, sm->scheduletype, nthreads, sm->grid.dof == 1 ? 4 : (sm->grid.dof == 2 ? 2 : 1), sm->grid.dof == 1 ? 3 : (sm->grid.dof == 2 ? 2 : 1), &sm->schedule));
-    sm->schedule->gov.forced = sm->schedule->govsolve.forced = (PetscBool)(sm->nthreads > 0); /* private/wait.h */
+    sm->schedule->govsolve.forced = (PetscBool)(sm->nthreads > 0); /* private/wait.h */
   }
   *s = sm->schedule;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -344,7 +344,8 @@ static inline void SlabSweep(GILUSchedule s, PetscInt t, PetscBool backward, GIL
   With one thread the units run in natural order (slab) or the tiles in level order
   (hyperplane), without any waiting. A schedule for several threads runs that way too when its
   governor finds it faster (another process holds a core: private/wait.h); the results are the
-  same. The kernel must not call PETSc (it runs inside an OpenMP parallel region).
+  same (a single sweep, the factorization among them, follows the solves' governor: GILUGovernorFollow()).
+  The kernel must not call PETSc (it runs inside an OpenMP parallel region).
 */
 static void ScheduleRunSerial(GILUSchedule s, PetscBool backward, GILUTileKernel kernel, void *ctx, PetscInt64 sweep)
 {
@@ -453,8 +454,11 @@ static PetscErrorCode ScheduleRunGoverned(GILUSchedule s, GILUThreadGovernor *g,
 
 PetscErrorCode GILUScheduleRun(GILUSchedule s, PetscBool backward, GILUTileKernel kernel, void *ctx)
 {
+  PetscInt64 sweep = ++s->sweep;
+
   PetscFunctionBegin;
-  PetscCall(ScheduleRunGoverned(s, &s->gov, 1, &backward, &kernel, ctx));
+  if (s->nthreads == 1 || GILUGovernorFollow(&s->govsolve, s->nthreads)) ScheduleRunSerial(s, backward, kernel, ctx, sweep);
+  else ScheduleRunThreads(s, 1, &backward, &kernel, ctx, sweep);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
