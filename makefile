@@ -20,6 +20,9 @@ PG_CONFVARS   := $(PG_BUILDDIR)/lib/petscgilu/conf/petscgiluvariables
 PG_CONFH      := $(PG_BUILDDIR)/include/petscgiluconf.h
 PG_LIBNAME    := libpetscgilu.so
 PG_LIB        := $(PETSCGILU_DIR)/lib/$(PG_LIBNAME)
+# the soname carries MAJOR.MINOR of include/petscgiluversion.h (as PETSc's libpetsc.so.3.18): lib/libpetscgilu.so is a link to it
+PG_VERSION_MM := $(shell awk '$$2 == "PETSCGILU_VERSION_MAJOR" { a = $$3 } $$2 == "PETSCGILU_VERSION_MINOR" { b = $$3 } END { print a "." b }' $(PETSCGILU_DIR)/include/petscgiluversion.h)
+PG_SONAME     := $(PG_LIBNAME).$(PG_VERSION_MM)
 PG_TESTDIR    := $(PG_BUILDDIR)/tests
 PREFIX        ?= /usr/local
 CHECK_JOBS    ?= 2
@@ -125,8 +128,9 @@ $(PG_LIB): $(PG_OBJS) $(PG_OBJLIST) $(PG_CONFVARS)
 	@mkdir -p $(@D)
 	$(if $(PG_OBJS),,@echo "warning: no sources under src/: building an empty $(PG_LIBNAME)" >&2)
 	$(call pg_say,LINK,$@)
-	$(PG_Q)$(CXX_LINKER) -shared $(PCC_LINKER_FLAGS) -o $@ $(PG_OBJS) -Wl,-soname,$(PG_LIBNAME) -Wl,--no-undefined \
+	$(PG_Q)$(CXX_LINKER) -shared $(PCC_LINKER_FLAGS) -o $(@D)/$(PG_SONAME) $(PG_OBJS) -Wl,-soname,$(PG_SONAME) -Wl,--no-undefined \
 	  $(OPENMP_FLAG) $(PG_CUDA_LIBS) $(PETSC_LIB) $(LDFLAGS)
+	$(PG_Q)ln -sf $(PG_SONAME) $@
 
 -include $(PG_OBJS:.o=.d)
 
@@ -264,8 +268,9 @@ PG_DEST      := $(DESTDIR)$(PREFIX)
 install: all
 	@echo "Installing petscgilu $(PETSCGILU_VERSION) in $(PG_DEST)"
 	install -d $(PG_DEST)/lib $(PG_DEST)/lib/pkgconfig $(PG_DEST)/include
-	install -m 755 $(PG_LIB) $(PG_DEST)/lib/$(PG_LIBNAME)
-	install -m 644 $(PETSCGILU_DIR)/include/petscgilu.h $(PG_CONFH) $(PG_DEST)/include/
+	install -m 755 $(PETSCGILU_DIR)/lib/$(PG_SONAME) $(PG_DEST)/lib/$(PG_SONAME)
+	ln -sf $(PG_SONAME) $(PG_DEST)/lib/$(PG_LIBNAME)
+	install -m 644 $(PETSCGILU_DIR)/include/petscgilu.h $(PETSCGILU_DIR)/include/petscgiluversion.h $(PG_CONFH) $(PG_DEST)/include/
 	if [ -d $(PETSCGILU_DIR)/include/petscgilu ]; then \
 	  cd $(PETSCGILU_DIR)/include && find petscgilu -type f -name '*.h' -exec install -D -m 644 {} $(PG_DEST)/include/{} \; ; \
 	fi

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Host threads beside a busy core (issue 18): a 2-thread solve while another process holds one core.
+"""Host threads beside a busy core: a 2-thread solve while another process holds one core.
 
     bench/busycore.py [--quick] [--repeat R] [--n N] [--baseline LIBDIR] [--libdir LIBDIR] [--out STEM]
 
@@ -12,7 +12,7 @@ alternated R times, and the apply time is read from -log_view (PCApply for struc
 
 i.e. the second thread must not make things worse when its core is taken: its waits back off and yield
 (include/petscgilu/private/wait.h). The same ratios without the busy process are reported for reference.
-With --baseline DIR, the libpetscgilu.so in DIR (e.g. a copy of the build before a change) is measured in the same
+With --baseline DIR, the libpetscgilu.so.MAJOR.MINOR in DIR (e.g. `cp -a lib DIR` before a change) is measured in the same
 run, alternated with this build, so a before/after pair sees the same load. The load average before and after is
 reported: on a shared machine the "idle" runs are not idle.
 Writes STEM.json and STEM.md (default bench/results/<date>-<host>-busycore[-quick]).

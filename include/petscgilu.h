@@ -9,6 +9,7 @@
 #define PETSCGILU_H
 
 #include <petscpc.h>
+#include <petscgiluversion.h>
 
 /*J
    PCSTRUCTILU - "structilu": dependency-preserving ILU for structured-grid stencils
@@ -55,6 +56,11 @@ M*/
 
    Level: beginner
 
+   References:
+.  * - Zhengyang Lu, Yuyao Niu and Weifeng Liu, Efficient Block Algorithms for Parallel Sparse Triangular Solve, Proceedings of
+       the 49th International Conference on Parallel Processing (ICPP '20), ACM, 2020, doi:10.1145/3404397.3404413 (the Block
+       SpTRSV paper: colblock, rowblock, recblock and the adaptive choice auto; `-citations` lists it when one of them runs)
+
 .seealso: `PCILU`, `PCICC`, `PCFactorSetMatSolverType()`
 M*/
 #define MATSOLVERGILU "gilu"
@@ -62,6 +68,8 @@ M*/
 PETSC_EXTERN PetscErrorCode PetscGILUInitializePackage(void);
 PETSC_EXTERN PetscErrorCode PetscGILUFinalizePackage(void);
 PETSC_EXTERN PetscErrorCode PetscDLLibraryRegister_petscgilu(void);
+PETSC_EXTERN PetscErrorCode PetscGILUGetVersion(char[], size_t);
+PETSC_EXTERN PetscErrorCode PetscGILUGetVersionNumber(PetscInt *, PetscInt *, PetscInt *, PetscInt *);
 
 PETSC_EXTERN PetscErrorCode PCStructILUSetGrid(PC, PetscInt, const PetscInt[]);
 PETSC_EXTERN PetscErrorCode PCStructILUGetGrid(PC, PetscInt *, PetscInt[]);
@@ -131,7 +139,7 @@ PETSC_EXTERN PetscErrorCode PetscGILUTestMatrixCreate(MPI_Comm, const char[], Pe
 
 /* ---------------------------------------------------------------------------------------------- PCFGDD */
 /*J
-   PCFGDD - "fgdd": fine-grained domain decomposition for triangular solves (seed 003): many small subdomains,
+   PCFGDD - "fgdd": fine-grained domain decomposition for triangular solves (the FGDD paper of Gondhalekar et al.): many small subdomains,
    ILDU0 of each, solved independently
 
    Level: intermediate
@@ -179,9 +187,9 @@ PETSC_EXTERN PetscErrorCode PCFGDDGetSubdomains(PC, PetscInt *, const PetscInt *
 /* ---------------------------------------------------------------------------------------------- end PCFGDD */
 
 
-/* ---- PCATSILU (issue 8): iterative ILU by alternating triangular solves, with ParILU/ParILUT beside it ---- */
+/* ---- PCATSILU: iterative ILU by alternating triangular solves, with ParILU/ParILUT beside it ---- */
 /*J
-   PCATSILU - "atsilu": ILU factors computed by sweeps of independent row and column solves (ATS-ILU, seed 002)
+   PCATSILU - "atsilu": ILU factors computed by sweeps of independent row and column solves (ATS-ILU, the paper of Tunnell and Boman)
 
    Level: intermediate
 
@@ -309,7 +317,7 @@ PETSC_EXTERN PetscErrorCode PCFGDDGetBackend(PC, PetscGILUBackendType *);
 PETSC_EXTERN PetscErrorCode PCATSILUSetBackend(PC, PetscGILUBackendType);
 PETSC_EXTERN PetscErrorCode PCATSILUGetBackend(PC, PetscGILUBackendType *);
 
-/* ---- PCSPARSIFY (seed 001, SPCG): src/pc/spcg/ ---- */
+/* ---- PCSPARSIFY (SPCG, the paper of Ma et al.): src/pc/spcg/ ---- */
 /*J
    PCSPARSIFY - "sparsify": wavefront-aware sparsification before an inner preconditioner (SPCG with `KSPCG`)
 

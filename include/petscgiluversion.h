@@ -1,0 +1,17 @@
+/* The version of petscgilu: the one place it is written (config/configure reads it for the .pc file and the soname) */
+#if !defined(PETSCGILUVERSION_H)
+#define PETSCGILUVERSION_H
+
+#define PETSCGILU_VERSION_RELEASE  0 /* 1 for a release, 0 for the development version */
+#define PETSCGILU_VERSION_MAJOR    0
+#define PETSCGILU_VERSION_MINOR    1
+#define PETSCGILU_VERSION_SUBMINOR 0
+#define PETSCGILU_VERSION_DATE     "unreleased"
+
+/* true when this petscgilu is MAJOR.MINOR.SUBMINOR exactly, or at least, or older, as PETSc's PETSC_VERSION_ macros */
+#define PETSCGILU_VERSION_(MAJOR, MINOR, SUBMINOR) (PETSCGILU_VERSION_MAJOR == (MAJOR) && PETSCGILU_VERSION_MINOR == (MINOR) && PETSCGILU_VERSION_SUBMINOR == (SUBMINOR))
+#define PETSCGILU_VERSION_LT(MAJOR, MINOR, SUBMINOR) \
+  (PETSCGILU_VERSION_MAJOR < (MAJOR) || (PETSCGILU_VERSION_MAJOR == (MAJOR) && (PETSCGILU_VERSION_MINOR < (MINOR) || (PETSCGILU_VERSION_MINOR == (MINOR) && PETSCGILU_VERSION_SUBMINOR < (SUBMINOR)))))
+#define PETSCGILU_VERSION_GE(MAJOR, MINOR, SUBMINOR) (!PETSCGILU_VERSION_LT(MAJOR, MINOR, SUBMINOR))
+
+#endif
