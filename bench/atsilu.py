@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""PCATSILU benchmark (issue 8): the shape of seed 002 Tables 6.1/6.2 and setup times.
+"""PCATSILU benchmark: the shape of the ATS-ILU paper's Tables 6.1/6.2 and setup times.
 
 Standalone: builds nothing itself; needs `make all` and the test programs tests/ex9 and tutorials/ex3
 (`make -f gmakefile.test $PWD/build/tests/tests/ex9 $PWD/build/tests/tutorials/ex3`, done here if missing).

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""PCFGDD benchmark (seed 003 Tables 5.2-5.5, in shape): fine-grained domain decomposition against PETSc's
+"""PCFGDD benchmark (the FGDD paper, Tables 5.2-5.5, in shape): fine-grained domain decomposition against PETSc's
 global ILU(0), measured in the same run.
 
     bench/fgdd.py [--quick] [--out STEM]
@@ -100,7 +100,7 @@ def main():
     problems = [
         dict(id='poisson', title='3D Poisson star-7, %d^3, DoF 1' % n, args=['-n', str(n), '-beta', '0']),
         dict(id='convdiff', title='3D convection-diffusion star-7, %d^3, DoF 1' % n, args=['-n', str(n), '-beta', '0.3']),
-        dict(id='baij3', title='3D diffusion with 3 coupled unknowns per point, %d^3 (BAIJ 3x3, like seed 003 Laplacian1/2)' % (n // 2),
+        dict(id='baij3', title='3D diffusion with 3 coupled unknowns per point, %d^3 (BAIJ 3x3, like Laplacian1/2 of the FGDD paper)' % (n // 2),
              args=['-n', str(n // 2), '-dof', '3', '-dm_mat_type', 'baij', '-beta', '0']),
     ]
     configs = [

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Peak memory of each preconditioner (issue 18) on PETSc's ksp ex45 (3D Laplacian, star-7, CG).
+"""Peak memory of each preconditioner on PETSc's ksp ex45 (3D Laplacian, star-7, CG).
 
     bench/memory.py [--quick] [--n N] [--lib PATH] [--out STEM]
 

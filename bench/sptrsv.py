@@ -5,13 +5,13 @@ For ILU(0) factors (3D 7-point and 27-point stencils, a 7-point one under a rand
 permutation, and the test-matrix suite of src/sys/testmat: --matrices) it runs tests/ex7 -test bench, which times in one process PETSc's
 MatSolve and gilu's MatSolve (L and U solves) for every algorithm (auto, levelset, syncfree, colblock,
 rowblock, recblock, sequential, chunked: tests/ex7.c loops over GILUTriSolveTypes) on 1 and 2 threads (best of
--reps), and reports the level count and parallelism (rows/levels) of the factors, as seed 004
-Table 4. Writes bench/results/sptrsv-<stamp>.json, .md and -speedup.png (--out STEM to choose).
+-reps), and reports the level count and parallelism (rows/levels) of the factors, as the Block SpTRSV
+paper's Table 4. Writes bench/results/sptrsv-<stamp>.json, .md and -speedup.png (--out STEM to choose).
 
   /usr/bin/python3 bench/sptrsv.py [--quick] [--threads 1,2] [--reps 10]
 
 Needs build/tests/tests/ex7 (make check s='tests-ex7_engine' builds it). The last table checks
-auto against the best single algorithm (the issue's 10% target).
+auto against the best single algorithm (the 10% target).
 The timings are honest wall-clock times of this machine: on a shared, loaded machine the
 two-thread numbers are noisy (a descheduled thread stalls every barrier and flag).
 """
@@ -56,7 +56,7 @@ def main():
     if not os.access(EX7, os.X_OK):
         sys.exit("%s is missing: run make check s='tests-ex7_engine' first" % EX7)
     cases = [(60, 7, False), (36, 27, False), (40, 7, True)] if not a.quick else [(16, 7, False), (10, 27, False), (12, 7, True)]
-    # the test-matrix suite (src/sys/testmat, seed 004's classes): name -> size (full run; --quick: 12, bs 3: 8)
+    # the test-matrix suite (src/sys/testmat, the Block SpTRSV paper's classes): name -> size (full run; --quick: 12, bs 3: 8)
     suite = {"convdiff3d": 60, "aniso3d": 60, "jump3d": 60, "fem_q1": 60, "fem_q2": 60, "elasticity3d": 36, "circuit": 60,
              "perm27": 36, "bsr3": 40} if a.matrices == "all" else {m: 60 for m in a.matrices.split(",") if m}
     if a.quick:
@@ -101,7 +101,7 @@ def main():
                 md.append("")
                 md.append("%d thread(s): auto %.3f ms (%s), best %s %.3f ms: auto is %.0f%% slower than the best" % (t, 1e3 * auto[0]["t_gilu"], auto[0]["ran"], bt["algorithm"], 1e3 * bt["t_gilu"], 100 * (auto[0]["t_gilu"] / bt["t_gilu"] - 1)))
         md += ["", "Fastest overall: %s on %d thread(s), %.2fx PETSc." % (best["algorithm"], best["threads"], best["t_petsc"] / best["t_gilu"]), ""]
-    # the target of issue 7: auto within 10% of the best single algorithm on every matrix
+    # the target: auto within 10% of the best single algorithm on every matrix
     md += ["## auto against the best algorithm", "", "| matrix | threads | auto ran | auto [ms] | best | best [ms] | auto slower by | within 10% |", "|---|---|---|---|---|---|---|---|"]
     nmiss = 0
     for m in mats:

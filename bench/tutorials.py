@@ -177,7 +177,7 @@ def write_report(res, stem):
         lines.append('')
         if quick or 'error' in ref:
             continue
-        # the targets of the host-speed issue: petscgilu on one process (its threads) against PETSc on one process and
+        # the host-speed targets: petscgilu on one process (its threads) against PETSc on one process and
         # against block Jacobi on two (the same cores); ex19: structilu's and gilu's applies against PETSc's BAIJ ILU(0)
         mine = [get(c[0]) for c in rows if c[2] == 1 and c[0].startswith(('structilu', 'stencilgpu', 'gilu')) and 'error' not in get(c[0])]
         mine = [r for r in mine if r['same_iterations']]

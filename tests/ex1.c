@@ -855,4 +855,22 @@ int main(int argc, char **argv)
      args: -stencil star7 -ksp_type bicg -pc_type structilu -pc_structilu_eisenstat
      filter: Error: grep -o "PCApplyTranspose() of -pc_structilu_eisenstat"
 
+   # -citations: PetscFinalize() prints the BibTeX entries of the papers the run used; the filter keeps the titles of the
+   # papers petscgilu cites. Each PC names its paper; the triangular-solve engine's adaptive choice (MatSolverType gilu, which is
+   # also sparsify's inner ILU, and atsilu's solves) the Block SpTRSV paper; the Eisenstat trick Eisenstat's
+   test:
+     suffix: citations
+     args: -stencil star7 -citations -pc_type {{structilu sparsify atsilu fgdd}separate output}
+     filter: grep -i "title *=" | grep -i -e structilu -e sparsified -e "alternating triangular" -e "fine-grained" -e "block algorithms" -e "conjugate gradient methods"
+
+   test:
+     suffix: citations_gilu
+     args: -stencil star7 -citations -pc_type ilu -pc_factor_mat_solver_type gilu
+     filter: grep -i "title *=" | grep -i -e structilu -e sparsified -e "alternating triangular" -e "fine-grained" -e "block algorithms" -e "conjugate gradient methods"
+
+   test:
+     suffix: citations_eisenstat
+     args: -stencil star7 -citations -pc_type structilu -pc_structilu_eisenstat
+     filter: grep -i "title *=" | grep -i -e structilu -e sparsified -e "alternating triangular" -e "fine-grained" -e "block algorithms" -e "conjugate gradient methods"
+
 TEST*/

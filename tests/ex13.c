@@ -1,4 +1,4 @@
-static char help[] = "Transposed solves of petscgilu's factors and preconditioners (issue 18), self-checking: prints nothing when right.\n\
+static char help[] = "Transposed solves of petscgilu's factors and preconditioners, self-checking: prints nothing when right.\n\
   -n <n>          : grid points per direction of the 3D DMDA (default 6)\n\
   -dof <d>        : unknowns per grid point (default 1)\n\
   -box            : 27-point stencil (default 7-point)\n\

@@ -1,4 +1,4 @@
-static char help[] = "MATSTENCILGPU on a process that owns no grid points (issue 18), self-checking: prints nothing when right.\n\
+static char help[] = "MATSTENCILGPU on a process that owns no grid points, self-checking: prints nothing when right.\n\
   -M <m>, -N <n> : grid points of the 2D DMDA (default 6 x 5)\n\
   -dof <d>       : unknowns per grid point (default 3)\n\
   -lx0 <k>       : grid points in x of process 0 (default 0: it owns no rows)\n\

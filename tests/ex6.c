@@ -312,7 +312,7 @@ int main(int argc, char **argv)
      requires: cudaemu
      args: -stencil box27 -dof {{1 4}shared output} -pc_structilu_cuda_tile_points 4 -expect_differ -gilu_cudaemu_schedule {{inorder reverse random}shared output} -gilu_cudaemu_seed 7
 
-   # the lines mapping (-pc_structilu_cuda_mapping lines, seed 000 Section 4.1): a thread per line along z^ of the
+   # the lines mapping (-pc_structilu_cuda_mapping lines, the StructILU paper, Section 4.1): a thread per line along z^ of the
    # transformed grid, 2D blocks of 2 x 2 lines (many blocks, so the block-to-block waiting is exercised);
    # factorization and both solves against the host
    test:
@@ -371,7 +371,7 @@ int main(int argc, char **argv)
      args: -pc_structilu_cuda_mapping lines -pc_structilu_cuda_tile_points 4 -stencil box27 -dof {{1 4}shared output} -expect_differ -gilu_cudaemu_schedule {{inorder reverse random}shared output} -gilu_cudaemu_seed 7
      output_file: output/ex6_wait.out
 
-   # the two-substage pipelined factorization (-pc_structilu_cuda_factor_pipeline, seed 000 Section 4.2.2) on the lines
+   # the two-substage pipelined factorization (-pc_structilu_cuda_factor_pipeline, the StructILU paper, Section 4.2.2) on the lines
    # mapping: ILU, every DoF (single-precision factors), IC, ILU(1); and its block-to-block waiting is needed
    test:
      suffix: emu_factor_pipeline

@@ -11,7 +11,7 @@ static char help[] = "PCATSILU (ATS-ILU, ATS-ILUT, ParILU, ParILUT) on a 3D conv
   -zero_diag        : set the diagonal entry of the first row to zero (a zero pivot)\n\n";
 
 /*
-  Test driver for PCATSILU (issue 8). The matrix is the 7-point discretization of
+  Test driver for PCATSILU. The matrix is the 7-point discretization of
   -laplace(u) + beta (u_x + u_y + u_z) on the unit cube (central differences, scaled by h^2), assembled on a DMDA
   (type from -dm_mat_type, default aij). It solves A x = 1 with the KSP and PC of the options database and prints
   the iterations; the checks above compare PCATSILU with PETSc's ILU and with itself on another number of threads.

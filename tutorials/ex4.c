@@ -358,14 +358,14 @@ int main(int argc, char **argv)
       suffix: cudaemu_3d
       args: -da_grid_x 6 -da_grid_y 6 -da_grid_z 6 -pc_type structilu -gilu_backend {{host cudaemu}shared output} -ksp_converged_reason -gilu_cudaemu_schedule {{inorder reverse random}shared output} -gilu_cudaemu_seed 7
 
-   # the lines mapping of the device kernels (seed 000, Section 4.1; 2 x 2 lines per block): the host's iterations
+   # the lines mapping of the device kernels (the StructILU paper, Section 4.1; 2 x 2 lines per block): the host's iterations
    test:
       suffix: cudaemu_lines_3d
       requires: cudaemu
       args: -da_grid_x 6 -da_grid_y 6 -da_grid_z 6 -pc_type structilu -gilu_backend cudaemu -pc_structilu_cuda_mapping lines -pc_structilu_cuda_tile_points 4 -pc_structilu_cuda_mma {{0 1}shared output} -ksp_converged_reason -gilu_cudaemu_schedule {{inorder reverse random}shared output} -gilu_cudaemu_seed 7
       output_file: output/ex4_cudaemu_3d.out
 
-   # and the two-substage pipelined factorization (seed 000, Section 4.2.2)
+   # and the two-substage pipelined factorization (the StructILU paper, Section 4.2.2)
    test:
       suffix: cudaemu_lines_factor_pipeline_3d
       requires: cudaemu

@@ -3,7 +3,7 @@
 
     bench/gpu/run.py [--quick] [--out FILE.md]      (after `make all`; needs a GPU and a build with CUDA)
 
-Part 1, kernels (seed 000, Figure 7): for the stencils star5 and diamond13 (2D), star7 and box27 (3D) and DoF 1, 2, 4,
+Part 1, kernels (the StructILU paper, Figure 7): for the stencils star5 and diamond13 (2D), star7 and box27 (3D) and DoF 1, 2, 4,
 5, 8, tests/ex6 -bench times on the device
   - PCSTRUCTILU's setup (device factorization, with the upload of the matrix values) and apply (forward + backward
     sweep), -gilu_backend cuda;
@@ -12,7 +12,7 @@ Part 1, kernels (seed 000, Figure 7): for the stencils star5 and diamond13 (2D),
 and reports GB/s (bytes of factors and vectors each method must move, over its time) and Gflop/s.
 With Debian's host-only PETSc, every apply (PCSTRUCTILU's and cuSPARSE's) copies b to the device and x back: both
 include the same copies; the copy time is given by -log_view's GILUCopyToGPU / GILUCopyToCPU events.
-Part 2, end to end (seed 000, Table 4): PETSc's ex45 (3D Poisson, CG) and snes ex19 (DoF 4) with -pc_type structilu
+Part 2, end to end (the StructILU paper, Table 4): PETSc's ex45 (3D Poisson, CG) and snes ex19 (DoF 4) with -pc_type structilu
 -gilu_backend cuda against -pc_type ilu on the host: KSPSolve time and iterations.
 Part 3, the performance model against the measured times: the device runs of part 2 (tiles and lines mappings) also
 print -ksp_view, whose performance model (-pc_structilu_model_gpu, see README) predicts one apply (device time + copies);

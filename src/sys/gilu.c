@@ -6,7 +6,7 @@
 #include <petscgilu/private/backend.h>
 
 PETSC_EXTERN PetscErrorCode PCCreate_StructILU(PC);
-PETSC_EXTERN PetscErrorCode PCCreate_ATSILU(PC); /* PCATSILU (issue 8) */
+PETSC_EXTERN PetscErrorCode PCCreate_ATSILU(PC); /* PCATSILU */
 
 PETSC_EXTERN PetscErrorCode PCCreate_Sparsify(PC); /* PCSPARSIFY */
 PETSC_EXTERN PetscErrorCode MatCreate_StencilGPU(Mat);
@@ -25,7 +25,7 @@ PetscLogEvent               GILU_FGDDPartition, GILU_FGDDLevels, GILU_FGDDFactor
 PetscLogEvent GILU_TriSolve, GILU_TriAnalysis, GILU_FactorNumeric;
 PETSC_INTERN PetscErrorCode MatGetFactor_SeqAIJ_GILU(Mat, MatFactorType, Mat *);
 
-PetscLogEvent GILU_ATSILUSetUp, GILU_ATSILUSweep, GILU_ATSILUApply; /* PCATSILU (issue 8) */
+PetscLogEvent GILU_ATSILUSetUp, GILU_ATSILUSweep, GILU_ATSILUApply; /* PCATSILU */
 
 /* back-end layer (src/sys/backend.c, src/sys/cuda/device.cu): host-device copies */
 PetscLogEvent GILU_CopyToGPU, GILU_CopyToCPU;
@@ -114,7 +114,7 @@ PetscErrorCode PetscGILUInitializePackage(void)
   PetscCall(MatSolverTypeRegister(MATSOLVERGILU, MATSEQBAIJ, MAT_FACTOR_ILU, MatGetFactor_SeqAIJ_GILU));
   PetscCall(MatSolverTypeRegister(MATSOLVERGILU, MATSEQBAIJ, MAT_FACTOR_ICC, MatGetFactor_SeqAIJ_GILU));
 
-  /* PCATSILU (issue 8) */
+  /* PCATSILU */
   PetscCall(PCRegister(PCATSILU, PCCreate_ATSILU));
   PetscCall(PetscLogEventRegister("ATSILUSetUp", PC_CLASSID, &GILU_ATSILUSetUp));
   PetscCall(PetscLogEventRegister("ATSILUSweep", PC_CLASSID, &GILU_ATSILUSweep));

@@ -13,7 +13,7 @@ PETSC_INTERN PetscLogEvent GILU_FGDDPartition, GILU_FGDDLevels, GILU_FGDDFactor,
 /* triangular-solve engine (src/mat/sptrsv) */
 PETSC_INTERN PetscLogEvent GILU_TriSolve, GILU_TriAnalysis, GILU_FactorNumeric; /* GILUFactorNum: the numeric ILU of MatSolverType gilu */
 
-/* PCATSILU (issue 8) */
+/* PCATSILU */
 PETSC_INTERN PetscLogEvent GILU_ATSILUSetUp, GILU_ATSILUSweep, GILU_ATSILUApply;
 
 PETSC_INTERN PetscLogEvent GILU_SparsifySetUp; /* PCSPARSIFY */

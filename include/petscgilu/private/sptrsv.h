@@ -1,5 +1,5 @@
 /*
-   The triangular-solve engine (seed 004) for general sparse factors: the private interface
+   The triangular-solve engine (the Block SpTRSV paper of Lu, Niu and Liu) for general sparse factors: the private interface
    shared by MatSolverType "gilu", PCATSILU, PCSPARSIFY and PCFGDD (src/mat/sptrsv/).
 
    A GILUTri holds one triangular factor, lower or upper, in CSR (bs = 1) or BSR (bs x bs
@@ -36,10 +36,10 @@ typedef enum {
 } GILUTriDiag;
 
 typedef enum {
-  GILU_TRISOLVE_AUTO,      /* the adaptive choice (seed 004 Algorithm 7) */
+  GILU_TRISOLVE_AUTO,      /* the adaptive choice (the Block SpTRSV paper, Algorithm 7) */
   GILU_TRISOLVE_LEVELSET,  /* rows of one level in parallel, a barrier between levels */
   GILU_TRISOLVE_SYNCFREE,  /* every row waits on its own dependencies' completion flags */
-  GILU_TRISOLVE_COLBLOCK,  /* column-block (seed 004 Algorithm 4) */
+  GILU_TRISOLVE_COLBLOCK,  /* column-block (the Block SpTRSV paper, Algorithm 4) */
   GILU_TRISOLVE_ROWBLOCK,  /* row-block (Algorithm 5) */
   GILU_TRISOLVE_RECBLOCK,  /* recursive block (Algorithm 6) */
   GILU_TRISOLVE_SEQUENTIAL, /* one thread, rows in elimination order (what auto picks for 1 thread or a near-serial factor) */
@@ -95,7 +95,7 @@ PETSC_EXTERN PetscErrorCode GILUTriSolveMultiple(GILUTri, PetscInt, const PetscS
    rows, the paper's rule; at most 6); also -mat_gilu_trisolve_block_depth */
 PETSC_EXTERN PetscErrorCode GILUTriSetBlockDepth(GILUTri, PetscInt);
 /*
-  Recursive block with the improved layout of seed 004 Section 3.3 (Figure 3): before each split, the rows of the triangle
+  Recursive block with the improved layout of the Block SpTRSV paper, Section 3.3 (Figure 3): before each split, the rows of the triangle
   being split are reordered by its own level sets (levels counted inside it only; rows sorted by (level, position), a
   topological order, so the reordered triangle is still triangular), so more entries land in the squares (SpMV) and
   fewer in the triangles. The order is built once per pattern with the plan; rows and columns keep the caller's
@@ -111,7 +111,7 @@ PETSC_EXTERN PetscErrorCode GILUTriSetRecBlockReorder(GILUTri, PetscBool);
   CUDA and a device is found and the algorithm is not sequential or chunked, else host). The default is the global
   -gilu_backend (read by GILUTriCreate()); also -mat_gilu_trisolve_backend auto|host|cuda|cudaemu. cuda and cudaemu
   are checked by PetscGILUBackendResolve() here (cuda without a CUDA build or a device: an error that says so). The
-  CUDA back-ends run levelset, syncfree, colblock, rowblock and recblock (auto picks levelset or syncfree by seed 004's
+  CUDA back-ends run levelset, syncfree, colblock, rowblock and recblock (auto picks levelset or syncfree by the Block SpTRSV paper's
   GPU rule): the plan's segments on the device, triangles by the level-set or sync-free kernel, squares by scalar-CSR
   or vector-CSR (chosen per segment by Algorithm 7); sequential and chunked are host-only (asked for on cuda or
   cudaemu: an error; under auto they run on the host). Vectors are host arrays, copied to the device once and back
@@ -135,7 +135,7 @@ PETSC_EXTERN PetscErrorCode GILUTriSetPermutedLayout(GILUTri, PetscBool);
 PETSC_EXTERN PetscErrorCode GILUTriSetChunkedStatic(GILUTri, PetscBool);
 /*
   CUDA back-ends (cuda, cudaemu): the sync-free triangles (the whole factor's, or the blocked algorithms') stored by
-  columns (CSC; seed 004's improved recursive layout keeps its triangles so) and solved by the column-oriented
+  columns (CSC; the Block SpTRSV paper's improved recursive layout keeps its triangles so) and solved by the column-oriented
   sync-free kernel (a thread per column: once the rows above have updated x_c it finishes x_c and updates the rows of
   its column by atomic adds, so the order of those adds varies: round-off only). Default PETSC_FALSE (the row-wise
   kernel, which gives the host's bits); no GPU here measured which is faster. Also -mat_gilu_trisolve_csc <bool>

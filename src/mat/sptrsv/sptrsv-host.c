@@ -38,6 +38,7 @@
    algorithms subtract the square parts first, which changes the rounding.
 */
 #include <petscgilu/private/wait.h>
+#include <petscgilu/private/citations.h>
 #include "sptrsvimpl.h"
 #if defined(PETSCGILU_HAVE_OPENMP)
   #include <omp.h>
@@ -63,7 +64,7 @@
 const char *const GILUKernelNames[] = {"parallel", "levelset", "syncfree", "sequential", "spmv", "spmv-vector"};
 
 /*
-   The decisions, in one table (seed 004 Algorithm 7 with host thresholds: one thread runs the
+   The decisions, in one table (Algorithm 7 of the Block SpTRSV paper with host thresholds: one thread runs the
    sequential kernel; a level costs a wait on a counter, a level of a few thousand short rows tens
    of microseconds; see bench/sptrsv.py for the measurements, noisy on a shared machine).
    The gpu_ entries are the CUDA back-ends' (cuda, and cudaemu, which runs the same kernels): the
@@ -156,7 +157,7 @@ static PetscErrorCode BuildTriangle(GILUTri tri, const PetscInt *order, PetscInt
   seg->nlevels = nl;
   if (kernel >= 0) seg->kernel = (GILUKernel)kernel;
   else if (tri->backend) {
-    /* seed 004 Algorithm 7 on a GPU (no vendor kernel here): level-set for few levels, else sync-free */
+    /* Algorithm 7 of the Block SpTRSV paper on a GPU (no vendor kernel here): level-set for few levels, else sync-free */
     PetscReal nnzrow = m ? (PetscReal)nnz / m : 0;
 
     seg->kernel = ((nnzrow <= 1 && nl <= GILUTriTable.gpu_ls_lev1) || (nnzrow <= GILUTriTable.gpu_ls_nnz && nl <= GILUTriTable.gpu_ls_lev)) ? GILU_KERNEL_LEVELSET : GILU_KERNEL_SYNCFREE;
@@ -639,7 +640,7 @@ static PetscErrorCode AddSegment(GILUTri tri, PetscInt *cap)
 }
 
 /*
-  Seed 004 Section 3.3 (Figure 3): the rows at positions [t0, t1) of the order tri->rord (pos its inverse), a topological
+  The Block SpTRSV paper, Section 3.3 (Figure 3): the rows at positions [t0, t1) of the order tri->rord (pos its inverse), a topological
   order, reordered by the levels of their own triangle (dependencies inside [t0, t1) only; outside they are at earlier
   positions) and stably sorted by level: still topological, and the rows of low levels, which the later rows read, come
   first (the paper: more entries land in the squares; on 3D stencil factors here mainly the triangles get far fewer
@@ -725,6 +726,8 @@ PetscErrorCode GILUTriPlanBuild(GILUTri tri)
   PetscLogDouble t0, t1;
 
   PetscFunctionBegin;
+  /* the block algorithms and the adaptive choice are the Block SpTRSV paper's (level-set, sync-free, sequential and chunked are not) */
+  if (tri->type == GILU_TRISOLVE_AUTO || tri->type == GILU_TRISOLVE_COLBLOCK || tri->type == GILU_TRISOLVE_ROWBLOCK || tri->type == GILU_TRISOLVE_RECBLOCK) PetscCall(PetscGILUCitationsRegister(GILU_CITE_BLOCKSPTRSV));
   PetscCall(PetscTime(&t0));
   PetscCall(PetscMalloc1(n, &lev));
   tri->depth = 0;
@@ -791,7 +794,7 @@ PetscErrorCode GILUTriPlanBuild(GILUTri tri)
   } break;
   case GILU_TRISOLVE_RECBLOCK:
     tri->depth = BlockDepth(tri);
-    if (tri->reorder) { /* seed 004 Figure 3: split a level order, reordered again inside each triangle */
+    if (tri->reorder) { /* the Block SpTRSV paper, Figure 3: split a level order, reordered again inside each triangle */
       PetscInt *pos, *ord, *cnt, *leaf, nleaf = 0;
 
       PetscCall(PetscMalloc1(n, &tri->rord));

@@ -585,7 +585,7 @@ PetscErrorCode GILUTriView(GILUTri tri, PetscViewer viewer)
     if (tri->rord) {
       const PetscInt nod = tri->nz - (tri->diag == GILU_TRI_DIAG_STORED ? tri->n : 0);
 
-      PetscCall(PetscViewerASCIIPrintf(viewer, "rows reordered by levels before each recursive split (seed 004 Figure 3): squares hold %" PetscInt_FMT ", triangles %" PetscInt_FMT " off-diagonal blocks (without the reordering: %" PetscInt_FMT " and %" PetscInt_FMT ")\n",
+      PetscCall(PetscViewerASCIIPrintf(viewer, "rows reordered by levels before each recursive split (the Block SpTRSV paper, Figure 3): squares hold %" PetscInt_FMT ", triangles %" PetscInt_FMT " off-diagonal blocks (without the reordering: %" PetscInt_FMT " and %" PetscInt_FMT ")\n",
                                        tri->nnzsq, nod - tri->nnzsq, tri->nnzsq0, nod - tri->nnzsq0));
     }
     PetscCall(GILUTriViewChunked(tri, viewer));  /* chunked: its chunks and chunk levels */

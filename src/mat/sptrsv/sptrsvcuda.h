@@ -2,7 +2,7 @@
    The CUDA back-end of the triangular-solve engine (src/mat/sptrsv/cuda/sptrsv.cu): a device copy of the host plan's
    segments (sptrsvimpl.h), run in order on a solution vector that stays on the device for the whole solve. Triangles
    (rows level by level) are solved by the level-set or the sync-free kernel (by rows, or by columns: CSC), squares applied by the scalar-CSR or
-   the vector-CSR SpMV-update kernel; the plan chose each (seed 004 Algorithm 7, the table in sptrsv-host.c). The
+   the vector-CSR SpMV-update kernel; the plan chose each (the Block SpTRSV paper, Algorithm 7, the table in sptrsv-host.c). The
    functions exist twice: compiled by nvcc (GILUTriCUDA*, builds with CUDA) and for the host emulation
    (GILUTriCUDA*_cudaemu, builds with cudaemu).
 */

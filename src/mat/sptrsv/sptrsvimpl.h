@@ -9,8 +9,8 @@
      square    rows R and the entries of those rows whose columns are in an earlier block C:
                x_R -= S x_C (an SpMV, rows split among the threads; empty rows dropped, i.e. DCSR).
    The solve copies b to x and runs the segments. Level-set and sync-free are one triangle
-   segment; column-block, row-block and recursive-block are sequences of both (seed 004
-   Algorithms 4-6), with the kernel of each triangle chosen by the table in sptrsv-host.c
+   segment; column-block, row-block and recursive-block are sequences of both (the Block
+   SpTRSV paper, Algorithms 4-6), with the kernel of each triangle chosen by the table in sptrsv-host.c
    (Algorithm 7). Columns and x stay in the caller's numbering; only the rows (and their
    entries) of a triangle are stored in its execution order (level by level), so the values
    are streamed and the rows of a level are contiguous. Recursive block with the reordering

@@ -7,6 +7,7 @@
 #include <petsc/private/matimpl.h>
 #include <petscgilu.h>
 #include <petscgilu/private/giluimpl.h>
+#include <petscgilu/private/citations.h>
 #include <petscgilu/private/stencilgpu.h>
 #include "../../pc/structilu/structilu.h"
 
@@ -187,6 +188,7 @@ static PetscErrorCode MatSolveTranspose_StencilGPU_StructILU(Mat fact, Vec b, Ve
 static PetscErrorCode FactorSymbolic(Mat_StencilGPUFactor *f, const GILUStencilMat *msm, PetscBool ic, const MatFactorInfo *info)
 {
   PetscFunctionBegin;
+  PetscCall(PetscGILUCitationsRegister(GILU_CITE_STRUCTILU));
   PetscCall(FactorReset(f));
   f->ic              = ic;
   f->levels          = (PetscInt)info->levels;
@@ -323,6 +325,11 @@ static PetscErrorCode MatFactorGetSolverType_StencilGPU_StructILU(Mat fact, MatS
    L^T x = y (DoF blocks transposed), sequentially on the host.
 
    Level: intermediate
+
+   References:
+.  * - Hao Luo, Qianchao Zhu, Xiaochen Hao, Chunxi Lei, Chengdi Ma, Chenchen Zhang, Yun Liang and Chao Yang, StructILU:
+       Dependency-Preserving Incomplete LU with Hierarchical Parallelism for Structured Grid PDEs on GPUs, Proceedings of
+       the 2025 International Conference on Supercomputing (ICS '25), ACM, 2025, doi:10.1145/3721145.3725745 (the StructILU paper)
 
 .seealso: `PCSTRUCTILU`, `MATSTENCILGPU`, `PCILU`, `MatGetFactor()`
 M*/

@@ -6,7 +6,7 @@
 #include <petscgilu/private/compat.h>
 
 /*@
-  PCATSILUSetType - Sets the fixed-pattern (`PC_ATSILU_ILU`, seed 002 Algorithm 6) or thresholded (`PC_ATSILU_ILUT`, Algorithm 7) variant
+  PCATSILUSetType - Sets the fixed-pattern (`PC_ATSILU_ILU`, the ATS-ILU paper, Algorithm 6) or thresholded (`PC_ATSILU_ILUT`, Algorithm 7) variant
 
   Logically Collective
 
@@ -256,7 +256,7 @@ PetscErrorCode PCATSILUSetInitialGuess(PC pc, PCATSILUInitialGuess v)
 }
 
 /*@
-  PCATSILUSetUseNew - Sets whether the U half-step reads the L just computed (USE_NEW of seed 002 section 4) or the previous one
+  PCATSILUSetUseNew - Sets whether the U half-step reads the L just computed (USE_NEW of the ATS-ILU paper, Section 4) or the previous one
 
   Logically Collective
 
@@ -496,7 +496,7 @@ PetscErrorCode PCATSILUGetBackend(PC pc, PetscGILUBackendType *v)
 
 /*@
   PCATSILUSetResidualLHS - Sets whether, in ilut, the triangular matrix of each row (column) solve takes the
-  residual A - LU where the factor has no entry (USE_RESIDUAL_LHS of seed 002 section 4)
+  residual A - LU where the factor has no entry (USE_RESIDUAL_LHS of the ATS-ILU paper, Section 4)
 
   Logically Collective
 

@@ -1,5 +1,5 @@
 /*
-   ATS-ILU(k) and ATS-ILUT sweeps (seed 002 Algorithms 5, 6 and 7) on the host, and what they share with
+   ATS-ILU(k) and ATS-ILUT sweeps (the ATS-ILU paper, Algorithms 5, 6 and 7) on the host, and what they share with
    ParILU/ParILUT (parilu.c): the starting patterns, the residual A - LU, pattern expansion and thresholding.
 
    Determinism: a row of L depends only on U (and A), a column of U only on L (and A^T); each is computed by
@@ -540,7 +540,7 @@ static PetscInt ResidualMatrixRow(const ATSFactors *F, PetscInt r, PetscInt lo, 
 }
 
 /* R = A - LU on the pattern of A and LU, exact zeros dropped, on the lower triangle (columns <= row), the upper
-   one (columns >= row) or both (seed 002: each half-step needs only its half); Rt its transpose (made only with
+   one (columns >= row) or both (the ATS-ILU paper: each half-step needs only its half); Rt its transpose (made only with
    maket: R^T is as large as R; R is freed after it without keepr). Rows in parallel, two passes (count, then fill),
    each row computed in the same order by any thread. U (the CSR of U for the product) is freed afterwards. */
 PetscErrorCode ATSComputeResidualMatrix(ATSFactors *F, PetscBool lower, PetscBool upper, PetscBool keepr, PetscBool maket)
@@ -611,7 +611,7 @@ static PetscInt UnionRow(PetscInt r, const ATSCSR *X, const ATSCSR *S, const ATS
 }
 
 /*
-  Candidate fill (seed 002 section 3.5): each row r of X (L, or U^T) becomes its pattern union the starting
+  Candidate fill (the ATS-ILU paper, Section 3.5): each row r of X (L, or U^T) becomes its pattern union the starting
   pattern's (S, or S^T) and the residual's (R, or R^T) entries in columns <= r. Values of X are kept; new
   entries are 0, or with initr the residual's (ParILUT: r_rj divided by the diagonal of Y's row j when Y).
   Rows in parallel, two passes (count, then fill).

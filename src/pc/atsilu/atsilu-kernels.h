@@ -48,7 +48,7 @@ ATS_KERNEL PetscScalar ATSCSRValue(const ATSCSR *M, PetscInt r, PetscInt c)
       x_rj = (b_rj - sum_{k < j, k in row r of X} x_rk y_jk) / y_jj,
   where b_rj is B's entry or, with Rrhs and no entry of B, the residual's (USE_RESIDUAL_RHS), and y_jk is Y's entry or,
   with Rlhs and no entry of Y, the residual's (USE_RESIDUAL_LHS: Rlhs is R^T for rows of L, R for columns of U). The sum is the
-  merge of the row with row j of Y, i.e. the non-contiguous submatrix of seed 002 Fig. 3.1. xold holds the values
+  merge of the row with row j of Y, i.e. the non-contiguous submatrix of the ATS-ILU paper, Fig. 3.1. xold holds the values
   read in the sum: xold = xnew is the ATS solve (the new values of the row), xold != xnew is the Jacobi update of
   ParILU (previous values); skipdiag keeps the diagonal (ParILU's unit L). Returns 1 on a zero pivot.
 */

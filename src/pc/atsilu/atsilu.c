@@ -1,5 +1,5 @@
 /*
-   PCATSILU: ILU factors computed iteratively by alternating triangular solves (ATS-ILU(k), ATS-ILUT; seed 002),
+   PCATSILU: ILU factors computed iteratively by alternating triangular solves (ATS-ILU(k), ATS-ILUT; the ATS-ILU paper of Tunnell and Boman),
    with Chow-Patel ParILU and ParILUT beside it (-pc_atsilu_algorithm parilu).
 
    The PC orchestrates: it takes the local diagonal block of the matrix (SEQAIJ/SEQBAIJ, or the MPI matrix's
@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <petsc/private/pcimpl.h>
 #include <petscgilu/private/giluimpl.h>
+#include <petscgilu/private/citations.h>
 #include <petscgilu/private/sptrsv.h>
 #include <petscgilu/private/stencil.h>
 #include <petscgilu/private/backend.h>
@@ -246,6 +247,7 @@ static PetscErrorCode PCSetUp_ATSILU(PC pc)
   PetscBool   block;
 
   PetscFunctionBegin;
+  if (ats->algorithm == PC_ATSILU_ALGORITHM_ATS) PetscCall(PetscGILUCitationsRegister(GILU_CITE_ATSILU)); /* ParILU is Chow and Patel's */
   PetscCall(PCATSILUSetUpBackend(pc));
   PetscCall(PCATSILUGetLocalAIJ(pc, (PetscBool)(ats->type == PC_ATSILU_ILU && ats->device == PETSCGILU_BACKEND_HOST && ats->trisolve == PC_ATSILU_TRISOLVE_EXACT), &A, &conv, &block));
   ats->converted = (PetscBool)(conv != NULL);
@@ -663,7 +665,7 @@ static PetscErrorCode PCATSILUGetResidualHistory_ATSILU(PC pc, PetscInt *nsweeps
 
 /*MC
    PCATSILU - "atsilu": incomplete LU factors computed iteratively, each sweep solving every row of L and every
-   column of U independently on a fixed or thresholded pattern (ATS-ILU(k) and ATS-ILUT, seed 002), or by Chow and
+   column of U independently on a fixed or thresholded pattern (ATS-ILU(k) and ATS-ILUT, the ATS-ILU paper of Tunnell and Boman), or by Chow and
    Patel's ParILU / Anzt's ParILUT fixed-point sweeps in the same framework. The factors are the same bitwise for
    any number of threads. With enough sweeps ATS-ILU and ParILU reach the ILU factors of their pattern (PETSc's
    ILU(k) with -pc_atsilu_pattern symbolic, ILU(0) for levels 0).
@@ -704,6 +706,10 @@ static PetscErrorCode PCATSILUGetResidualHistory_ATSILU(PC pc, PetscInt *nsweeps
    grown pattern beside the old one: several times the factors.
 
    Level: intermediate
+
+   References:
+.  * - Marc A. Tunnell and Erik G. Boman, Parallel Incomplete LU Factorizations Based on Alternating Triangular Solves,
+       preprint (the ATS-ILU paper; `-citations` lists it when `-pc_atsilu_algorithm ats` runs)
 
 .seealso: `PCILU`, `PCATSILUSetType()`, `PCATSILUSetSweeps()`, `PCATSILUSetFill()`, `PCATSILUGetResidualHistory()`
 M*/

@@ -1,8 +1,8 @@
 /*
    PCATSILU private: the factors being iterated and the sweeps (atsilu-factor.c: ATS-ILU(k) and ATS-ILUT,
-   seed 002 Algorithms 5-7; parilu.c: Chow-Patel ParILU and Anzt's ParILUT in the same storage).
+   the ATS-ILU paper, Algorithms 5-7; parilu.c: Chow-Patel ParILU and Anzt's ParILUT in the same storage).
 
-   Storage (seed 002 section 4): L in CSR, each row sorted with its diagonal last; U in CSC, stored as the CSR of
+   Storage (the ATS-ILU paper, Section 4): L in CSR, each row sorted with its diagonal last; U in CSC, stored as the CSR of
    U^T (row j of U^T = column j of U), each column sorted with its diagonal last. A row of L and a column of U are
    then updated by the same routine (RowSolve) with the roles of (L, U, A) and (U^T, L, A^T) exchanged.
    All values are those of the (optionally Jacobi-scaled) matrix; ATSFactorsExport() undoes the scaling and

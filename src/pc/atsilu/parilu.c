@@ -3,7 +3,7 @@
    U CSC), so PCATSILU runs them with -pc_atsilu_algorithm parilu beside ATS-ILU.
 
    ParILU is run in its deterministic (Jacobi) order: every entry of a sweep is computed from the factors of
-   the previous sweep (seed 002 Algorithm 2 with L and U both read from the previous iterate), so the factors
+   the previous sweep (the ATS-ILU paper, Algorithm 2 with L and U both read from the previous iterate), so the factors
    do not depend on the number of threads. The asynchronous form of the original (entries read while other
    threads update them) is not offered: its factors change from run to run.
 */

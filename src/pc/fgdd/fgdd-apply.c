@@ -1,5 +1,5 @@
 /*
-   PCFGDD on the host: ILU(0) per subdomain then ILDU0 (seed 003 Algorithm 4), the per-subdomain levels (DAG)
+   PCFGDD on the host: ILU(0) per subdomain then ILDU0 (the FGDD paper, Algorithm 4), the per-subdomain levels (DAG)
    of L and U (a task per subdomain; the GPU's version is Algorithm 2 in cuda/fgdd.cu), and the apply variants,
    a task (OpenMP) per subdomain:
 

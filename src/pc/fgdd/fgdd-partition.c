@@ -1,5 +1,5 @@
 /*
-   PCFGDD: partitioning of the local block into subdomains (seed 003 Section 3), geometric cuts of the DMDA box
+   PCFGDD: partitioning of the local block into subdomains (the FGDD paper, Section 3), geometric cuts of the DMDA box
    (Algorithm 1) or graph partitioning through MatPartitioning followed by balancing to uniform sizes, the
    ordering that makes each subdomain's rows contiguous, and the reordered matrix without the entries between
    subdomains (Algorithm 2 and Section 3.2).
@@ -89,7 +89,7 @@ static PetscErrorCode FGDDAdjacency(Mat A, PetscBool blocked, PetscInt *n, Petsc
 }
 
 /*
-  Balancing to uniform sizes (seed 003: "partitions of uniform size"): the nb vertices in nparts parts of
+  Balancing to uniform sizes (the FGDD paper: "partitions of uniform size"): the nb vertices in nparts parts of
   nb / nparts or nb / nparts + 1 vertices. Vertices of too large parts move to a too small neighbouring part
   (passes until nothing moves), then whatever remains moves to any part that is too small. Returns the
   number of vertices moved.

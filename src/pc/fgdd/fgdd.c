@@ -1,5 +1,5 @@
 /*
-   PCFGDD: fine-grained domain decomposition for triangular solves (seed 003).
+   PCFGDD: fine-grained domain decomposition for triangular solves (the FGDD paper of Gondhalekar et al.).
 
    The PC orchestrates: it partitions the local block into many small subdomains (fgdd-partition.c), reorders
    it so each subdomain's rows are contiguous and drops the entries between subdomains, factors each subdomain
@@ -11,6 +11,7 @@
 #include <petscdmda.h>
 #include <petscgilu.h>
 #include <petscgilu/private/giluimpl.h>
+#include <petscgilu/private/citations.h>
 #include <petscgilu/private/backend.h>
 #include <petscgilu/private/stencil.h>
 #include "fgdd.h"
@@ -183,6 +184,7 @@ static PetscErrorCode PCSetUp_FGDD(PC pc)
   PetscObjectState state;
 
   PetscFunctionBegin;
+  PetscCall(PetscGILUCitationsRegister(GILU_CITE_FGDD));
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
   if (size > 1) PetscCall(MatGetDiagonalBlock(A, &Alocal));
   PetscCall(PetscObjectTypeCompareAny((PetscObject)Alocal, &ok, MATSEQAIJ, MATSEQBAIJ, ""));
@@ -767,7 +769,7 @@ PetscErrorCode PCFGDDGetSubdomains(PC pc, PetscInt *n, const PetscInt *rows[], I
 }
 
 /*MC
-   PCFGDD - "fgdd": fine-grained domain decomposition for triangular solves (seed 003). The local block is cut into
+   PCFGDD - "fgdd": fine-grained domain decomposition for triangular solves (the FGDD paper of Gondhalekar et al.). The local block is cut into
    many small non-overlapping subdomains, reordered so each subdomain's rows are contiguous; the entries between
    subdomains are dropped for the preconditioner only, each subdomain is factored by ILU(0) and stored as ILDU0
    (unit lower L, inverted diagonal D^{-1}, unit upper D^{-1} U), and the subdomains are solved independently (a host
@@ -799,6 +801,10 @@ PetscErrorCode PCFGDDGetSubdomains(PC pc, PetscInt *n, const PetscInt *rows[], I
    subdomain, on the host factors whatever the back-end (`-pc_fgdd_backend cuda` or cudaemu included).
 
    Level: intermediate
+
+   References:
+.  * - Atharva Gondhalekar, Kjetil Haugen, Thomas Gibson and Wu-chun Feng, Mapping Sparse Triangular Solves to GPUs via
+       Fine-grained Domain Decomposition, preprint (the FGDD paper; `-citations` lists it)
 
 .seealso: `PCCreate()`, `PCSetType()`, `PCBJACOBI`, `PCILU`, `PCFGDDSetSubdomainRows()`, `PCFGDDSetSubdomainBox()`,
           `PCFGDDSetPartitioner()`, `PCFGDDSetApplyType()`, `PCFGDDSetFused()`, `PCFGDDSetBackend()`, `PCFGDDSetThreads()`, `PCFGDDSetZeroPivot()`,

@@ -1,5 +1,5 @@
 /*
-   Private data of PCFGDD (fine-grained domain decomposition, seed 003), shared by fgdd.c (the PC),
+   Private data of PCFGDD (fine-grained domain decomposition, the FGDD paper), shared by fgdd.c (the PC),
    fgdd-partition.c (partitioning, balancing, reordering), fgdd-apply.c (ILDU0 factors, levels, host
    apply variants) and cuda/fgdd.cu (the same apply variants as CUDA kernels, also run by cudaemu).
 

@@ -1,5 +1,5 @@
 /*
-   PCSPARSIFY, the selection (seed 001, section 3.2, Algorithm 2): the local data of the matrix, the
+   PCSPARSIFY, the selection (the SPCG paper, Section 3.2, Algorithm 2): the local data of the matrix, the
    magnitude order of its off-diagonal entries, the candidates A = Â_t + S_t, their convergence
    indicator ||Â_t^-1|| ||S_t|| and their wavefronts (on the ILU(K) pattern for K > 0).
 

@@ -1,5 +1,5 @@
 /*
-   PCSPARSIFY: wavefront-aware sparsification before an incomplete factorization (seed 001, SPCG).
+   PCSPARSIFY: wavefront-aware sparsification before an incomplete factorization (SPCG, the paper of Ma et al.).
 
    At setup the PC splits A = Â + S by dropping the smallest off-diagonal entries of A, choosing how many
    with Algorithm 2 of the paper (sparsify-select.c has the pieces), and sets up an inner PC (prefix
@@ -8,6 +8,7 @@
 #include <petsc/private/pcimpl.h>
 #include <petscgilu.h>
 #include <petscgilu/private/giluimpl.h>
+#include <petscgilu/private/citations.h>
 #include "sparsify.h"
 
 #define PC_SPARSIFY_MAX_RATIOS 16
@@ -268,6 +269,7 @@ static PetscErrorCode PCSetUp_Sparsify(PC pc)
   PCFailedReason reason;
 
   PetscFunctionBegin;
+  PetscCall(PetscGILUCitationsRegister(GILU_CITE_SPCG));
   {
     PetscInt m, nc;
 
@@ -685,8 +687,8 @@ static PetscErrorCode PCSparsifyGetWavefronts_Sparsify(PC pc, PetscInt *wA, Pets
 }
 
 /*MC
-   PCSPARSIFY - "sparsify": wavefront-aware sparsification of the matrix before an inner preconditioner (seed 001,
-   SPCG: with `KSPCG` this is the sparsified preconditioned conjugate gradient method)
+   PCSPARSIFY - "sparsify": wavefront-aware sparsification of the matrix before an inner preconditioner (the SPCG
+   paper of Ma et al.: with `KSPCG` this is the sparsified preconditioned conjugate gradient method)
 
    At setup the matrix is split A = Ahat + S by dropping the t % smallest-magnitude off-diagonal entries (the
    diagonal is always kept; a symmetric matrix loses symmetric pairs, so Ahat stays symmetric; `MATBAIJ` loses whole
@@ -725,6 +727,10 @@ static PetscErrorCode PCSparsifyGetWavefronts_Sparsify(PC pc, PetscInt *wA, Pets
 
    A new setup with the same nonzero pattern runs the selection again on the new values: when the same entries are
    dropped, only the values of Ahat change and the inner PC refactors numerically; else Ahat and the inner PC are rebuilt.
+
+   References:
+.  * - Da Ma, Khalid Ahmad, Kazem Cheshmi, Hari Sundar and Mary Hall, Sparsified Preconditioned Conjugate Gradient Solver on
+       GPUs, preprint, 2025 (the SPCG paper; `-citations` lists it)
 
 .seealso: `PCSparsifySetRatios()`, `PCSparsifySetRatio()`, `PCSparsifySetTau()`, `PCSparsifySetOmega()`, `PCSparsifySetSymmetric()`,
           `PCSparsifyGetSubPC()`, `PCSparsifyGetSparsifiedMatrix()`, `PCSparsifyGetWavefronts()`, `PCILU`, `KSPCG`

@@ -482,7 +482,7 @@ PetscErrorCode PCStructILUGetSchedule(PC pc, PCStructILUSchedule *schedule)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* ---- back-end (the CUDA back-end issue) ---- */
+/* ---- back-end ---- */
 /*@
   PCStructILUSetBackend - Chooses where the triangular solves of `PCSTRUCTILU` run
 

@@ -17,6 +17,7 @@
 #include <petsc/private/pcimpl.h>
 #include <petscgilu.h>
 #include <petscgilu/private/giluimpl.h>
+#include <petscgilu/private/citations.h>
 #include <petscgilu/private/stencilgpu.h>
 #include "structilu.h"
 #include <petscgilu/private/backend.h>
@@ -340,6 +341,7 @@ static PetscErrorCode PCSetUp_StructILU(PC pc)
   const GILUStencilMat *msm;
 
   PetscFunctionBegin;
+  PetscCall(PetscGILUCitationsRegister(GILU_CITE_STRUCTILU));
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
   PetscCheck(!ilu->eisenstat || size == 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_structilu_eisenstat runs on one process only (the sweeps do not include the couplings between processes); use -pc_structilu_eisenstat 0 in parallel");
   PetscCall(MatStencilGPUGetStencilMat(A, &isstencil, &msm));
@@ -549,17 +551,6 @@ static PetscErrorCode PCApplyTranspose_StructILU(PC pc, Vec x, Vec y)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscBool  EisenstatCited = PETSC_FALSE;
-static const char EisenstatCitation[] = "@article{eisenstat1981,\n"
-                                        "  author  = {Stanley C. Eisenstat},\n"
-                                        "  title   = {Efficient Implementation of a Class of Preconditioned Conjugate Gradient Methods},\n"
-                                        "  journal = {SIAM Journal on Scientific and Statistical Computing},\n"
-                                        "  volume  = {2},\n"
-                                        "  number  = {1},\n"
-                                        "  pages   = {1--4},\n"
-                                        "  year    = {1981}\n"
-                                        "}\n";
-
 /* The Eisenstat trick's operator: y = Ahat x (StructILUEisenstatMult_Host()) */
 static PetscErrorCode MatMult_StructILUEisenstat(Mat S, Vec x, Vec y)
 {
@@ -619,7 +610,7 @@ static PetscErrorCode PCPreSolve_StructILU(PC pc, KSP ksp, Vec b, Vec x)
     }
     ilu->eisA = pc->mat;
     pc->mat   = ilu->eisshell;
-    PetscCall(PetscCitationsRegister(EisenstatCitation, &EisenstatCited));
+    PetscCall(PetscGILUCitationsRegister(GILU_CITE_EISENSTAT));
   }
   ilu->eisdepth++;
   if (!ilu->eisb[slot]) PetscCall(VecDuplicate(b, &ilu->eisb[slot]));
@@ -733,10 +724,10 @@ static PetscErrorCode PCView_StructILU_Backend(PC pc, PetscViewer viewer)
     char c[3][64];
 
     for (PetscInt r = 0; r < 3; r++) PetscCall(LinearForm(di->M[r], c[r], sizeof(c[r])));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  device solves: mapping lines (seed 000, Section 4.1), level = %" PetscInt_FMT "i + %" PetscInt_FMT "j + %" PetscInt_FMT "k, %" PetscInt_FMT " levels; transformed grid x^ = %s, y^ = %s, z^ = %s (level = x^ + y^ + z^); %" PetscInt_FMT " lines along z^ in %" PetscInt_FMT " thread blocks of %" PetscInt_FMT " x %" PetscInt_FMT " lines of the x^y^-plane, %" PetscInt_FMT " threads per block (%" PetscInt_FMT " per line and stage of the intra-row pipeline of %" PetscInt_FMT " stage(s)%s), stepping through their levels together, launched by minimum effective level, block-to-block waiting per level on per-block level counters for %" PetscInt_FMT " predecessor blocks (backward: %" PetscInt_FMT ")%s\n", di->w[0], di->w[1], di->w[2], di->nlevels, c[0], c[1], c[2], di->nlines, di->nblocks, di->linesx, di->linesy, di->linesx * di->linesy * d * di->nstage, d, di->nstage, di->nstage > 1 ? ", the earlier stages working ahead of the level" : "", di->npred[0], di->npred[1], di->nowait ? " DISABLED (-pc_structilu_cuda_nowait: results are wrong)" : ""));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  device solves: mapping lines (the StructILU paper, Section 4.1), level = %" PetscInt_FMT "i + %" PetscInt_FMT "j + %" PetscInt_FMT "k, %" PetscInt_FMT " levels; transformed grid x^ = %s, y^ = %s, z^ = %s (level = x^ + y^ + z^); %" PetscInt_FMT " lines along z^ in %" PetscInt_FMT " thread blocks of %" PetscInt_FMT " x %" PetscInt_FMT " lines of the x^y^-plane, %" PetscInt_FMT " threads per block (%" PetscInt_FMT " per line and stage of the intra-row pipeline of %" PetscInt_FMT " stage(s)%s), stepping through their levels together, launched by minimum effective level, block-to-block waiting per level on per-block level counters for %" PetscInt_FMT " predecessor blocks (backward: %" PetscInt_FMT ")%s\n", di->w[0], di->w[1], di->w[2], di->nlevels, c[0], c[1], c[2], di->nlines, di->nblocks, di->linesx, di->linesy, di->linesx * di->linesy * d * di->nstage, d, di->nstage, di->nstage > 1 ? ", the earlier stages working ahead of the level" : "", di->npred[0], di->npred[1], di->nowait ? " DISABLED (-pc_structilu_cuda_nowait: results are wrong)" : ""));
   }
   if (ilu->devfactored && ilu->factorpipe)
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  device factorization: in place on the device with the schedule of the solves, level-ordered layout, two-substage pipeline (seed 000, Section 4.2.2): at each level step a block runs substage 2 of its rows of that level beside substage 1 of its rows of the next level (2 thread groups of DoF threads per line, one barrier between the substages and one for the diagonal inversions); substage 1: %" PetscInt_FMT " of the %" PetscInt_FMT " L blocks and %" PetscInt_FMT " of the %" PetscInt_FMT " updates of a row (intra-row levels 0 and 1, rows at least two levels back)%s\n", di->nearly, di->nlowerL, di->npairs1, di->npairs,
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  device factorization: in place on the device with the schedule of the solves, level-ordered layout, two-substage pipeline (the StructILU paper, Section 4.2.2): at each level step a block runs substage 2 of its rows of that level beside substage 1 of its rows of the next level (2 thread groups of DoF threads per line, one barrier between the substages and one for the diagonal inversions); substage 1: %" PetscInt_FMT " of the %" PetscInt_FMT " L blocks and %" PetscInt_FMT " of the %" PetscInt_FMT " updates of a row (intra-row levels 0 and 1, rows at least two levels back)%s\n", di->nearly, di->nlowerL, di->npairs1, di->npairs,
                                      ilu->factors.single ? "; single-precision copy of the factors for the solves" : ""));
   else if (ilu->devfactored)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  device factorization: in place on the device with the schedule of the solves, level-ordered layout, %s%s\n", ilu->usedmma ? "one warp per grid point, block products on the FP64 tensor cores (m8n8k4 MMA), warp-shuffle Gauss-Jordan inversion of the diagonal blocks" : "DoF threads per grid point (a row of the block row each)",
@@ -1183,16 +1174,16 @@ static PetscErrorCode PCDestroy_StructILU(PC pc)
                                   per grid point, m8n8k4 MMA through gilu_mma_m8n8k4_f64); needs tile points at most 32
 . -pc_structilu_cuda_mapping tiles|lines - the grid-tier task mapping of the device factorization and solves: tiles (the
                                   default: a block per run of tile points of one level, launched by level, waiting for
-                                  each neighbour's tile) or lines (seed 000, Section 4.1: the affine transformation
+                                  each neighbour's tile) or lines (the StructILU paper, Section 4.1: the affine transformation
                                   (x^,y^,z^) of the grid, a thread per line along z^, 2D blocks of lines of the x^y^-plane
                                   that step through their levels together and wait per level for their predecessor blocks)
 . -pc_structilu_cuda_factor_pipeline <false> - with the lines mapping, the two-substage pipelined device factorization
-                                  (seed 000, Section 4.2.2): the part of a row's elimination that needs only rows two or
+                                  (the StructILU paper, Section 4.2.2): the part of a row's elimination that needs only rows two or
                                   more levels back (of its first two intra-row levels) runs one level step early, beside
                                   the rest of the rows of the previous level; the same factors (each element updated in
                                   the sequential order); DoF threads per line, so the tensor-core kernel is not used
 . -pc_structilu_cuda_tile_points n - grid points per thread block of the device kernels; with lines: lines per block (0, the default: 128/dof; at most 512/dof)
-. -pc_structilu_cuda_pipeline n - stages of the intra-row pipelined dot product of the device solves (seed 000, Table 2):
+. -pc_structilu_cuda_pipeline n - stages of the intra-row pipelined dot product of the device solves (the StructILU paper, Table 2):
                                   a row's off-diagonal products grouped by how many levels back their neighbour lies, each
                                   stage summed by its own thread group, so only the last stage waits for the previous level
                                   (0, the default: min(4, the levels the stencil spans); capped by them and by 512 threads)
@@ -1228,6 +1219,15 @@ static PetscErrorCode PCDestroy_StructILU(PC pc)
   once a transposed apply has run.
 
   Level: beginner
+
+  References:
++ * - Hao Luo, Qianchao Zhu, Xiaochen Hao, Chunxi Lei, Chengdi Ma, Chenchen Zhang, Yun Liang and Chao Yang, StructILU:
+      Dependency-Preserving Incomplete LU with Hierarchical Parallelism for Structured Grid PDEs on GPUs, Proceedings of
+      the 2025 International Conference on Supercomputing (ICS '25), ACM, 2025, doi:10.1145/3721145.3725745 (the StructILU paper)
+- * - Stanley C. Eisenstat, Efficient Implementation of a Class of Preconditioned Conjugate Gradient Methods, SIAM Journal
+      on Scientific and Statistical Computing 2(1), 1981 (-pc_structilu_eisenstat)
+
+  `-citations` lists the papers a run used, as BibTeX, at `PetscFinalize()`.
 
 .seealso: `PCILU`, `PCStructILUSetGrid()`, `PCStructILUSetDof()`, `PCStructILUSetLevels()`, `PCStructILUSetZeroPivot()`, `PCStructILUGetStencil()`
 M*/

@@ -1,5 +1,5 @@
 /*
-   CUDA kernels of the triangular-solve engine (seed 004): the segments of the host plan (sptrsvimpl.h) run in order
+   CUDA kernels of the triangular-solve engine (the Block SpTRSV paper): the segments of the host plan (sptrsvimpl.h) run in order
    on one device vector x (b copied in at the start of a solve, x copied out at the end):
      triangle  level-set (one launch per level, a thread per row; a triangle of one level is the completely
                parallel case) or sync-free (one launch, a thread per row in level order; a row spins on its
@@ -94,7 +94,7 @@ __global__ void SyncFreeKernel(GILUTriCUDA_s t, PetscScalar *x, int *flag, int *
 }
 
 /*
-  sync-free by columns (seed 004's improved layout keeps triangles in CSC; Liu et al.'s sync-free kernel): a thread per
+  sync-free by columns (the Block SpTRSV paper's improved layout keeps triangles in CSC; Liu et al.'s sync-free kernel): a thread per
   stored column s (level order, the block's columns those of its ticket), c = t.row[s]. It waits until all t.need[s]
   updates of x_c by the triangle's earlier columns are in (flag[c] counts them), finishes x_c = D^{-1} x_c, then
   subtracts T_rc x_c from every row r of its column by atomic adds and counts itself in flag[r]. The order of the atomic

@@ -1,5 +1,5 @@
 /*
-   MATSTENCILGPU's product on the device (the leftover of the MATSTENCILGPU issue): y = A xg with xg in the DMDA's
+   MATSTENCILGPU's product on the device: y = A xg with xg in the DMDA's
    ghosted local numbering, exactly the product of stencilgpu-ops.c (same terms; summed per row in stencil order).
    One thread per unknown (a grid point's row a), consecutive threads on consecutive rows: the values of each offset
    are read with unit stride (the stencil-major layout). Built by nvcc and for the emulation (cudaemu); called by

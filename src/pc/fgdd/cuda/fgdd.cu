@@ -1,5 +1,5 @@
 /*
-   PCFGDD's CUDA kernels (seed 003 Section 4): one thread block per subdomain, the subdomain's vector in shared
+   PCFGDD's CUDA kernels (the FGDD paper, Section 4): one thread block per subdomain, the subdomain's vector in shared
    memory, the ILDU0 factors (unit L, D^{-1}, unit D^{-1} U) in global memory. Compiled by nvcc for a GPU and by the
    host C++ compiler for the cudaemu emulation (the _cudaemu entry points); fgdd.c calls the build of the resolved
    back-end (-pc_fgdd_backend, default -gilu_backend: cuda or cudaemu).

@@ -11,7 +11,7 @@
 /* The grid-tier task mapping of the device kernels (-pc_structilu_cuda_mapping) */
 typedef enum {
   STRUCTILU_CUDA_MAPPING_TILES, /* one block per tile (a run of points of one level), launched by level, waiting per neighbour's tile */
-  STRUCTILU_CUDA_MAPPING_LINES  /* seed 000, Section 4.1: a thread per line along z^ of the transformed grid, 2D blocks of lines
+  STRUCTILU_CUDA_MAPPING_LINES  /* the StructILU paper, Section 4.1: a thread per line along z^ of the transformed grid, 2D blocks of lines
                                    stepping through their levels together, waiting per level for their predecessor blocks */
 } StructILUCUDAMapping;
 

@@ -4,7 +4,7 @@
    for every element, so the factors and the solves give the host's results to round-off (the products of a row are
    summed in stencil order here).
 
-   Schedule (the grid tier of StructILU, seed 000): level(i,j,k) = w.(i,j,k) with non-negative integer weights such
+   Schedule (the grid tier of the StructILU paper): level(i,j,k) = w.(i,j,k) with non-negative integer weights such
    that every lower offset l has w.l <= -1 and every upper offset u has w.u >= 1 (the affine hyperplane transformation;
    the weights of GILUStencilGetHyperplanes() are also checked against the upper offsets, and searched again if needed).
    Points of one level are independent in both sweeps. Two task mappings (-pc_structilu_cuda_mapping):
@@ -32,7 +32,7 @@
      many levels back their neighbour lies; each stage has its own group of DoF threads per point, which waits only
      for its own neighbours (lines: works that many levels ahead), so only the last stage (neighbours one level back)
      is left after the wait for the previous level; the partial sums are added in stage order
-     (-pc_structilu_cuda_pipeline, default min(4, levels spanned), as Table 2 of seed 000).
+     (-pc_structilu_cuda_pipeline, default min(4, levels spanned), as Table 2 of the StructILU paper).
    - the intra-row tier of the factorization: by default each point's eliminations run in stencil order (tiles: waiting
      for each neighbour in turn). With the lines mapping, -pc_structilu_cuda_factor_pipeline runs the two-substage
      pipeline of Section 4.2.2 (Figure 4(c)-(f), StructILULinesFactorPipelined): substage 1 of a row (the part of its
@@ -75,7 +75,7 @@ struct FactorType<1> {
 };
 
 /*
-  The grid-tier task mapping "lines" (seed 000, Section 4.1): the transformed coordinates (x^, y^, z^) = M (i,j,k) with
+  The grid-tier task mapping "lines" (the StructILU paper, Section 4.1): the transformed coordinates (x^, y^, z^) = M (i,j,k) with
   level = x^ + y^ + z^ (M unimodular, chosen on the host by ChooseLines()); a thread owns the line of points of one
   (x^, y^), one point per level; a block owns bx x by lines and steps through its levels with its threads together;
   before a level it waits until its predecessor blocks (the block offsets the stencil's lower offsets reach, upper
@@ -463,7 +463,7 @@ static __device__ void GILUDeviceBlockInvert(const FactorArgs *k, int pos, int p
 }
 
 /*
-  In-place ILU(0) of the rows of a tile (Algorithm 1 of seed 000; the same operations, in the same order, as
+  In-place ILU(0) of the rows of a tile (Algorithm 1 of the StructILU paper; the same operations, in the same order, as
   structilu-kernels.h), thread a of a point computing row a of its block row: L_ps = A_ps D_q^{-1} (IC: U_{q,-s}^T
   D_q^{-1}) and A_{p,s+u} -= L_ps U_{q,u} need only row a, so the DoF threads of a point are independent until the
   diagonal block is inverted (by the point's first thread, Gauss-Jordan with partial pivoting as on the host).
@@ -786,7 +786,7 @@ __global__ void __launch_bounds__(GILU_WARP_MAX_THREADS) StructILULinesFactorMMA
 }
 
 /*
-  The two-substage pipelined factorization (seed 000, Section 4.2.2, Figure 4(c)-(f)) on the lines mapping. The
+  The two-substage pipelined factorization (the StructILU paper, Section 4.2.2, Figure 4(c)-(f)) on the lines mapping. The
   intra-row dependency graph of a row: the L block of lower offset s needs the updates from the earlier lower offsets s'
   with s' + u = s; each update A_{p,t} -= L_ps U_{p+s,u} needs L_ps and the row p + s, which lies depth(s) = -w.s grid
   levels back. Substage 1 of a row is the part of the first two intra-row levels (L blocks without incoming updates, and
@@ -922,7 +922,7 @@ static inline void TicketsEnd(StructILUDevice dev)
 }
 
 /*
-  The affine transformation of the lines mapping (seed 000, Section 4.1, Figure 3): integer rows a, b of
+  The affine transformation of the lines mapping (the StructILU paper, Section 4.1, Figure 3): integer rows a, b of
   M = [a; b; w - a - b] (w: the level weights) with det M = +-1, so (x^, y^, z^) = M (i,j,k) is a bijection with
   level = x^ + y^ + z^: each line (x^, y^) holds at most one point per level. Every lower offset l must have a.l <= 0
   and b.l <= 0 (and every upper offset u a.u >= 0, b.u >= 0): then a point depends only on lines at smaller or equal
@@ -1034,14 +1034,14 @@ static PetscErrorCode CopyIntArray(const PetscInt *from, PetscInt n, int **dev)
 }
 
 /*
-  The intra-row pipeline of the solves (seed 000, Section 4.2.1): the off-diagonal offsets of a row are split into
+  The intra-row pipeline of the solves (the StructILU paper, Section 4.2.1): the off-diagonal offsets of a row are split into
   P stages by their distance in levels, depth = |w.off| >= 1: stage P - depth, at least 0 (the paper's rule: the
   nonzeros of stage g lie at most g - P levels back). Each stage is summed by its own group of threads of the block,
   which waits only for the neighbours of its stage: the earlier stages' neighbours belong to levels finished long
   before, so on a GPU those groups do their products while the block still waits for the previous level, and only
   the last stage (depth 1) is left after that wait. The partial sums are added in stage order. P = 1: one group, the
   products of a row in stencil order as before. Automatic (pipeline 0): P = min(4, the largest depth), as Table 2 of
-  seed 000 (Star-7P 1, Star-13P and Diamond-13P 2, Box-27P 4); P is also capped by the largest depth, by
+  the StructILU paper (Star-7P 1, Star-13P and Diamond-13P 2, Box-27P 4); P is also capped by the largest depth, by
   1024 threads per block and by maxstages (the lines mapping's shared memory).
 */
 static PetscErrorCode ChooseStages(const GILUStencil *st, const PetscInt w[3], PetscInt pipeline, PetscInt nthreads, PetscInt maxstages, PetscInt stage[], PetscInt *nstage)
