@@ -26,6 +26,41 @@ PETSC_INTERN PetscLogEvent GILU_CopyToGPU, GILU_CopyToCPU; /* registered in gilu
 PETSC_INTERN PetscMPIInt    GILUNodeRank, GILUNodeSize;
 PETSC_INTERN PetscErrorCode GILUNodeRankSetUp(void);
 
+/* ------------------------------------------------------------------------------------------ the back-end mechanism
+   One way for every component (PCs, MATSTENCILGPU, the triangular-solve engine) to run on the host, on a GPU or in
+   the emulation, PETSc's way (an ops table chosen at setup, a cuda/ folder providing the device ops):
+   - the component's device kernels are one ops table (a struct of function pointers), defined once in its cuda/
+     .cu file and returned by GILU_CUDA_NAME(<Component>DeviceGetOps)(const <Ops> **): the nvcc build under the
+     plain name, the emulated build with the suffix _cudaemu; GILU_DEVICE_GETOPS_DECLARE() declares both;
+   - at setup the component resolves its back-end once (its own option, else -gilu_backend:
+     PetscGILUGetBackend(), PetscGILUBackendResolve()) and takes the table with GILUBackendGetDeviceOps(): NULL for
+     the host, whose kernels the component calls directly;
+   - the apply path calls through the table it holds (or the host kernels when it holds none) and never decides
+     the back-end again. */
+#if defined(PETSCGILU_HAVE_CUDA)
+  #define GILU_DEVICE_GETOPS_DECLARE_CUDA(getops, Ops) PETSC_INTERN PetscErrorCode getops(const Ops **);
+  #define GILU_BACKEND_CALL_CUDA(call)                 PetscCall(call)
+#else
+  #define GILU_DEVICE_GETOPS_DECLARE_CUDA(getops, Ops)
+  #define GILU_BACKEND_CALL_CUDA(call) (void)0
+#endif
+#if defined(PETSCGILU_HAVE_CUDAEMU)
+  #define GILU_DEVICE_GETOPS_DECLARE_CUDAEMU(getops, Ops) PETSC_INTERN PetscErrorCode getops##_cudaemu(const Ops **);
+  #define GILU_BACKEND_CALL_CUDAEMU(call)                 PetscCall(call)
+#else
+  #define GILU_DEVICE_GETOPS_DECLARE_CUDAEMU(getops, Ops)
+  #define GILU_BACKEND_CALL_CUDAEMU(call) (void)0
+#endif
+#define GILU_DEVICE_GETOPS_DECLARE(getops, Ops) GILU_DEVICE_GETOPS_DECLARE_CUDA(getops, Ops) GILU_DEVICE_GETOPS_DECLARE_CUDAEMU(getops, Ops)
+/* *ops = the table of the resolved back-end ran (NULL for PETSCGILU_BACKEND_HOST); use inside a function returning PetscErrorCode */
+#define GILUBackendGetDeviceOps(ran, getops, ops) \
+  do { \
+    *(ops) = NULL; \
+    if ((ran) == PETSCGILU_BACKEND_CUDA) GILU_BACKEND_CALL_CUDA(getops(ops)); \
+    else if ((ran) == PETSCGILU_BACKEND_CUDAEMU) GILU_BACKEND_CALL_CUDAEMU(getops##_cudaemu(ops)); \
+    PetscCheck((ran) == PETSCGILU_BACKEND_HOST || *(ops), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: this build has no kernels for the back-end %s", #getops, PetscGILUBackendTypes[ran]); \
+  } while (0)
+
 /* A short name of a resolved back-end and of the device it runs on, for -ksp_view */
 PETSC_INTERN PetscErrorCode PetscGILUBackendName(PetscGILUBackendType, char[], size_t);
 

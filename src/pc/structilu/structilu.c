@@ -410,12 +410,7 @@ static PetscErrorCode PCStructILUSetUpDevice(PC pc)
   if (ilu->dev && ran != ilu->ran) PetscCall(ilu->devops->destroy(&ilu->dev));
   ilu->ran = ran;
   if (ran == PETSCGILU_BACKEND_HOST) PetscFunctionReturn(PETSC_SUCCESS);
-#if defined(PETSCGILU_HAVE_CUDA)
-  if (ran == PETSCGILU_BACKEND_CUDA) PetscCall(StructILUDeviceGetOps(&ilu->devops));
-#endif
-#if defined(PETSCGILU_HAVE_CUDAEMU)
-  if (ran == PETSCGILU_BACKEND_CUDAEMU) PetscCall(StructILUDeviceGetOps_cudaemu(&ilu->devops));
-#endif
+  GILUBackendGetDeviceOps(ran, StructILUDeviceGetOps, &ilu->devops);
   if (ilu->dev && ilu->devinfo.mapping != ilu->mapping) PetscCall(ilu->devops->destroy(&ilu->dev)); /* -pc_structilu_cuda_mapping changed */
   if (!ilu->dev) PetscCall(ilu->devops->create(&ilu->sm, ilu->mapping, ilu->tilepoints, ilu->pipeline, ilu->nowait, &ilu->dev, &ilu->devinfo));
   if (ilu->cudafactor) {

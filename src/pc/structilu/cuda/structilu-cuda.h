@@ -6,6 +6,7 @@
 #ifndef PETSCGILU_STRUCTILU_CUDA_H
 #define PETSCGILU_STRUCTILU_CUDA_H
 
+#include <petscgilu/private/backend.h>
 #include "../structilu.h"
 
 /* The grid-tier task mapping of the device kernels (-pc_structilu_cuda_mapping) */
@@ -60,11 +61,6 @@ typedef struct {
   PetscErrorCode (*destroy)(StructILUDevice *);
 } StructILUDeviceOps;
 
-#if defined(PETSCGILU_HAVE_CUDA)
-PETSC_INTERN PetscErrorCode StructILUDeviceGetOps(const StructILUDeviceOps **);
-#endif
-#if defined(PETSCGILU_HAVE_CUDAEMU)
-PETSC_INTERN PetscErrorCode StructILUDeviceGetOps_cudaemu(const StructILUDeviceOps **);
-#endif
+GILU_DEVICE_GETOPS_DECLARE(StructILUDeviceGetOps, StructILUDeviceOps)
 
 #endif
