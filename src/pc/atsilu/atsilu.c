@@ -47,6 +47,7 @@ typedef struct {
   PetscGILUBackendType backend;        /* -pc_atsilu_backend; auto: -gilu_backend's */
   PetscBool            backendset;     /* the PC's own option or setter was used */
   PetscGILUBackendType device;         /* the resolved back-end of the last setup (host, cuda or cudaemu) */
+  const ATSILUDeviceOps *devops;       /* its kernels (NULL: host) */
   PetscBool            ilutfallback;   /* ilut with a device back-end from -gilu_backend: the sweeps ran on the host */
   /* set up */
   ATSFactors      F;
@@ -149,12 +150,7 @@ static PetscErrorCode PCATSILUSweepsDevice(PC pc, Mat A)
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(GILU_ATSILUSweep, pc, A, 0, 0));
-#if defined(PETSCGILU_HAVE_CUDA)
-  if (ats->device == PETSCGILU_BACKEND_CUDA) PetscCall(ATSFactorsSweeps_CUDA(&ats->F, parilu, ats->sweeps, ats->tol, ats->hist, &ats->nsweeps));
-#endif
-#if defined(PETSCGILU_HAVE_CUDAEMU)
-  if (ats->device == PETSCGILU_BACKEND_CUDAEMU) PetscCall(ATSFactorsSweeps_CUDA_cudaemu(&ats->F, parilu, ats->sweeps, ats->tol, ats->hist, &ats->nsweeps));
-#endif
+  PetscCall(ats->devops->sweeps(&ats->F, parilu, ats->sweeps, ats->tol, ats->hist, &ats->nsweeps));
   PetscCall(PetscLogEventEnd(GILU_ATSILUSweep, pc, A, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -235,6 +231,7 @@ static PetscErrorCode PCATSILUSetUpBackend(PC pc)
     ats->device       = PETSCGILU_BACKEND_HOST;
     ats->ilutfallback = PETSC_TRUE;
   }
+  GILUBackendGetDeviceOps(ats->device, ATSILUDeviceGetOps, &ats->devops);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

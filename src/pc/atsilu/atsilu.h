@@ -13,6 +13,7 @@
 
 #include <petscgilu.h>
 #include <petscgilu/private/compat.h>
+#include <petscgilu/private/backend.h>
 #include <petscgiluconf.h>
 
 /* a square CSR matrix: n rows, i[n+1], j[i[n]] sorted ascending per row, a[i[n]]; with scale, entry (r, c) is
@@ -103,12 +104,13 @@ PETSC_INTERN PetscErrorCode ATSBlockFactorsFinishU(ATSBlockFactors *);
 PETSC_INTERN PetscErrorCode ATSBlockFactorsResidual(ATSBlockFactors *, PetscReal *);
 PETSC_INTERN PetscErrorCode ATSBlockFactorsExport(ATSBlockFactors *, ATSCSR *, ATSCSR *, PetscInt *);
 
-/* the fixed-pattern sweeps as CUDA kernels (cuda/atsilu.cu): on a GPU, and in the cudaemu emulation */
-#if defined(PETSCGILU_HAVE_CUDA)
-PETSC_INTERN PetscErrorCode ATSFactorsSweeps_CUDA(ATSFactors *, PetscBool, PetscInt, PetscReal, PetscReal[], PetscInt *);
-#endif
-#if defined(PETSCGILU_HAVE_CUDAEMU)
-PETSC_INTERN PetscErrorCode ATSFactorsSweeps_CUDA_cudaemu(ATSFactors *, PetscBool, PetscInt, PetscReal, PetscReal[], PetscInt *);
-#endif
+/* The device ops of PCATSILU (cuda/atsilu.cu), on a GPU or in the cudaemu emulation, taken once at setup with
+   GILUBackendGetDeviceOps() (backend.h) */
+typedef struct {
+  /* up to nsweeps fixed-pattern sweeps (ParILU when parilu, else ATS-ILU) from the factors in F, stopping after a
+     sweep whose relative residual is at most tol (tol > 0); the residual history, the sweeps run */
+  PetscErrorCode (*sweeps)(ATSFactors *, PetscBool, PetscInt, PetscReal, PetscReal[], PetscInt *);
+} ATSILUDeviceOps;
+GILU_DEVICE_GETOPS_DECLARE(ATSILUDeviceGetOps, ATSILUDeviceOps)
 
 #endif

@@ -42,7 +42,7 @@ typedef struct {
   IS                   permis;   /* the ordering (rows), for PCFGDDGetSubdomains() */
   PetscScalar         *work;     /* the permuted vector */
   PetscGILUBackendType ran;      /* the resolved back-end of the last setup */
-  FGDDDeviceOps        devops;   /* cuda or cudaemu: the entry points of that build */
+  const FGDDDeviceOps *devops;   /* cuda or cudaemu: the kernels of that build (NULL: host) */
   FGDDDevice           dev;      /* cuda or cudaemu: device copies of the factors */
   PetscObjectState     state;    /* nonzero state of the partitioned block */
   PetscBool            analyzed;
@@ -58,7 +58,7 @@ static PetscErrorCode PCReset_FGDD(PC pc)
   PetscCall(PetscFree(fg->rowsizes));
   PetscCall(ISDestroy(&fg->permis));
   PetscCall(PetscFree(fg->work));
-  if (fg->dev) PetscCall(fg->devops.destroy(&fg->dev));
+  if (fg->dev) PetscCall(fg->devops->destroy(&fg->dev));
   fg->analyzed = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -156,22 +156,7 @@ static PetscErrorCode PCFGDDSetUpBackend(PC pc)
   if (!fg->backendset) PetscCall(PetscGILUGetBackend(&want));
   PetscCall(PetscGILUBackendResolve(PetscObjectComm((PetscObject)pc), want, &ran));
   fg->ran = ran;
-  PetscCall(PetscMemzero(&fg->devops, sizeof(fg->devops)));
-#if defined(PETSCGILU_HAVE_CUDA)
-  if (ran == PETSCGILU_BACKEND_CUDA) {
-    fg->devops.create  = FGDDDeviceCreate;
-    fg->devops.destroy = FGDDDeviceDestroy;
-    fg->devops.apply   = FGDDDeviceApply;
-  }
-#endif
-#if defined(PETSCGILU_HAVE_CUDAEMU)
-  if (ran == PETSCGILU_BACKEND_CUDAEMU) {
-    fg->devops.create  = FGDDDeviceCreate_cudaemu;
-    fg->devops.destroy = FGDDDeviceDestroy_cudaemu;
-    fg->devops.apply   = FGDDDeviceApply_cudaemu;
-  }
-#endif
-  PetscCheck(ran == PETSCGILU_BACKEND_HOST || fg->devops.apply, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCFGDD: no kernels for the back-end %s", PetscGILUBackendTypes[ran]);
+  GILUBackendGetDeviceOps(ran, FGDDDeviceGetOps, &fg->devops);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -190,7 +175,7 @@ static PetscErrorCode PCSetUp_FGDD(PC pc)
   PetscCall(PetscObjectTypeCompareAny((PetscObject)Alocal, &ok, MATSEQAIJ, MATSEQBAIJ, ""));
   PetscCheck(ok, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PCFGDD works on AIJ and BAIJ matrices (SEQ or MPI), not %s: use -mat_type aij (or -dm_mat_type aij)", ((PetscObject)Alocal)->type_name);
   PetscCall(MatGetNonzeroState(Alocal, &state));
-  if (fg->dev) PetscCall(fg->devops.destroy(&fg->dev)); /* with the old back-end's entry points */
+  if (fg->dev) PetscCall(fg->devops->destroy(&fg->dev)); /* with the old back-end's entry points */
   PetscCall(PCFGDDSetUpBackend(pc));
   if (!fg->analyzed || pc->flag != SAME_NONZERO_PATTERN || state != fg->state) {
     PetscCall(PCReset_FGDD(pc));
@@ -243,8 +228,8 @@ static PetscErrorCode PCApply_FGDD(PC pc, Vec x, Vec y)
   else if (f->nb) { /* cuda or cudaemu: the permuted vector is copied to the device and back by the apply (none for an empty local block) */
     for (PetscInt i = 0; i < f->nb; i++)
       for (PetscInt c = 0; c < bs; c++) z[i * bs + c] = xa[f->perm[i] * bs + c];
-    if (!fg->dev) PetscCall(fg->devops.create(f, &fg->dev)); /* the factors of this setup, copied once */
-    PetscCall(fg->devops.apply(fg->dev, (FGDDApplyType)fg->apply, fg->fused, z));
+    if (!fg->dev) PetscCall(fg->devops->create(f, &fg->dev)); /* the factors of this setup, copied once */
+    PetscCall(fg->devops->apply(fg->dev, (FGDDApplyType)fg->apply, fg->fused, z));
     for (PetscInt i = 0; i < f->nb; i++)
       for (PetscInt c = 0; c < bs; c++) ya[f->perm[i] * bs + c] = z[i * bs + c];
   }
@@ -428,7 +413,7 @@ static PetscErrorCode PCFGDDSetBackend_FGDD(PC pc, PetscGILUBackendType backend)
   fg->backend    = backend; /* resolved (and checked) at the setup, or now when the PC is set up */
   fg->backendset = PETSC_TRUE;
   if (pc->setupcalled && fg->analyzed) {
-    if (fg->dev) PetscCall(fg->devops.destroy(&fg->dev)); /* with the old back-end's entry points */
+    if (fg->dev) PetscCall(fg->devops->destroy(&fg->dev)); /* with the old back-end's entry points */
     PetscCall(PCFGDDSetUpBackend(pc));
   }
   PetscFunctionReturn(PETSC_SUCCESS);

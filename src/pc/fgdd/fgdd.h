@@ -12,6 +12,7 @@
 
 #include <petscmat.h>
 #include <petscgilu/private/compat.h>
+#include <petscgilu/private/backend.h>
 
 #define FGDD_MAX_BS 8 /* largest BAIJ block size (GILU_MAX_DOF) */
 
@@ -63,25 +64,14 @@ PETSC_INTERN PetscErrorCode FGDDApply_Host(const FGDDFactors *, FGDDApplyType, P
 /* the exact transpose of the apply, sequential within each subdomain (every back-end: the factors are on the host) */
 PETSC_INTERN PetscErrorCode FGDDApplyTranspose_Host(const FGDDFactors *, const PetscScalar[], PetscScalar[], PetscScalar[]);
 
-/* cuda/fgdd.cu, built by nvcc (plain names, PETSCGILU_HAVE_CUDA) and for the emulation (_cudaemu names,
-   PETSCGILU_HAVE_CUDAEMU): device copies of the factors and the apply kernels */
+/* The device ops of PCFGDD (cuda/fgdd.cu: device copies of the factors and the apply kernels), on a GPU or in the
+   cudaemu emulation, taken once at setup with GILUBackendGetDeviceOps() (backend.h) */
 typedef struct _n_FGDDDevice *FGDDDevice;
-#define FGDD_DEVICE_DECLARE(suffix) \
-  PETSC_INTERN PetscErrorCode FGDDDeviceCreate##suffix(const FGDDFactors *, FGDDDevice *); \
-  PETSC_INTERN PetscErrorCode FGDDDeviceDestroy##suffix(FGDDDevice *); \
-  PETSC_INTERN PetscErrorCode FGDDDeviceApply##suffix(FGDDDevice, FGDDApplyType, PetscBool, PetscScalar[]);
-#if defined(PETSCGILU_HAVE_CUDA)
-FGDD_DEVICE_DECLARE()
-#endif
-#if defined(PETSCGILU_HAVE_CUDAEMU)
-FGDD_DEVICE_DECLARE(_cudaemu)
-#endif
-
-/* the entry points of one build, chosen by the resolved back-end */
 typedef struct {
-  PetscErrorCode (*create)(const FGDDFactors *, FGDDDevice *);
+  PetscErrorCode (*create)(const FGDDFactors *, FGDDDevice *); /* copies the factors and the level lists, checks the device's levels */
   PetscErrorCode (*destroy)(FGDDDevice *);
-  PetscErrorCode (*apply)(FGDDDevice, FGDDApplyType, PetscBool, PetscScalar[]);
+  PetscErrorCode (*apply)(FGDDDevice, FGDDApplyType, PetscBool, PetscScalar[]); /* z := (L D U)^{-1} z on the permuted vector */
 } FGDDDeviceOps;
+GILU_DEVICE_GETOPS_DECLARE(FGDDDeviceGetOps, FGDDDeviceOps)
 
 #endif

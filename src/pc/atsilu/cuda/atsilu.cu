@@ -63,7 +63,7 @@ static PetscErrorCode ATSCSRFreeDevice(ATSCSR *d)
   residual is at most tol (tol > 0); hist[s] receives the residual after sweep s (summed on the host in row
   order, as ATSFactorsResidual() does). The factors' values are copied back into F; *done is the sweeps run.
 */
-PetscErrorCode GILU_CUDA_NAME(ATSFactorsSweeps_CUDA)(ATSFactors *F, PetscBool parilu, PetscInt nsweeps, PetscReal tol, PetscReal hist[], PetscInt *done)
+static PetscErrorCode Sweeps(ATSFactors *F, PetscBool parilu, PetscInt nsweeps, PetscReal tol, PetscReal hist[], PetscInt *done)
 {
   PetscInt     n = F->n, nzl = F->L.i[n], nzu = F->Ut.i[n];
   PetscBool    atshared = (PetscBool)(F->At.i == F->Ut.i && F->At.j == F->Ut.j);
@@ -129,5 +129,14 @@ PetscErrorCode GILU_CUDA_NAME(ATSFactorsSweeps_CUDA)(ATSFactors *F, PetscBool pa
   GILU_CUDA_CHECK(cudaFree(rw));
   GILU_CUDA_CHECK(cudaFree(zero));
   PetscCall(PetscFree(hrw));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static const ATSILUDeviceOps DeviceOps = {Sweeps};
+
+PetscErrorCode GILU_CUDA_NAME(ATSILUDeviceGetOps)(const ATSILUDeviceOps **ops)
+{
+  PetscFunctionBegin;
+  *ops = &DeviceOps;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

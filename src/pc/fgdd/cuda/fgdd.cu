@@ -1,7 +1,7 @@
 /*
    PCFGDD's CUDA kernels (the FGDD paper, Section 4): one thread block per subdomain, the subdomain's vector in shared
    memory, the ILDU0 factors (unit L, D^{-1}, unit D^{-1} U) in global memory. Compiled by nvcc for a GPU and by the
-   host C++ compiler for the cudaemu emulation (the _cudaemu entry points); fgdd.c calls the build of the resolved
+   host C++ compiler for the cudaemu emulation (the _cudaemu entry point); fgdd.c takes the table of the resolved
    back-end (-pc_fgdd_backend, default -gilu_backend: cuda or cudaemu).
 
      LevelsKernel        Algorithm 2: parallel level assignment of a subdomain's rows (L or U)
@@ -10,8 +10,8 @@
      edge                level by level, a thread per nonzero, atomicAdd into shared memory (nondeterministic order)
      fused / separate    one kernel for L, D and U, or three kernels (each loads and stores the vector)
 
-   Entry points (fgdd.h): FGDDDeviceCreate (copies the factors and the level lists, checks the device's levels
-   against the host's), FGDDDeviceApply (z := (L D U)^{-1} z on the permuted vector), FGDDDeviceDestroy.
+   Entry point (fgdd.h): FGDDDeviceGetOps, the table {create (copies the factors and the level lists, checks the
+   device's levels against the host's), destroy, apply (z := (L D U)^{-1} z on the permuted vector)}.
 */
 #include <petscgilu/private/gilucuda.h>
 #include <petscgilu/private/backend.h>
@@ -278,7 +278,7 @@ static PetscErrorCode EdgeLists(const FGDDFactors *f, PetscBool lower, PetscInt 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PETSC_INTERN PetscErrorCode GILU_CUDA_NAME(FGDDDeviceDestroy)(FGDDDevice *);
+static PetscErrorCode DeviceDestroy(FGDDDevice *);
 
 /* Algorithm 2 on the device for L and U, compared with the host's levels */
 static PetscErrorCode CheckLevels(FGDDDevice dev, const FGDDFactors *f)
@@ -318,7 +318,7 @@ static PetscErrorCode SharedOptIn(K *kernel, const char name[], size_t dynamic, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PETSC_INTERN PetscErrorCode GILU_CUDA_NAME(FGDDDeviceCreate)(const FGDDFactors *f, FGDDDevice *devp)
+static PetscErrorCode DeviceCreate(const FGDDFactors *f, FGDDDevice *devp)
 {
   FGDDDevice dev;
   PetscInt  *ep, *er, *ek, nnz = f->ai[f->nb], nlevL = f->lsub[f->nsub], nlevU = f->usub[f->nsub];
@@ -367,7 +367,7 @@ PETSC_INTERN PetscErrorCode GILU_CUDA_NAME(FGDDDeviceCreate)(const FGDDFactors *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PETSC_INTERN PetscErrorCode GILU_CUDA_NAME(FGDDDeviceDestroy)(FGDDDevice *devp)
+static PetscErrorCode DeviceDestroy(FGDDDevice *devp)
 {
   FGDDDevice dev = *devp;
 
@@ -380,7 +380,7 @@ PETSC_INTERN PetscErrorCode GILU_CUDA_NAME(FGDDDeviceDestroy)(FGDDDevice *devp)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PETSC_INTERN PetscErrorCode GILU_CUDA_NAME(FGDDDeviceApply)(FGDDDevice dev, FGDDApplyType type, PetscBool fused, PetscScalar z[])
+static PetscErrorCode DeviceApply(FGDDDevice dev, FGDDApplyType type, PetscBool fused, PetscScalar z[])
 {
   size_t   bytes = sizeof(PetscScalar) * dev->nb * dev->d.bs;
   unsigned grid  = (unsigned)dev->nsub;
@@ -391,5 +391,14 @@ PETSC_INTERN PetscErrorCode GILU_CUDA_NAME(FGDDDeviceApply)(FGDDDevice dev, FGDD
   else
     for (int part = 0; part < 3; part++) PetscCall(GILU_LAUNCH(ApplyPart, grid, FGDD_NT, dev->shmem, 0, dev->d, (int)type, part, dev->maxsub, dev->z));
   PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToHost)(z, dev->z, bytes)); /* logged as GILUCopyToCPU */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static const FGDDDeviceOps DeviceOps = {DeviceCreate, DeviceDestroy, DeviceApply};
+
+PetscErrorCode GILU_CUDA_NAME(FGDDDeviceGetOps)(const FGDDDeviceOps **ops)
+{
+  PetscFunctionBegin;
+  *ops = &DeviceOps;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
