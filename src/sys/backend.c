@@ -92,6 +92,25 @@ PetscErrorCode PetscGILUGetBackend(PetscGILUBackendType *type)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  The options of the whole plugin (every object of it reads them): read, checked and listed by -help once, when the
+  package is initialized (PetscGILUInitializePackage()). The objects consult the database again at each setup
+  (PetscGILUGetBackend(), GILUScheduleCreate()), so a program may change them between solves; the options of the
+  emulation are listed with their checks where the cudaemu back-end is first chosen (GILUEmuOptionsHelp()).
+*/
+PetscErrorCode GILUOptionsSetUp(void)
+{
+  PetscGILUBackendType backend = PETSCGILU_BACKEND_AUTO;
+  PetscInt             delay   = 0;
+
+  PetscFunctionBegin;
+  PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "petscgilu options (every object of the plugin)", "Sys");
+  PetscCall(PetscOptionsEnum("-gilu_backend", "Where petscgilu's kernels run, for every object without its own -..._backend option", "PetscGILUGetBackend", PetscGILUBackendTypes, (PetscEnum)backend, (PetscEnum *)&backend, NULL));
+  PetscCall(PetscOptionsInt("-gilu_schedule_delay", "Developer test hook: microseconds each unit of a host thread schedule sleeps before its work, so a missing wait shows in every run (environment: GILU_SCHEDULE_DELAY)", "None", delay, &delay, NULL));
+  PetscOptionsEnd();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@C
   PetscGILUBackendResolve - The back-end that runs for a request: auto becomes cuda when the library was built
   with CUDA and a device is present, else host; cuda and cudaemu are checked to be available

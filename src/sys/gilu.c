@@ -69,6 +69,7 @@ PetscErrorCode PetscGILUInitializePackage(void)
   if (PetscGILUPackageInitialized) PetscFunctionReturn(PETSC_SUCCESS);
   PetscGILUPackageInitialized = PETSC_TRUE;
   PetscCall(GILUNodeRankSetUp());
+  PetscCall(GILUOptionsSetUp());
   PetscCall(PCInitializePackage());
   PetscCall(PCRegister(PCSTRUCTILU, PCCreate_StructILU));
   PetscCall(MatRegisterRootName(MATSTENCILGPU, MATSEQSTENCILGPU, MATMPISTENCILGPU));

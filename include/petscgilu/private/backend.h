@@ -61,6 +61,9 @@ PETSC_INTERN PetscErrorCode GILUNodeRankSetUp(void);
     PetscCheck((ran) == PETSCGILU_BACKEND_HOST || *(ops), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: this build has no kernels for the back-end %s", #getops, PetscGILUBackendTypes[ran]); \
   } while (0)
 
+/* The plugin-wide options (-gilu_backend, -gilu_schedule_delay): read and listed by -help at package initialization */
+PETSC_INTERN PetscErrorCode GILUOptionsSetUp(void);
+
 /* A short name of a resolved back-end and of the device it runs on, for -ksp_view */
 PETSC_INTERN PetscErrorCode PetscGILUBackendName(PetscGILUBackendType, char[], size_t);
 
