@@ -167,11 +167,17 @@ PG_EX_RUN      := $(PETSCGILU_DIR)/tests/petsc-examples/run
 # s=<case name substring>: s='petsc-examples-ex45_np2*' -> s=ex45_np2; and PETSCGILU_CHECK_S=<the patterns>)
 PG_S_EXAMPLES  := $(filter petsc-examples%,$(s))
 PG_S_BENCH     := $(filter bench-smoke%,$(s))
-PG_S_HARNESS   := $(filter-out petsc-examples% bench-smoke%,$(s))
+PG_S_OPTIONS   := $(filter options%,$(s))
+PG_S_HARNESS   := $(filter-out petsc-examples% bench-smoke% options%,$(s))
 PG_S_EX_SUBSTR := $(patsubst -%,%,$(patsubst petsc-examples%,%,$(subst *,,$(subst %,,$(firstword $(PG_S_EXAMPLES))))))
 PG_RUN_HARNESS := $(if $(s),$(PG_S_HARNESS),1)
 PG_RUN_EXAMPLES:= $(if $(s),$(PG_S_EXAMPLES),1)
 PG_RUN_BENCH   := $(if $(s),$(PG_S_BENCH),1)
+PG_RUN_OPTIONS := $(if $(s),$(PG_S_OPTIONS),1)
+# the options -help prints for each type against its man page and doc/ (runs PETSc's ksp ex45, which the
+# petsc-examples suite builds; s=options runs it alone)
+PG_OPTIONS_TAPLOG := $(PG_TESTDIR)/options_tap.log
+PG_OPTIONS_CHECK  := $(PETSCGILU_DIR)/tests/options/check
 PG_BENCH_TAPLOG:= $(PG_TESTDIR)/bench-smoke_tap.log
 PG_BENCH_SMOKE := $(PETSCGILU_DIR)/tests/bench-smoke/run
 # kernel coverage: every process check runs logs the kernel instantiations it launches under cudaemu; at the end
@@ -183,7 +189,7 @@ PG_COVERAGE_SKIP = $(if $(s),s= selects some tests only,$(if $(filter 1,$(PETSCG
 check: export GILU_CUDAEMU_LAUNCH_LOG := $(PG_LAUNCH_LOG)
 
 check: all
-	@mkdir -p $(PG_TESTDIR); rm -f $(PG_TAPLOG) $(PG_EX_TAPLOG) $(PG_BENCH_TAPLOG) $(PG_KERNELS_TAPLOG); : > $(PG_LAUNCH_LOG); status=0; \
+	@mkdir -p $(PG_TESTDIR); rm -f $(PG_TAPLOG) $(PG_EX_TAPLOG) $(PG_BENCH_TAPLOG) $(PG_KERNELS_TAPLOG) $(PG_OPTIONS_TAPLOG); : > $(PG_LAUNCH_LOG); status=0; \
 	$(if $(PG_RUN_HARNESS),$(PG_TEST_MAKE) -j$(CHECK_JOBS) test $(if $(PG_S_HARNESS),s='$(PG_S_HARNESS)') || status=1;) \
 	$(if $(PG_RUN_EXAMPLES),if [ -x $(PG_EX_RUN) ]; then \
 	  echo "Running tests/petsc-examples/run"; \
@@ -198,8 +204,11 @@ check: all
 	    TESTDIR=$(PG_TESTDIR) $(PG_TESTDIR)/tests/ex1 $(PG_TESTDIR)/tutorials/ex1 $(PG_TESTDIR)/tests/ex8 > /dev/null && $(MAKE) --no-print-directory $(PG_STREAM) > /dev/null && \
 	  PETSCGILU_DIR=$(PETSCGILU_DIR) $(PG_BENCH_SMOKE) || status=1; \
 	fi;) \
+	$(if $(PG_RUN_OPTIONS),echo "Running tests/options/check (-help, man pages and doc/ agree)"; \
+	  $(PYTHON3) $(PG_OPTIONS_CHECK) --exe $(PG_BUILDDIR)/petsc-examples/ksp_ksp_tutorials_ex45 --lib $(PG_LIB) \
+	    --src $(PETSCGILU_DIR)/src --doc $(PETSCGILU_DIR)/doc --tap $(PG_OPTIONS_TAPLOG) || status=1;) \
 	$(PYTHON3) $(PG_COVERAGE) --objdir $(PG_OBJDIR) --log $(PG_LAUNCH_LOG) --tap $(PG_KERNELS_TAPLOG) $(if $(PG_COVERAGE_SKIP),--skip '$(PG_COVERAGE_SKIP)') || status=1; \
-	logs=; for f in $(PG_TAPLOG) $(PG_EX_TAPLOG) $(PG_BENCH_TAPLOG) $(PG_KERNELS_TAPLOG); do [ -f $$f ] && logs="$$logs $$f"; done; \
+	logs=; for f in $(PG_TAPLOG) $(PG_EX_TAPLOG) $(PG_BENCH_TAPLOG) $(PG_OPTIONS_TAPLOG) $(PG_KERNELS_TAPLOG); do [ -f $$f ] && logs="$$logs $$f"; done; \
 	cat /dev/null $$logs | awk ' \
 	  /^[ \t]*not ok/ { if ($$0 ~ /# *(SKIP|TODO)/) s++; else f++; next } \
 	  /^[ \t]*ok/     { if ($$0 ~ /# *(SKIP|TODO)/) s++; else p++; next } \

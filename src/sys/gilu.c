@@ -54,7 +54,20 @@ PetscErrorCode PetscGILUFinalizePackage(void)
   Collective on `PETSC_COMM_WORLD` the first time (it finds the rank of each process on its node, whose
   index chooses the GPU of the process), not collective afterwards
 
+  Options Database Keys:
++ -gilu_backend auto|host|cuda|cudaemu - where petscgilu's kernels run, for every object without its own back-end option (`PetscGILUGetBackend()`)
+. -gilu_schedule_delay us             - developer test hook: each unit of a host thread schedule sleeps us microseconds first, so a missing wait shows
+. -gilu_cudaemu_schedule inorder|reverse|random[:seed] - the emulation's block dispatch and thread order (default inorder)
+. -gilu_cudaemu_block_order order     - the block dispatch order alone
+. -gilu_cudaemu_thread_order order    - the order of the threads of a block alone
+. -gilu_cudaemu_seed n                - the seed of the random orders (default 1)
+. -gilu_cudaemu_resident n            - blocks resident at once, 1 to 64 (default 4)
+. -gilu_cudaemu_arch sm_80|sm_90      - the architecture whose shared-memory opt-in limit the emulation applies (default sm_80)
+- -gilu_cudaemu_devices n             - devices of the emulated node, 1 to 64 (default 1)
+
   Notes:
+  The emulation's options (-gilu_cudaemu_*) are read and listed by -help where the cudaemu back-end is first chosen.
+
   Programs linked with libpetscgilu call this once after `PetscInitialize()`. Programs that
   are not linked with it load it with the option `-dll_append /path/to/libpetscgilu.so`,
   which calls `PetscDLLibraryRegister_petscgilu()`, hence this function. Calling it again is harmless.
