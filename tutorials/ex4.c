@@ -308,51 +308,29 @@ int main(int argc, char **argv)
 
 /*TEST
 
+   # PETSc's ILU(0) and StructILU, on AIJ and on BAIJ matrices: the same iterations (one output per dimension)
    test:
-      suffix: ilu_3d
-      args: -pc_type {{ilu structilu}shared output} -ksp_converged_reason
+      suffix: ilu
+      args: -dim {{2 3}separate output} -dm_mat_type {{aij baij}shared output} -pc_type {{ilu structilu}shared output} -ksp_converged_reason
 
-   test:
-      suffix: ilu_2d
-      args: -dim 2 -pc_type {{ilu structilu}shared output} -ksp_converged_reason
-
-   test:
-      suffix: baij_ilu_3d
-      args: -dm_mat_type baij -pc_type {{ilu structilu}shared output} -ksp_converged_reason
-      output_file: output/ex4_ilu_3d.out
-
-   test:
-      suffix: baij_ilu_2d
-      args: -dim 2 -dm_mat_type baij -pc_type {{ilu structilu}shared output} -ksp_converged_reason
-      output_file: output/ex4_ilu_2d.out
-
+   # two ranks: block Jacobi with ILU(0) or StructILU blocks
    test:
       suffix: bjacobi_2
       nsize: 2
-      args: -pc_type bjacobi -sub_pc_type {{ilu structilu}shared output} -ksp_converged_reason
+      args: -dim {{2 3}separate output} -dm_mat_type {{aij baij}shared output} -pc_type bjacobi -sub_pc_type {{ilu structilu}shared output} -ksp_converged_reason
 
-   test:
-      suffix: bjacobi_2_baij
-      nsize: 2
-      args: -dm_mat_type baij -pc_type bjacobi -sub_pc_type {{ilu structilu}shared output} -ksp_converged_reason
-      output_file: output/ex4_bjacobi_2.out
-
-   test:
-      suffix: bjacobi_2_2d
-      nsize: 2
-      args: -dim 2 -pc_type bjacobi -sub_pc_type {{ilu structilu}shared output} -ksp_converged_reason
-
+   # and StructILU itself, which is block Jacobi across the ranks
    test:
       suffix: structilu_2
       nsize: 2
       args: -pc_type structilu -ksp_converged_reason
-      output_file: output/ex4_bjacobi_2.out
+      output_file: output/ex4_bjacobi_2_dim-3.out
 
    test:
       suffix: structilu_2_2d
       nsize: 2
       args: -dim 2 -dm_mat_type baij -pc_type structilu -ksp_converged_reason
-      output_file: output/ex4_bjacobi_2_2d.out
+      output_file: output/ex4_bjacobi_2_dim-2.out
 
    test:
       suffix: cudaemu_3d
