@@ -234,6 +234,7 @@ run: all
 
 # ------------------------------------------------------------------------------------------------ bench
 # bench/run.py against PETSc's preconditioners in the same run; BENCH_ARGS='--resume --only poisson' etc.
+# Results go to build/bench/results/; make bench PUBLISH=1 makes the report the one in bench/results/.
 PG_STREAM := $(PG_BUILDDIR)/bench/stream
 PYTHON3   ?= python3
 
@@ -248,7 +249,8 @@ PG_BENCH_PROGS = $(addprefix $(PG_TESTDIR)/tests/,ex1 ex7 ex8 ex9 ex10 ex11) $(a
 bench bench-quick: all $(PG_STREAM)
 	+@$(PG_TEST_MAKE) $(PG_BENCH_PROGS)
 	@$(PETSCGILU_DIR)/bench/install-deps
-	@$(PYTHON3) $(PETSCGILU_DIR)/bench/run.py --size $(if $(filter bench-quick,$@),quick,full) $(BENCH_ARGS)
+	@$(PYTHON3) $(PETSCGILU_DIR)/bench/run.py --size $(if $(filter bench-quick,$@),quick,full) \
+	  $(if $(and $(PUBLISH),$(filter bench,$@)),--publish) $(BENCH_ARGS)
 
 # on a machine with an NVIDIA GPU: the device tests, the cuSPARSE baselines and petsc-examples with -gilu_backend cuda
 check-gpu: all
@@ -328,7 +330,8 @@ help: FORCE
 	@echo "                 iterations and KSPSolve/PCSetUp/PCApply times (ARGS='..' extra options, NP=n)"
 	@echo "  bench          build, then bench/run.py --size full: structilu (1, 2 threads) vs PETSc ilu (AIJ, BAIJ), icc,"
 	@echo "                 bjacobi (2 ranks), hypre euclid/boomeramg on 22 stencil problems + STREAM; writes"
-	@echo "                 bench/results/<date>-<host>.{json,md}, latest.md, plots (about 12 min on 2 cores)"
+	@echo "                 build/bench/results/<date>-<host>.{json,md}, plots; PUBLISH=1: also the one report in"
+	@echo "                 bench/results/ (replacing the previous one; about 40 min on 2 cores)"
 	@echo "  check-gpu      device tests, cuSPARSE baselines and petsc-examples on a GPU (says so and exits 0 when there is none)"
 	@echo "  bench-gpu      StructILU kernels vs cuSPARSE and end-to-end solves on a GPU (bench/gpu/run.py)"
 	@echo "  gpu-validate   on a GPU machine, in one go: install-deps, build with CUDA, check-gpu with a watchdog (a hang"
@@ -336,7 +339,7 @@ help: FORCE
 	@echo "                 the measured times; writes bench/results/gpu-validate-<date>-<host>.{md,log}; without a GPU it"
 	@echo "                 says so and exits 0 (GPU_VALIDATE_ARGS='--quick --timeout 120 --no-bench'; tests/gpu/validate --help)"
 	@echo "  bench-matrices write the test-matrix suite (PETSc binary) to build/bench/matrices [SIZES=small,medium,large]"
-	@echo "  bench-quick    the same at tiny sizes (about 2 min; results *-quick.*, latest-quick.md)"
+	@echo "  bench-quick    the same at tiny sizes (a few minutes; build/bench/results/*-quick.*, never published)"
 	@echo "                   BENCH_ARGS='--resume --only poisson --configs structilu-t2,ilu --timeout 600'"
 	@echo "  install        PREFIX=$(PREFIX) [DESTDIR=]: library, headers, petscgiluconf.h, lib/pkgconfig/petscgilu.pc"
 	@echo "  configure      re-run config/configure (PETSC_DIR= PETSC_ARCH= PETSCGILU_WITH_CUDA=0|1 PETSCGILU_WITH_OPENMP=0|1;"

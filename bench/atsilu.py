@@ -10,7 +10,8 @@ Standalone: builds nothing itself; needs `make all` and the test programs tests/
    and ATS-ILUT, in the same run on the same matrices.
 
 Problems: cd-central = tests/ex9 (7-point -laplace u + beta (u_x+u_y+u_z), central differences, beta 30),
-cd-upwind = tutorials/ex3 (upwind convection-diffusion, eps 0.01). Writes bench/results/atsilu-<date>.json/.md/-iterations.png (--out STEM to choose).
+cd-upwind = tutorials/ex3 (upwind convection-diffusion, eps 0.01). Writes build/bench/results/atsilu-<date>.json/.md/-iterations.png (--out STEM
+to choose; --publish: also to bench/results/).
 Runs in about a minute on two cores. OMP_NUM_THREADS=1 unless set.
 """
 import datetime
@@ -20,15 +21,17 @@ import re
 import subprocess
 import sys
 
+from report import default_stem, publish_stem  # bench/report.py: where results go
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-RES = os.path.join(HERE, "results")
 EX9 = os.path.join(ROOT, "build", "tests", "tests", "ex9")
 EX3 = os.path.join(ROOT, "build", "tests", "tutorials", "ex3")
 
 QUICK = "--quick" in sys.argv
-# --out STEM: writes STEM.json, STEM.md, STEM-iterations.png (default bench/results/atsilu-<date>[-quick])
+# --out STEM: writes STEM.json, STEM.md, STEM-iterations.png (default build/bench/results/atsilu-<date>[-quick])
 OUT = sys.argv[sys.argv.index("--out") + 1] if "--out" in sys.argv[:-1] else None
+PUBLISH = "--publish" in sys.argv
 N_TABLE = 14 if QUICK else 20   # grid points per direction for the iteration tables
 N_TIME = 20 if QUICK else 36    # for the setup times
 
@@ -60,7 +63,6 @@ def build():
 
 def main():
     build()
-    os.makedirs(RES, exist_ok=True)
     methods = {
         "ATS-ILUT no extra": ["-pc_type", "atsilu", "-pc_atsilu_type", "ilut"],
         "ATS-ILUT one extra": ["-pc_type", "atsilu", "-pc_atsilu_type", "ilut", "-pc_atsilu_sweeps_after", "1"],
@@ -102,7 +104,8 @@ def main():
             print(prob, name, its, t, flush=True)
 
     date = datetime.date.today().isoformat()
-    stem = OUT or os.path.join(RES, "atsilu-%s%s" % (date, "-quick" if QUICK else ""))
+    stem = OUT or default_stem("atsilu-%s%s" % (date, "-quick" if QUICK else ""))
+    os.makedirs(os.path.dirname(os.path.abspath(stem)), exist_ok=True)
     threads = os.environ.get("OMP_NUM_THREADS", "1")
     with open(stem + ".json", "w") as f:
         json.dump({"date": date, "grid_tables": N_TABLE, "grid_times": N_TIME, "omp_threads": threads,
@@ -149,6 +152,8 @@ def main():
     except ImportError:
         print("matplotlib missing: no plot")
     print("wrote", stem + ".{json,md,-iterations.png}")
+    if PUBLISH:
+        publish_stem(stem, ["-iterations.png"])
 
 
 if __name__ == "__main__":

@@ -15,7 +15,8 @@ i.e. the second thread must not make things worse when its core is taken: its wa
 With --baseline DIR, the libpetscgilu.so.MAJOR.MINOR in DIR (e.g. `cp -a lib DIR` before a change) is measured in the same
 run, alternated with this build, so a before/after pair sees the same load. The load average before and after is
 reported: on a shared machine the "idle" runs are not idle.
-Writes STEM.json and STEM.md (default bench/results/<date>-<host>-busycore[-quick]).
+Writes STEM.json and STEM.md (default build/bench/results/<date>-<host>-busycore[-quick];
+--publish also copies them to bench/results/, replacing the report there).
 """
 
 import argparse
@@ -35,7 +36,6 @@ import report  # noqa: E402
 BENCH_DIR = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(BENCH_DIR)
 POISSON = os.path.join(ROOT, 'build', 'tests', 'tutorials', 'ex1')
-RESULTS = os.path.join(BENCH_DIR, 'results')
 LIMIT = 1.25
 
 CONFIGS = [
@@ -109,12 +109,13 @@ def main():
     ap.add_argument('--baseline', help='the directory of another libpetscgilu.so (e.g. before a change) measured in the same run, '
                     'alternated with this build; its rows are reported beside this build\'s')
     ap.add_argument('--out', help='output stem')
+    report.add_publish_option(ap)
     a = ap.parse_args()
     build()
     builds = [('this build', a.libdir)] + ([('baseline', a.baseline)] if a.baseline else [])
     n = a.n or (32 if a.quick else 64)
     date = datetime.datetime.utcnow()
-    stem = a.out or os.path.join(RESULTS, '%s-%s-busycore%s' % (date.strftime('%Y-%m-%d'), socket.gethostname(), '-quick' if a.quick else ''))
+    stem = a.out or report.default_stem('%s-%s-busycore%s' % (date.strftime('%Y-%m-%d'), socket.gethostname(), '-quick' if a.quick else ''))
     command = 'python3 bench/busycore.py' + ''.join(' ' + x for x in sys.argv[1:])
     res = dict(date=date.isoformat(timespec='seconds'), host=socket.gethostname(), nproc=os.cpu_count(), n=n, repeat=a.repeat,
                command=command, libdir=a.libdir, baseline=a.baseline, loadavg_before=os.getloadavg()[0], limit=LIMIT)
@@ -147,7 +148,7 @@ def main():
     lines += ['', 'Busy-core requirement for this build (2-thread / 1-thread apply <= %.2f): %s' % (LIMIT, 'met' if ok else 'NOT met'), '']
     if a.baseline:
         lines += ['baseline: `%s`' % a.baseline, '']
-    report.write(stem, res, lines)
+    report.write(stem, res, lines, a.publish)
 
 
 if __name__ == '__main__':

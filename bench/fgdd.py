@@ -14,7 +14,7 @@ with each apply variant (vertex, syncfree, edge; fused and separate L-D-U), with
     PETSc's ILU(0) symbolic + numeric factorization
   - end-to-end KSPSolve time of BiCGSTAB
 
-Writes bench/results/fgdd-<date>-<host>[-quick].json / .md / -apply.png (the plot with /usr/bin/python3 + matplotlib).
+Writes build/bench/results/fgdd-<date>-<host>[-quick].json / .md / -apply.png (--publish: also to bench/results/) (the plot with /usr/bin/python3 + matplotlib).
 Runs in under 3 minutes on a 2-core VM. Host threads: OMP_NUM_THREADS=1 and 2 for FGDD (a task per subdomain);
 PETSc's ILU is sequential. On the host the variants differ little (a core runs one subdomain's rows in order);
 the GPU kernels (src/pc/fgdd/cuda/fgdd.cu) are where they differ, and no GPU is measured here.
@@ -29,10 +29,11 @@ import socket
 import subprocess
 import sys
 
+from report import add_publish_option, default_stem, publish_stem  # bench/report.py: where results go
+
 BENCH_DIR = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(BENCH_DIR)
 EX11 = os.path.join(ROOT, 'build', 'tests', 'tests', 'ex11')
-RESULTS = os.path.join(BENCH_DIR, 'results')
 EVENTS = ['KSPSolve', 'PCSetUp', 'PCApply', 'MatSolve', 'MatILUFactorSym', 'MatLUFactorNum', 'FGDDPartition',
           'FGDDLevels', 'FGDDFactor', 'FGDDApply', 'MatMult']
 
@@ -93,7 +94,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('--quick', action='store_true', help='small problems (seconds)')
     ap.add_argument('--repeat', type=int, default=2, help='runs per case; the fastest time of each event is kept')
-    ap.add_argument('--out', help='output stem (default bench/results/fgdd-<date>-<host>[-quick])')
+    ap.add_argument('--out', help='output stem (default build/bench/results/fgdd-<date>-<host>[-quick])')
+    add_publish_option(ap)
     a = ap.parse_args()
     build()
     n = 24 if a.quick else 48
@@ -126,7 +128,7 @@ def main():
                 ev(r, 'KSPSolve') if 'events' in r else float('nan')), flush=True)
         res['problems'].append(pr)
     res['loadavg_after'] = os.getloadavg()[0]
-    stem = a.out or os.path.join(RESULTS, 'fgdd-%s-%s%s' % (datetime.date.today().isoformat(), socket.gethostname(), '-quick' if a.quick else ''))
+    stem = a.out or default_stem('fgdd-%s-%s%s' % (datetime.date.today().isoformat(), socket.gethostname(), '-quick' if a.quick else ''))
     os.makedirs(os.path.dirname(stem), exist_ok=True)
     with open(stem + '.json', 'w') as f:
         json.dump(res, f, indent=1)
@@ -135,6 +137,8 @@ def main():
         f.write(md)
     print(md)
     plot(res, stem + '-apply.png')
+    if a.publish:
+        publish_stem(stem, ['-apply.png'])
 
 
 def report(res):

@@ -7,7 +7,8 @@ test-matrix suite (PetscGILUTestMatrixCreate, tests/ex8), in the same run.
 For each matrix of the suite (convdiff3d, aniso3d, jump3d, fem_q1, fem_q2, elasticity3d, circuit, perm7, perm27,
 bsr3) and each configuration below, runs tests/ex8 with CG (SPD matrices) or GMRES(30) (the others), rtol 1e-8,
 at most 2000 iterations, -log_view, and records iterations, PCSetUp, PCApply and KSPSolve times. Writes STEM.json,
-STEM.md and STEM-solve.png, STEM-iterations.png (default stem bench/results/matrices-<date>-<host>[-quick]).
+STEM.md and STEM-solve.png, STEM-iterations.png (default stem build/bench/results/matrices-<date>-<host>[-quick];
+--publish: also to bench/results/).
 Sizes: --quick s = 12 (8 for 3x3 blocks: about 2e3 rows) on five of the matrices, else s = 36 (24: about 5e4 rows); a run is stopped after 60 s (recorded as a timeout).
 """
 import argparse
@@ -20,10 +21,11 @@ import subprocess
 import sys
 import time
 
+from report import add_publish_option, default_stem, publish_stem  # bench/report.py: where results go
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 EX8 = os.path.join(ROOT, 'build', 'tests', 'tests', 'ex8')
-RESULTS = os.path.join(HERE, 'results')
 
 MATRICES = ['convdiff3d', 'aniso3d', 'jump3d', 'fem_q1', 'fem_q2', 'elasticity3d', 'circuit', 'perm7', 'perm27', 'bsr3']
 NONSYMMETRIC = {'convdiff3d'}
@@ -171,6 +173,7 @@ def main():
     ap.add_argument('--quick', action='store_true')
     ap.add_argument('--out', default=None)
     ap.add_argument('--only', default='', help='regular expression on "matrix/config"')
+    add_publish_option(ap)
     a = ap.parse_args()
     if not os.access(EX8, os.X_OK):
         subprocess.run(['make', '-s', '-C', ROOT, '-f', 'gmakefile.test', 'PETSCGILU_DIR=' + ROOT, 'TESTDIR=' + os.path.join(ROOT, 'build', 'tests'), EX8])
@@ -198,13 +201,15 @@ def main():
         print('[%d/%d] %s size %d %s: %s, its %s, setup %s s, solve %s s' % (i + 1, len(todo), m, s, c[1], rec['status'], rec.get('iterations'),
                                                                           t(rec, 'PCSetUp'), t(rec, 'KSPSolve')), flush=True)
     res['elapsed_s'] = round(time.time() - t0, 1)
-    stem = a.out or os.path.join(RESULTS, 'matrices-%s-%s%s' % (res['date'], res['host'], '-quick' if a.quick else ''))
+    stem = a.out or default_stem('matrices-%s-%s%s' % (res['date'], res['host'], '-quick' if a.quick else ''))
     os.makedirs(os.path.dirname(os.path.abspath(stem)), exist_ok=True)
     with open(stem + '.json', 'w') as f:
         json.dump(res, f, indent=1)
     with open(stem + '.md', 'w') as f:
         f.write(report(res))
     plot(res, stem)
+    if a.publish:
+        publish_stem(stem, ['-solve.png', '-iterations.png'])
     print('wrote %s.{json,md} and plots in %.0f s' % (stem, res['elapsed_s']))
     return 0
 

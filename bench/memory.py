@@ -8,7 +8,8 @@ Builds PETSc's ex45 with the PETSc makefile variables (as tests/petsc-examples/r
 maximum resident set size from /usr/bin/time -v (the process's peak: setup included). The increment of a
 preconditioner is its peak minus that of -pc_type none; the figure of merit is the increment over PETSc's ILU(0)'s
 (goal: <= 1.5, or the reason in the README). --lib measures another build of the library (a before/after pair).
-Writes STEM.json and STEM.md (default bench/results/<date>-<host>-memory[-quick]).
+Writes STEM.json and STEM.md (default build/bench/results/<date>-<host>-memory[-quick];
+--publish also copies them to bench/results/, replacing the report there).
 """
 
 import argparse
@@ -24,7 +25,6 @@ import report  # noqa: E402
 
 BENCH_DIR = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(BENCH_DIR)
-RESULTS = os.path.join(BENCH_DIR, 'results')
 
 CONFIGS = [
     dict(id='none', label='none (the baseline)', args=['-pc_type', 'none']),
@@ -56,11 +56,12 @@ def main():
     ap.add_argument('--lib', default=os.path.join(ROOT, 'lib', 'libpetscgilu.so'))
     ap.add_argument('--only', help='comma-separated configuration ids (none and ilu are always run)')
     ap.add_argument('--out', help='output stem')
+    report.add_publish_option(ap)
     a = ap.parse_args()
     exe = report.build_petsc_example('ksp/ksp/tutorials/ex45.c')
     n = a.n or (50 if a.quick else 100)
     date = datetime.datetime.utcnow()
-    stem = a.out or os.path.join(RESULTS, '%s-%s-memory%s' % (date.strftime('%Y-%m-%d'), socket.gethostname(), '-quick' if a.quick else ''))
+    stem = a.out or report.default_stem('%s-%s-memory%s' % (date.strftime('%Y-%m-%d'), socket.gethostname(), '-quick' if a.quick else ''))
     cfgs = [c for c in CONFIGS if not a.only or c['id'] in ('none', 'ilu') or c['id'] in a.only.split(',')]
     res = dict(date=date.isoformat(timespec='seconds'), host=socket.gethostname(), n=n, lib=a.lib, runs={})
     for c in cfgs:
@@ -83,7 +84,7 @@ def main():
                                                        '' if c['id'] == 'none' else '%+.0f' % inc,
                                                        '%.2f' % r['ratio_ilu'] if r['ratio_ilu'] is not None else ''))
     lines.append('')
-    report.write(stem, res, lines)
+    report.write(stem, res, lines, a.publish)
 
 
 if __name__ == '__main__':

@@ -1,13 +1,48 @@
-"""What the small benchmark scripts (busycore.py, memory.py, tutorials.py) share: PETSc's tutorials built unchanged,
-and writing a result as STEM.json and STEM.md."""
+"""What the benchmark scripts share: where they write (build/bench/results/, or bench/results/ when publishing),
+PETSc's tutorials built unchanged, and writing a result as STEM.json and STEM.md."""
 import json
 import os
 import re
+import shutil
 import subprocess
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# every run writes here (git-ignored); --publish then makes its report the one report in bench/results/
+RESULTS = os.path.join(ROOT, 'build', 'bench', 'results')
+PUBLISHED = os.path.join(ROOT, 'bench', 'results')
 PETSC_DIR = os.environ.get('PETSC_DIR', '/usr/lib/petsc')
 PETSC_ARCH = os.environ.get('PETSC_ARCH', '')
+
+
+def default_stem(name):
+    """RESULTS/name, the folder made if needed"""
+    os.makedirs(RESULTS, exist_ok=True)
+    return os.path.join(RESULTS, name)
+
+
+def add_publish_option(ap):
+    ap.add_argument('--publish', action='store_true',
+                    help='make this report the one report in bench/results/ (replacing the files there; their history is in git)')
+
+
+def publish(files):
+    """Replaces the contents of bench/results/ with files (a report, its .json and plots); returns the copies"""
+    os.makedirs(PUBLISHED, exist_ok=True)
+    for f in os.listdir(PUBLISHED):
+        if os.path.isfile(os.path.join(PUBLISHED, f)):
+            os.remove(os.path.join(PUBLISHED, f))
+    copies = []
+    for f in files:
+        if os.path.isfile(f):
+            copies.append(shutil.copy(f, PUBLISHED))
+    print('published to %s: %s (review and commit them with git add -A bench/results)' %
+          (os.path.relpath(PUBLISHED, ROOT), ', '.join(os.path.basename(c) for c in copies)))
+    return copies
+
+
+def publish_stem(stem, plots=()):
+    """publish() STEM.md, STEM.json and the plots STEM<suffix> (suffixes such as '-apply.png') that a script wrote"""
+    return publish([stem + '.md', stem + '.json'] + [stem + p for p in plots])
 
 
 def petscvar(name):
@@ -37,11 +72,14 @@ def build_petsc_example(src):
     return exe
 
 
-def write(stem, res, lines):
-    """res as STEM.json, the markdown lines as STEM.md (the folder made if needed); the lines are printed too."""
+def write(stem, res, lines, publish=False):
+    """res as STEM.json, the markdown lines as STEM.md (the folder made if needed); the lines are printed too.
+    publish: then the two files become the one report in bench/results/."""
     os.makedirs(os.path.dirname(stem) or '.', exist_ok=True)
     with open(stem + '.json', 'w') as f:
         json.dump(res, f, indent=1)
     with open(stem + '.md', 'w') as f:
         f.write('\n'.join(lines))
     print('\n'.join(lines))
+    if publish:
+        publish_stem(stem)

@@ -2,17 +2,21 @@
 """petscgilu benchmark driver: structilu against PETSc's preconditioners, measured in the same run.
 
     bench/run.py [--size quick|full] [--resume] [--only REGEX] [--configs LIST] [--timeout S]
-                 [--nnz N] [--out STEM] [--no-plots] [--report-only FILE.json] [--list]
+                 [--nnz N] [--out STEM] [--no-plots] [--report-only FILE.json] [--list] [--publish]
 
 For each problem (stencil, DoF) and each preconditioner configuration it runs a PETSc program
 (tests/ex1: generic stencil problems, GMRES; tutorials/ex1: 3D Poisson, CG) with
 -log_view, -ksp_converged_reason and a fixed relative tolerance, parses the events, the iterations
 and the peak memory, and writes
 
-    bench/results/<date>-<host>[-quick].json   every case, written after each case (--resume skips
-                                               the cases already in it)
-    bench/results/<date>-<host>[-quick].md     the report; copied to latest.md (latest-quick.md)
-    bench/results/<date>-<host>[-quick]-*.png  plots, when matplotlib is available
+    build/bench/results/<date>-<host>[-quick].json   every case, written after each case (--resume skips
+                                                     the cases already in it)
+    build/bench/results/<date>-<host>[-quick].md     the report
+    build/bench/results/<date>-<host>[-quick]-*.png  plots, when matplotlib is available
+    build/bench/results/<date>-<host>[-quick]-<suite>.{json,md,png}   the feature suites
+
+--publish (make bench PUBLISH=1) then makes a complete run's report, its data and plots the one report in
+bench/results/, the files there before removed (their history is in git).
 
 Standard library only (plots: bench/plot.py, run with an interpreter that has matplotlib).
 See bench/README.md for what is measured and the bandwidth model.
@@ -31,13 +35,15 @@ import subprocess
 import sys
 import time
 
+import report  # bench/report.py: where results go
+
 BENCH_DIR = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(BENCH_DIR)
 BUILD = os.path.join(ROOT, 'build')
 EX1 = os.path.join(BUILD, 'tests', 'tests', 'ex1')
 POISSON = os.path.join(BUILD, 'tests', 'tutorials', 'ex1')
 STREAM = os.path.join(BUILD, 'bench', 'stream')
-RESULTS = os.path.join(BENCH_DIR, 'results')
+RESULTS = report.RESULTS
 
 # events parsed from -log_view (any other event line is kept too)
 EVENTS = ['PCSetUp', 'PCApply', 'MatSolve', 'MatLUFactorNum', 'MatILUFactorSym', 'MatICCFactorSym',
@@ -961,7 +967,8 @@ def main():
     ap.add_argument('--no-plots', action='store_true')
     ap.add_argument('--report-only', default='', help='rewrite the report (and plots) of an existing results .json, run nothing')
     ap.add_argument('--list', action='store_true', help='print the cases and exit')
-    ap.add_argument('--results', default='', help='folder of the results, report and plots (default bench/results)')
+    ap.add_argument('--results', default='', help='folder of the results, report and plots (default build/bench/results)')
+    report.add_publish_option(ap)
     ap.add_argument('--suite-args', default='', help='extra arguments for every feature suite script (e.g. --only for bench/matrices.py)')
     args = ap.parse_args()
     global RESULTS
@@ -972,6 +979,11 @@ def main():
     if args.report_only:
         data = json.load(open(args.report_only))
         stem = os.path.splitext(os.path.basename(args.report_only))[0]
+        src = os.path.dirname(os.path.abspath(args.report_only))
+        if src != RESULTS:  # e.g. the published report: rewritten in RESULTS, with the suites' files it shows
+            for f in run_files(data, stem, src):
+                if os.path.isfile(f):
+                    shutil.copy(f, RESULTS)
         finish(data, stem, args)
         return 0
 
@@ -1143,19 +1155,26 @@ def suite_sections(data):
     return L
 
 
+def run_files(data, stem, folder):
+    """The files of a run in folder: its results, report and plots, and those of its suites"""
+    names = [stem + '.json', stem + '.md', stem + '-apply-speedup.png', stem + '-headline-breakdown.png']
+    for rec in data.get('suites', {}).values():
+        names += [rec['md'], rec['md'][:-3] + '.json'] + rec.get('pngs', [])
+    return [os.path.join(folder, f) for f in names]
+
+
 def finish(data, stem, args):
     plots = [] if args.no_plots else make_plots(data, stem)
     md = write_report(data, stem, plots)
     mdpath = os.path.join(RESULTS, stem + '.md')
     with open(mdpath, 'w') as f:
         f.write(md)
-    latest = os.path.join(RESULTS, 'latest-quick.md' if data['meta']['size'] == 'quick' else 'latest.md')
-    if data['meta'].get('partial') or not data['meta'].get('complete', True):
-        print('report: %s (%s: %s not updated)' % (os.path.relpath(mdpath, ROOT), 'a selection of the cases' if data['meta'].get('partial')
-                                                   else 'an interrupted run, finish it with --resume', os.path.basename(latest)))
-    else:
-        shutil.copyfile(mdpath, latest)
-        print('report: %s (copied to %s)' % (os.path.relpath(mdpath, ROOT), os.path.relpath(latest, ROOT)))
+    print('report: %s' % os.path.relpath(mdpath, ROOT))
+    if args.publish:
+        if data['meta'].get('partial') or not data['meta'].get('complete', True):
+            print('not published: %s' % ('a selection of the cases' if data['meta'].get('partial') else 'an interrupted run, finish it with --resume'))
+        else:
+            report.publish(run_files(data, stem, RESULTS))
     h = headline(data, {c['id']: c for c in CONFIGS})
     if h and h.get('ok'):
         print('headline (%s, structilu 2 threads vs PETSc ilu): apply %sx, setup %sx, setup+solve %sx, iterations %s, %s of the bandwidth bound' %

@@ -15,7 +15,8 @@ the oracle being the best of the three ratios for each problem and metric. Each 
 the fastest kept (the machine is shared). The inner factorization uses MatSolverType gilu when the library has it
 (both PCG and SPCG), else PETSc's sequential ILU, whose triangular solves do not profit from fewer wavefronts.
 
-Writes bench/results/sparsify-<date>-<host>.{json,md,-speedup.png} (--out STEM to choose). Needs the library and the programs built (make all,
+Writes build/bench/results/sparsify-<date>-<host>.{json,md,-speedup.png} (--out STEM to choose; --publish: also to
+bench/results/). Needs the library and the programs built (make all,
 make -f gmakefile.test build/tests/tutorials/ex1 ...: the script does it when they are missing).
 """
 import argparse
@@ -29,9 +30,10 @@ import subprocess
 import sys
 import time
 
+from report import add_publish_option, default_stem, publish_stem  # bench/report.py: where results go
+
 BENCH = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(BENCH)
-RESULTS = os.path.join(BENCH, 'results')
 PROGS = {'ex1': 'build/tests/tutorials/ex1', 'ex2': 'build/tests/tutorials/ex2', 'ex10': 'build/tests/tests/ex10'}
 RATIOS = [1, 5, 10]
 
@@ -113,6 +115,7 @@ def main():
     ap.add_argument('--levels', type=int, default=2, help='K of ILU(K)')
     ap.add_argument('--out', default=None)
     ap.add_argument('--no-plots', action='store_true')
+    add_publish_option(ap)
     a = ap.parse_args()
     ensure_built()
     t0 = time.time()
@@ -138,15 +141,17 @@ def main():
         print('%-24s pcg-ilu0 %4s its  heuristic %s %%  w %s -> %s  (%.0f s)' % (name, entry['runs']['pcg-ilu0']['its'], h0.get('ratio'), h0.get('wA'), h0.get('wAhat'), time.time() - t0), flush=True)
     res['elapsed_s'] = time.time() - t0
     summarize(res, a.levels)
-    stem = a.out or 'sparsify-%s-%s%s' % (datetime.date.today().isoformat(), socket.gethostname(), '-quick' if a.quick else '')
-    os.makedirs(RESULTS, exist_ok=True)
-    with open(os.path.join(RESULTS, stem + '.json'), 'w') as f:
+    stem = a.out or default_stem('sparsify-%s-%s%s' % (datetime.date.today().isoformat(), socket.gethostname(), '-quick' if a.quick else ''))
+    os.makedirs(os.path.dirname(os.path.abspath(stem)), exist_ok=True)
+    with open(stem + '.json', 'w') as f:
         json.dump(res, f, indent=1)
-    with open(os.path.join(RESULTS, stem + '.md'), 'w') as f:
+    with open(stem + '.md', 'w') as f:
         f.write(report(res, a.levels, stem))
     if not a.no_plots:
-        plot(res, a.levels, os.path.join(RESULTS, stem + '-speedup.png'))
-    print('wrote %s.{json,md%s} in %.0f s' % (os.path.join(RESULTS, stem), '' if a.no_plots else ',-speedup.png', time.time() - t0))
+        plot(res, a.levels, stem + '-speedup.png')
+    print('wrote %s.{json,md%s} in %.0f s' % (stem, '' if a.no_plots else ',-speedup.png', time.time() - t0))
+    if a.publish:
+        publish_stem(stem, [] if a.no_plots else ['-speedup.png'])
 
 
 def speedups(entry, K, cfg):

@@ -6,7 +6,8 @@ permutation, and the test-matrix suite of src/sys/testmat: --matrices) it runs t
 MatSolve and gilu's MatSolve (L and U solves) for every algorithm (auto, levelset, syncfree, colblock,
 rowblock, recblock, sequential, chunked: tests/ex7.c loops over GILUTriSolveTypes) on 1 and 2 threads (best of
 -reps), and reports the level count and parallelism (rows/levels) of the factors, as the Block SpTRSV
-paper's Table 4. Writes bench/results/sptrsv-<stamp>.json, .md and -speedup.png (--out STEM to choose).
+paper's Table 4. Writes build/bench/results/sptrsv-<stamp>.json, .md and -speedup.png (--out STEM to choose;
+--publish: also to bench/results/).
 
   /usr/bin/python3 bench/sptrsv.py [--quick] [--threads 1,2] [--reps 10]
 
@@ -22,6 +23,8 @@ import os
 import platform
 import subprocess
 import sys
+
+from report import add_publish_option, default_stem, publish_stem  # bench/report.py: where results go
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
@@ -51,7 +54,8 @@ def main():
     ap.add_argument("--threads", default="1,2")
     ap.add_argument("--reps", type=int, default=10)
     ap.add_argument("--matrices", default="all", help="test-suite matrices besides the stencils: all, or a comma list ('' for none)")
-    ap.add_argument("--out", default=None, help="output stem: writes STEM.json, STEM.md, STEM-speedup.png (default bench/results/sptrsv-<stamp>)")
+    ap.add_argument("--out", default=None, help="output stem: writes STEM.json, STEM.md, STEM-speedup.png (default build/bench/results/sptrsv-<stamp>)")
+    add_publish_option(ap)
     a = ap.parse_args()
     if not os.access(EX7, os.X_OK):
         sys.exit("%s is missing: run make check s='tests-ex7_engine' first" % EX7)
@@ -67,7 +71,7 @@ def main():
     for m, size in suite.items():
         rows += run_case(size, 7, False, a.threads, a.reps, matrix=m)
     stamp = datetime.datetime.utcnow().strftime("%Y%m%d-%H%M%S")
-    base = a.out or os.path.join(HERE, "results", "sptrsv-" + stamp)
+    base = a.out or default_stem("sptrsv-" + stamp)
     os.makedirs(os.path.dirname(os.path.abspath(base)), exist_ok=True)
     try:
         load = os.getloadavg()[0]
@@ -153,6 +157,8 @@ def main():
         print("matplotlib is missing: no plot")
     print("wrote %s.json, .md, .png" % base)
     print("\n".join(md))
+    if a.publish:
+        publish_stem(base, ["-speedup.png"])
 
 
 if __name__ == "__main__":

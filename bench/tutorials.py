@@ -18,7 +18,8 @@ and the inverted diagonal), AIJ/BAIJ add their column indices and row pointers; 
 reads the intermediate, writes x (3 vector streams). DILU (-pc_structilu_diagonal_storage) reads the
 matrix's ns - 1 offsets and D^{-1} in both sweeps (one stream more); with the Eisenstat trick the
 "apply" is the operator Ahat x (two sweeps, no product with A: (ns + 2) dof^2 doubles and 6 vectors per point).
-Writes STEM.json and STEM.md (default bench/results/<date>-<host>-tutorials[-quick]).
+Writes STEM.json and STEM.md (default build/bench/results/<date>-<host>-tutorials[-quick];
+--publish also copies them to bench/results/, replacing the report there).
 """
 
 import argparse
@@ -36,7 +37,6 @@ import run as bench  # noqa: E402  (log parsing and STREAM)
 
 ROOT = bench.ROOT
 LIB = os.path.join(ROOT, 'lib', 'libpetscgilu.so')
-RESULTS = bench.RESULTS
 
 # id, tutorial, processes, threads per process, options, bandwidth model (storage of the factors)
 CONFIGS = [
@@ -134,7 +134,7 @@ def best(recs):
     return rec
 
 
-def write_report(res, stem):
+def write_report(res, stem, publish=False):
     quick = res['size'] == 'quick'
     stream = res['stream']
     triad = {t: stream.get('dram_t%d' % t, {}).get('triad_GBs') for t in (1, 2)}
@@ -216,7 +216,7 @@ def write_report(res, stem):
                                                 'yes' if got is not None and got >= want else 'no'))
         res['targets'] = [dict(name=t[0], reached=t[1], want=t[2]) for t in targets]
         lines += ['', 'Met: %d of %d.' % (sum(1 for t in targets if t[1] is not None and t[1] >= t[2]), len(targets)), '']
-    report.write(stem, res, lines)
+    report.write(stem, res, lines, publish)
 
 
 def main():
@@ -225,16 +225,17 @@ def main():
     ap.add_argument('--repeat', type=int, default=3, help='rounds (alternated); the best is reported')
     ap.add_argument('--only', help='regular expression on tutorial/n/config')
     ap.add_argument('--out', help='output stem')
+    report.add_publish_option(ap)
     ap.add_argument('--report-only', metavar='FILE.json', help='write the report of a finished run again')
     a = ap.parse_args()
     if a.report_only:
         with open(a.report_only) as f:
             res = json.load(f)
-        write_report(res, a.out or os.path.splitext(a.report_only)[0])
+        write_report(res, a.out or report.default_stem(os.path.splitext(os.path.basename(a.report_only))[0]), a.publish)
         return
     size = 'quick' if a.quick else 'full'
     date = datetime.datetime.utcnow()
-    stem = a.out or os.path.join(RESULTS, '%s-%s-tutorials%s' % (date.strftime('%Y-%m-%d'), socket.gethostname(), '-quick' if a.quick else ''))
+    stem = a.out or report.default_stem('%s-%s-tutorials%s' % (date.strftime('%Y-%m-%d'), socket.gethostname(), '-quick' if a.quick else ''))
     cases = [(tut, n, c) for tut, n in PROBLEMS[size] for c in CONFIGS if c[1] == tut
              and (not a.only or re.search(a.only, '%s/%d/%s' % (tut, n, c[0])))]
     res = dict(date=date.isoformat(timespec='seconds'), host=socket.gethostname(), cpu=bench.cpu_model(), size=size,
@@ -247,7 +248,7 @@ def main():
             res['runs'].setdefault(key, []).append(rec)
             print('round %d %-32s %s' % (r + 1, key, rec.get('error') or '%.3f s, apply %.3f ms, iterations %s' %
                                          (rec['whole_s'], 1e3 * rec['apply_s'], rec['iterations'])), flush=True)
-    write_report(res, stem)
+    write_report(res, stem, a.publish)
 
 
 if __name__ == '__main__':

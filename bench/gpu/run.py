@@ -17,10 +17,14 @@ Part 2, end to end (the StructILU paper, Table 4): PETSc's ex45 (3D Poisson, CG)
 Part 3, the performance model against the measured times: the device runs of part 2 (tiles and lines mappings) also
 print -ksp_view, whose performance model (-pc_structilu_model_gpu, see README) predicts one apply (device time + copies);
 the measured apply is PCApply's time over its count in -log_view (it includes the copies of b and x).
-Writes a markdown table to stdout and to --out (default bench/results/<date>-<host>-gpu.md).
+Writes a markdown table to stdout and to --out (default build/bench/results/<date>-<host>-gpu.md; --publish: also
+to bench/results/, replacing the report there).
 Every run has a time limit (--timeout, seconds); a run that passes it is reported as timed out, not waited for.
 """
 import argparse, datetime, os, re, socket, subprocess, sys
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import report  # noqa: E402  (bench/report.py: where results go)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 EX6 = os.path.join(ROOT, 'build', 'tests', 'tests', 'ex6')
@@ -158,6 +162,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('--quick', action='store_true')
     ap.add_argument('--out')
+    report.add_publish_option(ap)
     ap.add_argument('--timeout', type=float, default=TIMEOUT, help='seconds one run may take (end-to-end runs: twice that)')
     ap.add_argument('--model-gpu', choices=('h100', 'h200'), help='-pc_structilu_model_gpu of the model (default: from nvidia-smi, else h100)')
     ap.add_argument('--model-bandwidth', type=float, help='-pc_structilu_model_bandwidth (GB/s) for a GPU the model does not name')
@@ -191,10 +196,12 @@ def main():
     if failed:
         lines += ['', 'Failed end-to-end runs:', ''] + ['- ' + f for f in failed]
     text = '\n'.join(lines) + '\n'
-    out = a.out or os.path.join(ROOT, 'bench', 'results', f'{datetime.date.today()}-{socket.gethostname()}-gpu{"-quick" if a.quick else ""}.md')
+    out = a.out or report.default_stem(f'{datetime.date.today()}-{socket.gethostname()}-gpu{"-quick" if a.quick else ""}') + '.md'
     with open(out, 'w') as f:
         f.write(text)
     print(text)
+    if a.publish:
+        report.publish([out])
     sys.exit(1 if KERNEL_FAILURES or failed else 0)
 
 
