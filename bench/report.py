@@ -72,9 +72,9 @@ def build_petsc_example(src):
     return exe
 
 
-def write(stem, res, lines, publish=False):
+def write(stem, res, lines, publish=False, plots=()):
     """res as STEM.json, the markdown lines as STEM.md (the folder made if needed); the lines are printed too.
-    publish: then the two files become the one report in bench/results/."""
+    publish: then the two files and the plots STEM<suffix> the script drew become the one report in bench/results/."""
     os.makedirs(os.path.dirname(stem) or '.', exist_ok=True)
     with open(stem + '.json', 'w') as f:
         json.dump(res, f, indent=1)
@@ -82,4 +82,4 @@ def write(stem, res, lines, publish=False):
         f.write('\n'.join(lines))
     print('\n'.join(lines))
     if publish:
-        publish_stem(stem)
+        publish_stem(stem, plots)

@@ -141,10 +141,10 @@ def write_report(res, stem, publish=False):
     llc = res.get('llc_bytes', 0)
     lines = ['# Host speed on PETSc\'s tutorials', '',
              '%s, %s (%s), load %.2f before; best of %d alternated rounds; STREAM triad %s / %s GB/s on 1 / 2 threads; '
-             '`python3 bench/tutorials.py%s`. Bandwidth fractions marked `c`: the bytes fit in the last-level cache (%.0f MiB).'
+             '`python3 bench/tutorials.py%s`%s. Bandwidth fractions marked `c`: the bytes fit in the last-level cache (%.0f MiB).'
              % (res['date'], res['host'], res['cpu'], res['loadavg_before'], res['repeat'], bench.fmt(triad[1]), bench.fmt(triad[2]),
-                ' --quick' if quick else '', llc / 2 ** 20), '']
-    targets = []
+                ' --quick' if quick else '', ' (main at %s)' % res['revision'] if res.get('revision') else '', llc / 2 ** 20), '']
+    targets, plots = [], []
     for tut, n in PROBLEMS[res['size']]:
         rows = [c for c in CONFIGS if c[1] == tut and '%s/%d/%s' % (tut, n, c[0]) in res['runs']]
         if not rows:
@@ -216,7 +216,35 @@ def write_report(res, stem, publish=False):
                                                 'yes' if got is not None and got >= want else 'no'))
         res['targets'] = [dict(name=t[0], reached=t[1], want=t[2]) for t in targets]
         lines += ['', 'Met: %d of %d.' % (sum(1 for t in targets if t[1] is not None and t[1] >= t[2]), len(targets)), '']
-    report.write(stem, res, lines, publish)
+        if plot_targets(targets, stem + '-targets.png', '%s, %s' % (res['date'], res['cpu'])):
+            lines += ['![each target: reached / wanted](%s-targets.png)' % os.path.basename(stem), '']
+            plots.append('-targets.png')
+    report.write(stem, res, lines, publish, plots)
+
+
+def plot_targets(targets, path, machine):
+    """Each target's reached value as a fraction of the one wanted (1 = met), horizontal bars; False without matplotlib"""
+    try:
+        import matplotlib
+        matplotlib.use('Agg')
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return False
+    names = [t[0] for t in targets][::-1]
+    vals = [(t[1] or 0) / t[2] for t in targets][::-1]
+    fig, ax = plt.subplots(figsize=(10, 0.45 * len(targets) + 1.2))
+    ax.barh(names, vals, color=['#55A868' if v >= 1 else '#DD8452' for v in vals])
+    ax.axvline(1.0, color='k', lw=1)
+    for y, (v, t) in enumerate(zip(vals, targets[::-1])):
+        got = t[1] or 0
+        ax.text(v + 0.02, y, '%.0f%%' % (100 * got) if t[2] < 1 else '%.2fx' % got, va='center', fontsize=8)
+    ax.set_xlabel('reached / wanted (1: met)')
+    ax.set_title('petscgilu against PETSc on its tutorials (%s)' % machine, fontsize=9)
+    ax.tick_params(axis='y', labelsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return True
 
 
 def main():
@@ -238,7 +266,9 @@ def main():
     stem = a.out or report.default_stem('%s-%s-tutorials%s' % (date.strftime('%Y-%m-%d'), socket.gethostname(), '-quick' if a.quick else ''))
     cases = [(tut, n, c) for tut, n in PROBLEMS[size] for c in CONFIGS if c[1] == tut
              and (not a.only or re.search(a.only, '%s/%d/%s' % (tut, n, c[0])))]
-    res = dict(date=date.isoformat(timespec='seconds'), host=socket.gethostname(), cpu=bench.cpu_model(), size=size,
+    rev = subprocess.run(['git', 'rev-parse', '--short', 'HEAD'], cwd=os.path.dirname(os.path.abspath(__file__)), stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL, text=True).stdout.strip()
+    res = dict(date=date.isoformat(timespec='seconds'), host=socket.gethostname(), cpu=bench.cpu_model(), size=size, revision=rev,
                repeat=a.repeat, loadavg_before=os.getloadavg()[0], llc_bytes=max(bench.cache_bytes(3), bench.cache_bytes(2)),
                stream=bench.run_stream(a.quick, 600), runs={})
     for r in range(a.repeat):
