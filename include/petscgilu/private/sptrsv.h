@@ -35,17 +35,7 @@ typedef enum {
   GILU_TRI_DIAG_INVERSE /* the inverted diagonal blocks are given apart (dinv, n blocks): x_i = dinv_i (b_i - sum) */
 } GILUTriDiag;
 
-typedef enum {
-  GILU_TRISOLVE_AUTO,      /* the adaptive choice (the Block SpTRSV paper, Algorithm 7) */
-  GILU_TRISOLVE_LEVELSET,  /* rows of one level in parallel, a barrier between levels */
-  GILU_TRISOLVE_SYNCFREE,  /* every row waits on its own dependencies' completion flags */
-  GILU_TRISOLVE_COLBLOCK,  /* column-block (the Block SpTRSV paper, Algorithm 4) */
-  GILU_TRISOLVE_ROWBLOCK,  /* row-block (Algorithm 5) */
-  GILU_TRISOLVE_RECBLOCK,  /* recursive block (Algorithm 6) */
-  GILU_TRISOLVE_SEQUENTIAL, /* one thread, rows in elimination order (what auto picks for 1 thread or a near-serial factor) */
-  GILU_TRISOLVE_CHUNKED     /* chunks of consecutive rows in elimination order; a chunk waits on the chunks it reads (host only) */
-} GILUTriSolveType;
-PETSC_EXTERN const char *const GILUTriSolveTypes[]; /* PETSc enum-name list: "auto", "levelset", ... */
+/* GILUTriSolveType, GILUTriSolveTypes[]: in petscgilu.h (MatGILUSetTriSolveType()) */
 
 typedef struct _n_GILUTri *GILUTri;
 

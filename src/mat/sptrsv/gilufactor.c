@@ -39,9 +39,9 @@
    ICC(k) is done as ILU(k) of the symmetric matrix with the symmetric ordering: the same factors up to rounding
    (L = U^T D^{-1}), the same preconditioner.
 
-   Options (the factor's prefix): -mat_gilu_factor_numeric gilu|petsc, -mat_gilu_factor_schedule chunked|levelset, and
-   the engine's -mat_gilu_trisolve, -mat_gilu_trisolve_threads, -mat_gilu_trisolve_block_depth,
-   -mat_gilu_trisolve_recblock_reorder, -mat_gilu_trisolve_backend.
+   Options (the factor's prefix; the man page MATSOLVERGILU in include/petscgilu.h lists them with their defaults):
+   -mat_gilu_factor_numeric and -mat_gilu_factor_schedule, read here, and the engine's -mat_gilu_trisolve*, read by
+   GILUTriSetFromOptions(); MatGILUSetTriSolveType() and MatGILUSetTriSolveThreads() set the two a user tunes.
 */
 #include <petscgilu/private/giluimpl.h>
 #include <petscgilu/private/stencil.h> /* GILUGetNumThreads() */
@@ -592,6 +592,8 @@ static PetscErrorCode MatDestroy_GILU(Mat B)
   PetscCall(PetscFree3(f->La, f->Ua, f->Ud));
   PetscCall(PetscFree(B->data));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatFactorGetSolverType_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatGILUSetTriSolveType_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatGILUSetTriSolveThreads_C", NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -638,6 +640,97 @@ PetscErrorCode MatGILUFactorGetFactors(Mat B, PetscInt *nb, PetscInt *bs, const 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode MatGILUSetTriSolveType_GILU(Mat B, GILUTriSolveType type)
+{
+  Mat_GILUFactor *f = (Mat_GILUFactor *)B->data;
+
+  PetscFunctionBegin;
+  f->type = type;
+  if (f->L) PetscCall(GILUTriSetType(f->L, type));
+  if (f->U) PetscCall(GILUTriSetType(f->U, type));
+  PetscCall(GILUTriDestroy(&f->Lt)); /* built again with the new type at the next MatSolveTranspose() */
+  PetscCall(GILUTriDestroy(&f->Ut));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  MatGILUSetTriSolveType - Sets the triangular-solve algorithm of a factor of `MATSOLVERGILU`
+
+  Logically Collective
+
+  Input Parameters:
++ F    - the factor matrix (from `MatGetFactor()` or `PCFactorGetMatrix()`)
+- type - `GILU_TRISOLVE_AUTO` (default: the Block SpTRSV paper's adaptive choice with host thresholds),
+         `GILU_TRISOLVE_LEVELSET`, `GILU_TRISOLVE_SYNCFREE`, `GILU_TRISOLVE_COLBLOCK`, `GILU_TRISOLVE_ROWBLOCK`,
+         `GILU_TRISOLVE_RECBLOCK`, `GILU_TRISOLVE_SEQUENTIAL` or `GILU_TRISOLVE_CHUNKED` (host only)
+
+  Options Database Key:
+. -mat_gilu_trisolve <auto,levelset,syncfree,colblock,rowblock,recblock,sequential,chunked> - the algorithm (read at the
+  symbolic factorization: it overrides this call made before it)
+
+  Level: intermediate
+
+  Note:
+  Called after the factorization, it applies from the next solve (the analysis of the factors is kept, the plan rebuilt).
+  Every algorithm gives the same iterations; level-set, sync-free, chunked and sequential even the same bits.
+
+.seealso: `MATSOLVERGILU`, `MatGILUSetTriSolveThreads()`, `PCFactorGetMatrix()`
+@*/
+PetscErrorCode MatGILUSetTriSolveType(Mat F, GILUTriSolveType type)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(F, MAT_CLASSID, 1);
+  PetscValidLogicalCollectiveEnum(F, type, 2);
+  PetscTryMethod(F, "MatGILUSetTriSolveType_C", (Mat, GILUTriSolveType), (F, type));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatGILUSetTriSolveThreads_GILU(Mat B, PetscInt nthreads)
+{
+  Mat_GILUFactor *f = (Mat_GILUFactor *)B->data;
+
+  PetscFunctionBegin;
+  PetscCheck(nthreads >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "MatGILUSetTriSolveThreads() %" PetscInt_FMT ": must be at least 1", nthreads);
+  f->nthreads = nthreads;
+  f->analyzed = PETSC_FALSE; /* the schedule of the numeric factorization is made for the threads */
+  if (f->L) PetscCall(GILUTriSetThreads(f->L, nthreads));
+  if (f->U) PetscCall(GILUTriSetThreads(f->U, nthreads));
+  PetscCall(GILUTriDestroy(&f->Lt));
+  PetscCall(GILUTriDestroy(&f->Ut));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  MatGILUSetTriSolveThreads - Sets the host threads of the numeric factorization and the triangular solves of a factor
+  of `MATSOLVERGILU`
+
+  Logically Collective
+
+  Input Parameters:
++ F        - the factor matrix (from `MatGetFactor()` or `PCFactorGetMatrix()`)
+- nthreads - the threads (at least 1; default OMP_NUM_THREADS if set, else the cores divided among the MPI processes of
+             the node)
+
+  Options Database Key:
+. -mat_gilu_trisolve_threads <n> - the threads (read at the symbolic factorization: it overrides this call made before it)
+
+  Level: intermediate
+
+  Note:
+  The results do not depend on the number of threads. A machine that is busy may make one thread faster than several:
+  the solves then measure both and run the faster, unless the threads were given with the option.
+
+.seealso: `MATSOLVERGILU`, `MatGILUSetTriSolveType()`, `PCFactorGetMatrix()`
+@*/
+PetscErrorCode MatGILUSetTriSolveThreads(Mat F, PetscInt nthreads)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(F, MAT_CLASSID, 1);
+  PetscValidLogicalCollectiveInt(F, nthreads, 2);
+  PetscTryMethod(F, "MatGILUSetTriSolveThreads_C", (Mat, PetscInt), (F, nthreads));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* MatGetFactor() for MATSEQAIJ and MATSEQBAIJ, ILU and ICC (registered in src/sys/gilu.c) */
 PETSC_INTERN PetscErrorCode MatGetFactor_SeqAIJ_GILU(Mat A, MatFactorType ftype, Mat *F)
 {
@@ -675,6 +768,8 @@ PETSC_INTERN PetscErrorCode MatGetFactor_SeqAIJ_GILU(Mat A, MatFactorType ftype,
   PetscCall(PetscFree(B->solvertype));
   PetscCall(PetscStrallocpy(MATSOLVERGILU, &B->solvertype));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatFactorGetSolverType_C", MatFactorGetSolverType_GILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatGILUSetTriSolveType_C", MatGILUSetTriSolveType_GILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatGILUSetTriSolveThreads_C", MatGILUSetTriSolveThreads_GILU));
   *F = B;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
