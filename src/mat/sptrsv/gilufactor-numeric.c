@@ -8,6 +8,7 @@
 #include <petscgilu/private/giluimpl.h>
 #include <petscgilu/private/stencil.h>
 #include <petscgiluconf.h>
+#include <petscgilu/private/levels.h>
 #include "gilufactorimpl.h"
 #if defined(PETSCGILU_HAVE_OPENMP)
   #include <omp.h>
@@ -112,28 +113,15 @@ static PetscErrorCode MatGILUFactorChunks(Mat_GILUFactor *f, PetscInt cmin, Pets
 static PetscErrorCode MatGILUFactorAnalyze(Mat_GILUFactor *f)
 {
   const PetscInt  nb = f->nb, *Li = f->Li, *Lj = f->Lj;
-  PetscInt       *level, *cnt;
+  PetscInt       *level;
 
   PetscFunctionBegin;
   if (f->analyzed) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MatGILUFactorScheduleDestroy(f));
   PetscCall(PetscMalloc1(nb, &level));
-  f->nlevels = 0;
-  for (PetscInt i = 0; i < nb; i++) {
-    PetscInt l = 0;
-
-    for (PetscInt k = Li[i]; k < Li[i + 1]; k++) l = PetscMax(l, level[Lj[k]] + 1);
-    level[i]   = l;
-    f->nlevels = PetscMax(f->nlevels, l + 1);
-  }
+  f->nlevels = GILULevels(GILU_TRI_LOWER, 0, nb, Li, Lj, level); /* L's entries are all strictly lower */
   PetscCall(PetscMalloc2(f->nlevels + 1, &f->lptr, nb, &f->lrow));
-  PetscCall(PetscArrayzero(f->lptr, f->nlevels + 1));
-  for (PetscInt i = 0; i < nb; i++) f->lptr[level[i] + 1]++;
-  for (PetscInt l = 0; l < f->nlevels; l++) f->lptr[l + 1] += f->lptr[l];
-  PetscCall(PetscMalloc1(f->nlevels + 1, &cnt));
-  PetscCall(PetscArraycpy(cnt, f->lptr, f->nlevels + 1));
-  for (PetscInt i = 0; i < nb; i++) f->lrow[cnt[level[i]]++] = i;
-  PetscCall(PetscFree(cnt));
+  GILULevelSets(0, nb, level, f->nlevels, f->lptr, f->lrow);
   f->ranschedule = f->schedule;
   f->ranserial   = PETSC_FALSE;
   if (f->schedule == GILU_FACTOR_SCHEDULE_CHUNKED && f->nthreads > 1 && nb > 0) {

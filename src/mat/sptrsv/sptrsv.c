@@ -7,6 +7,7 @@
 #include "sptrsvimpl.h"
 #include <petscgilu/private/giluimpl.h>
 #include <petscgilu/private/backend.h>
+#include <petscgilu/private/levels.h>
 
 /* The back-end of the next plan: the one asked for, resolved; auto runs on the device only the algorithms the CUDA
    kernels have (all but sequential and chunked), the others on the host */
@@ -171,9 +172,9 @@ PetscErrorCode GILUTriSetFromOptions(GILUTri tri, PetscOptions options, const ch
 }
 
 /*
-  The pattern is checked and analysed in one pass over it, rows in elimination order: each row's columns checked
-  branch-free (a row found wrong is looked at again for the error message), then its level (1 + the largest level of
-  the rows it reads; 0-based); then the level sizes
+  The pattern is checked, rows in elimination order: each row's columns checked branch-free (a row found wrong is
+  looked at again for the error message); then its levels (GILULevels(): 1 + the largest level of the rows a row reads;
+  0-based) and the level sizes
 */
 static PetscErrorCode CheckAndAnalyze(GILUTri tri, GILUTriUplo uplo, GILUTriDiag diag, PetscInt n, const PetscInt i[], const PetscInt j[])
 {
@@ -182,11 +183,10 @@ static PetscErrorCode CheckAndAnalyze(GILUTri tri, GILUTriUplo uplo, GILUTriDiag
 
   PetscFunctionBegin;
   PetscCall(PetscTime(&t0));
-  PetscCall(PetscMalloc1(n, &level)); /* the levels are needed only here: the plan counts its own */
   for (PetscInt t = 0; t < n; t++) {
     const PetscInt r = uplo == GILU_TRI_LOWER ? t : n - 1 - t, lo = i[r], hi = i[r + 1];
     const PetscInt cmin = uplo == GILU_TRI_LOWER ? 0 : r, cmax = uplo == GILU_TRI_LOWER ? r : n - 1;
-    PetscInt       prev = -1, rowbad = 0, l = 0;
+    PetscInt       prev = -1, rowbad = 0;
 
     for (PetscInt k = lo; k < hi; k++) {
       rowbad |= (j[k] < cmin) | (j[k] > cmax) | (j[k] <= prev) | (j[k] == r && diag != GILU_TRI_DIAG_STORED);
@@ -194,7 +194,6 @@ static PetscErrorCode CheckAndAnalyze(GILUTri tri, GILUTriUplo uplo, GILUTriDiag
     }
     if (diag == GILU_TRI_DIAG_STORED) rowbad |= (hi == lo) || j[uplo == GILU_TRI_LOWER ? hi - 1 : lo] != r;
     if (PetscUnlikely(rowbad)) {
-      PetscCall(PetscFree(level)); /* an error follows */
       for (PetscInt k = lo; k < hi; k++) {
         PetscCheck(j[k] >= 0 && j[k] < n, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Row %" PetscInt_FMT ": column %" PetscInt_FMT " is outside [0, %" PetscInt_FMT ")", r, j[k], n);
         PetscCheck(uplo == GILU_TRI_LOWER ? j[k] <= r : j[k] >= r, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Row %" PetscInt_FMT " of a %s triangular factor has an entry in column %" PetscInt_FMT, r, uplo == GILU_TRI_LOWER ? "lower" : "upper", j[k]);
@@ -204,11 +203,9 @@ static PetscErrorCode CheckAndAnalyze(GILUTri tri, GILUTriUplo uplo, GILUTriDiag
       PetscCheck(diag != GILU_TRI_DIAG_STORED, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Row %" PetscInt_FMT " has no stored diagonal", r);
       SETERRQ(PETSC_COMM_SELF, PETSC_ERR_PLIB, "The pattern check found a wrong row but no error for it");
     }
-    for (PetscInt k = lo; k < hi; k++)
-      if (j[k] != r) l = PetscMax(l, level[j[k]] + 1);
-    level[r] = l;
-    nl       = PetscMax(nl, l + 1);
   }
+  PetscCall(PetscMalloc1(n, &level)); /* the levels are needed only here: the plan counts its own */
+  nl           = GILULevels(uplo, 0, n, i, j, level);
   tri->nlevels = nl;
   PetscCall(PetscCalloc1(nl + 1, &count));
   for (PetscInt r = 0; r < n; r++) count[level[r]]++;
