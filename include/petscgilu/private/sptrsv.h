@@ -47,7 +47,8 @@ PETSC_EXTERN PetscErrorCode GILUTriGetType(GILUTri, GILUTriSolveType *); /* the 
 PETSC_EXTERN PetscErrorCode GILUTriSetThreads(GILUTri, PetscInt);
 /* The algorithm asked for (GILUTriGetType(): the one that runs) and the host threads, as set or read from the options */
 PETSC_EXTERN PetscErrorCode GILUTriGetSettings(GILUTri, GILUTriSolveType *, PetscInt *);
-/* Reads -<prefix>mat_gilu_trisolve, _threads, _block_depth, _permuted, _recblock_reorder and _backend from the options database */
+/* Reads -<prefix>mat_gilu_trisolve, _threads, _block_depth, _permuted, _recblock_reorder, _chunked_static, _csc and
+   _backend from the options database (in a PetscOptionsBegin()/End() block: -help lists them with their current values) */
 PETSC_EXTERN PetscErrorCode GILUTriSetFromOptions(GILUTri, PetscOptions, const char[]);
 /*
   GILUTriSetMatrix(tri, uplo, diag, n, bs, i, j, a, dinv): n block rows of bs x bs blocks; i[n+1], j[i[n]]
