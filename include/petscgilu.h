@@ -41,29 +41,63 @@ M*/
 #define MATMPISTENCILGPU   "mpistencilgpu"
 
 /*MC
-   MATSOLVERGILU - "gilu": PETSc's ILU(k) and ICC(k) factorizations of `MATSEQAIJ` and `MATSEQBAIJ` matrices whose
-   triangular solves run on petscgilu's threaded engine (level-set, sync-free, blocked; src/mat/sptrsv)
+   MATSOLVERGILU - "gilu": PETSc's ILU(k) and ICC(k) factorizations of `MATSEQAIJ` and `MATSEQBAIJ` matrices (block sizes
+   1 to 8), factored by gilu's threaded numeric factorization (PETSc's operations in PETSc's order: PETSc's factors) and
+   applied by petscgilu's threaded triangular-solve engine (level-set, sync-free, chunked, the Block SpTRSV paper's blocked
+   algorithms and its adaptive choice; host threads or CUDA kernels)
 
-   Options Database Keys:
-+  -pc_factor_mat_solver_type gilu - use it with -pc_type ilu or icc (also as -sub_ with PCBJACOBI, PCASM)
-.  -mat_gilu_trisolve <auto,levelset,syncfree,colblock,rowblock,recblock,sequential,chunked> - the algorithm (factor's prefix)
-.  -mat_gilu_trisolve_threads <n> - host threads of the solves (default OMP_NUM_THREADS if set, else the cores divided among the MPI processes of the node)
-.  -mat_gilu_trisolve_block_depth <d> - colblock, rowblock, recblock: 2^d blocks (default 0: by the engine's rule)
-.  -mat_gilu_trisolve_permuted <bool> - host level-set and sync-free keep the solution also in execution order
--  -mat_gilu_trisolve_backend <auto,host,cuda,cudaemu> - where the solves run (default -gilu_backend); the CUDA back-ends
-   run every algorithm but sequential and chunked (blocked ones as device segments: level-set or sync-free triangles,
-   scalar- or vector-CSR squares)
+   Options Database Keys (with the factor's prefix, e.g. -sub_ under `PCBJACOBI` or `PCASM`):
++  -pc_factor_mat_solver_type gilu - use it with -pc_type ilu or icc
+.  -mat_gilu_factor_numeric <gilu,petsc> - whose numeric factorization runs (default gilu; PETSc's is used anyway for
+   block sizes 1 and 8 of `MATSEQBAIJ` and where a pivot needs PETSc's shift; -ksp_view says which ran and why)
+.  -mat_gilu_factor_schedule <chunked,levelset> - how the threads share the rows of gilu's numeric factorization (default
+   chunked: runs of consecutive rows ordered by the levels of the chunk graph; levelset: the level sets of L)
+.  -mat_gilu_trisolve <auto,levelset,syncfree,colblock,rowblock,recblock,sequential,chunked> - the triangular-solve
+   algorithm (default auto, see `MatGILUSetTriSolveType()`)
+.  -mat_gilu_trisolve_threads <n> - host threads of the factorization and the solves (default OMP_NUM_THREADS if set,
+   else the cores divided among the MPI processes of the node; see `MatGILUSetTriSolveThreads()`)
+.  -mat_gilu_trisolve_block_depth <d> - colblock, rowblock: 2^d blocks; recblock: recursion depth (default 0: halve while
+   a block keeps 16384 rows per thread, on the CUDA back-ends 92160 rows; at most 6)
+.  -mat_gilu_trisolve_permuted <bool> - host level-set and sync-free keep the solution also in execution order (default true)
+.  -mat_gilu_trisolve_recblock_reorder <bool> - recblock reorders the rows of each triangle by its levels before it is
+   split (the Block SpTRSV paper's improved layout; default true)
+.  -mat_gilu_trisolve_chunked_static <bool> - chunked on several threads: each thread takes a fixed share of every chunk
+   level (default true; false: the chunks are claimed from a shared counter)
+.  -mat_gilu_trisolve_csc <bool> - CUDA back-ends: sync-free triangles stored and solved by columns (default false)
+-  -mat_gilu_trisolve_backend <auto,host,cuda,cudaemu> - where the solves run (default: -gilu_backend, whose default is
+   auto: cuda when built with CUDA and a device is found, else host)
 
    Level: beginner
+
+   Notes:
+   The symbolic factorization is PETSc's (levels of fill, orderings), so the iterations are PETSc's. ICC(k) is computed as
+   ILU(k) of the symmetric matrix with the symmetric ordering (the same preconditioner); a nonsymmetric matrix is an error.
+   The CUDA back-ends run every algorithm but sequential and chunked (the blocked ones as device segments: level-set or
+   sync-free triangles, scalar- or vector-CSR squares). The setters act on the factor matrix (`PCFactorGetMatrix()` after
+   `PCFactorSetUpMatSolverType()`); the options, read at the symbolic factorization, take precedence. doc/gilu.md is the manual.
 
    References:
 .  * - Zhengyang Lu, Yuyao Niu and Weifeng Liu, Efficient Block Algorithms for Parallel Sparse Triangular Solve, Proceedings of
        the 49th International Conference on Parallel Processing (ICPP '20), ACM, 2020, doi:10.1145/3404397.3404413 (the Block
        SpTRSV paper: colblock, rowblock, recblock and the adaptive choice auto; `-citations` lists it when one of them runs)
 
-.seealso: `PCILU`, `PCICC`, `PCFactorSetMatSolverType()`
+.seealso: `PCILU`, `PCICC`, `PCFactorSetMatSolverType()`, `PCFactorGetMatrix()`, `MatGILUSetTriSolveType()`, `MatGILUSetTriSolveThreads()`
 M*/
 #define MATSOLVERGILU "gilu"
+/* The triangular-solve algorithms of MATSOLVERGILU (and of the engine, include/petscgilu/private/sptrsv.h) */
+typedef enum {
+  GILU_TRISOLVE_AUTO,      /* the adaptive choice (the Block SpTRSV paper, Algorithm 7) */
+  GILU_TRISOLVE_LEVELSET,  /* rows of one level in parallel, a barrier between levels */
+  GILU_TRISOLVE_SYNCFREE,  /* every row waits on its own dependencies' completion flags */
+  GILU_TRISOLVE_COLBLOCK,  /* column-block (the Block SpTRSV paper, Algorithm 4) */
+  GILU_TRISOLVE_ROWBLOCK,  /* row-block (Algorithm 5) */
+  GILU_TRISOLVE_RECBLOCK,  /* recursive block (Algorithm 6) */
+  GILU_TRISOLVE_SEQUENTIAL, /* one thread, rows in elimination order (what auto picks for 1 thread or a near-serial factor) */
+  GILU_TRISOLVE_CHUNKED     /* chunks of consecutive rows in elimination order; a chunk waits on the chunks it reads (host only) */
+} GILUTriSolveType;
+PETSC_EXTERN const char *const GILUTriSolveTypes[];
+PETSC_EXTERN PetscErrorCode MatGILUSetTriSolveType(Mat, GILUTriSolveType);
+PETSC_EXTERN PetscErrorCode MatGILUSetTriSolveThreads(Mat, PetscInt);
 
 PETSC_EXTERN PetscErrorCode PetscGILUInitializePackage(void);
 PETSC_EXTERN PetscErrorCode PetscGILUFinalizePackage(void);

@@ -1140,13 +1140,17 @@ static PetscErrorCode NumBench(PetscRandom rnd, PetscInt grid)
 }
 
 /* KSP with PCILU and MatSolverType gilu on a small 3D matrix, for -ksp_view */
+/* -setter_trisolve <type> and -setter_threads <n>: given to the factor by MatGILUSetTriSolveType() and
+   MatGILUSetTriSolveThreads() instead of the options (the view must be the one the options give) */
 static PetscErrorCode TestView(PetscRandom rnd)
 {
-  Mat      A;
-  KSP      ksp;
-  PC       pc;
-  Vec      b, x;
-  PetscInt its;
+  Mat       A;
+  KSP       ksp;
+  PC        pc;
+  Vec       b, x;
+  PetscInt  its, nthreads;
+  PetscEnum type;
+  PetscBool settype, setthreads;
 
   PetscFunctionBegin;
   PetscCall(MakeStencil(12, 7, PETSC_FALSE, rnd, &A));
@@ -1158,6 +1162,16 @@ static PetscErrorCode TestView(PetscRandom rnd)
   PetscCall(PCSetType(pc, PCILU));
   PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERGILU));
   PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(PetscOptionsGetEnum(NULL, NULL, "-setter_trisolve", GILUTriSolveTypes, &type, &settype));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-setter_threads", &nthreads, &setthreads));
+  if (settype || setthreads) {
+    Mat F;
+
+    PetscCall(PCFactorSetUpMatSolverType(pc));
+    PetscCall(PCFactorGetMatrix(pc, &F));
+    if (settype) PetscCall(MatGILUSetTriSolveType(F, (GILUTriSolveType)type));
+    if (setthreads) PetscCall(MatGILUSetTriSolveThreads(F, nthreads));
+  }
   PetscCall(KSPSolve(ksp, b, x));
   PetscCall(KSPGetIterationNumber(ksp, &its));
   PetscCall(PetscPrintf(PETSC_COMM_SELF, "iterations %" PetscInt_FMT "\n", its));
@@ -1334,6 +1348,15 @@ int main(int argc, char **argv)
      args: -test view -ksp_view -pc_factor_levels 1 -mat_gilu_trisolve {{auto levelset syncfree recblock chunked}separate output} -mat_gilu_trisolve_threads 2 -mat_gilu_trisolve_block_depth 2
      env: OMP_WAIT_POLICY=passive
      filter: grep -v "setup time:"
+
+   # the same factor and solves with the algorithm and the threads given by MatGILUSetTriSolveType() and
+   # MatGILUSetTriSolveThreads() instead of the options: the view of -mat_gilu_trisolve recblock -mat_gilu_trisolve_threads 2
+   test:
+     suffix: view_setters
+     args: -test view -ksp_view -pc_factor_levels 1 -setter_trisolve recblock -setter_threads 2 -mat_gilu_trisolve_block_depth 2
+     env: OMP_WAIT_POLICY=passive
+     filter: grep -v "setup time:"
+     output_file: output/ex7_view_mat_gilu_trisolve-recblock.out
 
    # recblock without the reordering by levels (on by default: ex7_view_..._recblock and ex7_view_cudaemu_..._recblock show
    # it, with the squares' and triangles' entries with and without it): the plain split, the same iterations

@@ -35,17 +35,7 @@ typedef enum {
   GILU_TRI_DIAG_INVERSE /* the inverted diagonal blocks are given apart (dinv, n blocks): x_i = dinv_i (b_i - sum) */
 } GILUTriDiag;
 
-typedef enum {
-  GILU_TRISOLVE_AUTO,      /* the adaptive choice (the Block SpTRSV paper, Algorithm 7) */
-  GILU_TRISOLVE_LEVELSET,  /* rows of one level in parallel, a barrier between levels */
-  GILU_TRISOLVE_SYNCFREE,  /* every row waits on its own dependencies' completion flags */
-  GILU_TRISOLVE_COLBLOCK,  /* column-block (the Block SpTRSV paper, Algorithm 4) */
-  GILU_TRISOLVE_ROWBLOCK,  /* row-block (Algorithm 5) */
-  GILU_TRISOLVE_RECBLOCK,  /* recursive block (Algorithm 6) */
-  GILU_TRISOLVE_SEQUENTIAL, /* one thread, rows in elimination order (what auto picks for 1 thread or a near-serial factor) */
-  GILU_TRISOLVE_CHUNKED     /* chunks of consecutive rows in elimination order; a chunk waits on the chunks it reads (host only) */
-} GILUTriSolveType;
-PETSC_EXTERN const char *const GILUTriSolveTypes[]; /* PETSc enum-name list: "auto", "levelset", ... */
+/* GILUTriSolveType, GILUTriSolveTypes[]: in petscgilu.h (MatGILUSetTriSolveType()) */
 
 typedef struct _n_GILUTri *GILUTri;
 
@@ -55,7 +45,10 @@ PETSC_EXTERN PetscErrorCode GILUTriDestroy(GILUTri *);
 PETSC_EXTERN PetscErrorCode GILUTriSetType(GILUTri, GILUTriSolveType);
 PETSC_EXTERN PetscErrorCode GILUTriGetType(GILUTri, GILUTriSolveType *); /* the algorithm that runs (auto resolved after SetMatrix) */
 PETSC_EXTERN PetscErrorCode GILUTriSetThreads(GILUTri, PetscInt);
-/* Reads -<prefix>mat_gilu_trisolve, _threads, _block_depth, _permuted, _recblock_reorder and _backend from the options database */
+/* The algorithm asked for (GILUTriGetType(): the one that runs) and the host threads, as set or read from the options */
+PETSC_EXTERN PetscErrorCode GILUTriGetSettings(GILUTri, GILUTriSolveType *, PetscInt *);
+/* Reads -<prefix>mat_gilu_trisolve, _threads, _block_depth, _permuted, _recblock_reorder, _chunked_static, _csc and
+   _backend from the options database (in a PetscOptionsBegin()/End() block: -help lists them with their current values) */
 PETSC_EXTERN PetscErrorCode GILUTriSetFromOptions(GILUTri, PetscOptions, const char[]);
 /*
   GILUTriSetMatrix(tri, uplo, diag, n, bs, i, j, a, dinv): n block rows of bs x bs blocks; i[n+1], j[i[n]]
@@ -91,7 +84,7 @@ PETSC_EXTERN PetscErrorCode GILUTriSolveReference(GILUTri, const PetscScalar[], 
 /* nrhs right-hand sides, each of n*bs entries, one after the other (b[k*n*bs ...]); x may be b */
 PETSC_EXTERN PetscErrorCode GILUTriSolveMultiple(GILUTri, PetscInt, const PetscScalar[], PetscScalar[]);
 /* Recursion depth of recblock (2^depth triangles) and 2^depth blocks of colblock/rowblock; 0 (default): by the rule
-   of sptrsv-host.c (host: halve while the blocks keep 16384 rows per thread; CUDA back-ends: while they keep 92160
+   of sptrsv-plan.c (host: halve while the blocks keep 16384 rows per thread; CUDA back-ends: while they keep 92160
    rows, the paper's rule; at most 6); also -mat_gilu_trisolve_block_depth */
 PETSC_EXTERN PetscErrorCode GILUTriSetBlockDepth(GILUTri, PetscInt);
 /*
@@ -154,12 +147,5 @@ PETSC_EXTERN PetscErrorCode GILUTriGetPlanInfo(GILUTri, PetscInt *, PetscInt *, 
 /* The squares by SpMV kernel: scalar (host: rows split among the threads; CUDA: scalar-CSR, a thread per row) and vector-CSR
    (CUDA back-ends only: a group of lanes of a warp per row, for squares whose stored rows average more than 12 blocks) */
 PETSC_EXTERN PetscErrorCode GILUTriGetSquareKernels(GILUTri, PetscInt *, PetscInt *);
-
-/*
-  GILUCountLevels(uplo, n, i, j, &nlevels): wavefronts of the lower (upper) triangle of a CSR/BSR pattern
-  that may hold both triangles (entries of the other triangle and the diagonal are ignored): the length of
-  the longest dependency chain, i.e. the number of level sets a triangular solve with it needs.
-*/
-PETSC_EXTERN PetscErrorCode GILUCountLevels(GILUTriUplo, PetscInt, const PetscInt[], const PetscInt[], PetscInt *);
 
 #endif

@@ -1,11 +1,13 @@
 /*
-   The triangular-solve engine: the GILUTri object, its level analysis and the sequential
-   reference solve (the oracle the threaded and CUDA algorithms are tested against).
+   The triangular-solve engine: the GILUTri object (its settings, the factor it is given, the pattern check and
+   level analysis), the solve on its back-end, the view, and the sequential reference solve (the oracle the threaded
+   and CUDA algorithms are tested against). The plan it solves with is sptrsv-plan.c's; the host kernels are
+   sptrsv-host.c's, the device kernels cuda/sptrsv.cu's, reached through the ops table the plan holds.
 */
 #include "sptrsvimpl.h"
 #include <petscgilu/private/giluimpl.h>
-#include "sptrsvcuda.h"
 #include <petscgilu/private/backend.h>
+#include <petscgilu/private/levels.h>
 
 /* The back-end of the next plan: the one asked for, resolved; auto runs on the device only the algorithms the CUDA
    kernels have (all but sequential and chunked), the others on the host */
@@ -16,7 +18,7 @@ static PetscErrorCode GILUTriResolveBackend(GILUTri tri)
   PetscFunctionBegin;
   PetscCall(PetscGILUBackendResolve(PETSC_COMM_SELF, tri->reqbackend, &r));
   if (tri->reqbackend == PETSCGILU_BACKEND_AUTO && r == PETSCGILU_BACKEND_CUDA && (tri->type == GILU_TRISOLVE_SEQUENTIAL || tri->type == GILU_TRISOLVE_CHUNKED)) r = PETSCGILU_BACKEND_HOST;
-  tri->backend = r == PETSCGILU_BACKEND_HOST ? 0 : (r == PETSCGILU_BACKEND_CUDAEMU ? 1 : 2);
+  tri->backend = r;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -69,81 +71,11 @@ PetscErrorCode GILUTriSetThreads(GILUTri tri, PetscInt nthreads)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The device copy is destroyed with the plan (sptrsv-host.c) and refreshed with the values */
-PetscErrorCode GILUTriDeviceDestroy(GILUTri tri)
+PetscErrorCode GILUTriGetSettings(GILUTri tri, GILUTriSolveType *type, PetscInt *nthreads)
 {
   PetscFunctionBegin;
-  if (!tri->dev) PetscFunctionReturn(PETSC_SUCCESS);
-#if defined(PETSCGILU_HAVE_CUDAEMU)
-  if (tri->planbackend == 1) PetscCall(GILUTriCUDADestroy_cudaemu((GILUTriCUDA *)&tri->dev));
-#endif
-#if defined(PETSCGILU_HAVE_CUDA)
-  if (tri->planbackend == 2) PetscCall(GILUTriCUDADestroy((GILUTriCUDA *)&tri->dev));
-#endif
-  tri->dev = NULL;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode GILUTriDeviceSetValues(GILUTri tri)
-{
-  PetscFunctionBegin;
-  if (!tri->dev) PetscFunctionReturn(PETSC_SUCCESS);
-  for (PetscInt s = 0; s < tri->nseg; s++) {
-#if defined(PETSCGILU_HAVE_CUDAEMU)
-    if (tri->planbackend == 1) PetscCall(GILUTriCUDASetValues_cudaemu((GILUTriCUDA)tri->dev, s, tri->seg[s].val, tri->seg[s].dval));
-#endif
-#if defined(PETSCGILU_HAVE_CUDA)
-    if (tri->planbackend == 2) PetscCall(GILUTriCUDASetValues((GILUTriCUDA)tri->dev, s, tri->seg[s].val, tri->seg[s].dval));
-#endif
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* The device copy of the plan: every segment with its GPU kernel (the plan chose it by the table of sptrsv-host.c) */
-static PetscErrorCode GILUTriDeviceCreate(GILUTri tri)
-{
-  GILUTriCUDASegInfo *info;
-
-  PetscFunctionBegin;
-  PetscCall(PetscCalloc1(tri->nseg, &info));
-  for (PetscInt s = 0; s < tri->nseg; s++) {
-    const GILUTriSeg *seg = &tri->seg[s];
-
-    switch (seg->kernel) {
-    case GILU_KERNEL_PARALLEL:
-    case GILU_KERNEL_LEVELSET:
-      info[s].kernel = GILU_CUDA_LEVELSET;
-      break;
-    case GILU_KERNEL_SYNCFREE:
-      info[s].kernel = tri->csc ? GILU_CUDA_SYNCFREE_CSC : GILU_CUDA_SYNCFREE;
-      break;
-    case GILU_KERNEL_SPMV:
-      info[s].kernel = GILU_CUDA_SPMV_SCALAR;
-      break;
-    case GILU_KERNEL_SPMV_VECTOR:
-      info[s].kernel = GILU_CUDA_SPMV_VECTOR;
-      break;
-    case GILU_KERNEL_SEQUENTIAL:
-      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "The CUDA back-ends have no sequential kernel: use -mat_gilu_trisolve levelset, syncfree, colblock, rowblock or recblock (or auto)");
-    }
-    PetscCheck(!seg->dptr, PETSC_COMM_SELF, PETSC_ERR_SUP, "The CUDA back-ends do not run chunked triangles");
-    info[s].nrows   = seg->nrows;
-    info[s].nlevels = seg->nlevels;
-    info[s].width   = seg->width;
-    info[s].lptr    = seg->lptr;
-    info[s].row     = seg->row;
-    info[s].ptr     = seg->ptr;
-    info[s].col     = seg->col;
-    info[s].val     = seg->val;
-    info[s].dval    = seg->dval;
-  }
-#if defined(PETSCGILU_HAVE_CUDAEMU)
-  if (tri->planbackend == 1) PetscCall(GILUTriCUDACreate_cudaemu(tri->n, tri->bs, tri->nseg, info, (GILUTriCUDA *)&tri->dev));
-#endif
-#if defined(PETSCGILU_HAVE_CUDA)
-  if (tri->planbackend == 2) PetscCall(GILUTriCUDACreate(tri->n, tri->bs, tri->nseg, info, (GILUTriCUDA *)&tri->dev));
-#endif
-  PetscCall(PetscFree(info));
+  if (type) *type = tri->type;
+  if (nthreads) *nthreads = tri->nthreads;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -159,7 +91,7 @@ PetscErrorCode GILUTriGetBackend(GILUTri tri, PetscGILUBackendType *backend)
 {
   PetscFunctionBegin;
   if (tri->reqbackend == PETSCGILU_BACKEND_AUTO) PetscCall(GILUTriResolveBackend(tri));
-  *backend = tri->backend == 0 ? PETSCGILU_BACKEND_HOST : (tri->backend == 1 ? PETSCGILU_BACKEND_CUDAEMU : PETSCGILU_BACKEND_CUDA);
+  *backend = tri->backend;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -199,78 +131,50 @@ PetscErrorCode GILUTriSetBlockDepth(GILUTri tri, PetscInt depth)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  The engine's options, read in one PetscOptionsBegin()/End() block so that -help lists them with their current values
+  (callers: MatSolverType gilu with the factor's prefix, PCATSILU with the PC's). The block's title is the same for
+  every triangle, so -help prints it once however many triangles read it.
+*/
 PetscErrorCode GILUTriSetFromOptions(GILUTri tri, PetscOptions options, const char prefix[])
 {
-  PetscEnum type = (PetscEnum)tri->type;
-  PetscInt  nt   = tri->nthreads;
-  PetscBool set;
+  PetscEnum type = (PetscEnum)tri->type, backend = (PetscEnum)tri->reqbackend;
+  PetscInt  nt = tri->nthreads, depth = tri->reqdepth;
+  PetscBool flg, set;
 
   PetscFunctionBegin;
-  PetscCall(PetscOptionsGetEnum(options, prefix, "-mat_gilu_trisolve", GILUTriSolveTypes, &type, &set));
+  PetscOptionsBegin(PETSC_COMM_SELF, prefix, "Triangular solves of petscgilu (MatSolverType gilu, PCATSILU)", "Mat");
+  PetscOptionsObject->options = options; /* the object's database, as PetscObjectOptionsBegin() would take */
+  PetscCall(PetscOptionsEnum("-mat_gilu_trisolve", "Triangular-solve algorithm", "GILUTriSetType", GILUTriSolveTypes, type, &type, &set));
   if (set) PetscCall(GILUTriSetType(tri, (GILUTriSolveType)type));
-  PetscCall(PetscOptionsGetInt(options, prefix, "-mat_gilu_trisolve_threads", &nt, &set));
+  PetscCall(PetscOptionsInt("-mat_gilu_trisolve_threads", "Host threads of the solves (default OMP_NUM_THREADS)", "GILUTriSetThreads", nt, &nt, &set));
   PetscCheck(!set || nt >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_gilu_trisolve_threads %" PetscInt_FMT ": must be at least 1", nt);
   if (set) PetscCall(GILUTriSetThreads(tri, nt));
   if (set) tri->gov.forced = PETSC_TRUE; /* threads asked for: tried whatever the load (private/wait.h) */
-  nt = tri->reqdepth;
-  PetscCall(PetscOptionsGetInt(options, prefix, "-mat_gilu_trisolve_block_depth", &nt, &set));
-  if (set) PetscCall(GILUTriSetBlockDepth(tri, nt));
-  {
-    PetscBool flg = tri->permuted;
-
-    PetscCall(PetscOptionsGetBool(options, prefix, "-mat_gilu_trisolve_permuted", &flg, &set));
-    if (set) PetscCall(GILUTriSetPermutedLayout(tri, flg));
-  }
-  {
-    PetscBool flg = tri->reorder;
-
-    PetscCall(PetscOptionsGetBool(options, prefix, "-mat_gilu_trisolve_recblock_reorder", &flg, &set));
-    if (set) PetscCall(GILUTriSetRecBlockReorder(tri, flg));
-  }
-  {
-    PetscBool flg = tri->cstatic;
-
-    PetscCall(PetscOptionsGetBool(options, prefix, "-mat_gilu_trisolve_chunked_static", &flg, &set));
-    if (set) PetscCall(GILUTriSetChunkedStatic(tri, flg));
-  }
-  {
-    PetscBool flg = tri->csc;
-
-    PetscCall(PetscOptionsGetBool(options, prefix, "-mat_gilu_trisolve_csc", &flg, &set));
-    if (set) PetscCall(GILUTriSetTriangleCSC(tri, flg));
-  }
-  {
-    PetscEnum backend = (PetscEnum)tri->reqbackend;
-
-    PetscCall(PetscOptionsGetEnum(options, prefix, "-mat_gilu_trisolve_backend", PetscGILUBackendTypes, &backend, &set));
-    if (set) PetscCall(GILUTriSetBackend(tri, (PetscGILUBackendType)backend));
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode GILUCountLevels(GILUTriUplo uplo, PetscInt n, const PetscInt i[], const PetscInt j[], PetscInt *nlevels)
-{
-  PetscInt *level, nl = 0;
-
-  PetscFunctionBegin;
-  PetscCall(PetscMalloc1(n, &level));
-  for (PetscInt t = 0; t < n; t++) {
-    PetscInt r = uplo == GILU_TRI_LOWER ? t : n - 1 - t, l = 0;
-
-    for (PetscInt k = i[r]; k < i[r + 1]; k++)
-      if ((uplo == GILU_TRI_LOWER && j[k] < r) || (uplo == GILU_TRI_UPPER && j[k] > r)) l = PetscMax(l, level[j[k]] + 1);
-    level[r] = l;
-    nl       = PetscMax(nl, l + 1);
-  }
-  PetscCall(PetscFree(level));
-  *nlevels = nl;
+  PetscCall(PetscOptionsInt("-mat_gilu_trisolve_block_depth", "colblock/rowblock: 2^depth blocks; recblock: recursion depth (0: by the rule)", "GILUTriSetBlockDepth", depth, &depth, &set));
+  if (set) PetscCall(GILUTriSetBlockDepth(tri, depth));
+  flg = tri->permuted;
+  PetscCall(PetscOptionsBool("-mat_gilu_trisolve_permuted", "Host level-set/sync-free: keep the solution in execution order too", "GILUTriSetPermutedLayout", flg, &flg, &set));
+  if (set) PetscCall(GILUTriSetPermutedLayout(tri, flg));
+  flg = tri->reorder;
+  PetscCall(PetscOptionsBool("-mat_gilu_trisolve_recblock_reorder", "recblock: reorder the rows by levels before each split", "GILUTriSetRecBlockReorder", flg, &flg, &set));
+  if (set) PetscCall(GILUTriSetRecBlockReorder(tri, flg));
+  flg = tri->cstatic;
+  PetscCall(PetscOptionsBool("-mat_gilu_trisolve_chunked_static", "chunked: each thread a fixed share of every chunk level (else claimed)", "GILUTriSetChunkedStatic", flg, &flg, &set));
+  if (set) PetscCall(GILUTriSetChunkedStatic(tri, flg));
+  flg = tri->csc;
+  PetscCall(PetscOptionsBool("-mat_gilu_trisolve_csc", "CUDA back-ends: sync-free triangles stored and solved by columns", "GILUTriSetTriangleCSC", flg, &flg, &set));
+  if (set) PetscCall(GILUTriSetTriangleCSC(tri, flg));
+  PetscCall(PetscOptionsEnum("-mat_gilu_trisolve_backend", "Where the solves run (default: -gilu_backend)", "GILUTriSetBackend", PetscGILUBackendTypes, backend, &backend, &set));
+  if (set) PetscCall(GILUTriSetBackend(tri, (PetscGILUBackendType)backend));
+  PetscOptionsEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*
-  The pattern is checked and analysed in one pass over it, rows in elimination order: each row's columns checked
-  branch-free (a row found wrong is looked at again for the error message), then its level (1 + the largest level of
-  the rows it reads; 0-based); then the level sizes
+  The pattern is checked, rows in elimination order: each row's columns checked branch-free (a row found wrong is
+  looked at again for the error message); then its levels (GILULevels(): 1 + the largest level of the rows a row reads;
+  0-based) and the level sizes
 */
 static PetscErrorCode CheckAndAnalyze(GILUTri tri, GILUTriUplo uplo, GILUTriDiag diag, PetscInt n, const PetscInt i[], const PetscInt j[])
 {
@@ -279,11 +183,10 @@ static PetscErrorCode CheckAndAnalyze(GILUTri tri, GILUTriUplo uplo, GILUTriDiag
 
   PetscFunctionBegin;
   PetscCall(PetscTime(&t0));
-  PetscCall(PetscMalloc1(n, &level)); /* the levels are needed only here: the plan counts its own */
   for (PetscInt t = 0; t < n; t++) {
     const PetscInt r = uplo == GILU_TRI_LOWER ? t : n - 1 - t, lo = i[r], hi = i[r + 1];
     const PetscInt cmin = uplo == GILU_TRI_LOWER ? 0 : r, cmax = uplo == GILU_TRI_LOWER ? r : n - 1;
-    PetscInt       prev = -1, rowbad = 0, l = 0;
+    PetscInt       prev = -1, rowbad = 0;
 
     for (PetscInt k = lo; k < hi; k++) {
       rowbad |= (j[k] < cmin) | (j[k] > cmax) | (j[k] <= prev) | (j[k] == r && diag != GILU_TRI_DIAG_STORED);
@@ -291,7 +194,6 @@ static PetscErrorCode CheckAndAnalyze(GILUTri tri, GILUTriUplo uplo, GILUTriDiag
     }
     if (diag == GILU_TRI_DIAG_STORED) rowbad |= (hi == lo) || j[uplo == GILU_TRI_LOWER ? hi - 1 : lo] != r;
     if (PetscUnlikely(rowbad)) {
-      PetscCall(PetscFree(level)); /* an error follows */
       for (PetscInt k = lo; k < hi; k++) {
         PetscCheck(j[k] >= 0 && j[k] < n, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Row %" PetscInt_FMT ": column %" PetscInt_FMT " is outside [0, %" PetscInt_FMT ")", r, j[k], n);
         PetscCheck(uplo == GILU_TRI_LOWER ? j[k] <= r : j[k] >= r, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Row %" PetscInt_FMT " of a %s triangular factor has an entry in column %" PetscInt_FMT, r, uplo == GILU_TRI_LOWER ? "lower" : "upper", j[k]);
@@ -301,11 +203,9 @@ static PetscErrorCode CheckAndAnalyze(GILUTri tri, GILUTriUplo uplo, GILUTriDiag
       PetscCheck(diag != GILU_TRI_DIAG_STORED, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Row %" PetscInt_FMT " has no stored diagonal", r);
       SETERRQ(PETSC_COMM_SELF, PETSC_ERR_PLIB, "The pattern check found a wrong row but no error for it");
     }
-    for (PetscInt k = lo; k < hi; k++)
-      if (j[k] != r) l = PetscMax(l, level[j[k]] + 1);
-    level[r] = l;
-    nl       = PetscMax(nl, l + 1);
   }
+  PetscCall(PetscMalloc1(n, &level)); /* the levels are needed only here: the plan counts its own */
+  nl           = GILULevels(uplo, 0, n, i, j, level);
   tri->nlevels = nl;
   PetscCall(PetscCalloc1(nl + 1, &count));
   for (PetscInt r = 0; r < n; r++) count[level[r]]++;
@@ -460,17 +360,12 @@ PetscErrorCode GILUTriSolve(GILUTri tri, const PetscScalar b[], PetscScalar x[])
     if (rebuilt) PetscCall(GILUTriPlanSetValues(tri));
   }
   PetscCall(PetscLogEventBegin(GILU_TriSolve, 0, 0, 0, 0));
-  if (tri->backend == 0) {
-    PetscCall(GILUTriPlanSolve(tri, b, x));
+  if (!tri->devops) {
+    PetscCall(GILUTriSolve_Host(tri, b, x));
     PetscCall(PetscLogFlops(2.0 * tri->nz * tri->bs * tri->bs + (tri->diag == GILU_TRI_DIAG_UNIT ? 0 : (2.0 * tri->bs - 1) * tri->bs * tri->n)));
   } else { /* the whole plan on the device: b copied in, the segments in order, x copied out */
-    if (!tri->dev) PetscCall(GILUTriDeviceCreate(tri));
-#if defined(PETSCGILU_HAVE_CUDAEMU)
-    if (tri->backend == 1) PetscCall(GILUTriCUDASolve_cudaemu((GILUTriCUDA)tri->dev, b, x));
-#endif
-#if defined(PETSCGILU_HAVE_CUDA)
-    if (tri->backend == 2) PetscCall(GILUTriCUDASolve((GILUTriCUDA)tri->dev, b, x));
-#endif
+    PetscCall(GILUTriPlanDeviceSetUp(tri));
+    PetscCall(tri->devops->solve(tri->dev, b, x));
     PetscCall(GILULogDeviceFlops(2.0 * tri->nz * tri->bs * tri->bs + (tri->diag == GILU_TRI_DIAG_UNIT ? 0 : (2.0 * tri->bs - 1) * tri->bs * tri->n)));
   }
   PetscCall(PetscLogEventEnd(GILU_TriSolve, 0, 0, 0, 0));
@@ -565,6 +460,21 @@ PetscErrorCode GILUTriGetLevels(GILUTri tri, PetscInt *nlevels, PetscInt *maxlev
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* chunked: its chunks and chunk levels */
+static PetscErrorCode ViewChunked(GILUTri tri, PetscViewer viewer)
+{
+  PetscFunctionBegin;
+  if (tri->planned && tri->nseg == 1 && tri->seg[0].dptr) {
+    const GILUTriSeg *seg = &tri->seg[0];
+
+    PetscCall(PetscViewerASCIIPrintf(viewer, "chunks: %" PetscInt_FMT " of consecutive rows (%.1f rows each, at most %" PetscInt_FMT "), %" PetscInt_FMT " chunk levels (%.1f chunks each), %" PetscInt_FMT " dependencies\n", seg->nchunks, seg->nchunks ? (double)seg->nrows / seg->nchunks : 0.0, seg->chunk,
+                                     seg->nlevels, seg->nlevels ? (double)seg->nchunks / seg->nlevels : 0.0, seg->dptr[seg->nchunks]));
+    if (seg->rptr) PetscCall(PetscViewerASCIIPrintf(viewer, "rows by column-offset pattern: %" PetscInt_FMT " patterns, %" PetscInt_FMT " runs (no column indices read)%s\n", seg->npat, seg->rptr[seg->nchunks], seg->inplace ? ", values read in place" : ""));
+    if (tri->planthreads > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "%s\n", tri->cstatic ? "each thread takes a fixed share of every chunk level" : "the threads claim the chunks from a shared counter"));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode GILUTriView(GILUTri tri, PetscViewer viewer)
 {
   PetscFunctionBegin;
@@ -577,7 +487,7 @@ PetscErrorCode GILUTriView(GILUTri tri, PetscViewer viewer)
     for (PetscInt s = 0; s < tri->nseg; s++)
       if (tri->seg[s].shape == GILU_SEG_SQUARE) nnzsq += tri->seg[s].nnz;
     if (tri->nseg == 1 && tri->seg[0].colp) PetscCall(PetscViewerASCIIPrintf(viewer, "permuted layout: the solution is kept in execution order too\n"));
-    if (tri->planbackend) PetscCall(PetscViewerASCIIPrintf(viewer, "algorithm %s (requested %s) on the %s back-end\n", GILUTriSolveTypes[tri->ran], GILUTriSolveTypes[tri->type], tri->planbackend == 1 ? "cudaemu" : "cuda"));
+    if (tri->planbackend != PETSCGILU_BACKEND_HOST) PetscCall(PetscViewerASCIIPrintf(viewer, "algorithm %s (requested %s) on the %s back-end\n", GILUTriSolveTypes[tri->ran], GILUTriSolveTypes[tri->type], PetscGILUBackendTypes[tri->planbackend]));
     else PetscCall(PetscViewerASCIIPrintf(viewer, "algorithm %s (requested %s), %" PetscInt_FMT " host threads\n", GILUTriSolveTypes[tri->ran], GILUTriSolveTypes[tri->type], tri->planthreads));
     if (ns || nt > 1)
       PetscCall(PetscViewerASCIIPrintf(viewer, "blocks: %" PetscInt_FMT " triangles (%" PetscInt_FMT " parallel, %" PetscInt_FMT " levelset, %" PetscInt_FMT " syncfree, %" PetscInt_FMT " sequential), %" PetscInt_FMT " squares holding %" PetscInt_FMT " of %" PetscInt_FMT " off-diagonal blocks\n", nt, byk[0], byk[1], byk[2], byk[3], ns, nnzsq,
@@ -588,7 +498,7 @@ PetscErrorCode GILUTriView(GILUTri tri, PetscViewer viewer)
       PetscCall(PetscViewerASCIIPrintf(viewer, "rows reordered by levels before each recursive split (the Block SpTRSV paper, Figure 3): squares hold %" PetscInt_FMT ", triangles %" PetscInt_FMT " off-diagonal blocks (without the reordering: %" PetscInt_FMT " and %" PetscInt_FMT ")\n",
                                        tri->nnzsq, nod - tri->nnzsq, tri->nnzsq0, nod - tri->nnzsq0));
     }
-    PetscCall(GILUTriViewChunked(tri, viewer));  /* chunked: its chunks and chunk levels */
+    PetscCall(ViewChunked(tri, viewer));         /* chunked: its chunks and chunk levels */
     PetscCall(GILUTriViewSegments(tri, viewer)); /* CUDA back-ends: the device segments and their kernels */
     PetscCall(PetscViewerASCIIPrintf(viewer, "setup time: analysis %g s, plan %g s; %" PetscInt_FMT " solves\n", (double)tri->tanalysis, (double)tri->tplan, tri->nsolves));
   } else PetscCall(PetscViewerASCIIPrintf(viewer, "algorithm requested %s, %" PetscInt_FMT " host threads (chosen at the first solve)\n", GILUTriSolveTypes[tri->type], tri->nthreads));

@@ -2,15 +2,17 @@
    The CUDA back-end of the triangular-solve engine (src/mat/sptrsv/cuda/sptrsv.cu): a device copy of the host plan's
    segments (sptrsvimpl.h), run in order on a solution vector that stays on the device for the whole solve. Triangles
    (rows level by level) are solved by the level-set or the sync-free kernel (by rows, or by columns: CSC), squares applied by the scalar-CSR or
-   the vector-CSR SpMV-update kernel; the plan chose each (the Block SpTRSV paper, Algorithm 7, the table in sptrsv-host.c). The
-   functions exist twice: compiled by nvcc (GILUTriCUDA*, builds with CUDA) and for the host emulation
-   (GILUTriCUDA*_cudaemu, builds with cudaemu).
+   the vector-CSR SpMV-update kernel; the plan chose each (the Block SpTRSV paper, Algorithm 7, the table in sptrsv-plan.c). The
+   kernels are one ops table (GILUTriDeviceOps) that exists twice: compiled by nvcc (GILUTriDeviceGetOps(), builds with
+   CUDA) and for the host emulation (GILUTriDeviceGetOps_cudaemu(), builds with cudaemu); the plan takes the one of its
+   back-end with GILUBackendGetDeviceOps() (private/backend.h).
 */
 #ifndef PETSCGILU_SPTRSVCUDA_H
 #define PETSCGILU_SPTRSVCUDA_H
 
 #include <petscsys.h>
 #include <petscgiluconf.h>
+#include <petscgilu/private/backend.h>
 
 typedef enum {
   GILU_CUDA_LEVELSET,    /* triangle: a launch per level, a thread per row (one level: the completely parallel case) */
@@ -57,16 +59,16 @@ struct _n_GILUTriCUDA {
                                triangle), then the ticket counter of each segment (gilu_block_ticket) */
 };
 
-#define GILU_TRI_CUDA_DECLARE(suffix) \
-  PETSC_INTERN PetscErrorCode GILUTriCUDACreate##suffix(PetscInt, PetscInt, PetscInt, const GILUTriCUDASegInfo[], GILUTriCUDA *); \
-  PETSC_INTERN PetscErrorCode GILUTriCUDASetValues##suffix(GILUTriCUDA, PetscInt, const MatScalar[], const MatScalar[]); \
-  PETSC_INTERN PetscErrorCode GILUTriCUDASolve##suffix(GILUTriCUDA, const PetscScalar[], PetscScalar[]); \
-  PETSC_INTERN PetscErrorCode GILUTriCUDADestroy##suffix(GILUTriCUDA *);
-#if defined(PETSCGILU_HAVE_CUDA)
-GILU_TRI_CUDA_DECLARE()
-#endif
-#if defined(PETSCGILU_HAVE_CUDAEMU)
-GILU_TRI_CUDA_DECLARE(_cudaemu)
-#endif
+typedef struct {
+  /* the device copy of a plan: n block rows of bs x bs blocks, nseg segments (host arrays, copied; the values too) */
+  PetscErrorCode (*create)(PetscInt, PetscInt, PetscInt, const GILUTriCUDASegInfo[], GILUTriCUDA *);
+  /* new values of segment s (val, and dval for a triangle with a diagonal), in the plan's layout */
+  PetscErrorCode (*setvalues)(GILUTriCUDA, PetscInt, const MatScalar[], const MatScalar[]);
+  /* x = T^{-1} b with host arrays (x may be b): b copied in once, the segments in order, x copied out once */
+  PetscErrorCode (*solve)(GILUTriCUDA, const PetscScalar[], PetscScalar[]);
+  PetscErrorCode (*destroy)(GILUTriCUDA *);
+} GILUTriDeviceOps;
+
+GILU_DEVICE_GETOPS_DECLARE(GILUTriDeviceGetOps, GILUTriDeviceOps)
 
 #endif

@@ -1,6 +1,8 @@
 /*
-   Inside the triangular-solve engine (src/mat/sptrsv/ only): the GILUTri object, its
-   execution plan and the host kernels.
+   Inside the triangular-solve engine (src/mat/sptrsv/ only): the GILUTri object (sptrsv.c), its
+   execution plan (sptrsv-plan.c) and the host kernels that run it (sptrsv-host.c); the plan's device copy is
+   made through the ops table of the CUDA kernels (sptrsvcuda.h, cuda/sptrsv.cu). Calls go one way:
+   sptrsv.c -> sptrsv-plan.c -> the kernels (sptrsv-host.c, cuda/sptrsv.cu).
 
    The plan is a list of segments run in order, with a thread barrier between two segments:
      triangle  rows R of the factor and the entries of those rows whose columns are in R (a
@@ -10,7 +12,7 @@
                x_R -= S x_C (an SpMV, rows split among the threads; empty rows dropped, i.e. DCSR).
    The solve copies b to x and runs the segments. Level-set and sync-free are one triangle
    segment; column-block, row-block and recursive-block are sequences of both (the Block
-   SpTRSV paper, Algorithms 4-6), with the kernel of each triangle chosen by the table in sptrsv-host.c
+   SpTRSV paper, Algorithms 4-6), with the kernel of each triangle chosen by the table in sptrsv-plan.c
    (Algorithm 7). Columns and x stay in the caller's numbering; only the rows (and their
    entries) of a triangle are stored in its execution order (level by level), so the values
    are streamed and the rows of a level are contiguous. Recursive block with the reordering
@@ -27,6 +29,7 @@
 #include <petscgilu/private/sptrsv.h>
 #include <petscgilu/private/stencil.h>
 #include <petscgiluconf.h>
+#include "sptrsvcuda.h"
 
 typedef enum {
   GILU_SEG_TRIANGLE,
@@ -73,6 +76,7 @@ typedef struct {
      chunk c waits for the done flags (tri->done[chunk], by claim position) of its dependencies dep[dptr[c] .. dptr[c+1]-1] */
   PetscInt *dptr; /* [nchunks+1] (lptr[l]: the claim position of chunk level l's first chunk) */
   PetscInt *dep;  /* [dptr[nchunks]] claim positions of the chunks holding the columns the chunk's rows read */
+  PetscBool quad;  /* chunked with patterns: a thread runs four chunks at a time (the rows are short), else two */
   PetscInt  rstep; /* the rows of a chunk are row[cptr[c]] + rstep * k, k = 0, 1, ... (1 lower, -1 upper) */
   /* chunked, when the rows have few distinct column-offset lists (col - row; a stencil matrix in natural order has a
      handful): the rows of chunk c are runs rptr[c] .. rptr[c+1]-1, run q holding rlen[q] consecutive rows of pattern
@@ -118,7 +122,7 @@ struct _n_GILUTri {
   unsigned int        *done;                /* syncfree: done[r] == epoch when row r is final in this solve */
   unsigned int         epoch;
   PetscLogDouble       tanalysis, tplan;     /* seconds */
-  PetscInt             backend, planbackend; /* resolved: 0 host, 1 cudaemu, 2 cuda */
+  PetscGILUBackendType backend, planbackend; /* resolved (host, cuda or cudaemu): for the next plan, and the plan's */
   PetscGILUBackendType reqbackend;           /* asked for (GILUTriSetBackend(), default -gilu_backend); auto: resolved at each plan check */
   PetscBool            permuted, planperm;   /* the permuted layout asked for, and in the plan */
   PetscBool            cstatic;              /* chunked on several threads: fixed shares of each chunk level (else claimed) */
@@ -127,17 +131,18 @@ struct _n_GILUTri {
   PetscBool            reorder, planreorder; /* recblock: rows reordered by levels before each split (asked for, in the plan) */
   PetscInt            *rord;                 /* recblock reordered: [n] the row at each position of the final order */
   PetscInt             nnzsq, nnzsq0;        /* recblock reordered: off-diagonal blocks in the squares, and without the reordering */
-  void                *dev;                  /* GILUTriCUDA (sptrsvcuda.h) of the cudaemu or cuda back-end */
+  const GILUTriDeviceOps *devops;           /* the plan's back-end's device kernels (cuda/sptrsv.cu), NULL on the host */
+  GILUTriCUDA             dev;              /* the device copy of the plan (GILUTriPlanDeviceSetUp()) */
   PetscInt             nsolves;
 };
 
+/* sptrsv-plan.c: the plan for (type, threads, depth, back-end, layouts), its values, its device copy, its device segments' view */
 PETSC_INTERN PetscErrorCode GILUTriPlanBuild(GILUTri);
 PETSC_INTERN PetscErrorCode GILUTriPlanDestroy(GILUTri);
 PETSC_INTERN PetscErrorCode GILUTriPlanSetValues(GILUTri);
-PETSC_INTERN PetscErrorCode GILUTriDeviceDestroy(GILUTri);
-PETSC_INTERN PetscErrorCode GILUTriDeviceSetValues(GILUTri);
-PETSC_INTERN PetscErrorCode GILUTriPlanSolve(GILUTri, const PetscScalar[], PetscScalar[]);
-PETSC_INTERN PetscErrorCode GILUTriViewChunked(GILUTri, PetscViewer);
+PETSC_INTERN PetscErrorCode GILUTriPlanDeviceSetUp(GILUTri);
 PETSC_INTERN PetscErrorCode GILUTriViewSegments(GILUTri, PetscViewer);
+/* sptrsv-host.c: x = T^{-1} b by the plan on the host threads */
+PETSC_INTERN PetscErrorCode GILUTriSolve_Host(GILUTri, const PetscScalar[], PetscScalar[]);
 
 #endif

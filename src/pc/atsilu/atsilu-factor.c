@@ -7,6 +7,7 @@
    added in row order. The factors are therefore bitwise the same for any number of threads.
 */
 #include <petscmat.h>
+#include <petscgilu/private/levels.h>
 #include "atsilu-kernels.h"
 #if defined(PETSCGILU_HAVE_OPENMP)
   #include <omp.h>
@@ -171,65 +172,18 @@ static PetscErrorCode ATSPatternMult(const ATSCSR *X, const ATSCSR *P, ATSCSR *C
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* the ILU(k) symbolic pattern by levels of fill (the pattern of PETSc's -pc_factor_levels k, natural ordering) */
+/* the ILU(k) symbolic pattern by levels of fill (the pattern of PETSc's -pc_factor_levels k, natural ordering; P's rows
+   sorted, with their diagonals), from private/levels.h; S allocated as before (room for P times levels + 1) */
 static PetscErrorCode ATSPatternLevels(const ATSCSR *P, PetscInt levels, ATSCSR *S)
 {
-  PetscInt  n = P->n, *next, *lev, *cols, nc, head;
-  PetscInt *rowlev, rowlevalloc; /* the levels of the stored rows, aligned with S->j */
+  PetscInt n = P->n, *fi, *fj;
 
   PetscFunctionBegin;
+  PetscCall(GILUSymbolicILUk(n, P->i, P->j, levels, &fi, &fj));
   PetscCall(ATSCSRAlloc(S, n, P->i[n] * (levels + 1)));
-  rowlevalloc = S->nzalloc;
-  PetscCall(PetscMalloc1(rowlevalloc, &rowlev));
-  PetscCall(PetscMalloc3(n + 1, &next, n, &lev, n, &cols));
-  for (PetscInt r = 0; r < n; r++) {
-    /* sorted linked list of the row's columns, head first; n terminates */
-    head = n;
-    for (PetscInt p = P->i[r + 1] - 1; p >= P->i[r]; p--) {
-      next[P->j[p]] = head;
-      head          = P->j[p];
-      lev[P->j[p]]  = 0;
-    }
-    for (PetscInt k = head; k < r; k = next[k]) {
-      for (PetscInt q = S->i[k]; q < S->i[k + 1]; q++) {
-        PetscInt j = S->j[q], nl;
-
-        if (j <= k) continue;
-        nl = lev[k] + rowlev[q] + 1;
-        if (nl > levels) continue;
-        /* insert j after k in the list if absent */
-        {
-          PetscInt prev = k, cur = next[k];
-
-          while (cur < j) {
-            prev = cur;
-            cur  = next[cur];
-          }
-          if (cur == j) lev[j] = PetscMin(lev[j], nl);
-          else {
-            next[prev] = j;
-            next[j]    = cur;
-            lev[j]     = nl;
-          }
-        }
-      }
-    }
-    nc = 0;
-    for (PetscInt k = head; k < n; k = next[k]) cols[nc++] = k;
-    PetscCall(ATSCSRAppendRow(S, r, nc, cols));
-    if (S->nzalloc > rowlevalloc) {
-      PetscInt *rl;
-
-      PetscCall(PetscMalloc1(S->nzalloc, &rl));
-      PetscCall(PetscArraycpy(rl, rowlev, S->i[r]));
-      PetscCall(PetscFree(rowlev));
-      rowlev      = rl;
-      rowlevalloc = S->nzalloc;
-    }
-    for (PetscInt p = 0; p < nc; p++) rowlev[S->i[r] + p] = lev[cols[p]];
-  }
-  PetscCall(PetscFree3(next, lev, cols));
-  PetscCall(PetscFree(rowlev));
+  for (PetscInt r = 0; r < n; r++) PetscCall(ATSCSRAppendRow(S, r, fi[r + 1] - fi[r], fj + fi[r]));
+  PetscCall(PetscFree(fi));
+  PetscCall(PetscFree(fj));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -15,6 +15,7 @@
 */
 #include <petscgilu/private/giluimpl.h>
 #include <petscgilu/private/stencil.h>
+#include <petscgilu/private/levels.h>
 #include "fgdd.h"
 #if defined(_OPENMP)
   #include <omp.h>
@@ -134,50 +135,6 @@ PetscErrorCode FGDDFactor(FGDDFactors *f, PetscReal tol)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/*
-  Levels of one triangle in subdomain s: lvl[i] = 0 for a row without entries in the triangle, else 1 + the
-  largest level of the rows it depends on; returns the number of levels
-*/
-static PetscInt FGDDLevelsSubdomain(const FGDDFactors *f, PetscInt s, PetscBool lower, PetscInt lvl[])
-{
-  const PetscInt lo = f->subptr[s], hi = f->subptr[s + 1];
-  PetscInt       nlev = 0;
-
-  if (lower) {
-    for (PetscInt i = lo; i < hi; i++) {
-      PetscInt l = 0;
-
-      for (PetscInt k = f->ai[i]; k < f->diag[i]; k++) l = PetscMax(l, lvl[f->aj[k]] + 1);
-      lvl[i] = l;
-      nlev   = PetscMax(nlev, l + 1);
-    }
-  } else {
-    for (PetscInt i = hi - 1; i >= lo; i--) {
-      PetscInt l = 0;
-
-      for (PetscInt k = f->diag[i] + 1; k < f->ai[i + 1]; k++) l = PetscMax(l, lvl[f->aj[k]] + 1);
-      lvl[i] = l;
-      nlev   = PetscMax(nlev, l + 1);
-    }
-  }
-  return nlev;
-}
-
-/* rows of subdomain s sorted by level into rows[lo..hi-1], level pointers into lev[first .. first + nlev] */
-static void FGDDLevelsSort(const FGDDFactors *f, PetscInt s, const PetscInt lvl[], PetscInt nlev, PetscInt first, PetscInt rows[], PetscInt lev[])
-{
-  const PetscInt lo = f->subptr[s], hi = f->subptr[s + 1];
-
-  for (PetscInt l = 0; l <= nlev; l++) lev[first + l] = 0;
-  for (PetscInt i = lo; i < hi; i++) lev[first + lvl[i] + 1]++;
-  lev[first] = lo;
-  for (PetscInt l = 0; l < nlev; l++) lev[first + l + 1] += lev[first + l];
-  /* fill using the level starts, then restore them */
-  for (PetscInt i = lo; i < hi; i++) rows[lev[first + lvl[i]]++] = i;
-  for (PetscInt l = nlev; l > 0; l--) lev[first + l] = lev[first + l - 1];
-  lev[first] = lo;
-}
-
 /* The transpose (by columns) of the strictly lower or upper part: for the host edge-centric push */
 static PetscErrorCode FGDDTranspose(const FGDDFactors *f, PetscBool lower, PetscInt **tp, PetscInt **ti, PetscInt **tk)
 {
@@ -219,9 +176,9 @@ PetscErrorCode FGDDBuildLevels(FGDDFactors *f)
 #if defined(_OPENMP)
   #pragma omp parallel for schedule(dynamic) num_threads(FGDD_NTHREADS(f))
 #endif
-  for (PetscInt s = 0; s < nsub; s++) {
-    nL[s] = FGDDLevelsSubdomain(f, s, PETSC_TRUE, lvlL);
-    nU[s] = FGDDLevelsSubdomain(f, s, PETSC_FALSE, lvlU);
+  for (PetscInt s = 0; s < nsub; s++) { /* a subdomain's rows read only its own rows (the entries between subdomains are dropped) */
+    nL[s] = GILULevels(GILU_TRI_LOWER, f->subptr[s], f->subptr[s + 1], f->ai, f->aj, lvlL);
+    nU[s] = GILULevels(GILU_TRI_UPPER, f->subptr[s], f->subptr[s + 1], f->ai, f->aj, lvlU);
   }
   /* level pointers: subdomain s owns lev[sub[s] .. sub[s+1]-1], its n[s] levels and their end */
   PetscCall(PetscMalloc3(nb, &f->lrows, nb + nsub + 1, &f->llev, nsub + 1, &f->lsub));
@@ -238,8 +195,8 @@ PetscErrorCode FGDDBuildLevels(FGDDFactors *f)
   #pragma omp parallel for schedule(dynamic) num_threads(FGDD_NTHREADS(f))
 #endif
   for (PetscInt s = 0; s < nsub; s++) {
-    FGDDLevelsSort(f, s, lvlL, nL[s], f->lsub[s], f->lrows, f->llev);
-    FGDDLevelsSort(f, s, lvlU, nU[s], f->usub[s], f->urows, f->ulev);
+    GILULevelSets(f->subptr[s], f->subptr[s + 1], lvlL, nL[s], f->llev + f->lsub[s], f->lrows);
+    GILULevelSets(f->subptr[s], f->subptr[s + 1], lvlU, nU[s], f->ulev + f->usub[s], f->urows);
   }
   PetscCall(PetscFree4(lvlL, lvlU, nL, nU));
   PetscCall(FGDDTranspose(f, PETSC_TRUE, &f->ltp, &f->lti, &f->ltk));

@@ -8,6 +8,7 @@
    local factorizations (ILU of one process, block Jacobi, ASM) see exactly the sparsified block.
 */
 #include <petsc/private/petscimpl.h>
+#include <petscgilu/private/levels.h>
 #include "sparsify.h"
 
 /* splitmix64: a symmetric tie-break among entries of equal magnitude that spreads the dropped entries over the matrix */
@@ -386,7 +387,7 @@ PetscErrorCode SparsifyLocalNorms(const SparsifyLocal *L, PetscReal rowsum[], Pe
    lev(i,k) + lev(k,j) + 1, entries kept while lev <= levels) */
 PetscErrorCode SparsifyCountWavefronts(PetscInt n, const PetscInt ai[], const PetscInt aj[], const PetscBool3 mask[], PetscInt levels, PetscInt *nwaves, PetscInt *nfill)
 {
-  PetscInt *wave, *next, *lev, *ui, *uj, *ulev, unz = 0, ucap, w = 0, nf = 0;
+  PetscInt *pi, *pj, *wave, np = 0;
 
   PetscFunctionBegin;
   if (!n) {
@@ -394,101 +395,37 @@ PetscErrorCode SparsifyCountWavefronts(PetscInt n, const PetscInt ai[], const Pe
     if (nfill) *nfill = 0;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
+  /* the kept pattern (rows sorted; for ILU(levels) every diagonal entry, kept or not, as the factorization needs it) */
+  PetscCall(PetscMalloc2(n + 1, &pi, ai[n] + n, &pj));
+  pi[0] = 0;
+  for (PetscInt r = 0; r < n; r++) {
+    PetscBool diag = (PetscBool)(levels <= 0);
+
+    for (PetscInt k = ai[r]; k < ai[r + 1]; k++) {
+      if (mask && mask[k] == PETSC_BOOL3_TRUE) continue;
+      if (!diag && aj[k] >= r) {
+        diag = PETSC_TRUE;
+        if (aj[k] > r) pj[np++] = r;
+      }
+      pj[np++] = aj[k];
+    }
+    if (!diag) pj[np++] = r;
+    pi[r + 1] = np;
+  }
   PetscCall(PetscMalloc1(n, &wave));
   if (levels <= 0) {
-    for (PetscInt r = 0; r < n; r++) {
-      PetscInt l = 0;
+    *nwaves = GILULevels(GILU_TRI_LOWER, 0, n, pi, pj, wave);
+    if (nfill) *nfill = np;
+  } else { /* symbolic ILU(levels) (private/levels.h), then its wavefronts */
+    PetscInt *fi, *fj;
 
-      for (PetscInt k = ai[r]; k < ai[r + 1]; k++) {
-        if (mask && mask[k] == PETSC_BOOL3_TRUE) continue;
-        if (aj[k] < r) l = PetscMax(l, wave[aj[k]] + 1);
-        nf++;
-      }
-      wave[r] = l;
-      w       = PetscMax(w, l + 1);
-    }
-    PetscCall(PetscFree(wave));
-    *nwaves = w;
-    if (nfill) *nfill = nf;
-    PetscFunctionReturn(PETSC_SUCCESS);
+    PetscCall(GILUSymbolicILUk(n, pi, pj, levels, &fi, &fj));
+    *nwaves = GILULevels(GILU_TRI_LOWER, 0, n, fi, fj, wave);
+    if (nfill) *nfill = fi[n];
+    PetscCall(PetscFree(fi));
+    PetscCall(PetscFree(fj));
   }
-  /* symbolic ILU(levels), row by row, in a sorted linked list; the strictly upper part of each row is kept
-     (with its levels) for the rows below */
-  ucap = ai[n] + n;
-  PetscCall(PetscMalloc3(n + 1, &next, n, &lev, n + 1, &ui));
-  PetscCall(PetscMalloc2(ucap, &uj, ucap, &ulev));
-  for (PetscInt c = 0; c < n; c++) lev[c] = -1;
-  ui[0] = 0;
-  for (PetscInt r = 0; r < n; r++) {
-    PetscInt head = n, l = 0, c, prev; /* next[head] is the first column */
-
-    next[head] = n; /* n terminates the list */
-    /* the row of the (sparsified) matrix, sorted, plus the diagonal */
-    prev = head;
-    for (PetscInt k = ai[r]; k <= ai[r + 1]; k++) {
-      PetscInt col;
-
-      if (k < ai[r + 1]) {
-        if (mask && mask[k] == PETSC_BOOL3_TRUE) continue;
-        col = aj[k];
-      } else col = r;
-      if (lev[col] >= 0) continue;
-      /* insert col in order (columns of a row come sorted, except the appended diagonal) */
-      if (col < prev && prev != head) prev = head;
-      while (next[prev] < col) prev = next[prev];
-      next[col]  = next[prev];
-      next[prev] = col;
-      lev[col]   = 0;
-      prev       = col;
-    }
-    /* eliminate with the rows above, in increasing column order */
-    for (c = next[head]; c < r; c = next[c]) {
-      PetscInt pos = c;
-
-      for (PetscInt q = ui[c]; q < ui[c + 1]; q++) {
-        PetscInt j = uj[q], nl = lev[c] + ulev[q] + 1;
-
-        if (nl > levels) continue;
-        if (lev[j] >= 0) {
-          lev[j] = PetscMin(lev[j], nl);
-          continue;
-        }
-        while (next[pos] < j) pos = next[pos];
-        next[j]   = next[pos];
-        next[pos] = j;
-        lev[j]    = nl;
-      }
-    }
-    /* wavefront of row r, the strictly upper part stored, the list cleared */
-    if (unz + n > ucap) {
-      PetscInt *nj, *nlev;
-
-      ucap = PetscMax(2 * ucap, unz + n);
-      PetscCall(PetscMalloc2(ucap, &nj, ucap, &nlev));
-      PetscCall(PetscArraycpy(nj, uj, unz));
-      PetscCall(PetscArraycpy(nlev, ulev, unz));
-      PetscCall(PetscFree2(uj, ulev));
-      uj   = nj;
-      ulev = nlev;
-    }
-    for (c = next[head]; c < n; c = next[c]) {
-      if (c < r) l = PetscMax(l, wave[c] + 1);
-      else if (c > r) {
-        uj[unz]   = c;
-        ulev[unz] = lev[c];
-        unz++;
-      }
-      lev[c] = -1;
-      nf++;
-    }
-    ui[r + 1] = unz;
-    wave[r]   = l;
-    w         = PetscMax(w, l + 1);
-  }
-  PetscCall(PetscFree3(next, lev, ui));
-  PetscCall(PetscFree2(uj, ulev));
   PetscCall(PetscFree(wave));
-  *nwaves = w;
-  if (nfill) *nfill = nf;
+  PetscCall(PetscFree2(pi, pj));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

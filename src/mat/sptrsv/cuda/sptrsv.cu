@@ -10,10 +10,11 @@
                Squares store only their nonempty rows with the row indices (the paper's DCSR), so the empty-ratio
                of Algorithm 7 needs no kernels of its own.
    Level-set and sync-free on the whole matrix are the plan of one triangle; column-block, row-block and recursive-
-   block (Algorithms 4-6) alternate triangles and squares. The plan (sptrsv-host.c) chose the kernel of each segment
+   block (Algorithms 4-6) alternate triangles and squares. The plan (sptrsv-plan.c) chose the kernel of each segment
    by the table there (Algorithm 7). Block sizes 1..8 (BSR blocks row-major).
-   Compiled by nvcc (GILUTriCUDA*) and by the host C++ compiler for the cudaemu emulation (GILUTriCUDA*_cudaemu);
-   sptrsv.c calls one or the other by the triangle's back-end (GILUTriSetBackend(): "cuda" or "cudaemu").
+   The entry points are one ops table (GILUTriDeviceOps, sptrsvcuda.h), compiled by nvcc (GILUTriDeviceGetOps()) and
+   by the host C++ compiler for the cudaemu emulation (GILUTriDeviceGetOps_cudaemu()); the plan takes the table of the
+   triangle's back-end (GILUTriSetBackend(): "cuda" or "cudaemu") once, when it is built.
 
    Rounding: a triangle row is computed as by the host (its entries in column order); a scalar-CSR square row as
    the host's SpMV; vector-CSR sums the row in another order (lanes, then the shuffle tree): round-off only.
@@ -192,7 +193,9 @@ static PetscErrorCode SegFree(GILUTriCUDASeg *sg)
 }
 
 /* The device copy of the plan: n block rows of size bs, nseg segments in execution order (values copied too) */
-PetscErrorCode GILU_CUDA_NAME(GILUTriCUDACreate)(PetscInt n, PetscInt bs, PetscInt nseg, const GILUTriCUDASegInfo info[], GILUTriCUDA *dev)
+static PetscErrorCode SetValues(GILUTriCUDA, PetscInt, const MatScalar[], const MatScalar[]);
+
+static PetscErrorCode Create(PetscInt n, PetscInt bs, PetscInt nseg, const GILUTriCUDASegInfo info[], GILUTriCUDA *dev)
 {
   GILUTriCUDA t;
   PetscInt    bs2 = bs * bs;
@@ -260,7 +263,7 @@ PetscErrorCode GILU_CUDA_NAME(GILUTriCUDACreate)(PetscInt n, PetscInt bs, PetscI
       PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToDevice)(sg->d.ptr, in->ptr, (m + 1) * sizeof(PetscInt)));
       PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToDevice)(sg->d.col, in->col, nnz * sizeof(PetscInt)));
     }
-    PetscCall(GILU_CUDA_NAME(GILUTriCUDASetValues)(t, s, in->val, in->dval));
+    PetscCall(SetValues(t, s, in->val, in->dval));
   }
   PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(n * bs * sizeof(PetscScalar), (void **)&t->x));
   PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)((n + nseg) * sizeof(int), (void **)&t->flag));
@@ -268,7 +271,7 @@ PetscErrorCode GILU_CUDA_NAME(GILUTriCUDACreate)(PetscInt n, PetscInt bs, PetscI
 }
 
 /* new values of segment s (the same pattern) */
-PetscErrorCode GILU_CUDA_NAME(GILUTriCUDASetValues)(GILUTriCUDA t, PetscInt s, const MatScalar val[], const MatScalar dval[])
+static PetscErrorCode SetValues(GILUTriCUDA t, PetscInt s, const MatScalar val[], const MatScalar dval[])
 {
   GILUTriCUDASeg *sg  = &t->seg[s];
   PetscInt        bs2 = t->bs * t->bs;
@@ -341,7 +344,7 @@ static PetscErrorCode SegRun(const GILUTriCUDASeg *sg, PetscScalar *x, int *flag
 
 /* x = T^{-1} b with host arrays (x may be b): b copied to the device once, the segments run in order on the device
    vector, x copied back once (both copies logged by the device layer) */
-PetscErrorCode GILU_CUDA_NAME(GILUTriCUDASolve)(GILUTriCUDA t, const PetscScalar b[], PetscScalar x[])
+static PetscErrorCode Solve(GILUTriCUDA t, const PetscScalar b[], PetscScalar x[])
 {
   const PetscInt m = t->n * t->bs;
 
@@ -353,7 +356,7 @@ PetscErrorCode GILU_CUDA_NAME(GILUTriCUDASolve)(GILUTriCUDA t, const PetscScalar
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode GILU_CUDA_NAME(GILUTriCUDADestroy)(GILUTriCUDA *dev)
+static PetscErrorCode Destroy(GILUTriCUDA *dev)
 {
   GILUTriCUDA t = *dev;
 
@@ -365,5 +368,14 @@ PetscErrorCode GILU_CUDA_NAME(GILUTriCUDADestroy)(GILUTriCUDA *dev)
   PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&t->flag));
   PetscCall(PetscFree(t));
   *dev = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static const GILUTriDeviceOps DeviceOps = {Create, SetValues, Solve, Destroy};
+
+PetscErrorCode GILU_CUDA_NAME(GILUTriDeviceGetOps)(const GILUTriDeviceOps **ops)
+{
+  PetscFunctionBegin;
+  *ops = &DeviceOps;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

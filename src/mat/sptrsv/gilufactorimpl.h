@@ -1,0 +1,74 @@
+/*
+   Inside MatSolverType "gilu" (src/mat/sptrsv/): the factor's context, shared by gilufactor.c (the factor object:
+   options, symbolic factorization, PETSc's storage read into CSR/BSR, the solves, the view) and gilufactor-numeric.c
+   (the schedule of the numeric factorization and its row kernels).
+*/
+#ifndef PETSCGILU_GILUFACTORIMPL_H
+#define PETSCGILU_GILUFACTORIMPL_H
+
+#include <petsc/private/matimpl.h>
+#include <petscgilu.h>
+#include <petscgilu/private/sptrsv.h>
+
+typedef enum {
+  GILU_FACTOR_NUMERIC_GILU,
+  GILU_FACTOR_NUMERIC_PETSC
+} GILUFactorNumericType;
+
+typedef enum {
+  GILU_FACTOR_SCHEDULE_CHUNKED,
+  GILU_FACTOR_SCHEDULE_LEVELSET
+} GILUFactorSchedule;
+
+typedef struct {
+  Mat              F;     /* PETSc's factor (MatSolverType petsc, ILU): its symbolic factorization, and its numeric one where gilu's is not used;
+                              destroyed once gilu's own numeric factorization of a MATSEQAIJ has run (the factor is then stored once, in the
+                              arrays below), made again from A, the orderings and sinfo where PETSc's numeric factorization is needed */
+  MatFactorInfo    sinfo; /* the symbolic factorization's info (levels, fill, ...), to make F again */
+  MatInfo          finfo; /* F's MatGetInfo() when it was destroyed (what MatGetInfo() of the factor answers without F) */
+  PetscBool        hasfinfo;
+  MatFactorType    ftype;  /* what the user asked for: ILU or ICC */
+  GILUTri          L, U;   /* the factors, in the permuted numbering */
+  GILUTri          Lt, Ut; /* L^T (upper) and U^T (lower), built at the first MatSolveTranspose() */
+  IS               row, col;
+  PetscBool        identity;
+  PetscInt         nb, bs;
+  PetscScalar     *work;
+  GILUTriSolveType type;
+  PetscInt         nthreads;
+  /* the factors in CSR/BSR */
+  PetscInt  *Li, *Lj, *Ui, *Uj; /* where PETSc's factor keeps U's row i diagonal (its off-diagonal entries just before it): UdPos() */
+  MatScalar *La, *Ua, *Ud;
+  PetscBool  pattern;   /* the CSR patterns above are current */
+  PetscInt   patternid; /* counts the patterns read (the engine works on the arrays above in place: it is told when they change) */
+  /* the numeric factorization */
+  GILUFactorNumericType numeric;   /* asked for */
+  GILUFactorSchedule    schedule;  /* asked for */
+  GILUFactorSchedule    ranschedule; /* what runs: chunked falls back to levelset where its chunks leave the threads idle */
+  PetscBool             ranserial;   /* ... and to one thread where the level sets are small too */
+  PetscBool             rangilu;   /* the last numeric factorization was gilu's */
+  char                  why[128];  /* else why PETSc's ran */
+  PetscInt             *ic;        /* inverse of the column ordering (during a numeric factorization only) */
+  PetscBool             analyzed;  /* the schedule below is current (once per pattern) */
+  PetscInt              nlevels, *lptr, *lrow; /* the level sets of L: rows lrow[lptr[l] .. lptr[l+1]-1] */
+  PetscInt              nchunks, nclevels;    /* chunked: chunks of consecutive rows, levels of the chunk DAG */
+  PetscInt             *cptr, *corder;        /* [nchunks+1] first row of each chunk; [nchunks] the chunks by level */
+  PetscInt             *clptr;                /* [nclevels+1] chunk level l is corder[clptr[l] .. clptr[l+1]-1] */
+  PetscInt             *dptr, *dep;           /* [nchunks+1], [dptr[nchunks]] the chunks each chunk reads */
+  unsigned int         *cdone, epoch;         /* cdone[c] == epoch: chunk c is final in this factorization */
+  MatScalar            *rtmp;                 /* [nthreads * nb] the dense work rows of the threads (during a numeric factorization only) */
+} Mat_GILUFactor;
+
+/* Where PETSc's factor (its layout, checked when the patterns are read: L's rows, then U's rows from the last, each its
+   off-diagonal entries then its diagonal) keeps U's row i diagonal */
+static inline PetscInt UdPos(const Mat_GILUFactor *f, PetscInt i)
+{
+  return f->Li[f->nb] + f->Ui[f->nb] - f->Ui[i] + f->nb - 1 - i;
+}
+
+/* gilufactor-numeric.c: the schedule (once per pattern of L) and gilu's numeric factorization of a MATSEQAIJ or
+   MATSEQBAIJ (bs 2..7); *needshift: a pivot needs PETSc's shift, the caller runs PETSc's numeric factorization instead */
+PETSC_INTERN PetscErrorCode MatGILUFactorScheduleDestroy(Mat_GILUFactor *);
+PETSC_INTERN PetscErrorCode MatGILUFactorNumeric_Seq(Mat, Mat, const MatFactorInfo *, PetscBool *);
+
+#endif
