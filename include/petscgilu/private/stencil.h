@@ -179,6 +179,7 @@ PETSC_INTERN PetscErrorCode GILUGridInfer(Mat, PetscInt, GILUGrid *, PetscBool *
 PETSC_INTERN PetscErrorCode GILUStencilMatAnalyze(Mat, const GILUGrid *, GILUStencilMat *, char[], size_t);
 PETSC_INTERN PetscErrorCode GILUStencilMatPack(Mat, GILUStencilMat *);
 PETSC_INTERN PetscErrorCode GILUStencilMatReset(GILUStencilMat *);
+PETSC_INTERN PetscErrorCode GILUStencilMatCopyStructure(const GILUStencilMat *, GILUStencilMat *);
 PETSC_INTERN PetscErrorCode GILUStencilMatFindAsymmetry(const GILUStencilMat *, const PetscInt *, PetscInt *, PetscInt *);
 PETSC_INTERN PetscErrorCode GILUStencilMatSymmetrizeFromUpper(GILUStencilMat *, const PetscInt *);
 PETSC_INTERN PetscErrorCode GILUMatCheckSupported(Mat, PetscBool *);

@@ -58,7 +58,6 @@ static inline PetscBool StencilGPULineRange(const Mat_StencilGPU *sg, PetscInt s
 }
 
 PETSC_INTERN PetscErrorCode MatStencilGPUGetStencilMat(Mat, PetscBool *, const GILUStencilMat **);
-PETSC_INTERN PetscErrorCode GILUStencilMatCopyStructure(const GILUStencilMat *, GILUStencilMat *);
 PETSC_INTERN PetscErrorCode GILUStencilMatCopyValues(const GILUStencilMat *, GILUStencilMat *);
 
 /* stencilgpu-ops.c */

@@ -744,6 +744,22 @@ PetscErrorCode GILUStencilMatSymmetrizeFromUpper(GILUStencilMat *sm, const Petsc
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* dst gets the grid and stencil of src (every in-grid position present) and room for its values */
+PetscErrorCode GILUStencilMatCopyStructure(const GILUStencilMat *src, GILUStencilMat *dst)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(dst, sizeof(*dst)));
+  dst->grid         = src->grid;
+  dst->stencil      = src->stencil;
+  dst->npoints      = src->npoints;
+  dst->bs2          = src->bs2;
+  dst->nonzerostate = src->nonzerostate;
+  PetscCall(PetscMalloc1(src->stencil.ns, &dst->shift));
+  PetscCall(PetscArraycpy(dst->shift, src->shift, src->stencil.ns));
+  PetscCall(PetscMalloc1((size_t)src->stencil.ns * src->npoints * src->bs2, &dst->val));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode GILUStencilMatReset(GILUStencilMat *sm)
 {
   PetscFunctionBegin;

@@ -4,7 +4,7 @@
    The PC orchestrates: it finds the grid (DMDA, options or the pattern), extracts the
    stencil matrix of the local diagonal block (for k > 0 on the ILU(k) fill stencil of its
    pattern, src/mat/stencil/fill.c), factors it and applies the factors with the
-   back-end's kernels (the host kernels in structilu-host.c).
+   back-end's kernels (the host kernels in src/mat/stencil/ilu.c).
 
    A local block that is not a structured grid (no DMDA box matches it and its pattern is not
    a stencil's in natural ordering: an ASM block with overlap, a block of a process grid that
@@ -19,7 +19,7 @@
 #include <petscgilu/private/giluimpl.h>
 #include <petscgilu/private/citations.h>
 #include <petscgilu/private/stencilgpu.h>
-#include "structilu.h"
+#include <petscgilu/private/stencililu.h>
 #include <petscgilu/private/backend.h>
 #include "cuda/structilu-cuda.h"
 
@@ -241,52 +241,6 @@ static PetscErrorCode StructILUFallbackSolve(PC pc, Vec x, Vec y, PetscBool tran
 }
 
 static PetscErrorCode PCFactor_StructILU(PC);
-
-/* What the factorization needs besides the structure: elimination table, mirror offsets (IC), hyperplanes, the inverted diagonal blocks */
-static PetscErrorCode StructILUSymbolicFinish(GILUStencilMat *sm, PetscBool ic, PetscInt **elim, PetscInt **mirror, PetscInt hyper[3], PetscInt *nlevels, PetscScalar **dinv)
-{
-  PetscFunctionBegin;
-  PetscCall(GILUStencilGetEliminationTable(&sm->stencil, elim));
-  if (ic) PetscCall(GILUStencilGetMirror(&sm->stencil, mirror));
-  PetscCall(GILUStencilGetHyperplanes(&sm->stencil, &sm->grid, hyper, nlevels));
-  PetscCall(PetscMalloc1((size_t)sm->npoints * sm->bs2, dinv));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* Incomplete Cholesky: the packed values must be symmetric */
-static PetscErrorCode StructILUCheckSymmetric(const GILUStencilMat *sm, const PetscInt *mirror)
-{
-  PetscInt row, col;
-
-  PetscFunctionBegin;
-  PetscCall(GILUStencilMatFindAsymmetry(sm, mirror, &row, &col));
-  PetscCheck(row < 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Incomplete Cholesky needs a symmetric matrix, but entries (%" PetscInt_FMT ",%" PetscInt_FMT ") and (%" PetscInt_FMT ",%" PetscInt_FMT ") of the local block differ: use -pc_structilu_type ilu", row, col, col, row);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*
-  The symbolic factorization of a stencil matrix msm (a MATSTENCILGPU's), shared by
-  PCSTRUCTILU and the MatGetFactor() of MATSEQSTENCILGPU: sm gets msm's grid and stencil
-  (for levels > 0 its ILU(levels) fill stencil, patname the name of msm's own) and room for
-  the values; elim the elimination table, mirror (IC only) the opposite of each offset,
-  hyper and nlevels the hyperplanes, dinv room for the inverted diagonal blocks
-*/
-PetscErrorCode StructILUSymbolicStencil(const GILUStencilMat *msm, PetscInt levels, PetscBool ic, GILUStencilMat *sm, char patname[], size_t len, PetscInt **elim, PetscInt **mirror, PetscInt hyper[3], PetscInt *nlevels, PetscScalar **dinv)
-{
-  PetscFunctionBegin;
-  PetscCheck(msm->grid.dof <= GILU_MAX_DOF, PETSC_COMM_SELF, PETSC_ERR_SUP, "Structured-grid ILU supports 1 to %d unknowns per grid point, not %" PetscInt_FMT, GILU_MAX_DOF, msm->grid.dof);
-  PetscCall(GILUStencilGetName(&msm->stencil, msm->grid.dim, patname, len));
-  if (levels > 0) {
-    GILUStencilMat pat;
-
-    PetscCall(GILUStencilMatCopyStructure(msm, &pat));
-    PetscCall(GILUStencilMatFill(&pat, levels, sm));
-    PetscCall(GILUStencilMatReset(&pat));
-  } else PetscCall(GILUStencilMatCopyStructure(msm, sm));
-  sm->nonzerostate = msm->nonzerostate;
-  PetscCall(StructILUSymbolicFinish(sm, ic, elim, mirror, hyper, nlevels, dinv));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
 
 /*
   A MATSTENCILGPU matrix: the grid, the stencil and the values are the matrix's own (its

@@ -7,7 +7,7 @@
 #define PETSCGILU_STRUCTILU_CUDA_H
 
 #include <petscgilu/private/backend.h>
-#include "../structilu.h"
+#include <petscgilu/private/stencililu.h>
 
 /* The grid-tier task mapping of the device kernels (-pc_structilu_cuda_mapping) */
 typedef enum {

@@ -1,6 +1,6 @@
 /*
    PCSTRUCTILU on CUDA: the factorization and the triangular solves on the device (or on the host through the
-   emulation, cudaemu: the same source). The factorization performs the operations of structilu-host.c in the same order
+   emulation, cudaemu: the same source). The factorization performs the operations of src/mat/stencil/ilu.c in the same order
    for every element, so the factors and the solves give the host's results to round-off (the products of a row are
    summed in stencil order here).
 
@@ -464,7 +464,7 @@ static __device__ void GILUDeviceBlockInvert(const FactorArgs *k, int pos, int p
 
 /*
   In-place ILU(0) of the rows of a tile (Algorithm 1 of the StructILU paper; the same operations, in the same order, as
-  structilu-kernels.h), thread a of a point computing row a of its block row: L_ps = A_ps D_q^{-1} (IC: U_{q,-s}^T
+  ilu-kernels.h), thread a of a point computing row a of its block row: L_ps = A_ps D_q^{-1} (IC: U_{q,-s}^T
   D_q^{-1}) and A_{p,s+u} -= L_ps U_{q,u} need only row a, so the DoF threads of a point are independent until the
   diagonal block is inverted (by the point's first thread, Gauss-Jordan with partial pivoting as on the host).
 */

@@ -1,6 +1,11 @@
-/* Private to src/pc/structilu: the host kernels of PCSTRUCTILU */
-#ifndef PETSCGILU_STRUCTILU_H
-#define PETSCGILU_STRUCTILU_H
+/*
+   stencililu.h: the structured-grid ILU(k) / IC(k) of a stencil matrix on the host (developer level): the symbolic
+   factorization, the in-place numeric factorization and the triangular solves of the StructILU paper's algorithms, in
+   src/mat/stencil/ilu.c (kernels for DoF 1..8 in ilu-kernels.h). Below both of their users: PCSTRUCTILU
+   (src/pc/structilu) and the MatGetFactor() of MATSEQSTENCILGPU (src/mat/stencilgpu/stencilgpu-factor.c).
+*/
+#ifndef PETSCGILU_STENCILILU_H
+#define PETSCGILU_STENCILILU_H
 
 #include <petscgilu/private/stencil.h>
 
@@ -36,7 +41,11 @@ PETSC_INTERN PetscErrorCode StructILUFactorDiagonal_Host(GILUStencilMat *, const
 PETSC_INTERN PetscErrorCode StructILUFactorsStore_Host(GILUStencilMat *, PetscScalar *, const PetscInt *, PetscBool, PetscBool, StructILUFactors *);
 PETSC_INTERN PetscErrorCode StructILUFactorsReset_Host(StructILUFactors *);
 PETSC_INTERN PetscErrorCode GILUStencilGetMirror(const GILUStencil *, PetscInt **);
-/* structilu.c: the symbolic factorization of a MATSTENCILGPU's stencil matrix (also used by its MatGetFactor()) */
+/* what the factorization of sm needs besides its structure: the elimination table, IC's mirror offsets, the hyperplanes, room for the inverted diagonal blocks */
+PETSC_INTERN PetscErrorCode StructILUSymbolicFinish(GILUStencilMat *, PetscBool, PetscInt **, PetscInt **, PetscInt[3], PetscInt *, PetscScalar **);
+/* incomplete Cholesky: an error unless the packed values are symmetric */
+PETSC_INTERN PetscErrorCode StructILUCheckSymmetric(const GILUStencilMat *, const PetscInt *);
+/* the symbolic factorization of a stencil matrix (PCSTRUCTILU's of a MATSTENCILGPU, and MATSEQSTENCILGPU's MatGetFactor()) */
 PETSC_INTERN PetscErrorCode StructILUSymbolicStencil(const GILUStencilMat *, PetscInt, PetscBool, GILUStencilMat *, char[], size_t, PetscInt **, PetscInt **, PetscInt[3], PetscInt *, PetscScalar **);
 
 /* x = (L (D + U))^{-1} b (IC: ((D + U)^T D^{-1} (D + U))^{-1} b): forward then backward substitution (Algorithm 2) */
@@ -46,7 +55,7 @@ PETSC_INTERN PetscErrorCode StructILUSolveTranspose_Host(GILUStencilMat *, const
 
 
 /*
-  The Eisenstat trick for DILU factors M = (D + L_A) D^{-1} (D + U_A), A = L_A + D_A + U_A (structilu-host.c):
+  The Eisenstat trick for DILU factors M = (D + L_A) D^{-1} (D + U_A), A = L_A + D_A + U_A (ilu.c):
   the split-preconditioned operator Ahat = (D + L_A)^{-1} A (D + U_A)^{-1} applied with two sweeps,
     t = (D + U_A)^{-1} x,  y = t + (D + L_A)^{-1} (x + (D_A - 2 D) t),
   E = D_A - 2 D stored; the right-hand side's forward sweep, the solution's backward sweep and (D + U_A) x.
