@@ -158,6 +158,7 @@ static inline PetscBool GILUBlockInvert(PetscInt d, const PetscScalar *A, PetscS
 PETSC_INTERN PetscErrorCode GILUStencilGetName(const GILUStencil *, PetscInt, char[], size_t);
 PETSC_INTERN PetscErrorCode GILUStencilFind(const GILUStencil *, const PetscInt[3], PetscInt *);
 PETSC_INTERN PetscErrorCode GILUStencilGetHyperplanes(const GILUStencil *, const GILUGrid *, PetscInt[3], PetscInt *);
+PETSC_INTERN PetscErrorCode GILUStencilGetHyperplanesBoth(const GILUStencil *, const GILUGrid *, PetscInt[3], PetscInt *);
 PETSC_INTERN PetscErrorCode GILUStencilGetEliminationTable(const GILUStencil *, PetscInt **);
 
 /* Host-thread schedules (schedule.c) */
