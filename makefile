@@ -101,7 +101,7 @@ all: $(PG_LIB)
 
 # the host kernels (sweeps, factorizations, the pack of the values) at -O3 when PETSc's flags optimize (-O2): the
 # fixed-size block loops unroll and vectorize (snes ex19's setup ~15% faster); the same values (no reassociation)
-PG_KERNEL_OBJS := $(addprefix $(PG_OBJDIR)/,pc/structilu/structilu-host.o mat/stencil/extract.o mat/stencilgpu/stencilgpu-ops.o \
+PG_KERNEL_OBJS := $(addprefix $(PG_OBJDIR)/,mat/stencil/ilu.o mat/stencil/extract.o mat/stencilgpu/stencilgpu-ops.o \
                     mat/sptrsv/sptrsv-host.o mat/sptrsv/sptrsv-plan.o mat/sptrsv/gilufactor.o \
                     mat/sptrsv/gilufactor-numeric.o pc/fgdd/fgdd-apply.o)
 $(PG_KERNEL_OBJS): PG_KERNEL_OPT = $(if $(filter -O2,$(PCC_FLAGS)),-O3)

@@ -158,6 +158,7 @@ static inline PetscBool GILUBlockInvert(PetscInt d, const PetscScalar *A, PetscS
 PETSC_INTERN PetscErrorCode GILUStencilGetName(const GILUStencil *, PetscInt, char[], size_t);
 PETSC_INTERN PetscErrorCode GILUStencilFind(const GILUStencil *, const PetscInt[3], PetscInt *);
 PETSC_INTERN PetscErrorCode GILUStencilGetHyperplanes(const GILUStencil *, const GILUGrid *, PetscInt[3], PetscInt *);
+PETSC_INTERN PetscErrorCode GILUStencilGetHyperplanesBoth(const GILUStencil *, const GILUGrid *, PetscInt[3], PetscInt *);
 PETSC_INTERN PetscErrorCode GILUStencilGetEliminationTable(const GILUStencil *, PetscInt **);
 
 /* Host-thread schedules (schedule.c) */
@@ -179,6 +180,8 @@ PETSC_INTERN PetscErrorCode GILUGridInfer(Mat, PetscInt, GILUGrid *, PetscBool *
 PETSC_INTERN PetscErrorCode GILUStencilMatAnalyze(Mat, const GILUGrid *, GILUStencilMat *, char[], size_t);
 PETSC_INTERN PetscErrorCode GILUStencilMatPack(Mat, GILUStencilMat *);
 PETSC_INTERN PetscErrorCode GILUStencilMatReset(GILUStencilMat *);
+PETSC_INTERN PetscErrorCode GILUStencilMatCopyStructure(const GILUStencilMat *, GILUStencilMat *);
+PETSC_INTERN PetscErrorCode GILUStencilMatCopyValues(const GILUStencilMat *, GILUStencilMat *);
 PETSC_INTERN PetscErrorCode GILUStencilMatFindAsymmetry(const GILUStencilMat *, const PetscInt *, PetscInt *, PetscInt *);
 PETSC_INTERN PetscErrorCode GILUStencilMatSymmetrizeFromUpper(GILUStencilMat *, const PetscInt *);
 PETSC_INTERN PetscErrorCode GILUMatCheckSupported(Mat, PetscBool *);

@@ -10,9 +10,13 @@
 #ifndef PETSCGILU_STENCILGPU_H
 #define PETSCGILU_STENCILGPU_H
 
+#include <petscgilu.h>
 #include <petscgilu/private/stencil.h>
 
 #define GILU_STENCILGPU_CUBE (2 * GILU_STENCIL_MAX_WIDTH + 1)
+
+/* The device kernels of MATSTENCILGPU as one ops table (defined in cuda/stencilgpu-cuda.h, provided by cuda/stencilgpu.cu) */
+typedef struct _n_MatStencilGPUDeviceOps MatStencilGPUDeviceOps;
 
 typedef struct {
   GILUStencilMat sm;                    /* the local box: grid, stencil, values */
@@ -37,6 +41,9 @@ typedef struct {
   PetscObjectState aijstate;
   /* MatInvertBlockDiagonal(): the inverted point blocks (column-major, as AIJ's) */
   PetscScalar *ibdiag;
+  /* MatStencilGPUMultWithBackend(): the back-end it last resolved and that back-end's device ops (NULL: the host) */
+  PetscGILUBackendType          devran;
+  const MatStencilGPUDeviceOps *devops;
 } Mat_StencilGPU;
 
 /* The ghost-box index of point (i,j,k) of the box */
@@ -58,8 +65,6 @@ static inline PetscBool StencilGPULineRange(const Mat_StencilGPU *sg, PetscInt s
 }
 
 PETSC_INTERN PetscErrorCode MatStencilGPUGetStencilMat(Mat, PetscBool *, const GILUStencilMat **);
-PETSC_INTERN PetscErrorCode GILUStencilMatCopyStructure(const GILUStencilMat *, GILUStencilMat *);
-PETSC_INTERN PetscErrorCode GILUStencilMatCopyValues(const GILUStencilMat *, GILUStencilMat *);
 
 /* stencilgpu-ops.c */
 PETSC_INTERN PetscErrorCode MatMult_StencilGPU(Mat, Vec, Vec);

@@ -85,6 +85,34 @@ PetscErrorCode GILUStencilFind(const GILUStencil *st, const PetscInt d[3], Petsc
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The weights w with the fewest levels, smallest first in (w2, w1, w0) order on ties, that give every lower offset l
+   w.l <= -1 (and with upper, every upper offset u w.u >= 1); *best PETSC_MAX_INT, w unchanged, when none does */
+static void SearchHyperplanes(const GILUStencil *st, const GILUGrid *g, PetscBool upper, PetscInt w[3], PetscInt *best)
+{
+  const PetscInt W = 2 * GILU_STENCIL_MAX_WIDTH + 1;
+
+  *best = PETSC_MAX_INT;
+  for (PetscInt c = 0; c <= W * W; c++)
+    for (PetscInt b = 0; b <= W; b++)
+      for (PetscInt a = 0; a <= 2; a++) {
+        PetscInt  levels = a * (g->n[0] - 1) + b * (g->n[1] - 1) + c * (g->n[2] - 1) + 1;
+        PetscBool valid  = PETSC_TRUE;
+
+        if (levels >= *best) continue;
+        for (PetscInt s = 0; s < (upper ? st->ns : st->nlower) && valid; s++) {
+          const PetscInt v = a * st->off[s][0] + b * st->off[s][1] + c * st->off[s][2];
+
+          if (s != st->nlower) valid = (PetscBool)(s < st->nlower ? v <= -1 : v >= 1);
+        }
+        if (valid) {
+          *best = levels;
+          w[0]  = a;
+          w[1]  = b;
+          w[2]  = c;
+        }
+      }
+}
+
 /*
   GILUStencilGetHyperplanes - the linear wavefront schedule level(i,j,k) = w0*i + w1*j + w2*k
 
@@ -97,29 +125,25 @@ PetscErrorCode GILUStencilFind(const GILUStencil *st, const PetscInt d[3], Petsc
 */
 PetscErrorCode GILUStencilGetHyperplanes(const GILUStencil *st, const GILUGrid *g, PetscInt w[3], PetscInt *nlevels)
 {
-  const PetscInt W    = 2 * GILU_STENCIL_MAX_WIDTH + 1;
-  PetscInt       best = PETSC_MAX_INT;
+  const PetscInt W = 2 * GILU_STENCIL_MAX_WIDTH + 1;
 
   PetscFunctionBegin;
   w[0] = 1;
   w[1] = W;
   w[2] = W * W;
-  for (PetscInt c = 0; c <= W * W; c++)
-    for (PetscInt b = 0; b <= W; b++)
-      for (PetscInt a = 0; a <= 2; a++) {
-        PetscInt  levels = a * (g->n[0] - 1) + b * (g->n[1] - 1) + c * (g->n[2] - 1) + 1;
-        PetscBool valid  = PETSC_TRUE;
+  SearchHyperplanes(st, g, PETSC_FALSE, w, nlevels);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
-        if (levels >= best) continue;
-        for (PetscInt s = 0; s < st->nlower && valid; s++) valid = (PetscBool)(a * st->off[s][0] + b * st->off[s][1] + c * st->off[s][2] <= -1);
-        if (valid) {
-          best = levels;
-          w[0] = a;
-          w[1] = b;
-          w[2] = c;
-        }
-      }
-  *nlevels = best;
+/*
+  GILUStencilGetHyperplanesBoth - the same search with the upper offsets ordered too (w.u >= 1 for every upper offset u):
+  one level order for both sweeps, the backward one by decreasing level; *nlevels is PETSC_MAX_INT (w unchanged) when
+  no weights in the box order both
+*/
+PetscErrorCode GILUStencilGetHyperplanesBoth(const GILUStencil *st, const GILUGrid *g, PetscInt w[3], PetscInt *nlevels)
+{
+  PetscFunctionBegin;
+  SearchHyperplanes(st, g, PETSC_TRUE, w, nlevels);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

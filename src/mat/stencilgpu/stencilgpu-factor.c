@@ -1,15 +1,16 @@
 /*
    MatGetFactor() of MATSEQSTENCILGPU, MatSolverType "structilu": PETSc's PCILU and PCICC (and
    PCBJACOBI/PCASM with -sub_pc_type ilu or icc) factor a stencilgpu matrix with the
-   structured-grid ILU(k), or IC(k) (the upper triangle stored), of PCSTRUCTILU. The symbolic factorization is PCSTRUCTILU's
-   (StructILUSymbolicStencil()), the numeric factorization and the solves are its host kernels.
+   structured-grid ILU(k), or IC(k) (the upper triangle stored), of PCSTRUCTILU. The symbolic factorization
+   (StructILUSymbolicStencil()), the numeric factorization and the solves are the host kernels the two share
+   (src/mat/stencil/ilu.c, petscgilu/private/stencililu.h).
 */
 #include <petsc/private/matimpl.h>
 #include <petscgilu.h>
 #include <petscgilu/private/giluimpl.h>
 #include <petscgilu/private/citations.h>
 #include <petscgilu/private/stencilgpu.h>
-#include "../../pc/structilu/structilu.h"
+#include <petscgilu/private/stencililu.h>
 
 typedef struct {
   GILUStencilMat   sm;          /* the factors, in place, on the ILU(levels) fill stencil */

@@ -806,68 +806,6 @@ PetscErrorCode MatStencilGPUGetStencilMat(Mat A, PetscBool *is, const GILUStenci
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* dst gets the grid and stencil of src (every in-grid position present) and room for its values */
-PetscErrorCode GILUStencilMatCopyStructure(const GILUStencilMat *src, GILUStencilMat *dst)
-{
-  PetscFunctionBegin;
-  PetscCall(PetscMemzero(dst, sizeof(*dst)));
-  dst->grid         = src->grid;
-  dst->stencil      = src->stencil;
-  dst->npoints      = src->npoints;
-  dst->bs2          = src->bs2;
-  dst->nonzerostate = src->nonzerostate;
-  PetscCall(PetscMalloc1(src->stencil.ns, &dst->shift));
-  PetscCall(PetscArraycpy(dst->shift, src->shift, src->stencil.ns));
-  PetscCall(PetscMalloc1((size_t)src->stencil.ns * src->npoints * src->bs2, &dst->val));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* A NaN or Inf among the stored values is an error, as for AIJ and BAIJ input (GILUStencilMatPack()) */
-static PetscErrorCode StencilMatCheckInfOrNan(const GILUStencilMat *sm)
-{
-  const size_t n = (size_t)sm->npoints * sm->bs2;
-
-  PetscFunctionBegin;
-  for (PetscInt s = 0; s < sm->stencil.ns; s++) {
-    const PetscScalar *v = sm->val + (size_t)s * n;
-    PetscBool          bad = PETSC_FALSE;
-
-    for (size_t t = 0; t < n; t++) bad = (PetscBool)(bad | PetscIsInfOrNanScalar(v[t]));
-    if (!bad) continue;
-    for (size_t t = 0; t < n; t++)
-      if (PetscIsInfOrNanScalar(v[t])) {
-        const PetscInt p = (PetscInt)(t / sm->bs2), *off = sm->stencil.off[s];
-
-        SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FP, "The matrix has a NaN or Inf entry: row %" PetscInt_FMT " (local numbering: a row of grid point %" PetscInt_FMT "), stencil offset (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT "); fix the assembly of the operator", p * sm->grid.dof + (PetscInt)(t % sm->bs2) / sm->grid.dof, p, off[0], off[1], off[2]);
-      }
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* dst's values: those of src on src's offsets (which dst's stencil must contain), zero on the others */
-PetscErrorCode GILUStencilMatCopyValues(const GILUStencilMat *src, GILUStencilMat *dst)
-{
-  const size_t n = (size_t)src->npoints * src->bs2;
-
-  PetscFunctionBegin;
-  PetscCheck(src->npoints == dst->npoints && src->bs2 == dst->bs2, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "Stencil matrices on different grids");
-  PetscCall(StencilMatCheckInfOrNan(src));
-  if (!dst->val) PetscCall(PetscMalloc1((size_t)dst->stencil.ns * n, &dst->val));
-  if (dst->stencil.ns == src->stencil.ns) {
-    PetscCall(PetscArraycpy(dst->val, src->val, (size_t)src->stencil.ns * n));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  PetscCall(PetscArrayzero(dst->val, (size_t)dst->stencil.ns * n));
-  for (PetscInt s = 0; s < src->stencil.ns; s++) {
-    PetscInt t;
-
-    PetscCall(GILUStencilFind(&dst->stencil, src->stencil.off[s], &t));
-    PetscCheck(t >= 0, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Offset %" PetscInt_FMT " missing from the target stencil", s);
-    PetscCall(PetscArraycpy(dst->val + (size_t)t * n, src->val + (size_t)s * n, n));
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* Sizes that no DMDA operator has (a DMDA operator is square) */
 static PetscBool Rectangular(Mat A)
 {

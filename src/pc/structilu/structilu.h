@@ -1,62 +1,78 @@
-/* Private to src/pc/structilu: the host kernels of PCSTRUCTILU */
-#ifndef PETSCGILU_STRUCTILU_H
-#define PETSCGILU_STRUCTILU_H
+/*
+   Private to src/pc/structilu: the context of PCSTRUCTILU, shared by structilu.c (options, view, setters, create)
+   and structilu-setup.c (setup, factorization, applies, the Eisenstat trick)
+*/
+#ifndef PETSCGILU_PC_STRUCTILU_H
+#define PETSCGILU_PC_STRUCTILU_H
 
-#include <petscgilu/private/stencil.h>
+#include <petsc/private/pcimpl.h>
+#include <petscgilu.h>
+#include <petscgilu/private/stencililu.h>
+#include <petscgilu/private/backend.h>
+#include "cuda/structilu-cuda.h"
 
-/* What the solves read: the factors in double or float, both triangles (ILU) or the upper one (IC) */
 typedef struct {
-  PetscBool       ic, single, owned;  /* owned: lval, uval, dinv are copies */
-  PetscBool       dilu;               /* only the diagonal changed (StructILUFactorDiagonal_Host()): lval, uval are the matrix's blocks, L = A_lower D^{-1} */
-  void           *lval, *uval, *dinv; /* lower blocks (ILU), upper blocks, inverted diagonal blocks; stencil-major */
-  const PetscInt *mirror;             /* IC: index of the offset -s */
-  size_t          bytes;              /* memory of the stored factors */
-  PetscInt        noffsets;           /* offsets whose blocks are stored (besides the inverted diagonal) */
-} StructILUFactors;
+  /* options */
+  PetscInt             griddim, grid[3]; /* -pc_structilu_grid, griddim 0 when not given */
+  PetscInt             dof;              /* -pc_structilu_dof, 0 when not given */
+  PetscReal            zeropivot;        /* -pc_structilu_zeropivot */
+  PetscInt             levels;           /* -pc_structilu_levels: ILU(levels) */
+  PCStructILUType      type;             /* -pc_structilu_type */
+  PCStructILUPrecision precision;        /* -pc_structilu_factor_precision */
+  PCStructILUSchedule  schedule;         /* -pc_structilu_schedule */
+  PetscInt             threads;          /* -pc_structilu_threads, 0 for automatic */
+  PetscBool            diagstorage;      /* -pc_structilu_diagonal_storage: DILU factors when the stencil allows (always with -pc_structilu_eisenstat) */
+  PetscBool            eisenstat;        /* -pc_structilu_eisenstat */
+  /* set up */
+  GILUStencilMat   sm;          /* the local stencil matrix (on the fill stencil for levels > 0), factored in place */
+  char             patname[64]; /* name of the matrix's own stencil */
+  PetscScalar     *dinv;        /* inverted diagonal blocks */
+  PetscScalar     *diag, *eisE; /* Eisenstat: the modified diagonal blocks D and E = A_D - 2 D */
+  Mat              eisshell;    /* Eisenstat: the operator Ahat that KSPSolve() sees */
+  Mat              eisA;        /* Eisenstat: the operator it replaced */
+  Vec              eisb[2], eiswork[2]; /* Eisenstat: the right-hand sides PCPreSolve() transformed (nested solves: two); t and room for y of Ahat x */
+  PetscInt         eisdepth;    /* Eisenstat: PCPreSolve() calls not yet matched by PCPostSolve() */
+  StructILUFactors factors;     /* what the solves read */
+  PetscInt        *elim;        /* ILU(0) elimination table of the stencil */
+  PetscInt        *mirror;      /* IC: index of the opposite of each offset */
+  PetscInt         hyper[3];    /* hyperplane weights: level = hyper . (i,j,k) */
+  PetscInt         nlevels;     /* number of hyperplane levels */
+  const char      *gridfrom;    /* where the grid came from */
+  Mat              fallback;    /* the local block is not a structured grid: its ILU(k)/IC(k) factor by MatSolverType gilu */
+  char             fallbackwhy[512];
+  Vec              fx, fy;      /* the local parts of the vectors, for the fallback's MatSolve() */
+  PetscInt         zerorow;     /* local row of a zero pivot, -1 if none */
+  PetscObjectState blockstate;  /* nonzero state of the local block (AIJ, BAIJ) at the last analysis */
+  PetscBool        analyzed;
+  PetscBool        transposed; /* PCApplyTranspose() ran: the view says how */
+  PetscBool        empty;      /* the local block has no rows (a process or a block Jacobi block without rows): an empty factor */
+  /* back-end (cuda/structilu.cu): the solves on a CUDA device or through its emulation */
+  PetscGILUBackendType      backend;    /* -pc_structilu_backend; auto: -gilu_backend's */
+  PetscBool                 backendset; /* the PC's own option or setter was used */
+  PetscGILUBackendType      ran;        /* the resolved back-end of the last setup */
+  const StructILUDeviceOps *devops;
+  StructILUDevice           dev;
+  StructILUDeviceInfo       devinfo;
+  PetscInt                  tilepoints;                   /* -pc_structilu_cuda_tile_points, 0: 128/dof */
+  PetscInt                  pipeline;                     /* -pc_structilu_cuda_pipeline: stages of the solves' intra-row pipeline, 0: automatic */
+  StructILUCUDAMapping      mapping;                      /* -pc_structilu_cuda_mapping: the grid-tier task mapping of the device kernels */
+  PetscBool                 factorpipe;                   /* -pc_structilu_cuda_factor_pipeline: the two-substage pipelined device factorization */
+  PetscBool                 cudafactor;                   /* -pc_structilu_cuda_factor: factor on the device (default) */
+  PetscBool                 devfactored;                  /* the last factorization ran on the device */
+  PetscBool                 cudamma;                      /* -pc_structilu_cuda_mma: DoF >= 4 factorization on the FP64 tensor cores (default) */
+  PetscBool                 usedmma;                      /* it did */
+  PetscBool                 nowait;                       /* -pc_structilu_cuda_nowait (developer: drops the block-to-block waiting) */
+  PetscBool                 devnative;                    /* the last apply used PETSc's CUDA vectors' own device arrays (no copies) */
+  PetscInt                  modelgpu;                     /* -pc_structilu_model_gpu */
+  PetscReal                 modelbw, modellat, modelpcie; /* GB/s, microseconds, GB/s; 0: the named GPU's */
+} PC_StructILU;
 
-/*
-  In-place ILU(0) of a stencil matrix (Algorithm 1 of the StructILU paper), or incomplete
-  Cholesky when mirror (the index of each offset's opposite) is given: on return the lower
-  blocks hold L (unit block diagonal implied; IC: not needed), the diagonal and upper blocks
-  hold D + U, and dinv the inverted diagonal blocks. *zerorow is the first row whose pivot
-  is at most zeropivot in absolute value (its dinv block is set to zero), or -1. Runs on
-  the host threads with the schedule of the stencil matrix.
-*/
-PETSC_INTERN PetscErrorCode StructILUFactor_Host(GILUStencilMat *, const PetscInt *, const PetscInt *, PetscReal, PetscScalar *, PetscInt *);
-/*
-  When ILU(0) of the stencil changes only the diagonal blocks (a star stencil: the product of a
-  lower and an upper offset lands in the stencil only on the diagonal), the factors are
-  L = A_lower D^{-1} (unit block diagonal) and U = D + A_upper, D the modified diagonal:
-  StructILUStencilIsDILU() says whether that holds, StructILUFactorDiagonal_Host() computes D
-  (into diag, when not NULL) and its inverse blocks, the same values as StructILUFactor_Host()
-  bitwise, and leaves sm->val (the matrix) as it is.
-*/
-PETSC_INTERN PetscBool      StructILUStencilIsDILU(const GILUStencil *, const PetscInt *);
-PETSC_INTERN PetscErrorCode StructILUFactorDiagonal_Host(GILUStencilMat *, const PetscInt *, PetscReal, PetscScalar *, PetscScalar *, PetscInt *);
-PETSC_INTERN PetscErrorCode StructILUFactorsStore_Host(GILUStencilMat *, PetscScalar *, const PetscInt *, PetscBool, PetscBool, StructILUFactors *);
-PETSC_INTERN PetscErrorCode StructILUFactorsReset_Host(StructILUFactors *);
-PETSC_INTERN PetscErrorCode GILUStencilGetMirror(const GILUStencil *, PetscInt **);
-/* structilu.c: the symbolic factorization of a MATSTENCILGPU's stencil matrix (also used by its MatGetFactor()) */
-PETSC_INTERN PetscErrorCode StructILUSymbolicStencil(const GILUStencilMat *, PetscInt, PetscBool, GILUStencilMat *, char[], size_t, PetscInt **, PetscInt **, PetscInt[3], PetscInt *, PetscScalar **);
-
-/* x = (L (D + U))^{-1} b (IC: ((D + U)^T D^{-1} (D + U))^{-1} b): forward then backward substitution (Algorithm 2) */
-PETSC_INTERN PetscErrorCode StructILUSolve_Host(GILUStencilMat *, const StructILUFactors *, const PetscScalar *, PetscScalar *);
-/* x = (L (D + U))^{-T} b: (D + U)^T y = b, then L^T x = y (blocks transposed); sequential, natural order */
-PETSC_INTERN PetscErrorCode StructILUSolveTranspose_Host(GILUStencilMat *, const StructILUFactors *, const PetscScalar *, PetscScalar *);
-
-
-/*
-  The Eisenstat trick for DILU factors M = (D + L_A) D^{-1} (D + U_A), A = L_A + D_A + U_A (structilu-host.c):
-  the split-preconditioned operator Ahat = (D + L_A)^{-1} A (D + U_A)^{-1} applied with two sweeps,
-    t = (D + U_A)^{-1} x,  y = t + (D + L_A)^{-1} (x + (D_A - 2 D) t),
-  E = D_A - 2 D stored; the right-hand side's forward sweep, the solution's backward sweep and (D + U_A) x.
-*/
-PETSC_INTERN PetscErrorCode StructILUEisenstatMult_Host(GILUStencilMat *, const StructILUFactors *, const PetscScalar *, const PetscScalar *, PetscScalar *, PetscScalar *, PetscScalar *);
-/* z = (D + L_A)^{-1} b (y: room for the sweep's y = D z); x = (D + U_A)^{-1} b (b may be x); y = (D + U_A) x */
-PETSC_INTERN PetscErrorCode StructILUSolveLower_Host(GILUStencilMat *, const StructILUFactors *, const PetscScalar *, PetscScalar *, PetscScalar *);
-PETSC_INTERN PetscErrorCode StructILUSolveUpper_Host(GILUStencilMat *, const StructILUFactors *, const PetscScalar *, PetscScalar *);
-PETSC_INTERN PetscErrorCode StructILUMultUpper_Host(GILUStencilMat *, const PetscScalar *, const PetscScalar *, PetscScalar *);
-/* y = D x for the blocks D of one vector (the modified diagonal), on the schedule's threads */
-PETSC_INTERN PetscErrorCode StructILUBlockDiagonalMult_Host(GILUStencilMat *, const PetscScalar *, const PetscScalar *, PetscScalar *);
+/* structilu-setup.c: the PC's ops besides options, view and destroy */
+PETSC_INTERN PetscErrorCode PCSetUp_StructILU(PC);
+PETSC_INTERN PetscErrorCode PCReset_StructILU(PC);
+PETSC_INTERN PetscErrorCode PCApply_StructILU(PC, Vec, Vec);
+PETSC_INTERN PetscErrorCode PCApplyTranspose_StructILU(PC, Vec, Vec);
+PETSC_INTERN PetscErrorCode PCPreSolve_StructILU(PC, KSP, Vec, Vec);
+PETSC_INTERN PetscErrorCode PCPostSolve_StructILU(PC, KSP, Vec, Vec);
 
 #endif

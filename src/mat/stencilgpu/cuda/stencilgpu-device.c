@@ -1,6 +1,6 @@
 /*
    MatStencilGPUMultWithBackend(): MATSTENCILGPU's product on a chosen back-end (host, cuda or cudaemu); the device
-   kernel is in stencilgpu.cu. Not yet MatMult() itself: MatMult_StencilGPU() (stencilgpu-ops.c) stays on the host
+   kernel is in stencilgpu.cu, called through its ops table, taken once for each back-end asked for. Not yet MatMult() itself: MatMult_StencilGPU() (stencilgpu-ops.c) stays on the host
    until the matrix keeps its values on the device.
 */
 #include <petsc/private/matimpl.h>
@@ -34,21 +34,26 @@ PetscErrorCode MatStencilGPUMultWithBackend(Mat A, PetscGILUBackendType backend,
 {
   PetscBool             isstencil;
   const GILUStencilMat *sm;
+  Mat_StencilGPU       *sg;
   PetscGILUBackendType  ran;
 
   PetscFunctionBegin;
   PetscCall(MatStencilGPUGetStencilMat(A, &isstencil, &sm));
   PetscCheck(isstencil, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "MatStencilGPUMultWithBackend() needs a MATSTENCILGPU matrix");
+  sg = (Mat_StencilGPU *)A->data;
   PetscCall(PetscGILUBackendResolve(PetscObjectComm((PetscObject)A), backend, &ran));
-  if (ran == PETSCGILU_BACKEND_HOST) {
+  if (ran != sg->devran) { /* the device ops of this back-end (none for the host), kept while the caller asks for it */
+    GILUBackendGetDeviceOps(ran, MatStencilGPUDeviceGetOps, &sg->devops);
+    sg->devran = ran;
+  }
+  if (!sg->devops) {
     PetscCall(MatMult(A, x, y));
   } else {
-    const Mat_StencilGPU *sg = (const Mat_StencilGPU *)A->data;
-    const PetscScalar    *xa;
-    PetscScalar          *ya;
-    Vec                   xl = NULL;
-    DM                    da;
-    PetscInt              nghost;
+    const PetscScalar *xa;
+    PetscScalar       *ya;
+    Vec                xl = NULL;
+    DM                 da;
+    PetscInt           nghost;
 
     if (sg->size > 1) {
       PetscCall(MatGetDM(A, &da));
@@ -59,13 +64,7 @@ PetscErrorCode MatStencilGPUMultWithBackend(Mat A, PetscGILUBackendType backend,
     } else PetscCall(VecGetArrayRead(x, &xa));
     nghost = sg->gn[0] * sg->gn[1] * sg->gn[2];
     PetscCall(VecGetArrayWrite(y, &ya));
-    (void)nghost; /* unused in a build with neither CUDA nor the emulation */
-#if defined(PETSCGILU_HAVE_CUDA)
-    if (ran == PETSCGILU_BACKEND_CUDA) PetscCall(MatStencilGPUMultDevice(sg, xa, nghost, ya));
-#endif
-#if defined(PETSCGILU_HAVE_CUDAEMU)
-    if (ran == PETSCGILU_BACKEND_CUDAEMU) PetscCall(MatStencilGPUMultDevice_cudaemu(sg, xa, nghost, ya));
-#endif
+    PetscCall(sg->devops->mult(sg, xa, nghost, ya));
     PetscCall(VecRestoreArrayWrite(y, &ya));
     if (xl) {
       PetscCall(VecRestoreArrayRead(xl, &xa));

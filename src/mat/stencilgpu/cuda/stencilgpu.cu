@@ -2,8 +2,8 @@
    MATSTENCILGPU's product on the device: y = A xg with xg in the DMDA's
    ghosted local numbering, exactly the product of stencilgpu-ops.c (same terms; summed per row in stencil order).
    One thread per unknown (a grid point's row a), consecutive threads on consecutive rows: the values of each offset
-   are read with unit stride (the stencil-major layout). Built by nvcc and for the emulation (cudaemu); called by
-   MatStencilGPUMultWithBackend() (stencilgpu-device.c).
+   are read with unit stride (the stencil-major layout). Built by nvcc and for the emulation (cudaemu); the ops table
+   at the end is what MatStencilGPUMultWithBackend() (stencilgpu-device.c) calls.
 */
 #include <petscgilu/private/gilucuda.h>
 #include <petscgilu/private/backend.h>
@@ -43,7 +43,7 @@ __global__ void StencilGPUMultKernel(MultArgs k)
 }
 
 /* y = A xg for the local box: host arrays in and out (values, offsets and vectors copied to the device) */
-PetscErrorCode GILU_CUDA_NAME(MatStencilGPUMultDevice)(const Mat_StencilGPU *sg, const PetscScalar *xg, PetscInt nghost, PetscScalar *y)
+static PetscErrorCode Mult(const Mat_StencilGPU *sg, const PetscScalar *xg, PetscInt nghost, PetscScalar *y)
 {
   const GILUStencilMat *sm = &sg->sm;
   const PetscInt        d = sm->grid.dof, ns = sm->stencil.ns, N = sm->npoints;
@@ -97,5 +97,14 @@ PetscErrorCode GILU_CUDA_NAME(MatStencilGPUMultDevice)(const Mat_StencilGPU *sg,
   PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&val));
   PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dxg));
   PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dy));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static const MatStencilGPUDeviceOps DeviceOps = {Mult};
+
+PetscErrorCode GILU_CUDA_NAME(MatStencilGPUDeviceGetOps)(const MatStencilGPUDeviceOps **ops)
+{
+  PetscFunctionBegin;
+  *ops = &DeviceOps;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -1,13 +1,24 @@
 /*
    Private to src/pc/structilu: the CUDA kernels of PCSTRUCTILU (cuda/structilu.cu), built by nvcc (plain names)
-   and for the emulation (names ending in _cudaemu). structilu.c calls them through the table of the back-end
-   that was chosen (StructILUDeviceGetOps / StructILUDeviceGetOps_cudaemu).
+   and for the emulation (names ending in _cudaemu), and the host's plan of their schedule (cuda/structilu-plan.c,
+   built once). structilu-setup.c calls the kernels through the table of the back-end that was chosen
+   (StructILUDeviceGetOps / StructILUDeviceGetOps_cudaemu).
 */
 #ifndef PETSCGILU_STRUCTILU_CUDA_H
 #define PETSCGILU_STRUCTILU_CUDA_H
 
 #include <petscgilu/private/backend.h>
-#include "../structilu.h"
+#include <petscgilu/private/stencililu.h>
+
+/* The most threads per block the host launches, and the kernels' __launch_bounds__ (a GPU refuses a larger block; a
+   bound above the launches caps the registers for nothing: 1024 threads leave 64 per thread, and the scalar kernels
+   spilled). The scalar kernels: DoF threads per point or line (tilepoints dof, default 128), times the solves' stages
+   or the pipelined factorization's two groups, with at least 1 block per multiprocessor (up to 128 registers; without
+   it ptxas aims at more resident blocks and spills, e.g. 40 registers for StructILULinesSolve<2>); the tensor-core
+   factorizations: a warp per point (32 tilepoints; 42 to 56 registers, no spills within 64). */
+#define GILU_TILE_MAX_THREADS 512
+#define GILU_WARP_MAX_THREADS 1024
+#define GILU_LINES_MAX_PRED   128 /* predecessor block offsets per sweep of the lines mapping, at most */
 
 /* The grid-tier task mapping of the device kernels (-pc_structilu_cuda_mapping) */
 typedef enum {
@@ -40,6 +51,29 @@ typedef struct {
   double   bytescopy;       /* bytes copied between host and device per apply */
   double   flops;           /* per apply */
 } StructILUDeviceInfo;
+
+/*
+  The device schedule as the host plans it (structilu-plan.c: plain C, built once), which create copies to the device:
+  the level order of the points, the tiles, the solves' stages and, for the lines mapping, its blocks of lines
+*/
+typedef struct {
+  PetscInt  w[3], nlevels; /* level of (i,j,k) = w.(i,j,k) */
+  PetscInt  tilepoints;    /* points per tile (the lines mapping: lines per block, at most) */
+  PetscInt  ntiles;
+  PetscInt *perm, *pos, *tileof, *tileptr;           /* the point at each level-ordered position; per point its position and tile; tile t: positions tileptr[t] .. tileptr[t+1]-1 */
+  PetscInt  stage[GILU_STENCIL_MAX_OFFSETS], nstage; /* the solves' intra-row pipeline: the stage of each offset (diagonal -1), stages */
+  /* the lines mapping (nblocks 0 for the tiles) */
+  PetscInt  Minv[9], x0, y0;                         /* (i,j,k) = Minv (x^, y^, z^), row-major; the smallest x^, y^ */
+  PetscInt  bx, by, nbx, nby, nblocks;               /* lines per block along x^ and y^; blocks along them; blocks holding a point */
+  PetscInt *lmin, *lmax, *blockid, *bxy, *order;     /* per block its range of levels, (bx + nbx by); per cell its block or -1; the two sweeps' block orders */
+  PetscInt  npred[2], pred[4 * GILU_LINES_MAX_PRED]; /* predecessor block offsets (dbx, dby) of the forward sweep, then of the backward one */
+} StructILUPlan;
+
+PETSC_INTERN PetscErrorCode StructILUPlanCreate(const GILUStencilMat *, StructILUCUDAMapping, PetscInt, PetscInt, StructILUPlan *, StructILUDeviceInfo *);
+PETSC_INTERN PetscErrorCode StructILUPlanDestroy(StructILUPlan *);
+/* the device factorization's elimination lists (elimination table, IC; out: ptr, eu, et) and the two-substage pipeline's substage-1 sets (weights, IC, ptr, et; out: early, pairs1, counts in info) */
+PETSC_INTERN PetscErrorCode StructILUPlanEliminations(const GILUStencil *, const PetscInt *, PetscBool, PetscInt[], PetscInt[], PetscInt[]);
+PETSC_INTERN PetscErrorCode StructILUPlanSubstages(const GILUStencil *, const PetscInt[3], PetscBool, const PetscInt *, const PetscInt *, PetscInt[], PetscInt[], StructILUDeviceInfo *);
 
 typedef struct _n_StructILUDevice *StructILUDevice;
 

@@ -1,7 +1,8 @@
 /*
-   Host kernels of PCSTRUCTILU: the in-place ILU(0) factorization and the triangular
-   solves of a stencil matrix, for 1 to 8 DoF per grid point, run on host threads with the
-   hyperplane tile schedule of schedule.c.
+   The structured-grid ILU of a stencil matrix on the host, below its two users (PCSTRUCTILU and the MatGetFactor()
+   of MATSEQSTENCILGPU; declared in petscgilu/private/stencililu.h): the symbolic factorization (the ILU(k) fill stencil,
+   the elimination table, the hyperplanes), the in-place ILU(0) factorization and the triangular solves, for 1 to 8 DoF
+   per grid point, run on host threads with the hyperplane tile schedule of schedule.c.
 
    Each row is computed exactly as by sequential ILU(0) in natural order (lower neighbours
    by increasing column, the same order of operations as PETSc's ILU(0)), so the factors
@@ -14,7 +15,7 @@
    point-major layout reads the same bytes but interleaves L and U, which the two sweeps
    read separately, so each sweep would drag the other half through the cache.
 */
-#include "structilu.h"
+#include <petscgilu/private/stencililu.h>
 
 /* the kernels are worth vectorizing whatever the flags PETSc was built with */
 #if defined(__GNUC__) && !defined(__clang__)
@@ -79,13 +80,13 @@ static inline void FactorZeroPivot(FactorCtx *ctx, PetscInt p, PetscInt bs)
 
 #define FT          double
 #define SDOF_FACTOR 1
-#include "structilu-kernels-dofs.h"
+#include "ilu-kernels-dofs.h"
 #undef FT
 #undef SDOF_FACTOR
 
 #define FT          float
 #define SDOF_FACTOR 0
-#include "structilu-kernels-dofs.h"
+#include "ilu-kernels-dofs.h"
 #undef FT
 #undef SDOF_FACTOR
 
@@ -110,6 +111,52 @@ PetscErrorCode GILUStencilGetMirror(const GILUStencil *st, PetscInt **mirror)
     PetscCall(GILUStencilFind(st, d, &(*mirror)[s]));
     PetscCheck((*mirror)[s] >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "The stencil is not symmetric (it has the offset (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ") but not its opposite): incomplete Cholesky needs a symmetric matrix; use -pc_structilu_type ilu", st->off[s][0], st->off[s][1], st->off[s][2]);
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* What the factorization needs besides the structure: elimination table, mirror offsets (IC), hyperplanes, the inverted diagonal blocks */
+PetscErrorCode StructILUSymbolicFinish(GILUStencilMat *sm, PetscBool ic, PetscInt **elim, PetscInt **mirror, PetscInt hyper[3], PetscInt *nlevels, PetscScalar **dinv)
+{
+  PetscFunctionBegin;
+  PetscCall(GILUStencilGetEliminationTable(&sm->stencil, elim));
+  if (ic) PetscCall(GILUStencilGetMirror(&sm->stencil, mirror));
+  PetscCall(GILUStencilGetHyperplanes(&sm->stencil, &sm->grid, hyper, nlevels));
+  PetscCall(PetscMalloc1((size_t)sm->npoints * sm->bs2, dinv));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Incomplete Cholesky: the packed values must be symmetric */
+PetscErrorCode StructILUCheckSymmetric(const GILUStencilMat *sm, const PetscInt *mirror)
+{
+  PetscInt row, col;
+
+  PetscFunctionBegin;
+  PetscCall(GILUStencilMatFindAsymmetry(sm, mirror, &row, &col));
+  PetscCheck(row < 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Incomplete Cholesky needs a symmetric matrix, but entries (%" PetscInt_FMT ",%" PetscInt_FMT ") and (%" PetscInt_FMT ",%" PetscInt_FMT ") of the local block differ: use -pc_structilu_type ilu", row, col, col, row);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  The symbolic factorization of a stencil matrix msm (a MATSTENCILGPU's), shared by
+  PCSTRUCTILU and the MatGetFactor() of MATSEQSTENCILGPU: sm gets msm's grid and stencil
+  (for levels > 0 its ILU(levels) fill stencil, patname the name of msm's own) and room for
+  the values; elim the elimination table, mirror (IC only) the opposite of each offset,
+  hyper and nlevels the hyperplanes, dinv room for the inverted diagonal blocks
+*/
+PetscErrorCode StructILUSymbolicStencil(const GILUStencilMat *msm, PetscInt levels, PetscBool ic, GILUStencilMat *sm, char patname[], size_t len, PetscInt **elim, PetscInt **mirror, PetscInt hyper[3], PetscInt *nlevels, PetscScalar **dinv)
+{
+  PetscFunctionBegin;
+  PetscCheck(msm->grid.dof <= GILU_MAX_DOF, PETSC_COMM_SELF, PETSC_ERR_SUP, "Structured-grid ILU supports 1 to %d unknowns per grid point, not %" PetscInt_FMT, GILU_MAX_DOF, msm->grid.dof);
+  PetscCall(GILUStencilGetName(&msm->stencil, msm->grid.dim, patname, len));
+  if (levels > 0) {
+    GILUStencilMat pat;
+
+    PetscCall(GILUStencilMatCopyStructure(msm, &pat));
+    PetscCall(GILUStencilMatFill(&pat, levels, sm));
+    PetscCall(GILUStencilMatReset(&pat));
+  } else PetscCall(GILUStencilMatCopyStructure(msm, sm));
+  sm->nonzerostate = msm->nonzerostate;
+  PetscCall(StructILUSymbolicFinish(sm, ic, elim, mirror, hyper, nlevels, dinv));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

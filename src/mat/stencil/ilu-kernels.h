@@ -1,5 +1,5 @@
 /*
-   Tile kernels of PCSTRUCTILU on the host, instantiated by structilu-host.c for each
+   Tile kernels of the structured-grid ILU on the host (PCSTRUCTILU, MATSEQSTENCILGPU's factor), instantiated by ilu.c for each
    compile-time DoF (SDOF = 1..8) and factor precision (FT = double or float), so the
    DoF x DoF block loops are unrolled. The arithmetic of each row is that of sequential
    ILU(0) in natural order; only the tiles (segments of grid lines) are scheduled.

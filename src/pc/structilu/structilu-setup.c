@@ -1,0 +1,533 @@
+/*
+   PCSTRUCTILU: setup and apply (the context, options and view are in structilu.c).
+
+   PCSetUp() finds the grid (DMDA, options or the pattern), extracts the stencil matrix of the
+   local diagonal block (for k > 0 on the ILU(k) fill stencil of its pattern,
+   src/mat/stencil/fill.c) or takes a MATSTENCILGPU's own, factors it on the back-end that
+   was resolved once there (host kernels: src/mat/stencil/ilu.c; device: the ops table of
+   cuda/structilu.cu) and PCApply() applies the factors; the Eisenstat trick's PCPreSolve()
+   and PCPostSolve(); the fallback of a block that is not a structured grid.
+*/
+#include <petscgilu/private/giluimpl.h>
+#include <petscgilu/private/citations.h>
+#include <petscgilu/private/stencilgpu.h>
+#include "structilu.h"
+
+PetscErrorCode PCReset_StructILU(PC pc)
+{
+  PC_StructILU *ilu = (PC_StructILU *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCall(GILUStencilMatReset(&ilu->sm));
+  PetscCall(StructILUFactorsReset_Host(&ilu->factors));
+  PetscCall(PetscFree(ilu->dinv));
+  PetscCall(PetscFree2(ilu->diag, ilu->eisE));
+  PetscCall(MatDestroy(&ilu->eisshell));
+  PetscCall(VecDestroy(&ilu->eisb[0]));
+  PetscCall(VecDestroy(&ilu->eisb[1]));
+  PetscCall(VecDestroy(&ilu->eiswork[0]));
+  PetscCall(VecDestroy(&ilu->eiswork[1]));
+  PetscCall(PetscFree(ilu->elim));
+  PetscCall(PetscFree(ilu->mirror));
+  if (ilu->dev) PetscCall(ilu->devops->destroy(&ilu->dev));
+  PetscCall(MatDestroy(&ilu->fallback));
+  PetscCall(VecDestroy(&ilu->fx));
+  PetscCall(VecDestroy(&ilu->fy));
+  ilu->fallbackwhy[0] = 0;
+  ilu->analyzed       = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The grid of the local block: user options, then the DMDA of the PC or of the matrix, then the pattern (found false: none) */
+static PetscErrorCode PCStructILUFindGrid(PC pc, Mat A, Mat Alocal, GILUGrid *g, PetscBool *gridfound)
+{
+  PC_StructILU *ilu   = (PC_StructILU *)pc->data;
+  PetscBool     found = PETSC_FALSE;
+  DM            dm    = NULL;
+  PetscInt      m;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetLocalSize(Alocal, &m, NULL));
+  if (ilu->griddim) {
+    PetscInt bs;
+
+    PetscCall(MatGetBlockSize(Alocal, &bs));
+    g->dim = ilu->griddim;
+    for (PetscInt d = 0; d < 3; d++) g->n[d] = d < ilu->griddim ? ilu->grid[d] : 1;
+    g->dof        = ilu->dof ? ilu->dof : (m % (g->n[0] * g->n[1] * g->n[2]) == 0 ? m / (g->n[0] * g->n[1] * g->n[2]) : bs);
+    ilu->gridfrom = "from -pc_structilu_grid";
+    *gridfound    = PETSC_TRUE;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PCGetDM(pc, &dm));
+  if (dm) PetscCall(GILUGridFromDM(dm, Alocal, g, &found));
+  if (!found) {
+    PetscCall(MatGetDM(A, &dm));
+    if (dm) PetscCall(GILUGridFromDM(dm, Alocal, g, &found));
+  }
+  if (found) {
+    PetscCheck(!ilu->dof || ilu->dof == g->dof, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_INCOMP, "-pc_structilu_dof %" PetscInt_FMT " contradicts the DMDA's %" PetscInt_FMT " DoF per grid point", ilu->dof, g->dof);
+    ilu->gridfrom = "from the DMDA";
+    *gridfound    = PETSC_TRUE;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(GILUGridInfer(Alocal, ilu->dof, g, &found));
+  if (found) ilu->gridfrom = "inferred from the matrix pattern";
+  else PetscCall(PetscSNPrintf(ilu->fallbackwhy, sizeof(ilu->fallbackwhy), "no DMDA box matches its %" PetscInt_FMT " rows and its pattern is not that of a stencil in natural ordering", m));
+  *gridfound = found;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A zero pivot of the last factorization (ilu->zerorow): an error with -ksp_error_if_not_converged, else the PC's failed reason */
+static PetscErrorCode StructILUCheckPivot(PC pc)
+{
+  PC_StructILU *ilu = (PC_StructILU *)pc->data;
+
+  PetscFunctionBegin;
+  if (ilu->zerorow >= 0) {
+    PetscCheck(!pc->erroriffailure, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "Zero pivot in local row %" PetscInt_FMT " of the structured-grid ILU (tolerance %g)", ilu->zerorow, (double)ilu->zeropivot);
+    PetscCall(PetscInfo(pc, "Zero pivot in local row %" PetscInt_FMT " (tolerance %g)\n", ilu->zerorow, (double)ilu->zeropivot));
+    PetscCall(PCSetFailedReason(pc, PC_FACTOR_NUMERIC_ZEROPIVOT));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  The local block Alocal is not a structured grid (ilu->fallbackwhy says why): its ILU(k) (IC(k)) in natural
+  ordering by MatSolverType gilu, the factors of PETSc's ILU(k) of the block; symbolic: a new pattern
+*/
+static PetscErrorCode StructILUFallbackFactor(PC pc, Mat Alocal, PetscBool symbolic)
+{
+  PC_StructILU  *ilu = (PC_StructILU *)pc->data;
+  const PetscBool ic = (PetscBool)(ilu->type == PC_STRUCTILU_IC);
+  MatFactorInfo  info;
+  MatFactorError err;
+
+  PetscFunctionBegin;
+  PetscCheck(!ilu->eisenstat, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_structilu_eisenstat needs a structured-grid block with DILU factors, but the local block is not a structured grid (%s)", ilu->fallbackwhy);
+  PetscCall(MatFactorInfoInitialize(&info));
+  info.levels    = (PetscReal)ilu->levels;
+  info.fill      = 1.0;
+  info.zeropivot = ilu->zeropivot;
+  if (symbolic) {
+    IS       row, col;
+    PetscInt m, bs;
+
+    PetscCall(PetscInfo(pc, "The local block is not a structured grid (%s): factored as a general sparse matrix by MatSolverType %s\n", ilu->fallbackwhy, ic ? MATSOLVERPETSC : MATSOLVERGILU));
+    PetscCall(MatDestroy(&ilu->fallback));
+    PetscCall(VecDestroy(&ilu->fx));
+    PetscCall(VecDestroy(&ilu->fy));
+    /* ICC: PETSc's, which reads the upper triangle only (an ASM block of a symmetric operator may not be symmetric) */
+    PetscCall(MatGetFactor(Alocal, ic ? MATSOLVERPETSC : MATSOLVERGILU, ic ? MAT_FACTOR_ICC : MAT_FACTOR_ILU, &ilu->fallback));
+    PetscCall(MatGetOrdering(Alocal, MATORDERINGNATURAL, &row, &col));
+    if (ic) PetscCall(MatICCFactorSymbolic(ilu->fallback, Alocal, row, &info));
+    else PetscCall(MatILUFactorSymbolic(ilu->fallback, Alocal, row, col, &info));
+    PetscCall(ISDestroy(&row));
+    PetscCall(ISDestroy(&col));
+    PetscCall(MatGetLocalSize(Alocal, &m, NULL));
+    PetscCall(MatGetBlockSize(Alocal, &bs));
+    PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, bs, m, NULL, &ilu->fx));
+    PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, bs, m, NULL, &ilu->fy));
+  }
+  PetscCall(PetscLogEventBegin(GILU_StructILUFactor, pc, Alocal, 0, 0));
+  if (ic) PetscCall(MatCholeskyFactorNumeric(ilu->fallback, Alocal, &info));
+  else PetscCall(MatLUFactorNumeric(ilu->fallback, Alocal, &info));
+  PetscCall(PetscLogEventEnd(GILU_StructILUFactor, pc, Alocal, 0, 0));
+  ilu->zerorow = -1;
+  ilu->ran     = PETSCGILU_BACKEND_HOST;
+  PetscCall(MatFactorGetError(ilu->fallback, &err));
+  if (err != MAT_FACTOR_NOERROR) {
+    PetscReal pivot;
+    PetscInt  row;
+
+    PetscCall(MatFactorGetErrorZeroPivot(ilu->fallback, &pivot, &row));
+    ilu->zerorow = PetscMax(row, 0);
+  }
+  PetscCall(StructILUCheckPivot(pc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* y = the fallback's solve of the local part of x (transpose: with the transposed factors) */
+static PetscErrorCode StructILUFallbackSolve(PC pc, Vec x, Vec y, PetscBool transpose)
+{
+  PC_StructILU      *ilu = (PC_StructILU *)pc->data;
+  const PetscScalar *xa;
+  PetscScalar       *ya;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetArrayRead(x, &xa));
+  PetscCall(VecGetArrayWrite(y, &ya));
+  PetscCall(VecPlaceArray(ilu->fx, xa));
+  PetscCall(VecPlaceArray(ilu->fy, ya));
+  if (transpose) PetscCall(MatSolveTranspose(ilu->fallback, ilu->fx, ilu->fy));
+  else PetscCall(MatSolve(ilu->fallback, ilu->fx, ilu->fy));
+  PetscCall(VecResetArray(ilu->fx));
+  PetscCall(VecResetArray(ilu->fy));
+  PetscCall(VecRestoreArrayWrite(y, &ya));
+  PetscCall(VecRestoreArrayRead(x, &xa));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCFactor_StructILU(PC);
+
+/*
+  A MATSTENCILGPU matrix: the grid, the stencil and the values are the matrix's own (its
+  DMDA box in parallel), copied without any decoding
+*/
+static PetscErrorCode PCSetUpStencil_StructILU(PC pc, const GILUStencilMat *msm)
+{
+  PC_StructILU *ilu = (PC_StructILU *)pc->data;
+  Mat           A   = pc->pmat;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(GILU_StencilExtract, pc, A, 0, 0));
+  if (!ilu->analyzed || pc->flag != SAME_NONZERO_PATTERN || msm->nonzerostate != ilu->sm.nonzerostate) {
+    PetscCall(PCReset_StructILU(pc));
+    PetscCheck(!ilu->dof || ilu->dof == msm->grid.dof, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_INCOMP, "-pc_structilu_dof %" PetscInt_FMT " contradicts the matrix's %" PetscInt_FMT " DoF per grid point", ilu->dof, msm->grid.dof);
+    PetscCheck(msm->grid.dof <= GILU_MAX_DOF, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "Structured-grid ILU supports 1 to %d unknowns per grid point, not %" PetscInt_FMT, GILU_MAX_DOF, msm->grid.dof);
+    ilu->gridfrom = "from the MATSTENCILGPU matrix";
+    PetscCall(StructILUSymbolicStencil(msm, ilu->levels, (PetscBool)(ilu->type == PC_STRUCTILU_IC), &ilu->sm, ilu->patname, sizeof(ilu->patname), &ilu->elim, &ilu->mirror, ilu->hyper, &ilu->nlevels, &ilu->dinv));
+    ilu->analyzed = PETSC_TRUE;
+  }
+  ilu->sm.nthreads     = ilu->threads;
+  ilu->sm.scheduletype = (GILUScheduleType)ilu->schedule;
+  PetscCall(GILUStencilMatCopyValues(msm, &ilu->sm));
+  if (ilu->type == PC_STRUCTILU_IC) PetscCall(StructILUCheckSymmetric(&ilu->sm, ilu->mirror));
+  PetscCall(PetscLogEventEnd(GILU_StencilExtract, pc, A, 0, 0));
+  PetscCall(PCFactor_StructILU(pc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* A local block without rows has nothing to factor or solve, whatever its type and grid: ilu->empty, an empty factor (as PETSc's ILU) */
+static PetscErrorCode PCStructILUSetUpEmpty(PC pc, Mat A)
+{
+  PC_StructILU *ilu = (PC_StructILU *)pc->data;
+  PetscInt      m;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetLocalSize(A, &m, NULL));
+  if (m && !ilu->empty) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PCReset_StructILU(pc));
+  ilu->empty   = (PetscBool)(m == 0);
+  ilu->zerorow = -1;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PCSetUp_StructILU(PC pc)
+{
+  PC_StructILU         *ilu = (PC_StructILU *)pc->data;
+  Mat                   A = pc->pmat, Alocal = A;
+  PetscMPIInt           size;
+  PetscBool             isbaij, isstencil;
+  PetscObjectState      state;
+  const GILUStencilMat *msm;
+
+  PetscFunctionBegin;
+  PetscCall(PetscGILUCitationsRegister(GILU_CITE_STRUCTILU));
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
+  PetscCheck(!ilu->eisenstat || size == 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_structilu_eisenstat runs on one process only (the sweeps do not include the couplings between processes); use -pc_structilu_eisenstat 0 in parallel");
+  PetscCall(MatStencilGPUGetStencilMat(A, &isstencil, &msm));
+  PetscCall(PCStructILUSetUpEmpty(pc, Alocal));
+  if (ilu->empty) PetscFunctionReturn(PETSC_SUCCESS);
+  if (isstencil) {
+    PetscCall(PCSetUpStencil_StructILU(pc, msm));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(GILUMatCheckSupported(A, &isbaij));
+  if (size > 1) PetscCall(MatGetDiagonalBlock(A, &Alocal));
+  PetscCall(MatGetNonzeroState(Alocal, &state));
+
+  PetscCall(PetscLogEventBegin(GILU_StencilExtract, pc, A, 0, 0));
+  if (!ilu->analyzed || pc->flag != SAME_NONZERO_PATTERN || state != ilu->blockstate) {
+    GILUGrid  g;
+    PetscBool gridfound = PETSC_FALSE;
+
+    PetscCall(PCReset_StructILU(pc));
+    ilu->sm.nthreads = ilu->threads; /* the analysis runs on the threads of the kernels */
+    PetscCall(PCStructILUFindGrid(pc, A, Alocal, &g, &gridfound));
+    if (gridfound && ilu->levels > 0) { /* ILU(k) = ILU(0) on the ILU(k) pattern: the fill stencil, positions of level > k missing */
+      GILUStencilMat pat;
+
+      PetscCall(PetscMemzero(&pat, sizeof(pat)));
+      pat.nthreads = ilu->threads;
+      PetscCall(GILUStencilMatAnalyze(Alocal, &g, &pat, ilu->fallbackwhy, sizeof(ilu->fallbackwhy)));
+      if (!ilu->fallbackwhy[0]) {
+        PetscCall(GILUStencilGetName(&pat.stencil, g.dim, ilu->patname, sizeof(ilu->patname)));
+        PetscCall(GILUStencilMatFill(&pat, ilu->levels, &ilu->sm));
+        PetscCall(GILUStencilMatReset(&pat));
+      }
+    } else if (gridfound) PetscCall(GILUStencilMatAnalyze(Alocal, &g, &ilu->sm, ilu->fallbackwhy, sizeof(ilu->fallbackwhy)));
+    ilu->analyzed      = PETSC_TRUE;
+    ilu->blockstate = state;
+    if (ilu->fallbackwhy[0]) { /* not a structured grid: a general sparse ILU(k) of the block */
+      PetscCall(PetscLogEventEnd(GILU_StencilExtract, pc, A, 0, 0));
+      PetscCall(StructILUFallbackFactor(pc, Alocal, PETSC_TRUE));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+    PetscCall(StructILUSymbolicFinish(&ilu->sm, (PetscBool)(ilu->type == PC_STRUCTILU_IC), &ilu->elim, &ilu->mirror, ilu->hyper, &ilu->nlevels, &ilu->dinv));
+  } else if (ilu->fallback) {
+    PetscCall(PetscLogEventEnd(GILU_StencilExtract, pc, A, 0, 0));
+    PetscCall(StructILUFallbackFactor(pc, Alocal, PETSC_FALSE));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  ilu->sm.nthreads     = ilu->threads;
+  ilu->sm.scheduletype = (GILUScheduleType)ilu->schedule;
+  PetscCall(GILUStencilMatPack(Alocal, &ilu->sm));
+  if (ilu->type == PC_STRUCTILU_IC) PetscCall(StructILUCheckSymmetric(&ilu->sm, ilu->mirror));
+  PetscCall(PetscLogEventEnd(GILU_StencilExtract, pc, A, 0, 0));
+  PetscCall(PCFactor_StructILU(pc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The back-end of this setup; for cuda and cudaemu the device schedule (once per pattern) and the factors (each setup) */
+static PetscErrorCode PCStructILUSetUpDevice(PC pc)
+{
+  PC_StructILU        *ilu  = (PC_StructILU *)pc->data;
+  PetscGILUBackendType want = ilu->backend, ran;
+
+  PetscFunctionBegin;
+  ilu->devfactored = PETSC_FALSE;
+  if (!ilu->backendset) PetscCall(PetscGILUGetBackend(&want));
+  PetscCall(PetscGILUBackendResolve(PetscObjectComm((PetscObject)pc), want, &ran));
+  if (ilu->dev && ran != ilu->ran) PetscCall(ilu->devops->destroy(&ilu->dev));
+  ilu->ran = ran;
+  if (ran == PETSCGILU_BACKEND_HOST) PetscFunctionReturn(PETSC_SUCCESS);
+  GILUBackendGetDeviceOps(ran, StructILUDeviceGetOps, &ilu->devops);
+  if (ilu->dev && ilu->devinfo.mapping != ilu->mapping) PetscCall(ilu->devops->destroy(&ilu->dev)); /* -pc_structilu_cuda_mapping changed */
+  if (!ilu->dev) PetscCall(ilu->devops->create(&ilu->sm, ilu->mapping, ilu->tilepoints, ilu->pipeline, ilu->nowait, &ilu->dev, &ilu->devinfo));
+  if (ilu->cudafactor) {
+    const PetscBool single = (PetscBool)(ilu->precision == PC_STRUCTILU_PRECISION_SINGLE), ic = (PetscBool)(ilu->type == PC_STRUCTILU_IC);
+    const PetscInt  nl = ilu->sm.stencil.nlower, nu = ilu->sm.stencil.ns - nl - 1;
+
+    PetscCall(ilu->devops->factor(ilu->dev, &ilu->sm, ilu->elim, ilu->mirror, ilu->zeropivot, single, ilu->cudamma, ilu->factorpipe, &ilu->zerorow, &ilu->usedmma));
+    PetscCall(StructILUFactorsReset_Host(&ilu->factors)); /* no host factors: what the view reports */
+    ilu->factors.ic       = ic;
+    ilu->factors.single   = single;
+    ilu->factors.noffsets = (ic ? 0 : nl) + nu;
+    ilu->factors.bytes    = (single ? sizeof(float) : sizeof(PetscScalar)) * (size_t)ilu->sm.npoints * ilu->sm.bs2 * (size_t)((ic ? 0 : nl) + nu + 1);
+    ilu->devfactored      = PETSC_TRUE;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* Factors ilu->sm, whose values are set */
+static PetscErrorCode PCFactor_StructILU(PC pc)
+{
+  PC_StructILU *ilu = (PC_StructILU *)pc->data;
+  Mat           A   = pc->pmat;
+
+  PetscFunctionBegin;
+  PetscCall(PetscLogEventBegin(GILU_StructILUFactor, pc, A, 0, 0));
+  PetscCall(PCStructILUSetUpDevice(pc)); /* the back-end; on cuda/cudaemu the factorization too, unless -pc_structilu_cuda_factor 0 */
+  if (!ilu->devfactored) {
+    const PetscBool single = (PetscBool)(ilu->precision == PC_STRUCTILU_PRECISION_SINGLE);
+    /* DILU: a star stencil's ILU(0) changes only the diagonal; the solves read the matrix's blocks (host, double) */
+    const PetscBool dilu = (PetscBool)((ilu->diagstorage || ilu->eisenstat) && !single && !ilu->dev && StructILUStencilIsDILU(&ilu->sm.stencil, ilu->elim));
+
+    if (ilu->eisenstat && !dilu) {
+      char name[64];
+
+      PetscCall(GILUStencilGetName(&ilu->sm.stencil, ilu->sm.grid.dim, name, sizeof(name)));
+      SETERRQ(PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_structilu_eisenstat needs DILU factors: ILU(0) of a stencil whose factorization changes only the diagonal (a star stencil; this one is %s), double precision and the host back-end", name);
+    }
+    if (dilu) {
+      if (ilu->eisenstat && !ilu->diag) PetscCall(PetscMalloc2((size_t)ilu->sm.npoints * ilu->sm.bs2, &ilu->diag, (size_t)ilu->sm.npoints * ilu->sm.bs2, &ilu->eisE));
+      PetscCall(StructILUFactorDiagonal_Host(&ilu->sm, ilu->mirror, ilu->zeropivot, ilu->dinv, ilu->diag, &ilu->zerorow));
+      if (ilu->eisenstat) { /* E = A_D - 2 D */
+        const size_t       n  = (size_t)ilu->sm.npoints * ilu->sm.bs2;
+        const PetscScalar *AD = ilu->sm.val + (size_t)ilu->sm.stencil.nlower * n;
+
+        for (size_t t = 0; t < n; t++) ilu->eisE[t] = AD[t] - 2.0 * ilu->diag[t];
+      }
+    } else PetscCall(StructILUFactor_Host(&ilu->sm, ilu->elim, ilu->mirror, ilu->zeropivot, ilu->dinv, &ilu->zerorow));
+    PetscCall(StructILUFactorsStore_Host(&ilu->sm, ilu->dinv, ilu->mirror, single, dilu, &ilu->factors));
+    if (ilu->dev) PetscCall(ilu->devops->setfactors(ilu->dev, &ilu->factors));
+  }
+  PetscCall(PetscLogEventEnd(GILU_StructILUFactor, pc, A, 0, 0));
+  PetscCall(StructILUCheckPivot(pc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PCApply_StructILU(PC pc, Vec x, Vec y)
+{
+  PC_StructILU      *ilu = (PC_StructILU *)pc->data;
+  const PetscScalar *xa;
+  PetscScalar       *ya;
+
+  PetscFunctionBegin;
+  if (ilu->empty) PetscFunctionReturn(PETSC_SUCCESS); /* no local entries */
+  if (ilu->zerorow >= 0) { /* the factorization failed: let the Krylov method see it */
+    PetscCall(VecSetInf(y));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (ilu->eisenstat) { /* the preconditioner of the transformed system: D (the sweeps are in the operator) */
+    PetscCall(VecGetArrayRead(x, &xa));
+    PetscCall(VecGetArrayWrite(y, &ya));
+    PetscCall(StructILUBlockDiagonalMult_Host(&ilu->sm, ilu->diag, xa, ya));
+    PetscCall(VecRestoreArrayWrite(y, &ya));
+    PetscCall(VecRestoreArrayRead(x, &xa));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscLogEventBegin(GILU_StructILUApply, pc, x, y, 0));
+  if (ilu->fallback) PetscCall(StructILUFallbackSolve(pc, x, y, PETSC_FALSE));
+  else if (ilu->dev) { /* device arrays: CUDA vectors' own, else the device's buffers with logged copies (src/sys/device-vec.c) */
+    void *bbuf, *xbuf;
+
+    PetscCall(ilu->devops->buffers(ilu->dev, &bbuf, &xbuf));
+    PetscCall(GILUVecIsDeviceNative(x, ilu->ran, &ilu->devnative));
+    PetscCall(GILUVecGetDeviceArrayRead(x, ilu->ran, bbuf, &xa));
+    PetscCall(GILUVecGetDeviceArrayWrite(y, ilu->ran, xbuf, &ya));
+    PetscCall(ilu->devops->solve(ilu->dev, xa, ya));
+    PetscCall(GILUVecRestoreDeviceArrayWrite(y, ilu->ran, &ya));
+    PetscCall(GILUVecRestoreDeviceArrayRead(x, ilu->ran, &xa));
+  } else {
+    PetscCall(VecGetArrayRead(x, &xa));
+    PetscCall(VecGetArrayWrite(y, &ya));
+    PetscCall(StructILUSolve_Host(&ilu->sm, &ilu->factors, xa, ya));
+    PetscCall(VecRestoreArrayWrite(y, &ya));
+    PetscCall(VecRestoreArrayRead(x, &xa));
+  }
+  PetscCall(PetscLogEventEnd(GILU_StructILUApply, pc, x, y, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* y = (LU)^{-T} x on the host, whatever the back-end: after a factorization on the device, the host factors the same values once first */
+PetscErrorCode PCApplyTranspose_StructILU(PC pc, Vec x, Vec y)
+{
+  PC_StructILU      *ilu = (PC_StructILU *)pc->data;
+  const PetscScalar *xa;
+  PetscScalar       *ya;
+
+  PetscFunctionBegin;
+  if (ilu->empty) PetscFunctionReturn(PETSC_SUCCESS); /* no local entries */
+  if (ilu->zerorow >= 0) {
+    PetscCall(VecSetInf(y));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (ilu->fallback) { /* not a structured grid: the general factor's transposed solve */
+    PetscCall(PetscLogEventBegin(GILU_StructILUApply, pc, x, y, 0));
+    PetscCall(StructILUFallbackSolve(pc, x, y, PETSC_TRUE));
+    PetscCall(PetscLogEventEnd(GILU_StructILUApply, pc, x, y, 0));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCheck(!ilu->eisenstat, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PCApplyTranspose() of -pc_structilu_eisenstat: the transformed system has no transposed solve here; use the usual preconditioner (-pc_structilu_eisenstat 0)");
+  ilu->transposed = PETSC_TRUE;
+  if (!ilu->factors.dinv) { /* factored on the device only: sm holds the unfactored values */
+    PetscCall(PetscLogEventBegin(GILU_StructILUFactor, pc, pc->pmat, 0, 0));
+    PetscCall(StructILUFactor_Host(&ilu->sm, ilu->elim, ilu->mirror, ilu->zeropivot, ilu->dinv, &ilu->zerorow));
+    PetscCall(StructILUFactorsStore_Host(&ilu->sm, ilu->dinv, ilu->mirror, (PetscBool)(ilu->precision == PC_STRUCTILU_PRECISION_SINGLE), PETSC_FALSE, &ilu->factors));
+    PetscCall(PetscLogEventEnd(GILU_StructILUFactor, pc, pc->pmat, 0, 0));
+  }
+  PetscCall(PetscLogEventBegin(GILU_StructILUApply, pc, x, y, 0));
+  PetscCall(VecGetArrayRead(x, &xa));
+  PetscCall(VecGetArrayWrite(y, &ya));
+  PetscCall(StructILUSolveTranspose_Host(&ilu->sm, &ilu->factors, xa, ya));
+  PetscCall(VecRestoreArrayWrite(y, &ya));
+  PetscCall(VecRestoreArrayRead(x, &xa));
+  PetscCall(PetscLogEventEnd(GILU_StructILUApply, pc, x, y, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The Eisenstat trick's operator: y = Ahat x (StructILUEisenstatMult_Host()) */
+static PetscErrorCode MatMult_StructILUEisenstat(Mat S, Vec x, Vec y)
+{
+  PC                 pc;
+  PC_StructILU      *ilu;
+  const PetscScalar *xa;
+  PetscScalar       *ya, *ta, *wa;
+
+  PetscFunctionBegin;
+  PetscCall(MatShellGetContext(S, &pc));
+  ilu = (PC_StructILU *)pc->data;
+  if (ilu->empty) PetscFunctionReturn(PETSC_SUCCESS);
+  if (ilu->zerorow >= 0) { /* the factorization failed: let the Krylov method see it */
+    PetscCall(VecSetInf(y));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscLogEventBegin(GILU_StructILUApply, pc, x, y, 0));
+  PetscCall(VecGetArrayRead(x, &xa));
+  PetscCall(VecGetArrayWrite(y, &ya));
+  PetscCall(VecGetArrayWrite(ilu->eiswork[0], &ta));
+  PetscCall(VecGetArrayWrite(ilu->eiswork[1], &wa));
+  PetscCall(StructILUEisenstatMult_Host(&ilu->sm, &ilu->factors, ilu->eisE, xa, ta, wa, ya));
+  PetscCall(VecRestoreArrayWrite(ilu->eiswork[1], &wa));
+  PetscCall(VecRestoreArrayWrite(ilu->eiswork[0], &ta));
+  PetscCall(VecRestoreArrayWrite(y, &ya));
+  PetscCall(VecRestoreArrayRead(x, &xa));
+  PetscCall(PetscLogEventEnd(GILU_StructILUApply, pc, x, y, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  Eisenstat: before KSPSolve() the operator becomes Ahat (the shell), the right-hand side (D + A_L)^{-1} b (the user's b
+  kept to be put back after) and a nonzero initial guess (D + A_U) x; PCPostSolve() undoes it, x = (D + A_U)^{-1} y.
+  Nested solves (a KSP inside the operator) take a second slot, as PCPreSolve() allows two.
+*/
+PetscErrorCode PCPreSolve_StructILU(PC pc, KSP ksp, Vec b, Vec x)
+{
+  PC_StructILU      *ilu = (PC_StructILU *)pc->data;
+  PetscBool          nonzero;
+  PetscInt           slot = ilu->eisdepth;
+  const PetscScalar *ba;
+  PetscScalar       *xa, *wa, *bb;
+
+  PetscFunctionBegin;
+  if (!ilu->eisenstat) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(slot < 2, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_structilu_eisenstat: solves nested more than twice");
+  if (!slot) {
+    PetscInt m, n, M, N;
+
+    PetscCheck(pc->mat == pc->pmat, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_structilu_eisenstat needs the operator to be the preconditioning matrix");
+    if (!ilu->eisshell) {
+      PetscCall(MatGetLocalSize(pc->mat, &m, &n));
+      PetscCall(MatGetSize(pc->mat, &M, &N));
+      PetscCall(MatCreateShell(PetscObjectComm((PetscObject)pc), m, n, M, N, pc, &ilu->eisshell));
+      PetscCall(MatShellSetOperation(ilu->eisshell, MATOP_MULT, (void (*)(void))MatMult_StructILUEisenstat));
+      PetscCall(PetscObjectSetName((PetscObject)ilu->eisshell, "structilu Eisenstat operator"));
+    }
+    ilu->eisA = pc->mat;
+    pc->mat   = ilu->eisshell;
+    PetscCall(PetscGILUCitationsRegister(GILU_CITE_EISENSTAT));
+  }
+  ilu->eisdepth++;
+  if (!ilu->eisb[slot]) PetscCall(VecDuplicate(b, &ilu->eisb[slot]));
+  if (!ilu->eiswork[0]) PetscCall(VecDuplicate(b, &ilu->eiswork[0]));
+  if (!ilu->eiswork[1]) PetscCall(VecDuplicate(b, &ilu->eiswork[1]));
+  PetscCall(VecCopy(b, ilu->eisb[slot]));
+  if (ilu->empty) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(KSPGetInitialGuessNonzero(ksp, &nonzero));
+  if (nonzero) { /* y0 = (D + A_U) x0 */
+    PetscCall(VecCopy(x, ilu->eiswork[0]));
+    PetscCall(VecGetArrayRead(ilu->eiswork[0], &ba));
+    PetscCall(VecGetArrayWrite(x, &xa));
+    PetscCall(StructILUMultUpper_Host(&ilu->sm, ilu->diag, ba, xa));
+    PetscCall(VecRestoreArrayWrite(x, &xa));
+    PetscCall(VecRestoreArrayRead(ilu->eiswork[0], &ba));
+  }
+  PetscCall(VecGetArrayRead(ilu->eisb[slot], &ba));
+  PetscCall(VecGetArrayWrite(ilu->eiswork[0], &wa));
+  PetscCall(VecGetArrayWrite(b, &bb));
+  PetscCall(StructILUSolveLower_Host(&ilu->sm, &ilu->factors, ba, wa, bb));
+  PetscCall(VecRestoreArrayWrite(b, &bb));
+  PetscCall(VecRestoreArrayWrite(ilu->eiswork[0], &wa));
+  PetscCall(VecRestoreArrayRead(ilu->eisb[slot], &ba));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PCPostSolve_StructILU(PC pc, KSP ksp, Vec b, Vec x)
+{
+  PC_StructILU *ilu = (PC_StructILU *)pc->data;
+  PetscScalar  *xa;
+
+  PetscFunctionBegin;
+  if (!ilu->eisenstat || !ilu->eisdepth) PetscFunctionReturn(PETSC_SUCCESS);
+  ilu->eisdepth--;
+  PetscCall(VecCopy(ilu->eisb[ilu->eisdepth], b));
+  if (!ilu->empty) {
+    PetscCall(VecGetArray(x, &xa));
+    PetscCall(StructILUSolveUpper_Host(&ilu->sm, &ilu->factors, xa, xa));
+    PetscCall(VecRestoreArray(x, &xa));
+  }
+  if (!ilu->eisdepth) pc->mat = ilu->eisA;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
