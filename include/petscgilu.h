@@ -166,6 +166,42 @@ PETSC_EXTERN PetscErrorCode    PCStructILUGetDiagonalStorage(PC, PetscBool *);
 PETSC_EXTERN PetscErrorCode    PCStructILUSetEisenstat(PC, PetscBool);
 PETSC_EXTERN PetscErrorCode    PCStructILUGetEisenstat(PC, PetscBool *);
 
+/*E
+   PCStructILUCUDAMapping - the grid-tier task mapping of `PCSTRUCTILU`'s device kernels
+
+$  PC_STRUCTILU_CUDA_MAPPING_TILES - a thread block per tile (a run of points of one level), launched by level
+$  PC_STRUCTILU_CUDA_MAPPING_LINES  - the StructILU paper's mapping: a thread per line of the transformed grid, 2D blocks of lines
+
+   Level: advanced
+
+.seealso: `PCStructILUSetCUDAMapping()`
+E*/
+typedef enum {
+  PC_STRUCTILU_CUDA_MAPPING_TILES,
+  PC_STRUCTILU_CUDA_MAPPING_LINES
+} PCStructILUCUDAMapping;
+PETSC_EXTERN const char *const PCStructILUCUDAMappings[];
+/*E
+   PCStructILUModelGPU - the GPU of the performance model that `PCSTRUCTILU`'s view prints for its device back-ends
+
+   Level: advanced
+
+.seealso: `PCStructILUSetPerformanceModel()`
+E*/
+typedef enum {
+  PC_STRUCTILU_MODEL_GPU_H100,
+  PC_STRUCTILU_MODEL_GPU_H200
+} PCStructILUModelGPU;
+PETSC_EXTERN const char *const PCStructILUModelGPUs[];
+PETSC_EXTERN PetscErrorCode    PCStructILUSetCUDAMapping(PC, PCStructILUCUDAMapping);
+PETSC_EXTERN PetscErrorCode    PCStructILUSetCUDATilePoints(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode    PCStructILUSetCUDAPipeline(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode    PCStructILUSetCUDAFactor(PC, PetscBool);
+PETSC_EXTERN PetscErrorCode    PCStructILUSetCUDAFactorPipeline(PC, PetscBool);
+PETSC_EXTERN PetscErrorCode    PCStructILUSetCUDAMMA(PC, PetscBool);
+PETSC_EXTERN PetscErrorCode    PCStructILUSetCUDANoWait(PC, PetscBool);
+PETSC_EXTERN PetscErrorCode    PCStructILUSetPerformanceModel(PC, PCStructILUModelGPU, PetscReal, PetscReal, PetscReal);
+
 /* Test matrices (src/sys/testmat/testmat.c): named, deterministic generators standing in for SuiteSparse classes */
 PETSC_EXTERN PetscErrorCode PetscGILUTestMatrixList(PetscInt *, const char *const **);
 PETSC_EXTERN PetscErrorCode PetscGILUTestMatrixGetInfo(const char[], PetscBool *, PetscInt *, const char **);

@@ -85,12 +85,35 @@ static PetscErrorCode Assemble(DM da, const Pattern *pat, PetscInt dof, PetscBoo
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* -setters: the device settings through the setters instead of the options (the tests compare the two views);
+   -setters_nowait: the developer setter that drops the waiting (the results must then differ) */
+static PetscErrorCode UseSetters(PC pc)
+{
+  PetscBool setters = PETSC_FALSE, nowait = PETSC_FALSE;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-setters", &setters, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-setters_nowait", &nowait, NULL));
+  if (setters) {
+    PetscCall(PCStructILUSetCUDAMapping(pc, PC_STRUCTILU_CUDA_MAPPING_LINES));
+    PetscCall(PCStructILUSetCUDATilePoints(pc, 4));
+    PetscCall(PCStructILUSetCUDAPipeline(pc, 2));
+    PetscCall(PCStructILUSetCUDAFactor(pc, PETSC_TRUE));
+    PetscCall(PCStructILUSetCUDAFactorPipeline(pc, PETSC_TRUE));
+    PetscCall(PCStructILUSetCUDAMMA(pc, PETSC_FALSE));
+    PetscCall(PCStructILUSetPerformanceModel(pc, PC_STRUCTILU_MODEL_GPU_H200, 1000.0, 2.0, 20.0));
+  }
+  if (nowait) PetscCall(PCStructILUSetCUDANoWait(pc, PETSC_TRUE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode CreatePC(Mat A, PetscGILUBackendType backend, PC *pc)
 {
   PetscFunctionBeginUser;
   PetscCall(PCCreate(PETSC_COMM_WORLD, pc));
   PetscCall(PCSetType(*pc, PCSTRUCTILU));
   PetscCall(PCSetOperators(*pc, A, A));
+  if (backend != PETSCGILU_BACKEND_HOST) PetscCall(UseSetters(*pc));
   PetscCall(PCSetFromOptions(*pc));
   PetscCall(PCStructILUSetBackend(*pc, backend));
   PetscCall(PCSetUp(*pc));
@@ -148,6 +171,7 @@ int main(int argc, char **argv)
   PetscCall(CreatePC(A, backend, &dev));
   PetscCall(PetscTimeSubtract(&t0));
   tsetup = -t0;
+  PetscCall(PCViewFromOptions(dev, NULL, "-dev_pc_view"));
   PetscCall(PCStructILUGetBackend(dev, &ran));
   PetscCheck(ran == backend, PETSC_COMM_WORLD, PETSC_ERR_PLIB, "The PC ran on %s, not %s", PetscGILUBackendTypes[ran], PetscGILUBackendTypes[backend]);
   PetscCall(PCStructILUGetFactorPrecision(dev, &prec));
@@ -370,6 +394,25 @@ int main(int argc, char **argv)
      requires: cudaemu
      args: -pc_structilu_cuda_mapping lines -pc_structilu_cuda_tile_points 4 -stencil box27 -dof {{1 4}shared output} -expect_differ -gilu_cudaemu_schedule {{inorder reverse random}shared output} -gilu_cudaemu_seed 7
      output_file: output/ex6_wait.out
+
+   # the device settings through their setters (-setters) give the view of the same options; the nowait setter makes the results differ
+   test:
+     suffix: setters
+     requires: cudaemu
+     filter: grep -v "back-end: cudaemu"
+     args: -stencil box27 -dof 4 -dev_pc_view -setters
+     output_file: output/ex6_setters.out
+   test:
+     suffix: setters_options
+     requires: cudaemu
+     filter: grep -v "back-end: cudaemu"
+     args: -stencil box27 -dof 4 -dev_pc_view -pc_structilu_cuda_mapping lines -pc_structilu_cuda_tile_points 4 -pc_structilu_cuda_pipeline 2 -pc_structilu_cuda_factor_pipeline -pc_structilu_cuda_mma 0 -pc_structilu_model_gpu h200 -pc_structilu_model_bandwidth 1000 -pc_structilu_model_latency 2 -pc_structilu_model_link 20
+     output_file: output/ex6_setters.out
+   test:
+     suffix: setters_nowait
+     requires: cudaemu
+     args: -setters -setters_nowait -stencil box27 -dof {{1 4}shared output} -expect_differ
+     output_file: output/ex6_nowait.out
 
    # the two-substage pipelined factorization (-pc_structilu_cuda_factor_pipeline, the StructILU paper, Section 4.2.2) on the lines
    # mapping: ILU, every DoF (single-precision factors), IC, ILU(1); and its block-to-block waiting is needed

@@ -669,3 +669,244 @@ PetscErrorCode PCStructILUGetEisenstat(PC pc, PetscBool *flg)
   PetscUseMethod(pc, "PCStructILUGetEisenstat_C", (PC, PetscBool *), (pc, flg));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/*@
+  PCStructILUSetCUDAMapping - The grid-tier task mapping of the device kernels (cuda and cudaemu back-ends)
+
+  Logically Collective
+
+  Input Parameters:
++ pc      - the `PCSTRUCTILU` preconditioner
+- mapping - `PC_STRUCTILU_CUDA_MAPPING_TILES` (default) or `PC_STRUCTILU_CUDA_MAPPING_LINES`
+
+  Options Database Key:
+. -pc_structilu_cuda_mapping tiles|lines - the mapping
+
+  Notes:
+  tiles: a thread block per run of points of one hyperplane level, launched by level, waiting for each neighbour's
+  tile. lines: the StructILU paper's mapping (Section 4.1), a thread per line along z^ of the affinely transformed grid,
+  2D blocks of lines stepping through their levels together. A change takes effect at the next setup.
+
+  Level: advanced
+
+.seealso: `PCSTRUCTILU`, `PCStructILUSetBackend()`, `PCStructILUSetCUDATilePoints()`
+@*/
+PetscErrorCode PCStructILUSetCUDAMapping(PC pc, PCStructILUCUDAMapping mapping)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveEnum(pc, mapping, 2);
+  PetscTryMethod(pc, "PCStructILUSetCUDAMapping_C", (PC, PCStructILUCUDAMapping), (pc, mapping));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCStructILUSetCUDATilePoints - The grid points per thread block of the device kernels (with the lines mapping: the lines per block)
+
+  Logically Collective
+
+  Input Parameters:
++ pc - the `PCSTRUCTILU` preconditioner
+- n - the points (0, the default: 128/dof; at most 512/dof)
+
+  Options Database Key:
+. -pc_structilu_cuda_tile_points n - the points per block
+
+  Notes:
+  A change takes effect at the next setup.
+
+  Level: advanced
+
+.seealso: `PCSTRUCTILU`, `PCStructILUSetBackend()`, `PCStructILUSetCUDAMapping()`
+@*/
+PetscErrorCode PCStructILUSetCUDATilePoints(PC pc, PetscInt n)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveInt(pc, n, 2);
+  PetscTryMethod(pc, "PCStructILUSetCUDATilePoints_C", (PC, PetscInt), (pc, n));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCStructILUSetCUDAPipeline - The stages of the intra-row pipelined dot product of the device solves
+
+  Logically Collective
+
+  Input Parameters:
++ pc     - the `PCSTRUCTILU` preconditioner
+- stages - the stages (0, the default: min(4, the levels the stencil spans))
+
+  Options Database Key:
+. -pc_structilu_cuda_pipeline n - the stages
+
+  Notes:
+  A row's off-diagonal products are grouped by how many levels back their neighbour lies (the StructILU paper, Table 2);
+  each group is summed by its own thread group, so only the last waits for the previous level. A change takes effect
+  at the next setup.
+
+  Level: advanced
+
+.seealso: `PCSTRUCTILU`, `PCStructILUSetBackend()`
+@*/
+PetscErrorCode PCStructILUSetCUDAPipeline(PC pc, PetscInt stages)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveInt(pc, stages, 2);
+  PetscTryMethod(pc, "PCStructILUSetCUDAPipeline_C", (PC, PetscInt), (pc, stages));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCStructILUSetCUDAFactor - Whether the device back-ends factor on the device
+
+  Logically Collective
+
+  Input Parameters:
++ pc  - the `PCSTRUCTILU` preconditioner
+- flg - `PETSC_TRUE` (default): factor on the device; `PETSC_FALSE`: factor on the host and copy the factors
+
+  Options Database Key:
+. -pc_structilu_cuda_factor <true> - factor on the device
+
+  Notes:
+  Both give the same factors (each element updated in the sequential order).
+
+  Level: advanced
+
+.seealso: `PCSTRUCTILU`, `PCStructILUSetBackend()`
+@*/
+PetscErrorCode PCStructILUSetCUDAFactor(PC pc, PetscBool flg)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveBool(pc, flg, 2);
+  PetscTryMethod(pc, "PCStructILUSetCUDAFactor_C", (PC, PetscBool), (pc, flg));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCStructILUSetCUDAFactorPipeline - The two-substage pipelined device factorization (lines mapping)
+
+  Logically Collective
+
+  Input Parameters:
++ pc  - the `PCSTRUCTILU` preconditioner
+- flg - `PETSC_TRUE` to use it (default `PETSC_FALSE`)
+
+  Options Database Key:
+. -pc_structilu_cuda_factor_pipeline <false> - use it
+
+  Notes:
+  The StructILU paper, Section 4.2.2: the part of a row's elimination that needs only rows two or more levels back
+  runs one level step early. The same factors; DoF threads per line, so the tensor-core kernel is not used.
+
+  Level: advanced
+
+.seealso: `PCSTRUCTILU`, `PCStructILUSetBackend()`, `PCStructILUSetCUDAMapping()`
+@*/
+PetscErrorCode PCStructILUSetCUDAFactorPipeline(PC pc, PetscBool flg)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveBool(pc, flg, 2);
+  PetscTryMethod(pc, "PCStructILUSetCUDAFactorPipeline_C", (PC, PetscBool), (pc, flg));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCStructILUSetCUDAMMA - Whether the device factorization of DoF >= 4 runs its block products on the FP64 tensor cores
+
+  Logically Collective
+
+  Input Parameters:
++ pc  - the `PCSTRUCTILU` preconditioner
+- flg - `PETSC_TRUE` (default) or `PETSC_FALSE`
+
+  Options Database Key:
+. -pc_structilu_cuda_mma <true> - use the tensor cores
+
+  Notes:
+  One warp per grid point, m8n8k4 MMA; needs tile points at most 32. Not with the pipelined factorization.
+
+  Level: advanced
+
+.seealso: `PCSTRUCTILU`, `PCStructILUSetBackend()`
+@*/
+PetscErrorCode PCStructILUSetCUDAMMA(PC pc, PetscBool flg)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveBool(pc, flg, 2);
+  PetscTryMethod(pc, "PCStructILUSetCUDAMMA_C", (PC, PetscBool), (pc, flg));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCStructILUSetCUDANoWait - Developer: leave out the block-to-block waiting of the device solves
+
+  Logically Collective
+
+  Input Parameters:
++ pc  - the `PCSTRUCTILU` preconditioner
+- flg - `PETSC_TRUE` to leave it out (default `PETSC_FALSE`)
+
+  Options Database Key:
+. -pc_structilu_cuda_nowait <false> - leave out the waiting
+
+  Notes:
+  The results are then wrong: the tests use it to show that the waiting matters; `-ksp_view` says so.
+
+  Level: developer
+
+.seealso: `PCSTRUCTILU`, `PCStructILUSetBackend()`
+@*/
+PetscErrorCode PCStructILUSetCUDANoWait(PC pc, PetscBool flg)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveBool(pc, flg, 2);
+  PetscTryMethod(pc, "PCStructILUSetCUDANoWait_C", (PC, PetscBool), (pc, flg));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCStructILUSetPerformanceModel - The GPU and the figures of the performance model that `-ksp_view` prints for the device
+  back-ends (cuda and cudaemu)
+
+  Logically Collective
+
+  Input Parameters:
++ pc        - the `PCSTRUCTILU` preconditioner
+. gpu       - `PC_STRUCTILU_MODEL_GPU_H100` (default: 3350 GB/s) or `PC_STRUCTILU_MODEL_GPU_H200` (4800 GB/s), both with 1 us
+              per dependent level and a 55 GB/s host link
+. bandwidth - the memory bandwidth in GB/s (0: the GPU's)
+. latency   - the time of one dependent level in microseconds (0: the GPU's)
+- link      - the host-device bandwidth in GB/s (0: the GPU's)
+
+  Options Database Keys:
++ -pc_structilu_model_gpu h100|h200 - the GPU
+. -pc_structilu_model_bandwidth GB/s - the bandwidth
+. -pc_structilu_model_latency us - the latency
+- -pc_structilu_model_link GB/s - the host link
+
+  Notes:
+  The model estimates the time of an apply on that GPU from the bytes the kernels move and the dependent levels of
+  the schedule; it changes nothing that runs.
+
+  Level: advanced
+
+.seealso: `PCSTRUCTILU`, `PCStructILUSetBackend()`
+@*/
+PetscErrorCode PCStructILUSetPerformanceModel(PC pc, PCStructILUModelGPU gpu, PetscReal bandwidth, PetscReal latency, PetscReal link)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveEnum(pc, gpu, 2);
+  PetscValidLogicalCollectiveReal(pc, bandwidth, 3);
+  PetscValidLogicalCollectiveReal(pc, latency, 4);
+  PetscValidLogicalCollectiveReal(pc, link, 5);
+  PetscTryMethod(pc, "PCStructILUSetPerformanceModel_C", (PC, PCStructILUModelGPU, PetscReal, PetscReal, PetscReal), (pc, gpu, bandwidth, latency, link));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

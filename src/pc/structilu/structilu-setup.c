@@ -293,7 +293,6 @@ static PetscErrorCode PCStructILUSetUpDevice(PC pc)
   ilu->ran = ran;
   if (ran == PETSCGILU_BACKEND_HOST) PetscFunctionReturn(PETSC_SUCCESS);
   GILUBackendGetDeviceOps(ran, StructILUDeviceGetOps, &ilu->devops);
-  if (ilu->dev && ilu->devinfo.mapping != ilu->mapping) PetscCall(ilu->devops->destroy(&ilu->dev)); /* -pc_structilu_cuda_mapping changed */
   if (!ilu->dev) PetscCall(ilu->devops->create(&ilu->sm, ilu->mapping, ilu->tilepoints, ilu->pipeline, ilu->nowait, &ilu->dev, &ilu->devinfo));
   if (ilu->cudafactor) {
     const PetscBool single = (PetscBool)(ilu->precision == PC_STRUCTILU_PRECISION_SINGLE), ic = (PetscBool)(ilu->type == PC_STRUCTILU_IC);

@@ -21,9 +21,9 @@
 
 /* the performance model's GPUs: HBM bandwidth (GB/s), latency of one dependent step between blocks (flag write ->
    flag seen -> neighbour read, microseconds), host-device bandwidth (GB/s) */
-static const char *const StructILUModelGPUs[] = {"h100", "h200", "StructILUModelGPU", "", NULL};
+const char *const PCStructILUModelGPUs[] = {"h100", "h200", "PCStructILUModelGPU", "PC_STRUCTILU_MODEL_GPU_", NULL};
 static const double      StructILUModelBW[] = {3350.0, 4800.0}, StructILUModelLat[] = {1.0, 1.0}, StructILUModelPCIe[] = {55.0, 55.0};
-static const char *const StructILUCUDAMappings[] = {"tiles", "lines", "StructILUCUDAMapping", "STRUCTILU_CUDA_MAPPING_", NULL};
+const char *const PCStructILUCUDAMappings[] = {"tiles", "lines", "PCStructILUCUDAMapping", "PC_STRUCTILU_CUDA_MAPPING_", NULL};
 
 /* printf-append to a string */
 static PetscErrorCode Append(char line[], size_t len, const char fmt[], ...)
@@ -104,7 +104,7 @@ static PetscErrorCode PCView_StructILU_Backend(PC pc, PetscViewer viewer)
                                      ilu->factors.single ? "; single-precision copy of the factors for the solves" : ""));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  device factorization: none (-pc_structilu_cuda_factor 0): on the host, factors copied to the device in the level-ordered layout at each setup\n"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  performance model (%s: %.0f GB/s, %.2f us per dependent step, %.0f GB/s host link, 5 us per launch): %" PetscInt_FMT " dependent steps per sweep, per apply %.4g MB of factors + %.4g MB of vectors on the device, %.4g MB copied; predicted %.4g us on the device + %.4g us of copies\n",
-                                   StructILUModelGPUs[ilu->modelgpu], bw, lat, pcie, steps, bytesmat / 1e6, bytesvec / 1e6, bytescopy / 1e6, tdev, tcopy));
+                                   PCStructILUModelGPUs[ilu->modelgpu], bw, lat, pcie, steps, bytesmat / 1e6, bytesvec / 1e6, bytescopy / 1e6, tdev, tcopy));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -243,23 +243,33 @@ static PetscErrorCode PCSetFromOptions_StructILU(PC pc, PetscOptionItems *PetscO
     if (!ilu->backendset) PetscCall(PetscGILUGetBackend(&backend));
     PetscCall(PetscOptionsEnum("-pc_structilu_backend", "Where the solves run (default: -gilu_backend)", "PCStructILUSetBackend", PetscGILUBackendTypes, (PetscEnum)backend, (PetscEnum *)&backend, &flg));
     if (flg) PetscCall(PCStructILUSetBackend(pc, backend));
-    PetscCall(PetscOptionsEnum("-pc_structilu_cuda_mapping", "Grid-tier task mapping of the device kernels: tiles of one level, or lines along z^ of the transformed grid in 2D blocks", "PCSTRUCTILU", StructILUCUDAMappings, (PetscEnum)ilu->mapping,
-                               (PetscEnum *)&ilu->mapping, NULL));
-    PetscCall(PetscOptionsInt("-pc_structilu_cuda_tile_points", "Grid points per thread block of the device kernels (lines mapping: lines per block) (0: 128/dof)", "PCSTRUCTILU", ilu->tilepoints, &ilu->tilepoints, NULL));
-    PetscCall(PetscOptionsInt("-pc_structilu_cuda_pipeline", "Stages of the intra-row pipeline of the device solves (0: automatic, min(4, levels spanned by the stencil))", "PCSTRUCTILU", ilu->pipeline, &ilu->pipeline, NULL));
-    PetscCall(PetscOptionsBool("-pc_structilu_cuda_factor", "Factor on the device (else on the host, the factors copied to the device)", "PCSTRUCTILU", ilu->cudafactor, &ilu->cudafactor, NULL));
-    PetscCall(PetscOptionsBool("-pc_structilu_cuda_factor_pipeline", "The two-substage pipelined device factorization (lines mapping; not with the tensor cores)", "PCSTRUCTILU", ilu->factorpipe, &ilu->factorpipe, NULL));
-    PetscCall(PetscOptionsBool("-pc_structilu_cuda_mma", "DoF >= 4: the block products of the device factorization on the FP64 tensor cores (m8n8k4 MMA)", "PCSTRUCTILU", ilu->cudamma, &ilu->cudamma, NULL));
-    PetscCall(PetscOptionsBool("-pc_structilu_cuda_nowait", "Developer: leave out the block-to-block waiting of the device solves (wrong results; tests that the waiting matters)", "PCSTRUCTILU", ilu->nowait, &ilu->nowait, NULL));
-    PetscCall(PetscOptionsEList("-pc_structilu_model_gpu", "GPU of the performance model printed by -ksp_view", "PCSTRUCTILU", StructILUModelGPUs, 2, StructILUModelGPUs[ilu->modelgpu], &ilu->modelgpu, NULL));
-    PetscCall(PetscOptionsReal("-pc_structilu_model_bandwidth", "Memory bandwidth of the model in GB/s (0: the GPU's)", "PCSTRUCTILU", ilu->modelbw, &ilu->modelbw, NULL));
-    PetscCall(PetscOptionsReal("-pc_structilu_model_latency", "Latency of one dependent level in microseconds (0: the GPU's)", "PCSTRUCTILU", ilu->modellat, &ilu->modellat, NULL));
-    PetscCall(PetscOptionsReal("-pc_structilu_model_link", "Host-device bandwidth in GB/s (0: the GPU's)", "PCSTRUCTILU", ilu->modelpcie, &ilu->modelpcie, NULL));
-    PetscCheck(ilu->pipeline >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_structilu_cuda_pipeline %" PetscInt_FMT ": must be 0 (automatic) or positive", ilu->pipeline);
-    PetscCheck(ilu->tilepoints >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_structilu_cuda_tile_points %" PetscInt_FMT ": must be 0 (automatic) or positive", ilu->tilepoints);
-    PetscCheck(ilu->modelbw >= 0 && ilu->modelbw < PETSC_INFINITY, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_structilu_model_bandwidth %g: must be finite and nonnegative (0: the GPU's)", (double)ilu->modelbw);
-    PetscCheck(ilu->modellat >= 0 && ilu->modellat < PETSC_INFINITY, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_structilu_model_latency %g: must be finite and nonnegative (0: the GPU's)", (double)ilu->modellat);
-    PetscCheck(ilu->modelpcie >= 0 && ilu->modelpcie < PETSC_INFINITY, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_structilu_model_link %g: must be finite and nonnegative (0: the GPU's)", (double)ilu->modelpcie);
+    {
+      PCStructILUCUDAMapping mapping = (PCStructILUCUDAMapping)ilu->mapping;
+      PCStructILUModelGPU    gpu     = (PCStructILUModelGPU)ilu->modelgpu;
+      PetscInt               n;
+      PetscReal              bw = ilu->modelbw, lat = ilu->modellat, link = ilu->modelpcie;
+      PetscBool              set[4];
+
+      PetscCall(PetscOptionsEnum("-pc_structilu_cuda_mapping", "Grid-tier task mapping of the device kernels: tiles of one level, or lines along z^ of the transformed grid in 2D blocks", "PCStructILUSetCUDAMapping", PCStructILUCUDAMappings, (PetscEnum)mapping, (PetscEnum *)&mapping, &flg));
+      if (flg) PetscCall(PCStructILUSetCUDAMapping(pc, mapping));
+      PetscCall(PetscOptionsInt("-pc_structilu_cuda_tile_points", "Grid points per thread block of the device kernels (lines mapping: lines per block) (0: 128/dof)", "PCStructILUSetCUDATilePoints", ilu->tilepoints, &n, &flg));
+      if (flg) PetscCall(PCStructILUSetCUDATilePoints(pc, n));
+      PetscCall(PetscOptionsInt("-pc_structilu_cuda_pipeline", "Stages of the intra-row pipeline of the device solves (0: automatic, min(4, levels spanned by the stencil))", "PCStructILUSetCUDAPipeline", ilu->pipeline, &n, &flg));
+      if (flg) PetscCall(PCStructILUSetCUDAPipeline(pc, n));
+      PetscCall(PetscOptionsBool("-pc_structilu_cuda_factor", "Factor on the device (else on the host, the factors copied to the device)", "PCStructILUSetCUDAFactor", ilu->cudafactor, &bval, &flg));
+      if (flg) PetscCall(PCStructILUSetCUDAFactor(pc, bval));
+      PetscCall(PetscOptionsBool("-pc_structilu_cuda_factor_pipeline", "The two-substage pipelined device factorization (lines mapping; not with the tensor cores)", "PCStructILUSetCUDAFactorPipeline", ilu->factorpipe, &bval, &flg));
+      if (flg) PetscCall(PCStructILUSetCUDAFactorPipeline(pc, bval));
+      PetscCall(PetscOptionsBool("-pc_structilu_cuda_mma", "DoF >= 4: the block products of the device factorization on the FP64 tensor cores (m8n8k4 MMA)", "PCStructILUSetCUDAMMA", ilu->cudamma, &bval, &flg));
+      if (flg) PetscCall(PCStructILUSetCUDAMMA(pc, bval));
+      PetscCall(PetscOptionsBool("-pc_structilu_cuda_nowait", "Developer: leave out the block-to-block waiting of the device solves (wrong results; tests that the waiting matters)", "PCStructILUSetCUDANoWait", ilu->nowait, &bval, &flg));
+      if (flg) PetscCall(PCStructILUSetCUDANoWait(pc, bval));
+      PetscCall(PetscOptionsEnum("-pc_structilu_model_gpu", "GPU of the performance model printed by -ksp_view", "PCStructILUSetPerformanceModel", PCStructILUModelGPUs, (PetscEnum)gpu, (PetscEnum *)&gpu, &set[0]));
+      PetscCall(PetscOptionsReal("-pc_structilu_model_bandwidth", "Memory bandwidth of the model in GB/s (0: the GPU's)", "PCStructILUSetPerformanceModel", bw, &bw, &set[1]));
+      PetscCall(PetscOptionsReal("-pc_structilu_model_latency", "Latency of one dependent level in microseconds (0: the GPU's)", "PCStructILUSetPerformanceModel", lat, &lat, &set[2]));
+      PetscCall(PetscOptionsReal("-pc_structilu_model_link", "Host-device bandwidth in GB/s (0: the GPU's)", "PCStructILUSetPerformanceModel", link, &link, &set[3]));
+      if (set[0] || set[1] || set[2] || set[3]) PetscCall(PCStructILUSetPerformanceModel(pc, gpu, bw, lat, link));
+    }
   }
   PetscOptionsHeadEnd();
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -427,6 +437,91 @@ static PetscErrorCode PCStructILUSetSchedule_StructILU(PC pc, PCStructILUSchedul
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The device kernels' settings take effect at the next setup; those the device schedule depends on (mapping, tile
+   points, pipeline stages, no waiting) drop the schedule when they change, so that setup builds it again */
+static PetscErrorCode PCStructILUDeviceScheduleChanged(PC pc)
+{
+  PC_StructILU *ilu = (PC_StructILU *)pc->data;
+
+  PetscFunctionBegin;
+  if (ilu->dev) PetscCall(ilu->devops->destroy(&ilu->dev));
+  pc->setupcalled = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCStructILUSetCUDAMapping_StructILU(PC pc, PCStructILUCUDAMapping mapping)
+{
+  PC_StructILU *ilu = (PC_StructILU *)pc->data;
+
+  PetscFunctionBegin;
+  if ((PCStructILUCUDAMapping)ilu->mapping != mapping) PetscCall(PCStructILUDeviceScheduleChanged(pc));
+  ilu->mapping = (StructILUCUDAMapping)mapping; /* the same values (structilu-cuda.h) */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCStructILUSetCUDATilePoints_StructILU(PC pc, PetscInt n)
+{
+  PetscFunctionBegin;
+  PetscCheck(n >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_structilu_cuda_tile_points %" PetscInt_FMT ": must be 0 (automatic) or positive", n);
+  if (((PC_StructILU *)pc->data)->tilepoints != n) PetscCall(PCStructILUDeviceScheduleChanged(pc));
+  ((PC_StructILU *)pc->data)->tilepoints = n;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCStructILUSetCUDAPipeline_StructILU(PC pc, PetscInt n)
+{
+  PetscFunctionBegin;
+  PetscCheck(n >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_structilu_cuda_pipeline %" PetscInt_FMT ": must be 0 (automatic) or positive", n);
+  if (((PC_StructILU *)pc->data)->pipeline != n) PetscCall(PCStructILUDeviceScheduleChanged(pc));
+  ((PC_StructILU *)pc->data)->pipeline = n;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCStructILUSetCUDAFactor_StructILU(PC pc, PetscBool flg)
+{
+  PetscFunctionBegin;
+  ((PC_StructILU *)pc->data)->cudafactor = flg;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCStructILUSetCUDAFactorPipeline_StructILU(PC pc, PetscBool flg)
+{
+  PetscFunctionBegin;
+  ((PC_StructILU *)pc->data)->factorpipe = flg;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCStructILUSetCUDAMMA_StructILU(PC pc, PetscBool flg)
+{
+  PetscFunctionBegin;
+  ((PC_StructILU *)pc->data)->cudamma = flg;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCStructILUSetCUDANoWait_StructILU(PC pc, PetscBool flg)
+{
+  PetscFunctionBegin;
+  if (((PC_StructILU *)pc->data)->nowait != flg) PetscCall(PCStructILUDeviceScheduleChanged(pc));
+  ((PC_StructILU *)pc->data)->nowait = flg;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCStructILUSetPerformanceModel_StructILU(PC pc, PCStructILUModelGPU gpu, PetscReal bw, PetscReal lat, PetscReal link)
+{
+  PC_StructILU *ilu  = (PC_StructILU *)pc->data;
+  MPI_Comm      comm = PetscObjectComm((PetscObject)pc);
+
+  PetscFunctionBegin;
+  PetscCheck(bw >= 0 && bw < PETSC_INFINITY, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_structilu_model_bandwidth %g: must be finite and nonnegative (0: the GPU's)", (double)bw);
+  PetscCheck(lat >= 0 && lat < PETSC_INFINITY, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_structilu_model_latency %g: must be finite and nonnegative (0: the GPU's)", (double)lat);
+  PetscCheck(link >= 0 && link < PETSC_INFINITY, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_structilu_model_link %g: must be finite and nonnegative (0: the GPU's)", (double)link);
+  ilu->modelgpu  = (PetscInt)gpu;
+  ilu->modelbw   = bw;
+  ilu->modellat  = lat;
+  ilu->modelpcie = link;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCStructILUGetSchedule_StructILU(PC pc, PCStructILUSchedule *schedule)
 {
   PetscFunctionBegin;
@@ -518,6 +613,14 @@ static PetscErrorCode PCDestroy_StructILU(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUGetDiagonalStorage_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUSetEisenstat_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUGetEisenstat_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUSetCUDAMapping_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUSetCUDATilePoints_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUSetCUDAPipeline_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUSetCUDAFactor_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUSetCUDAFactorPipeline_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUSetCUDAMMA_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUSetCUDANoWait_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUSetPerformanceModel_C", NULL));
   PetscCall(PetscFree(pc->data));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -530,8 +633,13 @@ static PetscErrorCode PCDestroy_StructILU(PC pc)
   Options Database Keys:
 + -pc_structilu_grid nx,ny[,nz] - the local grid, when there is no `DMDA` and the pattern does not reveal it
 . -pc_structilu_dof d           - unknowns per grid point (1 to 8), when there is no `DMDA`
+. -pc_structilu_type ilu|ic     - ILU (default) or incomplete Cholesky of a symmetric matrix (`PCStructILUSetType()`)
 . -pc_structilu_levels k        - levels of fill (default 0), as `-pc_factor_levels` of `PCILU`
 . -pc_structilu_zeropivot tol   - pivots at most tol in absolute value are zero pivots (default 100 machine epsilon)
+. -pc_structilu_factor_precision double|single - precision of the stored factors (default double; the arithmetic is double)
+. -pc_structilu_threads n       - host threads (default 0: OMP_NUM_THREADS if set, else the cores divided among the node's
+                                  MPI processes; fewer for small grids); the results do not depend on it
+. -pc_structilu_schedule slab|hyperplane - how the host threads share the rows (default slab, see `PCStructILUSetSchedule()`)
 . -pc_structilu_diagonal_storage <false> - when ILU(0) of the stencil changes only the diagonal (star stencils), store only
                                   the inverted modified diagonal and read the matrix's other blocks (DILU; host, double precision):
                                   a shorter factorization, an apply that reads D^{-1} twice (see `PCStructILUSetDiagonalStorage()`)
@@ -560,14 +668,19 @@ static PetscErrorCode PCDestroy_StructILU(PC pc)
 . -pc_structilu_model_gpu h100|h200 - the GPU of the performance model -ksp_view prints on the cuda and cudaemu
                                   back-ends: h100 (H100 SXM: 3350 GB/s HBM3) or h200 (4800 GB/s HBM3e), both with
                                   1 us per dependent level and 55 GB/s host link (PCIe 5)
-- -pc_structilu_model_bandwidth GB/s, -pc_structilu_model_latency us, -pc_structilu_model_link GB/s - override the model's figures
+. -pc_structilu_cuda_nowait <false> - developer: leave out the block-to-block waiting of the device solves (wrong results;
+                                  shows that the waiting matters, `-ksp_view` says so)
+. -pc_structilu_model_bandwidth GB/s - the model's memory bandwidth (default 0: the GPU's)
+. -pc_structilu_model_latency us - the model's time per dependent level (default 0: the GPU's)
+- -pc_structilu_model_link GB/s - the model's host-device bandwidth (default 0: the GPU's)
 
   Notes:
   The matrix is `MATAIJ` or `MATBAIJ`, in the natural (x fastest, interlaced DoF) ordering
   of a `DMDA`. The grid is taken from `-pc_structilu_grid`, else from the `DMDA` of the PC
   (`KSPSetDM()`) or of the matrix (`DMCreateMatrix()`), else inferred from the pattern. The
   stencil is the set of grid offsets present in the pattern: star, box, diamond or any
-  other of width up to 3 and at most 125 points, in 1, 2 or 3 dimensions. Stencil positions
+  other with offsets of at most 4 in each direction and at most 343 points (the same limits for the
+  ILU(k) fill stencil), in 1, 2 or 3 dimensions. Stencil positions
   absent from a row are kept at zero, so the factors are those of `PCILU` with zero fill
   on the same matrix: the same iterations. With k levels of fill the factorization runs on
   the ILU(k) fill stencil (ILU(1) of star-7 is diamond-13) with the positions of level above
@@ -599,7 +712,8 @@ static PetscErrorCode PCDestroy_StructILU(PC pc)
 
   `-citations` lists the papers a run used, as BibTeX, at `PetscFinalize()`.
 
-.seealso: `PCILU`, `PCStructILUSetGrid()`, `PCStructILUSetDof()`, `PCStructILUSetLevels()`, `PCStructILUSetZeroPivot()`, `PCStructILUGetStencil()`
+.seealso: `PCILU`, `PCStructILUSetGrid()`, `PCStructILUSetDof()`, `PCStructILUSetLevels()`, `PCStructILUSetZeroPivot()`, `PCStructILUGetStencil()`,
+          `PCStructILUSetCUDAMapping()`, `PCStructILUSetPerformanceModel()`
 M*/
 PETSC_EXTERN PetscErrorCode PCCreate_StructILU(PC pc)
 {
@@ -646,5 +760,13 @@ PETSC_EXTERN PetscErrorCode PCCreate_StructILU(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUGetDiagonalStorage_C", PCStructILUGetDiagonalStorage_StructILU));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUSetEisenstat_C", PCStructILUSetEisenstat_StructILU));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUGetEisenstat_C", PCStructILUGetEisenstat_StructILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUSetCUDAMapping_C", PCStructILUSetCUDAMapping_StructILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUSetCUDATilePoints_C", PCStructILUSetCUDATilePoints_StructILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUSetCUDAPipeline_C", PCStructILUSetCUDAPipeline_StructILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUSetCUDAFactor_C", PCStructILUSetCUDAFactor_StructILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUSetCUDAFactorPipeline_C", PCStructILUSetCUDAFactorPipeline_StructILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUSetCUDAMMA_C", PCStructILUSetCUDAMMA_StructILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUSetCUDANoWait_C", PCStructILUSetCUDANoWait_StructILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUSetPerformanceModel_C", PCStructILUSetPerformanceModel_StructILU));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
