@@ -33,7 +33,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import report  # noqa: E402
-import run as bench  # noqa: E402  (log parsing and STREAM)
+import machine as bench  # noqa: E402  (log parsing and STREAM)
 
 ROOT = bench.ROOT
 LIB = os.path.join(ROOT, 'lib', 'libpetscgilu.so')
