@@ -162,20 +162,21 @@ PetscErrorCode PetscGILUBackendResolve(MPI_Comm comm, PetscGILUBackendType type,
 
 PetscErrorCode PetscGILUBackendName(PetscGILUBackendType type, char name[], size_t len)
 {
-  char dev[256] = "";
+  char                 dev[256] = "";
+  const GILUDeviceOps *ops;
 
   PetscFunctionBegin;
   switch (type) {
   case PETSCGILU_BACKEND_CUDA:
-#if defined(PETSCGILU_HAVE_CUDA)
-    PetscCall(GILUDeviceGetName(dev, sizeof(dev)));
-#endif
+    GILUBackendGetDeviceOps(type, GILUDeviceGetOps, &ops);
+    PetscCall(ops->getname(dev, sizeof(dev)));
     PetscCall(PetscSNPrintf(name, len, "cuda (%s)", dev));
     break;
   case PETSCGILU_BACKEND_CUDAEMU:
 #if defined(PETSCGILU_HAVE_CUDAEMU)
     if (GILUEmuDeviceCount() > 1) { /* -gilu_cudaemu_devices: which of the emulated node's devices this process uses */
-      PetscCall(GILUDeviceGetName_cudaemu(dev, sizeof(dev)));
+      GILUBackendGetDeviceOps(type, GILUDeviceGetOps, &ops);
+      PetscCall(ops->getname(dev, sizeof(dev)));
       PetscCall(PetscStrlcat(dev, "; ", sizeof(dev)));
     }
 #endif

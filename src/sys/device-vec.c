@@ -36,23 +36,13 @@ PetscErrorCode GILUVecIsDeviceNative(Vec v, PetscGILUBackendType backend, PetscB
 /* the logged copies of the back-end's build */
 static PetscErrorCode GILUDeviceCopy(PetscGILUBackendType backend, PetscBool todevice, void *dst, const void *src, size_t bytes)
 {
+  const GILUDeviceOps *ops;
+
   PetscFunctionBegin;
-  switch (backend) {
-#if defined(PETSCGILU_HAVE_CUDA)
-  case PETSCGILU_BACKEND_CUDA:
-    if (todevice) PetscCall(GILUDeviceCopyToDevice(dst, src, bytes));
-    else PetscCall(GILUDeviceCopyToHost(dst, src, bytes));
-    break;
-#endif
-#if defined(PETSCGILU_HAVE_CUDAEMU)
-  case PETSCGILU_BACKEND_CUDAEMU:
-    if (todevice) PetscCall(GILUDeviceCopyToDevice_cudaemu(dst, src, bytes));
-    else PetscCall(GILUDeviceCopyToHost_cudaemu(dst, src, bytes));
-    break;
-#endif
-  default:
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "No device for the back-end %s", PetscGILUBackendTypes[backend]);
-  }
+  PetscCheck(backend == PETSCGILU_BACKEND_CUDA || backend == PETSCGILU_BACKEND_CUDAEMU, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "No device for the back-end %s", PetscGILUBackendTypes[backend]);
+  GILUBackendGetDeviceOps(backend, GILUDeviceGetOps, &ops);
+  if (todevice) PetscCall(ops->copytodevice(dst, src, bytes));
+  else PetscCall(ops->copytohost(dst, src, bytes));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -93,6 +93,14 @@ GILU_DEVICE_DECLARE()
 #if defined(PETSCGILU_HAVE_CUDAEMU)
 GILU_DEVICE_DECLARE(_cudaemu)
 #endif
+/* What C code needs of a back-end's device (its name, the logged copies), as the ops table of src/sys/cuda/device.cu
+   taken with GILUBackendGetDeviceOps(); the .cu files call the functions of their own build directly */
+typedef struct {
+  PetscErrorCode (*getname)(char[], size_t);
+  PetscErrorCode (*copytodevice)(void *, const void *, size_t);
+  PetscErrorCode (*copytohost)(void *, const void *, size_t);
+} GILUDeviceOps;
+GILU_DEVICE_GETOPS_DECLARE(GILUDeviceGetOps, GILUDeviceOps)
 
 /* ------------------------------------------------------------------------------------------ vectors on the device
    src/sys/device-vec.c: a device pointer to a Vec's local values for the kernels of the cuda or cudaemu back-end.

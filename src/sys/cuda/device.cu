@@ -116,3 +116,12 @@ PetscErrorCode GILU_CUDA_NAME(GILUDeviceCopyToHost)(void *dst, const void *src, 
   PetscCall(PetscLogEventEnd(GILU_CopyToCPU, 0, 0, 0, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+static const GILUDeviceOps DeviceOps = {GILU_CUDA_NAME(GILUDeviceGetName), GILU_CUDA_NAME(GILUDeviceCopyToDevice), GILU_CUDA_NAME(GILUDeviceCopyToHost)};
+
+PetscErrorCode GILU_CUDA_NAME(GILUDeviceGetOps)(const GILUDeviceOps **ops)
+{
+  PetscFunctionBegin;
+  *ops = &DeviceOps;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
