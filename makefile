@@ -1,6 +1,6 @@
 # petscgilu: a PETSc plugin library (preconditioners, matrix type, triangular solvers; host + CUDA)
 #
-#   make [all]                      configure if needed, build lib/libpetscgilu.so
+#   make [all]                      configure if needed, build lib/libpetscgilu.so (and build/lib/libpetscgilutest.so)
 #   make check [s=PATTERN] ...      build, run tests/ and tutorials/ with PETSc's harness (+ tests/petsc-examples/run)
 #   make run                        build tutorials/ex1, compare -pc_type structilu with ilu at 64^3
 #   make install [PREFIX=/usr/local] [DESTDIR=]
@@ -24,6 +24,9 @@ PG_LIB        := $(PETSCGILU_DIR)/lib/$(PG_LIBNAME)
 PG_VERSION_MM := $(shell awk '$$2 == "PETSCGILU_VERSION_MAJOR" { a = $$3 } $$2 == "PETSCGILU_VERSION_MINOR" { b = $$3 } END { print a "." b }' $(PETSCGILU_DIR)/include/petscgiluversion.h)
 PG_SONAME     := $(PG_LIBNAME).$(PG_VERSION_MM)
 PG_TESTDIR    := $(PG_BUILDDIR)/tests
+# the test library (src/test/, include/petscgilutest.h): test matrices, the emulation's self-tests, the cuSPARSE
+# baselines; linked by the programs of tests/ (gmakefile.test), never installed, never loaded by -dll_append
+PG_TESTLIB    := $(PG_BUILDDIR)/lib/libpetscgilutest.so
 PREFIX        ?= /usr/local
 CHECK_JOBS    ?= 2
 
@@ -65,13 +68,16 @@ endif
 
 # ------------------------------------------------------------------------------------------------ sources
 pg_rwildcard = $(foreach d,$(wildcard $(1:=/*)),$(call pg_rwildcard,$d,$2) $(filter $(subst *,%,$2),$d))
-PG_C_SRCS  := $(sort $(call pg_rwildcard,$(PG_SRCDIR),*.c))
-PG_CU_SRCS := $(sort $(call pg_rwildcard,$(PG_SRCDIR),*.cu))
-PG_C_OBJS  := $(PG_C_SRCS:$(PG_SRCDIR)/%.c=$(PG_OBJDIR)/%.o)
-PG_CU_OBJS := $(PG_CU_SRCS:$(PG_SRCDIR)/%.cu=$(PG_OBJDIR)/%.cu.o)
+# src/test/ is the test library's, every other source under src/ the library's (PETSc leaves its tests/ folders out
+# of its libraries the same way); both build with the same rules into build/obj/
+PG_ALL_C_SRCS  := $(sort $(call pg_rwildcard,$(PG_SRCDIR),*.c))
+PG_ALL_CU_SRCS := $(sort $(call pg_rwildcard,$(PG_SRCDIR),*.cu))
+pg_objs = $(patsubst $(PG_SRCDIR)/%.c,$(PG_OBJDIR)/%.o,$1) \
+          $(if $(filter 1,$(PETSCGILU_HAVE_CUDA)),$(patsubst $(PG_SRCDIR)/%.cu,$(PG_OBJDIR)/%.cu.o,$2)) \
+          $(if $(filter 1,$(PETSCGILU_HAVE_CUDAEMU)),$(patsubst $(PG_SRCDIR)/%.cu,$(PG_OBJDIR)/%.cudaemu.o,$2))
 # each .cu is also compiled by the host C++ compiler for the CUDA emulation (cudaemu), with or without CUDA
-PG_EMU_OBJS := $(PG_CU_SRCS:$(PG_SRCDIR)/%.cu=$(PG_OBJDIR)/%.cudaemu.o)
-PG_OBJS    := $(PG_C_OBJS) $(if $(filter 1,$(PETSCGILU_HAVE_CUDA)),$(PG_CU_OBJS)) $(if $(filter 1,$(PETSCGILU_HAVE_CUDAEMU)),$(PG_EMU_OBJS))
+PG_OBJS     := $(call pg_objs,$(filter-out $(PG_SRCDIR)/test/%,$(PG_ALL_C_SRCS)),$(filter-out $(PG_SRCDIR)/test/%,$(PG_ALL_CU_SRCS)))
+PG_TEST_OBJS := $(call pg_objs,$(filter $(PG_SRCDIR)/test/%,$(PG_ALL_C_SRCS)),$(filter $(PG_SRCDIR)/test/%,$(PG_ALL_CU_SRCS)))
 
 PG_INCLUDES := -I$(PETSCGILU_DIR)/include -I$(PG_BUILDDIR)/include
 PG_CWARN    := -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare $(if $(filter 1,$(WERROR)),-Werror)
@@ -82,22 +88,27 @@ PG_NVCC_FLAGS := -O3 -Xcompiler -fPIC -gencode arch=compute_80,code=sm_80 -genco
 PG_EMU_FLAGS  := -x c++ -std=c++14 -DGILU_CUDAEMU $(filter-out -std=%,$(CXX_FLAGS)) $(PG_CWARN)
 PG_MPI_INCLUDES = $(eval PG_MPI_INCLUDES := $$(or $$(shell $(PCC) --showme:compile 2>/dev/null),$$(filter -I%,$$(shell $(PCC) -show 2>/dev/null))))$(PG_MPI_INCLUDES)
 PG_COMMA     := ,
-PG_CUDA_LIBS := $(if $(filter 1,$(PETSCGILU_HAVE_CUDA)),-L$(CUDA_DIR)/lib64 -Wl$(PG_COMMA)-rpath$(PG_COMMA)$(CUDA_DIR)/lib64 -lcudart -lcusparse)
+PG_CUDA_LIBS := $(if $(filter 1,$(PETSCGILU_HAVE_CUDA)),-L$(CUDA_DIR)/lib64 -Wl$(PG_COMMA)-rpath$(PG_COMMA)$(CUDA_DIR)/lib64 -lcudart)
+# cuSPARSE: only the test library's baselines call it
+PG_TEST_CUDA_LIBS := $(if $(filter 1,$(PETSCGILU_HAVE_CUDA)),$(PG_CUDA_LIBS) -lcusparse)
 
 # quiet by default, V=1 shows the commands
 PG_Q    := $(if $(filter 1,$(V)),,@)
 pg_say   = $(if $(filter 1,$(V)),,@printf '  %-6s %s\n' '$1' '$(patsubst $(PETSCGILU_DIR)/%,%,$2)')
 
 # relink when the set of objects changes (a source removed or renamed), not only when one is newer
+# (tests/mutations/run reads both lists: every object but the mutated one is taken as up to date)
 PG_OBJLIST := $(PG_OBJDIR)/objects.list
+PG_TEST_OBJLIST := $(PG_OBJDIR)/test-objects.list
 ifneq ($(PG_NEED_CONF),)
 ifneq ($(wildcard $(PG_CONFVARS)),)
-$(shell mkdir -p $(PG_OBJDIR) && { echo '$(PG_OBJS)' | cmp -s - $(PG_OBJLIST) || echo '$(PG_OBJS)' > $(PG_OBJLIST); })
+$(shell mkdir -p $(PG_OBJDIR) && { echo '$(PG_OBJS)' | cmp -s - $(PG_OBJLIST) || echo '$(PG_OBJS)' > $(PG_OBJLIST); } && \
+  { echo '$(PG_TEST_OBJS)' | cmp -s - $(PG_TEST_OBJLIST) || echo '$(PG_TEST_OBJS)' > $(PG_TEST_OBJLIST); })
 endif
 endif
 
 # ------------------------------------------------------------------------------------------------ build
-all: $(PG_LIB)
+all: $(PG_LIB) $(PG_TESTLIB)
 
 # the host kernels (sweeps, factorizations, the pack of the values) at -O3 when PETSc's flags optimize (-O2): the
 # fixed-size block loops unroll and vectorize (snes ex19's setup ~15% faster); the same values (no reassociation)
@@ -133,7 +144,15 @@ $(PG_LIB): $(PG_OBJS) $(PG_OBJLIST) $(PG_CONFVARS)
 	  $(OPENMP_FLAG) $(PG_CUDA_LIBS) $(PETSC_LIB) $(LDFLAGS)
 	$(PG_Q)ln -sf $(PG_SONAME) $@
 
--include $(PG_OBJS:.o=.d)
+# the test library links the library: its emulated kernels run on the library's emulation runtime, its cuSPARSE
+# baselines allocate and copy through the library's device layer (both exported at developer level)
+$(PG_TESTLIB): $(PG_TEST_OBJS) $(PG_TEST_OBJLIST) $(PG_LIB)
+	@mkdir -p $(@D)
+	$(call pg_say,LINK,$@)
+	$(PG_Q)$(CXX_LINKER) -shared $(PCC_LINKER_FLAGS) -o $@ $(PG_TEST_OBJS) -Wl,-soname,$(@F) -Wl,--no-undefined \
+	  -Wl,-rpath,$(PETSCGILU_DIR)/lib -L$(PETSCGILU_DIR)/lib -lpetscgilu $(OPENMP_FLAG) $(PG_TEST_CUDA_LIBS) $(PETSC_LIB) $(LDFLAGS)
+
+-include $(PG_OBJS:.o=.d) $(PG_TEST_OBJS:.o=.d)
 
 # (re)configure explicitly, e.g. make configure PETSCGILU_WITH_CUDA=0
 configure: FORCE
@@ -272,6 +291,7 @@ bench-matrices: all
 	@$(PYTHON3) $(PETSCGILU_DIR)/bench/gen-matrices --sizes $(or $(SIZES),small,medium) $(PG_BUILDDIR)/bench/matrices
 
 # ------------------------------------------------------------------------------------------------ install
+# the library and its headers only: the test library (build/lib/libpetscgilutest.so) and include/petscgilutest.h stay
 PG_PETSC_PCDIR := $(PETSC_DIR)$(if $(PETSC_ARCH),/$(PETSC_ARCH))/lib/pkgconfig
 PG_PETSC_PC := $(firstword $(basename $(notdir $(wildcard $(PG_PETSC_PCDIR)/PETSc.pc $(PG_PETSC_PCDIR)/petsc.pc))))
 PG_PETSC_INC := $(filter -I%,$(PETSC_CC_INCLUDES))
@@ -306,14 +326,16 @@ format: FORCE
 	  -type f \( -name '*.c' -o -name '*.h' -o -name '*.cu' \) 2>/dev/null); [ -z "$$files" ] || clang-format -i $$files
 
 clean: FORCE
-	$(RM) -r $(PG_OBJDIR) $(PG_TESTDIR) $(PETSCGILU_DIR)/lib
+	$(RM) -r $(PG_OBJDIR) $(PG_TESTDIR) $(PETSCGILU_DIR)/lib $(PG_TESTLIB)
 
 distclean: clean
 	$(RM) -r $(PG_BUILDDIR)
 
 help: FORCE
 	@echo "petscgilu makefile targets:"
-	@echo "  all (default)  configure when needed (config/install-deps, config/configure), build lib/$(PG_LIBNAME)"
+	@echo "  all (default)  configure when needed (config/install-deps, config/configure), build lib/$(PG_LIBNAME) and"
+	@echo "                 the test library build/lib/libpetscgilutest.so (src/test/: test matrices, the emulation's"
+	@echo "                 self-tests, the cuSPARSE baselines; linked by tests/, not installed)"
 	@echo "  check          build, run tests/ and tutorials/ with PETSc's harness (build/tests), then"
 	@echo "                 tests/petsc-examples/run if present; ends with 'N passed, N failed, N skipped'"
 	@echo "                   s='tests-ex1_*'   select harness tests (labels: tests-<prog>_<suffix>, tutorials-...;"
@@ -346,7 +368,7 @@ help: FORCE
 	@echo "  configure      re-run config/configure (PETSC_DIR= PETSC_ARCH= PETSCGILU_WITH_CUDA=0|1 PETSCGILU_WITH_OPENMP=0|1;"
 	@echo "                 the values stick for later builds)"
 	@echo "  format         clang-format -i all sources (PETSc's style, .clang-format)"
-	@echo "  clean          remove objects, tests and lib/    distclean: also the configuration (build/)"
+	@echo "  clean          remove objects, tests, lib/ and the test library    distclean: also the configuration (build/)"
 	@echo "variables: V=1 (show commands) WERROR=1 (warnings are errors; CI) CFLAGS= NVCCFLAGS= CXXFLAGS= (cudaemu objects) LDFLAGS="
 	@echo "each src/**/*.cu builds twice: nvcc -> <name>.cu.o (with CUDA) and the host C++ compiler -DGILU_CUDAEMU ->"
 	@echo "  <name>.cudaemu.o (the emulated back-end; external names end in _cudaemu; see include/petscgilu/private/gilucuda.h)"

@@ -2,7 +2,7 @@
 """Benchmark of the triangular-solve engine (src/mat/sptrsv) behind MatSolverType gilu.
 
 For ILU(0) factors (3D 7-point and 27-point stencils, a 7-point one under a random symmetric
-permutation, and the test-matrix suite of src/sys/testmat: --matrices) it runs tests/ex7 -test bench, which times in one process PETSc's
+permutation, and the test-matrix suite of src/test/testmat.c: --matrices) it runs tests/ex7 -test bench, which times in one process PETSc's
 MatSolve and gilu's MatSolve (L and U solves) for every algorithm (auto, levelset, syncfree, colblock,
 rowblock, recblock, sequential, chunked: tests/ex7.c loops over GILUTriSolveTypes) on 1 and 2 threads (best of
 -reps), and reports the level count and parallelism (rows/levels) of the factors, as the Block SpTRSV
@@ -60,7 +60,7 @@ def main():
     if not os.access(EX7, os.X_OK):
         sys.exit("%s is missing: run make check s='tests-ex7_engine' first" % EX7)
     cases = [(60, 7, False), (36, 27, False), (40, 7, True)] if not a.quick else [(16, 7, False), (10, 27, False), (12, 7, True)]
-    # the test-matrix suite (src/sys/testmat, the Block SpTRSV paper's classes): name -> size (full run; --quick: 12, bs 3: 8)
+    # the test-matrix suite (src/test/testmat.c, the Block SpTRSV paper's classes): name -> size (full run; --quick: 12, bs 3: 8)
     suite = {"convdiff3d": 60, "aniso3d": 60, "jump3d": 60, "fem_q1": 60, "fem_q2": 60, "elasticity3d": 36, "circuit": 60,
              "perm27": 36, "bsr3": 40} if a.matrices == "all" else {m: 60 for m in a.matrices.split(",") if m}
     if a.quick:

@@ -202,11 +202,6 @@ PETSC_EXTERN PetscErrorCode    PCStructILUSetCUDAMMA(PC, PetscBool);
 PETSC_EXTERN PetscErrorCode    PCStructILUSetCUDANoWait(PC, PetscBool);
 PETSC_EXTERN PetscErrorCode    PCStructILUSetPerformanceModel(PC, PCStructILUModelGPU, PetscReal, PetscReal, PetscReal);
 
-/* Test matrices (src/sys/testmat/testmat.c): named, deterministic generators standing in for SuiteSparse classes */
-PETSC_EXTERN PetscErrorCode PetscGILUTestMatrixList(PetscInt *, const char *const **);
-PETSC_EXTERN PetscErrorCode PetscGILUTestMatrixGetInfo(const char[], PetscBool *, PetscInt *, const char **);
-PETSC_EXTERN PetscErrorCode PetscGILUTestMatrixCreate(MPI_Comm, const char[], PetscInt, Mat *, Vec *);
-
 /* ---------------------------------------------------------------------------------------------- PCFGDD */
 /*J
    PCFGDD - "fgdd": fine-grained domain decomposition for triangular solves (the FGDD paper of Gondhalekar et al.): many small subdomains,
@@ -376,11 +371,6 @@ PETSC_EXTERN PetscErrorCode    PetscGILUBackendResolve(MPI_Comm, PetscGILUBacken
 PETSC_EXTERN PetscErrorCode    PCStructILUSetBackend(PC, PetscGILUBackendType);
 PETSC_EXTERN PetscErrorCode    PCStructILUGetBackend(PC, PetscGILUBackendType *);
 PETSC_EXTERN PetscErrorCode    MatStencilGPUMultWithBackend(Mat, PetscGILUBackendType, Vec, Vec);
-/* the cuSPARSE baselines (a CUDA device only) */
-typedef struct _n_PetscGILUCuSparseILU *PetscGILUCuSparseILU;
-PETSC_EXTERN PetscErrorCode             PetscGILUCuSparseILUCreate(Mat, PetscGILUCuSparseILU *, PetscInt *);
-PETSC_EXTERN PetscErrorCode             PetscGILUCuSparseILUApply(PetscGILUCuSparseILU, Vec, Vec);
-PETSC_EXTERN PetscErrorCode             PetscGILUCuSparseILUDestroy(PetscGILUCuSparseILU *);
 /* the back-ends of PCFGDD and PCATSILU (their sections come before PetscGILUBackendType) */
 PETSC_EXTERN PetscErrorCode PCFGDDSetBackend(PC, PetscGILUBackendType);
 PETSC_EXTERN PetscErrorCode PCFGDDGetBackend(PC, PetscGILUBackendType *);

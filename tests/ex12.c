@@ -12,7 +12,7 @@ Prints one line per case; a mismatch is printed and makes the program fail. No d
 */
 #include <petscdmda.h>
 #include <petscgilu.h>
-#include <petscgilu/private/backend.h>
+#include <petscgilutest.h>
 #include <petscgilu/private/compat.h>
 
 /* a matrix with the full stencil pattern (dof x dof blocks) and a value of its own for every entry */

@@ -2,7 +2,7 @@ static char help[] = "Self-tests of petscgilu's host emulation of the CUDA execu
   -test <name> : run only this test (default: all); prints only failures\n\n";
 
 /*
-  Runs the kernels of src/sys/cudaemu/selftest.cu through the emulation (PetscGILUCUDASelfTest_cudaemu):
+  Runs the kernels of src/test/cudaemu/selftest.cu (the test library) through the emulation (PetscGILUCUDASelfTest_cudaemu):
   block reductions with barriers (exact sum) and without (the missing barrier must change the sum), warp
   shuffles and votes against their CUDA definitions, spin-waits between threads of a block and between blocks
   (a chain of blocks by ticket), the FP64 MMA m8n8k4 wrapper against a plain GEMM, static and dynamic shared
@@ -13,7 +13,7 @@ static char help[] = "Self-tests of petscgilu's host emulation of the CUDA execu
 */
 #include <petscsys.h>
 #include <petscgilu.h>
-#include <petscgilu/private/cudaemu.h>
+#include <petscgilutest.h>
 
 int main(int argc, char **argv)
 {

@@ -25,6 +25,7 @@ Silent when the applies of the back-end equal the host's to round-off.\n\n";
 */
 #include <petscdmda.h>
 #include <petscgilu.h>
+#include <petscgilutest.h>
 #include <petscgilu/private/compat.h>
 
 typedef struct {

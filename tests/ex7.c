@@ -26,6 +26,7 @@ static char help[] = "Tests of the triangular-solve engine (src/mat/sptrsv) and 
 #include <time.h>
 #include <petscksp.h>
 #include <petscgilu.h>
+#include <petscgilutest.h>
 #include <petscgilu/private/sptrsv.h>
 
 #define NTYPES 8
@@ -1003,7 +1004,7 @@ static PetscErrorCode Bench(PetscRandom rnd, PetscInt grid)
   PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-bench_threads", threads, &nthr, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-bench_types", types, sizeof(types), NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-matrix", matrix, sizeof(matrix), &named));
-  if (named) { /* a matrix of the test suite (src/sys/testmat), -grid its size */
+  if (named) { /* a matrix of the test suite (src/test/testmat.c), -grid its size */
     PetscCall(PetscGILUTestMatrixCreate(PETSC_COMM_SELF, matrix, grid, &A, NULL));
     PetscCall(PetscSNPrintf(name, sizeof(name), "%s-%" PetscInt_FMT, matrix, grid));
   } else {

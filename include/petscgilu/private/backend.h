@@ -5,7 +5,7 @@
    owns device memory (plain cudaMalloc, never managed memory), the copies between host and device (logged in
    -log_view as the events GILUCopyToGPU / GILUCopyToCPU, and with PetscLogCpuToGpu()/PetscLogGpuToCpu(), which
    count only in a PETSc built with a device) and turns cudaError_t into PETSc errors (GILU_CUDA_CHECK of
-   gilucuda.h). src/sys/cuda/cusparse.cu holds the cuSPARSE baselines (ILU(0) and triangular solves in CSR and BSR).
+   gilucuda.h). The cuSPARSE baselines of the GPU tests and benchmarks are in the test library (petscgilutest.h).
 
    Each of these .cu files is built twice (see gilucuda.h): by nvcc, with the plain names, and for the emulation
    (cudaemu), where every external name ends in _cudaemu. Code in a .cu file calls the functions of its own build
@@ -78,15 +78,17 @@ static inline PetscErrorCode GILULogDeviceFlops(PetscLogDouble f)
 }
 
 /* ------------------------------------------------------------------------------------------ device memory
-   dst/src on the device are plain device pointers (cudaMalloc); all copies are synchronous */
+   dst/src on the device are plain device pointers (cudaMalloc); all copies are synchronous. Exported (developer
+   level): the device code of the test library (the cuSPARSE baselines, petscgilutest.h) selects the device,
+   allocates and copies through these, so its copies are logged as the library's are. */
 #define GILU_DEVICE_DECLARE(suffix) \
-  PETSC_INTERN PetscErrorCode GILUDeviceMalloc##suffix(size_t, void **); \
-  PETSC_INTERN PetscErrorCode GILUDeviceFree##suffix(void **); \
-  PETSC_INTERN PetscErrorCode GILUDeviceCopyToDevice##suffix(void *, const void *, size_t); \
-  PETSC_INTERN PetscErrorCode GILUDeviceCopyToHost##suffix(void *, const void *, size_t); \
-  PETSC_INTERN PetscErrorCode GILUDeviceMemset##suffix(void *, int, size_t); \
-  PETSC_INTERN PetscErrorCode GILUDeviceGetName##suffix(char[], size_t); \
-  PETSC_INTERN PetscErrorCode GILUDeviceSelect##suffix(void);
+  PETSC_EXTERN PetscErrorCode GILUDeviceMalloc##suffix(size_t, void **); \
+  PETSC_EXTERN PetscErrorCode GILUDeviceFree##suffix(void **); \
+  PETSC_EXTERN PetscErrorCode GILUDeviceCopyToDevice##suffix(void *, const void *, size_t); \
+  PETSC_EXTERN PetscErrorCode GILUDeviceCopyToHost##suffix(void *, const void *, size_t); \
+  PETSC_EXTERN PetscErrorCode GILUDeviceMemset##suffix(void *, int, size_t); \
+  PETSC_EXTERN PetscErrorCode GILUDeviceGetName##suffix(char[], size_t); \
+  PETSC_EXTERN PetscErrorCode GILUDeviceSelect##suffix(void);
 #if defined(PETSCGILU_HAVE_CUDA)
 GILU_DEVICE_DECLARE()
 #endif
@@ -113,34 +115,5 @@ PETSC_INTERN PetscErrorCode GILUVecGetDeviceArrayRead(Vec, PetscGILUBackendType,
 PETSC_INTERN PetscErrorCode GILUVecRestoreDeviceArrayRead(Vec, PetscGILUBackendType, const PetscScalar **);
 PETSC_INTERN PetscErrorCode GILUVecGetDeviceArrayWrite(Vec, PetscGILUBackendType, void *, PetscScalar **);
 PETSC_INTERN PetscErrorCode GILUVecRestoreDeviceArrayWrite(Vec, PetscGILUBackendType, PetscScalar **);
-
-/* ------------------------------------------------------------------------------------------ cuSPARSE baselines
-   ILU(0) of a SEQAIJ (CSR: csrilu02 + SpSV) or SEQBAIJ (BSR: bsrilu02 + bsrsv2) matrix on the device, and the
-   two triangular solves x = (LU)^{-1} b with host vectors (copied in and out). Only with a real device: the
-   emulated build (_cudaemu) returns PETSC_ERR_SUP "not available in the emulation". */
-typedef struct _n_GILUCuSparse *GILUCuSparse;
-#define GILU_CUSPARSE_DECLARE(suffix) \
-  PETSC_INTERN PetscErrorCode GILUCuSparseCreate##suffix(Mat, GILUCuSparse *); \
-  PETSC_INTERN PetscErrorCode GILUCuSparseFactor##suffix(GILUCuSparse, PetscInt *); \
-  PETSC_INTERN PetscErrorCode GILUCuSparseSolve##suffix(GILUCuSparse, const PetscScalar *, PetscScalar *); \
-  PETSC_INTERN PetscErrorCode GILUCuSparseDestroy##suffix(GILUCuSparse *);
-#if defined(PETSCGILU_HAVE_CUDA)
-GILU_CUSPARSE_DECLARE()
-#endif
-#if defined(PETSCGILU_HAVE_CUDAEMU)
-GILU_CUSPARSE_DECLARE(_cudaemu)
-#endif
-
-/* The arrays GILUCuSparseCreate() hands to cuSPARSE, prepared on the host (src/sys/cuda/cusparse-host.c, every
-   build, no device): CSR of a SEQAIJ matrix (bs 1; the full graph, never the inode-compressed one) or BSR of a
-   SEQBAIJ matrix (column-major bs x bs blocks). PETSC_EXTERN: tests/ex12.c checks them entry by entry. */
-typedef struct {
-  PetscBool    bsr;
-  PetscInt     m, bs, nnzb;     /* block rows, block size, stored blocks (m * bs rows, nnzb * bs * bs entries) */
-  int         *rowptr, *colind; /* m + 1, nnzb */
-  PetscScalar *val;             /* nnzb * bs * bs */
-} GILUCuSparseArrays;
-PETSC_EXTERN PetscErrorCode GILUCuSparseArraysCreate(Mat, GILUCuSparseArrays *);
-PETSC_EXTERN PetscErrorCode GILUCuSparseArraysDestroy(GILUCuSparseArrays *);
 
 #endif

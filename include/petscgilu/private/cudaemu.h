@@ -22,8 +22,10 @@
      the block, the thread and what it waits for (no hang);
    - launches are synchronous: the stream argument is ignored and the kernel has finished on return.
 
-   This file is C-includable (the C part declares the self-test entry points; the runtime's entry points are
-   internal to the library); the C++ part is only seen when compiling a .cu file with -DGILU_CUDAEMU.
+   This file is C-includable; the C++ part is only seen when compiling a .cu file with -DGILU_CUDAEMU. The
+   runtime's entry points (GILUEmu*, gilu_emu_self) are exported from libpetscgilu (developer level, as PETSc's
+   *_Internal functions that its tests call): the emulated objects of the test library (its self-test kernels,
+   src/test/cudaemu/selftest.cu) run on this one runtime, with its options, schedules and launch log.
 */
 #ifndef PETSCGILU_CUDAEMU_H
 #define PETSCGILU_CUDAEMU_H
@@ -31,26 +33,6 @@
 #include <petscsys.h>
 #include <petscgilu/private/compat.h>
 #include <petscgiluconf.h>
-
-/*
-   PetscGILUCUDASelfTest_cudaemu - runs one self-test of the CUDA emulation (developer level; used by tests/ex4.c)
-
-   Input Parameter:
-.  name - the test: "reduce_barrier", "reduce_nobarrier", "warp_shfl", "warp_vote", "spin_intrablock",
-          "interblock_chain", "mma", "dynamic_shared", "static_shared", "shared_optin", "atomics",
-          "deadlock_flag", "deadlock_barrier", "divergent_warp", "blockidx_order", "signal_nofence", "barrier_sites"
-
-   Output Parameter:
-.  ok - PETSC_TRUE when the emulation behaved as expected (for the broken kernels: the error was reported)
-
-   Notes:
-   An unknown name is an error. PetscGILUCUDASelfTest() (only in builds with CUDA) runs the same kernels on a
-   GPU; there the tests that need the emulation's checks (missing barrier, deadlocks) report ok without running.
-*/
-PETSC_EXTERN PetscErrorCode PetscGILUCUDASelfTest_cudaemu(const char[], PetscBool *);
-#if defined(PETSCGILU_HAVE_CUDA)
-PETSC_EXTERN PetscErrorCode PetscGILUCUDASelfTest(const char[], PetscBool *);
-#endif
 
 /* lists the emulation's options in -help (once per process; the launches read them) */
 PETSC_INTERN PetscErrorCode GILUEmuOptionsHelp(MPI_Comm);
@@ -72,7 +54,7 @@ struct _n_GILUEmuThread {
 #if defined(__cplusplus)
 extern "C" {
 #endif
-extern __thread GILUEmuThread gilu_emu_self PETSC_VISIBILITY_INTERNAL;
+extern __thread GILUEmuThread gilu_emu_self PETSC_VISIBILITY_PUBLIC;
 #if defined(__cplusplus)
 }
 #endif
@@ -93,24 +75,24 @@ typedef struct {
 } GILUEmuLaneData;
 
 /* key: the kernel (for its cudaFuncSetAttribute opt-in); name: its instantiation (for the launch log) */
-PETSC_INTERN PetscErrorCode GILUEmuLaunch(const void *, const char[], GILUEmuUInt3, GILUEmuUInt3, size_t, void (*)(void *), void *);
-PETSC_INTERN const char    *GILUEmuLastError(void);
-PETSC_INTERN void           GILUEmuSyncThreads(const char[]); /* the call site, "file:line" */
-PETSC_INTERN void           GILUEmuFence(int);                 /* 1: __threadfence_block, 2: __threadfence */
-PETSC_INTERN void           GILUEmuSignal(const void *, int);  /* a signal of that scope on that flag: checks the fence */
-PETSC_INTERN int            GILUEmuSharedOptinLimit(void);     /* bytes per block with opt-in (-gilu_cudaemu_arch) */
-PETSC_INTERN int            GILUEmuDeviceCount(void);          /* -gilu_cudaemu_devices (default 1) */
-PETSC_INTERN int            GILUEmuGetDevice(void);            /* the current emulated device */
-PETSC_INTERN int            GILUEmuSetDevice(int);             /* nonzero: no such device */
-PETSC_INTERN int            GILUEmuFuncSetMaxDynamicShared(const void *, int); /* nonzero: beyond the limit */
-PETSC_INTERN void           GILUEmuWaitUntilGE(volatile int *, int);
-PETSC_INTERN void           GILUEmuYield(void);
+PETSC_EXTERN PetscErrorCode GILUEmuLaunch(const void *, const char[], GILUEmuUInt3, GILUEmuUInt3, size_t, void (*)(void *), void *);
+PETSC_EXTERN const char    *GILUEmuLastError(void);
+PETSC_EXTERN void           GILUEmuSyncThreads(const char[]); /* the call site, "file:line" */
+PETSC_EXTERN void           GILUEmuFence(int);                 /* 1: __threadfence_block, 2: __threadfence */
+PETSC_EXTERN void           GILUEmuSignal(const void *, int);  /* a signal of that scope on that flag: checks the fence */
+PETSC_EXTERN int            GILUEmuSharedOptinLimit(void);     /* bytes per block with opt-in (-gilu_cudaemu_arch) */
+PETSC_EXTERN int            GILUEmuDeviceCount(void);          /* -gilu_cudaemu_devices (default 1) */
+PETSC_EXTERN int            GILUEmuGetDevice(void);            /* the current emulated device */
+PETSC_EXTERN int            GILUEmuSetDevice(int);             /* nonzero: no such device */
+PETSC_EXTERN int            GILUEmuFuncSetMaxDynamicShared(const void *, int); /* nonzero: beyond the limit */
+PETSC_EXTERN void           GILUEmuWaitUntilGE(volatile int *, int);
+PETSC_EXTERN void           GILUEmuYield(void);
 /* the lane deposits *mine; returns all lanes' contributions (valid until the next warp operation + 1) */
-PETSC_INTERN const GILUEmuLaneData *GILUEmuWarpExchange(GILUEmuWarpOp, const GILUEmuLaneData *);
-PETSC_INTERN int                    GILUEmuWarpSize(void); /* lanes in the calling thread's warp */
+PETSC_EXTERN const GILUEmuLaneData *GILUEmuWarpExchange(GILUEmuWarpOp, const GILUEmuLaneData *);
+PETSC_EXTERN int                    GILUEmuWarpSize(void); /* lanes in the calling thread's warp */
 /* the block's static shared array of the declaration site key (one per GILU_SHARED); poisoned (all bits 1) at block start */
-PETSC_INTERN void *GILUEmuStaticShared(const void *, size_t, size_t);
+PETSC_EXTERN void *GILUEmuStaticShared(const void *, size_t, size_t);
 /* stops the launch with this error message (does not return) */
-PETSC_INTERN void GILUEmuFail(const char[]);
+PETSC_EXTERN void GILUEmuFail(const char[]);
 
 #endif

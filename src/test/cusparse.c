@@ -1,14 +1,15 @@
 /*
-   The host side of the cuSPARSE baselines (src/sys/cuda/cusparse.cu): the arrays handed to cuSPARSE, built from a
-   SEQAIJ (CSR) or SEQBAIJ (BSR) matrix. Plain C, in every build, so that tests/ex12.c checks them without a device.
+   The host side of the cuSPARSE baselines (the device side: cuda/cusparse.cu), in the test library: the arrays
+   handed to cuSPARSE, built from a SEQAIJ (CSR) or SEQBAIJ (BSR) matrix, and the PetscGILUCuSparseILU objects the
+   GPU tests and benchmarks use. Plain C, in every build, so that tests/ex12.c checks the arrays without a device.
 
    For SEQAIJ the graph must be the uncompressed one: with inodes, MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_TRUE, ...)
    returns the graph of the inodes (a DoF-4 DMDA matrix of 500 rows gives 125 rows), while MatSeqAIJGetArrayRead()
    gives the values of all rows. So the flag is PETSC_FALSE for AIJ and PETSC_TRUE (blocks) for BAIJ, and the
    sizes are checked against the matrix (rows = block rows * bs, stored entries = stored blocks * bs * bs).
 */
-#include <petscgilu/private/backend.h>
-#include <petscgilu/private/compat.h>
+#include <petscgilu.h>
+#include <petscgilutest.h>
 
 /*
   GILUCuSparseArraysCreate - the CSR (SEQAIJ, bs 1) or BSR (SEQBAIJ, column-major blocks: PETSc's layout and
@@ -68,5 +69,95 @@ PetscErrorCode GILUCuSparseArraysDestroy(GILUCuSparseArrays *arr)
   PetscFunctionBegin;
   PetscCall(PetscFree3(arr->rowptr, arr->colind, arr->val));
   PetscCall(PetscMemzero(arr, sizeof(*arr)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ---- the baselines: ILU(0) on the device with cuSPARSE (cuda/cusparse.cu) ---- */
+struct _n_PetscGILUCuSparseILU {
+  GILUCuSparse cs;
+};
+
+/*@C
+  PetscGILUCuSparseILUCreate - ILU(0) of a sequential AIJ (CSR: cuSPARSE csrilu02) or BAIJ (BSR: bsrilu02) matrix on
+  the CUDA device, the baseline of the GPU benchmarks and tests
+
+  Not Collective
+
+  Input Parameter:
+. A - a `MATSEQAIJ` or `MATSEQBAIJ` matrix with sorted column indices and its diagonal in the pattern
+
+  Output Parameters:
++ ilu     - the factorization on the device
+- zerorow - the first (block) row with a zero pivot, or -1
+
+  Notes:
+  Needs a CUDA device and a build with CUDA: elsewhere (and in the emulation, cudaemu, which cannot run the
+  cuSPARSE library) it is an error that says so. The factors are those of PETSc's ILU(0) and of `PCSTRUCTILU`.
+
+  Level: developer
+
+.seealso: `PetscGILUCuSparseILUApply()`, `PetscGILUCuSparseILUDestroy()`
+@*/
+PetscErrorCode PetscGILUCuSparseILUCreate(Mat A, PetscGILUCuSparseILU *ilu, PetscInt *zerorow)
+{
+  PetscGILUBackendType ran;
+
+  PetscFunctionBegin;
+  PetscCall(PetscGILUBackendResolve(PetscObjectComm((PetscObject)A), PETSCGILU_BACKEND_CUDA, &ran));
+  PetscCall(PetscNew(ilu));
+#if defined(PETSCGILU_HAVE_CUDA)
+  PetscCall(GILUCuSparseCreate(A, &(*ilu)->cs));
+  PetscCall(GILUCuSparseFactor((*ilu)->cs, zerorow));
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  PetscGILUCuSparseILUApply - x = (LU)^{-1} b with the cuSPARSE triangular solves (SpSV for CSR, bsrsv2 for BSR)
+
+  Not Collective
+
+  Input Parameters:
++ ilu - from `PetscGILUCuSparseILUCreate()`
+- b   - the right-hand side (a host vector: copied to the device, x copied back)
+
+  Output Parameter:
+. x - the solution
+
+  Level: developer
+
+.seealso: `PetscGILUCuSparseILUCreate()`
+@*/
+PetscErrorCode PetscGILUCuSparseILUApply(PetscGILUCuSparseILU ilu, Vec b, Vec x)
+{
+  const PetscScalar *ba;
+  PetscScalar       *xa;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetArrayRead(b, &ba));
+  PetscCall(VecGetArrayWrite(x, &xa));
+#if defined(PETSCGILU_HAVE_CUDA)
+  PetscCall(GILUCuSparseSolve(ilu->cs, ba, xa));
+#endif
+  PetscCall(VecRestoreArrayWrite(x, &xa));
+  PetscCall(VecRestoreArrayRead(b, &ba));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  PetscGILUCuSparseILUDestroy - Frees what `PetscGILUCuSparseILUCreate()` made
+
+  Level: developer
+
+.seealso: `PetscGILUCuSparseILUCreate()`
+@*/
+PetscErrorCode PetscGILUCuSparseILUDestroy(PetscGILUCuSparseILU *ilu)
+{
+  PetscFunctionBegin;
+  if (!*ilu) PetscFunctionReturn(PETSC_SUCCESS);
+#if defined(PETSCGILU_HAVE_CUDA)
+  PetscCall(GILUCuSparseDestroy(&(*ilu)->cs));
+#endif
+  PetscCall(PetscFree(*ilu));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

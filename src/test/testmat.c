@@ -15,7 +15,7 @@
 #elif defined(__GNUC__)
   #pragma GCC optimize("fp-contract=off")
 #endif
-#include <petscgilu.h>
+#include <petscgilutest.h>
 #include <petscgilu/private/compat.h>
 #include <stdint.h>
 

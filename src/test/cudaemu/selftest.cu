@@ -5,10 +5,11 @@
    the CUDA execution model guarantees. The broken kernels (missing barrier, deadlocks, divergent warp
    operations, waiting on a block by blockIdx, a signal without its fence, barriers at different call sites) check
    that the emulation exposes the bug; on a GPU they are not run (ok is set).
-   Entry point: PetscGILUCUDASelfTest_cudaemu() (emulation), PetscGILUCUDASelfTest() (nvcc); see cudaemu.h.
+   Entry point: PetscGILUCUDASelfTest_cudaemu() (emulation), PetscGILUCUDASelfTest() (nvcc); see petscgilutest.h.
+   Part of the test library: the emulated kernels run on libpetscgilu's emulation runtime (cudaemu.h).
 */
 #include <petscgilu/private/gilucuda.h>
-#include <petscgilu/private/cudaemu.h>
+#include <petscgilutest.h>
 
 #define NT 256
 

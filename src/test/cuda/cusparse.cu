@@ -11,10 +11,12 @@
    their deprecation warnings out of the -Werror build.
 
    The arrays handed to cuSPARSE (rowptr, colind, values; CSR or BSR) are built on the host by
-   GILUCuSparseArraysCreate() (cusparse-host.c, every build), which tests/ex12.c checks without a device.
+   GILUCuSparseArraysCreate() (src/test/cusparse.c, every build), which tests/ex12.c checks without a device.
+   Part of the test library (petscgilutest.h): device memory and the device choice are the library's (backend.h).
 */
 #include <petscgilu/private/gilucuda.h>
 #include <petscgilu/private/backend.h>
+#include <petscgilutest.h>
 #include <petscmat.h>
 
 #if defined(GILU_CUDAEMU)
