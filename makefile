@@ -264,7 +264,7 @@ $(PG_STREAM): $(PETSCGILU_DIR)/bench/stream.c
 	$(PG_Q)$(PCC) -O3 -fopenmp $< -o $@ -lm
 
 # the programs run by bench/run.py and its suites (rebuilt when out of date, so a suite never runs a stale binary)
-PG_BENCH_PROGS = $(addprefix $(PG_TESTDIR)/tests/,ex1 ex7 ex8 ex9 ex10 ex11) $(addprefix $(PG_TESTDIR)/tutorials/,ex1 ex2 ex3)
+PG_BENCH_PROGS = $(addprefix $(PG_TESTDIR)/tests/,ex1 ex7 ex8 ex9 ex10 ex11 ex16) $(addprefix $(PG_TESTDIR)/tutorials/,ex1 ex2 ex3)
 
 bench bench-quick: all $(PG_STREAM)
 	+@$(PG_TEST_MAKE) $(PG_BENCH_PROGS)

@@ -2,16 +2,16 @@
 """Benchmark of the triangular-solve engine (src/mat/sptrsv) behind MatSolverType gilu.
 
 For ILU(0) factors (3D 7-point and 27-point stencils, a 7-point one under a random symmetric
-permutation, and the test-matrix suite of src/test/testmat.c: --matrices) it runs tests/ex7 -test bench, which times in one process PETSc's
+permutation, and the test-matrix suite of src/test/testmat.c: --matrices) it runs tests/ex16 -test bench, which times in one process PETSc's
 MatSolve and gilu's MatSolve (L and U solves) for every algorithm (auto, levelset, syncfree, colblock,
-rowblock, recblock, sequential, chunked: tests/ex7.c loops over GILUTriSolveTypes) on 1 and 2 threads (best of
+rowblock, recblock, sequential, chunked: tests/ex16.c loops over GILUTriSolveTypes) on 1 and 2 threads (best of
 -reps), and reports the level count and parallelism (rows/levels) of the factors, as the Block SpTRSV
 paper's Table 4. Writes build/bench/results/sptrsv-<stamp>.json, .md and -speedup.png (--out STEM to choose;
 --publish: also to bench/results/).
 
   /usr/bin/python3 bench/sptrsv.py [--quick] [--threads 1,2] [--reps 10]
 
-Needs build/tests/tests/ex7 (make check s='tests-ex7_engine' builds it). The last table checks
+Needs build/tests/tests/ex16 (make check s='tests-ex16_factor' builds it). The last table checks
 auto against the best single algorithm (the 10% target).
 The timings are honest wall-clock times of this machine: on a shared, loaded machine the
 two-thread numbers are noisy (a descheduled thread stalls every barrier and flag).
@@ -28,12 +28,12 @@ from report import add_publish_option, default_stem, publish_stem  # bench/repor
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-EX7 = os.path.join(ROOT, "build", "tests", "tests", "ex7")
+EX16 = os.path.join(ROOT, "build", "tests", "tests", "ex16")
 PLUGIN = os.path.join(ROOT, "lib", "libpetscgilu.so")
 
 
 def run_case(grid, points, permute, threads, reps, matrix=None):
-    args = [EX7, "-test", "bench", "-grid", str(grid), "-points", str(points), "-reps", str(reps),
+    args = [EX16, "-test", "bench", "-grid", str(grid), "-points", str(points), "-reps", str(reps),
             "-bench_threads", threads]
     if permute:
         args.append("-permute")
@@ -44,7 +44,7 @@ def run_case(grid, points, permute, threads, reps, matrix=None):
     env.setdefault("OMP_WAIT_POLICY", "active")
     out = subprocess.run(args, env=env, capture_output=True, text=True, timeout=170)
     if out.returncode:
-        sys.exit("ex7 failed:\n" + out.stdout + out.stderr)
+        sys.exit("ex16 failed:\n" + out.stdout + out.stderr)
     return [json.loads(line) for line in out.stdout.splitlines() if line.startswith("{")]
 
 
@@ -57,8 +57,8 @@ def main():
     ap.add_argument("--out", default=None, help="output stem: writes STEM.json, STEM.md, STEM-speedup.png (default build/bench/results/sptrsv-<stamp>)")
     add_publish_option(ap)
     a = ap.parse_args()
-    if not os.access(EX7, os.X_OK):
-        sys.exit("%s is missing: run make check s='tests-ex7_engine' first" % EX7)
+    if not os.access(EX16, os.X_OK):
+        sys.exit("%s is missing: run make check s='tests-ex16_factor' first" % EX16)
     cases = [(60, 7, False), (36, 27, False), (40, 7, True)] if not a.quick else [(16, 7, False), (10, 27, False), (12, 7, True)]
     # the test-matrix suite (src/test/testmat.c, the Block SpTRSV paper's classes): name -> size (full run; --quick: 12, bs 3: 8)
     suite = {"convdiff3d": 60, "aniso3d": 60, "jump3d": 60, "fem_q1": 60, "fem_q2": 60, "elasticity3d": 36, "circuit": 60,
