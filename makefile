@@ -31,7 +31,7 @@ PREFIX        ?= /usr/local
 CHECK_JOBS    ?= 2
 
 # goals that must not configure (or install packages) on a fresh clone
-PG_NOCONF_GOALS := clean distclean help gpu-validate
+PG_NOCONF_GOALS := clean distclean help gpu-validate check-petsc-cuda
 PG_NEED_CONF    := $(if $(MAKECMDGOALS),$(filter-out $(PG_NOCONF_GOALS),$(MAKECMDGOALS)),all)
 
 # ------------------------------------------------------------------------------------------------ configure
@@ -88,7 +88,9 @@ PG_NVCC_FLAGS := -O3 -Xcompiler -fPIC -gencode arch=compute_80,code=sm_80 -genco
 PG_EMU_FLAGS  := -x c++ -std=c++14 -DGILU_CUDAEMU $(filter-out -std=%,$(CXX_FLAGS)) $(PG_CWARN)
 PG_MPI_INCLUDES = $(eval PG_MPI_INCLUDES := $$(or $$(shell $(PCC) --showme:compile 2>/dev/null),$$(filter -I%,$$(shell $(PCC) -show 2>/dev/null))))$(PG_MPI_INCLUDES)
 PG_COMMA     := ,
-PG_CUDA_LIBS := $(if $(filter 1,$(PETSCGILU_HAVE_CUDA)),-L$(CUDA_DIR)/lib64 -Wl$(PG_COMMA)-rpath$(PG_COMMA)$(CUDA_DIR)/lib64 -lcudart)
+PG_CUDA_LIBS := $(if $(filter 1,$(PETSCGILU_HAVE_CUDA)),-L$(CUDA_LIBDIR) -Wl$(PG_COMMA)-rpath$(PG_COMMA)$(CUDA_LIBDIR) -lcudart)
+# nvcc runs ptxas, fatbinary and nvlink from PATH: those of its own release first (config/configure found them)
+PG_NVCC_RUN  = $(if $(NVCC_TOOLDIR),PATH='$(NVCC_TOOLDIR)':"$$PATH" )$(NVCC)
 # cuSPARSE: only the test library's baselines call it
 PG_TEST_CUDA_LIBS := $(if $(filter 1,$(PETSCGILU_HAVE_CUDA)),$(PG_CUDA_LIBS) -lcusparse)
 
@@ -125,7 +127,7 @@ $(PG_OBJDIR)/%.o: $(PG_SRCDIR)/%.c $(PG_CONFVARS)
 $(PG_OBJDIR)/%.cu.o: $(PG_SRCDIR)/%.cu $(PG_CONFVARS)
 	@mkdir -p $(@D)
 	$(call pg_say,NVCC,$<)
-	$(PG_Q)$(NVCC) -c $(PG_NVCC_FLAGS) $(PETSC_CC_INCLUDES) $(PG_MPI_INCLUDES) $(PG_INCLUDES) -MMD -MP -MF $(@:.o=.d) -MT $@ $< -o $@
+	$(PG_Q)$(PG_NVCC_RUN) -c $(PG_NVCC_FLAGS) $(PETSC_CC_INCLUDES) $(PG_MPI_INCLUDES) $(PG_INCLUDES) -MMD -MP -MF $(@:.o=.d) -MT $@ $< -o $@
 
 # GILU_CUDA_NAME(f) gives the emulated object's external names the suffix _cudaemu; everything else defined there
 # (kernels, device functions) is made local, so it cannot clash with nvcc's objects or another .cu's
@@ -285,6 +287,12 @@ bench-gpu: all
 gpu-validate: FORCE
 	@$(PETSCGILU_DIR)/tests/gpu/validate $(GPU_VALIDATE_ARGS)
 
+# against the PETSc a GPU user has (--with-cuda): Debian's CUDA 11.8 toolkit and PETSc 3.18 source, PETSc built once in
+# ~/.cache/petscgilu (PETSCGILU_CACHE), this tree copied and built there against it, its device-free tests run; the
+# user's build/ is not touched (tests/petsc-cuda/run; about an hour the first time on 2 cores, then ~15 minutes)
+check-petsc-cuda: FORCE
+	@$(PETSCGILU_DIR)/tests/petsc-cuda/run
+
 # the generated test-matrix suite in PETSc's binary format (SIZES=small,medium,large; about 3 GB for large)
 bench-matrices: all
 	+@$(PG_TEST_MAKE) $(PG_TESTDIR)/tests/ex8
@@ -355,6 +363,10 @@ help: FORCE
 	@echo "                 bjacobi (2 ranks), hypre euclid/boomeramg on 22 stencil problems + STREAM; writes"
 	@echo "                 build/bench/results/<date>-<host>.{json,md}, plots; PUBLISH=1: also the one report in"
 	@echo "                 bench/results/ (replacing the previous one; about 40 min on 2 cores)"
+	@echo "  check-petsc-cuda  build a CUDA-enabled PETSc 3.18 once (Debian's CUDA 11.8 toolkit from non-free, PETSc's source"
+	@echo "                 package; in ~/.cache/petscgilu), build a copy of this tree against it with the same nvcc, check"
+	@echo "                 that the CUDA-vector branches are compiled and run make check there (no GPU needed; about an"
+	@echo "                 hour the first time on 2 cores, ~15 min after; tests/petsc-cuda/run, PETSCGILU_CACHE=, s=)"
 	@echo "  check-gpu      device tests, cuSPARSE baselines and petsc-examples on a GPU (says so and exits 0 when there is none)"
 	@echo "  bench-gpu      StructILU kernels vs cuSPARSE and end-to-end solves on a GPU (bench/gpu/run.py)"
 	@echo "  gpu-validate   on a GPU machine, in one go: install-deps, build with CUDA, check-gpu with a watchdog (a hang"
@@ -377,4 +389,4 @@ help: FORCE
 	@echo "one harness test:  make check s='tests-ex1_1'   or   make -f gmakefile.test test s='tests-ex1_1'"
 
 FORCE:
-.PHONY: all check check-mutations check-gpu gpu-validate run bench bench-quick bench-gpu bench-matrices install configure format clean distclean help print-test check-test-errors cleantest FORCE
+.PHONY: all check check-mutations check-petsc-cuda check-gpu gpu-validate run bench bench-quick bench-gpu bench-matrices install configure format clean distclean help print-test check-test-errors cleantest FORCE

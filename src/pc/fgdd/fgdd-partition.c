@@ -189,13 +189,16 @@ PetscErrorCode FGDDPartitionGraph(Mat A, PetscInt nparts, const char prefix[], P
     PetscCall(MatPartitioningCreate(PETSC_COMM_SELF, &part));
     PetscCall(MatPartitioningSetAdjacency(part, adj));
     PetscCall(MatPartitioningSetNParts(part, nparts));
-#if defined(PETSC_HAVE_PARMETIS)
-    PetscCall(MatPartitioningSetType(part, MATPARTITIONINGPARMETIS));
-#elif defined(PETSC_HAVE_PTSCOTCH)
-    PetscCall(MatPartitioningSetType(part, MATPARTITIONINGPTSCOTCH));
-#else
-    SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "This PETSc has neither ParMETIS nor PT-Scotch for the graph partitioning of PCFGDD: use -pc_fgdd_partitioner geometric with a DMDA matrix");
-#endif
+    { /* the first graph partitioner this PETSc has, looked up at run time (no branch that only some builds compile) */
+      const char *const types[] = {MATPARTITIONINGPARMETIS, MATPARTITIONINGPTSCOTCH};
+      PetscErrorCode (*create)(MatPartitioning) = NULL;
+
+      for (size_t t = 0; t < PETSC_STATIC_ARRAY_LENGTH(types) && !create; t++) {
+        PetscCall(PetscFunctionListFind(MatPartitioningList, types[t], &create));
+        if (create) PetscCall(MatPartitioningSetType(part, types[t]));
+      }
+      PetscCheck(create, PETSC_COMM_SELF, PETSC_ERR_SUP, "This PETSc has neither ParMETIS nor PT-Scotch for the graph partitioning of PCFGDD: use -pc_fgdd_partitioner geometric with a DMDA matrix");
+    }
     PetscCall(PetscObjectSetOptionsPrefix((PetscObject)part, prefix));
     PetscCall(MatPartitioningSetFromOptions(part));
     PetscCall(MatPartitioningApply(part, &is));
