@@ -63,7 +63,9 @@ $(PG_CONFVARS): $(PETSCGILU_DIR)/config/configure $(PETSCGILU_DIR)/config/instal
 
 ifneq ($(PG_NEED_CONF),)
 # PETSc's make variables (PCC, PCC_FLAGS, CCPPFLAGS, PETSC_LIB, CXX_LINKER, MPIEXEC ...)
--include $(PETSC_DIR)/$(PETSC_ARCH)/lib/petsc/conf/variables
+# PETSc's conf/variables (it includes $(PETSC_DIR)/$(PETSC_ARCH)/lib/petsc/conf/petscvariables): in the top directory
+# of a source tree as of a prefix install (there PETSC_ARCH is empty)
+-include $(PETSC_DIR)/lib/petsc/conf/variables
 endif
 
 # ------------------------------------------------------------------------------------------------ sources
