@@ -6,7 +6,7 @@
 
 For each problem (stencil, DoF) and each preconditioner configuration it runs a PETSc program
 (tests/ex1: generic stencil problems, GMRES; tutorials/ex1: 3D Poisson, CG) with
--log_view, -ksp_converged_reason and a fixed relative tolerance, parses the events, the iterations
+-log_view (PETSc's CSV, one file per run), -ksp_converged_reason and a fixed relative tolerance, reads the events, the iterations
 and the peak memory, and writes
 
     build/bench/results/<date>-<host>[-quick].json   every case, written after each case (--resume skips
@@ -36,7 +36,7 @@ import time
 
 import report  # bench/report.py: where results go
 from machine import (NUM, base_env, cache_bytes, cpu_model, fmt, launcher, lib_mtime, mem_total_gib, merge_stream, ms,  # noqa: F401
-                     parse_log_view, parse_output, petsc_version, ratio, run_cmd, run_stream, timer_prefix)
+                     log_view_csv, parse_output, petsc_version, ratio, read_log_view_csv, run_cmd, run_stream, timer_prefix)
 
 BENCH_DIR = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(BENCH_DIR)
@@ -45,7 +45,7 @@ EX1 = os.path.join(BUILD, 'tests', 'tests', 'ex1')
 POISSON = os.path.join(BUILD, 'tests', 'tutorials', 'ex1')
 RESULTS = report.RESULTS
 
-# events parsed from -log_view (any other event line is kept too)
+# events read from the -log_view CSV (every other event is kept too)
 EVENTS = ['PCSetUp', 'PCApply', 'MatSolve', 'MatLUFactorNum', 'MatILUFactorSym', 'MatICCFactorSym',
           'MatCholFctrNum', 'KSPSolve', 'MatMult', 'GILUStencilExtr', 'StructILUFactor', 'StructILUApply']
 
@@ -185,13 +185,12 @@ def run_case(prob, cfg, size, timeout, logdir):
     exe, args = problem_args(prob)
     key = '%s/%s' % (prob['id'], cfg['id'])
     tag = key.replace('/', '__')
-    lv = os.path.join(logdir, tag + '.log_view.txt')
+    lv, lv_opts = log_view_csv(logdir, tag)
     outp = os.path.join(logdir, tag + '.out.txt')
     tim = os.path.join(logdir, tag + '.time.txt')
-    for f in (lv, tim):
-        if os.path.exists(f):
-            os.remove(f)
-    opts = args + ['-ksp_rtol', '1e-8', '-ksp_max_it', '5000', '-ksp_converged_reason', '-options_left', '-log_view', ':' + lv] + cfg['pc']
+    if os.path.exists(tim):
+        os.remove(tim)
+    opts = args + ['-ksp_rtol', '1e-8', '-ksp_max_it', '5000', '-ksp_converged_reason', '-options_left'] + lv_opts + cfg['pc']
     cmd = timer_prefix(tim) + launcher(cfg['np']) + [exe] + opts
     rec = dict(key=key, problem=prob['id'], config=cfg['id'], size=size, N=prob['N'], stencil=prob['stencil'], dof=prob['dof'],
                threads=cfg['threads'], np=cfg['np'], command=' '.join(os.path.relpath(c, ROOT) if c.startswith(ROOT) else c for c in cmd),
@@ -205,7 +204,7 @@ def run_case(prob, cfg, size, timeout, logdir):
         text = ''
     rec.update(parse_output(text))
     if os.path.exists(lv):
-        events, total = parse_log_view(open(lv, errors='replace').read())
+        events, total = read_log_view_csv(lv)
         rec['events'] = events
         rec['time_total'] = total
     signame = None
