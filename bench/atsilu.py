@@ -12,7 +12,7 @@ Standalone: builds nothing itself; needs `make all` and the test programs tests/
 Problems: cd-central = tests/ex9 (7-point -laplace u + beta (u_x+u_y+u_z), central differences, beta 30),
 cd-upwind = tutorials/ex3 (upwind convection-diffusion, eps 0.01). Writes build/bench/results/atsilu-<date>.json/.md/-iterations.png (--out STEM
 to choose; --publish: also to bench/results/).
-Runs in about a minute on two cores. OMP_NUM_THREADS=1 unless set.
+How long it takes: bench/README.md, Duration (bench/run.py records each suite's time in its report). OMP_NUM_THREADS=1 unless set.
 """
 import datetime
 import json

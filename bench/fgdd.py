@@ -16,7 +16,7 @@ run in build/bench/logs/<name of STEM>/), and reports
   - end-to-end KSPSolve time of BiCGSTAB
 
 Writes build/bench/results/fgdd-<date>-<host>[-quick].json / .md / -apply.png (--publish: also to bench/results/) (the plot with /usr/bin/python3 + matplotlib).
-Runs in under 3 minutes on a 2-core VM. Host threads: OMP_NUM_THREADS=1 and 2 for FGDD (a task per subdomain);
+How long it takes: bench/README.md, Duration (bench/run.py records each suite's time in its report). Host threads: OMP_NUM_THREADS=1 and 2 for FGDD (a task per subdomain);
 PETSc's ILU is sequential. On the host the variants differ little (a core runs one subdomain's rows in order);
 the GPU kernels (src/pc/fgdd/cuda/fgdd.cu) are where they differ, and no GPU is measured here.
 """

@@ -462,7 +462,8 @@ def write_report(data, stem, plots):
         L.append('> **Interrupted run**: only the cases below were measured; `bench/run.py --resume` completes it.')
         L.append('')
     elif meta.get('elapsed_s'):
-        L.append('The %d runs took %.0f minutes.' % (len(data['cases']), meta['elapsed_s'] / 60.0))
+        L.append('The %d runs and %d suites took %.0f minutes (STREAM and the probes not counted).' %
+                 (len(data['cases']), len(data.get('suites', {})), meta['elapsed_s'] / 60.0))
         L.append('')
     if meta['size'] == 'quick':
         L.append('> **Quick size**: tiny problems that fit in cache and last milliseconds; this checks that the '
@@ -751,6 +752,78 @@ def make_plots(data, stem):
     return plots
 
 
+def select_cases(problems, probes, wanted=(), only=None):
+    """the runs (problem, configuration, key) of problems: every configuration that applies to the problem, whose
+    probe (if any) succeeded, in wanted (if given) and whose key matches only (if given)"""
+    todo = []
+    for p in problems:
+        for c in CONFIGS:
+            if wanted and c['id'] not in wanted:
+                continue
+            if c.get('symmetric_only') and not p['symmetric']:
+                continue
+            if c.get('nonsymmetric_only') and p['symmetric']:
+                continue
+            if c.get('problems') and p['id'] not in c['problems']:
+                continue
+            if c.get('probe') and not probes.get(c['probe'], {}).get('ok'):
+                continue
+            key = '%s/%s' % (p['id'], c['id'])
+            if only and not only.search(key):
+                continue
+            todo.append((p, c, key))
+    return todo
+
+
+def default_nnz(size):
+    """the target number of nonzeros of each problem (--nnz): 7e6 (100^3 star-7) full, 125 times fewer quick"""
+    return 7e6 / 125 if size == 'quick' else 7e6
+
+
+def last_timed(size):
+    """the newest complete run of this size and of every case (no --only, --configs) whose results are in
+    build/bench/results/ or bench/results/: (minutes, its meta, its path, its number of runs, of suites), or None"""
+    best = None
+    for folder in (RESULTS, report.PUBLISHED):
+        for f in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
+            if not f.endswith('.json'):
+                continue
+            path = os.path.join(folder, f)
+            try:
+                with open(path) as fh:
+                    data = json.load(fh)
+                meta = data.get('meta')
+            except (OSError, ValueError, AttributeError):
+                continue
+            if not isinstance(meta, dict) or meta.get('size') != size or not meta.get('complete') or meta.get('partial') or not meta.get('elapsed_s'):
+                continue
+            key = (meta.get('date', ''), os.path.getmtime(path))
+            if best is None or key > best[0]:
+                best = (key, meta, path, len(data.get('cases', {})), len(data.get('suites', {})))
+    return best and (best[1]['elapsed_s'] / 60.0,) + best[1:]
+
+
+def summary():
+    """what make help says of make bench and make bench-quick, computed here: the problems, runs and suites of each
+    size, and how long the newest complete run of that size on record took (lines indented for make help)"""
+    import textwrap
+    suites = [x['id'] for x in SUITES if os.path.exists(os.path.join(BENCH_DIR, x['script']))]
+    for size, target in (('full', 'bench'), ('quick', 'bench-quick')):
+        problems = make_problems(size, default_nnz(size))
+        todo = select_cases(problems, {k: dict(ok=True) for k in PROBES})
+        nopt = sum(1 for _, c, _ in todo if c.get('probe'))
+        t = last_timed(size)
+        if t:
+            when = 'the newest complete run on record took %.0f min (%s, %s, %s cores; %d runs and %d suites; %s)' % (
+                t[0], t[1].get('host'), t[1].get('date'), t[1].get('cores'), t[3], t[4],
+                os.path.relpath(t[2], ROOT) if t[2].startswith(ROOT + os.sep) else t[2])
+        else:
+            when = 'no complete run on record to time it by (build/bench/results/, bench/results/)'
+        text = '%s: %d problems, %d runs (%d of them optional configurations), %d suites; %s' % (
+            target, len(problems), len(todo), nopt, len(suites), when)
+        print(textwrap.fill(text, width=118, initial_indent=' ' * 17, subsequent_indent=' ' * 19, break_on_hyphens=False))
+
+
 # ---------------------------------------------------------------------------------------------- main
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -765,6 +838,8 @@ def main():
     ap.add_argument('--no-plots', action='store_true')
     ap.add_argument('--report-only', default='', help='rewrite the report (and plots) of an existing results .json, run nothing')
     ap.add_argument('--list', action='store_true', help='print the cases and exit')
+    ap.add_argument('--summary', action='store_true', help='print the number of problems, runs and suites of each size and how long the '
+                    'newest complete run of each size on record took (make help shows it), and exit')
     ap.add_argument('--results', default='', help='folder of the results, report and plots (default build/bench/results)')
     report.add_publish_option(ap)
     ap.add_argument('--suite-args', default='', help='extra arguments for every feature suite script (e.g. --only for bench/matrices.py)')
@@ -772,6 +847,9 @@ def main():
     global RESULTS
     if args.results:
         RESULTS = os.path.abspath(args.results)
+    if args.summary:
+        summary()
+        return 0
 
     os.makedirs(RESULTS, exist_ok=True)
     if args.report_only:
@@ -787,7 +865,7 @@ def main():
 
     quick = args.size == 'quick'
     timeout = args.timeout or (60 if quick else 600)
-    target_nnz = args.nnz or (7e6 / 125 if quick else 7e6)
+    target_nnz = args.nnz or default_nnz(args.size)
     host = socket.gethostname().split('.')[0]
     date = datetime.date.today().isoformat()
     suffix = '-quick' if quick else ''
@@ -837,24 +915,7 @@ def main():
         save(data, path)
 
     # --list shows the optional configurations as if their probes succeeded
-    probes = meta.get('probes') or {k: dict(ok=True) for k in PROBES}
-    todo = []
-    for p in problems:
-        for c in CONFIGS:
-            if wanted and c['id'] not in wanted:
-                continue
-            if c.get('symmetric_only') and not p['symmetric']:
-                continue
-            if c.get('nonsymmetric_only') and p['symmetric']:
-                continue
-            if c.get('problems') and p['id'] not in c['problems']:
-                continue
-            if c.get('probe') and not probes.get(c['probe'], {}).get('ok'):
-                continue
-            key = '%s/%s' % (p['id'], c['id'])
-            if only and not only.search(key):
-                continue
-            todo.append((p, c, key))
+    todo = select_cases(problems, meta.get('probes') or {k: dict(ok=True) for k in PROBES}, wanted, only)
     if args.list:
         for i, (p, c, key) in enumerate(todo):
             print('[%d/%d] %s N=%d %s' % (i + 1, len(todo), key, p['N'], config_desc(c)))
