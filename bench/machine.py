@@ -115,13 +115,15 @@ def read_log_view_csv(path):
             if len(r) <= flp:
                 continue
             name = r[evt].strip()  # PETSc pads a few names (`VecScatterEnd  `); the text log's columns hide that
+            try:
+                count, time_, flop = int(float(r[cnt])), float(r[tim]), float(r[flp])
+            except ValueError:  # the last row of a run killed while writing
+                continue
             if name == 'summary':
-                stage_time[r[rnk]] = stage_time.get(r[rnk], 0.0) + float(r[tim])
+                stage_time[r[rnk]] = stage_time.get(r[rnk], 0.0) + time_
                 continue
             e = per_stage.setdefault((r[stg], name), [0, 0.0, 0.0])
-            e[0] = max(e[0], int(float(r[cnt])))
-            e[1] = max(e[1], float(r[tim]))
-            e[2] = max(e[2], float(r[flp]))
+            e[0], e[1], e[2] = max(e[0], count), max(e[1], time_), max(e[2], flop)
     events = {}
     for (_, name), (count, time_, flop) in per_stage.items():
         if count == 0:
