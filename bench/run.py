@@ -822,6 +822,7 @@ def summary():
         text = '%s: %d problems, %d runs (%d of them optional configurations), %d suites; %s' % (
             target, len(problems), len(todo), nopt, len(suites), when)
         print(textwrap.fill(text, width=118, initial_indent=' ' * 17, subsequent_indent=' ' * 19, break_on_hyphens=False))
+    print(textwrap.fill('suites: ' + ', '.join(suites), width=118, initial_indent=' ' * 17, subsequent_indent=' ' * 19))
 
 
 # ---------------------------------------------------------------------------------------------- main
