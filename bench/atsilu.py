@@ -6,13 +6,13 @@ Standalone: builds nothing itself; needs `make all` and the test programs tests/
 
 1. GMRES iterations (rtol 1e-10, restart 500, at most 1500 iterations, Jacobi-scaled sweeps) after 1..5 update
    cycles for fill 1, 2, 3: ATS-ILUT "no extra", ATS-ILUT "one extra" (-pc_atsilu_sweeps_after 1) and ParILUT.
-2. PCSetUp time (from -log_view) and iterations of PETSc ILU(0..2), hypre pilut and euclid, ATS-ILU(0), ParILU
+2. PCSetUp time (from the run's -log_view CSV) and iterations of PETSc ILU(0..2), hypre pilut and euclid, ATS-ILU(0), ParILU
    and ATS-ILUT, in the same run on the same matrices.
 
 Problems: cd-central = tests/ex9 (7-point -laplace u + beta (u_x+u_y+u_z), central differences, beta 30),
 cd-upwind = tutorials/ex3 (upwind convection-diffusion, eps 0.01). Writes build/bench/results/atsilu-<date>.json/.md/-iterations.png (--out STEM
 to choose; --publish: also to bench/results/).
-Runs in about a minute on two cores. OMP_NUM_THREADS=1 unless set.
+How long it takes: bench/README.md, Duration (bench/run.py records each suite's time in its report). OMP_NUM_THREADS=1 unless set.
 """
 import datetime
 import json
@@ -21,6 +21,7 @@ import re
 import subprocess
 import sys
 
+import machine  # bench/machine.py: the -log_view CSV
 from report import default_stem, publish_stem  # bench/report.py: where results go
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -45,13 +46,18 @@ GMRES = ["-ksp_type", "gmres", "-ksp_gmres_restart", "500", "-ksp_rtol", "1e-10"
          "-ksp_converged_reason"]
 
 
-def run(cmd):
+def run(cmd, log=None):
+    """iterations, PCSetUp time (None unless log = (folder, tag): then from the run's -log_view CSV there) and the output"""
+    csv = None
+    if log:
+        csv, lv_opts = machine.log_view_csv(*log)
+        cmd = cmd + lv_opts
     env = dict(os.environ)
     env.setdefault("OMP_NUM_THREADS", "1")
     out = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=300).stdout
     its = re.findall(r"iterations (\d+)", out)
-    m = re.search(r"^PCSetUp\s+\d+\s+\S+\s+(\S+)", out, re.M)
-    return (int(its[0]) if its else None), (float(m.group(1)) if m else None), out
+    setup = machine.read_log_view_csv(csv)[0].get("PCSetUp") if csv else None
+    return (int(its[0]) if its else None), (setup["time"] if setup else None), out
 
 
 def build():
@@ -63,6 +69,8 @@ def build():
 
 def main():
     build()
+    date = datetime.date.today().isoformat()
+    stem = OUT or default_stem("atsilu-%s%s" % (date, "-quick" if QUICK else ""))
     methods = {
         "ATS-ILUT no extra": ["-pc_type", "atsilu", "-pc_atsilu_type", "ilut"],
         "ATS-ILUT one extra": ["-pc_type", "atsilu", "-pc_atsilu_type", "ilut", "-pc_atsilu_sweeps_after", "1"],
@@ -99,12 +107,10 @@ def main():
     for prob, cmd in PROBLEMS.items():
         times[prob] = {}
         for name, opts in setups.items():
-            its, t, _ = run(cmd(N_TIME) + GMRES + opts + ["-log_view"])
+            its, t, _ = run(cmd(N_TIME) + GMRES + opts, (machine.log_dir(stem), "%s-%s" % (prob, name)))
             times[prob][name] = {"iterations": its, "setup_s": t}
             print(prob, name, its, t, flush=True)
 
-    date = datetime.date.today().isoformat()
-    stem = OUT or default_stem("atsilu-%s%s" % (date, "-quick" if QUICK else ""))
     os.makedirs(os.path.dirname(os.path.abspath(stem)), exist_ok=True)
     threads = os.environ.get("OMP_NUM_THREADS", "1")
     with open(stem + ".json", "w") as f:

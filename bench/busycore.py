@@ -5,7 +5,7 @@
 
 A compute loop (a child process spinning in user space, pinned to the last core) runs for the whole measurement.
 Beside it, tutorials/ex1 (3D Poisson star-7, CG) runs each preconditioner with OMP_NUM_THREADS=1 and 2, the two
-alternated R times, and the apply time is read from -log_view (PCApply for structilu, MatSolve for
+alternated R times, and the apply time is read from the run's -log_view CSV (PCApply for structilu, MatSolve for
 -pc_factor_mat_solver_type gilu; PETSc's ILU, sequential, is the reference). The figure of merit is
 
     ratio = apply(2 threads, busy core) / apply(1 thread, busy core)      (median of R; required <= 1.25)
@@ -22,7 +22,6 @@ Writes STEM.json and STEM.md (default build/bench/results/<date>-<host>-busycore
 import argparse
 import datetime
 import os
-import re
 import signal
 import socket
 import statistics
@@ -31,6 +30,7 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import machine  # noqa: E402  (the -log_view CSV)
 import report  # noqa: E402
 
 BENCH_DIR = os.path.dirname(os.path.abspath(__file__))
@@ -59,20 +59,21 @@ def start_busy():
     return subprocess.Popen([sys.executable, '-c', 'while True: pass'], preexec_fn=pin), core
 
 
-def run_once(n, cfg, threads, libdir=None):
+def run_once(n, cfg, threads, libdir, logdir, tag):
     env = dict(os.environ, OMP_NUM_THREADS=str(threads))
     if libdir:  # another build of libpetscgilu.so (before/after): ahead of the program's RUNPATH
         env['LD_LIBRARY_PATH'] = libdir + ':' + env.get('LD_LIBRARY_PATH', '')
+    csv, lv_opts = machine.log_view_csv(logdir, tag)
     cmd = [POISSON, '-da_grid_x', str(n), '-da_grid_y', str(n), '-da_grid_z', str(n), '-ksp_type', 'cg',
-           '-ksp_rtol', '1e-8', '-log_view'] + cfg['args']
-    out = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600).stdout
-    m = re.search(r'^%s\s+(\d+)\s+\S+\s+(\S+)' % cfg['event'], out, re.M)
-    if not m:
-        raise RuntimeError('no %s in the log of %s' % (cfg['event'], ' '.join(cmd)))
-    return float(m.group(2)) / int(m.group(1))
+           '-ksp_rtol', '1e-8'] + lv_opts + cfg['args']
+    subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=600)
+    e = machine.read_log_view_csv(csv)[0].get(cfg['event'])
+    if not e:
+        raise RuntimeError('no %s in the -log_view of %s' % (cfg['event'], ' '.join(cmd)))
+    return e['time'] / e['count']
 
 
-def measure(n, repeat, busy, builds):
+def measure(n, repeat, busy, builds, logdir):
     """{build: {config: {threads: [seconds per apply]}}}, every (build, threads) pair of a config alternated in each repeat"""
     proc = None
     if busy:
@@ -82,14 +83,15 @@ def measure(n, repeat, busy, builds):
         res = {b: {} for b, _ in builds}
         for cfg in CONFIGS:
             t = {b: {1: [], 2: []} for b, _ in builds}
-            for _ in range(repeat):  # alternated, so drifting load hits all
+            for rep in range(repeat):  # alternated, so drifting load hits all
                 for b, libdir in builds:
                     if cfg['id'] == 'ilu' and b != builds[0][0]:
                         continue
                     for th in (1, 2):
                         if cfg['id'] == 'ilu' and th == 2:
                             continue
-                        t[b][th].append(run_once(n, cfg, th, libdir))
+                        tag = '%s-%s-%s-t%d-run%d' % ('busy' if busy else 'idle', b, cfg['id'], th, rep + 1)
+                        t[b][th].append(run_once(n, cfg, th, libdir, logdir, tag))
             for b, _ in builds:
                 if t[b][1]:
                     res[b][cfg['id']] = {str(k): v for k, v in t[b].items() if v}
@@ -119,8 +121,8 @@ def main():
     command = 'python3 bench/busycore.py' + ''.join(' ' + x for x in sys.argv[1:])
     res = dict(date=date.isoformat(timespec='seconds'), host=socket.gethostname(), nproc=os.cpu_count(), n=n, repeat=a.repeat,
                command=command, libdir=a.libdir, baseline=a.baseline, loadavg_before=os.getloadavg()[0], limit=LIMIT)
-    res['busy'] = measure(n, a.repeat, True, builds)
-    res['idle'] = measure(n, a.repeat, False, builds)
+    res['busy'] = measure(n, a.repeat, True, builds, machine.log_dir(stem))
+    res['idle'] = measure(n, a.repeat, False, builds, machine.log_dir(stem))
     res['loadavg_after'] = os.getloadavg()[0]
     med = lambda v: statistics.median(v) if v else float('nan')
     lines = ['# Host threads beside a busy core', '',

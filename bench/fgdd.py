@@ -6,7 +6,8 @@ global ILU(0), measured in the same run.
 
 Driver: tests/ex11 (3D DMDA convection-diffusion, star-7, BiCGSTAB, rtol 1e-8), built if missing. For each
 problem it runs PETSc's -pc_type ilu (the global ILU(0): its MatSolve is the reference apply) and -pc_type fgdd
-with each apply variant (vertex, syncfree, edge; fused and separate L-D-U), with -log_view, and reports
+with each apply variant (vertex, syncfree, edge; fused and separate L-D-U), with -log_view (CSV, one file per
+run in build/bench/logs/<name of STEM>/), and reports
 
   - apply time per call: FGDDApply against ILU's MatSolve (both the whole L-D-U preconditioner application)
   - the iteration increase of FGDD over ILU(0) (the price of the dropped entries)
@@ -15,7 +16,7 @@ with each apply variant (vertex, syncfree, edge; fused and separate L-D-U), with
   - end-to-end KSPSolve time of BiCGSTAB
 
 Writes build/bench/results/fgdd-<date>-<host>[-quick].json / .md / -apply.png (--publish: also to bench/results/) (the plot with /usr/bin/python3 + matplotlib).
-Runs in under 3 minutes on a 2-core VM. Host threads: OMP_NUM_THREADS=1 and 2 for FGDD (a task per subdomain);
+How long it takes: bench/README.md, Duration (bench/run.py records each suite's time in its report). Host threads: OMP_NUM_THREADS=1 and 2 for FGDD (a task per subdomain);
 PETSc's ILU is sequential. On the host the variants differ little (a core runs one subdomain's rows in order);
 the GPU kernels (src/pc/fgdd/cuda/fgdd.cu) are where they differ, and no GPU is measured here.
 """
@@ -29,6 +30,7 @@ import socket
 import subprocess
 import sys
 
+import machine  # bench/machine.py: the -log_view CSV
 from report import add_publish_option, default_stem, publish_stem  # bench/report.py: where results go
 
 BENCH_DIR = os.path.dirname(os.path.abspath(__file__))
@@ -45,31 +47,27 @@ def build():
     subprocess.run(['make', '-s', '-f', 'gmakefile.test', os.path.relpath(EX11, ROOT)], cwd=ROOT, check=True)
 
 
-def run(args, threads):
+def run(args, threads, logdir, tag):
     env = dict(os.environ, OMP_NUM_THREADS=str(threads))
-    cmd = [EX11] + args + ['-log_view', '-ksp_rtol', '1e-8']
+    csv, lv_opts = machine.log_view_csv(logdir, tag)
+    cmd = [EX11] + args + lv_opts + ['-ksp_rtol', '1e-8']
     p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=120)
     out = p.stdout + p.stderr
     if p.returncode:
         return {'error': out[-2000:], 'cmd': ' '.join(cmd)}
-    r = {'cmd': ' '.join(cmd[1:]), 'threads': threads, 'events': {}}
+    r = {'cmd': ' '.join(cmd[1:]), 'threads': threads}
     m = re.search(r'^\S+: (\d+) iterations, (\S+)', out, re.M)
     r['its'], r['reason'] = (int(m.group(1)), m.group(2)) if m else (None, None)
-    for line in out.splitlines():
-        f = line.split()
-        if len(f) > 4 and f[0] in EVENTS:
-            try:
-                r['events'][f[0]] = {'count': int(f[1]), 'time': float(f[3])}
-            except ValueError:
-                pass
+    events = machine.read_log_view_csv(csv)[0]
+    r['events'] = {name: {'count': events[name]['count'], 'time': events[name]['time']} for name in EVENTS if name in events}
     return r
 
 
-def run_best(args, threads, repeat):
+def run_best(args, threads, repeat, logdir, tag):
     """the fastest of repeat runs, event by event (the machine is shared: noise only adds time)"""
     best = None
-    for _ in range(repeat):
-        r = run(args, threads)
+    for i in range(repeat):
+        r = run(args, threads, logdir, '%s-run%d' % (tag, i + 1))
         if 'error' in r:
             return r
         if best is None:
@@ -115,12 +113,13 @@ def main():
         dict(id='vertex-fused-4096', label='FGDD vertex fused, 4096 rows', args=['-pc_type', 'fgdd', '-pc_fgdd_subdomain_rows', '4096'], threads=1),
         dict(id='vertex-fused-graph', label='FGDD vertex fused, graph partitioner', args=['-pc_type', 'fgdd', '-pc_fgdd_partitioner', 'graph'], threads=1),
     ]
+    stem = a.out or default_stem('fgdd-%s-%s%s' % (datetime.date.today().isoformat(), socket.gethostname(), '-quick' if a.quick else ''))
     res = {'date': datetime.datetime.utcnow().isoformat(timespec='seconds'), 'host': socket.gethostname(),
            'nproc': os.cpu_count(), 'repeat': a.repeat, 'loadavg_before': os.getloadavg()[0], 'problems': []}
     for p in problems:
         pr = dict(p, runs={})
         for c in configs:
-            r = run_best(p['args'] + c['args'], c['threads'], a.repeat)
+            r = run_best(p['args'] + c['args'], c['threads'], a.repeat, machine.log_dir(stem), '%s-%s' % (p['id'], c['id']))
             r['label'] = c['label']
             pr['runs'][c['id']] = r
             print('%-10s %-36s its %-4s apply %.3e s/call  KSPSolve %.3f s' % (
@@ -128,7 +127,6 @@ def main():
                 ev(r, 'KSPSolve') if 'events' in r else float('nan')), flush=True)
         res['problems'].append(pr)
     res['loadavg_after'] = os.getloadavg()[0]
-    stem = a.out or default_stem('fgdd-%s-%s%s' % (datetime.date.today().isoformat(), socket.gethostname(), '-quick' if a.quick else ''))
     os.makedirs(os.path.dirname(stem), exist_ok=True)
     with open(stem + '.json', 'w') as f:
         json.dump(res, f, indent=1)

@@ -1,7 +1,8 @@
 """bench/machine.py: what every benchmark script needs of the machine and of PETSc's output: the environment of a
-run (threads, Open MPI as root), running a command with a timeout, mpiexec, STREAM, the CPU and its caches, and the
-parsing of -log_view and -ksp_converged_reason. Standard library only."""
+run (threads, Open MPI as root), running a command with a timeout, mpiexec, STREAM, the CPU and its caches, and
+reading PETSc's output: the -log_view CSV (the one parser of events every script uses) and -ksp_converged_reason. Standard library only."""
 
+import csv
 import datetime
 import os
 import re
@@ -65,34 +66,73 @@ def timer_prefix(path):
 
 
 NUM = r'[-+]?\d+(?:\.\d*)?(?:[eE][-+]?\d+)?'
-EVENT_RE = re.compile(r'^(\S+)\s+(\d+)\s+(' + NUM + r')\s+(' + NUM + r')\s+(' + NUM + r')\s+(' + NUM + r')\s+(' + NUM + r')(\s+' + NUM + r'){8,}\s*$')
 
 
-def parse_log_view(text):
-    """events of every stage: name -> {count (max over ranks), time (max over ranks, s), flop (max)}; summed over stages"""
+def log_dir(stem):
+    """where a script writing the report STEM puts its per-run output (the -log_view CSVs): build/bench/logs/<name of
+    STEM>/, as bench/run.py does for its own runs"""
+    return os.path.join(BUILD, 'bench', 'logs', os.path.basename(stem))
+
+
+def log_view_csv(logdir, tag):
+    """(path, options) of one run's -log_view, written by PETSc as CSV (`-log_view :path:ascii_csv`) to
+    logdir/<tag>.log_view.csv; an earlier file of that name is removed, so a run that dies before writing its log is
+    never read from a stale one. read_log_view_csv() reads it."""
+    os.makedirs(logdir, exist_ok=True)
+    path = os.path.join(logdir, re.sub(r'[^A-Za-z0-9_.+=-]+', '_', tag) + '.log_view.csv')
+    if os.path.exists(path):
+        os.remove(path)
+    return path, ['-log_view', ':%s:ascii_csv' % path]
+
+
+def read_log_view_csv(path):
+    """The events of a `-log_view :path:ascii_csv` file: {name: {count, time (s), flop}} and the total time (s), or
+    ({}, None) when there is no file.
+
+    PETSc (3.18 to at least 3.25) writes one header line, `Stage Name,Event Name,Rank,Count,Time,Num Messages,
+    Message Length,Num Reductions,FLOP,dof0..dof7,e0..e7,<ranks>`, then one row per stage, event and rank, every
+    event of every stage (the pseudo-event `summary` is the stage itself). Here, as in the Max columns of the text
+    -log_view: count, time and flop are the maximum over the ranks within a stage, then summed over the stages; events
+    never called are left out. The total time is the slowest rank's sum of its stage times (the text log's `Time (sec)`
+    also counts the few microseconds of PetscInitialize before the main stage starts)."""
+    try:
+        f = open(path, newline='', errors='replace')
+    except OSError:
+        return {}, None
+    per_stage = {}  # (stage, event) -> [count, time, flop], each the max over ranks
+    stage_time = {}  # rank -> sum of its stage times
+    with f:
+        rows = csv.reader(f)
+        header = next(rows, None)
+        if not header:
+            return {}, None
+        col = {name: i for i, name in enumerate(header)}
+        need = ('Stage Name', 'Event Name', 'Rank', 'Count', 'Time', 'FLOP')
+        if any(n not in col for n in need):
+            raise ValueError('%s: not a -log_view CSV (header %s)' % (path, ','.join(header[:9])))
+        stg, evt, rnk, cnt, tim, flp = (col[n] for n in need)
+        for r in rows:
+            if len(r) <= flp:
+                continue
+            name = r[evt].strip()  # PETSc pads a few names (`VecScatterEnd  `); the text log's columns hide that
+            try:
+                count, time_, flop = int(float(r[cnt])), float(r[tim]), float(r[flp])
+            except ValueError:  # the last row of a run killed while writing
+                continue
+            if name == 'summary':
+                stage_time[r[rnk]] = stage_time.get(r[rnk], 0.0) + time_
+                continue
+            e = per_stage.setdefault((r[stg], name), [0, 0.0, 0.0])
+            e[0], e[1], e[2] = max(e[0], count), max(e[1], time_), max(e[2], flop)
     events = {}
-    in_events = False
-    for line in text.splitlines():
-        if line.startswith('Event ') and 'Count' in line:
-            in_events = True
+    for (_, name), (count, time_, flop) in per_stage.items():
+        if count == 0:
             continue
-        if line.startswith('Object Type') or line.startswith('Memory usage is given in bytes'):
-            in_events = False
-        if not in_events:
-            continue
-        m = EVENT_RE.match(line)
-        if not m:
-            continue
-        name = m.group(1)
         e = events.setdefault(name, dict(count=0, time=0.0, flop=0.0))
-        e['count'] += int(m.group(2))
-        e['time'] += float(m.group(4))
-        e['flop'] += float(m.group(6))
-    total = None
-    m = re.search(r'^Time \(sec\):\s+(' + NUM + ')', text, re.M)
-    if m:
-        total = float(m.group(1))
-    return events, total
+        e['count'] += count
+        e['time'] += time_
+        e['flop'] += flop
+    return events, (max(stage_time.values()) if stage_time else None)
 
 
 def parse_output(text):

@@ -6,7 +6,7 @@ test-matrix suite (PetscGILUTestMatrixCreate, tests/ex8), in the same run.
 
 For each matrix of the suite (convdiff3d, aniso3d, jump3d, fem_q1, fem_q2, elasticity3d, circuit, perm7, perm27,
 bsr3) and each configuration below, runs tests/ex8 with CG (SPD matrices) or GMRES(30) (the others), rtol 1e-8,
-at most 2000 iterations, -log_view, and records iterations, PCSetUp, PCApply and KSPSolve times. Writes STEM.json,
+at most 2000 iterations, -log_view (CSV), and records iterations, PCSetUp, PCApply and KSPSolve times. Writes STEM.json,
 STEM.md and STEM-solve.png, STEM-iterations.png (default stem build/bench/results/matrices-<date>-<host>[-quick];
 --publish: also to bench/results/).
 Sizes: --quick s = 12 (8 for 3x3 blocks: about 2e3 rows) on five of the matrices, else s = 36 (24: about 5e4 rows); a run is stopped after 60 s (recorded as a timeout).
@@ -21,6 +21,7 @@ import subprocess
 import sys
 import time
 
+import machine  # bench/machine.py: the -log_view CSV
 from report import add_publish_option, default_stem, publish_stem  # bench/report.py: where results go
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -50,30 +51,32 @@ CONFIGS = [
 EVENTS = ['PCSetUp', 'PCApply', 'KSPSolve', 'MatSolve', 'MatMult']
 
 
-def parse(text):
+def parse(text, csv):
+    """the iterations and reason ex8 prints, the EVENTS of the run's -log_view CSV (count, time)"""
     rec = {}
     m = re.search(r'^iterations (\d+) (\S+)', text, re.M)
     if m:
         rec['iterations'], rec['reason'] = int(m.group(1)), m.group(2)
+    events = machine.read_log_view_csv(csv)[0]
     for e in EVENTS:
-        m = re.search(r'^%s\s+(\d+)\s+\S+\s+(\S+)' % re.escape(e), text, re.M)
-        if m:
-            rec[e] = dict(count=int(m.group(1)), time=float(m.group(2)))
+        if e in events:
+            rec[e] = dict(count=events[e]['count'], time=events[e]['time'])
     return rec
 
 
-def run(matrix, size, cfg, timeout):
+def run(matrix, size, cfg, timeout, logdir):
     cid, label, opts, threads, np_, _ = cfg
     ksp = '-ksp_type gmres -ksp_gmres_restart 30' if matrix in NONSYMMETRIC else '-ksp_type cg'
+    csv, lv_opts = machine.log_view_csv(logdir, '%s-%s' % (matrix, cid))
     cmd = ([] if np_ == 1 else ['mpiexec', '-n', str(np_)]) + [EX8, '-matrix', matrix, '-size', str(size)] + \
-        (ksp + ' -ksp_rtol 1e-8 -ksp_max_it 2000 -log_view ' + opts).split()
+        (ksp + ' -ksp_rtol 1e-8 -ksp_max_it 2000 ').split() + lv_opts + opts.split()
     env = dict(os.environ, OMP_NUM_THREADS=str(threads), SCOTCH_PTHREAD_NUMBER='1', OMPI_ALLOW_RUN_AS_ROOT='1',
                OMPI_ALLOW_RUN_AS_ROOT_CONFIRM='1', OMPI_MCA_rmaps_base_oversubscribe='1')
     t0 = time.time()
     try:
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
         text = p.stdout + p.stderr
-        rec = parse(text)
+        rec = parse(text, csv)
         rec['status'] = 'ok' if p.returncode == 0 and rec.get('reason', '').startswith('CONVERGED') else 'failed'
         if rec['status'] != 'ok':
             err = [l for l in text.splitlines() if 'ERROR' in l or 'DIVERGED' in l]
@@ -185,6 +188,7 @@ def main():
     # pilut's factors are not symmetric: CG with them does not converge, so it runs on the nonsymmetric matrices only
     todo = [(m, c) for m in mats for c in CONFIGS if not (c[5] and m in NONSYMMETRIC) and not (c[0] == 'pilut' and m not in NONSYMMETRIC)
             and not (only and not only.search('%s/%s' % (m, c[0])))]
+    stem = a.out or default_stem('matrices-%s-%s%s' % (res['date'], res['host'], '-quick' if a.quick else ''))
     t0 = time.time()
     for i, (m, c) in enumerate(todo):
         s = size * 2 // 3 if m in BLOCK3 else size
@@ -196,12 +200,11 @@ def main():
             if mm:
                 ent['n'], ent['nnz'] = int(mm.group(1)), int(mm.group(2))
             res['matrices'].append(ent)
-        rec = run(m, s, c, timeout)
+        rec = run(m, s, c, timeout, machine.log_dir(stem))
         ent['runs'][c[0]] = rec
         print('[%d/%d] %s size %d %s: %s, its %s, setup %s s, solve %s s' % (i + 1, len(todo), m, s, c[1], rec['status'], rec.get('iterations'),
                                                                           t(rec, 'PCSetUp'), t(rec, 'KSPSolve')), flush=True)
     res['elapsed_s'] = round(time.time() - t0, 1)
-    stem = a.out or default_stem('matrices-%s-%s%s' % (res['date'], res['host'], '-quick' if a.quick else ''))
     os.makedirs(os.path.dirname(os.path.abspath(stem)), exist_ok=True)
     with open(stem + '.json', 'w') as f:
         json.dump(res, f, indent=1)

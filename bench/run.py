@@ -6,7 +6,7 @@
 
 For each problem (stencil, DoF) and each preconditioner configuration it runs a PETSc program
 (tests/ex1: generic stencil problems, GMRES; tutorials/ex1: 3D Poisson, CG) with
--log_view, -ksp_converged_reason and a fixed relative tolerance, parses the events, the iterations
+-log_view (PETSc's CSV, one file per run), -ksp_converged_reason and a fixed relative tolerance, reads the events, the iterations
 and the peak memory, and writes
 
     build/bench/results/<date>-<host>[-quick].json   every case, written after each case (--resume skips
@@ -36,7 +36,7 @@ import time
 
 import report  # bench/report.py: where results go
 from machine import (NUM, base_env, cache_bytes, cpu_model, fmt, launcher, lib_mtime, mem_total_gib, merge_stream, ms,  # noqa: F401
-                     parse_log_view, parse_output, petsc_version, ratio, run_cmd, run_stream, timer_prefix)
+                     log_view_csv, parse_output, petsc_version, ratio, read_log_view_csv, run_cmd, run_stream, timer_prefix)
 
 BENCH_DIR = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(BENCH_DIR)
@@ -45,7 +45,7 @@ EX1 = os.path.join(BUILD, 'tests', 'tests', 'ex1')
 POISSON = os.path.join(BUILD, 'tests', 'tutorials', 'ex1')
 RESULTS = report.RESULTS
 
-# events parsed from -log_view (any other event line is kept too)
+# events read from the -log_view CSV (every other event is kept too)
 EVENTS = ['PCSetUp', 'PCApply', 'MatSolve', 'MatLUFactorNum', 'MatILUFactorSym', 'MatICCFactorSym',
           'MatCholFctrNum', 'KSPSolve', 'MatMult', 'GILUStencilExtr', 'StructILUFactor', 'StructILUApply']
 
@@ -185,13 +185,12 @@ def run_case(prob, cfg, size, timeout, logdir):
     exe, args = problem_args(prob)
     key = '%s/%s' % (prob['id'], cfg['id'])
     tag = key.replace('/', '__')
-    lv = os.path.join(logdir, tag + '.log_view.txt')
+    lv, lv_opts = log_view_csv(logdir, tag)
     outp = os.path.join(logdir, tag + '.out.txt')
     tim = os.path.join(logdir, tag + '.time.txt')
-    for f in (lv, tim):
-        if os.path.exists(f):
-            os.remove(f)
-    opts = args + ['-ksp_rtol', '1e-8', '-ksp_max_it', '5000', '-ksp_converged_reason', '-options_left', '-log_view', ':' + lv] + cfg['pc']
+    if os.path.exists(tim):
+        os.remove(tim)
+    opts = args + ['-ksp_rtol', '1e-8', '-ksp_max_it', '5000', '-ksp_converged_reason', '-options_left'] + lv_opts + cfg['pc']
     cmd = timer_prefix(tim) + launcher(cfg['np']) + [exe] + opts
     rec = dict(key=key, problem=prob['id'], config=cfg['id'], size=size, N=prob['N'], stencil=prob['stencil'], dof=prob['dof'],
                threads=cfg['threads'], np=cfg['np'], command=' '.join(os.path.relpath(c, ROOT) if c.startswith(ROOT) else c for c in cmd),
@@ -205,7 +204,7 @@ def run_case(prob, cfg, size, timeout, logdir):
         text = ''
     rec.update(parse_output(text))
     if os.path.exists(lv):
-        events, total = parse_log_view(open(lv, errors='replace').read())
+        events, total = read_log_view_csv(lv)
         rec['events'] = events
         rec['time_total'] = total
     signame = None
@@ -463,7 +462,8 @@ def write_report(data, stem, plots):
         L.append('> **Interrupted run**: only the cases below were measured; `bench/run.py --resume` completes it.')
         L.append('')
     elif meta.get('elapsed_s'):
-        L.append('The %d runs took %.0f minutes.' % (len(data['cases']), meta['elapsed_s'] / 60.0))
+        L.append('The %d runs and %d suites took %.0f minutes (STREAM and the probes not counted).' %
+                 (len(data['cases']), len(data.get('suites', {})), meta['elapsed_s'] / 60.0))
         L.append('')
     if meta['size'] == 'quick':
         L.append('> **Quick size**: tiny problems that fit in cache and last milliseconds; this checks that the '
@@ -752,6 +752,79 @@ def make_plots(data, stem):
     return plots
 
 
+def select_cases(problems, probes, wanted=(), only=None):
+    """the runs (problem, configuration, key) of problems: every configuration that applies to the problem, whose
+    probe (if any) succeeded, in wanted (if given) and whose key matches only (if given)"""
+    todo = []
+    for p in problems:
+        for c in CONFIGS:
+            if wanted and c['id'] not in wanted:
+                continue
+            if c.get('symmetric_only') and not p['symmetric']:
+                continue
+            if c.get('nonsymmetric_only') and p['symmetric']:
+                continue
+            if c.get('problems') and p['id'] not in c['problems']:
+                continue
+            if c.get('probe') and not probes.get(c['probe'], {}).get('ok'):
+                continue
+            key = '%s/%s' % (p['id'], c['id'])
+            if only and not only.search(key):
+                continue
+            todo.append((p, c, key))
+    return todo
+
+
+def default_nnz(size):
+    """the target number of nonzeros of each problem (--nnz): 7e6 (100^3 star-7) full, 125 times fewer quick"""
+    return 7e6 / 125 if size == 'quick' else 7e6
+
+
+def last_timed(size):
+    """the newest complete run of this size and of every case (no --only, --configs) whose results are in
+    build/bench/results/ or bench/results/: (minutes, its meta, its path, its number of runs, of suites), or None"""
+    best = None
+    for folder in (RESULTS, report.PUBLISHED):
+        for f in sorted(os.listdir(folder)) if os.path.isdir(folder) else []:
+            if not f.endswith('.json'):
+                continue
+            path = os.path.join(folder, f)
+            try:
+                with open(path) as fh:
+                    data = json.load(fh)
+                meta = data.get('meta')
+            except (OSError, ValueError, AttributeError):
+                continue
+            if not isinstance(meta, dict) or meta.get('size') != size or not meta.get('complete') or meta.get('partial') or not meta.get('elapsed_s'):
+                continue
+            key = (meta.get('date', ''), os.path.getmtime(path))
+            if best is None or key > best[0]:
+                best = (key, meta, path, len(data.get('cases', {})), len(data.get('suites', {})))
+    return best and (best[1]['elapsed_s'] / 60.0,) + best[1:]
+
+
+def summary():
+    """what make help says of make bench and make bench-quick, computed here: the problems, runs and suites of each
+    size, and how long the newest complete run of that size on record took (lines indented for make help)"""
+    import textwrap
+    suites = [x['id'] for x in SUITES if os.path.exists(os.path.join(BENCH_DIR, x['script']))]
+    for size, target in (('full', 'bench'), ('quick', 'bench-quick')):
+        problems = make_problems(size, default_nnz(size))
+        todo = select_cases(problems, {k: dict(ok=True) for k in PROBES})
+        nopt = sum(1 for _, c, _ in todo if c.get('probe'))
+        t = last_timed(size)
+        if t:
+            when = 'the newest complete run on record took %.0f min (%s, %s, %s cores; %d runs and %d suites; %s)' % (
+                t[0], t[1].get('host'), t[1].get('date'), t[1].get('cores'), t[3], t[4],
+                os.path.relpath(t[2], ROOT) if t[2].startswith(ROOT + os.sep) else t[2])
+        else:
+            when = 'no complete run on record to time it by (build/bench/results/, bench/results/)'
+        text = '%s: %d problems, %d runs (%d of them optional configurations), %d suites; %s' % (
+            target, len(problems), len(todo), nopt, len(suites), when)
+        print(textwrap.fill(text, width=118, initial_indent=' ' * 17, subsequent_indent=' ' * 19, break_on_hyphens=False))
+    print(textwrap.fill('suites: ' + ', '.join(suites), width=118, initial_indent=' ' * 17, subsequent_indent=' ' * 19))
+
+
 # ---------------------------------------------------------------------------------------------- main
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -766,6 +839,8 @@ def main():
     ap.add_argument('--no-plots', action='store_true')
     ap.add_argument('--report-only', default='', help='rewrite the report (and plots) of an existing results .json, run nothing')
     ap.add_argument('--list', action='store_true', help='print the cases and exit')
+    ap.add_argument('--summary', action='store_true', help='print the number of problems, runs and suites of each size and how long the '
+                    'newest complete run of each size on record took (make help shows it), and exit')
     ap.add_argument('--results', default='', help='folder of the results, report and plots (default build/bench/results)')
     report.add_publish_option(ap)
     ap.add_argument('--suite-args', default='', help='extra arguments for every feature suite script (e.g. --only for bench/matrices.py)')
@@ -773,6 +848,9 @@ def main():
     global RESULTS
     if args.results:
         RESULTS = os.path.abspath(args.results)
+    if args.summary:
+        summary()
+        return 0
 
     os.makedirs(RESULTS, exist_ok=True)
     if args.report_only:
@@ -788,7 +866,7 @@ def main():
 
     quick = args.size == 'quick'
     timeout = args.timeout or (60 if quick else 600)
-    target_nnz = args.nnz or (7e6 / 125 if quick else 7e6)
+    target_nnz = args.nnz or default_nnz(args.size)
     host = socket.gethostname().split('.')[0]
     date = datetime.date.today().isoformat()
     suffix = '-quick' if quick else ''
@@ -838,24 +916,7 @@ def main():
         save(data, path)
 
     # --list shows the optional configurations as if their probes succeeded
-    probes = meta.get('probes') or {k: dict(ok=True) for k in PROBES}
-    todo = []
-    for p in problems:
-        for c in CONFIGS:
-            if wanted and c['id'] not in wanted:
-                continue
-            if c.get('symmetric_only') and not p['symmetric']:
-                continue
-            if c.get('nonsymmetric_only') and p['symmetric']:
-                continue
-            if c.get('problems') and p['id'] not in c['problems']:
-                continue
-            if c.get('probe') and not probes.get(c['probe'], {}).get('ok'):
-                continue
-            key = '%s/%s' % (p['id'], c['id'])
-            if only and not only.search(key):
-                continue
-            todo.append((p, c, key))
+    todo = select_cases(problems, meta.get('probes') or {k: dict(ok=True) for k in PROBES}, wanted, only)
     if args.list:
         for i, (p, c, key) in enumerate(todo):
             print('[%d/%d] %s N=%d %s' % (i + 1, len(todo), key, p['N'], config_desc(c)))

@@ -7,7 +7,7 @@ For each generated SPD problem (tutorials/ex1 Poisson, tutorials/ex2 anisotropic
 tests/ex10 axis-anisotropic 7-point problems) it runs CG with
     PCG-ILU(0):   -pc_type ilu                       SPCG-ILU(0): -pc_type sparsify [-pc_sparsify_ratio t]
     PCG-ILU(K):   -pc_type ilu -pc_factor_levels K   SPCG-ILU(K): ... -pc_sparsify_sub_pc_factor_levels K
-for the ratios 1, 5, 10 % and the heuristic (Algorithm 2), parses -log_view and -ksp_view and computes
+for the ratios 1, 5, 10 % and the heuristic (Algorithm 2), reads the -log_view CSV, parses -ksp_view and computes
     per-iteration speedup = (t_solve / its)_PCG / (t_solve / its)_SPCG,  t_solve = KSPSolve event
     end-to-end speedup    = (PCSetUp + KSPSolve)_PCG / (PCSetUp + KSPSolve)_SPCG  (sparsification included)
 (PETSc 3.18 logs PCSetUp outside the KSPSolve event.)
@@ -30,6 +30,7 @@ import subprocess
 import sys
 import time
 
+import machine  # bench/machine.py: the -log_view CSV
 from report import add_publish_option, default_stem, publish_stem  # bench/report.py: where results go
 
 BENCH = os.path.dirname(os.path.abspath(__file__))
@@ -78,14 +79,13 @@ def ensure_built():
         subprocess.run(['make', '--no-print-directory', '-f', 'gmakefile.test', 'PETSCGILU_DIR=' + ROOT] + [os.path.join(ROOT, p) for p in missing], cwd=ROOT, check=True)
 
 
-def run(prog, opts, timeout=120):
+def run(prog, opts, logdir, tag, timeout=120):
     env = dict(os.environ, OMP_NUM_THREADS='1', OMPI_ALLOW_RUN_AS_ROOT='1', OMPI_ALLOW_RUN_AS_ROOT_CONFIRM='1')
-    cmd = [os.path.join(ROOT, PROGS[prog])] + opts.split() + ['-ksp_type', 'cg', '-ksp_rtol', '1e-8', '-ksp_max_it', '2000', '-ksp_converged_reason', '-log_view']
+    csv, lv_opts = machine.log_view_csv(logdir, tag)
+    cmd = [os.path.join(ROOT, PROGS[prog])] + opts.split() + ['-ksp_type', 'cg', '-ksp_rtol', '1e-8', '-ksp_max_it', '2000', '-ksp_converged_reason'] + lv_opts
     out = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env).stdout
-    ev = {}
-    for name in ('KSPSolve', 'PCSetUp', 'PCApply', 'MatSolve', 'SparsifySetUp'):
-        m = re.search(r'^%s\s+\d+\s+\S+\s+(\S+)' % name, out, re.M)
-        ev[name] = float(m.group(1)) if m else 0.0
+    events = machine.read_log_view_csv(csv)[0]
+    ev = {name: events[name]['time'] if name in events else 0.0 for name in ('KSPSolve', 'PCSetUp', 'PCApply', 'MatSolve', 'SparsifySetUp')}
     m = re.search(r'(CONVERGED|DIVERGED)_\w+ iterations (\d+)', out)
     r = {'events': ev, 'its': int(m.group(2)) if m else None, 'converged': bool(m and m.group(1) == 'CONVERGED')}
     m = re.search(r'Ahat = A - S at (\S+) %: (\d+) of (\d+) nonzeros dropped .*wavefronts (\d+) -> (\d+)', out)
@@ -94,10 +94,10 @@ def run(prog, opts, timeout=120):
     return r
 
 
-def best_of(prog, opts, reps):
+def best_of(prog, opts, reps, logdir, tag):
     best = None
-    for _ in range(reps):
-        r = run(prog, opts)
+    for i in range(reps):
+        r = run(prog, opts, logdir, '%s-run%d' % (tag, i + 1))
         if best is None or (r['events']['KSPSolve'] + r['events']['PCSetUp'] < best['events']['KSPSolve'] + best['events']['PCSetUp']):
             best = r
     return best
@@ -118,6 +118,8 @@ def main():
     add_publish_option(ap)
     a = ap.parse_args()
     ensure_built()
+    stem = a.out or default_stem('sparsify-%s-%s%s' % (datetime.date.today().isoformat(), socket.gethostname(), '-quick' if a.quick else ''))
+    logs = machine.log_dir(stem)
     t0 = time.time()
     # the inner solver: gilu when registered for seqaij (then for PCG too)
     probe = subprocess.run([os.path.join(ROOT, PROGS['ex10']), '-pc_type', 'ilu', '-pc_factor_mat_solver_type', 'gilu'], capture_output=True, text=True,
@@ -132,16 +134,16 @@ def main():
         for K in (0, a.levels):
             lev = ' -pc_factor_levels %d' % K
             sublev = ' -pc_sparsify_sub_pc_factor_levels %d' % K
-            entry['runs']['pcg-ilu%d' % K] = best_of(prog, opts + ' -pc_type ilu' + lev + sopt, a.reps)
+            entry['runs']['pcg-ilu%d' % K] = best_of(prog, opts + ' -pc_type ilu' + lev + sopt, a.reps, logs, '%s-pcg-ilu%d' % (name, K))
             for t in RATIOS:
-                entry['runs']['spcg-ilu%d-r%d' % (K, t)] = best_of(prog, opts + ' -pc_type sparsify -pc_sparsify_ratio %d' % t + sublev + subopt, a.reps)
-            entry['runs']['spcg-ilu%d-heur' % K] = best_of(prog, opts + ' -pc_type sparsify' + sublev + subopt, a.reps)
+                entry['runs']['spcg-ilu%d-r%d' % (K, t)] = best_of(prog, opts + ' -pc_type sparsify -pc_sparsify_ratio %d' % t + sublev + subopt, a.reps,
+                                                                   logs, '%s-spcg-ilu%d-r%d' % (name, K, t))
+            entry['runs']['spcg-ilu%d-heur' % K] = best_of(prog, opts + ' -pc_type sparsify' + sublev + subopt, a.reps, logs, '%s-spcg-ilu%d-heur' % (name, K))
         res['problems'].append(entry)
         h0 = entry['runs']['spcg-ilu0-heur']
         print('%-24s pcg-ilu0 %4s its  heuristic %s %%  w %s -> %s  (%.0f s)' % (name, entry['runs']['pcg-ilu0']['its'], h0.get('ratio'), h0.get('wA'), h0.get('wAhat'), time.time() - t0), flush=True)
     res['elapsed_s'] = time.time() - t0
     summarize(res, a.levels)
-    stem = a.out or default_stem('sparsify-%s-%s%s' % (datetime.date.today().isoformat(), socket.gethostname(), '-quick' if a.quick else ''))
     os.makedirs(os.path.dirname(os.path.abspath(stem)), exist_ok=True)
     with open(stem + '.json', 'w') as f:
         json.dump(res, f, indent=1)

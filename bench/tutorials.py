@@ -5,7 +5,7 @@
     bench/tutorials.py [--quick] [--repeat R] [--out STEM] [--only REGEX]
 
 Each configuration runs R times (rounds alternate the configurations, so drifting load hits them all alike) with
--log_view; each measure is reported from its best round (the least disturbed on a shared machine). Per configuration: iterations,
+-log_view (CSV, one file per run in build/bench/logs/<name of STEM>/); each measure is reported from its best round (the least disturbed on a shared machine). Per configuration: iterations,
 PCSetUp (all Newton steps for ex19), KSPSolve, setup + solve, time per preconditioner application (PCApply / its
 count), the bytes one application must move (model below) and the fraction of the STREAM triad of as many threads
 it reached, and the time KSPSolve spends outside the preconditioner (PETSc's MatMult and vector operations): the
@@ -33,7 +33,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import report  # noqa: E402
-import machine as bench  # noqa: E402  (log parsing and STREAM)
+import machine as bench  # noqa: E402  (the -log_view CSV and STREAM)
 
 ROOT = bench.ROOT
 LIB = os.path.join(ROOT, 'lib', 'libpetscgilu.so')
@@ -93,12 +93,13 @@ def model_bytes(model, tut, n):
     return blocks * dof * dof * 8 + blocks * 4 + 2 * (npts + 1) * 4 + vec  # baij
 
 
-def run_one(tut, n, cfg):
+def run_one(tut, n, cfg, logdir, rnd):
     cid, _, np_, threads, opts, _ = cfg
     exe = report.build_petsc_example(SOURCES[tut])
-    cmd = bench.launcher(np_) + [exe, '-dll_append', LIB, '-ksp_converged_reason', '-log_view'] + problem_args(tut, n) + opts
+    csv, lv_opts = bench.log_view_csv(logdir, '%s-%d-%s-round%d' % (tut, n, cid, rnd))
+    cmd = bench.launcher(np_) + [exe, '-dll_append', LIB, '-ksp_converged_reason'] + lv_opts + problem_args(tut, n) + opts
     p = subprocess.run(cmd, env=bench.base_env(threads), capture_output=True, text=True, timeout=1800)
-    events, _ = bench.parse_log_view(p.stdout)
+    events, _ = bench.read_log_view_csv(csv)
     its = [int(m) for m in re.findall(r'Linear solve converged due to \S+ iterations (\d+)', p.stdout)]
     rec = dict(iterations=its, rc=p.returncode)
     if p.returncode or not events.get('KSPSolve'):
@@ -274,7 +275,7 @@ def main():
     for r in range(a.repeat):
         for tut, n, c in cases:
             key = '%s/%d/%s' % (tut, n, c[0])
-            rec = run_one(tut, n, c)
+            rec = run_one(tut, n, c, bench.log_dir(stem), r + 1)
             res['runs'].setdefault(key, []).append(rec)
             print('round %d %-32s %s' % (r + 1, key, rec.get('error') or '%.3f s, apply %.3f ms, iterations %s' %
                                          (rec['whole_s'], 1e3 * rec['apply_s'], rec['iterations'])), flush=True)

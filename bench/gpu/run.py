@@ -11,7 +11,8 @@ Part 1, kernels (the StructILU paper, Figure 7): for the stencils star5 and diam
     -dm_mat_type baij;
 and reports GB/s (bytes of factors and vectors each method must move, over its time) and Gflop/s.
 With Debian's host-only PETSc, every apply (PCSTRUCTILU's and cuSPARSE's) copies b to the device and x back: both
-include the same copies; the copy time is given by -log_view's GILUCopyToGPU / GILUCopyToCPU events.
+include the same copies; the copy time is given by -log_view's GILUCopyToGPU / GILUCopyToCPU events (the end-to-end
+runs write their -log_view as CSV to build/bench/logs/<name of the report>/).
 Part 2, end to end (the StructILU paper, Table 4): PETSc's ex45 (3D Poisson, CG) and snes ex19 (DoF 4) with -pc_type structilu
 -gilu_backend cuda against -pc_type ilu on the host: KSPSolve time and iterations.
 Part 3, the performance model against the measured times: the device runs of part 2 (tiles and lines mappings) also
@@ -24,6 +25,7 @@ Every run has a time limit (--timeout, seconds); a run that passes it is reporte
 import argparse, datetime, os, re, socket, subprocess, sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import machine  # noqa: E402  (bench/machine.py: the -log_view CSV)
 import report  # noqa: E402  (bench/report.py: where results go)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -109,7 +111,7 @@ def kernels(quick):
 MODEL = re.compile(r'performance model \((\w+): .*?(\d+) dependent steps per sweep.*?predicted (\S+) us on the device \+ (\S+) us of copies')
 
 
-def end_to_end(quick, model_args):
+def end_to_end(quick, model_args, logdir):
     cases = [('ex45 CG 3D Poisson', 'ksp_ksp_tutorials_ex45', ['-ksp_type', 'cg'] + (['-da_grid_x', '33', '-da_grid_y', '33', '-da_grid_z', '33'] if quick else ['-da_grid_x', '129', '-da_grid_y', '129', '-da_grid_z', '129'])),
              ('snes ex19 DoF 4', 'snes_tutorials_ex19', ['-da_grid_x', '64', '-da_grid_y', '64'] if quick else ['-da_grid_x', '512', '-da_grid_y', '512'])]
     # label, options, device run (-ksp_view and the model)
@@ -123,14 +125,15 @@ def end_to_end(quick, model_args):
             print(f'# {exe} not built: run make check s=petsc-examples* once', file=sys.stderr)
             continue
         for label, pc, dev in pcs:
-            rc, out = sh([path, '-dll_append', LIB, '-ksp_converged_reason', '-log_view'] + args + pc + (['-ksp_view'] + model_args if dev else []), timeout=2 * TIMEOUT)
+            csv, lv_opts = machine.log_view_csv(logdir, '%s-%s' % (exe, label))
+            rc, out = sh([path, '-dll_append', LIB, '-ksp_converged_reason'] + lv_opts + args + pc + (['-ksp_view'] + model_args if dev else []), timeout=2 * TIMEOUT)
             its = re.findall(r'iterations (\d+)', out)
-            t = re.search(r'^KSPSolve\s+\d+\s+\S+\s+(\S+)', out, re.M)
-            a = re.search(r'^PCApply\s+(\d+)\s+\S+\s+(\S+)', out, re.M)
-            r = {'case': name, 'pc': label, 'iterations': ' '.join(its), 'KSPSolve_s': float(t.group(1)) if t else None, 'rc': rc}
-            if a and int(a.group(1)) > 0:
-                r['apply_us'] = float(a.group(2)) / int(a.group(1)) * 1e6
-                r['napply'] = int(a.group(1))
+            events = machine.read_log_view_csv(csv)[0]
+            t, a = events.get('KSPSolve'), events.get('PCApply')
+            r = {'case': name, 'pc': label, 'iterations': ' '.join(its), 'KSPSolve_s': t['time'] if t else None, 'rc': rc}
+            if a:
+                r['apply_us'] = a['time'] / a['count'] * 1e6
+                r['napply'] = a['count']
             m = MODEL.findall(out)
             if m:  # the last view (snes ex19 views every linear solve; the same size each time)
                 gpu, steps, tdev, tcopy = m[-1]
@@ -177,8 +180,9 @@ def main():
     gpu = out.splitlines()[0]
     mgpu = a.model_gpu or ('h200' if 'H200' in gpu else 'h100')
     margs = ['-pc_structilu_model_gpu', mgpu] + (['-pc_structilu_model_bandwidth', str(a.model_bandwidth)] if a.model_bandwidth else [])
+    out = a.out or report.default_stem(f'{datetime.date.today()}-{socket.gethostname()}-gpu{"-quick" if a.quick else ""}') + '.md'
     k = kernels(a.quick)
-    e = end_to_end(a.quick, margs)
+    e = end_to_end(a.quick, margs, machine.log_dir(os.path.splitext(out)[0]))
     lines = [f'# PCSTRUCTILU on {gpu} ({datetime.date.today()}, {socket.gethostname()})', '',
              'Kernels (tests/ex6 -bench 20; times include the copies of b and x, the same for all methods):', '',
              '| stencil | DoF | unknowns | structilu apply GB/s | Gflop/s | vs cuSPARSE CSR | vs BSR | CSR GB/s | BSR GB/s | factor Gflop/s | factor vs CSR |',
@@ -196,7 +200,6 @@ def main():
     if failed:
         lines += ['', 'Failed end-to-end runs:', ''] + ['- ' + f for f in failed]
     text = '\n'.join(lines) + '\n'
-    out = a.out or report.default_stem(f'{datetime.date.today()}-{socket.gethostname()}-gpu{"-quick" if a.quick else ""}') + '.md'
     with open(out, 'w') as f:
         f.write(text)
     print(text)
