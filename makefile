@@ -87,10 +87,12 @@ PG_NVCC_FLAGS := -O3 -Xcompiler -fPIC -gencode arch=compute_80,code=sm_80 -genco
                  $(if $(filter 1,$(WERROR)),-Werror all-warnings) $(NVCCFLAGS)
 # MPI include flags for nvcc (PETSc's headers include mpi.h); computed once, when first needed
 # the emulated objects: C++ as nvcc's host side would see it, kernels run by src/sys/cudaemu (see gilucuda.h)
-PG_EMU_FLAGS  := -x c++ -std=c++14 -DGILU_CUDAEMU $(filter-out -std=%,$(CXX_FLAGS)) $(PG_CWARN)
+# (not PETSc's -fvisibility=hidden, which a PETSc source build has: objcopy keeps only the *_cudaemu names global,
+# and hidden template instantiations in COMDAT groups would then be discarded at the link)
+PG_EMU_FLAGS  := -x c++ -std=c++14 -DGILU_CUDAEMU $(filter-out -std=% -fvisibility=%,$(CXX_FLAGS)) $(PG_CWARN)
 PG_MPI_INCLUDES = $(eval PG_MPI_INCLUDES := $$(or $$(shell $(PCC) --showme:compile 2>/dev/null),$$(filter -I%,$$(shell $(PCC) -show 2>/dev/null))))$(PG_MPI_INCLUDES)
 PG_COMMA     := ,
-PG_CUDA_LIBS := $(if $(filter 1,$(PETSCGILU_HAVE_CUDA)),-L$(CUDA_LIBDIR) -Wl$(PG_COMMA)-rpath$(PG_COMMA)$(CUDA_LIBDIR) -lcudart)
+PG_CUDA_LIBS := $(if $(filter 1,$(PETSCGILU_HAVE_CUDA)),$(CUDA_LDFLAGS) -lcudart)
 # nvcc runs ptxas, fatbinary and nvlink from PATH: those of its own release first (config/configure found them)
 PG_NVCC_RUN  = $(if $(NVCC_TOOLDIR),PATH='$(NVCC_TOOLDIR)':"$$PATH" )$(NVCC)
 # cuSPARSE: only the test library's baselines call it
