@@ -194,18 +194,22 @@ PG_EX_RUN      := $(PETSCGILU_DIR)/tests/petsc-examples/run
 PG_S_EXAMPLES  := $(filter petsc-examples%,$(s))
 PG_S_BENCH     := $(filter bench-smoke%,$(s))
 PG_S_OPTIONS   := $(filter options%,$(s))
-PG_S_HARNESS   := $(filter-out petsc-examples% bench-smoke% options%,$(s))
+PG_S_PETSC4PY  := $(filter petsc4py%,$(s))
+PG_S_HARNESS   := $(filter-out petsc-examples% bench-smoke% options% petsc4py%,$(s))
 PG_S_EX_SUBSTR := $(patsubst -%,%,$(patsubst petsc-examples%,%,$(subst *,,$(subst %,,$(firstword $(PG_S_EXAMPLES))))))
 PG_RUN_HARNESS := $(if $(s),$(PG_S_HARNESS),1)
 PG_RUN_EXAMPLES:= $(if $(s),$(PG_S_EXAMPLES),1)
 PG_RUN_BENCH   := $(if $(s),$(PG_S_BENCH),1)
 PG_RUN_OPTIONS := $(if $(s),$(PG_S_OPTIONS),1)
+PG_RUN_PETSC4PY:= $(if $(s),$(PG_S_PETSC4PY),1)
 # the options -help prints for each type against its man page and doc/ (runs PETSc's ksp ex45, which the
 # petsc-examples suite builds; s=options runs it alone)
 PG_OPTIONS_TAPLOG := $(PG_TESTDIR)/options_tap.log
 PG_OPTIONS_CHECK  := $(PETSCGILU_DIR)/tests/options/check
 PG_BENCH_TAPLOG:= $(PG_TESTDIR)/bench-smoke_tap.log
 PG_BENCH_SMOKE := $(PETSCGILU_DIR)/tests/bench-smoke/run
+# the README's petsc4py snippet and tutorials/poisson.py under petsc4py (s=petsc4py runs them alone)
+PG_PETSC4PY_TAPLOG := $(PG_TESTDIR)/petsc4py_tap.log
 # kernel coverage: every process check runs logs the kernel instantiations it launches under cudaemu; at the end
 # tests/kernels/coverage compares them with those nvcc emitted (one TAP line; skipped without CUDA or with s=)
 PG_LAUNCH_LOG   := $(PG_TESTDIR)/cudaemu-launches.log
@@ -215,7 +219,7 @@ PG_COVERAGE_SKIP = $(if $(s),s= selects some tests only,$(if $(filter 1,$(PETSCG
 check: export GILU_CUDAEMU_LAUNCH_LOG := $(PG_LAUNCH_LOG)
 
 check: all
-	@mkdir -p $(PG_TESTDIR); rm -f $(PG_TAPLOG) $(PG_EX_TAPLOG) $(PG_BENCH_TAPLOG) $(PG_KERNELS_TAPLOG) $(PG_OPTIONS_TAPLOG); : > $(PG_LAUNCH_LOG); status=0; \
+	@mkdir -p $(PG_TESTDIR); rm -f $(PG_TAPLOG) $(PG_EX_TAPLOG) $(PG_BENCH_TAPLOG) $(PG_KERNELS_TAPLOG) $(PG_OPTIONS_TAPLOG) $(PG_PETSC4PY_TAPLOG); : > $(PG_LAUNCH_LOG); status=0; \
 	$(if $(PG_RUN_HARNESS),$(PG_TEST_MAKE) -j$(CHECK_JOBS) test $(if $(PG_S_HARNESS),s='$(PG_S_HARNESS)') || status=1;) \
 	$(if $(PG_RUN_EXAMPLES),if [ -x $(PG_EX_RUN) ]; then \
 	  echo "Running tests/petsc-examples/run"; \
@@ -233,8 +237,11 @@ check: all
 	$(if $(PG_RUN_OPTIONS),echo "Running tests/options/check (-help, man pages and doc/ agree)"; \
 	  $(PYTHON3) $(PG_OPTIONS_CHECK) --exe $(PG_BUILDDIR)/petsc-examples/ksp_ksp_tutorials_ex45 --lib $(PG_LIB) \
 	    --src $(PETSCGILU_DIR)/src --doc $(PETSCGILU_DIR)/doc --tap $(PG_OPTIONS_TAPLOG) || status=1;) \
+	$(if $(PG_RUN_PETSC4PY),echo "Running tests/petsc4py/run (README's petsc4py snippet, tutorials/poisson.py)"; \
+	  PETSCGILU_DIR=$(PETSCGILU_DIR) PETSCGILU_LIB=$(PG_LIB) PETSC_DIR=$(PETSC_DIR) PETSC_ARCH=$(PETSC_ARCH) \
+	    PETSCGILU_PETSC4PY_TAP=$(PG_PETSC4PY_TAPLOG) TIMEOUT='$(TIMEOUT)' $(PETSCGILU_DIR)/tests/petsc4py/run || status=1;) \
 	$(PYTHON3) $(PG_COVERAGE) --objdir $(PG_OBJDIR) --log $(PG_LAUNCH_LOG) --tap $(PG_KERNELS_TAPLOG) $(if $(PG_COVERAGE_SKIP),--skip '$(PG_COVERAGE_SKIP)') || status=1; \
-	logs=; for f in $(PG_TAPLOG) $(PG_EX_TAPLOG) $(PG_BENCH_TAPLOG) $(PG_OPTIONS_TAPLOG) $(PG_KERNELS_TAPLOG); do [ -f $$f ] && logs="$$logs $$f"; done; \
+	logs=; for f in $(PG_TAPLOG) $(PG_EX_TAPLOG) $(PG_BENCH_TAPLOG) $(PG_OPTIONS_TAPLOG) $(PG_PETSC4PY_TAPLOG) $(PG_KERNELS_TAPLOG); do [ -f $$f ] && logs="$$logs $$f"; done; \
 	cat /dev/null $$logs | awk ' \
 	  /^[ \t]*not ok/ { if ($$0 ~ /# *(SKIP|TODO)/) s++; else f++; next } \
 	  /^[ \t]*ok/     { if ($$0 ~ /# *(SKIP|TODO)/) s++; else p++; next } \
@@ -351,7 +358,8 @@ help: FORCE
 	@echo "  check          build, run tests/ and tutorials/ with PETSc's harness (build/tests), then"
 	@echo "                 tests/petsc-examples/run if present; ends with 'N passed, N failed, N skipped'"
 	@echo "                   s='tests-ex1_*'   select harness tests (labels: tests-<prog>_<suffix>, tutorials-...;"
-	@echo "                                     s='petsc-examples*' selects only the petsc-examples suite)"
+	@echo "                                     s='petsc-examples*' selects only the petsc-examples suite; likewise"
+	@echo "                                     s=options, s=bench-smoke, s=petsc4py: README's snippet, tutorials/poisson.py)"
 	@echo "                   V=1 verbose   REPLACE=1 rewrite outputs (read them!)   NP=n   TIMEOUT=s"
 	@echo "                   EXTRA_OPTIONS='-opt'   VALGRIND=1   test-fail=1 (rerun failures)   CHECK_JOBS=2"
 	@echo "                 and the kernel coverage: every __global__ instantiation in the nvcc objects (*.cu.o) must"
