@@ -15,7 +15,7 @@
 
 /* ------------------------------------------------------------------------------------------ block reduction */
 /* out[blockIdx.x] = sum of x over the block's NT entries; a 2D block (32 x 8) numbered x fastest */
-__global__ void ReduceBarrier(const double *x, double *out)
+__global__ static void ReduceBarrier(const double *x, double *out)
 {
   GILU_SHARED(double, s, NT);
   int t = (int)(threadIdx.x + blockDim.x * threadIdx.y), stride;
@@ -30,7 +30,7 @@ __global__ void ReduceBarrier(const double *x, double *out)
 }
 
 /* the same without the barriers: wrong on any machine that does not run the threads in lock step */
-__global__ void ReduceNoBarrier(const double *x, double *out)
+__global__ static void ReduceNoBarrier(const double *x, double *out)
 {
   GILU_SHARED(double, s, NT);
   int t = (int)(threadIdx.x + blockDim.x * threadIdx.y), stride;
@@ -79,7 +79,7 @@ static PetscErrorCode TestReduce(PetscBool barrier, PetscBool *ok)
 /* ------------------------------------------------------------------------------------------ warp shuffles */
 #define NSHFL 8
 /* out[NSHFL * t + k]: the results of shuffle variant k in thread t (2 warps) */
-__global__ void WarpShuffles(double *out)
+__global__ static void WarpShuffles(double *out)
 {
   int    lane = gilu_lane_id(), t = (int)threadIdx.x, v = lane * lane + 1, off, r;
   double w = 0.5 * lane + 100.0 * gilu_warp_id(), sum;
@@ -134,7 +134,7 @@ static PetscErrorCode TestShuffles(PetscBool *ok)
 }
 
 /* ------------------------------------------------------------------------------------------ votes */
-__global__ void WarpVotes(unsigned int *out)
+__global__ static void WarpVotes(unsigned int *out)
 {
   int lane = gilu_lane_id(), t = (int)threadIdx.x;
 
@@ -169,7 +169,7 @@ static PetscErrorCode TestVotes(PetscBool *ok)
 
 /* ------------------------------------------------------------------------------------------ waiting on flags */
 /* inside one block, thread t waits for thread t + 1: the chain runs against the threads' order */
-__global__ void SpinIntraBlock(int *flag, int *val)
+__global__ static void SpinIntraBlock(int *flag, int *val)
 {
   int t = (int)threadIdx.x, n = (int)blockDim.x;
 
@@ -203,7 +203,7 @@ static PetscErrorCode TestSpinIntraBlock(PetscBool *ok)
 
 /* the block with ticket u waits for the block with ticket u - 1, then adds 1 to its data: a chain through all blocks
    that cannot deadlock in any dispatch order (a ticket is taken by a block that runs) */
-__global__ void InterBlockChain(int *ticket, int *flag, int *data)
+__global__ static void InterBlockChain(int *ticket, int *flag, int *data)
 {
   GILU_SHARED(int, go, 1);
   int u = gilu_block_ticket(ticket), t = (int)threadIdx.x;
@@ -244,7 +244,7 @@ static PetscErrorCode TestInterBlock(int nb, PetscBool *ok)
 /* ------------------------------------------------------------------------------------------ MMA */
 /* warp w of the block multiplies A_w (8x4, row-major at a + 32w), B_w (4x8, row-major at b + 32w) and adds C_w
    (8x8, row-major at c + 64w): D_w = A_w B_w + C_w, loaded and stored with the fragment layout */
-__global__ void MmaF64(const double *a, const double *b, const double *c, double *d)
+__global__ static void MmaF64(const double *a, const double *b, const double *c, double *d)
 {
   int    lane = gilu_lane_id(), w = gilu_warp_id(), row = lane >> 2, col = 2 * (lane & 3);
   double fa, fb, fc[2], fd[2];
@@ -305,7 +305,7 @@ static PetscErrorCode TestMma(PetscBool *ok)
 
 /* ------------------------------------------------------------------------------------------ shared memory */
 /* dynamic shared memory of 2 * blockDim.x doubles beside a static array: reversed twice through both */
-__global__ void DynamicShared(const double *x, double *out)
+__global__ static void DynamicShared(const double *x, double *out)
 {
   GILU_DYNAMIC_SHARED(double, s);
   GILU_SHARED(int, tag, NT);
@@ -352,7 +352,7 @@ static __device__ int Accumulate(int v)
   return acc[0];
 }
 
-__global__ void StaticShared(int *out)
+__global__ static void StaticShared(int *out)
 {
   GILU_SHARED(int, a, 32);
   GILU_SHARED(double, b, 32);
@@ -380,7 +380,7 @@ static PetscErrorCode TestStaticShared(PetscBool *ok)
 }
 
 /* ------------------------------------------------------------------------------------------ atomics */
-__global__ void Atomics(int *ci, double *cd, int *cmax, int *cas)
+__global__ static void Atomics(int *ci, double *cd, int *cmax, int *cas)
 {
   int g = (int)(blockIdx.x * blockDim.x + threadIdx.x);
 
@@ -421,7 +421,7 @@ static PetscErrorCode TestAtomics(PetscBool *ok)
 
 /* 64 KiB of dynamic shared memory: refused without cudaFuncSetAttribute's opt-in, as on every GPU; an opt-in beyond
    the device's limit is refused too */
-__global__ void LargeShared(int *out)
+__global__ static void LargeShared(int *out)
 {
   GILU_DYNAMIC_SHARED(int, s);
   const int n = 16384, t = (int)threadIdx.x;
@@ -463,14 +463,16 @@ static PetscErrorCode TestSharedOptin(PetscBool *ok)
 }
 
 /* ------------------------------------------------------------------------------------------ broken kernels */
+#if defined(GILU_CUDAEMU)
+/* launched only by the emulation's self-tests below (errors it must report; on a GPU they would hang or be undefined) */
 /* block 1, thread 3 waits for a flag that nobody sets */
-__global__ void DeadlockFlag(int *flag)
+__global__ static void DeadlockFlag(int *flag)
 {
   if (blockIdx.x == 1 && threadIdx.x == 3) gilu_wait_until_ge(&flag[0], 1);
 }
 
 /* warp 0 waits at the barrier; the other threads wait for a flag that warp 0 sets after the barrier */
-__global__ void DeadlockBarrier(int *flag)
+__global__ static void DeadlockBarrier(int *flag)
 {
   if (threadIdx.x < 32) {
     __syncthreads();
@@ -481,7 +483,7 @@ __global__ void DeadlockBarrier(int *flag)
 /* block b waits for block b - 1 by blockIdx: right when the blocks are dispatched in order (the self-test runs it so
    first), deadlocks when a later block is resident and block b - 1 is not, which the CUDA model allows (shown with
    reverse dispatch and 2 resident blocks) */
-__global__ void BlockIdxChain(int *flag)
+__global__ static void BlockIdxChain(int *flag)
 {
   int b = (int)blockIdx.x;
 
@@ -494,7 +496,7 @@ __global__ void BlockIdxChain(int *flag)
 }
 
 /* block 0 publishes data with a flag but no fence: a block waiting for the flag may see it before the data */
-__global__ void SignalNoFence(int *d)
+__global__ static void SignalNoFence(int *d)
 {
   if (blockIdx.x == 0 && threadIdx.x == 0) {
     d[1] = 42;
@@ -503,7 +505,7 @@ __global__ void SignalNoFence(int *d)
 }
 
 /* the two halves of a block meet at different barriers */
-__global__ void BarrierSites(int *d)
+__global__ static void BarrierSites(int *d)
 {
   if (threadIdx.x < 32) {
     d[threadIdx.x] = 1;
@@ -515,7 +517,7 @@ __global__ void BarrierSites(int *d)
 }
 
 /* half a warp shuffles while the other half votes */
-__global__ void DivergentWarp(int *out)
+__global__ static void DivergentWarp(int *out)
 {
   int lane = gilu_lane_id();
 
@@ -523,7 +525,6 @@ __global__ void DivergentWarp(int *out)
   else out[lane] = (int)gilu_ballot(1);
 }
 
-#if defined(GILU_CUDAEMU)
 /* the launch must fail (without printing) with a message that contains every string in want[] */
 static PetscErrorCode ExpectLaunchError(int which, const char *const want[], PetscBool *ok)
 {

@@ -74,7 +74,7 @@ __device__ static inline void RowSolveDevice(const GILUTriCUDA_s *t, PetscInt s,
 
 /* level-set: the stored rows [s0, s1) of one level */
 template <int BS>
-__global__ void LevelKernel(GILUTriCUDA_s t, PetscInt s0, PetscInt s1, PetscScalar *x)
+__global__ static void LevelKernel(GILUTriCUDA_s t, PetscInt s0, PetscInt s1, PetscScalar *x)
 {
   PetscInt s = s0 + (PetscInt)(blockIdx.x * blockDim.x + threadIdx.x);
 
@@ -83,7 +83,7 @@ __global__ void LevelKernel(GILUTriCUDA_s t, PetscInt s0, PetscInt s1, PetscScal
 
 /* sync-free by rows: the block's rows are those of its ticket (see the top of the file) */
 template <int BS>
-__global__ void SyncFreeKernel(GILUTriCUDA_s t, PetscScalar *x, int *flag, int *ticket)
+__global__ static void SyncFreeKernel(GILUTriCUDA_s t, PetscScalar *x, int *flag, int *ticket)
 {
   PetscInt s = (PetscInt)gilu_block_ticket(ticket) * (PetscInt)blockDim.x + (PetscInt)threadIdx.x;
 
@@ -103,7 +103,7 @@ __global__ void SyncFreeKernel(GILUTriCUDA_s t, PetscScalar *x, int *flag, int *
   columns of lower levels, of lower number.
 */
 template <int BS>
-__global__ void SyncFreeCSCKernel(GILUTriCUDA_s t, PetscScalar *x, int *flag, int *ticket)
+__global__ static void SyncFreeCSCKernel(GILUTriCUDA_s t, PetscScalar *x, int *flag, int *ticket)
 {
   PetscInt s = (PetscInt)gilu_block_ticket(ticket) * (PetscInt)blockDim.x + (PetscInt)threadIdx.x;
 
@@ -141,7 +141,7 @@ __global__ void SyncFreeCSCKernel(GILUTriCUDA_s t, PetscScalar *x, int *flag, in
 
 /* scalar-CSR: x_R -= S x_C, a thread per stored row (rows and columns of a square are disjoint: no race) */
 template <int BS>
-__global__ void SpMVScalarKernel(GILUTriCUDA_s t, PetscScalar *x)
+__global__ static void SpMVScalarKernel(GILUTriCUDA_s t, PetscScalar *x)
 {
   PetscInt s = (PetscInt)(blockIdx.x * blockDim.x + threadIdx.x);
 
@@ -154,7 +154,7 @@ __global__ void SpMVScalarKernel(GILUTriCUDA_s t, PetscScalar *x)
   reaches the shuffles (the grid's last rows may be beyond nrows: they add zeros).
 */
 template <int BS>
-__global__ void SpMVVectorKernel(GILUTriCUDA_s t, PetscScalar *x)
+__global__ static void SpMVVectorKernel(GILUTriCUDA_s t, PetscScalar *x)
 {
   const PetscInt width = t.width;
   const PetscInt g = (PetscInt)(blockIdx.x * blockDim.x + threadIdx.x), s = g / width, lane = g % width;

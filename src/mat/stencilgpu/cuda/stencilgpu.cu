@@ -16,7 +16,7 @@ typedef struct {
   double       *y;
 } MultArgs;
 
-__global__ void StencilGPUMultKernel(MultArgs k)
+__global__ static void StencilGPUMultKernel(MultArgs k)
 {
   const long long r = (long long)blockIdx.x * blockDim.x + threadIdx.x;
   const int       d = k.dof;

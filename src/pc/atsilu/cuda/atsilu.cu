@@ -11,14 +11,14 @@
 #define ATS_BLOCK 128
 
 /* rows of X: x_rj by RowSolve; zero receives max(n - r) over the rows r with a zero pivot */
-__global__ void ATSSolveRowsKernel(ATSCSR X, const PetscScalar *xold, PetscScalar *xnew, ATSCSR Y, ATSCSR B, int skipdiag, int *zero)
+__global__ static void ATSSolveRowsKernel(ATSCSR X, const PetscScalar *xold, PetscScalar *xnew, ATSCSR Y, ATSCSR B, int skipdiag, int *zero)
 {
   PetscInt r = (PetscInt)(blockIdx.x * blockDim.x + threadIdx.x);
 
   if (r < X.n && RowSolve(r, X.i, X.j, xold ? xold : xnew, xnew, &Y, &B, NULL, NULL, skipdiag ? PETSC_TRUE : PETSC_FALSE)) atomicMax(zero, (int)(X.n - r));
 }
 
-__global__ void ATSResidualKernel(ATSCSR A, ATSCSR At, ATSCSR L, ATSCSR Ut, PetscReal *rw)
+__global__ static void ATSResidualKernel(ATSCSR A, ATSCSR At, ATSCSR L, ATSCSR Ut, PetscReal *rw)
 {
   PetscInt r = (PetscInt)(blockIdx.x * blockDim.x + threadIdx.x);
 

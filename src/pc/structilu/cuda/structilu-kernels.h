@@ -147,7 +147,7 @@ static __device__ __forceinline__ void TileDone(int *flags, int tile, int sweep)
 
 /* forward: y_p = b_p - sum_{lower s} L_{p,s} y_{p+s} (ILU); IC: the blocks are U_{q,-s}^T and multiply z_q = D_q^{-1} y_q */
 template <int CFG>
-__global__ void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILUForward(SolveArgs k, int sweep)
+__global__ static void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILUForward(SolveArgs k, int sweep)
 {
   typedef typename FactorType<(CFG >> 4)>::T FT;
   const int                                  D = CFG & 15, DD = D * D;
@@ -207,7 +207,7 @@ __global__ void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILUForward(Sol
 
 /* backward: x_p = D_p^{-1} (y_p - sum_{upper s} U_{p,s} x_{p+s}), tiles by decreasing level */
 template <int CFG>
-__global__ void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILUBackward(SolveArgs k, int sweep)
+__global__ static void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILUBackward(SolveArgs k, int sweep)
 {
   typedef typename FactorType<(CFG >> 4)>::T FT;
   const int                                  D = CFG & 15, DD = D * D;
@@ -267,7 +267,7 @@ __global__ void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILUBackward(So
   are added in stage order, as in the tiles mapping.
 */
 template <int CFG>
-__global__ void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILULinesSolve(SolveArgs k, int dir)
+__global__ static void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILULinesSolve(SolveArgs k, int dir)
 {
   typedef typename FactorType<(CFG >> 4)>::T FT;
   const int                                  D = CFG & 15, DD = D * D;
@@ -518,7 +518,7 @@ static __device__ void FactorRow(const FactorArgs *k, int pos, int p, int a, int
 }
 
 template <int D>
-__global__ void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILUFactorKernel(FactorArgs k, int sweep)
+__global__ static void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILUFactorKernel(FactorArgs k, int sweep)
 {
   const int tile = BlockUnit(k.ticket, k.ticketbase), t = threadIdx.x, lp = t / D, a = t % D;
   const int pos = k.tileptr[tile] + lp, valid = pos < k.tileptr[tile + 1];
@@ -678,7 +678,7 @@ static __device__ void FactorRowMMA(const FactorArgs *k, int pos, int p, int swe
 }
 
 template <int D>
-__global__ void __launch_bounds__(GILU_WARP_MAX_THREADS) StructILUFactorMMAKernel(FactorArgs k, int sweep)
+__global__ static void __launch_bounds__(GILU_WARP_MAX_THREADS) StructILUFactorMMAKernel(FactorArgs k, int sweep)
 {
   const int tile = BlockUnit(k.ticket, k.ticketbase), lp = gilu_warp_id();
   const int pos = k.tileptr[tile] + lp, valid = pos < k.tileptr[tile + 1];
@@ -720,13 +720,13 @@ static __device__ void LinesFactor(const FactorArgs &k)
 }
 
 template <int D>
-__global__ void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILULinesFactor(FactorArgs k)
+__global__ static void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILULinesFactor(FactorArgs k)
 {
   LinesFactor<D, 0>(k);
 }
 
 template <int D>
-__global__ void __launch_bounds__(GILU_WARP_MAX_THREADS) StructILULinesFactorMMA(FactorArgs k)
+__global__ static void __launch_bounds__(GILU_WARP_MAX_THREADS) StructILULinesFactorMMA(FactorArgs k)
 {
   LinesFactor<D, 1>(k);
 }
@@ -793,7 +793,7 @@ static __device__ void FactorSubstage(const FactorArgs *k, int pos, int p, int a
 
 /* threads: group 0 (substage 1, the rows one level ahead) and group 1 (substage 2), DoF threads per line each */
 template <int D>
-__global__ void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILULinesFactorPipelined(FactorArgs k)
+__global__ static void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILULinesFactorPipelined(FactorArgs k)
 {
   const LinesMap *m  = &k.lines;
   const int       nt = (int)blockDim.x / 2, g = (int)threadIdx.x / nt, t = (int)threadIdx.x % nt, ln = t / D, a = t % D;
@@ -815,7 +815,7 @@ __global__ void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILULinesFactor
 }
 
 /* the single-precision copy of n values */
-__global__ void StructILUToSingle(const double *from, float *to, size_t n)
+__global__ static void StructILUToSingle(const double *from, float *to, size_t n)
 {
   for (size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x; t < n; t += (size_t)gridDim.x * blockDim.x) to[t] = (float)from[t];
 }
