@@ -2,7 +2,7 @@
 #
 #   make [all]                      configure if needed, build lib/libpetscgilu.so (and build/lib/libpetscgilutest.so)
 #   make check [s=PATTERN] ...      build, run tests/ and tutorials/ with PETSc's harness (+ tests/petsc-examples/run)
-#   make run                        build tutorials/ex1, compare -pc_type structilu with ilu at 64^3
+#   make run [NP=n] [THREADS=t]     build tutorials/ex1, structilu vs PETSc's ILU at 64^3
 #   make install [PREFIX=/usr/local] [DESTDIR=]
 #   make help                       everything else
 #
@@ -252,9 +252,10 @@ print-test check-test-errors cleantest: FORCE
 	+@$(PG_TEST_MAKE) $@
 
 # ------------------------------------------------------------------------------------------------ run
+# THREADS=t: structilu's threads per process (OMP_NUM_THREADS)
 run: all
 	@PETSCGILU_DIR=$(PETSCGILU_DIR) PETSC_DIR=$(PETSC_DIR) PETSC_ARCH=$(PETSC_ARCH) MAKE='$(MAKE)' \
-	  RUN_N='$(N)' RUN_ARGS='$(ARGS)' RUN_NP='$(NP)' MPIEXEC='$(MPIEXEC)' $(PETSCGILU_DIR)/config/run-main
+	  RUN_N='$(N)' RUN_ARGS='$(ARGS)' RUN_NP='$(NP)' RUN_THREADS='$(THREADS)' MPIEXEC='$(MPIEXEC)' $(PETSCGILU_DIR)/config/run-main
 
 # ------------------------------------------------------------------------------------------------ bench
 # bench/run.py against PETSc's preconditioners in the same run; BENCH_ARGS='--resume --only poisson' etc.
@@ -359,8 +360,13 @@ help: FORCE
 	@echo "                 schedules inorder, reverse, random:7; ends with 'mutants: N, killed: K, ...' (tests/mutations/run)"
 	@echo "                   MUTATE=regex (files)  MUTATIONS_JOBS=2  MUTATIONS_TESTS=cover (fewer tests; CI)"
 	@echo "  print-test     list the selected harness labels (same s=)"
-	@echo "  run            build tutorials/ex1; 3D Poisson at N^3 (N=64) with CG + structilu vs ilu, table of"
-	@echo "                 iterations and KSPSolve/PCSetUp/PCApply times (ARGS='..' extra options, NP=n)"
+	@echo "  run            build tutorials/ex1; 3D Poisson at N^3 with CG, structilu vs PETSc's ILU(0) in the same run"
+	@echo "                 (on NP > 1 processes -pc_type bjacobi -sub_pc_type ilu; structilu is then block Jacobi too, one"
+	@echo "                 block per process); one table: processes, threads, iterations, setup (PCSetUp), solve (KSPSolve),"
+	@echo "                 apply (PCApply) in seconds from -log_view's CSV (max over processes) and the ratios to PETSc's;"
+	@echo "                 logs in build/run/"
+	@echo "                   N=64  NP=1  THREADS=t (structilu's host threads per process, sets OMP_NUM_THREADS; default:"
+	@echo "                   OMP_NUM_THREADS, else the cores divided among the processes)  ARGS='..' (options for both)"
 	@echo "  bench          build, then bench/run.py --size full: structilu (1, 2 threads) vs PETSc ilu (AIJ, BAIJ), icc,"
 	@echo "                 bjacobi (2 ranks), hypre euclid/pilut/boomeramg on the stencil problems + STREAM, then the"
 	@echo "                 feature suites; writes build/bench/results/<date>-<host>.{json,md}, plots; PUBLISH=1: also the"
