@@ -1,8 +1,9 @@
 # petscgilu: a PETSc plugin library (preconditioners, matrix type, triangular solvers; host + CUDA)
 #
-#   make [all]                      configure if needed, build lib/libpetscgilu.so (and build/lib/libpetscgilutest.so)
+#   make [all]                      configure if needed, build lib/libpetscgilu.so, with CUDA lib/libpetscgilu_cuda.so
+#                                   (and build/lib/libpetscgilutest.so)
 #   make check [s=PATTERN] ...      build, run tests/ and tutorials/ with PETSc's harness (+ tests/petsc-examples/run)
-#   make run                        build tutorials/ex1, compare -pc_type structilu with ilu at 64^3
+#   make run [NP=n] [THREADS=t]     build lib/libpetscgilu.so (no nvcc) and tutorials/ex1, structilu vs PETSc's ILU at 64^3
 #   make install [PREFIX=/usr/local] [DESTDIR=]
 #   make help                       everything else
 #
@@ -24,6 +25,11 @@ PG_LIB        := $(PETSCGILU_DIR)/lib/$(PG_LIBNAME)
 PG_VERSION_MM := $(shell awk '$$2 == "PETSCGILU_VERSION_MAJOR" { a = $$3 } $$2 == "PETSCGILU_VERSION_MINOR" { b = $$3 } END { print a "." b }' $(PETSCGILU_DIR)/include/petscgiluversion.h)
 PG_SONAME     := $(PG_LIBNAME).$(PG_VERSION_MM)
 PG_TESTDIR    := $(PG_BUILDDIR)/tests
+# the nvcc objects: a library of their own, which libpetscgilu.so opens (dlopen) the first time the cuda back-end is
+# considered (src/sys/backend.c, GILU_CUDA_LIBRARY): libpetscgilu.so builds without nvcc and loads without libcudart
+PG_CUDA_LIBNAME := libpetscgilu_cuda.so
+PG_CUDA_SONAME  := $(PG_CUDA_LIBNAME).$(PG_VERSION_MM)
+PG_CUDA_LIB     := $(PETSCGILU_DIR)/lib/$(PG_CUDA_LIBNAME)
 # the test library (src/test/, include/petscgilutest.h): test matrices, the emulation's self-tests, the cuSPARSE
 # baselines; linked by the programs of tests/ (gmakefile.test), never installed, never loaded by -dll_append
 PG_TESTLIB    := $(PG_BUILDDIR)/lib/libpetscgilutest.so
@@ -75,11 +81,18 @@ pg_rwildcard = $(foreach d,$(wildcard $(1:=/*)),$(call pg_rwildcard,$d,$2) $(fil
 PG_ALL_C_SRCS  := $(sort $(call pg_rwildcard,$(PG_SRCDIR),*.c))
 PG_ALL_CU_SRCS := $(sort $(call pg_rwildcard,$(PG_SRCDIR),*.cu))
 pg_objs = $(patsubst $(PG_SRCDIR)/%.c,$(PG_OBJDIR)/%.o,$1) \
-          $(if $(filter 1,$(PETSCGILU_HAVE_CUDA)),$(patsubst $(PG_SRCDIR)/%.cu,$(PG_OBJDIR)/%.cu.o,$2)) \
           $(if $(filter 1,$(PETSCGILU_HAVE_CUDAEMU)),$(patsubst $(PG_SRCDIR)/%.cu,$(PG_OBJDIR)/%.cudaemu.o,$2))
-# each .cu is also compiled by the host C++ compiler for the CUDA emulation (cudaemu), with or without CUDA
-PG_OBJS     := $(call pg_objs,$(filter-out $(PG_SRCDIR)/test/%,$(PG_ALL_C_SRCS)),$(filter-out $(PG_SRCDIR)/test/%,$(PG_ALL_CU_SRCS)))
-PG_TEST_OBJS := $(call pg_objs,$(filter $(PG_SRCDIR)/test/%,$(PG_ALL_C_SRCS)),$(filter $(PG_SRCDIR)/test/%,$(PG_ALL_CU_SRCS)))
+pg_cuobjs = $(if $(filter 1,$(PETSCGILU_HAVE_CUDA)),$(patsubst $(PG_SRCDIR)/%.cu,$(PG_OBJDIR)/%.cu.o,$1))
+# each .cu is also compiled by the host C++ compiler for the CUDA emulation (cudaemu), with or without CUDA: those
+# objects are libpetscgilu.so's; the nvcc ones are lib/libpetscgilu_cuda.so's (the test library holds both of its own)
+PG_LIB_C_SRCS  := $(filter-out $(PG_SRCDIR)/test/%,$(PG_ALL_C_SRCS))
+PG_LIB_CU_SRCS := $(filter-out $(PG_SRCDIR)/test/%,$(PG_ALL_CU_SRCS))
+PG_OBJS      := $(call pg_objs,$(PG_LIB_C_SRCS),$(PG_LIB_CU_SRCS))
+PG_CUDA_OBJS := $(call pg_cuobjs,$(PG_LIB_CU_SRCS))
+PG_TEST_OBJS := $(call pg_objs,$(filter $(PG_SRCDIR)/test/%,$(PG_ALL_C_SRCS)),$(filter $(PG_SRCDIR)/test/%,$(PG_ALL_CU_SRCS))) \
+                $(call pg_cuobjs,$(filter $(PG_SRCDIR)/test/%,$(PG_ALL_CU_SRCS)))
+# the CUDA library when the build has CUDA (empty otherwise)
+PG_CUDA_LIB_IF := $(if $(PG_CUDA_OBJS),$(PG_CUDA_LIB))
 
 PG_INCLUDES := -I$(PETSCGILU_DIR)/include -I$(PG_BUILDDIR)/include
 PG_CWARN    := -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare $(if $(filter 1,$(WERROR)),-Werror)
@@ -92,11 +105,12 @@ PG_NVCC_FLAGS := -O3 -Xcompiler -fPIC -gencode arch=compute_80,code=sm_80 -genco
 PG_EMU_FLAGS  := -x c++ -std=c++14 -DGILU_CUDAEMU $(filter-out -std=% -fvisibility=%,$(CXX_FLAGS)) $(PG_CWARN)
 PG_MPI_INCLUDES = $(eval PG_MPI_INCLUDES := $$(or $$(shell $(PCC) --showme:compile 2>/dev/null),$$(filter -I%,$$(shell $(PCC) -show 2>/dev/null))))$(PG_MPI_INCLUDES)
 PG_COMMA     := ,
+# libcudart: only lib/libpetscgilu_cuda.so and the test library link it
 PG_CUDA_LIBS := $(if $(filter 1,$(PETSCGILU_HAVE_CUDA)),$(CUDA_LDFLAGS) -lcudart)
 # nvcc runs ptxas, fatbinary and nvlink from PATH: those of its own release first (config/configure found them)
 PG_NVCC_RUN  = $(if $(NVCC_TOOLDIR),PATH='$(NVCC_TOOLDIR)':"$$PATH" )$(NVCC)
-# cuSPARSE: only the test library's baselines call it
-PG_TEST_CUDA_LIBS := $(if $(filter 1,$(PETSCGILU_HAVE_CUDA)),$(PG_CUDA_LIBS) -lcusparse)
+# cuSPARSE: only the test library's baselines call it; its nvcc objects use the device layer of the CUDA library
+PG_TEST_CUDA_LIBS := $(if $(filter 1,$(PETSCGILU_HAVE_CUDA)),-lpetscgilu_cuda $(PG_CUDA_LIBS) -lcusparse)
 
 # quiet by default, V=1 shows the commands
 PG_Q    := $(if $(filter 1,$(V)),,@)
@@ -105,16 +119,18 @@ pg_say   = $(if $(filter 1,$(V)),,@printf '  %-6s %s\n' '$1' '$(patsubst $(PETSC
 # relink when the set of objects changes (a source removed or renamed), not only when one is newer
 # (tests/mutations/run reads both lists: every object but the mutated one is taken as up to date)
 PG_OBJLIST := $(PG_OBJDIR)/objects.list
+PG_CUDA_OBJLIST := $(PG_OBJDIR)/cuda-objects.list
 PG_TEST_OBJLIST := $(PG_OBJDIR)/test-objects.list
 ifneq ($(PG_NEED_CONF),)
 ifneq ($(wildcard $(PG_CONFVARS)),)
 $(shell mkdir -p $(PG_OBJDIR) && { echo '$(PG_OBJS)' | cmp -s - $(PG_OBJLIST) || echo '$(PG_OBJS)' > $(PG_OBJLIST); } && \
+  { echo '$(PG_CUDA_OBJS)' | cmp -s - $(PG_CUDA_OBJLIST) || echo '$(PG_CUDA_OBJS)' > $(PG_CUDA_OBJLIST); } && \
   { echo '$(PG_TEST_OBJS)' | cmp -s - $(PG_TEST_OBJLIST) || echo '$(PG_TEST_OBJS)' > $(PG_TEST_OBJLIST); })
 endif
 endif
 
 # ------------------------------------------------------------------------------------------------ build
-all: $(PG_LIB) $(PG_TESTLIB)
+all: $(PG_LIB) $(PG_CUDA_LIB_IF) $(PG_TESTLIB)
 
 # the host kernels (sweeps, factorizations, the pack of the values) at -O3 when PETSc's flags optimize (-O2): the
 # fixed-size block loops unroll and vectorize (snes ex19's setup ~15% faster); the same values (no reassociation)
@@ -141,24 +157,32 @@ $(PG_OBJDIR)/%.cudaemu.o: $(PG_SRCDIR)/%.cu $(PG_CONFVARS)
 	$(PG_Q)$(CUDAEMU_CXX) -c $(PG_EMU_FLAGS) $(CXXCPPFLAGS) $(PG_INCLUDES) $(CXXFLAGS) -MMD -MP -MF $(@:.o=.d) -MT $@ $< -o $@
 	$(PG_Q)objcopy --wildcard --keep-global-symbol='*_cudaemu' $@
 
-# the C++ driver: nvcc's objects need libstdc++ (__gxx_personality_v0, __cxa_guard_*)
+# the C++ driver: the emulated objects need libstdc++ (__gxx_personality_v0, __cxa_guard_*)
 $(PG_LIB): $(PG_OBJS) $(PG_OBJLIST) $(PG_CONFVARS)
 	@mkdir -p $(@D)
 	$(if $(PG_OBJS),,@echo "warning: no sources under src/: building an empty $(PG_LIBNAME)" >&2)
 	$(call pg_say,LINK,$@)
 	$(PG_Q)$(CXX_LINKER) -shared $(PCC_LINKER_FLAGS) -o $(@D)/$(PG_SONAME) $(PG_OBJS) -Wl,-soname,$(PG_SONAME) -Wl,--no-undefined \
-	  $(OPENMP_FLAG) $(PG_CUDA_LIBS) $(PETSC_LIB) $(LDFLAGS)
+	  $(OPENMP_FLAG) $(PETSC_LIB) $(LDFLAGS)
 	$(PG_Q)ln -sf $(PG_SONAME) $@
+
+# the nvcc objects and libcudart; they call libpetscgilu.so (found beside it: $$ORIGIN) for what the host plans
+$(PG_CUDA_LIB): $(PG_CUDA_OBJS) $(PG_CUDA_OBJLIST) | $(PG_LIB)
+	@mkdir -p $(@D)
+	$(call pg_say,LINK,$@)
+	$(PG_Q)$(CXX_LINKER) -shared $(PCC_LINKER_FLAGS) -o $(@D)/$(PG_CUDA_SONAME) $(PG_CUDA_OBJS) -Wl,-soname,$(PG_CUDA_SONAME) -Wl,--no-undefined \
+	  -Wl,-rpath,'$$ORIGIN' -L$(@D) -lpetscgilu $(PG_CUDA_LIBS) $(PETSC_LIB) $(LDFLAGS)
+	$(PG_Q)ln -sf $(PG_CUDA_SONAME) $@
 
 # the test library links the library: its emulated kernels run on the library's emulation runtime, its cuSPARSE
 # baselines allocate and copy through the library's device layer (both exported at developer level)
-$(PG_TESTLIB): $(PG_TEST_OBJS) $(PG_TEST_OBJLIST) $(PG_LIB)
+$(PG_TESTLIB): $(PG_TEST_OBJS) $(PG_TEST_OBJLIST) $(PG_LIB) $(PG_CUDA_LIB_IF)
 	@mkdir -p $(@D)
 	$(call pg_say,LINK,$@)
 	$(PG_Q)$(CXX_LINKER) -shared $(PCC_LINKER_FLAGS) -o $@ $(PG_TEST_OBJS) -Wl,-soname,$(@F) -Wl,--no-undefined \
 	  -Wl,-rpath,$(PETSCGILU_DIR)/lib -L$(PETSCGILU_DIR)/lib -lpetscgilu $(OPENMP_FLAG) $(PG_TEST_CUDA_LIBS) $(PETSC_LIB) $(LDFLAGS)
 
--include $(PG_OBJS:.o=.d) $(PG_TEST_OBJS:.o=.d)
+-include $(PG_OBJS:.o=.d) $(PG_CUDA_OBJS:.o=.d) $(PG_TEST_OBJS:.o=.d)
 
 # (re)configure explicitly, e.g. make configure PETSCGILU_WITH_CUDA=0
 configure: FORCE
@@ -261,9 +285,11 @@ print-test check-test-errors cleantest: FORCE
 	+@$(PG_TEST_MAKE) $@
 
 # ------------------------------------------------------------------------------------------------ run
-run: all
+# only the host library: the nvcc objects (lib/libpetscgilu_cuda.so, half of a first build) are not waited for; auto
+# picks the host where that library is absent. THREADS=t: structilu's threads per process (OMP_NUM_THREADS).
+run: $(PG_LIB)
 	@PETSCGILU_DIR=$(PETSCGILU_DIR) PETSC_DIR=$(PETSC_DIR) PETSC_ARCH=$(PETSC_ARCH) MAKE='$(MAKE)' \
-	  RUN_N='$(N)' RUN_ARGS='$(ARGS)' RUN_NP='$(NP)' MPIEXEC='$(MPIEXEC)' $(PETSCGILU_DIR)/config/run-main
+	  RUN_N='$(N)' RUN_ARGS='$(ARGS)' RUN_NP='$(NP)' RUN_THREADS='$(THREADS)' MPIEXEC='$(MPIEXEC)' $(PETSCGILU_DIR)/config/run-main
 
 # ------------------------------------------------------------------------------------------------ bench
 # bench/run.py against PETSc's preconditioners in the same run; BENCH_ARGS='--resume --only poisson' etc.
@@ -321,6 +347,8 @@ install: all
 	install -d $(PG_DEST)/lib $(PG_DEST)/lib/pkgconfig $(PG_DEST)/include
 	install -m 755 $(PETSCGILU_DIR)/lib/$(PG_SONAME) $(PG_DEST)/lib/$(PG_SONAME)
 	ln -sf $(PG_SONAME) $(PG_DEST)/lib/$(PG_LIBNAME)
+	$(if $(PG_CUDA_LIB_IF),install -m 755 $(PETSCGILU_DIR)/lib/$(PG_CUDA_SONAME) $(PG_DEST)/lib/$(PG_CUDA_SONAME))
+	$(if $(PG_CUDA_LIB_IF),ln -sf $(PG_CUDA_SONAME) $(PG_DEST)/lib/$(PG_CUDA_LIBNAME))
 	install -m 644 $(PETSCGILU_DIR)/include/petscgilu.h $(PETSCGILU_DIR)/include/petscgiluversion.h $(PG_CONFH) $(PG_DEST)/include/
 	if [ -d $(PETSCGILU_DIR)/include/petscgilu ]; then \
 	  cd $(PETSCGILU_DIR)/include && find petscgilu -type f -name '*.h' -exec install -D -m 644 {} $(PG_DEST)/include/{} \; ; \
@@ -352,9 +380,10 @@ distclean: clean
 
 help: FORCE
 	@echo "petscgilu makefile targets:"
-	@echo "  all (default)  configure when needed (config/install-deps, config/configure), build lib/$(PG_LIBNAME) and"
-	@echo "                 the test library build/lib/libpetscgilutest.so (src/test/: test matrices, the emulation's"
-	@echo "                 self-tests, the cuSPARSE baselines; linked by tests/, not installed)"
+	@echo "  all (default)  configure when needed (config/install-deps, config/configure), build lib/$(PG_LIBNAME), with"
+	@echo "                 CUDA lib/$(PG_CUDA_LIBNAME) (the nvcc objects; $(PG_LIBNAME) loads it when the cuda back-end is"
+	@echo "                 considered), and the test library build/lib/libpetscgilutest.so (src/test/: test matrices, the"
+	@echo "                 emulation's self-tests, the cuSPARSE baselines; linked by tests/, not installed)"
 	@echo "  check          build, run tests/ and tutorials/ with PETSc's harness (build/tests), then"
 	@echo "                 tests/petsc-examples/run if present; ends with 'N passed, N failed, N skipped'"
 	@echo "                   s='tests-ex1_*'   select harness tests (labels: tests-<prog>_<suffix>, tutorials-...;"
@@ -369,8 +398,13 @@ help: FORCE
 	@echo "                 schedules inorder, reverse, random:7; ends with 'mutants: N, killed: K, ...' (tests/mutations/run)"
 	@echo "                   MUTATE=regex (files)  MUTATIONS_JOBS=2  MUTATIONS_TESTS=cover (fewer tests; CI)"
 	@echo "  print-test     list the selected harness labels (same s=)"
-	@echo "  run            build tutorials/ex1; 3D Poisson at N^3 (N=64) with CG + structilu vs ilu, table of"
-	@echo "                 iterations and KSPSolve/PCSetUp/PCApply times (ARGS='..' extra options, NP=n)"
+	@echo "  run            build lib/$(PG_LIBNAME) (not the nvcc objects) and tutorials/ex1; 3D Poisson at N^3 with CG,"
+	@echo "                 structilu vs PETSc's ILU(0) in the same run (on NP > 1 processes -pc_type bjacobi -sub_pc_type"
+	@echo "                 ilu; structilu is then block Jacobi too, one block per process); one table: processes, threads,"
+	@echo "                 iterations, setup (PCSetUp), solve (KSPSolve), apply (PCApply) in seconds from -log_view's CSV"
+	@echo "                 (max over processes) and the ratios to PETSc's; logs in build/run/"
+	@echo "                   N=64  NP=1  THREADS=t (structilu's host threads per process, sets OMP_NUM_THREADS; default:"
+	@echo "                   OMP_NUM_THREADS, else the cores divided among the processes)  ARGS='..' (options for both)"
 	@echo "  bench          build, then bench/run.py --size full: structilu (1, 2 threads) vs PETSc ilu (AIJ, BAIJ), icc,"
 	@echo "                 bjacobi (2 ranks), hypre euclid/pilut/boomeramg on the stencil problems + STREAM, then the"
 	@echo "                 feature suites; writes build/bench/results/<date>-<host>.{json,md}, plots; PUBLISH=1: also the"
@@ -396,8 +430,9 @@ help: FORCE
 	@echo "  format         clang-format -i all sources (PETSc's style, .clang-format)"
 	@echo "  clean          remove objects, tests, lib/ and the test library    distclean: also the configuration (build/)"
 	@echo "variables: V=1 (show commands) WERROR=1 (warnings are errors; CI) CFLAGS= NVCCFLAGS= CXXFLAGS= (cudaemu objects) LDFLAGS="
-	@echo "each src/**/*.cu builds twice: nvcc -> <name>.cu.o (with CUDA) and the host C++ compiler -DGILU_CUDAEMU ->"
-	@echo "  <name>.cudaemu.o (the emulated back-end; external names end in _cudaemu; see include/petscgilu/private/gilucuda.h)"
+	@echo "each src/**/*.cu builds twice: nvcc -> <name>.cu.o (with CUDA; in lib/$(PG_CUDA_LIBNAME)) and the host C++ compiler"
+	@echo "  -DGILU_CUDAEMU -> <name>.cudaemu.o (the emulated back-end, in lib/$(PG_LIBNAME); external names end in _cudaemu;"
+	@echo "  see include/petscgilu/private/gilucuda.h)"
 	@echo "one test program:  make -f gmakefile.test build/tests/tutorials/ex1   (or build/tests/tests/<name>)"
 	@echo "  then run it:     build/tests/tutorials/ex1 -ksp_converged_reason -pc_type structilu"
 	@echo "one harness test:  make check s='tests-ex1_1'   or   make -f gmakefile.test test s='tests-ex1_1'"

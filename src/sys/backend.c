@@ -2,9 +2,15 @@
    Which back-ends this build of petscgilu has, which devices it finds at run time, and the choice of back-end:
    -gilu_backend auto|host|cuda|cudaemu (the global default; objects have their own option, e.g. -pc_structilu_backend).
 */
+#if !defined(_GNU_SOURCE)
+  #define _GNU_SOURCE /* dladdr() */
+#endif
 #include <petscgilu/private/backend.h>
 #if defined(PETSCGILU_HAVE_CUDAEMU)
   #include <petscgilu/private/cudaemu.h>
+#endif
+#if defined(PETSCGILU_HAVE_CUDA)
+  #include <dlfcn.h>
 #endif
 
 #if defined(PETSCGILU_HAVE_CUDA)
@@ -34,6 +40,63 @@ PetscErrorCode GILUNodeRankSetUp(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+#if defined(PETSCGILU_HAVE_CUDA)
+/* The CUDA back-end's library (the nvcc objects): opened once, the first time the cuda back-end is considered (the
+   device count of auto, -gilu_backend cuda). It is looked for in the folder libpetscgilu.so was loaded from (dladdr),
+   so the build tree and an installation each load their own; without dladdr, in dlopen()'s search path. Never
+   closed: its kernels may run until the program ends. */
+static void     *GILUCudaLib = NULL;
+static PetscBool GILUCudaLibTried = PETSC_FALSE;
+static char      GILUCudaLibWhy[PETSC_MAX_PATH_LEN + 512];
+
+PetscErrorCode GILUCudaLibraryOpen(PetscBool *loaded, const char **why)
+{
+  char path[PETSC_MAX_PATH_LEN] = GILU_CUDA_LIBRARY;
+
+  PetscFunctionBegin;
+  if (!GILUCudaLibTried) {
+  #if defined(PETSC_HAVE_DLADDR)
+    Dl_info info;
+
+    if (dladdr((void *)GILUCudaLibraryOpen, &info) && info.dli_fname && strchr(info.dli_fname, '/')) {
+      char *slash;
+
+      PetscCall(PetscStrncpy(path, info.dli_fname, sizeof(path)));
+      PetscCall(PetscStrrchr(path, '/', &slash)); /* slash points past the last '/' */
+      *slash = 0;
+      PetscCall(PetscStrlcat(path, GILU_CUDA_LIBRARY, sizeof(path)));
+    }
+  #endif
+    GILUCudaLibTried = PETSC_TRUE;
+    GILUCudaLib      = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (!GILUCudaLib) {
+      const char *err = dlerror();
+
+      PetscCall(PetscSNPrintf(GILUCudaLibWhy, sizeof(GILUCudaLibWhy), "the CUDA back-end's library %s could not be loaded (%s); 'make' builds it beside lib/libpetscgilu.so ('make run' builds only the host library), 'make install' installs both", path, err ? err : "no reason given"));
+      PetscCall(PetscInfo(NULL, "%s\n", GILUCudaLibWhy));
+    } else PetscCall(PetscInfo(NULL, "loaded the CUDA back-end's library %s\n", path));
+  }
+  *loaded = GILUCudaLib ? PETSC_TRUE : PETSC_FALSE;
+  if (why) *why = GILUCudaLib ? NULL : GILUCudaLibWhy;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode GILUCudaLibrarySym(const char name[], void (**f)(void))
+{
+  PetscBool   loaded;
+  const char *why;
+  void       *sym;
+
+  PetscFunctionBegin;
+  PetscCall(GILUCudaLibraryOpen(&loaded, &why));
+  PetscCheck(loaded, PETSC_COMM_SELF, PETSC_ERR_LIB, "The CUDA back-end needs %s: %s", name, why);
+  sym = dlsym(GILUCudaLib, name);
+  PetscCheck(sym, PETSC_COMM_SELF, PETSC_ERR_LIB, "%s not found in the CUDA back-end's library %s: it was not built from these sources (run make)", name, GILU_CUDA_LIBRARY);
+  *f = (void (*)(void))sym;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+#endif
+
 const char *const PetscGILUBackendTypes[] = {"auto", "host", "cuda", "cudaemu", "PetscGILUBackendType", "PETSCGILU_BACKEND_", NULL};
 
 PetscErrorCode PetscGILUGetDeviceCount(PetscInt *count)
@@ -44,7 +107,15 @@ PetscErrorCode PetscGILUGetDeviceCount(PetscInt *count)
   if (cached < 0) {
     cached = 0;
 #if defined(PETSCGILU_HAVE_CUDA)
-    PetscCall(PetscGILUGetDeviceCount_CUDA(&cached));
+    PetscBool loaded;
+
+    PetscCall(GILUCudaLibraryOpen(&loaded, NULL)); /* without its library the cuda back-end has no device */
+    if (loaded) {
+      PetscErrorCode (*count)(PetscInt *);
+
+      PetscCall(GILUCudaLibrarySym("PetscGILUGetDeviceCount_CUDA", (void (**)(void))&count));
+      PetscCall((*count)(&cached));
+    }
 #endif
   }
   *count = cached;
@@ -58,7 +129,14 @@ PetscErrorCode PetscGILUBackendDescribe(char line[], size_t len)
   PetscFunctionBegin;
   PetscCall(PetscGILUGetDeviceCount(&ndev));
 #if defined(PETSCGILU_HAVE_CUDA)
-  PetscCall(PetscSNPrintf(line, len, "library built with CUDA; %" PetscInt_FMT " CUDA device(s) found%s", ndev, GILU_HAVE_CUDAEMU_BUILD ? "; CUDA emulation (cudaemu) available" : ""));
+  {
+    PetscBool   loaded;
+    const char *why;
+
+    PetscCall(GILUCudaLibraryOpen(&loaded, &why));
+    if (loaded) PetscCall(PetscSNPrintf(line, len, "library built with CUDA; %" PetscInt_FMT " CUDA device(s) found%s", ndev, GILU_HAVE_CUDAEMU_BUILD ? "; CUDA emulation (cudaemu) available" : ""));
+    else PetscCall(PetscSNPrintf(line, len, "library built with CUDA, but %s%s", why, GILU_HAVE_CUDAEMU_BUILD ? "; CUDA emulation (cudaemu) available" : ""));
+  }
 #else
   PetscCall(PetscSNPrintf(line, len, "library built without CUDA%s", GILU_HAVE_CUDAEMU_BUILD ? "; CUDA emulation (cudaemu) available" : ""));
 #endif
@@ -144,6 +222,15 @@ PetscErrorCode PetscGILUBackendResolve(MPI_Comm comm, PetscGILUBackendType type,
     break;
   case PETSCGILU_BACKEND_CUDA:
     PetscCheck(GILU_HAVE_CUDA_BUILD, comm, PETSC_ERR_SUP_SYS, "The CUDA back-end was asked for (-gilu_backend cuda or an object's -..._backend cuda), but petscgilu was built without CUDA: rebuild with PETSCGILU_WITH_CUDA=1, or use -gilu_backend host (or cudaemu, the host emulation of the CUDA kernels)");
+#if defined(PETSCGILU_HAVE_CUDA)
+    {
+      PetscBool   loaded;
+      const char *why;
+
+      PetscCall(GILUCudaLibraryOpen(&loaded, &why));
+      PetscCheck(loaded, comm, PETSC_ERR_LIB, "The CUDA back-end was asked for (-gilu_backend cuda or an object's -..._backend cuda), but %s; or use -gilu_backend host (or cudaemu, the host emulation of the CUDA kernels)", why);
+    }
+#endif
     PetscCheck(ndev > 0, comm, PETSC_ERR_SUP_SYS, "The CUDA back-end was asked for (-gilu_backend cuda or an object's -..._backend cuda), but no CUDA device was found (no GPU or no driver): use -gilu_backend auto or host (or cudaemu, the host emulation of the CUDA kernels)");
     *resolved = type;
     break;

@@ -9,8 +9,12 @@
 
    Each of these .cu files is built twice (see gilucuda.h): by nvcc, with the plain names, and for the emulation
    (cudaemu), where every external name ends in _cudaemu. Code in a .cu file calls the functions of its own build
-   through GILU_CUDA_NAME(f); C code calls the plain names only under PETSCGILU_HAVE_CUDA and the _cudaemu names
-   only under PETSCGILU_HAVE_CUDAEMU.
+   through GILU_CUDA_NAME(f); C code calls the _cudaemu names only under PETSCGILU_HAVE_CUDAEMU and never the plain
+   names: the nvcc objects are a library of their own, lib/libpetscgilu_cuda.so (GILU_CUDA_LIBRARY), which needs
+   libcudart and which libpetscgilu.so opens the first time the cuda back-end is considered (GILUCudaLibraryOpen());
+   C code takes its functions by name (GILUCudaLibrarySym(), GILUBackendGetDeviceOps()). So libpetscgilu.so builds
+   without nvcc and loads where CUDA is not installed. What the nvcc objects use of libpetscgilu.so is exported
+   (PETSC_EXTERN, developer level): GILUNodeRank, GILU_CopyToGPU/CPU, the StructILUPlan functions.
 */
 #ifndef PETSCGILU_BACKEND_H
 #define PETSCGILU_BACKEND_H
@@ -18,12 +22,13 @@
 #include <petscgilu.h>
 #include <petscgilu/private/giluimpl.h>
 
-PETSC_INTERN PetscLogEvent GILU_CopyToGPU, GILU_CopyToCPU; /* registered in gilu.c */
+PETSC_EXTERN PetscLogEvent GILU_CopyToGPU, GILU_CopyToCPU; /* registered in gilu.c; exported for lib/libpetscgilu_cuda.so */
 
 /* The index of this process among those of PETSC_COMM_WORLD on its node (MPI_COMM_TYPE_SHARED) and their number,
    found once by PetscGILUInitializePackage() (collective there), used without communication by GILUDeviceSelect()
    (the rank) and GILUGetNumThreads() (the size divides the default host threads) */
-PETSC_INTERN PetscMPIInt    GILUNodeRank, GILUNodeSize;
+PETSC_EXTERN PetscMPIInt    GILUNodeRank; /* exported for lib/libpetscgilu_cuda.so */
+PETSC_INTERN PetscMPIInt    GILUNodeSize;
 PETSC_INTERN PetscErrorCode GILUNodeRankSetUp(void);
 
 /* ------------------------------------------------------------------------------------------ the back-end mechanism
@@ -38,11 +43,26 @@ PETSC_INTERN PetscErrorCode GILUNodeRankSetUp(void);
    - the apply path calls through the table it holds (or the host kernels when it holds none) and never decides
      the back-end again. */
 #if defined(PETSCGILU_HAVE_CUDA)
-  #define GILU_DEVICE_GETOPS_DECLARE_CUDA(getops, Ops) PETSC_INTERN PetscErrorCode getops(const Ops **);
-  #define GILU_BACKEND_CALL_CUDA(call)                 PetscCall(call)
+/* The library of the nvcc objects, in the folder of libpetscgilu.so (its version is libpetscgilu.so's) */
+  #define GILU_CUDA_LIBRARY "libpetscgilu_cuda.so." PetscStringize(PETSCGILU_VERSION_MAJOR) "." PetscStringize(PETSCGILU_VERSION_MINOR)
+/* Opens GILU_CUDA_LIBRARY once (later calls return the first answer): *loaded is PETSC_FALSE when it is missing or
+   cannot be loaded (e.g. no libcudart), and *why (optional, NULL when loaded) says why in words */
+PETSC_INTERN PetscErrorCode GILUCudaLibraryOpen(PetscBool *, const char **);
+/* A function of GILU_CUDA_LIBRARY by name; an error that says why when the library cannot be loaded */
+PETSC_INTERN PetscErrorCode GILUCudaLibrarySym(const char[], void (**)(void));
+  /* the nvcc build defines getops in GILU_CUDA_LIBRARY, exported; C code calls it through a pointer of type getops_Fn */
+  #define GILU_DEVICE_GETOPS_DECLARE_CUDA(getops, Ops) \
+    PETSC_EXTERN PetscErrorCode getops(const Ops **); \
+    typedef PetscErrorCode      getops##_Fn(const Ops **);
+  #define GILU_BACKEND_CALL_CUDA(getops, ops) \
+    do { \
+      getops##_Fn *getops_; \
+      PetscCall(GILUCudaLibrarySym(#getops, (void (**)(void))&getops_)); \
+      PetscCall(getops_(ops)); \
+    } while (0)
 #else
   #define GILU_DEVICE_GETOPS_DECLARE_CUDA(getops, Ops)
-  #define GILU_BACKEND_CALL_CUDA(call) (void)0
+  #define GILU_BACKEND_CALL_CUDA(getops, ops) (void)0
 #endif
 #if defined(PETSCGILU_HAVE_CUDAEMU)
   #define GILU_DEVICE_GETOPS_DECLARE_CUDAEMU(getops, Ops) PETSC_INTERN PetscErrorCode getops##_cudaemu(const Ops **);
@@ -56,7 +76,7 @@ PETSC_INTERN PetscErrorCode GILUNodeRankSetUp(void);
 #define GILUBackendGetDeviceOps(ran, getops, ops) \
   do { \
     *(ops) = NULL; \
-    if ((ran) == PETSCGILU_BACKEND_CUDA) GILU_BACKEND_CALL_CUDA(getops(ops)); \
+    if ((ran) == PETSCGILU_BACKEND_CUDA) GILU_BACKEND_CALL_CUDA(getops, ops); \
     else if ((ran) == PETSCGILU_BACKEND_CUDAEMU) GILU_BACKEND_CALL_CUDAEMU(getops##_cudaemu(ops)); \
     PetscCheck((ran) == PETSCGILU_BACKEND_HOST || *(ops), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s: this build has no kernels for the back-end %s", #getops, PetscGILUBackendTypes[ran]); \
   } while (0)

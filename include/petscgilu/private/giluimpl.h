@@ -21,7 +21,8 @@ PETSC_INTERN PetscLogEvent GILU_SparsifySetUp; /* PCSPARSIFY */
 /* Number of usable CUDA devices: 0 when the library was built without CUDA or none is present */
 PETSC_INTERN PetscErrorCode PetscGILUGetDeviceCount(PetscInt *);
 #if defined(PETSCGILU_HAVE_CUDA)
-PETSC_INTERN PetscErrorCode PetscGILUGetDeviceCount_CUDA(PetscInt *);
+/* in lib/libpetscgilu_cuda.so (exported there); libpetscgilu.so takes it by name (GILUCudaLibrarySym()) */
+PETSC_EXTERN PetscErrorCode PetscGILUGetDeviceCount_CUDA(PetscInt *);
 #endif
 #if defined(PETSCGILU_HAVE_CUDAEMU)
 PETSC_INTERN PetscErrorCode PetscGILUGetDeviceCount_CUDA_cudaemu(PetscInt *);

@@ -69,11 +69,12 @@ typedef struct {
   PetscInt  npred[2], pred[4 * GILU_LINES_MAX_PRED]; /* predecessor block offsets (dbx, dby) of the forward sweep, then of the backward one */
 } StructILUPlan;
 
-PETSC_INTERN PetscErrorCode StructILUPlanCreate(const GILUStencilMat *, StructILUCUDAMapping, PetscInt, PetscInt, StructILUPlan *, StructILUDeviceInfo *);
-PETSC_INTERN PetscErrorCode StructILUPlanDestroy(StructILUPlan *);
+/* planned on the host (structilu-plan.c, in libpetscgilu.so), used by both builds of structilu.cu: exported for lib/libpetscgilu_cuda.so */
+PETSC_EXTERN PetscErrorCode StructILUPlanCreate(const GILUStencilMat *, StructILUCUDAMapping, PetscInt, PetscInt, StructILUPlan *, StructILUDeviceInfo *);
+PETSC_EXTERN PetscErrorCode StructILUPlanDestroy(StructILUPlan *);
 /* the device factorization's elimination lists (elimination table, IC; out: ptr, eu, et) and the two-substage pipeline's substage-1 sets (weights, IC, ptr, et; out: early, pairs1, counts in info) */
-PETSC_INTERN PetscErrorCode StructILUPlanEliminations(const GILUStencil *, const PetscInt *, PetscBool, PetscInt[], PetscInt[], PetscInt[]);
-PETSC_INTERN PetscErrorCode StructILUPlanSubstages(const GILUStencil *, const PetscInt[3], PetscBool, const PetscInt *, const PetscInt *, PetscInt[], PetscInt[], StructILUDeviceInfo *);
+PETSC_EXTERN PetscErrorCode StructILUPlanEliminations(const GILUStencil *, const PetscInt *, PetscBool, PetscInt[], PetscInt[], PetscInt[]);
+PETSC_EXTERN PetscErrorCode StructILUPlanSubstages(const GILUStencil *, const PetscInt[3], PetscBool, const PetscInt *, const PetscInt *, PetscInt[], PetscInt[], StructILUDeviceInfo *);
 
 typedef struct _n_StructILUDevice *StructILUDevice;
 
