@@ -46,9 +46,9 @@ static PetscErrorCode FillMatrix(DM da, Mat A)
     for (PetscInt j = info.ys; j < info.ys + info.ym; j++)
       for (PetscInt i = info.xs; i < info.xs + info.xm; i++)
         for (PetscInt c = 0; c < dof; c++) {
-          MatStencil  row = {k, j, i, c}, col[7 + 8];
-          PetscScalar v[7 + 8];
-          PetscInt    nc = 0;
+          MatStencil     row = {k, j, i, c}, col[7 + 8];
+          PetscScalar    v[7 + 8];
+          PetscInt       nc      = 0;
           const PetscInt d[6][3] = {
             {-1, 0,  0 },
             {1,  0,  0 },
@@ -179,7 +179,7 @@ int main(int argc, char **argv)
   Mat         A;
   Vec         b, xh, xe;
   PetscInt    n = 6, dof = 1, na, ng, nc;
-  PetscReal   tol = 0;
+  PetscReal   tol      = 0;
   char        name[32] = "fgdd";
   Events      ev;
   PetscRandom rnd;

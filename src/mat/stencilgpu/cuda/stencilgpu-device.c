@@ -52,7 +52,7 @@ PetscErrorCode MatStencilGPUMultWithBackend(Mat A, PetscGILUBackendType backend,
   PetscCheck(isstencil, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "MatStencilGPUMultWithBackend() needs a MATSTENCILGPU matrix");
   sg = (Mat_StencilGPU *)A->data;
   PetscCall(PetscGILUBackendResolve(PetscObjectComm((PetscObject)A), backend, &ran));
-  if (ran != sg->devran) { /* the device ops of this back-end (none for the host), kept while the caller asks for it */
+  if (ran != sg->devran) {                   /* the device ops of this back-end (none for the host), kept while the caller asks for it */
     PetscCall(MatStencilGPUDeviceReset(sg)); /* with the old back-end's ops */
     GILUBackendGetDeviceOps(ran, MatStencilGPUDeviceGetOps, &sg->devops);
     sg->devran = ran;

@@ -43,9 +43,9 @@ __global__ void StencilGPUMultKernel(MultArgs k)
 }
 
 struct _n_MatStencilGPUDevice {
-  MultArgs k;                                 /* the device arrays below, the box and the stencil */
-  int     *off, *gshift;                      /* [3*ns] offsets, [ns] their shifts in the ghost box */
-  double  *val, *xg, *y;                      /* the values; buffers for the ghosted input and the product */
+  MultArgs k;            /* the device arrays below, the box and the stencil */
+  int     *off, *gshift; /* [3*ns] offsets, [ns] their shifts in the ghost box */
+  double  *val, *xg, *y; /* the values; buffers for the ghosted input and the product */
 };
 
 static PetscErrorCode Destroy(MatStencilGPUDevice *devp)

@@ -33,9 +33,9 @@ typedef struct {
 struct _n_FGDDDevice {
   FGDDKernelData d;
   PetscInt       nb, nsub, maxsub;
-  PetscScalar   *z;     /* the permuted vector between the separate kernels */
-  PetscScalar   *x, *y; /* buffers for the input and the output when they are not device vectors (device-vec.c) */
-  size_t         shmem; /* dynamic shared memory per block */
+  PetscScalar   *z;       /* the permuted vector between the separate kernels */
+  PetscScalar   *x, *y;   /* buffers for the input and the output when they are not device vectors (device-vec.c) */
+  size_t         shmem;   /* dynamic shared memory per block */
   void          *mem[19]; /* the arrays of Upload(): 19 */
   int            nmem;
 };
