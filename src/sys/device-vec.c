@@ -33,16 +33,54 @@ PetscErrorCode GILUVecIsDeviceNative(Vec v, PetscGILUBackendType backend, PetscB
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the device functions of the back-end's build */
+static PetscErrorCode GILUBackendGetDevice(PetscGILUBackendType backend, const GILUDeviceOps **ops)
+{
+  PetscFunctionBegin;
+  PetscCheck(backend == PETSCGILU_BACKEND_CUDA || backend == PETSCGILU_BACKEND_CUDAEMU, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "No device for the back-end %s", PetscGILUBackendTypes[backend]);
+  GILUBackendGetDeviceOps(backend, GILUDeviceGetOps, ops);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* the logged copies of the back-end's build */
 static PetscErrorCode GILUDeviceCopy(PetscGILUBackendType backend, PetscBool todevice, void *dst, const void *src, size_t bytes)
 {
   const GILUDeviceOps *ops;
 
   PetscFunctionBegin;
-  PetscCheck(backend == PETSCGILU_BACKEND_CUDA || backend == PETSCGILU_BACKEND_CUDAEMU, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "No device for the back-end %s", PetscGILUBackendTypes[backend]);
-  GILUBackendGetDeviceOps(backend, GILUDeviceGetOps, &ops);
+  PetscCall(GILUBackendGetDevice(backend, &ops));
   if (todevice) PetscCall(ops->copytodevice(dst, src, bytes));
   else PetscCall(ops->copytohost(dst, src, bytes));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* device memory of the back-end, on the device of this process (GILUDeviceSelect()) */
+PetscErrorCode GILUBackendDeviceMalloc(PetscGILUBackendType backend, size_t bytes, void **p)
+{
+  const GILUDeviceOps *ops;
+
+  PetscFunctionBegin;
+  PetscCall(GILUBackendGetDevice(backend, &ops));
+  PetscCall(ops->select());
+  PetscCall(ops->malloc(bytes, p));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode GILUBackendDeviceFree(PetscGILUBackendType backend, void **p)
+{
+  const GILUDeviceOps *ops;
+
+  PetscFunctionBegin;
+  if (!*p) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(GILUBackendGetDevice(backend, &ops));
+  PetscCall(ops->free(p));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode GILUBackendDeviceCopyToDevice(PetscGILUBackendType backend, void *dst, const void *src, size_t bytes)
+{
+  PetscFunctionBegin;
+  PetscCall(GILUDeviceCopy(backend, PETSC_TRUE, dst, src, bytes));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

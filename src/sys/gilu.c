@@ -127,6 +127,12 @@ PetscErrorCode PetscGILUInitializePackage(void)
   PetscCall(MatSolverTypeRegister(MATSOLVERGILU, MATSEQAIJ, MAT_FACTOR_ICC, MatGetFactor_SeqAIJ_GILU));
   PetscCall(MatSolverTypeRegister(MATSOLVERGILU, MATSEQBAIJ, MAT_FACTOR_ILU, MatGetFactor_SeqAIJ_GILU));
   PetscCall(MatSolverTypeRegister(MATSOLVERGILU, MATSEQBAIJ, MAT_FACTOR_ICC, MatGetFactor_SeqAIJ_GILU));
+#if defined(PETSC_HAVE_CUDA)
+  /* CUDA matrices are AIJ (factored from their host values); registered by name so that -mat_type aijcusparse
+     -pc_factor_mat_solver_type gilu finds gilu for them as it does for MATSEQAIJ */
+  PetscCall(MatSolverTypeRegister(MATSOLVERGILU, MATSEQAIJCUSPARSE, MAT_FACTOR_ILU, MatGetFactor_SeqAIJ_GILU));
+  PetscCall(MatSolverTypeRegister(MATSOLVERGILU, MATSEQAIJCUSPARSE, MAT_FACTOR_ICC, MatGetFactor_SeqAIJ_GILU));
+#endif
 
   /* PCATSILU */
   PetscCall(PCRegister(PCATSILU, PCCreate_ATSILU));

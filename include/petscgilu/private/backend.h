@@ -121,6 +121,9 @@ typedef struct {
   PetscErrorCode (*getname)(char[], size_t);
   PetscErrorCode (*copytodevice)(void *, const void *, size_t);
   PetscErrorCode (*copytohost)(void *, const void *, size_t);
+  PetscErrorCode (*select)(void);
+  PetscErrorCode (*malloc)(size_t, void **);
+  PetscErrorCode (*free)(void **);
 } GILUDeviceOps;
 GILU_DEVICE_GETOPS_DECLARE(GILUDeviceGetOps, GILUDeviceOps)
 
@@ -135,5 +138,10 @@ PETSC_INTERN PetscErrorCode GILUVecGetDeviceArrayRead(Vec, PetscGILUBackendType,
 PETSC_INTERN PetscErrorCode GILUVecRestoreDeviceArrayRead(Vec, PetscGILUBackendType, const PetscScalar **);
 PETSC_INTERN PetscErrorCode GILUVecGetDeviceArrayWrite(Vec, PetscGILUBackendType, void *, PetscScalar **);
 PETSC_INTERN PetscErrorCode GILUVecRestoreDeviceArrayWrite(Vec, PetscGILUBackendType, PetscScalar **);
+/* Device memory of a back-end (cuda or cudaemu) for C code that owns device buffers or copies of setup data (the
+   permutations of MatSolverType gilu): GILUDeviceMalloc/Free/CopyToDevice of that back-end's build (the copy logged) */
+PETSC_INTERN PetscErrorCode GILUBackendDeviceMalloc(PetscGILUBackendType, size_t, void **);
+PETSC_INTERN PetscErrorCode GILUBackendDeviceFree(PetscGILUBackendType, void **);
+PETSC_INTERN PetscErrorCode GILUBackendDeviceCopyToDevice(PetscGILUBackendType, void *, const void *, size_t);
 
 #endif

@@ -107,11 +107,23 @@ PETSC_EXTERN PetscErrorCode GILUTriSetRecBlockReorder(GILUTri, PetscBool);
   CUDA back-ends run levelset, syncfree, colblock, rowblock and recblock (auto picks levelset or syncfree by the Block SpTRSV paper's
   GPU rule): the plan's segments on the device, triangles by the level-set or sync-free kernel, squares by scalar-CSR
   or vector-CSR (chosen per segment by Algorithm 7); sequential and chunked are host-only (asked for on cuda or
-  cudaemu: an error; under auto they run on the host). Vectors are host arrays, copied to the device once and back
-  once per solve. GILUTriGetBackend(): the resolved one.
+  cudaemu: an error; under auto they run on the host). GILUTriSolve() takes host arrays, copied to the device once
+  and back once per solve (GILUTriSolveDevice() below: device arrays). GILUTriGetBackend(): the resolved one.
 */
 PETSC_EXTERN PetscErrorCode GILUTriSetBackend(GILUTri, PetscGILUBackendType);
 PETSC_EXTERN PetscErrorCode GILUTriGetBackend(GILUTri, PetscGILUBackendType *);
+/*
+  Solves on device arrays, for callers that keep their vectors on the device (MatSolve() of MatSolverType gilu, PCATSILU's
+  apply: src/sys/device-vec.c gives them CUDA vectors' own arrays, or device buffers with one logged copy each way):
+  GILUTriGetSolveBackend() makes the plan (as the first GILUTriSolve() would) and says where its solves run;
+  GILUTriSolveDevice(tri, b, x): x = T^{-1} b with b, x device arrays (n*bs values) of that back-end, cuda or cudaemu
+  (x may be b), complete on return, nothing copied to or from the host. GILUTriDevicePermute(backend, nb, bs, perm,
+  scatter, src, dst): on device arrays of the back-end, dst[i] = src[perm[i]] (gather), or dst[perm[i]] = src[i]
+  (scatter), by blocks of bs values; perm a device array of nb indices.
+*/
+PETSC_EXTERN PetscErrorCode GILUTriGetSolveBackend(GILUTri, PetscGILUBackendType *);
+PETSC_EXTERN PetscErrorCode GILUTriSolveDevice(GILUTri, const PetscScalar[], PetscScalar[]);
+PETSC_EXTERN PetscErrorCode GILUTriDevicePermute(PetscGILUBackendType, PetscInt, PetscInt, const PetscInt[], PetscBool, const PetscScalar[], PetscScalar[]);
 /*
   Whole-matrix level-set and sync-free on the host (default PETSC_TRUE): keep the solution also in execution order, so
   a row reads its dependencies from the previous levels' contiguous stretch instead of all over x (the same bits);

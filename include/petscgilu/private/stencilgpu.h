@@ -17,6 +17,7 @@
 
 /* The device kernels of MATSTENCILGPU as one ops table (defined in cuda/stencilgpu-cuda.h, provided by cuda/stencilgpu.cu) */
 typedef struct _n_MatStencilGPUDeviceOps MatStencilGPUDeviceOps;
+typedef struct _n_MatStencilGPUDevice   *MatStencilGPUDevice;
 
 typedef struct {
   GILUStencilMat sm;                    /* the local box: grid, stencil, values */
@@ -41,10 +42,16 @@ typedef struct {
   PetscObjectState aijstate;
   /* MatInvertBlockDiagonal(): the inverted point blocks (column-major, as AIJ's) */
   PetscScalar *ibdiag;
-  /* MatStencilGPUMultWithBackend(): the back-end it last resolved and that back-end's device ops (NULL: the host) */
+  /* MatStencilGPUMultWithBackend(): the back-end it last resolved and that back-end's device ops (NULL: the host),
+     the device copy of the stencil and values with the buffers of the vectors, and the matrix's state it was made at */
   PetscGILUBackendType          devran;
   const MatStencilGPUDeviceOps *devops;
+  MatStencilGPUDevice           dev;
+  PetscObjectState              devstate;
 } Mat_StencilGPU;
+
+/* Frees the device copy of MatStencilGPUMultWithBackend() (stencilgpu-device.c) */
+PETSC_INTERN PetscErrorCode MatStencilGPUDeviceReset(Mat_StencilGPU *);
 
 /* The ghost-box index of point (i,j,k) of the box */
 static inline PetscInt StencilGPUGhostIndex(const Mat_StencilGPU *sg, PetscInt i, PetscInt j, PetscInt k)

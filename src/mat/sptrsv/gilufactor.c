@@ -45,6 +45,7 @@
 */
 #include <petscgilu/private/giluimpl.h>
 #include <petscgilu/private/stencil.h> /* GILUGetNumThreads() */
+#include <petscgilu/private/backend.h> /* device arrays of MatSolve() */
 #include "gilufactorimpl.h"
 
 static const char *const GILUFactorNumericTypes[] = {"gilu", "petsc", "GILUFactorNumericType", "GILU_FACTOR_NUMERIC_", NULL};
@@ -73,7 +74,7 @@ static PetscErrorCode FactorGetIJ(Mat F, PetscInt nbexp, PetscBool *baij, const 
   PetscBool done;
 
   PetscFunctionBegin;
-  PetscCall(PetscObjectTypeCompare((PetscObject)F, MATSEQBAIJ, baij));
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)F, MATSEQBAIJ, baij));
   if (*baij) {
     PetscCall(MatGetRowIJ(F, 0, PETSC_FALSE, PETSC_TRUE, &nb, ia, ja, &done));
     PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "Cannot read the rows of PETSc's factor");
@@ -170,7 +171,7 @@ static PetscErrorCode MatGILUFactorCopyValues(Mat B)
 
   PetscFunctionBegin;
   PetscCall(MatGILUFactorAllocValues(f));
-  PetscCall(PetscObjectTypeCompare((PetscObject)f->F, MATSEQBAIJ, &baij));
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)f->F, MATSEQBAIJ, &baij));
   if (baij) PetscCall(MatSeqBAIJGetArray(f->F, &aa));
   else PetscCall(MatSeqAIJGetArray(f->F, &aa));
   for (PetscInt k = 0; k < f->Li[nb]; k++) CopyBlock(bs, aa + k * bs2, f->La + k * bs2);
@@ -287,15 +288,89 @@ static PetscErrorCode MatGILUFactorSetTri(Mat B)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode MatGILUFactorDeviceReset(Mat_GILUFactor *f)
+{
+  PetscFunctionBegin;
+  if (!f->db) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(GILUBackendDeviceFree(f->dbackend, &f->db));
+  PetscCall(GILUBackendDeviceFree(f->dbackend, &f->dx));
+  PetscCall(GILUBackendDeviceFree(f->dbackend, &f->dwork));
+  PetscCall(GILUBackendDeviceFree(f->dbackend, &f->drow));
+  PetscCall(GILUBackendDeviceFree(f->dbackend, &f->dcol));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The device arrays of MatSolve() on the back-end (the orderings copied once: they change only with the symbolic factorization) */
+static PetscErrorCode MatGILUFactorDeviceSetUp(Mat_GILUFactor *f, PetscGILUBackendType backend)
+{
+  const size_t bytes = sizeof(PetscScalar) * (size_t)(f->nb * f->bs);
+
+  PetscFunctionBegin;
+  if (f->db && f->dbackend == backend) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatGILUFactorDeviceReset(f));
+  f->dbackend = backend;
+  PetscCall(GILUBackendDeviceMalloc(backend, bytes, &f->db));
+  PetscCall(GILUBackendDeviceMalloc(backend, bytes, &f->dx));
+  if (!f->identity) {
+    const PetscInt *r, *c;
+
+    PetscCall(GILUBackendDeviceMalloc(backend, bytes, &f->dwork));
+    PetscCall(GILUBackendDeviceMalloc(backend, sizeof(PetscInt) * (size_t)f->nb, &f->drow));
+    PetscCall(GILUBackendDeviceMalloc(backend, sizeof(PetscInt) * (size_t)f->nb, &f->dcol));
+    PetscCall(ISGetIndices(f->row, &r));
+    PetscCall(ISGetIndices(f->col, &c));
+    PetscCall(GILUBackendDeviceCopyToDevice(backend, f->drow, r, sizeof(PetscInt) * (size_t)f->nb));
+    PetscCall(GILUBackendDeviceCopyToDevice(backend, f->dcol, c, sizeof(PetscInt) * (size_t)f->nb));
+    PetscCall(ISRestoreIndices(f->row, &r));
+    PetscCall(ISRestoreIndices(f->col, &c));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* MatSolve() with L and U on the device back-end: b and x as device arrays (CUDA vectors' own, or the buffers with one
+   logged copy each way: src/sys/device-vec.c), the orderings applied on the device, nothing else copied */
+static PetscErrorCode MatSolve_GILU_Device(Mat B, PetscGILUBackendType backend, Vec b, Vec x)
+{
+  Mat_GILUFactor    *f = (Mat_GILUFactor *)B->data;
+  const PetscScalar *db;
+  PetscScalar       *dx;
+
+  PetscFunctionBegin;
+  PetscCall(MatGILUFactorDeviceSetUp(f, backend));
+  PetscCall(GILUVecGetDeviceArrayRead(b, backend, f->db, &db));
+  PetscCall(GILUVecGetDeviceArrayWrite(x, backend, f->dx, &dx));
+  if (f->identity) {
+    PetscCall(GILUTriSolveDevice(f->L, db, dx));
+    PetscCall(GILUTriSolveDevice(f->U, dx, dx));
+  } else {
+    PetscScalar *w = (PetscScalar *)f->dwork;
+
+    PetscCall(GILUTriDevicePermute(backend, f->nb, f->bs, (const PetscInt *)f->drow, PETSC_FALSE, db, w));
+    PetscCall(GILUTriSolveDevice(f->L, w, w));
+    PetscCall(GILUTriSolveDevice(f->U, w, w));
+    PetscCall(GILUTriDevicePermute(backend, f->nb, f->bs, (const PetscInt *)f->dcol, PETSC_TRUE, w, dx));
+  }
+  PetscCall(GILUVecRestoreDeviceArrayWrite(x, backend, &dx));
+  PetscCall(GILUVecRestoreDeviceArrayRead(b, backend, &db));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* x[c[i]] = U^{-1} L^{-1} b[r[i]] (block rows), as PETSc's MatSolve_SeqAIJ/SeqBAIJ */
 static PetscErrorCode MatSolve_GILU(Mat B, Vec b, Vec x)
 {
-  Mat_GILUFactor    *f  = (Mat_GILUFactor *)B->data;
-  const PetscInt     bs = f->bs;
-  const PetscScalar *barr;
-  PetscScalar       *xarr;
+  Mat_GILUFactor      *f  = (Mat_GILUFactor *)B->data;
+  const PetscInt       bs = f->bs;
+  const PetscScalar   *barr;
+  PetscScalar         *xarr;
+  PetscGILUBackendType lb, ub;
 
   PetscFunctionBegin;
+  PetscCall(GILUTriGetSolveBackend(f->L, &lb));
+  PetscCall(GILUTriGetSolveBackend(f->U, &ub));
+  if (lb == ub && lb != PETSCGILU_BACKEND_HOST) { /* both triangles on the device: the vectors stay there */
+    PetscCall(MatSolve_GILU_Device(B, lb, b, x));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(VecGetArrayRead(b, &barr));
   PetscCall(VecGetArrayWrite(x, &xarr));
   if (f->identity) {
@@ -383,7 +458,7 @@ static PetscErrorCode MatLUFactorNumeric_GILU(Mat B, Mat A, const MatFactorInfo 
   PetscBool       aij, needshift = PETSC_FALSE;
 
   PetscFunctionBegin;
-  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJ, &aij));
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQAIJ, &aij)); /* with its subtypes (MATSEQAIJCUSPARSE ...): read on the host */
   if (f->ftype == MAT_FACTOR_ICC) { /* PETSc's ICC reads the upper triangle only; ILU of A is the same preconditioner only for a symmetric A */
     PetscBool sym;
     Mat       Aij;
@@ -452,7 +527,7 @@ static PetscErrorCode MatGILUFactorSymbolic(Mat B, Mat A, IS row, IS col, const 
   {
     PetscBool baij;
 
-    PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQBAIJ, &baij));
+    PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQBAIJ, &baij));
     if (!baij) f->bs = 1;
   }
   PetscCheck(f->bs <= 8, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatSolverType gilu supports block sizes 1 to 8, not %" PetscInt_FMT ": use -pc_factor_mat_solver_type petsc", f->bs);
@@ -466,6 +541,7 @@ static PetscErrorCode MatGILUFactorSymbolic(Mat B, Mat A, IS row, IS col, const 
   PetscCall(MatGILUFactorScheduleDestroy(f));
   PetscCall(ISDestroy(&f->row));
   PetscCall(ISDestroy(&f->col));
+  PetscCall(MatGILUFactorDeviceReset(f)); /* the orderings may change */
   if (row) {
     PetscInt nr;
 
@@ -585,6 +661,7 @@ static PetscErrorCode MatDestroy_GILU(Mat B)
   PetscCall(ISDestroy(&f->row));
   PetscCall(ISDestroy(&f->col));
   PetscCall(PetscFree(f->work));
+  PetscCall(MatGILUFactorDeviceReset(f));
   PetscCall(PetscFree(f->ic));
   PetscCall(MatGILUFactorScheduleDestroy(f));
   PetscCall(PetscFree2(f->Li, f->Lj));
@@ -741,7 +818,7 @@ PETSC_INTERN PetscErrorCode MatGetFactor_SeqAIJ_GILU(Mat A, MatFactorType ftype,
 
   PetscFunctionBegin;
   PetscCheck(ftype == MAT_FACTOR_ILU || ftype == MAT_FACTOR_ICC, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatSolverType gilu provides ILU and ICC factorizations only: use -pc_type ilu or icc");
-  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQBAIJ, &baij));
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQBAIJ, &baij));
   PetscCall(MatGetLocalSize(A, &n, NULL));
   PetscCall(MatCreate(PETSC_COMM_SELF, &B));
   PetscCall(MatSetSizes(B, n, n, n, n));

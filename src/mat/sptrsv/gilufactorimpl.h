@@ -34,6 +34,11 @@ typedef struct {
   PetscBool        identity;
   PetscInt         nb, bs;
   PetscScalar     *work;
+  /* MatSolve() where L and U solve on the same device back-end (cuda or cudaemu): device buffers for b and x (when they
+     are not CUDA vectors: src/sys/device-vec.c), the permuted vector and the orderings row and col, made at the first
+     such MatSolve() after a symbolic factorization (dbackend: theirs; db NULL: none) */
+  PetscGILUBackendType dbackend;
+  void                *db, *dx, *dwork, *drow, *dcol;
   GILUTriSolveType type;
   PetscInt         nthreads;
   /* the factors in CSR/BSR */

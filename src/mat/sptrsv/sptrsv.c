@@ -348,17 +348,24 @@ PetscErrorCode GILUTriSetMatrixWithArrays(GILUTri tri, GILUTriUplo uplo, GILUTri
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* x = T^{-1} b by the algorithm of the type (the plan is built at the first solve, and again when the type or the threads changed) */
+/* The plan of the current type, threads and back-end, with the current values (built at the first solve, and again
+   when one of those changed) */
+static PetscErrorCode GILUTriPrepare(GILUTri tri)
+{
+  PetscBool rebuilt;
+
+  PetscFunctionBegin;
+  PetscCheck(tri->analyzed, PETSC_COMM_SELF, PETSC_ERR_ORDER, "Call GILUTriSetMatrix() before GILUTriSolve()");
+  PetscCall(PlanUpToDate(tri, &rebuilt));
+  if (rebuilt) PetscCall(GILUTriPlanSetValues(tri));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* x = T^{-1} b by the algorithm of the type */
 PetscErrorCode GILUTriSolve(GILUTri tri, const PetscScalar b[], PetscScalar x[])
 {
   PetscFunctionBegin;
-  PetscCheck(tri->analyzed, PETSC_COMM_SELF, PETSC_ERR_ORDER, "Call GILUTriSetMatrix() before GILUTriSolve()");
-  {
-    PetscBool rebuilt;
-
-    PetscCall(PlanUpToDate(tri, &rebuilt));
-    if (rebuilt) PetscCall(GILUTriPlanSetValues(tri));
-  }
+  PetscCall(GILUTriPrepare(tri));
   PetscCall(PetscLogEventBegin(GILU_TriSolve, 0, 0, 0, 0));
   if (!tri->devops) {
     PetscCall(GILUTriSolve_Host(tri, b, x));
@@ -370,6 +377,40 @@ PetscErrorCode GILUTriSolve(GILUTri tri, const PetscScalar b[], PetscScalar x[])
   }
   PetscCall(PetscLogEventEnd(GILU_TriSolve, 0, 0, 0, 0));
   tri->nsolves++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode GILUTriGetSolveBackend(GILUTri tri, PetscGILUBackendType *backend)
+{
+  PetscFunctionBegin;
+  PetscCall(GILUTriPrepare(tri));
+  *backend = tri->planbackend;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* x = T^{-1} b with device arrays of the plan's back-end (GILUTriGetSolveBackend(): cuda or cudaemu) */
+PetscErrorCode GILUTriSolveDevice(GILUTri tri, const PetscScalar b[], PetscScalar x[])
+{
+  PetscFunctionBegin;
+  PetscCall(GILUTriPrepare(tri));
+  PetscCheck(tri->devops, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "GILUTriSolveDevice() needs a triangle whose solves run on a device back-end (cuda or cudaemu), not on %s: use GILUTriSolve()", PetscGILUBackendTypes[tri->planbackend]);
+  PetscCall(PetscLogEventBegin(GILU_TriSolve, 0, 0, 0, 0));
+  PetscCall(GILUTriPlanDeviceSetUp(tri));
+  PetscCall(tri->devops->solvedevice(tri->dev, b, x));
+  PetscCall(GILULogDeviceFlops(2.0 * tri->nz * tri->bs * tri->bs + (tri->diag == GILU_TRI_DIAG_UNIT ? 0 : (2.0 * tri->bs - 1) * tri->bs * tri->n)));
+  PetscCall(PetscLogEventEnd(GILU_TriSolve, 0, 0, 0, 0));
+  tri->nsolves++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode GILUTriDevicePermute(PetscGILUBackendType backend, PetscInt nb, PetscInt bs, const PetscInt perm[], PetscBool scatter, const PetscScalar src[], PetscScalar dst[])
+{
+  const GILUTriDeviceOps *ops;
+
+  PetscFunctionBegin;
+  GILUBackendGetDeviceOps(backend, GILUTriDeviceGetOps, &ops);
+  PetscCheck(ops, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "GILUTriDevicePermute() needs a device back-end (cuda or cudaemu), not %s", PetscGILUBackendTypes[backend]);
+  PetscCall(ops->permute(nb, bs, perm, scatter, src, dst));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -67,6 +67,10 @@ typedef struct {
   /* x = T^{-1} b with host arrays (x may be b): b copied in once, the segments in order, x copied out once */
   PetscErrorCode (*solve)(GILUTriCUDA, const PetscScalar[], PetscScalar[]);
   PetscErrorCode (*destroy)(GILUTriCUDA *);
+  /* x = T^{-1} b with device arrays of n*bs values (x may be b; nothing copied to or from the host), complete on return */
+  PetscErrorCode (*solvedevice)(GILUTriCUDA, const PetscScalar[], PetscScalar[]);
+  /* device arrays, nb blocks of bs values: dst[i] = src[perm[i]] (gather), or dst[perm[i]] = src[i] (scatter) */
+  PetscErrorCode (*permute)(PetscInt, PetscInt, const PetscInt[], PetscBool, const PetscScalar[], PetscScalar[]);
 } GILUTriDeviceOps;
 
 GILU_DEVICE_GETOPS_DECLARE(GILUTriDeviceGetOps, GILUTriDeviceOps)

@@ -698,6 +698,7 @@ static PetscErrorCode MatDestroy_StencilGPU(Mat A)
   Mat_StencilGPU *sg = (Mat_StencilGPU *)A->data;
 
   PetscFunctionBegin;
+  PetscCall(MatStencilGPUDeviceReset(sg));
   PetscCall(GILUStencilMatReset(&sg->sm));
   PetscCall(PetscFree(sg->gshift));
   PetscCall(PetscFree(sg->gglobal));

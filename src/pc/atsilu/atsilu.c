@@ -59,6 +59,10 @@ typedef struct {
   GILUTri         trut, trlt; /* U^T and L^T, built at the first PCApplyTranspose() after a setup */
   ATSCSR          Lt, Ut;     /* the same for the Jacobi sweeps (scalar) */
   PetscScalar    *work, *work2;
+  /* the exact solves on a device back-end (trl and tru on the same cuda or cudaemu): buffers for x and y when they are
+     not CUDA vectors (src/sys/device-vec.c), made at the first such apply after a setup (dbackend: theirs; dx NULL: none) */
+  PetscGILUBackendType dbackend;
+  void                *dx, *dy;
   PetscReal      *hist; /* residual after sweep s = 0 (the initial guess), 1, ..., nsweeps */
   PetscInt        nsweeps, nnzA, nnzS, nthreads, zerorow;
   PetscBool       converted, analyzed;
@@ -80,6 +84,10 @@ static PetscErrorCode PCReset_ATSILU(PC pc)
   PetscCall(ATSCSRReset(&ats->Lt));
   PetscCall(ATSCSRReset(&ats->Ut));
   PetscCall(PetscFree2(ats->work, ats->work2));
+  if (ats->dx) {
+    PetscCall(GILUBackendDeviceFree(ats->dbackend, &ats->dx));
+    PetscCall(GILUBackendDeviceFree(ats->dbackend, &ats->dy));
+  }
   PetscCall(PetscFree(ats->hist));
   ats->analyzed = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -385,6 +393,35 @@ static PetscErrorCode PCATSILUApplyJacobi(PC_ATSILU *ats, PetscBool transpose, c
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* y = U^{-1} L^{-1} x with both triangles on the device back-end: x and y device arrays (CUDA vectors' own, or the
+   buffers with one logged copy each way: src/sys/device-vec.c), nothing else copied */
+static PetscErrorCode PCATSILUApplyDevice(PC_ATSILU *ats, PetscGILUBackendType backend, Vec x, Vec y)
+{
+  const PetscScalar *xa;
+  PetscScalar       *ya;
+
+  PetscFunctionBegin;
+  if (ats->dx && ats->dbackend != backend) {
+    PetscCall(GILUBackendDeviceFree(ats->dbackend, &ats->dx));
+    PetscCall(GILUBackendDeviceFree(ats->dbackend, &ats->dy));
+  }
+  if (!ats->dx) {
+    PetscInt n;
+
+    PetscCall(VecGetLocalSize(x, &n));
+    ats->dbackend = backend;
+    PetscCall(GILUBackendDeviceMalloc(backend, sizeof(PetscScalar) * (size_t)n, &ats->dx));
+    PetscCall(GILUBackendDeviceMalloc(backend, sizeof(PetscScalar) * (size_t)n, &ats->dy));
+  }
+  PetscCall(GILUVecGetDeviceArrayRead(x, backend, ats->dx, &xa));
+  PetscCall(GILUVecGetDeviceArrayWrite(y, backend, ats->dy, &ya));
+  PetscCall(GILUTriSolveDevice(ats->trl, xa, ya));
+  PetscCall(GILUTriSolveDevice(ats->tru, ya, ya));
+  PetscCall(GILUVecRestoreDeviceArrayWrite(y, backend, &ya));
+  PetscCall(GILUVecRestoreDeviceArrayRead(x, backend, &xa));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCApply_ATSILU(PC pc, Vec x, Vec y)
 {
   PC_ATSILU         *ats = (PC_ATSILU *)pc->data;
@@ -397,6 +434,17 @@ static PetscErrorCode PCApply_ATSILU(PC pc, Vec x, Vec y)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscLogEventBegin(GILU_ATSILUApply, pc, x, y, 0));
+  if (ats->trisolve == PC_ATSILU_TRISOLVE_EXACT) {
+    PetscGILUBackendType lb, ub;
+
+    PetscCall(GILUTriGetSolveBackend(ats->trl, &lb));
+    PetscCall(GILUTriGetSolveBackend(ats->tru, &ub));
+    if (lb == ub && lb != PETSCGILU_BACKEND_HOST) {
+      PetscCall(PCATSILUApplyDevice(ats, lb, x, y));
+      PetscCall(PetscLogEventEnd(GILU_ATSILUApply, pc, x, y, 0));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+  }
   PetscCall(VecGetArrayRead(x, &xa));
   PetscCall(VecGetArrayWrite(y, &ya));
   if (ats->trisolve == PC_ATSILU_TRISOLVE_EXACT) {

@@ -169,7 +169,7 @@ PetscErrorCode FGDDPartitionGraph(Mat A, PetscInt nparts, const char prefix[], P
 
   PetscFunctionBegin;
   PetscCall(MatGetBlockSize(A, &bs));
-  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQBAIJ, &isbaij));
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQBAIJ, &isbaij)); /* and its subtypes */
   PetscCall(FGDDAdjacency(A, isbaij, &nb, &xa, &ad));
   *moved = 0;
   if (nparts <= 1) {
@@ -258,7 +258,7 @@ PetscErrorCode FGDDExtract(Mat A, FGDDFactors *f)
   PetscBool          isbaij, done;
 
   PetscFunctionBegin;
-  PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQBAIJ, &isbaij));
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQBAIJ, &isbaij)); /* and its subtypes */
   bs = 1;
   if (isbaij) PetscCall(MatGetBlockSize(A, &bs));
   bs2 = bs * bs;

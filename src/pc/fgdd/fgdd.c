@@ -96,7 +96,7 @@ static PetscErrorCode PCFGDDPartition(PC pc, Mat A, Mat Alocal)
 
   PetscFunctionBegin;
   PetscCall(MatGetLocalSize(Alocal, &m, NULL));
-  PetscCall(PetscObjectTypeCompare((PetscObject)Alocal, MATSEQBAIJ, &isbaij));
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)Alocal, MATSEQBAIJ, &isbaij)); /* with its subtypes, as for AIJ below */
   if (isbaij) PetscCall(MatGetBlockSize(Alocal, &bs));
   PetscCheck(bs <= FGDD_MAX_BS, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCFGDD supports BAIJ block sizes 1 to %d, not %" PetscInt_FMT ": use an AIJ matrix", FGDD_MAX_BS, bs);
   nb = m / bs;
@@ -172,7 +172,7 @@ static PetscErrorCode PCSetUp_FGDD(PC pc)
   PetscCall(PetscGILUCitationsRegister(GILU_CITE_FGDD));
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
   if (size > 1) PetscCall(MatGetDiagonalBlock(A, &Alocal));
-  PetscCall(PetscObjectTypeCompareAny((PetscObject)Alocal, &ok, MATSEQAIJ, MATSEQBAIJ, ""));
+  PetscCall(PetscObjectBaseTypeCompareAny((PetscObject)Alocal, &ok, MATSEQAIJ, MATSEQBAIJ, "")); /* with their subtypes (MATSEQAIJCUSPARSE ...): read on the host as AIJ */
   PetscCheck(ok, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PCFGDD works on AIJ and BAIJ matrices (SEQ or MPI), not %s: use -mat_type aij (or -dm_mat_type aij)", ((PetscObject)Alocal)->type_name);
   PetscCall(MatGetNonzeroState(Alocal, &state));
   if (fg->dev) PetscCall(fg->devops->destroy(&fg->dev)); /* with the old back-end's entry points */
@@ -210,31 +210,35 @@ static PetscErrorCode PCApply_FGDD(PC pc, Vec x, Vec y)
   PC_FGDD           *fg = (PC_FGDD *)pc->data;
   const FGDDFactors *f  = &fg->f;
   const PetscScalar *xa;
-  PetscScalar       *ya, *z = fg->work;
-  const PetscInt     bs = f->bs;
+  PetscScalar       *ya;
 
   PetscFunctionBegin;
   if (f->zerorow >= 0) { /* the factorization failed: let the Krylov method see it */
     PetscCall(VecSetInf(y));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  (void)bs;
   PetscCall(PetscLogEventBegin(GILU_FGDDApply, pc, x, y, 0));
   if (fg->threads > 0) fg->f.nthreads = fg->threads;
   else PetscCall(GILUGetNumThreads(&fg->f.nthreads));
-  PetscCall(VecGetArrayRead(x, &xa));
-  PetscCall(VecGetArrayWrite(y, &ya));
-  if (fg->ran == PETSCGILU_BACKEND_HOST) PetscCall(FGDDApply_Host(f, (FGDDApplyType)fg->apply, fg->fused, xa, z, ya));
-  else if (f->nb) { /* cuda or cudaemu: the permuted vector is copied to the device and back by the apply (none for an empty local block) */
-    for (PetscInt i = 0; i < f->nb; i++)
-      for (PetscInt c = 0; c < bs; c++) z[i * bs + c] = xa[f->perm[i] * bs + c];
+  if (fg->ran == PETSCGILU_BACKEND_HOST) {
+    PetscCall(VecGetArrayRead(x, &xa));
+    PetscCall(VecGetArrayWrite(y, &ya));
+    PetscCall(FGDDApply_Host(f, (FGDDApplyType)fg->apply, fg->fused, xa, fg->work, ya));
+    PetscCall(VecRestoreArrayWrite(y, &ya));
+    PetscCall(VecRestoreArrayRead(x, &xa));
+  } else if (f->nb) { /* cuda or cudaemu (nothing for an empty local block): the permutation runs in the kernels, the
+                         vectors are the CUDA vectors' own device arrays or the device's buffers with one logged copy
+                         each way (src/sys/device-vec.c) */
+    void *xbuf, *ybuf;
+
     if (!fg->dev) PetscCall(fg->devops->create(f, &fg->dev)); /* the factors of this setup, copied once */
-    PetscCall(fg->devops->apply(fg->dev, (FGDDApplyType)fg->apply, fg->fused, z));
-    for (PetscInt i = 0; i < f->nb; i++)
-      for (PetscInt c = 0; c < bs; c++) ya[f->perm[i] * bs + c] = z[i * bs + c];
+    PetscCall(fg->devops->buffers(fg->dev, &xbuf, &ybuf));
+    PetscCall(GILUVecGetDeviceArrayRead(x, fg->ran, xbuf, &xa));
+    PetscCall(GILUVecGetDeviceArrayWrite(y, fg->ran, ybuf, &ya));
+    PetscCall(fg->devops->apply(fg->dev, (FGDDApplyType)fg->apply, fg->fused, xa, ya));
+    PetscCall(GILUVecRestoreDeviceArrayWrite(y, fg->ran, &ya));
+    PetscCall(GILUVecRestoreDeviceArrayRead(x, fg->ran, &xa));
   }
-  PetscCall(VecRestoreArrayWrite(y, &ya));
-  PetscCall(VecRestoreArrayRead(x, &xa));
   PetscCall(PetscLogEventEnd(GILU_FGDDApply, pc, x, y, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

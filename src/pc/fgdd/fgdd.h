@@ -68,9 +68,11 @@ PETSC_INTERN PetscErrorCode FGDDApplyTranspose_Host(const FGDDFactors *, const P
    cudaemu emulation, taken once at setup with GILUBackendGetDeviceOps() (backend.h) */
 typedef struct _n_FGDDDevice *FGDDDevice;
 typedef struct {
-  PetscErrorCode (*create)(const FGDDFactors *, FGDDDevice *); /* copies the factors and the level lists, checks the device's levels */
+  PetscErrorCode (*create)(const FGDDFactors *, FGDDDevice *); /* copies the factors, the level lists and perm, checks the device's levels */
   PetscErrorCode (*destroy)(FGDDDevice *);
-  PetscErrorCode (*apply)(FGDDDevice, FGDDApplyType, PetscBool, PetscScalar[]); /* z := (L D U)^{-1} z on the permuted vector */
+  PetscErrorCode (*buffers)(FGDDDevice, void **, void **); /* device buffers of the local size for x and y (GILUVecGetDeviceArrayRead/Write) */
+  /* y = P^T (L D U)^{-1} P x: x, y device arrays of the local block in its own ordering (the permutation runs on the device) */
+  PetscErrorCode (*apply)(FGDDDevice, FGDDApplyType, PetscBool, const PetscScalar[], PetscScalar[]);
 } FGDDDeviceOps;
 GILU_DEVICE_GETOPS_DECLARE(FGDDDeviceGetOps, FGDDDeviceOps)
 

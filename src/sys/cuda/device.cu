@@ -117,7 +117,8 @@ PetscErrorCode GILU_CUDA_NAME(GILUDeviceCopyToHost)(void *dst, const void *src, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static const GILUDeviceOps DeviceOps = {GILU_CUDA_NAME(GILUDeviceGetName), GILU_CUDA_NAME(GILUDeviceCopyToDevice), GILU_CUDA_NAME(GILUDeviceCopyToHost)};
+static const GILUDeviceOps DeviceOps = {GILU_CUDA_NAME(GILUDeviceGetName), GILU_CUDA_NAME(GILUDeviceCopyToDevice), GILU_CUDA_NAME(GILUDeviceCopyToHost),
+                                        GILU_CUDA_NAME(GILUDeviceSelect),  GILU_CUDA_NAME(GILUDeviceMalloc),       GILU_CUDA_NAME(GILUDeviceFree)};
 
 PetscErrorCode GILU_CUDA_NAME(GILUDeviceGetOps)(const GILUDeviceOps **ops)
 {

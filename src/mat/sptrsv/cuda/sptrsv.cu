@@ -342,6 +342,19 @@ static PetscErrorCode SegRun(const GILUTriCUDASeg *sg, PetscScalar *x, int *flag
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* x = T^{-1} b with device arrays (x may be b): x = b on the device, the segments in order on x */
+static PetscErrorCode SolveDevice(GILUTriCUDA t, const PetscScalar b[], PetscScalar x[])
+{
+  const PetscInt m = t->n * t->bs;
+
+  PetscFunctionBegin;
+  if (x != b && m) GILU_CUDA_CHECK(cudaMemcpy(x, b, m * sizeof(PetscScalar), cudaMemcpyDeviceToDevice));
+  if (t->syncfree) PetscCall(GILU_CUDA_NAME(GILUDeviceMemset)(t->flag, 0, (t->n + t->nseg) * sizeof(int))); /* flags and tickets */
+  for (PetscInt s = 0; s < t->nseg; s++) PetscCall(SegRun(&t->seg[s], x, t->flag, t->flag + t->n + s));
+  GILU_CUDA_CHECK(cudaDeviceSynchronize()); /* x is complete: the caller may copy it back or hand it to PETSc */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* x = T^{-1} b with host arrays (x may be b): b copied to the device once, the segments run in order on the device
    vector, x copied back once (both copies logged by the device layer) */
 static PetscErrorCode Solve(GILUTriCUDA t, const PetscScalar b[], PetscScalar x[])
@@ -350,9 +363,30 @@ static PetscErrorCode Solve(GILUTriCUDA t, const PetscScalar b[], PetscScalar x[
 
   PetscFunctionBegin;
   PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToDevice)(t->x, b, m * sizeof(PetscScalar)));
-  if (t->syncfree) PetscCall(GILU_CUDA_NAME(GILUDeviceMemset)(t->flag, 0, (t->n + t->nseg) * sizeof(int))); /* flags and tickets */
-  for (PetscInt s = 0; s < t->nseg; s++) PetscCall(SegRun(&t->seg[s], t->x, t->flag, t->flag + t->n + s));
+  PetscCall(SolveDevice(t, t->x, t->x));
   PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToHost)(x, t->x, m * sizeof(PetscScalar)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the row and column permutations of a factored matrix (MatSolve() of MatSolverType gilu), a thread per value */
+__global__ static void PermuteKernel(PetscInt nb, PetscInt bs, const PetscInt *perm, int scatter, const PetscScalar *src, PetscScalar *dst)
+{
+  const PetscInt t = (PetscInt)blockIdx.x * blockDim.x + threadIdx.x;
+
+  if (t < nb * bs) {
+    const PetscInt i = t / bs, p = t % bs;
+
+    if (scatter) dst[perm[i] * bs + p] = src[t];
+    else dst[t] = src[perm[i] * bs + p];
+  }
+}
+
+static PetscErrorCode Permute(PetscInt nb, PetscInt bs, const PetscInt perm[], PetscBool scatter, const PetscScalar src[], PetscScalar dst[])
+{
+  PetscFunctionBegin;
+  if (!nb) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(GILU_LAUNCH(PermuteKernel, (unsigned)((nb * bs + GILU_TRI_CUDA_VTHREADS - 1) / GILU_TRI_CUDA_VTHREADS), GILU_TRI_CUDA_VTHREADS, 0, 0, nb, bs, perm, (int)scatter, src, dst));
+  GILU_CUDA_CHECK(cudaDeviceSynchronize());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -371,7 +405,7 @@ static PetscErrorCode Destroy(GILUTriCUDA *dev)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static const GILUTriDeviceOps DeviceOps = {Create, SetValues, Solve, Destroy};
+static const GILUTriDeviceOps DeviceOps = {Create, SetValues, Solve, Destroy, SolveDevice, Permute};
 
 PetscErrorCode GILU_CUDA_NAME(GILUTriDeviceGetOps)(const GILUTriDeviceOps **ops)
 {

@@ -10,8 +10,12 @@
 #include <petscgilu/private/stencilgpu.h>
 
 struct _n_MatStencilGPUDeviceOps {
-  /* y = A xg for the local box: xg the ghosted input (nghost points), host arrays */
-  PetscErrorCode (*mult)(const Mat_StencilGPU *, const PetscScalar *, PetscInt, PetscScalar *);
+  /* the device copy of the stencil, the values and buffers for the ghosted input (nghost points) and the product */
+  PetscErrorCode (*create)(const Mat_StencilGPU *, PetscInt, MatStencilGPUDevice *);
+  PetscErrorCode (*destroy)(MatStencilGPUDevice *);
+  PetscErrorCode (*buffers)(MatStencilGPUDevice, void **, void **);
+  /* y = A xg for the local box: xg the ghosted input, xg and y device arrays (nothing copied), complete on return */
+  PetscErrorCode (*mult)(MatStencilGPUDevice, const PetscScalar *, PetscScalar *);
 };
 
 GILU_DEVICE_GETOPS_DECLARE(MatStencilGPUDeviceGetOps, MatStencilGPUDeviceOps)

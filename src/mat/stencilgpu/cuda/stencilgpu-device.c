@@ -1,12 +1,21 @@
 /*
    MatStencilGPUMultWithBackend(): MATSTENCILGPU's product on a chosen back-end (host, cuda or cudaemu); the device
-   kernel is in stencilgpu.cu, called through its ops table, taken once for each back-end asked for. Not yet MatMult() itself: MatMult_StencilGPU() (stencilgpu-ops.c) stays on the host
-   until the matrix keeps its values on the device.
+   kernel is in stencilgpu.cu, called through its ops table, taken once for each back-end asked for. The stencil and
+   the values are copied to the device once for each state of the matrix; the vectors reach the kernel through
+   src/sys/device-vec.c (CUDA vectors' own device arrays, else the device buffers with one logged copy each way). Not
+   yet MatMult() itself: MatMult_StencilGPU() (stencilgpu-ops.c) stays on the host.
 */
 #include <petsc/private/matimpl.h>
 #include <petscdmda.h>
 #include <petscgilu/private/backend.h>
 #include "stencilgpu-cuda.h"
+
+PetscErrorCode MatStencilGPUDeviceReset(Mat_StencilGPU *sg)
+{
+  PetscFunctionBegin;
+  if (sg->dev) PetscCall(sg->devops->destroy(&sg->dev));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 /*@C
   MatStencilGPUMultWithBackend - y = A x for a `MATSTENCILGPU` matrix, computed on the given back-end
@@ -22,9 +31,10 @@
 . y - the product
 
   Notes:
-  On cuda and cudaemu the ghosted input (`DMGlobalToLocal()` in parallel), the values and the offsets are copied to
-  the device at each call and the product comes back: a check of the device kernel against the host product, not
-  yet a fast path.
+  On cuda and cudaemu the stencil and the values are copied to the device once for each state of the matrix
+  (`PetscObjectStateGet()`: again after its values changed); the input (ghosted by `DMGlobalToLocal()` in parallel)
+  and the product are the vectors' own device arrays for CUDA vectors of a PETSc built with CUDA, else copied to the
+  device and back at each call (logged as GILUCopyToGPU and GILUCopyToCPU).
 
   Level: developer
 
@@ -42,7 +52,8 @@ PetscErrorCode MatStencilGPUMultWithBackend(Mat A, PetscGILUBackendType backend,
   PetscCheck(isstencil, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "MatStencilGPUMultWithBackend() needs a MATSTENCILGPU matrix");
   sg = (Mat_StencilGPU *)A->data;
   PetscCall(PetscGILUBackendResolve(PetscObjectComm((PetscObject)A), backend, &ran));
-  if (ran != sg->devran) { /* the device ops of this back-end (none for the host), kept while the caller asks for it */
+  if (ran != sg->devran) {                   /* the device ops of this back-end (none for the host), kept while the caller asks for it */
+    PetscCall(MatStencilGPUDeviceReset(sg)); /* with the old back-end's ops */
     GILUBackendGetDeviceOps(ran, MatStencilGPUDeviceGetOps, &sg->devops);
     sg->devran = ran;
   }
@@ -51,25 +62,31 @@ PetscErrorCode MatStencilGPUMultWithBackend(Mat A, PetscGILUBackendType backend,
   } else {
     const PetscScalar *xa;
     PetscScalar       *ya;
-    Vec                xl = NULL;
+    Vec                xl = NULL, xin = x;
     DM                 da;
-    PetscInt           nghost;
+    PetscObjectState   state;
+    void              *xbuf, *ybuf;
 
-    if (sg->size > 1) {
+    PetscCall(PetscObjectStateGet((PetscObject)A, &state));
+    if (sg->dev && state != sg->devstate) PetscCall(MatStencilGPUDeviceReset(sg)); /* new values */
+    if (!sg->dev) {
+      PetscCall(sg->devops->create(sg, sg->gn[0] * sg->gn[1] * sg->gn[2], &sg->dev));
+      sg->devstate = state;
+    }
+    if (sg->size > 1) { /* the ghosted input (on the device for CUDA vectors of a CUDA-enabled PETSc) */
       PetscCall(MatGetDM(A, &da));
       PetscCall(DMGetLocalVector(da, &xl));
       PetscCall(DMGlobalToLocalBegin(da, x, INSERT_VALUES, xl));
       PetscCall(DMGlobalToLocalEnd(da, x, INSERT_VALUES, xl));
-      PetscCall(VecGetArrayRead(xl, &xa));
-    } else PetscCall(VecGetArrayRead(x, &xa));
-    nghost = sg->gn[0] * sg->gn[1] * sg->gn[2];
-    PetscCall(VecGetArrayWrite(y, &ya));
-    PetscCall(sg->devops->mult(sg, xa, nghost, ya));
-    PetscCall(VecRestoreArrayWrite(y, &ya));
-    if (xl) {
-      PetscCall(VecRestoreArrayRead(xl, &xa));
-      PetscCall(DMRestoreLocalVector(da, &xl));
-    } else PetscCall(VecRestoreArrayRead(x, &xa));
+      xin = xl;
+    }
+    PetscCall(sg->devops->buffers(sg->dev, &xbuf, &ybuf));
+    PetscCall(GILUVecGetDeviceArrayRead(xin, ran, xbuf, &xa));
+    PetscCall(GILUVecGetDeviceArrayWrite(y, ran, ybuf, &ya));
+    PetscCall(sg->devops->mult(sg->dev, xa, ya));
+    PetscCall(GILUVecRestoreDeviceArrayWrite(y, ran, &ya));
+    PetscCall(GILUVecRestoreDeviceArrayRead(xin, ran, &xa));
+    if (xl) PetscCall(DMRestoreLocalVector(da, &xl));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

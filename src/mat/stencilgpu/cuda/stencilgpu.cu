@@ -42,16 +42,36 @@ __global__ static void StencilGPUMultKernel(MultArgs k)
   }
 }
 
-/* y = A xg for the local box: host arrays in and out (values, offsets and vectors copied to the device) */
-static PetscErrorCode Mult(const Mat_StencilGPU *sg, const PetscScalar *xg, PetscInt nghost, PetscScalar *y)
+struct _n_MatStencilGPUDevice {
+  MultArgs k;            /* the device arrays below, the box and the stencil */
+  int     *off, *gshift; /* [3*ns] offsets, [ns] their shifts in the ghost box */
+  double  *val, *xg, *y; /* the values; buffers for the ghosted input and the product */
+};
+
+static PetscErrorCode Destroy(MatStencilGPUDevice *devp)
+{
+  MatStencilGPUDevice dev = *devp;
+
+  PetscFunctionBegin;
+  if (!dev) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dev->off));
+  PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dev->gshift));
+  PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dev->val));
+  PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dev->xg));
+  PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dev->y));
+  PetscCall(PetscFree(dev));
+  *devp = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the stencil and the values copied to the device (logged), buffers for nghost ghosted input points and the product */
+static PetscErrorCode Create(const Mat_StencilGPU *sg, PetscInt nghost, MatStencilGPUDevice *devp)
 {
   const GILUStencilMat *sm = &sg->sm;
   const PetscInt        d = sm->grid.dof, ns = sm->stencil.ns, N = sm->npoints;
-  MultArgs              k;
   int                   h[2 * GILU_STENCIL_MAX_OFFSETS * 3];
-  int                  *off = NULL, *gshift = NULL;
-  double               *val = NULL, *dxg = NULL, *dy = NULL;
   const size_t          nval = (size_t)ns * N * d * d;
+  MatStencilGPUDevice   dev;
 
   PetscFunctionBegin;
   PetscCheck((PetscInt64)N * d < PETSC_MAX_INT, PETSC_COMM_SELF, PETSC_ERR_SUP, "The local box is too large for the device product's 32-bit indices");
@@ -60,47 +80,60 @@ static PetscErrorCode Mult(const Mat_StencilGPU *sg, const PetscScalar *xg, Pets
     for (PetscInt c = 0; c < 3; c++) h[3 * s + c] = (int)sm->stencil.off[s][c];
     h[3 * ns + s] = (int)sg->gshift[s];
   }
-  PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(sizeof(int) * 3 * ns, (void **)&off));
-  PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(sizeof(int) * ns, (void **)&gshift));
-  PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(sizeof(double) * nval, (void **)&val));
-  PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(sizeof(double) * (size_t)nghost * d, (void **)&dxg));
-  PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(sizeof(double) * (size_t)N * d, (void **)&dy));
-  PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToDevice)(off, h, sizeof(int) * 3 * ns));
-  PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToDevice)(gshift, h + 3 * ns, sizeof(int) * ns));
-  PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToDevice)(val, sm->val, sizeof(double) * nval));
-  PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToDevice)(dxg, xg, sizeof(double) * (size_t)nghost * d));
+  PetscCall(PetscNew(&dev));
+  *devp = dev;
+  PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(sizeof(int) * 3 * ns, (void **)&dev->off));
+  PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(sizeof(int) * ns, (void **)&dev->gshift));
+  PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(sizeof(double) * nval, (void **)&dev->val));
+  PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(sizeof(double) * (size_t)nghost * d, (void **)&dev->xg));
+  PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(sizeof(double) * (size_t)N * d, (void **)&dev->y));
+  PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToDevice)(dev->off, h, sizeof(int) * 3 * ns));
+  PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToDevice)(dev->gshift, h + 3 * ns, sizeof(int) * ns));
+  PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToDevice)(dev->val, sm->val, sizeof(double) * nval));
   for (int c = 0; c < 3; c++) {
-    k.n[c]  = (int)sm->grid.n[c];
-    k.M[c]  = (int)sg->M[c];
-    k.xs[c] = (int)sg->xs[c];
-    k.gs[c] = (int)sg->gs[c];
-    k.gn[c] = (int)sg->gn[c];
+    dev->k.n[c]  = (int)sm->grid.n[c];
+    dev->k.M[c]  = (int)sg->M[c];
+    dev->k.xs[c] = (int)sg->xs[c];
+    dev->k.gs[c] = (int)sg->gs[c];
+    dev->k.gn[c] = (int)sg->gn[c];
   }
-  k.dof     = (int)d;
-  k.ns      = (int)ns;
-  k.npoints = (int)N;
-  k.off     = off;
-  k.gshift  = gshift;
-  k.val     = val;
-  k.xg      = dxg;
-  k.y       = dy;
-  {
-    const dim3 block(128), grid((unsigned int)((N * d + 127) / 128));
-
-    PetscCall(GILU_LAUNCH(StencilGPUMultKernel, grid, block, 0, 0, k));
-  }
-  GILU_CUDA_CHECK(cudaDeviceSynchronize());
-  PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToHost)(y, dy, sizeof(double) * (size_t)N * d));
-  PetscCall(GILULogDeviceFlops(2.0 * ns * N * d * d));
-  PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&off));
-  PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&gshift));
-  PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&val));
-  PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dxg));
-  PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dy));
+  dev->k.dof     = (int)d;
+  dev->k.ns      = (int)ns;
+  dev->k.npoints = (int)N;
+  dev->k.off     = dev->off;
+  dev->k.gshift  = dev->gshift;
+  dev->k.val     = dev->val;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static const MatStencilGPUDeviceOps DeviceOps = {Mult};
+static PetscErrorCode Buffers(MatStencilGPUDevice dev, void **xg, void **y)
+{
+  PetscFunctionBegin;
+  *xg = dev->xg;
+  *y  = dev->y;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* y = A xg for the local box: device arrays in and out */
+static PetscErrorCode Mult(MatStencilGPUDevice dev, const PetscScalar *xg, PetscScalar *y)
+{
+  MultArgs     k = dev->k;
+  const size_t m = (size_t)k.npoints * k.dof;
+
+  PetscFunctionBegin;
+  k.xg = xg;
+  k.y  = y;
+  if (m) {
+    const dim3 block(128), grid((unsigned int)((m + 127) / 128));
+
+    PetscCall(GILU_LAUNCH(StencilGPUMultKernel, grid, block, 0, 0, k));
+  }
+  GILU_CUDA_CHECK(cudaDeviceSynchronize()); /* y is complete: the caller may copy it back or hand it to PETSc */
+  PetscCall(GILULogDeviceFlops(2.0 * k.ns * (double)m * k.dof));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static const MatStencilGPUDeviceOps DeviceOps = {Create, Destroy, Buffers, Mult};
 
 PetscErrorCode GILU_CUDA_NAME(MatStencilGPUDeviceGetOps)(const MatStencilGPUDeviceOps **ops)
 {

@@ -10,8 +10,11 @@
      edge                level by level, a thread per nonzero, atomicAdd into shared memory (nondeterministic order)
      fused / separate    one kernel for L, D and U, or three kernels (each loads and stores the vector)
 
-   Entry point (fgdd.h): FGDDDeviceGetOps, the table {create (copies the factors and the level lists, checks the
-   device's levels against the host's), destroy, apply (z := (L D U)^{-1} z on the permuted vector)}.
+   Entry point (fgdd.h): FGDDDeviceGetOps, the table {create (copies the factors, the level lists and the permutation,
+   checks the device's levels against the host's), destroy, buffers (device arrays for vectors that are not on the
+   device), apply (y = P^T (L D U)^{-1} P x on device arrays)}. The permutation is applied where a kernel loads its
+   subdomain's vector into shared memory and where it stores it: the vectors stay in the local block's ordering and
+   on the device (src/sys/device-vec.c decides whether they are the vectors' own device arrays or copies).
 */
 #include <petscgilu/private/gilucuda.h>
 #include <petscgilu/private/backend.h>
@@ -21,7 +24,7 @@
 
 typedef struct {
   int              bs, bs2;
-  const PetscInt  *subptr, *ai, *aj, *diag;
+  const PetscInt  *subptr, *perm, *ai, *aj, *diag; /* perm: permuted block row i is block row perm[i] of the local block */
   const MatScalar *aa, *dinv;
   const PetscInt  *lrows, *llev, *lsub, *urows, *ulev, *usub;
   const PetscInt  *lep, *lerow, *lek, *uep, *uerow, *uek; /* per level: its nonzeros (edge variant) */
@@ -30,9 +33,10 @@ typedef struct {
 struct _n_FGDDDevice {
   FGDDKernelData d;
   PetscInt       nb, nsub, maxsub;
-  PetscScalar   *z;     /* the permuted vector on the device */
-  size_t         shmem; /* dynamic shared memory per block */
-  void          *mem[18];
+  PetscScalar   *z;       /* the permuted vector between the separate kernels */
+  PetscScalar   *x, *y;   /* buffers for the input and the output when they are not device vectors (device-vec.c) */
+  size_t         shmem;   /* dynamic shared memory per block */
+  void          *mem[19]; /* the arrays of Upload(): 19 */
   int            nmem;
 };
 
@@ -62,16 +66,29 @@ __device__ static inline void RowPull(const FGDDKernelData &D, PetscInt lo, Pets
   }
 }
 
-__device__ static inline void LoadVector(const PetscScalar *z, PetscInt lo, PetscInt hi, int bs, PetscScalar *x)
+/* x := the subdomain's rows lo .. hi-1 of the permuted vector: z[i] itself, or (permuted) the local block's z[perm[i]] */
+__device__ static inline void LoadVector(const FGDDKernelData &D, const PetscScalar *z, int permuted, PetscInt lo, PetscInt hi, PetscScalar *x)
 {
-  for (PetscInt t = threadIdx.x; t < (hi - lo) * bs; t += blockDim.x) x[t] = z[lo * bs + t];
+  const int bs = D.bs;
+
+  for (PetscInt t = threadIdx.x; t < (hi - lo) * bs; t += blockDim.x) {
+    PetscInt i = lo + t / bs;
+
+    x[t] = z[(permuted ? D.perm[i] : i) * bs + t % bs];
+  }
   gilu_syncthreads();
 }
 
-/* after a phase that ended with a barrier (Solve, Scale): every thread's part of x is in */
-__device__ static inline void StoreVector(const PetscScalar *x, PetscInt lo, PetscInt hi, int bs, PetscScalar *z)
+/* after a phase that ended with a barrier (Solve, Scale): every thread's part of x is in; z[i] (permuted: z[perm[i]]) := x */
+__device__ static inline void StoreVector(const FGDDKernelData &D, const PetscScalar *x, PetscInt lo, PetscInt hi, int permuted, PetscScalar *z)
 {
-  for (PetscInt t = threadIdx.x; t < (hi - lo) * bs; t += blockDim.x) z[lo * bs + t] = x[t];
+  const int bs = D.bs;
+
+  for (PetscInt t = threadIdx.x; t < (hi - lo) * bs; t += blockDim.x) {
+    PetscInt i = lo + t / bs;
+
+    z[(permuted ? D.perm[i] : i) * bs + t % bs] = x[t];
+  }
 }
 
 /* x := D^{-1} x */
@@ -161,8 +178,8 @@ __device__ static inline void Solve(const FGDDKernelData &D, int variant, PetscI
 }
 
 /* ------------------------------------------------------------------------------------------ kernels */
-/* the shared memory: the subdomain's vector, then (syncfree) a flag per row */
-__global__ static void ApplyFused(FGDDKernelData D, int variant, PetscInt maxsub, PetscScalar *z)
+/* the shared memory: the subdomain's vector, then (syncfree) a flag per row; y = P^T (L D U)^{-1} P x */
+__global__ static void ApplyFused(FGDDKernelData D, int variant, PetscInt maxsub, const PetscScalar *xin, PetscScalar *y)
 {
   GILU_DYNAMIC_SHARED(PetscScalar, x);
   PetscInt s = blockIdx.x, lo = D.subptr[s], hi = D.subptr[s + 1];
@@ -170,15 +187,15 @@ __global__ static void ApplyFused(FGDDKernelData D, int variant, PetscInt maxsub
 
   if (variant == FGDD_APPLY_SYNCFREE)
     for (PetscInt t = threadIdx.x; t < hi - lo; t += blockDim.x) done[t] = 0;
-  LoadVector(z, lo, hi, D.bs, x);
+  LoadVector(D, xin, 1, lo, hi, x);
   Solve(D, variant, s, lo, hi, PETSC_TRUE, x, done);
   Scale(D, lo, hi, x);
   Solve(D, variant, s, lo, hi, PETSC_FALSE, x, done);
-  StoreVector(x, lo, hi, D.bs, z);
+  StoreVector(D, x, lo, hi, 1, y);
 }
 
-/* one of the three separate kernels: part 0 = L, 1 = D, 2 = U */
-__global__ static void ApplyPart(FGDDKernelData D, int variant, int part, PetscInt maxsub, PetscScalar *z)
+/* one of the three separate kernels: part 0 = L (from P x into z), 1 = D (z), 2 = U (from z into y = P^T z) */
+__global__ static void ApplyPart(FGDDKernelData D, int variant, int part, PetscInt maxsub, const PetscScalar *in, PetscScalar *out)
 {
   GILU_DYNAMIC_SHARED(PetscScalar, x);
   PetscInt s = blockIdx.x, lo = D.subptr[s], hi = D.subptr[s + 1];
@@ -186,10 +203,10 @@ __global__ static void ApplyPart(FGDDKernelData D, int variant, int part, PetscI
 
   if (variant == FGDD_APPLY_SYNCFREE)
     for (PetscInt t = threadIdx.x; t < hi - lo; t += blockDim.x) done[t] = part == 2 ? 1 : 0; /* U waits for 2 */
-  LoadVector(z, lo, hi, D.bs, x);
+  LoadVector(D, in, part == 0, lo, hi, x);
   if (part == 1) Scale(D, lo, hi, x);
   else Solve(D, variant, s, lo, hi, (PetscBool)(part == 0), x, done);
-  StoreVector(x, lo, hi, D.bs, z);
+  StoreVector(D, x, lo, hi, part == 2, out);
 }
 
 /* Algorithm 2: levels of the rows of subdomain blockIdx.x in the lower (upper) triangle; hmap[i] the level of row i */
@@ -244,6 +261,7 @@ static PetscErrorCode Upload(FGDDDevice dev, const T *h, size_t n, const T **d)
   T *p;
 
   PetscFunctionBegin;
+  PetscCheck(dev->nmem < (int)(sizeof(dev->mem) / sizeof(dev->mem[0])), PETSC_COMM_SELF, PETSC_ERR_PLIB, "FGDDDevice: more device arrays than mem[] holds");
   GILU_CUDA_CHECK(cudaMalloc(&p, sizeof(T) * (n ? n : 1)));
   PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToDevice)(p, h, sizeof(T) * n)); /* logged as GILUCopyToGPU */
   dev->mem[dev->nmem++] = (void *)p;
@@ -340,6 +358,7 @@ static PetscErrorCode DeviceCreate(const FGDDFactors *f, FGDDDevice *devp)
   dev->d.bs2  = (int)f->bs2;
   dev->shmem  = shmem;
   PetscCall(Upload(dev, f->subptr, f->nsub + 1, &dev->d.subptr));
+  PetscCall(Upload(dev, f->perm, f->nb, &dev->d.perm));
   PetscCall(Upload(dev, f->ai, f->nb + 1, &dev->d.ai));
   PetscCall(Upload(dev, f->aj, nnz, &dev->d.aj));
   PetscCall(Upload(dev, f->diag, f->nb, &dev->d.diag));
@@ -362,6 +381,8 @@ static PetscErrorCode DeviceCreate(const FGDDFactors *f, FGDDDevice *devp)
   PetscCall(Upload(dev, ek, ep[nlevU], &dev->d.uek));
   PetscCall(PetscFree3(ep, er, ek));
   GILU_CUDA_CHECK(cudaMalloc(&dev->z, sizeof(PetscScalar) * (f->nb * f->bs + 1)));
+  GILU_CUDA_CHECK(cudaMalloc(&dev->x, sizeof(PetscScalar) * (f->nb * f->bs + 1)));
+  GILU_CUDA_CHECK(cudaMalloc(&dev->y, sizeof(PetscScalar) * (f->nb * f->bs + 1)));
   PetscCall(CheckLevels(dev, f));
   *devp = dev;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -375,26 +396,38 @@ static PetscErrorCode DeviceDestroy(FGDDDevice *devp)
   if (!dev) PetscFunctionReturn(PETSC_SUCCESS);
   for (int t = 0; t < dev->nmem; t++) GILU_CUDA_CHECK(cudaFree(dev->mem[t]));
   GILU_CUDA_CHECK(cudaFree(dev->z));
+  GILU_CUDA_CHECK(cudaFree(dev->x));
+  GILU_CUDA_CHECK(cudaFree(dev->y));
   PetscCall(PetscFree(dev));
   *devp = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode DeviceApply(FGDDDevice dev, FGDDApplyType type, PetscBool fused, PetscScalar z[])
+static PetscErrorCode DeviceBuffers(FGDDDevice dev, void **x, void **y)
 {
-  size_t   bytes = sizeof(PetscScalar) * dev->nb * dev->d.bs;
-  unsigned grid  = (unsigned)dev->nsub;
-
   PetscFunctionBegin;
-  PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToDevice)(dev->z, z, bytes)); /* logged as GILUCopyToGPU */
-  if (fused) PetscCall(GILU_LAUNCH(ApplyFused, grid, FGDD_NT, dev->shmem, 0, dev->d, (int)type, dev->maxsub, dev->z));
-  else
-    for (int part = 0; part < 3; part++) PetscCall(GILU_LAUNCH(ApplyPart, grid, FGDD_NT, dev->shmem, 0, dev->d, (int)type, part, dev->maxsub, dev->z));
-  PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToHost)(z, dev->z, bytes)); /* logged as GILUCopyToCPU */
+  *x = dev->x;
+  *y = dev->y;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static const FGDDDeviceOps DeviceOps = {DeviceCreate, DeviceDestroy, DeviceApply};
+/* y = P^T (L D U)^{-1} P x, x and y device arrays of the local block (nothing copied here) */
+static PetscErrorCode DeviceApply(FGDDDevice dev, FGDDApplyType type, PetscBool fused, const PetscScalar x[], PetscScalar y[])
+{
+  unsigned grid = (unsigned)dev->nsub;
+
+  PetscFunctionBegin;
+  if (fused) PetscCall(GILU_LAUNCH(ApplyFused, grid, FGDD_NT, dev->shmem, 0, dev->d, (int)type, dev->maxsub, x, y));
+  else {
+    PetscCall(GILU_LAUNCH(ApplyPart, grid, FGDD_NT, dev->shmem, 0, dev->d, (int)type, 0, dev->maxsub, x, dev->z));
+    PetscCall(GILU_LAUNCH(ApplyPart, grid, FGDD_NT, dev->shmem, 0, dev->d, (int)type, 1, dev->maxsub, (const PetscScalar *)dev->z, dev->z));
+    PetscCall(GILU_LAUNCH(ApplyPart, grid, FGDD_NT, dev->shmem, 0, dev->d, (int)type, 2, dev->maxsub, (const PetscScalar *)dev->z, y));
+  }
+  GILU_CUDA_CHECK(cudaDeviceSynchronize()); /* y is complete when the caller restores it (a copy back, or PETSc's own vector) */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static const FGDDDeviceOps DeviceOps = {DeviceCreate, DeviceDestroy, DeviceBuffers, DeviceApply};
 
 PetscErrorCode GILU_CUDA_NAME(FGDDDeviceGetOps)(const FGDDDeviceOps **ops)
 {
