@@ -182,6 +182,9 @@ check: export OMP_NUM_THREADS := 1
 # scripts run $PETSCMPIEXEC
 check: export PETSCGILU_MPIEXEC := $(MPIEXEC)
 check: export PETSCMPIEXEC ?= $(PETSCGILU_DIR)/tests/mpiexec-session
+# one-process runs as MPI singletons, without mpiexec (a third less CPU for a small test; tests/mpiexec-session says how
+# the time limit is kept); PETSCGILU_MPIEXEC_SINGLETON=0 on the command line runs every test through mpiexec
+check: export PETSCGILU_MPIEXEC_SINGLETON ?= 1
 
 PG_TEST_MAKE   = $(MAKE) --no-print-directory -f $(PETSCGILU_DIR)/gmakefile.test PETSCGILU_DIR=$(PETSCGILU_DIR) \
                  PETSC_DIR=$(PETSC_DIR) PETSC_ARCH=$(PETSC_ARCH) TESTDIR=$(PG_TESTDIR)
@@ -368,7 +371,7 @@ help: FORCE
 	@echo "                                     s=options, s=bench-smoke, s=petsc4py: README's snippet, tutorials/poisson.py)"
 	@echo "                   V=1 verbose   REPLACE=1 rewrite outputs (read them!)   NP=n   TIMEOUT=s"
 	@echo "                   EXTRA_OPTIONS='-opt'   VALGRIND=1   test-fail=1 (rerun failures)   CHECK_JOBS=2 (also the"
-	@echo "                   petsc-examples cases at a time)"
+	@echo "                   petsc-examples cases at a time)   PETSCGILU_MPIEXEC_SINGLETON=0 (one-process tests through mpiexec too)"
 	@echo "                 and the kernel coverage: every __global__ instantiation in the nvcc objects (*.cu.o) must"
 	@echo "                 have been launched under cudaemu by some test (tests/kernels/coverage; one test in the count)"
 	@echo "  check-mutations removes each sync point of the CUDA sources in turn (waits, fences, barriers, warp syncs),"
