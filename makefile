@@ -206,6 +206,9 @@ check: export OMP_NUM_THREADS := 1
 # scripts run $PETSCMPIEXEC
 check: export PETSCGILU_MPIEXEC := $(MPIEXEC)
 check: export PETSCMPIEXEC ?= $(PETSCGILU_DIR)/tests/mpiexec-session
+# one-process runs as MPI singletons, without mpiexec (a third less CPU for a small test; tests/mpiexec-session says how
+# the time limit is kept); PETSCGILU_MPIEXEC_SINGLETON=0 on the command line runs every test through mpiexec
+check: export PETSCGILU_MPIEXEC_SINGLETON ?= 1
 
 PG_TEST_MAKE   = $(MAKE) --no-print-directory -f $(PETSCGILU_DIR)/gmakefile.test PETSCGILU_DIR=$(PETSCGILU_DIR) \
                  PETSC_DIR=$(PETSC_DIR) PETSC_ARCH=$(PETSC_ARCH) TESTDIR=$(PG_TESTDIR)
@@ -232,6 +235,9 @@ PG_OPTIONS_TAPLOG := $(PG_TESTDIR)/options_tap.log
 PG_OPTIONS_CHECK  := $(PETSCGILU_DIR)/tests/options/check
 PG_BENCH_TAPLOG:= $(PG_TESTDIR)/bench-smoke_tap.log
 PG_BENCH_SMOKE := $(PETSCGILU_DIR)/tests/bench-smoke/run
+# the bench smoke test runs beside the petsc-examples suite, the options check and the petsc4py suite (it is mostly
+# Python and waiting for its own processes); its output is printed when it ends
+PG_BENCH_OUT   := $(PG_TESTDIR)/bench-smoke.out
 # the README's petsc4py snippet and tutorials/poisson.py under petsc4py (s=petsc4py runs them alone)
 PG_PETSC4PY_TAPLOG := $(PG_TESTDIR)/petsc4py_tap.log
 # kernel coverage: every process check runs logs the kernel instantiations it launches under cudaemu; at the end
@@ -243,20 +249,19 @@ PG_COVERAGE_SKIP = $(if $(s),s= selects some tests only,$(if $(filter 1,$(PETSCG
 check: export GILU_CUDAEMU_LAUNCH_LOG := $(PG_LAUNCH_LOG)
 
 check: all
-	@mkdir -p $(PG_TESTDIR); rm -f $(PG_TAPLOG) $(PG_EX_TAPLOG) $(PG_BENCH_TAPLOG) $(PG_KERNELS_TAPLOG) $(PG_OPTIONS_TAPLOG) $(PG_PETSC4PY_TAPLOG); : > $(PG_LAUNCH_LOG); status=0; \
+	@mkdir -p $(PG_TESTDIR); rm -f $(PG_TAPLOG) $(PG_EX_TAPLOG) $(PG_BENCH_TAPLOG) $(PG_KERNELS_TAPLOG) $(PG_OPTIONS_TAPLOG) $(PG_PETSC4PY_TAPLOG); : > $(PG_LAUNCH_LOG); status=0; bench=; \
 	$(if $(PG_RUN_HARNESS),$(PG_TEST_MAKE) -j$(CHECK_JOBS) test $(if $(PG_S_HARNESS),s='$(PG_S_HARNESS)') || status=1;) \
+	$(if $(PG_RUN_BENCH),if [ -x $(PG_BENCH_SMOKE) ]; then \
+	  { $(MAKE) --no-print-directory -f $(PETSCGILU_DIR)/gmakefile.test PETSCGILU_DIR=$(PETSCGILU_DIR) PETSC_DIR=$(PETSC_DIR) PETSC_ARCH=$(PETSC_ARCH) \
+	      TESTDIR=$(PG_TESTDIR) $(PG_TESTDIR)/tests/ex1 $(PG_TESTDIR)/tutorials/ex1 $(PG_TESTDIR)/tests/ex8 > /dev/null && $(MAKE) --no-print-directory $(PG_STREAM) > /dev/null && \
+	    PETSCGILU_DIR=$(PETSCGILU_DIR) $(PG_BENCH_SMOKE); } > $(PG_BENCH_OUT) 2>&1 & bench=$$!; \
+	fi;) \
 	$(if $(PG_RUN_EXAMPLES),if [ -x $(PG_EX_RUN) ]; then \
 	  echo "Running tests/petsc-examples/run"; \
 	  PETSCGILU_DIR=$(PETSCGILU_DIR) PETSCGILU_LIB=$(PG_LIB) PETSC_DIR=$(PETSC_DIR) PETSC_ARCH=$(PETSC_ARCH) \
-	  PETSCGILU_TESTDIR=$(PG_TESTDIR) PETSCGILU_EXAMPLES_TAP=$(PG_EX_TAPLOG) MPIEXEC="$$PETSCMPIEXEC" \
+	  PETSCGILU_TESTDIR=$(PG_TESTDIR) PETSCGILU_EXAMPLES_TAP=$(PG_EX_TAPLOG) PETSCGILU_EXAMPLES_JOBS=$(CHECK_JOBS) MPIEXEC="$$PETSCMPIEXEC" \
 	  PETSCGILU_CHECK_S='$(PG_S_EXAMPLES)' s='$(PG_S_EX_SUBSTR)' V='$(V)' REPLACE='$(REPLACE)' TIMEOUT='$(TIMEOUT)' \
 	  $(PG_EX_RUN) || status=1; \
-	fi;) \
-	$(if $(PG_RUN_BENCH),if [ -x $(PG_BENCH_SMOKE) ]; then \
-	  echo "Running tests/bench-smoke/run (bench/run.py at tiny sizes)"; \
-	  $(MAKE) --no-print-directory -f $(PETSCGILU_DIR)/gmakefile.test PETSCGILU_DIR=$(PETSCGILU_DIR) PETSC_DIR=$(PETSC_DIR) PETSC_ARCH=$(PETSC_ARCH) \
-	    TESTDIR=$(PG_TESTDIR) $(PG_TESTDIR)/tests/ex1 $(PG_TESTDIR)/tutorials/ex1 $(PG_TESTDIR)/tests/ex8 > /dev/null && $(MAKE) --no-print-directory $(PG_STREAM) > /dev/null && \
-	  PETSCGILU_DIR=$(PETSCGILU_DIR) $(PG_BENCH_SMOKE) || status=1; \
 	fi;) \
 	$(if $(PG_RUN_OPTIONS),echo "Running tests/options/check (-help, man pages and doc/ agree)"; \
 	  $(PYTHON3) $(PG_OPTIONS_CHECK) --exe $(PG_BUILDDIR)/petsc-examples/ksp_ksp_tutorials_ex45 --lib $(PG_LIB) \
@@ -264,6 +269,10 @@ check: all
 	$(if $(PG_RUN_PETSC4PY),echo "Running tests/petsc4py/run (README's petsc4py snippet, tutorials/poisson.py)"; \
 	  PETSCGILU_DIR=$(PETSCGILU_DIR) PETSCGILU_LIB=$(PG_LIB) PETSC_DIR=$(PETSC_DIR) PETSC_ARCH=$(PETSC_ARCH) \
 	    PETSCGILU_PETSC4PY_TAP=$(PG_PETSC4PY_TAPLOG) TIMEOUT='$(TIMEOUT)' $(PETSCGILU_DIR)/tests/petsc4py/run || status=1;) \
+	if [ -n "$$bench" ]; then \
+	  echo "Running tests/bench-smoke/run (bench/run.py at tiny sizes; ran beside the suites above)"; \
+	  wait $$bench || status=1; cat $(PG_BENCH_OUT); \
+	fi; \
 	$(PYTHON3) $(PG_COVERAGE) --objdir $(PG_OBJDIR) --log $(PG_LAUNCH_LOG) --tap $(PG_KERNELS_TAPLOG) $(if $(PG_COVERAGE_SKIP),--skip '$(PG_COVERAGE_SKIP)') || status=1; \
 	logs=; for f in $(PG_TAPLOG) $(PG_EX_TAPLOG) $(PG_BENCH_TAPLOG) $(PG_OPTIONS_TAPLOG) $(PG_PETSC4PY_TAPLOG) $(PG_KERNELS_TAPLOG); do [ -f $$f ] && logs="$$logs $$f"; done; \
 	cat /dev/null $$logs | awk ' \
@@ -390,7 +399,8 @@ help: FORCE
 	@echo "                                     s='petsc-examples*' selects only the petsc-examples suite; likewise"
 	@echo "                                     s=options, s=bench-smoke, s=petsc4py: README's snippet, tutorials/poisson.py)"
 	@echo "                   V=1 verbose   REPLACE=1 rewrite outputs (read them!)   NP=n   TIMEOUT=s"
-	@echo "                   EXTRA_OPTIONS='-opt'   VALGRIND=1   test-fail=1 (rerun failures)   CHECK_JOBS=2"
+	@echo "                   EXTRA_OPTIONS='-opt'   VALGRIND=1   test-fail=1 (rerun failures)   CHECK_JOBS=2 (also the"
+	@echo "                   petsc-examples cases at a time)   PETSCGILU_MPIEXEC_SINGLETON=0 (one-process tests through mpiexec too)"
 	@echo "                 and the kernel coverage: every __global__ instantiation in the nvcc objects (*.cu.o) must"
 	@echo "                 have been launched under cudaemu by some test (tests/kernels/coverage; one test in the count)"
 	@echo "  check-mutations removes each sync point of the CUDA sources in turn (waits, fences, barriers, warp syncs),"

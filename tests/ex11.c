@@ -430,11 +430,9 @@ int main(int argc, char **argv)
      requires: cudaemu
      output_file: output/empty.out
      args: -check_cudaemu -n 6 -dof {{1 3}} -dm_mat_type {{aij baij}} -pc_fgdd_subdomain_rows 40
-   # the two slowest emulated tests (about 20 s on an idle machine, 3x that beside another job on 2 cores): 3 minutes
    test:
      suffix: cudaemu_large
      requires: cudaemu
-     timeoutfactor: 3
      output_file: output/empty.out
      args: -check_cudaemu -n 10 -dof {{1 3}} -dm_mat_type {{aij baij}} -pc_fgdd_subdomain_rows 400 -gilu_cudaemu_schedule {{inorder reverse random}shared output} -gilu_cudaemu_seed 7
 
@@ -455,7 +453,6 @@ int main(int argc, char **argv)
    test:
      suffix: cudaemu_shared_sm90
      requires: cudaemu
-     timeoutfactor: 3
      output_file: output/empty.out
      args: -check_cudaemu -n 19 -dof 3 -dm_mat_type baij -pc_fgdd_subdomain_box 19,19,19 -gilu_cudaemu_arch sm_90
 

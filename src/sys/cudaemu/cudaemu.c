@@ -622,6 +622,10 @@ static PetscErrorCode BlockStart(Launch *L, Block *b, long idx)
 {
   int    n = (int)(L->bdim.x * L->bdim.y * L->bdim.z), i;
   size_t page = (size_t)sysconf(_SC_PAGESIZE), shared = L->sharedlimit + 16;
+  /* the dynamic part ends at the limit, its start rounded up to 16 bytes (it may end up to 15 bytes past the limit,
+     in the slot's 16 spare bytes): a GPU aligns dynamic shared memory at least so, and a double or an atomic on it
+     that straddles a cache line is a split lock, which Linux traps (and may throttle) at every one */
+  size_t dynoff = (L->sharedlimit - L->shmem + 15) & ~(size_t)15;
 
   PetscFunctionBegin;
   PetscCall(SlotReserve(b, n, shared));
@@ -650,7 +654,7 @@ static PetscErrorCode BlockStart(Launch *L, Block *b, long idx)
     f->t.gridDim     = L->grid;
     f->t.lane        = i % 32;
     f->t.warp        = i / 32;
-    f->t.dynshared   = b->shared + (L->sharedlimit - L->shmem);
+    f->t.dynshared   = b->shared + dynoff;
     f->t.priv        = f;
     f->state         = FIBER_READY;
     f->fenced        = 0;
