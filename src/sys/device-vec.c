@@ -4,9 +4,9 @@
 
    - PETSc built with CUDA (PETSC_HAVE_CUDA), petscgilu built with CUDA, back-end cuda and a CUDA vector
      (VECSEQCUDA, VECMPICUDA, VECCUDA): the kernels read and write the vector's own device array
-     (VecCUDAGetArrayRead()/VecCUDAGetArrayWrite()), no copy. THIS BRANCH IS NOT COMPILED IN THIS PROJECT'S CI:
-     Debian's PETSc has no CUDA, so no build here defines PETSC_HAVE_CUDA; it is written against PETSc's documented
-     API (petscvec.h, the same in 3.18 and newer releases) and kept to a few lines below.
+     (VecCUDAGetArrayRead()/VecCUDAGetArrayWrite()), no copy. Debian's PETSc has no CUDA: this branch is compiled
+     and linked by make check-petsc-cuda (tests/petsc-cuda/run: PETSc 3.18 built with CUDA 11.8), and run only on a
+     GPU (make gpu-validate); it uses PETSc's documented API (petscvec.h, the same in 3.18 and newer releases).
    - Otherwise (Debian's host-only PETSc, host vectors, or the emulation cudaemu): the input is copied into the
      caller's device buffer and the result back from it in each apply, through GILUDeviceCopyToDevice/ToHost of
      the back-end's build, which log the copies (events GILUCopyToGPU / GILUCopyToCPU of -log_view).
