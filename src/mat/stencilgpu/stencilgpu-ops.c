@@ -12,6 +12,7 @@
 #include <petsc/private/kernels/blockinvert.h>
 #include <petscdmda.h>
 #include <petscgilu/private/stencilgpu.h>
+#include <petscgilu/private/backend.h>
 #include <petscgiluconf.h>
 
 #if defined(PETSCGILU_HAVE_OPENMP)
@@ -167,10 +168,17 @@ static PetscErrorCode MultAdd_Private(Mat A, Vec x, Vec y, PetscBool add)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* CUDA vectors of a CUDA-enabled PETSc (src/sys/device-vec.c) get the device product, so that a Krylov iteration on
+   them never touches the host; every other vector the host product */
 PetscErrorCode MatMult_StencilGPU(Mat A, Vec x, Vec y)
 {
+  PetscBool xdev, ydev;
+
   PetscFunctionBegin;
-  PetscCall(MultAdd_Private(A, x, y, PETSC_FALSE));
+  PetscCall(GILUVecIsDeviceNative(x, PETSCGILU_BACKEND_CUDA, &xdev));
+  PetscCall(GILUVecIsDeviceNative(y, PETSCGILU_BACKEND_CUDA, &ydev));
+  if (xdev && ydev) PetscCall(MatStencilGPUMultWithBackend(A, PETSCGILU_BACKEND_CUDA, x, y));
+  else PetscCall(MultAdd_Private(A, x, y, PETSC_FALSE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
