@@ -287,7 +287,7 @@ check: all
 # only the fewest tests that launch each kernel instantiation of the file)
 check-mutations: all
 	@$(PYTHON3) $(PETSCGILU_DIR)/tests/mutations/run \
-	  $(if $(MUTATIONS_JOBS),-j$(MUTATIONS_JOBS)) $(if $(MUTATIONS_TESTS),--tests $(MUTATIONS_TESTS)) $(MUTATE)
+	  $(if $(MUTATIONS_JOBS),-j$(MUTATIONS_JOBS)) $(if $(MUTATIONS_TESTS),--tests $(MUTATIONS_TESTS)) $(if $(MUTATE),'$(MUTATE)')
 
 # pass-through to the harness makefile (s= V= REPLACE= NP= TIMEOUT= work there too)
 print-test check-test-errors cleantest: FORCE
