@@ -20,6 +20,8 @@
 PETSC_EXTERN PetscErrorCode PetscGILUTestMatrixList(PetscInt *, const char *const **);
 PETSC_EXTERN PetscErrorCode PetscGILUTestMatrixGetInfo(const char[], PetscBool *, PetscInt *, const char **);
 PETSC_EXTERN PetscErrorCode PetscGILUTestMatrixCreate(MPI_Comm, const char[], PetscInt, Mat *, Vec *);
+/* || y - ref ||_inf / || ref ||_inf: how far a result is from its reference */
+PETSC_EXTERN PetscErrorCode PetscGILUTestVecRelDiff(Vec ref, Vec y, PetscReal *d);
 
 /* ------------------------------------------------------------------------------------------ emulation self-tests
    PetscGILUCUDASelfTest_cudaemu - runs one self-test of the CUDA emulation (src/test/cudaemu/selftest.cu; used by

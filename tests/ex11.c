@@ -21,6 +21,7 @@ static char help[] = "Tests PCFGDD (fine-grained domain decomposition) on a 3D c
 #include <petscksp.h>
 #include <petscdmda.h>
 #include <petscgilu.h>
+#include <petscgilutest.h>
 
 static PetscErrorCode Assemble(DM da, PetscInt dof, PetscReal beta, PetscBool zeropivot, Mat A)
 {
@@ -112,22 +113,6 @@ static PetscErrorCode PermuteLocal(Vec in, IS perm, PetscBool inverse, Vec out)
   PetscFunctionReturn(0);
 }
 
-/* || y1 - y2 || / || y1 || */
-static PetscErrorCode RelDiff(Vec y1, Vec y2, PetscReal *d)
-{
-  Vec       w;
-  PetscReal n1, n;
-
-  PetscFunctionBeginUser;
-  PetscCall(VecDuplicate(y1, &w));
-  PetscCall(VecWAXPY(w, -1.0, y1, y2));
-  PetscCall(VecNorm(w, NORM_INFINITY, &n));
-  PetscCall(VecNorm(y1, NORM_INFINITY, &n1));
-  *d = n / n1;
-  PetscCall(VecDestroy(&w));
-  PetscFunctionReturn(0);
-}
-
 /* The block Jacobi + ILU(0) configuration on FGDD's subdomains: iterations for the permuted system; with
    check, the PC applies of both compared on a vector instead */
 static PetscErrorCode CompareBJacobi(Mat A, PC fgdd, KSPType type, Vec b, PetscBool check)
@@ -190,7 +175,7 @@ static PetscErrorCode CompareBJacobi(Mat A, PC fgdd, KSPType type, Vec b, PetscB
     PetscCall(PCApply(fgdd, b, y));
     PetscCall(PCApply(pc, bp, yp));
     PetscCall(PermuteLocal(yp, perm, PETSC_TRUE, yb));
-    PetscCall(RelDiff(yb, y, &d));
+    PetscCall(PetscGILUTestVecRelDiff(yb, y, &d));
     if (d > 1e-12) PetscCall(PetscPrintf(comm, "fgdd apply differs from bjacobi+ilu(0) on the permuted vector: %g\n", (double)d));
     PetscCall(VecDestroy(&y));
     PetscCall(VecDestroy(&yp));
@@ -226,7 +211,7 @@ static PetscErrorCode CheckThreads(PC pc, Vec b)
       PetscCall(PCApply(pc, b, y1));
       PetscCall(PCFGDDSetThreads(pc, 2));
       PetscCall(PCApply(pc, b, y2));
-      PetscCall(RelDiff(y1, y2, &d));
+      PetscCall(PetscGILUTestVecRelDiff(y1, y2, &d));
       if (d != 0) PetscCall(PetscPrintf(comm, "%s %s: 1 and 2 threads differ by %g\n", PCFGDDApplyTypes[v], fu ? "fused" : "separate", (double)d));
     }
   PetscCall(VecDestroy(&y1));
@@ -259,7 +244,7 @@ static PetscErrorCode CheckVariants(PC pc, Vec b, PetscGILUBackendType dev)
         PetscCall(PCFGDDSetBackend(pc, dev));
       }
       PetscCall(PCApply(pc, b, y));
-      PetscCall(RelDiff(y0, y, &d));
+      PetscCall(PetscGILUTestVecRelDiff(y0, y, &d));
       /* host: syncfree and vertex are the sequential solve of each subdomain (bitwise); edge sums in another order */
       if ((!cudaemu && v != PC_FGDD_APPLY_EDGE && d != 0) || d > 1e-13)
         PetscCall(PetscPrintf(comm, "%s %s (%s): relative difference %g\n", PCFGDDApplyTypes[v], fu ? "fused" : "separate", cudaemu ? (dev == PETSCGILU_BACKEND_CUDA ? "cuda against host" : "cudaemu against host") : "against vertex fused", (double)d));

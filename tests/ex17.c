@@ -17,6 +17,7 @@ Prints only failures.\n\n";
 #include <petscdmda.h>
 #include <petscksp.h>
 #include <petscgilu.h>
+#include <petscgilutest.h>
 #include <petscgilu/private/compat.h>
 
 typedef struct {
@@ -118,16 +119,11 @@ static PetscErrorCode Solve(DM da, Mat A, Vec b, const char backend[], const Eve
 
 static PetscErrorCode Compare(const char what[], Vec xh, Vec xe, PetscReal tol)
 {
-  Vec       d;
-  PetscReal nd, nh;
+  PetscReal d;
 
   PetscFunctionBegin;
-  PetscCall(VecDuplicate(xh, &d));
-  PetscCall(VecWAXPY(d, -1.0, xh, xe));
-  PetscCall(VecNorm(d, NORM_INFINITY, &nd));
-  PetscCall(VecNorm(xh, NORM_INFINITY, &nh));
-  if (nd > tol * nh) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: cudaemu differs from the host by %g (relative %g, allowed %g)\n", what, (double)nd, (double)(nd / nh), (double)tol));
-  PetscCall(VecDestroy(&d));
+  PetscCall(PetscGILUTestVecRelDiff(xh, xe, &d));
+  if (d > tol) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s: cudaemu differs from the host (relative %g, allowed %g)\n", what, (double)d, (double)tol));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

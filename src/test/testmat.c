@@ -804,3 +804,19 @@ PetscErrorCode PetscGILUTestMatrixCreate(MPI_Comm comm, const char name[], Petsc
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* || y - ref ||_inf / || ref ||_inf */
+PetscErrorCode PetscGILUTestVecRelDiff(Vec ref, Vec y, PetscReal *d)
+{
+  Vec       w;
+  PetscReal nr, n;
+
+  PetscFunctionBegin;
+  PetscCall(VecDuplicate(ref, &w));
+  PetscCall(VecWAXPY(w, -1.0, ref, y));
+  PetscCall(VecNorm(w, NORM_INFINITY, &n));
+  PetscCall(VecNorm(ref, NORM_INFINITY, &nr));
+  *d = n / nr;
+  PetscCall(VecDestroy(&w));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
