@@ -56,6 +56,7 @@ typedef enum {
 PETSC_INTERN const char *const GILUScheduleTypes[];
 
 typedef struct _n_GILUSchedule *GILUSchedule;
+typedef struct _n_GILUPipe     *GILUPipe;
 struct _n_GILUSchedule {
   GILUScheduleType type;
   PetscInt    nthreads;                                /* threads the schedule was built for */
@@ -72,12 +73,22 @@ struct _n_GILUSchedule {
   PetscInt64 *done;                                    /* per unit, the last sweep that completed it */
   PetscInt64  sweep;                                   /* sweeps started */
   PetscInt    delay;                                   /* test hook, microseconds (-gilu_schedule_delay, schedule.c); 0: off */
+  GILUPipe    pipe;                                    /* across processes (pipeline.c): units in the pipeline's order, one thread; else NULL */
+  const PetscInt (*unitbox)[4];                        /* pipe: unit u is the points unitbox[u][0] <= i < unitbox[u][1] of line (unitbox[u][2], unitbox[u][3]) */
 };
 
 /* The points i0 <= i < i1 of the grid line (j,k) that form unit u */
 static inline void GILUScheduleGetUnit(GILUSchedule s, PetscInt u, PetscInt *i0, PetscInt *i1, PetscInt *j, PetscInt *k)
 {
   PetscInt c = u % s->n[0];
+
+  if (s->unitbox) {
+    *i0 = s->unitbox[u][0];
+    *i1 = s->unitbox[u][1];
+    *j  = s->unitbox[u][2];
+    *k  = s->unitbox[u][3];
+    return;
+  }
 
   *j  = (u / s->n[0]) % s->n[1];
   *k  = u / (s->n[0] * s->n[1]);
@@ -170,6 +181,38 @@ PETSC_INTERN PetscErrorCode GILUStencilMatGetSchedule(GILUStencilMat *, GILUSche
 PETSC_INTERN PetscErrorCode GILUGetNumThreads(PetscInt *);
 PETSC_INTERN PetscErrorCode GILUGetNumThreadsFor(PetscInt, PetscInt, PetscInt *);
 PETSC_INTERN PetscErrorCode GILUStencilMatGetNumThreads(const GILUStencilMat *, PetscInt *);
+
+/*
+  The pipeline across processes (pipeline.c): the sweeps of the global ILU(k) of natural ordering of a DMDA's grid, each
+  process on its box extended by ghost layers, in an order of units that all processes share, with nonblocking messages
+  of the boundary rows (factorization) and values (solves) to the processes that need them. A schedule made by
+  GILUScheduleCreatePipe() runs its sweeps (GILUScheduleRun(), GILUScheduleRunPair()) this way.
+*/
+typedef enum {
+  GILU_PIPE_NATURAL, /* units are the lines of the box, in natural order */
+  GILU_PIPE_TILED    /* the lines (3D) or line segments (2D) grouped in skewed tiles along y (3D) or x (2D), tile by tile */
+} GILUPipeOrder;
+PETSC_INTERN const char *const GILUPipeOrders[];
+typedef struct {
+  GILUPipeOrder order;
+  PetscInt      chunk, skew, tiles; /* tiled: grid lines (3D) or points (2D) per tile, skew per plane (line), tiles */
+  PetscInt      messages[3];        /* this process: messages it sends per factorization, forward sweep, backward sweep */
+  PetscReal     idle;               /* the model: fraction of the processes' time spent waiting in a solve */
+  PetscReal     speed;              /* the model: block Jacobi's solve time over the pipeline's */
+  PetscInt      candidates;         /* cuts the model compared */
+} GILUPipeInfo;
+PETSC_INTERN PetscErrorCode GILUPipeCreate(DM, Mat, PetscInt, GILUPipe *);
+PETSC_INTERN PetscErrorCode GILUPipeDestroy(GILUPipe *);
+PETSC_INTERN PetscErrorCode GILUPipeGetExtendedGrid(GILUPipe, GILUGrid *);
+PETSC_INTERN PetscErrorCode GILUPipeGetExtendedIS(GILUPipe, PetscInt, IS *);
+PETSC_INTERN PetscErrorCode GILUPipeSetUp(GILUPipe, const GILUStencil *, PetscInt, PetscInt);
+PETSC_INTERN PetscErrorCode GILUPipeGetInfo(GILUPipe, GILUPipeInfo *);
+PETSC_INTERN PetscErrorCode GILUPipeOwnedCopy(GILUPipe, PetscBool, const PetscScalar *, PetscScalar *);
+PETSC_INTERN PetscErrorCode GILUPipeGlobalRow(GILUPipe, PetscInt, PetscInt *);
+PETSC_INTERN PetscErrorCode GILUPipeSetFactorData(GILUPipe, PetscScalar *, PetscScalar *, PetscInt, PetscInt);
+PETSC_INTERN PetscErrorCode GILUPipeSetSolveData(GILUPipe, PetscScalar *);
+PETSC_INTERN PetscErrorCode GILUScheduleCreatePipe(GILUPipe, GILUSchedule *);
+PETSC_INTERN PetscErrorCode GILUPipeSweep(GILUPipe, GILUSchedule, PetscBool, GILUTileKernel, void *);
 
 /* The ILU(k) pattern of a stencil matrix (fill.c) */
 PETSC_INTERN PetscErrorCode GILUStencilMatFill(const GILUStencilMat *, PetscInt, GILUStencilMat *);

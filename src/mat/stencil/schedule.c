@@ -244,6 +244,10 @@ PetscErrorCode GILUStencilMatGetSchedule(GILUStencilMat *sm, GILUSchedule *s)
   PetscInt nthreads;
 
   PetscFunctionBegin;
+  if (sm->schedule && sm->schedule->pipe) { /* across processes (pipeline.c): set by its user, one thread */
+    *s = sm->schedule;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(GILUStencilMatGetNumThreads(sm, &nthreads));
   if (sm->schedule && sm->schedule->nthreads != nthreads) PetscCall(GILUScheduleDestroy(&sm->schedule));
   /* independent units interleaved per tile hide the latency of the recurrences along the lines; one block row is enough work from 3 DoF on */
@@ -439,6 +443,10 @@ static PetscErrorCode ScheduleRunGoverned(GILUSchedule s, GILUThreadGovernor *g,
 
   PetscFunctionBegin;
   s->sweep += nsweeps;
+  if (s->pipe) {
+    for (PetscInt w = 0; w < nsweeps; w++) PetscCall(GILUPipeSweep(s->pipe, s, backward[w], kernel[w], ctx));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (s->nthreads == 1) {
     for (PetscInt w = 0; w < nsweeps; w++) ScheduleRunSerial(s, backward[w], kernel[w], ctx, sweep + w);
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -457,6 +465,10 @@ PetscErrorCode GILUScheduleRun(GILUSchedule s, PetscBool backward, GILUTileKerne
   PetscInt64 sweep = ++s->sweep;
 
   PetscFunctionBegin;
+  if (s->pipe) {
+    PetscCall(GILUPipeSweep(s->pipe, s, backward, kernel, ctx));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (s->nthreads == 1 || GILUGovernorFollow(&s->govsolve, s->nthreads)) ScheduleRunSerial(s, backward, kernel, ctx, sweep);
   else ScheduleRunThreads(s, 1, &backward, &kernel, ctx, sweep);
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -426,6 +426,69 @@ PetscErrorCode PCStructILUGetThreads(PC pc, PetscInt *nthreads)
 }
 
 /*@
+  PCStructILUSetDistributed - On several MPI processes, factors and applies the global ILU(k) (IC(k)) of the grid in
+  natural ordering across the processes, the same factors as on one process, instead of each process's block
+  (block Jacobi)
+
+  Logically Collective
+
+  Input Parameters:
++ pc  - the `PCSTRUCTILU` preconditioner
+- flg - `PETSC_TRUE` for the global factors, `PETSC_FALSE` (default) for block Jacobi
+
+  Options Database Key:
+. -pc_structilu_distributed <bool> - the global factors across processes
+
+  Notes:
+  The matrix must come from a `DMDA` (`DMCreateMatrix()`, AIJ or BAIJ) without periodic boundaries. Each process
+  factors and sweeps its box extended by ghost layers, in an order of tiles that all processes share, and sends the
+  rows (factorization) and values (solves) of its boundary to the processes that need them as soon as they are
+  computed (nonblocking messages): the processes work as a pipeline (a wavefront) whose fill and drain `-ksp_view`
+  reports, with the cut the model chose (natural order or tiles, their size and skew) and the expected idle fraction.
+  Every row is computed by the same operations as on one process, so the factors, and each apply, equal those of
+  `-pc_type structilu` (and of `-pc_type ilu`) on one process bitwise, whatever the number of processes; the
+  Krylov method's dot products and the matrix product do depend on it (their sums run in another order).
+
+  Host only, one thread a process; not with `-pc_structilu_eisenstat`, transposed applies, `MATSTENCILGPU` or the
+  CUDA back-end (the CUDA path is planned with the same cut). On one process it changes nothing.
+
+  Level: intermediate
+
+.seealso: `PCSTRUCTILU`, `PCStructILUGetDistributed()`, `PCBJACOBI`
+@*/
+PetscErrorCode PCStructILUSetDistributed(PC pc, PetscBool flg)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveBool(pc, flg, 2);
+  PetscTryMethod(pc, "PCStructILUSetDistributed_C", (PC, PetscBool), (pc, flg));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCStructILUGetDistributed - Whether the global factors across processes were asked for
+
+  Not Collective
+
+  Input Parameter:
+. pc - the `PCSTRUCTILU` preconditioner
+
+  Output Parameter:
+. flg - the value given to `PCStructILUSetDistributed()`
+
+  Level: intermediate
+
+.seealso: `PCSTRUCTILU`, `PCStructILUSetDistributed()`
+@*/
+PetscErrorCode PCStructILUGetDistributed(PC pc, PetscBool *flg)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCStructILUGetDistributed_C", (PC, PetscBool *), (pc, flg));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
   PCStructILUSetSchedule - Chooses how the host threads share the rows
 
   Logically Collective

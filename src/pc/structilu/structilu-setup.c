@@ -33,6 +33,7 @@ PetscErrorCode PCReset_StructILU(PC pc)
   PetscCall(MatDestroy(&ilu->fallback));
   PetscCall(VecDestroy(&ilu->fx));
   PetscCall(VecDestroy(&ilu->fy));
+  PetscCall(PCResetDistributed_StructILU(pc));
   ilu->fallbackwhy[0] = 0;
   ilu->analyzed       = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -85,7 +86,7 @@ static PetscErrorCode StructILUCheckPivot(PC pc)
 
   PetscFunctionBegin;
   if (ilu->zerorow >= 0) {
-    PetscCheck(!pc->erroriffailure, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "Zero pivot in local row %" PetscInt_FMT " of the structured-grid ILU (tolerance %g)", ilu->zerorow, (double)ilu->zeropivot);
+    PetscCheck(!pc->erroriffailure, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "Zero pivot in %s row %" PetscInt_FMT " of the structured-grid ILU (tolerance %g)", ilu->pipe ? "the grid's (natural ordering)" : "local", ilu->zerorow, (double)ilu->zeropivot);
     PetscCall(PetscInfo(pc, "Zero pivot in local row %" PetscInt_FMT " (tolerance %g)\n", ilu->zerorow, (double)ilu->zeropivot));
     PetscCall(PCSetFailedReason(pc, PC_FACTOR_NUMERIC_ZEROPIVOT));
   }
@@ -234,6 +235,10 @@ PetscErrorCode PCSetUp_StructILU(PC pc)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(GILUMatCheckSupported(A, &isbaij));
+  if (size > 1 && ilu->distributed) { /* the global factors across the processes (structilu-dist.c) */
+    PetscCall(PCSetUpDistributed_StructILU(pc, PCFactor_StructILU));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (size > 1) PetscCall(MatGetDiagonalBlock(A, &Alocal));
   PetscCall(MatGetNonzeroState(Alocal, &state));
 
@@ -287,6 +292,10 @@ static PetscErrorCode PCStructILUSetUpDevice(PC pc)
 
   PetscFunctionBegin;
   ilu->devfactored = PETSC_FALSE;
+  if (ilu->pipe) { /* across processes: the host (structilu-dist.c checked that no device was asked for) */
+    ilu->ran = PETSCGILU_BACKEND_HOST;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (!ilu->backendset) PetscCall(PetscGILUGetBackend(&want));
   PetscCall(PetscGILUBackendResolve(PetscObjectComm((PetscObject)pc), want, &ran));
   if (ilu->dev && ran != ilu->ran) PetscCall(ilu->devops->destroy(&ilu->dev));
@@ -343,6 +352,7 @@ static PetscErrorCode PCFactor_StructILU(PC pc)
     if (ilu->dev) PetscCall(ilu->devops->setfactors(ilu->dev, &ilu->factors));
   }
   PetscCall(PetscLogEventEnd(GILU_StructILUFactor, pc, A, 0, 0));
+  if (ilu->pipe) PetscCall(PCDistributedPivot_StructILU(pc));
   PetscCall(StructILUCheckPivot(pc));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -382,7 +392,8 @@ PetscErrorCode PCApply_StructILU(PC pc, Vec x, Vec y)
   } else {
     PetscCall(VecGetArrayRead(x, &xa));
     PetscCall(VecGetArrayWrite(y, &ya));
-    PetscCall(StructILUSolve_Host(&ilu->sm, &ilu->factors, xa, ya));
+    if (ilu->pipe) PetscCall(PCApplyDistributed_StructILU(pc, xa, ya));
+    else PetscCall(StructILUSolve_Host(&ilu->sm, &ilu->factors, xa, ya));
     PetscCall(VecRestoreArrayWrite(y, &ya));
     PetscCall(VecRestoreArrayRead(x, &xa));
   }
@@ -399,6 +410,7 @@ PetscErrorCode PCApplyTranspose_StructILU(PC pc, Vec x, Vec y)
 
   PetscFunctionBegin;
   if (ilu->empty) PetscFunctionReturn(PETSC_SUCCESS); /* no local entries */
+  PetscCheck(!ilu->pipe, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PCApplyTranspose() of -pc_structilu_distributed is not written yet: use -pc_structilu_distributed 0 (block Jacobi) with a method that needs transposed solves");
   if (ilu->zerorow >= 0) {
     PetscCall(VecSetInf(y));
     PetscFunctionReturn(PETSC_SUCCESS);

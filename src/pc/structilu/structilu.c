@@ -134,7 +134,8 @@ static PetscErrorCode PCView_StructILU(PC pc, PetscViewer viewer)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
-  if (size > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "  block Jacobi across %d MPI processes: each factors its local block (its DMDA box); process 0 shown\n", size));
+  if (ilu->pipe) PetscCall(PCViewDistributed_StructILU(pc, viewer));
+  else if (size > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "  block Jacobi across %d MPI processes: each factors its local block (its DMDA box); process 0 shown (-pc_structilu_distributed: the global factors instead)\n", size));
   if (ilu->fallback) {
     MatSolverType solver;
 
@@ -189,7 +190,7 @@ static PetscErrorCode PCView_StructILU(PC pc, PetscViewer viewer)
                                      (double)ilu->factors.bytes / 1048576.0, ilu->precision == PC_STRUCTILU_PRECISION_SINGLE ? "single" : "double", ilu->factors.noffsets, st->ns, g->dof, g->dof));
   if (ilu->eisenstat)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  Eisenstat trick: the Krylov method runs on Ahat = (D + A_L)^{-1} A (D + A_U)^{-1} (two sweeps per product, no product with A), preconditioned by D; its residuals are those of the transformed system\n"));
-  if (ilu->sm.schedule) {
+  if (ilu->sm.schedule && !ilu->pipe) {
     GILUSchedule sch = ilu->sm.schedule;
 
     if (sch->type == GILU_SCHEDULE_SLAB)
@@ -199,7 +200,7 @@ static PetscErrorCode PCView_StructILU(PC pc, PetscViewer viewer)
       PetscCall(PetscViewerASCIIPrintf(viewer, "  host threads: %" PetscInt_FMT ", hyperplane schedule: %" PetscInt_FMT " units (line segments of up to %" PetscInt_FMT " points) in %" PetscInt_FMT " levels, claimed in tiles of up to %" PetscInt_FMT " units of one level\n",
                                        sch->nthreads, sch->nunits, sch->chunk, sch->nlevels, sch->group));
   }
-  if (ilu->zerorow >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  FAILED: zero pivot in local row %" PetscInt_FMT "\n", ilu->zerorow));
+  if (ilu->zerorow >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  FAILED: zero pivot in %s row %" PetscInt_FMT "\n", ilu->pipe ? "the grid's (natural ordering)" : "local", ilu->zerorow));
   PetscCall(PCView_StructILU_Backend(pc, viewer));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -228,6 +229,8 @@ static PetscErrorCode PCSetFromOptions_StructILU(PC pc, PetscOptionItems *PetscO
   if (flg) PetscCall(PCStructILUSetFactorPrecision(pc, precision));
   PetscCall(PetscOptionsInt("-pc_structilu_threads", "Host threads (0: OMP_NUM_THREADS if set, else the cores divided among the node's MPI processes; fewer for small grids)", "PCStructILUSetThreads", ilu->threads, &threads, &flg));
   if (flg) PetscCall(PCStructILUSetThreads(pc, threads));
+  PetscCall(PetscOptionsBool("-pc_structilu_distributed", "On several processes: the global ILU(k) of natural ordering across them (a pipeline), not block Jacobi", "PCStructILUSetDistributed", ilu->distributed, &bval, &flg));
+  if (flg) PetscCall(PCStructILUSetDistributed(pc, bval));
   PetscCall(PetscOptionsEnum("-pc_structilu_schedule", "How the host threads share the rows", "PCStructILUSetSchedule", PCStructILUSchedules, (PetscEnum)ilu->schedule, (PetscEnum *)&schedule, &flg));
   if (flg) PetscCall(PCStructILUSetSchedule(pc, schedule));
   PetscCall(PetscOptionsReal("-pc_structilu_zeropivot", "Pivots at most this large in absolute value are zero pivots", "PCStructILUSetZeroPivot", ilu->zeropivot, &zeropivot, &flg));
@@ -427,6 +430,26 @@ static PetscErrorCode PCStructILUGetThreads_StructILU(PC pc, PetscInt *nthreads)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode PCStructILUSetDistributed_StructILU(PC pc, PetscBool flg)
+{
+  PC_StructILU *ilu = (PC_StructILU *)pc->data;
+
+  PetscFunctionBegin;
+  if (flg != ilu->distributed) {
+    ilu->distributed = flg;
+    PetscCall(PCReset_StructILU(pc));
+    pc->setupcalled = 0;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCStructILUGetDistributed_StructILU(PC pc, PetscBool *flg)
+{
+  PetscFunctionBegin;
+  *flg = ((PC_StructILU *)pc->data)->distributed;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCStructILUSetSchedule_StructILU(PC pc, PCStructILUSchedule schedule)
 {
   PC_StructILU *ilu = (PC_StructILU *)pc->data;
@@ -604,6 +627,8 @@ static PetscErrorCode PCDestroy_StructILU(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUSetFactorPrecision_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUGetFactorPrecision_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUSetThreads_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUSetDistributed_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUGetDistributed_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUGetThreads_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUSetSchedule_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUGetSchedule_C", NULL));
@@ -751,6 +776,8 @@ PETSC_EXTERN PetscErrorCode PCCreate_StructILU(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUSetFactorPrecision_C", PCStructILUSetFactorPrecision_StructILU));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUGetFactorPrecision_C", PCStructILUGetFactorPrecision_StructILU));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUSetThreads_C", PCStructILUSetThreads_StructILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUSetDistributed_C", PCStructILUSetDistributed_StructILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUGetDistributed_C", PCStructILUGetDistributed_StructILU));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUGetThreads_C", PCStructILUGetThreads_StructILU));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUSetSchedule_C", PCStructILUSetSchedule_StructILU));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUGetSchedule_C", PCStructILUGetSchedule_StructILU));

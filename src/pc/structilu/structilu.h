@@ -23,6 +23,7 @@ typedef struct {
   PetscInt             threads;          /* -pc_structilu_threads, 0 for automatic */
   PetscBool            diagstorage;      /* -pc_structilu_diagonal_storage: DILU factors when the stencil allows (always with -pc_structilu_eisenstat) */
   PetscBool            eisenstat;        /* -pc_structilu_eisenstat */
+  PetscBool            distributed;      /* -pc_structilu_distributed */
   /* set up */
   GILUStencilMat   sm;          /* the local stencil matrix (on the fill stencil for levels > 0), factored in place */
   char             patname[64]; /* name of the matrix's own stencil */
@@ -43,6 +44,10 @@ typedef struct {
   Vec              fx, fy;      /* the local parts of the vectors, for the fallback's MatSolve() */
   PetscInt         zerorow;     /* local row of a zero pivot, -1 if none */
   PetscObjectState blockstate;  /* nonzero state of the local block (AIJ, BAIJ) at the last analysis */
+  GILUPipe         pipe;        /* -pc_structilu_distributed on several processes: the pipeline (src/mat/stencil/pipeline.c) */
+  Mat             *extmats, extmat; /* its extended box's rows and columns of the matrix (MatCreateSubMatrices(); sm is their stencil matrix) */
+  IS               extis;       /* their rows */
+  PetscScalar     *extx;        /* a vector over the extended box: the solves' b, y and x */
   PetscBool        analyzed;
   PetscBool        transposed; /* PCApplyTranspose() ran: the view says how */
   PetscBool        empty;      /* the local block has no rows (a process or a block Jacobi block without rows): an empty factor */
@@ -74,5 +79,11 @@ PETSC_INTERN PetscErrorCode PCApply_StructILU(PC, Vec, Vec);
 PETSC_INTERN PetscErrorCode PCApplyTranspose_StructILU(PC, Vec, Vec);
 PETSC_INTERN PetscErrorCode PCPreSolve_StructILU(PC, KSP, Vec, Vec);
 PETSC_INTERN PetscErrorCode PCPostSolve_StructILU(PC, KSP, Vec, Vec);
+/* structilu-dist.c: -pc_structilu_distributed */
+PETSC_INTERN PetscErrorCode PCSetUpDistributed_StructILU(PC, PetscErrorCode (*)(PC));
+PETSC_INTERN PetscErrorCode PCApplyDistributed_StructILU(PC, const PetscScalar *, PetscScalar *);
+PETSC_INTERN PetscErrorCode PCResetDistributed_StructILU(PC);
+PETSC_INTERN PetscErrorCode PCViewDistributed_StructILU(PC, PetscViewer);
+PETSC_INTERN PetscErrorCode PCDistributedPivot_StructILU(PC);
 
 #endif

@@ -1,0 +1,783 @@
+/*
+   The pipeline across processes: the global ILU(k)/IC(k) of natural ordering of a DMDA's grid, factored and applied
+   with every process working on its own box (declared in petscgilu/private/stencil.h; used by PCSTRUCTILU with
+   -pc_structilu_distributed).
+
+   Each process keeps its box extended by ghost layers (width w, clipped to the grid) as one stencil matrix, so the
+   host kernels of ilu.c run on it unchanged; they run only on the process's own points, one unit (a segment of a grid
+   line) at a time, and read the ghost points' rows (factorization: their diagonal and upper blocks and inverted
+   diagonal) and values (forward sweep: y of lower neighbours; backward sweep: x of upper neighbours), which their
+   owners send as soon as they have computed them.
+
+   The order. A point's key is T * (points of the grid) + its natural index, T its tile: 0 in the natural order; in the
+   tiled order floor((j + s k) / c) in 3D (tiles of c grid lines along y, skewed by s lines a plane) and
+   floor((i + s j) / c) in 2D (tiles of c points along x, skewed by s points a line). The skew s is the least that
+   makes every lower neighbour's key smaller (d_y <= s |d_z| for every lower offset with d_z < 0 in 3D, d_x <= s |d_y|
+   with d_y < 0 in 2D, and likewise for the upper offsets): a tile's points depend only on earlier tiles and on earlier
+   points of their own. Units are the maximal runs of a process's points along x with one tile; their keys are
+   intervals, and every process runs its units by increasing key (forward sweeps) or decreasing key (backward).
+   With the DMDA's usual cut of the slowest direction, the tiles are what lets the processes pipeline: the process
+   above starts its first tile when the one below has done its first tile, not its whole box.
+
+   Why it cannot deadlock. Every dependency of a unit, on any process, has a smaller key (forward). A message (a
+   batch) carries points for one consumer unit of the receiver and possibly later ones, and it is sent after the
+   sender's unit holding the batch's largest key, which is smaller than the consumer's key (batches are cut so: see
+   PipeBatches()). Take the unfinished unit with the smallest key anywhere: every unit with a smaller key is done, so
+   every batch it needs was sent, and its process runs it. Backward sweeps: the same with the keys reversed.
+   Receives are posted at the start of each sweep, one tag per kind of sweep, so a faster neighbour's messages of the
+   next sweep are matched in order by that sweep's receives (MPI does not reorder messages of one sender and tag).
+
+   Why the results are those of the sequential ILU bitwise: every row is computed by the same kernel from the same
+   values in the same order of operations; the order of units only decides when, and the ghost values read are the
+   final values of their owners.
+
+   The model (PipeSimulate()): the sweeps of all processes simulated unit by unit, a unit's cost its points plus a
+   fixed overhead, a message's latency a fixed number of points; it gives the idle fraction of the processes and
+   the solve time of block Jacobi over the pipeline's (each process's points, twice), and chooses the cut.
+*/
+#include <string.h>
+#include <petscdmda.h>
+#include <petscgilu/private/stencil.h>
+
+const char *const GILUPipeOrders[] = {"natural", "tiled", "GILUPipeOrder", "GILU_PIPE_", NULL};
+
+#define PIPE_UNIT_OVERHEAD 8   /* the model: cost of starting a unit, in points */
+#define PIPE_LATENCY_S     2e-6 /* the model: one message between processes of a node, seconds */
+#define PIPE_POINT_BW      1e10 /* the model: bytes a second one process streams through a sweep */
+
+typedef struct { /* the messages of one direction: [0] sent, [1] received */
+  PetscInt     n[2];
+  PetscMPIInt *peer[2];
+  PetscInt    *step[2]; /* sent after this step of the sweep; received before it */
+  PetscInt    *ptr[2];  /* batch b holds the points pts[ptr[b]] .. pts[ptr[b + 1] - 1] (indices in the extended box) */
+  PetscInt    *pts[2];
+  MPI_Request *req[2];
+  PetscScalar *buf[2]; /* room for every point at the largest payload, batch after batch */
+} PipeXPlan;
+
+struct _n_GILUPipe {
+  MPI_Comm     comm; /* a duplicate: the pipeline's tags cannot meet anyone else's */
+  PetscMPIInt  rank, size;
+  PetscInt     dim, N[3], dof, P[3], me[3];
+  PetscInt    *start[3];                 /* start[d][a]: first index along d of the processes of column a, a = 0..P[d] */
+  PetscInt64  *offset;                   /* first PETSc block row of each process */
+  PetscInt     box[3][2], ext[3][2], w; /* own box, extended box, ghost width */
+  PetscInt     en[3];
+  PetscInt64   ntot;
+  GILUPipeInfo info;
+  PetscInt     nunits, (*unitbox)[4];
+  PipeXPlan    x[2];       /* [0]: lower neighbours (factorization, forward sweep); [1]: upper (backward sweep) */
+  PetscInt     payload[2]; /* scalars a point: solves, factorization */
+  PetscBool    factor;     /* the next forward sweep is the factorization */
+  PetscScalar *xarr, *val, *dinv;
+  PetscInt     ns, nl, npoints, bs2;
+  PetscInt     lower[GILU_STENCIL_MAX_OFFSETS][3], upper[GILU_STENCIL_MAX_OFFSETS][3], nlo, nup;
+};
+
+typedef struct {
+  PetscInt64 key;
+  PetscInt   i0, i1, j, k, rank;
+  double     t; /* the model: finish time */
+} PipeUnit;
+
+static int PipeUnitCompare(const void *a, const void *b)
+{
+  const PetscInt64 x = ((const PipeUnit *)a)->key, y = ((const PipeUnit *)b)->key;
+
+  return x < y ? -1 : (x > y ? 1 : 0);
+}
+
+static inline PetscInt64 PipeTile(const GILUPipe p, GILUPipeOrder order, PetscInt c, PetscInt s, PetscInt i, PetscInt j, PetscInt k)
+{
+  if (order == GILU_PIPE_NATURAL) return 0;
+  return p->dim == 3 ? (j + s * k) / c : (i + s * j) / c;
+}
+
+static inline PetscInt64 PipeKey(const GILUPipe p, GILUPipeOrder order, PetscInt c, PetscInt s, PetscInt i, PetscInt j, PetscInt k)
+{
+  return PipeTile(p, order, c, s, i, j, k) * p->ntot + ((PetscInt64)k * p->N[1] + j) * p->N[0] + i;
+}
+
+static inline void PipeRankBox(const GILUPipe p, PetscMPIInt r, PetscInt b[3][2])
+{
+  PetscInt c[3] = {r % p->P[0], (r / p->P[0]) % p->P[1], r / (p->P[0] * p->P[1])};
+
+  for (PetscInt d = 0; d < 3; d++) {
+    b[d][0] = p->start[d][c[d]];
+    b[d][1] = p->start[d][c[d] + 1];
+  }
+}
+
+static inline PetscMPIInt PipeOwner(const GILUPipe p, const PetscInt q[3])
+{
+  PetscInt c[3];
+
+  for (PetscInt d = 0; d < 3; d++) {
+    PetscInt a = 0;
+
+    while (q[d] >= p->start[d][a + 1]) a++;
+    c[d] = a;
+  }
+  return (PetscMPIInt)(c[0] + p->P[0] * (c[1] + p->P[1] * c[2]));
+}
+
+/* the units of box b by increasing key */
+static PetscErrorCode PipeUnits(const GILUPipe p, GILUPipeOrder order, PetscInt c, PetscInt s, const PetscInt b[3][2], PetscMPIInt rank, PetscInt *n, PipeUnit **units)
+{
+  PetscInt nu = 0, cap;
+
+  PetscFunctionBegin;
+  cap = (b[1][1] - b[1][0]) * (b[2][1] - b[2][0]) * (order == GILU_PIPE_TILED && p->dim == 2 ? (b[0][1] - b[0][0]) / c + 2 : 1);
+  PetscCall(PetscMalloc1(PetscMax(cap, 1), units));
+  for (PetscInt k = b[2][0]; k < b[2][1]; k++)
+    for (PetscInt j = b[1][0]; j < b[1][1]; j++)
+      for (PetscInt i = b[0][0]; i < b[0][1];) {
+        PetscInt i1 = b[0][1];
+
+        if (order == GILU_PIPE_TILED && p->dim == 2) i1 = PetscMin(i1, (PetscInt)(PipeTile(p, order, c, s, i, j, k) + 1) * c - s * j);
+        (*units)[nu].key  = PipeKey(p, order, c, s, i, j, k);
+        (*units)[nu].i0   = i;
+        (*units)[nu].i1   = i1;
+        (*units)[nu].j    = j;
+        (*units)[nu].k    = k;
+        (*units)[nu].rank = rank;
+        (*units)[nu].t    = 0;
+        nu++;
+        i = i1;
+      }
+  qsort(*units, (size_t)nu, sizeof(PipeUnit), PipeUnitCompare);
+  *n = nu;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the unit of units[0..n) (sorted by key) that holds the point with key */
+static inline PetscInt PipeFindUnit(const PipeUnit *u, PetscInt n, PetscInt64 key)
+{
+  PetscInt lo = 0, hi = n - 1;
+
+  while (lo < hi) {
+    PetscInt mid = (lo + hi + 1) / 2;
+
+    if (u[mid].key <= key) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/* the least skew for the offsets (see the top of the file) */
+static PetscInt PipeSkew(const GILUPipe p)
+{
+  const PetscInt t = p->dim == 3 ? 1 : 0; /* the tile direction; the next one is the pipeline's */
+  PetscInt       s = 0;
+
+  for (PetscInt a = 0; a < p->nlo; a++) {
+    const PetscInt *d = p->lower[a];
+
+    if (d[t + 1] < 0) s = PetscMax(s, (d[t] + (-d[t + 1]) - 1) / (-d[t + 1]));
+  }
+  for (PetscInt a = 0; a < p->nup; a++) {
+    const PetscInt *d = p->upper[a];
+
+    if (d[t + 1] > 0) s = PetscMax(s, (-d[t] + d[t + 1] - 1) / d[t + 1]);
+  }
+  return s;
+}
+
+/*
+  The model of one solve with this cut: the forward sweep of every process's units in key order, then the backward
+  sweep in reverse, each unit starting when its process is free and its dependencies are done (plus a message's
+  latency when they are another process's). Returns the solve's time and the work (both in points).
+*/
+static PetscErrorCode PipeSimulate(const GILUPipe p, GILUPipeOrder order, PetscInt c, PetscInt s, double lat, double *time, double *work, double *bjacobi)
+{
+  PipeUnit *all = NULL;
+  PetscInt  n   = 0;
+  double   *free_, maxown = 0;
+
+  PetscFunctionBegin;
+  for (PetscMPIInt r = 0; r < p->size; r++) {
+    PetscInt  b[3][2], nr;
+    PipeUnit *u;
+    double    own = 0;
+
+    PipeRankBox(p, r, b);
+    PetscCall(PipeUnits(p, order, c, s, b, r, &nr, &u));
+    PetscCall(PetscRealloc(sizeof(PipeUnit) * (size_t)(n + nr), &all));
+    PetscCall(PetscArraycpy(all + n, u, nr));
+    for (PetscInt a = 0; a < nr; a++) own += (double)(u[a].i1 - u[a].i0) + PIPE_UNIT_OVERHEAD;
+    maxown = PetscMax(maxown, own);
+    PetscCall(PetscFree(u));
+    n += nr;
+  }
+  qsort(all, (size_t)n, sizeof(PipeUnit), PipeUnitCompare);
+  PetscCall(PetscCalloc1(p->size, &free_));
+  *work = 0;
+  for (PetscInt dir = 0; dir < 2; dir++) {
+    const PetscInt nd             = dir ? p->nup : p->nlo;
+    const PetscInt(*off)[3]       = dir ? (const PetscInt(*)[3])p->upper : (const PetscInt(*)[3])p->lower;
+
+    for (PetscInt m = 0; m < n; m++) {
+      PipeUnit *u     = &all[dir ? n - 1 - m : m];
+      double    start = free_[u->rank];
+
+      for (PetscInt a = 0; a < nd; a++) {
+        const PetscInt j = u->j + off[a][1], k = u->k + off[a][2];
+        PetscInt       i = PetscMax(u->i0 + off[a][0], 0), iend = PetscMin(u->i1 + off[a][0], p->N[0]);
+
+        if (j < 0 || j >= p->N[1] || k < 0 || k >= p->N[2]) continue;
+        while (i < iend) { /* the units that hold points i..iend-1 of line (j,k) */
+          const PipeUnit *v = &all[PipeFindUnit(all, n, PipeKey(p, order, c, s, i, j, k))];
+
+          if (v != u) start = PetscMax(start, v->t + (v->rank != u->rank ? lat : 0));
+          i = v->i1;
+        }
+      }
+      u->t = start + (double)(u->i1 - u->i0) + PIPE_UNIT_OVERHEAD;
+      free_[u->rank] = u->t;
+      *work += (double)(u->i1 - u->i0) + PIPE_UNIT_OVERHEAD;
+    }
+  }
+  *time = 0;
+  for (PetscMPIInt r = 0; r < p->size; r++) *time = PetscMax(*time, free_[r]);
+  *bjacobi = 2 * maxown;
+  PetscCall(PetscFree(free_));
+  PetscCall(PetscFree(all));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  The batches from the process with box S to the one with box R, for the sweep dir (0: the lower neighbours, forward;
+  1: the upper ones, backward): R's units in the order it runs them; each batch has the points of S that a run of
+  them needs first, in the order found, and the step (index in that order) of its first consumer. A batch takes the
+  needs of later units too while every key in it stays on the sweep's near side of the first consumer's keys
+  (forward: smaller than its first key), so that the sender's last unit in it comes before the consumer (top of file).
+*/
+typedef struct {
+  PetscInt  n, *step, *ptr;   /* batches, the consumer step of each, batch b's points in pts[ptr[b]..ptr[b+1]) */
+  PetscInt  npts, (*pts)[3]; /* the points (grid coordinates) */
+} PipeBatches;
+
+static PetscErrorCode PipeBatchesCompute(const GILUPipe p, const PetscInt S[3][2], PetscMPIInt rankR, PetscInt dir, PipeBatches *B)
+{
+  const PetscInt nd       = dir ? p->nup : p->nlo;
+  const PetscInt(*off)[3] = dir ? (const PetscInt(*)[3])p->upper : (const PetscInt(*)[3])p->lower;
+  PetscInt       R[3][2], Z[3][2], ni = 1, nu, capb = 16, capp = 64;
+  PipeUnit      *u;
+  char          *seen;
+  PetscInt64     limit = 0;
+  PetscBool      open  = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(B, sizeof(*B)));
+  PipeRankBox(p, rankR, R);
+  for (PetscInt d = 0; d < 3; d++) { /* S within R's extended box: where its needs can be */
+    Z[d][0] = PetscMax(S[d][0], R[d][0] - (d < p->dim ? p->w : 0));
+    Z[d][1] = PetscMin(S[d][1], R[d][1] + (d < p->dim ? p->w : 0));
+    if (Z[d][1] <= Z[d][0]) PetscFunctionReturn(PETSC_SUCCESS);
+    ni *= Z[d][1] - Z[d][0];
+  }
+  PetscCall(PipeUnits(p, p->info.order, p->info.chunk, p->info.skew, R, rankR, &nu, &u));
+  PetscCall(PetscCalloc1(ni, &seen));
+  PetscCall(PetscMalloc1(capb, &B->step));
+  PetscCall(PetscMalloc1(capb + 1, &B->ptr));
+  PetscCall(PetscMalloc1(capp, &B->pts));
+  B->ptr[0] = 0;
+  for (PetscInt m = 0; m < nu; m++) {
+    const PipeUnit *v     = &u[dir ? nu - 1 - m : m];
+    const PetscInt  first = B->npts;
+    PetscBool       fits  = PETSC_TRUE;
+
+    for (PetscInt i = v->i0; i < v->i1; i++)
+      for (PetscInt a = 0; a < nd; a++) {
+        PetscInt q[3] = {i + off[a][0], v->j + off[a][1], v->k + off[a][2]}, l;
+
+        if (q[0] < Z[0][0] || q[0] >= Z[0][1] || q[1] < Z[1][0] || q[1] >= Z[1][1] || q[2] < Z[2][0] || q[2] >= Z[2][1]) continue;
+        l = ((q[2] - Z[2][0]) * (Z[1][1] - Z[1][0]) + q[1] - Z[1][0]) * (Z[0][1] - Z[0][0]) + q[0] - Z[0][0];
+        if (seen[l]) continue;
+        seen[l] = 1;
+        if (B->npts == capp) {
+          capp *= 2;
+          PetscCall(PetscRealloc(sizeof(*B->pts) * (size_t)capp, &B->pts));
+        }
+        for (PetscInt d = 0; d < 3; d++) B->pts[B->npts][d] = q[d];
+        B->npts++;
+      }
+    if (B->npts == first) continue;
+    for (PetscInt t = first; t < B->npts && open; t++) {
+      PetscInt64 key = PipeKey(p, p->info.order, p->info.chunk, p->info.skew, B->pts[t][0], B->pts[t][1], B->pts[t][2]);
+
+      if (dir ? key <= limit : key >= limit) fits = PETSC_FALSE;
+    }
+    if (open && fits) continue; /* these needs join the open batch */
+    if (B->n + 1 >= capb) {
+      capb *= 2;
+      PetscCall(PetscRealloc(sizeof(PetscInt) * (size_t)capb, &B->step));
+      PetscCall(PetscRealloc(sizeof(PetscInt) * (size_t)(capb + 1), &B->ptr));
+    }
+    B->ptr[B->n]   = first; /* a new batch from these needs on */
+    B->step[B->n]  = m;
+    B->n++;
+    open  = PETSC_TRUE;
+    limit = dir ? v->key + (v->i1 - v->i0 - 1) : v->key; /* the consumer's keys: forward its first, backward its last */
+  }
+  B->ptr[B->n] = B->npts;
+  PetscCall(PetscFree(seen));
+  PetscCall(PetscFree(u));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PipeBatchesReset(PipeBatches *B)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscFree(B->step));
+  PetscCall(PetscFree(B->ptr));
+  PetscCall(PetscFree(B->pts));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static inline PetscInt PipeExtIndex(const GILUPipe p, const PetscInt q[3])
+{
+  return ((q[2] - p->ext[2][0]) * p->en[1] + q[1] - p->ext[1][0]) * p->en[0] + q[0] - p->ext[0][0];
+}
+
+static PetscErrorCode PipeXPlanReset(PipeXPlan *x)
+{
+  PetscFunctionBegin;
+  for (PetscInt r = 0; r < 2; r++) {
+    PetscCall(PetscFree(x->peer[r]));
+    PetscCall(PetscFree(x->step[r]));
+    PetscCall(PetscFree(x->ptr[r]));
+    PetscCall(PetscFree(x->pts[r]));
+    PetscCall(PetscFree(x->req[r]));
+    PetscCall(PetscFree(x->buf[r]));
+  }
+  PetscCall(PetscMemzero(x, sizeof(*x)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+typedef struct {
+  PetscInt    step, n, *pts;
+  PetscMPIInt peer;
+} PipeMsg;
+
+static int PipeMsgCompare(const void *a, const void *b)
+{
+  const PipeMsg *x = (const PipeMsg *)a, *y = (const PipeMsg *)b;
+
+  if (x->step != y->step) return x->step < y->step ? -1 : 1;
+  return x->peer < y->peer ? -1 : (x->peer > y->peer ? 1 : 0);
+}
+
+/* the messages of direction dir: what this process sends (after which of its steps) and receives (before which) */
+static PetscErrorCode PipeXPlanSetUp(GILUPipe p, PetscInt dir, const PetscInt *stepof)
+{
+  PipeXPlan *x = &p->x[dir];
+  PipeMsg   *msg[2] = {NULL, NULL};
+  PetscInt   nmsg[2] = {0, 0}, lo[3], hi[3];
+
+  PetscFunctionBegin;
+  PetscCall(PipeXPlanReset(x));
+  for (PetscInt d = 0; d < 3; d++) { /* the process columns that meet the extended box */
+    lo[d] = 0;
+    while (p->start[d][lo[d] + 1] <= p->ext[d][0]) lo[d]++;
+    hi[d] = lo[d];
+    while (hi[d] + 1 < p->P[d] && p->start[d][hi[d] + 1] < p->ext[d][1]) hi[d]++;
+  }
+  for (PetscInt c = lo[2]; c <= hi[2]; c++)
+    for (PetscInt b = lo[1]; b <= hi[1]; b++)
+      for (PetscInt a = lo[0]; a <= hi[0]; a++) {
+        const PetscMPIInt r = (PetscMPIInt)(a + p->P[0] * (b + p->P[1] * c));
+        PetscInt          S[3][2];
+
+        if (r == p->rank) continue;
+        for (PetscInt role = 0; role < 2; role++) { /* 0: this process sends to r, 1: receives from r */
+          PipeBatches B;
+
+          if (role == 0) PetscCall(PipeBatchesCompute(p, p->box, r, dir, &B));
+          else {
+            PipeRankBox(p, r, S);
+            PetscCall(PipeBatchesCompute(p, S, p->rank, dir, &B));
+          }
+          PetscCall(PetscRealloc(sizeof(PipeMsg) * (size_t)(nmsg[role] + B.n), &msg[role]));
+          for (PetscInt t = 0; t < B.n; t++) {
+            PipeMsg *g = &msg[role][nmsg[role]++];
+
+            g->peer = r;
+            g->n    = B.ptr[t + 1] - B.ptr[t];
+            PetscCall(PetscMalloc1(g->n, &g->pts));
+            g->step = role == 1 ? B.step[t] : -1;
+            for (PetscInt q = 0; q < g->n; q++) {
+              const PetscInt *pt = B.pts[B.ptr[t] + q];
+
+              g->pts[q] = PipeExtIndex(p, pt);
+              if (role == 0) { /* sent after the step that completes its last point */
+                PetscInt l  = ((pt[2] - p->box[2][0]) * (p->box[1][1] - p->box[1][0]) + pt[1] - p->box[1][0]) * (p->box[0][1] - p->box[0][0]) + pt[0] - p->box[0][0];
+                PetscInt st = dir ? p->nunits - 1 - stepof[l] : stepof[l];
+
+                g->step = PetscMax(g->step, st);
+              }
+            }
+          }
+          PetscCall(PipeBatchesReset(&B));
+        }
+      }
+  for (PetscInt role = 0; role < 2; role++) {
+    PetscInt total = 0, maxpay = PetscMax(p->payload[0], p->payload[1]);
+
+    if (nmsg[role]) qsort(msg[role], (size_t)nmsg[role], sizeof(PipeMsg), PipeMsgCompare);
+    x->n[role] = nmsg[role];
+    for (PetscInt t = 0; t < nmsg[role]; t++) total += msg[role][t].n;
+    PetscCall(PetscMalloc1(nmsg[role], &x->peer[role]));
+    PetscCall(PetscMalloc1(nmsg[role], &x->step[role]));
+    PetscCall(PetscMalloc1(nmsg[role] + 1, &x->ptr[role]));
+    PetscCall(PetscMalloc1(total, &x->pts[role]));
+    PetscCall(PetscMalloc1(nmsg[role], &x->req[role]));
+    PetscCall(PetscMalloc1((size_t)total * maxpay, &x->buf[role]));
+    x->ptr[role][0] = 0;
+    for (PetscInt t = 0; t < nmsg[role]; t++) {
+      x->peer[role][t]    = msg[role][t].peer;
+      x->step[role][t]    = msg[role][t].step;
+      x->ptr[role][t + 1] = x->ptr[role][t] + msg[role][t].n;
+      PetscCall(PetscArraycpy(x->pts[role] + x->ptr[role][t], msg[role][t].pts, msg[role][t].n));
+      PetscCall(PetscFree(msg[role][t].pts));
+    }
+    PetscCall(PetscFree(msg[role]));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* GILUPipeCreate - the geometry of the pipeline of a DMDA's matrix, ghost layers of width w */
+PetscErrorCode GILUPipeCreate(DM da, Mat A, PetscInt w, GILUPipe *pipe)
+{
+  GILUPipe         p;
+  PetscInt         M[3], m[3], dof, sw, xs[3], xm[3], rows;
+  const PetscInt  *l[3];
+  DMBoundaryType   bt[3];
+  DMDAStencilType  st;
+  MPI_Comm         comm = PetscObjectComm((PetscObject)da);
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&p));
+  PetscCall(DMDAGetInfo(da, &p->dim, &M[0], &M[1], &M[2], &m[0], &m[1], &m[2], &dof, &sw, &bt[0], &bt[1], &bt[2], &st));
+  for (PetscInt d = 0; d < p->dim; d++)
+    PetscCheck(bt[d] == DM_BOUNDARY_NONE || bt[d] == DM_BOUNDARY_GHOSTED, comm, PETSC_ERR_SUP, "-pc_structilu_distributed needs a DMDA without periodic boundaries (direction %" PetscInt_FMT " is %s): use -pc_structilu_distributed 0 (block Jacobi)", d, DMBoundaryTypes[bt[d]]);
+  PetscCall(DMDAGetOwnershipRanges(da, &l[0], &l[1], &l[2]));
+  PetscCall(DMDAGetCorners(da, &xs[0], &xs[1], &xs[2], &xm[0], &xm[1], &xm[2]));
+  PetscCallMPI(MPI_Comm_dup(comm, &p->comm));
+  PetscCallMPI(MPI_Comm_rank(p->comm, &p->rank));
+  PetscCallMPI(MPI_Comm_size(p->comm, &p->size));
+  p->dof = dof;
+  p->w   = w;
+  for (PetscInt d = 0; d < 3; d++) {
+    p->N[d] = d < p->dim ? M[d] : 1;
+    p->P[d] = d < p->dim ? m[d] : 1;
+    PetscCall(PetscMalloc1(p->P[d] + 1, &p->start[d]));
+    p->start[d][0] = 0;
+    for (PetscInt a = 0; a < p->P[d]; a++) p->start[d][a + 1] = p->start[d][a] + (d < p->dim ? l[d][a] : 1);
+    p->box[d][0] = d < p->dim ? xs[d] : 0;
+    p->box[d][1] = d < p->dim ? xs[d] + xm[d] : 1;
+    p->ext[d][0] = PetscMax(p->box[d][0] - (d < p->dim ? w : 0), 0);
+    p->ext[d][1] = PetscMin(p->box[d][1] + (d < p->dim ? w : 0), p->N[d]);
+    p->en[d]     = p->ext[d][1] - p->ext[d][0];
+    for (p->me[d] = 0; p->start[d][p->me[d]] != p->box[d][0]; p->me[d]++) { }
+  }
+  p->ntot = (PetscInt64)p->N[0] * p->N[1] * p->N[2];
+  PetscCall(MatGetLocalSize(A, &rows, NULL));
+  PetscCheck(rows == (p->box[0][1] - p->box[0][0]) * (p->box[1][1] - p->box[1][0]) * (p->box[2][1] - p->box[2][0]) * dof, comm, PETSC_ERR_ARG_INCOMP, "-pc_structilu_distributed: the matrix's %" PetscInt_FMT " local rows are not its DMDA's box of this process: use the matrix of DMCreateMatrix() or -pc_structilu_distributed 0", rows);
+  PetscCall(PetscMalloc1(p->size + 1, &p->offset));
+  p->offset[0] = 0;
+  for (PetscMPIInt r = 0; r < p->size; r++) {
+    PetscInt b[3][2];
+
+    PipeRankBox(p, r, b);
+    p->offset[r + 1] = p->offset[r] + (PetscInt64)(b[0][1] - b[0][0]) * (b[1][1] - b[1][0]) * (b[2][1] - b[2][0]);
+  }
+  *pipe = p;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode GILUPipeDestroy(GILUPipe *pipe)
+{
+  GILUPipe p = *pipe;
+
+  PetscFunctionBegin;
+  if (!p) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt d = 0; d < 3; d++) PetscCall(PetscFree(p->start[d]));
+  PetscCall(PetscFree(p->offset));
+  PetscCall(PetscFree(p->unitbox));
+  PetscCall(PipeXPlanReset(&p->x[0]));
+  PetscCall(PipeXPlanReset(&p->x[1]));
+  PetscCallMPI(MPI_Comm_free(&p->comm));
+  PetscCall(PetscFree(*pipe));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the grid of the extended box: the stencil matrix every process factors (its own points only) */
+PetscErrorCode GILUPipeGetExtendedGrid(GILUPipe p, GILUGrid *g)
+{
+  PetscFunctionBegin;
+  g->dim = p->dim;
+  for (PetscInt d = 0; d < 3; d++) g->n[d] = p->en[d];
+  g->dof = p->dof;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the rows of the extended box in PETSc's global numbering, natural order of the box (blocks of bs rows) */
+PetscErrorCode GILUPipeGetExtendedIS(GILUPipe p, PetscInt bs, IS *is)
+{
+  PetscInt *idx, n = 0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(p->en[0] * p->en[1] * p->en[2], &idx));
+  for (PetscInt k = p->ext[2][0]; k < p->ext[2][1]; k++)
+    for (PetscInt j = p->ext[1][0]; j < p->ext[1][1]; j++)
+      for (PetscInt i = p->ext[0][0]; i < p->ext[0][1]; i++) {
+        const PetscInt    q[3] = {i, j, k};
+        const PetscMPIInt r    = PipeOwner(p, q);
+        PetscInt          b[3][2];
+
+        PipeRankBox(p, r, b);
+        idx[n++] = (PetscInt)(p->offset[r] + ((PetscInt64)(k - b[2][0]) * (b[1][1] - b[1][0]) + (j - b[1][0])) * (b[0][1] - b[0][0]) + (i - b[0][0]));
+      }
+  PetscCall(ISCreateBlock(PETSC_COMM_SELF, bs, n, idx, PETSC_OWN_POINTER, is));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  GILUPipeSetUp - the cut for the factor stencil st (offsets relative to a point): order, tile size and skew (order
+  and chunk > 0: as given; else the model's best of the natural order and tiles of several sizes), this process's
+  units and its messages
+*/
+PetscErrorCode GILUPipeSetUp(GILUPipe p, const GILUStencil *st, PetscInt order, PetscInt chunk)
+{
+  const PetscInt bs2 = p->dof * p->dof;
+  double         cpt, lat, best = PETSC_MAX_REAL, tb = 0, wb = 0, bjb = 0;
+  PetscInt       cand[16][2], nc = 0, nu, *stepof, nbox;
+  PipeUnit      *u;
+
+  PetscFunctionBegin;
+  p->nlo = p->nup = 0;
+  for (PetscInt s = 0; s < st->ns; s++) {
+    PetscInt *d = s < st->nlower ? p->lower[p->nlo++] : (s > st->nlower ? p->upper[p->nup++] : NULL);
+
+    for (PetscInt e = 0; d && e < 3; e++) d[e] = st->off[s][e];
+    for (PetscInt e = 0; e < p->dim; e++)
+      PetscCheck(PetscAbsInt(st->off[s][e]) <= p->w, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Offset %" PetscInt_FMT " of the factor stencil is wider than the ghost layers (%" PetscInt_FMT ")", st->off[s][e], p->w);
+  }
+  p->payload[0] = p->dof;
+  p->payload[1] = (st->ns - st->nlower + 1) * bs2;
+  /* the model's units: a point costs what one process streams of it in a sweep; a message, its latency in points */
+  cpt = (double)((st->ns + 2) / 2 * bs2 + 2 * p->dof) * sizeof(PetscScalar) / PIPE_POINT_BW;
+  lat = PIPE_LATENCY_S / cpt;
+  if (order >= 0 && (order == GILU_PIPE_NATURAL || chunk > 0)) {
+    cand[nc][0]   = order;
+    cand[nc++][1] = order == GILU_PIPE_NATURAL ? 1 : chunk;
+  } else {
+    const PetscInt along = p->dim == 3 ? p->N[1] : p->N[0];
+
+    cand[nc][0]   = GILU_PIPE_NATURAL;
+    cand[nc++][1] = 1;
+    for (PetscInt c = p->dim == 3 ? 1 : 8; p->dim > 1 && c <= along && nc < 16; c *= 2) {
+      cand[nc][0]   = GILU_PIPE_TILED;
+      cand[nc++][1] = c;
+    }
+  }
+  p->info.candidates = nc;
+  p->info.skew       = PipeSkew(p);
+  for (PetscInt a = 0; a < nc; a++) {
+    double t = 0, wk = 0, bj = 0;
+
+    PetscCall(PipeSimulate(p, (GILUPipeOrder)cand[a][0], cand[a][1], p->info.skew, lat, &t, &wk, &bj));
+    if (t < best * (1 - 1e-9)) { /* strictly better: a tie keeps the earlier candidate */
+      best            = t;
+      tb              = t;
+      wb              = wk;
+      bjb             = bj;
+      p->info.order   = (GILUPipeOrder)cand[a][0];
+      p->info.chunk   = cand[a][1];
+    }
+  }
+  p->info.idle  = 1.0 - wb / (p->size * tb);
+  p->info.speed = bjb / tb;
+  if (p->info.order == GILU_PIPE_NATURAL) p->info.skew = 0;
+  /* this process's units, in the extended box's coordinates */
+  PetscCall(PipeUnits(p, p->info.order, p->info.chunk, p->info.skew, p->box, p->rank, &nu, &u));
+  p->nunits = nu;
+  PetscCall(PetscFree(p->unitbox));
+  PetscCall(PetscMalloc1(nu, &p->unitbox));
+  nbox = (p->box[0][1] - p->box[0][0]) * (p->box[1][1] - p->box[1][0]) * (p->box[2][1] - p->box[2][0]);
+  PetscCall(PetscMalloc1(nbox, &stepof));
+  for (PetscInt m = 0; m < nu; m++) {
+    p->unitbox[m][0] = u[m].i0 - p->ext[0][0];
+    p->unitbox[m][1] = u[m].i1 - p->ext[0][0];
+    p->unitbox[m][2] = u[m].j - p->ext[1][0];
+    p->unitbox[m][3] = u[m].k - p->ext[2][0];
+    for (PetscInt i = u[m].i0; i < u[m].i1; i++) stepof[((u[m].k - p->box[2][0]) * (p->box[1][1] - p->box[1][0]) + u[m].j - p->box[1][0]) * (p->box[0][1] - p->box[0][0]) + i - p->box[0][0]] = m;
+  }
+  {
+    PetscInt64 tmax = 0;
+
+    for (PetscInt m = 0; m < nu; m++) tmax = PetscMax(tmax, u[m].key / p->ntot);
+    p->info.tiles = p->info.order == GILU_PIPE_TILED ? (PetscInt)tmax + 1 : 1;
+    if (p->info.order == GILU_PIPE_TILED) { /* the tiles of the whole grid */
+      PetscInt64 last = PipeTile(p, GILU_PIPE_TILED, p->info.chunk, p->info.skew, p->N[0] - 1, p->N[1] - 1, p->N[2] - 1);
+
+      p->info.tiles = (PetscInt)last + 1;
+    }
+  }
+  PetscCall(PetscFree(u));
+  PetscCall(PipeXPlanSetUp(p, 0, stepof));
+  PetscCall(PipeXPlanSetUp(p, 1, stepof));
+  PetscCall(PetscFree(stepof));
+  p->info.messages[0] = p->info.messages[1] = p->x[0].n[0];
+  p->info.messages[2]                        = p->x[1].n[0];
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode GILUPipeGetInfo(GILUPipe p, GILUPipeInfo *info)
+{
+  PetscFunctionBegin;
+  *info = p->info;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* copies the own points between a vector's local array (toext: from it) and an array over the extended box */
+PetscErrorCode GILUPipeOwnedCopy(GILUPipe p, PetscBool toext, const PetscScalar *from, PetscScalar *to)
+{
+  const PetscInt nx = (p->box[0][1] - p->box[0][0]) * p->dof;
+  PetscInt       line = 0;
+
+  PetscFunctionBegin;
+  for (PetscInt k = p->box[2][0]; k < p->box[2][1]; k++)
+    for (PetscInt j = p->box[1][0]; j < p->box[1][1]; j++, line++) {
+      const PetscInt q[3] = {p->box[0][0], j, k};
+      const size_t   e    = (size_t)PipeExtIndex(p, q) * p->dof, o = (size_t)line * nx;
+
+      if (toext) PetscCall(PetscArraycpy(to + e, from + o, nx));
+      else PetscCall(PetscArraycpy(to + o, from + e, nx));
+    }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the row of the global grid in natural ordering of a row of the extended box */
+PetscErrorCode GILUPipeGlobalRow(GILUPipe p, PetscInt row, PetscInt *grow)
+{
+  const PetscInt pt = row / p->dof, i = pt % p->en[0] + p->ext[0][0], j = (pt / p->en[0]) % p->en[1] + p->ext[1][0], k = pt / (p->en[0] * p->en[1]) + p->ext[2][0];
+
+  PetscFunctionBegin;
+  *grow = (PetscInt)((((PetscInt64)k * p->N[1] + j) * p->N[0] + i) * p->dof + row % p->dof);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the arrays the next factorization exchanges: the stencil matrix's values (ns offsets, nl lower) and dinv */
+PetscErrorCode GILUPipeSetFactorData(GILUPipe p, PetscScalar *val, PetscScalar *dinv, PetscInt ns, PetscInt nl)
+{
+  PetscFunctionBegin;
+  p->factor  = PETSC_TRUE;
+  p->val     = val;
+  p->dinv    = dinv;
+  p->ns      = ns;
+  p->nl      = nl;
+  p->bs2     = p->dof * p->dof;
+  p->npoints = p->en[0] * p->en[1] * p->en[2];
+  PetscCheck(p->payload[1] == (ns - nl + 1) * p->bs2, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The pipeline was set up for another stencil");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the array (over the extended box) the next solves exchange */
+PetscErrorCode GILUPipeSetSolveData(GILUPipe p, PetscScalar *x)
+{
+  PetscFunctionBegin;
+  p->factor = PETSC_FALSE;
+  p->xarr   = x;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* packs (pack true) or unpacks message t of plan side r */
+static inline void PipeCopy(GILUPipe p, PipeXPlan *x, PetscInt r, PetscInt t, PetscBool pack, PetscInt pay)
+{
+  PetscScalar *buf = x->buf[r] + (size_t)x->ptr[r][t] * pay;
+
+  for (PetscInt a = x->ptr[r][t]; a < x->ptr[r][t + 1]; a++) {
+    const PetscInt q = x->pts[r][a];
+
+    if (!p->factor) {
+      PetscScalar *v = p->xarr + (size_t)q * p->dof;
+
+      for (PetscInt e = 0; e < p->dof; e++, buf++) {
+        if (pack) *buf = v[e];
+        else v[e] = *buf;
+      }
+    } else {
+      for (PetscInt s = p->nl; s <= p->ns; s++) { /* the diagonal and upper blocks, then the inverted diagonal (s == ns) */
+        PetscScalar *v = s < p->ns ? p->val + ((size_t)s * p->npoints + q) * p->bs2 : p->dinv + (size_t)q * p->bs2;
+
+        if (pack) memcpy(buf, v, sizeof(PetscScalar) * (size_t)p->bs2);
+        else memcpy(v, buf, sizeof(PetscScalar) * (size_t)p->bs2);
+        buf += p->bs2;
+      }
+    }
+  }
+}
+
+/*
+  GILUPipeSweep - one sweep of schedule s (made by GILUScheduleCreatePipe()): the kernel on this process's units in
+  the pipeline's order (backward: reversed), each after the messages it needs, its boundary points sent after it
+*/
+PetscErrorCode GILUPipeSweep(GILUPipe p, GILUSchedule s, PetscBool backward, GILUTileKernel kernel, void *ctx)
+{
+  PipeXPlan      *x   = &p->x[backward ? 1 : 0];
+  const PetscInt  pay = p->factor && !backward ? p->payload[1] : p->payload[0];
+  const PetscMPIInt tag = backward ? 12 : (p->factor ? 13 : 11);
+  PetscInt        sc = 0, rc = 0;
+
+  PetscFunctionBegin;
+  PetscCheck(!(backward && p->factor), PETSC_COMM_SELF, PETSC_ERR_PLIB, "The factorization is a forward sweep");
+  for (PetscInt t = 0; t < x->n[1]; t++) {
+    PetscMPIInt cnt;
+
+    PetscCall(PetscMPIIntCast((x->ptr[1][t + 1] - x->ptr[1][t]) * pay, &cnt));
+    PetscCallMPI(MPI_Irecv(x->buf[1] + (size_t)x->ptr[1][t] * pay, cnt, MPIU_SCALAR, x->peer[1][t], tag, p->comm, &x->req[1][t]));
+  }
+  for (PetscInt m = 0; m < p->nunits; m++) {
+    PetscInt u = backward ? p->nunits - 1 - m : m;
+
+    for (; rc < x->n[1] && x->step[1][rc] == m; rc++) {
+      PetscCallMPI(MPI_Wait(&x->req[1][rc], MPI_STATUS_IGNORE));
+      PipeCopy(p, x, 1, rc, PETSC_FALSE, pay);
+    }
+    kernel(ctx, s, 1, &u);
+    for (; sc < x->n[0] && x->step[0][sc] == m; sc++) {
+      PetscMPIInt cnt;
+
+      PipeCopy(p, x, 0, sc, PETSC_TRUE, pay);
+      PetscCall(PetscMPIIntCast((x->ptr[0][sc + 1] - x->ptr[0][sc]) * pay, &cnt));
+      PetscCallMPI(MPI_Isend(x->buf[0] + (size_t)x->ptr[0][sc] * pay, cnt, MPIU_SCALAR, x->peer[0][sc], tag, p->comm, &x->req[0][sc]));
+    }
+  }
+  PetscCheck(rc == x->n[1] && sc == x->n[0], PETSC_COMM_SELF, PETSC_ERR_PLIB, "Pipeline: %" PetscInt_FMT " of %" PetscInt_FMT " receives and %" PetscInt_FMT " of %" PetscInt_FMT " sends done", rc, x->n[1], sc, x->n[0]);
+  PetscCallMPI(MPI_Waitall((PetscMPIInt)x->n[0], x->req[0], MPI_STATUSES_IGNORE));
+  if (!backward) p->factor = PETSC_FALSE; /* a factorization is one sweep */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* GILUScheduleCreatePipe - a schedule whose sweeps run the pipeline (one thread a process) */
+PetscErrorCode GILUScheduleCreatePipe(GILUPipe p, GILUSchedule *schedule)
+{
+  GILUSchedule s;
+
+  PetscFunctionBegin;
+  PetscCall(PetscNew(&s));
+  s->type     = GILU_SCHEDULE_SLAB;
+  s->nthreads = 1;
+  s->group    = 1;
+  s->depth    = 1;
+  s->nunits   = p->nunits;
+  s->pipe     = p;
+  s->unitbox  = (const PetscInt(*)[4])p->unitbox;
+  s->n[0]     = 1;
+  s->chunk    = p->en[0];
+  s->nx       = p->en[0];
+  *schedule   = s;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

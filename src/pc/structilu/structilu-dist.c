@@ -1,0 +1,149 @@
+/*
+   PCSTRUCTILU with -pc_structilu_distributed on several processes: the global ILU(k)/IC(k) of the DMDA's grid in
+   natural ordering, the factors of one process, computed and applied by all of them as a pipeline
+   (src/mat/stencil/pipeline.c explains the order and why it cannot deadlock).
+
+   Each process takes the rows and columns of its box extended by ghost layers (MatCreateSubMatrices()) and makes the
+   stencil matrix of that box with the same analysis as on one process (src/mat/stencil/extract.c, fill.c); its
+   schedule is the pipeline's, so the factorization and the solves of src/mat/stencil/ilu.c run unchanged, on the
+   process's own points, exchanging the ghost points' rows and values with their owners.
+*/
+#include <petscdmda.h>
+#include <petscgilu/private/giluimpl.h>
+#include "structilu.h"
+
+PetscErrorCode PCResetDistributed_StructILU(PC pc)
+{
+  PC_StructILU *ilu = (PC_StructILU *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCall(GILUPipeDestroy(&ilu->pipe));
+  if (ilu->extmat) PetscCall(MatDestroySubMatrices(1, &ilu->extmats));
+  ilu->extmat = NULL;
+  PetscCall(ISDestroy(&ilu->extis));
+  PetscCall(PetscFree(ilu->extx));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the DMDA of the preconditioner or of its matrix, NULL if none */
+static PetscErrorCode PCStructILUGetDMDA(PC pc, DM *da)
+{
+  DM        dm = NULL;
+  PetscBool isda = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  PetscCall(PCGetDM(pc, &dm));
+  if (dm) PetscCall(PetscObjectTypeCompare((PetscObject)dm, DMDA, &isda));
+  if (!isda) {
+    PetscCall(MatGetDM(pc->pmat, &dm));
+    if (dm) PetscCall(PetscObjectTypeCompare((PetscObject)dm, DMDA, &isda));
+  }
+  *da = isda ? dm : NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PCSetUpDistributed_StructILU(PC pc, PetscErrorCode (*factor)(PC))
+{
+  PC_StructILU        *ilu  = (PC_StructILU *)pc->data;
+  Mat                  A    = pc->pmat;
+  MPI_Comm             comm = PetscObjectComm((PetscObject)pc);
+  PetscGILUBackendType want = ilu->backend;
+  PetscObjectState     state;
+  DM                   da = NULL;
+
+  PetscFunctionBegin;
+  if (!ilu->backendset) PetscCall(PetscGILUGetBackend(&want));
+  PetscCheck(want == PETSCGILU_BACKEND_HOST || want == PETSCGILU_BACKEND_AUTO, comm, PETSC_ERR_SUP, "-pc_structilu_distributed runs on the host only (the CUDA path is not written yet): use -pc_structilu_backend host, or -pc_structilu_distributed 0 for block Jacobi on the device");
+  PetscCall(PCStructILUGetDMDA(pc, &da));
+  PetscCheck(da, comm, PETSC_ERR_SUP, "-pc_structilu_distributed needs the DMDA of the matrix (KSPSetDM(), or a matrix from DMCreateMatrix()): none was found; use -pc_structilu_distributed 0 (block Jacobi)");
+  PetscCall(MatGetNonzeroState(A, &state));
+  PetscCall(PetscLogEventBegin(GILU_StencilExtract, pc, A, 0, 0));
+  if (!ilu->pipe || pc->flag != SAME_NONZERO_PATTERN || state != ilu->blockstate) {
+    PetscInt  sw, dof, w;
+    GILUGrid  g;
+
+    PetscCall(PCReset_StructILU(pc));
+    PetscCall(DMDAGetInfo(da, NULL, NULL, NULL, NULL, NULL, NULL, NULL, &dof, &sw, NULL, NULL, NULL, NULL));
+    PetscCheck(dof <= GILU_MAX_DOF, comm, PETSC_ERR_SUP, "Structured-grid ILU supports 1 to %d unknowns per grid point, not %" PetscInt_FMT, GILU_MAX_DOF, dof);
+    /* the ghost layers: ILU(k)'s fill reaches (k + 1) stencil widths, and the levels of a row's fill depend on rows up to k + 1 of those away */
+    w = PetscMax(sw, 1) * (ilu->levels + 1) * (ilu->levels + 1);
+    PetscCall(GILUPipeCreate(da, A, w, &ilu->pipe));
+    PetscCall(GILUPipeGetExtendedIS(ilu->pipe, dof, &ilu->extis));
+    PetscCall(MatCreateSubMatrices(A, 1, &ilu->extis, &ilu->extis, MAT_INITIAL_MATRIX, &ilu->extmats));
+    ilu->extmat = ilu->extmats[0];
+    PetscCall(GILUPipeGetExtendedGrid(ilu->pipe, &g));
+    ilu->gridfrom = "from the DMDA, this process's box with its ghost layers";
+    ilu->sm.nthreads = 1;
+    if (ilu->levels > 0) {
+      GILUStencilMat pat;
+
+      PetscCall(PetscMemzero(&pat, sizeof(pat)));
+      pat.nthreads = 1;
+      PetscCall(GILUStencilMatAnalyze(ilu->extmat, &g, &pat, ilu->fallbackwhy, sizeof(ilu->fallbackwhy)));
+      if (!ilu->fallbackwhy[0]) {
+        PetscCall(GILUStencilGetName(&pat.stencil, g.dim, ilu->patname, sizeof(ilu->patname)));
+        PetscCall(GILUStencilMatFill(&pat, ilu->levels, &ilu->sm));
+      }
+      PetscCall(GILUStencilMatReset(&pat));
+    } else PetscCall(GILUStencilMatAnalyze(ilu->extmat, &g, &ilu->sm, ilu->fallbackwhy, sizeof(ilu->fallbackwhy)));
+    PetscCheck(!ilu->fallbackwhy[0], PETSC_COMM_SELF, PETSC_ERR_SUP, "-pc_structilu_distributed: the matrix on this process's box of the DMDA is not a stencil matrix (%s); use -pc_structilu_distributed 0 (block Jacobi, with the general sparse ILU where needed)", ilu->fallbackwhy);
+    PetscCall(StructILUSymbolicFinish(&ilu->sm, (PetscBool)(ilu->type == PC_STRUCTILU_IC), &ilu->elim, &ilu->mirror, ilu->hyper, &ilu->nlevels, &ilu->dinv));
+    PetscCall(GILUPipeSetUp(ilu->pipe, &ilu->sm.stencil, -1, 0));
+    PetscCall(GILUScheduleDestroy(&ilu->sm.schedule));
+    PetscCall(GILUScheduleCreatePipe(ilu->pipe, &ilu->sm.schedule));
+    PetscCall(PetscMalloc1((size_t)ilu->sm.npoints * ilu->sm.grid.dof, &ilu->extx));
+    ilu->analyzed   = PETSC_TRUE;
+    ilu->blockstate = state;
+  } else PetscCall(MatCreateSubMatrices(A, 1, &ilu->extis, &ilu->extis, MAT_REUSE_MATRIX, &ilu->extmats));
+  PetscCall(GILUStencilMatPack(ilu->extmat, &ilu->sm));
+  if (ilu->type == PC_STRUCTILU_IC) PetscCall(StructILUCheckSymmetric(&ilu->sm, ilu->mirror));
+  PetscCall(PetscLogEventEnd(GILU_StencilExtract, pc, A, 0, 0));
+  PetscCall(GILUPipeSetFactorData(ilu->pipe, ilu->sm.val, ilu->dinv, ilu->sm.stencil.ns, ilu->sm.stencil.nlower));
+  PetscCall(factor(pc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the zero pivot of any process (the smallest row of the grid in natural ordering), so that all of them fail together */
+PetscErrorCode PCDistributedPivot_StructILU(PC pc)
+{
+  PC_StructILU *ilu = (PC_StructILU *)pc->data;
+  PetscInt      row = PETSC_MAX_INT;
+
+  PetscFunctionBegin;
+  if (ilu->zerorow >= 0) PetscCall(GILUPipeGlobalRow(ilu->pipe, ilu->zerorow, &row));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &row, 1, MPIU_INT, MPI_MIN, PetscObjectComm((PetscObject)pc)));
+  ilu->zerorow = row == PETSC_MAX_INT ? -1 : row;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* y = (LU)^{-1} x of the global factors: this process's part, its ghost values from and to its neighbours */
+PetscErrorCode PCApplyDistributed_StructILU(PC pc, const PetscScalar *x, PetscScalar *y)
+{
+  PC_StructILU *ilu = (PC_StructILU *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCall(GILUPipeOwnedCopy(ilu->pipe, PETSC_TRUE, x, ilu->extx));
+  PetscCall(GILUPipeSetSolveData(ilu->pipe, ilu->extx));
+  PetscCall(StructILUSolve_Host(&ilu->sm, &ilu->factors, ilu->extx, ilu->extx));
+  PetscCall(GILUPipeOwnedCopy(ilu->pipe, PETSC_FALSE, ilu->extx, y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PCViewDistributed_StructILU(PC pc, PetscViewer viewer)
+{
+  PC_StructILU *ilu = (PC_StructILU *)pc->data;
+  GILUPipeInfo  info;
+  PetscMPIInt   size;
+
+  PetscFunctionBegin;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
+  PetscCall(GILUPipeGetInfo(ilu->pipe, &info));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  distributed across %d MPI processes: the global factors of natural ordering, the same as on one process; each process factors and sweeps its DMDA box (with ghost layers) on one thread, as a pipeline\n", size));
+  if (info.order == GILU_PIPE_TILED)
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  pipeline: %" PetscInt_FMT " tiles (stages) of %" PetscInt_FMT " grid %s along %s, skewed by %" PetscInt_FMT " a %s; each process runs its part of the tiles in turn and sends its boundary to its neighbours after each\n", info.tiles, info.chunk,
+                                     ilu->sm.grid.dim == 3 ? "lines" : "points", ilu->sm.grid.dim == 3 ? "y" : "x", info.skew, ilu->sm.grid.dim == 3 ? "plane" : "line"));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "  pipeline: natural order of the grid lines; each process sends its boundary lines to its neighbours as it passes them\n"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  pipeline model (%" PetscInt_FMT " cuts compared): expected idle fraction %.2f of the processes' time in a solve; block Jacobi's solve time / this one's %.2f; process 0 sends %" PetscInt_FMT " messages per factorization, %" PetscInt_FMT " per forward and %" PetscInt_FMT " per backward sweep\n", info.candidates,
+                                   (double)info.idle, (double)info.speed, info.messages[0], info.messages[1], info.messages[2]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
