@@ -163,6 +163,8 @@ PETSC_EXTERN PetscErrorCode    PCStructILUSetThreads(PC, PetscInt);
 PETSC_EXTERN PetscErrorCode    PCStructILUGetThreads(PC, PetscInt *);
 PETSC_EXTERN PetscErrorCode    PCStructILUSetDistributed(PC, PetscBool);
 PETSC_EXTERN PetscErrorCode    PCStructILUGetDistributed(PC, PetscBool *);
+PETSC_EXTERN PetscErrorCode    PCStructILUSetDistributedTile(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode    PCStructILUGetDistributedTile(PC, PetscInt *);
 PETSC_EXTERN PetscErrorCode    PCStructILUSetDiagonalStorage(PC, PetscBool);
 PETSC_EXTERN PetscErrorCode    PCStructILUGetDiagonalStorage(PC, PetscBool *);
 PETSC_EXTERN PetscErrorCode    PCStructILUSetEisenstat(PC, PetscBool);

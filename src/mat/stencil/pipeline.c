@@ -36,8 +36,10 @@
    the solve time of block Jacobi over the pipeline's (each process's points, twice), and chooses the cut.
 */
 #include <string.h>
+#include <stdint.h>
 #include <petscdmda.h>
 #include <petscgilu/private/stencil.h>
+#include <petscgilu/private/wait.h>
 
 const char *const GILUPipeOrders[] = {"natural", "tiled", "GILUPipeOrder", "GILU_PIPE_", NULL};
 
@@ -65,7 +67,9 @@ struct _n_GILUPipe {
   PetscInt     en[3];
   PetscInt64   ntot;
   GILUPipeInfo info;
-  PetscInt     nunits, (*unitbox)[4];
+  PetscInt     nunits, (*unitbox)[4]; /* the units by increasing key */
+  PetscInt64  *ukey;                  /* their first points' keys */
+  PetscInt     ngroups, *gptr, *gunits, *groupof, depth; /* groups of independent units run together (PipeGroups()) */
   PipeXPlan    x[2];       /* [0]: lower neighbours (factorization, forward sweep); [1]: upper (backward sweep) */
   PetscInt     payload[2]; /* scalars a point: solves, factorization */
   PetscBool    factor;     /* the next forward sweep is the factorization */
@@ -255,15 +259,16 @@ static PetscErrorCode PipeSimulate(const GILUPipe p, GILUPipeOrder order, PetscI
 typedef struct {
   PetscInt  n, *step, *ptr;   /* batches, the consumer step of each, batch b's points in pts[ptr[b]..ptr[b+1]) */
   PetscInt  npts, (*pts)[3]; /* the points (grid coordinates) */
+  PetscInt *gstep;            /* gstepof given: per point, the first group step of the units that need it */
 } PipeBatches;
 
-static PetscErrorCode PipeBatchesCompute(const GILUPipe p, const PetscInt S[3][2], PetscMPIInt rankR, PetscInt dir, PipeBatches *B)
+static PetscErrorCode PipeBatchesCompute(const GILUPipe p, const PetscInt S[3][2], PetscMPIInt rankR, PetscInt dir, const PetscInt *gstepof, PipeBatches *B)
 {
   const PetscInt nd       = dir ? p->nup : p->nlo;
   const PetscInt(*off)[3] = dir ? (const PetscInt(*)[3])p->upper : (const PetscInt(*)[3])p->lower;
   PetscInt       R[3][2], Z[3][2], ni = 1, nu, capb = 16, capp = 64;
   PipeUnit      *u;
-  char          *seen;
+  PetscInt      *seen; /* 1 + the index of a point in B->pts, 0: not yet needed */
   PetscInt64     limit = 0;
   PetscBool      open  = PETSC_FALSE;
 
@@ -281,6 +286,7 @@ static PetscErrorCode PipeBatchesCompute(const GILUPipe p, const PetscInt S[3][2
   PetscCall(PetscMalloc1(capb, &B->step));
   PetscCall(PetscMalloc1(capb + 1, &B->ptr));
   PetscCall(PetscMalloc1(capp, &B->pts));
+  if (gstepof) PetscCall(PetscMalloc1(capp, &B->gstep));
   B->ptr[0] = 0;
   for (PetscInt m = 0; m < nu; m++) {
     const PipeUnit *v     = &u[dir ? nu - 1 - m : m];
@@ -293,13 +299,18 @@ static PetscErrorCode PipeBatchesCompute(const GILUPipe p, const PetscInt S[3][2
 
         if (q[0] < Z[0][0] || q[0] >= Z[0][1] || q[1] < Z[1][0] || q[1] >= Z[1][1] || q[2] < Z[2][0] || q[2] >= Z[2][1]) continue;
         l = ((q[2] - Z[2][0]) * (Z[1][1] - Z[1][0]) + q[1] - Z[1][0]) * (Z[0][1] - Z[0][0]) + q[0] - Z[0][0];
-        if (seen[l]) continue;
-        seen[l] = 1;
+        if (seen[l]) {
+          if (gstepof) B->gstep[seen[l] - 1] = PetscMin(B->gstep[seen[l] - 1], gstepof[m]);
+          continue;
+        }
+        seen[l] = B->npts + 1;
         if (B->npts == capp) {
           capp *= 2;
           PetscCall(PetscRealloc(sizeof(*B->pts) * (size_t)capp, &B->pts));
+          if (gstepof) PetscCall(PetscRealloc(sizeof(PetscInt) * (size_t)capp, &B->gstep));
         }
         for (PetscInt d = 0; d < 3; d++) B->pts[B->npts][d] = q[d];
+        if (gstepof) B->gstep[B->npts] = gstepof[m];
         B->npts++;
       }
     if (B->npts == first) continue;
@@ -332,6 +343,7 @@ static PetscErrorCode PipeBatchesReset(PipeBatches *B)
   PetscCall(PetscFree(B->step));
   PetscCall(PetscFree(B->ptr));
   PetscCall(PetscFree(B->pts));
+  PetscCall(PetscFree(B->gstep));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -368,15 +380,26 @@ static int PipeMsgCompare(const void *a, const void *b)
   return x->peer < y->peer ? -1 : (x->peer > y->peer ? 1 : 0);
 }
 
-/* the messages of direction dir: what this process sends (after which of its steps) and receives (before which) */
-static PetscErrorCode PipeXPlanSetUp(GILUPipe p, PetscInt dir, const PetscInt *stepof)
+/*
+  the messages of direction dir: what this process sends (after which of its group steps) and receives (before which).
+  A batch is received before the first group that uses one of its points; *safe is false if a batch would be waited for
+  before a group whose smallest key (forward; backward: largest) is not beyond the batch's sender's unit (the groups
+  must then be single units: see PipeGroups())
+*/
+static PetscErrorCode PipeXPlanSetUp(GILUPipe p, PetscInt dir, const PetscInt *stepof, PetscBool *safe)
 {
   PipeXPlan *x = &p->x[dir];
   PipeMsg   *msg[2] = {NULL, NULL};
-  PetscInt   nmsg[2] = {0, 0}, lo[3], hi[3];
+  PetscInt   nmsg[2] = {0, 0}, lo[3], hi[3], *gstepof;
 
   PetscFunctionBegin;
   PetscCall(PipeXPlanReset(x));
+  PetscCall(PetscMalloc1(p->nunits, &gstepof)); /* the group step of each processing step of this direction */
+  for (PetscInt m = 0; m < p->nunits; m++) {
+    PetscInt g = p->groupof[dir ? p->nunits - 1 - m : m];
+
+    gstepof[m] = dir ? p->ngroups - 1 - g : g;
+  }
   for (PetscInt d = 0; d < 3; d++) { /* the process columns that meet the extended box */
     lo[d] = 0;
     while (p->start[d][lo[d] + 1] <= p->ext[d][0]) lo[d]++;
@@ -393,10 +416,10 @@ static PetscErrorCode PipeXPlanSetUp(GILUPipe p, PetscInt dir, const PetscInt *s
         for (PetscInt role = 0; role < 2; role++) { /* 0: this process sends to r, 1: receives from r */
           PipeBatches B;
 
-          if (role == 0) PetscCall(PipeBatchesCompute(p, p->box, r, dir, &B));
+          if (role == 0) PetscCall(PipeBatchesCompute(p, p->box, r, dir, NULL, &B));
           else {
             PipeRankBox(p, r, S);
-            PetscCall(PipeBatchesCompute(p, S, p->rank, dir, &B));
+            PetscCall(PipeBatchesCompute(p, S, p->rank, dir, gstepof, &B));
           }
           PetscCall(PetscRealloc(sizeof(PipeMsg) * (size_t)(nmsg[role] + B.n), &msg[role]));
           for (PetscInt t = 0; t < B.n; t++) {
@@ -405,17 +428,32 @@ static PetscErrorCode PipeXPlanSetUp(GILUPipe p, PetscInt dir, const PetscInt *s
             g->peer = r;
             g->n    = B.ptr[t + 1] - B.ptr[t];
             PetscCall(PetscMalloc1(g->n, &g->pts));
-            g->step = role == 1 ? B.step[t] : -1;
+            g->step = role == 1 ? PETSC_MAX_INT : -1;
             for (PetscInt q = 0; q < g->n; q++) {
               const PetscInt *pt = B.pts[B.ptr[t] + q];
 
               g->pts[q] = PipeExtIndex(p, pt);
-              if (role == 0) { /* sent after the step that completes its last point */
-                PetscInt l  = ((pt[2] - p->box[2][0]) * (p->box[1][1] - p->box[1][0]) + pt[1] - p->box[1][0]) * (p->box[0][1] - p->box[0][0]) + pt[0] - p->box[0][0];
-                PetscInt st = dir ? p->nunits - 1 - stepof[l] : stepof[l];
+              if (role == 0) { /* sent after the group step that completes its last point */
+                PetscInt l = ((pt[2] - p->box[2][0]) * (p->box[1][1] - p->box[1][0]) + pt[1] - p->box[1][0]) * (p->box[0][1] - p->box[0][0]) + pt[0] - p->box[0][0];
 
-                g->step = PetscMax(g->step, st);
+                g->step = PetscMax(g->step, gstepof[dir ? p->nunits - 1 - stepof[l] : stepof[l]]);
+              } else g->step = PetscMin(g->step, B.gstep[B.ptr[t] + q]); /* received before the first group that reads one of them */
+            }
+            if (role == 1) { /* the sender's unit of this batch: beyond the group's keys? */
+              const PetscInt grp = dir ? p->ngroups - 1 - g->step : g->step;
+              PetscInt64     gk  = dir ? INT64_MIN : INT64_MAX, bk = dir ? INT64_MAX : INT64_MIN;
+
+              for (PetscInt a = p->gptr[grp]; a < p->gptr[grp + 1]; a++) {
+                const PetscInt u = p->gunits[a];
+
+                gk = dir ? PetscMax(gk, p->ukey[u] + p->unitbox[u][1] - p->unitbox[u][0] - 1) : PetscMin(gk, p->ukey[u]);
               }
+              for (PetscInt q = B.ptr[t]; q < B.ptr[t + 1]; q++) {
+                PetscInt64 key = PipeKey(p, p->info.order, p->info.chunk, p->info.skew, B.pts[q][0], B.pts[q][1], B.pts[q][2]);
+
+                bk = dir ? PetscMin(bk, key) : PetscMax(bk, key);
+              }
+              if (dir ? bk <= gk : bk >= gk) *safe = PETSC_FALSE;
             }
           }
           PetscCall(PipeBatchesReset(&B));
@@ -443,6 +481,73 @@ static PetscErrorCode PipeXPlanSetUp(GILUPipe p, PetscInt dir, const PetscInt *s
     }
     PetscCall(PetscFree(msg[role]));
   }
+  PetscCall(PetscFree(gstepof));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  The groups of units the sweeps run together. Units one at a time in key order, except in the tiled 3D order without
+  skew, where a tile (c lines of the box, all its planes) is cut in y into G sub-slabs and sub-slab g runs g planes
+  behind sub-slab 0 (the slab schedule of schedule.c): step st takes line i of plane st - g of every sub-slab g, G
+  independent lines whose recurrences the kernels interleave (a unit never depends on a higher line of a lower plane:
+  no skew). Local dependencies stay satisfied (a line waits for its own sub-slab's previous plane and line and for the
+  sub-slab below, which is a step ahead). Messages: a batch is received before the first group that reads it, and
+  PipeXPlanSetUp() checks that its sender's unit has a smaller key than every unit of that group; otherwise the
+  groups are single units (G = 1), for which the argument at the top of the file holds as it is.
+*/
+static PetscErrorCode PipeGroups(GILUPipe p, PetscInt G)
+{
+  PetscInt ng = 0, nu = p->nunits;
+
+  PetscFunctionBegin;
+  PetscCall(PetscFree(p->gptr));
+  PetscCall(PetscFree(p->gunits));
+  PetscCall(PetscFree(p->groupof));
+  PetscCall(PetscMalloc1(nu + 1, &p->gptr));
+  PetscCall(PetscMalloc1(nu, &p->gunits));
+  PetscCall(PetscMalloc1(nu, &p->groupof));
+  p->depth = G;
+  if (G <= 1 || p->info.order != GILU_PIPE_TILED || p->dim != 3 || p->info.skew) {
+    p->depth = 1;
+    for (PetscInt m = 0; m < nu; m++) {
+      p->gptr[m]    = m;
+      p->gunits[m]  = m;
+      p->groupof[m] = m;
+    }
+    p->gptr[nu] = nu;
+    p->ngroups  = nu;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  p->gptr[0] = 0;
+  for (PetscInt a = 0, n = 0; a < nu;) { /* the tile of units a .. b-1: sorted by plane, then line */
+    const PetscInt64 T  = p->ukey[a] / p->ntot;
+    const PetscInt   k0 = p->unitbox[a][3], jl = p->unitbox[a][2];
+    PetscInt         b = a, n1, nk, Gt, h, htop;
+
+    while (b < nu && p->ukey[b] / p->ntot == T) b++;
+    for (n1 = 0; a + n1 < b && p->unitbox[a + n1][3] == k0; n1++) { }
+    nk   = (b - a) / n1;
+    Gt   = PetscMin(G, n1);
+    h    = n1 / Gt;
+    htop = n1 - (Gt - 1) * h;
+    for (PetscInt st = 0; st < nk + Gt - 1; st++)
+      for (PetscInt i = 0; i < htop; i++) {
+        PetscInt start = n;
+
+        for (PetscInt g = 0; g < Gt; g++) {
+          PetscInt k = st - g;
+
+          if (k < 0 || k >= nk || (g < Gt - 1 && i >= h)) continue;
+          p->gunits[n]              = a + k * n1 + g * h + i;
+          p->groupof[p->gunits[n]] = ng;
+          n++;
+        }
+        if (n > start) p->gptr[++ng] = n;
+      }
+    (void)jl;
+    a = b;
+  }
+  p->ngroups = ng;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -505,6 +610,10 @@ PetscErrorCode GILUPipeDestroy(GILUPipe *pipe)
   for (PetscInt d = 0; d < 3; d++) PetscCall(PetscFree(p->start[d]));
   PetscCall(PetscFree(p->offset));
   PetscCall(PetscFree(p->unitbox));
+  PetscCall(PetscFree(p->ukey));
+  PetscCall(PetscFree(p->gptr));
+  PetscCall(PetscFree(p->gunits));
+  PetscCall(PetscFree(p->groupof));
   PetscCall(PipeXPlanReset(&p->x[0]));
   PetscCall(PipeXPlanReset(&p->x[1]));
   PetscCallMPI(MPI_Comm_free(&p->comm));
@@ -604,7 +713,9 @@ PetscErrorCode GILUPipeSetUp(GILUPipe p, const GILUStencil *st, PetscInt order, 
   PetscCall(PipeUnits(p, p->info.order, p->info.chunk, p->info.skew, p->box, p->rank, &nu, &u));
   p->nunits = nu;
   PetscCall(PetscFree(p->unitbox));
+  PetscCall(PetscFree(p->ukey));
   PetscCall(PetscMalloc1(nu, &p->unitbox));
+  PetscCall(PetscMalloc1(nu, &p->ukey));
   nbox = (p->box[0][1] - p->box[0][0]) * (p->box[1][1] - p->box[1][0]) * (p->box[2][1] - p->box[2][0]);
   PetscCall(PetscMalloc1(nbox, &stepof));
   for (PetscInt m = 0; m < nu; m++) {
@@ -612,6 +723,7 @@ PetscErrorCode GILUPipeSetUp(GILUPipe p, const GILUStencil *st, PetscInt order, 
     p->unitbox[m][1] = u[m].i1 - p->ext[0][0];
     p->unitbox[m][2] = u[m].j - p->ext[1][0];
     p->unitbox[m][3] = u[m].k - p->ext[2][0];
+    p->ukey[m]       = u[m].key;
     for (PetscInt i = u[m].i0; i < u[m].i1; i++) stepof[((u[m].k - p->box[2][0]) * (p->box[1][1] - p->box[1][0]) + u[m].j - p->box[1][0]) * (p->box[0][1] - p->box[0][0]) + i - p->box[0][0]] = m;
   }
   {
@@ -626,8 +738,18 @@ PetscErrorCode GILUPipeSetUp(GILUPipe p, const GILUStencil *st, PetscInt order, 
     }
   }
   PetscCall(PetscFree(u));
-  PetscCall(PipeXPlanSetUp(p, 0, stepof));
-  PetscCall(PipeXPlanSetUp(p, 1, stepof));
+  {
+    PetscBool safe = PETSC_TRUE;
+
+    PetscCall(PipeGroups(p, p->dof == 1 ? 3 : (p->dof == 2 ? 2 : 1))); /* as the slab schedule (schedule.c) */
+    PetscCall(PipeXPlanSetUp(p, 0, stepof, &safe));
+    PetscCall(PipeXPlanSetUp(p, 1, stepof, &safe));
+    if (!safe) {
+      PetscCall(PipeGroups(p, 1));
+      PetscCall(PipeXPlanSetUp(p, 0, stepof, &safe));
+      PetscCall(PipeXPlanSetUp(p, 1, stepof, &safe));
+    }
+  }
   PetscCall(PetscFree(stepof));
   p->info.messages[0] = p->info.messages[1] = p->x[0].n[0];
   p->info.messages[2]                        = p->x[1].n[0];
@@ -739,14 +861,24 @@ PetscErrorCode GILUPipeSweep(GILUPipe p, GILUSchedule s, PetscBool backward, GIL
     PetscCall(PetscMPIIntCast((x->ptr[1][t + 1] - x->ptr[1][t]) * pay, &cnt));
     PetscCallMPI(MPI_Irecv(x->buf[1] + (size_t)x->ptr[1][t] * pay, cnt, MPIU_SCALAR, x->peer[1][t], tag, p->comm, &x->req[1][t]));
   }
-  for (PetscInt m = 0; m < p->nunits; m++) {
-    PetscInt u = backward ? p->nunits - 1 - m : m;
+  for (PetscInt m = 0; m < p->ngroups; m++) {
+    PetscInt g = backward ? p->ngroups - 1 - m : m;
 
     for (; rc < x->n[1] && x->step[1][rc] == m; rc++) {
-      PetscCallMPI(MPI_Wait(&x->req[1][rc], MPI_STATUS_IGNORE));
+      int done = 0;
+
+      /* polls, yielding the core after a short spin, rather than MPI_Wait(): MPI implementations spin, which takes the
+         core from the process being waited for when the machine has more processes than cores (no sleeps: a stage of
+         the pipeline must start as soon as its data is there) */
+      for (PetscInt spins = 0;; spins++) {
+        PetscCallMPI(MPI_Test(&x->req[1][rc], &done, MPI_STATUS_IGNORE));
+        if (done) break;
+        if (spins < GILU_WAIT_SPIN) GILUCpuRelax();
+        else (void)sched_yield();
+      }
       PipeCopy(p, x, 1, rc, PETSC_FALSE, pay);
     }
-    kernel(ctx, s, 1, &u);
+    kernel(ctx, s, p->gptr[g + 1] - p->gptr[g], p->gunits + p->gptr[g]);
     for (; sc < x->n[0] && x->step[0][sc] == m; sc++) {
       PetscMPIInt cnt;
 

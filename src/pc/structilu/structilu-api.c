@@ -489,6 +489,59 @@ PetscErrorCode PCStructILUGetDistributed(PC pc, PetscBool *flg)
 }
 
 /*@
+  PCStructILUSetDistributedTile - How `PCStructILUSetDistributed()` cuts the grid into the stages of its pipeline
+
+  Logically Collective
+
+  Input Parameters:
++ pc   - the `PCSTRUCTILU` preconditioner
+- tile - 0 (default): the cut the model predicts fastest; n > 0: tiles of n grid lines along y (3D) or n points along x (2D); -1: the natural order of the grid lines (no tiles)
+
+  Options Database Key:
+. -pc_structilu_distributed_tile n - the tile size (0: the model's choice, -1: natural order)
+
+  Notes:
+  Smaller tiles mean a shorter fill and drain of the pipeline and more, smaller messages; the model (see
+  `-ksp_view`) simulates the sweeps of all processes for each cut and takes the fastest. The factors and the results do
+  not depend on the cut.
+
+  Level: advanced
+
+.seealso: `PCSTRUCTILU`, `PCStructILUSetDistributed()`, `PCStructILUGetDistributedTile()`
+@*/
+PetscErrorCode PCStructILUSetDistributedTile(PC pc, PetscInt tile)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscValidLogicalCollectiveInt(pc, tile, 2);
+  PetscTryMethod(pc, "PCStructILUSetDistributedTile_C", (PC, PetscInt), (pc, tile));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCStructILUGetDistributedTile - The tile size asked for by `PCStructILUSetDistributedTile()`
+
+  Not Collective
+
+  Input Parameter:
+. pc - the `PCSTRUCTILU` preconditioner
+
+  Output Parameter:
+. tile - 0: the model's choice, -1: natural order, n > 0: tiles of n
+
+  Level: advanced
+
+.seealso: `PCSTRUCTILU`, `PCStructILUSetDistributedTile()`
+@*/
+PetscErrorCode PCStructILUGetDistributedTile(PC pc, PetscInt *tile)
+{
+  PetscFunctionBegin;
+  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscUseMethod(pc, "PCStructILUGetDistributedTile_C", (PC, PetscInt *), (pc, tile));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
   PCStructILUSetSchedule - Chooses how the host threads share the rows
 
   Logically Collective

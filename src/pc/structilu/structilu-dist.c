@@ -88,7 +88,7 @@ PetscErrorCode PCSetUpDistributed_StructILU(PC pc, PetscErrorCode (*factor)(PC))
     } else PetscCall(GILUStencilMatAnalyze(ilu->extmat, &g, &ilu->sm, ilu->fallbackwhy, sizeof(ilu->fallbackwhy)));
     PetscCheck(!ilu->fallbackwhy[0], PETSC_COMM_SELF, PETSC_ERR_SUP, "-pc_structilu_distributed: the matrix on this process's box of the DMDA is not a stencil matrix (%s); use -pc_structilu_distributed 0 (block Jacobi, with the general sparse ILU where needed)", ilu->fallbackwhy);
     PetscCall(StructILUSymbolicFinish(&ilu->sm, (PetscBool)(ilu->type == PC_STRUCTILU_IC), &ilu->elim, &ilu->mirror, ilu->hyper, &ilu->nlevels, &ilu->dinv));
-    PetscCall(GILUPipeSetUp(ilu->pipe, &ilu->sm.stencil, -1, 0));
+    PetscCall(GILUPipeSetUp(ilu->pipe, &ilu->sm.stencil, ilu->disttile ? (ilu->disttile < 0 ? GILU_PIPE_NATURAL : GILU_PIPE_TILED) : -1, PetscMax(ilu->disttile, 0)));
     PetscCall(GILUScheduleDestroy(&ilu->sm.schedule));
     PetscCall(GILUScheduleCreatePipe(ilu->pipe, &ilu->sm.schedule));
     PetscCall(PetscMalloc1((size_t)ilu->sm.npoints * ilu->sm.grid.dof, &ilu->extx));

@@ -231,6 +231,8 @@ static PetscErrorCode PCSetFromOptions_StructILU(PC pc, PetscOptionItems *PetscO
   if (flg) PetscCall(PCStructILUSetThreads(pc, threads));
   PetscCall(PetscOptionsBool("-pc_structilu_distributed", "On several processes: the global ILU(k) of natural ordering across them (a pipeline), not block Jacobi", "PCStructILUSetDistributed", ilu->distributed, &bval, &flg));
   if (flg) PetscCall(PCStructILUSetDistributed(pc, bval));
+  PetscCall(PetscOptionsInt("-pc_structilu_distributed_tile", "Stages of the pipeline across processes: tiles of n grid lines along y (3D) or points along x (2D); 0: the model's choice, -1: natural order", "PCStructILUSetDistributedTile", ilu->disttile, &threads, &flg));
+  if (flg) PetscCall(PCStructILUSetDistributedTile(pc, threads));
   PetscCall(PetscOptionsEnum("-pc_structilu_schedule", "How the host threads share the rows", "PCStructILUSetSchedule", PCStructILUSchedules, (PetscEnum)ilu->schedule, (PetscEnum *)&schedule, &flg));
   if (flg) PetscCall(PCStructILUSetSchedule(pc, schedule));
   PetscCall(PetscOptionsReal("-pc_structilu_zeropivot", "Pivots at most this large in absolute value are zero pivots", "PCStructILUSetZeroPivot", ilu->zeropivot, &zeropivot, &flg));
@@ -443,6 +445,27 @@ static PetscErrorCode PCStructILUSetDistributed_StructILU(PC pc, PetscBool flg)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode PCStructILUSetDistributedTile_StructILU(PC pc, PetscInt tile)
+{
+  PC_StructILU *ilu = (PC_StructILU *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCheck(tile >= -1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_structilu_distributed_tile %" PetscInt_FMT ": give -1 (natural order), 0 (the model's choice) or a tile size", tile);
+  if (tile != ilu->disttile) {
+    ilu->disttile = tile;
+    PetscCall(PCReset_StructILU(pc));
+    pc->setupcalled = 0;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCStructILUGetDistributedTile_StructILU(PC pc, PetscInt *tile)
+{
+  PetscFunctionBegin;
+  *tile = ((PC_StructILU *)pc->data)->disttile;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCStructILUGetDistributed_StructILU(PC pc, PetscBool *flg)
 {
   PetscFunctionBegin;
@@ -629,6 +652,8 @@ static PetscErrorCode PCDestroy_StructILU(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUSetThreads_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUSetDistributed_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUGetDistributed_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUSetDistributedTile_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUGetDistributedTile_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUGetThreads_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUSetSchedule_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUGetSchedule_C", NULL));
@@ -778,6 +803,8 @@ PETSC_EXTERN PetscErrorCode PCCreate_StructILU(PC pc)
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUSetThreads_C", PCStructILUSetThreads_StructILU));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUSetDistributed_C", PCStructILUSetDistributed_StructILU));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUGetDistributed_C", PCStructILUGetDistributed_StructILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUSetDistributedTile_C", PCStructILUSetDistributedTile_StructILU));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUGetDistributedTile_C", PCStructILUGetDistributedTile_StructILU));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUGetThreads_C", PCStructILUGetThreads_StructILU));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUSetSchedule_C", PCStructILUSetSchedule_StructILU));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUGetSchedule_C", PCStructILUGetSchedule_StructILU));

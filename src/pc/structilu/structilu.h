@@ -24,6 +24,7 @@ typedef struct {
   PetscBool            diagstorage;      /* -pc_structilu_diagonal_storage: DILU factors when the stencil allows (always with -pc_structilu_eisenstat) */
   PetscBool            eisenstat;        /* -pc_structilu_eisenstat */
   PetscBool            distributed;      /* -pc_structilu_distributed */
+  PetscInt             disttile;         /* -pc_structilu_distributed_tile: 0 the model's cut, -1 natural order, n tiles of n */
   /* set up */
   GILUStencilMat   sm;          /* the local stencil matrix (on the fill stencil for levels > 0), factored in place */
   char             patname[64]; /* name of the matrix's own stencil */
