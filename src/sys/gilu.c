@@ -16,7 +16,7 @@ PETSC_INTERN PetscErrorCode MatGetFactor_StencilGPU_MUMPS(Mat, MatFactorType, Ma
 PETSC_INTERN PetscErrorCode MatGetFactor_StencilGPU_SuperLU(Mat, MatFactorType, Mat *);
 PETSC_INTERN PetscErrorCode MatGetFactor_StencilGPU_SuperLU_DIST(Mat, MatFactorType, Mat *);
 
-PetscLogEvent GILU_StencilExtract, GILU_StructILUFactor, GILU_StructILUApply;
+PetscLogEvent GILU_StencilExtract, GILU_StructILUFactor, GILU_StructILUApply, GILU_StructILUWait;
 /* PCFGDD */
 PETSC_EXTERN PetscErrorCode PCCreate_FGDD(PC);
 PetscLogEvent               GILU_FGDDPartition, GILU_FGDDLevels, GILU_FGDDFactor, GILU_FGDDApply;
@@ -112,6 +112,7 @@ PetscErrorCode PetscGILUInitializePackage(void)
   PetscCall(PetscLogEventRegister("GILUStencilExtr", PC_CLASSID, &GILU_StencilExtract));
   PetscCall(PetscLogEventRegister("StructILUFactor", PC_CLASSID, &GILU_StructILUFactor));
   PetscCall(PetscLogEventRegister("StructILUApply", PC_CLASSID, &GILU_StructILUApply));
+  PetscCall(PetscLogEventRegister("StructILUWait", PC_CLASSID, &GILU_StructILUWait)); /* -pc_structilu_distributed: waiting for a neighbour's rows or values */
   /* PCFGDD */
   PetscCall(PCRegister(PCFGDD, PCCreate_FGDD));
   PetscCall(PetscLogEventRegister("FGDDPartition", PC_CLASSID, &GILU_FGDDPartition));

@@ -6,7 +6,7 @@
 #include <petscgilu/private/compat.h>
 #include <petscgiluconf.h>
 
-PETSC_INTERN PetscLogEvent GILU_StencilExtract, GILU_StructILUFactor, GILU_StructILUApply;
+PETSC_INTERN PetscLogEvent GILU_StencilExtract, GILU_StructILUFactor, GILU_StructILUApply, GILU_StructILUWait;
 /* PCFGDD */
 PETSC_INTERN PetscLogEvent GILU_FGDDPartition, GILU_FGDDLevels, GILU_FGDDFactor, GILU_FGDDApply;
 

@@ -40,6 +40,7 @@
 #include <petscdmda.h>
 #include <petscgilu/private/stencil.h>
 #include <petscgilu/private/wait.h>
+#include <petscgilu/private/giluimpl.h>
 
 const char *const GILUPipeOrders[] = {"natural", "tiled", "GILUPipeOrder", "GILU_PIPE_", NULL};
 
@@ -870,11 +871,15 @@ PetscErrorCode GILUPipeSweep(GILUPipe p, GILUSchedule s, PetscBool backward, GIL
       /* polls, yielding the core after a short spin, rather than MPI_Wait(): MPI implementations spin, which takes the
          core from the process being waited for when the machine has more processes than cores (no sleeps: a stage of
          the pipeline must start as soon as its data is there) */
-      for (PetscInt spins = 0;; spins++) {
-        PetscCallMPI(MPI_Test(&x->req[1][rc], &done, MPI_STATUS_IGNORE));
-        if (done) break;
-        if (spins < GILU_WAIT_SPIN) GILUCpuRelax();
-        else (void)sched_yield();
+      PetscCallMPI(MPI_Test(&x->req[1][rc], &done, MPI_STATUS_IGNORE));
+      if (!done) { /* idle: logged as StructILUWait */
+        PetscCall(PetscLogEventBegin(GILU_StructILUWait, 0, 0, 0, 0));
+        for (PetscInt spins = 0; !done; spins++) {
+          if (spins < GILU_WAIT_SPIN) GILUCpuRelax();
+          else (void)sched_yield();
+          PetscCallMPI(MPI_Test(&x->req[1][rc], &done, MPI_STATUS_IGNORE));
+        }
+        PetscCall(PetscLogEventEnd(GILU_StructILUWait, 0, 0, 0, 0));
       }
       PipeCopy(p, x, 1, rc, PETSC_FALSE, pay);
     }
