@@ -687,7 +687,10 @@ PetscErrorCode GILUPipeSetUp(GILUPipe p, const GILUStencil *st, PetscInt order, 
 
     cand[nc][0]   = GILU_PIPE_NATURAL;
     cand[nc++][1] = 1;
-    for (PetscInt c = p->dim == 3 ? 1 : 8; p->dim > 1 && c <= along && nc < 16; c *= 2) {
+    /* tiles of fewer than 8 lines (3D) leave the kernels too few independent lines to interleave (PipeGroups()) and
+       jump between planes every few lines; of fewer than 32 points (2D) make short units: the model does not see
+       either, so they are not candidates */
+    for (PetscInt c = p->dim == 3 ? 8 : 32; p->dim > 1 && c <= along && nc < 16; c *= 2) {
       cand[nc][0]   = GILU_PIPE_TILED;
       cand[nc++][1] = c;
     }
