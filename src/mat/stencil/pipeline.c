@@ -56,6 +56,7 @@ typedef struct { /* the messages of one direction: [0] sent, [1] received */
   PetscInt    *pts[2];
   MPI_Request *req[2];
   PetscScalar *buf[2]; /* room for every point at the largest payload, batch after batch */
+  PetscInt    *post;   /* the receives in the order they are posted: each peer's batches in the order it sends them */
 } PipeXPlan;
 
 struct _n_GILUPipe {
@@ -364,12 +365,13 @@ static PetscErrorCode PipeXPlanReset(PipeXPlan *x)
     PetscCall(PetscFree(x->req[r]));
     PetscCall(PetscFree(x->buf[r]));
   }
+  PetscCall(PetscFree(x->post));
   PetscCall(PetscMemzero(x, sizeof(*x)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 typedef struct {
-  PetscInt    step, n, *pts;
+  PetscInt    step, n, *pts, index; /* index: the batch's place among those of its peer (MPI matches them in that order) */
   PetscMPIInt peer;
 } PipeMsg;
 
@@ -378,7 +380,8 @@ static int PipeMsgCompare(const void *a, const void *b)
   const PipeMsg *x = (const PipeMsg *)a, *y = (const PipeMsg *)b;
 
   if (x->step != y->step) return x->step < y->step ? -1 : 1;
-  return x->peer < y->peer ? -1 : (x->peer > y->peer ? 1 : 0);
+  if (x->peer != y->peer) return x->peer < y->peer ? -1 : 1;
+  return x->index < y->index ? -1 : (x->index > y->index ? 1 : 0);
 }
 
 /*
@@ -416,6 +419,7 @@ static PetscErrorCode PipeXPlanSetUp(GILUPipe p, PetscInt dir, const PetscInt *s
         if (r == p->rank) continue;
         for (PetscInt role = 0; role < 2; role++) { /* 0: this process sends to r, 1: receives from r */
           PipeBatches B;
+          PetscInt64  runbk = dir ? INT64_MAX : INT64_MIN; /* the extreme key of the batches so far */
 
           if (role == 0) PetscCall(PipeBatchesCompute(p, p->box, r, dir, NULL, &B));
           else {
@@ -423,10 +427,11 @@ static PetscErrorCode PipeXPlanSetUp(GILUPipe p, PetscInt dir, const PetscInt *s
             PetscCall(PipeBatchesCompute(p, S, p->rank, dir, gstepof, &B));
           }
           PetscCall(PetscRealloc(sizeof(PipeMsg) * (size_t)(nmsg[role] + B.n), &msg[role]));
-          for (PetscInt t = 0; t < B.n; t++) {
+          for (PetscInt t = 0, prev = -1; t < B.n; t++) {
             PipeMsg *g = &msg[role][nmsg[role]++];
 
-            g->peer = r;
+            g->peer  = r;
+            g->index = t;
             g->n    = B.ptr[t + 1] - B.ptr[t];
             PetscCall(PetscMalloc1(g->n, &g->pts));
             g->step = role == 1 ? PETSC_MAX_INT : -1;
@@ -440,9 +445,13 @@ static PetscErrorCode PipeXPlanSetUp(GILUPipe p, PetscInt dir, const PetscInt *s
                 g->step = PetscMax(g->step, gstepof[dir ? p->nunits - 1 - stepof[l] : stepof[l]]);
               } else g->step = PetscMin(g->step, B.gstep[B.ptr[t] + q]); /* received before the first group that reads one of them */
             }
-            if (role == 1) { /* the sender's unit of this batch: beyond the group's keys? */
+            if (role == 0) { /* MPI matches one peer's messages in the order sent: batch t goes after batch t - 1 */
+              g->step = PetscMax(g->step, prev);
+              prev    = g->step;
+            }
+            if (role == 1) { /* the sender's units of this batch and the ones before it (sent first): beyond the group's keys? */
               const PetscInt grp = dir ? p->ngroups - 1 - g->step : g->step;
-              PetscInt64     gk  = dir ? INT64_MIN : INT64_MAX, bk = dir ? INT64_MAX : INT64_MIN;
+              PetscInt64     gk  = dir ? INT64_MIN : INT64_MAX, bk = runbk;
 
               for (PetscInt a = p->gptr[grp]; a < p->gptr[grp + 1]; a++) {
                 const PetscInt u = p->gunits[a];
@@ -455,6 +464,7 @@ static PetscErrorCode PipeXPlanSetUp(GILUPipe p, PetscInt dir, const PetscInt *s
                 bk = dir ? PetscMin(bk, key) : PetscMax(bk, key);
               }
               if (dir ? bk <= gk : bk >= gk) *safe = PETSC_FALSE;
+              runbk = bk;
             }
           }
           PetscCall(PipeBatchesReset(&B));
@@ -473,6 +483,20 @@ static PetscErrorCode PipeXPlanSetUp(GILUPipe p, PetscInt dir, const PetscInt *s
     PetscCall(PetscMalloc1(nmsg[role], &x->req[role]));
     PetscCall(PetscMalloc1((size_t)total * maxpay, &x->buf[role]));
     x->ptr[role][0] = 0;
+    if (role == 1) { /* the receives are posted in each peer's batch order */
+      PetscCall(PetscMalloc1(nmsg[role], &x->post));
+      for (PetscInt t = 0; t < nmsg[role]; t++) x->post[t] = t;
+      for (PetscInt t = 1; t < nmsg[role]; t++) /* insertion sort by (peer, index): few messages */
+        for (PetscInt a = t; a > 0; a--) {
+          const PipeMsg *m0 = &msg[role][x->post[a - 1]], *m1 = &msg[role][x->post[a]];
+          PetscInt       tmp;
+
+          if (m0->peer < m1->peer || (m0->peer == m1->peer && m0->index < m1->index)) break;
+          tmp            = x->post[a - 1];
+          x->post[a - 1] = x->post[a];
+          x->post[a]     = tmp;
+        }
+    }
     for (PetscInt t = 0; t < nmsg[role]; t++) {
       x->peer[role][t]    = msg[role][t].peer;
       x->step[role][t]    = msg[role][t].step;
@@ -859,8 +883,9 @@ PetscErrorCode GILUPipeSweep(GILUPipe p, GILUSchedule s, PetscBool backward, GIL
 
   PetscFunctionBegin;
   PetscCheck(!(backward && p->factor), PETSC_COMM_SELF, PETSC_ERR_PLIB, "The factorization is a forward sweep");
-  for (PetscInt t = 0; t < x->n[1]; t++) {
-    PetscMPIInt cnt;
+  for (PetscInt a = 0; a < x->n[1]; a++) {
+    const PetscInt t = x->post[a];
+    PetscMPIInt    cnt;
 
     PetscCall(PetscMPIIntCast((x->ptr[1][t + 1] - x->ptr[1][t]) * pay, &cnt));
     PetscCallMPI(MPI_Irecv(x->buf[1] + (size_t)x->ptr[1][t] * pay, cnt, MPIU_SCALAR, x->peer[1][t], tag, p->comm, &x->req[1][t]));
