@@ -122,10 +122,12 @@ def its_str(r):
 def write_report(res, stem, publish=False):
     quick = res['size'] == 'quick'
     cores = res.get('cores') or 0
+    loads = [r['loadavg'] for recs in res['runs'].values() for r in recs if 'loadavg' in r]
     lines = ['# PCSTRUCTILU across processes: -pc_structilu_distributed against block Jacobi', '',
-             '%s, %s (%s, %s cores), load %.2f before; best of %d alternated rounds, one thread per process; '
+             '%s, %s (%s, %s cores), load %.2f before%s; best of %d alternated rounds, one thread per process; '
              '`python3 bench/distributed.py%s`%s. Rows with more processes than cores are oversubscribed: their times '
-             'measure the sharing, not the method.' % (res['date'], res['host'], res['cpu'], cores, res['loadavg_before'], res['repeat'],
+             'measure the sharing, not the method.' % (res['date'], res['host'], res['cpu'], cores, res['loadavg_before'],
+                                                       ' and %.1f to %.1f during the runs' % (min(loads), max(loads)) if loads else '', res['repeat'],
                                                        ' --quick' if quick else '', ' (at %s)' % res['revision'] if res.get('revision') else ''), '',
              'structilu distributed computes the global ILU(0) of natural ordering, so its iterations are PETSc ILU(0)\'s on one '
              'process for any number of processes (a difference is marked `*`); block Jacobi factors each process\'s block. '
