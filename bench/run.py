@@ -61,6 +61,7 @@ SUITES = [
     dict(id='busycore', script='busycore.py', title='Host threads beside a busy core (2-thread / 1-thread apply <= 1.25)'),
     dict(id='memory', script='memory.py', title="Peak memory of every preconditioner against PETSc's ILU(0) (ksp ex45)"),
     dict(id='tutorials', script='tutorials.py', title="Host speed on PETSc's tutorials ksp ex45 and snes ex19 against PETSc's ILU(0)"),
+    dict(id='distributed', script='distributed.py', title='PCSTRUCTILU across processes (-pc_structilu_distributed) against block Jacobi'),
 ]
 
 # --------------------------------------------------------------------------------------------- problems
