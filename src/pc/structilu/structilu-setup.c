@@ -231,6 +231,7 @@ PetscErrorCode PCSetUp_StructILU(PC pc)
   PetscCall(PCStructILUSetUpEmpty(pc, Alocal));
   if (ilu->empty) PetscFunctionReturn(PETSC_SUCCESS);
   if (isstencil) {
+    PetscCheck(size == 1 || !ilu->distributed, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_structilu_distributed does not take a MATSTENCILGPU matrix yet (each process factors its own box of it: block Jacobi): use -dm_mat_type aij or baij, or -pc_structilu_distributed 0");
     PetscCall(PCSetUpStencil_StructILU(pc, msm));
     PetscFunctionReturn(PETSC_SUCCESS);
   }

@@ -687,6 +687,9 @@ static PetscErrorCode PCDestroy_StructILU(PC pc)
 . -pc_structilu_levels k        - levels of fill (default 0), as `-pc_factor_levels` of `PCILU`
 . -pc_structilu_zeropivot tol   - pivots at most tol in absolute value are zero pivots (default 100 machine epsilon)
 . -pc_structilu_factor_precision double|single - precision of the stored factors (default double; the arithmetic is double)
+. -pc_structilu_distributed <false> - on several MPI processes, the global ILU(k)/IC(k) of natural ordering across them
+                                    (the factors of one process, as a pipeline) instead of block Jacobi
+. -pc_structilu_distributed_tile n - the pipeline's tiles: n grid lines (3D) or points (2D); 0: the model's choice, -1: none
 . -pc_structilu_threads n       - host threads (default 0: OMP_NUM_THREADS if set, else the cores divided among the node's
                                   MPI processes; fewer for small grids); the results do not depend on it
 . -pc_structilu_schedule slab|hyperplane - how the host threads share the rows (default slab, see `PCStructILUSetSchedule()`)
