@@ -10,7 +10,7 @@ several processes, the comparison the pipeline model makes), PETSc's block Jacob
 (`-pc_type bjacobi -sub_pc_type ilu`) and, on one process, PETSc's `-pc_type ilu`. R rounds (3) alternate the
 configurations, so drifting load hits them all alike; each measure is the best of its rounds. Measured from each run's
 -log_view CSV (max over ranks): iterations, PCSetUp, KSPSolve, PCApply per call. From -ksp_view: the cut the pipeline
-chose and its model's expected idle fraction and block Jacobi / pipeline solve-time ratio, shown beside the measured
+chose and its model's expected idle fraction and block Jacobi / pipeline apply-time ratio, shown beside the measured
 apply ratio. Then the model alone for P = 2..8 processes (oversubscribed; -ksp_max_it 1, the same grids): where it
 predicts that block Jacobi's apply is faster. Sizes: ex45 100^3 and ex19 192^2 (--quick: 48^3, 96^2; ex19's GMRES iterations grow fast with the grid).
 Writes STEM.json and STEM.md (default build/bench/results/<date>-<host>-distributed[-quick]); --publish also copies
@@ -66,7 +66,7 @@ def parse_view(text):
         rec['tiles'], rec['chunk'], rec['skew'] = int(m.group(1)), int(m.group(2)), int(m.group(5))
     if re.search(r'pipeline: natural order of the grid lines', text) and 'cut' not in rec:
         rec['cut'] = 'natural order'
-    ms = list(re.finditer(r'pipeline model \((\d+) cuts compared\): expected idle fraction %s.*?this one\'s %s; process 0 sends (\d+) '
+    ms = list(re.finditer(r'pipeline model \((\d+) cuts compared\): expected idle fraction %s.*?this one\'s %s[^;]*; process 0 sends (\d+) '
                           r'messages per factorization, (\d+) per forward and (\d+) per backward' % (NUM, NUM), text))
     if ms:
         m = ms[-1]
@@ -132,7 +132,7 @@ def write_report(res, stem, publish=False):
              'structilu distributed computes the global ILU(0) of natural ordering, so its iterations are PETSc ILU(0)\'s on one '
              'process for any number of processes (a difference is marked `*`); block Jacobi factors each process\'s block. '
              'The model ("model idle", "model BJ/pipe") is what `-ksp_view` prints: the pipeline\'s expected idle fraction and '
-             'block Jacobi\'s solve time over the pipeline\'s with the same kernel, which the measured '
+             'block Jacobi\'s apply time over the pipeline\'s with the same kernel, which the measured '
              '"structilu BJ / distributed apply" column checks.', '']
     for tut, n in PROBLEMS[res['size']]:
         key = lambda cid: '%s/%d/%s' % (tut, n, cid)
