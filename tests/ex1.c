@@ -605,6 +605,13 @@ int main(int argc, char **argv)
      args: -stencil star7 -pc_type structilu -ksp_view -ksp_max_it 3
      filter: sed -e "s/back-end: host.*$/back-end: host/"
 
+   # the global factors across processes: the cut of the pipeline and its model in the view
+   test:
+     suffix: view_distributed
+     nsize: {{2 3}separate output}
+     args: -stencil star7 -pc_type structilu -pc_structilu_distributed -ksp_view -ksp_max_it 3
+     filter: sed -e "s/back-end: host.*$/back-end: host/"
+
    # no leaks (the harness fails on any output of -malloc_dump)
    test:
      suffix: malloc_dump
