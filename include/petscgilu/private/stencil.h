@@ -205,6 +205,7 @@ PETSC_INTERN PetscErrorCode GILUPipeCreate(DM, Mat, PetscInt, GILUPipe *);
 PETSC_INTERN PetscErrorCode GILUPipeDestroy(GILUPipe *);
 PETSC_INTERN PetscErrorCode GILUPipeGetExtendedGrid(GILUPipe, GILUGrid *);
 PETSC_INTERN PetscErrorCode GILUPipeGetExtendedIS(GILUPipe, PetscInt, IS *);
+PETSC_INTERN PetscErrorCode GILUPipeCreateExtendedMatrix(GILUPipe, Mat, IS, Mat *);
 PETSC_INTERN PetscErrorCode GILUPipeSetUp(GILUPipe, const GILUStencil *, PetscInt, PetscInt);
 PETSC_INTERN PetscErrorCode GILUPipeGetInfo(GILUPipe, GILUPipeInfo *);
 PETSC_INTERN PetscErrorCode GILUPipeOwnedCopy(GILUPipe, PetscBool, const PetscScalar *, PetscScalar *);

@@ -79,6 +79,8 @@ struct _n_GILUPipe {
   PetscInt     nunits, (*unitbox)[4]; /* the units by increasing key */
   PetscInt64  *ukey;                  /* their first points' keys */
   PetscInt     ngroups, *gptr, *gunits, *groupof, depth; /* groups of independent units run together (PipeGroups()) */
+  PetscInt    *eia, *eja; /* the CSR arrays of the extended box's matrix (GILUPipeCreateExtendedMatrix()) */
+  PetscScalar *eva;
   PipeXPlan    x[2];       /* [0]: lower neighbours (factorization, forward sweep); [1]: upper (backward sweep) */
   PetscInt     payload[2]; /* scalars a point: solves, factorization */
   PetscBool    factor;     /* the next forward sweep is the factorization */
@@ -654,6 +656,9 @@ PetscErrorCode GILUPipeDestroy(GILUPipe *pipe)
   PetscCall(PetscFree(p->gptr));
   PetscCall(PetscFree(p->gunits));
   PetscCall(PetscFree(p->groupof));
+  PetscCall(PetscFree(p->eia));
+  PetscCall(PetscFree(p->eja));
+  PetscCall(PetscFree(p->eva));
   PetscCall(PipeXPlanReset(&p->x[0]));
   PetscCall(PipeXPlanReset(&p->x[1]));
   PetscCallMPI(MPI_Comm_free(&p->comm));
@@ -689,6 +694,144 @@ PetscErrorCode GILUPipeGetExtendedIS(GILUPipe p, PetscInt bs, IS *is)
         idx[n++] = (PetscInt)(p->offset[r] + ((PetscInt64)(k - b[2][0]) * (b[1][1] - b[1][0]) + (j - b[1][0])) * (b[0][1] - b[0][0]) + (i - b[0][0]));
       }
   PetscCall(ISCreateBlock(PETSC_COMM_SELF, bs, n, idx, PETSC_OWN_POINTER, is));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* room for need entries in the CSR arrays */
+static PetscErrorCode PipeGrow(PetscInt need, PetscInt *cap, PetscInt **ja, PetscScalar **va)
+{
+  PetscFunctionBegin;
+  if (need <= *cap) PetscFunctionReturn(PETSC_SUCCESS);
+  while (*cap < need) *cap *= 2;
+  PetscCall(PetscRealloc(sizeof(PetscInt) * (size_t)*cap, ja));
+  PetscCall(PetscRealloc(sizeof(PetscScalar) * (size_t)*cap, va));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  GILUPipeCreateExtendedMatrix - the rows and columns of the extended box of an MPIAIJ matrix as a SeqAIJ matrix in
+  natural order of the box: the process's own rows from its local part (MatGetRow()), only the ghost rows from the
+  other processes (MatCreateSubMatrices() of them alone: of the whole box it costs several times the factorization)
+*/
+PetscErrorCode GILUPipeCreateExtendedMatrix(GILUPipe p, Mat A, IS extis, Mat *E)
+{
+  const PetscInt d = p->dof, n = p->en[0] * p->en[1] * p->en[2];
+  PetscInt      *gidx, ng = 0, *ia, *ja, nnz = 0, cap;
+  PetscScalar   *va;
+  IS             gis;
+  Mat           *G;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(n, &gidx));
+  {
+    const PetscInt *all;
+
+    PetscCall(ISGetIndices(extis, &all)); /* block-expanded: the first row of each point */
+    for (PetscInt q = 0; q < n; q++) {
+      const PetscInt i = q % p->en[0] + p->ext[0][0], j = (q / p->en[0]) % p->en[1] + p->ext[1][0], k = q / (p->en[0] * p->en[1]) + p->ext[2][0];
+
+      if (i < p->box[0][0] || i >= p->box[0][1] || j < p->box[1][0] || j >= p->box[1][1] || k < p->box[2][0] || k >= p->box[2][1]) gidx[ng++] = all[(size_t)q * d] / d;
+    }
+    PetscCall(ISRestoreIndices(extis, &all));
+  }
+  PetscCall(ISCreateBlock(PETSC_COMM_SELF, d, ng, gidx, PETSC_COPY_VALUES, &gis));
+  PetscCall(MatCreateSubMatrices(A, 1, &gis, &extis, MAT_INITIAL_MATRIX, &G));
+  PetscCall(ISDestroy(&gis));
+  cap = PetscMax(1, n * d * 7 * d);
+  PetscCall(PetscMalloc1((size_t)n * d + 1, &ia));
+  PetscCall(PetscMalloc1(cap, &ja));
+  PetscCall(PetscMalloc1(cap, &va));
+  { /* the own rows from the local blocks: the diagonal block's columns are the box's points, the off-diagonal block's
+       (garray) global rows of other processes */
+    Mat                Ad, Ao;
+    const PetscInt    *garray, *dia, *dja, *oia, *oja;
+    const PetscScalar *dva, *ova;
+    PetscInt           nd, no, bx = p->box[0][1] - p->box[0][0], by = p->box[1][1] - p->box[1][0];
+    PetscBool          done;
+
+    PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, &Ao, &garray));
+    PetscCall(MatGetRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &nd, &dia, &dja, &done));
+    PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "No CSR of the local block");
+    PetscCall(MatGetRowIJ(Ao, 0, PETSC_FALSE, PETSC_FALSE, &no, &oia, &oja, &done));
+    PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "No CSR of the local block");
+    PetscCall(MatSeqAIJGetArrayRead(Ad, &dva));
+    PetscCall(MatSeqAIJGetArrayRead(Ao, &ova));
+    ia[0] = 0;
+    for (PetscInt q = 0, gr = 0; q < n; q++) {
+      const PetscInt  i = q % p->en[0] + p->ext[0][0], j = (q / p->en[0]) % p->en[1] + p->ext[1][0], k = q / (p->en[0] * p->en[1]) + p->ext[2][0];
+      const PetscBool own = (PetscBool)(i >= p->box[0][0] && i < p->box[0][1] && j >= p->box[1][0] && j < p->box[1][1] && k >= p->box[2][0] && k < p->box[2][1]);
+
+      for (PetscInt e = 0; e < d; e++) {
+        const PetscInt row = q * d + e;
+
+        if (own) {
+          const PetscInt lr = (((k - p->box[2][0]) * by + j - p->box[1][0]) * bx + i - p->box[0][0]) * d + e, nc = dia[lr + 1] - dia[lr] + oia[lr + 1] - oia[lr];
+
+          PetscCall(PipeGrow(nnz + nc, &cap, &ja, &va));
+          for (PetscInt c = dia[lr], t = nnz; c < dia[lr + 1]; c++, t++) { /* a point of the box */
+            const PetscInt l = dja[c] / d, q3[3] = {p->box[0][0] + l % bx, p->box[1][0] + (l / bx) % by, p->box[2][0] + l / (bx * by)};
+
+            ja[t] = PipeExtIndex(p, q3) * d + dja[c] % d;
+            va[t] = dva[c];
+          }
+          for (PetscInt c = oia[lr], t = nnz + dia[lr + 1] - dia[lr]; c < oia[lr + 1]; c++, t++) { /* another process's point */
+            const PetscInt gb = garray[oja[c]] / d;
+            PetscMPIInt    r  = 0;
+            PetscInt       b[3][2], l, q3[3];
+
+            while (gb >= p->offset[r + 1]) r++;
+            PipeRankBox(p, r, b);
+            l     = (PetscInt)(gb - p->offset[r]);
+            q3[0] = b[0][0] + l % (b[0][1] - b[0][0]);
+            q3[1] = b[1][0] + (l / (b[0][1] - b[0][0])) % (b[1][1] - b[1][0]);
+            q3[2] = b[2][0] + l / ((b[0][1] - b[0][0]) * (b[1][1] - b[1][0]));
+            PetscCheck(q3[0] >= p->ext[0][0] && q3[0] < p->ext[0][1] && q3[1] >= p->ext[1][0] && q3[1] < p->ext[1][1] && q3[2] >= p->ext[2][0] && q3[2] < p->ext[2][1], PETSC_COMM_SELF, PETSC_ERR_SUP, "-pc_structilu_distributed: a row couples to a point farther than the ghost layers (%" PetscInt_FMT "): the DMDA's stencil width is smaller than the matrix's", p->w);
+            ja[t] = PipeExtIndex(p, q3) * d + garray[oja[c]] % d;
+            va[t] = ova[c];
+          }
+          for (PetscInt t = nnz + 1; t < nnz + nc; t++) { /* the box's order: insertion sort (a stencil's few entries) */
+            PetscInt    cj = ja[t], u = t;
+            PetscScalar cv = va[t];
+
+            for (; u > nnz && ja[u - 1] > cj; u--) {
+              ja[u] = ja[u - 1];
+              va[u] = va[u - 1];
+            }
+            ja[u] = cj;
+            va[u] = cv;
+          }
+          nnz += nc;
+        } else {
+          const PetscInt    *cols;
+          const PetscScalar *vals;
+          PetscInt           nc;
+
+          PetscCall(MatGetRow(G[0], gr * d + e, &nc, &cols, &vals));
+          PetscCall(PipeGrow(nnz + nc, &cap, &ja, &va));
+          PetscCall(PetscArraycpy(ja + nnz, cols, nc));
+          PetscCall(PetscArraycpy(va + nnz, vals, nc));
+          nnz += nc; /* MatRestoreRow() zeroes nc */
+          PetscCall(MatRestoreRow(G[0], gr * d + e, &nc, &cols, &vals));
+        }
+        ia[row + 1] = nnz;
+      }
+      if (!own) gr++;
+    }
+    PetscCall(MatSeqAIJRestoreArrayRead(Ad, &dva));
+    PetscCall(MatSeqAIJRestoreArrayRead(Ao, &ova));
+    PetscCall(MatRestoreRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &nd, &dia, &dja, &done));
+    PetscCall(MatRestoreRowIJ(Ao, 0, PETSC_FALSE, PETSC_FALSE, &no, &oia, &oja, &done));
+  }
+  PetscCall(MatDestroySubMatrices(1, &G));
+  /* the arrays stay the pipeline's (MatSeqAIJSetPreallocationCSR() would insert them value by value: slower than all the above) */
+  PetscCall(PetscFree(p->eia));
+  PetscCall(PetscFree(p->eja));
+  PetscCall(PetscFree(p->eva));
+  p->eia = ia;
+  p->eja = ja;
+  p->eva = va;
+  PetscCall(MatCreateSeqAIJWithArrays(PETSC_COMM_SELF, n * d, n * d, ia, ja, va, E));
+  PetscCall(PetscFree(gidx));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -17,9 +17,11 @@ PetscErrorCode PCResetDistributed_StructILU(PC pc)
   PC_StructILU *ilu = (PC_StructILU *)pc->data;
 
   PetscFunctionBegin;
+  if (ilu->extmats) PetscCall(MatDestroySubMatrices(1, &ilu->extmats));
+  else PetscCall(MatDestroy(&ilu->extmat)); /* before the pipeline: it holds the matrix's arrays */
+  ilu->extmats = NULL;
+  ilu->extmat  = NULL;
   PetscCall(GILUPipeDestroy(&ilu->pipe));
-  if (ilu->extmat) PetscCall(MatDestroySubMatrices(1, &ilu->extmats));
-  ilu->extmat = NULL;
   PetscCall(ISDestroy(&ilu->extis));
   PetscCall(PetscFree(ilu->extx));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -39,6 +41,25 @@ static PetscErrorCode PCStructILUGetDMDA(PC pc, DM *da)
     if (dm) PetscCall(PetscObjectTypeCompare((PetscObject)dm, DMDA, &isda));
   }
   *da = isda ? dm : NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the matrix of the extended box: AIJ by the pipeline's own extraction (own rows local, ghost rows fetched), else (BAIJ)
+   by MatCreateSubMatrices() of the whole box */
+static PetscErrorCode PCStructILUExtendedMatrix(PC pc, MatReuse reuse)
+{
+  PC_StructILU *ilu = (PC_StructILU *)pc->data;
+  PetscBool     aij;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)pc->pmat, MATMPIAIJ, &aij));
+  if (aij) {
+    PetscCall(MatDestroy(&ilu->extmat));
+    PetscCall(GILUPipeCreateExtendedMatrix(ilu->pipe, pc->pmat, ilu->extis, &ilu->extmat));
+  } else {
+    PetscCall(MatCreateSubMatrices(pc->pmat, 1, &ilu->extis, &ilu->extis, reuse, &ilu->extmats));
+    ilu->extmat = ilu->extmats[0];
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -69,8 +90,7 @@ PetscErrorCode PCSetUpDistributed_StructILU(PC pc, PetscErrorCode (*factor)(PC))
     w = PetscMax(sw, 1) * (ilu->levels + 1) * (ilu->levels + 1);
     PetscCall(GILUPipeCreate(da, A, w, &ilu->pipe));
     PetscCall(GILUPipeGetExtendedIS(ilu->pipe, dof, &ilu->extis));
-    PetscCall(MatCreateSubMatrices(A, 1, &ilu->extis, &ilu->extis, MAT_INITIAL_MATRIX, &ilu->extmats));
-    ilu->extmat = ilu->extmats[0];
+    PetscCall(PCStructILUExtendedMatrix(pc, MAT_INITIAL_MATRIX));
     PetscCall(GILUPipeGetExtendedGrid(ilu->pipe, &g));
     ilu->gridfrom = "from the DMDA, this process's box with its ghost layers";
     ilu->sm.nthreads = 1;
@@ -94,7 +114,7 @@ PetscErrorCode PCSetUpDistributed_StructILU(PC pc, PetscErrorCode (*factor)(PC))
     PetscCall(PetscMalloc1((size_t)ilu->sm.npoints * ilu->sm.grid.dof, &ilu->extx));
     ilu->analyzed   = PETSC_TRUE;
     ilu->blockstate = state;
-  } else PetscCall(MatCreateSubMatrices(A, 1, &ilu->extis, &ilu->extis, MAT_REUSE_MATRIX, &ilu->extmats));
+  } else PetscCall(PCStructILUExtendedMatrix(pc, MAT_REUSE_MATRIX));
   PetscCall(GILUStencilMatPack(ilu->extmat, &ilu->sm));
   if (ilu->type == PC_STRUCTILU_IC) PetscCall(StructILUCheckSymmetric(&ilu->sm, ilu->mirror));
   PetscCall(PetscLogEventEnd(GILU_StencilExtract, pc, A, 0, 0));
