@@ -22,18 +22,24 @@
    Why it cannot deadlock. Every dependency of a unit, on any process, has a smaller key (forward). A message (a
    batch) carries points for one consumer unit of the receiver and possibly later ones, and it is sent after the
    sender's unit holding the batch's largest key, which is smaller than the consumer's key (batches are cut so: see
-   PipeBatches()). Take the unfinished unit with the smallest key anywhere: every unit with a smaller key is done, so
-   every batch it needs was sent, and its process runs it. Backward sweeps: the same with the keys reversed.
-   Receives are posted at the start of each sweep, one tag per kind of sweep, so a faster neighbour's messages of the
-   next sweep are matched in order by that sweep's receives (MPI does not reorder messages of one sender and tag).
+   PipeBatchesCompute()). Take the unfinished unit with the smallest key anywhere: every unit with a smaller key is
+   done, so every batch it needs was sent, and its process runs it. Backward sweeps: the same with the keys reversed.
+   Where units run in groups (PipeGroups(): a few independent lines at once), a batch is received before the first
+   group that reads it and sent after the group holding its sender's unit, and PipeXPlanSetUp() keeps the groups only
+   if every batch's sender units (its own and those of the batches sent before it to the same process) have smaller
+   keys than every unit of the group it is received before; the argument then holds for groups.
+   Receives are posted at the start of each sweep, one tag per kind of sweep and each peer's batches in the order it
+   sends them, so a faster neighbour's messages of the next sweep are matched in order by that sweep's receives (MPI
+   does not reorder messages of one sender and tag).
 
    Why the results are those of the sequential ILU bitwise: every row is computed by the same kernel from the same
    values in the same order of operations; the order of units only decides when, and the ghost values read are the
    final values of their owners.
 
    The model (PipeSimulate()): the sweeps of all processes simulated unit by unit, a unit's cost its points plus a
-   fixed overhead, a message's latency a fixed number of points; it gives the idle fraction of the processes and
-   the solve time of block Jacobi over the pipeline's (each process's points, twice), and chooses the cut.
+   fixed overhead (times the measured slowdown of a tiled or ungrouped sweep), a message's latency a fixed number of
+   points; it gives the idle fraction of the processes and the apply time of block Jacobi over the pipeline's (each
+   process's points, twice, in the natural sweep), and chooses the cut.
 */
 #include <string.h>
 #include <stdint.h>
@@ -563,7 +569,7 @@ static PetscErrorCode PipeGroups(GILUPipe p, PetscInt G)
   p->gptr[0] = 0;
   for (PetscInt a = 0, n = 0; a < nu;) { /* the tile of units a .. b-1: sorted by plane, then line */
     const PetscInt64 T  = p->ukey[a] / p->ntot;
-    const PetscInt   k0 = p->unitbox[a][3], jl = p->unitbox[a][2];
+    const PetscInt   k0 = p->unitbox[a][3];
     PetscInt         b = a, n1, nk, Gt, h, htop;
 
     while (b < nu && p->ukey[b] / p->ntot == T) b++;
@@ -586,7 +592,6 @@ static PetscErrorCode PipeGroups(GILUPipe p, PetscInt G)
         }
         if (n > start) p->gptr[++ng] = n;
       }
-    (void)jl;
     a = b;
   }
   p->ngroups = ng;
