@@ -142,6 +142,21 @@ static inline PetscMPIInt PipeOwner(const GILUPipe p, const PetscInt q[3])
   return (PetscMPIInt)(c[0] + p->P[0] * (c[1] + p->P[1] * c[2]));
 }
 
+/* the index of point q in box b (natural order of the box), and back */
+static inline PetscInt PipeBoxIndex(const PetscInt b[3][2], const PetscInt q[3])
+{
+  return ((q[2] - b[2][0]) * (b[1][1] - b[1][0]) + q[1] - b[1][0]) * (b[0][1] - b[0][0]) + q[0] - b[0][0];
+}
+
+static inline void PipeBoxPoint(const PetscInt b[3][2], PetscInt l, PetscInt q[3])
+{
+  const PetscInt nx = b[0][1] - b[0][0], ny = b[1][1] - b[1][0];
+
+  q[0] = b[0][0] + l % nx;
+  q[1] = b[1][0] + (l / nx) % ny;
+  q[2] = b[2][0] + l / (nx * ny);
+}
+
 /* the units of box b by increasing key */
 static PetscErrorCode PipeUnits(const GILUPipe p, GILUPipeOrder order, PetscInt c, PetscInt s, const PetscInt b[3][2], PetscMPIInt rank, PetscInt *n, PipeUnit **units)
 {
@@ -277,12 +292,13 @@ static PetscErrorCode PipeSimulate(const GILUPipe p, GILUPipeOrder order, PetscI
 /*
   The batches from the process with box S to the one with box R, for the sweep dir (0: the lower neighbours, forward;
   1: the upper ones, backward): R's units in the order it runs them; each batch has the points of S that a run of
-  them needs first, in the order found, and the step (index in that order) of its first consumer. A batch takes the
-  needs of later units too while every key in it stays on the sweep's near side of the first consumer's keys
-  (forward: smaller than its first key), so that the sender's last unit in it comes before the consumer (top of file).
+  them needs first, in the order found. A batch takes the needs of later units too while every key in it stays on the
+  sweep's near side of its first consumer's keys (forward: smaller than its first key), so that the sender's last unit
+  in it comes before the consumer (top of file). With gstepof (the receiver's group step of each of its units),
+  gstep[t] is the first group step that reads point t: where the receiver waits for its batch.
 */
 typedef struct {
-  PetscInt  n, *step, *ptr;   /* batches, the consumer step of each, batch b's points in pts[ptr[b]..ptr[b+1]) */
+  PetscInt  n, *ptr;          /* batches, batch b's points in pts[ptr[b]..ptr[b+1]) */
   PetscInt  npts, (*pts)[3]; /* the points (grid coordinates) */
   PetscInt *gstep;            /* gstepof given: per point, the first group step of the units that need it */
 } PipeBatches;
@@ -308,7 +324,6 @@ static PetscErrorCode PipeBatchesCompute(const GILUPipe p, const PetscInt S[3][2
   }
   PetscCall(PipeUnits(p, p->info.order, p->info.chunk, p->info.skew, R, rankR, &nu, &u));
   PetscCall(PetscCalloc1(ni, &seen));
-  PetscCall(PetscMalloc1(capb, &B->step));
   PetscCall(PetscMalloc1(capb + 1, &B->ptr));
   PetscCall(PetscMalloc1(capp, &B->pts));
   if (gstepof) PetscCall(PetscMalloc1(capp, &B->gstep));
@@ -347,11 +362,9 @@ static PetscErrorCode PipeBatchesCompute(const GILUPipe p, const PetscInt S[3][2
     if (open && fits) continue; /* these needs join the open batch */
     if (B->n + 1 >= capb) {
       capb *= 2;
-      PetscCall(PetscRealloc(sizeof(PetscInt) * (size_t)capb, &B->step));
       PetscCall(PetscRealloc(sizeof(PetscInt) * (size_t)(capb + 1), &B->ptr));
     }
-    B->ptr[B->n]   = first; /* a new batch from these needs on */
-    B->step[B->n]  = m;
+    B->ptr[B->n] = first; /* a new batch from these needs on */
     B->n++;
     open  = PETSC_TRUE;
     limit = dir ? v->key + (v->i1 - v->i0 - 1) : v->key; /* the consumer's keys: forward its first, backward its last */
@@ -365,7 +378,6 @@ static PetscErrorCode PipeBatchesCompute(const GILUPipe p, const PetscInt S[3][2
 static PetscErrorCode PipeBatchesReset(PipeBatches *B)
 {
   PetscFunctionBegin;
-  PetscCall(PetscFree(B->step));
   PetscCall(PetscFree(B->ptr));
   PetscCall(PetscFree(B->pts));
   PetscCall(PetscFree(B->gstep));
@@ -374,7 +386,14 @@ static PetscErrorCode PipeBatchesReset(PipeBatches *B)
 
 static inline PetscInt PipeExtIndex(const GILUPipe p, const PetscInt q[3])
 {
-  return ((q[2] - p->ext[2][0]) * p->en[1] + q[1] - p->ext[1][0]) * p->en[0] + q[0] - p->ext[0][0];
+  return PipeBoxIndex((const PetscInt(*)[2])p->ext, q);
+}
+
+static inline PetscBool PipeOwns(const GILUPipe p, const PetscInt q[3])
+{
+  for (PetscInt d = 0; d < 3; d++)
+    if (q[d] < p->box[d][0] || q[d] >= p->box[d][1]) return PETSC_FALSE;
+  return PETSC_TRUE;
 }
 
 static PetscErrorCode PipeXPlanReset(PipeXPlan *x)
@@ -463,7 +482,7 @@ static PetscErrorCode PipeXPlanSetUp(GILUPipe p, PetscInt dir, const PetscInt *s
 
               g->pts[q] = PipeExtIndex(p, pt);
               if (role == 0) { /* sent after the group step that completes its last point */
-                PetscInt l = ((pt[2] - p->box[2][0]) * (p->box[1][1] - p->box[1][0]) + pt[1] - p->box[1][0]) * (p->box[0][1] - p->box[0][0]) + pt[0] - p->box[0][0];
+                const PetscInt l = PipeBoxIndex((const PetscInt(*)[2])p->box, pt);
 
                 g->step = PetscMax(g->step, gstepof[dir ? p->nunits - 1 - stepof[l] : stepof[l]]);
               } else g->step = PetscMin(g->step, B.gstep[B.ptr[t] + q]); /* received before the first group that reads one of them */
@@ -733,9 +752,10 @@ PetscErrorCode GILUPipeCreateExtendedMatrix(GILUPipe p, Mat A, IS extis, Mat *E)
 
     PetscCall(ISGetIndices(extis, &all)); /* block-expanded: the first row of each point */
     for (PetscInt q = 0; q < n; q++) {
-      const PetscInt i = q % p->en[0] + p->ext[0][0], j = (q / p->en[0]) % p->en[1] + p->ext[1][0], k = q / (p->en[0] * p->en[1]) + p->ext[2][0];
+      PetscInt q3[3];
 
-      if (i < p->box[0][0] || i >= p->box[0][1] || j < p->box[1][0] || j >= p->box[1][1] || k < p->box[2][0] || k >= p->box[2][1]) gidx[ng++] = all[(size_t)q * d] / d;
+      PipeBoxPoint((const PetscInt(*)[2])p->ext, q, q3);
+      if (!PipeOwns(p, q3)) gidx[ng++] = all[(size_t)q * d] / d;
     }
     PetscCall(ISRestoreIndices(extis, &all));
   }
@@ -751,7 +771,7 @@ PetscErrorCode GILUPipeCreateExtendedMatrix(GILUPipe p, Mat A, IS extis, Mat *E)
     Mat                Ad, Ao;
     const PetscInt    *garray, *dia, *dja, *oia, *oja;
     const PetscScalar *dva, *ova;
-    PetscInt           nd, no, bx = p->box[0][1] - p->box[0][0], by = p->box[1][1] - p->box[1][0];
+    PetscInt           nd, no;
     PetscBool          done;
 
     PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, &Ao, &garray));
@@ -763,35 +783,36 @@ PetscErrorCode GILUPipeCreateExtendedMatrix(GILUPipe p, Mat A, IS extis, Mat *E)
     PetscCall(MatSeqAIJGetArrayRead(Ao, &ova));
     ia[0] = 0;
     for (PetscInt q = 0, gr = 0; q < n; q++) {
-      const PetscInt  i = q % p->en[0] + p->ext[0][0], j = (q / p->en[0]) % p->en[1] + p->ext[1][0], k = q / (p->en[0] * p->en[1]) + p->ext[2][0];
-      const PetscBool own = (PetscBool)(i >= p->box[0][0] && i < p->box[0][1] && j >= p->box[1][0] && j < p->box[1][1] && k >= p->box[2][0] && k < p->box[2][1]);
+      PetscInt  q3[3];
+      PetscBool own;
+
+      PipeBoxPoint((const PetscInt(*)[2])p->ext, q, q3);
+      own = PipeOwns(p, q3);
 
       for (PetscInt e = 0; e < d; e++) {
         const PetscInt row = q * d + e;
 
         if (own) {
-          const PetscInt lr = (((k - p->box[2][0]) * by + j - p->box[1][0]) * bx + i - p->box[0][0]) * d + e, nc = dia[lr + 1] - dia[lr] + oia[lr + 1] - oia[lr];
+          const PetscInt lr = PipeBoxIndex((const PetscInt(*)[2])p->box, q3) * d + e, nc = dia[lr + 1] - dia[lr] + oia[lr + 1] - oia[lr];
 
           PetscCall(PipeGrow(nnz + nc, &cap, &ja, &va));
           for (PetscInt c = dia[lr], t = nnz; c < dia[lr + 1]; c++, t++) { /* a point of the box */
-            const PetscInt l = dja[c] / d, q3[3] = {p->box[0][0] + l % bx, p->box[1][0] + (l / bx) % by, p->box[2][0] + l / (bx * by)};
+            PetscInt qc[3];
 
-            ja[t] = PipeExtIndex(p, q3) * d + dja[c] % d;
+            PipeBoxPoint((const PetscInt(*)[2])p->box, dja[c] / d, qc);
+            ja[t] = PipeExtIndex(p, qc) * d + dja[c] % d;
             va[t] = dva[c];
           }
           for (PetscInt c = oia[lr], t = nnz + dia[lr + 1] - dia[lr]; c < oia[lr + 1]; c++, t++) { /* another process's point */
             const PetscInt gb = garray[oja[c]] / d;
             PetscMPIInt    r  = 0;
-            PetscInt       b[3][2], l, q3[3];
+            PetscInt       b[3][2], qc[3];
 
             while (gb >= p->offset[r + 1]) r++;
             PipeRankBox(p, r, b);
-            l     = (PetscInt)(gb - p->offset[r]);
-            q3[0] = b[0][0] + l % (b[0][1] - b[0][0]);
-            q3[1] = b[1][0] + (l / (b[0][1] - b[0][0])) % (b[1][1] - b[1][0]);
-            q3[2] = b[2][0] + l / ((b[0][1] - b[0][0]) * (b[1][1] - b[1][0]));
-            PetscCheck(q3[0] >= p->ext[0][0] && q3[0] < p->ext[0][1] && q3[1] >= p->ext[1][0] && q3[1] < p->ext[1][1] && q3[2] >= p->ext[2][0] && q3[2] < p->ext[2][1], PETSC_COMM_SELF, PETSC_ERR_SUP, "-pc_structilu_distributed: a row couples to a point farther than the ghost layers (%" PetscInt_FMT "): the DMDA's stencil width is smaller than the matrix's", p->w);
-            ja[t] = PipeExtIndex(p, q3) * d + garray[oja[c]] % d;
+            PipeBoxPoint((const PetscInt(*)[2])b, (PetscInt)(gb - p->offset[r]), qc);
+            PetscCheck(qc[0] >= p->ext[0][0] && qc[0] < p->ext[0][1] && qc[1] >= p->ext[1][0] && qc[1] < p->ext[1][1] && qc[2] >= p->ext[2][0] && qc[2] < p->ext[2][1], PETSC_COMM_SELF, PETSC_ERR_SUP, "-pc_structilu_distributed: a row couples to a point farther than the ghost layers (%" PetscInt_FMT "): the DMDA's stencil width is smaller than the matrix's", p->w);
+            ja[t] = PipeExtIndex(p, qc) * d + garray[oja[c]] % d;
             va[t] = ova[c];
           }
           for (PetscInt t = nnz + 1; t < nnz + nc; t++) { /* the box's order: insertion sort (a stencil's few entries) */
@@ -915,7 +936,11 @@ PetscErrorCode GILUPipeSetUp(GILUPipe p, const GILUStencil *st, PetscInt order, 
     p->unitbox[m][2] = u[m].j - p->ext[1][0];
     p->unitbox[m][3] = u[m].k - p->ext[2][0];
     p->ukey[m]       = u[m].key;
-    for (PetscInt i = u[m].i0; i < u[m].i1; i++) stepof[((u[m].k - p->box[2][0]) * (p->box[1][1] - p->box[1][0]) + u[m].j - p->box[1][0]) * (p->box[0][1] - p->box[0][0]) + i - p->box[0][0]] = m;
+    for (PetscInt i = u[m].i0; i < u[m].i1; i++) {
+      const PetscInt q[3] = {i, u[m].j, u[m].k};
+
+      stepof[PipeBoxIndex((const PetscInt(*)[2])p->box, q)] = m;
+    }
   }
   {
     PetscInt64 tmax = 0;
@@ -975,10 +1000,11 @@ PetscErrorCode GILUPipeOwnedCopy(GILUPipe p, PetscBool toext, const PetscScalar 
 /* the row of the global grid in natural ordering of a row of the extended box */
 PetscErrorCode GILUPipeGlobalRow(GILUPipe p, PetscInt row, PetscInt *grow)
 {
-  const PetscInt pt = row / p->dof, i = pt % p->en[0] + p->ext[0][0], j = (pt / p->en[0]) % p->en[1] + p->ext[1][0], k = pt / (p->en[0] * p->en[1]) + p->ext[2][0];
+  PetscInt q[3];
 
   PetscFunctionBegin;
-  *grow = (PetscInt)((((PetscInt64)k * p->N[1] + j) * p->N[0] + i) * p->dof + row % p->dof);
+  PipeBoxPoint((const PetscInt(*)[2])p->ext, row / p->dof, q);
+  *grow = (PetscInt)((((PetscInt64)q[2] * p->N[1] + q[1]) * p->N[0] + q[0]) * p->dof + row % p->dof);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

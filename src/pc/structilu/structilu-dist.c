@@ -94,18 +94,7 @@ PetscErrorCode PCSetUpDistributed_StructILU(PC pc, PetscErrorCode (*factor)(PC))
     PetscCall(GILUPipeGetExtendedGrid(ilu->pipe, &g));
     ilu->gridfrom = "from the DMDA, this process's box with its ghost layers";
     ilu->sm.nthreads = 1;
-    if (ilu->levels > 0) {
-      GILUStencilMat pat;
-
-      PetscCall(PetscMemzero(&pat, sizeof(pat)));
-      pat.nthreads = 1;
-      PetscCall(GILUStencilMatAnalyze(ilu->extmat, &g, &pat, ilu->fallbackwhy, sizeof(ilu->fallbackwhy)));
-      if (!ilu->fallbackwhy[0]) {
-        PetscCall(GILUStencilGetName(&pat.stencil, g.dim, ilu->patname, sizeof(ilu->patname)));
-        PetscCall(GILUStencilMatFill(&pat, ilu->levels, &ilu->sm));
-      }
-      PetscCall(GILUStencilMatReset(&pat));
-    } else PetscCall(GILUStencilMatAnalyze(ilu->extmat, &g, &ilu->sm, ilu->fallbackwhy, sizeof(ilu->fallbackwhy)));
+    PetscCall(PCStructILUAnalyze(pc, ilu->extmat, &g, 1));
     PetscCheck(!ilu->fallbackwhy[0], PETSC_COMM_SELF, PETSC_ERR_SUP, "-pc_structilu_distributed: the matrix on this process's box of the DMDA is not a stencil matrix (%s); use -pc_structilu_distributed 0 (block Jacobi, with the general sparse ILU where needed)", ilu->fallbackwhy);
     PetscCall(StructILUSymbolicFinish(&ilu->sm, (PetscBool)(ilu->type == PC_STRUCTILU_IC), &ilu->elim, &ilu->mirror, ilu->hyper, &ilu->nlevels, &ilu->dinv));
     PetscCall(GILUPipeSetUp(ilu->pipe, &ilu->sm.stencil, ilu->disttile ? (ilu->disttile < 0 ? GILU_PIPE_NATURAL : GILU_PIPE_TILED) : -1, PetscMax(ilu->disttile, 0)));

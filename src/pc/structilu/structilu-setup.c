@@ -79,6 +79,30 @@ static PetscErrorCode PCStructILUFindGrid(PC pc, Mat A, Mat Alocal, GILUGrid *g,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  The stencil matrix ilu->sm of the block A on grid g (threads: of the analysis), or ilu->fallbackwhy says why A is none;
+  ILU(k) = ILU(0) on the ILU(k) pattern: the fill stencil, positions of level > k missing
+*/
+PetscErrorCode PCStructILUAnalyze(PC pc, Mat A, const GILUGrid *g, PetscInt threads)
+{
+  PC_StructILU *ilu = (PC_StructILU *)pc->data;
+
+  PetscFunctionBegin;
+  if (ilu->levels > 0) {
+    GILUStencilMat pat;
+
+    PetscCall(PetscMemzero(&pat, sizeof(pat)));
+    pat.nthreads = threads;
+    PetscCall(GILUStencilMatAnalyze(A, g, &pat, ilu->fallbackwhy, sizeof(ilu->fallbackwhy)));
+    if (!ilu->fallbackwhy[0]) {
+      PetscCall(GILUStencilGetName(&pat.stencil, g->dim, ilu->patname, sizeof(ilu->patname)));
+      PetscCall(GILUStencilMatFill(&pat, ilu->levels, &ilu->sm));
+    }
+    PetscCall(GILUStencilMatReset(&pat));
+  } else PetscCall(GILUStencilMatAnalyze(A, g, &ilu->sm, ilu->fallbackwhy, sizeof(ilu->fallbackwhy)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* A zero pivot of the last factorization (ilu->zerorow): an error with -ksp_error_if_not_converged, else the PC's failed reason */
 static PetscErrorCode StructILUCheckPivot(PC pc)
 {
@@ -251,18 +275,7 @@ PetscErrorCode PCSetUp_StructILU(PC pc)
     PetscCall(PCReset_StructILU(pc));
     ilu->sm.nthreads = ilu->threads; /* the analysis runs on the threads of the kernels */
     PetscCall(PCStructILUFindGrid(pc, A, Alocal, &g, &gridfound));
-    if (gridfound && ilu->levels > 0) { /* ILU(k) = ILU(0) on the ILU(k) pattern: the fill stencil, positions of level > k missing */
-      GILUStencilMat pat;
-
-      PetscCall(PetscMemzero(&pat, sizeof(pat)));
-      pat.nthreads = ilu->threads;
-      PetscCall(GILUStencilMatAnalyze(Alocal, &g, &pat, ilu->fallbackwhy, sizeof(ilu->fallbackwhy)));
-      if (!ilu->fallbackwhy[0]) {
-        PetscCall(GILUStencilGetName(&pat.stencil, g.dim, ilu->patname, sizeof(ilu->patname)));
-        PetscCall(GILUStencilMatFill(&pat, ilu->levels, &ilu->sm));
-        PetscCall(GILUStencilMatReset(&pat));
-      }
-    } else if (gridfound) PetscCall(GILUStencilMatAnalyze(Alocal, &g, &ilu->sm, ilu->fallbackwhy, sizeof(ilu->fallbackwhy)));
+    if (gridfound) PetscCall(PCStructILUAnalyze(pc, Alocal, &g, ilu->threads));
     ilu->analyzed      = PETSC_TRUE;
     ilu->blockstate = state;
     if (ilu->fallbackwhy[0]) { /* not a structured grid: a general sparse ILU(k) of the block */
