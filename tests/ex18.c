@@ -3,11 +3,13 @@ apply of the distributed PCSTRUCTILU, moved to natural ordering and gathered, eq
 PCSTRUCTILU of the whole grid (a DMDA on PETSC_COMM_SELF with the same values).\n\
   -dim <2|3>          : dimension of the DMDA (default 3)\n\
   -nx, -ny, -nz <n>   : grid points (default 9, 8, 6)\n\
-  -stencils <list>    : star and/or box, width 1 (default star,box)\n\
+  -stencils <list>    : star, box and/or xy9 (box within the x-y planes, star across them), width 1 (default star,box)\n\
   -dofs <list>        : unknowns per grid point (default 1,3,8)\n\
   -levels <list>      : ILU(k)/IC(k) levels (default 0,1)\n\
   -types <list>       : ilu and/or ic (IC: symmetric values) (default ilu,ic)\n\
   -baij               : BAIJ matrices (default AIJ)\n\
+  -tile <n>           : the distributed PC's cut (PCStructILUSetDistributedTile()): 0 the model's, -1 natural order,\n\
+                        n tiles of n lines (3D) or points (2D) (default 0)\n\
   -zero_pivot <first|last> : the grid point (0,0,0) or the last one gets a zero pivot: every process must report\n\
                         DIVERGED_PC_FAILED (and the sequential PC too), no values are compared\n\
 The parallel DMDA reads -da_processors_x/y/z. Prints only failures.\n\n";
@@ -28,6 +30,9 @@ typedef enum {
   ZP_FIRST,
   ZP_LAST
 } ZeroPivot;
+
+static PetscInt  tile   = 0;           /* -tile */
+static PetscBool planar = PETSC_FALSE; /* -stencils xy9: the box stencil without the couplings across planes that leave the line */
 
 /* the natural index of grid point (i,j,k) */
 static PetscInt Nat(const DMDALocalInfo *g, PetscInt i, PetscInt j, PetscInt k)
@@ -76,6 +81,7 @@ static PetscErrorCode FillMatrix(DM da, DMDAStencilType st, PetscBool sym, ZeroP
 
                 if (!di && !dj && !dk) continue;
                 if (st == DMDA_STENCIL_STAR && (di != 0) + (dj != 0) + (dk != 0) > 1) continue;
+                if (planar && dk && (di || dj)) continue;
                 if (ii < 0 || jj < 0 || kk < 0 || ii >= g.mx || jj >= g.my || kk >= g.mz) continue;
                 q = Nat(&g, ii, jj, kk);
                 for (PetscInt e = 0; e < dof; e++) {
@@ -149,6 +155,7 @@ static PetscErrorCode Solve(DM da, Mat A, PetscBool dist, PCStructILUType type, 
   PetscCall(PCStructILUSetType(pc, type));
   PetscCall(PCStructILUSetLevels(pc, levels));
   PetscCall(PCStructILUSetDistributed(pc, dist));
+  if (dist) PetscCall(PCStructILUSetDistributedTile(pc, tile));
   PetscCall(KSPSolve(ksp, b, x));
   PetscCall(KSPGetConvergedReason(ksp, reason));
   PetscCall(KSPDestroy(&ksp));
@@ -162,6 +169,7 @@ static PetscErrorCode CreateDA(MPI_Comm comm, PetscInt dim, const PetscInt n[3],
   else PetscCall(DMDACreate3d(comm, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, st, n[0], n[1], n[2], PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, dof, 1, NULL, NULL, NULL, da));
   if (fromoptions) PetscCall(DMSetFromOptions(*da)); /* -da_processors_x/y/z */
   PetscCall(DMSetMatType(*da, baij ? MATBAIJ : MATAIJ));
+  if (planar) PetscCall(DMSetMatrixPreallocateOnly(*da, PETSC_TRUE)); /* the pattern of the entries set, not the DMDA's box */
   PetscCall(DMSetUp(*da));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -180,7 +188,7 @@ static PetscErrorCode RunCase(PetscInt dim, const PetscInt n[3], DMDAStencilType
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
-  PetscCall(PetscSNPrintf(what, sizeof(what), "dim %" PetscInt_FMT " %s dof %" PetscInt_FMT " %s(%" PetscInt_FMT ")%s%s", dim, st == DMDA_STENCIL_STAR ? "star" : "box", dof, PCStructILUTypes[type], levels, baij ? " baij" : "", zp == ZP_NONE ? "" : (zp == ZP_FIRST ? " zero pivot first" : " zero pivot last")));
+  PetscCall(PetscSNPrintf(what, sizeof(what), "dim %" PetscInt_FMT " %s dof %" PetscInt_FMT " %s(%" PetscInt_FMT ")%s%s", dim, st == DMDA_STENCIL_STAR ? "star" : (planar ? "xy9" : "box"), dof, PCStructILUTypes[type], levels, baij ? " baij" : "", zp == ZP_NONE ? "" : (zp == ZP_FIRST ? " zero pivot first" : " zero pivot last")));
   /* the distributed PC */
   PetscCall(CreateDA(PETSC_COMM_WORLD, dim, n, st, dof, baij, PETSC_TRUE, &da));
   PetscCall(DMCreateMatrix(da, &A));
@@ -269,6 +277,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsStringArray("-types", "ilu,ic", NULL, tyn, &nty, &set));
   if (!set) nty = 2;
   PetscCall(PetscOptionsBool("-baij", "BAIJ", NULL, baij, &baij, NULL));
+  PetscCall(PetscOptionsInt("-tile", "the distributed cut", NULL, tile, &tile, NULL));
   PetscCall(PetscOptionsEnum("-zero_pivot", "zero pivot", NULL, zpn, zp, &zp, NULL));
   PetscOptionsEnd();
   PetscCheck(dim == 2 || dim == 3, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-dim 2 or 3");
@@ -279,7 +288,8 @@ int main(int argc, char **argv)
       PetscBool box;
 
       PetscCall(PetscStrcmp(stn[s], "box", &box));
-      if (box) st = DMDA_STENCIL_BOX;
+      PetscCall(PetscStrcmp(stn[s], "xy9", &planar));
+      if (box || planar) st = DMDA_STENCIL_BOX;
     } else st = s ? DMDA_STENCIL_BOX : DMDA_STENCIL_STAR;
     for (PetscInt t = 0; t < nty; t++) {
       PCStructILUType type = PC_STRUCTILU_ILU;
@@ -348,6 +358,36 @@ int main(int argc, char **argv)
        suffix: 3d_px
        nsize: {{2 3}}
        args: -dim 3 -da_processors_y 1 -da_processors_z 1
+
+     # the cut forced: natural order and tiles of 2 lines or points; in 3D with star stencils the sweeps interleave
+     # groups of 3 (DoF 1) or 2 (DoF 2) lines, one plane apart, also in natural order where the messages go up the
+     # ranks (a cut in x or y)
+     test:
+       suffix: 3d_cut
+       nsize: {{2 3}}
+       args: -dim 3 -ny 12 -nz 5 -dofs 1,2 -tile {{-1 2}} -da_processors_x 1 -da_processors_z 1
+
+     test:
+       suffix: 3d_cut_pz
+       nsize: 2
+       args: -dim 3 -ny 12 -nz 6 -dofs 1,2 -tile {{-1 2}} -da_processors_x 1 -da_processors_y 1
+
+     test:
+       suffix: 3d_cut_p2x2
+       nsize: 4
+       args: -dim 3 -nx 6 -ny 12 -nz 4 -dofs 1,2 -levels 0 -tile {{-1 2}} -da_processors_x 2 -da_processors_y 2
+
+     # a box stencil within the x-y planes and star across them has no skew (groups) but, cut in x, forward messages
+     # both ways (x and the line below): the groups' key check and the rank-order check both fail, so no groups
+     test:
+       suffix: 3d_cut_xy9
+       nsize: 2
+       args: -dim 3 -stencils xy9 -nx 8 -ny 12 -nz 4 -dofs 1 -levels 0 -tile {{-1 2}} -da_processors_y 1 -da_processors_z 1
+
+     test:
+       suffix: 2d_cut
+       nsize: {{2 3}}
+       args: -dim 2 -nx 12 -dofs 1,3 -tile {{-1 2}}
 
      # 2D process grids (4 processes) and a 3D one (8 processes), smaller grids
      test:

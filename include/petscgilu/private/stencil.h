@@ -200,6 +200,7 @@ typedef struct {
   PetscReal     idle;               /* the model: fraction of the processes' time spent waiting in a solve */
   PetscReal     speed;              /* the model: block Jacobi's solve time over the pipeline's */
   PetscInt      candidates;         /* cuts the model compared */
+  PetscInt      depth;              /* lines the kernels interleave (groups of independent lines), 1: none */
 } GILUPipeInfo;
 PETSC_INTERN PetscErrorCode GILUPipeCreate(DM, Mat, PetscInt, GILUPipe *);
 PETSC_INTERN PetscErrorCode GILUPipeDestroy(GILUPipe *);

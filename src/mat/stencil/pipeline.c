@@ -27,7 +27,9 @@
    Where units run in groups (PipeGroups(): a few independent lines at once), a batch is received before the first
    group that reads it and sent after the group holding its sender's unit, and PipeXPlanSetUp() keeps the groups only
    if every batch's sender units (its own and those of the batches sent before it to the same process) have smaller
-   keys than every unit of the group it is received before; the argument then holds for groups.
+   keys than every unit of the group it is received before; the argument then holds for groups. Or if, on every
+   process, forward batches come only from lower ranks and backward ones from higher ranks: then the lowest rank
+   waits for nobody and, by induction on the ranks, every one runs to its end (PipeGroups()).
    Receives are posted at the start of each sweep, one tag per kind of sweep and each peer's batches in the order it
    sends them, so a faster neighbour's messages of the next sweep are matched in order by that sweep's receives (MPI
    does not reorder messages of one sender and tag).
@@ -233,12 +235,13 @@ static inline PetscInt PipeDepth(const GILUPipe p)
 static PetscErrorCode PipeSimulate(const GILUPipe p, GILUPipeOrder order, PetscInt c, PetscInt s, double lat, double *time, double *work, double *bjacobi)
 {
   PipeUnit *all = NULL;
-  PetscInt  n   = 0;
+  PetscInt  n   = 0, (*rbox)[3][2];
   double   *free_, maxown = 0, slow;
 
   PetscFunctionBegin;
+  PetscCall(PetscMalloc1(p->size, &rbox));
   for (PetscMPIInt r = 0; r < p->size; r++) {
-    PetscInt  b[3][2], nr;
+    PetscInt(*b)[2] = rbox[r], nr;
     PipeUnit *u;
     double    own = 0;
 
@@ -253,7 +256,7 @@ static PetscErrorCode PipeSimulate(const GILUPipe p, GILUPipeOrder order, PetscI
   }
   qsort(all, (size_t)n, sizeof(PipeUnit), PipeUnitCompare);
   PetscCall(PetscCalloc1(p->size, &free_));
-  if (order == GILU_PIPE_TILED && p->dim == 3 && !s) slow = 1 + PIPE_TILE_LOCALITY / c;
+  if (p->dim == 3 && !PipeSkew(p)) slow = order == GILU_PIPE_TILED ? 1 + PIPE_TILE_LOCALITY / c : 1; /* groups (PipeGroups()) */
   else slow = 1 + PIPE_NOGROUP_COST * (PipeDepth(p) - 1);
   *work = 0;
   for (PetscInt dir = 0; dir < 2; dir++) {
@@ -267,8 +270,11 @@ static PetscErrorCode PipeSimulate(const GILUPipe p, GILUPipeOrder order, PetscI
       for (PetscInt a = 0; a < nd; a++) {
         const PetscInt j = u->j + off[a][1], k = u->k + off[a][2];
         PetscInt       i = PetscMax(u->i0 + off[a][0], 0), iend = PetscMin(u->i1 + off[a][0], p->N[0]);
+        const PetscInt(*rb)[2] = (const PetscInt(*)[2])rbox[u->rank];
 
         if (j < 0 || j >= p->N[1] || k < 0 || k >= p->N[2]) continue;
+        /* a point of its own process: done before (free_ is past it) */
+        if (j >= rb[1][0] && j < rb[1][1] && k >= rb[2][0] && k < rb[2][1] && i >= rb[0][0] && iend <= rb[0][1]) continue;
         while (i < iend) { /* the units that hold points i..iend-1 of line (j,k) */
           const PipeUnit *v = &all[PipeFindUnit(all, n, PipeKey(p, order, c, s, i, j, k))];
 
@@ -284,6 +290,7 @@ static PetscErrorCode PipeSimulate(const GILUPipe p, GILUPipeOrder order, PetscI
   *time = 0;
   for (PetscMPIInt r = 0; r < p->size; r++) *time = PetscMax(*time, free_[r]);
   *bjacobi = 2 * maxown;
+  PetscCall(PetscFree(rbox));
   PetscCall(PetscFree(free_));
   PetscCall(PetscFree(all));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -331,8 +338,14 @@ static PetscErrorCode PipeBatchesCompute(const GILUPipe p, const PetscInt S[3][2
   for (PetscInt m = 0; m < nu; m++) {
     const PipeUnit *v     = &u[dir ? nu - 1 - m : m];
     const PetscInt  first = B->npts;
-    PetscBool       fits  = PETSC_TRUE;
+    PetscBool       fits  = PETSC_TRUE, near = PETSC_FALSE;
 
+    for (PetscInt a = 0; a < nd && !near; a++) { /* a line of the unit's neighbours meets Z */
+      const PetscInt j = v->j + off[a][1], k = v->k + off[a][2];
+
+      near = (PetscBool)(j >= Z[1][0] && j < Z[1][1] && k >= Z[2][0] && k < Z[2][1] && v->i1 + off[a][0] > Z[0][0] && v->i0 + off[a][0] < Z[0][1]);
+    }
+    if (!near) continue; /* needs nothing of S */
     for (PetscInt i = v->i0; i < v->i1; i++)
       for (PetscInt a = 0; a < nd; a++) {
         PetscInt q[3] = {i + off[a][0], v->j + off[a][1], v->k + off[a][2]}, l;
@@ -553,14 +566,20 @@ static PetscErrorCode PipeXPlanSetUp(GILUPipe p, PetscInt dir, const PetscInt *s
 }
 
 /*
-  The groups of units the sweeps run together. Units one at a time in key order, except in the tiled 3D order without
-  skew, where a tile (c lines of the box, all its planes) is cut in y into G sub-slabs and sub-slab g runs g planes
-  behind sub-slab 0 (the slab schedule of schedule.c): step st takes line i of plane st - g of every sub-slab g, G
-  independent lines whose recurrences the kernels interleave (a unit never depends on a higher line of a lower plane:
-  no skew). Local dependencies stay satisfied (a line waits for its own sub-slab's previous plane and line and for the
-  sub-slab below, which is a step ahead). Messages: a batch is received before the first group that reads it, and
-  PipeXPlanSetUp() checks that its sender's unit has a smaller key than every unit of that group; otherwise the
-  groups are single units (G = 1), for which the argument at the top of the file holds as it is.
+  The groups of units the sweeps run together. Units one at a time in key order, except in 3D where the factor stencil
+  needs no skew (no unit depends on a higher line of a lower plane): there a tile (tiled order: c lines of the box, all
+  its planes; natural order: the whole box) is cut in y into G sub-slabs and sub-slab g runs g planes behind sub-slab 0
+  (the slab schedule of schedule.c): step st takes line i of plane st - g of every sub-slab g, G independent lines
+  whose recurrences the kernels interleave. Local dependencies stay satisfied (a line waits for its own sub-slab's
+  previous plane and line and for the sub-slab below, which is a step ahead). Messages: a batch is received before the
+  first group that reads it. Two arguments keep the groups free of deadlock, checked by GILUPipeSetUp():
+  - keys: PipeXPlanSetUp() finds that every batch's sender unit has a smaller key than every unit of the group it is
+    received before (forward; backward: larger), and the argument at the top of the file holds for groups;
+  - ranks (collective): every process receives forward batches only from lower ranks and backward ones only from
+    higher ranks. Then the lowest rank waits for nobody in a forward sweep and runs to its end, sending everything;
+    by induction every rank does, whatever the order of its own groups. This is the case of the natural order with
+    a star stencil, where a key check fails (a group holds lines a few planes back, sent before the neighbour's line).
+  Otherwise the groups are single units (G = 1), for which the argument at the top of the file holds as it is.
 */
 static PetscErrorCode PipeGroups(GILUPipe p, PetscInt G)
 {
@@ -574,7 +593,7 @@ static PetscErrorCode PipeGroups(GILUPipe p, PetscInt G)
   PetscCall(PetscMalloc1(nu, &p->gunits));
   PetscCall(PetscMalloc1(nu, &p->groupof));
   p->depth = G;
-  if (G <= 1 || p->info.order != GILU_PIPE_TILED || p->dim != 3 || p->info.skew) {
+  if (G <= 1 || p->dim != 3 || PipeSkew(p)) {
     p->depth = 1;
     for (PetscInt m = 0; m < nu; m++) {
       p->gptr[m]    = m;
@@ -734,120 +753,126 @@ static PetscErrorCode PipeGrow(PetscInt need, PetscInt *cap, PetscInt **ja, Pets
 
 /*
   GILUPipeCreateExtendedMatrix - the rows and columns of the extended box of an MPIAIJ matrix as a SeqAIJ matrix in
-  natural order of the box: the process's own rows from its local part (MatGetRow()), only the ghost rows from the
+  natural order of the box: the process's own rows from its local blocks (MatGetRowIJ()), only the ghost rows from the
   other processes (MatCreateSubMatrices() of them alone: of the whole box it costs several times the factorization)
 */
 PetscErrorCode GILUPipeCreateExtendedMatrix(GILUPipe p, Mat A, IS extis, Mat *E)
 {
   const PetscInt d = p->dof, n = p->en[0] * p->en[1] * p->en[2];
-  PetscInt      *gidx, ng = 0, *ia, *ja, nnz = 0, cap;
+  const PetscInt bn[3] = {p->box[0][1] - p->box[0][0], p->box[1][1] - p->box[1][0], p->box[2][1] - p->box[2][0]};
+  PetscInt      *gidx, ng = 0, *ia, *ja, nnz = 0, cap, *boxext, q = 0, gr = 0;
   PetscScalar   *va;
   IS             gis;
-  Mat           *G;
+  Mat           *G, Ad, Ao;
+  const PetscInt    *garray, *dia, *dja, *oia, *oja, *all;
+  const PetscScalar *dva, *ova;
+  PetscInt           nd, no;
+  PetscBool          done;
 
   PetscFunctionBegin;
   PetscCall(PetscMalloc1(n, &gidx));
-  {
-    const PetscInt *all;
+  PetscCall(PetscMalloc1(bn[0] * bn[1] * bn[2], &boxext)); /* the extended box's index of each point of the box */
+  PetscCall(ISGetIndices(extis, &all)); /* block-expanded: the first row of each point */
+  for (PetscInt k = p->ext[2][0]; k < p->ext[2][1]; k++)
+    for (PetscInt j = p->ext[1][0]; j < p->ext[1][1]; j++)
+      for (PetscInt i = p->ext[0][0]; i < p->ext[0][1]; i++, q++) {
+        const PetscInt q3[3] = {i, j, k};
 
-    PetscCall(ISGetIndices(extis, &all)); /* block-expanded: the first row of each point */
-    for (PetscInt q = 0; q < n; q++) {
-      PetscInt q3[3];
-
-      PipeBoxPoint((const PetscInt(*)[2])p->ext, q, q3);
-      if (!PipeOwns(p, q3)) gidx[ng++] = all[(size_t)q * d] / d;
-    }
-    PetscCall(ISRestoreIndices(extis, &all));
-  }
+        if (PipeOwns(p, q3)) boxext[PipeBoxIndex((const PetscInt(*)[2])p->box, q3)] = q;
+        else gidx[ng++] = all[(size_t)q * d] / d;
+      }
+  PetscCall(ISRestoreIndices(extis, &all));
   PetscCall(ISCreateBlock(PETSC_COMM_SELF, d, ng, gidx, PETSC_COPY_VALUES, &gis));
   PetscCall(MatCreateSubMatrices(A, 1, &gis, &extis, MAT_INITIAL_MATRIX, &G));
   PetscCall(ISDestroy(&gis));
-  cap = PetscMax(1, n * d * 7 * d);
+  /* the own rows from the local blocks: the diagonal block's columns are the box's points, the off-diagonal block's
+     (garray) global rows of other processes */
+  PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, &Ao, &garray));
+  PetscCall(MatGetRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &nd, &dia, &dja, &done));
+  PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "No CSR of the local block");
+  PetscCall(MatGetRowIJ(Ao, 0, PETSC_FALSE, PETSC_FALSE, &no, &oia, &oja, &done));
+  PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "No CSR of the local block");
+  PetscCall(MatSeqAIJGetArrayRead(Ad, &dva));
+  PetscCall(MatSeqAIJGetArrayRead(Ao, &ova));
+  { /* room for the own rows and the ghost rows */
+    MatInfo info;
+
+    PetscCall(MatGetInfo(G[0], MAT_LOCAL, &info));
+    cap = PetscMax(1, dia[bn[0] * bn[1] * bn[2] * d] + oia[bn[0] * bn[1] * bn[2] * d] + (PetscInt)info.nz_used);
+  }
   PetscCall(PetscMalloc1((size_t)n * d + 1, &ia));
   PetscCall(PetscMalloc1(cap, &ja));
   PetscCall(PetscMalloc1(cap, &va));
-  { /* the own rows from the local blocks: the diagonal block's columns are the box's points, the off-diagonal block's
-       (garray) global rows of other processes */
-    Mat                Ad, Ao;
-    const PetscInt    *garray, *dia, *dja, *oia, *oja;
-    const PetscScalar *dva, *ova;
-    PetscInt           nd, no;
-    PetscBool          done;
+  ia[0] = 0;
+  q     = 0;
+  for (PetscInt k = p->ext[2][0]; k < p->ext[2][1]; k++)
+    for (PetscInt j = p->ext[1][0]; j < p->ext[1][1]; j++)
+      for (PetscInt i = p->ext[0][0]; i < p->ext[0][1]; i++, q++) {
+        const PetscInt q3[3] = {i, j, k};
+        const PetscBool own  = PipeOwns(p, q3);
+        const PetscInt  lp   = own ? PipeBoxIndex((const PetscInt(*)[2])p->box, q3) : -1;
 
-    PetscCall(MatMPIAIJGetSeqAIJ(A, &Ad, &Ao, &garray));
-    PetscCall(MatGetRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &nd, &dia, &dja, &done));
-    PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "No CSR of the local block");
-    PetscCall(MatGetRowIJ(Ao, 0, PETSC_FALSE, PETSC_FALSE, &no, &oia, &oja, &done));
-    PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "No CSR of the local block");
-    PetscCall(MatSeqAIJGetArrayRead(Ad, &dva));
-    PetscCall(MatSeqAIJGetArrayRead(Ao, &ova));
-    ia[0] = 0;
-    for (PetscInt q = 0, gr = 0; q < n; q++) {
-      PetscInt  q3[3];
-      PetscBool own;
+        for (PetscInt e = 0; e < d; e++) {
+          if (own) {
+            const PetscInt lr = lp * d + e, nc = dia[lr + 1] - dia[lr] + oia[lr + 1] - oia[lr];
 
-      PipeBoxPoint((const PetscInt(*)[2])p->ext, q, q3);
-      own = PipeOwns(p, q3);
+            PetscCall(PipeGrow(nnz + nc, &cap, &ja, &va));
+            if (d == 1)
+              for (PetscInt c = dia[lr], t = nnz; c < dia[lr + 1]; c++, t++) { /* a point of the box */
+                ja[t] = boxext[dja[c]];
+                va[t] = dva[c];
+              }
+            else
+              for (PetscInt c = dia[lr], t = nnz; c < dia[lr + 1]; c++, t++) {
+                ja[t] = boxext[dja[c] / d] * d + dja[c] % d;
+                va[t] = dva[c];
+              }
+            if (oia[lr + 1] > oia[lr]) {
+              for (PetscInt c = oia[lr], t = nnz + dia[lr + 1] - dia[lr]; c < oia[lr + 1]; c++, t++) { /* another process's point */
+                const PetscInt gb = garray[oja[c]] / d;
+                PetscMPIInt    r  = 0;
+                PetscInt       b[3][2], qc[3];
 
-      for (PetscInt e = 0; e < d; e++) {
-        const PetscInt row = q * d + e;
+                while (gb >= p->offset[r + 1]) r++;
+                PipeRankBox(p, r, b);
+                PipeBoxPoint((const PetscInt(*)[2])b, (PetscInt)(gb - p->offset[r]), qc);
+                PetscCheck(qc[0] >= p->ext[0][0] && qc[0] < p->ext[0][1] && qc[1] >= p->ext[1][0] && qc[1] < p->ext[1][1] && qc[2] >= p->ext[2][0] && qc[2] < p->ext[2][1], PETSC_COMM_SELF, PETSC_ERR_SUP, "-pc_structilu_distributed: a row couples to a point farther than the ghost layers (%" PetscInt_FMT "): the DMDA's stencil width is smaller than the matrix's", p->w);
+                ja[t] = PipeExtIndex(p, qc) * d + garray[oja[c]] % d;
+                va[t] = ova[c];
+              }
+              for (PetscInt t = nnz + 1; t < nnz + nc; t++) { /* the box's order: insertion sort (a stencil's few entries) */
+                PetscInt    cj = ja[t], u = t;
+                PetscScalar cv = va[t];
 
-        if (own) {
-          const PetscInt lr = PipeBoxIndex((const PetscInt(*)[2])p->box, q3) * d + e, nc = dia[lr + 1] - dia[lr] + oia[lr + 1] - oia[lr];
+                for (; u > nnz && ja[u - 1] > cj; u--) {
+                  ja[u] = ja[u - 1];
+                  va[u] = va[u - 1];
+                }
+                ja[u] = cj;
+                va[u] = cv;
+              }
+            } /* else: the diagonal block's columns keep their order (the box's order is the extended box's) */
+            nnz += nc;
+          } else {
+            const PetscInt    *cols;
+            const PetscScalar *vals;
+            PetscInt           nc;
 
-          PetscCall(PipeGrow(nnz + nc, &cap, &ja, &va));
-          for (PetscInt c = dia[lr], t = nnz; c < dia[lr + 1]; c++, t++) { /* a point of the box */
-            PetscInt qc[3];
-
-            PipeBoxPoint((const PetscInt(*)[2])p->box, dja[c] / d, qc);
-            ja[t] = PipeExtIndex(p, qc) * d + dja[c] % d;
-            va[t] = dva[c];
+            PetscCall(MatGetRow(G[0], gr * d + e, &nc, &cols, &vals));
+            PetscCall(PipeGrow(nnz + nc, &cap, &ja, &va));
+            PetscCall(PetscArraycpy(ja + nnz, cols, nc));
+            PetscCall(PetscArraycpy(va + nnz, vals, nc));
+            nnz += nc; /* MatRestoreRow() zeroes nc */
+            PetscCall(MatRestoreRow(G[0], gr * d + e, &nc, &cols, &vals));
           }
-          for (PetscInt c = oia[lr], t = nnz + dia[lr + 1] - dia[lr]; c < oia[lr + 1]; c++, t++) { /* another process's point */
-            const PetscInt gb = garray[oja[c]] / d;
-            PetscMPIInt    r  = 0;
-            PetscInt       b[3][2], qc[3];
-
-            while (gb >= p->offset[r + 1]) r++;
-            PipeRankBox(p, r, b);
-            PipeBoxPoint((const PetscInt(*)[2])b, (PetscInt)(gb - p->offset[r]), qc);
-            PetscCheck(qc[0] >= p->ext[0][0] && qc[0] < p->ext[0][1] && qc[1] >= p->ext[1][0] && qc[1] < p->ext[1][1] && qc[2] >= p->ext[2][0] && qc[2] < p->ext[2][1], PETSC_COMM_SELF, PETSC_ERR_SUP, "-pc_structilu_distributed: a row couples to a point farther than the ghost layers (%" PetscInt_FMT "): the DMDA's stencil width is smaller than the matrix's", p->w);
-            ja[t] = PipeExtIndex(p, qc) * d + garray[oja[c]] % d;
-            va[t] = ova[c];
-          }
-          for (PetscInt t = nnz + 1; t < nnz + nc; t++) { /* the box's order: insertion sort (a stencil's few entries) */
-            PetscInt    cj = ja[t], u = t;
-            PetscScalar cv = va[t];
-
-            for (; u > nnz && ja[u - 1] > cj; u--) {
-              ja[u] = ja[u - 1];
-              va[u] = va[u - 1];
-            }
-            ja[u] = cj;
-            va[u] = cv;
-          }
-          nnz += nc;
-        } else {
-          const PetscInt    *cols;
-          const PetscScalar *vals;
-          PetscInt           nc;
-
-          PetscCall(MatGetRow(G[0], gr * d + e, &nc, &cols, &vals));
-          PetscCall(PipeGrow(nnz + nc, &cap, &ja, &va));
-          PetscCall(PetscArraycpy(ja + nnz, cols, nc));
-          PetscCall(PetscArraycpy(va + nnz, vals, nc));
-          nnz += nc; /* MatRestoreRow() zeroes nc */
-          PetscCall(MatRestoreRow(G[0], gr * d + e, &nc, &cols, &vals));
+          ia[q * d + e + 1] = nnz;
         }
-        ia[row + 1] = nnz;
+        if (!own) gr++;
       }
-      if (!own) gr++;
-    }
-    PetscCall(MatSeqAIJRestoreArrayRead(Ad, &dva));
-    PetscCall(MatSeqAIJRestoreArrayRead(Ao, &ova));
-    PetscCall(MatRestoreRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &nd, &dia, &dja, &done));
-    PetscCall(MatRestoreRowIJ(Ao, 0, PETSC_FALSE, PETSC_FALSE, &no, &oia, &oja, &done));
-  }
+  PetscCall(MatSeqAIJRestoreArrayRead(Ad, &dva));
+  PetscCall(MatSeqAIJRestoreArrayRead(Ao, &ova));
+  PetscCall(MatRestoreRowIJ(Ad, 0, PETSC_FALSE, PETSC_FALSE, &nd, &dia, &dja, &done));
+  PetscCall(MatRestoreRowIJ(Ao, 0, PETSC_FALSE, PETSC_FALSE, &no, &oia, &oja, &done));
   PetscCall(MatDestroySubMatrices(1, &G));
   /* the arrays stay the pipeline's (MatSeqAIJSetPreallocationCSR() would insert them value by value: slower than all the above) */
   PetscCall(PetscFree(p->eia));
@@ -858,6 +883,7 @@ PetscErrorCode GILUPipeCreateExtendedMatrix(GILUPipe p, Mat A, IS extis, Mat *E)
   p->eva = va;
   PetscCall(MatCreateSeqAIJWithArrays(PETSC_COMM_SELF, n * d, n * d, ia, ja, va, E));
   PetscCall(PetscFree(gidx));
+  PetscCall(PetscFree(boxext));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -960,6 +986,15 @@ PetscErrorCode GILUPipeSetUp(GILUPipe p, const GILUStencil *st, PetscInt order, 
     PetscCall(PipeGroups(p, PipeDepth(p)));
     PetscCall(PipeXPlanSetUp(p, 0, stepof, &safe));
     PetscCall(PipeXPlanSetUp(p, 1, stepof, &safe));
+    if (p->depth > 1) { /* the ranks' argument (PipeGroups()); collective (safe is this process's own) */
+      PetscBool monotone = PETSC_TRUE;
+
+      for (PetscInt dir = 0; dir < 2; dir++)
+        for (PetscInt t = 0; t < p->x[dir].n[1]; t++)
+          if (dir ? p->x[dir].peer[1][t] < p->rank : p->x[dir].peer[1][t] > p->rank) monotone = PETSC_FALSE;
+      PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &monotone, 1, MPIU_BOOL, MPI_LAND, p->comm));
+      safe = (PetscBool)(safe || monotone);
+    }
     if (!safe) {
       PetscCall(PipeGroups(p, 1));
       PetscCall(PipeXPlanSetUp(p, 0, stepof, &safe));
@@ -967,6 +1002,8 @@ PetscErrorCode GILUPipeSetUp(GILUPipe p, const GILUStencil *st, PetscInt order, 
     }
   }
   PetscCall(PetscFree(stepof));
+  p->info.depth       = p->depth;
+  PetscCall(PetscInfo(NULL, "Pipeline: %s order (tiles of %" PetscInt_FMT ", skew %" PetscInt_FMT "), groups of %" PetscInt_FMT " lines, %" PetscInt_FMT " units\n", GILUPipeOrders[p->info.order], p->info.chunk, p->info.skew, p->depth, p->nunits));
   p->info.messages[0] = p->info.messages[1] = p->x[0].n[0];
   p->info.messages[2]                        = p->x[1].n[0];
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -152,6 +152,7 @@ PetscErrorCode PCViewDistributed_StructILU(PC pc, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  pipeline: %" PetscInt_FMT " tiles (stages) of %" PetscInt_FMT " grid %s along %s, skewed by %" PetscInt_FMT " a %s; each process runs its part of the tiles in turn and sends its boundary to its neighbours after each\n", info.tiles, info.chunk,
                                      ilu->sm.grid.dim == 3 ? "lines" : "points", ilu->sm.grid.dim == 3 ? "y" : "x", info.skew, ilu->sm.grid.dim == 3 ? "plane" : "line"));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  pipeline: natural order of the grid lines; each process sends its boundary lines to its neighbours as it passes them\n"));
+  if (info.depth > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "  pipeline groups: %" PetscInt_FMT " independent lines interleaved (sub-slabs of each %s, one plane apart)\n", info.depth, info.order == GILU_PIPE_TILED ? "tile" : "process's box"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  pipeline model (%" PetscInt_FMT " cuts compared): expected idle fraction %.2f of the processes' time in an apply; block Jacobi's apply time / this one's %.2f (per apply, iterations not counted); process 0 sends %" PetscInt_FMT " messages per factorization, %" PetscInt_FMT " per forward and %" PetscInt_FMT " per backward sweep\n", info.candidates,
                                    (double)info.idle, (double)info.speed, info.messages[0], info.messages[1], info.messages[2]));
   PetscFunctionReturn(PETSC_SUCCESS);
