@@ -8,6 +8,7 @@ PCSTRUCTILU of the whole grid (a DMDA on PETSC_COMM_SELF with the same values).\
   -levels <list>      : ILU(k)/IC(k) levels (default 0,1)\n\
   -types <list>       : ilu and/or ic (IC: symmetric values) (default ilu,ic)\n\
   -baij               : BAIJ matrices (default AIJ)\n\
+  -transpose          : the transposed applies (KSPSolveTranspose(), PCApplyTranspose())\n\
   -tile <n>           : the distributed PC's cut (PCStructILUSetDistributedTile()): 0 the model's, -1 natural order,\n\
                         n tiles of n lines (3D) or points (2D) (default 0)\n\
   -zero_pivot <first|last> : the grid point (0,0,0) or the last one gets a zero pivot: every process must report\n\
@@ -31,8 +32,9 @@ typedef enum {
   ZP_LAST
 } ZeroPivot;
 
-static PetscInt  tile   = 0;           /* -tile */
-static PetscBool planar = PETSC_FALSE; /* -stencils xy9: the box stencil without the couplings across planes that leave the line */
+static PetscInt  tile      = 0;           /* -tile */
+static PetscBool transpose = PETSC_FALSE; /* -transpose */
+static PetscBool planar    = PETSC_FALSE; /* -stencils xy9: the box stencil without the couplings across planes that leave the line */
 
 /* the natural index of grid point (i,j,k) */
 static PetscInt Nat(const DMDALocalInfo *g, PetscInt i, PetscInt j, PetscInt k)
@@ -156,7 +158,8 @@ static PetscErrorCode Solve(DM da, Mat A, PetscBool dist, PCStructILUType type, 
   PetscCall(PCStructILUSetLevels(pc, levels));
   PetscCall(PCStructILUSetDistributed(pc, dist));
   if (dist) PetscCall(PCStructILUSetDistributedTile(pc, tile));
-  PetscCall(KSPSolve(ksp, b, x));
+  if (transpose) PetscCall(KSPSolveTranspose(ksp, b, x));
+  else PetscCall(KSPSolve(ksp, b, x));
   PetscCall(KSPGetConvergedReason(ksp, reason));
   PetscCall(KSPDestroy(&ksp));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -188,7 +191,7 @@ static PetscErrorCode RunCase(PetscInt dim, const PetscInt n[3], DMDAStencilType
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
-  PetscCall(PetscSNPrintf(what, sizeof(what), "dim %" PetscInt_FMT " %s dof %" PetscInt_FMT " %s(%" PetscInt_FMT ")%s%s", dim, st == DMDA_STENCIL_STAR ? "star" : (planar ? "xy9" : "box"), dof, PCStructILUTypes[type], levels, baij ? " baij" : "", zp == ZP_NONE ? "" : (zp == ZP_FIRST ? " zero pivot first" : " zero pivot last")));
+  PetscCall(PetscSNPrintf(what, sizeof(what), "dim %" PetscInt_FMT " %s dof %" PetscInt_FMT " %s(%" PetscInt_FMT ")%s%s%s", dim, st == DMDA_STENCIL_STAR ? "star" : (planar ? "xy9" : "box"), dof, PCStructILUTypes[type], levels, baij ? " baij" : "", zp == ZP_NONE ? "" : (zp == ZP_FIRST ? " zero pivot first" : " zero pivot last"), transpose ? " transposed" : ""));
   /* the distributed PC */
   PetscCall(CreateDA(PETSC_COMM_WORLD, dim, n, st, dof, baij, PETSC_TRUE, &da));
   PetscCall(DMCreateMatrix(da, &A));
@@ -278,6 +281,7 @@ int main(int argc, char **argv)
   if (!set) nty = 2;
   PetscCall(PetscOptionsBool("-baij", "BAIJ", NULL, baij, &baij, NULL));
   PetscCall(PetscOptionsInt("-tile", "the distributed cut", NULL, tile, &tile, NULL));
+  PetscCall(PetscOptionsBool("-transpose", "transposed applies", NULL, transpose, &transpose, NULL));
   PetscCall(PetscOptionsEnum("-zero_pivot", "zero pivot", NULL, zpn, zp, &zp, NULL));
   PetscOptionsEnd();
   PetscCheck(dim == 2 || dim == 3, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-dim 2 or 3");
@@ -388,6 +392,28 @@ int main(int argc, char **argv)
        suffix: 2d_cut
        nsize: {{2 3}}
        args: -dim 2 -nx 12 -dofs 1,3 -tile {{-1 2}}
+
+     # the transposed applies (KSPSolveTranspose(): the pipeline's transposed sweeps; ILU exchanges the lower blocks of
+     # the boundary rows after the factorization)
+     test:
+       suffix: transpose
+       nsize: {{2 3}}
+       args: -transpose -dim {{2 3}} -dofs 1,3
+
+     test:
+       suffix: transpose_cut
+       nsize: {{2 3}}
+       args: -transpose -dim 3 -ny 12 -nz 5 -dofs 1,2 -tile {{-1 2}} -da_processors_x 1 -da_processors_z 1
+
+     test:
+       suffix: transpose_baij
+       nsize: 3
+       args: -transpose -dim {{2 3}} -baij -dofs 3 -da_processors_x 1
+
+     test:
+       suffix: transpose_zero_pivot
+       nsize: 3
+       args: -transpose -zero_pivot {{first last}} -dim 3 -dofs 1 -levels 0,1
 
      # 2D process grids (4 processes) and a 3D one (8 processes), smaller grids
      test:

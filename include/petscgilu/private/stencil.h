@@ -213,6 +213,8 @@ PETSC_INTERN PetscErrorCode GILUPipeOwnedCopy(GILUPipe, PetscBool, const PetscSc
 PETSC_INTERN PetscErrorCode GILUPipeGlobalRow(GILUPipe, PetscInt, PetscInt *);
 PETSC_INTERN PetscErrorCode GILUPipeSetFactorData(GILUPipe, PetscScalar *, PetscScalar *, PetscInt, PetscInt);
 PETSC_INTERN PetscErrorCode GILUPipeSetSolveData(GILUPipe, PetscScalar *);
+PETSC_INTERN PetscErrorCode GILUPipeExchangeLower(GILUPipe);
+PETSC_INTERN PetscErrorCode GILUPipeTransposable(GILUPipe, PetscBool *);
 PETSC_INTERN PetscErrorCode GILUScheduleCreatePipe(GILUPipe, GILUSchedule *);
 PETSC_INTERN PetscErrorCode GILUPipeSweep(GILUPipe, GILUSchedule, PetscBool, GILUTileKernel, void *);
 

@@ -452,12 +452,15 @@ static void SUFFIX(Backward)(void *vctx, GILUSchedule sched, PetscInt nu, const 
 }
 
 /*
-  The transposed solve x = (L (D + U))^{-T} b, sequential in natural order (no tiles, one thread):
+  The transposed solve x = (L (D + U))^{-T} b, in natural order on one thread (across processes: unit by unit in the
+  pipeline's order, whose dependencies are the same for a stencil with symmetric offsets):
   (D + U)^T y = b forward, y_p = D_p^{-T} (b_p - sum_u U_{p-u,u}^T y_{p-u}) over the upper offsets u, then
   L^T x = y backward, x_p = y_p - sum_s L_{p-s,s}^T x_{p-s} over the lower offsets s. IC stores no lower
   blocks: L_{p-s,s} = U_{p,-s}^T D_p^{-1}, so x_p = y_p - D_p^{-T} sum_u U_{p,u} x_{p+u}.
 */
-static void SUFFIX(SolveTranspose)(const SolveCtx *ctx)
+
+/* the transposed forward sweep on points pbeg .. pend - 1 */
+static inline void SUFFIX(TransposeForwardRange)(const SolveCtx *ctx, PetscInt pbeg, PetscInt pend)
 {
   const GILUStencilMat *sm   = ctx->sm;
   const GILUStencil    *st   = &sm->stencil;
@@ -467,7 +470,7 @@ static void SUFFIX(SolveTranspose)(const SolveCtx *ctx)
   const size_t          N = (size_t)np * (SDOF * SDOF);
   PetscScalar          *x = ctx->x;
 
-  for (PetscInt p = 0; p < np; p++) {
+  for (PetscInt p = pbeg; p < pend; p++) {
     const PetscInt i = p % g->n[0], j = (p / g->n[0]) % g->n[1], k = p / (g->n[0] * g->n[1]);
     const FT      *Di = dinv + (size_t)p * (SDOF * SDOF);
     PetscScalar    sum[SDOF];
@@ -491,7 +494,20 @@ static void SUFFIX(SolveTranspose)(const SolveCtx *ctx)
       x[p * SDOF + a] = t;
     }
   }
-  for (PetscInt p = np - 1; p >= 0; p--) {
+}
+
+/* the transposed backward sweep on points pend - 1 down to pbeg */
+static inline void SUFFIX(TransposeBackwardRange)(const SolveCtx *ctx, PetscInt pbeg, PetscInt pend)
+{
+  const GILUStencilMat *sm   = ctx->sm;
+  const GILUStencil    *st   = &sm->stencil;
+  const GILUGrid       *g    = &sm->grid;
+  const FT             *dinv = (const FT *)ctx->dinv;
+  const PetscInt        nl = st->nlower, ns = st->ns, np = sm->npoints;
+  const size_t          N = (size_t)np * (SDOF * SDOF);
+  PetscScalar          *x = ctx->x;
+
+  for (PetscInt p = pend - 1; p >= pbeg; p--) {
     const PetscInt i = p % g->n[0], j = (p / g->n[0]) % g->n[1], k = p / (g->n[0] * g->n[1]);
     PetscScalar    sum[SDOF];
 
@@ -537,6 +553,39 @@ static void SUFFIX(SolveTranspose)(const SolveCtx *ctx)
       }
     }
     for (PetscInt a = 0; a < SDOF; a++) x[p * SDOF + a] -= sum[a];
+  }
+}
+
+static void SUFFIX(SolveTranspose)(const SolveCtx *ctx)
+{
+  SUFFIX(TransposeForwardRange)(ctx, 0, ctx->sm->npoints);
+  SUFFIX(TransposeBackwardRange)(ctx, 0, ctx->sm->npoints);
+}
+
+/* the transposed sweeps unit by unit (the pipeline across processes: GILUPipeSweep()); a group's units are independent */
+static void SUFFIX(TransposeForward)(void *vctx, GILUSchedule sched, PetscInt nu, const PetscInt *units)
+{
+  const SolveCtx *ctx = (const SolveCtx *)vctx;
+
+  for (PetscInt u = 0; u < nu; u++) {
+    PetscInt i0, i1, j, k, p0;
+
+    GILUScheduleGetUnit(sched, units[u], &i0, &i1, &j, &k);
+    p0 = (k * ctx->sm->grid.n[1] + j) * ctx->sm->grid.n[0];
+    SUFFIX(TransposeForwardRange)(ctx, p0 + i0, p0 + i1);
+  }
+}
+
+static void SUFFIX(TransposeBackward)(void *vctx, GILUSchedule sched, PetscInt nu, const PetscInt *units)
+{
+  const SolveCtx *ctx = (const SolveCtx *)vctx;
+
+  for (PetscInt u = 0; u < nu; u++) {
+    PetscInt i0, i1, j, k, p0;
+
+    GILUScheduleGetUnit(sched, units[u], &i0, &i1, &j, &k);
+    p0 = (k * ctx->sm->grid.n[1] + j) * ctx->sm->grid.n[0];
+    SUFFIX(TransposeBackwardRange)(ctx, p0 + i0, p0 + i1);
   }
 }
 

@@ -97,6 +97,10 @@ static const GILUTileKernel ForwardSingle_Kernels[]  = {NULL, Forward_1_float, F
 static const GILUTileKernel BackwardSingle_Kernels[] = {NULL, Backward_1_float, Backward_2_float, Backward_3_float, Backward_4_float, Backward_5_float, Backward_6_float, Backward_7_float, Backward_8_float};
 static void (*const SolveTranspose_Kernels[])(const SolveCtx *) = {NULL, SolveTranspose_1_double, SolveTranspose_2_double, SolveTranspose_3_double, SolveTranspose_4_double, SolveTranspose_5_double, SolveTranspose_6_double, SolveTranspose_7_double, SolveTranspose_8_double};
 static void (*const SolveTransposeSingle_Kernels[])(const SolveCtx *) = {NULL, SolveTranspose_1_float, SolveTranspose_2_float, SolveTranspose_3_float, SolveTranspose_4_float, SolveTranspose_5_float, SolveTranspose_6_float, SolveTranspose_7_float, SolveTranspose_8_float};
+static const GILUTileKernel TransposeForward_Kernels[]        = {NULL, TransposeForward_1_double, TransposeForward_2_double, TransposeForward_3_double, TransposeForward_4_double, TransposeForward_5_double, TransposeForward_6_double, TransposeForward_7_double, TransposeForward_8_double};
+static const GILUTileKernel TransposeBackward_Kernels[]       = {NULL, TransposeBackward_1_double, TransposeBackward_2_double, TransposeBackward_3_double, TransposeBackward_4_double, TransposeBackward_5_double, TransposeBackward_6_double, TransposeBackward_7_double, TransposeBackward_8_double};
+static const GILUTileKernel TransposeForwardSingle_Kernels[]  = {NULL, TransposeForward_1_float, TransposeForward_2_float, TransposeForward_3_float, TransposeForward_4_float, TransposeForward_5_float, TransposeForward_6_float, TransposeForward_7_float, TransposeForward_8_float};
+static const GILUTileKernel TransposeBackwardSingle_Kernels[] = {NULL, TransposeBackward_1_float, TransposeBackward_2_float, TransposeBackward_3_float, TransposeBackward_4_float, TransposeBackward_5_float, TransposeBackward_6_float, TransposeBackward_7_float, TransposeBackward_8_float};
 
 /*
   GILUStencilGetMirror - mirror[s] = index of -off[s]; errors if the stencil is not symmetric
@@ -364,7 +368,9 @@ PetscErrorCode StructILUSolveTranspose_Host(GILUStencilMat *sm, const StructILUF
   PetscFunctionBegin;
   PetscCheck(F->dinv, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "The structured-grid ILU has no factors on the host");
   SolveCtxInit(sm, F, b, x, &ctx);
-  (F->single ? SolveTransposeSingle_Kernels : SolveTranspose_Kernels)[d](&ctx);
+  if (sm->schedule && sm->schedule->pipe) /* across processes: the pipeline's units and messages */
+    PetscCall(GILUScheduleRunPair(sm->schedule, PETSC_FALSE, (F->single ? TransposeForwardSingle_Kernels : TransposeForward_Kernels)[d], (F->single ? TransposeBackwardSingle_Kernels : TransposeBackward_Kernels)[d], &ctx));
+  else (F->single ? SolveTransposeSingle_Kernels : SolveTranspose_Kernels)[d](&ctx);
   PetscCall(PetscLogFlops((PetscLogDouble)sm->npoints * (2.0 * d * d * sm->stencil.ns)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

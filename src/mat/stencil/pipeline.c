@@ -1060,6 +1060,60 @@ PetscErrorCode GILUPipeSetFactorData(GILUPipe p, PetscScalar *val, PetscScalar *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  GILUPipeExchangeLower - after a factorization, the lower blocks of this process's factor rows to the processes that
+  read them as upper ghosts (the transposed backward sweep reads L_{q,s} of its upper neighbours q), through the
+  backward sweep's batches, which hold exactly those points; one exchange, all of it at once (tag 14)
+*/
+PetscErrorCode GILUPipeExchangeLower(GILUPipe p)
+{
+  PipeXPlan     *x   = &p->x[1];
+  const PetscInt pay = p->nl * p->bs2;
+
+  PetscFunctionBegin;
+  PetscCheck(pay <= PetscMax(p->payload[0], p->payload[1]), PETSC_COMM_SELF, PETSC_ERR_PLIB, "The pipeline's buffers are too small for the lower blocks");
+  for (PetscInt a = 0; a < x->n[1]; a++) {
+    const PetscInt t = x->post[a];
+    PetscMPIInt    cnt;
+
+    PetscCall(PetscMPIIntCast((x->ptr[1][t + 1] - x->ptr[1][t]) * pay, &cnt));
+    PetscCallMPI(MPI_Irecv(x->buf[1] + (size_t)x->ptr[1][t] * pay, cnt, MPIU_SCALAR, x->peer[1][t], 14, p->comm, &x->req[1][t]));
+  }
+  for (PetscInt t = 0; t < x->n[0]; t++) {
+    PetscScalar *buf = x->buf[0] + (size_t)x->ptr[0][t] * pay;
+    PetscMPIInt  cnt;
+
+    for (PetscInt a = x->ptr[0][t]; a < x->ptr[0][t + 1]; a++)
+      for (PetscInt s = 0; s < p->nl; s++, buf += p->bs2) PetscCall(PetscArraycpy(buf, p->val + ((size_t)s * p->npoints + x->pts[0][a]) * p->bs2, p->bs2));
+    PetscCall(PetscMPIIntCast((x->ptr[0][t + 1] - x->ptr[0][t]) * pay, &cnt));
+    PetscCallMPI(MPI_Isend(x->buf[0] + (size_t)x->ptr[0][t] * pay, cnt, MPIU_SCALAR, x->peer[0][t], 14, p->comm, &x->req[0][t]));
+  }
+  PetscCallMPI(MPI_Waitall((PetscMPIInt)x->n[1], x->req[1], MPI_STATUSES_IGNORE));
+  for (PetscInt t = 0; t < x->n[1]; t++) {
+    const PetscScalar *buf = x->buf[1] + (size_t)x->ptr[1][t] * pay;
+
+    for (PetscInt a = x->ptr[1][t]; a < x->ptr[1][t + 1]; a++)
+      for (PetscInt s = 0; s < p->nl; s++, buf += p->bs2) PetscCall(PetscArraycpy(p->val + ((size_t)s * p->npoints + x->pts[1][a]) * p->bs2, buf, p->bs2));
+  }
+  PetscCallMPI(MPI_Waitall((PetscMPIInt)x->n[0], x->req[0], MPI_STATUSES_IGNORE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* whether the transposed solves can run in the pipeline: the factor stencil's lower offsets are its upper ones negated
+   (the transposed sweeps read the neighbours of the other side) */
+PetscErrorCode GILUPipeTransposable(GILUPipe p, PetscBool *flg)
+{
+  PetscFunctionBegin;
+  *flg = (PetscBool)(p->nlo == p->nup);
+  for (PetscInt a = 0; a < p->nlo && *flg; a++) {
+    PetscBool found = PETSC_FALSE;
+
+    for (PetscInt b = 0; b < p->nup && !found; b++) found = (PetscBool)(p->lower[a][0] == -p->upper[b][0] && p->lower[a][1] == -p->upper[b][1] && p->lower[a][2] == -p->upper[b][2]);
+    *flg = found;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* the array (over the extended box) the next solves exchange */
 PetscErrorCode GILUPipeSetSolveData(GILUPipe p, PetscScalar *x)
 {

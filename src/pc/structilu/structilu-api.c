@@ -449,8 +449,11 @@ PetscErrorCode PCStructILUGetThreads(PC pc, PetscInt *nthreads)
   `-pc_type structilu` (and of `-pc_type ilu`) on one process bitwise, whatever the number of processes; the
   Krylov method's dot products and the matrix product do depend on it (their sums run in another order).
 
-  Host only, one thread a process; not with `-pc_structilu_eisenstat`, transposed applies, `MATSTENCILGPU` or the
-  CUDA back-end (the CUDA path is planned with the same cut). On one process it changes nothing.
+  Transposed applies (`PCApplyTranspose()`) run the transposed sweeps through the same pipeline; for ILU each
+  factorization also sends the lower blocks of the boundary rows to the neighbours that read them.
+
+  Host only, one thread a process; not with `-pc_structilu_eisenstat`, `MATSTENCILGPU` or the CUDA back-end (the
+  CUDA path is planned with the same cut). On one process it changes nothing.
 
   Level: intermediate
 

@@ -125,15 +125,16 @@ PetscErrorCode PCDistributedPivot_StructILU(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* y = (LU)^{-1} x of the global factors: this process's part, its ghost values from and to its neighbours */
-PetscErrorCode PCApplyDistributed_StructILU(PC pc, const PetscScalar *x, PetscScalar *y)
+/* y = (LU)^{-1} x (transpose: (LU)^{-T} x) of the global factors: this process's part, its ghost values from and to its neighbours */
+PetscErrorCode PCApplyDistributed_StructILU(PC pc, PetscBool transpose, const PetscScalar *x, PetscScalar *y)
 {
   PC_StructILU *ilu = (PC_StructILU *)pc->data;
 
   PetscFunctionBegin;
   PetscCall(GILUPipeOwnedCopy(ilu->pipe, PETSC_TRUE, x, ilu->extx));
   PetscCall(GILUPipeSetSolveData(ilu->pipe, ilu->extx));
-  PetscCall(StructILUSolve_Host(&ilu->sm, &ilu->factors, ilu->extx, ilu->extx));
+  if (transpose) PetscCall(StructILUSolveTranspose_Host(&ilu->sm, &ilu->factors, ilu->extx, ilu->extx));
+  else PetscCall(StructILUSolve_Host(&ilu->sm, &ilu->factors, ilu->extx, ilu->extx));
   PetscCall(GILUPipeOwnedCopy(ilu->pipe, PETSC_FALSE, ilu->extx, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -362,6 +362,8 @@ static PetscErrorCode PCFactor_StructILU(PC pc)
         for (size_t t = 0; t < n; t++) ilu->eisE[t] = AD[t] - 2.0 * ilu->diag[t];
       }
     } else PetscCall(StructILUFactor_Host(&ilu->sm, ilu->elim, ilu->mirror, ilu->zeropivot, ilu->dinv, &ilu->zerorow));
+    /* across processes, ILU: the lower blocks of the upper ghost rows, which the transposed solves read (IC reads none) */
+    if (ilu->pipe && ilu->type != PC_STRUCTILU_IC) PetscCall(GILUPipeExchangeLower(ilu->pipe));
     PetscCall(StructILUFactorsStore_Host(&ilu->sm, ilu->dinv, ilu->mirror, single, dilu, &ilu->factors));
     if (ilu->dev) PetscCall(ilu->devops->setfactors(ilu->dev, &ilu->factors));
   }
@@ -406,7 +408,7 @@ PetscErrorCode PCApply_StructILU(PC pc, Vec x, Vec y)
   } else {
     PetscCall(VecGetArrayRead(x, &xa));
     PetscCall(VecGetArrayWrite(y, &ya));
-    if (ilu->pipe) PetscCall(PCApplyDistributed_StructILU(pc, xa, ya));
+    if (ilu->pipe) PetscCall(PCApplyDistributed_StructILU(pc, PETSC_FALSE, xa, ya));
     else PetscCall(StructILUSolve_Host(&ilu->sm, &ilu->factors, xa, ya));
     PetscCall(VecRestoreArrayWrite(y, &ya));
     PetscCall(VecRestoreArrayRead(x, &xa));
@@ -424,7 +426,12 @@ PetscErrorCode PCApplyTranspose_StructILU(PC pc, Vec x, Vec y)
 
   PetscFunctionBegin;
   if (ilu->empty) PetscFunctionReturn(PETSC_SUCCESS); /* no local entries */
-  PetscCheck(!ilu->pipe, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PCApplyTranspose() of -pc_structilu_distributed is not written yet: use -pc_structilu_distributed 0 (block Jacobi) with a method that needs transposed solves");
+  if (ilu->pipe) {
+    PetscBool flg;
+
+    PetscCall(GILUPipeTransposable(ilu->pipe, &flg));
+    PetscCheck(flg, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PCApplyTranspose() of -pc_structilu_distributed needs a factor stencil whose lower offsets are its upper ones negated (a structurally symmetric matrix); use -pc_structilu_distributed 0 (block Jacobi) with a method that needs transposed solves");
+  }
   if (ilu->zerorow >= 0) {
     PetscCall(VecSetInf(y));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -446,7 +453,8 @@ PetscErrorCode PCApplyTranspose_StructILU(PC pc, Vec x, Vec y)
   PetscCall(PetscLogEventBegin(GILU_StructILUApply, pc, x, y, 0));
   PetscCall(VecGetArrayRead(x, &xa));
   PetscCall(VecGetArrayWrite(y, &ya));
-  PetscCall(StructILUSolveTranspose_Host(&ilu->sm, &ilu->factors, xa, ya));
+  if (ilu->pipe) PetscCall(PCApplyDistributed_StructILU(pc, PETSC_TRUE, xa, ya));
+  else PetscCall(StructILUSolveTranspose_Host(&ilu->sm, &ilu->factors, xa, ya));
   PetscCall(VecRestoreArrayWrite(y, &ya));
   PetscCall(VecRestoreArrayRead(x, &xa));
   PetscCall(PetscLogEventEnd(GILU_StructILUApply, pc, x, y, 0));

@@ -83,7 +83,7 @@ PETSC_INTERN PetscErrorCode PCPreSolve_StructILU(PC, KSP, Vec, Vec);
 PETSC_INTERN PetscErrorCode PCPostSolve_StructILU(PC, KSP, Vec, Vec);
 /* structilu-dist.c: -pc_structilu_distributed */
 PETSC_INTERN PetscErrorCode PCSetUpDistributed_StructILU(PC, PetscErrorCode (*)(PC));
-PETSC_INTERN PetscErrorCode PCApplyDistributed_StructILU(PC, const PetscScalar *, PetscScalar *);
+PETSC_INTERN PetscErrorCode PCApplyDistributed_StructILU(PC, PetscBool, const PetscScalar *, PetscScalar *);
 PETSC_INTERN PetscErrorCode PCResetDistributed_StructILU(PC);
 PETSC_INTERN PetscErrorCode PCViewDistributed_StructILU(PC, PetscViewer);
 PETSC_INTERN PetscErrorCode PCDistributedPivot_StructILU(PC);
