@@ -563,30 +563,26 @@ static void SUFFIX(SolveTranspose)(const SolveCtx *ctx)
 }
 
 /* the transposed sweeps unit by unit (the pipeline across processes: GILUPipeSweep()); a group's units are independent */
-static void SUFFIX(TransposeForward)(void *vctx, GILUSchedule sched, PetscInt nu, const PetscInt *units)
+static inline void SUFFIX(TransposeUnits)(const SolveCtx *ctx, GILUSchedule sched, PetscInt nu, const PetscInt *units, PetscBool backward)
 {
-  const SolveCtx *ctx = (const SolveCtx *)vctx;
-
   for (PetscInt u = 0; u < nu; u++) {
     PetscInt i0, i1, j, k, p0;
 
     GILUScheduleGetUnit(sched, units[u], &i0, &i1, &j, &k);
     p0 = (k * ctx->sm->grid.n[1] + j) * ctx->sm->grid.n[0];
-    SUFFIX(TransposeForwardRange)(ctx, p0 + i0, p0 + i1);
+    if (backward) SUFFIX(TransposeBackwardRange)(ctx, p0 + i0, p0 + i1);
+    else SUFFIX(TransposeForwardRange)(ctx, p0 + i0, p0 + i1);
   }
+}
+
+static void SUFFIX(TransposeForward)(void *vctx, GILUSchedule sched, PetscInt nu, const PetscInt *units)
+{
+  SUFFIX(TransposeUnits)((const SolveCtx *)vctx, sched, nu, units, PETSC_FALSE);
 }
 
 static void SUFFIX(TransposeBackward)(void *vctx, GILUSchedule sched, PetscInt nu, const PetscInt *units)
 {
-  const SolveCtx *ctx = (const SolveCtx *)vctx;
-
-  for (PetscInt u = 0; u < nu; u++) {
-    PetscInt i0, i1, j, k, p0;
-
-    GILUScheduleGetUnit(sched, units[u], &i0, &i1, &j, &k);
-    p0 = (k * ctx->sm->grid.n[1] + j) * ctx->sm->grid.n[0];
-    SUFFIX(TransposeBackwardRange)(ctx, p0 + i0, p0 + i1);
-  }
+  SUFFIX(TransposeUnits)((const SolveCtx *)vctx, sched, nu, units, PETSC_TRUE);
 }
 
 #if SDOF_FACTOR
