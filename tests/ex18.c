@@ -8,6 +8,7 @@ PCSTRUCTILU of the whole grid (a DMDA on PETSC_COMM_SELF with the same values).\
   -levels <list>      : ILU(k)/IC(k) levels (default 0,1)\n\
   -types <list>       : ilu and/or ic (IC: symmetric values) (default ilu,ic)\n\
   -baij               : BAIJ matrices (default AIJ)\n\
+  -threads <n>        : host threads of each process of the distributed PC (PCStructILUSetThreads(); default 1)\n\
   -transpose          : the transposed applies (KSPSolveTranspose(), PCApplyTranspose())\n\
   -tile <n>           : the distributed PC's cut (PCStructILUSetDistributedTile()): 0 the model's, -1 natural order,\n\
                         n tiles of n lines (3D) or points (2D) (default 0)\n\
@@ -34,6 +35,7 @@ typedef enum {
 
 static PetscInt  tile      = 0;           /* -tile */
 static PetscBool transpose = PETSC_FALSE; /* -transpose */
+static PetscInt  threads   = 1;           /* -threads */
 static PetscBool planar    = PETSC_FALSE; /* -stencils xy9: the box stencil without the couplings across planes that leave the line */
 
 /* the natural index of grid point (i,j,k) */
@@ -158,6 +160,7 @@ static PetscErrorCode Solve(DM da, Mat A, PetscBool dist, PCStructILUType type, 
   PetscCall(PCStructILUSetLevels(pc, levels));
   PetscCall(PCStructILUSetDistributed(pc, dist));
   if (dist) PetscCall(PCStructILUSetDistributedTile(pc, tile));
+  if (dist) PetscCall(PCStructILUSetThreads(pc, threads));
   if (transpose) PetscCall(KSPSolveTranspose(ksp, b, x));
   else PetscCall(KSPSolve(ksp, b, x));
   PetscCall(KSPGetConvergedReason(ksp, reason));
@@ -282,6 +285,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsBool("-baij", "BAIJ", NULL, baij, &baij, NULL));
   PetscCall(PetscOptionsInt("-tile", "the distributed cut", NULL, tile, &tile, NULL));
   PetscCall(PetscOptionsBool("-transpose", "transposed applies", NULL, transpose, &transpose, NULL));
+  PetscCall(PetscOptionsInt("-threads", "threads of each process", NULL, threads, &threads, NULL));
   PetscCall(PetscOptionsEnum("-zero_pivot", "zero pivot", NULL, zpn, zp, &zp, NULL));
   PetscOptionsEnd();
   PetscCheck(dim == 2 || dim == 3, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-dim 2 or 3");
@@ -414,6 +418,25 @@ int main(int argc, char **argv)
        suffix: transpose_zero_pivot
        nsize: 3
        args: -transpose -zero_pivot {{first last}} -dim 3 -dofs 1 -levels 0,1
+
+     # threads inside each process (-threads: PCStructILUSetThreads()): segments of the box along x, each a step behind
+     # the one before; -gilu_schedule_delay makes the leading thread start late and the last one fall behind after its
+     # first step, so that a missing wait reads values not yet written (the box stencils read the next segment's
+     # earlier lines). Factorization, forward and backward sweeps, plain and transposed.
+     test:
+       suffix: threads
+       nsize: 2
+       args: -threads {{2 3}} -nx 24 -dim {{2 3}} -dofs 1,3 -gilu_schedule_delay 2000
+
+     test:
+       suffix: threads_transpose
+       nsize: 2
+       args: -threads 2 -transpose -nx 24 -dim {{2 3}} -dofs 1,3 -gilu_schedule_delay 2000
+
+     test:
+       suffix: threads_cut
+       nsize: 3
+       args: -threads 2 -nx 20 -ny 12 -nz 5 -dim 3 -dofs 1 -tile {{-1 2}} -da_processors_x 1 -da_processors_z 1 -gilu_schedule_delay 2000
 
      # 2D process grids (4 processes) and a 3D one (8 processes), smaller grids
      test:

@@ -49,6 +49,9 @@
 #include <petscgilu/private/stencil.h>
 #include <petscgilu/private/wait.h>
 #include <petscgilu/private/giluimpl.h>
+#if defined(PETSCGILU_HAVE_OPENMP)
+  #include <omp.h>
+#endif
 
 const char *const GILUPipeOrders[] = {"natural", "tiled", "GILUPipeOrder", "GILU_PIPE_", NULL};
 
@@ -95,7 +98,14 @@ struct _n_GILUPipe {
   PetscScalar *xarr, *val, *dinv;
   PetscInt     ns, nl, npoints, bs2;
   PetscInt     lower[GILU_STENCIL_MAX_OFFSETS][3], upper[GILU_STENCIL_MAX_OFFSETS][3], nlo, nup;
+  PetscInt     nthreads, delay;  /* threads of this process (GILUPipeSetThreads()): x-segments of its box; test hook */
+  PetscInt    (*tunitbox)[4];    /* thread t's part of unit u: tunitbox[t * nunits + u] (x clipped to its segment) */
+  PetscInt    *tgptr, *tgunits;  /* thread t's units of group g: tgunits[tgptr[t * (ngroups + 1) + g] ..] (the non-empty parts) */
+  struct _n_GILUSchedule *tsched; /* thread t's schedule: the pipe's with tunitbox */
+  PetscInt64  *prog;             /* thread t's steps done in the current sweep: prog[t * PIPE_PAD] */
 };
+
+#define PIPE_PAD 8 /* PetscInt64 per progress counter: one cache line each */
 
 typedef struct {
   PetscInt64 key;
@@ -704,6 +714,11 @@ PetscErrorCode GILUPipeDestroy(GILUPipe *pipe)
   PetscCall(PetscFree(p->eva));
   PetscCall(PipeXPlanReset(&p->x[0]));
   PetscCall(PipeXPlanReset(&p->x[1]));
+  PetscCall(PetscFree(p->tunitbox));
+  PetscCall(PetscFree(p->tgptr));
+  PetscCall(PetscFree(p->tgunits));
+  PetscCall(PetscFree(p->tsched));
+  PetscCall(PetscFree(p->prog));
   PetscCallMPI(MPI_Comm_free(&p->comm));
   PetscCall(PetscFree(*pipe));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -1151,15 +1166,178 @@ static inline void PipeCopy(GILUPipe p, PipeXPlan *x, PetscInt r, PetscInt t, Pe
 }
 
 /*
+  GILUPipeSetThreads - nthreads threads in this process (1: none): its box is cut along x into segments at least the
+  factor stencil's reach along x (and PIPE_MIN_SEGMENT points) wide, one a thread; each thread runs every group of the
+  pipeline's order on its segment (see GILUPipeSweep()). Call after GILUPipeSetUp() with the pipe's schedule s; delay
+  (microseconds, 0: off) is the test hook of schedule.c for the threads. MPI must allow MPI_THREAD_FUNNELED: only the
+  calling thread talks to MPI.
+*/
+#define PIPE_MIN_SEGMENT 8
+PetscErrorCode GILUPipeSetThreads(GILUPipe p, GILUSchedule s, PetscInt nthreads, PetscInt delay)
+{
+  const PetscInt nx = p->box[0][1] - p->box[0][0], lo = p->box[0][0] - p->ext[0][0], nu = p->nunits, ng = p->ngroups;
+  PetscInt       reach = 1, T = PetscMax(nthreads, 1), n = 0;
+  int            level;
+
+  PetscFunctionBegin;
+  PetscCall(PetscFree(p->tunitbox));
+  PetscCall(PetscFree(p->tgptr));
+  PetscCall(PetscFree(p->tgunits));
+  PetscCall(PetscFree(p->tsched));
+  PetscCall(PetscFree(p->prog));
+  for (PetscInt a = 0; a < p->nlo; a++) reach = PetscMax(reach, PetscAbsInt(p->lower[a][0]));
+  for (PetscInt a = 0; a < p->nup; a++) reach = PetscMax(reach, PetscAbsInt(p->upper[a][0]));
+  T = PetscMin(T, nx / PetscMax(reach, PIPE_MIN_SEGMENT));
+#if !defined(PETSCGILU_HAVE_OPENMP)
+  T = 1;
+#endif
+  PetscCallMPI(MPI_Query_thread(&level));
+  if (T > 1 && level < MPI_THREAD_FUNNELED) {
+    PetscCall(PetscInfo(NULL, "MPI was initialized without MPI_THREAD_FUNNELED: the pipeline runs on one thread a process\n"));
+    T = 1;
+  }
+  p->nthreads = PetscMax(T, 1);
+  p->delay    = delay;
+  if (p->nthreads == 1) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscMalloc1((size_t)T * nu, &p->tunitbox));
+  PetscCall(PetscMalloc1((size_t)T * (ng + 1), &p->tgptr));
+  PetscCall(PetscMalloc1((size_t)T * nu, &p->tgunits));
+  PetscCall(PetscMalloc1(T, &p->tsched));
+  PetscCall(PetscCalloc1((size_t)T * PIPE_PAD, &p->prog));
+  for (PetscInt t = 0; t < T; t++) {
+    const PetscInt x0 = lo + t * nx / T, x1 = lo + (t + 1) * nx / T;
+    PetscInt(*ub)[4] = p->tunitbox + (size_t)t * nu, *gp = p->tgptr + (size_t)t * (ng + 1);
+
+    for (PetscInt u = 0; u < nu; u++) {
+      ub[u][0] = PetscMax(p->unitbox[u][0], x0);
+      ub[u][1] = PetscMax(PetscMin(p->unitbox[u][1], x1), ub[u][0]);
+      ub[u][2] = p->unitbox[u][2];
+      ub[u][3] = p->unitbox[u][3];
+    }
+    for (PetscInt g = 0; g < ng; g++) {
+      gp[g] = n;
+      for (PetscInt a = p->gptr[g]; a < p->gptr[g + 1]; a++)
+        if (ub[p->gunits[a]][1] > ub[p->gunits[a]][0]) p->tgunits[n++] = p->gunits[a];
+    }
+    gp[ng]       = n;
+    p->tsched[t] = *s;
+    p->tsched[t].unitbox = (const PetscInt(*)[4])ub;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode GILUPipeGetThreads(GILUPipe p, PetscInt *nthreads)
+{
+  PetscFunctionBegin;
+  *nthreads = p->nthreads;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the messages of one sweep with threads, handled by the calling thread (the only one that calls MPI) */
+typedef struct {
+  GILUPipe     p;
+  PipeXPlan   *x;
+  PetscInt     pay, rc, sc; /* receives completed and unpacked, sends posted */
+  PetscInt     recvd;       /* rc, published to the other threads */
+  PetscMPIInt  tag;
+  int          err;
+} PipeEngine;
+
+/* completes the receives that have arrived (in their order) and posts the sends whose step every thread has done */
+static void PipeEngineRun(PipeEngine *e)
+{
+  GILUPipe   p = e->p;
+  PipeXPlan *x = e->x;
+
+  while (e->rc < x->n[1]) {
+    int done = 0;
+
+    if (MPI_Test(&x->req[1][e->rc], &done, MPI_STATUS_IGNORE) != MPI_SUCCESS) e->err = 1;
+    if (!done) break;
+    PipeCopy(p, x, 1, e->rc, PETSC_FALSE, e->pay);
+    e->rc++;
+    __atomic_store_n(&e->recvd, e->rc, __ATOMIC_RELEASE);
+  }
+  if (e->sc < x->n[0]) {
+    PetscInt64 all = INT64_MAX; /* steps done by every thread */
+
+    for (PetscInt t = 0; t < p->nthreads; t++) { /* one load each (PetscMin() would load twice, and the second may be larger) */
+      const PetscInt64 done = __atomic_load_n(&p->prog[t * PIPE_PAD], __ATOMIC_ACQUIRE);
+
+      all = PetscMin(all, done);
+    }
+    for (; e->sc < x->n[0] && x->step[0][e->sc] < all; e->sc++) {
+      PipeCopy(p, x, 0, e->sc, PETSC_TRUE, e->pay);
+      if (MPI_Isend(x->buf[0] + (size_t)x->ptr[0][e->sc] * e->pay, (PetscMPIInt)((x->ptr[0][e->sc + 1] - x->ptr[0][e->sc]) * e->pay), MPIU_SCALAR, x->peer[0][e->sc], e->tag, p->comm, &x->req[0][e->sc]) != MPI_SUCCESS) e->err = 1;
+    }
+  }
+}
+
+/*
+  Thread t's part of a sweep with threads. Thread t has segment t of every unit. The leader (segment 0 forward, the
+  last backward) is ahead: thread t runs step m (group m of the sweep's order) once the thread ahead of it has done
+  step m (the same units' points before its segment) and the thread behind it has done step m - 1 (the earlier
+  units' points after its segment: a segment is at least the stencil's reach wide, so no other thread holds a point
+  it reads), and once the receives of steps up to m are unpacked. Why this cannot deadlock: order the pairs (thread,
+  step) by 2 m + (the thread's distance from the leader); every wait is for a smaller pair or for a receive, and
+  the receives and sends are handled by thread 0 (PipeEngineRun()) in every one of its waits, so a step of this
+  process that every thread has done is sent as in the one-thread pipeline, whose argument (top of the file) then
+  holds with "a unit done" read as "its step done by every thread".
+*/
+static void PipeSweepThread(GILUPipe p, PipeEngine *e, PetscInt t, PetscBool backward, GILUTileKernel kernel, void *ctx)
+{
+  const PetscInt  T = p->nthreads, ng = p->ngroups, ahead = backward ? t + 1 : t - 1, behind = backward ? t - 1 : t + 1;
+  const PetscInt *gp = p->tgptr + (size_t)t * (ng + 1);
+  PipeXPlan      *x = e->x;
+  GILUSchedule    ts = &p->tsched[t];
+  PetscInt        rwant = 0;
+
+  if (p->delay && (backward ? t == T - 1 : t == 0)) { /* the test hook: the leader starts late */
+    struct timespec d = {(time_t)(p->delay / 1000000), (long)(p->delay % 1000000) * 1000};
+
+    (void)nanosleep(&d, NULL);
+  }
+  for (PetscInt m = 0; m < ng; m++) {
+    const PetscInt g = backward ? ng - 1 - m : m;
+    GILUBackoff    b = GILU_BACKOFF_INIT;
+
+    while (rwant < x->n[1] && x->step[1][rwant] <= m) rwant++;
+    for (;;) {
+      PetscBool ready = PETSC_TRUE;
+
+      if (!t) PipeEngineRun(e);
+      if (ahead >= 0 && ahead < T && __atomic_load_n(&p->prog[ahead * PIPE_PAD], __ATOMIC_ACQUIRE) <= m) ready = PETSC_FALSE;
+      if (behind >= 0 && behind < T && __atomic_load_n(&p->prog[behind * PIPE_PAD], __ATOMIC_ACQUIRE) < m) ready = PETSC_FALSE;
+      if (__atomic_load_n(&e->recvd, __ATOMIC_ACQUIRE) < rwant) ready = PETSC_FALSE;
+      if (ready) break;
+      GILUBackoffStep(&b);
+    }
+    if (gp[g + 1] > gp[g]) kernel(ctx, ts, gp[g + 1] - gp[g], p->tgunits + gp[g]);
+    __atomic_store_n(&p->prog[t * PIPE_PAD], m + 1, __ATOMIC_RELEASE);
+    if (p->delay && m == 0 && (backward ? t == 0 : t == T - 1)) { /* the test hook: the last thread falls behind */
+      struct timespec d = {(time_t)(p->delay / 1000000), (long)(p->delay % 1000000) * 1000};
+
+      (void)nanosleep(&d, NULL);
+    }
+  }
+  if (!t) { /* the messages left: sends of the last steps, receives no thread waited for */
+    GILUBackoff b = GILU_BACKOFF_INIT;
+
+    for (PipeEngineRun(e); e->rc < x->n[1] || e->sc < x->n[0]; PipeEngineRun(e)) GILUBackoffStep(&b);
+  }
+}
+
+/*
   GILUPipeSweep - one sweep of schedule s (made by GILUScheduleCreatePipe()): the kernel on this process's units in
-  the pipeline's order (backward: reversed), each after the messages it needs, its boundary points sent after it
+  the pipeline's order (backward: reversed), each after the messages it needs, its boundary points sent after it;
+  with threads (GILUPipeSetThreads()) each thread on its segment of the units (PipeSweepThread())
 */
 PetscErrorCode GILUPipeSweep(GILUPipe p, GILUSchedule s, PetscBool backward, GILUTileKernel kernel, void *ctx)
 {
-  PipeXPlan      *x   = &p->x[backward ? 1 : 0];
-  const PetscInt  pay = p->factor && !backward ? p->payload[1] : p->payload[0];
+  PipeXPlan        *x   = &p->x[backward ? 1 : 0];
+  const PetscInt    pay = p->factor && !backward ? p->payload[1] : p->payload[0];
   const PetscMPIInt tag = backward ? 12 : (p->factor ? 13 : 11);
-  PetscInt        sc = 0, rc = 0;
+  PetscInt          sc = 0, rc = 0;
 
   PetscFunctionBegin;
   PetscCheck(!(backward && p->factor), PETSC_COMM_SELF, PETSC_ERR_PLIB, "The factorization is a forward sweep");
@@ -1170,34 +1348,48 @@ PetscErrorCode GILUPipeSweep(GILUPipe p, GILUSchedule s, PetscBool backward, GIL
     PetscCall(PetscMPIIntCast((x->ptr[1][t + 1] - x->ptr[1][t]) * pay, &cnt));
     PetscCallMPI(MPI_Irecv(x->buf[1] + (size_t)x->ptr[1][t] * pay, cnt, MPIU_SCALAR, x->peer[1][t], tag, p->comm, &x->req[1][t]));
   }
-  for (PetscInt m = 0; m < p->ngroups; m++) {
-    PetscInt g = backward ? p->ngroups - 1 - m : m;
+  if (p->nthreads > 1) {
+#if defined(PETSCGILU_HAVE_OPENMP)
+    PipeEngine e = {p, x, pay, 0, 0, 0, tag, 0};
 
-    for (; rc < x->n[1] && x->step[1][rc] == m; rc++) {
-      int done = 0;
+    for (PetscInt t = 0; t < p->nthreads; t++) p->prog[t * PIPE_PAD] = 0;
+    /* (the threads' waits are not logged as StructILUWait: PETSc's logging is for the main thread) */
+  #pragma omp parallel num_threads(p->nthreads)
+    PipeSweepThread(p, &e, omp_get_thread_num(), backward, kernel, ctx);
+    PetscCheck(!e.err, PETSC_COMM_SELF, PETSC_ERR_MPI, "MPI failed in the pipeline's messages");
+    sc = e.sc;
+    rc = e.rc;
+#endif
+  } else {
+    for (PetscInt m = 0; m < p->ngroups; m++) {
+      PetscInt g = backward ? p->ngroups - 1 - m : m;
 
-      /* polls, yielding the core after a short spin, rather than MPI_Wait(): MPI implementations spin, which takes the
-         core from the process being waited for when the machine has more processes than cores (no sleeps: a stage of
-         the pipeline must start as soon as its data is there) */
-      PetscCallMPI(MPI_Test(&x->req[1][rc], &done, MPI_STATUS_IGNORE));
-      if (!done) { /* idle: logged as StructILUWait */
-        PetscCall(PetscLogEventBegin(GILU_StructILUWait, 0, 0, 0, 0));
-        for (PetscInt spins = 0; !done; spins++) {
-          if (spins < GILU_WAIT_SPIN) GILUCpuRelax();
-          else (void)sched_yield();
-          PetscCallMPI(MPI_Test(&x->req[1][rc], &done, MPI_STATUS_IGNORE));
+      for (; rc < x->n[1] && x->step[1][rc] == m; rc++) {
+        int done = 0;
+
+        /* polls, yielding the core after a short spin, rather than MPI_Wait(): MPI implementations spin, which takes the
+           core from the process being waited for when the machine has more processes than cores (no sleeps: a stage of
+           the pipeline must start as soon as its data is there) */
+        PetscCallMPI(MPI_Test(&x->req[1][rc], &done, MPI_STATUS_IGNORE));
+        if (!done) { /* idle: logged as StructILUWait */
+          PetscCall(PetscLogEventBegin(GILU_StructILUWait, 0, 0, 0, 0));
+          for (PetscInt spins = 0; !done; spins++) {
+            if (spins < GILU_WAIT_SPIN) GILUCpuRelax();
+            else (void)sched_yield();
+            PetscCallMPI(MPI_Test(&x->req[1][rc], &done, MPI_STATUS_IGNORE));
+          }
+          PetscCall(PetscLogEventEnd(GILU_StructILUWait, 0, 0, 0, 0));
         }
-        PetscCall(PetscLogEventEnd(GILU_StructILUWait, 0, 0, 0, 0));
+        PipeCopy(p, x, 1, rc, PETSC_FALSE, pay);
       }
-      PipeCopy(p, x, 1, rc, PETSC_FALSE, pay);
-    }
-    kernel(ctx, s, p->gptr[g + 1] - p->gptr[g], p->gunits + p->gptr[g]);
-    for (; sc < x->n[0] && x->step[0][sc] == m; sc++) {
-      PetscMPIInt cnt;
+      kernel(ctx, s, p->gptr[g + 1] - p->gptr[g], p->gunits + p->gptr[g]);
+      for (; sc < x->n[0] && x->step[0][sc] == m; sc++) {
+        PetscMPIInt cnt;
 
-      PipeCopy(p, x, 0, sc, PETSC_TRUE, pay);
-      PetscCall(PetscMPIIntCast((x->ptr[0][sc + 1] - x->ptr[0][sc]) * pay, &cnt));
-      PetscCallMPI(MPI_Isend(x->buf[0] + (size_t)x->ptr[0][sc] * pay, cnt, MPIU_SCALAR, x->peer[0][sc], tag, p->comm, &x->req[0][sc]));
+        PipeCopy(p, x, 0, sc, PETSC_TRUE, pay);
+        PetscCall(PetscMPIIntCast((x->ptr[0][sc + 1] - x->ptr[0][sc]) * pay, &cnt));
+        PetscCallMPI(MPI_Isend(x->buf[0] + (size_t)x->ptr[0][sc] * pay, cnt, MPIU_SCALAR, x->peer[0][sc], tag, p->comm, &x->req[0][sc]));
+      }
     }
   }
   PetscCheck(rc == x->n[1] && sc == x->n[0], PETSC_COMM_SELF, PETSC_ERR_PLIB, "Pipeline: %" PetscInt_FMT " of %" PetscInt_FMT " receives and %" PetscInt_FMT " of %" PetscInt_FMT " sends done", rc, x->n[1], sc, x->n[0]);
@@ -1206,7 +1398,7 @@ PetscErrorCode GILUPipeSweep(GILUPipe p, GILUSchedule s, PetscBool backward, GIL
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* GILUScheduleCreatePipe - a schedule whose sweeps run the pipeline (one thread a process) */
+/* GILUScheduleCreatePipe - a schedule whose sweeps run the pipeline (its threads: GILUPipeSetThreads()) */
 PetscErrorCode GILUScheduleCreatePipe(GILUPipe p, GILUSchedule *schedule)
 {
   GILUSchedule s;

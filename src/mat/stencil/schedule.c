@@ -30,7 +30,8 @@
    several threads, in the first sweep of every call (the factorization, the forward substitution of a solve, the
    backward sweep of the Eisenstat trick's backward-forward pair) thread 0 (slab) sleeps US
    microseconds before its part, and the threads that take the first and the last tile (hyperplane) sleep before
-   running them. The others run ahead as far as the waits let them, so a thread that reads what a sweep writes
+   running them (across processes, pipeline.c: in every sweep the leading thread sleeps first and the last one after
+   its first step). The others run ahead as far as the waits let them, so a thread that reads what a sweep writes
    before it is written reads it unwritten, every time instead of once in a million: without the per-unit waits, the
    units after thread 0's or the first tile; without the barrier between the sweeps, the backward sweep on the last
    tile (tests/ex1 threads_delay). Off, it costs one branch per sweep.
@@ -123,6 +124,20 @@ static PetscErrorCode ScheduleSetTiles(GILUSchedule s, const GILUStencil *st, co
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* GILUScheduleGetDelay - the test hook's delay in microseconds (see the top of the file), 0: off */
+PetscErrorCode GILUScheduleGetDelay(PetscInt *delay)
+{
+  const char *env = getenv("GILU_SCHEDULE_DELAY");
+  PetscBool   set;
+
+  PetscFunctionBegin;
+  *delay = 0;
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-gilu_schedule_delay", delay, &set));
+  if (!set && env && env[0]) *delay = (PetscInt)strtol(env, NULL, 10);
+  PetscCheck(*delay >= 0 && *delay <= 1000000, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-gilu_schedule_delay (or GILU_SCHEDULE_DELAY) %" PetscInt_FMT ": give microseconds in 0..1000000", *delay);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*
   GILUScheduleCreate - the schedule of a stencil on a grid for nthreads threads
 
@@ -187,14 +202,7 @@ PetscErrorCode GILUScheduleCreate(const GILUStencil *st, const GILUGrid *g, GILU
   s->tileptr[s->ntiles] = s->nunits;
   PetscCall(PetscFree(count));
   PetscCall(PetscCalloc1(s->nunits, &s->done));
-  { /* the test hook (see the top of the file) */
-    const char *env = getenv("GILU_SCHEDULE_DELAY");
-    PetscBool   set;
-
-    PetscCall(PetscOptionsGetInt(NULL, NULL, "-gilu_schedule_delay", &s->delay, &set));
-    if (!set && env && env[0]) s->delay = (PetscInt)strtol(env, NULL, 10);
-    PetscCheck(s->delay >= 0 && s->delay <= 1000000, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-gilu_schedule_delay (or GILU_SCHEDULE_DELAY) %" PetscInt_FMT ": give microseconds in 0..1000000", s->delay);
-  }
+  PetscCall(GILUScheduleGetDelay(&s->delay));
   *schedule = s;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

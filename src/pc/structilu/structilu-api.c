@@ -452,7 +452,11 @@ PetscErrorCode PCStructILUGetThreads(PC pc, PetscInt *nthreads)
   Transposed applies (`PCApplyTranspose()`) run the transposed sweeps through the same pipeline; for ILU each
   factorization also sends the lower blocks of the boundary rows to the neighbours that read them.
 
-  Host only, one thread a process; not with `-pc_structilu_eisenstat`, `MATSTENCILGPU` or the CUDA back-end (the
+  Each process sweeps on `-pc_structilu_threads` threads (default: the cores divided among the processes of the
+  node), its box cut along x into one segment a thread, each segment a step behind the one before; the factors stay
+  bitwise those of one process.
+
+  Host only; not with `-pc_structilu_eisenstat`, `MATSTENCILGPU` or the CUDA back-end (the
   CUDA path is planned with the same cut). On one process it changes nothing.
 
   Level: intermediate

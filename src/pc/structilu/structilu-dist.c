@@ -93,13 +93,21 @@ PetscErrorCode PCSetUpDistributed_StructILU(PC pc, PetscErrorCode (*factor)(PC))
     PetscCall(PCStructILUExtendedMatrix(pc, MAT_INITIAL_MATRIX));
     PetscCall(GILUPipeGetExtendedGrid(ilu->pipe, &g));
     ilu->gridfrom = "from the DMDA, this process's box with its ghost layers";
-    ilu->sm.nthreads = 1;
+    ilu->sm.nthreads = ilu->threads; /* the extraction's; the sweeps' below */
     PetscCall(PCStructILUAnalyze(pc, ilu->extmat, &g, 1));
     PetscCheck(!ilu->fallbackwhy[0], PETSC_COMM_SELF, PETSC_ERR_SUP, "-pc_structilu_distributed: the matrix on this process's box of the DMDA is not a stencil matrix (%s); use -pc_structilu_distributed 0 (block Jacobi, with the general sparse ILU where needed)", ilu->fallbackwhy);
     PetscCall(StructILUSymbolicFinish(&ilu->sm, (PetscBool)(ilu->type == PC_STRUCTILU_IC), &ilu->elim, &ilu->mirror, ilu->hyper, &ilu->nlevels, &ilu->dinv));
     PetscCall(GILUPipeSetUp(ilu->pipe, &ilu->sm.stencil, ilu->disttile ? (ilu->disttile < 0 ? GILU_PIPE_NATURAL : GILU_PIPE_TILED) : -1, PetscMax(ilu->disttile, 0)));
     PetscCall(GILUScheduleDestroy(&ilu->sm.schedule));
     PetscCall(GILUScheduleCreatePipe(ilu->pipe, &ilu->sm.schedule));
+    { /* threads as on one process (-pc_structilu_threads; default: the cores divided among the processes of the node) */
+      PetscInt nt, delay, nbox;
+
+      PetscCall(MatGetLocalSize(A, &nbox, NULL));
+      PetscCall(GILUGetNumThreadsFor(ilu->threads, nbox, &nt));
+      PetscCall(GILUScheduleGetDelay(&delay));
+      PetscCall(GILUPipeSetThreads(ilu->pipe, ilu->sm.schedule, nt, delay));
+    }
     PetscCall(PetscMalloc1((size_t)ilu->sm.npoints * ilu->sm.grid.dof, &ilu->extx));
     ilu->analyzed   = PETSC_TRUE;
     ilu->blockstate = state;
@@ -144,11 +152,16 @@ PetscErrorCode PCViewDistributed_StructILU(PC pc, PetscViewer viewer)
   PC_StructILU *ilu = (PC_StructILU *)pc->data;
   GILUPipeInfo  info;
   PetscMPIInt   size;
+  PetscInt      nt;
+  char          threads[128];
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
   PetscCall(GILUPipeGetInfo(ilu->pipe, &info));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  distributed across %d MPI processes: the global factors of natural ordering, the same as on one process; each process factors and sweeps its DMDA box (with ghost layers) on one thread, as a pipeline\n", size));
+  PetscCall(GILUPipeGetThreads(ilu->pipe, &nt));
+  if (nt > 1) PetscCall(PetscSNPrintf(threads, sizeof(threads), "%" PetscInt_FMT " threads (process 0; segments of its box along x, each a step behind the one before)", nt));
+  else PetscCall(PetscStrncpy(threads, "one thread", sizeof(threads)));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  distributed across %d MPI processes: the global factors of natural ordering, the same as on one process; each process factors and sweeps its DMDA box (with ghost layers) on %s, as a pipeline\n", size, threads));
   if (info.order == GILU_PIPE_TILED)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  pipeline: %" PetscInt_FMT " tiles (stages) of %" PetscInt_FMT " grid %s along %s, skewed by %" PetscInt_FMT " a %s; each process runs its part of the tiles in turn and sends its boundary to its neighbours after each\n", info.tiles, info.chunk,
                                      ilu->sm.grid.dim == 3 ? "lines" : "points", ilu->sm.grid.dim == 3 ? "y" : "x", info.skew, ilu->sm.grid.dim == 3 ? "plane" : "line"));
