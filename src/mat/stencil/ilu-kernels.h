@@ -459,8 +459,8 @@ static void SUFFIX(Backward)(void *vctx, GILUSchedule sched, PetscInt nu, const 
   blocks: L_{p-s,s} = U_{p,-s}^T D_p^{-1}, so x_p = y_p - D_p^{-T} sum_u U_{p,u} x_{p+u}.
 */
 
-/* the transposed forward sweep on points pbeg .. pend - 1 */
-static inline void SUFFIX(TransposeForwardRange)(const SolveCtx *ctx, PetscInt pbeg, PetscInt pend)
+/* the transposed forward sweep on points pbeg .. pend - 1, or (backward) the backward sweep on points pend - 1 down to pbeg */
+static inline void SUFFIX(TransposeRange)(const SolveCtx *ctx, PetscInt pbeg, PetscInt pend, PetscBool backward)
 {
   const GILUStencilMat *sm   = ctx->sm;
   const GILUStencil    *st   = &sm->stencil;
@@ -470,43 +470,33 @@ static inline void SUFFIX(TransposeForwardRange)(const SolveCtx *ctx, PetscInt p
   const size_t          N = (size_t)np * (SDOF * SDOF);
   PetscScalar          *x = ctx->x;
 
-  for (PetscInt p = pbeg; p < pend; p++) {
-    const PetscInt i = p % g->n[0], j = (p / g->n[0]) % g->n[1], k = p / (g->n[0] * g->n[1]);
-    const FT      *Di = dinv + (size_t)p * (SDOF * SDOF);
-    PetscScalar    sum[SDOF];
+  if (!backward) {
+    for (PetscInt p = pbeg; p < pend; p++) {
+      const PetscInt i = p % g->n[0], j = (p / g->n[0]) % g->n[1], k = p / (g->n[0] * g->n[1]);
+      const FT      *Di = dinv + (size_t)p * (SDOF * SDOF);
+      PetscScalar    sum[SDOF];
 
-    for (PetscInt a = 0; a < SDOF; a++) sum[a] = ctx->b[p * SDOF + a];
-    for (PetscInt s = nl + 1; s < ns; s++) {
-      const PetscInt    *d = st->off[s], q = p - sm->shift[s];
-      const FT          *U;
-      const PetscScalar *yq;
+      for (PetscInt a = 0; a < SDOF; a++) sum[a] = ctx->b[p * SDOF + a];
+      for (PetscInt s = nl + 1; s < ns; s++) {
+        const PetscInt    *d = st->off[s], q = p - sm->shift[s];
+        const FT          *U;
+        const PetscScalar *yq;
 
-      if (i - d[0] < 0 || i - d[0] >= g->n[0] || j - d[1] < 0 || j - d[1] >= g->n[1] || k - d[2] < 0 || k - d[2] >= g->n[2]) continue;
-      U  = (const FT *)ctx->uval + (size_t)(s - nl - 1) * N + (size_t)q * (SDOF * SDOF);
-      yq = x + q * SDOF;
-      for (PetscInt a = 0; a < SDOF; a++)
-        for (PetscInt e = 0; e < SDOF; e++) sum[a] -= (PetscScalar)U[e * SDOF + a] * yq[e];
+        if (i - d[0] < 0 || i - d[0] >= g->n[0] || j - d[1] < 0 || j - d[1] >= g->n[1] || k - d[2] < 0 || k - d[2] >= g->n[2]) continue;
+        U  = (const FT *)ctx->uval + (size_t)(s - nl - 1) * N + (size_t)q * (SDOF * SDOF);
+        yq = x + q * SDOF;
+        for (PetscInt a = 0; a < SDOF; a++)
+          for (PetscInt e = 0; e < SDOF; e++) sum[a] -= (PetscScalar)U[e * SDOF + a] * yq[e];
+      }
+      for (PetscInt a = 0; a < SDOF; a++) {
+        PetscScalar t = 0;
+
+        for (PetscInt e = 0; e < SDOF; e++) t += (PetscScalar)Di[e * SDOF + a] * sum[e];
+        x[p * SDOF + a] = t;
+      }
     }
-    for (PetscInt a = 0; a < SDOF; a++) {
-      PetscScalar t = 0;
-
-      for (PetscInt e = 0; e < SDOF; e++) t += (PetscScalar)Di[e * SDOF + a] * sum[e];
-      x[p * SDOF + a] = t;
-    }
+    return;
   }
-}
-
-/* the transposed backward sweep on points pend - 1 down to pbeg */
-static inline void SUFFIX(TransposeBackwardRange)(const SolveCtx *ctx, PetscInt pbeg, PetscInt pend)
-{
-  const GILUStencilMat *sm   = ctx->sm;
-  const GILUStencil    *st   = &sm->stencil;
-  const GILUGrid       *g    = &sm->grid;
-  const FT             *dinv = (const FT *)ctx->dinv;
-  const PetscInt        nl = st->nlower, ns = st->ns, np = sm->npoints;
-  const size_t          N = (size_t)np * (SDOF * SDOF);
-  PetscScalar          *x = ctx->x;
-
   for (PetscInt p = pend - 1; p >= pbeg; p--) {
     const PetscInt i = p % g->n[0], j = (p / g->n[0]) % g->n[1], k = p / (g->n[0] * g->n[1]);
     PetscScalar    sum[SDOF];
@@ -558,8 +548,8 @@ static inline void SUFFIX(TransposeBackwardRange)(const SolveCtx *ctx, PetscInt 
 
 static void SUFFIX(SolveTranspose)(const SolveCtx *ctx)
 {
-  SUFFIX(TransposeForwardRange)(ctx, 0, ctx->sm->npoints);
-  SUFFIX(TransposeBackwardRange)(ctx, 0, ctx->sm->npoints);
+  SUFFIX(TransposeRange)(ctx, 0, ctx->sm->npoints, PETSC_FALSE);
+  SUFFIX(TransposeRange)(ctx, 0, ctx->sm->npoints, PETSC_TRUE);
 }
 
 /* the transposed sweeps unit by unit (the pipeline across processes: GILUPipeSweep()); a group's units are independent */
@@ -570,8 +560,7 @@ static inline void SUFFIX(TransposeUnits)(const SolveCtx *ctx, GILUSchedule sche
 
     GILUScheduleGetUnit(sched, units[u], &i0, &i1, &j, &k);
     p0 = (k * ctx->sm->grid.n[1] + j) * ctx->sm->grid.n[0];
-    if (backward) SUFFIX(TransposeBackwardRange)(ctx, p0 + i0, p0 + i1);
-    else SUFFIX(TransposeForwardRange)(ctx, p0 + i0, p0 + i1);
+    SUFFIX(TransposeRange)(ctx, p0 + i0, p0 + i1, backward);
   }
 }
 
