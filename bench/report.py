@@ -7,7 +7,7 @@ import shutil
 import subprocess
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-# every run writes here (git-ignored); --publish then makes its report the one report in bench/results/
+# every run writes here (git-ignored); --publish then copies its report to bench/results/ (publish())
 RESULTS = os.path.join(ROOT, 'build', 'bench', 'results')
 PUBLISHED = os.path.join(ROOT, 'bench', 'results')
 PETSC_DIR = os.environ.get('PETSC_DIR', '/usr/lib/petsc')
@@ -22,14 +22,30 @@ def default_stem(name):
 
 def add_publish_option(ap):
     ap.add_argument('--publish', action='store_true',
-                    help='make this report the one report in bench/results/ (replacing the files there; their history is in git)')
+                    help='make this report the one of its suite in bench/results/ (replacing the suite\'s earlier report there; '
+                    'their history is in git)')
+
+
+def _suite(name):
+    """the part of a report file's name after its date and host, without the extension ('distributed', 'tutorials-targets',
+    '' for make bench's main report); None for a file that is not a dated report (gpu-validate-*: the GPU runs' records)"""
+    m = re.match(r'^\d{4}-\d{2}-\d{2}-[^-.]+(?:-(.*?))?\.[^.]+$', name)
+    return (m.group(1) or '') if m else None
 
 
 def publish(files):
-    """Replaces the contents of bench/results/ with files (a report, its .json and plots); returns the copies"""
+    """Copies files (a report, its .json and plots) to bench/results/. make bench's main report replaces every dated
+    report there; a suite's report replaces that suite's earlier report and plots (files of the same suite or of the
+    same names after the date and host) and leaves the other suites'. The gpu-validate records always stay. Returns the
+    copies"""
     os.makedirs(PUBLISHED, exist_ok=True)
+    new = [_suite(os.path.basename(f)) for f in files if os.path.isfile(f)]
+    key = new[0] if new else None
     for f in os.listdir(PUBLISHED):
-        if os.path.isfile(os.path.join(PUBLISHED, f)):
+        s = _suite(f)
+        if s is None or key is None or not os.path.isfile(os.path.join(PUBLISHED, f)):
+            continue
+        if key == '' or s == key or s in new or (key and s.startswith(key + '-')):
             os.remove(os.path.join(PUBLISHED, f))
     copies = []
     for f in files:
@@ -74,7 +90,7 @@ def build_petsc_example(src):
 
 def write(stem, res, lines, publish=False, plots=()):
     """res as STEM.json, the markdown lines as STEM.md (the folder made if needed); the lines are printed too.
-    publish: then the two files and the plots STEM<suffix> the script drew become the one report in bench/results/."""
+    publish: then the two files and the plots STEM<suffix> the script drew replace the suite's report in bench/results/."""
     os.makedirs(os.path.dirname(stem) or '.', exist_ok=True)
     with open(stem + '.json', 'w') as f:
         json.dump(res, f, indent=1)

@@ -16,7 +16,7 @@ and the peak memory, and writes
     build/bench/results/<date>-<host>[-quick]-<suite>.{json,md,png}   the feature suites
 
 --publish (make bench PUBLISH=1) then makes a complete run's report, its data and plots the one report in
-bench/results/, the files there before removed (their history is in git).
+bench/results/, the dated reports there before removed (their history is in git; the gpu-validate records stay).
 
 Standard library only (plots: bench/plot.py, run with an interpreter that has matplotlib).
 See bench/README.md for what is measured and the bandwidth model.
