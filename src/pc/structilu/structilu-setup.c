@@ -430,7 +430,7 @@ PetscErrorCode PCApplyTranspose_StructILU(PC pc, Vec x, Vec y)
     PetscBool flg;
 
     PetscCall(GILUPipeTransposable(ilu->pipe, &flg));
-    PetscCheck(flg, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PCApplyTranspose() of -pc_structilu_distributed needs a factor stencil whose lower offsets are its upper ones negated (a structurally symmetric matrix); use -pc_structilu_distributed 0 (block Jacobi) with a method that needs transposed solves");
+    PetscCheck(flg, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCApplyTranspose() of -pc_structilu_distributed needs a factor stencil whose lower offsets are its upper ones negated (a structurally symmetric matrix); use -pc_structilu_distributed 0 (block Jacobi) with a method that needs transposed solves");
   }
   if (ilu->zerorow >= 0) {
     PetscCall(VecSetInf(y));
