@@ -19,7 +19,6 @@ them to bench/results/, replacing the report there.
 
 import argparse
 import datetime
-import json
 import os
 import re
 import socket
@@ -202,25 +201,17 @@ def write_report(res, stem, publish=False):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument('--quick', action='store_true')
-    ap.add_argument('--repeat', type=int, default=3, help='rounds (alternated); the best is reported')
-    ap.add_argument('--only', help='regular expression on tutorial/n/config')
-    ap.add_argument('--out', help='output stem')
+    report.add_tutorial_suite_options(ap)
     ap.add_argument('--lib', default=None, help='the libpetscgilu.so to load (default: this tree\'s lib/)')
-    report.add_publish_option(ap)
-    ap.add_argument('--report-only', metavar='FILE.json', help='write the report of a finished run again')
     a = ap.parse_args()
     global LIB
     LIB = os.path.abspath(a.lib or LIB)
-    if a.report_only:
-        with open(a.report_only) as f:
-            res = json.load(f)
-        write_report(res, a.out or report.default_stem(os.path.splitext(os.path.basename(a.report_only))[0]), a.publish)
+    if report.rewrite_report(a, write_report):
         return 0
     size = 'quick' if a.quick else 'full'
     timeout = 120 if a.quick else 1800
     date = datetime.datetime.utcnow()
-    stem = a.out or report.default_stem('%s-%s-distributed%s' % (date.strftime('%Y-%m-%d'), socket.gethostname(), '-quick' if a.quick else ''))
+    stem = report.suite_stem(a, 'distributed', date)
     logdir = bench.log_dir(stem)
     cases = [(tut, n, c) for tut, n in PROBLEMS[size] for c in CONFIGS if not a.only or re.search(a.only, '%s/%d/%s' % (tut, n, c[0]))]
     rev = subprocess.run(['git', 'rev-parse', '--short', 'HEAD'], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True).stdout.strip()

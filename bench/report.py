@@ -4,6 +4,7 @@ import json
 import os
 import re
 import shutil
+import socket
 import subprocess
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -18,6 +19,31 @@ def default_stem(name):
     """RESULTS/name, the folder made if needed"""
     os.makedirs(RESULTS, exist_ok=True)
     return os.path.join(RESULTS, name)
+
+
+def add_tutorial_suite_options(ap):
+    """the options of a suite that runs PETSc's tutorials in alternated rounds (tutorials.py, distributed.py)"""
+    ap.add_argument('--quick', action='store_true')
+    ap.add_argument('--repeat', type=int, default=3, help='rounds (alternated); the best is reported')
+    ap.add_argument('--only', help='regular expression on tutorial/n/config')
+    ap.add_argument('--out', help='output stem')
+    add_publish_option(ap)
+    ap.add_argument('--report-only', metavar='FILE.json', help='write the report of a finished run again')
+
+
+def rewrite_report(a, write_report):
+    """--report-only: write_report(res, stem, publish) of the finished run's FILE.json; whether it was asked for"""
+    if not a.report_only:
+        return False
+    with open(a.report_only) as f:
+        res = json.load(f)
+    write_report(res, a.out or default_stem(os.path.splitext(os.path.basename(a.report_only))[0]), a.publish)
+    return True
+
+
+def suite_stem(a, suite, date):
+    """--out, else RESULTS/<date>-<host>-<suite>[-quick]"""
+    return a.out or default_stem('%s-%s-%s%s' % (date.strftime('%Y-%m-%d'), socket.gethostname(), suite, '-quick' if a.quick else ''))
 
 
 def add_publish_option(ap):

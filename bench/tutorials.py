@@ -24,7 +24,6 @@ Writes STEM.json and STEM.md (default build/bench/results/<date>-<host>-tutorial
 
 import argparse
 import datetime
-import json
 import os
 import re
 import socket
@@ -250,21 +249,13 @@ def plot_targets(targets, path, machine):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument('--quick', action='store_true')
-    ap.add_argument('--repeat', type=int, default=3, help='rounds (alternated); the best is reported')
-    ap.add_argument('--only', help='regular expression on tutorial/n/config')
-    ap.add_argument('--out', help='output stem')
-    report.add_publish_option(ap)
-    ap.add_argument('--report-only', metavar='FILE.json', help='write the report of a finished run again')
+    report.add_tutorial_suite_options(ap)
     a = ap.parse_args()
-    if a.report_only:
-        with open(a.report_only) as f:
-            res = json.load(f)
-        write_report(res, a.out or report.default_stem(os.path.splitext(os.path.basename(a.report_only))[0]), a.publish)
+    if report.rewrite_report(a, write_report):
         return
     size = 'quick' if a.quick else 'full'
     date = datetime.datetime.utcnow()
-    stem = a.out or report.default_stem('%s-%s-tutorials%s' % (date.strftime('%Y-%m-%d'), socket.gethostname(), '-quick' if a.quick else ''))
+    stem = report.suite_stem(a, 'tutorials', date)
     cases = [(tut, n, c) for tut, n in PROBLEMS[size] for c in CONFIGS if c[1] == tut
              and (not a.only or re.search(a.only, '%s/%d/%s' % (tut, n, c[0])))]
     rev = subprocess.run(['git', 'rev-parse', '--short', 'HEAD'], cwd=os.path.dirname(os.path.abspath(__file__)), stdout=subprocess.PIPE,

@@ -180,37 +180,60 @@ static PetscErrorCode CreateDA(MPI_Comm comm, PetscInt dim, const PetscInt n[3],
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the problem on comm (PETSC_COMM_WORLD: the distributed PC; PETSC_COMM_SELF: the sequential PC of the whole grid) and its solve */
+typedef struct {
+  DM                 da;
+  Mat                A;
+  Vec                b, x;
+  KSPConvergedReason reason;
+} Problem;
+
+static PetscErrorCode ProblemSolve(MPI_Comm comm, PetscInt dim, const PetscInt n[3], DMDAStencilType st, PetscInt dof, PetscInt levels, PCStructILUType type, PetscBool baij, ZeroPivot zp, Problem *pb)
+{
+  const PetscBool dist = (PetscBool)(comm != PETSC_COMM_SELF);
+
+  PetscFunctionBegin;
+  PetscCall(CreateDA(comm, dim, n, st, dof, baij, dist, &pb->da));
+  PetscCall(DMCreateMatrix(pb->da, &pb->A));
+  PetscCall(FillMatrix(pb->da, st, (PetscBool)(type == PC_STRUCTILU_IC), zp, pb->A));
+  PetscCall(DMCreateGlobalVector(pb->da, &pb->b));
+  PetscCall(VecDuplicate(pb->b, &pb->x));
+  PetscCall(FillRhs(pb->da, pb->b));
+  PetscCall(Solve(pb->da, pb->A, dist, type, levels, pb->b, pb->x, &pb->reason));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ProblemDestroy(Problem *pb)
+{
+  PetscFunctionBegin;
+  PetscCall(VecDestroy(&pb->b));
+  PetscCall(VecDestroy(&pb->x));
+  PetscCall(MatDestroy(&pb->A));
+  PetscCall(DMDestroy(&pb->da));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* one configuration: the distributed apply against the sequential one; *fail counts the failures (printed) */
 static PetscErrorCode RunCase(PetscInt dim, const PetscInt n[3], DMDAStencilType st, PetscInt dof, PetscInt levels, PCStructILUType type, PetscBool baij, ZeroPivot zp, PetscInt *fail)
 {
-  DM                 da, sda;
-  Mat                A, sA;
-  Vec                b, x, nat, all, sb, sx;
+  Problem            par, seq;
+  DM                 da;
+  Vec                x, nat, all, sx;
   VecScatter         toall;
   KSPConvergedReason reason, sreason;
   PetscMPIInt        rank;
-  PetscBool          sym = type == PC_STRUCTILU_IC ? PETSC_TRUE : PETSC_FALSE;
   char               what[256];
 
   PetscFunctionBegin;
   PetscCallMPI(MPI_Comm_rank(PETSC_COMM_WORLD, &rank));
   PetscCall(PetscSNPrintf(what, sizeof(what), "dim %" PetscInt_FMT " %s dof %" PetscInt_FMT " %s(%" PetscInt_FMT ")%s%s%s", dim, st == DMDA_STENCIL_STAR ? "star" : (planar ? "xy9" : "box"), dof, PCStructILUTypes[type], levels, baij ? " baij" : "", zp == ZP_NONE ? "" : (zp == ZP_FIRST ? " zero pivot first" : " zero pivot last"), transpose ? " transposed" : ""));
-  /* the distributed PC */
-  PetscCall(CreateDA(PETSC_COMM_WORLD, dim, n, st, dof, baij, PETSC_TRUE, &da));
-  PetscCall(DMCreateMatrix(da, &A));
-  PetscCall(FillMatrix(da, st, sym, zp, A));
-  PetscCall(DMCreateGlobalVector(da, &b));
-  PetscCall(VecDuplicate(b, &x));
-  PetscCall(FillRhs(da, b));
-  PetscCall(Solve(da, A, PETSC_TRUE, type, levels, b, x, &reason));
-  /* the sequential PC of the whole grid, on each process */
-  PetscCall(CreateDA(PETSC_COMM_SELF, dim, n, st, dof, baij, PETSC_FALSE, &sda));
-  PetscCall(DMCreateMatrix(sda, &sA));
-  PetscCall(FillMatrix(sda, st, sym, zp, sA));
-  PetscCall(DMCreateGlobalVector(sda, &sb));
-  PetscCall(VecDuplicate(sb, &sx));
-  PetscCall(FillRhs(sda, sb));
-  PetscCall(Solve(sda, sA, PETSC_FALSE, type, levels, sb, sx, &sreason));
+  PetscCall(ProblemSolve(PETSC_COMM_WORLD, dim, n, st, dof, levels, type, baij, zp, &par)); /* the distributed PC */
+  PetscCall(ProblemSolve(PETSC_COMM_SELF, dim, n, st, dof, levels, type, baij, zp, &seq));  /* the sequential PC of the whole grid, on each process */
+  da      = par.da;
+  x       = par.x;
+  sx      = seq.x;
+  reason  = par.reason;
+  sreason = seq.reason;
   if (zp != ZP_NONE) {
     if (reason != KSP_DIVERGED_PC_FAILED || sreason != KSP_DIVERGED_PC_FAILED) {
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "[%d] %s: converged reason %s (sequential %s), expected DIVERGED_PC_FAILED\n", rank, what, KSPConvergedReasons[reason], KSPConvergedReasons[sreason]));
@@ -246,14 +269,8 @@ static PetscErrorCode RunCase(PetscInt dim, const PetscInt n[3], DMDAStencilType
     PetscCall(VecDestroy(&all));
     PetscCall(VecDestroy(&nat));
   }
-  PetscCall(VecDestroy(&sb));
-  PetscCall(VecDestroy(&sx));
-  PetscCall(MatDestroy(&sA));
-  PetscCall(DMDestroy(&sda));
-  PetscCall(VecDestroy(&b));
-  PetscCall(VecDestroy(&x));
-  PetscCall(MatDestroy(&A));
-  PetscCall(DMDestroy(&da));
+  PetscCall(ProblemDestroy(&seq));
+  PetscCall(ProblemDestroy(&par));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -98,6 +98,7 @@ struct _n_GILUPipe {
   PetscScalar *xarr, *val, *dinv;
   PetscInt     ns, nl, npoints, bs2;
   PetscInt     lower[GILU_STENCIL_MAX_OFFSETS][3], upper[GILU_STENCIL_MAX_OFFSETS][3], nlo, nup;
+  PetscBool    transposable;     /* GILUPipeTransposable() */
   PetscInt     nthreads, delay;  /* threads of this process (GILUPipeSetThreads()): x-segments of its box; test hook */
   PetscInt    (*tunitbox)[4];    /* thread t's part of unit u: tunitbox[t * nunits + u] (x clipped to its segment) */
   PetscInt    *tgptr, *tgunits;  /* thread t's units of group g: tgunits[tgptr[t * (ngroups + 1) + g] ..] (the non-empty parts) */
@@ -566,6 +567,7 @@ static PetscErrorCode PipeXPlanSetUp(GILUPipe p, PetscInt dir, const PetscInt *s
       x->peer[role][t]    = msg[role][t].peer;
       x->step[role][t]    = msg[role][t].step;
       x->ptr[role][t + 1] = x->ptr[role][t] + msg[role][t].n;
+      PetscCheck((PetscInt64)msg[role][t].n * maxpay <= PETSC_MPI_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "A message of the pipeline would hold more than 2^31 - 1 scalars");
       PetscCall(PetscArraycpy(x->pts[role] + x->ptr[role][t], msg[role][t].pts, msg[role][t].n));
       PetscCall(PetscFree(msg[role][t].pts));
     }
@@ -925,6 +927,13 @@ PetscErrorCode GILUPipeSetUp(GILUPipe p, const GILUStencil *st, PetscInt order, 
   }
   p->payload[0] = p->dof;
   p->payload[1] = (st->ns - st->nlower + 1) * bs2;
+  p->transposable = (PetscBool)(p->nlo == p->nup);
+  for (PetscInt a = 0; a < p->nlo && p->transposable; a++) {
+    PetscBool found = PETSC_FALSE;
+
+    for (PetscInt b = 0; b < p->nup && !found; b++) found = (PetscBool)(p->lower[a][0] == -p->upper[b][0] && p->lower[a][1] == -p->upper[b][1] && p->lower[a][2] == -p->upper[b][2]);
+    p->transposable = found;
+  }
   /* the model's units: a point costs what one process streams of it in a sweep; a message, its latency in points */
   cpt = (double)((st->ns + 2) / 2 * bs2 + 2 * p->dof) * sizeof(PetscScalar) / PIPE_POINT_BW;
   lat = PIPE_LATENCY_S / cpt;
@@ -1075,6 +1084,27 @@ PetscErrorCode GILUPipeSetFactorData(GILUPipe p, PetscScalar *val, PetscScalar *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* posts the receives of plan side x for payloads of pay scalars, each peer's batches in the order it sends them */
+static PetscErrorCode PipePostReceives(GILUPipe p, PipeXPlan *x, PetscInt pay, PetscMPIInt tag)
+{
+  PetscFunctionBegin;
+  for (PetscInt a = 0; a < x->n[1]; a++) {
+    const PetscInt t = x->post[a];
+    PetscMPIInt    cnt;
+
+    PetscCall(PetscMPIIntCast((x->ptr[1][t + 1] - x->ptr[1][t]) * pay, &cnt));
+    PetscCallMPI(MPI_Irecv(x->buf[1] + (size_t)x->ptr[1][t] * pay, cnt, MPIU_SCALAR, x->peer[1][t], tag, p->comm, &x->req[1][t]));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* sends batch t of plan side x, packed already (an MPI error code: the threads' engine calls it inside its parallel
+   region, where PetscCall() cannot return; PipeXPlanSetUp() checked that every batch's count fits an int) */
+static inline int PipeSend(GILUPipe p, PipeXPlan *x, PetscInt t, PetscInt pay, PetscMPIInt tag)
+{
+  return MPI_Isend(x->buf[0] + (size_t)x->ptr[0][t] * pay, (PetscMPIInt)((x->ptr[0][t + 1] - x->ptr[0][t]) * pay), MPIU_SCALAR, x->peer[0][t], tag, p->comm, &x->req[0][t]);
+}
+
 /*
   GILUPipeExchangeLower - after a factorization, the lower blocks of this process's factor rows to the processes that
   read them as upper ghosts (the transposed backward sweep reads L_{q,s} of its upper neighbours q), through the
@@ -1087,21 +1117,13 @@ PetscErrorCode GILUPipeExchangeLower(GILUPipe p)
 
   PetscFunctionBegin;
   PetscCheck(pay <= PetscMax(p->payload[0], p->payload[1]), PETSC_COMM_SELF, PETSC_ERR_PLIB, "The pipeline's buffers are too small for the lower blocks");
-  for (PetscInt a = 0; a < x->n[1]; a++) {
-    const PetscInt t = x->post[a];
-    PetscMPIInt    cnt;
-
-    PetscCall(PetscMPIIntCast((x->ptr[1][t + 1] - x->ptr[1][t]) * pay, &cnt));
-    PetscCallMPI(MPI_Irecv(x->buf[1] + (size_t)x->ptr[1][t] * pay, cnt, MPIU_SCALAR, x->peer[1][t], 14, p->comm, &x->req[1][t]));
-  }
+  PetscCall(PipePostReceives(p, x, pay, 14));
   for (PetscInt t = 0; t < x->n[0]; t++) {
     PetscScalar *buf = x->buf[0] + (size_t)x->ptr[0][t] * pay;
-    PetscMPIInt  cnt;
 
     for (PetscInt a = x->ptr[0][t]; a < x->ptr[0][t + 1]; a++)
       for (PetscInt s = 0; s < p->nl; s++, buf += p->bs2) PetscCall(PetscArraycpy(buf, p->val + ((size_t)s * p->npoints + x->pts[0][a]) * p->bs2, p->bs2));
-    PetscCall(PetscMPIIntCast((x->ptr[0][t + 1] - x->ptr[0][t]) * pay, &cnt));
-    PetscCallMPI(MPI_Isend(x->buf[0] + (size_t)x->ptr[0][t] * pay, cnt, MPIU_SCALAR, x->peer[0][t], 14, p->comm, &x->req[0][t]));
+    PetscCallMPI(PipeSend(p, x, t, pay, 14));
   }
   PetscCallMPI(MPI_Waitall((PetscMPIInt)x->n[1], x->req[1], MPI_STATUSES_IGNORE));
   for (PetscInt t = 0; t < x->n[1]; t++) {
@@ -1114,18 +1136,12 @@ PetscErrorCode GILUPipeExchangeLower(GILUPipe p)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* whether the transposed solves can run in the pipeline: the factor stencil's lower offsets are its upper ones negated
-   (the transposed sweeps read the neighbours of the other side) */
+/* whether the transposed solves can run in the pipeline (GILUPipeSetUp(): the factor stencil's lower offsets are its
+   upper ones negated, since the transposed sweeps read the neighbours of the other side) */
 PetscErrorCode GILUPipeTransposable(GILUPipe p, PetscBool *flg)
 {
   PetscFunctionBegin;
-  *flg = (PetscBool)(p->nlo == p->nup);
-  for (PetscInt a = 0; a < p->nlo && *flg; a++) {
-    PetscBool found = PETSC_FALSE;
-
-    for (PetscInt b = 0; b < p->nup && !found; b++) found = (PetscBool)(p->lower[a][0] == -p->upper[b][0] && p->lower[a][1] == -p->upper[b][1] && p->lower[a][2] == -p->upper[b][2]);
-    *flg = found;
-  }
+  *flg = p->transposable;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1268,7 +1284,7 @@ static void PipeEngineRun(PipeEngine *e)
     }
     for (; e->sc < x->n[0] && x->step[0][e->sc] < all; e->sc++) {
       PipeCopy(p, x, 0, e->sc, PETSC_TRUE, e->pay);
-      if (MPI_Isend(x->buf[0] + (size_t)x->ptr[0][e->sc] * e->pay, (PetscMPIInt)((x->ptr[0][e->sc + 1] - x->ptr[0][e->sc]) * e->pay), MPIU_SCALAR, x->peer[0][e->sc], e->tag, p->comm, &x->req[0][e->sc]) != MPI_SUCCESS) e->err = 1;
+      if (PipeSend(p, x, e->sc, e->pay, e->tag) != MPI_SUCCESS) e->err = 1;
     }
   }
 }
@@ -1341,13 +1357,7 @@ PetscErrorCode GILUPipeSweep(GILUPipe p, GILUSchedule s, PetscBool backward, GIL
 
   PetscFunctionBegin;
   PetscCheck(!(backward && p->factor), PETSC_COMM_SELF, PETSC_ERR_PLIB, "The factorization is a forward sweep");
-  for (PetscInt a = 0; a < x->n[1]; a++) {
-    const PetscInt t = x->post[a];
-    PetscMPIInt    cnt;
-
-    PetscCall(PetscMPIIntCast((x->ptr[1][t + 1] - x->ptr[1][t]) * pay, &cnt));
-    PetscCallMPI(MPI_Irecv(x->buf[1] + (size_t)x->ptr[1][t] * pay, cnt, MPIU_SCALAR, x->peer[1][t], tag, p->comm, &x->req[1][t]));
-  }
+  PetscCall(PipePostReceives(p, x, pay, tag));
   if (p->nthreads > 1) {
 #if defined(PETSCGILU_HAVE_OPENMP)
     PipeEngine e = {p, x, pay, 0, 0, 0, tag, 0};
@@ -1384,11 +1394,8 @@ PetscErrorCode GILUPipeSweep(GILUPipe p, GILUSchedule s, PetscBool backward, GIL
       }
       kernel(ctx, s, p->gptr[g + 1] - p->gptr[g], p->gunits + p->gptr[g]);
       for (; sc < x->n[0] && x->step[0][sc] == m; sc++) {
-        PetscMPIInt cnt;
-
         PipeCopy(p, x, 0, sc, PETSC_TRUE, pay);
-        PetscCall(PetscMPIIntCast((x->ptr[0][sc + 1] - x->ptr[0][sc]) * pay, &cnt));
-        PetscCallMPI(MPI_Isend(x->buf[0] + (size_t)x->ptr[0][sc] * pay, cnt, MPIU_SCALAR, x->peer[0][sc], tag, p->comm, &x->req[0][sc]));
+        PetscCallMPI(PipeSend(p, x, sc, pay, tag));
       }
     }
   }
