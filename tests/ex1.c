@@ -29,7 +29,7 @@ The matrix type comes from -dm_mat_type (aij, baij, sbaij, ...).\n\n";
   of its row, so the matrix is strictly diagonally dominant.
 
   By default the DMDA is attached to the KSP (and so to the PC) with KSPSetDM() and
-  KSPSetDMActive(ksp, PETSC_FALSE), and the matrix knows it (MatGetDM()). With -no_dm neither holds:
+  GILUKSPSetDMActiveAll(ksp, PETSC_FALSE), and the matrix knows it (MatGetDM()). With -no_dm neither holds:
   the matrix is copied with MatConvert(A, MATSAME, ...), which (unlike MatDuplicate()) does not keep
   the DM, so a preconditioner must infer the grid from the matrix itself.
 */
@@ -37,6 +37,7 @@ The matrix type comes from -dm_mat_type (aij, baij, sbaij, ...).\n\n";
 #include <petscdmda.h>
 #include <petscksp.h>
 #include <petscgilu.h>
+#include <petscgilu/private/compat.h>
 
 #define MAX_OFFSETS 27
 
@@ -355,7 +356,7 @@ static PetscErrorCode CompareThreads(Mat Aop, DM da, PetscInt nthreads)
       PetscCall(KSPSetOperators(ksp, Aop, Aop));
       if (da) {
         PetscCall(KSPSetDM(ksp, da));
-        PetscCall(KSPSetDMActive(ksp, PETSC_FALSE));
+        PetscCall(GILUKSPSetDMActiveAll(ksp, PETSC_FALSE));
       }
       PetscCall(KSPSetTolerances(ksp, 1e-10, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
       PetscCall(KSPSetFromOptions(ksp));
@@ -470,7 +471,7 @@ int main(int argc, char **argv)
   PetscCall(KSPSetOperators(ksp, Aop, Aop));
   if (!nodm) {
     PetscCall(KSPSetDM(ksp, da));
-    PetscCall(KSPSetDMActive(ksp, PETSC_FALSE));
+    PetscCall(GILUKSPSetDMActiveAll(ksp, PETSC_FALSE));
   }
   PetscCall(KSPSetTolerances(ksp, 1e-10, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
   PetscCall(KSPSetFromOptions(ksp));

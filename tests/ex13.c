@@ -185,7 +185,7 @@ int main(int argc, char **argv)
     PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
     PetscCall(KSPSetOperators(ksp, A, A));
     PetscCall(KSPSetDM(ksp, da));
-    PetscCall(KSPSetDMActive(ksp, PETSC_FALSE));
+    PetscCall(GILUKSPSetDMActiveAll(ksp, PETSC_FALSE));
     PetscCall(KSPSetTolerances(ksp, 1e-10, PETSC_DEFAULT, PETSC_DEFAULT, 200));
     PetscCall(KSPSetFromOptions(ksp));
     PetscCall(VecDuplicate(b, &x));

@@ -67,7 +67,7 @@ static PetscErrorCode Solve(DM da, Mat A, Vec b, PetscBool transpose, PetscInt *
   PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
   PetscCall(KSPSetOperators(ksp, A, A));
   PetscCall(KSPSetDM(ksp, da));
-  PetscCall(KSPSetDMActive(ksp, PETSC_FALSE));
+  PetscCall(GILUKSPSetDMActiveAll(ksp, PETSC_FALSE));
   PetscCall(KSPSetTolerances(ksp, 1e-10, PETSC_DEFAULT, PETSC_DEFAULT, 100));
   PetscCall(KSPSetFromOptions(ksp));
   if (transpose) PetscCall(KSPSolveTranspose(ksp, b, x));

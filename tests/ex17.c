@@ -94,7 +94,7 @@ static PetscErrorCode Solve(DM da, Mat A, Vec b, const char backend[], const Eve
   PetscCall(PetscOptionsSetValue(NULL, "-gilu_backend", backend)); /* read by every component at its setup */
   PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
   PetscCall(KSPSetDM(ksp, da));
-  PetscCall(KSPSetDMActive(ksp, PETSC_FALSE));
+  PetscCall(GILUKSPSetDMActiveAll(ksp, PETSC_FALSE));
   PetscCall(KSPSetOperators(ksp, A, A));
   PetscCall(KSPSetType(ksp, KSPGMRES));
   PetscCall(KSPSetTolerances(ksp, 1e-50, 1e-50, PETSC_DEFAULT, 6)); /* 6 iterations whatever the back-end */

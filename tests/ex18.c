@@ -151,7 +151,7 @@ static PetscErrorCode Solve(DM da, Mat A, PetscBool dist, PCStructILUType type, 
   PetscFunctionBegin;
   PetscCall(KSPCreate(PetscObjectComm((PetscObject)A), &ksp));
   PetscCall(KSPSetDM(ksp, da));
-  PetscCall(KSPSetDMActive(ksp, PETSC_FALSE));
+  PetscCall(GILUKSPSetDMActiveAll(ksp, PETSC_FALSE));
   PetscCall(KSPSetOperators(ksp, A, A));
   PetscCall(KSPSetType(ksp, KSPPREONLY));
   PetscCall(KSPGetPC(ksp, &pc));

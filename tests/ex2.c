@@ -18,13 +18,14 @@ The DMDA grid of zeropivot, nan and wrongsize can be changed with -da_grid_x/y/z
   iterations, the KSP converged reason and, when the PC failed, the PC failed reason.
 
   The values are deterministic functions of the global indices, so they do not depend on the number of ranks.
-  The DMDA cases (zeropivot, nan) attach the DMDA to the KSP with KSPSetDM() and KSPSetDMActive(ksp, PETSC_FALSE);
+  The DMDA cases (zeropivot, nan) attach the DMDA to the KSP with KSPSetDM() and GILUKSPSetDMActiveAll(ksp, PETSC_FALSE);
   wrongsize and the AIJ cases give the preconditioner no DM at all.
 */
 
 #include <petscdmda.h>
 #include <petscksp.h>
 #include <petscgilu.h>
+#include <petscgilu/private/compat.h>
 
 /* Deterministic hash of (a, b, salt) to [0, 1) (splitmix64 finalizer) */
 static PetscReal Hash01(uint64_t a, uint64_t b, uint64_t salt)
@@ -247,7 +248,7 @@ int main(int argc, char **argv)
   PetscCall(KSPSetOperators(ksp, A, A));
   if (da) {
     PetscCall(KSPSetDM(ksp, da));
-    PetscCall(KSPSetDMActive(ksp, PETSC_FALSE));
+    PetscCall(GILUKSPSetDMActiveAll(ksp, PETSC_FALSE));
   }
   PetscCall(KSPSetTolerances(ksp, 1e-10, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
   PetscCall(KSPSetErrorIfNotConverged(ksp, PETSC_FALSE));
@@ -266,7 +267,7 @@ int main(int argc, char **argv)
 
     /* the failure may be known only on the ranks where it happened */
     PetscCall(KSPGetPC(ksp, &pc));
-    PetscCall(PCGetFailedReasonRank(pc, &pcreason));
+    PetscCall(PCGetFailedReason(pc, &pcreason));
     PetscCall(MPIU_Allreduce(&pcreason, &maxreason, 1, MPI_INT, MPI_MAX, PETSC_COMM_WORLD));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "PC failed reason: %s\n", PCFailedReasons[maxreason]));
   }

@@ -1,11 +1,77 @@
-/* The few differences between PETSc 3.18 and newer releases that petscgilu touches. */
+/* The few differences between PETSc 3.18 and newer releases (up to 3.25) that petscgilu touches.
+
+   Each entry names the release that changed the API; the code is written against the newest API where a
+   macro can give it to the older releases, and through a GILU name where the two cannot be reconciled by
+   a macro (a type that changed its level of indirection, a callback that changed its signature).
+   Only public PETSc headers are read here. */
 #ifndef PETSCGILU_COMPAT_H
 #define PETSCGILU_COMPAT_H
 
 #include <petscversion.h>
+#include <petscsys.h>
 
 #if PETSC_VERSION_LT(3, 19, 0)
   #define PETSC_SUCCESS ((PetscErrorCode)0)
+#endif
+
+/* 3.20: PetscValidPointer() became PetscAssertPointer() */
+#if PETSC_VERSION_LT(3, 20, 0)
+  #define PetscAssertPointer(h, arg) PetscValidPointer(h, arg)
+#endif
+
+/* 3.22: VecSetInf(v) became VecFlag(v, flg), which sets v to Inf when flg is nonzero */
+#if PETSC_VERSION_LT(3, 22, 0)
+  #define VecFlag(v, flg) ((flg) ? VecSetInf(v) : PETSC_SUCCESS)
+#endif
+
+/* 3.23: PetscOptionItems is itself a pointer (struct _n_PetscOptionItems *); the SetFromOptions ops of
+   3.18-3.22 take a PetscOptionItems *. PetscOptionsBegin() and the PetscOptionsXxx() macros expect a variable
+   named PetscOptionsObject of that type: declare it as `GILUOptionItems PetscOptionsObject`. */
+#if PETSC_VERSION_GE(3, 23, 0)
+typedef PetscOptionItems GILUOptionItems;
+#else
+typedef PetscOptionItems *GILUOptionItems;
+#endif
+
+/* 3.23: PetscContainerSetUserDestroy(c, f(void *)) became PetscContainerSetCtxDestroy(c, f(void **)); the
+   plugin's containers only ever hold one PetscMalloc()ed struct, freed by PETSc's default destroy */
+#if PETSC_VERSION_GE(3, 23, 0)
+  #define GILUContainerSetFree(c) PetscContainerSetCtxDestroy(c, PetscCtxDestroyDefault)
+#else
+  #define GILUContainerSetFree(c) PetscContainerSetUserDestroy(c, PetscContainerUserDestroyDefault)
+#endif
+
+/* 3.24: PetscBool is C's bool, and its MPI datatype is MPI_C_BOOL (MPIU_BOOL is deprecated) */
+#if PETSC_VERSION_GE(3, 24, 0)
+  #define GILU_MPI_BOOL MPI_C_BOOL
+#else
+  #define GILU_MPI_BOOL MPIU_BOOL
+#endif
+
+/* 3.21: MatCreateGraph() and the creategraph op take the block components to keep (index_size, index[]);
+   GILU_CREATEGRAPH_PARAMS declares them in an implementation of the op, GILU_CREATEGRAPH_ARGS passes them on */
+#if PETSC_VERSION_GE(3, 21, 0)
+  #define GILU_CREATEGRAPH_PARAMS PetscInt index_size, PetscInt index[],
+  #define GILU_CREATEGRAPH_ARGS   index_size, index,
+#else
+  #define GILU_CREATEGRAPH_PARAMS
+  #define GILU_CREATEGRAPH_ARGS
+#endif
+
+/* 3.25: KSPSetDMActive() says which of the operator, right-hand side and initial guess the DM computes; the
+   programs here only ever switch all of them off or on */
+#if PETSC_VERSION_GE(3, 25, 0)
+  #define GILUKSPSetDMActiveAll(ksp, flg) KSPSetDMActive(ksp, KSP_DMACTIVE_ALL, flg)
+#else
+  #define GILUKSPSetDMActiveAll(ksp, flg) KSPSetDMActive(ksp, flg)
+#endif
+
+/* 3.22: DMPlexCreateBoxMesh() takes the localization height and sparse localization of periodic meshes
+   (only significant for periodic meshes; the values are PETSc's defaults) */
+#if PETSC_VERSION_GE(3, 22, 0)
+  #define GILU_BOXMESH_LOCALIZATION 0, PETSC_TRUE,
+#else
+  #define GILU_BOXMESH_LOCALIZATION
 #endif
 
 #endif

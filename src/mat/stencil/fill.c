@@ -19,8 +19,8 @@
    a path through another unknown of the same grid point adds a level of fill to an entry
    that already has a smaller one, so GILUStencilMatFill() serves AIJ and BAIJ alike.
 */
-#include <petscbt.h>
 #include <petscgilu/private/stencil.h>
+#include <petscbt.h> /* after petscsys.h: PETSc 3.25's petscbt.h alone reaches petsclog.h before PetscBTLookup() */
 
 #define W  GILU_STENCIL_MAX_WIDTH
 #define R  (2 * GILU_STENCIL_MAX_WIDTH) /* sums of two offsets of width <= W */

@@ -1016,7 +1016,7 @@ PetscErrorCode GILUPipeSetUp(GILUPipe p, const GILUStencil *st, PetscInt order, 
       for (PetscInt dir = 0; dir < 2; dir++)
         for (PetscInt t = 0; t < p->x[dir].n[1]; t++)
           if (dir ? p->x[dir].peer[1][t] < p->rank : p->x[dir].peer[1][t] > p->rank) monotone = PETSC_FALSE;
-      PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &monotone, 1, MPIU_BOOL, MPI_LAND, p->comm));
+      PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &monotone, 1, GILU_MPI_BOOL, MPI_LAND, p->comm));
       safe = (PetscBool)(safe || monotone);
     }
     if (!safe) {

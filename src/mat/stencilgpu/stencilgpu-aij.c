@@ -79,13 +79,13 @@ static PetscErrorCode MatIncreaseOverlap_StencilGPU(Mat A, PetscInt n, IS is[], 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode MatCreateGraph_StencilGPU(Mat A, PetscBool symmetrize, PetscBool scale, PetscReal filter, Mat *G)
+static PetscErrorCode MatCreateGraph_StencilGPU(Mat A, PetscBool symmetrize, PetscBool scale, PetscReal filter, GILU_CREATEGRAPH_PARAMS Mat *G)
 {
   Mat B;
 
   PetscFunctionBegin;
   PetscCall(MatStencilGPUGetAIJ(A, "MatCreateGraph() (PCGAMG)", &B));
-  PetscCall(MatCreateGraph(B, symmetrize, scale, filter, G));
+  PetscCall(MatCreateGraph(B, symmetrize, scale, filter, GILU_CREATEGRAPH_ARGS G));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -415,13 +415,6 @@ static PetscErrorCode ICCSymbolic(Mat F, Mat A, IS p, const MatFactorInfo *info)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode FactorOpsDestroy(void *ops)
-{
-  PetscFunctionBegin;
-  PetscCall(PetscFree(ops));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode GetFactorThroughAIJ(Mat A, MatSolverType stype, MatFactorType ftype, Mat *F)
 {
   Mat            B;
@@ -445,7 +438,7 @@ static PetscErrorCode GetFactorThroughAIJ(Mat A, MatSolverType stype, MatFactorT
   if (ops->iccsym) (*F)->ops->iccfactorsymbolic = ICCSymbolic;
   PetscCall(PetscContainerCreate(PETSC_COMM_SELF, &c));
   PetscCall(PetscContainerSetPointer(c, ops));
-  PetscCall(PetscContainerSetUserDestroy(c, FactorOpsDestroy));
+  PetscCall(GILUContainerSetFree(c));
   PetscCall(PetscObjectCompose((PetscObject)*F, "MatStencilGPU_FactorOps", (PetscObject)c));
   PetscCall(PetscContainerDestroy(&c));
   PetscFunctionReturn(PETSC_SUCCESS);

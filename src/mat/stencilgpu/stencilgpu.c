@@ -849,7 +849,7 @@ static PetscErrorCode ComposeAIJPreallocation(Mat A, PetscBool on)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode MatSetFromOptions_StencilGPU(Mat A, PetscOptionItems *PetscOptionsObject)
+static PetscErrorCode MatSetFromOptions_StencilGPU(Mat A, GILUOptionItems PetscOptionsObject)
 {
   PetscFunctionBegin;
   PetscCall(ComposeAIJPreallocation(A, PETSC_FALSE));

@@ -489,7 +489,7 @@ PetscErrorCode PCATSILUGetBackend(PC pc, PetscGILUBackendType *v)
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscValidPointer(v, 2);
+  PetscAssertPointer(v, 2);
   PetscUseMethod(pc, "PCATSILUGetBackend_C", (PC, PetscGILUBackendType *), (pc, v));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -430,7 +430,7 @@ static PetscErrorCode PCApply_ATSILU(PC pc, Vec x, Vec y)
 
   PetscFunctionBegin;
   if (ats->zerorow >= 0) { /* the factorization failed: let the Krylov method see it */
-    PetscCall(VecSetInf(y));
+    PetscCall(VecFlag(y, 1));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscLogEventBegin(GILU_ATSILUApply, pc, x, y, 0));
@@ -467,7 +467,7 @@ static PetscErrorCode PCApplyTranspose_ATSILU(PC pc, Vec x, Vec y)
 
   PetscFunctionBegin;
   if (ats->zerorow >= 0) {
-    PetscCall(VecSetInf(y));
+    PetscCall(VecFlag(y, 1));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscLogEventBegin(GILU_ATSILUApply, pc, x, y, 0));
@@ -558,7 +558,7 @@ static PetscErrorCode PCView_ATSILU(PC pc, PetscViewer viewer)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCSetFromOptions_ATSILU(PC pc, PetscOptionItems *PetscOptionsObject)
+static PetscErrorCode PCSetFromOptions_ATSILU(PC pc, GILUOptionItems PetscOptionsObject)
 {
   PC_ATSILU           *ats = (PC_ATSILU *)pc->data;
   PetscBool            flg, b;

@@ -214,7 +214,7 @@ static PetscErrorCode PCApply_FGDD(PC pc, Vec x, Vec y)
 
   PetscFunctionBegin;
   if (f->zerorow >= 0) { /* the factorization failed: let the Krylov method see it */
-    PetscCall(VecSetInf(y));
+    PetscCall(VecFlag(y, 1));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscLogEventBegin(GILU_FGDDApply, pc, x, y, 0));
@@ -252,7 +252,7 @@ static PetscErrorCode PCApplyTranspose_FGDD(PC pc, Vec x, Vec y)
 
   PetscFunctionBegin;
   if (fg->f.zerorow >= 0) {
-    PetscCall(VecSetInf(y));
+    PetscCall(VecFlag(y, 1));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscLogEventBegin(GILU_FGDDApply, pc, x, y, 0));
@@ -324,7 +324,7 @@ static PetscErrorCode PCView_FGDD(PC pc, PetscViewer viewer)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCSetFromOptions_FGDD(PC pc, PetscOptionItems *PetscOptionsObject)
+static PetscErrorCode PCSetFromOptions_FGDD(PC pc, GILUOptionItems PetscOptionsObject)
 {
   PC_FGDD             *fg = (PC_FGDD *)pc->data;
   PetscInt             rows, box[3] = {0, 0, 0}, nbox = 3;
@@ -669,7 +669,7 @@ PetscErrorCode PCFGDDGetBackend(PC pc, PetscGILUBackendType *backend)
 {
   PetscFunctionBegin;
   PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscValidPointer(backend, 2);
+  PetscAssertPointer(backend, 2);
   PetscUseMethod(pc, "PCFGDDGetBackend_C", (PC, PetscGILUBackendType *), (pc, backend));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -125,7 +125,7 @@ PetscErrorCode SparsifyLocalIsSymmetric(const SparsifyLocal *L, PetscReal tol, P
           }
         }
     }
-  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &ok, 1, MPIU_BOOL, MPI_LAND, PetscObjectComm((PetscObject)L->A)));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &ok, 1, GILU_MPI_BOOL, MPI_LAND, PetscObjectComm((PetscObject)L->A)));
   *sym = ok;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -547,7 +547,7 @@ static PetscErrorCode PCView_Sparsify(PC pc, PetscViewer viewer)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCSetFromOptions_Sparsify(PC pc, PetscOptionItems *PetscOptionsObject)
+static PetscErrorCode PCSetFromOptions_Sparsify(PC pc, GILUOptionItems PetscOptionsObject)
 {
   PC_Sparsify *sp = (PC_Sparsify *)pc->data;
   PetscReal    ratios[PC_SPARSIFY_MAX_RATIOS], v;

@@ -382,7 +382,7 @@ PetscErrorCode PCApply_StructILU(PC pc, Vec x, Vec y)
   PetscFunctionBegin;
   if (ilu->empty) PetscFunctionReturn(PETSC_SUCCESS); /* no local entries */
   if (ilu->zerorow >= 0) { /* the factorization failed: let the Krylov method see it */
-    PetscCall(VecSetInf(y));
+    PetscCall(VecFlag(y, 1));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (ilu->eisenstat) { /* the preconditioner of the transformed system: D (the sweeps are in the operator) */
@@ -433,7 +433,7 @@ PetscErrorCode PCApplyTranspose_StructILU(PC pc, Vec x, Vec y)
     PetscCheck(flg, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCApplyTranspose() of -pc_structilu_distributed needs a factor stencil whose lower offsets are its upper ones negated (a structurally symmetric matrix); use -pc_structilu_distributed 0 (block Jacobi) with a method that needs transposed solves");
   }
   if (ilu->zerorow >= 0) {
-    PetscCall(VecSetInf(y));
+    PetscCall(VecFlag(y, 1));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (ilu->fallback) { /* not a structured grid: the general factor's transposed solve */
@@ -474,7 +474,7 @@ static PetscErrorCode MatMult_StructILUEisenstat(Mat S, Vec x, Vec y)
   ilu = (PC_StructILU *)pc->data;
   if (ilu->empty) PetscFunctionReturn(PETSC_SUCCESS);
   if (ilu->zerorow >= 0) { /* the factorization failed: let the Krylov method see it */
-    PetscCall(VecSetInf(y));
+    PetscCall(VecFlag(y, 1));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscLogEventBegin(GILU_StructILUApply, pc, x, y, 0));

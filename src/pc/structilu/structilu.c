@@ -205,7 +205,7 @@ static PetscErrorCode PCView_StructILU(PC pc, PetscViewer viewer)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCSetFromOptions_StructILU(PC pc, PetscOptionItems *PetscOptionsObject)
+static PetscErrorCode PCSetFromOptions_StructILU(PC pc, GILUOptionItems PetscOptionsObject)
 {
   PC_StructILU        *ilu     = (PC_StructILU *)pc->data;
   PetscInt             grid[3] = {0, 0, 0}, ngrid = 3, dof, levels, threads;
