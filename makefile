@@ -37,7 +37,7 @@ PREFIX        ?= /usr/local
 CHECK_JOBS    ?= 2
 
 # goals that must not configure (or install packages) on a fresh clone
-PG_NOCONF_GOALS := clean distclean help gpu-validate check-petsc-cuda
+PG_NOCONF_GOALS := clean distclean help gpu-validate check-petsc-cuda check-compile
 PG_NEED_CONF    := $(if $(MAKECMDGOALS),$(filter-out $(PG_NOCONF_GOALS),$(MAKECMDGOALS)),all)
 
 # ------------------------------------------------------------------------------------------------ configure
@@ -183,6 +183,17 @@ $(PG_TESTLIB): $(PG_TEST_OBJS) $(PG_TEST_OBJLIST) $(PG_LIB) $(PG_CUDA_LIB_IF)
 	  -Wl,-rpath,$(PETSCGILU_DIR)/lib -L$(PETSCGILU_DIR)/lib -lpetscgilu $(OPENMP_FLAG) $(PG_TEST_CUDA_LIBS) $(PETSC_LIB) $(LDFLAGS)
 
 -include $(PG_OBJS:.o=.d) $(PG_CUDA_OBJS:.o=.d) $(PG_TEST_OBJS:.o=.d)
+
+# compile only, link nothing: every object of both libraries (the emulated kernels included) and every program of
+# tests/ and tutorials/ with the harness's flags. A configured, unbuilt PETSc is enough, so make check-compile runs it
+# against a newer PETSc's headers in minutes (PETSc's API drift shows before a user meets it)
+PG_PROG_OBJS := $(patsubst $(PETSCGILU_DIR)/%.c,$(PG_OBJDIR)/programs/%.o,$(wildcard $(PETSCGILU_DIR)/tests/*.c $(PETSCGILU_DIR)/tutorials/*.c))
+objects: $(PG_OBJS) $(PG_TEST_OBJS) $(PG_PROG_OBJS)
+$(PG_OBJDIR)/programs/%.o: $(PETSCGILU_DIR)/%.c $(PG_CONFVARS)
+	@mkdir -p $(@D)
+	$(call pg_say,CC,$<)
+	$(PG_Q)$(PCC) -c $(PCC_FLAGS) $(CCPPFLAGS) $(OPENMP_FLAG) $(PG_INCLUDES) $(PG_CWARN) $(CFLAGS) -MMD -MP -MF $(@:.o=.d) -MT $@ $< -o $@
+-include $(PG_PROG_OBJS:.o=.d)
 
 # (re)configure explicitly, e.g. make configure PETSCGILU_WITH_CUDA=0
 configure: FORCE
@@ -336,6 +347,10 @@ gpu-validate: FORCE
 # against the PETSc a GPU user has (--with-cuda): Debian's CUDA 11.8 toolkit and PETSc 3.18 source, PETSc built once in
 # ~/.cache/petscgilu (PETSCGILU_CACHE), this tree copied and built there against it, its device-free tests run; the
 # user's build/ is not touched (tests/petsc-cuda/run; about an hour the first time on 2 cores, then ~15 minutes)
+# the sources against PETSc 3.22.5's headers (or PETSC_DIR/PETSC_ARCH's): configured there, compiled, nothing linked
+check-compile: FORCE
+	@$(PETSCGILU_DIR)/tests/compile-check
+
 check-petsc-cuda: FORCE
 	@$(PETSCGILU_DIR)/tests/petsc-cuda/run
 
@@ -419,6 +434,10 @@ help: FORCE
 	@echo "                 bjacobi (2 ranks), hypre euclid/pilut/boomeramg on the stencil problems + STREAM, then the"
 	@echo "                 feature suites; writes build/bench/results/<date>-<host>.{json,md}, plots; PUBLISH=1: also the"
 	@echo "                 one report in bench/results/ (replacing the previous one)"
+	@echo "  check-compile  compile the library, the test library, tests/ and tutorials/ (no link) with warnings as errors"
+	@echo "                 against PETSc 3.22.5, unpacked and configured once in ~/.cache/petscgilu (config/petsc-3.22), or"
+	@echo "                 against PETSC_DIR= PETSC_ARCH= (configured is enough); CI runs it (tests/compile-check)"
+	@echo "  objects        compile every object and program without linking (what check-compile runs)"
 	@echo "  check-petsc-cuda  build a CUDA-enabled PETSc 3.18 once (Debian's CUDA 11.8 toolkit from non-free, PETSc's source"
 	@echo "                 package; in ~/.cache/petscgilu), build a copy of this tree against it with the same nvcc, check"
 	@echo "                 that the CUDA-vector branches are compiled and run make check there (no GPU needed; about an"
@@ -448,4 +467,4 @@ help: FORCE
 	@echo "one harness test:  make check s='tests-ex1_1'   or   make -f gmakefile.test test s='tests-ex1_1'"
 
 FORCE:
-.PHONY: all check check-mutations check-petsc-cuda check-gpu gpu-validate run bench bench-quick bench-gpu bench-matrices install configure format clean distclean help print-test check-test-errors cleantest FORCE
+.PHONY: all objects check check-compile check-mutations check-petsc-cuda check-gpu gpu-validate run bench bench-quick bench-gpu bench-matrices install configure format clean distclean help print-test check-test-errors cleantest FORCE
