@@ -4,9 +4,9 @@
    the method: row-oriented IKJ ILU with PETSc's operations in PETSc's order, chunked or level-set schedule).
 */
 #include <petscgilu/private/wait.h>
-#include <petsc/private/kernels/blockinvert.h> /* PETSc's inversions of small blocks (its BAIJ factorizations') */
 #include <petscgilu/private/giluimpl.h>
 #include <petscgilu/private/stencil.h>
+#include <petscgilu/private/blockinv.h>
 #include <petscgiluconf.h>
 #include <petscgilu/private/levels.h>
 #include "gilufactorimpl.h"
@@ -237,7 +237,7 @@ static inline void FactorRow(const Mat_GILUFactor *f, PetscInt i, const PetscInt
   just before its diagonal block at UdPos(f, i), which is stored inverted). A block of the work row that is exactly zero is
   skipped; a multiplier is the block times the inverted pivot block, and each U block is updated by A -= B C with the
   product summed first, in PETSc's order of operations (its kernels A_gets_A_times_B_<bs> and
-  A_gets_A_minus_B_times_C_<bs>); the pivot block is inverted by PETSc's own PetscKernel_A_gets_inverse_A_<bs>() with
+  A_gets_A_minus_B_times_C_<bs>); the pivot block is inverted as PETSc's PetscKernel_A_gets_inverse_A_<bs>() does (GILUBlockInvertLINPACK()) with
   PETSc's shift argument (block size 4: zero unless the shift type is inblocks). So the factors are PETSc's bits.
 */
 static inline void BlockTimesRight(PetscInt bs, MatScalar *PETSC_RESTRICT A, const MatScalar *PETSC_RESTRICT B)
@@ -267,25 +267,9 @@ static inline void BlockMinusProduct(PetscInt bs, MatScalar *PETSC_RESTRICT A, c
 
 static inline PetscErrorCode BlockInvert(PetscInt bs, MatScalar *v, PetscReal shift, PetscBool *zero)
 {
-  PetscInt  ipvt[5];
-  MatScalar work[25];
-
-  switch (bs) {
-  case 2:
-    return PetscKernel_A_gets_inverse_A_2(v, shift, PETSC_TRUE, zero);
-  case 3:
-    return PetscKernel_A_gets_inverse_A_3(v, shift, PETSC_TRUE, zero);
-  case 4:
-    return PetscKernel_A_gets_inverse_A_4(v, shift, PETSC_TRUE, zero);
-  case 5:
-    return PetscKernel_A_gets_inverse_A_5(v, ipvt, work, shift, PETSC_TRUE, zero);
-  case 6:
-    return PetscKernel_A_gets_inverse_A_6(v, shift, PETSC_TRUE, zero);
-  case 7:
-    return PetscKernel_A_gets_inverse_A_7(v, shift, PETSC_TRUE, zero);
-  default:
-    return PETSC_ERR_SUP;
-  }
+  if (bs < 2 || bs > 7) return PETSC_ERR_SUP;
+  GILUBlockInvertLINPACK(bs, v, shift, zero);
+  return PETSC_SUCCESS;
 }
 
 static inline void FactorRowBAIJ(const Mat_GILUFactor *f, PetscInt i, const PetscInt *ai, const PetscInt *aj, const MatScalar *aa, const PetscInt *r, const PetscInt *ic, PetscReal shift, MatScalar *PETSC_RESTRICT fa, MatScalar *PETSC_RESTRICT rtmp, PivotInfo *pi)

@@ -9,9 +9,9 @@
    DMLocalToGlobal(ADD_VALUES)). The lines are shared among the OpenMP threads.
 */
 #include <petsc/private/matimpl.h>
-#include <petsc/private/kernels/blockinvert.h>
 #include <petscdmda.h>
 #include <petscgilu/private/stencilgpu.h>
+#include <petscgilu/private/blockinv.h>
 #include <petscgilu/private/backend.h>
 #include <petscgiluconf.h>
 
@@ -381,8 +381,8 @@ PetscErrorCode MatNorm_StencilGPU(Mat A, NormType type, PetscReal *nrm)
 
 /*
   MatInvertBlockDiagonal() (PCPBJACOBI): the inverses of the diagonal blocks of the matrix's block
-  size (the DoF, or 1), column-major as MatInvertBlockDiagonal_SeqAIJ() returns them, computed with
-  the same kernels, read from the stencil's centre offset. A singular block sets the matrix's
+  size (the DoF, or 1), column-major as MatInvertBlockDiagonal_SeqAIJ() returns them, computed as
+  PETSc's kernels compute them (GILUBlockInvertLINPACK() up to 7), read from the stencil's centre offset. A singular block sets the matrix's
   factor error (MAT_FACTOR_NUMERIC_ZEROPIVOT) unless the matrix errors on failure.
 */
 PetscErrorCode MatInvertBlockDiagonal_StencilGPU(Mat A, const PetscScalar **values)
@@ -420,29 +420,10 @@ PetscErrorCode MatInvertBlockDiagonal_StencilGPU(Mat A, const PetscScalar **valu
 
       for (PetscInt a = 0; a < bs; a++)
         for (PetscInt e = 0; e < bs; e++) v[a + e * bs] = blk[a * bs + e];
-      switch (bs) {
-      case 2:
-        PetscCall(PetscKernel_A_gets_inverse_A_2(v, 0.0, allowzeropivot, &z));
-        break;
-      case 3:
-        PetscCall(PetscKernel_A_gets_inverse_A_3(v, 0.0, allowzeropivot, &z));
-        break;
-      case 4:
-        PetscCall(PetscKernel_A_gets_inverse_A_4(v, 0.0, allowzeropivot, &z));
-        break;
-      case 5: {
-        PetscInt    ipvt[5];
-        PetscScalar w[25];
-
-        PetscCall(PetscKernel_A_gets_inverse_A_5(v, ipvt, w, 0.0, allowzeropivot, &z));
-      } break;
-      case 6:
-        PetscCall(PetscKernel_A_gets_inverse_A_6(v, 0.0, allowzeropivot, &z));
-        break;
-      case 7:
-        PetscCall(PetscKernel_A_gets_inverse_A_7(v, 0.0, allowzeropivot, &z));
-        break;
-      default: /* the project's kernel on the row-major block, transposed back */
+      if (bs <= 7) { /* PETSc's inversion (PetscKernel_A_gets_inverse_A_<bs>), bit for bit */
+        GILUBlockInvertLINPACK(bs, v, 0.0, &z);
+        PetscCheck(!z || allowzeropivot, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "Zero pivot in the diagonal block of grid point %" PetscInt_FMT, b);
+      } else { /* the project's kernel on the row-major block, transposed back */
         z = PetscNot(GILUBlockInvert(bs, blk, work, 0.0));
         PetscCheck(!z || allowzeropivot, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "Singular diagonal block %" PetscInt_FMT, b);
         for (PetscInt a = 0; a < bs; a++)
