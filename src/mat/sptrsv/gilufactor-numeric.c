@@ -320,7 +320,6 @@ PetscErrorCode MatGILUFactorNumeric_Seq(Mat B, Mat A, const MatFactorInfo *info,
   const PetscInt    *ai, *aj, *r;
   const MatScalar   *aa;
   MatScalar         *fa = NULL, *aab = NULL;
-  PetscMemType       mtype;
   PivotInfo         *pinfo, all;
   PetscInt           nt, shifttype = (PetscInt)info->shifttype, nbA;
   const PetscReal    zeropivot = info->zeropivot, shiftamount = info->shiftamount;
@@ -342,16 +341,15 @@ PetscErrorCode MatGILUFactorNumeric_Seq(Mat B, Mat A, const MatFactorInfo *info,
     PetscCall(ISRestoreIndices(f->col, &c));
   }
   ic = f->ic;
+  /* the host's rows (block rows of BAIJ; AIJ's without inode compression): a device matrix (MATSEQAIJCUSPARSE) keeps
+     them on the host too, where MatSeqAIJGetCSRAndMemType() would give its device copy */
+  PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, baij, &nbA, &ai, &aj, &done));
+  PetscCheck(done && nbA == nb, PETSC_COMM_SELF, PETSC_ERR_SUP, "Cannot read the rows of the matrix");
   if (baij) {
-    PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_TRUE, &nbA, &ai, &aj, &done));
-    PetscCheck(done && nbA == nb, PETSC_COMM_SELF, PETSC_ERR_SUP, "Cannot read the block rows of the matrix");
     PetscCall(MatSeqBAIJGetArray(A, &aab));
     aa = aab;
     PetscCall(MatSeqBAIJGetArray(f->F, &fa));
-  } else {
-    PetscCall(MatSeqAIJGetCSRAndMemType(A, &ai, &aj, NULL, &mtype));
-    PetscCall(MatSeqAIJGetArrayRead(A, &aa));
-  }
+  } else PetscCall(MatSeqAIJGetArrayRead(A, &aa));
 #define GILU_FACTOR_ROW(i, rt, pi) \
   do { \
     if (baij) FactorRowBAIJ(f, i, ai, aj, aa, r, ic, bshift, fa, rt, pi); \
@@ -433,8 +431,8 @@ PetscErrorCode MatGILUFactorNumeric_Seq(Mat B, Mat A, const MatFactorInfo *info,
   PetscCall(PetscFree(pinfo));
 #undef GILU_FACTOR_ROW
   PetscCall(ISRestoreIndices(f->row, &r));
+  PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, baij, &nbA, &ai, &aj, &done));
   if (baij) {
-    PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_TRUE, &nbA, &ai, &aj, &done));
     PetscCall(MatSeqBAIJRestoreArray(A, &aab));
     PetscCall(MatSeqBAIJRestoreArray(f->F, &fa));
   } else PetscCall(MatSeqAIJRestoreArrayRead(A, &aa));

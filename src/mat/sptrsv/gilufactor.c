@@ -235,13 +235,15 @@ static PetscErrorCode MatGILUFactorGetPatternILU0(Mat B, Mat A)
   Mat_GILUFactor *f   = (Mat_GILUFactor *)B->data;
   const PetscInt  nb  = f->nb, *ai, *aj, *fi, *fj;
   PetscInt        nzL = 0, nzU = 0;
-  PetscMemType    mtype;
-  PetscBool       baij;
+  PetscInt        m;
+  PetscBool       baij, done;
   MatInfo         finfo;
 
   PetscFunctionBegin;
   if (f->pattern || !f->F || f->bs != 1 || !f->identity || (PetscInt)f->sinfo.levels != 0) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(MatSeqAIJGetCSRAndMemType(A, &ai, &aj, NULL, &mtype));
+  /* the host's rows, not inode-compressed (MatSeqAIJGetCSRAndMemType() gives a MATSEQAIJCUSPARSE's device copy) */
+  PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &m, &ai, &aj, &done));
+  PetscCheck(done && m == nb, PETSC_COMM_SELF, PETSC_ERR_SUP, "Cannot read the rows of the matrix");
   for (PetscInt i = 0; i < nb; i++)
     for (PetscInt k = ai[i]; k < ai[i + 1]; k++) {
       nzL += aj[k] < i;
@@ -251,6 +253,7 @@ static PetscErrorCode MatGILUFactorGetPatternILU0(Mat B, Mat A)
   PetscCall(MatGetInfo(f->F, MAT_LOCAL, &finfo));
   if (baij || fi[nb] != nzL || (PetscInt)finfo.nz_used != nzL + nzU + nb) { /* not the pattern of A: read PETSc's */
     PetscCall(FactorRestoreIJ(f->F, baij, &fi, &fj));
+    PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &m, &ai, &aj, &done));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(FactorRestoreIJ(f->F, baij, &fi, &fj));
@@ -269,6 +272,7 @@ static PetscErrorCode MatGILUFactorGetPatternILU0(Mat B, Mat A)
     f->Li[i + 1] = p;
     f->Ui[i + 1] = q;
   }
+  PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &m, &ai, &aj, &done));
   f->pattern  = PETSC_TRUE;
   f->analyzed = PETSC_FALSE;
   f->patternid++;
