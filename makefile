@@ -344,13 +344,13 @@ bench-gpu: all
 gpu-validate: FORCE
 	@$(PETSCGILU_DIR)/tests/gpu/validate $(GPU_VALIDATE_ARGS)
 
-# against the PETSc a GPU user has (--with-cuda): Debian's CUDA 11.8 toolkit and PETSc 3.18 source, PETSc built once in
-# ~/.cache/petscgilu (PETSCGILU_CACHE), this tree copied and built there against it, its device-free tests run; the
-# user's build/ is not touched (tests/petsc-cuda/run; about an hour the first time on 2 cores, then ~15 minutes)
 # the sources against PETSc 3.22.5's headers (or PETSC_DIR/PETSC_ARCH's): configured there, compiled, nothing linked
 check-compile: FORCE
 	@$(PETSCGILU_DIR)/tests/compile-check
 
+# against the PETSc a GPU user has, built --with-cuda (PETSC_DIR= PETSC_ARCH=; doc/building.md): this tree copied and
+# built there against it with its nvcc, its CUDA-PETSc branches checked, its device-free tests run (with a GPU also
+# the GPU-resident solves); the user's build/ is not touched (tests/petsc-cuda/run)
 check-petsc-cuda: FORCE
 	@$(PETSCGILU_DIR)/tests/petsc-cuda/run
 
@@ -438,10 +438,9 @@ help: FORCE
 	@echo "                 against PETSc 3.22.5, unpacked and configured once in ~/.cache/petscgilu (config/petsc-3.22), or"
 	@echo "                 against PETSC_DIR= PETSC_ARCH= (configured is enough); CI runs it (tests/compile-check)"
 	@echo "  objects        compile every object and program without linking (what check-compile runs)"
-	@echo "  check-petsc-cuda  build a CUDA-enabled PETSc 3.18 once (Debian's CUDA 11.8 toolkit from non-free, PETSc's source"
-	@echo "                 package; in ~/.cache/petscgilu), build a copy of this tree against it with the same nvcc, check"
-	@echo "                 that the CUDA-vector branches are compiled and run make check there (no GPU needed; about an"
-	@echo "                 hour the first time on 2 cores, ~15 min after; tests/petsc-cuda/run, PETSCGILU_CACHE=, s=)"
+	@echo "  check-petsc-cuda PETSC_DIR= PETSC_ARCH=  against a PETSc built --with-cuda (doc/building.md: PETSc 3.25 with"
+	@echo "                 CUDA 13): a copy of this tree built there with PETSc's nvcc, the CUDA-vector branches checked,"
+	@echo "                 make check there (no GPU needed; with one also ex45/ex19 on CUDA vectors; tests/petsc-cuda/run)"
 	@echo "  check-gpu      device tests, cuSPARSE baselines and petsc-examples on a GPU (says so and exits 0 when there is none)"
 	@echo "  bench-gpu      StructILU kernels vs cuSPARSE and end-to-end solves on a GPU (bench/gpu/run.py)"
 	@echo "  gpu-validate   on a GPU machine, in one go: install-deps, build with CUDA, check-gpu with a watchdog (a hang"

@@ -5,8 +5,9 @@
    - PETSc built with CUDA (PETSC_HAVE_CUDA), petscgilu built with CUDA, back-end cuda and a CUDA vector
      (VECSEQCUDA, VECMPICUDA, VECCUDA): the kernels read and write the vector's own device array
      (VecCUDAGetArrayRead()/VecCUDAGetArrayWrite()), no copy. Debian's PETSc has no CUDA: this branch is compiled
-     and linked by make check-petsc-cuda (tests/petsc-cuda/run: PETSc 3.18 built with CUDA 11.8), and run only on a
-     GPU (make gpu-validate); it uses PETSc's documented API (petscvec.h, the same in 3.18 and newer releases).
+     and linked by make check-petsc-cuda against a PETSc built --with-cuda (PETSc 3.25 with CUDA 13, doc/building.md),
+     and ran on an H100 (bench/results/gpu-krylov-2026-11-27-h100.md: no copy in 63-1172 applies); it uses PETSc's
+     documented API (petscvec.h, the same in 3.18 and newer releases).
    - Otherwise (Debian's host-only PETSc, host vectors, or the emulation cudaemu): the input is copied into the
      caller's device buffer and the result back from it in each apply, through GILUDeviceCopyToDevice/ToHost of
      the back-end's build, which log the copies (events GILUCopyToGPU / GILUCopyToCPU of -log_view).

@@ -130,7 +130,7 @@ GILU_DEVICE_GETOPS_DECLARE(GILUDeviceGetOps, GILUDeviceOps)
 /* ------------------------------------------------------------------------------------------ vectors on the device
    src/sys/device-vec.c: a device pointer to a Vec's local values for the kernels of the cuda or cudaemu back-end.
    With a CUDA-enabled PETSc, petscgilu built with CUDA, the cuda back-end and a CUDA vector: the vector's own device
-   array, no copy (compiled by make check-petsc-cuda: Debian's PETSc has no CUDA). Otherwise the values
+   array, no copy (compiled by make check-petsc-cuda against a PETSc built --with-cuda: Debian's has no CUDA). Otherwise the values
    go through the caller's device buffer (at least the local size): copied in by GetRead, back by RestoreWrite, logged
    as GILUCopyToGPU / GILUCopyToCPU. Restore the write array only after the kernels completed. */
 PETSC_INTERN PetscErrorCode GILUVecIsDeviceNative(Vec, PetscGILUBackendType, PetscBool *);
