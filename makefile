@@ -213,6 +213,10 @@ export OMPI_MCA_rmaps_base_oversubscribe := 1
 export OMPI_MCA_btl ?= self,vader
 export OMPI_MCA_pml ?= ob1
 check: export OMP_NUM_THREADS := 1
+# every test run with PETSc 3.22's harness checks on every PETSc: -checkfunctionlist (a destroyed object left no
+# composed function behind) and the unused-options report off (tests give options of several types with one output;
+# PETSc >= 3.19 prints the report by default, 3.18 only in debug builds)
+check: export PETSC_OPTIONS := $(strip $(PETSC_OPTIONS) -checkfunctionlist -options_left no)
 # every mpiexec of the tests in a session directory of its own (tests/mpiexec-session says why); PETSc's harness
 # scripts run $PETSCMPIEXEC
 check: export PETSCGILU_MPIEXEC := $(MPIEXEC)

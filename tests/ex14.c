@@ -162,6 +162,11 @@ int main(int argc, char **argv)
          suffix: structilu
          args: -pc_type structilu -ksp_type {{gmres bicg}}
       test:
+         # every event of a parallel object synchronizes its processes under -log_sync (PETSc's harness turns it on
+         # with -petsc_ci since 3.19): a process that owns nothing must not skip one (it hung the others)
+         suffix: log_sync
+         args: -pc_type structilu -log_sync -log_view :/dev/null -transpose {{0 1}}
+      test:
          suffix: asm
          args: -pc_type asm -sub_pc_type ilu
       test:

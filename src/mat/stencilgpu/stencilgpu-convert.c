@@ -113,8 +113,9 @@ static PetscErrorCode MatConvert_XAIJ_StencilGPU(Mat A, MatType newtype, MatReus
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Composes the conversions from AIJ and BAIJ on A (PETSc's MatConvert() queries the target type's new matrix) */
-PetscErrorCode MatStencilGPUComposeConversions(Mat A)
+/* Composes the conversions from AIJ and BAIJ on A (PETSc's MatConvert() queries the target type's new matrix), or
+   with compose false clears them (MatDestroy(): every composed function is cleared, as -checkfunctionlist checks) */
+PetscErrorCode MatStencilGPUComposeConversions(Mat A, PetscBool compose)
 {
   const char *from[] = {MATSEQAIJ, MATMPIAIJ, MATSEQBAIJ, MATMPIBAIJ}, *to[] = {MATSEQSTENCILGPU, MATMPISTENCILGPU};
   char        name[128];
@@ -123,7 +124,7 @@ PetscErrorCode MatStencilGPUComposeConversions(Mat A)
   for (size_t i = 0; i < PETSC_STATIC_ARRAY_LENGTH(from); i++)
     for (size_t j = 0; j < PETSC_STATIC_ARRAY_LENGTH(to); j++) {
       PetscCall(PetscSNPrintf(name, sizeof(name), "MatConvert_%s_%s_C", from[i], to[j]));
-      PetscCall(PetscObjectComposeFunction((PetscObject)A, name, MatConvert_XAIJ_StencilGPU));
+      PetscCall(PetscObjectComposeFunction((PetscObject)A, name, compose ? MatConvert_XAIJ_StencilGPU : NULL));
     }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -709,6 +709,7 @@ static PetscErrorCode MatDestroy_StencilGPU(Mat A)
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatInodeAdjustForInodes_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatSeqAIJSetPreallocation_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)A, "MatMPIAIJSetPreallocation_C", NULL));
+  PetscCall(MatStencilGPUComposeConversions(A, PETSC_FALSE));
   PetscCall(PetscFree(A->data));
   PetscCall(PetscObjectChangeTypeName((PetscObject)A, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -947,7 +948,7 @@ PETSC_EXTERN PetscErrorCode MatCreate_StencilGPU(Mat A)
   A->ops->invertblockdiagonal   = MatInvertBlockDiagonal_StencilGPU;
   PetscCall(PetscObjectChangeTypeName((PetscObject)A, sg->size == 1 ? MATSEQSTENCILGPU : MATMPISTENCILGPU));
   PetscCall(MatStencilGPUSetColoringOps(A));
-  PetscCall(MatStencilGPUComposeConversions(A));
+  PetscCall(MatStencilGPUComposeConversions(A, PETSC_TRUE));
   PetscCall(MatStencilGPUSetAIJOps(A));
   PetscCall(ComposeAIJPreallocation(A, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -422,6 +422,8 @@ static PetscErrorCode PCATSILUApplyDevice(PC_ATSILU *ats, PetscGILUBackendType b
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the applies log their event without the PC: a process whose factorization failed returns before it, and an event
+   of a parallel object synchronizes its processes under -log_sync (-petsc_ci); see PCApply_StructILU() */
 static PetscErrorCode PCApply_ATSILU(PC pc, Vec x, Vec y)
 {
   PC_ATSILU         *ats = (PC_ATSILU *)pc->data;
@@ -433,7 +435,7 @@ static PetscErrorCode PCApply_ATSILU(PC pc, Vec x, Vec y)
     PetscCall(VecFlag(y, 1));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(PetscLogEventBegin(GILU_ATSILUApply, pc, x, y, 0));
+  PetscCall(PetscLogEventBegin(GILU_ATSILUApply, 0, x, y, 0));
   if (ats->trisolve == PC_ATSILU_TRISOLVE_EXACT) {
     PetscGILUBackendType lb, ub;
 
@@ -441,7 +443,7 @@ static PetscErrorCode PCApply_ATSILU(PC pc, Vec x, Vec y)
     PetscCall(GILUTriGetSolveBackend(ats->tru, &ub));
     if (lb == ub && lb != PETSCGILU_BACKEND_HOST) {
       PetscCall(PCATSILUApplyDevice(ats, lb, x, y));
-      PetscCall(PetscLogEventEnd(GILU_ATSILUApply, pc, x, y, 0));
+      PetscCall(PetscLogEventEnd(GILU_ATSILUApply, 0, x, y, 0));
       PetscFunctionReturn(PETSC_SUCCESS);
     }
   }
@@ -453,7 +455,7 @@ static PetscErrorCode PCApply_ATSILU(PC pc, Vec x, Vec y)
   } else PetscCall(PCATSILUApplyJacobi(ats, PETSC_FALSE, xa, ya));
   PetscCall(VecRestoreArrayWrite(y, &ya));
   PetscCall(VecRestoreArrayRead(x, &xa));
-  PetscCall(PetscLogEventEnd(GILU_ATSILUApply, pc, x, y, 0));
+  PetscCall(PetscLogEventEnd(GILU_ATSILUApply, 0, x, y, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -470,7 +472,7 @@ static PetscErrorCode PCApplyTranspose_ATSILU(PC pc, Vec x, Vec y)
     PetscCall(VecFlag(y, 1));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(PetscLogEventBegin(GILU_ATSILUApply, pc, x, y, 0));
+  PetscCall(PetscLogEventBegin(GILU_ATSILUApply, 0, x, y, 0));
   if (ats->trisolve == PC_ATSILU_TRISOLVE_EXACT && !ats->trut) {
     const PetscInt n = ats->L.n, bs = ats->bs > 0 ? ats->bs : 1;
     const char    *prefix;
@@ -493,7 +495,7 @@ static PetscErrorCode PCApplyTranspose_ATSILU(PC pc, Vec x, Vec y)
   } else PetscCall(PCATSILUApplyJacobi(ats, PETSC_TRUE, xa, ya));
   PetscCall(VecRestoreArrayWrite(y, &ya));
   PetscCall(VecRestoreArrayRead(x, &xa));
-  PetscCall(PetscLogEventEnd(GILU_ATSILUApply, pc, x, y, 0));
+  PetscCall(PetscLogEventEnd(GILU_ATSILUApply, 0, x, y, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

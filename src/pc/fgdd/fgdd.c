@@ -205,6 +205,7 @@ static PetscErrorCode PCSetUp_FGDD(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the event without the PC, as PCApply_StructILU() says why (a process that returns before it) */
 static PetscErrorCode PCApply_FGDD(PC pc, Vec x, Vec y)
 {
   PC_FGDD           *fg = (PC_FGDD *)pc->data;
@@ -217,7 +218,7 @@ static PetscErrorCode PCApply_FGDD(PC pc, Vec x, Vec y)
     PetscCall(VecFlag(y, 1));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(PetscLogEventBegin(GILU_FGDDApply, pc, x, y, 0));
+  PetscCall(PetscLogEventBegin(GILU_FGDDApply, 0, x, y, 0));
   if (fg->threads > 0) fg->f.nthreads = fg->threads;
   else PetscCall(GILUGetNumThreads(&fg->f.nthreads));
   if (fg->ran == PETSCGILU_BACKEND_HOST) {
@@ -239,7 +240,7 @@ static PetscErrorCode PCApply_FGDD(PC pc, Vec x, Vec y)
     PetscCall(GILUVecRestoreDeviceArrayWrite(y, fg->ran, &ya));
     PetscCall(GILUVecRestoreDeviceArrayRead(x, fg->ran, &xa));
   }
-  PetscCall(PetscLogEventEnd(GILU_FGDDApply, pc, x, y, 0));
+  PetscCall(PetscLogEventEnd(GILU_FGDDApply, 0, x, y, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -255,7 +256,7 @@ static PetscErrorCode PCApplyTranspose_FGDD(PC pc, Vec x, Vec y)
     PetscCall(VecFlag(y, 1));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(PetscLogEventBegin(GILU_FGDDApply, pc, x, y, 0));
+  PetscCall(PetscLogEventBegin(GILU_FGDDApply, 0, x, y, 0));
   fg->f.nthreads = fg->threads;
   fg->transposed = PETSC_TRUE;
   PetscCall(VecGetArrayRead(x, &xa));
@@ -263,7 +264,7 @@ static PetscErrorCode PCApplyTranspose_FGDD(PC pc, Vec x, Vec y)
   PetscCall(FGDDApplyTranspose_Host(&fg->f, xa, fg->work, ya));
   PetscCall(VecRestoreArrayWrite(y, &ya));
   PetscCall(VecRestoreArrayRead(x, &xa));
-  PetscCall(PetscLogEventEnd(GILU_FGDDApply, pc, x, y, 0));
+  PetscCall(PetscLogEventEnd(GILU_FGDDApply, 0, x, y, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -154,10 +154,10 @@ static PetscErrorCode StructILUFallbackFactor(PC pc, Mat Alocal, PetscBool symbo
     PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, bs, m, NULL, &ilu->fx));
     PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, bs, m, NULL, &ilu->fy));
   }
-  PetscCall(PetscLogEventBegin(GILU_StructILUFactor, pc, Alocal, 0, 0));
+  PetscCall(PetscLogEventBegin(GILU_StructILUFactor, 0, Alocal, 0, 0));
   if (ic) PetscCall(MatCholeskyFactorNumeric(ilu->fallback, Alocal, &info));
   else PetscCall(MatLUFactorNumeric(ilu->fallback, Alocal, &info));
-  PetscCall(PetscLogEventEnd(GILU_StructILUFactor, pc, Alocal, 0, 0));
+  PetscCall(PetscLogEventEnd(GILU_StructILUFactor, 0, Alocal, 0, 0));
   ilu->zerorow = -1;
   ilu->ran     = PETSCGILU_BACKEND_HOST;
   PetscCall(MatFactorGetError(ilu->fallback, &err));
@@ -205,7 +205,7 @@ static PetscErrorCode PCSetUpStencil_StructILU(PC pc, const GILUStencilMat *msm)
   Mat           A   = pc->pmat;
 
   PetscFunctionBegin;
-  PetscCall(PetscLogEventBegin(GILU_StencilExtract, pc, A, 0, 0));
+  PetscCall(PetscLogEventBegin(GILU_StencilExtract, 0, A, 0, 0));
   if (!ilu->analyzed || pc->flag != SAME_NONZERO_PATTERN || msm->nonzerostate != ilu->sm.nonzerostate) {
     PetscCall(PCReset_StructILU(pc));
     PetscCheck(!ilu->dof || ilu->dof == msm->grid.dof, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_INCOMP, "-pc_structilu_dof %" PetscInt_FMT " contradicts the matrix's %" PetscInt_FMT " DoF per grid point", ilu->dof, msm->grid.dof);
@@ -218,7 +218,7 @@ static PetscErrorCode PCSetUpStencil_StructILU(PC pc, const GILUStencilMat *msm)
   ilu->sm.scheduletype = (GILUScheduleType)ilu->schedule;
   PetscCall(GILUStencilMatCopyValues(msm, &ilu->sm));
   if (ilu->type == PC_STRUCTILU_IC) PetscCall(StructILUCheckSymmetric(&ilu->sm, ilu->mirror));
-  PetscCall(PetscLogEventEnd(GILU_StencilExtract, pc, A, 0, 0));
+  PetscCall(PetscLogEventEnd(GILU_StencilExtract, 0, A, 0, 0));
   PetscCall(PCFactor_StructILU(pc));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -267,7 +267,7 @@ PetscErrorCode PCSetUp_StructILU(PC pc)
   if (size > 1) PetscCall(MatGetDiagonalBlock(A, &Alocal));
   PetscCall(MatGetNonzeroState(Alocal, &state));
 
-  PetscCall(PetscLogEventBegin(GILU_StencilExtract, pc, A, 0, 0));
+  PetscCall(PetscLogEventBegin(GILU_StencilExtract, 0, A, 0, 0));
   if (!ilu->analyzed || pc->flag != SAME_NONZERO_PATTERN || state != ilu->blockstate) {
     GILUGrid  g;
     PetscBool gridfound = PETSC_FALSE;
@@ -279,13 +279,13 @@ PetscErrorCode PCSetUp_StructILU(PC pc)
     ilu->analyzed      = PETSC_TRUE;
     ilu->blockstate = state;
     if (ilu->fallbackwhy[0]) { /* not a structured grid: a general sparse ILU(k) of the block */
-      PetscCall(PetscLogEventEnd(GILU_StencilExtract, pc, A, 0, 0));
+      PetscCall(PetscLogEventEnd(GILU_StencilExtract, 0, A, 0, 0));
       PetscCall(StructILUFallbackFactor(pc, Alocal, PETSC_TRUE));
       PetscFunctionReturn(PETSC_SUCCESS);
     }
     PetscCall(StructILUSymbolicFinish(&ilu->sm, (PetscBool)(ilu->type == PC_STRUCTILU_IC), &ilu->elim, &ilu->mirror, ilu->hyper, &ilu->nlevels, &ilu->dinv));
   } else if (ilu->fallback) {
-    PetscCall(PetscLogEventEnd(GILU_StencilExtract, pc, A, 0, 0));
+    PetscCall(PetscLogEventEnd(GILU_StencilExtract, 0, A, 0, 0));
     PetscCall(StructILUFallbackFactor(pc, Alocal, PETSC_FALSE));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -293,7 +293,7 @@ PetscErrorCode PCSetUp_StructILU(PC pc)
   ilu->sm.scheduletype = (GILUScheduleType)ilu->schedule;
   PetscCall(GILUStencilMatPack(Alocal, &ilu->sm));
   if (ilu->type == PC_STRUCTILU_IC) PetscCall(StructILUCheckSymmetric(&ilu->sm, ilu->mirror));
-  PetscCall(PetscLogEventEnd(GILU_StencilExtract, pc, A, 0, 0));
+  PetscCall(PetscLogEventEnd(GILU_StencilExtract, 0, A, 0, 0));
   PetscCall(PCFactor_StructILU(pc));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -339,7 +339,7 @@ static PetscErrorCode PCFactor_StructILU(PC pc)
   Mat           A   = pc->pmat;
 
   PetscFunctionBegin;
-  PetscCall(PetscLogEventBegin(GILU_StructILUFactor, pc, A, 0, 0));
+  PetscCall(PetscLogEventBegin(GILU_StructILUFactor, 0, A, 0, 0));
   PetscCall(PCStructILUSetUpDevice(pc)); /* the back-end; on cuda/cudaemu the factorization too, unless -pc_structilu_cuda_factor 0 */
   if (!ilu->devfactored) {
     const PetscBool single = (PetscBool)(ilu->precision == PC_STRUCTILU_PRECISION_SINGLE);
@@ -367,12 +367,17 @@ static PetscErrorCode PCFactor_StructILU(PC pc)
     PetscCall(StructILUFactorsStore_Host(&ilu->sm, ilu->dinv, ilu->mirror, single, dilu, &ilu->factors));
     if (ilu->dev) PetscCall(ilu->devops->setfactors(ilu->dev, &ilu->factors));
   }
-  PetscCall(PetscLogEventEnd(GILU_StructILUFactor, pc, A, 0, 0));
+  PetscCall(PetscLogEventEnd(GILU_StructILUFactor, 0, A, 0, 0));
   if (ilu->pipe) PetscCall(PCDistributedPivot_StructILU(pc));
   PetscCall(StructILUCheckPivot(pc));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  The applies log their event without the PC: a process with no rows or a failed factorization returns before it,
+  and an event of a parallel object synchronizes its processes under -log_sync (which PETSc's test harness turns
+  on with -petsc_ci since 3.19): the others would wait there forever. The work logged is each process's own.
+*/
 PetscErrorCode PCApply_StructILU(PC pc, Vec x, Vec y)
 {
   PC_StructILU      *ilu = (PC_StructILU *)pc->data;
@@ -393,7 +398,7 @@ PetscErrorCode PCApply_StructILU(PC pc, Vec x, Vec y)
     PetscCall(VecRestoreArrayRead(x, &xa));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(PetscLogEventBegin(GILU_StructILUApply, pc, x, y, 0));
+  PetscCall(PetscLogEventBegin(GILU_StructILUApply, 0, x, y, 0));
   if (ilu->fallback) PetscCall(StructILUFallbackSolve(pc, x, y, PETSC_FALSE));
   else if (ilu->dev) { /* device arrays: CUDA vectors' own, else the device's buffers with logged copies (src/sys/device-vec.c) */
     void *bbuf, *xbuf;
@@ -413,7 +418,7 @@ PetscErrorCode PCApply_StructILU(PC pc, Vec x, Vec y)
     PetscCall(VecRestoreArrayWrite(y, &ya));
     PetscCall(VecRestoreArrayRead(x, &xa));
   }
-  PetscCall(PetscLogEventEnd(GILU_StructILUApply, pc, x, y, 0));
+  PetscCall(PetscLogEventEnd(GILU_StructILUApply, 0, x, y, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -437,27 +442,27 @@ PetscErrorCode PCApplyTranspose_StructILU(PC pc, Vec x, Vec y)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (ilu->fallback) { /* not a structured grid: the general factor's transposed solve */
-    PetscCall(PetscLogEventBegin(GILU_StructILUApply, pc, x, y, 0));
+    PetscCall(PetscLogEventBegin(GILU_StructILUApply, 0, x, y, 0));
     PetscCall(StructILUFallbackSolve(pc, x, y, PETSC_TRUE));
-    PetscCall(PetscLogEventEnd(GILU_StructILUApply, pc, x, y, 0));
+    PetscCall(PetscLogEventEnd(GILU_StructILUApply, 0, x, y, 0));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCheck(!ilu->eisenstat, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PCApplyTranspose() of -pc_structilu_eisenstat: the transformed system has no transposed solve here; use the usual preconditioner (-pc_structilu_eisenstat 0)");
   ilu->transposed = PETSC_TRUE;
   if (!ilu->factors.dinv) { /* factored on the device only: sm holds the unfactored values */
-    PetscCall(PetscLogEventBegin(GILU_StructILUFactor, pc, pc->pmat, 0, 0));
+    PetscCall(PetscLogEventBegin(GILU_StructILUFactor, 0, 0, 0, 0));
     PetscCall(StructILUFactor_Host(&ilu->sm, ilu->elim, ilu->mirror, ilu->zeropivot, ilu->dinv, &ilu->zerorow));
     PetscCall(StructILUFactorsStore_Host(&ilu->sm, ilu->dinv, ilu->mirror, (PetscBool)(ilu->precision == PC_STRUCTILU_PRECISION_SINGLE), PETSC_FALSE, &ilu->factors));
-    PetscCall(PetscLogEventEnd(GILU_StructILUFactor, pc, pc->pmat, 0, 0));
+    PetscCall(PetscLogEventEnd(GILU_StructILUFactor, 0, 0, 0, 0));
   }
-  PetscCall(PetscLogEventBegin(GILU_StructILUApply, pc, x, y, 0));
+  PetscCall(PetscLogEventBegin(GILU_StructILUApply, 0, x, y, 0));
   PetscCall(VecGetArrayRead(x, &xa));
   PetscCall(VecGetArrayWrite(y, &ya));
   if (ilu->pipe) PetscCall(PCApplyDistributed_StructILU(pc, PETSC_TRUE, xa, ya));
   else PetscCall(StructILUSolveTranspose_Host(&ilu->sm, &ilu->factors, xa, ya));
   PetscCall(VecRestoreArrayWrite(y, &ya));
   PetscCall(VecRestoreArrayRead(x, &xa));
-  PetscCall(PetscLogEventEnd(GILU_StructILUApply, pc, x, y, 0));
+  PetscCall(PetscLogEventEnd(GILU_StructILUApply, 0, x, y, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -477,7 +482,7 @@ static PetscErrorCode MatMult_StructILUEisenstat(Mat S, Vec x, Vec y)
     PetscCall(VecFlag(y, 1));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(PetscLogEventBegin(GILU_StructILUApply, pc, x, y, 0));
+  PetscCall(PetscLogEventBegin(GILU_StructILUApply, 0, x, y, 0));
   PetscCall(VecGetArrayRead(x, &xa));
   PetscCall(VecGetArrayWrite(y, &ya));
   PetscCall(VecGetArrayWrite(ilu->eiswork[0], &ta));
@@ -487,7 +492,7 @@ static PetscErrorCode MatMult_StructILUEisenstat(Mat S, Vec x, Vec y)
   PetscCall(VecRestoreArrayWrite(ilu->eiswork[0], &ta));
   PetscCall(VecRestoreArrayWrite(y, &ya));
   PetscCall(VecRestoreArrayRead(x, &xa));
-  PetscCall(PetscLogEventEnd(GILU_StructILUApply, pc, x, y, 0));
+  PetscCall(PetscLogEventEnd(GILU_StructILUApply, 0, x, y, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
