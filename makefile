@@ -217,6 +217,9 @@ check: export OMP_NUM_THREADS := 1
 # composed function behind) and the unused-options report off (tests give options of several types with one output;
 # PETSc >= 3.19 prints the report by default, 3.18 only in debug builds)
 check: export PETSC_OPTIONS := $(strip $(PETSC_OPTIONS) -checkfunctionlist -options_left no)
+# PETSc's own wording of newer releases (-ksp_view) put into 3.18's before each diff: one expected output for all
+check: export PETSCDIFF := $(PETSCGILU_DIR)/tests/petscdiff-releases
+check: export PETSCGILU_PETSCDIFF := $(PETSC_DIR)/lib/petsc/bin/petscdiff
 # every mpiexec of the tests in a session directory of its own (tests/mpiexec-session says why); PETSc's harness
 # scripts run $PETSCMPIEXEC
 check: export PETSCGILU_MPIEXEC := $(MPIEXEC)
@@ -227,7 +230,8 @@ check: export PETSCGILU_MPIEXEC_SINGLETON ?= 1
 
 PG_TEST_MAKE   = $(MAKE) --no-print-directory -f $(PETSCGILU_DIR)/gmakefile.test PETSCGILU_DIR=$(PETSCGILU_DIR) \
                  PETSC_DIR=$(PETSC_DIR) PETSC_ARCH=$(PETSC_ARCH) TESTDIR=$(PG_TESTDIR)
-PG_TAPLOG      := $(PG_TESTDIR)/test_$(PETSC_ARCH)_tap.log
+# the harness's log: named after the package's arch (build) since PETSc 3.24, after PETSC_ARCH before (gmakefile.test)
+PG_TAPLOG      := $(PG_TESTDIR)/test_$(if $(shell [ "$(word 2,$(subst ., ,$(PETSC_VERSION)))" -ge 24 ] 2> /dev/null && echo y),build,$(PETSC_ARCH))_tap.log
 PG_EX_TAPLOG   := $(PG_TESTDIR)/petsc-examples_tap.log
 PG_EX_RUN      := $(PETSCGILU_DIR)/tests/petsc-examples/run
 # s= selects harness labels (tests-ex1_1, tutorials-ex1_*); petsc-examples* patterns select the

@@ -41,6 +41,14 @@ typedef PetscOptionItems *GILUOptionItems;
   #define GILUContainerSetFree(c) PetscContainerSetUserDestroy(c, PetscContainerUserDestroyDefault)
 #endif
 
+/* 3.25: the destroy routine of a Mat_Product's data (PetscCtxDestroyFn) receives the address of the data, before it
+   the data itself: GILU_PRODUCT_DATA(arg) is the data either way */
+#if PETSC_VERSION_GE(3, 25, 0)
+  #define GILU_PRODUCT_DATA(arg) (*(void **)(arg))
+#else
+  #define GILU_PRODUCT_DATA(arg) (arg)
+#endif
+
 /* 3.24: PetscBool is C's bool, and its MPI datatype is MPI_C_BOOL (MPIU_BOOL is deprecated) */
 #if PETSC_VERSION_GE(3, 24, 0)
   #define GILU_MPI_BOOL MPI_C_BOOL

@@ -86,7 +86,7 @@ PETSC_INTERN PetscErrorCode MatNorm_StencilGPU(Mat, NormType, PetscReal *);
 PETSC_INTERN PetscErrorCode MatInvertBlockDiagonal_StencilGPU(Mat, const PetscScalar **);
 
 /* stencilgpu-convert.c */
-PETSC_INTERN PetscErrorCode MatStencilGPUComposeConversions(Mat);
+PETSC_INTERN PetscErrorCode MatStencilGPUComposeConversions(Mat, PetscBool);
 PETSC_INTERN PetscErrorCode MatZeroRowsColumns_StencilGPU(Mat, PetscInt, const PetscInt[], PetscScalar, Vec, Vec);
 
 PETSC_INTERN PetscErrorCode MatConvert_StencilGPU(Mat, MatType, MatReuse, Mat *);

@@ -179,7 +179,7 @@ typedef struct {
 
 static PetscErrorCode ProductCtxDestroy(void *data)
 {
-  ProductCtx *ctx = (ProductCtx *)data;
+  ProductCtx *ctx = (ProductCtx *)GILU_PRODUCT_DATA(data);
 
   PetscFunctionBegin;
   PetscCall(MatDestroy(&ctx->D));
