@@ -308,7 +308,7 @@ int main(int argc, char **argv)
      args: -case nodm_irregular -pc_type structilu
      output_file: output/ex2_nodm_irregular.out
 
-   # a grid given with the wrong size: an error; a grid on which the pattern is not a stencil: the general factorization
+   # a grid or DoF given that does not fit the block is an error that says why, never a silent general factorization
    test:
      suffix: wrongsize
      args: -case wrongsize -pc_type ilu
@@ -316,17 +316,40 @@ int main(int argc, char **argv)
    test:
      suffix: wrongsize_structilu
      args: -case wrongsize -pc_type structilu -pc_structilu_grid 5,5,5
-     filter: Error: grep -o "has 125 unknowns but the (local) matrix has 216 rows"
+     filter: Error: grep -o "pc_structilu_grid 5,5,5 has 125 grid points, which do not divide the 216 rows"
 
    test:
      suffix: wronggrid_structilu
      args: -case wrongsize -pc_type structilu -pc_structilu_grid 12,18 -ksp_view
-     filter: grep -E -o "not a structured grid [^:]*|Iterations [0-9]+"
+     filter: Error: grep -o "pc_structilu_grid 12,18 was given, but the local block is not a stencil matrix on that grid"
 
    test:
      suffix: wrongdof_structilu
      args: -case wrongsize -pc_type structilu -pc_structilu_dof 5 -ksp_view
-     filter: grep -E -o "not a structured grid [^:]*|Iterations [0-9]+"
+     filter: Error: grep -o "pc_structilu_dof 5 does not divide the 216 rows"
+
+   # a grid given on a DMDA matrix overrides the DMDA: 3,3,3 on the 6^3 grid (8 DoF per point) is no stencil there
+   test:
+     suffix: forcedgrid_dmda
+     args: -case zeropivot -pc_type structilu -pc_structilu_grid 3,3,3
+     filter: Error: grep -o "pc_structilu_grid 3,3,3 was given, but the local block is not a stencil matrix on that grid"
+
+   test:
+     suffix: forceddof_rows
+     args: -case wrongsize -da_grid_x 5 -da_grid_y 5 -da_grid_z 5 -pc_type structilu -pc_structilu_dof 4
+     filter: Error: grep -o "pc_structilu_dof 4 does not divide the 125 rows"
+
+   test:
+     suffix: forceddof_nonstencil
+     args: -case nonstencil -pc_type structilu -pc_structilu_dof 2
+     filter: Error: grep -o "pc_structilu_dof 2 was given, but the local block is not a structured grid with 2 unknowns per point"
+
+   # grid sizes whose product overflows a PetscInt (the size check passed on the wrapped product and the analysis read
+   # past the rows): an error that names the option
+   test:
+     suffix: grid_overflow
+     args: -case zeropivot -malloc_debug -pc_type structilu -pc_structilu_grid {{1073741878,4 100000,100000,100000 2147483647,2,2}separate output}
+     filter: Error: grep -o "pc_structilu_grid [0-9,]*: more grid points than a PetscInt counts"
 
    # a zero pivot: KSP stops with DIVERGED_PC_FAILED, as with PETSc's ILU
    test:

@@ -18,6 +18,10 @@ PETSC_INTERN PetscLogEvent GILU_ATSILUSetUp, GILU_ATSILUSweep, GILU_ATSILUApply;
 
 PETSC_INTERN PetscLogEvent GILU_SparsifySetUp; /* PCSPARSIFY */
 
+/* The options prefix of a PETSc object for a message that names one of its options, "-%spc_structilu_type"
+   (the option a user types: inside -pc_type bjacobi it is -sub_pc_structilu_type); needs petsc/private/petscimpl.h */
+#define GILUPrefix(obj) (((PetscObject)(obj))->prefix ? ((PetscObject)(obj))->prefix : "")
+
 /* Number of usable CUDA devices: 0 when the library was built without CUDA or none is present */
 PETSC_INTERN PetscErrorCode PetscGILUGetDeviceCount(PetscInt *);
 #if defined(PETSCGILU_HAVE_CUDA)

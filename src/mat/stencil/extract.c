@@ -375,7 +375,7 @@ PetscErrorCode GILUStencilMatAnalyze(Mat A, const GILUGrid *g, GILUStencilMat *s
 {
   char         reason[512] = "";
   PetscBool    isbaij, present[W1 * W1 * W1];
-  PetscInt     m, bs, npts, dof = g->dof, bs2 = dof * dof, nirr, nmiss = 0, *missptr = NULL, *missoff = NULL, *shift, center, cube2s[W1 * W1 * W1];
+  PetscInt     m, bs, npts = 0, dof = g->dof, bs2 = dof * dof, nirr, nmiss = 0, *missptr = NULL, *missoff = NULL, *shift, center, cube2s[W1 * W1 * W1];
   PetscInt     cnt[GILU_STENCIL_MAX_OFFSETS], nthreads;
   char        *irregular;
   Pattern      pat;
@@ -387,8 +387,10 @@ PetscErrorCode GILUStencilMatAnalyze(Mat A, const GILUGrid *g, GILUStencilMat *s
   PetscCall(MatGetBlockSize(A, &bs));
   PetscCheck(dof >= 1 && dof <= GILU_MAX_DOF, PETSC_COMM_SELF, PETSC_ERR_SUP, "Structured-grid ILU supports 1 to %d unknowns per grid point, not %" PetscInt_FMT, GILU_MAX_DOF, dof);
   PetscCheck(!isbaij || bs == dof, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "The BAIJ block size %" PetscInt_FMT " differs from the %" PetscInt_FMT " DoF per grid point: use -pc_structilu_dof %" PetscInt_FMT " or a matrix with one block per grid point", bs, dof, bs);
-  npts = g->n[0] * g->n[1] * g->n[2];
-  PetscCheck(npts * dof == m, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "The grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " with %" PetscInt_FMT " DoF has %" PetscInt_FMT " unknowns but the (local) matrix has %" PetscInt_FMT " rows: fix -pc_structilu_grid / -pc_structilu_dof", g->n[0], g->n[1], g->n[2], dof, npts * dof, m);
+  for (PetscInt d = 0; d < 3; d++) PetscCheck(g->n[d] >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "The grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " has a size that is not positive", g->n[0], g->n[1], g->n[2]);
+  PetscCall(PetscIntMultError(g->n[0], g->n[1], &npts));
+  PetscCall(PetscIntMultError(npts, g->n[2], &npts));
+  PetscCheck((PetscInt64)npts * dof == m, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "The grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " with %" PetscInt_FMT " DoF has %" PetscInt64_FMT " unknowns but the (local) matrix has %" PetscInt_FMT " rows", g->n[0], g->n[1], g->n[2], dof, (PetscInt64)npts * dof, m);
   PetscCall(GILUGetNumThreadsFor(sm->nthreads, m, &nthreads));
   PetscCall(PatternGet(A, isbaij, dof, &pat));
   PetscCall(PetscMalloc1(npts, &irregular));

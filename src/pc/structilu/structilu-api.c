@@ -26,6 +26,9 @@ const char *const PCStructILUSchedules[]  = {"slab", "hyperplane", "PCStructILUS
   Notes:
   Needed only when the grid can neither be taken from a `DMDA` nor inferred from the pattern.
   In parallel it is the grid of the local diagonal block, the same on every process.
+  A grid given is used as it is, also on a `DMDA` matrix: one whose points do not fit in a `PetscInt`,
+  do not divide the local rows, or on which the block is not a stencil matrix is an error at setup
+  (never the general sparse factorization of a block that is no structured grid).
 
   Level: intermediate
 
@@ -77,7 +80,9 @@ PetscErrorCode PCStructILUGetGrid(PC pc, PetscInt *dim, PetscInt n[])
 
   Notes:
   Without it the block size of the matrix is used. The unknowns of a grid point are
-  numbered consecutively (interlaced), as a `DMDA` numbers them.
+  numbered consecutively (interlaced), as a `DMDA` numbers them. A DoF given that does not
+  divide the local rows, contradicts the `DMDA` or `MATSTENCILGPU` matrix, or with which the
+  block is no structured grid is an error at setup.
 
   Level: intermediate
 

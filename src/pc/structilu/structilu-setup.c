@@ -49,13 +49,21 @@ static PetscErrorCode PCStructILUFindGrid(PC pc, Mat A, Mat Alocal, GILUGrid *g,
 
   PetscFunctionBegin;
   PetscCall(MatGetLocalSize(Alocal, &m, NULL));
-  if (ilu->griddim) {
-    PetscInt bs;
+  if (ilu->griddim) { /* forced: a grid that does not fit the block is an error (PCStructILUSetGrid() checked that its points fit a PetscInt) */
+    const char *pre  = GILUPrefix(pc);
+    PetscInt    npts = ilu->grid[0] * ilu->grid[1] * ilu->grid[2];
+    char        str[96];
 
-    PetscCall(MatGetBlockSize(Alocal, &bs));
+    PetscCall(StructILUGridString(ilu->griddim, ilu->grid, str, sizeof(str)));
     g->dim = ilu->griddim;
-    for (PetscInt d = 0; d < 3; d++) g->n[d] = d < ilu->griddim ? ilu->grid[d] : 1;
-    g->dof        = ilu->dof ? ilu->dof : (m % (g->n[0] * g->n[1] * g->n[2]) == 0 ? m / (g->n[0] * g->n[1] * g->n[2]) : bs);
+    for (PetscInt d = 0; d < 3; d++) g->n[d] = ilu->grid[d];
+    if (ilu->dof) g->dof = ilu->dof;
+    else {
+      PetscCheck(m % npts == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "-%spc_structilu_grid %s has %" PetscInt_FMT " grid points, which do not divide the %" PetscInt_FMT " rows of the local block: give the local grid of the matrix (and -%spc_structilu_dof)", pre, str, npts, m, pre);
+      g->dof = m / npts;
+      PetscCheck(g->dof <= GILU_MAX_DOF, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "-%spc_structilu_grid %s makes %" PetscInt_FMT " unknowns per grid point of the %" PetscInt_FMT " local rows, but structured-grid ILU supports 1 to %d: give the local grid of the matrix", pre, str, g->dof, m, GILU_MAX_DOF);
+    }
+    PetscCheck((PetscInt64)npts * g->dof == m, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "The grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " with %" PetscInt_FMT " DoF has %" PetscInt64_FMT " unknowns but the (local) matrix has %" PetscInt_FMT " rows: fix -%spc_structilu_grid / -%spc_structilu_dof", g->n[0], g->n[1], g->n[2], g->dof, (PetscInt64)npts * g->dof, m, pre, pre);
     ilu->gridfrom = "from -pc_structilu_grid";
     *gridfound    = PETSC_TRUE;
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -67,15 +75,30 @@ static PetscErrorCode PCStructILUFindGrid(PC pc, Mat A, Mat Alocal, GILUGrid *g,
     if (dm) PetscCall(GILUGridFromDM(dm, Alocal, g, &found));
   }
   if (found) {
-    PetscCheck(!ilu->dof || ilu->dof == g->dof, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_INCOMP, "-pc_structilu_dof %" PetscInt_FMT " contradicts the DMDA's %" PetscInt_FMT " DoF per grid point", ilu->dof, g->dof);
+    PetscCheck(!ilu->dof || ilu->dof == g->dof, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_INCOMP, "-%spc_structilu_dof %" PetscInt_FMT " contradicts the DMDA's %" PetscInt_FMT " DoF per grid point", GILUPrefix(pc), ilu->dof, g->dof);
     ilu->gridfrom = "from the DMDA";
     *gridfound    = PETSC_TRUE;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
+  PetscCheck(!ilu->dof || m % ilu->dof == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "-%spc_structilu_dof %" PetscInt_FMT " does not divide the %" PetscInt_FMT " rows of the local block: give the unknowns per grid point of the matrix", GILUPrefix(pc), ilu->dof, m);
   PetscCall(GILUGridInfer(Alocal, ilu->dof, g, &found));
   if (found) ilu->gridfrom = "inferred from the matrix pattern";
   else PetscCall(PetscSNPrintf(ilu->fallbackwhy, sizeof(ilu->fallbackwhy), "no DMDA box matches its %" PetscInt_FMT " rows and its pattern is not that of a stencil in natural ordering", m));
   *gridfound = found;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The local block is not a structured grid (ilu->fallbackwhy): an error if the user gave its grid or DoF, which then cannot be honoured */
+static PetscErrorCode StructILUCheckForced(PC pc)
+{
+  PC_StructILU *ilu = (PC_StructILU *)pc->data;
+  const char   *pre = GILUPrefix(pc);
+  char          str[96];
+
+  PetscFunctionBegin;
+  PetscCall(StructILUGridString(ilu->griddim, ilu->grid, str, sizeof(str)));
+  PetscCheck(!ilu->griddim, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-%spc_structilu_grid %s was given, but the local block is not a stencil matrix on that grid (%s): give the local grid of the matrix, or leave -%spc_structilu_grid out (the grid is then taken from the DMDA or the pattern, and a block that is no structured grid is factored as a general sparse matrix)", pre, str, ilu->fallbackwhy, pre);
+  PetscCheck(!ilu->dof, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-%spc_structilu_dof %" PetscInt_FMT " was given, but the local block is not a structured grid with %" PetscInt_FMT " unknowns per point (%s): give the grid too (-%spc_structilu_grid or a DMDA), or leave -%spc_structilu_dof out (a block that is no structured grid is then factored as a general sparse matrix)", pre, ilu->dof, ilu->dof, ilu->fallbackwhy, pre, pre);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -208,7 +231,8 @@ static PetscErrorCode PCSetUpStencil_StructILU(PC pc, const GILUStencilMat *msm)
   PetscCall(PetscLogEventBegin(GILU_StencilExtract, pc, A, 0, 0));
   if (!ilu->analyzed || pc->flag != SAME_NONZERO_PATTERN || msm->nonzerostate != ilu->sm.nonzerostate) {
     PetscCall(PCReset_StructILU(pc));
-    PetscCheck(!ilu->dof || ilu->dof == msm->grid.dof, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_INCOMP, "-pc_structilu_dof %" PetscInt_FMT " contradicts the matrix's %" PetscInt_FMT " DoF per grid point", ilu->dof, msm->grid.dof);
+    PetscCheck(!ilu->dof || ilu->dof == msm->grid.dof, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-%spc_structilu_dof %" PetscInt_FMT " contradicts the MATSTENCILGPU matrix's %" PetscInt_FMT " DoF per grid point: leave it out", GILUPrefix(pc), ilu->dof, msm->grid.dof);
+    PetscCheck(!ilu->griddim || (ilu->grid[0] == msm->grid.n[0] && ilu->grid[1] == msm->grid.n[1] && ilu->grid[2] == msm->grid.n[2]), PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-%spc_structilu_grid contradicts the MATSTENCILGPU matrix's local grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ": leave it out", GILUPrefix(pc), msm->grid.n[0], msm->grid.n[1], msm->grid.n[2]);
     PetscCheck(msm->grid.dof <= GILU_MAX_DOF, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "Structured-grid ILU supports 1 to %d unknowns per grid point, not %" PetscInt_FMT, GILU_MAX_DOF, msm->grid.dof);
     ilu->gridfrom = "from the MATSTENCILGPU matrix";
     PetscCall(StructILUSymbolicStencil(msm, ilu->levels, (PetscBool)(ilu->type == PC_STRUCTILU_IC), &ilu->sm, ilu->patname, sizeof(ilu->patname), &ilu->elim, &ilu->mirror, ilu->hyper, &ilu->nlevels, &ilu->dinv));
@@ -278,7 +302,8 @@ PetscErrorCode PCSetUp_StructILU(PC pc)
     if (gridfound) PetscCall(PCStructILUAnalyze(pc, Alocal, &g, ilu->threads));
     ilu->analyzed      = PETSC_TRUE;
     ilu->blockstate = state;
-    if (ilu->fallbackwhy[0]) { /* not a structured grid: a general sparse ILU(k) of the block */
+    if (ilu->fallbackwhy[0]) { /* not a structured grid: a general sparse ILU(k) of the block, unless the user said it is one */
+      PetscCall(StructILUCheckForced(pc));
       PetscCall(PetscLogEventEnd(GILU_StencilExtract, pc, A, 0, 0));
       PetscCall(StructILUFallbackFactor(pc, Alocal, PETSC_TRUE));
       PetscFunctionReturn(PETSC_SUCCESS);

@@ -285,8 +285,20 @@ static PetscErrorCode PCStructILUSetGrid_StructILU(PC pc, PetscInt dim, const Pe
   PC_StructILU *ilu = (PC_StructILU *)pc->data;
 
   PetscFunctionBegin;
-  PetscCheck(dim >= 1 && dim <= 3, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_structilu_grid takes 1 to 3 sizes nx,ny[,nz], not %" PetscInt_FMT, dim);
-  for (PetscInt d = 0; d < dim; d++) PetscCheck(n[d] >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_structilu_grid: the sizes must be positive, size %" PetscInt_FMT " is %" PetscInt_FMT, d, n[d]);
+  PetscCheck(dim >= 1 && dim <= 3, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-%spc_structilu_grid takes 1 to 3 sizes nx,ny[,nz], not %" PetscInt_FMT, GILUPrefix(pc), dim);
+  for (PetscInt d = 0; d < dim; d++) PetscCheck(n[d] >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-%spc_structilu_grid: the sizes must be positive, size %" PetscInt_FMT " is %" PetscInt_FMT, GILUPrefix(pc), d, n[d]);
+  { /* the points must be countable in a PetscInt, as the grid's indices are */
+    PetscInt  npts = 1;
+    PetscBool over = PETSC_FALSE;
+    char      str[96];
+
+    for (PetscInt d = 0; d < dim; d++) {
+      over = (PetscBool)(over || n[d] > PETSC_MAX_INT / npts);
+      if (!over) npts *= n[d];
+    }
+    PetscCall(StructILUGridString(dim, n, str, sizeof(str)));
+    PetscCheck(!over, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-%spc_structilu_grid %s: more grid points than a PetscInt counts (%" PetscInt_FMT "): give the local grid of the matrix", GILUPrefix(pc), str, (PetscInt)PETSC_MAX_INT);
+  }
   ilu->griddim = dim;
   for (PetscInt d = 0; d < 3; d++) ilu->grid[d] = d < dim ? n[d] : 1;
   ilu->analyzed = PETSC_FALSE;
@@ -730,7 +742,9 @@ static PetscErrorCode PCDestroy_StructILU(PC pc)
   Notes:
   The matrix is `MATAIJ` or `MATBAIJ`, in the natural (x fastest, interlaced DoF) ordering
   of a `DMDA`. The grid is taken from `-pc_structilu_grid`, else from the `DMDA` of the PC
-  (`KSPSetDM()`) or of the matrix (`DMCreateMatrix()`), else inferred from the pattern. The
+  (`KSPSetDM()`) or of the matrix (`DMCreateMatrix()`), else inferred from the pattern; a grid or DoF
+  given that the local block does not fit is an error at setup (a block without them that is no
+  structured grid is factored as a general sparse matrix). The
   stencil is the set of grid offsets present in the pattern: star, box, diamond or any
   other with offsets of at most 4 in each direction and at most 343 points (the same limits for the
   ILU(k) fill stencil), in 1, 2 or 3 dimensions. Stencil positions

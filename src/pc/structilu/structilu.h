@@ -73,6 +73,16 @@ typedef struct {
   PetscReal                 modelbw, modellat, modelpcie; /* GB/s, microseconds, GB/s; 0: the named GPU's */
 } PC_StructILU;
 
+/* The sizes of a grid as -pc_structilu_grid takes them, "nx,ny[,nz]", for messages */
+static inline PetscErrorCode StructILUGridString(PetscInt dim, const PetscInt n[], char buf[], size_t len)
+{
+  PetscFunctionBegin;
+  if (dim == 1) PetscCall(PetscSNPrintf(buf, len, "%" PetscInt_FMT, n[0]));
+  else if (dim == 2) PetscCall(PetscSNPrintf(buf, len, "%" PetscInt_FMT ",%" PetscInt_FMT, n[0], n[1]));
+  else PetscCall(PetscSNPrintf(buf, len, "%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT, n[0], n[1], n[2]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* structilu-setup.c: the PC's ops besides options, view and destroy */
 PETSC_INTERN PetscErrorCode PCSetUp_StructILU(PC);
 PETSC_INTERN PetscErrorCode PCReset_StructILU(PC);
