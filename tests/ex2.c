@@ -5,8 +5,10 @@ chosen in the options database.\n\n\
                  nan            6x6x6 star7 DMDA matrix with one NaN off-diagonal entry\n\
                  wrongsize      6x6x6 star7 DMDA matrix copied so that it does not know its DM (for wrong grid options)\n\
                  nodm_irregular tridiagonal plus random long-range entries, no DM\n\
+                 star7          6x6x6 star7 DMDA matrix, unaltered (diagonally dominant)\n\
   -n <n>       : matrix size of nonstencil, nodm_irregular and empty (default 200)\n\
-The DMDA grid of zeropivot, nan and wrongsize can be changed with -da_grid_x/y/z.\n\n";
+  -scale <s>   : multiply the matrix by s (default 1; 1e40 leaves single precision's range)\n\
+The DMDA grid of zeropivot, nan, wrongsize and star7 can be changed with -da_grid_x/y/z.\n\n";
 
 /*
   Test driver for the failure paths of structured-grid preconditioners (petscgilu's PCSTRUCTILU and friends).
@@ -18,7 +20,7 @@ The DMDA grid of zeropivot, nan and wrongsize can be changed with -da_grid_x/y/z
   iterations, the KSP converged reason and, when the PC failed, the PC failed reason.
 
   The values are deterministic functions of the global indices, so they do not depend on the number of ranks.
-  The DMDA cases (zeropivot, nan) attach the DMDA to the KSP with KSPSetDM() and GILUKSPSetDMActiveAll(ksp, PETSC_FALSE);
+  The DMDA cases (zeropivot, nan, star7) attach the DMDA to the KSP with KSPSetDM() and GILUKSPSetDMActiveAll(ksp, PETSC_FALSE);
   wrongsize and the AIJ cases give the preconditioner no DM at all.
 */
 
@@ -196,8 +198,9 @@ static PetscErrorCode CreateStar7Matrix(PetscBool zeropivot, PetscBool nan, DM *
 
 int main(int argc, char **argv)
 {
-  const char        *cases[] = {"nonstencil", "zeropivot", "nan", "wrongsize", "nodm_irregular", "empty"};
+  const char        *cases[] = {"nonstencil", "zeropivot", "nan", "wrongsize", "nodm_irregular", "empty", "star7"};
   PetscInt           icase = 1, n = 200, its;
+  PetscReal          scale = 1.0;
   DM                 da = NULL;
   Mat                A;
   Vec                x, b;
@@ -211,6 +214,7 @@ int main(int argc, char **argv)
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "Bad-input and edge-case matrices", NULL);
   PetscCall(PetscOptionsEList("-case", "Which matrix", NULL, cases, PETSC_STATIC_ARRAY_LENGTH(cases), cases[icase], &icase, NULL));
   PetscCall(PetscOptionsInt("-n", "Size of the nonstencil and nodm_irregular matrices", NULL, n, &n, NULL));
+  PetscCall(PetscOptionsReal("-scale", "Multiply the matrix by this", NULL, scale, &scale, NULL));
   PetscOptionsEnd();
   PetscCheck(n > 2 || (icase == 5 && n >= 0), PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-n must be at least 3 (at least 0 for -case empty)");
 
@@ -220,6 +224,7 @@ int main(int argc, char **argv)
     break;
   case 1:
   case 2:
+  case 6:
     PetscCall(CreateStar7Matrix((PetscBool)(icase == 1), (PetscBool)(icase == 2), &da, &A));
     break;
   case 3: {
@@ -241,6 +246,7 @@ int main(int argc, char **argv)
     PetscCall(CreateGeneralMatrix(n, PETSC_TRUE, &A));
   }
 
+  if (scale != 1.0) PetscCall(MatScale(A, scale));
   PetscCall(MatCreateVecs(A, &x, &b));
   PetscCall(VecSet(b, 1.0));
   PetscCall(VecSet(x, 0.0));
@@ -452,6 +458,21 @@ int main(int argc, char **argv)
      requires: cudaemu
      args: -case zeropivot -pc_type structilu -gilu_backend cudaemu -gilu_cudaemu_devices 0
      filter: Error: grep -o -e "-gilu_cudaemu_devices 0: must be in 1..64"
+
+   # thread counts past what a node runs (an option or OMP_NUM_THREADS of 100000) are clamped by one rule in every
+   # component, at most 4 threads per core and OpenMP's thread limit (before: SIGSEGV or "libgomp: Thread creation failed")
+   test:
+     suffix: threads_clamp
+     args: -case star7 -malloc_debug -pc_type {{atsilu fgdd structilu}separate output} -pc_atsilu_threads 100000 -pc_fgdd_threads 100000 -pc_structilu_threads 100000 -pc_structilu_schedule hyperplane
+
+   test:
+     suffix: threads_clamp_gilu
+     args: -case star7 -malloc_debug -pc_type ilu -pc_factor_mat_solver_type gilu -mat_gilu_trisolve levelset -mat_gilu_trisolve_threads 100000
+
+   test:
+     suffix: threads_clamp_env
+     env: OMP_NUM_THREADS=100000
+     args: -case star7 -malloc_debug -pc_type {{atsilu fgdd structilu}separate output}
 
    # -help prints the defaults of the candidate ratios (was uninitialised memory)
    test:

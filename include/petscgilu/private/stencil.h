@@ -180,6 +180,8 @@ PETSC_INTERN PetscErrorCode GILUScheduleRunPair(GILUSchedule, PetscBool, GILUTil
 PETSC_INTERN PetscErrorCode GILUStencilMatGetSchedule(GILUStencilMat *, GILUSchedule *);
 PETSC_INTERN PetscErrorCode GILUGetNumThreads(PetscInt *);
 PETSC_INTERN PetscErrorCode GILUGetNumThreadsFor(PetscInt, PetscInt, PetscInt *);
+PETSC_INTERN PetscErrorCode GILUGetMaxThreads(PetscInt *);
+PETSC_INTERN PetscErrorCode GILUClampThreads(PetscInt, PetscInt *);
 PETSC_INTERN PetscErrorCode GILUStencilMatGetNumThreads(const GILUStencilMat *, PetscInt *);
 
 /*

@@ -772,7 +772,7 @@ static PetscErrorCode MatGILUSetTriSolveThreads_GILU(Mat B, PetscInt nthreads)
 
   PetscFunctionBegin;
   PetscCheck(nthreads >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "MatGILUSetTriSolveThreads() %" PetscInt_FMT ": must be at least 1", nthreads);
-  f->nthreads = nthreads;
+  PetscCall(GILUClampThreads(nthreads, &f->nthreads)); /* the rule of every component: at most GILUGetMaxThreads() */
   f->analyzed = PETSC_FALSE; /* the schedule of the numeric factorization is made for the threads */
   if (f->L) PetscCall(GILUTriSetThreads(f->L, nthreads));
   if (f->U) PetscCall(GILUTriSetThreads(f->U, nthreads));
@@ -790,7 +790,7 @@ static PetscErrorCode MatGILUSetTriSolveThreads_GILU(Mat B, PetscInt nthreads)
   Input Parameters:
 + F        - the factor matrix (from `MatGetFactor()` or `PCFactorGetMatrix()`)
 - nthreads - the threads (at least 1; default OMP_NUM_THREADS if set, else the cores divided among the MPI processes of
-             the node)
+             the node; at most 4 per core and OpenMP's thread limit: a larger count is clamped)
 
   Options Database Key:
 . -mat_gilu_trisolve_threads <n> - the threads (read at the symbolic factorization: it overrides this call made before it)

@@ -67,7 +67,7 @@ PetscErrorCode GILUTriGetType(GILUTri tri, GILUTriSolveType *type)
 PetscErrorCode GILUTriSetThreads(GILUTri tri, PetscInt nthreads)
 {
   PetscFunctionBegin;
-  tri->nthreads = PetscMax(1, nthreads);
+  PetscCall(GILUClampThreads(PetscMax(1, nthreads), &tri->nthreads)); /* the rule of every component: at most GILUGetMaxThreads() */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

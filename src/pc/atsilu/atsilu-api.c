@@ -192,6 +192,10 @@ PetscErrorCode PCATSILUSetFill(PC pc, PetscReal v)
   Options Database Key:
 . -pc_atsilu_threads <n> - the same
 
+  Note:
+  A count above 4 per core of the node or OpenMP's thread limit is clamped to it (the rule of every component of
+  petscgilu); `-ksp_view` shows the threads that run.
+
   Level: intermediate
 
 .seealso: `PCATSILU`

@@ -261,8 +261,7 @@ static PetscErrorCode PCSetUp_ATSILU(PC pc)
   ats->bs      = 1;
   ats->block   = block;
   PetscCall(PetscLogEventBegin(GILU_ATSILUSetUp, pc, A, 0, 0));
-  if (ats->threads > 0) ats->nthreads = ats->threads;
-  else PetscCall(GILUGetNumThreads(&ats->nthreads));
+  PetscCall(GILUClampThreads(ats->threads, &ats->nthreads)); /* the rule of every component: at most GILUGetMaxThreads() */
   if (block) {
     PetscCall(PCSetUpBlock_ATSILU(pc, A));
     PetscCall(PetscLogEventEnd(GILU_ATSILUSetUp, pc, A, 0, 0));
@@ -723,7 +722,7 @@ static PetscErrorCode PCATSILUGetResidualHistory_ATSILU(PC pc, PetscInt *nsweeps
 .  -pc_atsilu_sweeps <n> - most sweeps, update cycles for ilut (default 5)
 .  -pc_atsilu_tol <t> - stop once ||A - LU||_F / ||A||_F on the pattern is at most t (default 0: run all sweeps)
 .  -pc_atsilu_fill <f> - ilut: at most f times the entries of tril(A) in L and of triu(A) in U (default 2)
-.  -pc_atsilu_threads <n> - host threads (default 0: OMP_NUM_THREADS if set, else the cores divided among the MPI processes of the node)
+.  -pc_atsilu_threads <n> - host threads (default 0: OMP_NUM_THREADS if set, else the cores divided among the MPI processes of the node; at most 4 per core and OpenMP's thread limit)
 .  -pc_atsilu_trisolve <exact,jacobi> - apply with the triangular-solve engine or with Jacobi sweeps
 .  -pc_atsilu_trisolve_sweeps <m> - Jacobi sweeps per factor (default 3)
 .  -pc_atsilu_jacobi_scaling <bool> - sweep on D^{-1/2} A D^{-1/2} (default true)

@@ -184,8 +184,7 @@ static PetscErrorCode PCSetUp_FGDD(PC pc)
     PetscCall(PetscLogEventEnd(GILU_FGDDPartition, pc, A, 0, 0));
   }
   PetscCall(PetscLogEventBegin(GILU_FGDDFactor, pc, A, 0, 0));
-  if (fg->threads > 0) fg->f.nthreads = fg->threads;
-  else PetscCall(GILUGetNumThreads(&fg->f.nthreads));
+  PetscCall(GILUClampThreads(fg->threads, &fg->f.nthreads)); /* the rule of every component: at most GILUGetMaxThreads() */
   PetscCall(FGDDExtract(Alocal, &fg->f));
   PetscCall(FGDDFactor(&fg->f, fg->zeropivot));
   PetscCall(PetscLogEventEnd(GILU_FGDDFactor, pc, A, 0, 0));
@@ -218,8 +217,7 @@ static PetscErrorCode PCApply_FGDD(PC pc, Vec x, Vec y)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscLogEventBegin(GILU_FGDDApply, pc, x, y, 0));
-  if (fg->threads > 0) fg->f.nthreads = fg->threads;
-  else PetscCall(GILUGetNumThreads(&fg->f.nthreads));
+  PetscCall(GILUClampThreads(fg->threads, &fg->f.nthreads)); /* the rule of every component: at most GILUGetMaxThreads() */
   if (fg->ran == PETSCGILU_BACKEND_HOST) {
     PetscCall(VecGetArrayRead(x, &xa));
     PetscCall(VecGetArrayWrite(y, &ya));
@@ -256,7 +254,7 @@ static PetscErrorCode PCApplyTranspose_FGDD(PC pc, Vec x, Vec y)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscLogEventBegin(GILU_FGDDApply, pc, x, y, 0));
-  fg->f.nthreads = fg->threads;
+  PetscCall(GILUClampThreads(fg->threads, &fg->f.nthreads));
   fg->transposed = PETSC_TRUE;
   PetscCall(VecGetArrayRead(x, &xa));
   PetscCall(VecGetArrayWrite(y, &ya));
@@ -682,6 +680,7 @@ PetscErrorCode PCFGDDGetBackend(PC pc, PetscGILUBackendType *backend)
   Input Parameters:
 + pc      - the preconditioner
 - threads - the number of threads, 0 (the default) for OMP_NUM_THREADS if set, else the cores divided among the MPI processes of the node
+            (at most 4 per core and OpenMP's thread limit: a larger count is clamped)
 
   Options Database Key:
 . -pc_fgdd_threads <n> - the threads
@@ -772,7 +771,7 @@ PetscErrorCode PCFGDDGetSubdomains(PC pc, PetscInt *n, const PetscInt *rows[], I
 .  -pc_fgdd_apply <vertex,syncfree,edge>        - the triangular-solve variant
 .  -pc_fgdd_fused <true>                        - fused L-D-U per subdomain
 .  -pc_fgdd_backend <auto,host,cuda,cudaemu>    - where the apply runs (default: -gilu_backend, whose default is auto)
-.  -pc_fgdd_threads <n>                         - host threads (default 0: OMP_NUM_THREADS if set, else the cores / the MPI processes of the node)
+.  -pc_fgdd_threads <n>                         - host threads (default 0: OMP_NUM_THREADS if set, else the cores / the MPI processes of the node; at most 4 per core)
 -  -pc_fgdd_zeropivot <tol>                     - pivots at most tol in absolute value are zero (default 100 PETSC_MACHINE_EPSILON, as PCILU)
 
    Notes:

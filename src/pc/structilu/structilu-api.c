@@ -387,7 +387,8 @@ PetscErrorCode PCStructILUGetFactorPrecision(PC pc, PCStructILUPrecision *precis
   Notes:
   The results do not depend on the number of threads: every row is computed by the same
   operations in the same order, the threads only share the rows out along the schedule.
-  Without OpenMP in the build there is one thread.
+  Without OpenMP in the build there is one thread. A count above 4 per core of the node or OpenMP's
+  thread limit is clamped to it (the rule of every component of petscgilu); `-ksp_view` shows the threads that run.
 
   Each apply runs on all the threads or on one, whichever the timings of earlier applies say is
   faster (beside another process's busy core one thread is), and the other way is timed again now

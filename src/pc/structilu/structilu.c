@@ -703,7 +703,7 @@ static PetscErrorCode PCDestroy_StructILU(PC pc)
                                     (the factors of one process, as a pipeline) instead of block Jacobi
 . -pc_structilu_distributed_tile n - the pipeline's tiles: n grid lines (3D) or points (2D); 0: the model's choice, -1: none
 . -pc_structilu_threads n       - host threads (default 0: OMP_NUM_THREADS if set, else the cores divided among the node's
-                                  MPI processes; fewer for small grids); the results do not depend on it
+                                  MPI processes; fewer for small grids; at most 4 per core); the results do not depend on it
 . -pc_structilu_schedule slab|hyperplane - how the host threads share the rows (default slab, see `PCStructILUSetSchedule()`)
 . -pc_structilu_diagonal_storage <false> - when ILU(0) of the stencil changes only the diagonal (star stencils), store only
                                   the inverted modified diagonal and read the matrix's other blocks (DILU; host, double precision):
