@@ -6,6 +6,7 @@ chosen in the options database.\n\n\
                  wrongsize      6x6x6 star7 DMDA matrix copied so that it does not know its DM (for wrong grid options)\n\
                  nodm_irregular tridiagonal plus random long-range entries, no DM\n\
                  star7          6x6x6 star7 DMDA matrix, unaltered (diagonally dominant)\n\
+                 nonsquare      AIJ matrix of n rows and n + 3 columns (tridiagonal and a last column), no DM (-ksp_type lsqr)\n\
   -n <n>       : matrix size of nonstencil, nodm_irregular and empty (default 200)\n\
   -scale <s>   : multiply the matrix by s (default 1; 1e40 leaves single precision's range)\n\
 The DMDA grid of zeropivot, nan, wrongsize and star7 can be changed with -da_grid_x/y/z.\n\n";
@@ -127,6 +128,30 @@ static PetscErrorCode CreateEmptyRankMatrix(PetscInt n, Mat *A)
   PetscFunctionReturn(0);
 }
 
+/* An AIJ matrix of n rows and n + 3 columns without a DM: row r holds -1 at r-1 and r+1, 3 at r and 0.5 at column n + 2 */
+static PetscErrorCode CreateNonSquareMatrix(PetscInt n, Mat *A)
+{
+  PetscInt    rstart, rend;
+  PetscScalar vals[4] = {-1.0, 3.0, -1.0, 0.5};
+
+  PetscFunctionBeginUser;
+  PetscCall(MatCreate(PETSC_COMM_WORLD, A));
+  PetscCall(MatSetSizes(*A, PETSC_DECIDE, PETSC_DECIDE, n, n + 3));
+  PetscCall(MatSetType(*A, MATAIJ));
+  PetscCall(MatSetFromOptions(*A));
+  PetscCall(MatSeqAIJSetPreallocation(*A, 4, NULL));
+  PetscCall(MatMPIAIJSetPreallocation(*A, 4, NULL, 4, NULL));
+  PetscCall(MatGetOwnershipRange(*A, &rstart, &rend));
+  for (PetscInt r = rstart; r < rend; r++) {
+    PetscInt cols[4] = {r - 1, r, r + 1, n + 2};
+
+    PetscCall(MatSetValues(*A, 1, &r, 4, r ? cols : cols + 1, r ? vals : vals + 1, INSERT_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(0);
+}
+
 /*
   A star7 matrix on a 3D DMDA (default 6x6x6, 1 dof), off-diagonal entries in [-1,0], diagonal 1 + sum of the
   absolute values of the row. The point bad = (2,2,2) (interior) is altered:
@@ -198,7 +223,7 @@ static PetscErrorCode CreateStar7Matrix(PetscBool zeropivot, PetscBool nan, DM *
 
 int main(int argc, char **argv)
 {
-  const char        *cases[] = {"nonstencil", "zeropivot", "nan", "wrongsize", "nodm_irregular", "empty", "star7"};
+  const char        *cases[] = {"nonstencil", "zeropivot", "nan", "wrongsize", "nodm_irregular", "empty", "star7", "nonsquare"};
   PetscInt           icase = 1, n = 200, its;
   PetscReal          scale = 1.0;
   DM                 da = NULL;
@@ -241,6 +266,9 @@ int main(int argc, char **argv)
   } break;
   case 5:
     PetscCall(CreateEmptyRankMatrix(n, &A));
+    break;
+  case 7:
+    PetscCall(CreateNonSquareMatrix(n, &A));
     break;
   default:
     PetscCall(CreateGeneralMatrix(n, PETSC_TRUE, &A));
@@ -473,6 +501,27 @@ int main(int argc, char **argv)
      suffix: threads_clamp_env
      env: OMP_NUM_THREADS=100000
      args: -case star7 -malloc_debug -pc_type {{atsilu fgdd structilu}separate output}
+
+   # a matrix that is not square: the error PETSc's factorizations give, from every PC (before: PCATSILU read past a
+   # buffer and applied inf, PCFGDD applied a meaningless preconditioner)
+   test:
+     suffix: nonsquare
+     args: -case nonsquare -ksp_type lsqr -malloc_debug -pc_type {{ilu atsilu fgdd sparsify structilu}shared output}
+     filter: Error: grep -o "Must be square matrix, rows 200 columns 203"
+     output_file: output/ex2_nonsquare.out
+
+   test:
+     suffix: nonsquare_gilu
+     args: -case nonsquare -ksp_type lsqr -malloc_debug -pc_type {{ilu icc}shared output} -pc_factor_mat_solver_type gilu
+     filter: Error: grep -o "Must be square matrix, rows 200 columns 203"
+     output_file: output/ex2_nonsquare.out
+
+   test:
+     suffix: nonsquare_np2
+     nsize: 2
+     args: -case nonsquare -ksp_type lsqr -malloc_debug -pc_type {{atsilu fgdd sparsify structilu}shared output}
+     filter: Error: grep -o "Must be square matrix, rows 200 columns 203"
+     output_file: output/ex2_nonsquare.out
 
    # -help prints the defaults of the candidate ratios (was uninitialised memory)
    test:

@@ -181,6 +181,7 @@ PETSC_INTERN PetscErrorCode GILUStencilMatGetSchedule(GILUStencilMat *, GILUSche
 PETSC_INTERN PetscErrorCode GILUGetNumThreads(PetscInt *);
 PETSC_INTERN PetscErrorCode GILUGetNumThreadsFor(PetscInt, PetscInt, PetscInt *);
 PETSC_INTERN PetscErrorCode GILUGetMaxThreads(PetscInt *);
+PETSC_INTERN PetscErrorCode GILUMatCheckSquare(Mat);
 PETSC_INTERN PetscErrorCode GILUClampThreads(PetscInt, PetscInt *);
 PETSC_INTERN PetscErrorCode GILUStencilMatGetNumThreads(const GILUStencilMat *, PetscInt *);
 

@@ -47,6 +47,22 @@ PetscErrorCode GILUMatCheckSupported(Mat A, PetscBool *isbaij)
 }
 
 /*
+  GILUMatCheckSquare - errors unless A and its local diagonal block are square, as PETSc's factorizations do: every
+  incomplete factorization of petscgilu (and the preconditioners built on one) factors a square matrix
+*/
+PetscErrorCode GILUMatCheckSquare(Mat A)
+{
+  PetscInt m, n, M, N;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetSize(A, &M, &N));
+  PetscCall(MatGetLocalSize(A, &m, &n));
+  PetscCheck(M == N, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "Must be square matrix, rows %" PetscInt_FMT " columns %" PetscInt_FMT ": an incomplete factorization needs a square (preconditioning) matrix", M, N);
+  PetscCheck(m == n, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Must be a square local diagonal block, local rows %" PetscInt_FMT " columns %" PetscInt_FMT ": give the matrix the same row and column layout", m, n);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
   GILUGridFromDM - the local box of a DMDA, if dm is a DMDA whose local box matches Alocal
 */
 PetscErrorCode GILUGridFromDM(DM dm, Mat Alocal, GILUGrid *g, PetscBool *found)

@@ -252,6 +252,7 @@ static PetscErrorCode PCSetUp_ATSILU(PC pc)
   PetscBool   block;
 
   PetscFunctionBegin;
+  PetscCall(GILUMatCheckSquare(pc->pmat));
   if (ats->algorithm == PC_ATSILU_ALGORITHM_ATS) PetscCall(PetscGILUCitationsRegister(GILU_CITE_ATSILU)); /* ParILU is Chow and Patel's */
   PetscCall(PCATSILUSetUpBackend(pc));
   PetscCall(PCATSILUGetLocalAIJ(pc, (PetscBool)(ats->type == PC_ATSILU_ILU && ats->device == PETSCGILU_BACKEND_HOST && ats->trisolve == PC_ATSILU_TRISOLVE_EXACT), &A, &conv, &block));

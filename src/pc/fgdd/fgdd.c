@@ -169,6 +169,7 @@ static PetscErrorCode PCSetUp_FGDD(PC pc)
   PetscObjectState state;
 
   PetscFunctionBegin;
+  PetscCall(GILUMatCheckSquare(A));
   PetscCall(PetscGILUCitationsRegister(GILU_CITE_FGDD));
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
   if (size > 1) PetscCall(MatGetDiagonalBlock(A, &Alocal));

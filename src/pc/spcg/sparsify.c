@@ -9,6 +9,7 @@
 #include <petscgilu.h>
 #include <petscgilu/private/giluimpl.h>
 #include <petscgilu/private/citations.h>
+#include <petscgilu/private/stencil.h>
 #include "sparsify.h"
 
 #define PC_SPARSIFY_MAX_RATIOS 16
@@ -270,12 +271,7 @@ static PetscErrorCode PCSetUp_Sparsify(PC pc)
 
   PetscFunctionBegin;
   PetscCall(PetscGILUCitationsRegister(GILU_CITE_SPCG));
-  {
-    PetscInt m, nc;
-
-    PetscCall(MatGetLocalSize(pc->pmat, &m, &nc));
-    PetscCheck(m == nc, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCSPARSIFY needs a square local diagonal block (local rows %" PetscInt_FMT ", local columns %" PetscInt_FMT "): give the matrix the same row and column layout", m, nc);
-  }
+  PetscCall(GILUMatCheckSquare(pc->pmat));
   PetscCall(PCSparsifySetUpSubPC(pc));
   PetscCall(SparsifyLocalGet(pc->pmat, &L)); /* checks the matrix type */
   PetscCall(PetscLogEventBegin(GILU_SparsifySetUp, pc, 0, 0, 0));

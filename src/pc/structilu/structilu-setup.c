@@ -272,6 +272,7 @@ PetscErrorCode PCSetUp_StructILU(PC pc)
   const GILUStencilMat *msm;
 
   PetscFunctionBegin;
+  PetscCall(GILUMatCheckSquare(A));
   PetscCall(PetscGILUCitationsRegister(GILU_CITE_STRUCTILU));
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
   PetscCheck(!ilu->eisenstat || size == 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_structilu_eisenstat runs on one process only (the sweeps do not include the couplings between processes); use -pc_structilu_eisenstat 0 in parallel");
