@@ -760,7 +760,7 @@ static PetscErrorCode MatGILUSetTriSolveType_GILU(Mat B, GILUTriSolveType type)
 PetscErrorCode MatGILUSetTriSolveType(Mat F, GILUTriSolveType type)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(F, MAT_CLASSID, 1);
+  GILUValidHeaderSpecific(F, MAT_CLASSID, 1);
   PetscValidLogicalCollectiveEnum(F, type, 2);
   PetscTryMethod(F, "MatGILUSetTriSolveType_C", (Mat, GILUTriSolveType), (F, type));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -806,7 +806,7 @@ static PetscErrorCode MatGILUSetTriSolveThreads_GILU(Mat B, PetscInt nthreads)
 PetscErrorCode MatGILUSetTriSolveThreads(Mat F, PetscInt nthreads)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(F, MAT_CLASSID, 1);
+  GILUValidHeaderSpecific(F, MAT_CLASSID, 1);
   PetscValidLogicalCollectiveInt(F, nthreads, 2);
   PetscTryMethod(F, "MatGILUSetTriSolveThreads_C", (Mat, PetscInt), (F, nthreads));
   PetscFunctionReturn(PETSC_SUCCESS);

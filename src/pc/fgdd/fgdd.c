@@ -499,7 +499,7 @@ static PetscErrorCode PCDestroy_FGDD(PC pc)
 PetscErrorCode PCFGDDSetSubdomainRows(PC pc, PetscInt rows)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscTryMethod(pc, "PCFGDDSetSubdomainRows_C", (PC, PetscInt), (pc, rows));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -526,7 +526,8 @@ PetscErrorCode PCFGDDSetSubdomainRows(PC pc, PetscInt rows)
 PetscErrorCode PCFGDDSetSubdomainBox(PC pc, const PetscInt box[])
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUAssertPointer(box, 2);
   PetscTryMethod(pc, "PCFGDDSetSubdomainBox_C", (PC, const PetscInt[]), (pc, box));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -552,7 +553,7 @@ PetscErrorCode PCFGDDSetSubdomainBox(PC pc, const PetscInt box[])
 PetscErrorCode PCFGDDSetPartitioner(PC pc, PCFGDDPartitioner part)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscTryMethod(pc, "PCFGDDSetPartitioner_C", (PC, PCFGDDPartitioner), (pc, part));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -583,7 +584,7 @@ PetscErrorCode PCFGDDSetPartitioner(PC pc, PCFGDDPartitioner part)
 PetscErrorCode PCFGDDSetApplyType(PC pc, PCFGDDApplyType apply)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscTryMethod(pc, "PCFGDDSetApplyType_C", (PC, PCFGDDApplyType), (pc, apply));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -607,7 +608,7 @@ PetscErrorCode PCFGDDSetApplyType(PC pc, PCFGDDApplyType apply)
 PetscErrorCode PCFGDDSetFused(PC pc, PetscBool fused)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscTryMethod(pc, "PCFGDDSetFused_C", (PC, PetscBool), (pc, fused));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -642,7 +643,7 @@ PetscErrorCode PCFGDDSetFused(PC pc, PetscBool fused)
 PetscErrorCode PCFGDDSetBackend(PC pc, PetscGILUBackendType backend)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveEnum(pc, backend, 2);
   PetscTryMethod(pc, "PCFGDDSetBackend_C", (PC, PetscGILUBackendType), (pc, backend));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -667,8 +668,8 @@ PetscErrorCode PCFGDDSetBackend(PC pc, PetscGILUBackendType backend)
 PetscErrorCode PCFGDDGetBackend(PC pc, PetscGILUBackendType *backend)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscAssertPointer(backend, 2);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUAssertPointer(backend, 2);
   PetscUseMethod(pc, "PCFGDDGetBackend_C", (PC, PetscGILUBackendType *), (pc, backend));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -696,7 +697,7 @@ PetscErrorCode PCFGDDGetBackend(PC pc, PetscGILUBackendType *backend)
 PetscErrorCode PCFGDDSetThreads(PC pc, PetscInt threads)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscTryMethod(pc, "PCFGDDSetThreads_C", (PC, PetscInt), (pc, threads));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -723,7 +724,7 @@ PetscErrorCode PCFGDDSetThreads(PC pc, PetscInt threads)
 PetscErrorCode PCFGDDSetZeroPivot(PC pc, PetscReal zeropivot)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveReal(pc, zeropivot, 2);
   PetscTryMethod(pc, "PCFGDDSetZeroPivot_C", (PC, PetscReal), (pc, zeropivot));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -752,7 +753,7 @@ PetscErrorCode PCFGDDSetZeroPivot(PC pc, PetscReal zeropivot)
 PetscErrorCode PCFGDDGetSubdomains(PC pc, PetscInt *n, const PetscInt *rows[], IS *perm)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscUseMethod(pc, "PCFGDDGetSubdomains_C", (PC, PetscInt *, const PetscInt *[], IS *), (pc, n, rows, perm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -4,7 +4,7 @@
 */
 #include <petsc/private/petscimpl.h>
 #include <petscgilu.h>
-#include <petscgilu/private/compat.h>
+#include <petscgilu/private/giluimpl.h>
 
 const char *const PCStructILUTypes[]      = {"ilu", "ic", "PCStructILUType", "PC_STRUCTILU_", NULL};
 const char *const PCStructILUPrecisions[] = {"double", "single", "PCStructILUPrecision", "PC_STRUCTILU_PRECISION_", NULL};
@@ -37,7 +37,8 @@ const char *const PCStructILUSchedules[]  = {"slab", "hyperplane", "PCStructILUS
 PetscErrorCode PCStructILUSetGrid(PC pc, PetscInt dim, const PetscInt n[])
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUAssertPointer(n, 3);
   PetscTryMethod(pc, "PCStructILUSetGrid_C", (PC, PetscInt, const PetscInt[]), (pc, dim, n));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -61,7 +62,7 @@ PetscErrorCode PCStructILUSetGrid(PC pc, PetscInt dim, const PetscInt n[])
 PetscErrorCode PCStructILUGetGrid(PC pc, PetscInt *dim, PetscInt n[])
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscUseMethod(pc, "PCStructILUGetGrid_C", (PC, PetscInt *, PetscInt[]), (pc, dim, n));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -91,7 +92,7 @@ PetscErrorCode PCStructILUGetGrid(PC pc, PetscInt *dim, PetscInt n[])
 PetscErrorCode PCStructILUSetDof(PC pc, PetscInt dof)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveInt(pc, dof, 2);
   PetscTryMethod(pc, "PCStructILUSetDof_C", (PC, PetscInt), (pc, dof));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -115,7 +116,8 @@ PetscErrorCode PCStructILUSetDof(PC pc, PetscInt dof)
 PetscErrorCode PCStructILUGetDof(PC pc, PetscInt *dof)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUAssertPointer(dof, 2);
   PetscUseMethod(pc, "PCStructILUGetDof_C", (PC, PetscInt *), (pc, dof));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -151,7 +153,7 @@ PetscErrorCode PCStructILUGetDof(PC pc, PetscInt *dof)
 PetscErrorCode PCStructILUSetLevels(PC pc, PetscInt levels)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveInt(pc, levels, 2);
   PetscTryMethod(pc, "PCStructILUSetLevels_C", (PC, PetscInt), (pc, levels));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -175,7 +177,8 @@ PetscErrorCode PCStructILUSetLevels(PC pc, PetscInt levels)
 PetscErrorCode PCStructILUGetLevels(PC pc, PetscInt *levels)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUAssertPointer(levels, 2);
   PetscUseMethod(pc, "PCStructILUGetLevels_C", (PC, PetscInt *), (pc, levels));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -205,7 +208,7 @@ PetscErrorCode PCStructILUGetLevels(PC pc, PetscInt *levels)
 PetscErrorCode PCStructILUSetZeroPivot(PC pc, PetscReal zeropivot)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveReal(pc, zeropivot, 2);
   PetscTryMethod(pc, "PCStructILUSetZeroPivot_C", (PC, PetscReal), (pc, zeropivot));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -229,7 +232,8 @@ PetscErrorCode PCStructILUSetZeroPivot(PC pc, PetscReal zeropivot)
 PetscErrorCode PCStructILUGetZeroPivot(PC pc, PetscReal *zeropivot)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUAssertPointer(zeropivot, 2);
   PetscUseMethod(pc, "PCStructILUGetZeroPivot_C", (PC, PetscReal *), (pc, zeropivot));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -258,7 +262,7 @@ PetscErrorCode PCStructILUGetZeroPivot(PC pc, PetscReal *zeropivot)
 PetscErrorCode PCStructILUGetStencil(PC pc, PetscInt *dim, PetscInt *ns, const PetscInt **offsets)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscUseMethod(pc, "PCStructILUGetStencil_C", (PC, PetscInt *, PetscInt *, const PetscInt **), (pc, dim, ns, offsets));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -288,7 +292,7 @@ PetscErrorCode PCStructILUGetStencil(PC pc, PetscInt *dim, PetscInt *ns, const P
 PetscErrorCode PCStructILUSetType(PC pc, PCStructILUType type)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveEnum(pc, type, 2);
   PetscTryMethod(pc, "PCStructILUSetType_C", (PC, PCStructILUType), (pc, type));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -312,7 +316,8 @@ PetscErrorCode PCStructILUSetType(PC pc, PCStructILUType type)
 PetscErrorCode PCStructILUGetType(PC pc, PCStructILUType *type)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUAssertPointer(type, 2);
   PetscUseMethod(pc, "PCStructILUGetType_C", (PC, PCStructILUType *), (pc, type));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -343,7 +348,7 @@ PetscErrorCode PCStructILUGetType(PC pc, PCStructILUType *type)
 PetscErrorCode PCStructILUSetFactorPrecision(PC pc, PCStructILUPrecision precision)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveEnum(pc, precision, 2);
   PetscTryMethod(pc, "PCStructILUSetFactorPrecision_C", (PC, PCStructILUPrecision), (pc, precision));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -367,7 +372,8 @@ PetscErrorCode PCStructILUSetFactorPrecision(PC pc, PCStructILUPrecision precisi
 PetscErrorCode PCStructILUGetFactorPrecision(PC pc, PCStructILUPrecision *precision)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUAssertPointer(precision, 2);
   PetscUseMethod(pc, "PCStructILUGetFactorPrecision_C", (PC, PCStructILUPrecision *), (pc, precision));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -402,7 +408,7 @@ PetscErrorCode PCStructILUGetFactorPrecision(PC pc, PCStructILUPrecision *precis
 PetscErrorCode PCStructILUSetThreads(PC pc, PetscInt nthreads)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveInt(pc, nthreads, 2);
   PetscTryMethod(pc, "PCStructILUSetThreads_C", (PC, PetscInt), (pc, nthreads));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -426,7 +432,8 @@ PetscErrorCode PCStructILUSetThreads(PC pc, PetscInt nthreads)
 PetscErrorCode PCStructILUGetThreads(PC pc, PetscInt *nthreads)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUAssertPointer(nthreads, 2);
   PetscUseMethod(pc, "PCStructILUGetThreads_C", (PC, PetscInt *), (pc, nthreads));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -472,7 +479,7 @@ PetscErrorCode PCStructILUGetThreads(PC pc, PetscInt *nthreads)
 PetscErrorCode PCStructILUSetDistributed(PC pc, PetscBool flg)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveBool(pc, flg, 2);
   PetscTryMethod(pc, "PCStructILUSetDistributed_C", (PC, PetscBool), (pc, flg));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -496,7 +503,8 @@ PetscErrorCode PCStructILUSetDistributed(PC pc, PetscBool flg)
 PetscErrorCode PCStructILUGetDistributed(PC pc, PetscBool *flg)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUAssertPointer(flg, 2);
   PetscUseMethod(pc, "PCStructILUGetDistributed_C", (PC, PetscBool *), (pc, flg));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -525,7 +533,7 @@ PetscErrorCode PCStructILUGetDistributed(PC pc, PetscBool *flg)
 PetscErrorCode PCStructILUSetDistributedTile(PC pc, PetscInt tile)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveInt(pc, tile, 2);
   PetscTryMethod(pc, "PCStructILUSetDistributedTile_C", (PC, PetscInt), (pc, tile));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -549,7 +557,8 @@ PetscErrorCode PCStructILUSetDistributedTile(PC pc, PetscInt tile)
 PetscErrorCode PCStructILUGetDistributedTile(PC pc, PetscInt *tile)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUAssertPointer(tile, 2);
   PetscUseMethod(pc, "PCStructILUGetDistributedTile_C", (PC, PetscInt *), (pc, tile));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -582,7 +591,7 @@ PetscErrorCode PCStructILUGetDistributedTile(PC pc, PetscInt *tile)
 PetscErrorCode PCStructILUSetSchedule(PC pc, PCStructILUSchedule schedule)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveEnum(pc, schedule, 2);
   PetscTryMethod(pc, "PCStructILUSetSchedule_C", (PC, PCStructILUSchedule), (pc, schedule));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -606,7 +615,8 @@ PetscErrorCode PCStructILUSetSchedule(PC pc, PCStructILUSchedule schedule)
 PetscErrorCode PCStructILUGetSchedule(PC pc, PCStructILUSchedule *schedule)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUAssertPointer(schedule, 2);
   PetscUseMethod(pc, "PCStructILUGetSchedule_C", (PC, PCStructILUSchedule *), (pc, schedule));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -641,7 +651,7 @@ PetscErrorCode PCStructILUGetSchedule(PC pc, PCStructILUSchedule *schedule)
 PetscErrorCode PCStructILUSetBackend(PC pc, PetscGILUBackendType backend)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveEnum(pc, backend, 2);
   PetscTryMethod(pc, "PCStructILUSetBackend_C", (PC, PetscGILUBackendType), (pc, backend));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -665,7 +675,8 @@ PetscErrorCode PCStructILUSetBackend(PC pc, PetscGILUBackendType backend)
 PetscErrorCode PCStructILUGetBackend(PC pc, PetscGILUBackendType *backend)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUAssertPointer(backend, 2);
   PetscUseMethod(pc, "PCStructILUGetBackend_C", (PC, PetscGILUBackendType *), (pc, backend));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -706,7 +717,7 @@ PetscErrorCode PCStructILUGetBackend(PC pc, PetscGILUBackendType *backend)
 PetscErrorCode PCStructILUSetDiagonalStorage(PC pc, PetscBool flg)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveBool(pc, flg, 2);
   PetscTryMethod(pc, "PCStructILUSetDiagonalStorage_C", (PC, PetscBool), (pc, flg));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -730,7 +741,8 @@ PetscErrorCode PCStructILUSetDiagonalStorage(PC pc, PetscBool flg)
 PetscErrorCode PCStructILUGetDiagonalStorage(PC pc, PetscBool *flg)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUAssertPointer(flg, 2);
   PetscUseMethod(pc, "PCStructILUGetDiagonalStorage_C", (PC, PetscBool *), (pc, flg));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -770,7 +782,7 @@ PetscErrorCode PCStructILUGetDiagonalStorage(PC pc, PetscBool *flg)
 PetscErrorCode PCStructILUSetEisenstat(PC pc, PetscBool flg)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveBool(pc, flg, 2);
   PetscTryMethod(pc, "PCStructILUSetEisenstat_C", (PC, PetscBool), (pc, flg));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -794,7 +806,8 @@ PetscErrorCode PCStructILUSetEisenstat(PC pc, PetscBool flg)
 PetscErrorCode PCStructILUGetEisenstat(PC pc, PetscBool *flg)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUAssertPointer(flg, 2);
   PetscUseMethod(pc, "PCStructILUGetEisenstat_C", (PC, PetscBool *), (pc, flg));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -823,7 +836,7 @@ PetscErrorCode PCStructILUGetEisenstat(PC pc, PetscBool *flg)
 PetscErrorCode PCStructILUSetCUDAMapping(PC pc, PCStructILUCUDAMapping mapping)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveEnum(pc, mapping, 2);
   PetscTryMethod(pc, "PCStructILUSetCUDAMapping_C", (PC, PCStructILUCUDAMapping), (pc, mapping));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -851,7 +864,7 @@ PetscErrorCode PCStructILUSetCUDAMapping(PC pc, PCStructILUCUDAMapping mapping)
 PetscErrorCode PCStructILUSetCUDATilePoints(PC pc, PetscInt n)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveInt(pc, n, 2);
   PetscTryMethod(pc, "PCStructILUSetCUDATilePoints_C", (PC, PetscInt), (pc, n));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -881,7 +894,7 @@ PetscErrorCode PCStructILUSetCUDATilePoints(PC pc, PetscInt n)
 PetscErrorCode PCStructILUSetCUDAPipeline(PC pc, PetscInt stages)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveInt(pc, stages, 2);
   PetscTryMethod(pc, "PCStructILUSetCUDAPipeline_C", (PC, PetscInt), (pc, stages));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -909,7 +922,7 @@ PetscErrorCode PCStructILUSetCUDAPipeline(PC pc, PetscInt stages)
 PetscErrorCode PCStructILUSetCUDAFactor(PC pc, PetscBool flg)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveBool(pc, flg, 2);
   PetscTryMethod(pc, "PCStructILUSetCUDAFactor_C", (PC, PetscBool), (pc, flg));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -938,7 +951,7 @@ PetscErrorCode PCStructILUSetCUDAFactor(PC pc, PetscBool flg)
 PetscErrorCode PCStructILUSetCUDAFactorPipeline(PC pc, PetscBool flg)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveBool(pc, flg, 2);
   PetscTryMethod(pc, "PCStructILUSetCUDAFactorPipeline_C", (PC, PetscBool), (pc, flg));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -966,7 +979,7 @@ PetscErrorCode PCStructILUSetCUDAFactorPipeline(PC pc, PetscBool flg)
 PetscErrorCode PCStructILUSetCUDAMMA(PC pc, PetscBool flg)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveBool(pc, flg, 2);
   PetscTryMethod(pc, "PCStructILUSetCUDAMMA_C", (PC, PetscBool), (pc, flg));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -994,7 +1007,7 @@ PetscErrorCode PCStructILUSetCUDAMMA(PC pc, PetscBool flg)
 PetscErrorCode PCStructILUSetCUDANoWait(PC pc, PetscBool flg)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveBool(pc, flg, 2);
   PetscTryMethod(pc, "PCStructILUSetCUDANoWait_C", (PC, PetscBool), (pc, flg));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -1031,7 +1044,7 @@ PetscErrorCode PCStructILUSetCUDANoWait(PC pc, PetscBool flg)
 PetscErrorCode PCStructILUSetPerformanceModel(PC pc, PCStructILUModelGPU gpu, PetscReal bandwidth, PetscReal latency, PetscReal link)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveEnum(pc, gpu, 2);
   PetscValidLogicalCollectiveReal(pc, bandwidth, 3);
   PetscValidLogicalCollectiveReal(pc, latency, 4);
