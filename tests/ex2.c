@@ -523,6 +523,33 @@ int main(int argc, char **argv)
      filter: Error: grep -o "Must be square matrix, rows 200 columns 203"
      output_file: output/ex2_nonsquare.out
 
+   # single-precision factors of a matrix beyond float's range (scaled by 1e40; by 1e-42 its inverted pivots are): the PC
+   # fails (DIVERGED_PC_FAILED, FACTOR_OTHER) and says which option to change, on the host and on the emulated device
+   # (before: DIVERGED_NANORINF at iteration 0 without a word; in double it converges)
+   test:
+     suffix: single_range
+     args: -case star7 -pc_type structilu -pc_structilu_factor_precision single -pc_structilu_zeropivot 0 -scale {{1e40 1e-42}shared output}
+
+   test:
+     suffix: single_range_cudaemu
+     requires: cudaemu
+     args: -case star7 -pc_type structilu -pc_structilu_factor_precision single -pc_structilu_zeropivot 0 -scale {{1e40 1e-42}shared output} -gilu_backend cudaemu -pc_structilu_cuda_factor {{0 1}shared output}
+     output_file: output/ex2_single_range.out
+
+   test:
+     suffix: single_range_error
+     args: -case star7 -pc_type structilu -pc_structilu_factor_precision single -scale 1e40 -ksp_error_if_not_converged
+     filter: Error: grep -o "local row [0-9]* of the structured-grid ILU have an entry beyond the range of single precision .*: use -pc_structilu_factor_precision double"
+
+   test:
+     suffix: single_range_view
+     args: -case star7 -pc_type structilu -pc_structilu_factor_precision single -scale 1e40 -ksp_view
+     filter: grep -E "FAILED|Converged"
+
+   test:
+     suffix: single_range_double
+     args: -case star7 -pc_type structilu -scale 1e40
+
    # -help prints the defaults of the candidate ratios (was uninitialised memory)
    test:
      suffix: help_sparsify

@@ -38,7 +38,7 @@ PETSC_INTERN PetscErrorCode StructILUFactor_Host(GILUStencilMat *, const PetscIn
 */
 PETSC_INTERN PetscBool      StructILUStencilIsDILU(const GILUStencil *, const PetscInt *);
 PETSC_INTERN PetscErrorCode StructILUFactorDiagonal_Host(GILUStencilMat *, const PetscInt *, PetscReal, PetscScalar *, PetscScalar *, PetscInt *);
-PETSC_INTERN PetscErrorCode StructILUFactorsStore_Host(GILUStencilMat *, PetscScalar *, const PetscInt *, PetscBool, PetscBool, StructILUFactors *);
+PETSC_INTERN PetscErrorCode StructILUFactorsStore_Host(GILUStencilMat *, PetscScalar *, const PetscInt *, PetscBool, PetscBool, StructILUFactors *, PetscInt *);
 PETSC_INTERN PetscErrorCode StructILUFactorsReset_Host(StructILUFactors *);
 PETSC_INTERN PetscErrorCode GILUStencilGetMirror(const GILUStencil *, PetscInt **);
 /* what the factorization of sm needs besides its structure: the elimination table, IC's mirror offsets, the hyperplanes, room for the inverted diagonal blocks */

@@ -16,6 +16,7 @@
    read separately, so each sweep would drag the other half through the cache.
 */
 #include <petscgilu/private/stencililu.h>
+#include <float.h>
 
 /* the kernels are worth vectorizing whatever the flags PETSc was built with */
 #if defined(__GNUC__) && !defined(__clang__)
@@ -247,15 +248,28 @@ PetscErrorCode StructILUFactorDiagonal_Host(GILUStencilMat *sm, const PetscInt *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Copies n values into double or float storage */
-static PetscErrorCode CopyValues(const PetscScalar *from, size_t n, PetscBool single, void **to)
+/*
+  Copies n values into double or float storage; *big (single only): the index of the first finite value that float
+  cannot hold (its magnitude above FLT_MAX: it would become Inf), or -1
+*/
+static PetscErrorCode CopyValues(const PetscScalar *from, size_t n, PetscBool single, void **to, PetscInt64 *big)
 {
   PetscFunctionBegin;
+  *big = -1;
   if (single) {
-    float *f;
+    float   *f;
+    uint64_t over = 0;
 
     PetscCall(PetscMalloc1(n, &f));
-    for (size_t t = 0; t < n; t++) f[t] = (float)from[t];
+    for (size_t t = 0; t < n; t++) {
+      const PetscReal a = PetscAbsScalar(from[t]);
+
+      f[t] = (float)from[t];
+      over |= (uint64_t)(a > (PetscReal)FLT_MAX && a <= PETSC_MAX_REAL); /* branch-free: the loop stays vectorized */
+    }
+    if (over)
+      for (size_t t = 0; t < n && *big < 0; t++)
+        if (PetscAbsScalar(from[t]) > (PetscReal)FLT_MAX && PetscAbsScalar(from[t]) <= PETSC_MAX_REAL) *big = (PetscInt64)t;
     *to = f;
   } else {
     PetscScalar *v;
@@ -272,13 +286,16 @@ static PetscErrorCode CopyValues(const PetscScalar *from, size_t n, PetscBool si
   double reads sm->val and dinv in place; IC keeps only the upper blocks; single precision
   keeps float copies. The copies make sm->val unnecessary until the next numeric setup,
   so it is freed (GILUStencilMatPack() allocates it again).
+  rangerow: a local row with a factor entry that single precision cannot hold (finite, beyond FLT_MAX), or -1
 */
-PetscErrorCode StructILUFactorsStore_Host(GILUStencilMat *sm, PetscScalar *dinv, const PetscInt *mirror, PetscBool single, PetscBool dilu, StructILUFactors *F)
+PetscErrorCode StructILUFactorsStore_Host(GILUStencilMat *sm, PetscScalar *dinv, const PetscInt *mirror, PetscBool single, PetscBool dilu, StructILUFactors *F, PetscInt *rangerow)
 {
   const size_t   blocks = (size_t)sm->npoints * sm->bs2;
-  const PetscInt nl = sm->stencil.nlower, nu = sm->stencil.ns - nl - 1;
+  const PetscInt nl = sm->stencil.nlower, nu = sm->stencil.ns - nl - 1, d = sm->grid.dof;
+  PetscInt64     big[3] = {-1, -1, -1};
 
   PetscFunctionBegin;
+  *rangerow = -1;
   PetscCall(StructILUFactorsReset_Host(F));
   F->ic     = (PetscBool)(mirror != NULL);
   F->single = single;
@@ -300,9 +317,11 @@ PetscErrorCode StructILUFactorsStore_Host(GILUStencilMat *sm, PetscScalar *dinv,
     F->bytes    = sizeof(PetscScalar) * blocks * (sm->stencil.ns + 1);
     F->noffsets = sm->stencil.ns;
   } else {
-    if (!F->ic) PetscCall(CopyValues(sm->val, nl * blocks, single, &F->lval));
-    PetscCall(CopyValues(sm->val + (nl + 1) * blocks, nu * blocks, single, &F->uval));
-    PetscCall(CopyValues(dinv, blocks, single, &F->dinv));
+    if (!F->ic) PetscCall(CopyValues(sm->val, nl * blocks, single, &F->lval, &big[0]));
+    PetscCall(CopyValues(sm->val + (nl + 1) * blocks, nu * blocks, single, &F->uval, &big[1]));
+    PetscCall(CopyValues(dinv, blocks, single, &F->dinv, &big[2]));
+    for (PetscInt k = 0; k < 3 && *rangerow < 0; k++) /* value t of an offset-major array: point (t / bs2) mod npoints, row (t mod bs2) / dof of its block */
+      if (big[k] >= 0) *rangerow = (PetscInt)((big[k] / sm->bs2) % sm->npoints) * d + (PetscInt)((big[k] % sm->bs2) / d);
     F->owned    = PETSC_TRUE;
     F->bytes    = (single ? sizeof(float) : sizeof(PetscScalar)) * blocks * ((F->ic ? 0 : nl) + nu + 1);
     F->noffsets = (F->ic ? 0 : nl) + nu;

@@ -131,7 +131,11 @@ static PetscErrorCode MatLUFactorNumeric_StencilGPU_StructILU(Mat fact, Mat A, c
       PetscFunctionReturn(PETSC_SUCCESS);
     }
   }
-  PetscCall(StructILUFactorsStore_Host(&f->sm, f->dinv, f->ic ? f->mirror : NULL, PETSC_FALSE, PETSC_FALSE, &f->factors));
+  { /* double precision: every value fits */
+    PetscInt rangerow;
+
+    PetscCall(StructILUFactorsStore_Host(&f->sm, f->dinv, f->ic ? f->mirror : NULL, PETSC_FALSE, PETSC_FALSE, &f->factors, &rangerow));
+  }
   PetscCall(PetscLogEventEnd(GILU_StructILUFactor, A, fact, 0, 0));
   fact->factorerrortype = MAT_FACTOR_NOERROR;
   if (f->zerorow >= 0) {

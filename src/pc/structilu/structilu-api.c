@@ -339,7 +339,11 @@ PetscErrorCode PCStructILUGetType(PC pc, PCStructILUType *type)
   factors to float for storage, which halves the memory and the factor traffic of every
   apply, while the triangular solves still compute in double on double vectors. The
   preconditioner changes at the level of float round-off, which may change the number of
-  iterations slightly.
+  iterations slightly. A factor entry beyond float's range (|x| > FLT_MAX, e.g. the inverted
+  pivots of a matrix scaled by 1e-42) would become Inf: the rounding detects it, on the host
+  and on the device, and the PC fails (`PC_FACTOR_OTHER`, KSP's `KSP_DIVERGED_PC_FAILED`; an
+  error that names the row and `-pc_structilu_factor_precision double` with
+  `-ksp_error_if_not_converged`; `-ksp_view` and `-info` say so too).
 
   Level: intermediate
 

@@ -132,6 +132,10 @@ PetscErrorCode PCDistributedPivot_StructILU(PC pc)
   if (ilu->zerorow >= 0) PetscCall(GILUPipeGlobalRow(ilu->pipe, ilu->zerorow, &row));
   PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &row, 1, MPIU_INT, MPI_MIN, PetscObjectComm((PetscObject)pc)));
   ilu->zerorow = row == PETSC_MAX_INT ? -1 : row;
+  row          = PETSC_MAX_INT; /* the same for a single-precision factor entry beyond float's range */
+  if (ilu->rangerow >= 0) PetscCall(GILUPipeGlobalRow(ilu->pipe, ilu->rangerow, &row));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &row, 1, MPIU_INT, MPI_MIN, PetscObjectComm((PetscObject)pc)));
+  ilu->rangerow = row == PETSC_MAX_INT ? -1 : row;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -12,6 +12,7 @@
 #include <petscgilu/private/citations.h>
 #include <petscgilu/private/stencilgpu.h>
 #include "structilu.h"
+#include <float.h> /* FLT_MAX */
 
 PetscErrorCode PCReset_StructILU(PC pc)
 {
@@ -126,7 +127,10 @@ PetscErrorCode PCStructILUAnalyze(PC pc, Mat A, const GILUGrid *g, PetscInt thre
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A zero pivot of the last factorization (ilu->zerorow): an error with -ksp_error_if_not_converged, else the PC's failed reason */
+/*
+  A zero pivot of the last factorization (ilu->zerorow), or single-precision factors with an entry that float cannot
+  hold (ilu->rangerow: it would be Inf): an error with -ksp_error_if_not_converged, else the PC's failed reason
+*/
 static PetscErrorCode StructILUCheckPivot(PC pc)
 {
   PC_StructILU *ilu = (PC_StructILU *)pc->data;
@@ -136,6 +140,10 @@ static PetscErrorCode StructILUCheckPivot(PC pc)
     PetscCheck(!pc->erroriffailure, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "Zero pivot in %s row %" PetscInt_FMT " of the structured-grid ILU (tolerance %g)", ilu->pipe ? "the grid's (natural ordering)" : "local", ilu->zerorow, (double)ilu->zeropivot);
     PetscCall(PetscInfo(pc, "Zero pivot in local row %" PetscInt_FMT " (tolerance %g)\n", ilu->zerorow, (double)ilu->zeropivot));
     PetscCall(PCSetFailedReason(pc, PC_FACTOR_NUMERIC_ZEROPIVOT));
+  } else if (ilu->rangerow >= 0) {
+    PetscCheck(!pc->erroriffailure, PETSC_COMM_SELF, PETSC_ERR_FP, "The factors of %s row %" PetscInt_FMT " of the structured-grid ILU have an entry beyond the range of single precision (|x| > %g): use -%spc_structilu_factor_precision double (or scale the matrix)", ilu->pipe ? "the grid's (natural ordering)" : "local", ilu->rangerow, (double)FLT_MAX, GILUPrefix(pc));
+    PetscCall(PetscInfo(pc, "The single-precision factors of local row %" PetscInt_FMT " overflow (|x| > %g): use -%spc_structilu_factor_precision double\n", ilu->rangerow, (double)FLT_MAX, GILUPrefix(pc)));
+    PetscCall(PCSetFailedReason(pc, PC_FACTOR_OTHER));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -181,8 +189,9 @@ static PetscErrorCode StructILUFallbackFactor(PC pc, Mat Alocal, PetscBool symbo
   if (ic) PetscCall(MatCholeskyFactorNumeric(ilu->fallback, Alocal, &info));
   else PetscCall(MatLUFactorNumeric(ilu->fallback, Alocal, &info));
   PetscCall(PetscLogEventEnd(GILU_StructILUFactor, pc, Alocal, 0, 0));
-  ilu->zerorow = -1;
-  ilu->ran     = PETSCGILU_BACKEND_HOST;
+  ilu->zerorow  = -1;
+  ilu->rangerow = -1;
+  ilu->ran      = PETSCGILU_BACKEND_HOST;
   PetscCall(MatFactorGetError(ilu->fallback, &err));
   if (err != MAT_FACTOR_NOERROR) {
     PetscReal pivot;
@@ -257,8 +266,9 @@ static PetscErrorCode PCStructILUSetUpEmpty(PC pc, Mat A)
   PetscCall(MatGetLocalSize(A, &m, NULL));
   if (m && !ilu->empty) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PCReset_StructILU(pc));
-  ilu->empty   = (PetscBool)(m == 0);
-  ilu->zerorow = -1;
+  ilu->empty    = (PetscBool)(m == 0);
+  ilu->zerorow  = -1;
+  ilu->rangerow = -1;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -347,7 +357,7 @@ static PetscErrorCode PCStructILUSetUpDevice(PC pc)
     const PetscBool single = (PetscBool)(ilu->precision == PC_STRUCTILU_PRECISION_SINGLE), ic = (PetscBool)(ilu->type == PC_STRUCTILU_IC);
     const PetscInt  nl = ilu->sm.stencil.nlower, nu = ilu->sm.stencil.ns - nl - 1;
 
-    PetscCall(ilu->devops->factor(ilu->dev, &ilu->sm, ilu->elim, ilu->mirror, ilu->zeropivot, single, ilu->cudamma, ilu->factorpipe, &ilu->zerorow, &ilu->usedmma));
+    PetscCall(ilu->devops->factor(ilu->dev, &ilu->sm, ilu->elim, ilu->mirror, ilu->zeropivot, single, ilu->cudamma, ilu->factorpipe, &ilu->zerorow, &ilu->usedmma, &ilu->rangerow));
     PetscCall(StructILUFactorsReset_Host(&ilu->factors)); /* no host factors: what the view reports */
     ilu->factors.ic       = ic;
     ilu->factors.single   = single;
@@ -390,7 +400,7 @@ static PetscErrorCode PCFactor_StructILU(PC pc)
     } else PetscCall(StructILUFactor_Host(&ilu->sm, ilu->elim, ilu->mirror, ilu->zeropivot, ilu->dinv, &ilu->zerorow));
     /* across processes, ILU: the lower blocks of the upper ghost rows, which the transposed solves read (IC reads none) */
     if (ilu->pipe && ilu->type != PC_STRUCTILU_IC) PetscCall(GILUPipeExchangeLower(ilu->pipe));
-    PetscCall(StructILUFactorsStore_Host(&ilu->sm, ilu->dinv, ilu->mirror, single, dilu, &ilu->factors));
+    PetscCall(StructILUFactorsStore_Host(&ilu->sm, ilu->dinv, ilu->mirror, single, dilu, &ilu->factors, &ilu->rangerow));
     if (ilu->dev) PetscCall(ilu->devops->setfactors(ilu->dev, &ilu->factors));
   }
   PetscCall(PetscLogEventEnd(GILU_StructILUFactor, pc, A, 0, 0));
@@ -407,7 +417,7 @@ PetscErrorCode PCApply_StructILU(PC pc, Vec x, Vec y)
 
   PetscFunctionBegin;
   if (ilu->empty) PetscFunctionReturn(PETSC_SUCCESS); /* no local entries */
-  if (ilu->zerorow >= 0) { /* the factorization failed: let the Krylov method see it */
+  if (ilu->zerorow >= 0 || ilu->rangerow >= 0) { /* the factorization failed: let the Krylov method see it */
     PetscCall(VecFlag(y, 1));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -458,7 +468,7 @@ PetscErrorCode PCApplyTranspose_StructILU(PC pc, Vec x, Vec y)
     PetscCall(GILUPipeTransposable(ilu->pipe, &flg));
     PetscCheck(flg, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCApplyTranspose() of -pc_structilu_distributed needs a factor stencil whose lower offsets are its upper ones negated (a structurally symmetric matrix); use -pc_structilu_distributed 0 (block Jacobi) with a method that needs transposed solves");
   }
-  if (ilu->zerorow >= 0) {
+  if (ilu->zerorow >= 0 || ilu->rangerow >= 0) {
     PetscCall(VecFlag(y, 1));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -473,7 +483,7 @@ PetscErrorCode PCApplyTranspose_StructILU(PC pc, Vec x, Vec y)
   if (!ilu->factors.dinv) { /* factored on the device only: sm holds the unfactored values */
     PetscCall(PetscLogEventBegin(GILU_StructILUFactor, pc, pc->pmat, 0, 0));
     PetscCall(StructILUFactor_Host(&ilu->sm, ilu->elim, ilu->mirror, ilu->zeropivot, ilu->dinv, &ilu->zerorow));
-    PetscCall(StructILUFactorsStore_Host(&ilu->sm, ilu->dinv, ilu->mirror, (PetscBool)(ilu->precision == PC_STRUCTILU_PRECISION_SINGLE), PETSC_FALSE, &ilu->factors));
+    PetscCall(StructILUFactorsStore_Host(&ilu->sm, ilu->dinv, ilu->mirror, (PetscBool)(ilu->precision == PC_STRUCTILU_PRECISION_SINGLE), PETSC_FALSE, &ilu->factors, &ilu->rangerow));
     PetscCall(PetscLogEventEnd(GILU_StructILUFactor, pc, pc->pmat, 0, 0));
   }
   PetscCall(PetscLogEventBegin(GILU_StructILUApply, pc, x, y, 0));
@@ -499,7 +509,7 @@ static PetscErrorCode MatMult_StructILUEisenstat(Mat S, Vec x, Vec y)
   PetscCall(MatShellGetContext(S, &pc));
   ilu = (PC_StructILU *)pc->data;
   if (ilu->empty) PetscFunctionReturn(PETSC_SUCCESS);
-  if (ilu->zerorow >= 0) { /* the factorization failed: let the Krylov method see it */
+  if (ilu->zerorow >= 0 || ilu->rangerow >= 0) { /* the factorization failed: let the Krylov method see it */
     PetscCall(VecFlag(y, 1));
     PetscFunctionReturn(PETSC_SUCCESS);
   }

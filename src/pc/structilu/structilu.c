@@ -201,6 +201,7 @@ static PetscErrorCode PCView_StructILU(PC pc, PetscViewer viewer)
                                        sch->nthreads, sch->nunits, sch->chunk, sch->nlevels, sch->group));
   }
   if (ilu->zerorow >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  FAILED: zero pivot in %s row %" PetscInt_FMT "\n", ilu->pipe ? "the grid's (natural ordering)" : "local", ilu->zerorow));
+  else if (ilu->rangerow >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  FAILED: the single-precision factors of %s row %" PetscInt_FMT " have an entry beyond float's range: use -%spc_structilu_factor_precision double\n", ilu->pipe ? "the grid's (natural ordering)" : "local", ilu->rangerow, GILUPrefix(pc)));
   PetscCall(PCView_StructILU_Backend(pc, viewer));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -790,6 +791,7 @@ PETSC_EXTERN PetscErrorCode PCCreate_StructILU(PC pc)
   PetscCall(PetscNew(&ilu));
   ilu->zeropivot  = 100.0 * PETSC_MACHINE_EPSILON;
   ilu->zerorow    = -1;
+  ilu->rangerow   = -1;
   ilu->cudafactor = PETSC_TRUE;
   ilu->cudamma    = PETSC_TRUE;
   pc->data        = (void *)ilu;

@@ -44,6 +44,7 @@ typedef struct {
   char             fallbackwhy[512];
   Vec              fx, fy;      /* the local parts of the vectors, for the fallback's MatSolve() */
   PetscInt         zerorow;     /* local row of a zero pivot, -1 if none */
+  PetscInt         rangerow;    /* single precision: local row of a factor entry beyond float's range, -1 if none */
   PetscObjectState blockstate;  /* nonzero state of the local block (AIJ, BAIJ) at the last analysis */
   GILUPipe         pipe;        /* -pc_structilu_distributed on several processes: the pipeline (src/mat/stencil/pipeline.c) */
   Mat             *extmats, extmat; /* its extended box's rows and columns of the matrix (MatCreateSubMatrices(); sm is their stencil matrix) */
