@@ -225,7 +225,7 @@ PETSC_INTERN PetscErrorCode GILUScheduleCreatePipe(GILUPipe, GILUSchedule *);
 PETSC_INTERN PetscErrorCode GILUPipeSweep(GILUPipe, GILUSchedule, PetscBool, GILUTileKernel, void *);
 
 /* The ILU(k) pattern of a stencil matrix (fill.c) */
-PETSC_INTERN PetscErrorCode GILUStencilMatFill(const GILUStencilMat *, PetscInt, GILUStencilMat *);
+PETSC_INTERN PetscErrorCode GILUStencilMatFill(const GILUStencilMat *, PetscInt, GILUStencilMat *, char[], size_t);
 
 /* Extraction from PETSc matrices (extract.c) */
 PETSC_INTERN PetscErrorCode GILUGridFromDM(DM, Mat, GILUGrid *, PetscBool *);

@@ -393,6 +393,7 @@ PetscErrorCode GILUStencilMatAnalyze(Mat A, const GILUGrid *g, GILUStencilMat *s
   PetscBool    isbaij, present[W1 * W1 * W1];
   PetscInt     m, bs, npts = 0, dof = g->dof, bs2 = dof * dof, nirr, nmiss = 0, *missptr = NULL, *missoff = NULL, *shift, center, cube2s[W1 * W1 * W1];
   PetscInt     cnt[GILU_STENCIL_MAX_OFFSETS], nthreads;
+  PetscBool    nodiag = PETSC_FALSE;
   char        *irregular;
   Pattern      pat;
   GILUStencil *st = &sm->stencil;
@@ -445,7 +446,11 @@ PetscErrorCode GILUStencilMatAnalyze(Mat A, const GILUGrid *g, GILUStencilMat *s
     }
     if (!grown) break;
   }
-  PetscCheck(st->nlower >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "The matrix has no diagonal entries: an ILU factorization needs them");
+  if (st->nlower < 0) {
+    PetscCall(PetscSNPrintf(reason, sizeof(reason), "The matrix has no diagonal entries: an ILU factorization needs them"));
+    nodiag = PETSC_TRUE;
+    goto notastencil;
+  }
 
   /* the irregular rows: every in-grid position is either a full DoF block or absent */
   for (PetscInt c = 0; c < W1 * W1 * W1; c++) cube2s[c] = -1;
@@ -465,7 +470,11 @@ PetscErrorCode GILUStencilMatAnalyze(Mat A, const GILUGrid *g, GILUStencilMat *s
       for (PetscInt s = 0; s < st->ns; s++) {
         if (Inside(g, i + st->off[s][0], j + st->off[s][1], k + st->off[s][2])) {
           if (cnt[s] == 0) {
-            PetscCheck(s != st->nlower, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Grid point %" PetscInt_FMT " has no diagonal entry: an ILU factorization needs it (insert an explicit zero if it is one)", p);
+            if (s == st->nlower) {
+              PetscCall(PetscSNPrintf(reason, sizeof(reason), "Grid point %" PetscInt_FMT " has no diagonal entry: an ILU factorization needs it (insert an explicit zero if it is one)", p));
+              nodiag = PETSC_TRUE;
+              goto notastencil;
+            }
             if (pass) missoff[nmiss] = s;
             nmiss++;
           } else if (!isbaij && cnt[s] != bs2) {
@@ -496,12 +505,13 @@ PetscErrorCode GILUStencilMatAnalyze(Mat A, const GILUGrid *g, GILUStencilMat *s
   if (why) why[0] = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 
-notastencil:
+notastencil: /* (or no diagonal: an error, after the cleanup) */
   PetscCall(PatternRestore(A, &pat));
   PetscCall(PetscFree(irregular));
   PetscCall(PetscFree(shift));
   PetscCall(PetscFree2(missptr, missoff));
   PetscCall(PetscMemzero(st, sizeof(*st)));
+  PetscCheck(!nodiag, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "%s", reason);
   PetscCheck(why, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "%s. Give the grid with a DMDA (KSPSetDM(), PCSetDM()) or -pc_structilu_grid nx,ny[,nz] and -pc_structilu_dof d, use BAIJ or assemble whole DoF blocks, or use a general preconditioner", reason);
   PetscCall(PetscStrncpy(why, reason, len));
   PetscFunctionReturn(PETSC_SUCCESS);

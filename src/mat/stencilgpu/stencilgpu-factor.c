@@ -190,7 +190,7 @@ static PetscErrorCode MatSolveTranspose_StencilGPU_StructILU(Mat fact, Vec b, Ve
 }
 
 /* What the ILU and IC symbolic factorizations share: the ILU(k)/IC(k) pattern of the stencil matrix (none for 0 rows) */
-static PetscErrorCode FactorSymbolic(Mat_StencilGPUFactor *f, const GILUStencilMat *msm, PetscBool ic, const MatFactorInfo *info)
+static PetscErrorCode FactorSymbolic(Mat_StencilGPUFactor *f, const GILUStencilMat *msm, PetscBool ic, const MatFactorInfo *info, const char prefix[])
 {
   PetscFunctionBegin;
   PetscCall(PetscGILUCitationsRegister(GILU_CITE_STRUCTILU));
@@ -202,7 +202,12 @@ static PetscErrorCode FactorSymbolic(Mat_StencilGPUFactor *f, const GILUStencilM
   f->empty           = (PetscBool)(msm->npoints == 0);
   f->sm.nonzerostate = msm->nonzerostate;
   f->zerorow         = -1;
-  if (!f->empty) PetscCall(StructILUSymbolicStencil(msm, f->levels, ic, &f->sm, f->patname, sizeof(f->patname), &f->elim, &f->mirror, f->hyper, &f->nlevels, &f->dinv));
+  if (!f->empty) {
+    char why[512];
+
+    PetscCall(StructILUSymbolicStencil(msm, f->levels, ic, &f->sm, f->patname, sizeof(f->patname), &f->elim, &f->mirror, f->hyper, &f->nlevels, &f->dinv, why, sizeof(why)));
+    PetscCheck(!why[0], PETSC_COMM_SELF, PETSC_ERR_SUP, "%s: use fewer levels of fill (-%spc_factor_levels)", why, prefix);
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -211,16 +216,17 @@ static PetscErrorCode MatILUFactorSymbolic_StencilGPU_StructILU(Mat fact, Mat A,
   Mat_StencilGPUFactor *f = (Mat_StencilGPUFactor *)fact->data;
   const GILUStencilMat *msm;
   PetscBool             is, rid = PETSC_TRUE, cid = PETSC_TRUE;
+  const char           *pre = A->factorprefix ? A->factorprefix : ""; /* the PC's options prefix, for the options named */
 
   PetscFunctionBegin;
   PetscCall(MatStencilGPUGetStencilMat(A, &is, &msm));
   PetscCheck(is, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "The structilu factorization needs a MATSEQSTENCILGPU matrix");
   if (row) PetscCall(ISIdentity(row, &rid));
   if (col) PetscCall(ISIdentity(col, &cid));
-  PetscCheck(rid && cid, PETSC_COMM_SELF, PETSC_ERR_SUP, "The structured-grid ILU of MATSTENCILGPU factors in the natural ordering only: use -pc_factor_mat_ordering_type natural, or -dm_mat_type aij");
-  PetscCheck(info->shifttype == (PetscReal)MAT_SHIFT_NONE || info->shifttype == (PetscReal)MAT_SHIFT_INBLOCKS, PETSC_COMM_SELF, PETSC_ERR_SUP, "The structured-grid ILU of MATSTENCILGPU has no diagonal shift: use -pc_factor_shift_type none, or -dm_mat_type aij");
+  PetscCheck(rid && cid, PETSC_COMM_SELF, PETSC_ERR_SUP, "The structured-grid ILU of MATSTENCILGPU factors in the natural ordering only: use -%spc_factor_mat_ordering_type natural, or -dm_mat_type aij", pre);
+  PetscCheck(info->shifttype == (PetscReal)MAT_SHIFT_NONE || info->shifttype == (PetscReal)MAT_SHIFT_INBLOCKS, PETSC_COMM_SELF, PETSC_ERR_SUP, "The structured-grid ILU of MATSTENCILGPU has no diagonal shift: use -%spc_factor_shift_type none, or -dm_mat_type aij", pre);
   PetscCheck(info->levels >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Levels of fill must be non-negative");
-  PetscCall(FactorSymbolic(f, msm, PETSC_FALSE, info));
+  PetscCall(FactorSymbolic(f, msm, PETSC_FALSE, info, pre));
   fact->ops->lufactornumeric = MatLUFactorNumeric_StencilGPU_StructILU;
   fact->ops->solve           = MatSolve_StencilGPU_StructILU;
   fact->ops->solvetranspose  = MatSolveTranspose_StencilGPU_StructILU;
@@ -232,15 +238,16 @@ static PetscErrorCode MatICCFactorSymbolic_StencilGPU_StructILU(Mat fact, Mat A,
   Mat_StencilGPUFactor *f = (Mat_StencilGPUFactor *)fact->data;
   const GILUStencilMat *msm;
   PetscBool             is, pid = PETSC_TRUE;
+  const char           *pre = A->factorprefix ? A->factorprefix : ""; /* the PC's options prefix, for the options named */
 
   PetscFunctionBegin;
   PetscCall(MatStencilGPUGetStencilMat(A, &is, &msm));
   PetscCheck(is, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "The structilu factorization needs a MATSEQSTENCILGPU matrix");
   if (perm) PetscCall(ISIdentity(perm, &pid));
-  PetscCheck(pid, PETSC_COMM_SELF, PETSC_ERR_SUP, "The structured-grid IC of MATSTENCILGPU factors in the natural ordering only: use -pc_factor_mat_ordering_type natural, or -dm_mat_type aij");
-  PetscCheck(info->shifttype == (PetscReal)MAT_SHIFT_NONE || info->shifttype == (PetscReal)MAT_SHIFT_INBLOCKS || info->shifttype == (PetscReal)MAT_SHIFT_POSITIVE_DEFINITE, PETSC_COMM_SELF, PETSC_ERR_SUP, "The structured-grid IC of MATSTENCILGPU has no diagonal shift: use -pc_factor_shift_type none (or positive_definite, PCICC's default: PETSc's shifted ICC of the AIJ copy then takes over when a pivot is not positive), or -dm_mat_type aij");
+  PetscCheck(pid, PETSC_COMM_SELF, PETSC_ERR_SUP, "The structured-grid IC of MATSTENCILGPU factors in the natural ordering only: use -%spc_factor_mat_ordering_type natural, or -dm_mat_type aij", pre);
+  PetscCheck(info->shifttype == (PetscReal)MAT_SHIFT_NONE || info->shifttype == (PetscReal)MAT_SHIFT_INBLOCKS || info->shifttype == (PetscReal)MAT_SHIFT_POSITIVE_DEFINITE, PETSC_COMM_SELF, PETSC_ERR_SUP, "The structured-grid IC of MATSTENCILGPU has no diagonal shift: use -%spc_factor_shift_type none (or positive_definite, PCICC's default: PETSc's shifted ICC of the AIJ copy then takes over when a pivot is not positive), or -dm_mat_type aij", pre);
   PetscCheck(info->levels >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Levels of fill must be non-negative");
-  PetscCall(FactorSymbolic(f, msm, PETSC_TRUE, info));
+  PetscCall(FactorSymbolic(f, msm, PETSC_TRUE, info, pre));
   f->icinfo                        = *info;
   fact->ops->choleskyfactornumeric = MatLUFactorNumeric_StencilGPU_StructILU;
   fact->ops->solve                 = MatSolve_StencilGPU_StructILU;

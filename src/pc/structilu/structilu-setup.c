@@ -119,8 +119,12 @@ PetscErrorCode PCStructILUAnalyze(PC pc, Mat A, const GILUGrid *g, PetscInt thre
     pat.nthreads = threads;
     PetscCall(GILUStencilMatAnalyze(A, g, &pat, ilu->fallbackwhy, sizeof(ilu->fallbackwhy)));
     if (!ilu->fallbackwhy[0]) {
+      char why[512];
+
       PetscCall(GILUStencilGetName(&pat.stencil, g->dim, ilu->patname, sizeof(ilu->patname)));
-      PetscCall(GILUStencilMatFill(&pat, ilu->levels, &ilu->sm));
+      PetscCall(GILUStencilMatFill(&pat, ilu->levels, &ilu->sm, why, sizeof(why)));
+      if (why[0]) PetscCall(GILUStencilMatReset(&pat)); /* before the error: nothing stays allocated */
+      PetscCheck(!why[0], PETSC_COMM_SELF, PETSC_ERR_SUP, "%s: use fewer levels of fill (-%spc_structilu_levels)", why, GILUPrefix(pc));
     }
     PetscCall(GILUStencilMatReset(&pat));
   } else PetscCall(GILUStencilMatAnalyze(A, g, &ilu->sm, ilu->fallbackwhy, sizeof(ilu->fallbackwhy)));
@@ -244,7 +248,10 @@ static PetscErrorCode PCSetUpStencil_StructILU(PC pc, const GILUStencilMat *msm)
     PetscCheck(!ilu->griddim || (ilu->grid[0] == msm->grid.n[0] && ilu->grid[1] == msm->grid.n[1] && ilu->grid[2] == msm->grid.n[2]), PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-%spc_structilu_grid contradicts the MATSTENCILGPU matrix's local grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ": leave it out", GILUPrefix(pc), msm->grid.n[0], msm->grid.n[1], msm->grid.n[2]);
     PetscCheck(msm->grid.dof <= GILU_MAX_DOF, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "Structured-grid ILU supports 1 to %d unknowns per grid point, not %" PetscInt_FMT, GILU_MAX_DOF, msm->grid.dof);
     ilu->gridfrom = "from the MATSTENCILGPU matrix";
-    PetscCall(StructILUSymbolicStencil(msm, ilu->levels, (PetscBool)(ilu->type == PC_STRUCTILU_IC), &ilu->sm, ilu->patname, sizeof(ilu->patname), &ilu->elim, &ilu->mirror, ilu->hyper, &ilu->nlevels, &ilu->dinv));
+    char why[512];
+
+    PetscCall(StructILUSymbolicStencil(msm, ilu->levels, (PetscBool)(ilu->type == PC_STRUCTILU_IC), &ilu->sm, ilu->patname, sizeof(ilu->patname), &ilu->elim, &ilu->mirror, ilu->hyper, &ilu->nlevels, &ilu->dinv, why, sizeof(why)));
+    PetscCheck(!why[0], PETSC_COMM_SELF, PETSC_ERR_SUP, "%s: use fewer levels of fill (-%spc_structilu_levels)", why, GILUPrefix(pc));
     ilu->analyzed = PETSC_TRUE;
   }
   ilu->sm.nthreads     = ilu->threads;
