@@ -7,6 +7,10 @@ chosen in the options database.\n\n\
                  nodm_irregular tridiagonal plus random long-range entries, no DM\n\
                  star7          6x6x6 star7 DMDA matrix, unaltered (diagonally dominant)\n\
                  nonsquare      AIJ matrix of n rows and n + 3 columns (tridiagonal and a last column), no DM (-ksp_type lsqr)\n\
+                 sym            6x6x6 symmetric star7 DMDA matrix (7 on the diagonal, -1 off it), altered by -alter\n\
+  -alter <a>   : sym: none, lower (the upper triangle dropped), upper (the lower dropped), noyplus (the +y couplings\n\
+                 dropped), far (one entry (0,n-1) added), denserow (row 0 full), roundoff (one entry off by 1e-14)\n\
+  -no_dm       : do not give the DMDA to the KSP (the PC then finds the grid in the pattern, or none)\n\
   -n <n>       : matrix size of nonstencil, nodm_irregular and empty (default 200)\n\
   -scale <s>   : multiply the matrix by s (default 1; 1e40 leaves single precision's range)\n\
   -catch       : an error of KSPSetUp() is caught: the program prints its code and frees everything (with\n\
@@ -154,6 +158,55 @@ static PetscErrorCode CreateNonSquareMatrix(PetscInt n, Mat *A)
   PetscFunctionReturn(0);
 }
 
+/* The symmetric star7 matrix of -case sym on a 6x6x6 DMDA, altered as -alter says (in the natural ordering, n = 216) */
+static PetscErrorCode CreateSymmetricMatrix(const char *alter, DM *da, Mat *A)
+{
+  PetscInt    M, N, P, n, rstart, rend;
+  PetscBool   lower, upper, noyplus, far, denserow, roundoff;
+  Mat         B;
+
+  PetscFunctionBeginUser;
+  PetscCall(DMDACreate3d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, 6, 6, 6, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, NULL, da));
+  PetscCall(DMSetFromOptions(*da));
+  PetscCall(DMSetUp(*da));
+  PetscCall(DMDAGetInfo(*da, NULL, &M, &N, &P, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+  PetscCall(PetscStrcmp(alter, "lower", &lower));
+  PetscCall(PetscStrcmp(alter, "upper", &upper));
+  PetscCall(PetscStrcmp(alter, "noyplus", &noyplus));
+  PetscCall(PetscStrcmp(alter, "far", &far));
+  PetscCall(PetscStrcmp(alter, "denserow", &denserow));
+  PetscCall(PetscStrcmp(alter, "roundoff", &roundoff));
+  n = M * N * P;
+  /* assembled in the natural ordering (one process: the DMDA's), then given the DMDA as DMCreateMatrix() would */
+  PetscCall(MatCreateAIJ(PETSC_COMM_WORLD, PETSC_DECIDE, PETSC_DECIDE, n, n, denserow ? n : 7, NULL, denserow ? n : 7, NULL, &B));
+  PetscCall(MatGetOwnershipRange(B, &rstart, &rend));
+  for (PetscInt r = rstart; r < rend; r++) {
+    const PetscInt shift[6] = {-M * N, -M, -1, 1, M, M * N};
+    PetscInt       i = r % M, j = (r / M) % N, k = r / (M * N), cnt = 0, cols[8];
+    PetscScalar    vals[8];
+    PetscBool      in[6] = {k > 0, j > 0, i > 0, i < M - 1, j < N - 1, k < P - 1};
+
+    for (PetscInt s = 0; s < 6; s++) {
+      if (!in[s] || (lower && s > 2) || (upper && s < 3) || (noyplus && s == 4)) continue;
+      cols[cnt]   = r + shift[s];
+      vals[cnt++] = (roundoff && r == 0 && s == 3) ? -1.0 + 1e-14 : -1.0;
+    }
+    cols[cnt]   = r;
+    vals[cnt++] = 7.0;
+    if (far && r == 0) {
+      cols[cnt]   = n - 1;
+      vals[cnt++] = -0.5;
+    }
+    PetscCall(MatSetValues(B, 1, &r, cnt, cols, vals, INSERT_VALUES));
+    if (denserow && r == 0)
+      for (PetscInt c = 0; c < n; c++) PetscCall(MatSetValue(B, 0, c, c ? -0.01 : 7.0, INSERT_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(B, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(B, MAT_FINAL_ASSEMBLY));
+  *A = B;
+  PetscFunctionReturn(0);
+}
+
 /*
   A star7 matrix on a 3D DMDA (default 6x6x6, 1 dof), off-diagonal entries in [-1,0], diagonal 1 + sum of the
   absolute values of the row. The point bad = (2,2,2) (interior) is altered:
@@ -225,10 +278,11 @@ static PetscErrorCode CreateStar7Matrix(PetscBool zeropivot, PetscBool nan, DM *
 
 int main(int argc, char **argv)
 {
-  const char        *cases[] = {"nonstencil", "zeropivot", "nan", "wrongsize", "nodm_irregular", "empty", "star7", "nonsquare"};
+  const char        *cases[] = {"nonstencil", "zeropivot", "nan", "wrongsize", "nodm_irregular", "empty", "star7", "nonsquare", "sym"};
   PetscInt           icase = 1, n = 200, its;
   PetscReal          scale = 1.0;
-  PetscBool          catcherr = PETSC_FALSE;
+  PetscBool          catcherr = PETSC_FALSE, nodm = PETSC_FALSE;
+  char               alter[32] = "none";
   DM                 da = NULL;
   Mat                A;
   Vec                x, b;
@@ -244,6 +298,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-n", "Size of the nonstencil and nodm_irregular matrices", NULL, n, &n, NULL));
   PetscCall(PetscOptionsReal("-scale", "Multiply the matrix by this", NULL, scale, &scale, NULL));
   PetscCall(PetscOptionsBool("-catch", "Catch an error of KSPSetUp() and free everything", NULL, catcherr, &catcherr, NULL));
+  PetscCall(PetscOptionsString("-alter", "sym: how the symmetric matrix is altered", NULL, alter, alter, sizeof(alter), NULL));
+  PetscCall(PetscOptionsBool("-no_dm", "Do not give the DMDA to the KSP", NULL, nodm, &nodm, NULL));
   PetscOptionsEnd();
   PetscCheck(n > 2 || (icase == 5 && n >= 0), PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-n must be at least 3 (at least 0 for -case empty)");
 
@@ -274,6 +330,9 @@ int main(int argc, char **argv)
   case 7:
     PetscCall(CreateNonSquareMatrix(n, &A));
     break;
+  case 8:
+    PetscCall(CreateSymmetricMatrix(alter, &da, &A));
+    break;
   default:
     PetscCall(CreateGeneralMatrix(n, PETSC_TRUE, &A));
   }
@@ -284,7 +343,7 @@ int main(int argc, char **argv)
   PetscCall(VecSet(x, 0.0));
   PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
   PetscCall(KSPSetOperators(ksp, A, A));
-  if (da) {
+  if (da && !nodm) {
     PetscCall(KSPSetDM(ksp, da));
     PetscCall(GILUKSPSetDMActiveAll(ksp, PETSC_FALSE));
   }
@@ -576,6 +635,24 @@ done:
      suffix: error_leak_ilu_stencilgpu
      args: -case star7 -catch -malloc_debug -malloc_dump -dm_mat_type stencilgpu -pc_type ilu -pc_factor_levels 5
      output_file: output/ex2_error_leak.out
+
+   # incomplete Cholesky, one symmetry rule (private/stencil.h): entries (i,j) and (j,i), an absent one counting as 0, may
+   # differ by round-off (1e-10 of the largest entry), else an error names them and ILU; for structilu's IC on the stencil,
+   # on its general fallback (-no_dm: the pattern is no grid) and for gilu's ICC alike (before: structilu rejected an
+   # upper-only stencil but took lower-only ones, a missing +y coupling, a far entry, a dense first row)
+   test:
+     suffix: ic_symmetry
+     args: -case sym -ksp_type cg -pc_type structilu -pc_structilu_type ic -alter {{lower upper noyplus far denserow}separate output} -no_dm {{0 1}separate output}
+     filter: Error: grep -o "Incomplete Cholesky needs a symmetric matrix, but .*: use -pc_structilu_type ilu"
+
+   test:
+     suffix: ic_symmetry_gilu
+     args: -case sym -ksp_type cg -pc_type icc -pc_factor_mat_solver_type gilu -alter {{lower upper noyplus far denserow}separate output}
+     filter: Error: grep -o "needs a symmetric matrix, but entries .* differ by more than .*: use -pc_type ilu"
+
+   test:
+     suffix: ic_symmetry_ok
+     args: -case sym -ksp_type cg -alter {{none roundoff}shared output} -pc_type {{icc structilu}shared output} -pc_structilu_type ic -pc_factor_mat_solver_type gilu -no_dm {{0 1}shared output}
 
    # -help prints the defaults of the candidate ratios (was uninitialised memory)
    test:

@@ -463,17 +463,13 @@ static PetscErrorCode MatLUFactorNumeric_GILU(Mat B, Mat A, const MatFactorInfo 
 
   PetscFunctionBegin;
   PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQAIJ, &aij)); /* with its subtypes (MATSEQAIJCUSPARSE ...): read on the host */
-  if (f->ftype == MAT_FACTOR_ICC) { /* PETSc's ICC reads the upper triangle only; ILU of A is the same preconditioner only for a symmetric A */
-    PetscBool sym;
-    Mat       Aij;
+  if (f->ftype == MAT_FACTOR_ICC) { /* PETSc's ICC reads the upper triangle only; ILU of A is the same preconditioner for a symmetric A: the
+                                       symmetry rule of every incomplete Cholesky of petscgilu (GILU_SYMMETRY_RTOL, private/stencil.h) */
+    PetscInt    row, col;
+    const char *pre = A->factorprefix ? A->factorprefix : ""; /* the PC's options prefix */
 
-    if (aij) PetscCall(MatIsSymmetric(A, 0.0, &sym));
-    else {
-      PetscCall(MatConvert(A, MATSEQAIJ, MAT_INITIAL_MATRIX, &Aij));
-      PetscCall(MatIsSymmetric(Aij, 0.0, &sym));
-      PetscCall(MatDestroy(&Aij));
-    }
-    PetscCheck(sym, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatSolverType gilu computes ICC(k) as ILU(k) and needs a symmetric matrix, but this one is not (PETSc's ICC uses its upper triangle only): use -pc_type ilu, or -pc_factor_mat_solver_type petsc");
+    PetscCall(GILUMatFindAsymmetry(A, &row, &col));
+    PetscCheck(row < 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "MatSolverType gilu computes ICC(k) as ILU(k) and needs a symmetric matrix, but entries (%" PetscInt_FMT ",%" PetscInt_FMT ") and (%" PetscInt_FMT ",%" PetscInt_FMT ") differ by more than %g times its largest entry (PETSc's ICC uses the upper triangle only): use -%spc_type ilu, or -%spc_factor_mat_solver_type petsc", row, col, col, row, GILU_SYMMETRY_RTOL, pre, pre);
   }
   if (aij && f->numeric == GILU_FACTOR_NUMERIC_GILU) PetscCall(MatGILUFactorGetPatternILU0(B, A));
   PetscCall(MatGILUFactorGetPattern(B));

@@ -711,8 +711,8 @@ PetscErrorCode GILUStencilMatPack(Mat A, GILUStencilMat *sm)
 
 /*
   GILUStencilMatFindAsymmetry - a pair of entries (row, col), (col, row) of the packed
-  values that differ by more than 1e-10 times the largest entry, or row = -1 if none;
-  mirror[s] is the index of the offset -off[s]
+  values that differ by more than GILU_SYMMETRY_RTOL times the largest entry, or row = -1 if none
+  (an absent position is packed as 0); mirror[s] is the index of the offset -off[s]
 */
 PetscErrorCode GILUStencilMatFindAsymmetry(const GILUStencilMat *sm, const PetscInt *mirror, PetscInt *row, PetscInt *col)
 {
@@ -725,7 +725,7 @@ PetscErrorCode GILUStencilMatFindAsymmetry(const GILUStencilMat *sm, const Petsc
   PetscFunctionBegin;
   *row = *col = -1;
   for (size_t t = 0; t < n; t++) amax = PetscMax(amax, PetscAbsScalar(sm->val[t]));
-  tol = 1e-10 * amax;
+  tol = GILU_SYMMETRY_RTOL * amax;
   for (PetscInt s = 0; s <= st->nlower; s++) /* lower (and diagonal) block (p, q = p + s) against the transpose of block (q, -s) */
     for (PetscInt k = 0, p = 0; k < g->n[2]; k++)
       for (PetscInt j = 0; j < g->n[1]; j++)
@@ -743,6 +743,53 @@ PetscErrorCode GILUStencilMatFindAsymmetry(const GILUStencilMat *sm, const Petsc
                 PetscFunctionReturn(PETSC_SUCCESS);
               }
         }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  GILUMatFindAsymmetry - GILUStencilMatFindAsymmetry() for a sequential AIJ or BAIJ matrix of any pattern: a pair of
+  entries (row, col), (col, row) (scalar rows and columns) that differ by more than GILU_SYMMETRY_RTOL times the
+  largest absolute entry of A, an entry absent from the pattern counting as 0; row = -1 if none
+*/
+PetscErrorCode GILUMatFindAsymmetry(Mat A, PetscInt *row, PetscInt *col)
+{
+  Mat                At;
+  PetscInt           m, na, nt;
+  const PetscInt    *ca, *ct;
+  const PetscScalar *va, *vt;
+  PetscReal          amax = 0, tol;
+
+  PetscFunctionBegin;
+  *row = *col = -1;
+  PetscCall(MatGetLocalSize(A, &m, NULL));
+  for (PetscInt r = 0; r < m; r++) {
+    PetscCall(MatGetRow(A, r, &na, NULL, &va));
+    for (PetscInt k = 0; k < na; k++) amax = PetscMax(amax, PetscAbsScalar(va[k]));
+    PetscCall(MatRestoreRow(A, r, &na, NULL, &va));
+  }
+  tol = GILU_SYMMETRY_RTOL * amax;
+  PetscCall(MatTranspose(A, MAT_INITIAL_MATRIX, &At));
+  for (PetscInt r = 0; r < m && *row < 0; r++) { /* row r of A against row r of A^T, both sorted: a merge */
+    PetscInt i = 0, j = 0;
+
+    PetscCall(MatGetRow(A, r, &na, &ca, &va));
+    PetscCall(MatGetRow(At, r, &nt, &ct, &vt));
+    while ((i < na || j < nt) && *row < 0) {
+      const PetscBool ina = (PetscBool)(j == nt || (i < na && ca[i] <= ct[j])), inat = (PetscBool)(i == na || (j < nt && ct[j] <= ca[i]));
+      const PetscInt  c   = ina ? ca[i] : ct[j];
+      const PetscReal d   = PetscAbsScalar((ina ? va[i] : 0.0) - (inat ? vt[j] : 0.0)); /* absent: 0 */
+
+      if (d > tol) {
+        *row = r;
+        *col = c;
+      }
+      i += ina;
+      j += inat;
+    }
+    PetscCall(MatRestoreRow(At, r, &nt, &ct, &vt));
+    PetscCall(MatRestoreRow(A, r, &na, &ca, &va));
+  }
+  PetscCall(MatDestroy(&At));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -103,8 +103,23 @@ static const GILUTileKernel TransposeBackward_Kernels[]       = {NULL, Transpose
 static const GILUTileKernel TransposeForwardSingle_Kernels[]  = {NULL, TransposeForward_1_float, TransposeForward_2_float, TransposeForward_3_float, TransposeForward_4_float, TransposeForward_5_float, TransposeForward_6_float, TransposeForward_7_float, TransposeForward_8_float};
 static const GILUTileKernel TransposeBackwardSingle_Kernels[] = {NULL, TransposeBackward_1_float, TransposeBackward_2_float, TransposeBackward_3_float, TransposeBackward_4_float, TransposeBackward_5_float, TransposeBackward_6_float, TransposeBackward_7_float, TransposeBackward_8_float};
 
+/* GILUStencilFindUnmirrored - an offset of st whose opposite is not in st (its index), or -1: the stencil is symmetric */
+PetscErrorCode GILUStencilFindUnmirrored(const GILUStencil *st, PetscInt *unmirrored)
+{
+  PetscFunctionBegin;
+  *unmirrored = -1;
+  for (PetscInt s = 0; s < st->ns && *unmirrored < 0; s++) {
+    PetscInt d[3] = {-st->off[s][0], -st->off[s][1], -st->off[s][2]}, m;
+
+    PetscCall(GILUStencilFind(st, d, &m));
+    if (m < 0) *unmirrored = s;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*
-  GILUStencilGetMirror - mirror[s] = index of -off[s]; errors if the stencil is not symmetric
+  GILUStencilGetMirror - mirror[s] = index of -off[s]; errors if the stencil is not symmetric (the callers check
+  that first, GILUStencilFindUnmirrored(), to say which option to change)
 */
 PetscErrorCode GILUStencilGetMirror(const GILUStencil *st, PetscInt **mirror)
 {
@@ -114,7 +129,7 @@ PetscErrorCode GILUStencilGetMirror(const GILUStencil *st, PetscInt **mirror)
     PetscInt d[3] = {-st->off[s][0], -st->off[s][1], -st->off[s][2]};
 
     PetscCall(GILUStencilFind(st, d, &(*mirror)[s]));
-    PetscCheck((*mirror)[s] >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "The stencil is not symmetric (it has the offset (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ") but not its opposite): incomplete Cholesky needs a symmetric matrix; use -pc_structilu_type ilu", st->off[s][0], st->off[s][1], st->off[s][2]);
+    PetscCheck((*mirror)[s] >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "The stencil is not symmetric (it has the offset (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ") but not its opposite): incomplete Cholesky needs a symmetric matrix", st->off[s][0], st->off[s][1], st->off[s][2]);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -127,17 +142,6 @@ PetscErrorCode StructILUSymbolicFinish(GILUStencilMat *sm, PetscBool ic, PetscIn
   if (ic) PetscCall(GILUStencilGetMirror(&sm->stencil, mirror));
   PetscCall(GILUStencilGetHyperplanes(&sm->stencil, &sm->grid, hyper, nlevels));
   PetscCall(PetscMalloc1((size_t)sm->npoints * sm->bs2, dinv));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* Incomplete Cholesky: the packed values must be symmetric */
-PetscErrorCode StructILUCheckSymmetric(const GILUStencilMat *sm, const PetscInt *mirror)
-{
-  PetscInt row, col;
-
-  PetscFunctionBegin;
-  PetscCall(GILUStencilMatFindAsymmetry(sm, mirror, &row, &col));
-  PetscCheck(row < 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Incomplete Cholesky needs a symmetric matrix, but entries (%" PetscInt_FMT ",%" PetscInt_FMT ") and (%" PetscInt_FMT ",%" PetscInt_FMT ") of the local block differ: use -pc_structilu_type ilu", row, col, col, row);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

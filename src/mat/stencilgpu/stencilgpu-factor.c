@@ -115,7 +115,9 @@ static PetscErrorCode MatLUFactorNumeric_StencilGPU_StructILU(Mat fact, Mat A, c
   PetscCall(PetscLogEventBegin(GILU_StructILUFactor, A, fact, 0, 0));
   PetscCall(GILUStencilMatCopyValues(msm, &f->sm));
   f->zeropivot = info->zeropivot;
-  if (f->ic) PetscCall(GILUStencilMatSymmetrizeFromUpper(&f->sm, f->mirror)); /* as PETSc's ICC: the upper triangle only */
+  /* as PETSc's ICC of an AIJ matrix, the upper triangle only (this factor is PCICC's on another matrix type: it takes
+     what PETSc's takes, not the symmetry rule of petscgilu's own IC preconditioners, private/stencil.h) */
+  if (f->ic) PetscCall(GILUStencilMatSymmetrizeFromUpper(&f->sm, f->mirror));
   PetscCall(StructILUFactor_Host(&f->sm, f->elim, f->ic ? f->mirror : NULL, f->zeropivot, f->dinv, &f->zerorow));
   {
     PetscBool shifted;
@@ -247,6 +249,12 @@ static PetscErrorCode MatICCFactorSymbolic_StencilGPU_StructILU(Mat fact, Mat A,
   PetscCheck(pid, PETSC_COMM_SELF, PETSC_ERR_SUP, "The structured-grid IC of MATSTENCILGPU factors in the natural ordering only: use -%spc_factor_mat_ordering_type natural, or -dm_mat_type aij", pre);
   PetscCheck(info->shifttype == (PetscReal)MAT_SHIFT_NONE || info->shifttype == (PetscReal)MAT_SHIFT_INBLOCKS || info->shifttype == (PetscReal)MAT_SHIFT_POSITIVE_DEFINITE, PETSC_COMM_SELF, PETSC_ERR_SUP, "The structured-grid IC of MATSTENCILGPU has no diagonal shift: use -%spc_factor_shift_type none (or positive_definite, PCICC's default: PETSc's shifted ICC of the AIJ copy then takes over when a pivot is not positive), or -dm_mat_type aij", pre);
   PetscCheck(info->levels >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Levels of fill must be non-negative");
+  {
+    PetscInt s;
+
+    PetscCall(GILUStencilFindUnmirrored(&msm->stencil, &s));
+    PetscCheck(s < 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Incomplete Cholesky needs a symmetric matrix, but the stencil has the offset (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ") and not its opposite: use -%spc_type ilu", msm->stencil.off[s][0], msm->stencil.off[s][1], msm->stencil.off[s][2], pre);
+  }
   PetscCall(FactorSymbolic(f, msm, PETSC_TRUE, info, pre));
   f->icinfo                        = *info;
   fact->ops->choleskyfactornumeric = MatLUFactorNumeric_StencilGPU_StructILU;

@@ -276,7 +276,7 @@ static PetscErrorCode PCSetUp_Sparsify(PC pc)
   PetscCall(SparsifyLocalGet(pc->pmat, &L)); /* checks the matrix type */
   PetscCall(PetscLogEventBegin(GILU_SparsifySetUp, pc, 0, 0, 0));
   /* symmetric: drop pairs */
-  if (sp->symmetric == PETSC_BOOL3_UNKNOWN) PetscCall(SparsifyLocalIsSymmetric(&L, 1e-10, &sym));
+  if (sp->symmetric == PETSC_BOOL3_UNKNOWN) PetscCall(SparsifyLocalIsSymmetric(&L, GILU_SYMMETRY_RTOL, &sym));
   else sym = sp->symmetric == PETSC_BOOL3_TRUE ? PETSC_TRUE : PETSC_FALSE;
   sp->issym = sym;
   /* the entries in magnitude order, the norms of A, the wavefronts of A */

@@ -98,6 +98,7 @@ PetscErrorCode PCSetUpDistributed_StructILU(PC pc, PetscErrorCode (*factor)(PC))
     ilu->sm.nthreads = ilu->threads; /* the extraction's; the sweeps' below */
     PetscCall(PCStructILUAnalyze(pc, ilu->extmat, &g, 1));
     PetscCheck(!ilu->fallbackwhy[0], PETSC_COMM_SELF, PETSC_ERR_SUP, "-pc_structilu_distributed: the matrix on this process's box of the DMDA is not a stencil matrix (%s); use -pc_structilu_distributed 0 (block Jacobi, with the general sparse ILU where needed)", ilu->fallbackwhy);
+    PetscCall(PCStructILUCheckSymmetric(pc, &ilu->sm.stencil, NULL));
     PetscCall(StructILUSymbolicFinish(&ilu->sm, (PetscBool)(ilu->type == PC_STRUCTILU_IC), &ilu->elim, &ilu->mirror, ilu->hyper, &ilu->nlevels, &ilu->dinv));
     PetscCall(GILUPipeSetUp(ilu->pipe, &ilu->sm.stencil, ilu->disttile ? (ilu->disttile < 0 ? GILU_PIPE_NATURAL : GILU_PIPE_TILED) : -1, PetscMax(ilu->disttile, 0)));
     PetscCall(GILUScheduleDestroy(&ilu->sm.schedule));
@@ -115,7 +116,7 @@ PetscErrorCode PCSetUpDistributed_StructILU(PC pc, PetscErrorCode (*factor)(PC))
     ilu->blockstate = state;
   } else PetscCall(PCStructILUExtendedMatrix(pc, MAT_REUSE_MATRIX));
   PetscCall(GILUStencilMatPack(ilu->extmat, &ilu->sm));
-  if (ilu->type == PC_STRUCTILU_IC) PetscCall(StructILUCheckSymmetric(&ilu->sm, ilu->mirror));
+  PetscCall(PCStructILUCheckSymmetric(pc, NULL, NULL));
   PetscCall(PetscLogEventEnd(GILU_StencilExtract, pc, A, 0, 0));
   PetscCall(GILUPipeSetFactorData(ilu->pipe, ilu->sm.val, ilu->dinv, ilu->sm.stencil.ns, ilu->sm.stencil.nlower));
   PetscCall(factor(pc));

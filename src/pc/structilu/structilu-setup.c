@@ -89,6 +89,29 @@ static PetscErrorCode PCStructILUFindGrid(PC pc, Mat A, Mat Alocal, GILUGrid *g,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  -pc_structilu_type ic needs a symmetric matrix (the rule of every incomplete Cholesky of petscgilu, GILU_SYMMETRY_RTOL in
+  private/stencil.h): a stencil st with an offset whose opposite it lacks, or (with A NULL) packed values ilu->sm
+  (else the general block A) with entries (i,j), (j,i) that differ beyond round-off are errors that name the option
+*/
+PetscErrorCode PCStructILUCheckSymmetric(PC pc, const GILUStencil *st, Mat A)
+{
+  PC_StructILU *ilu = (PC_StructILU *)pc->data;
+  PetscInt      s, row = -1, col = -1;
+
+  PetscFunctionBegin;
+  if (ilu->type != PC_STRUCTILU_IC) PetscFunctionReturn(PETSC_SUCCESS);
+  if (st) {
+    PetscCall(GILUStencilFindUnmirrored(st, &s));
+    PetscCheck(s < 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Incomplete Cholesky needs a symmetric matrix, but the stencil has the offset (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ") and not its opposite: use -%spc_structilu_type ilu", st->off[s][0], st->off[s][1], st->off[s][2], GILUPrefix(pc));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (A) PetscCall(GILUMatFindAsymmetry(A, &row, &col));
+  else PetscCall(GILUStencilMatFindAsymmetry(&ilu->sm, ilu->mirror, &row, &col));
+  PetscCheck(row < 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Incomplete Cholesky needs a symmetric matrix, but entries (%" PetscInt_FMT ",%" PetscInt_FMT ") and (%" PetscInt_FMT ",%" PetscInt_FMT ") of the local block differ by more than %g times its largest entry: use -%spc_structilu_type ilu", row, col, col, row, GILU_SYMMETRY_RTOL, GILUPrefix(pc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The local block is not a structured grid (ilu->fallbackwhy): an error if the user gave its grid or DoF, which then cannot be honoured */
 static PetscErrorCode StructILUCheckForced(PC pc)
 {
@@ -177,7 +200,7 @@ static PetscErrorCode StructILUFallbackFactor(PC pc, Mat Alocal, PetscBool symbo
     PetscCall(MatDestroy(&ilu->fallback));
     PetscCall(VecDestroy(&ilu->fx));
     PetscCall(VecDestroy(&ilu->fy));
-    /* ICC: PETSc's, which reads the upper triangle only (an ASM block of a symmetric operator may not be symmetric) */
+    /* ICC: PETSc's, which reads the upper triangle only (of a matrix that passed the symmetry rule) */
     PetscCall(MatGetFactor(Alocal, ic ? MATSOLVERPETSC : MATSOLVERGILU, ic ? MAT_FACTOR_ICC : MAT_FACTOR_ILU, &ilu->fallback));
     PetscCall(MatGetOrdering(Alocal, MATORDERINGNATURAL, &row, &col));
     if (ic) PetscCall(MatICCFactorSymbolic(ilu->fallback, Alocal, row, &info));
@@ -189,6 +212,7 @@ static PetscErrorCode StructILUFallbackFactor(PC pc, Mat Alocal, PetscBool symbo
     PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, bs, m, NULL, &ilu->fx));
     PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, bs, m, NULL, &ilu->fy));
   }
+  if (ic) PetscCall(PCStructILUCheckSymmetric(pc, NULL, Alocal)); /* PETSc's ICC would read the upper triangle of anything */
   PetscCall(PetscLogEventBegin(GILU_StructILUFactor, pc, Alocal, 0, 0));
   if (ic) PetscCall(MatCholeskyFactorNumeric(ilu->fallback, Alocal, &info));
   else PetscCall(MatLUFactorNumeric(ilu->fallback, Alocal, &info));
@@ -250,6 +274,7 @@ static PetscErrorCode PCSetUpStencil_StructILU(PC pc, const GILUStencilMat *msm)
     ilu->gridfrom = "from the MATSTENCILGPU matrix";
     char why[512];
 
+    PetscCall(PCStructILUCheckSymmetric(pc, &msm->stencil, NULL)); /* (the fill stencil of a symmetric one is symmetric) */
     PetscCall(StructILUSymbolicStencil(msm, ilu->levels, (PetscBool)(ilu->type == PC_STRUCTILU_IC), &ilu->sm, ilu->patname, sizeof(ilu->patname), &ilu->elim, &ilu->mirror, ilu->hyper, &ilu->nlevels, &ilu->dinv, why, sizeof(why)));
     PetscCheck(!why[0], PETSC_COMM_SELF, PETSC_ERR_SUP, "%s: use fewer levels of fill (-%spc_structilu_levels)", why, GILUPrefix(pc));
     ilu->analyzed = PETSC_TRUE;
@@ -257,7 +282,7 @@ static PetscErrorCode PCSetUpStencil_StructILU(PC pc, const GILUStencilMat *msm)
   ilu->sm.nthreads     = ilu->threads;
   ilu->sm.scheduletype = (GILUScheduleType)ilu->schedule;
   PetscCall(GILUStencilMatCopyValues(msm, &ilu->sm));
-  if (ilu->type == PC_STRUCTILU_IC) PetscCall(StructILUCheckSymmetric(&ilu->sm, ilu->mirror));
+  PetscCall(PCStructILUCheckSymmetric(pc, NULL, NULL));
   PetscCall(PetscLogEventEnd(GILU_StencilExtract, pc, A, 0, 0));
   PetscCall(PCFactor_StructILU(pc));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -326,6 +351,7 @@ PetscErrorCode PCSetUp_StructILU(PC pc)
       PetscCall(StructILUFallbackFactor(pc, Alocal, PETSC_TRUE));
       PetscFunctionReturn(PETSC_SUCCESS);
     }
+    PetscCall(PCStructILUCheckSymmetric(pc, &ilu->sm.stencil, NULL));
     PetscCall(StructILUSymbolicFinish(&ilu->sm, (PetscBool)(ilu->type == PC_STRUCTILU_IC), &ilu->elim, &ilu->mirror, ilu->hyper, &ilu->nlevels, &ilu->dinv));
   } else if (ilu->fallback) {
     PetscCall(PetscLogEventEnd(GILU_StencilExtract, pc, A, 0, 0));
@@ -335,7 +361,7 @@ PetscErrorCode PCSetUp_StructILU(PC pc)
   ilu->sm.nthreads     = ilu->threads;
   ilu->sm.scheduletype = (GILUScheduleType)ilu->schedule;
   PetscCall(GILUStencilMatPack(Alocal, &ilu->sm));
-  if (ilu->type == PC_STRUCTILU_IC) PetscCall(StructILUCheckSymmetric(&ilu->sm, ilu->mirror));
+  PetscCall(PCStructILUCheckSymmetric(pc, NULL, NULL));
   PetscCall(PetscLogEventEnd(GILU_StencilExtract, pc, A, 0, 0));
   PetscCall(PCFactor_StructILU(pc));
   PetscFunctionReturn(PETSC_SUCCESS);

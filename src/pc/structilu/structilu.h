@@ -90,6 +90,7 @@ PETSC_INTERN PetscErrorCode PCReset_StructILU(PC);
 PETSC_INTERN PetscErrorCode PCApply_StructILU(PC, Vec, Vec);
 PETSC_INTERN PetscErrorCode PCApplyTranspose_StructILU(PC, Vec, Vec);
 PETSC_INTERN PetscErrorCode PCStructILUAnalyze(PC, Mat, const GILUGrid *, PetscInt);
+PETSC_INTERN PetscErrorCode PCStructILUCheckSymmetric(PC, const GILUStencil *, Mat);
 PETSC_INTERN PetscErrorCode PCPreSolve_StructILU(PC, KSP, Vec, Vec);
 PETSC_INTERN PetscErrorCode PCPostSolve_StructILU(PC, KSP, Vec, Vec);
 /* structilu-dist.c: -pc_structilu_distributed */
