@@ -654,6 +654,38 @@ done:
      suffix: ic_symmetry_ok
      args: -case sym -ksp_type cg -alter {{none roundoff}shared output} -pc_type {{icc structilu}shared output} -pc_structilu_type ic -pc_factor_mat_solver_type gilu -no_dm {{0 1}shared output}
 
+   # an option named in a message carries the options prefix of the object that reads it: inside PCBJACOBI, PCSPARSIFY
+   # (before: -pc_structilu_type ilu, -pc_type ilu, options that do nothing there)
+   test:
+     suffix: prefix_structilu_ic
+     args: -case sym -alter far -ksp_type cg -pc_type bjacobi -sub_pc_type structilu -sub_pc_structilu_type ic
+     filter: Error: grep -o "Incomplete Cholesky needs a symmetric matrix, but .*: use -sub_pc_structilu_type ilu"
+
+   test:
+     suffix: prefix_gilu_icc
+     args: -case sym -alter far -ksp_type cg -pc_type bjacobi -sub_pc_type icc -sub_pc_factor_mat_solver_type gilu
+     filter: Error: grep -o "needs a symmetric matrix, but .*: use -sub_pc_type ilu, or -sub_pc_factor_mat_solver_type petsc"
+
+   test:
+     suffix: prefix_sparsify_icc
+     args: -case sym -alter far -pc_type sparsify -pc_sparsify_sub_pc_type icc
+     filter: Error: grep -o "needs a symmetric matrix, but .*: use -pc_sparsify_sub_pc_type ilu, or -pc_sparsify_sub_pc_factor_mat_solver_type petsc"
+
+   test:
+     suffix: prefix_levels
+     args: -case star7 -pc_type bjacobi -sub_pc_type structilu -sub_pc_structilu_levels 5
+     filter: Error: grep -o "use fewer levels of fill (-sub_pc_structilu_levels)"
+
+   test:
+     suffix: prefix_badopt
+     args: -case star7 -pc_type bjacobi -sub_pc_type {{atsilu fgdd structilu sparsify}separate output} -sub_pc_atsilu_tol -1 -sub_pc_fgdd_zeropivot -1 -sub_pc_structilu_zeropivot -1 -sub_pc_sparsify_ratio -1
+     filter: Error: grep -o -e "-sub_pc_[a-z]*_[a-z]* -1.: must be [a-z ]*"
+
+   test:
+     suffix: prefix_gilu_option
+     args: -case star7 -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_solver_type gilu -sub_mat_gilu_trisolve_block_depth 30
+     filter: Error: grep -o -e "-sub_mat_gilu_trisolve_block_depth 30: must be in \[0, 20\]"
+
    # -help prints the defaults of the candidate ratios (was uninitialised memory)
    test:
      suffix: help_sparsify

@@ -205,7 +205,7 @@ typedef struct {
   PetscInt      candidates;         /* cuts the model compared */
   PetscInt      depth;              /* lines the kernels interleave (groups of independent lines), 1: none */
 } GILUPipeInfo;
-PETSC_INTERN PetscErrorCode GILUPipeCreate(DM, Mat, PetscInt, GILUPipe *);
+PETSC_INTERN PetscErrorCode GILUPipeCreate(DM, Mat, PetscInt, const char[], GILUPipe *);
 PETSC_INTERN PetscErrorCode GILUPipeDestroy(GILUPipe *);
 PETSC_INTERN PetscErrorCode GILUPipeGetExtendedGrid(GILUPipe, GILUGrid *);
 PETSC_INTERN PetscErrorCode GILUPipeGetExtendedIS(GILUPipe, PetscInt, IS *);

@@ -117,7 +117,7 @@ static PetscErrorCode MatGILUFactorGetPattern(Mat B)
   /* U: rows nb-1 down to 0, each its off-diagonal entries (columns > i) then its diagonal (column i) */
   for (PetscInt i = nb - 1; i >= 0; i--) {
     while (ja[p] != i) {
-      PetscCheck(ja[p] > i && ja[p] < nb, PETSC_COMM_SELF, PETSC_ERR_SUP, "PETSc's factor is not in the layout MatSolverType gilu reads (row %" PetscInt_FMT "): use -pc_factor_mat_solver_type petsc", i);
+      PetscCheck(ja[p] > i && ja[p] < nb, PETSC_COMM_SELF, PETSC_ERR_SUP, "PETSc's factor is not in the layout MatSolverType gilu reads (row %" PetscInt_FMT "): use -%spc_factor_mat_solver_type petsc", i, GILUPrefix(B));
       p++;
       nzU++;
     }
@@ -530,7 +530,7 @@ static PetscErrorCode MatGILUFactorSymbolic(Mat B, Mat A, IS row, IS col, const 
     PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQBAIJ, &baij));
     if (!baij) f->bs = 1;
   }
-  PetscCheck(f->bs <= 8, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatSolverType gilu supports block sizes 1 to 8, not %" PetscInt_FMT ": use -pc_factor_mat_solver_type petsc", f->bs);
+  PetscCheck(f->bs <= 8, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatSolverType gilu supports block sizes 1 to 8, not %" PetscInt_FMT ": use -%spc_factor_mat_solver_type petsc", f->bs, (A->factorprefix ? A->factorprefix : ""));
   f->nb = m / f->bs;
   PetscCall(MatDestroy(&f->F));
   PetscCall(MatGetFactor(A, MATSOLVERPETSC, MAT_FACTOR_ILU, &f->F));
@@ -546,7 +546,7 @@ static PetscErrorCode MatGILUFactorSymbolic(Mat B, Mat A, IS row, IS col, const 
     PetscInt nr;
 
     PetscCall(ISGetLocalSize(row, &nr));
-    PetscCheck(nr == f->nb, PETSC_COMM_SELF, PETSC_ERR_SUP, "The row ordering has %" PetscInt_FMT " entries, expected one per block row (%" PetscInt_FMT "): use -pc_factor_mat_ordering_type natural", nr, f->nb);
+    PetscCheck(nr == f->nb, PETSC_COMM_SELF, PETSC_ERR_SUP, "The row ordering has %" PetscInt_FMT " entries, expected one per block row (%" PetscInt_FMT "): use -%spc_factor_mat_ordering_type natural", nr, f->nb, (A->factorprefix ? A->factorprefix : ""));
     PetscCall(ISIdentity(row, &ri));
     PetscCall(PetscObjectReference((PetscObject)row));
   }
@@ -554,7 +554,7 @@ static PetscErrorCode MatGILUFactorSymbolic(Mat B, Mat A, IS row, IS col, const 
     PetscInt nc;
 
     PetscCall(ISGetLocalSize(col, &nc));
-    PetscCheck(nc == f->nb, PETSC_COMM_SELF, PETSC_ERR_SUP, "The column ordering has %" PetscInt_FMT " entries, expected one per block row (%" PetscInt_FMT "): use -pc_factor_mat_ordering_type natural", nc, f->nb);
+    PetscCheck(nc == f->nb, PETSC_COMM_SELF, PETSC_ERR_SUP, "The column ordering has %" PetscInt_FMT " entries, expected one per block row (%" PetscInt_FMT "): use -%spc_factor_mat_ordering_type natural", nc, f->nb, (A->factorprefix ? A->factorprefix : ""));
     PetscCall(ISIdentity(col, &ci));
     PetscCall(PetscObjectReference((PetscObject)col));
   }
@@ -817,7 +817,7 @@ PETSC_INTERN PetscErrorCode MatGetFactor_SeqAIJ_GILU(Mat A, MatFactorType ftype,
   PetscBool       baij;
 
   PetscFunctionBegin;
-  PetscCheck(ftype == MAT_FACTOR_ILU || ftype == MAT_FACTOR_ICC, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatSolverType gilu provides ILU and ICC factorizations only: use -pc_type ilu or icc");
+  PetscCheck(ftype == MAT_FACTOR_ILU || ftype == MAT_FACTOR_ICC, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatSolverType gilu provides ILU and ICC factorizations only: use -%spc_type ilu or icc", (A->factorprefix ? A->factorprefix : ""));
   PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQBAIJ, &baij));
   PetscCall(MatGetLocalSize(A, &n, NULL));
   PetscCall(MatCreate(PETSC_COMM_SELF, &B));

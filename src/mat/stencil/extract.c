@@ -403,7 +403,7 @@ PetscErrorCode GILUStencilMatAnalyze(Mat A, const GILUGrid *g, GILUStencilMat *s
   PetscCall(MatGetLocalSize(A, &m, NULL));
   PetscCall(MatGetBlockSize(A, &bs));
   PetscCheck(dof >= 1 && dof <= GILU_MAX_DOF, PETSC_COMM_SELF, PETSC_ERR_SUP, "Structured-grid ILU supports 1 to %d unknowns per grid point, not %" PetscInt_FMT, GILU_MAX_DOF, dof);
-  PetscCheck(!isbaij || bs == dof, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "The BAIJ block size %" PetscInt_FMT " differs from the %" PetscInt_FMT " DoF per grid point: use -pc_structilu_dof %" PetscInt_FMT " or a matrix with one block per grid point", bs, dof, bs);
+  PetscCheck(!isbaij || bs == dof, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "The BAIJ block size %" PetscInt_FMT " differs from the %" PetscInt_FMT " DoF per grid point: a BAIJ matrix needs one block per grid point", bs, dof);
   for (PetscInt d = 0; d < 3; d++) PetscCheck(g->n[d] >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "The grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " has a size that is not positive", g->n[0], g->n[1], g->n[2]);
   PetscCall(PetscIntMultError(g->n[0], g->n[1], &npts));
   PetscCall(PetscIntMultError(npts, g->n[2], &npts));
@@ -512,7 +512,7 @@ notastencil: /* (or no diagonal: an error, after the cleanup) */
   PetscCall(PetscFree2(missptr, missoff));
   PetscCall(PetscMemzero(st, sizeof(*st)));
   PetscCheck(!nodiag, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "%s", reason);
-  PetscCheck(why, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "%s. Give the grid with a DMDA (KSPSetDM(), PCSetDM()) or -pc_structilu_grid nx,ny[,nz] and -pc_structilu_dof d, use BAIJ or assemble whole DoF blocks, or use a general preconditioner", reason);
+  PetscCheck(why, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "%s. Give the matrix its DMDA (MatSetDM(), DMCreateMatrix()), use BAIJ or assemble whole DoF blocks", reason);
   PetscCall(PetscStrncpy(why, reason, len));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -88,7 +88,7 @@ static PetscErrorCode ICCShiftedThroughAIJ(Mat fact, Mat A, const MatFactorInfo 
   if (!f->aijfact) {
     IS perm;
 
-    PetscCall(PetscInfo(A, "MATSTENCILGPU: the structured-grid IC has a pivot that is not positive (local point row %" PetscInt_FMT "): -pc_factor_shift_type positive_definite, so PETSc's shifted ICC of the AIJ copy is used\n", bad));
+    PetscCall(PetscInfo(A, "MATSTENCILGPU: the structured-grid IC has a pivot that is not positive (local point row %" PetscInt_FMT "): -%spc_factor_shift_type positive_definite, so PETSc's shifted ICC of the AIJ copy is used\n", bad, A->factorprefix ? A->factorprefix : ""));
     PetscCall(MatGetFactor(B, MATSOLVERPETSC, MAT_FACTOR_ICC, &f->aijfact));
     PetscCall(ISCreateStride(PETSC_COMM_SELF, B->rmap->n, 0, 1, &perm));
     PetscCall(MatICCFactorSymbolic(f->aijfact, B, perm, &f->icinfo));

@@ -107,8 +107,8 @@ static PetscErrorCode PCATSILUGetLocalAIJ(PC pc, PetscBool allowblock, Mat *Aloc
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
   if (size > 1) {
     PetscCall(PetscObjectBaseTypeCompareAny((PetscObject)A, &isaij, MATMPIAIJ, MATMPIBAIJ, ""));
-    PetscCheck(isaij, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PCATSILU factors the local diagonal block of MPIAIJ or MPIBAIJ matrices, not of type %s: use -mat_type aij (or -dm_mat_type aij), or PCATSILU as the sub-PC of -pc_type bjacobi",
-               ((PetscObject)A)->type_name);
+    PetscCheck(isaij, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PCATSILU factors the local diagonal block of MPIAIJ or MPIBAIJ matrices, not of type %s: use -mat_type aij (or -dm_mat_type aij), or PCATSILU as the sub-PC of -%spc_type bjacobi",
+               ((PetscObject)A)->type_name, GILUPrefix(pc));
     PetscCall(MatGetDiagonalBlock(A, &D));
   }
   PetscCall(PetscObjectBaseTypeCompare((PetscObject)D, MATSEQAIJ, &isaij));
@@ -235,7 +235,7 @@ static PetscErrorCode PCATSILUSetUpBackend(PC pc)
   PetscCall(PetscGILUBackendResolve(PetscObjectComm((PetscObject)pc), want, &ats->device));
   ats->ilutfallback = PETSC_FALSE;
   if (ats->type == PC_ATSILU_ILUT && ats->device != PETSCGILU_BACKEND_HOST) {
-    PetscCheck(!ats->backendset, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_atsilu_backend %s runs the fixed-pattern sweeps only: use -pc_atsilu_type ilu, or -pc_atsilu_backend host for ilut", PetscGILUBackendTypes[ats->device]);
+    PetscCheck(!ats->backendset, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-%spc_atsilu_backend %s runs the fixed-pattern sweeps only: use -%spc_atsilu_type ilu, or -%spc_atsilu_backend host for ilut", GILUPrefix(pc), PetscGILUBackendTypes[ats->device], GILUPrefix(pc), GILUPrefix(pc));
     ats->device       = PETSCGILU_BACKEND_HOST;
     ats->ilutfallback = PETSC_TRUE;
   }
@@ -536,7 +536,7 @@ static PetscErrorCode PCView_ATSILU(PC pc, PetscViewer viewer)
   }
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
   if (size > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "  block Jacobi across %d MPI processes: each factors its local diagonal block; process 0 shown\n", size));
-  if (ats->converted) PetscCall(PetscViewerASCIIPrintf(viewer, "  the BAIJ matrix was converted to AIJ: point (not block) factors (block factors: -pc_atsilu_type ilu, host sweeps, exact solves)\n"));
+  if (ats->converted) PetscCall(PetscViewerASCIIPrintf(viewer, "  the BAIJ matrix was converted to AIJ: point (not block) factors (block factors: -%spc_atsilu_type ilu, host sweeps, exact solves)\n", GILUPrefix(pc)));
   if (ats->block) PetscCall(PetscViewerASCIIPrintf(viewer, "  BAIJ block factors, block size %" PetscInt_FMT "; counts below in blocks\n", ats->bs));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  rows %" PetscInt_FMT ", nnz(A) %" PetscInt_FMT ", starting pattern nnz(S) %" PetscInt_FMT "\n", ats->block ? ats->B.n : ats->F.n, ats->nnzA, ats->nnzS));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  sweeps done %" PetscInt_FMT "; ||A - LU||_F / ||A||_F on the pattern after each (0: initial guess):\n", ats->nsweeps));
@@ -552,7 +552,7 @@ static PetscErrorCode PCView_ATSILU(PC pc, PetscViewer viewer)
       PetscCall(GILUTriGetLevels(ats->trl, &nl, &maxl));
       PetscCall(GILUTriGetLevels(ats->tru, &nu, &maxl));
       PetscCall(GILUTriGetBackend(ats->trl, &tb));
-      PetscCall(PetscViewerASCIIPrintf(viewer, "  levels of the exact triangular solves: L %" PetscInt_FMT ", U %" PetscInt_FMT "; the engine's back-end %s (-mat_gilu_trisolve_backend)\n", nl, nu, PetscGILUBackendTypes[tb]));
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  levels of the exact triangular solves: L %" PetscInt_FMT ", U %" PetscInt_FMT "; the engine's back-end %s (-%smat_gilu_trisolve_backend)\n", nl, nu, PetscGILUBackendTypes[tb], GILUPrefix(pc)));
     }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -649,20 +649,20 @@ static PetscErrorCode PCDestroy_ATSILU(PC pc)
   }
 ATSILU_SETTER(Type, PCATSILUType, type, )
 ATSILU_SETTER(Algorithm, PCATSILUAlgorithm, algorithm, )
-ATSILU_SETTER(Levels, PetscInt, levels, PetscCheck(v >= 0 && v <= 8, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_atsilu_levels %" PetscInt_FMT ": must be in 0..8", v))
+ATSILU_SETTER(Levels, PetscInt, levels, PetscCheck(v >= 0 && v <= 8, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-%spc_atsilu_levels %" PetscInt_FMT ": must be in 0..8", GILUPrefix(pc), v))
 ATSILU_SETTER(Pattern, PCATSILUPattern, pattern, )
-ATSILU_SETTER(Sweeps, PetscInt, sweeps, PetscCheck(v >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_atsilu_sweeps %" PetscInt_FMT ": must be nonnegative", v))
-ATSILU_SETTER(Tol, PetscReal, tol, PetscCheck(v >= 0 && v < PETSC_INFINITY, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_atsilu_tol %g: must be finite and nonnegative", (double)v))
-ATSILU_SETTER(Fill, PetscReal, fill, PetscCheck(v >= 1 && v < PETSC_INFINITY, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_atsilu_fill %g: must be finite and at least 1 (entries of L and U relative to those of A)", (double)v))
-ATSILU_SETTER(Threads, PetscInt, threads, PetscCheck(v >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_atsilu_threads %" PetscInt_FMT ": must be 0 (OpenMP's) or positive", v))
+ATSILU_SETTER(Sweeps, PetscInt, sweeps, PetscCheck(v >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-%spc_atsilu_sweeps %" PetscInt_FMT ": must be nonnegative", GILUPrefix(pc), v))
+ATSILU_SETTER(Tol, PetscReal, tol, PetscCheck(v >= 0 && v < PETSC_INFINITY, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-%spc_atsilu_tol %g: must be finite and nonnegative", GILUPrefix(pc), (double)v))
+ATSILU_SETTER(Fill, PetscReal, fill, PetscCheck(v >= 1 && v < PETSC_INFINITY, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-%spc_atsilu_fill %g: must be finite and at least 1 (entries of L and U relative to those of A)", GILUPrefix(pc), (double)v))
+ATSILU_SETTER(Threads, PetscInt, threads, PetscCheck(v >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-%spc_atsilu_threads %" PetscInt_FMT ": must be 0 (OpenMP's) or positive", GILUPrefix(pc), v))
 ATSILU_SETTER(JacobiScaling, PetscBool, scaling, )
 ATSILU_SETTER(InitialGuess, PCATSILUInitialGuess, guess, )
 ATSILU_SETTER(UseNew, PetscBool, usenew, )
 ATSILU_SETTER(UpdateResidual, PetscBool, updateresidual, )
 ATSILU_SETTER(ResidualRHS, PetscBool, residualrhs, )
 ATSILU_SETTER(ResidualLHS, PetscBool, residuallhs, )
-ATSILU_SETTER(SweepsBefore, PetscInt, before, PetscCheck(v >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_atsilu_sweeps_before %" PetscInt_FMT ": must be nonnegative", v))
-ATSILU_SETTER(SweepsAfter, PetscInt, after, PetscCheck(v >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_atsilu_sweeps_after %" PetscInt_FMT ": must be nonnegative", v))
+ATSILU_SETTER(SweepsBefore, PetscInt, before, PetscCheck(v >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-%spc_atsilu_sweeps_before %" PetscInt_FMT ": must be nonnegative", GILUPrefix(pc), v))
+ATSILU_SETTER(SweepsAfter, PetscInt, after, PetscCheck(v >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-%spc_atsilu_sweeps_after %" PetscInt_FMT ": must be nonnegative", GILUPrefix(pc), v))
 
 static PetscErrorCode PCATSILUSetBackend_ATSILU(PC pc, PetscGILUBackendType v)
 {
@@ -691,7 +691,7 @@ static PetscErrorCode PCATSILUSetTriSolve_ATSILU(PC pc, PCATSILUTriSolve t, Pets
   PC_ATSILU *ats = (PC_ATSILU *)pc->data;
 
   PetscFunctionBegin;
-  PetscCheck(m >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_atsilu_trisolve_sweeps %" PetscInt_FMT ": must be nonnegative", m);
+  PetscCheck(m >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-%spc_atsilu_trisolve_sweeps %" PetscInt_FMT ": must be nonnegative", GILUPrefix(pc), m);
   if (ats->trisolve != t || ats->trisweeps != m) pc->setupcalled = 0;
   ats->trisolve  = t;
   ats->trisweeps = m;

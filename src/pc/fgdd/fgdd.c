@@ -102,14 +102,14 @@ static PetscErrorCode PCFGDDPartition(PC pc, Mat A, Mat Alocal)
   nb = m / bs;
   PetscCall(PCFGDDFindDMDA(pc, A, m, &da));
   fg->used = fg->partset ? fg->partitioner : (da ? PC_FGDD_PARTITIONER_GEOMETRIC : PC_FGDD_PARTITIONER_GRAPH);
-  PetscCheck(fg->used != PC_FGDD_PARTITIONER_GEOMETRIC || da, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONGSTATE, "PCFGDD's geometric partitioner needs the DMDA of the matrix (KSPSetDM(), PCSetDM() or a matrix from DMCreateMatrix()): use -pc_fgdd_partitioner graph for a general matrix");
+  PetscCheck(fg->used != PC_FGDD_PARTITIONER_GEOMETRIC || da, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONGSTATE, "PCFGDD's geometric partitioner needs the DMDA of the matrix (KSPSetDM(), PCSetDM() or a matrix from DMCreateMatrix()): use -%spc_fgdd_partitioner graph for a general matrix", GILUPrefix(pc));
   PetscCall(PetscMalloc1(nb, &labels));
   if (fg->used == PC_FGDD_PARTITIONER_GEOMETRIC) {
     PetscInt dim;
 
     PetscCall(DMDAGetInfo(da, &dim, NULL, NULL, NULL, NULL, NULL, NULL, &fg->dof, NULL, NULL, NULL, NULL, NULL));
     PetscCall(DMDAGetCorners(da, NULL, NULL, NULL, &fg->grid[0], &fg->grid[1], &fg->grid[2]));
-    PetscCheck(fg->dof % bs == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "PCFGDD: the BAIJ block size %" PetscInt_FMT " does not divide the DMDA's %" PetscInt_FMT " unknowns per grid point: use -pc_fgdd_partitioner graph", bs, fg->dof);
+    PetscCheck(fg->dof % bs == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "PCFGDD: the BAIJ block size %" PetscInt_FMT " does not divide the DMDA's %" PetscInt_FMT " unknowns per grid point: use -%spc_fgdd_partitioner graph", bs, fg->dof, GILUPrefix(pc));
     if (fg->box[0] > 0) {
       for (PetscInt d = 0; d < 3; d++) fg->ubox[d] = PetscMin(d < dim ? fg->box[d] : 1, fg->grid[d]);
     } else { /* a cube (square) of about subrows / dof points */
@@ -365,7 +365,7 @@ static PetscErrorCode PCFGDDSetSubdomainRows_FGDD(PC pc, PetscInt rows)
   PC_FGDD *fg = (PC_FGDD *)pc->data;
 
   PetscFunctionBegin;
-  PetscCheck(rows > 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_fgdd_subdomain_rows %" PetscInt_FMT ": must be positive", rows);
+  PetscCheck(rows > 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-%spc_fgdd_subdomain_rows %" PetscInt_FMT ": must be positive", GILUPrefix(pc), rows);
   if (fg->subrows != rows) fg->analyzed = PETSC_FALSE;
   fg->subrows = rows;
   fg->box[0]  = 0; /* the box is derived from the rows */
@@ -377,7 +377,7 @@ static PetscErrorCode PCFGDDSetSubdomainBox_FGDD(PC pc, const PetscInt box[])
   PC_FGDD *fg = (PC_FGDD *)pc->data;
 
   PetscFunctionBegin;
-  for (PetscInt d = 0; d < 3; d++) PetscCheck(box[d] > 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_fgdd_subdomain_box %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ": the sizes nx,ny,nz must be positive", box[0], box[1], box[2]);
+  for (PetscInt d = 0; d < 3; d++) PetscCheck(box[d] > 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-%spc_fgdd_subdomain_box %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ": the sizes nx,ny,nz must be positive", GILUPrefix(pc), box[0], box[1], box[2]);
   for (PetscInt d = 0; d < 3; d++) fg->box[d] = box[d];
   fg->analyzed = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -436,7 +436,7 @@ static PetscErrorCode PCFGDDGetBackend_FGDD(PC pc, PetscGILUBackendType *backend
 static PetscErrorCode PCFGDDSetThreads_FGDD(PC pc, PetscInt threads)
 {
   PetscFunctionBegin;
-  PetscCheck(threads >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_fgdd_threads %" PetscInt_FMT ": must be 0 (OMP_NUM_THREADS) or positive", threads);
+  PetscCheck(threads >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-%spc_fgdd_threads %" PetscInt_FMT ": must be 0 (OMP_NUM_THREADS) or positive", GILUPrefix(pc), threads);
   ((PC_FGDD *)pc->data)->threads = threads;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -444,7 +444,7 @@ static PetscErrorCode PCFGDDSetThreads_FGDD(PC pc, PetscInt threads)
 static PetscErrorCode PCFGDDSetZeroPivot_FGDD(PC pc, PetscReal zeropivot)
 {
   PetscFunctionBegin;
-  PetscCheck(zeropivot >= 0 && zeropivot < PETSC_INFINITY, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_fgdd_zeropivot %g: must be finite and nonnegative", (double)zeropivot);
+  PetscCheck(zeropivot >= 0 && zeropivot < PETSC_INFINITY, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-%spc_fgdd_zeropivot %g: must be finite and nonnegative", GILUPrefix(pc), (double)zeropivot);
   ((PC_FGDD *)pc->data)->zeropivot = zeropivot;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

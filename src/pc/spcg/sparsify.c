@@ -557,7 +557,7 @@ static PetscErrorCode PCSetFromOptions_Sparsify(PC pc, GILUOptionItems PetscOpti
   if (flg) PetscCall(PCSparsifySetRatios(pc, n, ratios));
   PetscCall(PetscOptionsReal("-pc_sparsify_ratio", "Force one ratio (percent in [0, 100); 0: no sparsification; not given: Algorithm 2)", "PCSparsifySetRatio", sp->ratio, &v, &flg));
   if (flg) {
-    PetscCheck(v >= 0 && v < 100, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_sparsify_ratio %g: must be a percentage in [0, 100) (leave the option out for Algorithm 2's choice)", (double)v);
+    PetscCheck(v >= 0 && v < 100, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-%spc_sparsify_ratio %g: must be a percentage in [0, 100) (leave the option out for Algorithm 2's choice)", GILUPrefix(pc), (double)v);
     PetscCall(PCSparsifySetRatio(pc, v));
   }
   PetscCall(PetscOptionsReal("-pc_sparsify_tau", "Threshold of the convergence indicator ||Ahat^-1|| ||S||", "PCSparsifySetTau", sp->tau, &v, &flg));
@@ -575,8 +575,8 @@ static PetscErrorCode PCSparsifySetRatios_Sparsify(PC pc, PetscInt n, const Pets
   PC_Sparsify *sp = (PC_Sparsify *)pc->data;
 
   PetscFunctionBegin;
-  PetscCheck(n >= 1 && n <= PC_SPARSIFY_MAX_RATIOS, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_sparsify_ratios: give 1 to %d ratios, not %" PetscInt_FMT, PC_SPARSIFY_MAX_RATIOS, n);
-  for (PetscInt t = 0; t < n; t++) PetscCheck(ratios[t] > 0 && ratios[t] < 100, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_sparsify_ratios: ratio %g must be a percentage in (0, 100)", (double)ratios[t]);
+  PetscCheck(n >= 1 && n <= PC_SPARSIFY_MAX_RATIOS, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-%spc_sparsify_ratios: give 1 to %d ratios, not %" PetscInt_FMT, GILUPrefix(pc), PC_SPARSIFY_MAX_RATIOS, n);
+  for (PetscInt t = 0; t < n; t++) PetscCheck(ratios[t] > 0 && ratios[t] < 100, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-%spc_sparsify_ratios: ratio %g must be a percentage in (0, 100)", GILUPrefix(pc), (double)ratios[t]);
   for (PetscInt t = 0; t < n; t++) sp->ratios[t] = ratios[t];
   sp->nratios = n;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -597,7 +597,7 @@ static PetscErrorCode PCSparsifySetRatio_Sparsify(PC pc, PetscReal ratio)
   PC_Sparsify *sp = (PC_Sparsify *)pc->data;
 
   PetscFunctionBegin;
-  PetscCheck(ratio == (PetscReal)PETSC_DECIDE || (ratio >= 0 && ratio < 100), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_sparsify_ratio %g: must be a percentage in [0, 100) (PCSparsifySetRatio(): or PETSC_DECIDE for Algorithm 2's choice)", (double)ratio);
+  PetscCheck(ratio == (PetscReal)PETSC_DECIDE || (ratio >= 0 && ratio < 100), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-%spc_sparsify_ratio %g: must be a percentage in [0, 100) (PCSparsifySetRatio(): or PETSC_DECIDE for Algorithm 2's choice)", GILUPrefix(pc), (double)ratio);
   sp->ratio = ratio;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -616,7 +616,7 @@ static PetscErrorCode PCSparsifySetTau_Sparsify(PC pc, PetscReal tau)
   PC_Sparsify *sp = (PC_Sparsify *)pc->data;
 
   PetscFunctionBegin;
-  PetscCheck(tau >= 0 && tau < PETSC_INFINITY, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_sparsify_tau %g: must be finite and nonnegative", (double)tau);
+  PetscCheck(tau >= 0 && tau < PETSC_INFINITY, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-%spc_sparsify_tau %g: must be finite and nonnegative", GILUPrefix(pc), (double)tau);
   sp->tau = tau;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -633,7 +633,7 @@ static PetscErrorCode PCSparsifySetOmega_Sparsify(PC pc, PetscReal omega)
   PC_Sparsify *sp = (PC_Sparsify *)pc->data;
 
   PetscFunctionBegin;
-  PetscCheck(omega >= 0 && omega <= 100, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_sparsify_omega %g: must be a percentage in [0, 100]", (double)omega);
+  PetscCheck(omega >= 0 && omega <= 100, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-%spc_sparsify_omega %g: must be a percentage in [0, 100]", GILUPrefix(pc), (double)omega);
   sp->omega = omega;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -64,6 +64,14 @@ static PetscErrorCode PCStructILUFindGrid(PC pc, Mat A, Mat Alocal, GILUGrid *g,
       g->dof = m / npts;
       PetscCheck(g->dof <= GILU_MAX_DOF, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "-%spc_structilu_grid %s makes %" PetscInt_FMT " unknowns per grid point of the %" PetscInt_FMT " local rows, but structured-grid ILU supports 1 to %d: give the local grid of the matrix", pre, str, g->dof, m, GILU_MAX_DOF);
     }
+    {
+      PetscBool baij;
+      PetscInt  bs;
+
+      PetscCall(PetscObjectBaseTypeCompareAny((PetscObject)Alocal, &baij, MATSEQBAIJ, MATMPIBAIJ, ""));
+      PetscCall(MatGetBlockSize(Alocal, &bs));
+      PetscCheck(!baij || bs == g->dof, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "The BAIJ block size %" PetscInt_FMT " differs from the %" PetscInt_FMT " DoF per grid point of -%spc_structilu_grid %s: give -%spc_structilu_dof %" PetscInt_FMT " and the grid of the blocks", bs, g->dof, pre, str, pre, bs);
+    }
     PetscCheck((PetscInt64)npts * g->dof == m, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "The grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " with %" PetscInt_FMT " DoF has %" PetscInt64_FMT " unknowns but the (local) matrix has %" PetscInt_FMT " rows: fix -%spc_structilu_grid / -%spc_structilu_dof", g->n[0], g->n[1], g->n[2], g->dof, (PetscInt64)npts * g->dof, m, pre, pre);
     ilu->gridfrom = "from -pc_structilu_grid";
     *gridfound    = PETSC_TRUE;
@@ -187,7 +195,7 @@ static PetscErrorCode StructILUFallbackFactor(PC pc, Mat Alocal, PetscBool symbo
   MatFactorError err;
 
   PetscFunctionBegin;
-  PetscCheck(!ilu->eisenstat, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_structilu_eisenstat needs a structured-grid block with DILU factors, but the local block is not a structured grid (%s)", ilu->fallbackwhy);
+  PetscCheck(!ilu->eisenstat, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-%spc_structilu_eisenstat needs a structured-grid block with DILU factors, but the local block is not a structured grid (%s)", GILUPrefix(pc), ilu->fallbackwhy);
   PetscCall(MatFactorInfoInitialize(&info));
   info.levels    = (PetscReal)ilu->levels;
   info.fill      = 1.0;
@@ -317,12 +325,12 @@ PetscErrorCode PCSetUp_StructILU(PC pc)
   PetscCall(GILUMatCheckSquare(A));
   PetscCall(PetscGILUCitationsRegister(GILU_CITE_STRUCTILU));
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
-  PetscCheck(!ilu->eisenstat || size == 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_structilu_eisenstat runs on one process only (the sweeps do not include the couplings between processes); use -pc_structilu_eisenstat 0 in parallel");
+  PetscCheck(!ilu->eisenstat || size == 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-%spc_structilu_eisenstat runs on one process only (the sweeps do not include the couplings between processes); use -%spc_structilu_eisenstat 0 in parallel", GILUPrefix(pc), GILUPrefix(pc));
   PetscCall(MatStencilGPUGetStencilMat(A, &isstencil, &msm));
   PetscCall(PCStructILUSetUpEmpty(pc, Alocal));
   if (ilu->empty) PetscFunctionReturn(PETSC_SUCCESS);
   if (isstencil) {
-    PetscCheck(size == 1 || !ilu->distributed, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_structilu_distributed does not take a MATSTENCILGPU matrix yet (each process factors its own box of it: block Jacobi): use -dm_mat_type aij or baij, or -pc_structilu_distributed 0");
+    PetscCheck(size == 1 || !ilu->distributed, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-%spc_structilu_distributed does not take a MATSTENCILGPU matrix yet (each process factors its own box of it: block Jacobi): use -dm_mat_type aij or baij, or -%spc_structilu_distributed 0", GILUPrefix(pc), GILUPrefix(pc));
     PetscCall(PCSetUpStencil_StructILU(pc, msm));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -419,7 +427,7 @@ static PetscErrorCode PCFactor_StructILU(PC pc)
       char name[64];
 
       PetscCall(GILUStencilGetName(&ilu->sm.stencil, ilu->sm.grid.dim, name, sizeof(name)));
-      SETERRQ(PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_structilu_eisenstat needs DILU factors: ILU(0) of a stencil whose factorization changes only the diagonal (a star stencil; this one is %s), double precision and the host back-end", name);
+      SETERRQ(PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-%spc_structilu_eisenstat needs DILU factors: ILU(0) of a stencil whose factorization changes only the diagonal (a star stencil; this one is %s), double precision and the host back-end", GILUPrefix(pc), name);
     }
     if (dilu) {
       if (ilu->eisenstat && !ilu->diag) PetscCall(PetscMalloc2((size_t)ilu->sm.npoints * ilu->sm.bs2, &ilu->diag, (size_t)ilu->sm.npoints * ilu->sm.bs2, &ilu->eisE));
@@ -499,7 +507,7 @@ PetscErrorCode PCApplyTranspose_StructILU(PC pc, Vec x, Vec y)
     PetscBool flg;
 
     PetscCall(GILUPipeTransposable(ilu->pipe, &flg));
-    PetscCheck(flg, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCApplyTranspose() of -pc_structilu_distributed needs a factor stencil whose lower offsets are its upper ones negated (a structurally symmetric matrix); use -pc_structilu_distributed 0 (block Jacobi) with a method that needs transposed solves");
+    PetscCheck(flg, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCApplyTranspose() of -%spc_structilu_distributed needs a factor stencil whose lower offsets are its upper ones negated (a structurally symmetric matrix); use -%spc_structilu_distributed 0 (block Jacobi) with a method that needs transposed solves", GILUPrefix(pc), GILUPrefix(pc));
   }
   if (ilu->zerorow >= 0 || ilu->rangerow >= 0) {
     PetscCall(VecFlag(y, 1));
@@ -511,7 +519,7 @@ PetscErrorCode PCApplyTranspose_StructILU(PC pc, Vec x, Vec y)
     PetscCall(PetscLogEventEnd(GILU_StructILUApply, pc, x, y, 0));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCheck(!ilu->eisenstat, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PCApplyTranspose() of -pc_structilu_eisenstat: the transformed system has no transposed solve here; use the usual preconditioner (-pc_structilu_eisenstat 0)");
+  PetscCheck(!ilu->eisenstat, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PCApplyTranspose() of -%spc_structilu_eisenstat: the transformed system has no transposed solve here; use the usual preconditioner (-%spc_structilu_eisenstat 0)", GILUPrefix(pc), GILUPrefix(pc));
   ilu->transposed = PETSC_TRUE;
   if (!ilu->factors.dinv) { /* factored on the device only: sm holds the unfactored values */
     PetscCall(PetscLogEventBegin(GILU_StructILUFactor, pc, pc->pmat, 0, 0));
@@ -575,11 +583,11 @@ PetscErrorCode PCPreSolve_StructILU(PC pc, KSP ksp, Vec b, Vec x)
 
   PetscFunctionBegin;
   if (!ilu->eisenstat) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCheck(slot < 2, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_structilu_eisenstat: solves nested more than twice");
+  PetscCheck(slot < 2, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-%spc_structilu_eisenstat: solves nested more than twice", GILUPrefix(pc));
   if (!slot) {
     PetscInt m, n, M, N;
 
-    PetscCheck(pc->mat == pc->pmat, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_structilu_eisenstat needs the operator to be the preconditioning matrix");
+    PetscCheck(pc->mat == pc->pmat, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-%spc_structilu_eisenstat needs the operator to be the preconditioning matrix", GILUPrefix(pc));
     if (!ilu->eisshell) {
       PetscCall(MatGetLocalSize(pc->mat, &m, &n));
       PetscCall(MatGetSize(pc->mat, &M, &N));
