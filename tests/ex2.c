@@ -8,6 +8,7 @@ chosen in the options database.\n\n\
                  star7          6x6x6 star7 DMDA matrix, unaltered (diagonally dominant)\n\
                  nonsquare      AIJ matrix of n rows and n + 3 columns (tridiagonal and a last column), no DM (-ksp_type lsqr)\n\
                  sym            6x6x6 symmetric star7 DMDA matrix (7 on the diagonal, -1 off it), altered by -alter\n\
+                 zerodiag       6x6x6 star7 DMDA matrix whose diagonal entry (62,62) is a stored 0; ILU(0)'s pivot there is not 0\n\
   -alter <a>   : sym: none, lower (the upper triangle dropped), upper (the lower dropped), noyplus (the +y couplings\n\
                  dropped), far (one entry (0,n-1) added), denserow (row 0 full), roundoff (one entry off by 1e-14)\n\
   -no_dm       : do not give the DMDA to the KSP (the PC then finds the grid in the pattern, or none)\n\
@@ -151,7 +152,7 @@ static PetscErrorCode CreateNonSquareMatrix(PetscInt n, Mat *A)
   for (PetscInt r = rstart; r < rend; r++) {
     PetscInt cols[4] = {r - 1, r, r + 1, n + 2};
 
-    PetscCall(MatSetValues(*A, 1, &r, 4, r ? cols : cols + 1, r ? vals : vals + 1, INSERT_VALUES));
+    PetscCall(MatSetValues(*A, 1, &r, r ? 4 : 3, r ? cols : cols + 1, r ? vals : vals + 1, INSERT_VALUES)); /* row 0: no column -1 */
   }
   PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
@@ -212,9 +213,11 @@ static PetscErrorCode CreateSymmetricMatrix(const char *alter, DM *da, Mat *A)
   absolute values of the row. The point bad = (2,2,2) (interior) is altered:
     zeropivot: its row keeps only its three upper neighbours (value -1) and an explicitly stored 0 diagonal, so the
                first zero pivot of ILU(0) in natural ordering is exactly 0;
-    nan:       its entry coupling to the lower x neighbour is NaN.
+    nan:       its entry coupling to the lower x neighbour is NaN;
+  zerodiag: the diagonal entry of row 62 = (2,4,1) is a stored 0 (its ILU(0) pivot, 0 minus the products of its lower
+  neighbours, is not).
 */
-static PetscErrorCode CreateStar7Matrix(PetscBool zeropivot, PetscBool nan, DM *da, Mat *A)
+static PetscErrorCode CreateStar7Matrix(PetscBool zeropivot, PetscBool nan, PetscBool zerodiag, DM *da, Mat *A)
 {
   PetscInt       M, N, P, xs, ys, zs, xm, ym, zm, i, j, k, c, n;
   const PetscInt off[7][3] = {
@@ -267,7 +270,7 @@ static PetscErrorCode CreateStar7Matrix(PetscBool zeropivot, PetscBool nan, DM *
           }
           n++;
         }
-        vals[cdiag] = (zeropivot && isbad) ? 0.0 : 1.0 + sum;
+        vals[cdiag] = ((zeropivot && isbad) || (zerodiag && p == 62)) ? 0.0 : 1.0 + sum;
         if (nan && isbad) vals[cdiag - 1] = (PetscReal)NAN; /* offset (-1,0,0) precedes the centre */
         PetscCall(MatSetValuesStencil(*A, 1, &row, n, cols, vals, INSERT_VALUES));
       }
@@ -278,7 +281,7 @@ static PetscErrorCode CreateStar7Matrix(PetscBool zeropivot, PetscBool nan, DM *
 
 int main(int argc, char **argv)
 {
-  const char        *cases[] = {"nonstencil", "zeropivot", "nan", "wrongsize", "nodm_irregular", "empty", "star7", "nonsquare", "sym"};
+  const char        *cases[] = {"nonstencil", "zeropivot", "nan", "wrongsize", "nodm_irregular", "empty", "star7", "nonsquare", "sym", "zerodiag"};
   PetscInt           icase = 1, n = 200, its;
   PetscReal          scale = 1.0;
   PetscBool          catcherr = PETSC_FALSE, nodm = PETSC_FALSE;
@@ -310,13 +313,14 @@ int main(int argc, char **argv)
   case 1:
   case 2:
   case 6:
-    PetscCall(CreateStar7Matrix((PetscBool)(icase == 1), (PetscBool)(icase == 2), &da, &A));
+  case 9:
+    PetscCall(CreateStar7Matrix((PetscBool)(icase == 1), (PetscBool)(icase == 2), (PetscBool)(icase == 9), &da, &A));
     break;
   case 3: {
     Mat Ada;
     DM  mdm;
 
-    PetscCall(CreateStar7Matrix(PETSC_FALSE, PETSC_FALSE, &da, &Ada));
+    PetscCall(CreateStar7Matrix(PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, &da, &Ada));
     /* MatDuplicate() would keep the DM; MatConvert() with MATSAME does not */
     PetscCall(MatConvert(Ada, MATSAME, MAT_INITIAL_MATRIX, &A));
     PetscCall(MatDestroy(&Ada));
@@ -685,6 +689,34 @@ done:
      suffix: prefix_gilu_option
      args: -case star7 -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_solver_type gilu -sub_mat_gilu_trisolve_block_depth 30
      filter: Error: grep -o -e "-sub_mat_gilu_trisolve_block_depth 30: must be in \[0, 20\]"
+
+   # a zero diagonal entry whose ILU(0) pivot is not zero: PCATSILU starts that pivot from a_rr - sum l_rk u_kr, not 0, and
+   # converges as PETSc's ILU does (before: "Zero pivot in local row 62"); where its sweeps meet a zero of their own, or
+   # ILU(0)'s pivot is zero, the message says which and what to do
+   test:
+     suffix: zerodiag
+     args: -case zerodiag -pc_type {{ilu structilu fgdd atsilu}shared output}
+
+   test:
+     suffix: zerodiag_atsilu
+     args: -case zerodiag -pc_type atsilu -pc_atsilu_algorithm {{ats parilu}shared output} -dm_mat_type {{aij baij}shared output}
+     output_file: output/ex2_zerodiag.out
+
+   test:
+     suffix: zerodiag_atsilu_cudaemu
+     requires: cudaemu
+     args: -case zerodiag -pc_type atsilu -gilu_backend cudaemu
+     output_file: output/ex2_zerodiag.out
+
+   test:
+     suffix: zerodiag_atsilu_own_zero
+     args: -case zerodiag -pc_type atsilu -pc_atsilu_initial_guess diagonal -ksp_error_if_not_converged
+     filter: Error: grep -o "Zero pivot in local row 62 of PCATSILU: sweep 1 divided by a zero diagonal entry of L or U there (A.s diagonal entry there is 0.*). PETSc.s ILU(0) of the block, which the sweeps approach, has no zero pivot"
+
+   test:
+     suffix: zeropivot_atsilu_error
+     args: -case zeropivot -pc_type atsilu -ksp_error_if_not_converged -dm_mat_type {{aij baij}separate output}
+     filter: Error: grep -o "Zero pivot in local row 86 of PCATSILU: .*PETSc.s ILU(0) of the block has its first zero pivot in row 86"
 
    # -help prints the defaults of the candidate ratios (was uninitialised memory)
    test:
