@@ -71,7 +71,9 @@ M*/
 
    Notes:
    The symbolic factorization is PETSc's (levels of fill, orderings), so the iterations are PETSc's. ICC(k) is computed as
-   ILU(k) of the symmetric matrix with the symmetric ordering (the same preconditioner); a nonsymmetric matrix is an error.
+   ILU(k) of the symmetric matrix with the symmetric ordering (the same preconditioner); a nonsymmetric matrix is an error
+   (entries a_ij and a_ji, an absent one counting as 0, may differ by 1e-10 times the largest entry: round-off; the rule
+   of `PCSTRUCTILU`'s IC too).
    The CUDA back-ends run every algorithm but sequential and chunked (the blocked ones as device segments: level-set or
    sync-free triangles, scalar- or vector-CSR squares). The setters act on the factor matrix (`PCFactorGetMatrix()` after
    `PCFactorSetUpMatSolverType()`); the options, read at the symbolic factorization, take precedence. doc/gilu.md is the manual.

@@ -5,8 +5,18 @@ chosen in the options database.\n\n\
                  nan            6x6x6 star7 DMDA matrix with one NaN off-diagonal entry\n\
                  wrongsize      6x6x6 star7 DMDA matrix copied so that it does not know its DM (for wrong grid options)\n\
                  nodm_irregular tridiagonal plus random long-range entries, no DM\n\
+                 star7          6x6x6 star7 DMDA matrix, unaltered (diagonally dominant)\n\
+                 nonsquare      AIJ matrix of n rows and n + 3 columns (tridiagonal and a last column), no DM (-ksp_type lsqr)\n\
+                 sym            6x6x6 symmetric star7 DMDA matrix (7 on the diagonal, -1 off it), altered by -alter\n\
+                 zerodiag       6x6x6 star7 DMDA matrix whose diagonal entry (62,62) is a stored 0; ILU(0)'s pivot there is not 0\n\
+  -alter <a>   : sym: none, lower (the upper triangle dropped), upper (the lower dropped), noyplus (the +y couplings\n\
+                 dropped), far (one entry (0,n-1) added), denserow (row 0 full), roundoff (one entry off by 1e-14)\n\
+  -no_dm       : do not give the DMDA to the KSP (the PC then finds the grid in the pattern, or none)\n\
   -n <n>       : matrix size of nonstencil, nodm_irregular and empty (default 200)\n\
-The DMDA grid of zeropivot, nan and wrongsize can be changed with -da_grid_x/y/z.\n\n";
+  -scale <s>   : multiply the matrix by s (default 1; 1e40 leaves single precision's range)\n\
+  -catch       : an error of KSPSetUp() is caught: the program prints its code and frees everything (with\n\
+                 -malloc_dump: nothing an error path allocated may stay)\n\
+The DMDA grid of zeropivot, nan, wrongsize and star7 can be changed with -da_grid_x/y/z.\n\n";
 
 /*
   Test driver for the failure paths of structured-grid preconditioners (petscgilu's PCSTRUCTILU and friends).
@@ -18,7 +28,7 @@ The DMDA grid of zeropivot, nan and wrongsize can be changed with -da_grid_x/y/z
   iterations, the KSP converged reason and, when the PC failed, the PC failed reason.
 
   The values are deterministic functions of the global indices, so they do not depend on the number of ranks.
-  The DMDA cases (zeropivot, nan) attach the DMDA to the KSP with KSPSetDM() and GILUKSPSetDMActiveAll(ksp, PETSC_FALSE);
+  The DMDA cases (zeropivot, nan, star7) attach the DMDA to the KSP with KSPSetDM() and GILUKSPSetDMActiveAll(ksp, PETSC_FALSE);
   wrongsize and the AIJ cases give the preconditioner no DM at all.
 */
 
@@ -125,14 +135,89 @@ static PetscErrorCode CreateEmptyRankMatrix(PetscInt n, Mat *A)
   PetscFunctionReturn(0);
 }
 
+/* An AIJ matrix of n rows and n + 3 columns without a DM: row r holds -1 at r-1 and r+1, 3 at r and 0.5 at column n + 2 */
+static PetscErrorCode CreateNonSquareMatrix(PetscInt n, Mat *A)
+{
+  PetscInt    rstart, rend;
+  PetscScalar vals[4] = {-1.0, 3.0, -1.0, 0.5};
+
+  PetscFunctionBeginUser;
+  PetscCall(MatCreate(PETSC_COMM_WORLD, A));
+  PetscCall(MatSetSizes(*A, PETSC_DECIDE, PETSC_DECIDE, n, n + 3));
+  PetscCall(MatSetType(*A, MATAIJ));
+  PetscCall(MatSetFromOptions(*A));
+  PetscCall(MatSeqAIJSetPreallocation(*A, 4, NULL));
+  PetscCall(MatMPIAIJSetPreallocation(*A, 4, NULL, 4, NULL));
+  PetscCall(MatGetOwnershipRange(*A, &rstart, &rend));
+  for (PetscInt r = rstart; r < rend; r++) {
+    PetscInt cols[4] = {r - 1, r, r + 1, n + 2};
+
+    PetscCall(MatSetValues(*A, 1, &r, r ? 4 : 3, r ? cols : cols + 1, r ? vals : vals + 1, INSERT_VALUES)); /* row 0: no column -1 */
+  }
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(0);
+}
+
+/* The symmetric star7 matrix of -case sym on a 6x6x6 DMDA, altered as -alter says (in the natural ordering, n = 216) */
+static PetscErrorCode CreateSymmetricMatrix(const char *alter, DM *da, Mat *A)
+{
+  PetscInt    M, N, P, n, rstart, rend;
+  PetscBool   lower, upper, noyplus, far, denserow, roundoff;
+  Mat         B;
+
+  PetscFunctionBeginUser;
+  PetscCall(DMDACreate3d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, 6, 6, 6, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, NULL, da));
+  PetscCall(DMSetFromOptions(*da));
+  PetscCall(DMSetUp(*da));
+  PetscCall(DMDAGetInfo(*da, NULL, &M, &N, &P, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+  PetscCall(PetscStrcmp(alter, "lower", &lower));
+  PetscCall(PetscStrcmp(alter, "upper", &upper));
+  PetscCall(PetscStrcmp(alter, "noyplus", &noyplus));
+  PetscCall(PetscStrcmp(alter, "far", &far));
+  PetscCall(PetscStrcmp(alter, "denserow", &denserow));
+  PetscCall(PetscStrcmp(alter, "roundoff", &roundoff));
+  n = M * N * P;
+  /* assembled in the natural ordering (one process: the DMDA's), then given the DMDA as DMCreateMatrix() would */
+  PetscCall(MatCreateAIJ(PETSC_COMM_WORLD, PETSC_DECIDE, PETSC_DECIDE, n, n, denserow ? n : 7, NULL, denserow ? n : 7, NULL, &B));
+  PetscCall(MatGetOwnershipRange(B, &rstart, &rend));
+  for (PetscInt r = rstart; r < rend; r++) {
+    const PetscInt shift[6] = {-M * N, -M, -1, 1, M, M * N};
+    PetscInt       i = r % M, j = (r / M) % N, k = r / (M * N), cnt = 0, cols[8];
+    PetscScalar    vals[8];
+    PetscBool      in[6] = {k > 0, j > 0, i > 0, i < M - 1, j < N - 1, k < P - 1};
+
+    for (PetscInt s = 0; s < 6; s++) {
+      if (!in[s] || (lower && s > 2) || (upper && s < 3) || (noyplus && s == 4)) continue;
+      cols[cnt]   = r + shift[s];
+      vals[cnt++] = (roundoff && r == 0 && s == 3) ? -1.0 + 1e-14 : -1.0;
+    }
+    cols[cnt]   = r;
+    vals[cnt++] = 7.0;
+    if (far && r == 0) {
+      cols[cnt]   = n - 1;
+      vals[cnt++] = -0.5;
+    }
+    PetscCall(MatSetValues(B, 1, &r, cnt, cols, vals, INSERT_VALUES));
+    if (denserow && r == 0)
+      for (PetscInt c = 0; c < n; c++) PetscCall(MatSetValue(B, 0, c, c ? -0.01 : 7.0, INSERT_VALUES));
+  }
+  PetscCall(MatAssemblyBegin(B, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(B, MAT_FINAL_ASSEMBLY));
+  *A = B;
+  PetscFunctionReturn(0);
+}
+
 /*
   A star7 matrix on a 3D DMDA (default 6x6x6, 1 dof), off-diagonal entries in [-1,0], diagonal 1 + sum of the
   absolute values of the row. The point bad = (2,2,2) (interior) is altered:
     zeropivot: its row keeps only its three upper neighbours (value -1) and an explicitly stored 0 diagonal, so the
                first zero pivot of ILU(0) in natural ordering is exactly 0;
-    nan:       its entry coupling to the lower x neighbour is NaN.
+    nan:       its entry coupling to the lower x neighbour is NaN;
+  zerodiag: the diagonal entry of row 62 = (2,4,1) is a stored 0 (its ILU(0) pivot, 0 minus the products of its lower
+  neighbours, is not).
 */
-static PetscErrorCode CreateStar7Matrix(PetscBool zeropivot, PetscBool nan, DM *da, Mat *A)
+static PetscErrorCode CreateStar7Matrix(PetscBool zeropivot, PetscBool nan, PetscBool zerodiag, DM *da, Mat *A)
 {
   PetscInt       M, N, P, xs, ys, zs, xm, ym, zm, i, j, k, c, n;
   const PetscInt off[7][3] = {
@@ -185,7 +270,7 @@ static PetscErrorCode CreateStar7Matrix(PetscBool zeropivot, PetscBool nan, DM *
           }
           n++;
         }
-        vals[cdiag] = (zeropivot && isbad) ? 0.0 : 1.0 + sum;
+        vals[cdiag] = ((zeropivot && isbad) || (zerodiag && p == 62)) ? 0.0 : 1.0 + sum;
         if (nan && isbad) vals[cdiag - 1] = (PetscReal)NAN; /* offset (-1,0,0) precedes the centre */
         PetscCall(MatSetValuesStencil(*A, 1, &row, n, cols, vals, INSERT_VALUES));
       }
@@ -196,8 +281,11 @@ static PetscErrorCode CreateStar7Matrix(PetscBool zeropivot, PetscBool nan, DM *
 
 int main(int argc, char **argv)
 {
-  const char        *cases[] = {"nonstencil", "zeropivot", "nan", "wrongsize", "nodm_irregular", "empty"};
+  const char        *cases[] = {"nonstencil", "zeropivot", "nan", "wrongsize", "nodm_irregular", "empty", "star7", "nonsquare", "sym", "zerodiag"};
   PetscInt           icase = 1, n = 200, its;
+  PetscReal          scale = 1.0;
+  PetscBool          catcherr = PETSC_FALSE, nodm = PETSC_FALSE;
+  char               alter[32] = "none";
   DM                 da = NULL;
   Mat                A;
   Vec                x, b;
@@ -211,6 +299,10 @@ int main(int argc, char **argv)
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "Bad-input and edge-case matrices", NULL);
   PetscCall(PetscOptionsEList("-case", "Which matrix", NULL, cases, PETSC_STATIC_ARRAY_LENGTH(cases), cases[icase], &icase, NULL));
   PetscCall(PetscOptionsInt("-n", "Size of the nonstencil and nodm_irregular matrices", NULL, n, &n, NULL));
+  PetscCall(PetscOptionsReal("-scale", "Multiply the matrix by this", NULL, scale, &scale, NULL));
+  PetscCall(PetscOptionsBool("-catch", "Catch an error of KSPSetUp() and free everything", NULL, catcherr, &catcherr, NULL));
+  PetscCall(PetscOptionsString("-alter", "sym: how the symmetric matrix is altered", NULL, alter, alter, sizeof(alter), NULL));
+  PetscCall(PetscOptionsBool("-no_dm", "Do not give the DMDA to the KSP", NULL, nodm, &nodm, NULL));
   PetscOptionsEnd();
   PetscCheck(n > 2 || (icase == 5 && n >= 0), PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-n must be at least 3 (at least 0 for -case empty)");
 
@@ -220,13 +312,15 @@ int main(int argc, char **argv)
     break;
   case 1:
   case 2:
-    PetscCall(CreateStar7Matrix((PetscBool)(icase == 1), (PetscBool)(icase == 2), &da, &A));
+  case 6:
+  case 9:
+    PetscCall(CreateStar7Matrix((PetscBool)(icase == 1), (PetscBool)(icase == 2), (PetscBool)(icase == 9), &da, &A));
     break;
   case 3: {
     Mat Ada;
     DM  mdm;
 
-    PetscCall(CreateStar7Matrix(PETSC_FALSE, PETSC_FALSE, &da, &Ada));
+    PetscCall(CreateStar7Matrix(PETSC_FALSE, PETSC_FALSE, PETSC_FALSE, &da, &Ada));
     /* MatDuplicate() would keep the DM; MatConvert() with MATSAME does not */
     PetscCall(MatConvert(Ada, MATSAME, MAT_INITIAL_MATRIX, &A));
     PetscCall(MatDestroy(&Ada));
@@ -237,22 +331,40 @@ int main(int argc, char **argv)
   case 5:
     PetscCall(CreateEmptyRankMatrix(n, &A));
     break;
+  case 7:
+    PetscCall(CreateNonSquareMatrix(n, &A));
+    break;
+  case 8:
+    PetscCall(CreateSymmetricMatrix(alter, &da, &A));
+    break;
   default:
     PetscCall(CreateGeneralMatrix(n, PETSC_TRUE, &A));
   }
 
+  if (scale != 1.0) PetscCall(MatScale(A, scale));
   PetscCall(MatCreateVecs(A, &x, &b));
   PetscCall(VecSet(b, 1.0));
   PetscCall(VecSet(x, 0.0));
   PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
   PetscCall(KSPSetOperators(ksp, A, A));
-  if (da) {
+  if (da && !nodm) {
     PetscCall(KSPSetDM(ksp, da));
     PetscCall(GILUKSPSetDMActiveAll(ksp, PETSC_FALSE));
   }
   PetscCall(KSPSetTolerances(ksp, 1e-10, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
   PetscCall(KSPSetErrorIfNotConverged(ksp, PETSC_FALSE));
   PetscCall(KSPSetFromOptions(ksp));
+  if (catcherr) {
+    PetscErrorCode err;
+
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    err = KSPSetUp(ksp);
+    PetscCall(PetscPopErrorHandler());
+    if (err) {
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "KSPSetUp() failed with error code %d\n", (int)err));
+      goto done;
+    }
+  }
   PetscCall(KSPSolve(ksp, b, x));
   if (icase == 5) { /* once more outside the Krylov method, which does not apply the PC when b = 0 (the 0x0 matrix) */
     PetscCall(KSPGetPC(ksp, &pc));
@@ -272,6 +384,7 @@ int main(int argc, char **argv)
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "PC failed reason: %s\n", PCFailedReasons[maxreason]));
   }
 
+done:
   PetscCall(KSPDestroy(&ksp));
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&b));
@@ -308,7 +421,7 @@ int main(int argc, char **argv)
      args: -case nodm_irregular -pc_type structilu
      output_file: output/ex2_nodm_irregular.out
 
-   # a grid given with the wrong size: an error; a grid on which the pattern is not a stencil: the general factorization
+   # a grid or DoF given that does not fit the block is an error that says why, never a silent general factorization
    test:
      suffix: wrongsize
      args: -case wrongsize -pc_type ilu
@@ -316,17 +429,40 @@ int main(int argc, char **argv)
    test:
      suffix: wrongsize_structilu
      args: -case wrongsize -pc_type structilu -pc_structilu_grid 5,5,5
-     filter: Error: grep -o "has 125 unknowns but the (local) matrix has 216 rows"
+     filter: Error: grep -o "pc_structilu_grid 5,5,5 has 125 grid points, which do not divide the 216 rows"
 
    test:
      suffix: wronggrid_structilu
      args: -case wrongsize -pc_type structilu -pc_structilu_grid 12,18 -ksp_view
-     filter: grep -E -o "not a structured grid [^:]*|Iterations [0-9]+"
+     filter: Error: grep -o "pc_structilu_grid 12,18 was given, but the local block is not a stencil matrix on that grid"
 
    test:
      suffix: wrongdof_structilu
      args: -case wrongsize -pc_type structilu -pc_structilu_dof 5 -ksp_view
-     filter: grep -E -o "not a structured grid [^:]*|Iterations [0-9]+"
+     filter: Error: grep -o "pc_structilu_dof 5 does not divide the 216 rows"
+
+   # a grid given on a DMDA matrix overrides the DMDA: 3,3,3 on the 6^3 grid (8 DoF per point) is no stencil there
+   test:
+     suffix: forcedgrid_dmda
+     args: -case zeropivot -pc_type structilu -pc_structilu_grid 3,3,3
+     filter: Error: grep -o "pc_structilu_grid 3,3,3 was given, but the local block is not a stencil matrix on that grid"
+
+   test:
+     suffix: forceddof_rows
+     args: -case wrongsize -da_grid_x 5 -da_grid_y 5 -da_grid_z 5 -pc_type structilu -pc_structilu_dof 4
+     filter: Error: grep -o "pc_structilu_dof 4 does not divide the 125 rows"
+
+   test:
+     suffix: forceddof_nonstencil
+     args: -case nonstencil -pc_type structilu -pc_structilu_dof 2
+     filter: Error: grep -o "pc_structilu_dof 2 was given, but the local block is not a structured grid with 2 unknowns per point"
+
+   # grid sizes whose product overflows a PetscInt (the size check passed on the wrapped product and the analysis read
+   # past the rows): an error that names the option
+   test:
+     suffix: grid_overflow
+     args: -case zeropivot -malloc_debug -pc_type structilu -pc_structilu_grid {{1073741878,4 100000,100000,100000 2147483647,2,2}separate output}
+     filter: Error: grep -o "pc_structilu_grid [0-9,]*: more grid points than a PetscInt counts"
 
    # a zero pivot: KSP stops with DIVERGED_PC_FAILED, as with PETSc's ILU
    test:
@@ -430,6 +566,158 @@ int main(int argc, char **argv)
      requires: cudaemu
      args: -case zeropivot -pc_type structilu -gilu_backend cudaemu -gilu_cudaemu_devices 0
      filter: Error: grep -o -e "-gilu_cudaemu_devices 0: must be in 1..64"
+
+   # thread counts past what a node runs (an option or OMP_NUM_THREADS of 100000) are clamped by one rule in every
+   # component, at most 4 threads per core and OpenMP's thread limit (before: SIGSEGV or "libgomp: Thread creation failed")
+   test:
+     suffix: threads_clamp
+     args: -case star7 -malloc_debug -pc_type {{atsilu fgdd structilu}separate output} -pc_atsilu_threads 100000 -pc_fgdd_threads 100000 -pc_structilu_threads 100000 -pc_structilu_schedule hyperplane
+
+   test:
+     suffix: threads_clamp_gilu
+     args: -case star7 -malloc_debug -pc_type ilu -pc_factor_mat_solver_type gilu -mat_gilu_trisolve levelset -mat_gilu_trisolve_threads 100000
+
+   test:
+     suffix: threads_clamp_env
+     env: OMP_NUM_THREADS=100000
+     args: -case star7 -malloc_debug -pc_type {{atsilu fgdd structilu}separate output}
+
+   # a matrix that is not square: the error PETSc's factorizations give, from every PC (before: PCATSILU read past a
+   # buffer and applied inf, PCFGDD applied a meaningless preconditioner)
+   test:
+     suffix: nonsquare
+     args: -case nonsquare -ksp_type lsqr -malloc_debug -pc_type {{ilu atsilu fgdd sparsify structilu}shared output}
+     filter: Error: grep -o "Must be square matrix, rows 200 columns 203"
+     output_file: output/ex2_nonsquare.out
+
+   test:
+     suffix: nonsquare_gilu
+     args: -case nonsquare -ksp_type lsqr -malloc_debug -pc_type {{ilu icc}shared output} -pc_factor_mat_solver_type gilu
+     filter: Error: grep -o "Must be square matrix, rows 200 columns 203"
+     output_file: output/ex2_nonsquare.out
+
+   test:
+     suffix: nonsquare_np2
+     nsize: 2
+     args: -case nonsquare -ksp_type lsqr -malloc_debug -pc_type {{atsilu fgdd sparsify structilu}shared output}
+     filter: Error: grep -o "Must be square matrix, rows 200 columns 203"
+     output_file: output/ex2_nonsquare.out
+
+   # single-precision factors of a matrix beyond float's range (scaled by 1e40; by 1e-42 its inverted pivots are): the PC
+   # fails (DIVERGED_PC_FAILED, FACTOR_OTHER) and says which option to change, on the host and on the emulated device
+   # (before: DIVERGED_NANORINF at iteration 0 without a word; in double it converges)
+   test:
+     suffix: single_range
+     args: -case star7 -pc_type structilu -pc_structilu_factor_precision single -pc_structilu_zeropivot 0 -scale {{1e40 1e-42}shared output}
+
+   test:
+     suffix: single_range_cudaemu
+     requires: cudaemu
+     args: -case star7 -pc_type structilu -pc_structilu_factor_precision single -pc_structilu_zeropivot 0 -scale {{1e40 1e-42}shared output} -gilu_backend cudaemu -pc_structilu_cuda_factor {{0 1}shared output}
+     output_file: output/ex2_single_range.out
+
+   test:
+     suffix: single_range_error
+     args: -case star7 -pc_type structilu -pc_structilu_factor_precision single -scale 1e40 -ksp_error_if_not_converged
+     filter: Error: grep -o "local row [0-9]* of the structured-grid ILU have an entry beyond the range of single precision .*: use -pc_structilu_factor_precision double"
+
+   test:
+     suffix: single_range_view
+     args: -case star7 -pc_type structilu -pc_structilu_factor_precision single -scale 1e40 -ksp_view
+     filter: grep -E "FAILED|Converged"
+
+   test:
+     suffix: single_range_double
+     args: -case star7 -pc_type structilu -scale 1e40
+
+   # an error of the setup leaks nothing once caught: ILU(5) of star-7 is wider than the stencils structilu holds (before:
+   # about 96 KB of GILUStencilMatFill(), its candidates and GILUStencilMatAnalyze() stayed)
+   test:
+     suffix: error_leak
+     args: -case star7 -catch -malloc_debug -malloc_dump -pc_type structilu -pc_structilu_levels 5 -dm_mat_type {{aij stencilgpu}shared output}
+
+   test:
+     suffix: error_leak_ilu_stencilgpu
+     args: -case star7 -catch -malloc_debug -malloc_dump -dm_mat_type stencilgpu -pc_type ilu -pc_factor_levels 5
+     output_file: output/ex2_error_leak.out
+
+   # incomplete Cholesky, one symmetry rule (private/stencil.h): entries (i,j) and (j,i), an absent one counting as 0, may
+   # differ by round-off (1e-10 of the largest entry), else an error names them and ILU; for structilu's IC on the stencil,
+   # on its general fallback (-no_dm: the pattern is no grid) and for gilu's ICC alike (before: structilu rejected an
+   # upper-only stencil but took lower-only ones, a missing +y coupling, a far entry, a dense first row)
+   test:
+     suffix: ic_symmetry
+     args: -case sym -ksp_type cg -pc_type structilu -pc_structilu_type ic -alter {{lower upper noyplus far denserow}separate output} -no_dm {{0 1}separate output}
+     filter: Error: grep -o "Incomplete Cholesky needs a symmetric matrix, but .*: use -pc_structilu_type ilu"
+
+   test:
+     suffix: ic_symmetry_gilu
+     args: -case sym -ksp_type cg -pc_type icc -pc_factor_mat_solver_type gilu -alter {{lower upper noyplus far denserow}separate output}
+     filter: Error: grep -o "needs a symmetric matrix, but entries .* differ by more than .*: use -pc_type ilu"
+
+   test:
+     suffix: ic_symmetry_ok
+     args: -case sym -ksp_type cg -alter {{none roundoff}shared output} -pc_type {{icc structilu}shared output} -pc_structilu_type ic -pc_factor_mat_solver_type gilu -no_dm {{0 1}shared output}
+
+   # an option named in a message carries the options prefix of the object that reads it: inside PCBJACOBI, PCSPARSIFY
+   # (before: -pc_structilu_type ilu, -pc_type ilu, options that do nothing there)
+   test:
+     suffix: prefix_structilu_ic
+     args: -case sym -alter far -ksp_type cg -pc_type bjacobi -sub_pc_type structilu -sub_pc_structilu_type ic
+     filter: Error: grep -o "Incomplete Cholesky needs a symmetric matrix, but .*: use -sub_pc_structilu_type ilu"
+
+   test:
+     suffix: prefix_gilu_icc
+     args: -case sym -alter far -ksp_type cg -pc_type bjacobi -sub_pc_type icc -sub_pc_factor_mat_solver_type gilu
+     filter: Error: grep -o "needs a symmetric matrix, but .*: use -sub_pc_type ilu, or -sub_pc_factor_mat_solver_type petsc"
+
+   test:
+     suffix: prefix_sparsify_icc
+     args: -case sym -alter far -pc_type sparsify -pc_sparsify_sub_pc_type icc
+     filter: Error: grep -o "needs a symmetric matrix, but .*: use -pc_sparsify_sub_pc_type ilu, or -pc_sparsify_sub_pc_factor_mat_solver_type petsc"
+
+   test:
+     suffix: prefix_levels
+     args: -case star7 -pc_type bjacobi -sub_pc_type structilu -sub_pc_structilu_levels 5
+     filter: Error: grep -o "use fewer levels of fill (-sub_pc_structilu_levels)"
+
+   test:
+     suffix: prefix_badopt
+     args: -case star7 -pc_type bjacobi -sub_pc_type {{atsilu fgdd structilu sparsify}separate output} -sub_pc_atsilu_tol -1 -sub_pc_fgdd_zeropivot -1 -sub_pc_structilu_zeropivot -1 -sub_pc_sparsify_ratio -1
+     filter: Error: grep -o -e "-sub_pc_[a-z]*_[a-z]* -1.: must be [a-z ]*"
+
+   test:
+     suffix: prefix_gilu_option
+     args: -case star7 -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_solver_type gilu -sub_mat_gilu_trisolve_block_depth 30
+     filter: Error: grep -o -e "-sub_mat_gilu_trisolve_block_depth 30: must be in \[0, 20\]"
+
+   # a zero diagonal entry whose ILU(0) pivot is not zero: PCATSILU starts that pivot from a_rr - sum l_rk u_kr, not 0, and
+   # converges as PETSc's ILU does (before: "Zero pivot in local row 62"); where its sweeps meet a zero of their own, or
+   # ILU(0)'s pivot is zero, the message says which and what to do
+   test:
+     suffix: zerodiag
+     args: -case zerodiag -pc_type {{ilu structilu fgdd atsilu}shared output}
+
+   test:
+     suffix: zerodiag_atsilu
+     args: -case zerodiag -pc_type atsilu -pc_atsilu_algorithm {{ats parilu}shared output} -dm_mat_type {{aij baij}shared output}
+     output_file: output/ex2_zerodiag.out
+
+   test:
+     suffix: zerodiag_atsilu_cudaemu
+     requires: cudaemu
+     args: -case zerodiag -pc_type atsilu -gilu_backend cudaemu
+     output_file: output/ex2_zerodiag.out
+
+   test:
+     suffix: zerodiag_atsilu_own_zero
+     args: -case zerodiag -pc_type atsilu -pc_atsilu_initial_guess diagonal -ksp_error_if_not_converged
+     filter: Error: grep -o "Zero pivot in local row 62 of PCATSILU: sweep 1 divided by a zero diagonal entry of L or U there (A.s diagonal entry there is 0.*). PETSc.s ILU(0) of the block, which the sweeps approach, has no zero pivot"
+
+   test:
+     suffix: zeropivot_atsilu_error
+     args: -case zeropivot -pc_type atsilu -ksp_error_if_not_converged -dm_mat_type {{aij baij}separate output}
+     filter: Error: grep -o "Zero pivot in local row 86 of PCATSILU: .*PETSc.s ILU(0) of the block has its first zero pivot in row 86"
 
    # -help prints the defaults of the candidate ratios (was uninitialised memory)
    test:

@@ -5,6 +5,7 @@
 #if !defined(_GNU_SOURCE)
   #define _GNU_SOURCE /* dladdr() */
 #endif
+#include <petsc/private/petscimpl.h>
 #include <petscgilu/private/backend.h>
 #if defined(PETSCGILU_HAVE_CUDAEMU)
   #include <petscgilu/private/cudaemu.h>
@@ -165,6 +166,7 @@ PetscErrorCode PetscGILUBackendDescribe(char line[], size_t len)
 PetscErrorCode PetscGILUGetBackend(PetscGILUBackendType *type)
 {
   PetscFunctionBegin;
+  GILUAssertPointer(type, 1);
   *type = PETSCGILU_BACKEND_AUTO;
   PetscCall(PetscOptionsGetEnum(NULL, NULL, "-gilu_backend", PetscGILUBackendTypes, (PetscEnum *)type, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -215,6 +217,7 @@ PetscErrorCode PetscGILUBackendResolve(MPI_Comm comm, PetscGILUBackendType type,
   PetscInt ndev = 0;
 
   PetscFunctionBegin;
+  GILUAssertPointer(resolved, 3);
   PetscCall(PetscGILUGetDeviceCount(&ndev));
   switch (type) {
   case PETSCGILU_BACKEND_AUTO:

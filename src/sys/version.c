@@ -1,6 +1,7 @@
 /* The version of petscgilu, for programs that load or link it (the numbers are in petscgiluversion.h) */
 #include <petscgilu.h>
-#include <petscgilu/private/compat.h>
+#include <petsc/private/petscimpl.h>
+#include <petscgilu/private/giluimpl.h>
 
 /*@C
   PetscGILUGetVersion - the version of petscgilu as a string, e.g. "petscgilu 0.1.0 (development)"
@@ -24,7 +25,7 @@
 PetscErrorCode PetscGILUGetVersion(char version[], size_t len)
 {
   PetscFunctionBegin;
-  PetscCheck(version, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "PetscGILUGetVersion() needs a buffer");
+  GILUAssertPointer(version, 1);
   PetscCall(PetscSNPrintf(version, len, "petscgilu %d.%d.%d%s", PETSCGILU_VERSION_MAJOR, PETSCGILU_VERSION_MINOR, PETSCGILU_VERSION_SUBMINOR, PETSCGILU_VERSION_RELEASE ? "" : " (development)"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -18,6 +18,25 @@ PETSC_INTERN PetscLogEvent GILU_ATSILUSetUp, GILU_ATSILUSweep, GILU_ATSILUApply;
 
 PETSC_INTERN PetscLogEvent GILU_SparsifySetUp; /* PCSPARSIFY */
 
+/* The options prefix of a PETSc object for a message that names one of its options, "-%spc_structilu_type"
+   (the option a user types: inside -pc_type bjacobi it is -sub_pc_structilu_type); needs petsc/private/petscimpl.h */
+#define GILUPrefix(obj) (((PetscObject)(obj))->prefix ? ((PetscObject)(obj))->prefix : "")
+
+/* The arguments of the public functions, checked in every build: PETSc's PetscValidHeaderSpecific() and
+   PetscAssertPointer() check only in a PETSc configured with debugging (an optimized PETSc, such as Debian's, compiles
+   them out, and a NULL then crashed); they run first, so a debug PETSc says what it says (a freed object ...) */
+#define GILUValidHeaderSpecific(h, ck, arg) \
+  do { \
+    PetscValidHeaderSpecific(h, ck, arg); \
+    PetscCheck((h) != NULL, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null Object: Parameter # %d", (int)(arg)); \
+    PetscCheck(((PetscObject)(h))->classid == (ck), PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Wrong type of object: Parameter # %d", (int)(arg)); \
+  } while (0)
+#define GILUAssertPointer(h, arg) \
+  do { \
+    PetscAssertPointer(h, arg); \
+    PetscCheck((h) != NULL, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null Pointer: Parameter # %d", (int)(arg)); \
+  } while (0)
+
 /* Number of usable CUDA devices: 0 when the library was built without CUDA or none is present */
 PETSC_INTERN PetscErrorCode PetscGILUGetDeviceCount(PetscInt *);
 #if defined(PETSCGILU_HAVE_CUDA)

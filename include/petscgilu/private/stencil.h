@@ -180,6 +180,9 @@ PETSC_INTERN PetscErrorCode GILUScheduleRunPair(GILUSchedule, PetscBool, GILUTil
 PETSC_INTERN PetscErrorCode GILUStencilMatGetSchedule(GILUStencilMat *, GILUSchedule *);
 PETSC_INTERN PetscErrorCode GILUGetNumThreads(PetscInt *);
 PETSC_INTERN PetscErrorCode GILUGetNumThreadsFor(PetscInt, PetscInt, PetscInt *);
+PETSC_INTERN PetscErrorCode GILUGetMaxThreads(PetscInt *);
+PETSC_INTERN PetscErrorCode GILUMatCheckSquare(Mat);
+PETSC_INTERN PetscErrorCode GILUClampThreads(PetscInt, PetscInt *);
 PETSC_INTERN PetscErrorCode GILUStencilMatGetNumThreads(const GILUStencilMat *, PetscInt *);
 
 /*
@@ -202,7 +205,7 @@ typedef struct {
   PetscInt      candidates;         /* cuts the model compared */
   PetscInt      depth;              /* lines the kernels interleave (groups of independent lines), 1: none */
 } GILUPipeInfo;
-PETSC_INTERN PetscErrorCode GILUPipeCreate(DM, Mat, PetscInt, GILUPipe *);
+PETSC_INTERN PetscErrorCode GILUPipeCreate(DM, Mat, PetscInt, const char[], GILUPipe *);
 PETSC_INTERN PetscErrorCode GILUPipeDestroy(GILUPipe *);
 PETSC_INTERN PetscErrorCode GILUPipeGetExtendedGrid(GILUPipe, GILUGrid *);
 PETSC_INTERN PetscErrorCode GILUPipeGetExtendedIS(GILUPipe, PetscInt, IS *);
@@ -222,7 +225,7 @@ PETSC_INTERN PetscErrorCode GILUScheduleCreatePipe(GILUPipe, GILUSchedule *);
 PETSC_INTERN PetscErrorCode GILUPipeSweep(GILUPipe, GILUSchedule, PetscBool, GILUTileKernel, void *);
 
 /* The ILU(k) pattern of a stencil matrix (fill.c) */
-PETSC_INTERN PetscErrorCode GILUStencilMatFill(const GILUStencilMat *, PetscInt, GILUStencilMat *);
+PETSC_INTERN PetscErrorCode GILUStencilMatFill(const GILUStencilMat *, PetscInt, GILUStencilMat *, char[], size_t);
 
 /* Extraction from PETSc matrices (extract.c) */
 PETSC_INTERN PetscErrorCode GILUGridFromDM(DM, Mat, GILUGrid *, PetscBool *);
@@ -232,7 +235,16 @@ PETSC_INTERN PetscErrorCode GILUStencilMatPack(Mat, GILUStencilMat *);
 PETSC_INTERN PetscErrorCode GILUStencilMatReset(GILUStencilMat *);
 PETSC_INTERN PetscErrorCode GILUStencilMatCopyStructure(const GILUStencilMat *, GILUStencilMat *);
 PETSC_INTERN PetscErrorCode GILUStencilMatCopyValues(const GILUStencilMat *, GILUStencilMat *);
+/*
+  The one symmetry rule of petscgilu's incomplete Cholesky preconditioners (PCSTRUCTILU's IC on every path, its general
+  fallback included, and MatSolverType gilu's ICC, which computes ILU): entries (i,j) and (j,i) of the (local) matrix,
+  an entry absent from the pattern counting as 0, differ by at most GILU_SYMMETRY_RTOL times its largest absolute
+  entry (round-off, as finite-element assembly leaves); else the factorization is an error. (MATSTENCILGPU's ICC for
+  PCICC is PETSc's ICC on another matrix type: as PETSc's, it reads the upper triangle of whatever it gets.)
+*/
+#define GILU_SYMMETRY_RTOL 1e-10
 PETSC_INTERN PetscErrorCode GILUStencilMatFindAsymmetry(const GILUStencilMat *, const PetscInt *, PetscInt *, PetscInt *);
+PETSC_INTERN PetscErrorCode GILUMatFindAsymmetry(Mat, PetscInt *, PetscInt *);
 PETSC_INTERN PetscErrorCode GILUStencilMatSymmetrizeFromUpper(GILUStencilMat *, const PetscInt *);
 PETSC_INTERN PetscErrorCode GILUMatCheckSupported(Mat, PetscBool *);
 

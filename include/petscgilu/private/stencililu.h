@@ -38,15 +38,14 @@ PETSC_INTERN PetscErrorCode StructILUFactor_Host(GILUStencilMat *, const PetscIn
 */
 PETSC_INTERN PetscBool      StructILUStencilIsDILU(const GILUStencil *, const PetscInt *);
 PETSC_INTERN PetscErrorCode StructILUFactorDiagonal_Host(GILUStencilMat *, const PetscInt *, PetscReal, PetscScalar *, PetscScalar *, PetscInt *);
-PETSC_INTERN PetscErrorCode StructILUFactorsStore_Host(GILUStencilMat *, PetscScalar *, const PetscInt *, PetscBool, PetscBool, StructILUFactors *);
+PETSC_INTERN PetscErrorCode StructILUFactorsStore_Host(GILUStencilMat *, PetscScalar *, const PetscInt *, PetscBool, PetscBool, StructILUFactors *, PetscInt *);
 PETSC_INTERN PetscErrorCode StructILUFactorsReset_Host(StructILUFactors *);
 PETSC_INTERN PetscErrorCode GILUStencilGetMirror(const GILUStencil *, PetscInt **);
 /* what the factorization of sm needs besides its structure: the elimination table, IC's mirror offsets, the hyperplanes, room for the inverted diagonal blocks */
 PETSC_INTERN PetscErrorCode StructILUSymbolicFinish(GILUStencilMat *, PetscBool, PetscInt **, PetscInt **, PetscInt[3], PetscInt *, PetscScalar **);
-/* incomplete Cholesky: an error unless the packed values are symmetric */
-PETSC_INTERN PetscErrorCode StructILUCheckSymmetric(const GILUStencilMat *, const PetscInt *);
+PETSC_INTERN PetscErrorCode GILUStencilFindUnmirrored(const GILUStencil *, PetscInt *);
 /* the symbolic factorization of a stencil matrix (PCSTRUCTILU's of a MATSTENCILGPU, and MATSEQSTENCILGPU's MatGetFactor()) */
-PETSC_INTERN PetscErrorCode StructILUSymbolicStencil(const GILUStencilMat *, PetscInt, PetscBool, GILUStencilMat *, char[], size_t, PetscInt **, PetscInt **, PetscInt[3], PetscInt *, PetscScalar **);
+PETSC_INTERN PetscErrorCode StructILUSymbolicStencil(const GILUStencilMat *, PetscInt, PetscBool, GILUStencilMat *, char[], size_t, PetscInt **, PetscInt **, PetscInt[3], PetscInt *, PetscScalar **, char[], size_t);
 
 /* x = (L (D + U))^{-1} b (IC: ((D + U)^T D^{-1} (D + U))^{-1} b): forward then backward substitution (Algorithm 2) */
 PETSC_INTERN PetscErrorCode StructILUSolve_Host(GILUStencilMat *, const StructILUFactors *, const PetscScalar *, PetscScalar *);

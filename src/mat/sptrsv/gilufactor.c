@@ -117,7 +117,7 @@ static PetscErrorCode MatGILUFactorGetPattern(Mat B)
   /* U: rows nb-1 down to 0, each its off-diagonal entries (columns > i) then its diagonal (column i) */
   for (PetscInt i = nb - 1; i >= 0; i--) {
     while (ja[p] != i) {
-      PetscCheck(ja[p] > i && ja[p] < nb, PETSC_COMM_SELF, PETSC_ERR_SUP, "PETSc's factor is not in the layout MatSolverType gilu reads (row %" PetscInt_FMT "): use -pc_factor_mat_solver_type petsc", i);
+      PetscCheck(ja[p] > i && ja[p] < nb, PETSC_COMM_SELF, PETSC_ERR_SUP, "PETSc's factor is not in the layout MatSolverType gilu reads (row %" PetscInt_FMT "): use -%spc_factor_mat_solver_type petsc", i, GILUPrefix(B));
       p++;
       nzU++;
     }
@@ -463,17 +463,13 @@ static PetscErrorCode MatLUFactorNumeric_GILU(Mat B, Mat A, const MatFactorInfo 
 
   PetscFunctionBegin;
   PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQAIJ, &aij)); /* with its subtypes (MATSEQAIJCUSPARSE ...): read on the host */
-  if (f->ftype == MAT_FACTOR_ICC) { /* PETSc's ICC reads the upper triangle only; ILU of A is the same preconditioner only for a symmetric A */
-    PetscBool sym;
-    Mat       Aij;
+  if (f->ftype == MAT_FACTOR_ICC) { /* PETSc's ICC reads the upper triangle only; ILU of A is the same preconditioner for a symmetric A: the
+                                       symmetry rule of every incomplete Cholesky of petscgilu (GILU_SYMMETRY_RTOL, private/stencil.h) */
+    PetscInt    row, col;
+    const char *pre = A->factorprefix ? A->factorprefix : ""; /* the PC's options prefix */
 
-    if (aij) PetscCall(MatIsSymmetric(A, 0.0, &sym));
-    else {
-      PetscCall(MatConvert(A, MATSEQAIJ, MAT_INITIAL_MATRIX, &Aij));
-      PetscCall(MatIsSymmetric(Aij, 0.0, &sym));
-      PetscCall(MatDestroy(&Aij));
-    }
-    PetscCheck(sym, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatSolverType gilu computes ICC(k) as ILU(k) and needs a symmetric matrix, but this one is not (PETSc's ICC uses its upper triangle only): use -pc_type ilu, or -pc_factor_mat_solver_type petsc");
+    PetscCall(GILUMatFindAsymmetry(A, &row, &col));
+    PetscCheck(row < 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "MatSolverType gilu computes ICC(k) as ILU(k) and needs a symmetric matrix, but entries (%" PetscInt_FMT ",%" PetscInt_FMT ") and (%" PetscInt_FMT ",%" PetscInt_FMT ") differ by more than %g times its largest entry (PETSc's ICC uses the upper triangle only): use -%spc_type ilu, or -%spc_factor_mat_solver_type petsc", row, col, col, row, GILU_SYMMETRY_RTOL, pre, pre);
   }
   if (aij && f->numeric == GILU_FACTOR_NUMERIC_GILU) PetscCall(MatGILUFactorGetPatternILU0(B, A));
   PetscCall(MatGILUFactorGetPattern(B));
@@ -534,7 +530,7 @@ static PetscErrorCode MatGILUFactorSymbolic(Mat B, Mat A, IS row, IS col, const 
     PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQBAIJ, &baij));
     if (!baij) f->bs = 1;
   }
-  PetscCheck(f->bs <= 8, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatSolverType gilu supports block sizes 1 to 8, not %" PetscInt_FMT ": use -pc_factor_mat_solver_type petsc", f->bs);
+  PetscCheck(f->bs <= 8, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatSolverType gilu supports block sizes 1 to 8, not %" PetscInt_FMT ": use -%spc_factor_mat_solver_type petsc", f->bs, (A->factorprefix ? A->factorprefix : ""));
   f->nb = m / f->bs;
   PetscCall(MatDestroy(&f->F));
   PetscCall(MatGetFactor(A, MATSOLVERPETSC, MAT_FACTOR_ILU, &f->F));
@@ -550,7 +546,7 @@ static PetscErrorCode MatGILUFactorSymbolic(Mat B, Mat A, IS row, IS col, const 
     PetscInt nr;
 
     PetscCall(ISGetLocalSize(row, &nr));
-    PetscCheck(nr == f->nb, PETSC_COMM_SELF, PETSC_ERR_SUP, "The row ordering has %" PetscInt_FMT " entries, expected one per block row (%" PetscInt_FMT "): use -pc_factor_mat_ordering_type natural", nr, f->nb);
+    PetscCheck(nr == f->nb, PETSC_COMM_SELF, PETSC_ERR_SUP, "The row ordering has %" PetscInt_FMT " entries, expected one per block row (%" PetscInt_FMT "): use -%spc_factor_mat_ordering_type natural", nr, f->nb, (A->factorprefix ? A->factorprefix : ""));
     PetscCall(ISIdentity(row, &ri));
     PetscCall(PetscObjectReference((PetscObject)row));
   }
@@ -558,7 +554,7 @@ static PetscErrorCode MatGILUFactorSymbolic(Mat B, Mat A, IS row, IS col, const 
     PetscInt nc;
 
     PetscCall(ISGetLocalSize(col, &nc));
-    PetscCheck(nc == f->nb, PETSC_COMM_SELF, PETSC_ERR_SUP, "The column ordering has %" PetscInt_FMT " entries, expected one per block row (%" PetscInt_FMT "): use -pc_factor_mat_ordering_type natural", nc, f->nb);
+    PetscCheck(nc == f->nb, PETSC_COMM_SELF, PETSC_ERR_SUP, "The column ordering has %" PetscInt_FMT " entries, expected one per block row (%" PetscInt_FMT "): use -%spc_factor_mat_ordering_type natural", nc, f->nb, (A->factorprefix ? A->factorprefix : ""));
     PetscCall(ISIdentity(col, &ci));
     PetscCall(PetscObjectReference((PetscObject)col));
   }
@@ -760,7 +756,7 @@ static PetscErrorCode MatGILUSetTriSolveType_GILU(Mat B, GILUTriSolveType type)
 PetscErrorCode MatGILUSetTriSolveType(Mat F, GILUTriSolveType type)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(F, MAT_CLASSID, 1);
+  GILUValidHeaderSpecific(F, MAT_CLASSID, 1);
   PetscValidLogicalCollectiveEnum(F, type, 2);
   PetscTryMethod(F, "MatGILUSetTriSolveType_C", (Mat, GILUTriSolveType), (F, type));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -772,7 +768,7 @@ static PetscErrorCode MatGILUSetTriSolveThreads_GILU(Mat B, PetscInt nthreads)
 
   PetscFunctionBegin;
   PetscCheck(nthreads >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "MatGILUSetTriSolveThreads() %" PetscInt_FMT ": must be at least 1", nthreads);
-  f->nthreads = nthreads;
+  PetscCall(GILUClampThreads(nthreads, &f->nthreads)); /* the rule of every component: at most GILUGetMaxThreads() */
   f->analyzed = PETSC_FALSE; /* the schedule of the numeric factorization is made for the threads */
   if (f->L) PetscCall(GILUTriSetThreads(f->L, nthreads));
   if (f->U) PetscCall(GILUTriSetThreads(f->U, nthreads));
@@ -790,7 +786,7 @@ static PetscErrorCode MatGILUSetTriSolveThreads_GILU(Mat B, PetscInt nthreads)
   Input Parameters:
 + F        - the factor matrix (from `MatGetFactor()` or `PCFactorGetMatrix()`)
 - nthreads - the threads (at least 1; default OMP_NUM_THREADS if set, else the cores divided among the MPI processes of
-             the node)
+             the node; at most 4 per core and OpenMP's thread limit: a larger count is clamped)
 
   Options Database Key:
 . -mat_gilu_trisolve_threads <n> - the threads (read at the symbolic factorization: it overrides this call made before it)
@@ -806,7 +802,7 @@ static PetscErrorCode MatGILUSetTriSolveThreads_GILU(Mat B, PetscInt nthreads)
 PetscErrorCode MatGILUSetTriSolveThreads(Mat F, PetscInt nthreads)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(F, MAT_CLASSID, 1);
+  GILUValidHeaderSpecific(F, MAT_CLASSID, 1);
   PetscValidLogicalCollectiveInt(F, nthreads, 2);
   PetscTryMethod(F, "MatGILUSetTriSolveThreads_C", (Mat, PetscInt), (F, nthreads));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -821,7 +817,7 @@ PETSC_INTERN PetscErrorCode MatGetFactor_SeqAIJ_GILU(Mat A, MatFactorType ftype,
   PetscBool       baij;
 
   PetscFunctionBegin;
-  PetscCheck(ftype == MAT_FACTOR_ILU || ftype == MAT_FACTOR_ICC, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatSolverType gilu provides ILU and ICC factorizations only: use -pc_type ilu or icc");
+  PetscCheck(ftype == MAT_FACTOR_ILU || ftype == MAT_FACTOR_ICC, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatSolverType gilu provides ILU and ICC factorizations only: use -%spc_type ilu or icc", (A->factorprefix ? A->factorprefix : ""));
   PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQBAIJ, &baij));
   PetscCall(MatGetLocalSize(A, &n, NULL));
   PetscCall(MatCreate(PETSC_COMM_SELF, &B));

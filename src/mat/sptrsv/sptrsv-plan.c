@@ -704,7 +704,7 @@ PetscErrorCode GILUTriPlanDeviceSetUp(GILUTri tri)
       info[s].kernel = GILU_CUDA_SPMV_VECTOR;
       break;
     case GILU_KERNEL_SEQUENTIAL:
-      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "The CUDA back-ends have no sequential kernel: use -mat_gilu_trisolve levelset, syncfree, colblock, rowblock or recblock (or auto)");
+      SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "The CUDA back-ends have no sequential kernel: use -%smat_gilu_trisolve levelset, syncfree, colblock, rowblock or recblock (or auto)", tri->prefix);
     }
     PetscCheck(!seg->dptr, PETSC_COMM_SELF, PETSC_ERR_SUP, "The CUDA back-ends do not run chunked triangles");
     info[s].nrows   = seg->nrows;
@@ -735,8 +735,8 @@ PetscErrorCode GILUTriPlanBuild(GILUTri tri)
   GILUBackendGetDeviceOps(tri->backend, GILUTriDeviceGetOps, &tri->devops); /* the device kernels, for this plan (NULL: the host's) */
   PetscCall(PetscMalloc1(n, &lev));
   tri->depth = 0;
-  PetscCheck(tri->backend == PETSCGILU_BACKEND_HOST || (tri->type != GILU_TRISOLVE_CHUNKED && tri->type != GILU_TRISOLVE_SEQUENTIAL), PETSC_COMM_SELF, PETSC_ERR_SUP, "The CUDA back-ends run the levelset, syncfree, colblock, rowblock and recblock algorithms, not %s (host only): use one of those (or auto), or -mat_gilu_trisolve_backend host",
-             GILUTriSolveTypes[tri->type]);
+  PetscCheck(tri->backend == PETSCGILU_BACKEND_HOST || (tri->type != GILU_TRISOLVE_CHUNKED && tri->type != GILU_TRISOLVE_SEQUENTIAL), PETSC_COMM_SELF, PETSC_ERR_SUP, "The CUDA back-ends run the levelset, syncfree, colblock, rowblock and recblock algorithms, not %s (host only): use one of those (or auto), or -%smat_gilu_trisolve_backend host",
+             GILUTriSolveTypes[tri->type], tri->prefix);
   switch (tri->type) {
   case GILU_TRISOLVE_CHUNKED:
     PetscCall(AddSegment(tri, &cap));

@@ -67,7 +67,7 @@ PetscErrorCode GILUTriGetType(GILUTri tri, GILUTriSolveType *type)
 PetscErrorCode GILUTriSetThreads(GILUTri tri, PetscInt nthreads)
 {
   PetscFunctionBegin;
-  tri->nthreads = PetscMax(1, nthreads);
+  PetscCall(GILUClampThreads(PetscMax(1, nthreads), &tri->nthreads)); /* the rule of every component: at most GILUGetMaxThreads() */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -126,7 +126,7 @@ PetscErrorCode GILUTriSetTriangleCSC(GILUTri tri, PetscBool flg)
 PetscErrorCode GILUTriSetBlockDepth(GILUTri tri, PetscInt depth)
 {
   PetscFunctionBegin;
-  PetscCheck(depth >= 0 && depth <= 20, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_gilu_trisolve_block_depth %" PetscInt_FMT ": must be in [0, 20] (0: chosen by the rule)", depth);
+  PetscCheck(depth >= 0 && depth <= 20, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_gilu_trisolve_block_depth %" PetscInt_FMT ": must be in [0, 20] (0: chosen by the rule)", tri->prefix, depth);
   tri->reqdepth = depth;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -143,12 +143,13 @@ PetscErrorCode GILUTriSetFromOptions(GILUTri tri, PetscOptions options, const ch
   PetscBool flg, set;
 
   PetscFunctionBegin;
+  PetscCall(PetscStrncpy(tri->prefix, prefix ? prefix : "", sizeof(tri->prefix)));
   PetscOptionsBegin(PETSC_COMM_SELF, prefix, "Triangular solves of petscgilu (MatSolverType gilu, PCATSILU)", "Mat");
   PetscOptionsObject->options = options; /* the object's database, as PetscObjectOptionsBegin() would take */
   PetscCall(PetscOptionsEnum("-mat_gilu_trisolve", "Triangular-solve algorithm", "GILUTriSetType", GILUTriSolveTypes, type, &type, &set));
   if (set) PetscCall(GILUTriSetType(tri, (GILUTriSolveType)type));
   PetscCall(PetscOptionsInt("-mat_gilu_trisolve_threads", "Host threads of the solves (default OMP_NUM_THREADS)", "GILUTriSetThreads", nt, &nt, &set));
-  PetscCheck(!set || nt >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-mat_gilu_trisolve_threads %" PetscInt_FMT ": must be at least 1", nt);
+  PetscCheck(!set || nt >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_gilu_trisolve_threads %" PetscInt_FMT ": must be at least 1", tri->prefix, nt);
   if (set) PetscCall(GILUTriSetThreads(tri, nt));
   if (set) tri->gov.forced = PETSC_TRUE; /* threads asked for: tried whatever the load (private/wait.h) */
   PetscCall(PetscOptionsInt("-mat_gilu_trisolve_block_depth", "colblock/rowblock: 2^depth blocks; recblock: recursion depth (0: by the rule)", "GILUTriSetBlockDepth", depth, &depth, &set));

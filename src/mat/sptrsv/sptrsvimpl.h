@@ -99,6 +99,7 @@ typedef struct {
 struct _n_GILUTri {
   GILUTriSolveType type, ran;
   PetscInt         nthreads;
+  char             prefix[256]; /* the options prefix the options were read with (GILUTriSetFromOptions()), for messages */
   GILUTriUplo      uplo;
   GILUTriDiag      diag;
   PetscInt         n, bs, nz;

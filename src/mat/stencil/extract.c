@@ -47,6 +47,22 @@ PetscErrorCode GILUMatCheckSupported(Mat A, PetscBool *isbaij)
 }
 
 /*
+  GILUMatCheckSquare - errors unless A and its local diagonal block are square, as PETSc's factorizations do: every
+  incomplete factorization of petscgilu (and the preconditioners built on one) factors a square matrix
+*/
+PetscErrorCode GILUMatCheckSquare(Mat A)
+{
+  PetscInt m, n, M, N;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetSize(A, &M, &N));
+  PetscCall(MatGetLocalSize(A, &m, &n));
+  PetscCheck(M == N, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "Must be square matrix, rows %" PetscInt_FMT " columns %" PetscInt_FMT ": an incomplete factorization needs a square (preconditioning) matrix", M, N);
+  PetscCheck(m == n, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Must be a square local diagonal block, local rows %" PetscInt_FMT " columns %" PetscInt_FMT ": give the matrix the same row and column layout", m, n);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
   GILUGridFromDM - the local box of a DMDA, if dm is a DMDA whose local box matches Alocal
 */
 PetscErrorCode GILUGridFromDM(DM dm, Mat Alocal, GILUGrid *g, PetscBool *found)
@@ -375,8 +391,9 @@ PetscErrorCode GILUStencilMatAnalyze(Mat A, const GILUGrid *g, GILUStencilMat *s
 {
   char         reason[512] = "";
   PetscBool    isbaij, present[W1 * W1 * W1];
-  PetscInt     m, bs, npts, dof = g->dof, bs2 = dof * dof, nirr, nmiss = 0, *missptr = NULL, *missoff = NULL, *shift, center, cube2s[W1 * W1 * W1];
+  PetscInt     m, bs, npts = 0, dof = g->dof, bs2 = dof * dof, nirr, nmiss = 0, *missptr = NULL, *missoff = NULL, *shift, center, cube2s[W1 * W1 * W1];
   PetscInt     cnt[GILU_STENCIL_MAX_OFFSETS], nthreads;
+  PetscBool    nodiag = PETSC_FALSE;
   char        *irregular;
   Pattern      pat;
   GILUStencil *st = &sm->stencil;
@@ -386,9 +403,11 @@ PetscErrorCode GILUStencilMatAnalyze(Mat A, const GILUGrid *g, GILUStencilMat *s
   PetscCall(MatGetLocalSize(A, &m, NULL));
   PetscCall(MatGetBlockSize(A, &bs));
   PetscCheck(dof >= 1 && dof <= GILU_MAX_DOF, PETSC_COMM_SELF, PETSC_ERR_SUP, "Structured-grid ILU supports 1 to %d unknowns per grid point, not %" PetscInt_FMT, GILU_MAX_DOF, dof);
-  PetscCheck(!isbaij || bs == dof, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "The BAIJ block size %" PetscInt_FMT " differs from the %" PetscInt_FMT " DoF per grid point: use -pc_structilu_dof %" PetscInt_FMT " or a matrix with one block per grid point", bs, dof, bs);
-  npts = g->n[0] * g->n[1] * g->n[2];
-  PetscCheck(npts * dof == m, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "The grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " with %" PetscInt_FMT " DoF has %" PetscInt_FMT " unknowns but the (local) matrix has %" PetscInt_FMT " rows: fix -pc_structilu_grid / -pc_structilu_dof", g->n[0], g->n[1], g->n[2], dof, npts * dof, m);
+  PetscCheck(!isbaij || bs == dof, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "The BAIJ block size %" PetscInt_FMT " differs from the %" PetscInt_FMT " DoF per grid point: a BAIJ matrix needs one block per grid point", bs, dof);
+  for (PetscInt d = 0; d < 3; d++) PetscCheck(g->n[d] >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "The grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " has a size that is not positive", g->n[0], g->n[1], g->n[2]);
+  PetscCall(PetscIntMultError(g->n[0], g->n[1], &npts));
+  PetscCall(PetscIntMultError(npts, g->n[2], &npts));
+  PetscCheck((PetscInt64)npts * dof == m, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "The grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " with %" PetscInt_FMT " DoF has %" PetscInt64_FMT " unknowns but the (local) matrix has %" PetscInt_FMT " rows", g->n[0], g->n[1], g->n[2], dof, (PetscInt64)npts * dof, m);
   PetscCall(GILUGetNumThreadsFor(sm->nthreads, m, &nthreads));
   PetscCall(PatternGet(A, isbaij, dof, &pat));
   PetscCall(PetscMalloc1(npts, &irregular));
@@ -427,7 +446,11 @@ PetscErrorCode GILUStencilMatAnalyze(Mat A, const GILUGrid *g, GILUStencilMat *s
     }
     if (!grown) break;
   }
-  PetscCheck(st->nlower >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "The matrix has no diagonal entries: an ILU factorization needs them");
+  if (st->nlower < 0) {
+    PetscCall(PetscSNPrintf(reason, sizeof(reason), "The matrix has no diagonal entries: an ILU factorization needs them"));
+    nodiag = PETSC_TRUE;
+    goto notastencil;
+  }
 
   /* the irregular rows: every in-grid position is either a full DoF block or absent */
   for (PetscInt c = 0; c < W1 * W1 * W1; c++) cube2s[c] = -1;
@@ -447,7 +470,11 @@ PetscErrorCode GILUStencilMatAnalyze(Mat A, const GILUGrid *g, GILUStencilMat *s
       for (PetscInt s = 0; s < st->ns; s++) {
         if (Inside(g, i + st->off[s][0], j + st->off[s][1], k + st->off[s][2])) {
           if (cnt[s] == 0) {
-            PetscCheck(s != st->nlower, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "Grid point %" PetscInt_FMT " has no diagonal entry: an ILU factorization needs it (insert an explicit zero if it is one)", p);
+            if (s == st->nlower) {
+              PetscCall(PetscSNPrintf(reason, sizeof(reason), "Grid point %" PetscInt_FMT " has no diagonal entry: an ILU factorization needs it (insert an explicit zero if it is one)", p));
+              nodiag = PETSC_TRUE;
+              goto notastencil;
+            }
             if (pass) missoff[nmiss] = s;
             nmiss++;
           } else if (!isbaij && cnt[s] != bs2) {
@@ -478,13 +505,14 @@ PetscErrorCode GILUStencilMatAnalyze(Mat A, const GILUGrid *g, GILUStencilMat *s
   if (why) why[0] = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 
-notastencil:
+notastencil: /* (or no diagonal: an error, after the cleanup) */
   PetscCall(PatternRestore(A, &pat));
   PetscCall(PetscFree(irregular));
   PetscCall(PetscFree(shift));
   PetscCall(PetscFree2(missptr, missoff));
   PetscCall(PetscMemzero(st, sizeof(*st)));
-  PetscCheck(why, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "%s. Give the grid with a DMDA (KSPSetDM(), PCSetDM()) or -pc_structilu_grid nx,ny[,nz] and -pc_structilu_dof d, use BAIJ or assemble whole DoF blocks, or use a general preconditioner", reason);
+  PetscCheck(!nodiag, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "%s", reason);
+  PetscCheck(why, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "%s. Give the matrix its DMDA (MatSetDM(), DMCreateMatrix()), use BAIJ or assemble whole DoF blocks", reason);
   PetscCall(PetscStrncpy(why, reason, len));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -683,8 +711,8 @@ PetscErrorCode GILUStencilMatPack(Mat A, GILUStencilMat *sm)
 
 /*
   GILUStencilMatFindAsymmetry - a pair of entries (row, col), (col, row) of the packed
-  values that differ by more than 1e-10 times the largest entry, or row = -1 if none;
-  mirror[s] is the index of the offset -off[s]
+  values that differ by more than GILU_SYMMETRY_RTOL times the largest entry, or row = -1 if none
+  (an absent position is packed as 0); mirror[s] is the index of the offset -off[s]
 */
 PetscErrorCode GILUStencilMatFindAsymmetry(const GILUStencilMat *sm, const PetscInt *mirror, PetscInt *row, PetscInt *col)
 {
@@ -697,7 +725,7 @@ PetscErrorCode GILUStencilMatFindAsymmetry(const GILUStencilMat *sm, const Petsc
   PetscFunctionBegin;
   *row = *col = -1;
   for (size_t t = 0; t < n; t++) amax = PetscMax(amax, PetscAbsScalar(sm->val[t]));
-  tol = 1e-10 * amax;
+  tol = GILU_SYMMETRY_RTOL * amax;
   for (PetscInt s = 0; s <= st->nlower; s++) /* lower (and diagonal) block (p, q = p + s) against the transpose of block (q, -s) */
     for (PetscInt k = 0, p = 0; k < g->n[2]; k++)
       for (PetscInt j = 0; j < g->n[1]; j++)
@@ -715,6 +743,53 @@ PetscErrorCode GILUStencilMatFindAsymmetry(const GILUStencilMat *sm, const Petsc
                 PetscFunctionReturn(PETSC_SUCCESS);
               }
         }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  GILUMatFindAsymmetry - GILUStencilMatFindAsymmetry() for a sequential AIJ or BAIJ matrix of any pattern: a pair of
+  entries (row, col), (col, row) (scalar rows and columns) that differ by more than GILU_SYMMETRY_RTOL times the
+  largest absolute entry of A, an entry absent from the pattern counting as 0; row = -1 if none
+*/
+PetscErrorCode GILUMatFindAsymmetry(Mat A, PetscInt *row, PetscInt *col)
+{
+  Mat                At;
+  PetscInt           m, na, nt;
+  const PetscInt    *ca, *ct;
+  const PetscScalar *va, *vt;
+  PetscReal          amax = 0, tol;
+
+  PetscFunctionBegin;
+  *row = *col = -1;
+  PetscCall(MatGetLocalSize(A, &m, NULL));
+  for (PetscInt r = 0; r < m; r++) {
+    PetscCall(MatGetRow(A, r, &na, NULL, &va));
+    for (PetscInt k = 0; k < na; k++) amax = PetscMax(amax, PetscAbsScalar(va[k]));
+    PetscCall(MatRestoreRow(A, r, &na, NULL, &va));
+  }
+  tol = GILU_SYMMETRY_RTOL * amax;
+  PetscCall(MatTranspose(A, MAT_INITIAL_MATRIX, &At));
+  for (PetscInt r = 0; r < m && *row < 0; r++) { /* row r of A against row r of A^T, both sorted: a merge */
+    PetscInt i = 0, j = 0;
+
+    PetscCall(MatGetRow(A, r, &na, &ca, &va));
+    PetscCall(MatGetRow(At, r, &nt, &ct, &vt));
+    while ((i < na || j < nt) && *row < 0) {
+      const PetscBool ina = (PetscBool)(j == nt || (i < na && ca[i] <= ct[j])), inat = (PetscBool)(i == na || (j < nt && ct[j] <= ca[i]));
+      const PetscInt  c   = ina ? ca[i] : ct[j];
+      const PetscReal d   = PetscAbsScalar((ina ? va[i] : 0.0) - (inat ? vt[j] : 0.0)); /* absent: 0 */
+
+      if (d > tol) {
+        *row = r;
+        *col = c;
+      }
+      i += ina;
+      j += inat;
+    }
+    PetscCall(MatRestoreRow(At, r, &nt, &ct, &vt));
+    PetscCall(MatRestoreRow(A, r, &na, &ca, &va));
+  }
+  PetscCall(MatDestroy(&At));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -116,31 +116,38 @@ static PetscErrorCode Candidates(const GILUStencilMat *pat, PetscInt levels, Pet
 + pat    - an analyzed stencil matrix (GILUStencilMatAnalyze()): grid, stencil and missing positions; its values are not used
 - levels - the levels of fill kept, as -pc_factor_levels
 
-  Output Parameter:
-. fill - grid, fill stencil (the offsets of level <= levels at some grid point; it contains
+  Output Parameters:
++ fill - grid, fill stencil (the offsets of level <= levels at some grid point; it contains
          pat's stencil), missing positions (in-grid positions of the fill stencil whose level
          is above levels or that are not filled at all), the points whose rows of A are not
          the in-grid positions of the fill stencil (irregular, decoded by GILUStencilMatPack())
          and value storage, ready for GILUStencilMatPack(); free with GILUStencilMatReset()
+- why  - empty, or why structured-grid ILU cannot hold this fill (wider than W, more than
+         GILU_STENCIL_MAX_OFFSETS offsets, too many candidates for the indices): then fill is
+         empty and nothing stays allocated, so the caller frees its own and names its option
 
   Notes:
   The levels are PETSc's (see the comment at the top of this file), so ILU(0) of the packed
   fill matrix has the factors of PETSc's ILU(levels) in natural ordering.
 */
-PetscErrorCode GILUStencilMatFill(const GILUStencilMat *pat, PetscInt levels, GILUStencilMat *fill)
+PetscErrorCode GILUStencilMatFill(const GILUStencilMat *pat, PetscInt levels, GILUStencilMat *fill, char why[], size_t len)
 {
   const GILUGrid *g    = &pat->grid;
   const PetscInt  npts = pat->npoints, lmax = PetscMin(levels, PETSC_MAX_INT / 4), INF = PETSC_MAX_INT / 2;
-  PetscInt        nc = 0, (*coff)[3] = NULL, *cube2c = NULL, *cshift, nclow, *upc, nu = 0, *sum, *lev, *win, nwin, back = 0, *c2s, ns = 0, nmiss = 0, *missptr = NULL, *missoff = NULL;
-  PetscBool      *used, *isnew;
-  PetscBT         kept;
+  PetscInt        nc = 0, (*coff)[3] = NULL, *cube2c = NULL, *cshift = NULL, nclow, *upc = NULL, nu = 0, *sum = NULL, *lev = NULL, *win = NULL, nwin, back = 0, *c2s = NULL, ns = 0, nmiss = 0, *missptr = NULL, *missoff = NULL;
+  PetscBool      *used = NULL, *isnew = NULL;
+  PetscBT         kept = NULL;
   GILUStencil    *st = &fill->stencil;
 
   PetscFunctionBegin;
   PetscCheck(levels >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "The levels of fill must be non-negative, not %" PetscInt_FMT, levels);
+  why[0] = 0;
   PetscCall(PetscMemzero(fill, sizeof(*fill)));
   PetscCall(Candidates(pat, lmax, &nc, &coff, &cube2c));
-  PetscCheck((PetscInt64)npts * nc < PETSC_MAX_INT, PETSC_COMM_SELF, PETSC_ERR_SUP, "The local grid of %" PetscInt_FMT " points is too large for ILU(%" PetscInt_FMT ") with %d-bit indices (%" PetscInt_FMT " candidate fill offsets): use more processes or fewer levels of fill (-pc_structilu_levels)", npts, levels, (int)(8 * sizeof(PetscInt)), nc);
+  if ((PetscInt64)npts * nc >= PETSC_MAX_INT) {
+    PetscCall(PetscSNPrintf(why, len, "the local grid of %" PetscInt_FMT " points is too large for ILU(%" PetscInt_FMT ") with %d-bit indices (%" PetscInt_FMT " candidate fill offsets)", npts, levels, (int)(8 * sizeof(PetscInt)), nc));
+    goto cleanup;
+  }
 
   /* candidates: the lower ones come first (natural order), then (0,0,0), then the upper ones */
   PetscCall(PetscMalloc4(nc, &cshift, nc, &upc, nc, &lev, nc, &used));
@@ -198,7 +205,10 @@ PetscErrorCode GILUStencilMatFill(const GILUStencilMat *pat, PetscInt levels, GI
             incr = lq[u] + ll + 1;
             if (incr > lmax) continue;
             t = sum[l * nu + u];
-            PetscCheck(t >= 0 && WithinWidth(coff[t]), PETSC_COMM_SELF, PETSC_ERR_SUP, "ILU(%" PetscInt_FMT ") fills grid point %" PetscInt_FMT " (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ") at an offset wider than %d grid points, the widest stencil structured-grid ILU supports: use fewer levels of fill (-pc_structilu_levels)", levels, p, i, j, k, W);
+            if (t < 0 || !WithinWidth(coff[t])) {
+              PetscCall(PetscSNPrintf(why, len, "ILU(%" PetscInt_FMT ") fills grid point %" PetscInt_FMT " (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ") at an offset wider than %d grid points, the widest stencil structured-grid ILU supports", levels, p, i, j, k, W));
+              goto cleanup;
+            }
             if (incr < lev[t]) lev[t] = incr;
           }
         }
@@ -214,7 +224,10 @@ PetscErrorCode GILUStencilMatFill(const GILUStencilMat *pat, PetscInt levels, GI
   /* the fill stencil: the kept candidates and the pattern's offsets, in natural order */
   for (PetscInt s = 0; s < pat->stencil.ns; s++) used[cube2c[CUBE_ID(pat->stencil.off[s][0], pat->stencil.off[s][1], pat->stencil.off[s][2])]] = PETSC_TRUE;
   for (PetscInt c = 0; c < nc; c++) ns += used[c];
-  PetscCheck(ns <= GILU_STENCIL_MAX_OFFSETS, PETSC_COMM_SELF, PETSC_ERR_SUP, "The ILU(%" PetscInt_FMT ") fill stencil has %" PetscInt_FMT " offsets, more than the %d structured-grid ILU supports: use fewer levels of fill (-pc_structilu_levels)", levels, ns, GILU_STENCIL_MAX_OFFSETS);
+  if (ns > GILU_STENCIL_MAX_OFFSETS) {
+    PetscCall(PetscSNPrintf(why, len, "the ILU(%" PetscInt_FMT ") fill stencil has %" PetscInt_FMT " offsets, more than the %d structured-grid ILU supports", levels, ns, GILU_STENCIL_MAX_OFFSETS));
+    goto cleanup;
+  }
   PetscCall(PetscMalloc2(ns, &c2s, ns, &isnew));
   st->ns = 0;
   for (PetscInt d = 0; d < 3; d++) st->width[d] = 0;
@@ -274,6 +287,8 @@ PetscErrorCode GILUStencilMatFill(const GILUStencilMat *pat, PetscInt levels, GI
   for (PetscInt s = 0; s < ns; s++) fill->shift[s] = Shift(g, st->off[s]);
   PetscCall(PetscMalloc1((size_t)ns * npts * pat->bs2, &fill->val));
 
+cleanup: /* also the way out when why says the fill cannot be held: then fill stays empty */
+  if (why[0]) PetscCall(PetscMemzero(fill, sizeof(*fill)));
   PetscCall(PetscFree2(c2s, isnew));
   PetscCall(PetscBTDestroy(&kept));
   PetscCall(PetscFree(win));

@@ -16,6 +16,7 @@
    read separately, so each sweep would drag the other half through the cache.
 */
 #include <petscgilu/private/stencililu.h>
+#include <float.h>
 
 /* the kernels are worth vectorizing whatever the flags PETSc was built with */
 #if defined(__GNUC__) && !defined(__clang__)
@@ -102,8 +103,23 @@ static const GILUTileKernel TransposeBackward_Kernels[]       = {NULL, Transpose
 static const GILUTileKernel TransposeForwardSingle_Kernels[]  = {NULL, TransposeForward_1_float, TransposeForward_2_float, TransposeForward_3_float, TransposeForward_4_float, TransposeForward_5_float, TransposeForward_6_float, TransposeForward_7_float, TransposeForward_8_float};
 static const GILUTileKernel TransposeBackwardSingle_Kernels[] = {NULL, TransposeBackward_1_float, TransposeBackward_2_float, TransposeBackward_3_float, TransposeBackward_4_float, TransposeBackward_5_float, TransposeBackward_6_float, TransposeBackward_7_float, TransposeBackward_8_float};
 
+/* GILUStencilFindUnmirrored - an offset of st whose opposite is not in st (its index), or -1: the stencil is symmetric */
+PetscErrorCode GILUStencilFindUnmirrored(const GILUStencil *st, PetscInt *unmirrored)
+{
+  PetscFunctionBegin;
+  *unmirrored = -1;
+  for (PetscInt s = 0; s < st->ns && *unmirrored < 0; s++) {
+    PetscInt d[3] = {-st->off[s][0], -st->off[s][1], -st->off[s][2]}, m;
+
+    PetscCall(GILUStencilFind(st, d, &m));
+    if (m < 0) *unmirrored = s;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*
-  GILUStencilGetMirror - mirror[s] = index of -off[s]; errors if the stencil is not symmetric
+  GILUStencilGetMirror - mirror[s] = index of -off[s]; errors if the stencil is not symmetric (the callers check
+  that first, GILUStencilFindUnmirrored(), to say which option to change)
 */
 PetscErrorCode GILUStencilGetMirror(const GILUStencil *st, PetscInt **mirror)
 {
@@ -113,7 +129,7 @@ PetscErrorCode GILUStencilGetMirror(const GILUStencil *st, PetscInt **mirror)
     PetscInt d[3] = {-st->off[s][0], -st->off[s][1], -st->off[s][2]};
 
     PetscCall(GILUStencilFind(st, d, &(*mirror)[s]));
-    PetscCheck((*mirror)[s] >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "The stencil is not symmetric (it has the offset (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ") but not its opposite): incomplete Cholesky needs a symmetric matrix; use -pc_structilu_type ilu", st->off[s][0], st->off[s][1], st->off[s][2]);
+    PetscCheck((*mirror)[s] >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "The stencil is not symmetric (it has the offset (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ") but not its opposite): incomplete Cholesky needs a symmetric matrix", st->off[s][0], st->off[s][1], st->off[s][2]);
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -129,35 +145,28 @@ PetscErrorCode StructILUSymbolicFinish(GILUStencilMat *sm, PetscBool ic, PetscIn
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Incomplete Cholesky: the packed values must be symmetric */
-PetscErrorCode StructILUCheckSymmetric(const GILUStencilMat *sm, const PetscInt *mirror)
-{
-  PetscInt row, col;
-
-  PetscFunctionBegin;
-  PetscCall(GILUStencilMatFindAsymmetry(sm, mirror, &row, &col));
-  PetscCheck(row < 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Incomplete Cholesky needs a symmetric matrix, but entries (%" PetscInt_FMT ",%" PetscInt_FMT ") and (%" PetscInt_FMT ",%" PetscInt_FMT ") of the local block differ: use -pc_structilu_type ilu", row, col, col, row);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /*
   The symbolic factorization of a stencil matrix msm (a MATSTENCILGPU's), shared by
   PCSTRUCTILU and the MatGetFactor() of MATSEQSTENCILGPU: sm gets msm's grid and stencil
   (for levels > 0 its ILU(levels) fill stencil, patname the name of msm's own) and room for
   the values; elim the elimination table, mirror (IC only) the opposite of each offset,
-  hyper and nlevels the hyperplanes, dinv room for the inverted diagonal blocks
+  hyper and nlevels the hyperplanes, dinv room for the inverted diagonal blocks. why: empty, or why the
+  ILU(levels) fill cannot be held (GILUStencilMatFill()): then nothing is allocated and the caller says so with
+  the name of its option of the levels
 */
-PetscErrorCode StructILUSymbolicStencil(const GILUStencilMat *msm, PetscInt levels, PetscBool ic, GILUStencilMat *sm, char patname[], size_t len, PetscInt **elim, PetscInt **mirror, PetscInt hyper[3], PetscInt *nlevels, PetscScalar **dinv)
+PetscErrorCode StructILUSymbolicStencil(const GILUStencilMat *msm, PetscInt levels, PetscBool ic, GILUStencilMat *sm, char patname[], size_t len, PetscInt **elim, PetscInt **mirror, PetscInt hyper[3], PetscInt *nlevels, PetscScalar **dinv, char why[], size_t whylen)
 {
   PetscFunctionBegin;
   PetscCheck(msm->grid.dof <= GILU_MAX_DOF, PETSC_COMM_SELF, PETSC_ERR_SUP, "Structured-grid ILU supports 1 to %d unknowns per grid point, not %" PetscInt_FMT, GILU_MAX_DOF, msm->grid.dof);
   PetscCall(GILUStencilGetName(&msm->stencil, msm->grid.dim, patname, len));
+  why[0] = 0;
   if (levels > 0) {
     GILUStencilMat pat;
 
     PetscCall(GILUStencilMatCopyStructure(msm, &pat));
-    PetscCall(GILUStencilMatFill(&pat, levels, sm));
+    PetscCall(GILUStencilMatFill(&pat, levels, sm, why, whylen));
     PetscCall(GILUStencilMatReset(&pat));
+    if (why[0]) PetscFunctionReturn(PETSC_SUCCESS);
   } else PetscCall(GILUStencilMatCopyStructure(msm, sm));
   sm->nonzerostate = msm->nonzerostate;
   PetscCall(StructILUSymbolicFinish(sm, ic, elim, mirror, hyper, nlevels, dinv));
@@ -247,15 +256,28 @@ PetscErrorCode StructILUFactorDiagonal_Host(GILUStencilMat *sm, const PetscInt *
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* Copies n values into double or float storage */
-static PetscErrorCode CopyValues(const PetscScalar *from, size_t n, PetscBool single, void **to)
+/*
+  Copies n values into double or float storage; *big (single only): the index of the first finite value that float
+  cannot hold (its magnitude above FLT_MAX: it would become Inf), or -1
+*/
+static PetscErrorCode CopyValues(const PetscScalar *from, size_t n, PetscBool single, void **to, PetscInt64 *big)
 {
   PetscFunctionBegin;
+  *big = -1;
   if (single) {
-    float *f;
+    float   *f;
+    uint64_t over = 0;
 
     PetscCall(PetscMalloc1(n, &f));
-    for (size_t t = 0; t < n; t++) f[t] = (float)from[t];
+    for (size_t t = 0; t < n; t++) {
+      const PetscReal a = PetscAbsScalar(from[t]);
+
+      f[t] = (float)from[t];
+      over |= (uint64_t)(a > (PetscReal)FLT_MAX && a <= PETSC_MAX_REAL); /* branch-free: the loop stays vectorized */
+    }
+    if (over)
+      for (size_t t = 0; t < n && *big < 0; t++)
+        if (PetscAbsScalar(from[t]) > (PetscReal)FLT_MAX && PetscAbsScalar(from[t]) <= PETSC_MAX_REAL) *big = (PetscInt64)t;
     *to = f;
   } else {
     PetscScalar *v;
@@ -272,13 +294,16 @@ static PetscErrorCode CopyValues(const PetscScalar *from, size_t n, PetscBool si
   double reads sm->val and dinv in place; IC keeps only the upper blocks; single precision
   keeps float copies. The copies make sm->val unnecessary until the next numeric setup,
   so it is freed (GILUStencilMatPack() allocates it again).
+  rangerow: a local row with a factor entry that single precision cannot hold (finite, beyond FLT_MAX), or -1
 */
-PetscErrorCode StructILUFactorsStore_Host(GILUStencilMat *sm, PetscScalar *dinv, const PetscInt *mirror, PetscBool single, PetscBool dilu, StructILUFactors *F)
+PetscErrorCode StructILUFactorsStore_Host(GILUStencilMat *sm, PetscScalar *dinv, const PetscInt *mirror, PetscBool single, PetscBool dilu, StructILUFactors *F, PetscInt *rangerow)
 {
   const size_t   blocks = (size_t)sm->npoints * sm->bs2;
-  const PetscInt nl = sm->stencil.nlower, nu = sm->stencil.ns - nl - 1;
+  const PetscInt nl = sm->stencil.nlower, nu = sm->stencil.ns - nl - 1, d = sm->grid.dof;
+  PetscInt64     big[3] = {-1, -1, -1};
 
   PetscFunctionBegin;
+  *rangerow = -1;
   PetscCall(StructILUFactorsReset_Host(F));
   F->ic     = (PetscBool)(mirror != NULL);
   F->single = single;
@@ -300,9 +325,11 @@ PetscErrorCode StructILUFactorsStore_Host(GILUStencilMat *sm, PetscScalar *dinv,
     F->bytes    = sizeof(PetscScalar) * blocks * (sm->stencil.ns + 1);
     F->noffsets = sm->stencil.ns;
   } else {
-    if (!F->ic) PetscCall(CopyValues(sm->val, nl * blocks, single, &F->lval));
-    PetscCall(CopyValues(sm->val + (nl + 1) * blocks, nu * blocks, single, &F->uval));
-    PetscCall(CopyValues(dinv, blocks, single, &F->dinv));
+    if (!F->ic) PetscCall(CopyValues(sm->val, nl * blocks, single, &F->lval, &big[0]));
+    PetscCall(CopyValues(sm->val + (nl + 1) * blocks, nu * blocks, single, &F->uval, &big[1]));
+    PetscCall(CopyValues(dinv, blocks, single, &F->dinv, &big[2]));
+    for (PetscInt k = 0; k < 3 && *rangerow < 0; k++) /* value t of an offset-major array: point (t / bs2) mod npoints, row (t mod bs2) / dof of its block */
+      if (big[k] >= 0) *rangerow = (PetscInt)((big[k] / sm->bs2) % sm->npoints) * d + (PetscInt)((big[k] % sm->bs2) / d);
     F->owned    = PETSC_TRUE;
     F->bytes    = (single ? sizeof(float) : sizeof(PetscScalar)) * blocks * ((F->ic ? 0 : nl) + nu + 1);
     F->noffsets = (F->ic ? 0 : nl) + nu;

@@ -79,6 +79,7 @@ typedef struct { /* the messages of one direction: [0] sent, [1] received */
 
 struct _n_GILUPipe {
   MPI_Comm     comm; /* a duplicate: the pipeline's tags cannot meet anyone else's */
+  char         prefix[256]; /* the options prefix of the PC, for messages */
   PetscMPIInt  rank, size;
   PetscInt     dim, N[3], dof, P[3], me[3];
   PetscInt    *start[3];                 /* start[d][a]: first index along d of the processes of column a, a = 0..P[d] */
@@ -648,23 +649,30 @@ static PetscErrorCode PipeGroups(GILUPipe p, PetscInt G)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* GILUPipeCreate - the geometry of the pipeline of a DMDA's matrix, ghost layers of width w */
-PetscErrorCode GILUPipeCreate(DM da, Mat A, PetscInt w, GILUPipe *pipe)
+/*
+  GILUPipeCreate - the geometry of the pipeline of a DMDA's matrix, ghost layers of width w; prefix: the options
+  prefix of the PC, for the messages that name its options
+*/
+PetscErrorCode GILUPipeCreate(DM da, Mat A, PetscInt w, const char prefix[], GILUPipe *pipe)
 {
   GILUPipe         p;
-  PetscInt         M[3], m[3], dof, sw, xs[3], xm[3], rows;
+  PetscInt         dim, M[3], m[3], dof, sw, xs[3], xm[3], rows;
   const PetscInt  *l[3];
   DMBoundaryType   bt[3];
   DMDAStencilType  st;
   MPI_Comm         comm = PetscObjectComm((PetscObject)da);
 
   PetscFunctionBegin;
-  PetscCall(PetscNew(&p));
-  PetscCall(DMDAGetInfo(da, &p->dim, &M[0], &M[1], &M[2], &m[0], &m[1], &m[2], &dof, &sw, &bt[0], &bt[1], &bt[2], &st));
-  for (PetscInt d = 0; d < p->dim; d++)
-    PetscCheck(bt[d] == DM_BOUNDARY_NONE || bt[d] == DM_BOUNDARY_GHOSTED, comm, PETSC_ERR_SUP, "-pc_structilu_distributed needs a DMDA without periodic boundaries (direction %" PetscInt_FMT " is %s): use -pc_structilu_distributed 0 (block Jacobi)", d, DMBoundaryTypes[bt[d]]);
+  PetscCall(DMDAGetInfo(da, &dim, &M[0], &M[1], &M[2], &m[0], &m[1], &m[2], &dof, &sw, &bt[0], &bt[1], &bt[2], &st));
+  for (PetscInt d = 0; d < dim; d++)
+    PetscCheck(bt[d] == DM_BOUNDARY_NONE || bt[d] == DM_BOUNDARY_GHOSTED, comm, PETSC_ERR_SUP, "-%spc_structilu_distributed needs a DMDA without periodic boundaries (direction %" PetscInt_FMT " is %s): use -%spc_structilu_distributed 0 (block Jacobi)", prefix, d, DMBoundaryTypes[bt[d]], prefix);
   PetscCall(DMDAGetOwnershipRanges(da, &l[0], &l[1], &l[2]));
   PetscCall(DMDAGetCorners(da, &xs[0], &xs[1], &xs[2], &xm[0], &xm[1], &xm[2]));
+  PetscCall(MatGetLocalSize(A, &rows, NULL)); /* (checked before anything is allocated) */
+  PetscCheck(rows == (dim > 0 ? xm[0] : 1) * (dim > 1 ? xm[1] : 1) * (dim > 2 ? xm[2] : 1) * dof, comm, PETSC_ERR_ARG_INCOMP, "-%spc_structilu_distributed: the matrix's %" PetscInt_FMT " local rows are not its DMDA's box of this process: use the matrix of DMCreateMatrix() or -%spc_structilu_distributed 0", prefix, rows, prefix);
+  PetscCall(PetscNew(&p));
+  p->dim = dim;
+  PetscCall(PetscStrncpy(p->prefix, prefix, sizeof(p->prefix)));
   PetscCallMPI(MPI_Comm_dup(comm, &p->comm));
   PetscCallMPI(MPI_Comm_rank(p->comm, &p->rank));
   PetscCallMPI(MPI_Comm_size(p->comm, &p->size));
@@ -684,8 +692,6 @@ PetscErrorCode GILUPipeCreate(DM da, Mat A, PetscInt w, GILUPipe *pipe)
     for (p->me[d] = 0; p->start[d][p->me[d]] != p->box[d][0]; p->me[d]++) { }
   }
   p->ntot = (PetscInt64)p->N[0] * p->N[1] * p->N[2];
-  PetscCall(MatGetLocalSize(A, &rows, NULL));
-  PetscCheck(rows == (p->box[0][1] - p->box[0][0]) * (p->box[1][1] - p->box[1][0]) * (p->box[2][1] - p->box[2][0]) * dof, comm, PETSC_ERR_ARG_INCOMP, "-pc_structilu_distributed: the matrix's %" PetscInt_FMT " local rows are not its DMDA's box of this process: use the matrix of DMCreateMatrix() or -pc_structilu_distributed 0", rows);
   PetscCall(PetscMalloc1(p->size + 1, &p->offset));
   p->offset[0] = 0;
   for (PetscMPIInt r = 0; r < p->size; r++) {
@@ -853,7 +859,7 @@ PetscErrorCode GILUPipeCreateExtendedMatrix(GILUPipe p, Mat A, IS extis, Mat *E)
                 while (gb >= p->offset[r + 1]) r++;
                 PipeRankBox(p, r, b);
                 PipeBoxPoint((const PetscInt(*)[2])b, (PetscInt)(gb - p->offset[r]), qc);
-                PetscCheck(qc[0] >= p->ext[0][0] && qc[0] < p->ext[0][1] && qc[1] >= p->ext[1][0] && qc[1] < p->ext[1][1] && qc[2] >= p->ext[2][0] && qc[2] < p->ext[2][1], PETSC_COMM_SELF, PETSC_ERR_SUP, "-pc_structilu_distributed: a row couples to a point farther than the ghost layers (%" PetscInt_FMT "): the DMDA's stencil width is smaller than the matrix's", p->w);
+                PetscCheck(qc[0] >= p->ext[0][0] && qc[0] < p->ext[0][1] && qc[1] >= p->ext[1][0] && qc[1] < p->ext[1][1] && qc[2] >= p->ext[2][0] && qc[2] < p->ext[2][1], PETSC_COMM_SELF, PETSC_ERR_SUP, "-%spc_structilu_distributed: a row couples to a point farther than the ghost layers (%" PetscInt_FMT "): the DMDA's stencil width is smaller than the matrix's", p->prefix, p->w);
                 ja[t] = PipeExtIndex(p, qc) * d + garray[oja[c]] % d;
                 va[t] = ova[c];
               }

@@ -56,16 +56,52 @@ const char *const GILUScheduleTypes[] = {"slab", "hyperplane", "GILUScheduleType
 /* The default threads of the host kernels (objects without their own -..._threads): OMP_NUM_THREADS when it is set;
    else OpenMP's default (the cores) divided among the MPI processes of the node (GILUNodeSize, found at package
    initialization), at least 1, so that n ranks on a node do not run n times as many threads as it has cores.
-   1 without OpenMP. */
+   1 without OpenMP. At most GILUGetMaxThreads(), as every count of threads. */
 PetscErrorCode GILUGetNumThreads(PetscInt *nthreads)
 {
   PetscFunctionBegin;
 #if defined(PETSCGILU_HAVE_OPENMP)
   *nthreads = omp_get_max_threads();
   if (!getenv("OMP_NUM_THREADS")) *nthreads = PetscMax(1, *nthreads / PetscMax(1, (PetscInt)GILUNodeSize));
+  PetscCall(GILUClampThreads(*nthreads, nthreads));
 #else
   *nthreads = 1;
 #endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The most host threads that any component runs: GILU_THREADS_PER_CORE per core of the node (omp_get_num_procs()) and
+   OpenMP's thread limit (OMP_THREAD_LIMIT). More only oversubscribe the cores (every schedule spins while it waits),
+   and at some count the OpenMP runtime cannot create them (libgomp aborts, or the stacks overflow the memory). */
+#define GILU_THREADS_PER_CORE 4
+PetscErrorCode GILUGetMaxThreads(PetscInt *max)
+{
+  PetscFunctionBegin;
+#if defined(PETSCGILU_HAVE_OPENMP)
+  *max = PetscMax(1, PetscMin((PetscInt64)GILU_THREADS_PER_CORE * omp_get_num_procs(), (PetscInt64)omp_get_thread_limit()));
+#else
+  *max = 1;
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  GILUClampThreads - the host threads that run for a count asked for (an object's -..._threads, its setter,
+  OMP_NUM_THREADS): requested > 0 clamped to GILUGetMaxThreads(), 0 or less the default GILUGetNumThreads().
+  The one rule of every component; the views print the threads that run.
+*/
+PetscErrorCode GILUClampThreads(PetscInt requested, PetscInt *nthreads)
+{
+  PetscInt max;
+
+  PetscFunctionBegin;
+  if (requested <= 0) {
+    PetscCall(GILUGetNumThreads(nthreads));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(GILUGetMaxThreads(&max));
+  if (requested > max) PetscCall(PetscInfo(NULL, "%" PetscInt_FMT " host threads asked for: %" PetscInt_FMT " run (at most %d per core of the node and OpenMP's thread limit)\n", requested, max, GILU_THREADS_PER_CORE));
+  *nthreads = PetscMin(requested, max);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -221,14 +257,14 @@ PetscErrorCode GILUScheduleDestroy(GILUSchedule *s)
 
 /*
   GILUGetNumThreadsFor - the threads of the host kernels of a stencil matrix of n unknowns:
-  requested > 0 is taken as it is; 0 means OpenMP's number of threads (GILUGetNumThreads()),
-  but no more than one per 16384 unknowns: below that, waiting costs more than the threads gain.
+  requested > 0 is taken as it is (clamped, GILUClampThreads()); 0 means OpenMP's number of threads
+  (GILUGetNumThreads()), but no more than one per 16384 unknowns: below that, waiting costs more than the threads gain.
 */
 PetscErrorCode GILUGetNumThreadsFor(PetscInt requested, PetscInt n, PetscInt *nthreads)
 {
   PetscFunctionBegin;
-  *nthreads = requested;
-  if (*nthreads <= 0) {
+  if (requested > 0) PetscCall(GILUClampThreads(requested, nthreads));
+  else {
     PetscCall(GILUGetNumThreads(nthreads));
     *nthreads = PetscMax(1, PetscMin(*nthreads, n / 16384));
   }

@@ -88,7 +88,7 @@ static PetscErrorCode ICCShiftedThroughAIJ(Mat fact, Mat A, const MatFactorInfo 
   if (!f->aijfact) {
     IS perm;
 
-    PetscCall(PetscInfo(A, "MATSTENCILGPU: the structured-grid IC has a pivot that is not positive (local point row %" PetscInt_FMT "): -pc_factor_shift_type positive_definite, so PETSc's shifted ICC of the AIJ copy is used\n", bad));
+    PetscCall(PetscInfo(A, "MATSTENCILGPU: the structured-grid IC has a pivot that is not positive (local point row %" PetscInt_FMT "): -%spc_factor_shift_type positive_definite, so PETSc's shifted ICC of the AIJ copy is used\n", bad, A->factorprefix ? A->factorprefix : ""));
     PetscCall(MatGetFactor(B, MATSOLVERPETSC, MAT_FACTOR_ICC, &f->aijfact));
     PetscCall(ISCreateStride(PETSC_COMM_SELF, B->rmap->n, 0, 1, &perm));
     PetscCall(MatICCFactorSymbolic(f->aijfact, B, perm, &f->icinfo));
@@ -115,7 +115,9 @@ static PetscErrorCode MatLUFactorNumeric_StencilGPU_StructILU(Mat fact, Mat A, c
   PetscCall(PetscLogEventBegin(GILU_StructILUFactor, A, fact, 0, 0));
   PetscCall(GILUStencilMatCopyValues(msm, &f->sm));
   f->zeropivot = info->zeropivot;
-  if (f->ic) PetscCall(GILUStencilMatSymmetrizeFromUpper(&f->sm, f->mirror)); /* as PETSc's ICC: the upper triangle only */
+  /* as PETSc's ICC of an AIJ matrix, the upper triangle only (this factor is PCICC's on another matrix type: it takes
+     what PETSc's takes, not the symmetry rule of petscgilu's own IC preconditioners, private/stencil.h) */
+  if (f->ic) PetscCall(GILUStencilMatSymmetrizeFromUpper(&f->sm, f->mirror));
   PetscCall(StructILUFactor_Host(&f->sm, f->elim, f->ic ? f->mirror : NULL, f->zeropivot, f->dinv, &f->zerorow));
   {
     PetscBool shifted;
@@ -131,7 +133,11 @@ static PetscErrorCode MatLUFactorNumeric_StencilGPU_StructILU(Mat fact, Mat A, c
       PetscFunctionReturn(PETSC_SUCCESS);
     }
   }
-  PetscCall(StructILUFactorsStore_Host(&f->sm, f->dinv, f->ic ? f->mirror : NULL, PETSC_FALSE, PETSC_FALSE, &f->factors));
+  { /* double precision: every value fits */
+    PetscInt rangerow;
+
+    PetscCall(StructILUFactorsStore_Host(&f->sm, f->dinv, f->ic ? f->mirror : NULL, PETSC_FALSE, PETSC_FALSE, &f->factors, &rangerow));
+  }
   PetscCall(PetscLogEventEnd(GILU_StructILUFactor, A, fact, 0, 0));
   fact->factorerrortype = MAT_FACTOR_NOERROR;
   if (f->zerorow >= 0) {
@@ -186,7 +192,7 @@ static PetscErrorCode MatSolveTranspose_StencilGPU_StructILU(Mat fact, Vec b, Ve
 }
 
 /* What the ILU and IC symbolic factorizations share: the ILU(k)/IC(k) pattern of the stencil matrix (none for 0 rows) */
-static PetscErrorCode FactorSymbolic(Mat_StencilGPUFactor *f, const GILUStencilMat *msm, PetscBool ic, const MatFactorInfo *info)
+static PetscErrorCode FactorSymbolic(Mat_StencilGPUFactor *f, const GILUStencilMat *msm, PetscBool ic, const MatFactorInfo *info, const char prefix[])
 {
   PetscFunctionBegin;
   PetscCall(PetscGILUCitationsRegister(GILU_CITE_STRUCTILU));
@@ -198,7 +204,12 @@ static PetscErrorCode FactorSymbolic(Mat_StencilGPUFactor *f, const GILUStencilM
   f->empty           = (PetscBool)(msm->npoints == 0);
   f->sm.nonzerostate = msm->nonzerostate;
   f->zerorow         = -1;
-  if (!f->empty) PetscCall(StructILUSymbolicStencil(msm, f->levels, ic, &f->sm, f->patname, sizeof(f->patname), &f->elim, &f->mirror, f->hyper, &f->nlevels, &f->dinv));
+  if (!f->empty) {
+    char why[512];
+
+    PetscCall(StructILUSymbolicStencil(msm, f->levels, ic, &f->sm, f->patname, sizeof(f->patname), &f->elim, &f->mirror, f->hyper, &f->nlevels, &f->dinv, why, sizeof(why)));
+    PetscCheck(!why[0], PETSC_COMM_SELF, PETSC_ERR_SUP, "%s: use fewer levels of fill (-%spc_factor_levels)", why, prefix);
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -207,16 +218,17 @@ static PetscErrorCode MatILUFactorSymbolic_StencilGPU_StructILU(Mat fact, Mat A,
   Mat_StencilGPUFactor *f = (Mat_StencilGPUFactor *)fact->data;
   const GILUStencilMat *msm;
   PetscBool             is, rid = PETSC_TRUE, cid = PETSC_TRUE;
+  const char           *pre = A->factorprefix ? A->factorprefix : ""; /* the PC's options prefix, for the options named */
 
   PetscFunctionBegin;
   PetscCall(MatStencilGPUGetStencilMat(A, &is, &msm));
   PetscCheck(is, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "The structilu factorization needs a MATSEQSTENCILGPU matrix");
   if (row) PetscCall(ISIdentity(row, &rid));
   if (col) PetscCall(ISIdentity(col, &cid));
-  PetscCheck(rid && cid, PETSC_COMM_SELF, PETSC_ERR_SUP, "The structured-grid ILU of MATSTENCILGPU factors in the natural ordering only: use -pc_factor_mat_ordering_type natural, or -dm_mat_type aij");
-  PetscCheck(info->shifttype == (PetscReal)MAT_SHIFT_NONE || info->shifttype == (PetscReal)MAT_SHIFT_INBLOCKS, PETSC_COMM_SELF, PETSC_ERR_SUP, "The structured-grid ILU of MATSTENCILGPU has no diagonal shift: use -pc_factor_shift_type none, or -dm_mat_type aij");
+  PetscCheck(rid && cid, PETSC_COMM_SELF, PETSC_ERR_SUP, "The structured-grid ILU of MATSTENCILGPU factors in the natural ordering only: use -%spc_factor_mat_ordering_type natural, or -dm_mat_type aij", pre);
+  PetscCheck(info->shifttype == (PetscReal)MAT_SHIFT_NONE || info->shifttype == (PetscReal)MAT_SHIFT_INBLOCKS, PETSC_COMM_SELF, PETSC_ERR_SUP, "The structured-grid ILU of MATSTENCILGPU has no diagonal shift: use -%spc_factor_shift_type none, or -dm_mat_type aij", pre);
   PetscCheck(info->levels >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Levels of fill must be non-negative");
-  PetscCall(FactorSymbolic(f, msm, PETSC_FALSE, info));
+  PetscCall(FactorSymbolic(f, msm, PETSC_FALSE, info, pre));
   fact->ops->lufactornumeric = MatLUFactorNumeric_StencilGPU_StructILU;
   fact->ops->solve           = MatSolve_StencilGPU_StructILU;
   fact->ops->solvetranspose  = MatSolveTranspose_StencilGPU_StructILU;
@@ -228,15 +240,22 @@ static PetscErrorCode MatICCFactorSymbolic_StencilGPU_StructILU(Mat fact, Mat A,
   Mat_StencilGPUFactor *f = (Mat_StencilGPUFactor *)fact->data;
   const GILUStencilMat *msm;
   PetscBool             is, pid = PETSC_TRUE;
+  const char           *pre = A->factorprefix ? A->factorprefix : ""; /* the PC's options prefix, for the options named */
 
   PetscFunctionBegin;
   PetscCall(MatStencilGPUGetStencilMat(A, &is, &msm));
   PetscCheck(is, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "The structilu factorization needs a MATSEQSTENCILGPU matrix");
   if (perm) PetscCall(ISIdentity(perm, &pid));
-  PetscCheck(pid, PETSC_COMM_SELF, PETSC_ERR_SUP, "The structured-grid IC of MATSTENCILGPU factors in the natural ordering only: use -pc_factor_mat_ordering_type natural, or -dm_mat_type aij");
-  PetscCheck(info->shifttype == (PetscReal)MAT_SHIFT_NONE || info->shifttype == (PetscReal)MAT_SHIFT_INBLOCKS || info->shifttype == (PetscReal)MAT_SHIFT_POSITIVE_DEFINITE, PETSC_COMM_SELF, PETSC_ERR_SUP, "The structured-grid IC of MATSTENCILGPU has no diagonal shift: use -pc_factor_shift_type none (or positive_definite, PCICC's default: PETSc's shifted ICC of the AIJ copy then takes over when a pivot is not positive), or -dm_mat_type aij");
+  PetscCheck(pid, PETSC_COMM_SELF, PETSC_ERR_SUP, "The structured-grid IC of MATSTENCILGPU factors in the natural ordering only: use -%spc_factor_mat_ordering_type natural, or -dm_mat_type aij", pre);
+  PetscCheck(info->shifttype == (PetscReal)MAT_SHIFT_NONE || info->shifttype == (PetscReal)MAT_SHIFT_INBLOCKS || info->shifttype == (PetscReal)MAT_SHIFT_POSITIVE_DEFINITE, PETSC_COMM_SELF, PETSC_ERR_SUP, "The structured-grid IC of MATSTENCILGPU has no diagonal shift: use -%spc_factor_shift_type none (or positive_definite, PCICC's default: PETSc's shifted ICC of the AIJ copy then takes over when a pivot is not positive), or -dm_mat_type aij", pre);
   PetscCheck(info->levels >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Levels of fill must be non-negative");
-  PetscCall(FactorSymbolic(f, msm, PETSC_TRUE, info));
+  {
+    PetscInt s;
+
+    PetscCall(GILUStencilFindUnmirrored(&msm->stencil, &s));
+    PetscCheck(s < 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Incomplete Cholesky needs a symmetric matrix, but the stencil has the offset (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ") and not its opposite: use -%spc_type ilu", msm->stencil.off[s][0], msm->stencil.off[s][1], msm->stencil.off[s][2], pre);
+  }
+  PetscCall(FactorSymbolic(f, msm, PETSC_TRUE, info, pre));
   f->icinfo                        = *info;
   fact->ops->choleskyfactornumeric = MatLUFactorNumeric_StencilGPU_StructILU;
   fact->ops->solve                 = MatSolve_StencilGPU_StructILU;

@@ -3,7 +3,7 @@
 */
 #include <petsc/private/pcimpl.h>
 #include <petscgilu.h>
-#include <petscgilu/private/compat.h>
+#include <petscgilu/private/giluimpl.h>
 
 /*@
   PCATSILUSetType - Sets the fixed-pattern (`PC_ATSILU_ILU`, the ATS-ILU paper, Algorithm 6) or thresholded (`PC_ATSILU_ILUT`, Algorithm 7) variant
@@ -24,7 +24,7 @@
 PetscErrorCode PCATSILUSetType(PC pc, PCATSILUType v)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveEnum(pc, v, 2);
   PetscTryMethod(pc, "PCATSILUSetType_C", (PC, PCATSILUType), (pc, v));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -49,7 +49,7 @@ PetscErrorCode PCATSILUSetType(PC pc, PCATSILUType v)
 PetscErrorCode PCATSILUSetAlgorithm(PC pc, PCATSILUAlgorithm v)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveEnum(pc, v, 2);
   PetscTryMethod(pc, "PCATSILUSetAlgorithm_C", (PC, PCATSILUAlgorithm), (pc, v));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -74,7 +74,7 @@ PetscErrorCode PCATSILUSetAlgorithm(PC pc, PCATSILUAlgorithm v)
 PetscErrorCode PCATSILUSetLevels(PC pc, PetscInt v)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveInt(pc, v, 2);
   PetscTryMethod(pc, "PCATSILUSetLevels_C", (PC, PetscInt), (pc, v));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -99,7 +99,7 @@ PetscErrorCode PCATSILUSetLevels(PC pc, PetscInt v)
 PetscErrorCode PCATSILUSetPattern(PC pc, PCATSILUPattern v)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveEnum(pc, v, 2);
   PetscTryMethod(pc, "PCATSILUSetPattern_C", (PC, PCATSILUPattern), (pc, v));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -124,7 +124,7 @@ PetscErrorCode PCATSILUSetPattern(PC pc, PCATSILUPattern v)
 PetscErrorCode PCATSILUSetSweeps(PC pc, PetscInt v)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveInt(pc, v, 2);
   PetscTryMethod(pc, "PCATSILUSetSweeps_C", (PC, PetscInt), (pc, v));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -149,7 +149,7 @@ PetscErrorCode PCATSILUSetSweeps(PC pc, PetscInt v)
 PetscErrorCode PCATSILUSetTol(PC pc, PetscReal v)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveReal(pc, v, 2);
   PetscTryMethod(pc, "PCATSILUSetTol_C", (PC, PetscReal), (pc, v));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -174,7 +174,7 @@ PetscErrorCode PCATSILUSetTol(PC pc, PetscReal v)
 PetscErrorCode PCATSILUSetFill(PC pc, PetscReal v)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveReal(pc, v, 2);
   PetscTryMethod(pc, "PCATSILUSetFill_C", (PC, PetscReal), (pc, v));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -192,6 +192,10 @@ PetscErrorCode PCATSILUSetFill(PC pc, PetscReal v)
   Options Database Key:
 . -pc_atsilu_threads <n> - the same
 
+  Note:
+  A count above 4 per core of the node or OpenMP's thread limit is clamped to it (the rule of every component of
+  petscgilu); `-ksp_view` shows the threads that run.
+
   Level: intermediate
 
 .seealso: `PCATSILU`
@@ -199,7 +203,7 @@ PetscErrorCode PCATSILUSetFill(PC pc, PetscReal v)
 PetscErrorCode PCATSILUSetThreads(PC pc, PetscInt v)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveInt(pc, v, 2);
   PetscTryMethod(pc, "PCATSILUSetThreads_C", (PC, PetscInt), (pc, v));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -224,7 +228,7 @@ PetscErrorCode PCATSILUSetThreads(PC pc, PetscInt v)
 PetscErrorCode PCATSILUSetJacobiScaling(PC pc, PetscBool v)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveBool(pc, v, 2);
   PetscTryMethod(pc, "PCATSILUSetJacobiScaling_C", (PC, PetscBool), (pc, v));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -249,7 +253,7 @@ PetscErrorCode PCATSILUSetJacobiScaling(PC pc, PetscBool v)
 PetscErrorCode PCATSILUSetInitialGuess(PC pc, PCATSILUInitialGuess v)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveEnum(pc, v, 2);
   PetscTryMethod(pc, "PCATSILUSetInitialGuess_C", (PC, PCATSILUInitialGuess), (pc, v));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -274,7 +278,7 @@ PetscErrorCode PCATSILUSetInitialGuess(PC pc, PCATSILUInitialGuess v)
 PetscErrorCode PCATSILUSetUseNew(PC pc, PetscBool v)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveBool(pc, v, 2);
   PetscTryMethod(pc, "PCATSILUSetUseNew_C", (PC, PetscBool), (pc, v));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -299,7 +303,7 @@ PetscErrorCode PCATSILUSetUseNew(PC pc, PetscBool v)
 PetscErrorCode PCATSILUSetUpdateResidual(PC pc, PetscBool v)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveBool(pc, v, 2);
   PetscTryMethod(pc, "PCATSILUSetUpdateResidual_C", (PC, PetscBool), (pc, v));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -324,7 +328,7 @@ PetscErrorCode PCATSILUSetUpdateResidual(PC pc, PetscBool v)
 PetscErrorCode PCATSILUSetResidualRHS(PC pc, PetscBool v)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveBool(pc, v, 2);
   PetscTryMethod(pc, "PCATSILUSetResidualRHS_C", (PC, PetscBool), (pc, v));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -349,7 +353,7 @@ PetscErrorCode PCATSILUSetResidualRHS(PC pc, PetscBool v)
 PetscErrorCode PCATSILUSetSweepsBefore(PC pc, PetscInt v)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveInt(pc, v, 2);
   PetscTryMethod(pc, "PCATSILUSetSweepsBefore_C", (PC, PetscInt), (pc, v));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -374,7 +378,7 @@ PetscErrorCode PCATSILUSetSweepsBefore(PC pc, PetscInt v)
 PetscErrorCode PCATSILUSetSweepsAfter(PC pc, PetscInt v)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveInt(pc, v, 2);
   PetscTryMethod(pc, "PCATSILUSetSweepsAfter_C", (PC, PetscInt), (pc, v));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -402,7 +406,7 @@ PetscErrorCode PCATSILUSetSweepsAfter(PC pc, PetscInt v)
 PetscErrorCode PCATSILUSetTriSolve(PC pc, PCATSILUTriSolve t, PetscInt m)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveEnum(pc, t, 2);
   PetscValidLogicalCollectiveInt(pc, m, 3);
   PetscTryMethod(pc, "PCATSILUSetTriSolve_C", (PC, PCATSILUTriSolve, PetscInt), (pc, t, m));
@@ -429,7 +433,7 @@ PetscErrorCode PCATSILUSetTriSolve(PC pc, PCATSILUTriSolve t, PetscInt m)
 PetscErrorCode PCATSILUGetResidualHistory(PC pc, PetscInt *nsweeps, const PetscReal *hist[])
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscUseMethod(pc, "PCATSILUGetResidualHistory_C", (PC, PetscInt *, const PetscReal *[]), (pc, nsweeps, hist));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -463,7 +467,7 @@ PetscErrorCode PCATSILUGetResidualHistory(PC pc, PetscInt *nsweeps, const PetscR
 PetscErrorCode PCATSILUSetBackend(PC pc, PetscGILUBackendType v)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveEnum(pc, v, 2);
   PetscTryMethod(pc, "PCATSILUSetBackend_C", (PC, PetscGILUBackendType), (pc, v));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -488,8 +492,8 @@ PetscErrorCode PCATSILUSetBackend(PC pc, PetscGILUBackendType v)
 PetscErrorCode PCATSILUGetBackend(PC pc, PetscGILUBackendType *v)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscAssertPointer(v, 2);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUAssertPointer(v, 2);
   PetscUseMethod(pc, "PCATSILUGetBackend_C", (PC, PetscGILUBackendType *), (pc, v));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -514,7 +518,7 @@ PetscErrorCode PCATSILUGetBackend(PC pc, PetscGILUBackendType *v)
 PetscErrorCode PCATSILUSetResidualLHS(PC pc, PetscBool v)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveBool(pc, v, 2);
   PetscTryMethod(pc, "PCATSILUSetResidualLHS_C", (PC, PetscBool), (pc, v));
   PetscFunctionReturn(PETSC_SUCCESS);

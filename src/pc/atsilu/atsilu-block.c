@@ -210,8 +210,7 @@ PetscErrorCode ATSBlockFactorsCreate(Mat A, PCATSILUPattern pattern, PetscInt le
       for (PetscInt a = 0; a < bs; a++) {
         PetscReal v = d ? PetscAbsScalar(d[a * bs + a]) : 0;
 
-        if (v == 0 && F->zerorow < 0) F->zerorow = r;
-        F->scale[r * bs + a] = v > 0 ? 1 / PetscSqrtReal(v) : 1;
+        F->scale[r * bs + a] = v > 0 ? 1 / PetscSqrtReal(v) : 1; /* a zero diagonal entry: the block may still be invertible */
       }
     }
     for (PetscInt r = 0; r < n; r++)
@@ -245,7 +244,32 @@ PetscErrorCode ATSBlockFactorsCreate(Mat A, PCATSILUPattern pattern, PetscInt le
       for (PetscInt e = 0; e < b2; e++) F->UtP.a[p * b2 + e] = v ? v[e] : 0;
     }
   }
-  if (BInvertDiagonal(&F->UtP, bs, F->dinv, 1) >= 0 && F->zerorow < 0) F->zerorow = 0;
+  { /* a singular diagonal block A_rr is no singular pivot of block ILU: D_r = A_rr - sum_{k<r} A_rk D_k^{-1} A_kr starts
+       from the starting values instead (in row order: D_k^{-1} is final for k < r), as the scalar factors do; only a
+       block that stays singular is a zero pivot */
+    PetscInt     z = BInvertDiagonal(&F->UtP, bs, F->dinv, 1);
+    PetscScalar *t;
+
+    PetscCall(PetscMalloc1(b2, &t));
+    for (PetscInt r = z; z >= 0 && r < n && F->zerorow < 0; r++) {
+      const PetscInt d = F->UtP.i[r + 1] - 1;
+      PetscScalar   *D = F->UtP.a + d * b2;
+
+      if (d < F->UtP.i[r] || F->UtP.j[d] != r) F->zerorow = r; /* no diagonal block */
+      else if (!GILUBlockInvert(bs, D, F->dinv + r * b2, 0.0)) {
+        for (PetscInt p = F->L.i[r]; p < F->L.i[r + 1]; p++) {
+          const PetscInt     k = F->L.j[p];
+          const PetscScalar *ark = BValue(&F->A, b2, r, k), *akr = k < r ? BValue(&F->A, b2, k, r) : NULL;
+
+          if (!ark || !akr) continue;
+          BMult(bs, ark, F->dinv + k * b2, t);
+          BMultSub(bs, t, akr, D);
+        }
+        if (!GILUBlockInvert(bs, D, F->dinv + r * b2, 0.0)) F->zerorow = r;
+      }
+    }
+    PetscCall(PetscFree(t));
+  }
   for (PetscInt r = 0; r < n; r++) {
     for (PetscInt p = F->L.i[r]; p < F->L.i[r + 1]; p++) {
       PetscInt           j = F->L.j[p];

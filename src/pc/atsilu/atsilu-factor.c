@@ -267,8 +267,7 @@ PetscErrorCode ATSFactorsCreate(Mat A, PCATSILUPattern pattern, PetscInt levels,
 
       for (PetscInt p = F->A.i[r]; p < F->A.i[r + 1]; p++)
         if (F->A.j[p] == r) d = PetscAbsScalar(F->A.a[p]);
-      if (d == 0 && F->zerorow < 0) F->zerorow = r;
-      F->scale[r] = d > 0 ? 1 / PetscSqrtReal(d) : 1;
+      F->scale[r] = d > 0 ? 1 / PetscSqrtReal(d) : 1; /* a zero diagonal entry is not a zero pivot of ILU (ATSFactorsInitialGuess()) */
     }
     F->A.scale = F->scale;
   }
@@ -330,6 +329,9 @@ static PetscErrorCode ATSUpperTransposePattern(const ATSCSR *A, ATSCSR *Ut)
 /*
   The starting factors on the lower (L) and upper (U^T) parts of S: triu = U the upper triangle of A and L the
   lower triangle of A scaled to a unit diagonal (l_ij = a_ij / a_jj), diagonal = U the diagonal of A, L = I.
+  A zero diagonal entry a_rr is no zero pivot of ILU: u_rr = a_rr - sum_{k<r} l_rk u_kr. It starts at that sum over
+  the starting values (l_rk = a_rk / a_kk, u_kr = a_kr), which the sweeps then correct, so they can reach a nonzero
+  pivot instead of dividing by the 0 they started from; only a pivot that stays 0 is one (ATSFactorsExport()).
 */
 PetscErrorCode ATSFactorsInitialGuess(ATSFactors *F, PCATSILUInitialGuess guess)
 {
@@ -367,10 +369,16 @@ PetscErrorCode ATSFactorsInitialGuess(ATSFactors *F, PCATSILUInitialGuess guess)
   for (PetscInt r = 0; r < n; r++) {
     PetscScalar d = ATSCSRValue(&F->A, r, r);
 
-    if (d == 0 && F->zerorow < 0) F->zerorow = r;
+    if (d == 0) /* the first step of u_rr = a_rr - sum_{k<r} l_rk u_kr from the starting values */
+      for (PetscInt p = F->L.i[r]; p < F->L.i[r + 1]; p++) {
+        PetscInt    k   = F->L.j[p];
+        PetscScalar akk = ATSCSRValue(&F->A, k, k);
+
+        if (k < r && akk != 0) d -= ATSCSRValue(&F->A, r, k) / akk * ATSCSRValue(&F->At, r, k);
+      }
     for (PetscInt p = F->Ut.i[r]; p < F->Ut.i[r + 1]; p++) {
       PetscInt i = F->Ut.j[p]; /* entry u_{i r} */
-      F->Ut.a[p] = (guess == PC_ATSILU_INITIAL_GUESS_TRIU || i == r) ? ATSCSRValue(&F->At, r, i) : 0;
+      F->Ut.a[p] = i == r ? d : (guess == PC_ATSILU_INITIAL_GUESS_TRIU ? ATSCSRValue(&F->At, r, i) : 0);
     }
     for (PetscInt p = F->L.i[r]; p < F->L.i[r + 1]; p++) {
       PetscInt    j = F->L.j[p];
@@ -378,8 +386,10 @@ PetscErrorCode ATSFactorsInitialGuess(ATSFactors *F, PCATSILUInitialGuess guess)
 
       if (j == r) F->L.a[p] = 1;
       else if (guess == PC_ATSILU_INITIAL_GUESS_DIAGONAL) F->L.a[p] = 0;
-      else {
-        djj       = ATSCSRValue(&F->A, j, j);
+      else { /* l_rj = a_rj / u_jj with u_jj as started above (row j < r is done; U^T's rows end with their diagonal) */
+        const PetscInt t = F->Ut.i[j + 1] - 1;
+
+        djj       = t >= F->Ut.i[j] && F->Ut.j[t] == j ? F->Ut.a[t] : 0;
         F->L.a[p] = djj != 0 ? ATSCSRValue(&F->A, r, j) / djj : 0;
       }
     }
@@ -387,7 +397,7 @@ PetscErrorCode ATSFactorsInitialGuess(ATSFactors *F, PCATSILUInitialGuess guess)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* all rows of X: returns the first row with a zero pivot, or -1 */
+/* all rows of X: returns the first row whose pivot was zero (the pivot's row, not the row being solved), or -1 */
 PetscInt ATSSolveRows(ATSCSR *X, const PetscScalar *xold, PetscScalar *xnew, const ATSCSR *Y, const ATSCSR *B, const ATSCSR *Rrhs, const ATSCSR *Rlhs, PetscBool skipdiag, PetscInt nthreads)
 {
   PetscInt n = X->n, zr = n;
@@ -396,7 +406,9 @@ PetscInt ATSSolveRows(ATSCSR *X, const PetscScalar *xold, PetscScalar *xnew, con
   #pragma omp parallel for num_threads(nthreads) schedule(static) reduction(min : zr)
 #endif
   for (PetscInt r = 0; r < n; r++) {
-    if (RowSolve(r, X->i, X->j, xold ? xold : xnew, xnew, Y, B, Rrhs, Rlhs, skipdiag) && r < zr) zr = r;
+    PetscInt z = RowSolve(r, X->i, X->j, xold ? xold : xnew, xnew, Y, B, Rrhs, Rlhs, skipdiag);
+
+    if (z && z - 1 < zr) zr = z - 1;
   }
   (void)nthreads;
   return zr < n ? zr : -1;

@@ -50,7 +50,8 @@ ATS_KERNEL PetscScalar ATSCSRValue(const ATSCSR *M, PetscInt r, PetscInt c)
   with Rlhs and no entry of Y, the residual's (USE_RESIDUAL_LHS: Rlhs is R^T for rows of L, R for columns of U). The sum is the
   merge of the row with row j of Y, i.e. the non-contiguous submatrix of the ATS-ILU paper, Fig. 3.1. xold holds the values
   read in the sum: xold = xnew is the ATS solve (the new values of the row), xold != xnew is the Jacobi update of
-  ParILU (previous values); skipdiag keeps the diagonal (ParILU's unit L). Returns 1 on a zero pivot.
+  ParILU (previous values); skipdiag keeps the diagonal (ParILU's unit L). Returns 0, or on a zero (or not finite)
+  pivot y_jj, the row of that pivot plus 1: j + 1.
 */
 ATS_KERNEL PetscInt RowSolve(PetscInt r, const PetscInt *xi, const PetscInt *xj, const PetscScalar *xold, PetscScalar *xnew, const ATSCSR *Y, const ATSCSR *B, const ATSCSR *Rrhs, const ATSCSR *Rlhs, PetscBool skipdiag)
 {
@@ -67,7 +68,7 @@ ATS_KERNEL PetscInt RowSolve(PetscInt r, const PetscInt *xi, const PetscInt *xj,
       while (pr < prend && Rrhs->j[pr] < j) pr++;
       if (pr < prend && Rrhs->j[pr] == j) s = Rrhs->a[pr];
     }
-    if (tend < t || Y->j[tend] != j) return 1;
+    if (tend < t || Y->j[tend] != j) return j + 1;
     if (Rlhs) { /* USE_RESIDUAL_LHS: y_jk, or the residual's entry (j, k) where Y has none */
       PetscInt w = Rlhs->i[j], wend = Rlhs->i[j + 1];
 
@@ -93,7 +94,7 @@ ATS_KERNEL PetscInt RowSolve(PetscInt r, const PetscInt *xi, const PetscInt *xj,
       else t++;
     }
     d = Y->a[tend];
-    if (d == 0.0 || ATSNotFinite(d)) return 1;
+    if (d == 0.0 || ATSNotFinite(d)) return j + 1;
     xnew[p] = s / d;
   }
   return 0;

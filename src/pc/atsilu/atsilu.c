@@ -65,6 +65,8 @@ typedef struct {
   void                *dx, *dy;
   PetscReal      *hist; /* residual after sweep s = 0 (the initial guess), 1, ..., nsweeps */
   PetscInt        nsweeps, nnzA, nnzS, nthreads, zerorow;
+  ATSFailure      failure;   /* where the zero pivot (zerorow) was met */
+  PetscInt        failsweep; /* ATS_FAIL_SWEEP, ATS_FAIL_NONFINITE: in which sweep (-1: on the device, not known) */
   PetscBool       converted, analyzed;
 } PC_ATSILU;
 
@@ -107,8 +109,8 @@ static PetscErrorCode PCATSILUGetLocalAIJ(PC pc, PetscBool allowblock, Mat *Aloc
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
   if (size > 1) {
     PetscCall(PetscObjectBaseTypeCompareAny((PetscObject)A, &isaij, MATMPIAIJ, MATMPIBAIJ, ""));
-    PetscCheck(isaij, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PCATSILU factors the local diagonal block of MPIAIJ or MPIBAIJ matrices, not of type %s: use -mat_type aij (or -dm_mat_type aij), or PCATSILU as the sub-PC of -pc_type bjacobi",
-               ((PetscObject)A)->type_name);
+    PetscCheck(isaij, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PCATSILU factors the local diagonal block of MPIAIJ or MPIBAIJ matrices, not of type %s: use -mat_type aij (or -dm_mat_type aij), or PCATSILU as the sub-PC of -%spc_type bjacobi",
+               ((PetscObject)A)->type_name, GILUPrefix(pc));
     PetscCall(MatGetDiagonalBlock(A, &D));
   }
   PetscCall(PetscObjectBaseTypeCompare((PetscObject)D, MATSEQAIJ, &isaij));
@@ -123,16 +125,95 @@ static PetscErrorCode PCATSILUGetLocalAIJ(PC pc, PetscBool allowblock, Mat *Aloc
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  The first zero pivot of PETSc's ILU(k) of the local block (k = -pc_atsilu_levels, natural ordering, PCILU's zero-pivot
+  tolerance), or -1 if it has none: what the sweeps approach. Only when the sweeps met a zero pivot, to tell it from one
+  of their own (-2: PETSc has no ILU for this matrix type).
+*/
+static PetscErrorCode PCATSILUReferencePivot(PC pc, PetscInt *zrow)
+{
+  PC_ATSILU     *ats = (PC_ATSILU *)pc->data;
+  Mat            A   = pc->pmat, F;
+  IS             rperm, cperm;
+  MatFactorInfo  info;
+  MatFactorError err;
+  PetscMPIInt    size;
+  PetscBool      avail;
+  PetscReal      pivot;
+
+  PetscFunctionBegin;
+  *zrow = -2;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
+  if (size > 1) PetscCall(MatGetDiagonalBlock(pc->pmat, &A));
+  PetscCall(MatGetFactorAvailable(A, MATSOLVERPETSC, MAT_FACTOR_ILU, &avail));
+  if (!avail) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(MatGetFactor(A, MATSOLVERPETSC, MAT_FACTOR_ILU, &F));
+  PetscCall(MatSetErrorIfFailure(A, PETSC_FALSE)); /* a zero pivot is what is looked for (PCSetUp() gave A the PC's flag) */
+  PetscCall(MatGetOrdering(A, MATORDERINGNATURAL, &rperm, &cperm));
+  PetscCall(MatFactorInfoInitialize(&info));
+  info.levels    = (PetscReal)ats->levels;
+  info.fill      = 1.0;
+  info.zeropivot = 100.0 * PETSC_MACHINE_EPSILON;
+  PetscCall(MatILUFactorSymbolic(F, A, rperm, cperm, &info));
+  PetscCall(MatLUFactorNumeric(F, A, &info));
+  PetscCall(MatSetErrorIfFailure(A, pc->erroriffailure));
+  PetscCall(MatFactorGetError(F, &err));
+  *zrow = -1;
+  if (err != MAT_FACTOR_NOERROR) PetscCall(MatFactorGetErrorZeroPivot(F, &pivot, zrow));
+  PetscCall(ISDestroy(&rperm));
+  PetscCall(ISDestroy(&cperm));
+  PetscCall(MatDestroy(&F));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  The factors failed (ats->failure, ats->failsweep): in the local (block) row ats->zerorow the sweeps divided by a zero
+  diagonal entry of L or U, or the final factors have a zero pivot, or the residual is not finite. A zero diagonal
+  entry a_rr is no zero pivot of ILU(k) (u_rr = a_rr - sum_{k<r} l_rk u_kr), which the sweeps only approach: the
+  message says what was zero, A's diagonal entry there, and whether PETSc's ILU(k) of the block has a zero pivot too
+  (then the matrix needs a shift or another preconditioner; else the sweeps met a zero of their own).
+*/
 static PetscErrorCode PCATSILUFailed(PC pc, PetscInt row)
 {
-  PC_ATSILU *ats = (PC_ATSILU *)pc->data;
+  PC_ATSILU  *ats = (PC_ATSILU *)pc->data;
+  const char *pre = GILUPrefix(pc);
+  char        msg[1024], what[256], sweep[64] = "a sweep (on the device)", ref[512];
+  PetscScalar arr = 0;
+  PetscInt    rstart, g, zref;
 
   PetscFunctionBegin;
   ats->zerorow = row;
-  PetscCheck(!pc->erroriffailure, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "Zero pivot in local row %" PetscInt_FMT " of PCATSILU", row);
-  PetscCall(PetscInfo(pc, "Zero pivot in local row %" PetscInt_FMT "\n", row));
+  if (ats->failure == ATS_FAIL_NONFINITE) {
+    if (ats->failsweep >= 0) PetscCall(PetscSNPrintf(sweep, sizeof(sweep), "sweep %" PetscInt_FMT, ats->failsweep));
+    PetscCall(PetscSNPrintf(msg, sizeof(msg), "The factors of PCATSILU are not finite after %s (||A - LU|| is Inf or NaN: the sweeps diverged): fewer sweeps (-%spc_atsilu_sweeps), -%spc_atsilu_jacobi_scaling, or PETSc's ILU (-%spc_type ilu)", sweep, pre, pre, pre));
+  } else {
+    PetscCall(MatGetOwnershipRange(pc->pmat, &rstart, NULL));
+    g = rstart + row * ats->bs; /* the first row of the block (AIJ: bs 1) */
+    PetscCall(MatGetValues(pc->pmat, 1, &g, 1, &g, &arr));
+    if (ats->failsweep == 0) PetscCall(PetscSNPrintf(sweep, sizeof(sweep), "the starting factors"));
+    else if (ats->failsweep > 0) PetscCall(PetscSNPrintf(sweep, sizeof(sweep), "sweep %" PetscInt_FMT, ats->failsweep));
+    if (ats->failure == ATS_FAIL_SWEEP && ats->failsweep == 0) PetscCall(PetscSNPrintf(what, sizeof(what), "the starting factors have a zero (singular) diagonal %s there", ats->bs > 1 ? "block" : "entry"));
+    else if (ats->failure == ATS_FAIL_SWEEP) PetscCall(PetscSNPrintf(what, sizeof(what), "%s divided by a zero diagonal %s of L or U there", sweep, ats->bs > 1 ? "block (singular)" : "entry"));
+    else PetscCall(PetscSNPrintf(what, sizeof(what), "the pivot of the factors after %" PetscInt_FMT " sweeps is zero or not finite", ats->nsweeps));
+    PetscCall(PCATSILUReferencePivot(pc, &zref));
+    if (zref == -1) PetscCall(PetscSNPrintf(ref, sizeof(ref), "PETSc's ILU(%" PetscInt_FMT ") of the block, which the sweeps approach, has no zero pivot: the sweeps met a zero of their own; start from -%spc_atsilu_initial_guess triu, more sweeps (-%spc_atsilu_sweeps), or PETSc's ILU (-%spc_type ilu)", ats->levels, pre, pre, pre));
+    else if (zref >= 0) PetscCall(PetscSNPrintf(ref, sizeof(ref), "PETSc's ILU(%" PetscInt_FMT ") of the block has its first zero pivot in row %" PetscInt_FMT ": the matrix needs a diagonal shift (PETSc's ILU with -%spc_factor_shift_type nonzero) or another preconditioner", ats->levels, zref, pre));
+    else PetscCall(PetscSNPrintf(ref, sizeof(ref), "ILU(0)'s pivot there may not be zero: try PETSc's ILU (-%spc_type ilu)", pre));
+    PetscCall(PetscSNPrintf(msg, sizeof(msg), "Zero pivot in local %srow %" PetscInt_FMT " of PCATSILU: %s (A's diagonal entry there is %g). %s", ats->bs > 1 ? "block " : "", row, what, (double)PetscRealPart(arr), ref));
+  }
+  PetscCheck(!pc->erroriffailure, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "%s", msg);
+  PetscCall(PetscInfo(pc, "%s\n", msg));
   PetscCall(PCSetFailedReason(pc, PC_FACTOR_NUMERIC_ZEROPIVOT));
   PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The sweep s (0: the starting factors or ilut's sweeps before) met a zero pivot, or the residual is not finite */
+static void PCATSILUNoteFailure(PC_ATSILU *ats, PetscInt zerorow, PetscReal res, PetscInt s)
+{
+  if (ats->failure != ATS_FAIL_NONE) return;
+  if (zerorow >= 0) ats->failure = ATS_FAIL_SWEEP;
+  else if (PetscIsInfOrNanReal(res)) ats->failure = ATS_FAIL_NONFINITE;
+  ats->failsweep = s;
 }
 
 static PetscErrorCode PCATSILUOneSweep(PC_ATSILU *ats)
@@ -203,13 +284,16 @@ static PetscErrorCode PCSetUpBlock_ATSILU(PC pc, Mat A)
   PetscCall(PetscMalloc1(ats->sweeps + 1, &ats->hist));
   PetscCall(PetscMalloc2(n * bs, &ats->work, 0, &ats->work2)); /* work2: the Jacobi apply's only */
   if (B->zerorow < 0) PetscCall(ATSBlockFactorsResidual(B, &ats->hist[0]));
+  PCATSILUNoteFailure(ats, B->zerorow, 0, 0);
   for (PetscInt s = 1; s <= ats->sweeps && B->zerorow < 0; s++) {
     PetscCall(PetscLogEventBegin(GILU_ATSILUSweep, pc, A, 0, 0));
     PetscCall(ATSBlockFactorsSweep(B, parilu));
     PetscCall(PetscLogEventEnd(GILU_ATSILUSweep, pc, A, 0, 0));
+    PCATSILUNoteFailure(ats, B->zerorow, 0, s);
     if (B->zerorow >= 0) break;
     PetscCall(ATSBlockFactorsResidual(B, &ats->hist[s]));
     ats->nsweeps = s;
+    PCATSILUNoteFailure(ats, -1, ats->hist[s], s);
     if (PetscIsInfOrNanReal(ats->hist[s]) && B->zerorow < 0) B->zerorow = 0;
     if (ats->tol > 0 && ats->hist[s] <= ats->tol) break;
   }
@@ -218,6 +302,7 @@ static PetscErrorCode PCSetUpBlock_ATSILU(PC pc, Mat A)
     PetscCall(ATSBlockFactorsResidual(B, &ats->hist[ats->nsweeps]));
   }
   if (B->zerorow < 0) PetscCall(ATSBlockFactorsExport(B, &ats->L, &ats->U, &B->zerorow));
+  if (B->zerorow >= 0 && ats->failure == ATS_FAIL_NONE) ats->failure = ATS_FAIL_FACTORS;
   if (B->zerorow < 0) PetscCall(PCATSILUSetUpTriSolves(pc, n, bs));
   ats->zerorow = B->zerorow;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -235,7 +320,7 @@ static PetscErrorCode PCATSILUSetUpBackend(PC pc)
   PetscCall(PetscGILUBackendResolve(PetscObjectComm((PetscObject)pc), want, &ats->device));
   ats->ilutfallback = PETSC_FALSE;
   if (ats->type == PC_ATSILU_ILUT && ats->device != PETSCGILU_BACKEND_HOST) {
-    PetscCheck(!ats->backendset, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_atsilu_backend %s runs the fixed-pattern sweeps only: use -pc_atsilu_type ilu, or -pc_atsilu_backend host for ilut", PetscGILUBackendTypes[ats->device]);
+    PetscCheck(!ats->backendset, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-%spc_atsilu_backend %s runs the fixed-pattern sweeps only: use -%spc_atsilu_type ilu, or -%spc_atsilu_backend host for ilut", GILUPrefix(pc), PetscGILUBackendTypes[ats->device], GILUPrefix(pc), GILUPrefix(pc));
     ats->device       = PETSCGILU_BACKEND_HOST;
     ats->ilutfallback = PETSC_TRUE;
   }
@@ -252,17 +337,19 @@ static PetscErrorCode PCSetUp_ATSILU(PC pc)
   PetscBool   block;
 
   PetscFunctionBegin;
+  PetscCall(GILUMatCheckSquare(pc->pmat));
   if (ats->algorithm == PC_ATSILU_ALGORITHM_ATS) PetscCall(PetscGILUCitationsRegister(GILU_CITE_ATSILU)); /* ParILU is Chow and Patel's */
   PetscCall(PCATSILUSetUpBackend(pc));
   PetscCall(PCATSILUGetLocalAIJ(pc, (PetscBool)(ats->type == PC_ATSILU_ILU && ats->device == PETSCGILU_BACKEND_HOST && ats->trisolve == PC_ATSILU_TRISOLVE_EXACT), &A, &conv, &block));
   ats->converted = (PetscBool)(conv != NULL);
   PetscCall(PCReset_ATSILU(pc));
-  ats->zerorow = -1;
-  ats->bs      = 1;
+  ats->zerorow   = -1;
+  ats->failure   = ATS_FAIL_NONE;
+  ats->failsweep = -1;
+  ats->bs        = 1;
   ats->block   = block;
   PetscCall(PetscLogEventBegin(GILU_ATSILUSetUp, pc, A, 0, 0));
-  if (ats->threads > 0) ats->nthreads = ats->threads;
-  else PetscCall(GILUGetNumThreads(&ats->nthreads));
+  PetscCall(GILUClampThreads(ats->threads, &ats->nthreads)); /* the rule of every component: at most GILUGetMaxThreads() */
   if (block) {
     PetscCall(PCSetUpBlock_ATSILU(pc, A));
     PetscCall(PetscLogEventEnd(GILU_ATSILUSetUp, pc, A, 0, 0));
@@ -294,6 +381,7 @@ static PetscErrorCode PCSetUp_ATSILU(PC pc)
     PetscCall(ATSFactorsInitialGuess(F, ats->guess));
     PetscCall(ATSFactorsResidual(F, &ats->hist[0]));
   }
+  PCATSILUNoteFailure(ats, F->zerorow, 0, 0);
   if (ats->type == PC_ATSILU_ILU) { /* the fixed-pattern sweeps never read the starting pattern again: L and U^T hold it */
     PetscCall(ATSCSRReset(&F->S));
     PetscCall(ATSCSRReset(&F->St));
@@ -302,15 +390,20 @@ static PetscErrorCode PCSetUp_ATSILU(PC pc)
     for (PetscInt s = 0; s < ats->before && F->zerorow < 0; s++) {
       if (ats->algorithm == PC_ATSILU_ALGORITHM_ATS) PetscCall(ATSFactorsSweep(F));
       else PetscCall(ParILUSweep(F));
+      PCATSILUNoteFailure(ats, F->zerorow, 0, 0);
     }
   }
-  if (ats->device != PETSCGILU_BACKEND_HOST && F->zerorow < 0) PetscCall(PCATSILUSweepsDevice(pc, A));
+  if (ats->device != PETSCGILU_BACKEND_HOST && F->zerorow < 0) {
+    PetscCall(PCATSILUSweepsDevice(pc, A));
+    PCATSILUNoteFailure(ats, F->zerorow, ats->hist[ats->nsweeps], -1); /* (the device's sweeps do not say which met it) */
+  }
   for (PetscInt s = 1; s <= ats->sweeps && F->zerorow < 0 && ats->device == PETSCGILU_BACKEND_HOST; s++) {
     PetscCall(PetscLogEventBegin(GILU_ATSILUSweep, pc, A, 0, 0));
     PetscCall(PCATSILUOneSweep(ats));
     PetscCall(PetscLogEventEnd(GILU_ATSILUSweep, pc, A, 0, 0));
     PetscCall(ATSFactorsResidual(F, &ats->hist[s]));
     ats->nsweeps = s;
+    PCATSILUNoteFailure(ats, F->zerorow, ats->hist[s], s);
     if (PetscIsInfOrNanReal(ats->hist[s]) && F->zerorow < 0) F->zerorow = 0;
     if (ats->tol > 0 && ats->hist[s] <= ats->tol) break;
   }
@@ -332,6 +425,7 @@ static PetscErrorCode PCSetUp_ATSILU(PC pc)
     PetscCall(ATSFactorsExport(F, &ats->L, &ats->U));
     for (PetscInt r = 0; r < n && F->zerorow < 0; r++)
       if (ats->U.a[ats->U.i[r]] == 0.0 || PetscIsInfOrNanScalar(ats->U.a[ats->U.i[r]])) F->zerorow = r;
+    if (F->zerorow >= 0) ats->failure = ATS_FAIL_FACTORS;
   }
   PetscCall(ATSFactorsReset(F));
   PetscCall(PetscMalloc2(n, &ats->work, ats->trisolve == PC_ATSILU_TRISOLVE_JACOBI ? n : 0, &ats->work2)); /* work2: the Jacobi apply's only */
@@ -538,7 +632,7 @@ static PetscErrorCode PCView_ATSILU(PC pc, PetscViewer viewer)
   }
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
   if (size > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "  block Jacobi across %d MPI processes: each factors its local diagonal block; process 0 shown\n", size));
-  if (ats->converted) PetscCall(PetscViewerASCIIPrintf(viewer, "  the BAIJ matrix was converted to AIJ: point (not block) factors (block factors: -pc_atsilu_type ilu, host sweeps, exact solves)\n"));
+  if (ats->converted) PetscCall(PetscViewerASCIIPrintf(viewer, "  the BAIJ matrix was converted to AIJ: point (not block) factors (block factors: -%spc_atsilu_type ilu, host sweeps, exact solves)\n", GILUPrefix(pc)));
   if (ats->block) PetscCall(PetscViewerASCIIPrintf(viewer, "  BAIJ block factors, block size %" PetscInt_FMT "; counts below in blocks\n", ats->bs));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  rows %" PetscInt_FMT ", nnz(A) %" PetscInt_FMT ", starting pattern nnz(S) %" PetscInt_FMT "\n", ats->block ? ats->B.n : ats->F.n, ats->nnzA, ats->nnzS));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  sweeps done %" PetscInt_FMT "; ||A - LU||_F / ||A||_F on the pattern after each (0: initial guess):\n", ats->nsweeps));
@@ -554,7 +648,7 @@ static PetscErrorCode PCView_ATSILU(PC pc, PetscViewer viewer)
       PetscCall(GILUTriGetLevels(ats->trl, &nl, &maxl));
       PetscCall(GILUTriGetLevels(ats->tru, &nu, &maxl));
       PetscCall(GILUTriGetBackend(ats->trl, &tb));
-      PetscCall(PetscViewerASCIIPrintf(viewer, "  levels of the exact triangular solves: L %" PetscInt_FMT ", U %" PetscInt_FMT "; the engine's back-end %s (-mat_gilu_trisolve_backend)\n", nl, nu, PetscGILUBackendTypes[tb]));
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  levels of the exact triangular solves: L %" PetscInt_FMT ", U %" PetscInt_FMT "; the engine's back-end %s (-%smat_gilu_trisolve_backend)\n", nl, nu, PetscGILUBackendTypes[tb], GILUPrefix(pc)));
     }
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -651,20 +745,20 @@ static PetscErrorCode PCDestroy_ATSILU(PC pc)
   }
 ATSILU_SETTER(Type, PCATSILUType, type, )
 ATSILU_SETTER(Algorithm, PCATSILUAlgorithm, algorithm, )
-ATSILU_SETTER(Levels, PetscInt, levels, PetscCheck(v >= 0 && v <= 8, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_atsilu_levels %" PetscInt_FMT ": must be in 0..8", v))
+ATSILU_SETTER(Levels, PetscInt, levels, PetscCheck(v >= 0 && v <= 8, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-%spc_atsilu_levels %" PetscInt_FMT ": must be in 0..8", GILUPrefix(pc), v))
 ATSILU_SETTER(Pattern, PCATSILUPattern, pattern, )
-ATSILU_SETTER(Sweeps, PetscInt, sweeps, PetscCheck(v >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_atsilu_sweeps %" PetscInt_FMT ": must be nonnegative", v))
-ATSILU_SETTER(Tol, PetscReal, tol, PetscCheck(v >= 0 && v < PETSC_INFINITY, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_atsilu_tol %g: must be finite and nonnegative", (double)v))
-ATSILU_SETTER(Fill, PetscReal, fill, PetscCheck(v >= 1 && v < PETSC_INFINITY, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_atsilu_fill %g: must be finite and at least 1 (entries of L and U relative to those of A)", (double)v))
-ATSILU_SETTER(Threads, PetscInt, threads, PetscCheck(v >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_atsilu_threads %" PetscInt_FMT ": must be 0 (OpenMP's) or positive", v))
+ATSILU_SETTER(Sweeps, PetscInt, sweeps, PetscCheck(v >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-%spc_atsilu_sweeps %" PetscInt_FMT ": must be nonnegative", GILUPrefix(pc), v))
+ATSILU_SETTER(Tol, PetscReal, tol, PetscCheck(v >= 0 && v < PETSC_INFINITY, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-%spc_atsilu_tol %g: must be finite and nonnegative", GILUPrefix(pc), (double)v))
+ATSILU_SETTER(Fill, PetscReal, fill, PetscCheck(v >= 1 && v < PETSC_INFINITY, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-%spc_atsilu_fill %g: must be finite and at least 1 (entries of L and U relative to those of A)", GILUPrefix(pc), (double)v))
+ATSILU_SETTER(Threads, PetscInt, threads, PetscCheck(v >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-%spc_atsilu_threads %" PetscInt_FMT ": must be 0 (OpenMP's) or positive", GILUPrefix(pc), v))
 ATSILU_SETTER(JacobiScaling, PetscBool, scaling, )
 ATSILU_SETTER(InitialGuess, PCATSILUInitialGuess, guess, )
 ATSILU_SETTER(UseNew, PetscBool, usenew, )
 ATSILU_SETTER(UpdateResidual, PetscBool, updateresidual, )
 ATSILU_SETTER(ResidualRHS, PetscBool, residualrhs, )
 ATSILU_SETTER(ResidualLHS, PetscBool, residuallhs, )
-ATSILU_SETTER(SweepsBefore, PetscInt, before, PetscCheck(v >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_atsilu_sweeps_before %" PetscInt_FMT ": must be nonnegative", v))
-ATSILU_SETTER(SweepsAfter, PetscInt, after, PetscCheck(v >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_atsilu_sweeps_after %" PetscInt_FMT ": must be nonnegative", v))
+ATSILU_SETTER(SweepsBefore, PetscInt, before, PetscCheck(v >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-%spc_atsilu_sweeps_before %" PetscInt_FMT ": must be nonnegative", GILUPrefix(pc), v))
+ATSILU_SETTER(SweepsAfter, PetscInt, after, PetscCheck(v >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-%spc_atsilu_sweeps_after %" PetscInt_FMT ": must be nonnegative", GILUPrefix(pc), v))
 
 static PetscErrorCode PCATSILUSetBackend_ATSILU(PC pc, PetscGILUBackendType v)
 {
@@ -693,7 +787,7 @@ static PetscErrorCode PCATSILUSetTriSolve_ATSILU(PC pc, PCATSILUTriSolve t, Pets
   PC_ATSILU *ats = (PC_ATSILU *)pc->data;
 
   PetscFunctionBegin;
-  PetscCheck(m >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_atsilu_trisolve_sweeps %" PetscInt_FMT ": must be nonnegative", m);
+  PetscCheck(m >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-%spc_atsilu_trisolve_sweeps %" PetscInt_FMT ": must be nonnegative", GILUPrefix(pc), m);
   if (ats->trisolve != t || ats->trisweeps != m) pc->setupcalled = 0;
   ats->trisolve  = t;
   ats->trisweeps = m;
@@ -725,7 +819,7 @@ static PetscErrorCode PCATSILUGetResidualHistory_ATSILU(PC pc, PetscInt *nsweeps
 .  -pc_atsilu_sweeps <n> - most sweeps, update cycles for ilut (default 5)
 .  -pc_atsilu_tol <t> - stop once ||A - LU||_F / ||A||_F on the pattern is at most t (default 0: run all sweeps)
 .  -pc_atsilu_fill <f> - ilut: at most f times the entries of tril(A) in L and of triu(A) in U (default 2)
-.  -pc_atsilu_threads <n> - host threads (default 0: OMP_NUM_THREADS if set, else the cores divided among the MPI processes of the node)
+.  -pc_atsilu_threads <n> - host threads (default 0: OMP_NUM_THREADS if set, else the cores divided among the MPI processes of the node; at most 4 per core and OpenMP's thread limit)
 .  -pc_atsilu_trisolve <exact,jacobi> - apply with the triangular-solve engine or with Jacobi sweeps
 .  -pc_atsilu_trisolve_sweeps <m> - Jacobi sweeps per factor (default 3)
 .  -pc_atsilu_jacobi_scaling <bool> - sweep on D^{-1/2} A D^{-1/2} (default true)
@@ -746,6 +840,16 @@ static PetscErrorCode PCATSILUGetResidualHistory_ATSILU(PC pc, PetscInt *nsweeps
    -pc_atsilu_trisolve exact are those of the engine (-mat_gilu_trisolve with the PC's prefix chooses its algorithm).
    ParILU runs in Jacobi order (every entry from the previous sweep), the deterministic form of Chow and Patel's
    method; the asynchronous form is not offered.
+
+   Zero pivots: a zero diagonal entry a_rr of the matrix is not a zero pivot of ILU, whose pivot is
+   u_rr = a_rr - sum_{k<r} l_rk u_kr: the starting factors take that sum over their own values for u_rr (a singular
+   diagonal block: D_r = A_rr - sum_{k<r} A_rk D_k^{-1} A_kr), and the sweeps then approach ILU(k)'s pivot, as they do
+   every entry. Only a pivot that the sweeps divide by while it is zero, or that is zero in the final factors, fails
+   the PC (`PC_FACTOR_NUMERIC_ZEROPIVOT`, KSP's `KSP_DIVERGED_PC_FAILED`); the message (an error with
+   -ksp_error_if_not_converged, else -info) names the row, what was zero there and A's diagonal entry, and tells whether
+   PETSc's ILU(k) of the block has a zero pivot too (then the matrix needs a shift or another preconditioner) or not
+   (then the sweeps met a zero of their own: another starting guess, more sweeps, or PETSc's ILU). A residual that is
+   not finite fails it the same way, with its own message.
 
    Memory: the fixed-pattern sweeps read the matrix in place and store L, U^T, A^T's values on U^T's pattern and the
    Jacobi scaling; the applied factors are made in that storage, and the engine adds its solve plans. ilut also

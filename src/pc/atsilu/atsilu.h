@@ -16,6 +16,15 @@
 #include <petscgilu/private/backend.h>
 #include <petscgiluconf.h>
 
+/* how the factors of a setup failed: a zero pivot met by a sweep (a divisor of RowSolve, not necessarily ILU(0)'s pivot),
+   a zero pivot of the final factors, or a residual that is not finite */
+typedef enum {
+  ATS_FAIL_NONE,
+  ATS_FAIL_SWEEP,
+  ATS_FAIL_FACTORS,
+  ATS_FAIL_NONFINITE
+} ATSFailure;
+
 /* a square CSR matrix: n rows, i[n+1], j[i[n]] sorted ascending per row, a[i[n]]; with scale, entry (r, c) is
    a[p] * (scale[r] * scale[c]) (the matrix's own values, Jacobi-scaled where they are read). borrowed: i, j, a (and
    scale) belong to someone else (the user's matrix, or another ATSCSR's pattern) and ATSCSRReset() does not free them */

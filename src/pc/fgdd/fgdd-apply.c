@@ -19,7 +19,7 @@
 #include "fgdd.h"
 #if defined(_OPENMP)
   #include <omp.h>
-  #define FGDD_NTHREADS(f) ((f)->nthreads > 0 ? (int)(f)->nthreads : omp_get_max_threads())
+  #define FGDD_NTHREADS(f) ((int)PetscMax((f)->nthreads, 1)) /* set by the PC (GILUClampThreads()) */
 #endif
 
 /* c -= a b (bs x bs times bs) */

@@ -102,14 +102,14 @@ static PetscErrorCode PCFGDDPartition(PC pc, Mat A, Mat Alocal)
   nb = m / bs;
   PetscCall(PCFGDDFindDMDA(pc, A, m, &da));
   fg->used = fg->partset ? fg->partitioner : (da ? PC_FGDD_PARTITIONER_GEOMETRIC : PC_FGDD_PARTITIONER_GRAPH);
-  PetscCheck(fg->used != PC_FGDD_PARTITIONER_GEOMETRIC || da, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONGSTATE, "PCFGDD's geometric partitioner needs the DMDA of the matrix (KSPSetDM(), PCSetDM() or a matrix from DMCreateMatrix()): use -pc_fgdd_partitioner graph for a general matrix");
+  PetscCheck(fg->used != PC_FGDD_PARTITIONER_GEOMETRIC || da, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONGSTATE, "PCFGDD's geometric partitioner needs the DMDA of the matrix (KSPSetDM(), PCSetDM() or a matrix from DMCreateMatrix()): use -%spc_fgdd_partitioner graph for a general matrix", GILUPrefix(pc));
   PetscCall(PetscMalloc1(nb, &labels));
   if (fg->used == PC_FGDD_PARTITIONER_GEOMETRIC) {
     PetscInt dim;
 
     PetscCall(DMDAGetInfo(da, &dim, NULL, NULL, NULL, NULL, NULL, NULL, &fg->dof, NULL, NULL, NULL, NULL, NULL));
     PetscCall(DMDAGetCorners(da, NULL, NULL, NULL, &fg->grid[0], &fg->grid[1], &fg->grid[2]));
-    PetscCheck(fg->dof % bs == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "PCFGDD: the BAIJ block size %" PetscInt_FMT " does not divide the DMDA's %" PetscInt_FMT " unknowns per grid point: use -pc_fgdd_partitioner graph", bs, fg->dof);
+    PetscCheck(fg->dof % bs == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "PCFGDD: the BAIJ block size %" PetscInt_FMT " does not divide the DMDA's %" PetscInt_FMT " unknowns per grid point: use -%spc_fgdd_partitioner graph", bs, fg->dof, GILUPrefix(pc));
     if (fg->box[0] > 0) {
       for (PetscInt d = 0; d < 3; d++) fg->ubox[d] = PetscMin(d < dim ? fg->box[d] : 1, fg->grid[d]);
     } else { /* a cube (square) of about subrows / dof points */
@@ -169,6 +169,7 @@ static PetscErrorCode PCSetUp_FGDD(PC pc)
   PetscObjectState state;
 
   PetscFunctionBegin;
+  PetscCall(GILUMatCheckSquare(A));
   PetscCall(PetscGILUCitationsRegister(GILU_CITE_FGDD));
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
   if (size > 1) PetscCall(MatGetDiagonalBlock(A, &Alocal));
@@ -184,8 +185,7 @@ static PetscErrorCode PCSetUp_FGDD(PC pc)
     PetscCall(PetscLogEventEnd(GILU_FGDDPartition, pc, A, 0, 0));
   }
   PetscCall(PetscLogEventBegin(GILU_FGDDFactor, pc, A, 0, 0));
-  if (fg->threads > 0) fg->f.nthreads = fg->threads;
-  else PetscCall(GILUGetNumThreads(&fg->f.nthreads));
+  PetscCall(GILUClampThreads(fg->threads, &fg->f.nthreads)); /* the rule of every component: at most GILUGetMaxThreads() */
   PetscCall(FGDDExtract(Alocal, &fg->f));
   PetscCall(FGDDFactor(&fg->f, fg->zeropivot));
   PetscCall(PetscLogEventEnd(GILU_FGDDFactor, pc, A, 0, 0));
@@ -219,8 +219,7 @@ static PetscErrorCode PCApply_FGDD(PC pc, Vec x, Vec y)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscLogEventBegin(GILU_FGDDApply, 0, x, y, 0));
-  if (fg->threads > 0) fg->f.nthreads = fg->threads;
-  else PetscCall(GILUGetNumThreads(&fg->f.nthreads));
+  PetscCall(GILUClampThreads(fg->threads, &fg->f.nthreads)); /* the rule of every component: at most GILUGetMaxThreads() */
   if (fg->ran == PETSCGILU_BACKEND_HOST) {
     PetscCall(VecGetArrayRead(x, &xa));
     PetscCall(VecGetArrayWrite(y, &ya));
@@ -257,7 +256,7 @@ static PetscErrorCode PCApplyTranspose_FGDD(PC pc, Vec x, Vec y)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscLogEventBegin(GILU_FGDDApply, 0, x, y, 0));
-  fg->f.nthreads = fg->threads;
+  PetscCall(GILUClampThreads(fg->threads, &fg->f.nthreads));
   fg->transposed = PETSC_TRUE;
   PetscCall(VecGetArrayRead(x, &xa));
   PetscCall(VecGetArrayWrite(y, &ya));
@@ -367,7 +366,7 @@ static PetscErrorCode PCFGDDSetSubdomainRows_FGDD(PC pc, PetscInt rows)
   PC_FGDD *fg = (PC_FGDD *)pc->data;
 
   PetscFunctionBegin;
-  PetscCheck(rows > 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_fgdd_subdomain_rows %" PetscInt_FMT ": must be positive", rows);
+  PetscCheck(rows > 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-%spc_fgdd_subdomain_rows %" PetscInt_FMT ": must be positive", GILUPrefix(pc), rows);
   if (fg->subrows != rows) fg->analyzed = PETSC_FALSE;
   fg->subrows = rows;
   fg->box[0]  = 0; /* the box is derived from the rows */
@@ -379,7 +378,7 @@ static PetscErrorCode PCFGDDSetSubdomainBox_FGDD(PC pc, const PetscInt box[])
   PC_FGDD *fg = (PC_FGDD *)pc->data;
 
   PetscFunctionBegin;
-  for (PetscInt d = 0; d < 3; d++) PetscCheck(box[d] > 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_fgdd_subdomain_box %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ": the sizes nx,ny,nz must be positive", box[0], box[1], box[2]);
+  for (PetscInt d = 0; d < 3; d++) PetscCheck(box[d] > 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-%spc_fgdd_subdomain_box %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ": the sizes nx,ny,nz must be positive", GILUPrefix(pc), box[0], box[1], box[2]);
   for (PetscInt d = 0; d < 3; d++) fg->box[d] = box[d];
   fg->analyzed = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -438,7 +437,7 @@ static PetscErrorCode PCFGDDGetBackend_FGDD(PC pc, PetscGILUBackendType *backend
 static PetscErrorCode PCFGDDSetThreads_FGDD(PC pc, PetscInt threads)
 {
   PetscFunctionBegin;
-  PetscCheck(threads >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_fgdd_threads %" PetscInt_FMT ": must be 0 (OMP_NUM_THREADS) or positive", threads);
+  PetscCheck(threads >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-%spc_fgdd_threads %" PetscInt_FMT ": must be 0 (OMP_NUM_THREADS) or positive", GILUPrefix(pc), threads);
   ((PC_FGDD *)pc->data)->threads = threads;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -446,7 +445,7 @@ static PetscErrorCode PCFGDDSetThreads_FGDD(PC pc, PetscInt threads)
 static PetscErrorCode PCFGDDSetZeroPivot_FGDD(PC pc, PetscReal zeropivot)
 {
   PetscFunctionBegin;
-  PetscCheck(zeropivot >= 0 && zeropivot < PETSC_INFINITY, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_fgdd_zeropivot %g: must be finite and nonnegative", (double)zeropivot);
+  PetscCheck(zeropivot >= 0 && zeropivot < PETSC_INFINITY, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-%spc_fgdd_zeropivot %g: must be finite and nonnegative", GILUPrefix(pc), (double)zeropivot);
   ((PC_FGDD *)pc->data)->zeropivot = zeropivot;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -501,7 +500,7 @@ static PetscErrorCode PCDestroy_FGDD(PC pc)
 PetscErrorCode PCFGDDSetSubdomainRows(PC pc, PetscInt rows)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscTryMethod(pc, "PCFGDDSetSubdomainRows_C", (PC, PetscInt), (pc, rows));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -528,7 +527,8 @@ PetscErrorCode PCFGDDSetSubdomainRows(PC pc, PetscInt rows)
 PetscErrorCode PCFGDDSetSubdomainBox(PC pc, const PetscInt box[])
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUAssertPointer(box, 2);
   PetscTryMethod(pc, "PCFGDDSetSubdomainBox_C", (PC, const PetscInt[]), (pc, box));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -554,7 +554,7 @@ PetscErrorCode PCFGDDSetSubdomainBox(PC pc, const PetscInt box[])
 PetscErrorCode PCFGDDSetPartitioner(PC pc, PCFGDDPartitioner part)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscTryMethod(pc, "PCFGDDSetPartitioner_C", (PC, PCFGDDPartitioner), (pc, part));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -585,7 +585,7 @@ PetscErrorCode PCFGDDSetPartitioner(PC pc, PCFGDDPartitioner part)
 PetscErrorCode PCFGDDSetApplyType(PC pc, PCFGDDApplyType apply)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscTryMethod(pc, "PCFGDDSetApplyType_C", (PC, PCFGDDApplyType), (pc, apply));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -609,7 +609,7 @@ PetscErrorCode PCFGDDSetApplyType(PC pc, PCFGDDApplyType apply)
 PetscErrorCode PCFGDDSetFused(PC pc, PetscBool fused)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscTryMethod(pc, "PCFGDDSetFused_C", (PC, PetscBool), (pc, fused));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -644,7 +644,7 @@ PetscErrorCode PCFGDDSetFused(PC pc, PetscBool fused)
 PetscErrorCode PCFGDDSetBackend(PC pc, PetscGILUBackendType backend)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveEnum(pc, backend, 2);
   PetscTryMethod(pc, "PCFGDDSetBackend_C", (PC, PetscGILUBackendType), (pc, backend));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -669,8 +669,8 @@ PetscErrorCode PCFGDDSetBackend(PC pc, PetscGILUBackendType backend)
 PetscErrorCode PCFGDDGetBackend(PC pc, PetscGILUBackendType *backend)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
-  PetscAssertPointer(backend, 2);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUAssertPointer(backend, 2);
   PetscUseMethod(pc, "PCFGDDGetBackend_C", (PC, PetscGILUBackendType *), (pc, backend));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -683,6 +683,7 @@ PetscErrorCode PCFGDDGetBackend(PC pc, PetscGILUBackendType *backend)
   Input Parameters:
 + pc      - the preconditioner
 - threads - the number of threads, 0 (the default) for OMP_NUM_THREADS if set, else the cores divided among the MPI processes of the node
+            (at most 4 per core and OpenMP's thread limit: a larger count is clamped)
 
   Options Database Key:
 . -pc_fgdd_threads <n> - the threads
@@ -697,7 +698,7 @@ PetscErrorCode PCFGDDGetBackend(PC pc, PetscGILUBackendType *backend)
 PetscErrorCode PCFGDDSetThreads(PC pc, PetscInt threads)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscTryMethod(pc, "PCFGDDSetThreads_C", (PC, PetscInt), (pc, threads));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -724,7 +725,7 @@ PetscErrorCode PCFGDDSetThreads(PC pc, PetscInt threads)
 PetscErrorCode PCFGDDSetZeroPivot(PC pc, PetscReal zeropivot)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveReal(pc, zeropivot, 2);
   PetscTryMethod(pc, "PCFGDDSetZeroPivot_C", (PC, PetscReal), (pc, zeropivot));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -753,7 +754,7 @@ PetscErrorCode PCFGDDSetZeroPivot(PC pc, PetscReal zeropivot)
 PetscErrorCode PCFGDDGetSubdomains(PC pc, PetscInt *n, const PetscInt *rows[], IS *perm)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscUseMethod(pc, "PCFGDDGetSubdomains_C", (PC, PetscInt *, const PetscInt *[], IS *), (pc, n, rows, perm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -773,7 +774,7 @@ PetscErrorCode PCFGDDGetSubdomains(PC pc, PetscInt *n, const PetscInt *rows[], I
 .  -pc_fgdd_apply <vertex,syncfree,edge>        - the triangular-solve variant
 .  -pc_fgdd_fused <true>                        - fused L-D-U per subdomain
 .  -pc_fgdd_backend <auto,host,cuda,cudaemu>    - where the apply runs (default: -gilu_backend, whose default is auto)
-.  -pc_fgdd_threads <n>                         - host threads (default 0: OMP_NUM_THREADS if set, else the cores / the MPI processes of the node)
+.  -pc_fgdd_threads <n>                         - host threads (default 0: OMP_NUM_THREADS if set, else the cores / the MPI processes of the node; at most 4 per core)
 -  -pc_fgdd_zeropivot <tol>                     - pivots at most tol in absolute value are zero (default 100 PETSC_MACHINE_EPSILON, as PCILU)
 
    Notes:

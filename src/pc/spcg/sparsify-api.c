@@ -3,7 +3,7 @@
 */
 #include <petsc/private/pcimpl.h>
 #include <petscgilu.h>
-#include <petscgilu/private/compat.h>
+#include <petscgilu/private/giluimpl.h>
 
 /*@
   PCSparsifySetRatios - Sets the candidate sparsification ratios of Algorithm 2, tried in the order given
@@ -29,7 +29,8 @@
 PetscErrorCode PCSparsifySetRatios(PC pc, PetscInt n, const PetscReal ratios[])
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUAssertPointer(ratios, 3);
   PetscTryMethod(pc, "PCSparsifySetRatios_C", (PC, PetscInt, const PetscReal[]), (pc, n, ratios));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -53,7 +54,7 @@ PetscErrorCode PCSparsifySetRatios(PC pc, PetscInt n, const PetscReal ratios[])
 PetscErrorCode PCSparsifyGetRatios(PC pc, PetscInt *n, const PetscReal *ratios[])
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscUseMethod(pc, "PCSparsifyGetRatios_C", (PC, PetscInt *, const PetscReal *[]), (pc, n, ratios));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -77,7 +78,7 @@ PetscErrorCode PCSparsifyGetRatios(PC pc, PetscInt *n, const PetscReal *ratios[]
 PetscErrorCode PCSparsifySetRatio(PC pc, PetscReal ratio)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveReal(pc, ratio, 2);
   PetscTryMethod(pc, "PCSparsifySetRatio_C", (PC, PetscReal), (pc, ratio));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -101,7 +102,8 @@ PetscErrorCode PCSparsifySetRatio(PC pc, PetscReal ratio)
 PetscErrorCode PCSparsifyGetRatio(PC pc, PetscReal *ratio)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUAssertPointer(ratio, 2);
   PetscUseMethod(pc, "PCSparsifyGetRatio_C", (PC, PetscReal *), (pc, ratio));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -125,7 +127,7 @@ PetscErrorCode PCSparsifyGetRatio(PC pc, PetscReal *ratio)
 PetscErrorCode PCSparsifySetTau(PC pc, PetscReal tau)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveReal(pc, tau, 2);
   PetscTryMethod(pc, "PCSparsifySetTau_C", (PC, PetscReal), (pc, tau));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -149,7 +151,8 @@ PetscErrorCode PCSparsifySetTau(PC pc, PetscReal tau)
 PetscErrorCode PCSparsifyGetTau(PC pc, PetscReal *tau)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUAssertPointer(tau, 2);
   PetscUseMethod(pc, "PCSparsifyGetTau_C", (PC, PetscReal *), (pc, tau));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -173,7 +176,7 @@ PetscErrorCode PCSparsifyGetTau(PC pc, PetscReal *tau)
 PetscErrorCode PCSparsifySetOmega(PC pc, PetscReal omega)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveReal(pc, omega, 2);
   PetscTryMethod(pc, "PCSparsifySetOmega_C", (PC, PetscReal), (pc, omega));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -197,7 +200,8 @@ PetscErrorCode PCSparsifySetOmega(PC pc, PetscReal omega)
 PetscErrorCode PCSparsifyGetOmega(PC pc, PetscReal *omega)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUAssertPointer(omega, 2);
   PetscUseMethod(pc, "PCSparsifyGetOmega_C", (PC, PetscReal *), (pc, omega));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -221,7 +225,7 @@ PetscErrorCode PCSparsifyGetOmega(PC pc, PetscReal *omega)
 PetscErrorCode PCSparsifySetSymmetric(PC pc, PetscBool sym)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveBool(pc, sym, 2);
   PetscTryMethod(pc, "PCSparsifySetSymmetric_C", (PC, PetscBool), (pc, sym));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -245,7 +249,8 @@ PetscErrorCode PCSparsifySetSymmetric(PC pc, PetscBool sym)
 PetscErrorCode PCSparsifyGetSymmetric(PC pc, PetscBool *sym)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUAssertPointer(sym, 2);
   PetscUseMethod(pc, "PCSparsifyGetSymmetric_C", (PC, PetscBool *), (pc, sym));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -268,7 +273,8 @@ PetscErrorCode PCSparsifyGetSymmetric(PC pc, PetscBool *sym)
 PetscErrorCode PCSparsifyGetSubPC(PC pc, PC *sub)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUAssertPointer(sub, 2);
   PetscUseMethod(pc, "PCSparsifyGetSubPC_C", (PC, PC *), (pc, sub));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -291,7 +297,8 @@ PetscErrorCode PCSparsifyGetSubPC(PC pc, PC *sub)
 PetscErrorCode PCSparsifyGetSparsifiedMatrix(PC pc, Mat *Ahat)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUAssertPointer(Ahat, 2);
   PetscUseMethod(pc, "PCSparsifyGetSparsifiedMatrix_C", (PC, Mat *), (pc, Ahat));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -315,7 +322,7 @@ PetscErrorCode PCSparsifyGetSparsifiedMatrix(PC pc, Mat *Ahat)
 PetscErrorCode PCSparsifyGetWavefronts(PC pc, PetscInt *wA, PetscInt *wAhat)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscUseMethod(pc, "PCSparsifyGetWavefronts_C", (PC, PetscInt *, PetscInt *), (pc, wA, wAhat));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

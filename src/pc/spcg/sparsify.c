@@ -9,6 +9,7 @@
 #include <petscgilu.h>
 #include <petscgilu/private/giluimpl.h>
 #include <petscgilu/private/citations.h>
+#include <petscgilu/private/stencil.h>
 #include "sparsify.h"
 
 #define PC_SPARSIFY_MAX_RATIOS 16
@@ -270,17 +271,12 @@ static PetscErrorCode PCSetUp_Sparsify(PC pc)
 
   PetscFunctionBegin;
   PetscCall(PetscGILUCitationsRegister(GILU_CITE_SPCG));
-  {
-    PetscInt m, nc;
-
-    PetscCall(MatGetLocalSize(pc->pmat, &m, &nc));
-    PetscCheck(m == nc, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCSPARSIFY needs a square local diagonal block (local rows %" PetscInt_FMT ", local columns %" PetscInt_FMT "): give the matrix the same row and column layout", m, nc);
-  }
+  PetscCall(GILUMatCheckSquare(pc->pmat));
   PetscCall(PCSparsifySetUpSubPC(pc));
   PetscCall(SparsifyLocalGet(pc->pmat, &L)); /* checks the matrix type */
   PetscCall(PetscLogEventBegin(GILU_SparsifySetUp, pc, 0, 0, 0));
   /* symmetric: drop pairs */
-  if (sp->symmetric == PETSC_BOOL3_UNKNOWN) PetscCall(SparsifyLocalIsSymmetric(&L, 1e-10, &sym));
+  if (sp->symmetric == PETSC_BOOL3_UNKNOWN) PetscCall(SparsifyLocalIsSymmetric(&L, GILU_SYMMETRY_RTOL, &sym));
   else sym = sp->symmetric == PETSC_BOOL3_TRUE ? PETSC_TRUE : PETSC_FALSE;
   sp->issym = sym;
   /* the entries in magnitude order, the norms of A, the wavefronts of A */
@@ -561,7 +557,7 @@ static PetscErrorCode PCSetFromOptions_Sparsify(PC pc, GILUOptionItems PetscOpti
   if (flg) PetscCall(PCSparsifySetRatios(pc, n, ratios));
   PetscCall(PetscOptionsReal("-pc_sparsify_ratio", "Force one ratio (percent in [0, 100); 0: no sparsification; not given: Algorithm 2)", "PCSparsifySetRatio", sp->ratio, &v, &flg));
   if (flg) {
-    PetscCheck(v >= 0 && v < 100, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_sparsify_ratio %g: must be a percentage in [0, 100) (leave the option out for Algorithm 2's choice)", (double)v);
+    PetscCheck(v >= 0 && v < 100, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-%spc_sparsify_ratio %g: must be a percentage in [0, 100) (leave the option out for Algorithm 2's choice)", GILUPrefix(pc), (double)v);
     PetscCall(PCSparsifySetRatio(pc, v));
   }
   PetscCall(PetscOptionsReal("-pc_sparsify_tau", "Threshold of the convergence indicator ||Ahat^-1|| ||S||", "PCSparsifySetTau", sp->tau, &v, &flg));
@@ -579,8 +575,8 @@ static PetscErrorCode PCSparsifySetRatios_Sparsify(PC pc, PetscInt n, const Pets
   PC_Sparsify *sp = (PC_Sparsify *)pc->data;
 
   PetscFunctionBegin;
-  PetscCheck(n >= 1 && n <= PC_SPARSIFY_MAX_RATIOS, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_sparsify_ratios: give 1 to %d ratios, not %" PetscInt_FMT, PC_SPARSIFY_MAX_RATIOS, n);
-  for (PetscInt t = 0; t < n; t++) PetscCheck(ratios[t] > 0 && ratios[t] < 100, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_sparsify_ratios: ratio %g must be a percentage in (0, 100)", (double)ratios[t]);
+  PetscCheck(n >= 1 && n <= PC_SPARSIFY_MAX_RATIOS, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-%spc_sparsify_ratios: give 1 to %d ratios, not %" PetscInt_FMT, GILUPrefix(pc), PC_SPARSIFY_MAX_RATIOS, n);
+  for (PetscInt t = 0; t < n; t++) PetscCheck(ratios[t] > 0 && ratios[t] < 100, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-%spc_sparsify_ratios: ratio %g must be a percentage in (0, 100)", GILUPrefix(pc), (double)ratios[t]);
   for (PetscInt t = 0; t < n; t++) sp->ratios[t] = ratios[t];
   sp->nratios = n;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -601,7 +597,7 @@ static PetscErrorCode PCSparsifySetRatio_Sparsify(PC pc, PetscReal ratio)
   PC_Sparsify *sp = (PC_Sparsify *)pc->data;
 
   PetscFunctionBegin;
-  PetscCheck(ratio == (PetscReal)PETSC_DECIDE || (ratio >= 0 && ratio < 100), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_sparsify_ratio %g: must be a percentage in [0, 100) (PCSparsifySetRatio(): or PETSC_DECIDE for Algorithm 2's choice)", (double)ratio);
+  PetscCheck(ratio == (PetscReal)PETSC_DECIDE || (ratio >= 0 && ratio < 100), PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-%spc_sparsify_ratio %g: must be a percentage in [0, 100) (PCSparsifySetRatio(): or PETSC_DECIDE for Algorithm 2's choice)", GILUPrefix(pc), (double)ratio);
   sp->ratio = ratio;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -620,7 +616,7 @@ static PetscErrorCode PCSparsifySetTau_Sparsify(PC pc, PetscReal tau)
   PC_Sparsify *sp = (PC_Sparsify *)pc->data;
 
   PetscFunctionBegin;
-  PetscCheck(tau >= 0 && tau < PETSC_INFINITY, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_sparsify_tau %g: must be finite and nonnegative", (double)tau);
+  PetscCheck(tau >= 0 && tau < PETSC_INFINITY, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-%spc_sparsify_tau %g: must be finite and nonnegative", GILUPrefix(pc), (double)tau);
   sp->tau = tau;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -637,7 +633,7 @@ static PetscErrorCode PCSparsifySetOmega_Sparsify(PC pc, PetscReal omega)
   PC_Sparsify *sp = (PC_Sparsify *)pc->data;
 
   PetscFunctionBegin;
-  PetscCheck(omega >= 0 && omega <= 100, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_sparsify_omega %g: must be a percentage in [0, 100]", (double)omega);
+  PetscCheck(omega >= 0 && omega <= 100, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-%spc_sparsify_omega %g: must be a percentage in [0, 100]", GILUPrefix(pc), (double)omega);
   sp->omega = omega;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -4,7 +4,7 @@
 */
 #include <petsc/private/petscimpl.h>
 #include <petscgilu.h>
-#include <petscgilu/private/compat.h>
+#include <petscgilu/private/giluimpl.h>
 
 const char *const PCStructILUTypes[]      = {"ilu", "ic", "PCStructILUType", "PC_STRUCTILU_", NULL};
 const char *const PCStructILUPrecisions[] = {"double", "single", "PCStructILUPrecision", "PC_STRUCTILU_PRECISION_", NULL};
@@ -26,6 +26,9 @@ const char *const PCStructILUSchedules[]  = {"slab", "hyperplane", "PCStructILUS
   Notes:
   Needed only when the grid can neither be taken from a `DMDA` nor inferred from the pattern.
   In parallel it is the grid of the local diagonal block, the same on every process.
+  A grid given is used as it is, also on a `DMDA` matrix: one whose points do not fit in a `PetscInt`,
+  do not divide the local rows, or on which the block is not a stencil matrix is an error at setup
+  (never the general sparse factorization of a block that is no structured grid).
 
   Level: intermediate
 
@@ -34,7 +37,8 @@ const char *const PCStructILUSchedules[]  = {"slab", "hyperplane", "PCStructILUS
 PetscErrorCode PCStructILUSetGrid(PC pc, PetscInt dim, const PetscInt n[])
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUAssertPointer(n, 3);
   PetscTryMethod(pc, "PCStructILUSetGrid_C", (PC, PetscInt, const PetscInt[]), (pc, dim, n));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -58,7 +62,7 @@ PetscErrorCode PCStructILUSetGrid(PC pc, PetscInt dim, const PetscInt n[])
 PetscErrorCode PCStructILUGetGrid(PC pc, PetscInt *dim, PetscInt n[])
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscUseMethod(pc, "PCStructILUGetGrid_C", (PC, PetscInt *, PetscInt[]), (pc, dim, n));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -77,7 +81,9 @@ PetscErrorCode PCStructILUGetGrid(PC pc, PetscInt *dim, PetscInt n[])
 
   Notes:
   Without it the block size of the matrix is used. The unknowns of a grid point are
-  numbered consecutively (interlaced), as a `DMDA` numbers them.
+  numbered consecutively (interlaced), as a `DMDA` numbers them. A DoF given that does not
+  divide the local rows, contradicts the `DMDA` or `MATSTENCILGPU` matrix, or with which the
+  block is no structured grid is an error at setup.
 
   Level: intermediate
 
@@ -86,7 +92,7 @@ PetscErrorCode PCStructILUGetGrid(PC pc, PetscInt *dim, PetscInt n[])
 PetscErrorCode PCStructILUSetDof(PC pc, PetscInt dof)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveInt(pc, dof, 2);
   PetscTryMethod(pc, "PCStructILUSetDof_C", (PC, PetscInt), (pc, dof));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -110,7 +116,8 @@ PetscErrorCode PCStructILUSetDof(PC pc, PetscInt dof)
 PetscErrorCode PCStructILUGetDof(PC pc, PetscInt *dof)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUAssertPointer(dof, 2);
   PetscUseMethod(pc, "PCStructILUGetDof_C", (PC, PetscInt *), (pc, dof));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -146,7 +153,7 @@ PetscErrorCode PCStructILUGetDof(PC pc, PetscInt *dof)
 PetscErrorCode PCStructILUSetLevels(PC pc, PetscInt levels)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveInt(pc, levels, 2);
   PetscTryMethod(pc, "PCStructILUSetLevels_C", (PC, PetscInt), (pc, levels));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -170,7 +177,8 @@ PetscErrorCode PCStructILUSetLevels(PC pc, PetscInt levels)
 PetscErrorCode PCStructILUGetLevels(PC pc, PetscInt *levels)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUAssertPointer(levels, 2);
   PetscUseMethod(pc, "PCStructILUGetLevels_C", (PC, PetscInt *), (pc, levels));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -200,7 +208,7 @@ PetscErrorCode PCStructILUGetLevels(PC pc, PetscInt *levels)
 PetscErrorCode PCStructILUSetZeroPivot(PC pc, PetscReal zeropivot)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveReal(pc, zeropivot, 2);
   PetscTryMethod(pc, "PCStructILUSetZeroPivot_C", (PC, PetscReal), (pc, zeropivot));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -224,7 +232,8 @@ PetscErrorCode PCStructILUSetZeroPivot(PC pc, PetscReal zeropivot)
 PetscErrorCode PCStructILUGetZeroPivot(PC pc, PetscReal *zeropivot)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUAssertPointer(zeropivot, 2);
   PetscUseMethod(pc, "PCStructILUGetZeroPivot_C", (PC, PetscReal *), (pc, zeropivot));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -253,7 +262,7 @@ PetscErrorCode PCStructILUGetZeroPivot(PC pc, PetscReal *zeropivot)
 PetscErrorCode PCStructILUGetStencil(PC pc, PetscInt *dim, PetscInt *ns, const PetscInt **offsets)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscUseMethod(pc, "PCStructILUGetStencil_C", (PC, PetscInt *, PetscInt *, const PetscInt **), (pc, dim, ns, offsets));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -274,7 +283,12 @@ PetscErrorCode PCStructILUGetStencil(PC pc, PetscInt *dim, PetscInt *ns, const P
   IC(k) stores the upper triangle of the factors only, (D + U), and applies
   (D + U)^T D^{-1} (D + U); for a symmetric matrix these are the factors of ILU(k), so the
   iterations are those of `PCILU` and of `PCICC` where PETSc's ICC applies, with half the
-  memory. The matrix must be symmetric: the setup checks it and errors otherwise.
+  memory. The matrix must be symmetric, on every path (stencil, `MATSTENCILGPU`, the general
+  sparse factorization of a block that is no grid, `-pc_structilu_distributed`): the setup checks
+  that every entry a_ij and its mirror a_ji (an entry absent from the pattern counting as 0)
+  differ by at most 1e-10 times the largest absolute entry of the local block, which leaves room
+  for the round-off of finite-element assembly, and errors otherwise, naming the two entries (or
+  a stencil offset without its opposite). MatSolverType gilu's ICC follows the same rule.
 
   Level: intermediate
 
@@ -283,7 +297,7 @@ PetscErrorCode PCStructILUGetStencil(PC pc, PetscInt *dim, PetscInt *ns, const P
 PetscErrorCode PCStructILUSetType(PC pc, PCStructILUType type)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveEnum(pc, type, 2);
   PetscTryMethod(pc, "PCStructILUSetType_C", (PC, PCStructILUType), (pc, type));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -307,7 +321,8 @@ PetscErrorCode PCStructILUSetType(PC pc, PCStructILUType type)
 PetscErrorCode PCStructILUGetType(PC pc, PCStructILUType *type)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUAssertPointer(type, 2);
   PetscUseMethod(pc, "PCStructILUGetType_C", (PC, PCStructILUType *), (pc, type));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -329,7 +344,11 @@ PetscErrorCode PCStructILUGetType(PC pc, PCStructILUType *type)
   factors to float for storage, which halves the memory and the factor traffic of every
   apply, while the triangular solves still compute in double on double vectors. The
   preconditioner changes at the level of float round-off, which may change the number of
-  iterations slightly.
+  iterations slightly. A factor entry beyond float's range (|x| > FLT_MAX, e.g. the inverted
+  pivots of a matrix scaled by 1e-42) would become Inf: the rounding detects it, on the host
+  and on the device, and the PC fails (`PC_FACTOR_OTHER`, KSP's `KSP_DIVERGED_PC_FAILED`; an
+  error that names the row and `-pc_structilu_factor_precision double` with
+  `-ksp_error_if_not_converged`; `-ksp_view` and `-info` say so too).
 
   Level: intermediate
 
@@ -338,7 +357,7 @@ PetscErrorCode PCStructILUGetType(PC pc, PCStructILUType *type)
 PetscErrorCode PCStructILUSetFactorPrecision(PC pc, PCStructILUPrecision precision)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveEnum(pc, precision, 2);
   PetscTryMethod(pc, "PCStructILUSetFactorPrecision_C", (PC, PCStructILUPrecision), (pc, precision));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -362,7 +381,8 @@ PetscErrorCode PCStructILUSetFactorPrecision(PC pc, PCStructILUPrecision precisi
 PetscErrorCode PCStructILUGetFactorPrecision(PC pc, PCStructILUPrecision *precision)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUAssertPointer(precision, 2);
   PetscUseMethod(pc, "PCStructILUGetFactorPrecision_C", (PC, PCStructILUPrecision *), (pc, precision));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -382,7 +402,8 @@ PetscErrorCode PCStructILUGetFactorPrecision(PC pc, PCStructILUPrecision *precis
   Notes:
   The results do not depend on the number of threads: every row is computed by the same
   operations in the same order, the threads only share the rows out along the schedule.
-  Without OpenMP in the build there is one thread.
+  Without OpenMP in the build there is one thread. A count above 4 per core of the node or OpenMP's
+  thread limit is clamped to it (the rule of every component of petscgilu); `-ksp_view` shows the threads that run.
 
   Each apply runs on all the threads or on one, whichever the timings of earlier applies say is
   faster (beside another process's busy core one thread is), and the other way is timed again now
@@ -396,7 +417,7 @@ PetscErrorCode PCStructILUGetFactorPrecision(PC pc, PCStructILUPrecision *precis
 PetscErrorCode PCStructILUSetThreads(PC pc, PetscInt nthreads)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveInt(pc, nthreads, 2);
   PetscTryMethod(pc, "PCStructILUSetThreads_C", (PC, PetscInt), (pc, nthreads));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -420,7 +441,8 @@ PetscErrorCode PCStructILUSetThreads(PC pc, PetscInt nthreads)
 PetscErrorCode PCStructILUGetThreads(PC pc, PetscInt *nthreads)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUAssertPointer(nthreads, 2);
   PetscUseMethod(pc, "PCStructILUGetThreads_C", (PC, PetscInt *), (pc, nthreads));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -466,7 +488,7 @@ PetscErrorCode PCStructILUGetThreads(PC pc, PetscInt *nthreads)
 PetscErrorCode PCStructILUSetDistributed(PC pc, PetscBool flg)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveBool(pc, flg, 2);
   PetscTryMethod(pc, "PCStructILUSetDistributed_C", (PC, PetscBool), (pc, flg));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -490,7 +512,8 @@ PetscErrorCode PCStructILUSetDistributed(PC pc, PetscBool flg)
 PetscErrorCode PCStructILUGetDistributed(PC pc, PetscBool *flg)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUAssertPointer(flg, 2);
   PetscUseMethod(pc, "PCStructILUGetDistributed_C", (PC, PetscBool *), (pc, flg));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -519,7 +542,7 @@ PetscErrorCode PCStructILUGetDistributed(PC pc, PetscBool *flg)
 PetscErrorCode PCStructILUSetDistributedTile(PC pc, PetscInt tile)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveInt(pc, tile, 2);
   PetscTryMethod(pc, "PCStructILUSetDistributedTile_C", (PC, PetscInt), (pc, tile));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -543,7 +566,8 @@ PetscErrorCode PCStructILUSetDistributedTile(PC pc, PetscInt tile)
 PetscErrorCode PCStructILUGetDistributedTile(PC pc, PetscInt *tile)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUAssertPointer(tile, 2);
   PetscUseMethod(pc, "PCStructILUGetDistributedTile_C", (PC, PetscInt *), (pc, tile));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -576,7 +600,7 @@ PetscErrorCode PCStructILUGetDistributedTile(PC pc, PetscInt *tile)
 PetscErrorCode PCStructILUSetSchedule(PC pc, PCStructILUSchedule schedule)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveEnum(pc, schedule, 2);
   PetscTryMethod(pc, "PCStructILUSetSchedule_C", (PC, PCStructILUSchedule), (pc, schedule));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -600,7 +624,8 @@ PetscErrorCode PCStructILUSetSchedule(PC pc, PCStructILUSchedule schedule)
 PetscErrorCode PCStructILUGetSchedule(PC pc, PCStructILUSchedule *schedule)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUAssertPointer(schedule, 2);
   PetscUseMethod(pc, "PCStructILUGetSchedule_C", (PC, PCStructILUSchedule *), (pc, schedule));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -635,7 +660,7 @@ PetscErrorCode PCStructILUGetSchedule(PC pc, PCStructILUSchedule *schedule)
 PetscErrorCode PCStructILUSetBackend(PC pc, PetscGILUBackendType backend)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveEnum(pc, backend, 2);
   PetscTryMethod(pc, "PCStructILUSetBackend_C", (PC, PetscGILUBackendType), (pc, backend));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -659,7 +684,8 @@ PetscErrorCode PCStructILUSetBackend(PC pc, PetscGILUBackendType backend)
 PetscErrorCode PCStructILUGetBackend(PC pc, PetscGILUBackendType *backend)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUAssertPointer(backend, 2);
   PetscUseMethod(pc, "PCStructILUGetBackend_C", (PC, PetscGILUBackendType *), (pc, backend));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -700,7 +726,7 @@ PetscErrorCode PCStructILUGetBackend(PC pc, PetscGILUBackendType *backend)
 PetscErrorCode PCStructILUSetDiagonalStorage(PC pc, PetscBool flg)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveBool(pc, flg, 2);
   PetscTryMethod(pc, "PCStructILUSetDiagonalStorage_C", (PC, PetscBool), (pc, flg));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -724,7 +750,8 @@ PetscErrorCode PCStructILUSetDiagonalStorage(PC pc, PetscBool flg)
 PetscErrorCode PCStructILUGetDiagonalStorage(PC pc, PetscBool *flg)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUAssertPointer(flg, 2);
   PetscUseMethod(pc, "PCStructILUGetDiagonalStorage_C", (PC, PetscBool *), (pc, flg));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -764,7 +791,7 @@ PetscErrorCode PCStructILUGetDiagonalStorage(PC pc, PetscBool *flg)
 PetscErrorCode PCStructILUSetEisenstat(PC pc, PetscBool flg)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveBool(pc, flg, 2);
   PetscTryMethod(pc, "PCStructILUSetEisenstat_C", (PC, PetscBool), (pc, flg));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -788,7 +815,8 @@ PetscErrorCode PCStructILUSetEisenstat(PC pc, PetscBool flg)
 PetscErrorCode PCStructILUGetEisenstat(PC pc, PetscBool *flg)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUAssertPointer(flg, 2);
   PetscUseMethod(pc, "PCStructILUGetEisenstat_C", (PC, PetscBool *), (pc, flg));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -817,7 +845,7 @@ PetscErrorCode PCStructILUGetEisenstat(PC pc, PetscBool *flg)
 PetscErrorCode PCStructILUSetCUDAMapping(PC pc, PCStructILUCUDAMapping mapping)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveEnum(pc, mapping, 2);
   PetscTryMethod(pc, "PCStructILUSetCUDAMapping_C", (PC, PCStructILUCUDAMapping), (pc, mapping));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -845,7 +873,7 @@ PetscErrorCode PCStructILUSetCUDAMapping(PC pc, PCStructILUCUDAMapping mapping)
 PetscErrorCode PCStructILUSetCUDATilePoints(PC pc, PetscInt n)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveInt(pc, n, 2);
   PetscTryMethod(pc, "PCStructILUSetCUDATilePoints_C", (PC, PetscInt), (pc, n));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -875,7 +903,7 @@ PetscErrorCode PCStructILUSetCUDATilePoints(PC pc, PetscInt n)
 PetscErrorCode PCStructILUSetCUDAPipeline(PC pc, PetscInt stages)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveInt(pc, stages, 2);
   PetscTryMethod(pc, "PCStructILUSetCUDAPipeline_C", (PC, PetscInt), (pc, stages));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -903,7 +931,7 @@ PetscErrorCode PCStructILUSetCUDAPipeline(PC pc, PetscInt stages)
 PetscErrorCode PCStructILUSetCUDAFactor(PC pc, PetscBool flg)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveBool(pc, flg, 2);
   PetscTryMethod(pc, "PCStructILUSetCUDAFactor_C", (PC, PetscBool), (pc, flg));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -932,7 +960,7 @@ PetscErrorCode PCStructILUSetCUDAFactor(PC pc, PetscBool flg)
 PetscErrorCode PCStructILUSetCUDAFactorPipeline(PC pc, PetscBool flg)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveBool(pc, flg, 2);
   PetscTryMethod(pc, "PCStructILUSetCUDAFactorPipeline_C", (PC, PetscBool), (pc, flg));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -960,7 +988,7 @@ PetscErrorCode PCStructILUSetCUDAFactorPipeline(PC pc, PetscBool flg)
 PetscErrorCode PCStructILUSetCUDAMMA(PC pc, PetscBool flg)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveBool(pc, flg, 2);
   PetscTryMethod(pc, "PCStructILUSetCUDAMMA_C", (PC, PetscBool), (pc, flg));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -988,7 +1016,7 @@ PetscErrorCode PCStructILUSetCUDAMMA(PC pc, PetscBool flg)
 PetscErrorCode PCStructILUSetCUDANoWait(PC pc, PetscBool flg)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveBool(pc, flg, 2);
   PetscTryMethod(pc, "PCStructILUSetCUDANoWait_C", (PC, PetscBool), (pc, flg));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -1025,7 +1053,7 @@ PetscErrorCode PCStructILUSetCUDANoWait(PC pc, PetscBool flg)
 PetscErrorCode PCStructILUSetPerformanceModel(PC pc, PCStructILUModelGPU gpu, PetscReal bandwidth, PetscReal latency, PetscReal link)
 {
   PetscFunctionBegin;
-  PetscValidHeaderSpecific(pc, PC_CLASSID, 1);
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscValidLogicalCollectiveEnum(pc, gpu, 2);
   PetscValidLogicalCollectiveReal(pc, bandwidth, 3);
   PetscValidLogicalCollectiveReal(pc, latency, 4);

@@ -74,9 +74,9 @@ PetscErrorCode PCSetUpDistributed_StructILU(PC pc, PetscErrorCode (*factor)(PC))
 
   PetscFunctionBegin;
   if (!ilu->backendset) PetscCall(PetscGILUGetBackend(&want));
-  PetscCheck(want == PETSCGILU_BACKEND_HOST || want == PETSCGILU_BACKEND_AUTO, comm, PETSC_ERR_SUP, "-pc_structilu_distributed runs on the host only (the CUDA path is not written yet): use -pc_structilu_backend host, or -pc_structilu_distributed 0 for block Jacobi on the device");
+  PetscCheck(want == PETSCGILU_BACKEND_HOST || want == PETSCGILU_BACKEND_AUTO, comm, PETSC_ERR_SUP, "-%spc_structilu_distributed runs on the host only (the CUDA path is not written yet): use -%spc_structilu_backend host, or -%spc_structilu_distributed 0 for block Jacobi on the device", GILUPrefix(pc), GILUPrefix(pc), GILUPrefix(pc));
   PetscCall(PCStructILUGetDMDA(pc, &da));
-  PetscCheck(da, comm, PETSC_ERR_SUP, "-pc_structilu_distributed needs the DMDA of the matrix (KSPSetDM(), or a matrix from DMCreateMatrix()): none was found; use -pc_structilu_distributed 0 (block Jacobi)");
+  PetscCheck(da, comm, PETSC_ERR_SUP, "-%spc_structilu_distributed needs the DMDA of the matrix (KSPSetDM(), or a matrix from DMCreateMatrix()): none was found; use -%spc_structilu_distributed 0 (block Jacobi)", GILUPrefix(pc), GILUPrefix(pc));
   PetscCall(MatGetNonzeroState(A, &state));
   PetscCall(PetscLogEventBegin(GILU_StencilExtract, pc, A, 0, 0));
   if (!ilu->pipe || pc->flag != SAME_NONZERO_PATTERN || state != ilu->blockstate) {
@@ -86,16 +86,19 @@ PetscErrorCode PCSetUpDistributed_StructILU(PC pc, PetscErrorCode (*factor)(PC))
     PetscCall(PCReset_StructILU(pc));
     PetscCall(DMDAGetInfo(da, NULL, NULL, NULL, NULL, NULL, NULL, NULL, &dof, &sw, NULL, NULL, NULL, NULL));
     PetscCheck(dof <= GILU_MAX_DOF, comm, PETSC_ERR_SUP, "Structured-grid ILU supports 1 to %d unknowns per grid point, not %" PetscInt_FMT, GILU_MAX_DOF, dof);
+    PetscCheck(!ilu->griddim, comm, PETSC_ERR_ARG_INCOMP, "-%spc_structilu_grid was given, but -%spc_structilu_distributed factors the grid of the DMDA: leave -%spc_structilu_grid out", GILUPrefix(pc), GILUPrefix(pc), GILUPrefix(pc));
+    PetscCheck(!ilu->dof || ilu->dof == dof, comm, PETSC_ERR_ARG_INCOMP, "-%spc_structilu_dof %" PetscInt_FMT " contradicts the DMDA's %" PetscInt_FMT " DoF per grid point", GILUPrefix(pc), ilu->dof, dof);
     /* the ghost layers: ILU(k)'s fill reaches (k + 1) stencil widths, and the levels of a row's fill depend on rows up to k + 1 of those away */
     w = PetscMax(sw, 1) * (ilu->levels + 1) * (ilu->levels + 1);
-    PetscCall(GILUPipeCreate(da, A, w, &ilu->pipe));
+    PetscCall(GILUPipeCreate(da, A, w, GILUPrefix(pc), &ilu->pipe));
     PetscCall(GILUPipeGetExtendedIS(ilu->pipe, dof, &ilu->extis));
     PetscCall(PCStructILUExtendedMatrix(pc, MAT_INITIAL_MATRIX));
     PetscCall(GILUPipeGetExtendedGrid(ilu->pipe, &g));
     ilu->gridfrom = "from the DMDA, this process's box with its ghost layers";
     ilu->sm.nthreads = ilu->threads; /* the extraction's; the sweeps' below */
     PetscCall(PCStructILUAnalyze(pc, ilu->extmat, &g, 1));
-    PetscCheck(!ilu->fallbackwhy[0], PETSC_COMM_SELF, PETSC_ERR_SUP, "-pc_structilu_distributed: the matrix on this process's box of the DMDA is not a stencil matrix (%s); use -pc_structilu_distributed 0 (block Jacobi, with the general sparse ILU where needed)", ilu->fallbackwhy);
+    PetscCheck(!ilu->fallbackwhy[0], PETSC_COMM_SELF, PETSC_ERR_SUP, "-%spc_structilu_distributed: the matrix on this process's box of the DMDA is not a stencil matrix (%s); use -%spc_structilu_distributed 0 (block Jacobi, with the general sparse ILU where needed)", GILUPrefix(pc), ilu->fallbackwhy, GILUPrefix(pc));
+    PetscCall(PCStructILUCheckSymmetric(pc, &ilu->sm.stencil, NULL));
     PetscCall(StructILUSymbolicFinish(&ilu->sm, (PetscBool)(ilu->type == PC_STRUCTILU_IC), &ilu->elim, &ilu->mirror, ilu->hyper, &ilu->nlevels, &ilu->dinv));
     PetscCall(GILUPipeSetUp(ilu->pipe, &ilu->sm.stencil, ilu->disttile ? (ilu->disttile < 0 ? GILU_PIPE_NATURAL : GILU_PIPE_TILED) : -1, PetscMax(ilu->disttile, 0)));
     PetscCall(GILUScheduleDestroy(&ilu->sm.schedule));
@@ -113,7 +116,7 @@ PetscErrorCode PCSetUpDistributed_StructILU(PC pc, PetscErrorCode (*factor)(PC))
     ilu->blockstate = state;
   } else PetscCall(PCStructILUExtendedMatrix(pc, MAT_REUSE_MATRIX));
   PetscCall(GILUStencilMatPack(ilu->extmat, &ilu->sm));
-  if (ilu->type == PC_STRUCTILU_IC) PetscCall(StructILUCheckSymmetric(&ilu->sm, ilu->mirror));
+  PetscCall(PCStructILUCheckSymmetric(pc, NULL, NULL));
   PetscCall(PetscLogEventEnd(GILU_StencilExtract, pc, A, 0, 0));
   PetscCall(GILUPipeSetFactorData(ilu->pipe, ilu->sm.val, ilu->dinv, ilu->sm.stencil.ns, ilu->sm.stencil.nlower));
   PetscCall(factor(pc));
@@ -130,6 +133,10 @@ PetscErrorCode PCDistributedPivot_StructILU(PC pc)
   if (ilu->zerorow >= 0) PetscCall(GILUPipeGlobalRow(ilu->pipe, ilu->zerorow, &row));
   PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &row, 1, MPIU_INT, MPI_MIN, PetscObjectComm((PetscObject)pc)));
   ilu->zerorow = row == PETSC_MAX_INT ? -1 : row;
+  row          = PETSC_MAX_INT; /* the same for a single-precision factor entry beyond float's range */
+  if (ilu->rangerow >= 0) PetscCall(GILUPipeGlobalRow(ilu->pipe, ilu->rangerow, &row));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &row, 1, MPIU_INT, MPI_MIN, PetscObjectComm((PetscObject)pc)));
+  ilu->rangerow = row == PETSC_MAX_INT ? -1 : row;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

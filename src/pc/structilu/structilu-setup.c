@@ -12,6 +12,7 @@
 #include <petscgilu/private/citations.h>
 #include <petscgilu/private/stencilgpu.h>
 #include "structilu.h"
+#include <float.h> /* FLT_MAX */
 
 PetscErrorCode PCReset_StructILU(PC pc)
 {
@@ -49,13 +50,29 @@ static PetscErrorCode PCStructILUFindGrid(PC pc, Mat A, Mat Alocal, GILUGrid *g,
 
   PetscFunctionBegin;
   PetscCall(MatGetLocalSize(Alocal, &m, NULL));
-  if (ilu->griddim) {
-    PetscInt bs;
+  if (ilu->griddim) { /* forced: a grid that does not fit the block is an error (PCStructILUSetGrid() checked that its points fit a PetscInt) */
+    const char *pre  = GILUPrefix(pc);
+    PetscInt    npts = ilu->grid[0] * ilu->grid[1] * ilu->grid[2];
+    char        str[96];
 
-    PetscCall(MatGetBlockSize(Alocal, &bs));
+    PetscCall(StructILUGridString(ilu->griddim, ilu->grid, str, sizeof(str)));
     g->dim = ilu->griddim;
-    for (PetscInt d = 0; d < 3; d++) g->n[d] = d < ilu->griddim ? ilu->grid[d] : 1;
-    g->dof        = ilu->dof ? ilu->dof : (m % (g->n[0] * g->n[1] * g->n[2]) == 0 ? m / (g->n[0] * g->n[1] * g->n[2]) : bs);
+    for (PetscInt d = 0; d < 3; d++) g->n[d] = ilu->grid[d];
+    if (ilu->dof) g->dof = ilu->dof;
+    else {
+      PetscCheck(m % npts == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "-%spc_structilu_grid %s has %" PetscInt_FMT " grid points, which do not divide the %" PetscInt_FMT " rows of the local block: give the local grid of the matrix (and -%spc_structilu_dof)", pre, str, npts, m, pre);
+      g->dof = m / npts;
+      PetscCheck(g->dof <= GILU_MAX_DOF, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "-%spc_structilu_grid %s makes %" PetscInt_FMT " unknowns per grid point of the %" PetscInt_FMT " local rows, but structured-grid ILU supports 1 to %d: give the local grid of the matrix", pre, str, g->dof, m, GILU_MAX_DOF);
+    }
+    {
+      PetscBool baij;
+      PetscInt  bs;
+
+      PetscCall(PetscObjectBaseTypeCompareAny((PetscObject)Alocal, &baij, MATSEQBAIJ, MATMPIBAIJ, ""));
+      PetscCall(MatGetBlockSize(Alocal, &bs));
+      PetscCheck(!baij || bs == g->dof, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "The BAIJ block size %" PetscInt_FMT " differs from the %" PetscInt_FMT " DoF per grid point of -%spc_structilu_grid %s: give -%spc_structilu_dof %" PetscInt_FMT " and the grid of the blocks", bs, g->dof, pre, str, pre, bs);
+    }
+    PetscCheck((PetscInt64)npts * g->dof == m, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "The grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " with %" PetscInt_FMT " DoF has %" PetscInt64_FMT " unknowns but the (local) matrix has %" PetscInt_FMT " rows: fix -%spc_structilu_grid / -%spc_structilu_dof", g->n[0], g->n[1], g->n[2], g->dof, (PetscInt64)npts * g->dof, m, pre, pre);
     ilu->gridfrom = "from -pc_structilu_grid";
     *gridfound    = PETSC_TRUE;
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -67,15 +84,53 @@ static PetscErrorCode PCStructILUFindGrid(PC pc, Mat A, Mat Alocal, GILUGrid *g,
     if (dm) PetscCall(GILUGridFromDM(dm, Alocal, g, &found));
   }
   if (found) {
-    PetscCheck(!ilu->dof || ilu->dof == g->dof, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_INCOMP, "-pc_structilu_dof %" PetscInt_FMT " contradicts the DMDA's %" PetscInt_FMT " DoF per grid point", ilu->dof, g->dof);
+    PetscCheck(!ilu->dof || ilu->dof == g->dof, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_INCOMP, "-%spc_structilu_dof %" PetscInt_FMT " contradicts the DMDA's %" PetscInt_FMT " DoF per grid point", GILUPrefix(pc), ilu->dof, g->dof);
     ilu->gridfrom = "from the DMDA";
     *gridfound    = PETSC_TRUE;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
+  PetscCheck(!ilu->dof || m % ilu->dof == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "-%spc_structilu_dof %" PetscInt_FMT " does not divide the %" PetscInt_FMT " rows of the local block: give the unknowns per grid point of the matrix", GILUPrefix(pc), ilu->dof, m);
   PetscCall(GILUGridInfer(Alocal, ilu->dof, g, &found));
   if (found) ilu->gridfrom = "inferred from the matrix pattern";
   else PetscCall(PetscSNPrintf(ilu->fallbackwhy, sizeof(ilu->fallbackwhy), "no DMDA box matches its %" PetscInt_FMT " rows and its pattern is not that of a stencil in natural ordering", m));
   *gridfound = found;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  -pc_structilu_type ic needs a symmetric matrix (the rule of every incomplete Cholesky of petscgilu, GILU_SYMMETRY_RTOL in
+  private/stencil.h): a stencil st with an offset whose opposite it lacks, or (with A NULL) packed values ilu->sm
+  (else the general block A) with entries (i,j), (j,i) that differ beyond round-off are errors that name the option
+*/
+PetscErrorCode PCStructILUCheckSymmetric(PC pc, const GILUStencil *st, Mat A)
+{
+  PC_StructILU *ilu = (PC_StructILU *)pc->data;
+  PetscInt      s, row = -1, col = -1;
+
+  PetscFunctionBegin;
+  if (ilu->type != PC_STRUCTILU_IC) PetscFunctionReturn(PETSC_SUCCESS);
+  if (st) {
+    PetscCall(GILUStencilFindUnmirrored(st, &s));
+    PetscCheck(s < 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Incomplete Cholesky needs a symmetric matrix, but the stencil has the offset (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ") and not its opposite: use -%spc_structilu_type ilu", st->off[s][0], st->off[s][1], st->off[s][2], GILUPrefix(pc));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (A) PetscCall(GILUMatFindAsymmetry(A, &row, &col));
+  else PetscCall(GILUStencilMatFindAsymmetry(&ilu->sm, ilu->mirror, &row, &col));
+  PetscCheck(row < 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Incomplete Cholesky needs a symmetric matrix, but entries (%" PetscInt_FMT ",%" PetscInt_FMT ") and (%" PetscInt_FMT ",%" PetscInt_FMT ") of the local block differ by more than %g times its largest entry: use -%spc_structilu_type ilu", row, col, col, row, GILU_SYMMETRY_RTOL, GILUPrefix(pc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The local block is not a structured grid (ilu->fallbackwhy): an error if the user gave its grid or DoF, which then cannot be honoured */
+static PetscErrorCode StructILUCheckForced(PC pc)
+{
+  PC_StructILU *ilu = (PC_StructILU *)pc->data;
+  const char   *pre = GILUPrefix(pc);
+  char          str[96];
+
+  PetscFunctionBegin;
+  PetscCall(StructILUGridString(ilu->griddim, ilu->grid, str, sizeof(str)));
+  PetscCheck(!ilu->griddim, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-%spc_structilu_grid %s was given, but the local block is not a stencil matrix on that grid (%s): give the local grid of the matrix, or leave -%spc_structilu_grid out (the grid is then taken from the DMDA or the pattern, and a block that is no structured grid is factored as a general sparse matrix)", pre, str, ilu->fallbackwhy, pre);
+  PetscCheck(!ilu->dof, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-%spc_structilu_dof %" PetscInt_FMT " was given, but the local block is not a structured grid with %" PetscInt_FMT " unknowns per point (%s): give the grid too (-%spc_structilu_grid or a DMDA), or leave -%spc_structilu_dof out (a block that is no structured grid is then factored as a general sparse matrix)", pre, ilu->dof, ilu->dof, ilu->fallbackwhy, pre, pre);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -95,15 +150,22 @@ PetscErrorCode PCStructILUAnalyze(PC pc, Mat A, const GILUGrid *g, PetscInt thre
     pat.nthreads = threads;
     PetscCall(GILUStencilMatAnalyze(A, g, &pat, ilu->fallbackwhy, sizeof(ilu->fallbackwhy)));
     if (!ilu->fallbackwhy[0]) {
+      char why[512];
+
       PetscCall(GILUStencilGetName(&pat.stencil, g->dim, ilu->patname, sizeof(ilu->patname)));
-      PetscCall(GILUStencilMatFill(&pat, ilu->levels, &ilu->sm));
+      PetscCall(GILUStencilMatFill(&pat, ilu->levels, &ilu->sm, why, sizeof(why)));
+      if (why[0]) PetscCall(GILUStencilMatReset(&pat)); /* before the error: nothing stays allocated */
+      PetscCheck(!why[0], PETSC_COMM_SELF, PETSC_ERR_SUP, "%s: use fewer levels of fill (-%spc_structilu_levels)", why, GILUPrefix(pc));
     }
     PetscCall(GILUStencilMatReset(&pat));
   } else PetscCall(GILUStencilMatAnalyze(A, g, &ilu->sm, ilu->fallbackwhy, sizeof(ilu->fallbackwhy)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* A zero pivot of the last factorization (ilu->zerorow): an error with -ksp_error_if_not_converged, else the PC's failed reason */
+/*
+  A zero pivot of the last factorization (ilu->zerorow), or single-precision factors with an entry that float cannot
+  hold (ilu->rangerow: it would be Inf): an error with -ksp_error_if_not_converged, else the PC's failed reason
+*/
 static PetscErrorCode StructILUCheckPivot(PC pc)
 {
   PC_StructILU *ilu = (PC_StructILU *)pc->data;
@@ -113,6 +175,10 @@ static PetscErrorCode StructILUCheckPivot(PC pc)
     PetscCheck(!pc->erroriffailure, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "Zero pivot in %s row %" PetscInt_FMT " of the structured-grid ILU (tolerance %g)", ilu->pipe ? "the grid's (natural ordering)" : "local", ilu->zerorow, (double)ilu->zeropivot);
     PetscCall(PetscInfo(pc, "Zero pivot in local row %" PetscInt_FMT " (tolerance %g)\n", ilu->zerorow, (double)ilu->zeropivot));
     PetscCall(PCSetFailedReason(pc, PC_FACTOR_NUMERIC_ZEROPIVOT));
+  } else if (ilu->rangerow >= 0) {
+    PetscCheck(!pc->erroriffailure, PETSC_COMM_SELF, PETSC_ERR_FP, "The factors of %s row %" PetscInt_FMT " of the structured-grid ILU have an entry beyond the range of single precision (|x| > %g): use -%spc_structilu_factor_precision double (or scale the matrix)", ilu->pipe ? "the grid's (natural ordering)" : "local", ilu->rangerow, (double)FLT_MAX, GILUPrefix(pc));
+    PetscCall(PetscInfo(pc, "The single-precision factors of local row %" PetscInt_FMT " overflow (|x| > %g): use -%spc_structilu_factor_precision double\n", ilu->rangerow, (double)FLT_MAX, GILUPrefix(pc)));
+    PetscCall(PCSetFailedReason(pc, PC_FACTOR_OTHER));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -129,7 +195,7 @@ static PetscErrorCode StructILUFallbackFactor(PC pc, Mat Alocal, PetscBool symbo
   MatFactorError err;
 
   PetscFunctionBegin;
-  PetscCheck(!ilu->eisenstat, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_structilu_eisenstat needs a structured-grid block with DILU factors, but the local block is not a structured grid (%s)", ilu->fallbackwhy);
+  PetscCheck(!ilu->eisenstat, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-%spc_structilu_eisenstat needs a structured-grid block with DILU factors, but the local block is not a structured grid (%s)", GILUPrefix(pc), ilu->fallbackwhy);
   PetscCall(MatFactorInfoInitialize(&info));
   info.levels    = (PetscReal)ilu->levels;
   info.fill      = 1.0;
@@ -142,7 +208,7 @@ static PetscErrorCode StructILUFallbackFactor(PC pc, Mat Alocal, PetscBool symbo
     PetscCall(MatDestroy(&ilu->fallback));
     PetscCall(VecDestroy(&ilu->fx));
     PetscCall(VecDestroy(&ilu->fy));
-    /* ICC: PETSc's, which reads the upper triangle only (an ASM block of a symmetric operator may not be symmetric) */
+    /* ICC: PETSc's, which reads the upper triangle only (of a matrix that passed the symmetry rule) */
     PetscCall(MatGetFactor(Alocal, ic ? MATSOLVERPETSC : MATSOLVERGILU, ic ? MAT_FACTOR_ICC : MAT_FACTOR_ILU, &ilu->fallback));
     PetscCall(MatGetOrdering(Alocal, MATORDERINGNATURAL, &row, &col));
     if (ic) PetscCall(MatICCFactorSymbolic(ilu->fallback, Alocal, row, &info));
@@ -154,12 +220,14 @@ static PetscErrorCode StructILUFallbackFactor(PC pc, Mat Alocal, PetscBool symbo
     PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, bs, m, NULL, &ilu->fx));
     PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, bs, m, NULL, &ilu->fy));
   }
+  if (ic) PetscCall(PCStructILUCheckSymmetric(pc, NULL, Alocal)); /* PETSc's ICC would read the upper triangle of anything */
   PetscCall(PetscLogEventBegin(GILU_StructILUFactor, 0, Alocal, 0, 0));
   if (ic) PetscCall(MatCholeskyFactorNumeric(ilu->fallback, Alocal, &info));
   else PetscCall(MatLUFactorNumeric(ilu->fallback, Alocal, &info));
   PetscCall(PetscLogEventEnd(GILU_StructILUFactor, 0, Alocal, 0, 0));
-  ilu->zerorow = -1;
-  ilu->ran     = PETSCGILU_BACKEND_HOST;
+  ilu->zerorow  = -1;
+  ilu->rangerow = -1;
+  ilu->ran      = PETSCGILU_BACKEND_HOST;
   PetscCall(MatFactorGetError(ilu->fallback, &err));
   if (err != MAT_FACTOR_NOERROR) {
     PetscReal pivot;
@@ -208,16 +276,21 @@ static PetscErrorCode PCSetUpStencil_StructILU(PC pc, const GILUStencilMat *msm)
   PetscCall(PetscLogEventBegin(GILU_StencilExtract, 0, A, 0, 0));
   if (!ilu->analyzed || pc->flag != SAME_NONZERO_PATTERN || msm->nonzerostate != ilu->sm.nonzerostate) {
     PetscCall(PCReset_StructILU(pc));
-    PetscCheck(!ilu->dof || ilu->dof == msm->grid.dof, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_INCOMP, "-pc_structilu_dof %" PetscInt_FMT " contradicts the matrix's %" PetscInt_FMT " DoF per grid point", ilu->dof, msm->grid.dof);
+    PetscCheck(!ilu->dof || ilu->dof == msm->grid.dof, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-%spc_structilu_dof %" PetscInt_FMT " contradicts the MATSTENCILGPU matrix's %" PetscInt_FMT " DoF per grid point: leave it out", GILUPrefix(pc), ilu->dof, msm->grid.dof);
+    PetscCheck(!ilu->griddim || (ilu->grid[0] == msm->grid.n[0] && ilu->grid[1] == msm->grid.n[1] && ilu->grid[2] == msm->grid.n[2]), PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-%spc_structilu_grid contradicts the MATSTENCILGPU matrix's local grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ": leave it out", GILUPrefix(pc), msm->grid.n[0], msm->grid.n[1], msm->grid.n[2]);
     PetscCheck(msm->grid.dof <= GILU_MAX_DOF, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "Structured-grid ILU supports 1 to %d unknowns per grid point, not %" PetscInt_FMT, GILU_MAX_DOF, msm->grid.dof);
     ilu->gridfrom = "from the MATSTENCILGPU matrix";
-    PetscCall(StructILUSymbolicStencil(msm, ilu->levels, (PetscBool)(ilu->type == PC_STRUCTILU_IC), &ilu->sm, ilu->patname, sizeof(ilu->patname), &ilu->elim, &ilu->mirror, ilu->hyper, &ilu->nlevels, &ilu->dinv));
+    char why[512];
+
+    PetscCall(PCStructILUCheckSymmetric(pc, &msm->stencil, NULL)); /* (the fill stencil of a symmetric one is symmetric) */
+    PetscCall(StructILUSymbolicStencil(msm, ilu->levels, (PetscBool)(ilu->type == PC_STRUCTILU_IC), &ilu->sm, ilu->patname, sizeof(ilu->patname), &ilu->elim, &ilu->mirror, ilu->hyper, &ilu->nlevels, &ilu->dinv, why, sizeof(why)));
+    PetscCheck(!why[0], PETSC_COMM_SELF, PETSC_ERR_SUP, "%s: use fewer levels of fill (-%spc_structilu_levels)", why, GILUPrefix(pc));
     ilu->analyzed = PETSC_TRUE;
   }
   ilu->sm.nthreads     = ilu->threads;
   ilu->sm.scheduletype = (GILUScheduleType)ilu->schedule;
   PetscCall(GILUStencilMatCopyValues(msm, &ilu->sm));
-  if (ilu->type == PC_STRUCTILU_IC) PetscCall(StructILUCheckSymmetric(&ilu->sm, ilu->mirror));
+  PetscCall(PCStructILUCheckSymmetric(pc, NULL, NULL));
   PetscCall(PetscLogEventEnd(GILU_StencilExtract, 0, A, 0, 0));
   PetscCall(PCFactor_StructILU(pc));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -233,8 +306,9 @@ static PetscErrorCode PCStructILUSetUpEmpty(PC pc, Mat A)
   PetscCall(MatGetLocalSize(A, &m, NULL));
   if (m && !ilu->empty) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PCReset_StructILU(pc));
-  ilu->empty   = (PetscBool)(m == 0);
-  ilu->zerorow = -1;
+  ilu->empty    = (PetscBool)(m == 0);
+  ilu->zerorow  = -1;
+  ilu->rangerow = -1;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -248,14 +322,15 @@ PetscErrorCode PCSetUp_StructILU(PC pc)
   const GILUStencilMat *msm;
 
   PetscFunctionBegin;
+  PetscCall(GILUMatCheckSquare(A));
   PetscCall(PetscGILUCitationsRegister(GILU_CITE_STRUCTILU));
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
-  PetscCheck(!ilu->eisenstat || size == 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_structilu_eisenstat runs on one process only (the sweeps do not include the couplings between processes); use -pc_structilu_eisenstat 0 in parallel");
+  PetscCheck(!ilu->eisenstat || size == 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-%spc_structilu_eisenstat runs on one process only (the sweeps do not include the couplings between processes); use -%spc_structilu_eisenstat 0 in parallel", GILUPrefix(pc), GILUPrefix(pc));
   PetscCall(MatStencilGPUGetStencilMat(A, &isstencil, &msm));
   PetscCall(PCStructILUSetUpEmpty(pc, Alocal));
   if (ilu->empty) PetscFunctionReturn(PETSC_SUCCESS);
   if (isstencil) {
-    PetscCheck(size == 1 || !ilu->distributed, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_structilu_distributed does not take a MATSTENCILGPU matrix yet (each process factors its own box of it: block Jacobi): use -dm_mat_type aij or baij, or -pc_structilu_distributed 0");
+    PetscCheck(size == 1 || !ilu->distributed, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-%spc_structilu_distributed does not take a MATSTENCILGPU matrix yet (each process factors its own box of it: block Jacobi): use -dm_mat_type aij or baij, or -%spc_structilu_distributed 0", GILUPrefix(pc), GILUPrefix(pc));
     PetscCall(PCSetUpStencil_StructILU(pc, msm));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -278,11 +353,13 @@ PetscErrorCode PCSetUp_StructILU(PC pc)
     if (gridfound) PetscCall(PCStructILUAnalyze(pc, Alocal, &g, ilu->threads));
     ilu->analyzed      = PETSC_TRUE;
     ilu->blockstate = state;
-    if (ilu->fallbackwhy[0]) { /* not a structured grid: a general sparse ILU(k) of the block */
+    if (ilu->fallbackwhy[0]) { /* not a structured grid: a general sparse ILU(k) of the block, unless the user said it is one */
+      PetscCall(StructILUCheckForced(pc));
       PetscCall(PetscLogEventEnd(GILU_StencilExtract, 0, A, 0, 0));
       PetscCall(StructILUFallbackFactor(pc, Alocal, PETSC_TRUE));
       PetscFunctionReturn(PETSC_SUCCESS);
     }
+    PetscCall(PCStructILUCheckSymmetric(pc, &ilu->sm.stencil, NULL));
     PetscCall(StructILUSymbolicFinish(&ilu->sm, (PetscBool)(ilu->type == PC_STRUCTILU_IC), &ilu->elim, &ilu->mirror, ilu->hyper, &ilu->nlevels, &ilu->dinv));
   } else if (ilu->fallback) {
     PetscCall(PetscLogEventEnd(GILU_StencilExtract, 0, A, 0, 0));
@@ -292,7 +369,7 @@ PetscErrorCode PCSetUp_StructILU(PC pc)
   ilu->sm.nthreads     = ilu->threads;
   ilu->sm.scheduletype = (GILUScheduleType)ilu->schedule;
   PetscCall(GILUStencilMatPack(Alocal, &ilu->sm));
-  if (ilu->type == PC_STRUCTILU_IC) PetscCall(StructILUCheckSymmetric(&ilu->sm, ilu->mirror));
+  PetscCall(PCStructILUCheckSymmetric(pc, NULL, NULL));
   PetscCall(PetscLogEventEnd(GILU_StencilExtract, 0, A, 0, 0));
   PetscCall(PCFactor_StructILU(pc));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -321,7 +398,7 @@ static PetscErrorCode PCStructILUSetUpDevice(PC pc)
     const PetscBool single = (PetscBool)(ilu->precision == PC_STRUCTILU_PRECISION_SINGLE), ic = (PetscBool)(ilu->type == PC_STRUCTILU_IC);
     const PetscInt  nl = ilu->sm.stencil.nlower, nu = ilu->sm.stencil.ns - nl - 1;
 
-    PetscCall(ilu->devops->factor(ilu->dev, &ilu->sm, ilu->elim, ilu->mirror, ilu->zeropivot, single, ilu->cudamma, ilu->factorpipe, &ilu->zerorow, &ilu->usedmma));
+    PetscCall(ilu->devops->factor(ilu->dev, &ilu->sm, ilu->elim, ilu->mirror, ilu->zeropivot, single, ilu->cudamma, ilu->factorpipe, &ilu->zerorow, &ilu->usedmma, &ilu->rangerow));
     PetscCall(StructILUFactorsReset_Host(&ilu->factors)); /* no host factors: what the view reports */
     ilu->factors.ic       = ic;
     ilu->factors.single   = single;
@@ -350,7 +427,7 @@ static PetscErrorCode PCFactor_StructILU(PC pc)
       char name[64];
 
       PetscCall(GILUStencilGetName(&ilu->sm.stencil, ilu->sm.grid.dim, name, sizeof(name)));
-      SETERRQ(PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_structilu_eisenstat needs DILU factors: ILU(0) of a stencil whose factorization changes only the diagonal (a star stencil; this one is %s), double precision and the host back-end", name);
+      SETERRQ(PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-%spc_structilu_eisenstat needs DILU factors: ILU(0) of a stencil whose factorization changes only the diagonal (a star stencil; this one is %s), double precision and the host back-end", GILUPrefix(pc), name);
     }
     if (dilu) {
       if (ilu->eisenstat && !ilu->diag) PetscCall(PetscMalloc2((size_t)ilu->sm.npoints * ilu->sm.bs2, &ilu->diag, (size_t)ilu->sm.npoints * ilu->sm.bs2, &ilu->eisE));
@@ -364,7 +441,7 @@ static PetscErrorCode PCFactor_StructILU(PC pc)
     } else PetscCall(StructILUFactor_Host(&ilu->sm, ilu->elim, ilu->mirror, ilu->zeropivot, ilu->dinv, &ilu->zerorow));
     /* across processes, ILU: the lower blocks of the upper ghost rows, which the transposed solves read (IC reads none) */
     if (ilu->pipe && ilu->type != PC_STRUCTILU_IC) PetscCall(GILUPipeExchangeLower(ilu->pipe));
-    PetscCall(StructILUFactorsStore_Host(&ilu->sm, ilu->dinv, ilu->mirror, single, dilu, &ilu->factors));
+    PetscCall(StructILUFactorsStore_Host(&ilu->sm, ilu->dinv, ilu->mirror, single, dilu, &ilu->factors, &ilu->rangerow));
     if (ilu->dev) PetscCall(ilu->devops->setfactors(ilu->dev, &ilu->factors));
   }
   PetscCall(PetscLogEventEnd(GILU_StructILUFactor, 0, A, 0, 0));
@@ -386,7 +463,7 @@ PetscErrorCode PCApply_StructILU(PC pc, Vec x, Vec y)
 
   PetscFunctionBegin;
   if (ilu->empty) PetscFunctionReturn(PETSC_SUCCESS); /* no local entries */
-  if (ilu->zerorow >= 0) { /* the factorization failed: let the Krylov method see it */
+  if (ilu->zerorow >= 0 || ilu->rangerow >= 0) { /* the factorization failed: let the Krylov method see it */
     PetscCall(VecFlag(y, 1));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -435,9 +512,9 @@ PetscErrorCode PCApplyTranspose_StructILU(PC pc, Vec x, Vec y)
     PetscBool flg;
 
     PetscCall(GILUPipeTransposable(ilu->pipe, &flg));
-    PetscCheck(flg, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCApplyTranspose() of -pc_structilu_distributed needs a factor stencil whose lower offsets are its upper ones negated (a structurally symmetric matrix); use -pc_structilu_distributed 0 (block Jacobi) with a method that needs transposed solves");
+    PetscCheck(flg, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCApplyTranspose() of -%spc_structilu_distributed needs a factor stencil whose lower offsets are its upper ones negated (a structurally symmetric matrix); use -%spc_structilu_distributed 0 (block Jacobi) with a method that needs transposed solves", GILUPrefix(pc), GILUPrefix(pc));
   }
-  if (ilu->zerorow >= 0) {
+  if (ilu->zerorow >= 0 || ilu->rangerow >= 0) {
     PetscCall(VecFlag(y, 1));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -447,13 +524,13 @@ PetscErrorCode PCApplyTranspose_StructILU(PC pc, Vec x, Vec y)
     PetscCall(PetscLogEventEnd(GILU_StructILUApply, 0, x, y, 0));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCheck(!ilu->eisenstat, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PCApplyTranspose() of -pc_structilu_eisenstat: the transformed system has no transposed solve here; use the usual preconditioner (-pc_structilu_eisenstat 0)");
+  PetscCheck(!ilu->eisenstat, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PCApplyTranspose() of -%spc_structilu_eisenstat: the transformed system has no transposed solve here; use the usual preconditioner (-%spc_structilu_eisenstat 0)", GILUPrefix(pc), GILUPrefix(pc));
   ilu->transposed = PETSC_TRUE;
   if (!ilu->factors.dinv) { /* factored on the device only: sm holds the unfactored values */
     PetscCall(PetscLogEventBegin(GILU_StructILUFactor, 0, 0, 0, 0));
     PetscCall(StructILUFactor_Host(&ilu->sm, ilu->elim, ilu->mirror, ilu->zeropivot, ilu->dinv, &ilu->zerorow));
-    PetscCall(StructILUFactorsStore_Host(&ilu->sm, ilu->dinv, ilu->mirror, (PetscBool)(ilu->precision == PC_STRUCTILU_PRECISION_SINGLE), PETSC_FALSE, &ilu->factors));
-    PetscCall(PetscLogEventEnd(GILU_StructILUFactor, 0, 0, 0, 0));
+    PetscCall(StructILUFactorsStore_Host(&ilu->sm, ilu->dinv, ilu->mirror, (PetscBool)(ilu->precision == PC_STRUCTILU_PRECISION_SINGLE), PETSC_FALSE, &ilu->factors, &ilu->rangerow));
+    PetscCall(PetscLogEventEnd(GILU_StructILUFactor, 0, pc->pmat, 0, 0));
   }
   PetscCall(PetscLogEventBegin(GILU_StructILUApply, 0, x, y, 0));
   PetscCall(VecGetArrayRead(x, &xa));
@@ -478,7 +555,7 @@ static PetscErrorCode MatMult_StructILUEisenstat(Mat S, Vec x, Vec y)
   PetscCall(MatShellGetContext(S, &pc));
   ilu = (PC_StructILU *)pc->data;
   if (ilu->empty) PetscFunctionReturn(PETSC_SUCCESS);
-  if (ilu->zerorow >= 0) { /* the factorization failed: let the Krylov method see it */
+  if (ilu->zerorow >= 0 || ilu->rangerow >= 0) { /* the factorization failed: let the Krylov method see it */
     PetscCall(VecFlag(y, 1));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -511,11 +588,11 @@ PetscErrorCode PCPreSolve_StructILU(PC pc, KSP ksp, Vec b, Vec x)
 
   PetscFunctionBegin;
   if (!ilu->eisenstat) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCheck(slot < 2, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_structilu_eisenstat: solves nested more than twice");
+  PetscCheck(slot < 2, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-%spc_structilu_eisenstat: solves nested more than twice", GILUPrefix(pc));
   if (!slot) {
     PetscInt m, n, M, N;
 
-    PetscCheck(pc->mat == pc->pmat, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-pc_structilu_eisenstat needs the operator to be the preconditioning matrix");
+    PetscCheck(pc->mat == pc->pmat, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-%spc_structilu_eisenstat needs the operator to be the preconditioning matrix", GILUPrefix(pc));
     if (!ilu->eisshell) {
       PetscCall(MatGetLocalSize(pc->mat, &m, &n));
       PetscCall(MatGetSize(pc->mat, &M, &N));

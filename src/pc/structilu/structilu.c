@@ -102,7 +102,7 @@ static PetscErrorCode PCView_StructILU_Backend(PC pc, PetscViewer viewer)
   else if (ilu->devfactored)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  device factorization: in place on the device with the schedule of the solves, level-ordered layout, %s%s\n", ilu->usedmma ? "one warp per grid point, block products on the FP64 tensor cores (m8n8k4 MMA), warp-shuffle Gauss-Jordan inversion of the diagonal blocks" : "DoF threads per grid point (a row of the block row each)",
                                      ilu->factors.single ? "; single-precision copy of the factors for the solves" : ""));
-  else PetscCall(PetscViewerASCIIPrintf(viewer, "  device factorization: none (-pc_structilu_cuda_factor 0): on the host, factors copied to the device in the level-ordered layout at each setup\n"));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "  device factorization: none (-%spc_structilu_cuda_factor 0): on the host, factors copied to the device in the level-ordered layout at each setup\n", GILUPrefix(pc)));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  performance model (%s: %.0f GB/s, %.2f us per dependent step, %.0f GB/s host link, 5 us per launch): %" PetscInt_FMT " dependent steps per sweep, per apply %.4g MB of factors + %.4g MB of vectors on the device, %.4g MB copied; predicted %.4g us on the device + %.4g us of copies\n",
                                    PCStructILUModelGPUs[ilu->modelgpu], bw, lat, pcie, steps, bytesmat / 1e6, bytesvec / 1e6, bytescopy / 1e6, tdev, tcopy));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -135,7 +135,7 @@ static PetscErrorCode PCView_StructILU(PC pc, PetscViewer viewer)
   }
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
   if (ilu->pipe) PetscCall(PCViewDistributed_StructILU(pc, viewer));
-  else if (size > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "  block Jacobi across %d MPI processes: each factors its local block (its DMDA box); process 0 shown (-pc_structilu_distributed: the global factors instead)\n", size));
+  else if (size > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "  block Jacobi across %d MPI processes: each factors its local block (its DMDA box); process 0 shown (-%spc_structilu_distributed: the global factors instead)\n", size, GILUPrefix(pc)));
   if (ilu->fallback) {
     MatSolverType solver;
 
@@ -201,6 +201,7 @@ static PetscErrorCode PCView_StructILU(PC pc, PetscViewer viewer)
                                        sch->nthreads, sch->nunits, sch->chunk, sch->nlevels, sch->group));
   }
   if (ilu->zerorow >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  FAILED: zero pivot in %s row %" PetscInt_FMT "\n", ilu->pipe ? "the grid's (natural ordering)" : "local", ilu->zerorow));
+  else if (ilu->rangerow >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  FAILED: the single-precision factors of %s row %" PetscInt_FMT " have an entry beyond float's range: use -%spc_structilu_factor_precision double\n", ilu->pipe ? "the grid's (natural ordering)" : "local", ilu->rangerow, GILUPrefix(pc)));
   PetscCall(PCView_StructILU_Backend(pc, viewer));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -285,8 +286,20 @@ static PetscErrorCode PCStructILUSetGrid_StructILU(PC pc, PetscInt dim, const Pe
   PC_StructILU *ilu = (PC_StructILU *)pc->data;
 
   PetscFunctionBegin;
-  PetscCheck(dim >= 1 && dim <= 3, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_structilu_grid takes 1 to 3 sizes nx,ny[,nz], not %" PetscInt_FMT, dim);
-  for (PetscInt d = 0; d < dim; d++) PetscCheck(n[d] >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_structilu_grid: the sizes must be positive, size %" PetscInt_FMT " is %" PetscInt_FMT, d, n[d]);
+  PetscCheck(dim >= 1 && dim <= 3, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-%spc_structilu_grid takes 1 to 3 sizes nx,ny[,nz], not %" PetscInt_FMT, GILUPrefix(pc), dim);
+  for (PetscInt d = 0; d < dim; d++) PetscCheck(n[d] >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-%spc_structilu_grid: the sizes must be positive, size %" PetscInt_FMT " is %" PetscInt_FMT, GILUPrefix(pc), d, n[d]);
+  { /* the points must be countable in a PetscInt, as the grid's indices are */
+    PetscInt  npts = 1;
+    PetscBool over = PETSC_FALSE;
+    char      str[96];
+
+    for (PetscInt d = 0; d < dim; d++) {
+      over = (PetscBool)(over || n[d] > PETSC_MAX_INT / npts);
+      if (!over) npts *= n[d];
+    }
+    PetscCall(StructILUGridString(dim, n, str, sizeof(str)));
+    PetscCheck(!over, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-%spc_structilu_grid %s: more grid points than a PetscInt counts (%" PetscInt_FMT "): give the local grid of the matrix", GILUPrefix(pc), str, (PetscInt)PETSC_MAX_INT);
+  }
   ilu->griddim = dim;
   for (PetscInt d = 0; d < 3; d++) ilu->grid[d] = d < dim ? n[d] : 1;
   ilu->analyzed = PETSC_FALSE;
@@ -315,7 +328,7 @@ static PetscErrorCode PCStructILUSetDof_StructILU(PC pc, PetscInt dof)
   PC_StructILU *ilu = (PC_StructILU *)pc->data;
 
   PetscFunctionBegin;
-  PetscCheck(dof >= 1 && dof <= GILU_MAX_DOF, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_structilu_dof %" PetscInt_FMT ": must be in 1..%d", dof, GILU_MAX_DOF);
+  PetscCheck(dof >= 1 && dof <= GILU_MAX_DOF, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-%spc_structilu_dof %" PetscInt_FMT ": must be in 1..%d", GILUPrefix(pc), dof, GILU_MAX_DOF);
   ilu->dof      = dof;
   ilu->analyzed = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -335,7 +348,7 @@ static PetscErrorCode PCStructILUSetLevels_StructILU(PC pc, PetscInt levels)
   PC_StructILU *ilu = (PC_StructILU *)pc->data;
 
   PetscFunctionBegin;
-  PetscCheck(levels >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_structilu_levels %" PetscInt_FMT ": must be nonnegative", levels);
+  PetscCheck(levels >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-%spc_structilu_levels %" PetscInt_FMT ": must be nonnegative", GILUPrefix(pc), levels);
   if (levels != ilu->levels && pc->setupcalled) { /* a new fill pattern: redo the symbolic setup at the next PCSetUp(), as PCFactorSetLevels() does */
     PetscCall(PCReset_StructILU(pc));
     pc->setupcalled = 0;
@@ -356,7 +369,7 @@ static PetscErrorCode PCStructILUSetZeroPivot_StructILU(PC pc, PetscReal zeropiv
   PC_StructILU *ilu = (PC_StructILU *)pc->data;
 
   PetscFunctionBegin;
-  PetscCheck(zeropivot >= 0 && zeropivot < PETSC_INFINITY, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_structilu_zeropivot %g: must be finite and nonnegative", (double)zeropivot);
+  PetscCheck(zeropivot >= 0 && zeropivot < PETSC_INFINITY, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-%spc_structilu_zeropivot %g: must be finite and nonnegative", GILUPrefix(pc), (double)zeropivot);
   ilu->zeropivot = zeropivot;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -419,7 +432,7 @@ static PetscErrorCode PCStructILUSetThreads_StructILU(PC pc, PetscInt nthreads)
   PC_StructILU *ilu = (PC_StructILU *)pc->data;
 
   PetscFunctionBegin;
-  PetscCheck(nthreads >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_structilu_threads %" PetscInt_FMT ": must be 0 (automatic) or positive", nthreads);
+  PetscCheck(nthreads >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-%spc_structilu_threads %" PetscInt_FMT ": must be 0 (automatic) or positive", GILUPrefix(pc), nthreads);
   ilu->threads     = nthreads;
   ilu->sm.nthreads = nthreads; /* the schedule follows at the next factorization or solve */
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -450,7 +463,7 @@ static PetscErrorCode PCStructILUSetDistributedTile_StructILU(PC pc, PetscInt ti
   PC_StructILU *ilu = (PC_StructILU *)pc->data;
 
   PetscFunctionBegin;
-  PetscCheck(tile >= -1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_structilu_distributed_tile %" PetscInt_FMT ": give -1 (natural order), 0 (the model's choice) or a tile size", tile);
+  PetscCheck(tile >= -1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-%spc_structilu_distributed_tile %" PetscInt_FMT ": give -1 (natural order), 0 (the model's choice) or a tile size", GILUPrefix(pc), tile);
   if (tile != ilu->disttile) {
     ilu->disttile = tile;
     PetscCall(PCReset_StructILU(pc));
@@ -508,7 +521,7 @@ static PetscErrorCode PCStructILUSetCUDAMapping_StructILU(PC pc, PCStructILUCUDA
 static PetscErrorCode PCStructILUSetCUDATilePoints_StructILU(PC pc, PetscInt n)
 {
   PetscFunctionBegin;
-  PetscCheck(n >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_structilu_cuda_tile_points %" PetscInt_FMT ": must be 0 (automatic) or positive", n);
+  PetscCheck(n >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-%spc_structilu_cuda_tile_points %" PetscInt_FMT ": must be 0 (automatic) or positive", GILUPrefix(pc), n);
   if (((PC_StructILU *)pc->data)->tilepoints != n) PetscCall(PCStructILUDeviceScheduleChanged(pc));
   ((PC_StructILU *)pc->data)->tilepoints = n;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -517,7 +530,7 @@ static PetscErrorCode PCStructILUSetCUDATilePoints_StructILU(PC pc, PetscInt n)
 static PetscErrorCode PCStructILUSetCUDAPipeline_StructILU(PC pc, PetscInt n)
 {
   PetscFunctionBegin;
-  PetscCheck(n >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-pc_structilu_cuda_pipeline %" PetscInt_FMT ": must be 0 (automatic) or positive", n);
+  PetscCheck(n >= 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-%spc_structilu_cuda_pipeline %" PetscInt_FMT ": must be 0 (automatic) or positive", GILUPrefix(pc), n);
   if (((PC_StructILU *)pc->data)->pipeline != n) PetscCall(PCStructILUDeviceScheduleChanged(pc));
   ((PC_StructILU *)pc->data)->pipeline = n;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -558,9 +571,9 @@ static PetscErrorCode PCStructILUSetPerformanceModel_StructILU(PC pc, PCStructIL
   MPI_Comm      comm = PetscObjectComm((PetscObject)pc);
 
   PetscFunctionBegin;
-  PetscCheck(bw >= 0 && bw < PETSC_INFINITY, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_structilu_model_bandwidth %g: must be finite and nonnegative (0: the GPU's)", (double)bw);
-  PetscCheck(lat >= 0 && lat < PETSC_INFINITY, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_structilu_model_latency %g: must be finite and nonnegative (0: the GPU's)", (double)lat);
-  PetscCheck(link >= 0 && link < PETSC_INFINITY, comm, PETSC_ERR_ARG_OUTOFRANGE, "-pc_structilu_model_link %g: must be finite and nonnegative (0: the GPU's)", (double)link);
+  PetscCheck(bw >= 0 && bw < PETSC_INFINITY, comm, PETSC_ERR_ARG_OUTOFRANGE, "-%spc_structilu_model_bandwidth %g: must be finite and nonnegative (0: the GPU's)", GILUPrefix(pc), (double)bw);
+  PetscCheck(lat >= 0 && lat < PETSC_INFINITY, comm, PETSC_ERR_ARG_OUTOFRANGE, "-%spc_structilu_model_latency %g: must be finite and nonnegative (0: the GPU's)", GILUPrefix(pc), (double)lat);
+  PetscCheck(link >= 0 && link < PETSC_INFINITY, comm, PETSC_ERR_ARG_OUTOFRANGE, "-%spc_structilu_model_link %g: must be finite and nonnegative (0: the GPU's)", GILUPrefix(pc), (double)link);
   ilu->modelgpu  = (PetscInt)gpu;
   ilu->modelbw   = bw;
   ilu->modellat  = lat;
@@ -597,7 +610,7 @@ static PetscErrorCode PCStructILUSetEisenstat_StructILU(PC pc, PetscBool flg)
   PC_StructILU *ilu = (PC_StructILU *)pc->data;
 
   PetscFunctionBegin;
-  PetscCheck(!ilu->eisdepth, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONGSTATE, "-pc_structilu_eisenstat cannot change inside KSPSolve()");
+  PetscCheck(!ilu->eisdepth, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONGSTATE, "-%spc_structilu_eisenstat cannot change inside KSPSolve()", GILUPrefix(pc));
   if (ilu->eisenstat != flg) pc->setupcalled = 0; /* the next PCSetUp() keeps (or drops) what the trick needs */
   ilu->eisenstat = flg;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -691,7 +704,7 @@ static PetscErrorCode PCDestroy_StructILU(PC pc)
                                     (the factors of one process, as a pipeline) instead of block Jacobi
 . -pc_structilu_distributed_tile n - the pipeline's tiles: n grid lines (3D) or points (2D); 0: the model's choice, -1: none
 . -pc_structilu_threads n       - host threads (default 0: OMP_NUM_THREADS if set, else the cores divided among the node's
-                                  MPI processes; fewer for small grids); the results do not depend on it
+                                  MPI processes; fewer for small grids; at most 4 per core); the results do not depend on it
 . -pc_structilu_schedule slab|hyperplane - how the host threads share the rows (default slab, see `PCStructILUSetSchedule()`)
 . -pc_structilu_diagonal_storage <false> - when ILU(0) of the stencil changes only the diagonal (star stencils), store only
                                   the inverted modified diagonal and read the matrix's other blocks (DILU; host, double precision):
@@ -730,7 +743,9 @@ static PetscErrorCode PCDestroy_StructILU(PC pc)
   Notes:
   The matrix is `MATAIJ` or `MATBAIJ`, in the natural (x fastest, interlaced DoF) ordering
   of a `DMDA`. The grid is taken from `-pc_structilu_grid`, else from the `DMDA` of the PC
-  (`KSPSetDM()`) or of the matrix (`DMCreateMatrix()`), else inferred from the pattern. The
+  (`KSPSetDM()`) or of the matrix (`DMCreateMatrix()`), else inferred from the pattern; a grid or DoF
+  given that the local block does not fit is an error at setup (a block without them that is no
+  structured grid is factored as a general sparse matrix). The
   stencil is the set of grid offsets present in the pattern: star, box, diamond or any
   other with offsets of at most 4 in each direction and at most 343 points (the same limits for the
   ILU(k) fill stencil), in 1, 2 or 3 dimensions. Stencil positions
@@ -776,6 +791,7 @@ PETSC_EXTERN PetscErrorCode PCCreate_StructILU(PC pc)
   PetscCall(PetscNew(&ilu));
   ilu->zeropivot  = 100.0 * PETSC_MACHINE_EPSILON;
   ilu->zerorow    = -1;
+  ilu->rangerow   = -1;
   ilu->cudafactor = PETSC_TRUE;
   ilu->cudamma    = PETSC_TRUE;
   pc->data        = (void *)ilu;

@@ -44,6 +44,7 @@ typedef struct {
   char             fallbackwhy[512];
   Vec              fx, fy;      /* the local parts of the vectors, for the fallback's MatSolve() */
   PetscInt         zerorow;     /* local row of a zero pivot, -1 if none */
+  PetscInt         rangerow;    /* single precision: local row of a factor entry beyond float's range, -1 if none */
   PetscObjectState blockstate;  /* nonzero state of the local block (AIJ, BAIJ) at the last analysis */
   GILUPipe         pipe;        /* -pc_structilu_distributed on several processes: the pipeline (src/mat/stencil/pipeline.c) */
   Mat             *extmats, extmat; /* its extended box's rows and columns of the matrix (MatCreateSubMatrices(); sm is their stencil matrix) */
@@ -73,12 +74,23 @@ typedef struct {
   PetscReal                 modelbw, modellat, modelpcie; /* GB/s, microseconds, GB/s; 0: the named GPU's */
 } PC_StructILU;
 
+/* The sizes of a grid as -pc_structilu_grid takes them, "nx,ny[,nz]", for messages */
+static inline PetscErrorCode StructILUGridString(PetscInt dim, const PetscInt n[], char buf[], size_t len)
+{
+  PetscFunctionBegin;
+  if (dim == 1) PetscCall(PetscSNPrintf(buf, len, "%" PetscInt_FMT, n[0]));
+  else if (dim == 2) PetscCall(PetscSNPrintf(buf, len, "%" PetscInt_FMT ",%" PetscInt_FMT, n[0], n[1]));
+  else PetscCall(PetscSNPrintf(buf, len, "%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT, n[0], n[1], n[2]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* structilu-setup.c: the PC's ops besides options, view and destroy */
 PETSC_INTERN PetscErrorCode PCSetUp_StructILU(PC);
 PETSC_INTERN PetscErrorCode PCReset_StructILU(PC);
 PETSC_INTERN PetscErrorCode PCApply_StructILU(PC, Vec, Vec);
 PETSC_INTERN PetscErrorCode PCApplyTranspose_StructILU(PC, Vec, Vec);
 PETSC_INTERN PetscErrorCode PCStructILUAnalyze(PC, Mat, const GILUGrid *, PetscInt);
+PETSC_INTERN PetscErrorCode PCStructILUCheckSymmetric(PC, const GILUStencil *, Mat);
 PETSC_INTERN PetscErrorCode PCPreSolve_StructILU(PC, KSP, Vec, Vec);
 PETSC_INTERN PetscErrorCode PCPostSolve_StructILU(PC, KSP, Vec, Vec);
 /* structilu-dist.c: -pc_structilu_distributed */

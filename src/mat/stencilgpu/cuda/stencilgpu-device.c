@@ -48,6 +48,9 @@ PetscErrorCode MatStencilGPUMultWithBackend(Mat A, PetscGILUBackendType backend,
   PetscGILUBackendType  ran;
 
   PetscFunctionBegin;
+  GILUValidHeaderSpecific(A, MAT_CLASSID, 1);
+  GILUValidHeaderSpecific(x, VEC_CLASSID, 3);
+  GILUValidHeaderSpecific(y, VEC_CLASSID, 4);
   PetscCall(MatStencilGPUGetStencilMat(A, &isstencil, &sm));
   PetscCheck(isstencil, PetscObjectComm((PetscObject)A), PETSC_ERR_ARG_WRONG, "MatStencilGPUMultWithBackend() needs a MATSTENCILGPU matrix");
   sg = (Mat_StencilGPU *)A->data;

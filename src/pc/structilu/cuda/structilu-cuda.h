@@ -86,9 +86,9 @@ typedef struct {
   PetscErrorCode (*setfactors)(StructILUDevice, const StructILUFactors *);
   /* the factorization on the device of the (unfactored) values of the stencil matrix; elimination table, IC's
      mirror offsets (or NULL), zero pivot tolerance, single-precision factors, the tensor-core kernel for DoF >= 4, the
-     two-substage pipeline (lines mapping only; not with the tensor cores); returns the first zero-pivot row or -1, and
-     whether the tensor-core kernel ran */
-  PetscErrorCode (*factor)(StructILUDevice, const GILUStencilMat *, const PetscInt *, const PetscInt *, PetscReal, PetscBool, PetscBool, PetscBool, PetscInt *, PetscBool *);
+     two-substage pipeline (lines mapping only; not with the tensor cores); returns the first zero-pivot row or -1,
+     whether the tensor-core kernel ran, and (single) a local row with a factor entry beyond float's range or -1 */
+  PetscErrorCode (*factor)(StructILUDevice, const GILUStencilMat *, const PetscInt *, const PetscInt *, PetscReal, PetscBool, PetscBool, PetscBool, PetscInt *, PetscBool *, PetscInt *);
   /* x = (LU)^{-1} b with device arrays (from GILUVecGetDeviceArrayRead/Write of src/sys/device-vec.c); returns after the kernels completed */
   PetscErrorCode (*solve)(StructILUDevice, const PetscScalar *, PetscScalar *);
   /* the device's own buffers for b and x (local size), used when the vectors are not CUDA vectors */

@@ -9,6 +9,7 @@
 
 #include <petscgilu/private/gilucuda.h>
 #include "structilu-cuda.h"
+#include <float.h> /* FLT_MAX, DBL_MAX */
 
 /* the factors' type: CFG = dof + 16 * single */
 template <int S>
@@ -815,9 +816,17 @@ __global__ static void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILULine
 }
 
 /* the single-precision copy of n values */
-__global__ static void StructILUToSingle(const double *from, float *to, size_t n)
+/* Doubles to floats, offset-major blocks of bs2 values (level-ordered points of np): the smallest scalar row
+   (point * d + row of the block) of a finite value that float cannot hold (beyond FLT_MAX: it would become Inf) goes
+   to *big (atomicMin). Bandwidth-bound, one pass. */
+__global__ static void StructILUToSingle(const double *from, float *to, size_t n, int bs2, int d, int np, int *big)
 {
-  for (size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x; t < n; t += (size_t)gridDim.x * blockDim.x) to[t] = (float)from[t];
+  for (size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x; t < n; t += (size_t)gridDim.x * blockDim.x) {
+    const double a = fabs(from[t]);
+
+    to[t] = (float)from[t];
+    if (a > (double)FLT_MAX && a <= DBL_MAX) atomicMin(big, (int)((t / bs2) % np) * d + (int)(t % bs2) / d);
+  }
 }
 
 #endif

@@ -389,7 +389,7 @@ static PetscErrorCode SubstageSets(StructILUDevice dev, const GILUStencil *st, P
   StructILUFactorKernel with the schedule of the solves, and kept as the factors the solves read (a float copy for
   single-precision factors). elim: the elimination table of the stencil; mirror: IC's opposite offsets, or NULL.
 */
-static PetscErrorCode Factor(StructILUDevice dev, const GILUStencilMat *sm, const PetscInt *elim, const PetscInt *mirror, PetscReal zeropivot, PetscBool single, PetscBool mma, PetscBool pipelined, PetscInt *zerorow, PetscBool *usedmma)
+static PetscErrorCode Factor(StructILUDevice dev, const GILUStencilMat *sm, const PetscInt *elim, const PetscInt *mirror, PetscReal zeropivot, PetscBool single, PetscBool mma, PetscBool pipelined, PetscInt *zerorow, PetscBool *usedmma, PetscInt *rangerow)
 {
   const PetscInt ns = sm->stencil.ns, nl = sm->stencil.nlower, d = dev->dof;
   const size_t   blocks = dev->blocks;
@@ -399,6 +399,7 @@ static PetscErrorCode Factor(StructILUDevice dev, const GILUStencilMat *sm, cons
 
   PetscFunctionBegin;
   PetscCall(FreeFactors(dev));
+  *rangerow    = -1;
   dev->usedmma = PETSC_FALSE;
   dev->single  = PETSC_FALSE; /* the values are uploaded in double */
   dev->ic      = (PetscBool)(mirror != NULL);
@@ -556,19 +557,24 @@ static PetscErrorCode Factor(StructILUDevice dev, const GILUStencilMat *sm, cons
     dev->uval       = dev->val + (size_t)(nl + 1) * blocks;
     dev->dinv       = dev->dinvd;
     dev->ownfactors = PETSC_FALSE;
-  } else {
+  } else { /* the smallest level-ordered scalar row with a value beyond float's range lands in the zero pivot's flag */
     const size_t nlo = mirror ? 0 : (size_t)nl * blocks, nup = (size_t)(ns - nl - 1) * blocks;
     const dim3   cgrid(256), cblock(256);
+    const int    bs2 = (int)(d * d), np = (int)dev->npoints;
 
+    zr = PETSC_MAX_INT;
+    PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToDevice)(dev->zerorow, &zr, sizeof(int)));
     if (nlo) {
       PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(sizeof(float) * nlo, &dev->lval));
-      PetscCall(GILU_LAUNCH(StructILUToSingle, cgrid, cblock, 0, 0, dev->val, (float *)dev->lval, nlo));
+      PetscCall(GILU_LAUNCH(StructILUToSingle, cgrid, cblock, 0, 0, dev->val, (float *)dev->lval, nlo, bs2, (int)d, np, dev->zerorow));
     }
     PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(sizeof(float) * nup, &dev->uval));
-    PetscCall(GILU_LAUNCH(StructILUToSingle, cgrid, cblock, 0, 0, dev->val + (size_t)(nl + 1) * blocks, (float *)dev->uval, nup));
+    PetscCall(GILU_LAUNCH(StructILUToSingle, cgrid, cblock, 0, 0, dev->val + (size_t)(nl + 1) * blocks, (float *)dev->uval, nup, bs2, (int)d, np, dev->zerorow));
     PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(sizeof(float) * blocks, &dev->dinv));
-    PetscCall(GILU_LAUNCH(StructILUToSingle, cgrid, cblock, 0, 0, (const double *)dev->dinvd, (float *)dev->dinv, blocks));
+    PetscCall(GILU_LAUNCH(StructILUToSingle, cgrid, cblock, 0, 0, (const double *)dev->dinvd, (float *)dev->dinv, blocks, bs2, (int)d, np, dev->zerorow));
     GILU_CUDA_CHECK(cudaDeviceSynchronize());
+    PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToHost)(&zr, dev->zerorow, sizeof(int)));
+    if (zr != PETSC_MAX_INT) *rangerow = dev->hperm[zr / d] * d + zr % d; /* the level-ordered point's natural one */
     dev->ownfactors = PETSC_TRUE;
     dev->single     = PETSC_TRUE;
   }
