@@ -530,7 +530,7 @@ PetscErrorCode PCApplyTranspose_StructILU(PC pc, Vec x, Vec y)
     PetscCall(PetscLogEventBegin(GILU_StructILUFactor, 0, 0, 0, 0));
     PetscCall(StructILUFactor_Host(&ilu->sm, ilu->elim, ilu->mirror, ilu->zeropivot, ilu->dinv, &ilu->zerorow));
     PetscCall(StructILUFactorsStore_Host(&ilu->sm, ilu->dinv, ilu->mirror, (PetscBool)(ilu->precision == PC_STRUCTILU_PRECISION_SINGLE), PETSC_FALSE, &ilu->factors, &ilu->rangerow));
-    PetscCall(PetscLogEventEnd(GILU_StructILUFactor, 0, pc->pmat, 0, 0));
+    PetscCall(PetscLogEventEnd(GILU_StructILUFactor, 0, 0, 0, 0));
   }
   PetscCall(PetscLogEventBegin(GILU_StructILUApply, 0, x, y, 0));
   PetscCall(VecGetArrayRead(x, &xa));
