@@ -227,8 +227,7 @@ check: export OMP_NUM_THREADS := 1
 check: export PETSC_OPTIONS := $(strip $(PETSC_OPTIONS) -checkfunctionlist -options_left no)
 # PETSc's own wording of 3.24 and newer (-ksp_view) put into 3.18's before each diff: one expected output for all
 # (older releases diff directly: the wrapper costs three processes a test)
-PG_PETSC_GE_324 := $(shell [ "$(word 2,$(subst ., ,$(PETSC_VERSION)))" -ge 24 ] 2> /dev/null && echo y)
-ifneq ($(PG_PETSC_GE_324),)
+ifneq ($(PETSC_GE_3_24),)
 check: export PETSCDIFF := $(PETSCGILU_DIR)/tests/petscdiff-releases
 check: export PETSCGILU_PETSCDIFF := $(PETSC_DIR)/lib/petsc/bin/petscdiff
 endif
@@ -243,7 +242,7 @@ check: export PETSCGILU_MPIEXEC_SINGLETON ?= 1
 PG_TEST_MAKE   = $(MAKE) --no-print-directory -f $(PETSCGILU_DIR)/gmakefile.test PETSCGILU_DIR=$(PETSCGILU_DIR) \
                  PETSC_DIR=$(PETSC_DIR) PETSC_ARCH=$(PETSC_ARCH) TESTDIR=$(PG_TESTDIR)
 # the harness's log: named after the package's arch (build) since PETSc 3.24, after PETSC_ARCH before (gmakefile.test)
-PG_TAPLOG      := $(PG_TESTDIR)/test_$(if $(PG_PETSC_GE_324),build,$(PETSC_ARCH))_tap.log
+PG_TAPLOG      := $(PG_TESTDIR)/test_$(if $(PETSC_GE_3_24),build,$(PETSC_ARCH))_tap.log
 PG_EX_TAPLOG   := $(PG_TESTDIR)/petsc-examples_tap.log
 PG_EX_RUN      := $(PETSCGILU_DIR)/tests/petsc-examples/run
 # s= selects harness labels (tests-ex1_1, tutorials-ex1_*); petsc-examples* patterns select the

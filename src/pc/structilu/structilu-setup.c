@@ -275,13 +275,13 @@ static PetscErrorCode PCSetUpStencil_StructILU(PC pc, const GILUStencilMat *msm)
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(GILU_StencilExtract, 0, A, 0, 0));
   if (!ilu->analyzed || pc->flag != SAME_NONZERO_PATTERN || msm->nonzerostate != ilu->sm.nonzerostate) {
+    char why[512];
+
     PetscCall(PCReset_StructILU(pc));
     PetscCheck(!ilu->dof || ilu->dof == msm->grid.dof, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-%spc_structilu_dof %" PetscInt_FMT " contradicts the MATSTENCILGPU matrix's %" PetscInt_FMT " DoF per grid point: leave it out", GILUPrefix(pc), ilu->dof, msm->grid.dof);
     PetscCheck(!ilu->griddim || (ilu->grid[0] == msm->grid.n[0] && ilu->grid[1] == msm->grid.n[1] && ilu->grid[2] == msm->grid.n[2]), PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-%spc_structilu_grid contradicts the MATSTENCILGPU matrix's local grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ": leave it out", GILUPrefix(pc), msm->grid.n[0], msm->grid.n[1], msm->grid.n[2]);
     PetscCheck(msm->grid.dof <= GILU_MAX_DOF, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "Structured-grid ILU supports 1 to %d unknowns per grid point, not %" PetscInt_FMT, GILU_MAX_DOF, msm->grid.dof);
     ilu->gridfrom = "from the MATSTENCILGPU matrix";
-    char why[512];
-
     PetscCall(PCStructILUCheckSymmetric(pc, &msm->stencil, NULL)); /* (the fill stencil of a symmetric one is symmetric) */
     PetscCall(StructILUSymbolicStencil(msm, ilu->levels, (PetscBool)(ilu->type == PC_STRUCTILU_IC), &ilu->sm, ilu->patname, sizeof(ilu->patname), &ilu->elim, &ilu->mirror, ilu->hyper, &ilu->nlevels, &ilu->dinv, why, sizeof(why)));
     PetscCheck(!why[0], PETSC_COMM_SELF, PETSC_ERR_SUP, "%s: use fewer levels of fill (-%spc_structilu_levels)", why, GILUPrefix(pc));
