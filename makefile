@@ -132,13 +132,14 @@ endif
 # ------------------------------------------------------------------------------------------------ build
 # without -j on the command line the build runs as many jobs as there are cores (a first build is mostly nvcc and the
 # -O3 kernels: 161 s on one job, 87 s on two, 2026-11-27); a -j given, or a job server above, is left as it is
+# (make 4.3 shows -j in MAKEFLAGS to recipes only, not while it reads the makefile: the recipe decides)
 PG_JOBS     ?= $(shell nproc 2> /dev/null || echo 2)
-PG_PARALLEL := $(if $(findstring jobserver,$(MAKEFLAGS))$(filter -j%,$(MAKEFLAGS)),,-j$(PG_JOBS))
+PG_PARALLEL  = case " $$MAKEFLAGS " in *" -j"* | *jobserver*) j= ;; *) j=-j$(PG_JOBS) ;; esac
 all:
-	+@$(MAKE) --no-print-directory $(PG_PARALLEL) pg-build
+	+@$(PG_PARALLEL); $(MAKE) --no-print-directory $$j pg-build
 pg-build: $(PG_LIB) $(PG_CUDA_LIB_IF) $(PG_TESTLIB)
 pg-lib:
-	+@$(MAKE) --no-print-directory $(PG_PARALLEL) $(PG_LIB)
+	+@$(PG_PARALLEL); $(MAKE) --no-print-directory $$j $(PG_LIB)
 
 # the host kernels (sweeps, factorizations, the pack of the values) at -O3 when PETSc's flags optimize (-O2): the
 # fixed-size block loops unroll and vectorize (snes ex19's setup ~15% faster); the same values (no reassociation)
