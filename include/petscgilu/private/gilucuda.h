@@ -31,6 +31,10 @@
                                             CUDA does not promise that blocks are dispatched in index order
      gilu_mma_m8n8k4_f64(d, a, b, c)        D(8x8) = A(8x4) B(4x8) + C on one warp, PTX fragment layout (see below)
      GILU_CUDA_CHECK(call)                  a cudaError_t -> PETSc error (PETSC_ERR_GPU)
+     gilu_ld(p), gilu_st(p, v)              a global-memory load / store (plain on the device); in the emulation each
+                                            is one lane's part of a warp-level request, counted in 32-byte sectors
+     gilu_ld_cg(p)                          a load of a value another block wrote during this kernel: past the
+                                            (non-coherent) L1 cache on the device (__ldcg)
 
    Warp operations need all lanes of the warp (like the _sync intrinsics with a full mask); the emulation stops
    with an error when lanes of a warp are at different warp operations, or when a lane exited. Spin loops must go
@@ -567,6 +571,47 @@ static __device__ __forceinline__ int gilu_block_ticket(int *counter)
   gilu_syncthreads();
   return gilu_ticket[0];
 }
+
+/* global-memory accessors (see the list at the top); the emulation's GILU_EMU_ACCESS records the lane's request */
+#if defined(GILU_CUDAEMU)
+  #if !defined(GILU_EMU_ACCESS)
+    #define GILU_EMU_ACCESS(p, bytes, store) ((void)0)
+  #endif
+template <typename T>
+static inline T gilu_ld(const T *p)
+{
+  GILU_EMU_ACCESS(p, sizeof(T), 0);
+  return *p;
+}
+template <typename T>
+static inline T gilu_ld_cg(const T *p)
+{
+  GILU_EMU_ACCESS(p, sizeof(T), 0);
+  return *(const volatile T *)p;
+}
+template <typename T>
+static inline void gilu_st(T *p, T v)
+{
+  GILU_EMU_ACCESS(p, sizeof(T), 1);
+  *p = v;
+}
+#else
+template <typename T>
+static __device__ __forceinline__ T gilu_ld(const T *p)
+{
+  return *p;
+}
+template <typename T>
+static __device__ __forceinline__ T gilu_ld_cg(const T *p)
+{
+  return __ldcg(p);
+}
+template <typename T>
+static __device__ __forceinline__ void gilu_st(T *p, T v)
+{
+  *p = v;
+}
+#endif
 
 #define GILU_CUDA_CHECK(call) \
   do { \

@@ -1,5 +1,6 @@
 /*
-   The device kernels of PCSTRUCTILU (the solves' sweeps and the factorizations, both task mappings): CUDA code
+   The device kernels of PCSTRUCTILU's solves (the sweeps, both task mappings) and what the factorization's kernels
+   (structilu-factor-kernels.h) share with them (the lines mapping, the work units, the tile flags): CUDA code
    included once, by structilu.cu, and so built by nvcc and for the emulation (cudaemu) as that file is; the
    schedule they follow and why their waiting cannot deadlock are described at the top of structilu.cu, the host
    launches them there.
@@ -119,16 +120,6 @@ static __device__ __forceinline__ int BlockUnit(int *ticket, unsigned int base)
   return (int)((unsigned int)gilu_block_ticket(ticket) - base);
 }
 
-/* a value another block wrote during this kernel: read past the (non-coherent) L1 cache */
-static __device__ __forceinline__ double LoadShared(const double *p)
-{
-#if defined(GILU_CUDAEMU)
-  return *(const volatile double *)p;
-#else
-  return __ldcg(p);
-#endif
-}
-
 /* the grid point of p + off[s], or -1 outside the grid */
 static __device__ __forceinline__ int Neighbour(const SolveArgs *k, int i, int j, int l, int s)
 {
@@ -177,12 +168,12 @@ __global__ static void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILUForw
         const FT     *A  = (const FT *)k.uval + ((size_t)(k.mirror[s] - k.nl - 1) * N + (size_t)k.pos[q]) * DD;
         const double *zq = k.z + (size_t)q * D;
 
-        for (int e = 0; e < D; e++) sum -= (double)A[e * D + a] * LoadShared(zq + e);
+        for (int e = 0; e < D; e++) sum -= (double)A[e * D + a] * gilu_ld_cg(zq + e);
       } else {
         const FT     *A  = (const FT *)k.lval + ((size_t)s * N + (size_t)pos) * DD;
         const double *xq = k.x + (size_t)q * D;
 
-        for (int e = 0; e < D; e++) sum -= (double)A[a * D + e] * LoadShared(xq + e);
+        for (int e = 0; e < D; e++) sum -= (double)A[a * D + e] * gilu_ld_cg(xq + e);
       }
     }
     if (g > 0) ysh[g * nt + t] = sum;
@@ -237,7 +228,7 @@ __global__ static void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILUBack
         const FT     *U  = (const FT *)k.uval + ((size_t)(s - k.nl - 1) * N + (size_t)pos) * DD;
         const double *xq = k.x + (size_t)q * D;
 
-        for (int e = 0; e < D; e++) sum -= (double)U[a * D + e] * LoadShared(xq + e);
+        for (int e = 0; e < D; e++) sum -= (double)U[a * D + e] * gilu_ld_cg(xq + e);
       }
     }
     if (g > 0) ysh[g * nt + t] = sum;
@@ -303,12 +294,12 @@ __global__ static void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILULine
           const FT     *A  = (const FT *)k.uval + ((size_t)(k.mirror[s] - k.nl - 1) * N + (size_t)k.pos[q]) * DD;
           const double *zq = k.z + (size_t)q * D;
 
-          for (int e = 0; e < D; e++) sum -= (double)A[e * D + a] * LoadShared(zq + e);
+          for (int e = 0; e < D; e++) sum -= (double)A[e * D + a] * gilu_ld_cg(zq + e);
         } else {
           const FT     *A  = dir ? (const FT *)k.uval + ((size_t)(s - k.nl - 1) * N + (size_t)pos) * DD : (const FT *)k.lval + ((size_t)s * N + (size_t)pos) * DD;
           const double *xq = k.x + (size_t)q * D;
 
-          for (int e = 0; e < D; e++) sum -= (double)A[a * D + e] * LoadShared(xq + e);
+          for (int e = 0; e < D; e++) sum -= (double)A[a * D + e] * gilu_ld_cg(xq + e);
         }
       }
       ring[((size_t)g * P + (size_t)(LinesOrd(m, dir, Lg) % P)) * nt + t] = sum;
@@ -337,481 +328,6 @@ __global__ static void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILULine
     }
     LinesLevelDone(m, dir, b, L, counts, !last, k.nowait);
     if (last) break;
-  }
-}
-
-/* kernel arguments of the factorization */
-typedef struct {
-  int          n[3], ns, nl, npoints, ic, nowait;
-  const int   *tileptr, *perm, *pos, *tileof, *off, *mirror;
-  const int   *elimptr, *elimu, *elimt; /* per lower offset s: the updates A_{p,elimt} -= L_ps U_{q,elimu} */
-  const int   *missptr, *missoff;       /* per point (natural numbering, CSR): the offsets absent from the pattern; NULL: none */
-  double      *val, *dinv;              /* level-ordered, all ns offsets */
-  int         *flags, *zerorow;
-  double       zeropivot;
-  LinesMap     lines;
-  const int   *early;  /* two-substage pipeline: per lower offset, 1 when its L block is finalized in substage 1 */
-  const int   *pairs1; /* per elimination entry, 1 when its update is made in substage 1 */
-  int         *ticket; /* the work units of the blocks (BlockUnit) */
-  unsigned int ticketbase;
-} FactorArgs;
-
-/* the inverse of the diagonal block of the point p at position pos, by Gauss-Jordan with partial pivoting as
-   GILUBlockInvert(); a zero pivot leaves a zero inverse (later rows stay finite) and records the row */
-template <int D>
-static __device__ void GILUDeviceBlockInvert(const FactorArgs *k, int pos, int p)
-{
-  const int    DD = D * D;
-  const size_t N  = (size_t)k->npoints;
-  double       M[DD], Ainv[DD];
-  int          ok = 1;
-
-  for (int e = 0; e < DD; e++) {
-    M[e]    = k->val[((size_t)k->nl * N + (size_t)pos) * DD + e];
-    Ainv[e] = 0;
-  }
-  for (int e = 0; e < D; e++) Ainv[e * D + e] = 1;
-  for (int c = 0; c < D && ok; c++) {
-    int    piv = c;
-    double inv;
-
-    for (int r = c + 1; r < D; r++)
-      if (fabs(M[r * D + c]) > fabs(M[piv * D + c])) piv = r;
-    if (fabs(M[piv * D + c]) <= k->zeropivot) {
-      ok = 0;
-      break;
-    }
-    if (piv != c)
-      for (int e = 0; e < D; e++) {
-        double x = M[c * D + e], u = Ainv[c * D + e];
-
-        M[c * D + e]      = M[piv * D + e];
-        Ainv[c * D + e]   = Ainv[piv * D + e];
-        M[piv * D + e]    = x;
-        Ainv[piv * D + e] = u;
-      }
-    inv = 1.0 / M[c * D + c];
-    for (int e = 0; e < D; e++) {
-      M[c * D + e] *= inv;
-      Ainv[c * D + e] *= inv;
-    }
-    for (int r = 0; r < D; r++) {
-      double f = M[r * D + c];
-
-      if (r == c || f == 0.0) continue;
-      for (int e = 0; e < D; e++) {
-        M[r * D + e] -= f * M[c * D + e];
-        Ainv[r * D + e] -= f * Ainv[c * D + e];
-      }
-    }
-  }
-  for (int e = 0; e < DD; e++) k->dinv[(size_t)pos * DD + e] = ok ? Ainv[e] : 0.0; /* a zero pivot: keep later rows finite */
-  if (!ok) atomicMin(k->zerorow, p * D);
-}
-
-/*
-  In-place ILU(0) of the rows of a tile (Algorithm 1 of the StructILU paper; the same operations, in the same order, as
-  ilu-kernels.h), thread a of a point computing row a of its block row: L_ps = A_ps D_q^{-1} (IC: U_{q,-s}^T
-  D_q^{-1}) and A_{p,s+u} -= L_ps U_{q,u} need only row a, so the DoF threads of a point are independent until the
-  diagonal block is inverted (by the point's first thread, Gauss-Jordan with partial pivoting as on the host).
-*/
-/* The grid point at stored position pos of the level-ordered factors: its coordinates and its range of absent
-   stencil positions (missptr; none when the pattern is the full stencil everywhere) */
-static __device__ __forceinline__ int FactorPoint(const FactorArgs *k, int pos, int *i, int *j, int *l, int *m, int *mend)
-{
-  const int p = k->perm[pos];
-
-  *i = p % k->n[0];
-  *j = (p / k->n[0]) % k->n[1];
-  *l = p / (k->n[0] * k->n[1]);
-  if (k->missptr) {
-    *m    = k->missptr[p];
-    *mend = k->missptr[p + 1];
-  }
-  return p;
-}
-
-/* Lower neighbour s of the grid point (i, j, l): 0 outside the grid; -1 an offset absent from the pattern there (its L block
-   stays zero; *m steps past it); else 1 and *q its grid index. m walks the point's absent offsets in increasing s. */
-static __device__ __forceinline__ int FactorNeighbour(const FactorArgs *k, int i, int j, int l, int s, int *m, int mend, int *q)
-{
-  const int qi = i + k->off[3 * s], qj = j + k->off[3 * s + 1], ql = l + k->off[3 * s + 2];
-
-  if (qi < 0 || qi >= k->n[0] || qj < 0 || qj >= k->n[1] || ql < 0 || ql >= k->n[2]) return 0;
-  while (*m < mend && k->missoff[*m] < s) (*m)++;
-  if (*m < mend && k->missoff[*m] == s) {
-    (*m)++;
-    return -1;
-  }
-  *q = (ql * k->n[1] + qj) * k->n[0] + qi;
-  return 1;
-}
-
-/* row a of the multiplier L_ps D_q^{-1} of the point at position pos and its neighbour s at position qpos (IC: from the
-   mirrored U block, U_qp^T D_q^{-1}) into lrow; shared by the scalar factorization and its two-substage pipeline */
-template <int D>
-static __device__ __forceinline__ void MultiplierRow(const FactorArgs *k, int s, int pos, int qpos, int a, double *lrow)
-{
-  const int     DD = D * D;
-  const size_t  N  = (size_t)k->npoints;
-  const double *Dq = k->dinv + (size_t)qpos * DD, *Lps = k->val + ((size_t)s * N + (size_t)pos) * DD;
-
-  if (k->ic) {
-    const double *Uq = k->val + ((size_t)k->mirror[s] * N + (size_t)qpos) * DD;
-
-    for (int c = 0; c < D; c++) {
-      double r = 0;
-
-      for (int e = 0; e < D; e++) r += LoadShared(Uq + e * D + a) * LoadShared(Dq + e * D + c);
-      lrow[c] = r;
-    }
-  } else {
-    for (int c = 0; c < D; c++) {
-      double r = 0;
-
-      for (int e = 0; e < D; e++) r += Lps[a * D + e] * LoadShared(Dq + e * D + c);
-      lrow[c] = r;
-    }
-  }
-}
-
-/* row a of the block row of the point p (at position pos) of the in-place ILU(0); wait: for each neighbour's tile (the
-   tiles mapping; the lines mapping waits per block and level before) */
-template <int D>
-static __device__ void FactorRow(const FactorArgs *k, int pos, int p, int a, int sweep, int wait)
-{
-  const int    DD = D * D;
-  const size_t N  = (size_t)k->npoints;
-  int          i, j, l, m = 0, mend = 0;
-
-  (void)FactorPoint(k, pos, &i, &j, &l, &m, &mend);
-  for (int s = 0; s < k->nl; s++) {
-    double *Lps, lrow[D];
-    int     q = 0, qpos, in = FactorNeighbour(k, i, j, l, s, &m, mend, &q);
-
-    if (!in) continue;
-    Lps = k->val + ((size_t)s * N + (size_t)pos) * DD;
-    if (in < 0) { /* not in the pattern: no fill kept there */
-      for (int c = 0; c < D; c++) Lps[a * D + c] = 0;
-      continue;
-    }
-    if (wait) gilu_wait_until_ge(&k->flags[k->tileof[q]], sweep);
-    qpos = k->pos[q];
-    MultiplierRow<D>(k, s, pos, qpos, a, lrow);
-    for (int c = 0; c < D; c++) Lps[a * D + c] = lrow[c];
-    for (int e = k->elimptr[s]; e < k->elimptr[s + 1]; e++) {
-      const double *U = k->val + ((size_t)k->elimu[e] * N + (size_t)qpos) * DD;
-      double       *T = k->val + ((size_t)k->elimt[e] * N + (size_t)pos) * DD;
-
-      for (int c = 0; c < D; c++) {
-        const double la = lrow[c];
-
-        for (int b = 0; b < D; b++) T[a * D + b] -= la * LoadShared(U + c * D + b);
-      }
-    }
-  }
-  if (k->missptr)
-    for (m = k->missptr[p]; m < mend; m++) {
-      double *Z = k->val + ((size_t)k->missoff[m] * N + (size_t)pos) * DD;
-
-      for (int c = 0; c < D; c++) Z[a * D + c] = 0;
-    }
-}
-
-template <int D>
-__global__ static void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILUFactorKernel(FactorArgs k, int sweep)
-{
-  const int tile = BlockUnit(k.ticket, k.ticketbase), t = threadIdx.x, lp = t / D, a = t % D;
-  const int pos = k.tileptr[tile] + lp, valid = pos < k.tileptr[tile + 1];
-  const int p = valid ? k.perm[pos] : 0;
-
-  if (valid) FactorRow<D>(&k, pos, p, a, sweep, !k.nowait);
-  gilu_syncthreads();
-  if (valid && a == 0) GILUDeviceBlockInvert<D>(&k, pos, p);
-  TileDone(k.flags, tile, sweep);
-}
-
-/*
-  The same inversion by one warp with shuffles: lane l holds row l/4 of the augmented matrix [M | I] (8 x 16, zero
-  padded), columns 4(l%4) .. 4(l%4)+3. Per column c: the pivot row (largest |M[r][c]|, r >= c, the first of equals,
-  as on the host) by a butterfly over the rows, the swap of rows c and piv and the elimination with row c by
-  shuffles from the lanes that hold them. All 32 lanes take part (no divergence at the shuffles).
-*/
-template <int D>
-static __device__ void GILUDeviceBlockInvertWarp(const FactorArgs *k, int pos, int p)
-{
-  const int    lane = gilu_lane_id(), r = lane >> 2, q = lane & 3, DD = D * D;
-  const size_t N = (size_t)k->npoints;
-  double       v[4];
-  int          ok = 1;
-
-  for (int t = 0; t < 4; t++) {
-    const int col = 4 * q + t;
-
-    if (r >= D) v[t] = 0;
-    else if (col < 8) v[t] = col < D ? k->val[((size_t)k->nl * N + (size_t)pos) * DD + r * D + col] : 0;
-    else v[t] = col - 8 == r ? 1.0 : 0.0;
-  }
-  for (int c = 0; c < D; c++) {
-    double mine = gilu_shfl(v[c & 3], 4 * r + (c >> 2)), best, pivot; /* M[r][c] for the lanes of row r */
-    int    brow = r, piv;
-
-    best = r >= c && r < D ? fabs(mine) : -1.0;
-    for (int m = 4; m < 32; m <<= 1) { /* butterfly over the rows: the largest, the first of equals */
-      double ob   = gilu_shfl_xor(best, m);
-      int    orow = gilu_shfl_xor(brow, m);
-
-      if (ob > best || (ob == best && orow < brow)) {
-        best = ob;
-        brow = orow;
-      }
-    }
-    piv = brow;
-    if (gilu_any(!(best > k->zeropivot))) { /* warp-uniform; a NaN is a zero pivot too */
-      ok = 0;
-      break;
-    }
-    { /* swap rows c and piv */
-      const int from = 4 * (r == c ? piv : (r == piv ? c : r)) + q;
-
-      for (int t = 0; t < 4; t++) v[t] = gilu_shfl(v[t], from);
-    }
-    pivot = gilu_shfl(v[c & 3], 4 * c + (c >> 2)); /* M[c][c] after the swap */
-    if (r == c)
-      for (int t = 0; t < 4; t++) v[t] *= 1.0 / pivot;
-    {
-      const double f = gilu_shfl(v[c & 3], 4 * r + (c >> 2)); /* M[r][c] */
-
-      for (int t = 0; t < 4; t++) {
-        const double rc = gilu_shfl(v[t], 4 * c + q); /* row c, the same columns */
-
-        if (r != c && f != 0.0) v[t] -= f * rc;
-      }
-    }
-  }
-  for (int t = 0; t < 4; t++) {
-    const int col = 4 * q + t - 8;
-
-    if (r < D && col >= 0 && col < D) k->dinv[(size_t)pos * DD + r * D + col] = ok ? v[t] : 0.0;
-  }
-  if (!ok && lane == 0) atomicMin(k->zerorow, p * D);
-}
-
-/*
-  The same factorization for DoF >= 4 on the FP64 tensor cores: one warp per grid point, every DoF x DoF block
-  product (L_ps = A_ps D_q^{-1}, IC: U_{q,-s}^T D_q^{-1}, and A_{p,s+u} -= L_ps U_{q,u}) as two m8n8k4 MMAs (K = 8 in two
-  halves of 4; blocks padded to 8 x 8 with zeros) through gilu_mma_m8n8k4_f64. The sums are formed in the MMA's order,
-  so the factors equal the host's to round-off, not bitwise. The lanes of a warp stay converged: the loops, the
-  waits and the tests depend on the point only.
-*/
-/* the block row of the point p (at position pos) by the calling warp; wait as in FactorRow() */
-template <int D>
-static __device__ void FactorRowMMA(const FactorArgs *k, int pos, int p, int sweep, int wait)
-{
-  const int    DD = D * D, lane = gilu_lane_id();
-  const int    r = lane >> 2, c0 = 2 * (lane & 3), kq = lane & 3;
-  const size_t N = (size_t)k->npoints;
-  int          i, j, l, m = 0, mend = 0;
-
-  (void)FactorPoint(k, pos, &i, &j, &l, &m, &mend);
-  for (int s = 0; s < k->nl; s++) {
-    double *Lps, acc[2];
-    int     q = 0, qpos, in = FactorNeighbour(k, i, j, l, s, &m, mend, &q);
-
-    if (!in) continue;
-    Lps = k->val + ((size_t)s * N + (size_t)pos) * DD;
-    if (in < 0) { /* no lane reads this block again (later updates target later offsets): no __syncwarp needed */
-      for (int e = lane; e < DD; e += 32) Lps[e] = 0;
-      continue;
-    }
-    if (wait) {
-      gilu_wait_until_ge(&k->flags[k->tileof[q]], sweep);
-      gilu_syncwarp(); /* mutation-survivor: reconverges the lanes after their spins before mma.sync.aligned (undefined when divergent); unobservable in the emulation, whose MMA is a rendezvous */
-    }
-    qpos = k->pos[q];
-    {
-      const double *Dq = k->dinv + (size_t)qpos * DD;
-      const double *Uq = k->ic ? k->val + ((size_t)k->mirror[s] * N + (size_t)qpos) * DD : NULL;
-
-      acc[0] = acc[1] = 0;
-      for (int kc = 0; kc < 2; kc++) {
-        const int kx = 4 * kc + kq;
-        double    a = 0, b = 0;
-
-        if (r < D && kx < D) {
-          a = k->ic ? LoadShared(Uq + kx * D + r) : Lps[r * D + kx];
-          b = LoadShared(Dq + kx * D + r); /* B[kx][r]: lane holds row lane%4, column lane/4 */
-        }
-        gilu_mma_m8n8k4_f64(acc, a, b, acc);
-      }
-    }
-    gilu_syncwarp(); /* mutation-survivor: the lanes' loads of A_ps before its overwrite (PTX orders them by bar.warp.sync, not by mma.sync); unobservable in the emulation, whose MMA takes all inputs first */
-    if (r < D && c0 < D) Lps[r * D + c0] = acc[0];
-    if (r < D && c0 + 1 < D) Lps[r * D + c0 + 1] = acc[1];
-    gilu_syncwarp();
-    for (int e = k->elimptr[s]; e < k->elimptr[s + 1]; e++) {
-      const double *U = k->val + ((size_t)k->elimu[e] * N + (size_t)qpos) * DD;
-      double       *T = k->val + ((size_t)k->elimt[e] * N + (size_t)pos) * DD;
-
-      acc[0] = r < D && c0 < D ? T[r * D + c0] : 0;
-      acc[1] = r < D && c0 + 1 < D ? T[r * D + c0 + 1] : 0;
-      for (int kc = 0; kc < 2; kc++) {
-        const int kx = 4 * kc + kq;
-        double    a = 0, b = 0;
-
-        if (r < D && kx < D) {
-          a = -Lps[r * D + kx];
-          b = LoadShared(U + kx * D + r);
-        }
-        gilu_mma_m8n8k4_f64(acc, a, b, acc);
-      }
-      if (r < D && c0 < D) T[r * D + c0] = acc[0];
-      if (r < D && c0 + 1 < D) T[r * D + c0 + 1] = acc[1];
-    }
-    gilu_syncwarp(); /* every lane's updates T are made: other lanes read them as a later A_ps or zero them below */
-  }
-  if (k->missptr)
-    for (m = k->missptr[p]; m < mend; m++) {
-      double *Z = k->val + ((size_t)k->missoff[m] * N + (size_t)pos) * DD;
-
-      for (int e = lane; e < DD; e += 32) Z[e] = 0;
-    }
-}
-
-template <int D>
-__global__ static void __launch_bounds__(GILU_WARP_MAX_THREADS) StructILUFactorMMAKernel(FactorArgs k, int sweep)
-{
-  const int tile = BlockUnit(k.ticket, k.ticketbase), lp = gilu_warp_id();
-  const int pos = k.tileptr[tile] + lp, valid = pos < k.tileptr[tile + 1];
-  const int p = valid ? k.perm[pos] : 0;
-
-  /* a warp inverts the diagonal block its own lanes updated (ordered by FactorRowMMA's __syncwarp): no barrier */
-  if (valid) FactorRowMMA<D>(&k, pos, p, sweep, !k.nowait);
-  if (valid) GILUDeviceBlockInvertWarp<D>(&k, pos, p);
-  TileDone(k.flags, tile, sweep);
-}
-
-/* The factorization with the lines mapping: block order[0][unit] (unit: the block's ticket) steps through its levels,
-   the DoF threads of a line (mma: the warp of a line) computing its point of each level as StructILUFactorKernel
-   (StructILUFactorMMAKernel) does */
-template <int D, int MMA>
-static __device__ void LinesFactor(const FactorArgs &k)
-{
-  const LinesMap *m  = &k.lines;
-  const int       ln = MMA ? gilu_warp_id() : (int)threadIdx.x / D, a = MMA ? gilu_lane_id() : (int)threadIdx.x % D;
-  const int       b = m->order[BlockUnit(k.ticket, k.ticketbase)], xy = m->bxy[b];
-  const int       xh = m->x0 + (xy % m->nbx) * m->bx + ln % m->bx, yh = m->y0 + (xy / m->nbx) * m->by + ln / m->bx;
-
-  if (!k.nowait) LinesWait(m, 0, b, m->lmin[b]);
-  gilu_syncthreads();
-  for (int L = m->lmin[b]; L <= m->lmax[b]; L++) {
-    const int p = LinesPoint(m, k.n, xh, yh, L), pos = p >= 0 ? k.pos[p] : 0;
-
-    if (p >= 0) {
-      if (MMA) FactorRowMMA<D>(&k, pos, p, 0, 0);
-      else FactorRow<D>(&k, pos, p, a, 0, 0);
-    }
-    gilu_syncthreads();
-    if (p >= 0) {
-      if (MMA) GILUDeviceBlockInvertWarp<D>(&k, pos, p);
-      else if (a == 0) GILUDeviceBlockInvert<D>(&k, pos, p);
-    }
-    LinesLevelDone(m, 0, b, L, 1, L < m->lmax[b], k.nowait);
-  }
-}
-
-template <int D>
-__global__ static void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILULinesFactor(FactorArgs k)
-{
-  LinesFactor<D, 0>(k);
-}
-
-template <int D>
-__global__ static void __launch_bounds__(GILU_WARP_MAX_THREADS) StructILULinesFactorMMA(FactorArgs k)
-{
-  LinesFactor<D, 1>(k);
-}
-
-/*
-  The two-substage pipelined factorization (the StructILU paper, Section 4.2.2, Figure 4(c)-(f)) on the lines mapping. The
-  intra-row dependency graph of a row: the L block of lower offset s needs the updates from the earlier lower offsets s'
-  with s' + u = s; each update A_{p,t} -= L_ps U_{p+s,u} needs L_ps and the row p + s, which lies depth(s) = -w.s grid
-  levels back. Substage 1 of a row is the part of the first two intra-row levels (L blocks without incoming updates, and
-  those whose incoming updates come from them) that reads only rows at least two grid levels back (SubstageSets() on the
-  host): the L blocks finalized there, and the updates made there, each update of an element in substage 1 only when all
-  earlier updates of that element are (so every element gets its updates in the sequential order: the factors are the
-  host's to round-off, the same operations as FactorRow()). Substage 2 is the rest, then the inversion of the diagonal
-  block. At the step of level L a block runs substage 2 of its rows at level L (thread group 1) beside substage 1 of its
-  rows at level L + 1 (group 0), which needs only levels up to L - 1: one barrier between the substages (and one for the
-  inversion, which needs all rows of the diagonal block), the other dependencies by the block-to-block waiting.
-*/
-template <int D>
-static __device__ void FactorSubstage(const FactorArgs *k, int pos, int p, int a, int second)
-{
-  const int    DD = D * D;
-  const size_t N  = (size_t)k->npoints;
-  int          i, j, l, m = 0, mend = 0;
-
-  (void)FactorPoint(k, pos, &i, &j, &l, &m, &mend);
-  for (int s = 0; s < k->nl; s++) {
-    const int mine = k->early[s] ? !second : second; /* this substage finalizes L_ps */
-    double   *Lps, lrow[D];
-    int       q = 0, qpos, in = FactorNeighbour(k, i, j, l, s, &m, mend, &q);
-
-    if (!in) continue;
-    Lps = k->val + ((size_t)s * N + (size_t)pos) * DD;
-    if (in < 0) {
-      if (mine)
-        for (int c = 0; c < D; c++) Lps[a * D + c] = 0;
-      continue;
-    }
-    if (!mine && !second) continue; /* a late L block: all its updates are in substage 2 */
-    qpos = k->pos[q];
-    if (mine) {
-      MultiplierRow<D>(k, s, pos, qpos, a, lrow);
-      for (int c = 0; c < D; c++) Lps[a * D + c] = lrow[c];
-    } else
-      for (int c = 0; c < D; c++) lrow[c] = Lps[a * D + c]; /* finalized in substage 1 */
-    for (int e = k->elimptr[s]; e < k->elimptr[s + 1]; e++) {
-      const double *U = k->val + ((size_t)k->elimu[e] * N + (size_t)qpos) * DD;
-      double       *T = k->val + ((size_t)k->elimt[e] * N + (size_t)pos) * DD;
-
-      if (k->pairs1[e] == second) continue; /* the other substage's update */
-      for (int c = 0; c < D; c++) {
-        const double la = lrow[c];
-
-        for (int b = 0; b < D; b++) T[a * D + b] -= la * LoadShared(U + c * D + b);
-      }
-    }
-  }
-  if (second && k->missptr)
-    for (m = k->missptr[p]; m < mend; m++) {
-      double *Z = k->val + ((size_t)k->missoff[m] * N + (size_t)pos) * DD;
-
-      for (int c = 0; c < D; c++) Z[a * D + c] = 0;
-    }
-}
-
-/* threads: group 0 (substage 1, the rows one level ahead) and group 1 (substage 2), DoF threads per line each */
-template <int D>
-__global__ static void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILULinesFactorPipelined(FactorArgs k)
-{
-  const LinesMap *m  = &k.lines;
-  const int       nt = (int)blockDim.x / 2, g = (int)threadIdx.x / nt, t = (int)threadIdx.x % nt, ln = t / D, a = t % D;
-  const int       b = m->order[BlockUnit(k.ticket, k.ticketbase)], xy = m->bxy[b];
-  const int       xh = m->x0 + (xy % m->nbx) * m->bx + ln % m->bx, yh = m->y0 + (xy / m->nbx) * m->by + ln / m->bx;
-  const int       lo = m->lmin[b], hi = m->lmax[b];
-
-  if (!k.nowait) LinesWait(m, 0, b, lo - 1);
-  gilu_syncthreads();
-  for (int L = lo - 1;; L++) {
-    const int p = LinesPoint(m, k.n, xh, yh, g ? L : L + 1), pos = p >= 0 ? k.pos[p] : 0;
-
-    if (p >= 0) FactorSubstage<D>(&k, pos, p, a, g);
-    gilu_syncthreads();
-    if (g && p >= 0 && a == 0) GILUDeviceBlockInvert<D>(&k, pos, p);
-    LinesLevelDone(m, 0, b, L, L >= lo, L < hi, k.nowait);
-    if (L == hi) break;
   }
 }
 

@@ -58,6 +58,7 @@
 #include <petscgilu/private/backend.h>
 #include "structilu-cuda.h"
 #include "structilu-kernels.h"
+#include "structilu-factor-kernels.h"
 
 struct _n_StructILUDevice {
   SolveArgs args; /* device pointers */
