@@ -81,6 +81,7 @@ PETSC_EXTERN void           GILUEmuSyncThreads(const char[]); /* the call site, 
 PETSC_EXTERN void           GILUEmuFence(int);                 /* 1: __threadfence_block, 2: __threadfence */
 PETSC_EXTERN void           GILUEmuSignal(const void *, int);  /* a signal of that scope on that flag: checks the fence */
 PETSC_EXTERN int            GILUEmuSharedOptinLimit(void);     /* bytes per block with opt-in (-gilu_cudaemu_arch) */
+PETSC_EXTERN int            GILUEmuMultiProcessorCount(void);  /* one per resident block (-gilu_cudaemu_resident) */
 PETSC_EXTERN int            GILUEmuDeviceCount(void);          /* -gilu_cudaemu_devices (default 1) */
 PETSC_EXTERN int            GILUEmuGetDevice(void);            /* the current emulated device */
 PETSC_EXTERN int            GILUEmuSetDevice(int);             /* nonzero: no such device */

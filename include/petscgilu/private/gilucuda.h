@@ -25,6 +25,13 @@
                                             previous signal (or, for a block's writes, every writer fenced before a
                                             barrier); the emulation stops with an error when it did not
      gilu_signal_set_block(flag, v)         the same for a flag in shared memory (volatile store), with __threadfence_block()
+     gilu_wait_acquire(flag, v)             one thread waits until *flag >= v (acquire at device scope; polls with back-off
+                                            on the device); the threads of its block see what the flag's releaser published
+                                            once they passed a __syncthreads() after the wait
+     gilu_signal_release(flag, v)           one thread publishes *flag = v (release at device scope): every write of its
+                                            block made before a __syncthreads() that the releaser passed is visible to a
+                                            thread that acquired v (the block-level pair of the two above: one wait and
+                                            one fence per block instead of one per thread)
      gilu_block_ticket(counter)             the block's work unit: thread 0 takes atomicAdd(counter, 1), the block reads
                                             it after a barrier (call once per kernel, from every thread). A unit that
                                             waits on units of lower number must take it from a ticket, not blockIdx:
@@ -224,6 +231,19 @@ static inline void gilu_signal_set_block(volatile int *flag, int v)
   GILUEmuSignal((const void *)flag, 1);
   *flag = v;
 }
+/* the acquire: what the releaser published before its release is visible from here on (the block: after a barrier) */
+static inline void gilu_wait_acquire(const int *flag, int value)
+{
+  GILUEmuWaitUntilGE((volatile int *)flag, value);
+  __atomic_thread_fence(__ATOMIC_ACQUIRE);
+}
+/* the release is its own fence: the thread's writes, and the block's before the barrier the caller passed */
+static inline void gilu_signal_release(int *flag, int v)
+{
+  GILUEmuFence(2);
+  GILUEmuSignal(flag, 2);
+  __atomic_store_n(flag, v, __ATOMIC_RELEASE);
+}
 
 /* ---------------------------------------------------------------------------------- MMA */
 static inline void gilu_mma_m8n8k4_f64(double d[2], double a, double b, const double c[2])
@@ -378,13 +398,23 @@ static inline cudaError_t cudaSetDevice(int d)
 }
 enum cudaDeviceAttr {
   cudaDevAttrMaxSharedMemoryPerBlock,
-  cudaDevAttrMaxSharedMemoryPerBlockOptin
+  cudaDevAttrMaxSharedMemoryPerBlockOptin,
+  cudaDevAttrMultiProcessorCount
 };
-/* the emulated device's limits: those of -gilu_cudaemu_arch (sm_80 unless said otherwise) */
+/* the emulated device's limits: those of -gilu_cudaemu_arch (sm_80 unless said otherwise); a multiprocessor per resident block */
 static inline cudaError_t cudaDeviceGetAttribute(int *v, enum cudaDeviceAttr attr, int d)
 {
   if (d < 0 || d >= GILUEmuDeviceCount()) return cudaErrorInvalidDevice;
-  *v = attr == cudaDevAttrMaxSharedMemoryPerBlock ? 48 * 1024 : GILUEmuSharedOptinLimit();
+  *v = attr == cudaDevAttrMaxSharedMemoryPerBlock ? 48 * 1024 : attr == cudaDevAttrMultiProcessorCount ? GILUEmuMultiProcessorCount() : GILUEmuSharedOptinLimit();
+  return cudaSuccess;
+}
+/* one block per multiprocessor (GILUEmuMultiProcessorCount()) */
+template <class K>
+static inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *n, K *kernel, int threads, size_t shmem)
+{
+  (void)kernel;
+  *n = threads >= 1 && threads <= 1024 ? 1 : 0;
+  (void)shmem;
   return cudaSuccess;
 }
 enum cudaFuncAttribute {
@@ -535,6 +565,27 @@ static __device__ __forceinline__ void gilu_signal_set_block(volatile int *flag,
 {
   *flag = v;
 }
+/* ld.acquire.gpu polls with __nanosleep back-off (32 ns doubling to 256 ns: a predecessor tile takes about a microsecond,
+   and a sleeping warp leaves its issue slots to the blocks that work); no trailing fence: the acquire orders the
+   block's later loads once the barrier after the wait has passed (the PTX memory model's causality order) */
+static __device__ __forceinline__ void gilu_wait_acquire(const int *flag, int value)
+{
+  unsigned int ns = 32;
+
+  for (;;) {
+    int v;
+
+    asm volatile("ld.acquire.gpu.global.s32 %0, [%1];" : "=r"(v) : "l"(flag) : "memory");
+    if (v >= value) break;
+    __nanosleep(ns);
+    if (ns < 256) ns *= 2;
+  }
+}
+/* st.release.gpu: cumulative over the writes the releaser observed, its block's before the barrier included */
+static __device__ __forceinline__ void gilu_signal_release(int *flag, int v)
+{
+  asm volatile("st.release.gpu.global.s32 [%0], %1;" : : "l"(flag), "r"(v) : "memory");
+}
 /* D = A B + C, A 8x4 row-major fragment: lane l holds A[l/4][l%4]; B 4x8 column fragment: lane l holds
    B[l%4][l/4]; C and D 8x8: lane l holds row l/4, columns 2(l%4) and 2(l%4)+1 (PTX ISA, mma.m8n8k4 .f64) */
 static __device__ __forceinline__ void gilu_mma_m8n8k4_f64(double d[2], double a, double b, const double c[2])
@@ -571,6 +622,13 @@ static __device__ __forceinline__ int gilu_block_ticket(int *counter)
   gilu_syncthreads();
   return gilu_ticket[0];
 }
+
+/* full unrolling of a loop whose bound is a constant: arrays indexed by its variable stay in registers */
+#if defined(GILU_CUDAEMU)
+  #define GILU_DEVICE_UNROLL _Pragma("GCC unroll 16")
+#else
+  #define GILU_DEVICE_UNROLL _Pragma("unroll")
+#endif
 
 /* global-memory accessors (see the list at the top); the emulation's GILU_EMU_ACCESS records the lane's request */
 #if defined(GILU_CUDAEMU)

@@ -453,6 +453,17 @@ int GILUEmuSharedOptinLimit(void)
   return ArchOptinLimit();
 }
 
+/* the emulated device has one multiprocessor per resident block (-gilu_cudaemu_resident), each holding one block at a time
+   (cudaOccupancyMaxActiveBlocksPerMultiprocessor() gives 1): a persistent grid sized from them is as small as
+   the emulation's residency, so its blocks take many work units each in the tests */
+int GILUEmuMultiProcessorCount(void)
+{
+  PetscInt resident = GILU_EMU_DEFAULT_RESIDENT;
+
+  if (PetscOptionsGetInt(NULL, NULL, "-gilu_cudaemu_resident", &resident, NULL)) return GILU_EMU_DEFAULT_RESIDENT;
+  return resident >= 1 && resident <= GILU_EMU_MAX_RESIDENT ? (int)resident : GILU_EMU_DEFAULT_RESIDENT;
+}
+
 /* -gilu_cudaemu_devices N: the emulated node has N devices (default 1), all of them the same emulated one, so that
    the choice of device by the rank on its node (GILUDeviceSelect()) runs in the tests */
 static int emu_current_device = 0;

@@ -36,13 +36,14 @@ typedef struct {
   PetscInt             tilepoints; /* grid points per tile */
   PetscInt             maxthreads; /* threads per block: tilepoints * dof */
   PetscInt             nstage;     /* stages of the intra-row pipeline of the solves (thread groups per block) */
+  PetscInt             maxpred;    /* tiles: the most predecessors of one tile */
   PetscBool            nowait;     /* developer: the block-to-block waiting is left out (wrong results; for tests) */
   /* the lines mapping */
   PetscInt M[3][3];        /* (x^, y^, z^) = M (i,j,k), unimodular, with level = x^ + y^ + z^ */
   PetscInt linesx, linesy; /* lines per block along x^ and y^ */
   PetscInt nblocks;        /* thread blocks per sweep (blocks holding at least one point) */
   PetscInt nlines;         /* lines holding at least one point */
-  PetscInt npred[2];       /* predecessor blocks of the forward and the backward sweep */
+  PetscInt npred[2];       /* predecessor blocks of the forward and the backward sweep (tiles: predecessor tiles waited for in all) */
   /* the two-substage pipelined factorization (set by the first factorization) */
   PetscInt nlowerL, nearly; /* lower offsets; those whose L block is finalized in substage 1 */
   PetscInt npairs, npairs1; /* elimination updates of a row; those made in substage 1 */
@@ -62,6 +63,7 @@ typedef struct {
   PetscInt  ntiles;
   PetscInt *perm, *pos, *tileof, *tileptr;           /* the point at each level-ordered position; per point its position and tile; tile t: positions tileptr[t] .. tileptr[t+1]-1 */
   PetscInt  stage[GILU_STENCIL_MAX_OFFSETS], nstage; /* the solves' intra-row pipeline: the stage of each offset (diagonal -1), stages */
+  PetscInt *tpredptr[2], *tpred[2];                  /* per tile, the tiles it waits for: [0] the forward sweep (and the factorization), [1] the backward one (CSR over the tiles) */
   /* the lines mapping (nblocks 0 for the tiles) */
   PetscInt  Minv[9], x0, y0;                         /* (i,j,k) = Minv (x^, y^, z^), row-major; the smallest x^, y^ */
   PetscInt  bx, by, nbx, nby, nblocks;               /* lines per block along x^ and y^; blocks along them; blocks holding a point */

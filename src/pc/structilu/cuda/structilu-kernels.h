@@ -98,7 +98,7 @@ typedef struct {
   const int    *tileptr;            /* ntiles + 1: the tiles' ranges of positions in level order */
   const int    *perm;               /* position in level order -> grid point */
   const int    *pos;                /* grid point -> position */
-  const int    *tileof;             /* grid point -> tile */
+  const int    *tpredptr, *tpred;   /* tiles: per tile (forward ntiles + 1, then backward) its range in tpred, the tiles it waits for */
   const int    *off;                /* 3 ns offsets */
   const int    *mirror;             /* IC: the opposite of each offset */
   const void   *lval, *uval, *dinv; /* level-ordered blocks: lval nl offsets (ILU), uval ns - nl - 1 offsets, dinv */
@@ -120,6 +120,13 @@ static __device__ __forceinline__ int BlockUnit(int *ticket, unsigned int base)
   return (int)((unsigned int)gilu_block_ticket(ticket) - base);
 }
 
+/* one more work unit for a block of a persistent grid (the tiles' sweeps: as many blocks as are resident, each taking
+   units until none is left), taken by one thread (the caller shares it through shared memory and a barrier) */
+static __device__ __forceinline__ int BlockUnitTake(int *ticket, unsigned int base)
+{
+  return (int)((unsigned int)atomicAdd(ticket, 1) - base);
+}
+
 /* the grid point of p + off[s], or -1 outside the grid */
 static __device__ __forceinline__ int Neighbour(const SolveArgs *k, int i, int j, int l, int s)
 {
@@ -137,116 +144,140 @@ static __device__ __forceinline__ void TileDone(int *flags, int tile, int sweep)
   if (threadIdx.x == 0) gilu_signal_set(&flags[tile], sweep);
 }
 
-/* forward: y_p = b_p - sum_{lower s} L_{p,s} y_{p+s} (ILU); IC: the blocks are U_{q,-s}^T and multiply z_q = D_q^{-1} y_q */
+/* the prefetched products of a thread's first offsets (StructILUTiles): as many offsets as keep the factors' values in
+   about 8 registers (the arrays are indexed by unrolled loops only, so they stay in registers) */
+template <int D>
+struct TilesPrefetch {
+  enum { n = D <= 2 ? 4 : (D <= 4 ? 2 : 1) };
+};
+
+/*
+  Both sweeps with the tiles mapping (dir 0: forward, y_p = b_p - sum_{lower s} L_{p,s} y_{p+s}, IC: the blocks are
+  U_{q,-s}^T and multiply z_q = D_q^{-1} y_q; dir 1: backward, x_p = D_p^{-1} (y_p - sum_{upper s} U_{p,s} x_{p+s}),
+  tiles by decreasing level). A persistent grid: each block takes work units (tiles in the sweep's order) by ticket
+  until none is left, taking the next one while it works on the current one. Per tile:
+  1. everything that does not depend on the previous levels, before any wait: the point, b (forward) or its own y
+     (backward: written by the forward kernel, which completed before this launch), the neighbours' grid indices and
+     the factor values of the thread's first offsets (TilesPrefetch, in registers);
+  2. one warp waits for the tile's predecessor tiles (the plan's list, implied ones left out, each once; a lane per
+     tile, acquire loads with back-off), then a barrier releases the block;
+  3. the products with the neighbours' values, the stages' partial sums added in stage order, the diagonal block;
+  4. a barrier after every thread's stores, then one release of the tile's flag by one thread.
+  So a level costs three dependent global round trips on the critical path (the successful poll, the neighbours'
+  loads issued together, the release) and one fence per block, against one wait and fence per thread and neighbour.
+*/
+template <int CFG>
+static __device__ void StructILUTiles(const SolveArgs &k, int dir, int sweep)
+{
+  typedef typename FactorType<(CFG >> 4)>::T FT;
+  const int                                  D = CFG & 15, DD = D * D, PF = TilesPrefetch<D>::n;
+  GILU_DYNAMIC_SHARED(double, ysh); /* nt values of y, then the partial sums of stages 1 .. nstage - 1 */
+  GILU_SHARED(int, nextunit, 2);    /* the block's next work unit, taken during the current one (two slots: see below) */
+  const int     nt = (int)blockDim.x / k.nstage, g = (int)threadIdx.x / nt, t = (int)threadIdx.x % nt, lp = t / D, a = t % D;
+  const int     sfirst = dir ? k.nl + 1 : 0, send = dir ? k.ns : k.nl, icf = !dir && k.ic, exchange = k.nstage > 1 || (D > 1 && (dir || k.ic));
+  const int    *pptr = k.tpredptr + (dir ? k.ntiles + 1 : 0);
+  const size_t  N    = (size_t)k.npoints;
+  const double *xin  = icf ? k.z : k.x; /* the neighbours' values the products read */
+  int           unit = BlockUnit(k.ticket, k.ticketbase);
+
+  for (int it = 0; unit < k.ntiles; it++) {
+    const int tile = dir ? k.ntiles - 1 - unit : unit, pos = gilu_ld(k.tileptr + tile) + lp, valid = pos < gilu_ld(k.tileptr + tile + 1);
+    int       p = 0, i = 0, j = 0, l = 0, s = sfirst, q[PF], sq[PF];
+    FT        f[PF][D];
+    double    sum = 0;
+
+    if (valid) { /* 1. */
+      p   = gilu_ld(k.perm + pos);
+      i   = p % k.n[0];
+      j   = (p / k.n[0]) % k.n[1];
+      l   = p / (k.n[0] * k.n[1]);
+      sum = g == 0 ? (dir ? gilu_ld(k.x + (size_t)p * D + a) : gilu_ld(k.b + (size_t)p * D + a)) : 0.0;
+    }
+GILU_DEVICE_UNROLL
+    for (int c = 0; c < PF; c++) { /* this group's first offsets with a neighbour, in stencil order */
+      sq[c] = -1;
+      q[c]  = -1;
+      if (!valid) continue;
+      while (s < send && (gilu_ld(k.stage + s) != g || (q[c] = Neighbour(&k, i, j, l, s)) < 0)) s++;
+      if (s == send) continue;
+      sq[c] = s++;
+      if (icf) {
+        const FT *A = (const FT *)k.uval + ((size_t)(gilu_ld(k.mirror + sq[c]) - k.nl - 1) * N + (size_t)gilu_ld(k.pos + q[c])) * DD;
+
+GILU_DEVICE_UNROLL
+        for (int e = 0; e < D; e++) f[c][e] = gilu_ld(A + e * D + a);
+      } else {
+        const FT *A = (const FT *)(dir ? k.uval : k.lval) + ((size_t)(dir ? sq[c] - k.nl - 1 : sq[c]) * N + (size_t)pos) * DD;
+
+GILU_DEVICE_UNROLL
+        for (int e = 0; e < D; e++) f[c][e] = gilu_ld(A + a * D + e);
+      }
+    }
+    if (threadIdx.x == 0) nextunit[it & 1] = BlockUnitTake(k.ticket, k.ticketbase);
+    if (!k.nowait && threadIdx.x < 32) { /* 2. */
+      const int e1 = gilu_ld(pptr + tile + 1);
+
+      for (int e = gilu_ld(pptr + tile) + (int)threadIdx.x; e < e1; e += 32) gilu_wait_acquire(k.flags + gilu_ld(k.tpred + e), sweep);
+    }
+    gilu_syncthreads();
+    if (valid) { /* 3. */
+GILU_DEVICE_UNROLL
+      for (int c = 0; c < PF; c++)
+        if (sq[c] >= 0)
+GILU_DEVICE_UNROLL
+          for (int e = 0; e < D; e++) sum -= (double)f[c][e] * gilu_ld_cg(xin + (size_t)q[c] * D + e);
+      for (; s < send; s++) { /* the rest, in stencil order */
+        const int qq = gilu_ld(k.stage + s) == g ? Neighbour(&k, i, j, l, s) : -1;
+
+        if (qq < 0) continue;
+        if (icf) {
+          const FT *A = (const FT *)k.uval + ((size_t)(gilu_ld(k.mirror + s) - k.nl - 1) * N + (size_t)gilu_ld(k.pos + qq)) * DD;
+
+          for (int e = 0; e < D; e++) sum -= (double)gilu_ld(A + e * D + a) * gilu_ld_cg(xin + (size_t)qq * D + e);
+        } else {
+          const FT *A = (const FT *)(dir ? k.uval : k.lval) + ((size_t)(dir ? s - k.nl - 1 : s) * N + (size_t)pos) * DD;
+
+          for (int e = 0; e < D; e++) sum -= (double)gilu_ld(A + a * D + e) * gilu_ld_cg(xin + (size_t)qq * D + e);
+        }
+      }
+    }
+    if (exchange) { /* the stages' partial sums in stage order; the point's row sums for the diagonal block */
+      if (valid && g > 0) ysh[g * nt + t] = sum;
+      gilu_syncthreads();
+      if (valid && g == 0) {
+        for (int h = 1; h < k.nstage; h++) sum += ysh[h * nt + t];
+        ysh[t] = sum;
+      }
+      gilu_syncthreads();
+    }
+    if (valid && g == 0) {
+      if (!dir) gilu_st(k.x + (size_t)p * D + a, sum);
+      if (dir || k.ic) { /* x = D^{-1} sum (backward), z = D^{-1} y (IC's forward) */
+        const FT *Di = (const FT *)k.dinv + (size_t)pos * DD;
+        double    r  = 0;
+
+        if (D == 1) r = (double)gilu_ld(Di) * sum;
+        else
+          for (int e = 0; e < D; e++) r += (double)gilu_ld(Di + a * D + e) * ysh[lp * D + e];
+        gilu_st((dir ? k.x : k.z) + (size_t)p * D + a, r);
+      }
+    }
+    gilu_syncthreads(); /* 4. every thread's stores before the release; nextunit[it & 1] written before it is read */
+    if (threadIdx.x == 0) gilu_signal_release(k.flags + tile, sweep);
+    unit = nextunit[it & 1]; /* thread 0 writes it again two units later, after two more barriers: no race */
+  }
+}
+
 template <int CFG>
 __global__ static void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILUForward(SolveArgs k, int sweep)
 {
-  typedef typename FactorType<(CFG >> 4)>::T FT;
-  const int                                  D = CFG & 15, DD = D * D;
-  GILU_DYNAMIC_SHARED(double, ysh); /* nt values of y, then the partial sums of stages 1 .. nstage - 1 */
-  const int    nt = (int)blockDim.x / k.nstage, g = (int)threadIdx.x / nt;
-  const int    tile = BlockUnit(k.ticket, k.ticketbase), t = (int)threadIdx.x % nt, lp = t / D, a = t % D;
-  const int    pos = k.tileptr[tile] + lp, valid = pos < k.tileptr[tile + 1];
-  const size_t N   = (size_t)k.npoints;
-  double       sum = 0;
-  int          p   = 0;
-
-  if (valid) {
-    int i, j, l;
-
-    p   = k.perm[pos];
-    i   = p % k.n[0];
-    j   = (p / k.n[0]) % k.n[1];
-    l   = p / (k.n[0] * k.n[1]);
-    sum = g == 0 ? k.b[p * D + a] : 0.0;
-    for (int s = 0; s < k.nl; s++) {
-      const int q = k.stage[s] == g ? Neighbour(&k, i, j, l, s) : -1; /* this group's stage only */
-
-      if (q < 0) continue;
-      if (!k.nowait) gilu_wait_until_ge(&k.flags[k.tileof[q]], sweep);
-      if (k.ic) {
-        const FT     *A  = (const FT *)k.uval + ((size_t)(k.mirror[s] - k.nl - 1) * N + (size_t)k.pos[q]) * DD;
-        const double *zq = k.z + (size_t)q * D;
-
-        for (int e = 0; e < D; e++) sum -= (double)A[e * D + a] * gilu_ld_cg(zq + e);
-      } else {
-        const FT     *A  = (const FT *)k.lval + ((size_t)s * N + (size_t)pos) * DD;
-        const double *xq = k.x + (size_t)q * D;
-
-        for (int e = 0; e < D; e++) sum -= (double)A[a * D + e] * gilu_ld_cg(xq + e);
-      }
-    }
-    if (g > 0) ysh[g * nt + t] = sum;
-  }
-  gilu_syncthreads();
-  if (valid && g == 0) { /* the stages' partial sums, in stage order */
-    for (int h = 1; h < k.nstage; h++) sum += ysh[h * nt + t];
-    ysh[t] = sum;
-  }
-  gilu_syncthreads();
-  if (valid && g == 0) {
-    k.x[p * D + a] = sum;
-    if (k.ic) {
-      const FT *Di = (const FT *)k.dinv + (size_t)pos * DD;
-      double    zz = 0;
-
-      for (int e = 0; e < D; e++) zz += (double)Di[a * D + e] * ysh[lp * D + e];
-      k.z[p * D + a] = zz;
-    }
-  }
-  TileDone(k.flags, tile, sweep);
+  StructILUTiles<CFG>(k, 0, sweep);
 }
 
-/* backward: x_p = D_p^{-1} (y_p - sum_{upper s} U_{p,s} x_{p+s}), tiles by decreasing level */
 template <int CFG>
 __global__ static void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILUBackward(SolveArgs k, int sweep)
 {
-  typedef typename FactorType<(CFG >> 4)>::T FT;
-  const int                                  D = CFG & 15, DD = D * D;
-  GILU_DYNAMIC_SHARED(double, ysh); /* as in the forward sweep */
-  const int    nt = (int)blockDim.x / k.nstage, g = (int)threadIdx.x / nt;
-  const int    tile = k.ntiles - 1 - BlockUnit(k.ticket, k.ticketbase), t = (int)threadIdx.x % nt, lp = t / D, a = t % D;
-  const int    pos = k.tileptr[tile] + lp, valid = pos < k.tileptr[tile + 1];
-  const size_t N   = (size_t)k.npoints;
-  double       sum = 0;
-  int          p   = 0;
-
-  if (valid) {
-    int i, j, l;
-
-    p   = k.perm[pos];
-    i   = p % k.n[0];
-    j   = (p / k.n[0]) % k.n[1];
-    l   = p / (k.n[0] * k.n[1]);
-    sum = g == 0 ? k.x[p * D + a] : 0.0;
-    for (int s = k.nl + 1; s < k.ns; s++) {
-      const int q = k.stage[s] == g ? Neighbour(&k, i, j, l, s) : -1;
-
-      if (q < 0) continue;
-      if (!k.nowait) gilu_wait_until_ge(&k.flags[k.tileof[q]], sweep);
-      {
-        const FT     *U  = (const FT *)k.uval + ((size_t)(s - k.nl - 1) * N + (size_t)pos) * DD;
-        const double *xq = k.x + (size_t)q * D;
-
-        for (int e = 0; e < D; e++) sum -= (double)U[a * D + e] * gilu_ld_cg(xq + e);
-      }
-    }
-    if (g > 0) ysh[g * nt + t] = sum;
-  }
-  gilu_syncthreads();
-  if (valid && g == 0) {
-    for (int h = 1; h < k.nstage; h++) sum += ysh[h * nt + t];
-    ysh[t] = sum;
-  }
-  gilu_syncthreads();
-  if (valid && g == 0) {
-    const FT *Di = (const FT *)k.dinv + (size_t)pos * DD;
-    double    xx = 0;
-
-    for (int e = 0; e < D; e++) xx += (double)Di[a * D + e] * ysh[lp * D + e];
-    k.x[p * D + a] = xx;
-  }
-  TileDone(k.flags, tile, sweep);
+  StructILUTiles<CFG>(k, 1, sweep);
 }
 
 /*

@@ -292,6 +292,72 @@ static PetscErrorCode PlanLines(const GILUStencil *st, const GILUGrid *g, const 
 }
 
 /*
+  The tiles a tile waits for in a sweep (dir 0: forward, the tiles of its points' lower neighbours; 1: backward, upper
+  ones), each once: the kernels wait for a tile's list with one warp before the whole block starts (tiles mapping).
+  A tile U is left out when another predecessor V of the tile has U among its own predecessors: V completes only after
+  U did (V's block waited for U before it began), so waiting for V waits for U. What is left is small: about one or two
+  tiles per neighbouring level and offset. Out: CSR over the tiles; *total and *most for -ksp_view.
+*/
+static PetscErrorCode PlanPredecessors(const GILUStencil *st, const GILUGrid *g, const PetscInt *perm, const PetscInt *tileof, const PetscInt *tileptr, PetscInt ntiles, int dir, PetscInt **ptrp, PetscInt **predp, PetscInt *total, PetscInt *most)
+{
+  PetscInt  *dptr, *dpred, *mark, *ptr, *pred, n = 0, cap = 4 * ntiles + 16;
+  const int  lower = dir == 0;
+
+  PetscFunctionBegin;
+  /* the direct predecessors: tiles of the neighbours, each once (mark[u] == t: u already listed for tile t) */
+  PetscCall(PetscMalloc2(ntiles + 1, &dptr, ntiles, &mark));
+  PetscCall(PetscMalloc1(cap, &dpred));
+  for (PetscInt u = 0; u < ntiles; u++) mark[u] = -1;
+  for (PetscInt t = 0; t < ntiles; t++) {
+    dptr[t] = n;
+    for (PetscInt q = tileptr[t]; q < tileptr[t + 1]; q++) {
+      const PetscInt p = perm[q], i = p % g->n[0], j = (p / g->n[0]) % g->n[1], l = p / (g->n[0] * g->n[1]);
+
+      for (PetscInt s = lower ? 0 : st->nlower + 1; s < (lower ? st->nlower : st->ns); s++) {
+        const PetscInt qi = i + st->off[s][0], qj = j + st->off[s][1], ql = l + st->off[s][2];
+        PetscInt       u;
+
+        if (qi < 0 || qi >= g->n[0] || qj < 0 || qj >= g->n[1] || ql < 0 || ql >= g->n[2]) continue;
+        u = tileof[(ql * g->n[1] + qj) * g->n[0] + qi];
+        if (mark[u] == t) continue;
+        mark[u] = t;
+        if (n == cap) {
+          PetscInt *more;
+
+          PetscCall(PetscMalloc1(2 * cap, &more));
+          PetscCall(PetscArraycpy(more, dpred, n));
+          PetscCall(PetscFree(dpred));
+          dpred = more;
+          cap *= 2;
+        }
+        dpred[n++] = u;
+      }
+    }
+  }
+  dptr[ntiles] = n;
+  /* left out: u implied by another direct predecessor v of t (u among v's direct predecessors) */
+  PetscCall(PetscMalloc1(ntiles + 1, &ptr));
+  PetscCall(PetscMalloc1(PetscMax(n, 1), &pred));
+  for (PetscInt u = 0; u < ntiles; u++) mark[u] = -1;
+  *total = *most = 0;
+  for (PetscInt t = 0, m = 0; t < ntiles; t++) {
+    ptr[t] = m;
+    for (PetscInt e = dptr[t]; e < dptr[t + 1]; e++)
+      for (PetscInt f = dptr[dpred[e]]; f < dptr[dpred[e] + 1]; f++) mark[dpred[f]] = t;
+    for (PetscInt e = dptr[t]; e < dptr[t + 1]; e++)
+      if (mark[dpred[e]] != t) pred[m++] = dpred[e];
+    *total += m - ptr[t];
+    *most = PetscMax(*most, m - ptr[t]);
+    ptr[t + 1] = m;
+  }
+  PetscCall(PetscFree2(dptr, mark));
+  PetscCall(PetscFree(dpred));
+  *ptrp  = ptr;
+  *predp = pred;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
   The device schedule of the stencil matrix sm: the level weights, the points by level (counting sort, natural order
   within a level; lines: by y^ and x^ within a level), the tiles of at most tilepoints points of one level (tilepoints 0:
   128 / dof; capped by the kernels' bound), the solves' stages and, for the lines mapping, its blocks; info gets what
@@ -337,6 +403,13 @@ PetscErrorCode StructILUPlanCreate(const GILUStencilMat *sm, StructILUCUDAMappin
       tileof[perm[q]] = t;
     }
   PetscCall(PetscFree(count));
+  if (mapping == STRUCTILU_CUDA_MAPPING_TILES)
+    for (int dir = 0; dir < 2; dir++) {
+      PetscInt most = 0;
+
+      PetscCall(PlanPredecessors(st, g, perm, tileof, tileptr, ntiles, dir, &plan->tpredptr[dir], &plan->tpred[dir], &info->npred[dir], &most));
+      info->maxpred = PetscMax(info->maxpred, most);
+    }
   { /* the lines mapping keeps P partial sums per stage in shared memory: (P P + 1) nthreads doubles, at most 48 KiB */
     PetscInt maxstages = GILU_TILE_MAX_THREADS;
 
@@ -366,6 +439,10 @@ PetscErrorCode StructILUPlanDestroy(StructILUPlan *plan)
   PetscFunctionBegin;
   PetscCall(PetscFree4(plan->perm, plan->pos, plan->tileof, plan->tileptr));
   PetscCall(PetscFree5(plan->lmin, plan->lmax, plan->blockid, plan->bxy, plan->order));
+  for (int dir = 0; dir < 2; dir++) {
+    PetscCall(PetscFree(plan->tpredptr[dir]));
+    PetscCall(PetscFree(plan->tpred[dir]));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -63,6 +63,8 @@
 struct _n_StructILUDevice {
   SolveArgs args; /* device pointers */
   int      *tileptr, *perm, *pos, *tileof, *off, *mirror, *flags, *stage;
+  int      *tpredptr, *tpred;  /* tiles: the tiles each tile waits for, forward then backward (the plan's lists) */
+  int       tilegrid[2][32];   /* tiles: the persistent grid of each sweep (dir) and configuration, 0 until asked */
   PetscInt  nstage;             /* stages of the intra-row pipeline of the solves */
   void     *lval, *uval, *dinv; /* device; owned unless they point into val and dinvd (double factors computed on the device) */
   PetscBool ownfactors;
@@ -193,6 +195,21 @@ static PetscErrorCode Create(const GILUStencilMat *sm, StructILUCUDAMapping mapp
   PetscCall(CopyIntArray(plan.tileof, N, &dev->tileof));
   PetscCall(CopyIntArray(off, 3 * st->ns, &dev->off));
   PetscCall(CopyIntArray(plan.stage, st->ns, &dev->stage));
+  if (mapping == STRUCTILU_CUDA_MAPPING_TILES) { /* the two sweeps' lists one after the other, the backward ranges shifted */
+    const PetscInt nf = plan.tpredptr[0][ntiles], nb = plan.tpredptr[1][ntiles];
+    PetscInt      *ptr, *pred;
+
+    PetscCall(PetscMalloc2(2 * (ntiles + 1), &ptr, PetscMax(1, nf + nb), &pred));
+    for (PetscInt t = 0; t <= ntiles; t++) {
+      ptr[t]              = plan.tpredptr[0][t];
+      ptr[ntiles + 1 + t] = nf + plan.tpredptr[1][t];
+    }
+    PetscCall(PetscArraycpy(pred, plan.tpred[0], nf));
+    PetscCall(PetscArraycpy(pred + nf, plan.tpred[1], nb));
+    PetscCall(CopyIntArray(ptr, 2 * (ntiles + 1), &dev->tpredptr));
+    PetscCall(CopyIntArray(pred, PetscMax(1, nf + nb), &dev->tpred));
+    PetscCall(PetscFree2(ptr, pred));
+  }
   dev->nstage = plan.nstage;
   PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(sizeof(int) * (size_t)ntiles, (void **)&dev->flags));
   PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(sizeof(int), (void **)&dev->ticket));
@@ -216,7 +233,8 @@ static PetscErrorCode Create(const GILUStencilMat *sm, StructILUCUDAMapping mapp
   dev->args.tileptr = dev->tileptr;
   dev->args.perm    = dev->perm;
   dev->args.pos     = dev->pos;
-  dev->args.tileof  = dev->tileof;
+  dev->args.tpredptr = dev->tpredptr;
+  dev->args.tpred    = dev->tpred;
   dev->args.off     = dev->off;
   dev->args.b       = dev->b;
   dev->args.x       = dev->x;
@@ -293,24 +311,54 @@ static PetscErrorCode SetFactors(StructILUDevice dev, const StructILUFactors *F)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the persistent grid of the tiles' sweep kernel k: the blocks the device holds at once (multiprocessors times the
+   blocks of k per multiprocessor at this size), at most the tiles; asked once per sweep and configuration */
+template <class K>
+static PetscErrorCode TilesGrid(StructILUDevice dev, K *kernel, int dir, int cfg, int threads, size_t shmem, unsigned int *grid)
+{
+  int *g = &dev->tilegrid[dir][cfg];
+
+  PetscFunctionBegin;
+  if (!*g) {
+    int device, sms, per;
+
+    GILU_CUDA_CHECK(cudaGetDevice(&device));
+    GILU_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    GILU_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, kernel, threads, shmem));
+    PetscCheck(per >= 1, PETSC_COMM_SELF, PETSC_ERR_GPU, "No block of %d threads and %zu bytes of shared memory fits a multiprocessor", threads, shmem);
+    *g = (int)PetscMin((PetscInt)sms * per, dev->ntiles);
+  }
+  *grid = (unsigned int)*g;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the tiles' blocks take grid tickets to start and one more per tile (the last one finds none left) */
 #define LAUNCH_CASE(cfg) \
   case cfg: \
-    if (lines) PetscCall(GILU_LAUNCH(StructILULinesSolve<cfg>, grid, block, shmem, 0, dev->args, forward ? 0 : 1)); \
-    else if (forward) PetscCall(GILU_LAUNCH(StructILUForward<cfg>, grid, block, shmem, 0, dev->args, sweep)); \
-    else PetscCall(GILU_LAUNCH(StructILUBackward<cfg>, grid, block, shmem, 0, dev->args, sweep)); \
+    if (lines) { \
+      PetscCall(TicketsBegin(dev, grid.x, &dev->args.ticketbase)); \
+      PetscCall(GILU_LAUNCH(StructILULinesSolve<cfg>, grid, block, shmem, 0, dev->args, forward ? 0 : 1)); \
+    } else if (forward) { \
+      PetscCall(TilesGrid(dev, StructILUForward<cfg>, 0, cfg, (int)block.x, shmem, &grid.x)); \
+      PetscCall(TicketsBegin(dev, grid.x + (unsigned int)dev->ntiles, &dev->args.ticketbase)); \
+      PetscCall(GILU_LAUNCH(StructILUForward<cfg>, grid, block, shmem, 0, dev->args, sweep)); \
+    } else { \
+      PetscCall(TilesGrid(dev, StructILUBackward<cfg>, 1, cfg, (int)block.x, shmem, &grid.x)); \
+      PetscCall(TicketsBegin(dev, grid.x + (unsigned int)dev->ntiles, &dev->args.ticketbase)); \
+      PetscCall(GILU_LAUNCH(StructILUBackward<cfg>, grid, block, shmem, 0, dev->args, sweep)); \
+    } \
     break;
 
 static PetscErrorCode Sweep(StructILUDevice dev, PetscBool forward)
 {
   const int      cfg = (int)dev->dof + (dev->single ? 16 : 0), sweep = ++dev->sweep, lines = dev->mapping == STRUCTILU_CUDA_MAPPING_LINES;
   const PetscInt nt = lines ? dev->nlinethreads : dev->nthreads, P = dev->nstage;
-  const dim3     grid((unsigned int)(lines ? dev->args.lines.nblocks : dev->ntiles)), block((unsigned int)(nt * P));
+  dim3           grid((unsigned int)(lines ? dev->args.lines.nblocks : dev->ntiles)), block((unsigned int)(nt * P));
   const size_t   shmem = sizeof(double) * (size_t)(lines ? (P * P + 1) * nt : nt * P);
 
   PetscFunctionBegin;
   PetscCheck(nt * P <= GILU_TILE_MAX_THREADS, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%" PetscInt_FMT " threads per block exceed the solve kernels' bound", nt * P);
   if (lines) PetscCall(GILU_CUDA_NAME(GILUDeviceMemset)(dev->lflags, 0, sizeof(int) * (size_t)dev->args.lines.nblocks));
-  PetscCall(TicketsBegin(dev, grid.x, &dev->args.ticketbase));
   switch (cfg) {
     LAUNCH_CASE(1)
     LAUNCH_CASE(2)
@@ -610,6 +658,8 @@ static PetscErrorCode Destroy(StructILUDevice *devp)
   PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dev->perm));
   PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dev->pos));
   PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dev->tileof));
+  PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dev->tpredptr));
+  PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dev->tpred));
   PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dev->off));
   PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dev->stage));
   PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dev->mirror));
