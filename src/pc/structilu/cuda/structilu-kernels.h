@@ -103,7 +103,8 @@ typedef struct {
   const int    *mirror;             /* IC: the opposite of each offset */
   const void   *lval, *uval, *dinv; /* level-ordered blocks: lval nl offsets (ILU), uval ns - nl - 1 offsets, dinv */
   const double *b;
-  double       *x, *z; /* z: IC's D^{-1} y */
+  double       *x, *z; /* z: IC's D^{-1} y (tiles: level order, per component, as xl) */
+  double       *xl;    /* tiles: y, then x, in level order, component by component: xl[e npoints + pos] */
   int          *flags; /* per tile: the last sweep that completed it */
   int           ntiles;
   int           nstage; /* the intra-row pipeline: groups of threads per block, one per stage */
@@ -157,12 +158,16 @@ struct TilesPrefetch {
   tiles by decreasing level). A persistent grid: each block takes work units (tiles in the sweep's order) by ticket
   until none is left, taking the next one while it works on the current one. Per tile:
   1. everything that does not depend on the previous levels, before any wait: the point, b (forward) or its own y
-     (backward: written by the forward kernel, which completed before this launch), the neighbours' grid indices and
+     (backward: written by the forward kernel, which completed before this launch), the neighbours' positions and
      the factor values of the thread's first offsets (TilesPrefetch, in registers);
   2. one warp waits for the tile's predecessor tiles (the plan's list, implied ones left out, each once; a lane per
      tile, acquire loads with back-off), then a barrier releases the block;
   3. the products with the neighbours' values, the stages' partial sums added in stage order, the diagonal block;
   4. a barrier after every thread's stores, then one release of the tile's flag by one thread.
+  Vectors: y and x (and IC's z) live in level order, component by component (xl[e N + pos]), so that the threads of a
+  tile read their neighbours' values and store their own in consecutive words (the neighbours of consecutive points
+  of a level are consecutive points of theirs, but at the grid's edges); the permutation is fused into the first and
+  last accesses: the forward sweep reads b in natural order, the backward one writes x in natural order as well.
   So a level costs three dependent global round trips on the critical path (the successful poll, the neighbours'
   loads issued together, the release) and one fence per block, against one wait and fence per thread and neighbour.
 */
@@ -177,13 +182,13 @@ static __device__ void StructILUTiles(const SolveArgs &k, int dir, int sweep)
   const int     sfirst = dir ? k.nl + 1 : 0, send = dir ? k.ns : k.nl, icf = !dir && k.ic, exchange = k.nstage > 1 || (D > 1 && (dir || k.ic));
   const int    *pptr = k.tpredptr + (dir ? k.ntiles + 1 : 0);
   const size_t  N    = (size_t)k.npoints;
-  const double *xin  = icf ? k.z : k.x; /* the neighbours' values the products read */
+  const double *xin  = icf ? k.z : k.xl; /* the neighbours' values the products read (level order) */
   int           unit = BlockUnit(k.ticket, k.ticketbase);
 
   for (int it = 0; unit < k.ntiles; it++) {
     const int tile = dir ? k.ntiles - 1 - unit : unit, pos = gilu_ld(k.tileptr + tile) + lp, valid = pos < gilu_ld(k.tileptr + tile + 1);
-    int       p = 0, i = 0, j = 0, l = 0, s = sfirst, q[PF], sq[PF];
-    FT        f[PF][D];
+    int       p = 0, i = 0, j = 0, l = 0, s = sfirst, qp[PF], sq[PF];
+    FT        f[PF][D] = {}; /* (zero: only read where sq[c] >= 0, which the compiler cannot see) */
     double    sum = 0;
 
     if (valid) { /* 1. */
@@ -191,25 +196,27 @@ static __device__ void StructILUTiles(const SolveArgs &k, int dir, int sweep)
       i   = p % k.n[0];
       j   = (p / k.n[0]) % k.n[1];
       l   = p / (k.n[0] * k.n[1]);
-      sum = g == 0 ? (dir ? gilu_ld(k.x + (size_t)p * D + a) : gilu_ld(k.b + (size_t)p * D + a)) : 0.0;
+      sum = g == 0 ? (dir ? gilu_ld(k.xl + a * N + pos) : gilu_ld(k.b + (size_t)p * D + a)) : 0.0;
     }
-GILU_DEVICE_UNROLL
+    GILU_DEVICE_UNROLL
     for (int c = 0; c < PF; c++) { /* this group's first offsets with a neighbour, in stencil order */
-      sq[c] = -1;
-      q[c]  = -1;
+      int q = -1;
+
+      sq[c] = qp[c] = -1;
       if (!valid) continue;
-      while (s < send && (gilu_ld(k.stage + s) != g || (q[c] = Neighbour(&k, i, j, l, s)) < 0)) s++;
+      while (s < send && (gilu_ld(k.stage + s) != g || (q = Neighbour(&k, i, j, l, s)) < 0)) s++;
       if (s == send) continue;
       sq[c] = s++;
+      qp[c] = gilu_ld(k.pos + q);
       if (icf) {
-        const FT *A = (const FT *)k.uval + ((size_t)(gilu_ld(k.mirror + sq[c]) - k.nl - 1) * N + (size_t)gilu_ld(k.pos + q[c])) * DD;
+        const FT *A = (const FT *)k.uval + ((size_t)(gilu_ld(k.mirror + sq[c]) - k.nl - 1) * N + (size_t)qp[c]) * DD;
 
-GILU_DEVICE_UNROLL
+        GILU_DEVICE_UNROLL
         for (int e = 0; e < D; e++) f[c][e] = gilu_ld(A + e * D + a);
       } else {
         const FT *A = (const FT *)(dir ? k.uval : k.lval) + ((size_t)(dir ? sq[c] - k.nl - 1 : sq[c]) * N + (size_t)pos) * DD;
 
-GILU_DEVICE_UNROLL
+        GILU_DEVICE_UNROLL
         for (int e = 0; e < D; e++) f[c][e] = gilu_ld(A + a * D + e);
       }
     }
@@ -221,23 +228,25 @@ GILU_DEVICE_UNROLL
     }
     gilu_syncthreads();
     if (valid) { /* 3. */
-GILU_DEVICE_UNROLL
+      GILU_DEVICE_UNROLL
       for (int c = 0; c < PF; c++)
         if (sq[c] >= 0)
-GILU_DEVICE_UNROLL
-          for (int e = 0; e < D; e++) sum -= (double)f[c][e] * gilu_ld_cg(xin + (size_t)q[c] * D + e);
+          GILU_DEVICE_UNROLL
+          for (int e = 0; e < D; e++) sum -= (double)f[c][e] * gilu_ld_cg(xin + e * N + qp[c]);
       for (; s < send; s++) { /* the rest, in stencil order */
-        const int qq = gilu_ld(k.stage + s) == g ? Neighbour(&k, i, j, l, s) : -1;
+        const int q = gilu_ld(k.stage + s) == g ? Neighbour(&k, i, j, l, s) : -1;
+        int       qq;
 
-        if (qq < 0) continue;
+        if (q < 0) continue;
+        qq = gilu_ld(k.pos + q);
         if (icf) {
-          const FT *A = (const FT *)k.uval + ((size_t)(gilu_ld(k.mirror + s) - k.nl - 1) * N + (size_t)gilu_ld(k.pos + qq)) * DD;
+          const FT *A = (const FT *)k.uval + ((size_t)(gilu_ld(k.mirror + s) - k.nl - 1) * N + (size_t)qq) * DD;
 
-          for (int e = 0; e < D; e++) sum -= (double)gilu_ld(A + e * D + a) * gilu_ld_cg(xin + (size_t)qq * D + e);
+          for (int e = 0; e < D; e++) sum -= (double)gilu_ld(A + e * D + a) * gilu_ld_cg(xin + e * N + qq);
         } else {
           const FT *A = (const FT *)(dir ? k.uval : k.lval) + ((size_t)(dir ? s - k.nl - 1 : s) * N + (size_t)pos) * DD;
 
-          for (int e = 0; e < D; e++) sum -= (double)gilu_ld(A + a * D + e) * gilu_ld_cg(xin + (size_t)qq * D + e);
+          for (int e = 0; e < D; e++) sum -= (double)gilu_ld(A + a * D + e) * gilu_ld_cg(xin + e * N + qq);
         }
       }
     }
@@ -251,15 +260,16 @@ GILU_DEVICE_UNROLL
       gilu_syncthreads();
     }
     if (valid && g == 0) {
-      if (!dir) gilu_st(k.x + (size_t)p * D + a, sum);
-      if (dir || k.ic) { /* x = D^{-1} sum (backward), z = D^{-1} y (IC's forward) */
+      if (!dir) gilu_st(k.xl + a * N + pos, sum);
+      if (dir || k.ic) { /* x = D^{-1} sum (backward: in level order for the later levels, and the result), z = D^{-1} y (IC's forward) */
         const FT *Di = (const FT *)k.dinv + (size_t)pos * DD;
         double    r  = 0;
 
         if (D == 1) r = (double)gilu_ld(Di) * sum;
         else
           for (int e = 0; e < D; e++) r += (double)gilu_ld(Di + a * D + e) * ysh[lp * D + e];
-        gilu_st((dir ? k.x : k.z) + (size_t)p * D + a, r);
+        gilu_st((dir ? k.xl : k.z) + a * N + pos, r);
+        if (dir) gilu_st(k.x + (size_t)p * D + a, r);
       }
     }
     gilu_syncthreads(); /* 4. every thread's stores before the release; nextunit[it & 1] written before it is read */

@@ -71,7 +71,8 @@ struct _n_StructILUDevice {
   double   *val, *dinvd; /* device factorization: the matrix values (all offsets) and the inverted diagonal, level-ordered */
   int      *elimptr, *elimu, *elimt, *missptr, *missoff, *zerorow;
   PetscBool usedmma;   /* the last factorization ran on the tensor cores */
-  double   *b, *x, *z; /* device vectors */
+  double   *b, *x, *z; /* device vectors (z: IC's D^{-1} y; tiles: level order, per component as xl) */
+  double   *xl;        /* tiles: y, then x, in level order, component by component (xl[e N + pos]) */
   PetscInt *hperm;     /* host copy of perm, for the level-ordered layout of the factors */
   PetscInt  ntiles, tilepoints, nthreads, dof, npoints, nl, nu;
   int       sweep; /* sweeps run (forward and backward each count) */
@@ -217,6 +218,7 @@ static PetscErrorCode Create(const GILUStencilMat *sm, StructILUCUDAMapping mapp
   PetscCall(GILU_CUDA_NAME(GILUDeviceMemset)(dev->flags, 0, sizeof(int) * (size_t)ntiles));
   PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(sizeof(double) * (size_t)N * d, (void **)&dev->b));
   PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(sizeof(double) * (size_t)N * d, (void **)&dev->x));
+  if (mapping == STRUCTILU_CUDA_MAPPING_TILES) PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(sizeof(double) * (size_t)N * d, (void **)&dev->xl));
   PetscCall(PetscMalloc1(N, &dev->hperm));
   PetscCall(PetscArraycpy(dev->hperm, plan.perm, N));
   for (PetscInt c = 0; c < 3; c++) dev->w[c] = plan.w[c];
@@ -238,6 +240,7 @@ static PetscErrorCode Create(const GILUStencilMat *sm, StructILUCUDAMapping mapp
   dev->args.off     = dev->off;
   dev->args.b       = dev->b;
   dev->args.x       = dev->x;
+  dev->args.xl      = dev->xl;
   dev->args.flags   = dev->flags;
   dev->args.ticket  = dev->ticket;
   dev->args.ntiles  = (int)ntiles;
@@ -667,6 +670,7 @@ static PetscErrorCode Destroy(StructILUDevice *devp)
   PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dev->ticket));
   PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dev->b));
   PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dev->x));
+  PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dev->xl));
   PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dev->z));
   PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dev->lpred));
   PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dev->lorder));
