@@ -61,14 +61,15 @@ static __device__ __forceinline__ int LinesPoint(const LinesMap *m, const int n[
   return (l * n[1] + j) * n[0] + i;
 }
 
-/* the threads of block b wait (each for some predecessors) until the predecessor blocks of sweep dir have completed
-   every level before L in the sweep's order; the caller's barrier then releases the block */
+/* the first warp of block b waits (a lane per predecessor, acquire polls) until the predecessor blocks of sweep dir have
+   completed every level before L in the sweep's order; the caller's barrier then releases the block */
 static __device__ void LinesWait(const LinesMap *m, int dir, int b, int L)
 {
   const int  xy = m->bxy[b], bxb = xy % m->nbx, byb = xy / m->nbx, o = LinesOrd(m, dir, L);
   const int *pr = m->pred + (dir ? 2 * m->npred[0] : 0);
 
-  for (int e = (int)threadIdx.x; e < m->npred[dir]; e += (int)blockDim.x) {
+  if (threadIdx.x >= 32) return;
+  for (int e = (int)threadIdx.x; e < m->npred[dir]; e += 32) {
     const int qx = bxb + pr[2 * e], qy = byb + pr[2 * e + 1];
     int       q, olo, ohi;
 
@@ -78,17 +79,17 @@ static __device__ void LinesWait(const LinesMap *m, int dir, int b, int L)
     olo = LinesOrd(m, dir, dir ? m->lmax[q] : m->lmin[q]);
     ohi = LinesOrd(m, dir, dir ? m->lmin[q] : m->lmax[q]);
     if (olo > o - 1) continue; /* nothing of it comes before L */
-    gilu_wait_until_ge(&m->flags[q], (o - 1 < ohi ? o - 1 : ohi) + 1);
+    gilu_wait_acquire(&m->flags[q], (o - 1 < ohi ? o - 1 : ohi) + 1);
   }
 }
 
-/* the end of level L of block b: its writes made visible, the waits for the next level (if any), the barrier, the flag */
+/* the end of level L of block b: the waits for the next level (if any), the barrier after every thread's writes, one
+   release of the block's level counter */
 static __device__ __forceinline__ void LinesLevelDone(const LinesMap *m, int dir, int b, int L, int counts, int next, int nowait)
 {
-  __threadfence();
   if (next && !nowait) LinesWait(m, dir, b, dir ? L - 1 : L + 1);
   gilu_syncthreads();
-  if (counts && threadIdx.x == 0) gilu_signal_set(&m->flags[b], LinesOrd(m, dir, L) + 1);
+  if (counts && threadIdx.x == 0) gilu_signal_release(&m->flags[b], LinesOrd(m, dir, L) + 1);
 }
 
 /* kernel arguments, passed by value */

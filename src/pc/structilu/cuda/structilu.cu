@@ -13,10 +13,13 @@
    the weights of GILUStencilGetHyperplanes() are also checked against the upper offsets, and searched again if needed).
    Points of one level are independent in both sweeps. Two task mappings (-pc_structilu_cuda_mapping):
    - tiles (the default): the points are ordered by level (natural order within a level) and cut into tiles, at most
-     `tilepoints` points of one level; one thread block per tile. Block-to-block waiting through a flag array: when a
-     tile is done its block publishes the sweep number in its flag (gilu_signal_set, after every thread's fence); a
-     thread that needs a neighbour's value waits (gilu_wait_until_ge) for the flag of the neighbour's tile. The sweep
-     numbers grow: never reset.
+     `tilepoints` points of one level. The solves run a persistent grid (as many blocks as the device holds at once,
+     TilesGrid()) whose blocks take tiles in order until none is left. Block-to-block waiting through a flag array: a
+     tile's block waits once for each tile in its predecessor list (planned on the host: the tiles of its points'
+     neighbours, those implied by another predecessor left out), one warp polling with acquire loads
+     (gilu_wait_acquire), then a barrier; when the tile is done, a barrier and one release of the sweep number into
+     its flag (gilu_signal_release). The factorization waits per neighbour's tile (gilu_wait_until_ge) and publishes
+     with gilu_signal_set after every thread's fence. The sweep numbers grow: never reset.
    - lines (Section 4.1, Figure 3): a unimodular M = [a; b; w - a - b] transforms the grid to (x^, y^, z^) with
      level = x^ + y^ + z^ and every lower offset at x^ <= 0, y^ <= 0 (ChooseLines()); a thread owns the line (x^, y^)
      along z^ (one point per level), a block owns linesx x linesy lines of the x^y^-plane and steps through its levels
@@ -32,10 +35,14 @@
      were taken by blocks that started before it, are resident or done, and are never preempted; so the unfinished unit
      of smallest number waits for nothing unfinished and completes, whatever the dispatch order and however many blocks
      are resident. The tickets count on in one device counter over all launches (BlockUnit(): minus the launch's base).
+     The persistent blocks of the tiles' solves take their next tile while they work on the current one; the argument
+     holds: the unfinished tile of smallest number cannot be a taken-but-not-started one (its block works on a tile of
+     still smaller number), so it is being worked on, and everything it waits for is done.
    - the intra-row tier of the solves (ChooseStages): a row's off-diagonal products are split into P stages by how
-     many levels back their neighbour lies; each stage has its own group of DoF threads per point, which waits only
-     for its own neighbours (lines: works that many levels ahead), so only the last stage (neighbours one level back)
-     is left after the wait for the previous level; the partial sums are added in stage order
+     many levels back their neighbour lies; each stage has its own group of DoF threads per point. Lines: a group works
+     that many levels ahead, so only the last stage (neighbours one level back) is left after the wait for the
+     previous level. Tiles: the block waits once for all its predecessors, having loaded the factors of each group's
+     first offsets before; the groups share the products after it. The partial sums are added in stage order
      (-pc_structilu_cuda_pipeline, default min(4, levels spanned), as Table 2 of the StructILU paper).
    - the intra-row tier of the factorization: by default each point's eliminations run in stencil order (tiles: waiting
      for each neighbour in turn). With the lines mapping, -pc_structilu_cuda_factor_pipeline runs the two-substage
