@@ -284,7 +284,7 @@ check: all
 	$(if $(PG_RUN_HARNESS),$(PG_TEST_MAKE) -j$(CHECK_JOBS) test $(if $(PG_S_HARNESS),s='$(PG_S_HARNESS)') || status=1;) \
 	$(if $(PG_RUN_BENCH),if [ -x $(PG_BENCH_SMOKE) ]; then \
 	  { $(MAKE) --no-print-directory -f $(PETSCGILU_DIR)/gmakefile.test PETSCGILU_DIR=$(PETSCGILU_DIR) PETSC_DIR=$(PETSC_DIR) PETSC_ARCH=$(PETSC_ARCH) \
-	      TESTDIR=$(PG_TESTDIR) $(PG_TESTDIR)/tests/ex1 $(PG_TESTDIR)/tutorials/ex1 $(PG_TESTDIR)/tests/ex8 > /dev/null && $(MAKE) --no-print-directory $(PG_STREAM) > /dev/null && \
+	      TESTDIR=$(PG_TESTDIR) $(PG_TESTDIR)/tests/ex1 $(PG_TESTDIR)/tutorials/ex1 $(PG_TESTDIR)/tests/ex8 $(if $(filter 1,$(PETSCGILU_HAVE_CUDAEMU)),$(PG_TESTDIR)/tests/ex20) > /dev/null && $(MAKE) --no-print-directory $(PG_STREAM) > /dev/null && \
 	    PETSCGILU_DIR=$(PETSCGILU_DIR) $(PG_BENCH_SMOKE); } > $(PG_BENCH_OUT) 2>&1 & bench=$$!; \
 	fi;) \
 	$(if $(PG_RUN_EXAMPLES),if [ -x $(PG_EX_RUN) ]; then \

@@ -26,10 +26,12 @@ Without -json and -md_row it prints what does not depend on the machine (plan, b
 static const char *const Mappings[] = {"tiles", "lines", "Mapping", "", NULL};
 
 /* GB/s of bytes in ms, "-" when not measured */
-static void Rate(char s[], size_t len, double bytes, double ms)
+static PetscErrorCode Rate(char s[], size_t len, double bytes, double ms)
 {
-  if (ms > 0) PetscSNPrintf(s, len, "%.0f", bytes / (ms * 1e-3) / 1e9);
-  else PetscSNPrintf(s, len, "-");
+  PetscFunctionBeginUser;
+  if (ms > 0) PetscCall(PetscSNPrintf(s, len, "%.0f", bytes / (ms * 1e-3) / 1e9));
+  else PetscCall(PetscSNPrintf(s, len, "-"));
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode PrintJSON(FILE *f, const PetscGILUPerfCase *c, const PetscGILUPerfResult *r, const char dev[], double peak, double copy)
@@ -64,9 +66,9 @@ static PetscErrorCode PrintRow(const PetscGILUPerfCase *c, const PetscGILUPerfRe
   char         sr[32], cr[32], br[32], pk[32], sp[32], cms[64], bms[64], cf[32], bf[32], df[32];
 
   PetscFunctionBeginUser;
-  Rate(sr, sizeof(sr), sbytes, sapply);
-  Rate(cr, sizeof(cr), r->csbytes[0] + r->csbytes[1], capply);
-  Rate(br, sizeof(br), r->bsrbytes[0] + r->bsrbytes[1], bapply);
+  PetscCall(Rate(sr, sizeof(sr), sbytes, sapply));
+  PetscCall(Rate(cr, sizeof(cr), r->csbytes[0] + r->csbytes[1], capply));
+  PetscCall(Rate(br, sizeof(br), r->bsrbytes[0] + r->bsrbytes[1], bapply));
   if (peak > 0 && sapply > 0) PetscCall(PetscSNPrintf(pk, sizeof(pk), "%.0f%%", 100.0 * sbytes / (sapply * 1e-3) / 1e9 / peak));
   else PetscCall(PetscSNPrintf(pk, sizeof(pk), "-"));
   if (best > 0 && sapply > 0) PetscCall(PetscSNPrintf(sp, sizeof(sp), "%.2f", best / sapply));
