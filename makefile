@@ -37,7 +37,7 @@ PREFIX        ?= /usr/local
 CHECK_JOBS    ?= 2
 
 # goals that must not configure (or install packages) on a fresh clone
-PG_NOCONF_GOALS := clean distclean help gpu-validate check-petsc-cuda check-compile
+PG_NOCONF_GOALS := clean distclean help gpu-validate check-petsc-cuda check-compile gpu-perf
 PG_NEED_CONF    := $(if $(MAKECMDGOALS),$(filter-out $(PG_NOCONF_GOALS),$(MAKECMDGOALS)),all)
 
 # ------------------------------------------------------------------------------------------------ configure
@@ -284,7 +284,7 @@ check: all
 	$(if $(PG_RUN_HARNESS),$(PG_TEST_MAKE) -j$(CHECK_JOBS) test $(if $(PG_S_HARNESS),s='$(PG_S_HARNESS)') || status=1;) \
 	$(if $(PG_RUN_BENCH),if [ -x $(PG_BENCH_SMOKE) ]; then \
 	  { $(MAKE) --no-print-directory -f $(PETSCGILU_DIR)/gmakefile.test PETSCGILU_DIR=$(PETSCGILU_DIR) PETSC_DIR=$(PETSC_DIR) PETSC_ARCH=$(PETSC_ARCH) \
-	      TESTDIR=$(PG_TESTDIR) $(PG_TESTDIR)/tests/ex1 $(PG_TESTDIR)/tutorials/ex1 $(PG_TESTDIR)/tests/ex8 > /dev/null && $(MAKE) --no-print-directory $(PG_STREAM) > /dev/null && \
+	      TESTDIR=$(PG_TESTDIR) $(PG_TESTDIR)/tests/ex1 $(PG_TESTDIR)/tutorials/ex1 $(PG_TESTDIR)/tests/ex8 $(if $(filter 1,$(PETSCGILU_HAVE_CUDAEMU)),$(PG_TESTDIR)/tests/ex20) > /dev/null && $(MAKE) --no-print-directory $(PG_STREAM) > /dev/null && \
 	    PETSCGILU_DIR=$(PETSCGILU_DIR) $(PG_BENCH_SMOKE); } > $(PG_BENCH_OUT) 2>&1 & bench=$$!; \
 	fi;) \
 	$(if $(PG_RUN_EXAMPLES),if [ -x $(PG_EX_RUN) ]; then \
@@ -357,6 +357,15 @@ check-gpu: all
 
 bench-gpu: all
 	@$(PYTHON3) $(PETSCGILU_DIR)/bench/gpu/run.py $(BENCH_ARGS)
+
+# the kernel benchmark on a GPU (bench/gpu/perf: StructILU's sweeps and factorization vs cuSPARSE CSR/BSR, kernel
+# times, GB/s, at the paper's stencils and sizes) in GPU_PERF_BUDGET seconds; DRY_RUN=1 prints the plan and builds
+# nothing; GPU_PERF_EMULATE=1 runs the plan's logic on the emulation at tiny grids. From the bundle of tests/gpu/bundle
+# on a device machine: tests/gpu/on-device's stage perf (doc/testing.md)
+gpu-perf: FORCE
+	+@if [ '$(DRY_RUN)' != 1 ]; then $(MAKE) --no-print-directory all && \
+	  $(MAKE) --no-print-directory -f $(PETSCGILU_DIR)/gmakefile.test PETSCGILU_DIR=$(PETSCGILU_DIR) TESTDIR=$(PG_TESTDIR) $(PG_TESTDIR)/tests/ex20 > /dev/null; fi && \
+	  DRY_RUN='$(DRY_RUN)' $(if $(GPU_PERF_BUDGET),GPU_PERF_BUDGET='$(GPU_PERF_BUDGET)') $(PETSCGILU_DIR)/bench/gpu/perf $(OUT)
 
 # on a machine with an NVIDIA GPU, everything in one go: dependencies, build with CUDA, check-gpu (under a watchdog),
 # the harness tests that need a device, bench-gpu and the performance model; one report in bench/results/.
@@ -462,6 +471,12 @@ help: FORCE
 	@echo "                 CUDA 13): a copy of this tree built there with PETSc's nvcc, the CUDA-vector branches checked,"
 	@echo "                 make check there (no GPU needed; with one also ex45/ex19 on CUDA vectors; tests/petsc-cuda/run)"
 	@echo "  check-gpu      device tests, cuSPARSE baselines and petsc-examples on a GPU (says so and exits 0 when there is none)"
+	@echo "  gpu-perf       the kernel benchmark on a GPU (bench/gpu/perf): StructILU's sweeps and factorization vs cuSPARSE CSR/BSR,"
+	@echo "                 kernel times (CUDA events), GB/s and fraction of peak, the model beside them, at the paper's stencils,"
+	@echo "                 DoFs and sizes up to 512^3; build/bench/results/gpu-perf-<date>-<host>.{md,json,png} [OUT=dir]"
+	@echo "                 GPU_PERF_BUDGET=420 (s)  DRY_RUN=1 (the plan, nothing run)  GPU_PERF_EMULATE=1 (cudaemu, tiny grids)"
+	@echo "                 GPU_PERF_ONLY=regex (case names)"
+
 	@echo "  bench-gpu      StructILU kernels vs cuSPARSE and end-to-end solves on a GPU (bench/gpu/run.py)"
 	@echo "  gpu-validate   on a GPU machine, in one go: install-deps, build with CUDA, check-gpu with a watchdog (a hang"
 	@echo "                 names its kernel), the cuda_device harness tests, bench-gpu and the performance model against"
@@ -486,4 +501,4 @@ help: FORCE
 	@echo "one harness test:  make check s='tests-ex1_1'   or   make -f gmakefile.test test s='tests-ex1_1'"
 
 FORCE:
-.PHONY: all pg-build pg-lib objects check check-compile check-mutations check-petsc-cuda check-gpu gpu-validate run bench bench-quick bench-gpu bench-matrices install configure format clean distclean help print-test check-test-errors cleantest FORCE
+.PHONY: all pg-build pg-lib objects check check-compile check-mutations check-petsc-cuda check-gpu gpu-validate gpu-perf run bench bench-quick bench-gpu bench-matrices install configure format clean distclean help print-test check-test-errors cleantest FORCE

@@ -125,3 +125,55 @@ def write(stem, res, lines, publish=False, plots=()):
     print('\n'.join(lines))
     if publish:
         publish_stem(stem, plots)
+
+
+def gpu_perf_section(folder=PUBLISHED):
+    """The GPU section's measurements: the latest make gpu-perf report in folder (gpu-perf-<date>-<host>.json, written by
+    bench/gpu/perf on a GPU machine) as markdown lines, per case StructILU's apply and factorization kernels against
+    cuSPARSE's in GB/s of compulsory bytes and the speedup; [] when there is none"""
+    import glob
+    files = sorted(glob.glob(os.path.join(folder, 'gpu-perf-*.json')))
+    if not files:
+        return []
+    with open(files[-1]) as f:
+        res = json.load(f)
+    dev = res.get('device', {})
+    if res.get('backend') != 'cuda':
+        return []
+
+    def rate(b, f, g):
+        return (b[0] + b[1]) / ((f[0] + g[0]) * 1e-3) / 1e9 if f[0] > 0 and g[0] > 0 else None
+
+    def fmt(x, spec='%.0f'):
+        return spec % x if x else '-'
+
+    L = ['## Measured on a GPU: `make gpu-perf`', '',
+         'From [%s](%s) (%s, %s, petscgilu %s): kernel times only (CUDA events), the smallest over the repetitions; GB/s of '
+         'one apply = compulsory bytes of both sweeps / their time; peak %.0f GB/s read from the device (memory clock x bus '
+         'width), a device-to-device copy reached %.0f GB/s.' % (os.path.basename(files[-1])[:-5] + '.md', os.path.basename(files[-1])[:-5] + '.md',
+                                                                  dev.get('name', '?'), res.get('date', '?'), res.get('commit', '?'),
+                                                                  dev.get('peak_GBs', 0), dev.get('copy_GBs', 0)), '',
+         '| case | unknowns | StructILU apply ms | GB/s | of peak | model ms | cuSPARSE CSR apply ms | GB/s | BSR apply ms | GB/s | speedup | StructILU factor ms | CSR factor ms | BSR factor ms |',
+         '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|']
+    for r in res.get('runs', []):
+        s = r['structilu']
+        sa = s['forward_ms'][0] + s['backward_ms'][0]
+        sr = rate(s['bytes'], s['forward_ms'], s['backward_ms'])
+        cells = []
+        best = None
+        for key in ('csr', 'bsr'):
+            c = r.get(key)
+            if c:
+                t = c['lower_ms'][0] + c['upper_ms'][0]
+                best = t if best is None or t < best else best
+                cells += [fmt(t, '%.3f'), fmt(rate(c['bytes'], c['lower_ms'], c['upper_ms']))]
+            else:
+                cells += ['-', '-']
+        peak = dev.get('peak_GBs', 0)
+        L.append('| %s DoF %d %s %s | %.3g | %.3f | %s | %s | %.3f | %s | %s | %s | %s | %s | %s | %s | %s |' % (
+            r['stencil'], r['dof'], 'x'.join(str(n) for n in r['n']), r.get('mapping', ''), r['unknowns'], sa, fmt(sr),
+            '%.0f%%' % (100 * sr / peak) if sr and peak else '-', r['model']['apply_us'] / 1e3, cells[0], cells[1], cells[2], cells[3],
+            '%.2f' % (best / sa) if best and sa > 0 else '-', fmt(s['factor_ms'][0], '%.3f'),
+            fmt((r.get('csr') or {}).get('factor_ms', [0])[0], '%.3f'), fmt((r.get('bsr') or {}).get('factor_ms', [0])[0], '%.3f')))
+    L.append('')
+    return L

@@ -699,6 +699,7 @@ def write_report(data, stem, plots):
     L.append('- %d runs, %d did not finish with a converged solve (listed under their problem).' % (len(data['cases']), nbad))
     L.append('')
     L.extend(gpu_model_section(data))
+    L.extend(report.gpu_perf_section())
     L.extend(suite_sections(data))
     return '\n'.join(L) + '\n'
 

@@ -11,6 +11,7 @@
 #define PETSCGILUTEST_H
 
 #include <petscmat.h>
+#include <petscgilu.h>
 #include <petscgiluconf.h>
 #include <petscgilu/private/compat.h>
 
@@ -58,8 +59,15 @@ PETSC_EXTERN PetscErrorCode             PetscGILUCuSparseILUDestroy(PetscGILUCuS
 /* The device side, built twice as every .cu (gilucuda.h): the plain names with nvcc, _cudaemu in the emulation,
    where every entry point returns PETSC_ERR_SUP "not available in the emulation". */
 typedef struct _n_GILUCuSparse *GILUCuSparse;
+typedef struct GILUCuSparseArrays_ GILUCuSparseArrays;
+/* GILUCuSparseBenchmark(): milliseconds on the device; [0] the smallest, [1] the median over the repetitions */
+typedef struct {
+  double analysis, factor[2], solveanalysis, lower[2], upper[2];
+} GILUCuSparseTimes;
 #define GILU_CUSPARSE_DECLARE(suffix) \
   PETSC_INTERN PetscErrorCode GILUCuSparseCreate##suffix(Mat, GILUCuSparse *); \
+  PETSC_INTERN PetscErrorCode GILUCuSparseCreateFromArrays##suffix(const GILUCuSparseArrays *, GILUCuSparse *); \
+  PETSC_INTERN PetscErrorCode GILUCuSparseBenchmark##suffix(GILUCuSparse, PetscInt, PetscInt, const PetscScalar *, PetscScalar *, GILUCuSparseTimes *, PetscInt *); \
   PETSC_INTERN PetscErrorCode GILUCuSparseFactor##suffix(GILUCuSparse, PetscInt *); \
   PETSC_INTERN PetscErrorCode GILUCuSparseSolve##suffix(GILUCuSparse, const PetscScalar *, PetscScalar *); \
   PETSC_INTERN PetscErrorCode GILUCuSparseDestroy##suffix(GILUCuSparse *);
@@ -73,13 +81,56 @@ GILU_CUSPARSE_DECLARE(_cudaemu)
 /* The arrays GILUCuSparseCreate() hands to cuSPARSE, prepared on the host (src/test/cusparse.c, every build, no
    device): CSR of a SEQAIJ matrix (bs 1; the full graph, never the inode-compressed one) or BSR of a SEQBAIJ
    matrix (column-major bs x bs blocks). Exported: tests/ex12.c checks them entry by entry. */
-typedef struct {
+struct GILUCuSparseArrays_ {
   PetscBool    bsr;
   PetscInt     m, bs, nnzb;     /* block rows, block size, stored blocks (m * bs rows, nnzb * bs * bs entries) */
   int         *rowptr, *colind; /* m + 1, nnzb */
   PetscScalar *val;             /* nnzb * bs * bs */
-} GILUCuSparseArrays;
+};
 PETSC_EXTERN PetscErrorCode GILUCuSparseArraysCreate(Mat, GILUCuSparseArrays *);
 PETSC_EXTERN PetscErrorCode GILUCuSparseArraysDestroy(GILUCuSparseArrays *);
+
+/* ------------------------------------------------------------------------------------------ kernel benchmark
+   src/test/perf.c (host side) and src/test/cuda/perf.cu (the device's figures): one case of make gpu-perf (tests/ex20.c,
+   bench/gpu/perf): a stencil matrix assembled directly in the stencil storage (values per offset per point, OpenMP
+   threads), PCSTRUCTILU's device factorization and sweeps driven through its device API with kernel times (CUDA events
+   around the launches), and on a CUDA device the cuSPARSE ILU(0) of the same matrix as CSR and BSR (arrays built from
+   the stencil storage), with the same kernel-only timing. The solutions are compared with each other and, with check,
+   with PETSc's ILU(0) on the host (small grids). */
+typedef struct {
+  char      stencil[16];     /* star7, star13, diamond13 (star7 and its ILU(1) fill), diamond25, box27 */
+  PetscInt  n[3], dof;       /* grid points per direction, unknowns per point */
+  PetscInt  mapping;         /* the device mapping: 0 tiles, 1 lines (-pc_structilu_cuda_mapping) */
+  PetscInt  tilepoints;      /* points per tile (lines: lines per block); 0: the kernels' default */
+  PetscBool mma;             /* the tensor-core factorization for DoF >= 4 (the PC's default: on) */
+  PetscInt  freps, sreps;    /* timed factorizations and solves */
+  PetscBool csr, bsr, check; /* cuSPARSE CSR, BSR (DoF > 1; a CUDA device only); compare with PETSc's ILU(0) */
+} PetscGILUPerfCase;
+typedef struct {
+  PetscInt  ns, nlower, w[3], nlevels, ntiles, nstage, steps; /* the stencil and the device plan */
+  double    unknowns;
+  double    bytes[3];     /* compulsory bytes of the forward sweep, the backward sweep, the factorization (below) */
+  double    csbytes[3];   /* the same for cuSPARSE's CSR (indices included) */
+  double    bsrbytes[3];  /* and BSR */
+  double    ms[3][2];     /* StructILU kernels, ms: forward, backward, factorization; [0] min, [1] median */
+  double    modelus;      /* the performance model of one apply (both sweeps; -ksp_view's), us */
+  char      modelgpu[8];  /* the model's GPU (h100, h200) */
+  PetscBool hascsr, hasbsr, usedmma;
+  GILUCuSparseTimes csr, bsr;
+  PetscReal diffcsr, diffbsr, diffref; /* || x - x_other ||_inf / || x_other ||_inf; -1: not compared */
+  PetscInt  zerorow;                   /* StructILU's zero pivot, -1 */
+  double    hosts[4];                  /* host wall seconds: assembly, device plan + upload, CSR/BSR arrays, the reference */
+} PetscGILUPerfResult;
+PETSC_EXTERN PetscErrorCode PetscGILUPerfRun(PetscGILUBackendType, const PetscGILUPerfCase *, PetscGILUPerfResult *);
+/* the device: name, memory (GB), peak bandwidth from its memory clock and bus width, a measured device-to-device copy
+   (GB/s, bytes read + written); the emulation: "cudaemu", zeros */
+PETSC_EXTERN PetscErrorCode PetscGILUPerfDeviceInfo(PetscGILUBackendType, char[], size_t, double *, double *, double *);
+#define GILU_PERF_DECLARE(suffix) PETSC_INTERN PetscErrorCode GILUPerfDeviceInfo##suffix(char[], size_t, double *, double *, double *);
+#if defined(PETSCGILU_HAVE_CUDA)
+GILU_PERF_DECLARE()
+#endif
+#if defined(PETSCGILU_HAVE_CUDAEMU)
+GILU_PERF_DECLARE(_cudaemu)
+#endif
 
 #endif

@@ -7,7 +7,8 @@
 
    Kernels use the CUDA names that mean the same in both builds (__global__, __device__, threadIdx, blockIdx,
    blockDim, gridDim, warpSize, __syncthreads, __threadfence, atomicAdd on int/unsigned/double, atomicCAS,
-   atomicMax, atomicMin (int), atomicExch, cudaMalloc/cudaMemcpy/cudaFree/cudaMemset) and the project's wrappers for the rest:
+   atomicMax, atomicMin (int), atomicExch, cudaMalloc/cudaMemcpy/cudaFree/cudaMemset, cudaEvent* (timing; the emulation's
+   record the host's clock)) and the project's wrappers for the rest:
 
      GILU_CUDA_NAME(f)                      external names in a .cu file: f with nvcc, f_cudaemu in emulation
      GILU_LAUNCH(k, grid, block, shmem, stream, args...)   launch; a PetscErrorCode expression (PetscCall it)
@@ -61,6 +62,7 @@
 /* ============================================================================================ emulation */
   #include <string.h>
   #include <stdlib.h>
+  #include <petsctime.h>
   #include <petscgilu/private/cudaemu.h>
 
   #define GILU_CUDA_NAME(f) f##_cudaemu
@@ -449,6 +451,35 @@ static inline cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t byt
 static inline cudaError_t cudaMemset(void *p, int v, size_t bytes)
 {
   if (bytes) memset(p, v, bytes);
+  return cudaSuccess;
+}
+/* events: everything is synchronous here, so an event records the host's wall clock when it is recorded (the
+   emulated kernels' wall time: their logic, not a device's speed) */
+typedef struct {
+  PetscLogDouble t;
+} GILUEmuEvent;
+typedef GILUEmuEvent *cudaEvent_t;
+static inline cudaError_t cudaEventCreate(cudaEvent_t *e)
+{
+  *e = (cudaEvent_t)calloc(1, sizeof(GILUEmuEvent));
+  return *e ? cudaSuccess : cudaErrorMemoryAllocation;
+}
+static inline cudaError_t cudaEventDestroy(cudaEvent_t e)
+{
+  free(e);
+  return cudaSuccess;
+}
+static inline cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s = NULL)
+{
+  return PetscTime(&e->t) ? cudaErrorInvalidValue : cudaSuccess;
+}
+static inline cudaError_t cudaEventSynchronize(cudaEvent_t e)
+{
+  return cudaSuccess;
+}
+static inline cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
+{
+  *ms = (float)(1e3 * (end->t - start->t));
   return cudaSuccess;
 }
 

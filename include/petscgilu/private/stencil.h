@@ -170,7 +170,8 @@ PETSC_INTERN PetscErrorCode GILUStencilGetName(const GILUStencil *, PetscInt, ch
 PETSC_INTERN PetscErrorCode GILUStencilFind(const GILUStencil *, const PetscInt[3], PetscInt *);
 PETSC_INTERN PetscErrorCode GILUStencilGetHyperplanes(const GILUStencil *, const GILUGrid *, PetscInt[3], PetscInt *);
 PETSC_INTERN PetscErrorCode GILUStencilGetHyperplanesBoth(const GILUStencil *, const GILUGrid *, PetscInt[3], PetscInt *);
-PETSC_INTERN PetscErrorCode GILUStencilGetEliminationTable(const GILUStencil *, PetscInt **);
+/* exported (developer level) for the kernel benchmark of the test library (tests/ex20.c), which factors a stencil matrix it assembles itself */
+PETSC_EXTERN PetscErrorCode GILUStencilGetEliminationTable(const GILUStencil *, PetscInt **);
 
 /* Host-thread schedules (schedule.c) */
 PETSC_INTERN PetscErrorCode GILUScheduleCreate(const GILUStencil *, const GILUGrid *, GILUScheduleType, PetscInt, PetscInt, PetscInt, GILUSchedule *);

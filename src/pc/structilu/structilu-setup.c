@@ -375,6 +375,14 @@ PetscErrorCode PCSetUp_StructILU(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode StructILUDeviceGetBackendOps(PetscGILUBackendType ran, const StructILUDeviceOps **ops)
+{
+  PetscFunctionBegin;
+  PetscCheck(ran == PETSCGILU_BACKEND_CUDA || ran == PETSCGILU_BACKEND_CUDAEMU, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "The StructILU device kernels run on the back-end cuda or cudaemu, not %s", PetscGILUBackendTypes[ran]);
+  GILUBackendGetDeviceOps(ran, StructILUDeviceGetOps, ops);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The back-end of this setup; for cuda and cudaemu the device schedule (once per pattern) and the factors (each setup) */
 static PetscErrorCode PCStructILUSetUpDevice(PC pc)
 {
@@ -392,7 +400,7 @@ static PetscErrorCode PCStructILUSetUpDevice(PC pc)
   if (ilu->dev && ran != ilu->ran) PetscCall(ilu->devops->destroy(&ilu->dev));
   ilu->ran = ran;
   if (ran == PETSCGILU_BACKEND_HOST) PetscFunctionReturn(PETSC_SUCCESS);
-  GILUBackendGetDeviceOps(ran, StructILUDeviceGetOps, &ilu->devops);
+  PetscCall(StructILUDeviceGetBackendOps(ran, &ilu->devops));
   if (!ilu->dev) PetscCall(ilu->devops->create(&ilu->sm, ilu->mapping, ilu->tilepoints, ilu->pipeline, ilu->nowait, &ilu->dev, &ilu->devinfo));
   if (ilu->cudafactor) {
     const PetscBool single = (PetscBool)(ilu->precision == PC_STRUCTILU_PRECISION_SINGLE), ic = (PetscBool)(ilu->type == PC_STRUCTILU_IC);

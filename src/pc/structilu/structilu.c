@@ -19,10 +19,8 @@
 #include <stdarg.h>
 #include "structilu.h"
 
-/* the performance model's GPUs: HBM bandwidth (GB/s), latency of one dependent step between blocks (flag write ->
-   flag seen -> neighbour read, microseconds), host-device bandwidth (GB/s) */
+/* the performance model's GPUs (their figures: StructILUModelGPU() in cuda/structilu-cuda.h) */
 const char *const PCStructILUModelGPUs[] = {"h100", "h200", "PCStructILUModelGPU", "PC_STRUCTILU_MODEL_GPU_", NULL};
-static const double      StructILUModelBW[] = {3350.0, 4800.0}, StructILUModelLat[] = {1.0, 1.0}, StructILUModelPCIe[] = {55.0, 55.0};
 const char *const PCStructILUCUDAMappings[] = {"tiles", "lines", "PCStructILUCUDAMapping", "PC_STRUCTILU_CUDA_MAPPING_", NULL};
 
 /* printf-append to a string */
@@ -79,14 +77,15 @@ static PetscErrorCode PCView_StructILU_Backend(PC pc, PetscViewer viewer)
   if (ilu->transposed)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  transposed solves (PCApplyTranspose): (D + U)^T then L^T, sequential on the host with the host's factors%s\n", ilu->dev ? " (after a device factorization the host factors the same values once more)" : ""));
   if (!ilu->dev) PetscFunctionReturn(PETSC_SUCCESS);
-  bw        = ilu->modelbw > 0 ? ilu->modelbw : StructILUModelBW[ilu->modelgpu];
-  lat       = ilu->modellat > 0 ? ilu->modellat : StructILUModelLat[ilu->modelgpu];
-  pcie      = ilu->modelpcie > 0 ? ilu->modelpcie : StructILUModelPCIe[ilu->modelgpu];
+  StructILUModelGPU(ilu->modelgpu, &bw, &lat, &pcie);
+  bw        = ilu->modelbw > 0 ? ilu->modelbw : bw;
+  lat       = ilu->modellat > 0 ? ilu->modellat : lat;
+  pcie      = ilu->modelpcie > 0 ? ilu->modelpcie : pcie;
   bytesmat  = (double)ilu->factors.bytes;
   bytesvec  = 8.0 * N * d * (ilu->type == PC_STRUCTILU_IC ? 7.0 : 5.0);                         /* b; x written, read, written; neighbour reads once; IC: z written, read */
   bytescopy = ilu->devnative ? 0.0 : 16.0 * N * d;                                              /* b in, x out; none with PETSc's CUDA vectors */
-  steps     = di->nlevels + (di->mapping == STRUCTILU_CUDA_MAPPING_LINES ? di->nstage - 1 : 0); /* lines: the pipeline's P - 1 steps ahead */
-  tdev      = 2 * 5.0 + 2.0 * steps * lat + (bytesmat + bytesvec) / (bw * 1e3);                 /* microseconds */
+  steps     = StructILUModelSteps(di);                                                           /* lines: the pipeline's P - 1 steps ahead */
+  tdev      = StructILUModelDeviceTime(steps, bytesmat + bytesvec, bw, lat);                   /* microseconds */
   tcopy     = bytescopy / (pcie * 1e3);
   if (di->mapping == STRUCTILU_CUDA_MAPPING_TILES) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "  device solves: mapping tiles, level = %" PetscInt_FMT "i + %" PetscInt_FMT "j + %" PetscInt_FMT "k, %" PetscInt_FMT " levels, %" PetscInt_FMT " tiles of at most %" PetscInt_FMT " points of one level, taken by level by a persistent grid of the resident thread blocks, %" PetscInt_FMT " threads per block (%" PetscInt_FMT " per point and stage of the intra-row pipeline of %" PetscInt_FMT " stage(s)), each tile waiting once for its predecessor tiles (%" PetscInt_FMT " in all, backward %" PetscInt_FMT ", at most %" PetscInt_FMT " per tile; one warp, acquire polls), one release per tile%s\n", di->w[0], di->w[1], di->w[2], di->nlevels, di->ntiles, di->tilepoints, di->maxthreads * di->nstage, d, di->nstage, di->npred[0], di->npred[1], di->maxpred, di->nowait ? " DISABLED (-pc_structilu_cuda_nowait: results are wrong)" : ""));

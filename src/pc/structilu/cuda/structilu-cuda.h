@@ -96,8 +96,41 @@ typedef struct {
   /* the device's own buffers for b and x (local size), used when the vectors are not CUDA vectors */
   PetscErrorCode (*buffers)(StructILUDevice, void **, void **);
   PetscErrorCode (*destroy)(StructILUDevice *);
+  /* kernel timing for the benchmark (tests/ex20.c, make gpu-perf): on, CUDA events are recorded around the launches
+     of each sweep and of the factorization (not the uploads, not the host's work); times: milliseconds of the last
+     forward sweep, backward sweep and factorization kernel since timing was switched on (-1: none ran) */
+  PetscErrorCode (*timing)(StructILUDevice, PetscBool);
+  PetscErrorCode (*kerneltimes)(StructILUDevice, double[3]);
 } StructILUDeviceOps;
 
 GILU_DEVICE_GETOPS_DECLARE(StructILUDeviceGetOps, StructILUDeviceOps)
+/* The table of a resolved back-end (cuda or cudaemu; structilu-setup.c): for programs that drive the device API
+   directly on a stencil matrix they assemble themselves (the kernel benchmark tests/ex20.c of the test library, whose
+   emulated objects cannot see the library's internal _cudaemu names); exported at developer level */
+PETSC_EXTERN PetscErrorCode StructILUDeviceGetBackendOps(PetscGILUBackendType, const StructILUDeviceOps **);
+
+/* The performance model of one apply on the device (-ksp_view prints it, structilu.c; the benchmark of make gpu-perf
+   puts it beside its measurements): 2 launches + the dependent steps of both sweeps x the latency of one step + the
+   bytes moved / the bandwidth, in microseconds. The figures of its GPUs (gpu: the index in PCStructILUModelGPUs, h100
+   h200): HBM bandwidth (GB/s), latency of one dependent step between blocks (flag write -> flag seen -> neighbour
+   read, us), host-device bandwidth (GB/s). */
+static inline void StructILUModelGPU(PetscInt gpu, double *bw, double *lat, double *link)
+{
+  const double BW[] = {3350.0, 4800.0}, Lat[] = {1.0, 1.0}, Link[] = {55.0, 55.0};
+
+  *bw   = BW[gpu];
+  *lat  = Lat[gpu];
+  *link = Link[gpu];
+}
+/* the dependent steps of a sweep: its levels; with the lines mapping and a P-stage intra-row pipeline the first block
+   starts P - 1 steps early (its earlier stages work ahead of the levels), so P - 1 more */
+static inline PetscInt StructILUModelSteps(const StructILUDeviceInfo *di)
+{
+  return di->nlevels + (di->mapping == STRUCTILU_CUDA_MAPPING_LINES ? di->nstage - 1 : 0);
+}
+static inline double StructILUModelDeviceTime(PetscInt steps, double bytes, double bw, double lat)
+{
+  return 2 * 5.0 + 2.0 * steps * lat + bytes / (bw * 1e3);
+}
 
 #endif

@@ -96,7 +96,47 @@ struct _n_StructILUDevice {
   int                 *ticket;         /* device: the blocks' tickets, counted over all launches (BlockUnit) */
   unsigned int         tickets;        /* the tickets taken so far: the next launch's base */
   PetscBool            ticketsreset;   /* the counter must be zeroed first (not yet set, or a launch did not complete) */
+  cudaEvent_t          ev[6];          /* kernel timing (the timing op), NULL when off: before and after the launches of the forward sweep, the backward sweep, the factorization */
+  PetscBool            evran[3];       /* which of the three ran since timing was switched on */
 };
+
+/* kernel timing, when on: event 2 p before and 2 p + 1 after the launches of phase p (0 forward sweep, 1 backward sweep, 2 factorization) */
+static inline PetscErrorCode KernelTimerRecord(StructILUDevice dev, int k)
+{
+  PetscFunctionBegin;
+  if (dev->ev[k]) {
+    GILU_CUDA_CHECK(cudaEventRecord(dev->ev[k], 0));
+    dev->evran[k / 2] = PETSC_TRUE;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode Timing(StructILUDevice dev, PetscBool on)
+{
+  PetscFunctionBegin;
+  for (int k = 0; k < 6; k++) {
+    if (dev->ev[k]) GILU_CUDA_CHECK(cudaEventDestroy(dev->ev[k]));
+    dev->ev[k] = NULL;
+    if (on) GILU_CUDA_CHECK(cudaEventCreate(&dev->ev[k]));
+  }
+  for (int k = 0; k < 3; k++) dev->evran[k] = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode KernelTimes(StructILUDevice dev, double ms[3])
+{
+  PetscFunctionBegin;
+  for (int k = 0; k < 3; k++) {
+    float t = -1;
+
+    if (dev->ev[2 * k] && dev->evran[k]) {
+      GILU_CUDA_CHECK(cudaEventSynchronize(dev->ev[2 * k + 1]));
+      GILU_CUDA_CHECK(cudaEventElapsedTime(&t, dev->ev[2 * k], dev->ev[2 * k + 1]));
+    }
+    ms[k] = (double)t;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 /* the base of the tickets of a launch of nblocks blocks (BlockUnit); TicketsEnd() after the launch completed */
 static PetscErrorCode TicketsBegin(StructILUDevice dev, unsigned int nblocks, unsigned int *base)
@@ -342,19 +382,23 @@ static PetscErrorCode TilesGrid(StructILUDevice dev, K *kernel, int dir, int cfg
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* the tiles' blocks take grid tickets to start and one more per tile (the last one finds none left) */
+/* the tiles' blocks take grid tickets to start and one more per tile (the last one finds none left); the kernel timer's
+   start right before the launch (after the host's work) */
 #define LAUNCH_CASE(cfg) \
   case cfg: \
     if (lines) { \
       PetscCall(TicketsBegin(dev, grid.x, &dev->args.ticketbase)); \
+      PetscCall(KernelTimerRecord(dev, forward ? 0 : 2)); \
       PetscCall(GILU_LAUNCH(StructILULinesSolve<cfg>, grid, block, shmem, 0, dev->args, forward ? 0 : 1)); \
     } else if (forward) { \
       PetscCall(TilesGrid(dev, StructILUForward<cfg>, 0, cfg, (int)block.x, shmem, &grid.x)); \
       PetscCall(TicketsBegin(dev, grid.x + (unsigned int)dev->ntiles, &dev->args.ticketbase)); \
+      PetscCall(KernelTimerRecord(dev, 0)); \
       PetscCall(GILU_LAUNCH(StructILUForward<cfg>, grid, block, shmem, 0, dev->args, sweep)); \
     } else { \
       PetscCall(TilesGrid(dev, StructILUBackward<cfg>, 1, cfg, (int)block.x, shmem, &grid.x)); \
       PetscCall(TicketsBegin(dev, grid.x + (unsigned int)dev->ntiles, &dev->args.ticketbase)); \
+      PetscCall(KernelTimerRecord(dev, 2)); \
       PetscCall(GILU_LAUNCH(StructILUBackward<cfg>, grid, block, shmem, 0, dev->args, sweep)); \
     } \
     break;
@@ -389,6 +433,7 @@ static PetscErrorCode Sweep(StructILUDevice dev, PetscBool forward)
   default:
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "No StructILU kernel for %d DoF", (int)dev->dof);
   }
+  PetscCall(KernelTimerRecord(dev, forward ? 1 : 3));
   TicketsEnd(dev);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -526,6 +571,7 @@ static PetscErrorCode Factor(StructILUDevice dev, const GILUStencilMat *sm, cons
     PetscCheck(threads <= (dev->usedmma ? GILU_WARP_MAX_THREADS : GILU_TILE_MAX_THREADS), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%" PetscInt_FMT " threads per block exceed the factorization kernel's bound", threads);
   }
   PetscCall(TicketsBegin(dev, (unsigned int)(dev->mapping == STRUCTILU_CUDA_MAPPING_LINES ? dev->args.lines.nblocks : dev->ntiles), &k.ticketbase));
+  PetscCall(KernelTimerRecord(dev, 4));
   if (pipelined) {
     const dim3 lgrid((unsigned int)dev->args.lines.nblocks), lblock((unsigned int)(2 * dev->nlinethreads));
 
@@ -604,6 +650,7 @@ static PetscErrorCode Factor(StructILUDevice dev, const GILUStencilMat *sm, cons
     default:
       PetscCall(GILU_LAUNCH(StructILUFactorKernel<8>, grid, block, 0, 0, k, sweep));
     }
+  PetscCall(KernelTimerRecord(dev, 5));
   TicketsEnd(dev);
   GILU_CUDA_CHECK(cudaDeviceSynchronize());
   PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToHost)(&zr, dev->zerorow, sizeof(int)));
@@ -655,6 +702,7 @@ static PetscErrorCode Destroy(StructILUDevice *devp)
 
   PetscFunctionBegin;
   if (!dev) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(Timing(dev, PETSC_FALSE));
   PetscCall(FreeFactors(dev));
   PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dev->val));
   PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dev->dinvd));
@@ -702,7 +750,7 @@ static PetscErrorCode Buffers(StructILUDevice dev, void **b, void **x)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static const StructILUDeviceOps DeviceOps = {Create, SetFactors, Factor, Solve, Buffers, Destroy};
+static const StructILUDeviceOps DeviceOps = {Create, SetFactors, Factor, Solve, Buffers, Destroy, Timing, KernelTimes};
 
 PetscErrorCode GILU_CUDA_NAME(StructILUDeviceGetOps)(const StructILUDeviceOps **ops)
 {
