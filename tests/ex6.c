@@ -307,6 +307,19 @@ int main(int argc, char **argv)
      args: -symmetric -pc_structilu_type ic -stencil box27 -dof 2 -pc_structilu_cuda_pipeline {{2 4}separate output} -pc_structilu_cuda_tile_points 4 -gilu_cudaemu_schedule {{inorder reverse random}shared output} -gilu_cudaemu_seed 7
      output_file: output/empty.out
 
+   # the tiles' persistent grid at other residencies (the emulated device holds -gilu_cudaemu_resident blocks): one block
+   # taking every tile in turn, three blocks taking them out of step; small tiles so that each level has several
+   test:
+     suffix: emu_persistent
+     requires: cudaemu
+     args: -stencil {{star7 box27}separate output} -dof 2 -pc_structilu_cuda_tile_points 5 -gilu_cudaemu_resident {{1 3}separate output} -gilu_cudaemu_schedule {{inorder reverse random}shared output} -gilu_cudaemu_seed 11
+     output_file: output/empty.out
+   test:
+     suffix: emu_persistent_ic
+     requires: cudaemu
+     args: -symmetric -pc_structilu_type ic -stencil star7 -dof 3 -pc_structilu_cuda_tile_points 4 -gilu_cudaemu_resident 2 -gilu_cudaemu_schedule {{inorder reverse random}shared output} -gilu_cudaemu_seed 11
+     output_file: output/empty.out
+
    # MATSTENCILGPU: PCSTRUCTILU on it directly, and its product on the device against MatMult(), one and two processes
    test:
      suffix: emu_stencilgpu
