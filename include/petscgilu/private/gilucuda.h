@@ -25,10 +25,20 @@
                                             previous signal (or, for a block's writes, every writer fenced before a
                                             barrier); the emulation stops with an error when it did not
      gilu_signal_set_block(flag, v)         the same for a flag in shared memory (volatile store), with __threadfence_block()
+     gilu_wait_acquire(flag, v)             the block's waiting thread waits until *flag >= v, then an acquire (device
+                                            scope; back-off between polls on the device); the other threads of the block
+                                            must then pass a __syncthreads before they read what the flag published
+     gilu_signal_release(flag, v)           one thread of the block, after a __syncthreads that follows every thread's
+                                            writes: a release at device scope (it orders the block's writes, through the
+                                            barrier, before the flag), then *flag = v. The pair replaces a wait and a
+                                            fence per thread and a fence per thread before a signal
      gilu_block_ticket(counter)             the block's work unit: thread 0 takes atomicAdd(counter, 1), the block reads
                                             it after a barrier (call once per kernel, from every thread). A unit that
                                             waits on units of lower number must take it from a ticket, not blockIdx:
                                             CUDA does not promise that blocks are dispatched in index order
+     GILU_UNROLL                            before a loop of a compile-time trip count whose body indexes a register
+                                            array by the loop variable: unrolled by nvcc (else the array goes to local
+                                            memory); nothing in the emulation
      gilu_mma_m8n8k4_f64(d, a, b, c)        D(8x8) = A(8x4) B(4x8) + C on one warp, PTX fragment layout (see below)
      GILU_CUDA_CHECK(call)                  a cudaError_t -> PETSc error (PETSC_ERR_GPU)
      gilu_ld(p), gilu_st(p, v)              a global-memory load / store (plain on the device); in the emulation each
@@ -57,6 +67,7 @@
   #include <petscgilu/private/cudaemu.h>
 
   #define GILU_CUDA_NAME(f) f##_cudaemu
+  #define GILU_UNROLL
 
   #define __global__
   #define __device__
@@ -223,6 +234,19 @@ static inline void gilu_signal_set_block(volatile int *flag, int v)
 {
   GILUEmuSignal((const void *)flag, 1);
   *flag = v;
+}
+/* the runtime's wait (it yields first and reports deadlocks); then the acquire */
+static inline void gilu_wait_acquire(const int *flag, int value)
+{
+  GILUEmuWaitUntilGE((volatile int *)flag, value);
+  __atomic_thread_fence(__ATOMIC_ACQUIRE);
+}
+/* the release is the device-scope fence the runtime's signal check asks for */
+static inline void gilu_signal_release(int *flag, int v)
+{
+  GILUEmuFence(2);
+  GILUEmuSignal(flag, 2);
+  __atomic_store_n(flag, v, __ATOMIC_RELEASE);
 }
 
 /* ---------------------------------------------------------------------------------- MMA */
@@ -396,6 +420,18 @@ static inline cudaError_t cudaFuncSetAttribute(K *kernel, enum cudaFuncAttribute
 {
   return GILUEmuFuncSetMaxDynamicShared(reinterpret_cast<const void *>(kernel), value) ? cudaErrorInvalidValue : cudaSuccess;
 }
+/* page-locked host memory is host memory */
+template <class T>
+static inline cudaError_t cudaMallocHost(T **p, size_t bytes)
+{
+  *p = (T *)malloc(bytes ? bytes : 1);
+  return *p ? cudaSuccess : cudaErrorMemoryAllocation;
+}
+static inline cudaError_t cudaFreeHost(void *p)
+{
+  free(p);
+  return cudaSuccess;
+}
 template <class T>
 static inline cudaError_t cudaMalloc(T **p, size_t bytes)
 {
@@ -427,6 +463,7 @@ static inline cudaError_t cudaMemset(void *p, int v, size_t bytes)
   #include <cuda_runtime.h>
 
   #define GILU_CUDA_NAME(f) f
+  #define GILU_UNROLL       _Pragma("unroll")
 
 /* launch trace (tests/gpu/run's watchdog): with GILU_CUDA_TRACE=FILE each launch appends the kernel's name to FILE
    before it starts and is waited for, so FILE's last line names a kernel that hangs or faults */
@@ -534,6 +571,26 @@ static __device__ __forceinline__ void gilu_signal_add(int *flag, int v)
 static __device__ __forceinline__ void gilu_signal_set_block(volatile int *flag, int v)
 {
   *flag = v;
+}
+/* ld.acquire.gpu polls (no fence.sc, no volatile spin); __nanosleep backs off from 32 to 512 ns so that waiting blocks
+   leave the L2 and the issue slots to the blocks that work */
+static __device__ __forceinline__ void gilu_wait_acquire(const int *flag, int value)
+{
+  unsigned int ns = 32;
+
+  for (;;) {
+    int v;
+
+    asm volatile("ld.acquire.gpu.b32 %0, [%1];" : "=r"(v) : "l"(flag) : "memory");
+    if (v >= value) break;
+    __nanosleep(ns);
+    if (ns < 512) ns <<= 1;
+  }
+}
+/* st.release.gpu: cumulative, so the writes of the block's threads ordered before it by bar.sync are published too */
+static __device__ __forceinline__ void gilu_signal_release(int *flag, int v)
+{
+  asm volatile("st.release.gpu.b32 [%0], %1;" : : "l"(flag), "r"(v) : "memory");
 }
 /* D = A B + C, A 8x4 row-major fragment: lane l holds A[l/4][l%4]; B 4x8 column fragment: lane l holds
    B[l%4][l/4]; C and D 8x8: lane l holds row l/4, columns 2(l%4) and 2(l%4)+1 (PTX ISA, mma.m8n8k4 .f64) */

@@ -74,6 +74,10 @@ PETSC_EXTERN PetscErrorCode StructILUPlanCreate(const GILUStencilMat *, StructIL
 PETSC_EXTERN PetscErrorCode StructILUPlanDestroy(StructILUPlan *);
 /* the device factorization's elimination lists (elimination table, IC; out: ptr, eu, et) and the two-substage pipeline's substage-1 sets (weights, IC, ptr, et; out: early, pairs1, counts in info) */
 PETSC_EXTERN PetscErrorCode StructILUPlanEliminations(const GILUStencil *, const PetscInt *, PetscBool, PetscInt[], PetscInt[], PetscInt[]);
+/* the tiles each tile waits for (lower: the factorization's and the forward sweep's; transitively reduced; PetscFree2() them) */
+PETSC_EXTERN PetscErrorCode StructILUPlanPredecessors(const StructILUPlan *, const GILUStencil *, const GILUGrid *, PetscBool, PetscInt **, PetscInt **);
+/* the device factorization's per-target intra-row schedule (elimination lists, IC, thread groups; out: contributions, levels' targets per group, levels) */
+PETSC_EXTERN PetscErrorCode StructILUPlanRowSchedule(const GILUStencil *, const PetscInt *, const PetscInt *, const PetscInt *, PetscBool, PetscInt, PetscInt[], PetscInt[], PetscInt[], PetscInt[], PetscInt[], PetscInt *);
 PETSC_EXTERN PetscErrorCode StructILUPlanSubstages(const GILUStencil *, const PetscInt[3], PetscBool, const PetscInt *, const PetscInt *, PetscInt[], PetscInt[], StructILUDeviceInfo *);
 
 typedef struct _n_StructILUDevice *StructILUDevice;

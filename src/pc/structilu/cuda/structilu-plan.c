@@ -434,3 +434,150 @@ PetscErrorCode StructILUPlanSubstages(const GILUStencil *st, const PetscInt w[3]
   info->nlowerL = nl;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/*
+  The tiles a tile waits for (the tiles mapping; the factorization and the forward sweep: lower = PETSC_TRUE, the
+  backward sweep: upper offsets): per tile t, list[ptr[t] .. ptr[t+1]-1], each tile once, in increasing order. The
+  lists are transitively reduced against the direct lists: a predecessor A of t is left out when another predecessor B
+  of t has A as a direct predecessor, since B completed only after it waited for A (acquire), so t's acquire of B's
+  release orders A's writes too. Cost: per tile the square of its direct predecessors (a few tens). *ptr and *list are
+  PetscMalloc'd; the caller frees them (PetscFree2()).
+*/
+static int ComparePetscInt(const void *a, const void *b)
+{
+  const PetscInt x = *(const PetscInt *)a, y = *(const PetscInt *)b;
+
+  return x < y ? -1 : (x > y ? 1 : 0);
+}
+
+PetscErrorCode StructILUPlanPredecessors(const StructILUPlan *plan, const GILUStencil *st, const GILUGrid *g, PetscBool lower, PetscInt **ptrp, PetscInt **listp)
+{
+  const PetscInt nt = plan->ntiles;
+  PetscInt      *dptr, *dlist, *ptr, *list, *stamp, n = 0, cap, m = 0;
+
+  PetscFunctionBegin;
+  cap = 16 * nt + 16;
+  PetscCall(PetscMalloc2(nt + 1, &dptr, nt, &stamp));
+  PetscCall(PetscMalloc1(cap, &dlist)); /* grown below */
+  for (PetscInt t = 0; t < nt; t++) stamp[t] = -1;
+  for (PetscInt t = 0; t < nt; t++) { /* the direct predecessors: the tiles of the points' neighbours */
+    dptr[t] = n;
+    for (PetscInt q = plan->tileptr[t]; q < plan->tileptr[t + 1]; q++) {
+      const PetscInt p = plan->perm[q], i = p % g->n[0], j = (p / g->n[0]) % g->n[1], l = p / (g->n[0] * g->n[1]);
+
+      for (PetscInt s = lower ? 0 : st->nlower + 1; s < (lower ? st->nlower : st->ns); s++) {
+        const PetscInt qi = i + st->off[s][0], qj = j + st->off[s][1], ql = l + st->off[s][2];
+        PetscInt       u;
+
+        if (qi < 0 || qi >= g->n[0] || qj < 0 || qj >= g->n[1] || ql < 0 || ql >= g->n[2]) continue;
+        u = plan->tileof[(ql * g->n[1] + qj) * g->n[0] + qi];
+        if (stamp[u] == t) continue;
+        stamp[u] = t;
+        if (n == cap) {
+          PetscInt *more;
+
+          PetscCall(PetscMalloc1(2 * cap, &more));
+          PetscCall(PetscArraycpy(more, dlist, n));
+          PetscCall(PetscFree(dlist));
+          dlist = more;
+          cap *= 2;
+        }
+        dlist[n++] = u;
+      }
+    }
+    qsort(dlist + dptr[t], (size_t)(n - dptr[t]), sizeof(PetscInt), ComparePetscInt);
+  }
+  dptr[nt] = n;
+  PetscCall(PetscMalloc2(nt + 1, &ptr, n + 1, &list));
+  for (PetscInt t = 0; t < nt; t++) {
+    ptr[t] = m;
+    for (PetscInt e = dptr[t]; e < dptr[t + 1]; e++) {
+      const PetscInt a = dlist[e];
+      PetscBool      implied = PETSC_FALSE;
+
+      for (PetscInt f = dptr[t]; f < dptr[t + 1] && !implied; f++) {
+        const PetscInt b = dlist[f];
+
+        if (b != a) implied = (PetscBool)(bsearch(&a, dlist + dptr[b], (size_t)(dptr[b + 1] - dptr[b]), sizeof(PetscInt), ComparePetscInt) != NULL);
+      }
+      if (!implied) list[m++] = a;
+    }
+  }
+  ptr[nt] = m;
+  PetscCall(PetscFree(dlist));
+  PetscCall(PetscFree2(dptr, stamp));
+  *ptrp  = ptr;
+  *listp = list;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  The intra-row schedule of the device factorization (StructILUFactorKernel): a row's blocks are computed per target
+  ("pull"): T_t = A_t - sum over the lower s with s + u = t, in increasing s, of L_s U_{p+s,u}, then for a lower t
+  L_t = T_t D_{p+t}^{-1} (IC: L_t = U_{p+t,-t}^T D_{p+t}^{-1}, no updates). Each element gets the updates of the host's
+  sequential order, in that order. From the elimination lists (ptr, eu, et of StructILUPlanEliminations()):
+  contributions of target t: cs/cu[cptr[t] .. cptr[t+1]-1] (s increasing); the intra-row level of t (0: no contributions,
+  else one more than its contributors'); the targets of level v for thread group g of G: tgt[tptr[v G + g] ..
+  tptr[v G + g + 1]-1], the targets of a level dealt to the groups by decreasing work, each to the least loaded.
+  cptr has room for ns + 1 entries, cs and cu for ptr[nlower] + 1, tptr for ns G + 1, tgt for ns; *nlev the levels.
+*/
+PetscErrorCode StructILUPlanRowSchedule(const GILUStencil *st, const PetscInt *ptr, const PetscInt *eu, const PetscInt *et, PetscBool ic, PetscInt G, PetscInt cptr[], PetscInt cs[], PetscInt cu[], PetscInt tptr[], PetscInt tgt[], PetscInt *nlev)
+{
+  const PetscInt ns = st->ns, nl = st->nlower;
+  PetscInt      *level, *work, *load, *order, *group, nlevels = 0, m = 0;
+
+  PetscFunctionBegin;
+  PetscCheck(G >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Thread groups %" PetscInt_FMT " < 1", G);
+  PetscCall(PetscMalloc5(ns, &level, ns, &work, G, &load, ns, &order, ns, &group));
+  for (PetscInt t = 0; t < ns; t++) { /* the contributions of t in increasing s (ptr is ordered by s) */
+    cptr[t] = m;
+    level[t] = 0;
+    for (PetscInt s = 0; s < nl; s++)
+      for (PetscInt e = ptr[s]; e < ptr[s + 1]; e++)
+        if (et[e] == t) {
+          cs[m]    = s;
+          cu[m++]  = eu[e];
+          level[t] = PetscMax(level[t], level[s] + 1); /* s < t: its level is known */
+        }
+    work[t] = (m - cptr[t]) + (t < nl || t == nl ? 1 : 0) + 1; /* products, the multiplier (or the inversion), the store */
+    nlevels = PetscMax(nlevels, level[t] + 1);
+  }
+  cptr[ns] = m;
+  PetscCheck(!ic || m == ptr[nl], PETSC_COMM_SELF, PETSC_ERR_PLIB, "Inconsistent elimination lists");
+  { /* per level, the targets by decreasing work (then increasing t) to the least loaded group */
+    PetscInt k = 0;
+
+    for (PetscInt v = 0; v < nlevels; v++) {
+      PetscInt n = 0;
+
+      for (PetscInt g = 0; g < G; g++) load[g] = 0;
+      for (PetscInt t = 0; t < ns; t++)
+        if (level[t] == v) order[n++] = t;
+      for (PetscInt a = 1; a < n; a++) /* insertion sort: a few tens */
+        for (PetscInt b = a; b > 0 && work[order[b]] > work[order[b - 1]]; b--) {
+          const PetscInt x = order[b];
+
+          order[b]     = order[b - 1];
+          order[b - 1] = x;
+        }
+      for (PetscInt a = 0; a < n; a++) { /* the group of order[a]: the least loaded so far */
+        PetscInt best = 0;
+
+        for (PetscInt c = 1; c < G; c++)
+          if (load[c] < load[best]) best = c;
+        load[best] += work[order[a]];
+        group[order[a]] = best;
+      }
+      for (PetscInt g = 0; g < G; g++) {
+        tptr[v * G + g] = k;
+        for (PetscInt a = 0; a < n; a++)
+          if (group[order[a]] == g) tgt[k++] = order[a];
+      }
+    }
+    tptr[nlevels * G] = k;
+    PetscCheck(k == ns, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Intra-row schedule lost a target");
+  }
+  *nlev = nlevels;
+  PetscCall(PetscFree5(level, work, load, order, group));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
