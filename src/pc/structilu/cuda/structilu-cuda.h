@@ -89,7 +89,7 @@ typedef struct {
   /* copies the factors the host computed (numeric), in the level-ordered layout */
   PetscErrorCode (*setfactors)(StructILUDevice, const StructILUFactors *);
   /* the factorization on the device of the (unfactored) values of the stencil matrix; elimination table, IC's
-     mirror offsets (or NULL), zero pivot tolerance, single-precision factors, the tensor-core kernel for DoF >= 4, the
+     mirror offsets (or NULL), zero pivot tolerance, single-precision factors, the tensor-core kernel for DoF >= 5, the
      two-substage pipeline (lines mapping only; not with the tensor cores); returns the first zero-pivot row or -1,
      whether the tensor-core kernel ran, and (single) a local row with a factor entry beyond float's range or -1 */
   PetscErrorCode (*factor)(StructILUDevice, const GILUStencilMat *, const PetscInt *, const PetscInt *, PetscReal, PetscBool, PetscBool, PetscBool, PetscInt *, PetscBool *, PetscInt *);

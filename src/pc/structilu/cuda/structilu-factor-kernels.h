@@ -392,7 +392,7 @@ static __device__ void GILUDeviceBlockInvertWarp(const FactorArgs *k, int pos, i
 }
 
 /*
-  The same factorization for DoF >= 4 on the FP64 tensor cores: one warp per grid point, every DoF x DoF block
+  The same factorization for DoF >= 5 on the FP64 tensor cores: one warp per grid point, every DoF x DoF block
   product (L_ps = A_ps D_q^{-1}, IC: U_{q,-s}^T D_q^{-1}, and A_{p,s+u} -= L_ps U_{q,u}) as two m8n8k4 MMAs (K = 8 in two
   halves of 4; blocks padded to 8 x 8 with zeros) through gilu_mma_m8n8k4_f64. The sums are formed in the MMA's order,
   so the factors equal the host's to round-off, not bitwise. The lanes of a warp stay converged: the loops, the

@@ -15,8 +15,10 @@
    - tiles (the default): the points are ordered by level (natural order within a level) and cut into tiles, at most
      `tilepoints` points of one level; one thread block per tile. Block-to-block waiting through a flag array: when a
      tile is done its block publishes the sweep number in its flag (gilu_signal_set, after every thread's fence); a
-     thread that needs a neighbour's value waits (gilu_wait_until_ge) for the flag of the neighbour's tile. The sweep
-     numbers grow: never reset.
+     thread that needs a neighbour's value waits (gilu_wait_until_ge) for the flag of the neighbour's tile. The
+     factorization waits per block instead: the lanes of warp 0 wait (gilu_wait_acquire) for the tile's predecessor
+     tiles (StructILUPlanPredecessors(): each once, transitively reduced), a barrier releases the block, and after a
+     barrier one thread publishes the tile (gilu_signal_release). The sweep numbers grow: never reset.
    - lines (Section 4.1, Figure 3): a unimodular M = [a; b; w - a - b] transforms the grid to (x^, y^, z^) with
      level = x^ + y^ + z^ and every lower offset at x^ <= 0, y^ <= 0 (ChooseLines()); a thread owns the line (x^, y^)
      along z^ (one point per level), a block owns linesx x linesy lines of the x^y^-plane and steps through its levels
@@ -37,14 +39,15 @@
      for its own neighbours (lines: works that many levels ahead), so only the last stage (neighbours one level back)
      is left after the wait for the previous level; the partial sums are added in stage order
      (-pc_structilu_cuda_pipeline, default min(4, levels spanned), as Table 2 of the StructILU paper).
-   - the intra-row tier of the factorization: by default each point's eliminations run in stencil order (tiles: waiting
-     for each neighbour in turn). With the lines mapping, -pc_structilu_cuda_factor_pipeline runs the two-substage
+   - the intra-row tier of the factorization: by default each block of a row is computed once, from its contributions in
+     increasing s ("pull", StructILUPlanRowSchedule()), accumulated in registers; the blocks of one intra-row level are
+     independent and are dealt to up to 4 thread groups per point (tiles mapping; barriers between the levels). With the lines mapping, -pc_structilu_cuda_factor_pipeline runs the two-substage
      pipeline of Section 4.2.2 (Figure 4(c)-(f), StructILULinesFactorPipelined): substage 1 of a row (the part of its
      first two intra-row levels that reads only rows two or more levels back) runs one level step early, beside
      substage 2 of the rows of the previous level, with one barrier between them; each element still gets its updates
      in the sequential order, so the factors are the same.
    - DoF threads per grid point: thread a of a point computes row a of the point's block row; the diagonal-block
-     products (IC's D^{-1} y, the backward sweep's D^{-1}) exchange the row sums through shared memory. DoF >= 4
+     products (IC's D^{-1} y, the backward sweep's D^{-1}) exchange the row sums through shared memory. DoF >= 5
      factorization (not pipelined): one warp per point on the FP64 tensor cores (-pc_structilu_cuda_mma).
    - memory: the factor blocks are stored level-ordered (the level-based memory transformation): the threads of a
      tile (lines: of a block at one level, ordered by y^ then x^ within a level) read consecutive blocks of each
@@ -69,8 +72,8 @@ struct _n_StructILUDevice {
   size_t    ownlb, ownub, owndb;
   void     *raw, *stagebuf;     /* device and pinned host: one upload of natural-order values, permuted to level order on the device */
   size_t    rawb, stageb;
-  int      *predptr, *pred;                    /* tiles mapping: per tile the tiles it waits for */
-  int      *cptr, *cs, *cu, *tptr, *tgt;       /* the factorization's per-target intra-row schedule */
+  int      *predptr, *pred;                    /* tiles mapping: per tile the tiles it waits for (one allocation: pred points into predptr's) */
+  int      *cptr, *cs, *cu, *tptr, *tgt;       /* the factorization's per-target intra-row schedule (one allocation, cptr's) */
   PetscInt  nrowlev, ngroups, diaggroup;       /* its levels, thread groups per point, the group of the diagonal block */
   double   *val, *dinvd; /* device factorization: the matrix values (all offsets) and the inverted diagonal, level-ordered */
   size_t    valb;
@@ -213,8 +216,16 @@ static PetscErrorCode Create(const GILUStencilMat *sm, StructILUCUDAMapping mapp
     PetscInt *pptr, *plist;
 
     PetscCall(StructILUPlanPredecessors(&plan, st, g, PETSC_TRUE, &pptr, &plist));
-    PetscCall(CopyIntArray(pptr, ntiles + 1, &dev->predptr));
-    PetscCall(CopyIntArray(plist, PetscMax(pptr[ntiles], 1), &dev->pred));
+    { /* one upload: the ranges, then the lists */
+      PetscInt *all;
+
+      PetscCall(PetscMalloc1(ntiles + 1 + pptr[ntiles], &all));
+      PetscCall(PetscArraycpy(all, pptr, ntiles + 1));
+      PetscCall(PetscArraycpy(all + ntiles + 1, plist, pptr[ntiles]));
+      PetscCall(CopyIntArray(all, ntiles + 1 + pptr[ntiles], &dev->predptr));
+      PetscCall(PetscFree(all));
+      dev->pred = dev->predptr + ntiles + 1;
+    }
     PetscCall(PetscFree2(pptr, plist));
   }
   PetscCall(StructILUPlanDestroy(&plan));
@@ -445,11 +456,23 @@ static PetscErrorCode Factor(StructILUDevice dev, const GILUStencilMat *sm, cons
         for (PetscInt gg = 0; gg < G; gg++)
           for (PetscInt e = tptr[v * G + gg]; e < tptr[v * G + gg + 1]; e++)
             if (tgt[e] == nl) dev->diaggroup = gg;
-      PetscCall(CopyIntArray(cptr, ns + 1, &dev->cptr));
-      PetscCall(CopyIntArray(cs, n + 1, &dev->cs));
-      PetscCall(CopyIntArray(cu, n + 1, &dev->cu));
-      PetscCall(CopyIntArray(tptr, dev->nrowlev * G + 1, &dev->tptr));
-      PetscCall(CopyIntArray(tgt, ns, &dev->tgt));
+      { /* one upload: cptr, cs, cu, tptr, tgt one after the other */
+        const PetscInt nt = dev->nrowlev * G + 1, len = (ns + 1) + 2 * (n + 1) + nt + ns;
+        PetscInt      *all;
+
+        PetscCall(PetscMalloc1(len, &all));
+        PetscCall(PetscArraycpy(all, cptr, ns + 1));
+        PetscCall(PetscArraycpy(all + ns + 1, cs, n + 1));
+        PetscCall(PetscArraycpy(all + ns + 1 + n + 1, cu, n + 1));
+        PetscCall(PetscArraycpy(all + ns + 1 + 2 * (n + 1), tptr, nt));
+        PetscCall(PetscArraycpy(all + ns + 1 + 2 * (n + 1) + nt, tgt, ns));
+        PetscCall(CopyIntArray(all, len, &dev->cptr));
+        PetscCall(PetscFree(all));
+        dev->cs   = dev->cptr + ns + 1;
+        dev->cu   = dev->cs + n + 1;
+        dev->tptr = dev->cu + n + 1;
+        dev->tgt  = dev->tptr + nt;
+      }
       PetscCall(PetscFree5(cptr, cs, cu, tptr, tgt));
     }
     PetscCall(PetscFree3(ptr, eu, et));
@@ -657,12 +680,7 @@ static PetscErrorCode Destroy(StructILUDevice *devp)
   PetscCall(GILU_CUDA_NAME(GILUDeviceFree)(&dev->raw));
   if (dev->stagebuf) GILU_CUDA_CHECK(cudaFreeHost(dev->stagebuf));
   PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dev->predptr));
-  PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dev->pred));
   PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dev->cptr));
-  PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dev->cs));
-  PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dev->cu));
-  PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dev->tptr));
-  PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dev->tgt));
   PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dev->val));
   PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dev->dinvd));
   PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dev->elimptr));
