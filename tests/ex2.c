@@ -478,6 +478,13 @@ done:
      suffix: zeropivot_error_if_failure
      args: -case zeropivot -pc_type structilu -ksp_error_if_not_converged
      filter: Error: grep -o "Zero pivot in local row [0-9]* of the structured-grid ILU"
+   # the device factorization (emulated; both task mappings, every schedule) reports the same row
+   test:
+     suffix: zeropivot_error_if_failure_cudaemu
+     requires: cudaemu
+     args: -case zeropivot -pc_type structilu -ksp_error_if_not_converged -gilu_backend cudaemu -pc_structilu_cuda_mapping {{tiles lines}separate output} -gilu_cudaemu_schedule {{inorder reverse random}shared output} -gilu_cudaemu_seed 7
+     filter: Error: grep -o "Zero pivot in local row [0-9]* of the structured-grid ILU"
+     output_file: output/ex2_zeropivot_error_if_failure.out
 
    # NaN in the matrix: PETSc's ILU lets GMRES find it, structilu stops at setup
    test:

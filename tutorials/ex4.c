@@ -350,9 +350,10 @@ int main(int argc, char **argv)
       args: -da_grid_x 6 -da_grid_y 6 -da_grid_z 6 -pc_type structilu -gilu_backend cudaemu -pc_structilu_cuda_mapping lines -pc_structilu_cuda_tile_points 4 -pc_structilu_cuda_factor_pipeline -ksp_converged_reason -gilu_cudaemu_schedule {{inorder reverse random}shared output} -gilu_cudaemu_seed 7
       output_file: output/ex4_cudaemu_3d.out
 
+   # DoF 4 factors on the CUDA cores (DoF threads per point), not on the tensor cores, whose 8 x 8 MMA would pad every product
    test:
-      suffix: cudaemu_mma_3d
+      suffix: cudaemu_dof4_3d
       args: -da_grid_x 6 -da_grid_y 6 -da_grid_z 6 -pc_type structilu -gilu_backend cudaemu -ksp_view -gilu_cudaemu_schedule {{inorder reverse random}shared output} -gilu_cudaemu_seed 7
-      filter: grep -o -e "DoF 4" -e "FP64 tensor cores (m8n8k4 MMA)" -e "iterations = [0-9]*"
+      filter: grep -o -e "DoF 4" -e "FP64 tensor cores (m8n8k4 MMA)" -e "DoF threads per grid point" -e "iterations = [0-9]*"
 
 TEST*/

@@ -37,6 +37,9 @@
                                             it after a barrier (call once per kernel, from every thread). A unit that
                                             waits on units of lower number must take it from a ticket, not blockIdx:
                                             CUDA does not promise that blocks are dispatched in index order
+     GILU_UNROLL                            before a loop of a compile-time trip count whose body indexes a register
+                                            array by the loop variable: unrolled by nvcc (else the array goes to local
+                                            memory); nothing in the emulation
      gilu_mma_m8n8k4_f64(d, a, b, c)        D(8x8) = A(8x4) B(4x8) + C on one warp, PTX fragment layout (see below)
      GILU_CUDA_CHECK(call)                  a cudaError_t -> PETSc error (PETSC_ERR_GPU)
      gilu_ld(p), gilu_st(p, v)              a global-memory load / store (plain on the device); in the emulation each
@@ -66,6 +69,7 @@
   #include <petscgilu/private/cudaemu.h>
 
   #define GILU_CUDA_NAME(f) f##_cudaemu
+  #define GILU_UNROLL
 
   #define __global__
   #define __device__
@@ -428,6 +432,18 @@ static inline cudaError_t cudaFuncSetAttribute(K *kernel, enum cudaFuncAttribute
 {
   return GILUEmuFuncSetMaxDynamicShared(reinterpret_cast<const void *>(kernel), value) ? cudaErrorInvalidValue : cudaSuccess;
 }
+/* page-locked host memory is host memory */
+template <class T>
+static inline cudaError_t cudaMallocHost(T **p, size_t bytes)
+{
+  *p = (T *)malloc(bytes ? bytes : 1);
+  return *p ? cudaSuccess : cudaErrorMemoryAllocation;
+}
+static inline cudaError_t cudaFreeHost(void *p)
+{
+  free(p);
+  return cudaSuccess;
+}
 template <class T>
 static inline cudaError_t cudaMalloc(T **p, size_t bytes)
 {
@@ -488,6 +504,7 @@ static inline cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cud
   #include <cuda_runtime.h>
 
   #define GILU_CUDA_NAME(f) f
+  #define GILU_UNROLL       _Pragma("unroll")
 
 /* launch trace (tests/gpu/run's watchdog): with GILU_CUDA_TRACE=FILE each launch appends the kernel's name to FILE
    before it starts and is waited for, so FILE's last line names a kernel that hangs or faults */

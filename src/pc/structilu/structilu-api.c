@@ -967,7 +967,7 @@ PetscErrorCode PCStructILUSetCUDAFactorPipeline(PC pc, PetscBool flg)
 }
 
 /*@
-  PCStructILUSetCUDAMMA - Whether the device factorization of DoF >= 4 runs its block products on the FP64 tensor cores
+  PCStructILUSetCUDAMMA - Whether the device factorization of DoF >= 5 runs its block products on the FP64 tensor cores
 
   Logically Collective
 
@@ -979,7 +979,8 @@ PetscErrorCode PCStructILUSetCUDAFactorPipeline(PC pc, PetscBool flg)
 . -pc_structilu_cuda_mma <true> - use the tensor cores
 
   Notes:
-  One warp per grid point, m8n8k4 MMA; needs tile points at most 32. Not with the pipelined factorization.
+  One warp per grid point, m8n8k4 MMA; needs tile points at most 32. Not with the pipelined factorization. Not at DoF 4,
+  where the MMA pads each 4 x 4 product to 8 x 8 and the DoF threads per point on the CUDA cores do better.
 
   Level: advanced
 

@@ -265,7 +265,7 @@ static PetscErrorCode PCSetFromOptions_StructILU(PC pc, GILUOptionItems PetscOpt
       if (flg) PetscCall(PCStructILUSetCUDAFactor(pc, bval));
       PetscCall(PetscOptionsBool("-pc_structilu_cuda_factor_pipeline", "The two-substage pipelined device factorization (lines mapping; not with the tensor cores)", "PCStructILUSetCUDAFactorPipeline", ilu->factorpipe, &bval, &flg));
       if (flg) PetscCall(PCStructILUSetCUDAFactorPipeline(pc, bval));
-      PetscCall(PetscOptionsBool("-pc_structilu_cuda_mma", "DoF >= 4: the block products of the device factorization on the FP64 tensor cores (m8n8k4 MMA)", "PCStructILUSetCUDAMMA", ilu->cudamma, &bval, &flg));
+      PetscCall(PetscOptionsBool("-pc_structilu_cuda_mma", "DoF >= 5: the block products of the device factorization on the FP64 tensor cores (m8n8k4 MMA)", "PCStructILUSetCUDAMMA", ilu->cudamma, &bval, &flg));
       if (flg) PetscCall(PCStructILUSetCUDAMMA(pc, bval));
       PetscCall(PetscOptionsBool("-pc_structilu_cuda_nowait", "Developer: leave out the block-to-block waiting of the device solves (wrong results; tests that the waiting matters)", "PCStructILUSetCUDANoWait", ilu->nowait, &bval, &flg));
       if (flg) PetscCall(PCStructILUSetCUDANoWait(pc, bval));
@@ -713,7 +713,7 @@ static PetscErrorCode PCDestroy_StructILU(PC pc)
 . -pc_structilu_backend auto|host|cuda|cudaemu - where the solves run (default: -gilu_backend, whose default is auto:
                                   cuda when built with CUDA and a device is present, else host)
 . -pc_structilu_cuda_factor <true> - on cuda/cudaemu, factor on the device (else on the host and copy the factors)
-. -pc_structilu_cuda_mma <true> - DoF >= 4: the block products of the device factorization on the FP64 tensor cores (one warp
+. -pc_structilu_cuda_mma <true> - DoF >= 5: the block products of the device factorization on the FP64 tensor cores (one warp
                                   per grid point, m8n8k4 MMA through gilu_mma_m8n8k4_f64); needs tile points at most 32
 . -pc_structilu_cuda_mapping tiles|lines - the grid-tier task mapping of the device factorization and solves: tiles (the
                                   default: a block per run of tile points of one level, launched by level, waiting for

@@ -76,6 +76,9 @@ PETSC_EXTERN PetscErrorCode StructILUPlanCreate(const GILUStencilMat *, StructIL
 PETSC_EXTERN PetscErrorCode StructILUPlanDestroy(StructILUPlan *);
 /* the device factorization's elimination lists (elimination table, IC; out: ptr, eu, et) and the two-substage pipeline's substage-1 sets (weights, IC, ptr, et; out: early, pairs1, counts in info) */
 PETSC_EXTERN PetscErrorCode StructILUPlanEliminations(const GILUStencil *, const PetscInt *, PetscBool, PetscInt[], PetscInt[], PetscInt[]);
+/* the tiles each tile waits for (lower: the factorization's and the forward sweep's; transitively reduced; PetscFree2() them) */
+/* the device factorization's per-target intra-row schedule (elimination lists, IC, thread groups; out: contributions, levels' targets per group, levels) */
+PETSC_EXTERN PetscErrorCode StructILUPlanRowSchedule(const GILUStencil *, const PetscInt *, const PetscInt *, const PetscInt *, PetscBool, PetscInt, PetscInt[], PetscInt[], PetscInt[], PetscInt[], PetscInt[], PetscInt *);
 PETSC_EXTERN PetscErrorCode StructILUPlanSubstages(const GILUStencil *, const PetscInt[3], PetscBool, const PetscInt *, const PetscInt *, PetscInt[], PetscInt[], StructILUDeviceInfo *);
 
 typedef struct _n_StructILUDevice *StructILUDevice;
@@ -87,7 +90,7 @@ typedef struct {
   /* copies the factors the host computed (numeric), in the level-ordered layout */
   PetscErrorCode (*setfactors)(StructILUDevice, const StructILUFactors *);
   /* the factorization on the device of the (unfactored) values of the stencil matrix; elimination table, IC's
-     mirror offsets (or NULL), zero pivot tolerance, single-precision factors, the tensor-core kernel for DoF >= 4, the
+     mirror offsets (or NULL), zero pivot tolerance, single-precision factors, the tensor-core kernel for DoF >= 5, the
      two-substage pipeline (lines mapping only; not with the tensor cores); returns the first zero-pivot row or -1,
      whether the tensor-core kernel ran, and (single) a local row with a factor entry beyond float's range or -1 */
   PetscErrorCode (*factor)(StructILUDevice, const GILUStencilMat *, const PetscInt *, const PetscInt *, PetscReal, PetscBool, PetscBool, PetscBool, PetscInt *, PetscBool *, PetscInt *);

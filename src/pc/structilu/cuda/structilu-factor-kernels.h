@@ -8,6 +8,21 @@
 
 #include "structilu-kernels.h"
 
+/* the level-order permutation of values uploaded in natural order (the matrix's or the host's factors): n = noffsets
+   npoints bb values, blocks of bb; out[s][pos] = in[s][perm[pos]] (writes coalesced, reads in runs of bb). Bound:
+   bandwidth (a grid-stride loop over all values, one read and one write each) */
+template <typename T>
+__global__ static void StructILUPermute(const T *in, T *out, const int *perm, int npoints, int bb, size_t n)
+{
+  const size_t per = (size_t)npoints * (size_t)bb;
+
+  for (size_t x = (size_t)blockIdx.x * blockDim.x + threadIdx.x; x < n; x += (size_t)gridDim.x * blockDim.x) {
+    const size_t s = x / per, r = x % per, pos = r / (size_t)bb, e = r % (size_t)bb;
+
+    gilu_st(out + x, gilu_ld(in + (s * (size_t)npoints + (size_t)perm[pos]) * (size_t)bb + e));
+  }
+}
+
 /* kernel arguments of the factorization */
 typedef struct {
   int          n[3], ns, nl, npoints, ic, nowait;
@@ -22,66 +37,99 @@ typedef struct {
   const int   *pairs1; /* per elimination entry, 1 when its update is made in substage 1 */
   int         *ticket; /* the work units of the blocks (BlockUnit) */
   unsigned int ticketbase;
+  const int   *predptr, *pred;     /* the tiles mapping: per tile the tiles it waits for (the forward lists of the plan, as the forward sweep) */
+  const int   *cptr, *cs, *cu;     /* per target t: the contributions (s, u) with s + u = t, s increasing (StructILUPlanRowSchedule()) */
+  const int   *tptr, *tgt;         /* per intra-row level v and thread group g: the targets tgt[tptr[v G + g] .. tptr[v G + g + 1]-1] */
+  int          nrowlev, ngroups;   /* intra-row levels; thread groups per point (G) */
+  int          diaggroup;          /* the group that computes the diagonal block, and so inverts it */
 } FactorArgs;
 
-/* the inverse of the diagonal block of the point p at position pos, by Gauss-Jordan with partial pivoting as
-   GILUBlockInvert(); a zero pivot leaves a zero inverse (later rows stay finite) and records the row */
+/*
+  The inverse of the diagonal block of the point p at position pos, by Gauss-Jordan with partial pivoting as
+  GILUBlockInvert() (the same operations, so the same values), by the point's D threads, thread a holding row a of
+  [M | I] in registers (no local memory). Per column c: the column to shared memory, a barrier, every thread of the
+  point finds the same pivot (the largest |M[r][c]|, r >= c, the first of equals), the rows c and piv to shared memory,
+  a barrier, each thread forms its new row. A zero pivot leaves a zero inverse (later rows stay finite) and records the
+  row. Every thread of the block calls it (barriers); valid: the thread has a point to invert. sh: 5 D doubles per
+  point (slot lp). Row a of the block must have been written by the calling thread (or ordered before by a barrier).
+*/
 template <int D>
-static __device__ void GILUDeviceBlockInvert(const FactorArgs *k, int pos, int p)
+static __device__ void GILUDeviceBlockInvertRows(const FactorArgs *k, double *sh, int lp, int a, int pos, int p, int valid)
 {
   const int    DD = D * D;
   const size_t N  = (size_t)k->npoints;
-  double       M[DD], Ainv[DD];
+  double      *col = sh + (size_t)lp * 5 * D, *rc = col + D, *rp = rc + 2 * D;
+  double       m[D], v[D];
   int          ok = 1;
 
-  for (int e = 0; e < DD; e++) {
-    M[e]    = k->val[((size_t)k->nl * N + (size_t)pos) * DD + e];
-    Ainv[e] = 0;
+  GILU_UNROLL
+  for (int e = 0; e < D; e++) {
+    m[e] = valid ? k->val[((size_t)k->nl * N + (size_t)pos) * DD + a * D + e] : 0.0;
+    v[e] = e == a ? 1.0 : 0.0;
   }
-  for (int e = 0; e < D; e++) Ainv[e * D + e] = 1;
-  for (int c = 0; c < D && ok; c++) {
-    int    piv = c;
-    double inv;
+  GILU_UNROLL
+  for (int c = 0; c < D; c++) {
+    int piv = c;
 
-    for (int r = c + 1; r < D; r++)
-      if (fabs(M[r * D + c]) > fabs(M[piv * D + c])) piv = r;
-    if (fabs(M[piv * D + c]) <= k->zeropivot) {
-      ok = 0;
-      break;
-    }
-    if (piv != c)
-      for (int e = 0; e < D; e++) {
-        double x = M[c * D + e], u = Ainv[c * D + e];
+    if (valid) col[a] = m[c];
+    gilu_syncthreads();
+    if (valid) {
+      for (int r = c + 1; r < D; r++)
+        if (fabs(col[r]) > fabs(col[piv])) piv = r;
+      if (ok && fabs(col[piv]) <= k->zeropivot) ok = 0;
+      if (ok && (a == c || a == piv)) {
+        double *to = a == piv ? rp : rc;
 
-        M[c * D + e]      = M[piv * D + e];
-        Ainv[c * D + e]   = Ainv[piv * D + e];
-        M[piv * D + e]    = x;
-        Ainv[piv * D + e] = u;
-      }
-    inv = 1.0 / M[c * D + c];
-    for (int e = 0; e < D; e++) {
-      M[c * D + e] *= inv;
-      Ainv[c * D + e] *= inv;
-    }
-    for (int r = 0; r < D; r++) {
-      double f = M[r * D + c];
-
-      if (r == c || f == 0.0) continue;
-      for (int e = 0; e < D; e++) {
-        M[r * D + e] -= f * M[c * D + e];
-        Ainv[r * D + e] -= f * Ainv[c * D + e];
+        GILU_UNROLL
+        for (int e = 0; e < D; e++) {
+          to[e]     = m[e];
+          to[D + e] = v[e];
+        }
       }
     }
+    gilu_syncthreads();
+    if (valid && ok) { /* row c: the pivot row scaled; row r != c (piv: the old row c): minus f times row c */
+      const double inv = 1.0 / rp[c];
+
+      if (a == c) {
+        GILU_UNROLL
+        for (int e = 0; e < D; e++) {
+          m[e] = rp[e] * inv;
+          v[e] = rp[D + e] * inv;
+        }
+      } else {
+        double f;
+
+        if (a == piv) {
+          GILU_UNROLL
+          for (int e = 0; e < D; e++) {
+            m[e] = rc[e];
+            v[e] = rc[D + e];
+          }
+        }
+        f = m[c];
+        if (f != 0.0) {
+          GILU_UNROLL
+          for (int e = 0; e < D; e++) {
+            m[e] -= f * (rp[e] * inv);
+            v[e] -= f * (rp[D + e] * inv);
+          }
+        }
+      }
+    }
   }
-  for (int e = 0; e < DD; e++) k->dinv[(size_t)pos * DD + e] = ok ? Ainv[e] : 0.0; /* a zero pivot: keep later rows finite */
-  if (!ok) atomicMin(k->zerorow, p * D);
+  if (valid) {
+    GILU_UNROLL
+    for (int e = 0; e < D; e++) k->dinv[(size_t)pos * DD + a * D + e] = ok ? v[e] : 0.0; /* a zero pivot: keep later rows finite */
+    if (!ok && a == 0) atomicMin(k->zerorow, p * D);
+  }
 }
 
 /*
-  In-place ILU(0) of the rows of a tile (Algorithm 1 of the StructILU paper; the same operations, in the same order, as
-  ilu-kernels.h), thread a of a point computing row a of its block row: L_ps = A_ps D_q^{-1} (IC: U_{q,-s}^T
-  D_q^{-1}) and A_{p,s+u} -= L_ps U_{q,u} need only row a, so the DoF threads of a point are independent until the
-  diagonal block is inverted (by the point's first thread, Gauss-Jordan with partial pivoting as on the host).
+  In-place ILU(0) of the rows of a tile (Algorithm 1 of the StructILU paper; the same operations on each element, in
+  the same order, as ilu-kernels.h), thread a of a point computing row a of its block row: L_ps = A_ps D_q^{-1} (IC:
+  U_{q,-s}^T D_q^{-1}) and A_{p,s+u} -= L_ps U_{q,u} need only row a, so the DoF threads of a point are independent
+  until the diagonal block is inverted (by the point's D threads together, GILUDeviceBlockInvertRows()).
 */
 /* The grid point at stored position pos of the level-ordered factors: its coordinates and its range of absent
    stencil positions (missptr; none when the pattern is the full stencil everywhere) */
@@ -143,60 +191,138 @@ static __device__ __forceinline__ void MultiplierRow(const FactorArgs *k, int s,
   }
 }
 
-/* row a of the block row of the point p (at position pos) of the in-place ILU(0); wait: for each neighbour's tile (the
-   tiles mapping; the lines mapping waits per block and level before) */
+/* whether the stencil position s is absent from the pattern at the grid point p (missoff: a few entries per point) */
+static __device__ __forceinline__ int FactorAbsent(const FactorArgs *k, int p, int s)
+{
+  if (!k->missptr) return 0;
+  for (int m = k->missptr[p]; m < k->missptr[p + 1]; m++)
+    if (k->missoff[m] == s) return 1;
+  return 0;
+}
+
+/* 1 and *q the grid index of the neighbour s of the point p = (i, j, l) when it is in the grid and in the pattern */
+static __device__ __forceinline__ int FactorNeighbourIn(const FactorArgs *k, int p, int i, int j, int l, int s, int *q)
+{
+  const int qi = i + k->off[3 * s], qj = j + k->off[3 * s + 1], ql = l + k->off[3 * s + 2];
+
+  if (qi < 0 || qi >= k->n[0] || qj < 0 || qj >= k->n[1] || ql < 0 || ql >= k->n[2] || FactorAbsent(k, p, s)) return 0;
+  *q = (ql * k->n[1] + qj) * k->n[0] + qi;
+  return 1;
+}
+
+/*
+  Row a of the block of stencil position t of the point p = (i, j, l) at position pos, final (the intra-row schedule of
+  StructILUPlanRowSchedule(): every block it reads is final): the row is read once, its updates accumulated in
+  registers (for each contribution, in increasing s, acc[b] -= L_ps[a][c] U_{p+s,u}[c][b] for c in order: the host's
+  sequence for each element), then, for a lower t, multiplied by D_{p+t}^{-1}, and written once. Absent positions are
+  zero; a lower t outside the grid keeps its updates (as on the host). IC's L blocks come from the neighbour's mirrored
+  U block. Own rows (L_ps) are plain loads: written by this block, ordered by its barriers; the neighbours' blocks
+  (written by other blocks, published by their release) are loaded past L1 (gilu_ld_cg).
+*/
 template <int D>
-static __device__ void FactorRow(const FactorArgs *k, int pos, int p, int a, int sweep, int wait)
+static __device__ void FactorTarget(const FactorArgs *k, int pos, int p, int i, int j, int l, int a, int t)
 {
   const int    DD = D * D;
   const size_t N  = (size_t)k->npoints;
-  int          i, j, l, m = 0, mend = 0;
+  double      *T  = k->val + ((size_t)t * N + (size_t)pos) * DD + a * D, acc[D];
+  int          q = 0, in = 0;
 
-  (void)FactorPoint(k, pos, &i, &j, &l, &m, &mend);
-  for (int s = 0; s < k->nl; s++) {
-    double *Lps, lrow[D];
-    int     q = 0, qpos, in = FactorNeighbour(k, i, j, l, s, &m, mend, &q);
+  if (FactorAbsent(k, p, t)) { /* not in the pattern: no fill kept there */
+    GILU_UNROLL
+    for (int c = 0; c < D; c++) T[c] = 0;
+    return;
+  }
+  if (t < k->nl) in = FactorNeighbourIn(k, p, i, j, l, t, &q);
+  if (k->ic && t < k->nl) { /* L_pt = U_{q,-t}^T D_q^{-1}: no updates */
+    if (in) {
+      double lrow[D];
 
-    if (!in) continue;
-    Lps = k->val + ((size_t)s * N + (size_t)pos) * DD;
-    if (in < 0) { /* not in the pattern: no fill kept there */
-      for (int c = 0; c < D; c++) Lps[a * D + c] = 0;
-      continue;
+      MultiplierRow<D>(k, t, pos, k->pos[q], a, lrow);
+      GILU_UNROLL
+      for (int c = 0; c < D; c++) T[c] = lrow[c];
     }
-    if (wait) gilu_wait_until_ge(&k->flags[k->tileof[q]], sweep);
-    qpos = k->pos[q];
-    MultiplierRow<D>(k, s, pos, qpos, a, lrow);
-    for (int c = 0; c < D; c++) Lps[a * D + c] = lrow[c];
-    for (int e = k->elimptr[s]; e < k->elimptr[s + 1]; e++) {
-      const double *U = k->val + ((size_t)k->elimu[e] * N + (size_t)qpos) * DD;
-      double       *T = k->val + ((size_t)k->elimt[e] * N + (size_t)pos) * DD;
+    return;
+  }
+  GILU_UNROLL
+  for (int c = 0; c < D; c++) acc[c] = T[c];
+  for (int e = k->cptr[t]; e < k->cptr[t + 1]; e++) {
+    const int s = k->cs[e];
+    int       qs;
 
+    if (!FactorNeighbourIn(k, p, i, j, l, s, &qs)) continue; /* outside the grid or L_ps zero: no update (as on the host) */
+    {
+      const double *L = k->val + ((size_t)s * N + (size_t)pos) * DD + a * D;
+      const double *U = k->val + ((size_t)k->cu[e] * N + (size_t)k->pos[qs]) * DD;
+
+      GILU_UNROLL
       for (int c = 0; c < D; c++) {
-        const double la = lrow[c];
+        const double la = L[c];
 
-        for (int b = 0; b < D; b++) T[a * D + b] -= la * gilu_ld_cg(U + c * D + b);
+        GILU_UNROLL
+        for (int b = 0; b < D; b++) acc[b] -= la * gilu_ld_cg(U + c * D + b);
       }
     }
   }
-  if (k->missptr)
-    for (m = k->missptr[p]; m < mend; m++) {
-      double *Z = k->val + ((size_t)k->missoff[m] * N + (size_t)pos) * DD;
+  if (in) { /* a lower t: L_pt = T D_q^{-1} */
+    const double *Dq = k->dinv + (size_t)k->pos[q] * DD;
 
-      for (int c = 0; c < D; c++) Z[a * D + c] = 0;
+    GILU_UNROLL
+    for (int c = 0; c < D; c++) {
+      double r = 0;
+
+      GILU_UNROLL
+      for (int e = 0; e < D; e++) r += acc[e] * gilu_ld_cg(Dq + e * D + c);
+      T[c] = r;
     }
+  } else {
+    GILU_UNROLL
+    for (int c = 0; c < D; c++) T[c] = acc[c];
+  }
 }
 
+/* row a of the block row of the point p (at position pos) by thread group g: the group's targets level by level,
+   with a barrier after each level when several groups share the row (every thread of the block calls it) */
+template <int D>
+static __device__ void FactorRowTargets(const FactorArgs *k, int pos, int p, int a, int g, int valid)
+{
+  const int i = p % k->n[0], j = (p / k->n[0]) % k->n[1], l = p / (k->n[0] * k->n[1]);
+
+  for (int v = 0; v < k->nrowlev; v++) {
+    if (valid)
+      for (int e = k->tptr[v * k->ngroups + g]; e < k->tptr[v * k->ngroups + g + 1]; e++) FactorTarget<D>(k, pos, p, i, j, l, a, k->tgt[e]);
+    if (k->ngroups > 1) gilu_syncthreads(); /* the level's blocks before the next level reads them */
+  }
+}
+
+/* the tiles mapping's waiting: the lanes of warp 0 wait (acquire), each for some of the tile's predecessor tiles, each
+   predecessor once; the caller's barrier then releases the block */
+static __device__ __forceinline__ void FactorWaitTile(const FactorArgs *k, int tile, int sweep)
+{
+  if (threadIdx.x < 32)
+    for (int e = k->predptr[tile] + (int)threadIdx.x; e < k->predptr[tile + 1]; e += 32) gilu_wait_acquire(&k->flags[k->pred[e]], sweep);
+}
+
+/*
+  One block per tile, G thread groups of D threads per point (blockDim = G tilepoints D): one wait for the tile's
+  predecessors, the row's targets by intra-row level (each group its share), the inversion of the diagonal block by the
+  group that computed it, one barrier and one release. Dynamic shared memory: 5 D doubles per point (the inversion).
+  Bound: the latency of the dependent chain of tiles (one acquire per predecessor, one release per tile); within a
+  row, the D^2 loads of each neighbour block (broadcast to the point's D threads) and D^2 FMAs per update in registers.
+*/
 template <int D>
 __global__ static void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILUFactorKernel(FactorArgs k, int sweep)
 {
-  const int tile = BlockUnit(k.ticket, k.ticketbase), t = threadIdx.x, lp = t / D, a = t % D;
-  const int pos = k.tileptr[tile] + lp, valid = pos < k.tileptr[tile + 1];
+  GILU_DYNAMIC_SHARED(double, sh);
+  const int tile = BlockUnit(k.ticket, k.ticketbase), nt = (int)blockDim.x / k.ngroups, g = (int)threadIdx.x / nt, t = (int)threadIdx.x % nt;
+  const int lp = t / D, a = t % D, pos = k.tileptr[tile] + lp, valid = pos < k.tileptr[tile + 1];
   const int p = valid ? k.perm[pos] : 0;
 
-  if (valid) FactorRow<D>(&k, pos, p, a, sweep, !k.nowait);
+  if (!k.nowait) FactorWaitTile(&k, tile, sweep);
   gilu_syncthreads();
-  if (valid && a == 0) GILUDeviceBlockInvert<D>(&k, pos, p);
-  TileDone(k.flags, tile, sweep);
+  FactorRowTargets<D>(&k, pos, p, a, g, valid);
+  GILUDeviceBlockInvertRows<D>(&k, sh, lp, a, pos, p, valid && g == k.diaggroup);
+  gilu_syncthreads(); /* every thread's blocks and inverse rows before the release */
+  if (threadIdx.x == 0) gilu_signal_release(&k.flags[tile], sweep);
 }
 
 /*
@@ -266,15 +392,15 @@ static __device__ void GILUDeviceBlockInvertWarp(const FactorArgs *k, int pos, i
 }
 
 /*
-  The same factorization for DoF >= 4 on the FP64 tensor cores: one warp per grid point, every DoF x DoF block
+  The same factorization for DoF >= 5 on the FP64 tensor cores: one warp per grid point, every DoF x DoF block
   product (L_ps = A_ps D_q^{-1}, IC: U_{q,-s}^T D_q^{-1}, and A_{p,s+u} -= L_ps U_{q,u}) as two m8n8k4 MMAs (K = 8 in two
   halves of 4; blocks padded to 8 x 8 with zeros) through gilu_mma_m8n8k4_f64. The sums are formed in the MMA's order,
   so the factors equal the host's to round-off, not bitwise. The lanes of a warp stay converged: the loops, the
   waits and the tests depend on the point only.
 */
-/* the block row of the point p (at position pos) by the calling warp; wait as in FactorRow() */
+/* the block row of the point p (at position pos) by the calling warp (the block waited for the neighbours before) */
 template <int D>
-static __device__ void FactorRowMMA(const FactorArgs *k, int pos, int p, int sweep, int wait)
+static __device__ void FactorRowMMA(const FactorArgs *k, int pos, int p)
 {
   const int    DD = D * D, lane = gilu_lane_id();
   const int    r = lane >> 2, c0 = 2 * (lane & 3), kq = lane & 3;
@@ -291,10 +417,6 @@ static __device__ void FactorRowMMA(const FactorArgs *k, int pos, int p, int swe
     if (in < 0) { /* no lane reads this block again (later updates target later offsets): no __syncwarp needed */
       for (int e = lane; e < DD; e += 32) Lps[e] = 0;
       continue;
-    }
-    if (wait) {
-      gilu_wait_until_ge(&k->flags[k->tileof[q]], sweep);
-      gilu_syncwarp(); /* mutation-survivor: reconverges the lanes after their spins before mma.sync.aligned (undefined when divergent); unobservable in the emulation, whose MMA is a rendezvous */
     }
     qpos = k->pos[q];
     {
@@ -353,10 +475,13 @@ __global__ static void __launch_bounds__(GILU_WARP_MAX_THREADS) StructILUFactorM
   const int pos = k.tileptr[tile] + lp, valid = pos < k.tileptr[tile + 1];
   const int p = valid ? k.perm[pos] : 0;
 
+  if (!k.nowait) FactorWaitTile(&k, tile, sweep);
+  gilu_syncthreads(); /* also reconverges warp 0 after its lanes' waits, before mma.sync.aligned */
   /* a warp inverts the diagonal block its own lanes updated (ordered by FactorRowMMA's __syncwarp): no barrier */
-  if (valid) FactorRowMMA<D>(&k, pos, p, sweep, !k.nowait);
+  if (valid) FactorRowMMA<D>(&k, pos, p);
   if (valid) GILUDeviceBlockInvertWarp<D>(&k, pos, p);
-  TileDone(k.flags, tile, sweep);
+  gilu_syncthreads(); /* every warp's blocks and inverses before the release */
+  if (threadIdx.x == 0) gilu_signal_release(&k.flags[tile], sweep);
 }
 
 /* The factorization with the lines mapping: block order[0][unit] (unit: the block's ticket) steps through its levels,
@@ -365,6 +490,7 @@ __global__ static void __launch_bounds__(GILU_WARP_MAX_THREADS) StructILUFactorM
 template <int D, int MMA>
 static __device__ void LinesFactor(const FactorArgs &k)
 {
+  GILU_DYNAMIC_SHARED(double, sh); /* the inversion (scalar): 5 D doubles per line */
   const LinesMap *m  = &k.lines;
   const int       ln = MMA ? gilu_warp_id() : (int)threadIdx.x / D, a = MMA ? gilu_lane_id() : (int)threadIdx.x % D;
   const int       b = m->order[BlockUnit(k.ticket, k.ticketbase)], xy = m->bxy[b];
@@ -375,14 +501,15 @@ static __device__ void LinesFactor(const FactorArgs &k)
   for (int L = m->lmin[b]; L <= m->lmax[b]; L++) {
     const int p = LinesPoint(m, k.n, xh, yh, L), pos = p >= 0 ? k.pos[p] : 0;
 
-    if (p >= 0) {
-      if (MMA) FactorRowMMA<D>(&k, pos, p, 0, 0);
-      else FactorRow<D>(&k, pos, p, a, 0, 0);
-    }
-    gilu_syncthreads();
-    if (p >= 0) {
-      if (MMA) GILUDeviceBlockInvertWarp<D>(&k, pos, p);
-      else if (a == 0) GILUDeviceBlockInvert<D>(&k, pos, p);
+    /* each line's threads invert the diagonal block they updated themselves (one thread group): no barrier between */
+    if (MMA) {
+      if (p >= 0) {
+        FactorRowMMA<D>(&k, pos, p);
+        GILUDeviceBlockInvertWarp<D>(&k, pos, p);
+      }
+    } else {
+      FactorRowTargets<D>(&k, pos, p, a, 0, p >= 0);
+      GILUDeviceBlockInvertRows<D>(&k, sh, ln, a, pos, p, p >= 0);
     }
     LinesLevelDone(m, 0, b, L, 1, L < m->lmax[b], k.nowait);
   }
@@ -464,6 +591,7 @@ static __device__ void FactorSubstage(const FactorArgs *k, int pos, int p, int a
 template <int D>
 __global__ static void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILULinesFactorPipelined(FactorArgs k)
 {
+  GILU_DYNAMIC_SHARED(double, sh); /* group 1's inversion: 5 D doubles per line */
   const LinesMap *m  = &k.lines;
   const int       nt = (int)blockDim.x / 2, g = (int)threadIdx.x / nt, t = (int)threadIdx.x % nt, ln = t / D, a = t % D;
   const int       b = m->order[BlockUnit(k.ticket, k.ticketbase)], xy = m->bxy[b];
@@ -476,8 +604,9 @@ __global__ static void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILULine
     const int p = LinesPoint(m, k.n, xh, yh, g ? L : L + 1), pos = p >= 0 ? k.pos[p] : 0;
 
     if (p >= 0) FactorSubstage<D>(&k, pos, p, a, g);
-    gilu_syncthreads();
-    if (g && p >= 0 && a == 0) GILUDeviceBlockInvert<D>(&k, pos, p);
+    /* group 1 inverts the diagonal blocks its own threads completed; group 0's part of them is ordered before by the
+       previous step's barrier (LinesLevelDone) */
+    GILUDeviceBlockInvertRows<D>(&k, sh, ln, a, pos, p, g && p >= 0);
     LinesLevelDone(m, 0, b, L, L >= lo, L < hi, k.nowait);
     if (L == hi) break;
   }

@@ -511,3 +511,74 @@ PetscErrorCode StructILUPlanSubstages(const GILUStencil *st, const PetscInt w[3]
   info->nlowerL = nl;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/*
+  The intra-row schedule of the device factorization (StructILUFactorKernel): a row's blocks are computed per target
+  ("pull"): T_t = A_t - sum over the lower s with s + u = t, in increasing s, of L_s U_{p+s,u}, then for a lower t
+  L_t = T_t D_{p+t}^{-1} (IC: L_t = U_{p+t,-t}^T D_{p+t}^{-1}, no updates). Each element gets the updates of the host's
+  sequential order, in that order. From the elimination lists (ptr, eu, et of StructILUPlanEliminations()):
+  contributions of target t: cs/cu[cptr[t] .. cptr[t+1]-1] (s increasing); the intra-row level of t (0: no contributions,
+  else one more than its contributors'); the targets of level v for thread group g of G: tgt[tptr[v G + g] ..
+  tptr[v G + g + 1]-1], the targets of a level dealt to the groups by decreasing work, each to the least loaded.
+  cptr has room for ns + 1 entries, cs and cu for ptr[nlower] + 1, tptr for ns G + 1, tgt for ns; *nlev the levels.
+*/
+PetscErrorCode StructILUPlanRowSchedule(const GILUStencil *st, const PetscInt *ptr, const PetscInt *eu, const PetscInt *et, PetscBool ic, PetscInt G, PetscInt cptr[], PetscInt cs[], PetscInt cu[], PetscInt tptr[], PetscInt tgt[], PetscInt *nlev)
+{
+  const PetscInt ns = st->ns, nl = st->nlower;
+  PetscInt      *level, *work, *load, *order, *group, nlevels = 0, m = 0;
+
+  PetscFunctionBegin;
+  PetscCheck(G >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Thread groups %" PetscInt_FMT " < 1", G);
+  PetscCall(PetscMalloc5(ns, &level, ns, &work, G, &load, ns, &order, ns, &group));
+  for (PetscInt t = 0; t < ns; t++) { /* the contributions of t in increasing s (ptr is ordered by s) */
+    cptr[t] = m;
+    level[t] = 0;
+    for (PetscInt s = 0; s < nl; s++)
+      for (PetscInt e = ptr[s]; e < ptr[s + 1]; e++)
+        if (et[e] == t) {
+          cs[m]    = s;
+          cu[m++]  = eu[e];
+          level[t] = PetscMax(level[t], level[s] + 1); /* s < t: its level is known */
+        }
+    work[t] = (m - cptr[t]) + (t < nl || t == nl ? 1 : 0) + 1; /* products, the multiplier (or the inversion), the store */
+    nlevels = PetscMax(nlevels, level[t] + 1);
+  }
+  cptr[ns] = m;
+  PetscCheck(!ic || m == ptr[nl], PETSC_COMM_SELF, PETSC_ERR_PLIB, "Inconsistent elimination lists");
+  { /* per level, the targets by decreasing work (then increasing t) to the least loaded group */
+    PetscInt k = 0;
+
+    for (PetscInt v = 0; v < nlevels; v++) {
+      PetscInt n = 0;
+
+      for (PetscInt g = 0; g < G; g++) load[g] = 0;
+      for (PetscInt t = 0; t < ns; t++)
+        if (level[t] == v) order[n++] = t;
+      for (PetscInt a = 1; a < n; a++) /* insertion sort: a few tens */
+        for (PetscInt b = a; b > 0 && work[order[b]] > work[order[b - 1]]; b--) {
+          const PetscInt x = order[b];
+
+          order[b]     = order[b - 1];
+          order[b - 1] = x;
+        }
+      for (PetscInt a = 0; a < n; a++) { /* the group of order[a]: the least loaded so far */
+        PetscInt best = 0;
+
+        for (PetscInt c = 1; c < G; c++)
+          if (load[c] < load[best]) best = c;
+        load[best] += work[order[a]];
+        group[order[a]] = best;
+      }
+      for (PetscInt g = 0; g < G; g++) {
+        tptr[v * G + g] = k;
+        for (PetscInt a = 0; a < n; a++)
+          if (group[order[a]] == g) tgt[k++] = order[a];
+      }
+    }
+    tptr[nlevels * G] = k;
+    PetscCheck(k == ns, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Intra-row schedule lost a target");
+  }
+  *nlev = nlevels;
+  PetscCall(PetscFree5(level, work, load, order, group));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

@@ -14,12 +14,12 @@
    Points of one level are independent in both sweeps. Two task mappings (-pc_structilu_cuda_mapping):
    - tiles (the default): the points are ordered by level (natural order within a level) and cut into tiles, at most
      `tilepoints` points of one level. The solves run a persistent grid (as many blocks as the device holds at once,
-     TilesGrid()) whose blocks take tiles in order until none is left. Block-to-block waiting through a flag array: a
-     tile's block waits once for each tile in its predecessor list (planned on the host: the tiles of its points'
-     neighbours, those implied by another predecessor left out), one warp polling with acquire loads
-     (gilu_wait_acquire), then a barrier; when the tile is done, a barrier and one release of the sweep number into
-     its flag (gilu_signal_release). The factorization waits per neighbour's tile (gilu_wait_until_ge) and publishes
-     with gilu_signal_set after every thread's fence. The sweep numbers grow: never reset.
+     TilesGrid()) whose blocks take tiles in order until none is left; the factorization one block per tile.
+     Block-to-block waiting through a flag array: a tile's block waits once for each tile in its predecessor list
+     (planned on the host, PlanPredecessors(): the tiles of its points' neighbours, those implied by another
+     predecessor left out), the lanes of warp 0 polling with acquire loads (gilu_wait_acquire), then a barrier
+     releases the block; when the tile is done, a barrier and one release of the sweep number into its flag
+     (gilu_signal_release). The sweep numbers grow: never reset.
    - lines (Section 4.1, Figure 3): a unimodular M = [a; b; w - a - b] transforms the grid to (x^, y^, z^) with
      level = x^ + y^ + z^ and every lower offset at x^ <= 0, y^ <= 0 (ChooseLines()); a thread owns the line (x^, y^)
      along z^ (one point per level), a block owns linesx x linesy lines of the x^y^-plane and steps through its levels
@@ -44,14 +44,15 @@
      previous level. Tiles: the block waits once for all its predecessors, having loaded the factors of each group's
      first offsets before; the groups share the products after it. The partial sums are added in stage order
      (-pc_structilu_cuda_pipeline, default min(4, levels spanned), as Table 2 of the StructILU paper).
-   - the intra-row tier of the factorization: by default each point's eliminations run in stencil order (tiles: waiting
-     for each neighbour in turn). With the lines mapping, -pc_structilu_cuda_factor_pipeline runs the two-substage
+   - the intra-row tier of the factorization: by default each block of a row is computed once, from its contributions in
+     increasing s ("pull", StructILUPlanRowSchedule()), accumulated in registers; the blocks of one intra-row level are
+     independent and are dealt to up to 4 thread groups per point (tiles mapping; barriers between the levels). With the lines mapping, -pc_structilu_cuda_factor_pipeline runs the two-substage
      pipeline of Section 4.2.2 (Figure 4(c)-(f), StructILULinesFactorPipelined): substage 1 of a row (the part of its
      first two intra-row levels that reads only rows two or more levels back) runs one level step early, beside
      substage 2 of the rows of the previous level, with one barrier between them; each element still gets its updates
      in the sequential order, so the factors are the same.
    - DoF threads per grid point: thread a of a point computes row a of the point's block row; the diagonal-block
-     products (IC's D^{-1} y, the backward sweep's D^{-1}) exchange the row sums through shared memory. DoF >= 4
+     products (IC's D^{-1} y, the backward sweep's D^{-1}) exchange the row sums through shared memory. DoF >= 5
      factorization (not pipelined): one warp per point on the FP64 tensor cores (-pc_structilu_cuda_mma).
    - memory: the factor blocks are stored level-ordered (the level-based memory transformation): the threads of a
      tile (lines: of a block at one level, ordered by y^ then x^ within a level) read consecutive blocks of each
@@ -70,12 +71,18 @@
 struct _n_StructILUDevice {
   SolveArgs args; /* device pointers */
   int      *tileptr, *perm, *pos, *tileof, *off, *mirror, *flags, *stage;
-  int      *tpredptr, *tpred;  /* tiles: the tiles each tile waits for, forward then backward (the plan's lists) */
+  int      *tpredptr, *tpred;  /* tiles: per tile the tiles it waits for, forward (the solve and the factorization) then backward ranges; tpred points into tpredptr's allocation */
   int       tilegrid[2][32];   /* tiles: the persistent grid of each sweep (dir) and configuration, 0 until asked */
   PetscInt  nstage;             /* stages of the intra-row pipeline of the solves */
-  void     *lval, *uval, *dinv; /* device; owned unless they point into val and dinvd (double factors computed on the device) */
-  PetscBool ownfactors;
+  void     *lval, *uval, *dinv; /* device: the factors the solves read: into val and dinvd (double factors computed on the device) or the buffers below */
+  void     *ownl, *ownu, *ownd; /* device: single-precision copies or the host's factors, allocated once (grown if needed) */
+  size_t    ownlb, ownub, owndb;
+  void     *raw, *stagebuf;     /* device and pinned host: one upload of natural-order values, permuted to level order on the device */
+  size_t    rawb, stageb;
+  int      *cptr, *cs, *cu, *tptr, *tgt;       /* the factorization's per-target intra-row schedule (one allocation, cptr's) */
+  PetscInt  nrowlev, ngroups, diaggroup;       /* its levels, thread groups per point, the group of the diagonal block */
   double   *val, *dinvd; /* device factorization: the matrix values (all offsets) and the inverted diagonal, level-ordered */
+  size_t    valb;
   int      *elimptr, *elimu, *elimt, *missptr, *missoff, *zerorow;
   PetscBool usedmma;   /* the last factorization ran on the tensor cores */
   double   *b, *x, *z; /* device vectors (z: IC's D^{-1} y; tiles: level order, per component as xl) */
@@ -226,7 +233,6 @@ static PetscErrorCode Create(const GILUStencilMat *sm, StructILUCUDAMapping mapp
   if (mapping == STRUCTILU_CUDA_MAPPING_LINES) PetscCall(UploadLines(dev, &plan, d));
   ntiles          = plan.ntiles;
   dev->mapping    = mapping;
-  dev->ownfactors = PETSC_TRUE;
   dev->ntiles     = ntiles;
   dev->tilepoints = plan.tilepoints;
   dev->nthreads   = plan.tilepoints * d;
@@ -243,20 +249,20 @@ static PetscErrorCode Create(const GILUStencilMat *sm, StructILUCUDAMapping mapp
   PetscCall(CopyIntArray(plan.tileof, N, &dev->tileof));
   PetscCall(CopyIntArray(off, 3 * st->ns, &dev->off));
   PetscCall(CopyIntArray(plan.stage, st->ns, &dev->stage));
-  if (mapping == STRUCTILU_CUDA_MAPPING_TILES) { /* the two sweeps' lists one after the other, the backward ranges shifted */
+  if (mapping == STRUCTILU_CUDA_MAPPING_TILES) { /* one upload: the forward ranges, the backward ones (shifted), the lists */
     const PetscInt nf = plan.tpredptr[0][ntiles], nb = plan.tpredptr[1][ntiles];
-    PetscInt      *ptr, *pred;
+    PetscInt      *all;
 
-    PetscCall(PetscMalloc2(2 * (ntiles + 1), &ptr, PetscMax(1, nf + nb), &pred));
+    PetscCall(PetscMalloc1(2 * (ntiles + 1) + nf + nb, &all));
     for (PetscInt t = 0; t <= ntiles; t++) {
-      ptr[t]              = plan.tpredptr[0][t];
-      ptr[ntiles + 1 + t] = nf + plan.tpredptr[1][t];
+      all[t]              = plan.tpredptr[0][t];
+      all[ntiles + 1 + t] = nf + plan.tpredptr[1][t];
     }
-    PetscCall(PetscArraycpy(pred, plan.tpred[0], nf));
-    PetscCall(PetscArraycpy(pred + nf, plan.tpred[1], nb));
-    PetscCall(CopyIntArray(ptr, 2 * (ntiles + 1), &dev->tpredptr));
-    PetscCall(CopyIntArray(pred, PetscMax(1, nf + nb), &dev->tpred));
-    PetscCall(PetscFree2(ptr, pred));
+    PetscCall(PetscArraycpy(all + 2 * (ntiles + 1), plan.tpred[0], nf));
+    PetscCall(PetscArraycpy(all + 2 * (ntiles + 1) + nf, plan.tpred[1], nb));
+    PetscCall(CopyIntArray(all, 2 * (ntiles + 1) + nf + nb, &dev->tpredptr));
+    PetscCall(PetscFree(all));
+    dev->tpred = dev->tpredptr + 2 * (ntiles + 1);
   }
   dev->nstage = plan.nstage;
   PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(sizeof(int) * (size_t)ntiles, (void **)&dev->flags));
@@ -300,56 +306,60 @@ static PetscErrorCode Create(const GILUStencilMat *sm, StructILUCUDAMapping mapp
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* n blocks of offsets stored one after the other, natural order -> level order */
-static PetscErrorCode UploadLevelOrdered(StructILUDevice dev, const void *host, PetscInt noffsets, void **devp)
+/* *p holds at least bytes (device memory; kept across factorizations, grown only when a larger one is asked for) */
+static PetscErrorCode EnsureDevice(void **p, size_t *have, size_t bytes)
 {
-  const size_t   elt = dev->single ? sizeof(float) : sizeof(double), bb = elt * (size_t)(dev->dof * dev->dof);
-  const size_t   bytes = bb * (size_t)dev->npoints * (size_t)noffsets;
-  unsigned char *h;
-
   PetscFunctionBegin;
-  PetscCall(GILU_CUDA_NAME(GILUDeviceFree)(devp));
-  if (!noffsets) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscMalloc1(bytes, &h));
-  for (PetscInt s = 0; s < noffsets; s++) {
-    const unsigned char *from = (const unsigned char *)host + (size_t)s * dev->npoints * bb;
-    unsigned char       *to   = h + (size_t)s * dev->npoints * bb;
-
-    for (PetscInt q = 0; q < dev->npoints; q++) PetscCall(PetscMemcpy(to + (size_t)q * bb, from + (size_t)dev->hperm[q] * bb, bb));
-  }
-  PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(bytes, devp));
-  PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToDevice)(*devp, h, bytes));
-  PetscCall(PetscFree(h));
+  if (*p && *have >= bytes) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(GILU_CUDA_NAME(GILUDeviceFree)(p));
+  PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(bytes, p));
+  *have = bytes;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode FreeFactors(StructILUDevice dev)
+/*
+  noffsets blocks of each point stored one offset after the other, natural order (host) -> level order (device, *devp,
+  allocated once): one copy into a pinned buffer, one upload, the permutation by StructILUPermute on the device (the
+  staging buffers are kept for the next factorization of this pattern)
+*/
+static PetscErrorCode UploadLevelOrdered(StructILUDevice dev, const void *host, PetscInt noffsets, PetscBool single, void **devp, size_t *have)
 {
+  const size_t elt = single ? sizeof(float) : sizeof(double), bb = (size_t)(dev->dof * dev->dof);
+  const size_t n = bb * (size_t)dev->npoints * (size_t)noffsets, bytes = elt * n;
+  const dim3   grid(256), block(256);
+
   PetscFunctionBegin;
-  if (dev->ownfactors) {
-    PetscCall(GILU_CUDA_NAME(GILUDeviceFree)(&dev->lval));
-    PetscCall(GILU_CUDA_NAME(GILUDeviceFree)(&dev->uval));
-    PetscCall(GILU_CUDA_NAME(GILUDeviceFree)(&dev->dinv));
+  if (!noffsets) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(EnsureDevice(devp, have, bytes));
+  PetscCall(EnsureDevice(&dev->raw, &dev->rawb, bytes));
+  if (!dev->stagebuf || dev->stageb < bytes) {
+    if (dev->stagebuf) GILU_CUDA_CHECK(cudaFreeHost(dev->stagebuf));
+    dev->stagebuf = NULL;
+    GILU_CUDA_CHECK(cudaMallocHost(&dev->stagebuf, bytes));
+    dev->stageb = bytes;
   }
-  dev->lval = dev->uval = dev->dinv = NULL;
-  dev->ownfactors                   = PETSC_TRUE;
+  PetscCall(PetscMemcpy(dev->stagebuf, host, bytes));
+  PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToDevice)(dev->raw, dev->stagebuf, bytes));
+  if (single) PetscCall(GILU_LAUNCH(StructILUPermute<float>, grid, block, 0, 0, (const float *)dev->raw, (float *)*devp, dev->perm, (int)dev->npoints, (int)bb, n));
+  else PetscCall(GILU_LAUNCH(StructILUPermute<double>, grid, block, 0, 0, (const double *)dev->raw, (double *)*devp, dev->perm, (int)dev->npoints, (int)bb, n));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode SetFactors(StructILUDevice dev, const StructILUFactors *F)
 {
   PetscFunctionBegin;
-  PetscCall(FreeFactors(dev));
   dev->single = F->single;
   dev->ic     = F->ic;
-  PetscCall(UploadLevelOrdered(dev, F->ic ? NULL : F->lval, F->ic ? 0 : dev->nl, &dev->lval));
-  PetscCall(UploadLevelOrdered(dev, F->uval, dev->nu, &dev->uval));
-  PetscCall(UploadLevelOrdered(dev, F->dinv, 1, &dev->dinv));
-  PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dev->mirror));
-  PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dev->z));
+  PetscCall(UploadLevelOrdered(dev, F->ic ? NULL : F->lval, F->ic ? 0 : dev->nl, F->single, &dev->ownl, &dev->ownlb));
+  PetscCall(UploadLevelOrdered(dev, F->uval, dev->nu, F->single, &dev->ownu, &dev->ownub));
+  PetscCall(UploadLevelOrdered(dev, F->dinv, 1, F->single, &dev->ownd, &dev->owndb));
+  GILU_CUDA_CHECK(cudaDeviceSynchronize());
+  dev->lval = F->ic ? NULL : dev->ownl;
+  dev->uval = dev->ownu;
+  dev->dinv = dev->ownd;
   if (F->ic) {
-    PetscCall(CopyIntArray(F->mirror, dev->args.ns, &dev->mirror));
-    PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(sizeof(double) * (size_t)dev->npoints * dev->dof, (void **)&dev->z));
+    if (!dev->mirror) PetscCall(CopyIntArray(F->mirror, dev->args.ns, &dev->mirror));
+    if (!dev->z) PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(sizeof(double) * (size_t)dev->npoints * dev->dof, (void **)&dev->z));
   }
   dev->args.ic     = F->ic ? 1 : 0;
   dev->args.lval   = dev->lval;
@@ -474,15 +484,15 @@ static PetscErrorCode SubstageSets(StructILUDevice dev, const GILUStencil *st, P
 
 #define FACTOR_PIPELINED_CASE(D) \
   case D: \
-    PetscCall(GILU_LAUNCH(StructILULinesFactorPipelined<D>, lgrid, lblock, 0, 0, k)); \
+    PetscCall(GILU_LAUNCH(StructILULinesFactorPipelined<D>, lgrid, lblock, lshmem, 0, k)); \
     break;
 #define FACTOR_LINES_CASE(D) \
   case -(D): \
-    PetscCall(GILU_LAUNCH(StructILULinesFactor<D>, lgrid, lblock, 0, 0, k)); \
+    PetscCall(GILU_LAUNCH(StructILULinesFactor<D>, lgrid, lblock, lshmem, 0, k)); \
     break;
 #define FACTOR_LINES_CASE_MMA(D) \
   case -(D): \
-    PetscCall(GILU_LAUNCH(StructILULinesFactor<D>, lgrid, lblock, 0, 0, k)); \
+    PetscCall(GILU_LAUNCH(StructILULinesFactor<D>, lgrid, lblock, lshmem, 0, k)); \
     break; \
   case D: \
     PetscCall(GILU_LAUNCH(StructILULinesFactorMMA<D>, lgrid, lblock, 0, 0, k)); \
@@ -499,10 +509,9 @@ static PetscErrorCode Factor(StructILUDevice dev, const GILUStencilMat *sm, cons
   const size_t   blocks = dev->blocks;
   FactorArgs     k;
   int            zr = PETSC_MAX_INT, sweep;
-  const dim3     grid((unsigned int)dev->ntiles), block((unsigned int)dev->nthreads);
+  const dim3     grid((unsigned int)dev->ntiles);
 
   PetscFunctionBegin;
-  PetscCall(FreeFactors(dev));
   *rangerow    = -1;
   dev->usedmma = PETSC_FALSE;
   dev->single  = PETSC_FALSE; /* the values are uploaded in double */
@@ -519,6 +528,37 @@ static PetscErrorCode Factor(StructILUDevice dev, const GILUStencilMat *sm, cons
     PetscCall(PetscMalloc2(nl + 1, &dev->hptr, n + 1, &dev->het)); /* kept for SubstageSets() */
     PetscCall(PetscArraycpy(dev->hptr, ptr, nl + 1));
     PetscCall(PetscArraycpy(dev->het, et, n + 1));
+    { /* the per-target intra-row schedule; the tiles mapping gives each point up to 4 thread groups within the kernel's bound */
+      const PetscInt G = dev->mapping == STRUCTILU_CUDA_MAPPING_TILES ? PetscMax(1, PetscMin(4, GILU_TILE_MAX_THREADS / dev->nthreads)) : 1;
+      PetscInt      *cptr, *cs, *cu, *tptr, *tgt;
+
+      PetscCall(PetscMalloc5(ns + 1, &cptr, n + 1, &cs, n + 1, &cu, ns * G + 1, &tptr, ns, &tgt));
+      PetscCall(StructILUPlanRowSchedule(&sm->stencil, ptr, eu, et, (PetscBool)(mirror != NULL), G, cptr, cs, cu, tptr, tgt, &dev->nrowlev));
+      dev->ngroups   = G;
+      dev->diaggroup = 0;
+      for (PetscInt v = 0; v < dev->nrowlev; v++)
+        for (PetscInt gg = 0; gg < G; gg++)
+          for (PetscInt e = tptr[v * G + gg]; e < tptr[v * G + gg + 1]; e++)
+            if (tgt[e] == nl) dev->diaggroup = gg;
+      { /* one upload: cptr, cs, cu, tptr, tgt one after the other */
+        const PetscInt nt = dev->nrowlev * G + 1, len = (ns + 1) + 2 * (n + 1) + nt + ns;
+        PetscInt      *all;
+
+        PetscCall(PetscMalloc1(len, &all));
+        PetscCall(PetscArraycpy(all, cptr, ns + 1));
+        PetscCall(PetscArraycpy(all + ns + 1, cs, n + 1));
+        PetscCall(PetscArraycpy(all + ns + 1 + n + 1, cu, n + 1));
+        PetscCall(PetscArraycpy(all + ns + 1 + 2 * (n + 1), tptr, nt));
+        PetscCall(PetscArraycpy(all + ns + 1 + 2 * (n + 1) + nt, tgt, ns));
+        PetscCall(CopyIntArray(all, len, &dev->cptr));
+        PetscCall(PetscFree(all));
+        dev->cs   = dev->cptr + ns + 1;
+        dev->cu   = dev->cs + n + 1;
+        dev->tptr = dev->cu + n + 1;
+        dev->tgt  = dev->tptr + nt;
+      }
+      PetscCall(PetscFree5(cptr, cs, cu, tptr, tgt));
+    }
     PetscCall(PetscFree3(ptr, eu, et));
     if (sm->missptr) {
       PetscCall(CopyIntArray(sm->missptr, dev->npoints + 1, &dev->missptr));
@@ -528,7 +568,7 @@ static PetscErrorCode Factor(StructILUDevice dev, const GILUStencilMat *sm, cons
     PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(sizeof(int), (void **)&dev->zerorow));
     PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(sizeof(double) * blocks, (void **)&dev->dinvd));
   }
-  PetscCall(UploadLevelOrdered(dev, sm->val, ns, (void **)&dev->val));
+  PetscCall(UploadLevelOrdered(dev, sm->val, ns, PETSC_FALSE, (void **)&dev->val, &dev->valb));
   PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToDevice)(dev->zerorow, &zr, sizeof(int)));
   k.n[0]      = dev->args.n[0];
   k.n[1]      = dev->args.n[1];
@@ -559,21 +599,35 @@ static PetscErrorCode Factor(StructILUDevice dev, const GILUStencilMat *sm, cons
   k.early      = dev->early;
   k.pairs1     = dev->pairs1;
   k.ticket     = dev->ticket;
-  dev->usedmma = (PetscBool)(!pipelined && mma && d >= 4 && 32 * dev->tilepoints <= GILU_WARP_MAX_THREADS); /* one warp per point */
+  k.predptr    = dev->tpredptr; /* the forward ranges */
+  k.pred       = dev->tpred;
+  k.cptr       = dev->cptr;
+  k.cs         = dev->cs;
+  k.cu         = dev->cu;
+  k.tptr       = dev->tptr;
+  k.tgt        = dev->tgt;
+  k.nrowlev    = (int)dev->nrowlev;
+  k.ngroups    = (int)dev->ngroups;
+  k.diaggroup  = (int)dev->diaggroup;
+  /* one warp per point on the tensor cores from DoF 5: at DoF 4 an m8n8k4 MMA pads each 4 x 4 product to 8 x 8 (a
+     quarter of its work useful, at twice the FP64 rate of the CUDA cores: half their useful rate), and a warp per
+     point holds 8 times fewer points than the 4 threads per point of the scalar kernel */
+  dev->usedmma = (PetscBool)(!pipelined && mma && d >= 5 && 32 * dev->tilepoints <= GILU_WARP_MAX_THREADS);
   PetscCheck(!pipelined || dev->mapping == STRUCTILU_CUDA_MAPPING_LINES, PETSC_COMM_SELF, PETSC_ERR_SUP, "The two-substage pipelined factorization (-pc_structilu_cuda_factor_pipeline) runs on the lines mapping: add -pc_structilu_cuda_mapping lines");
   PetscCheck(!pipelined || 2 * dev->nlinethreads <= GILU_TILE_MAX_THREADS, PETSC_COMM_SELF, PETSC_ERR_SUP, "The two-substage pipelined factorization needs 2 x lines per block x DoF = %" PetscInt_FMT " threads per block, more than %d: use fewer -pc_structilu_cuda_tile_points",
              2 * dev->nlinethreads, GILU_TILE_MAX_THREADS);
   /* the block of the kernel below within its __launch_bounds__ */
   {
     const PetscInt points  = dev->mapping == STRUCTILU_CUDA_MAPPING_LINES ? dev->nlinethreads / d : dev->tilepoints; /* lines: lines per block */
-    const PetscInt threads = pipelined ? 2 * points * d : (dev->usedmma ? 32 : d) * points;
+    const PetscInt threads = pipelined ? 2 * points * d : (dev->usedmma ? 32 : d * dev->ngroups) * points;
 
     PetscCheck(threads <= (dev->usedmma ? GILU_WARP_MAX_THREADS : GILU_TILE_MAX_THREADS), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%" PetscInt_FMT " threads per block exceed the factorization kernel's bound", threads);
   }
   PetscCall(TicketsBegin(dev, (unsigned int)(dev->mapping == STRUCTILU_CUDA_MAPPING_LINES ? dev->args.lines.nblocks : dev->ntiles), &k.ticketbase));
   PetscCall(KernelTimerRecord(dev, 4));
   if (pipelined) {
-    const dim3 lgrid((unsigned int)dev->args.lines.nblocks), lblock((unsigned int)(2 * dev->nlinethreads));
+    const dim3   lgrid((unsigned int)dev->args.lines.nblocks), lblock((unsigned int)(2 * dev->nlinethreads));
+    const size_t lshmem = 5 * sizeof(double) * (size_t)dev->nlinethreads; /* the inversion: 5 D doubles per line */
 
     k.lines = dev->args.lines;
     PetscCall(GILU_CUDA_NAME(GILUDeviceMemset)(dev->lflags, 0, sizeof(int) * (size_t)dev->args.lines.nblocks));
@@ -590,7 +644,8 @@ static PetscErrorCode Factor(StructILUDevice dev, const GILUStencilMat *sm, cons
       SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "No StructILU factorization kernel for %d DoF", (int)d);
     }
   } else if (dev->mapping == STRUCTILU_CUDA_MAPPING_LINES) {
-    const dim3 lgrid((unsigned int)dev->args.lines.nblocks), lblock((unsigned int)(dev->usedmma ? 32 * (dev->nlinethreads / d) : dev->nlinethreads));
+    const dim3   lgrid((unsigned int)dev->args.lines.nblocks), lblock((unsigned int)(dev->usedmma ? 32 * (dev->nlinethreads / d) : dev->nlinethreads));
+    const size_t lshmem = dev->usedmma ? 0 : 5 * sizeof(double) * (size_t)dev->nlinethreads;
 
     k.lines = dev->args.lines;
     PetscCall(GILU_CUDA_NAME(GILUDeviceMemset)(dev->lflags, 0, sizeof(int) * (size_t)dev->args.lines.nblocks));
@@ -598,7 +653,7 @@ static PetscErrorCode Factor(StructILUDevice dev, const GILUStencilMat *sm, cons
       FACTOR_LINES_CASE(1)
       FACTOR_LINES_CASE(2)
       FACTOR_LINES_CASE(3)
-      FACTOR_LINES_CASE_MMA(4)
+      FACTOR_LINES_CASE(4)
       FACTOR_LINES_CASE_MMA(5)
       FACTOR_LINES_CASE_MMA(6)
       FACTOR_LINES_CASE_MMA(7)
@@ -610,9 +665,6 @@ static PetscErrorCode Factor(StructILUDevice dev, const GILUStencilMat *sm, cons
     const dim3 wblock((unsigned int)(32 * dev->tilepoints));
 
     switch (d) {
-    case 4:
-      PetscCall(GILU_LAUNCH(StructILUFactorMMAKernel<4>, grid, wblock, 0, 0, k, sweep));
-      break;
     case 5:
       PetscCall(GILU_LAUNCH(StructILUFactorMMAKernel<5>, grid, wblock, 0, 0, k, sweep));
       break;
@@ -625,31 +677,36 @@ static PetscErrorCode Factor(StructILUDevice dev, const GILUStencilMat *sm, cons
     default:
       PetscCall(GILU_LAUNCH(StructILUFactorMMAKernel<8>, grid, wblock, 0, 0, k, sweep));
     }
-  } else switch (d) {
+  } else {
+    const dim3   block((unsigned int)(dev->nthreads * dev->ngroups));
+    const size_t shmem = 5 * sizeof(double) * (size_t)dev->nthreads; /* the inversion: 5 D doubles per point */
+
+    switch (d) {
     case 1:
-      PetscCall(GILU_LAUNCH(StructILUFactorKernel<1>, grid, block, 0, 0, k, sweep));
+      PetscCall(GILU_LAUNCH(StructILUFactorKernel<1>, grid, block, shmem, 0, k, sweep));
       break;
     case 2:
-      PetscCall(GILU_LAUNCH(StructILUFactorKernel<2>, grid, block, 0, 0, k, sweep));
+      PetscCall(GILU_LAUNCH(StructILUFactorKernel<2>, grid, block, shmem, 0, k, sweep));
       break;
     case 3:
-      PetscCall(GILU_LAUNCH(StructILUFactorKernel<3>, grid, block, 0, 0, k, sweep));
+      PetscCall(GILU_LAUNCH(StructILUFactorKernel<3>, grid, block, shmem, 0, k, sweep));
       break;
     case 4:
-      PetscCall(GILU_LAUNCH(StructILUFactorKernel<4>, grid, block, 0, 0, k, sweep));
+      PetscCall(GILU_LAUNCH(StructILUFactorKernel<4>, grid, block, shmem, 0, k, sweep));
       break;
     case 5:
-      PetscCall(GILU_LAUNCH(StructILUFactorKernel<5>, grid, block, 0, 0, k, sweep));
+      PetscCall(GILU_LAUNCH(StructILUFactorKernel<5>, grid, block, shmem, 0, k, sweep));
       break;
     case 6:
-      PetscCall(GILU_LAUNCH(StructILUFactorKernel<6>, grid, block, 0, 0, k, sweep));
+      PetscCall(GILU_LAUNCH(StructILUFactorKernel<6>, grid, block, shmem, 0, k, sweep));
       break;
     case 7:
-      PetscCall(GILU_LAUNCH(StructILUFactorKernel<7>, grid, block, 0, 0, k, sweep));
+      PetscCall(GILU_LAUNCH(StructILUFactorKernel<7>, grid, block, shmem, 0, k, sweep));
       break;
     default:
-      PetscCall(GILU_LAUNCH(StructILUFactorKernel<8>, grid, block, 0, 0, k, sweep));
+      PetscCall(GILU_LAUNCH(StructILUFactorKernel<8>, grid, block, shmem, 0, k, sweep));
     }
+  }
   PetscCall(KernelTimerRecord(dev, 5));
   TicketsEnd(dev);
   GILU_CUDA_CHECK(cudaDeviceSynchronize());
@@ -659,10 +716,9 @@ static PetscErrorCode Factor(StructILUDevice dev, const GILUStencilMat *sm, cons
   PetscCall(GILULogDeviceFlops((PetscLogDouble)dev->npoints * 2.0 * d * d * d * (ns + 1)));
   /* the factors the solves read */
   if (!single) {
-    dev->lval       = dev->val;
-    dev->uval       = dev->val + (size_t)(nl + 1) * blocks;
-    dev->dinv       = dev->dinvd;
-    dev->ownfactors = PETSC_FALSE;
+    dev->lval = dev->val;
+    dev->uval = dev->val + (size_t)(nl + 1) * blocks;
+    dev->dinv = dev->dinvd;
   } else { /* the smallest level-ordered scalar row with a value beyond float's range lands in the zero pivot's flag */
     const size_t nlo = mirror ? 0 : (size_t)nl * blocks, nup = (size_t)(ns - nl - 1) * blocks;
     const dim3   cgrid(256), cblock(256);
@@ -670,22 +726,24 @@ static PetscErrorCode Factor(StructILUDevice dev, const GILUStencilMat *sm, cons
 
     zr = PETSC_MAX_INT;
     PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToDevice)(dev->zerorow, &zr, sizeof(int)));
+    dev->lval = NULL;
     if (nlo) {
-      PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(sizeof(float) * nlo, &dev->lval));
+      PetscCall(EnsureDevice(&dev->ownl, &dev->ownlb, sizeof(float) * nlo));
+      dev->lval = dev->ownl;
       PetscCall(GILU_LAUNCH(StructILUToSingle, cgrid, cblock, 0, 0, dev->val, (float *)dev->lval, nlo, bs2, (int)d, np, dev->zerorow));
     }
-    PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(sizeof(float) * nup, &dev->uval));
+    PetscCall(EnsureDevice(&dev->ownu, &dev->ownub, sizeof(float) * nup));
+    dev->uval = dev->ownu;
     PetscCall(GILU_LAUNCH(StructILUToSingle, cgrid, cblock, 0, 0, dev->val + (size_t)(nl + 1) * blocks, (float *)dev->uval, nup, bs2, (int)d, np, dev->zerorow));
-    PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(sizeof(float) * blocks, &dev->dinv));
+    PetscCall(EnsureDevice(&dev->ownd, &dev->owndb, sizeof(float) * blocks));
+    dev->dinv = dev->ownd;
     PetscCall(GILU_LAUNCH(StructILUToSingle, cgrid, cblock, 0, 0, (const double *)dev->dinvd, (float *)dev->dinv, blocks, bs2, (int)d, np, dev->zerorow));
     GILU_CUDA_CHECK(cudaDeviceSynchronize());
     PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToHost)(&zr, dev->zerorow, sizeof(int)));
     if (zr != PETSC_MAX_INT) *rangerow = dev->hperm[zr / d] * d + zr % d; /* the level-ordered point's natural one */
-    dev->ownfactors = PETSC_TRUE;
-    dev->single     = PETSC_TRUE;
+    dev->single = PETSC_TRUE;
   }
-  PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dev->z));
-  if (mirror) PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(sizeof(double) * (size_t)dev->npoints * dev->dof, (void **)&dev->z));
+  if (mirror && !dev->z) PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(sizeof(double) * (size_t)dev->npoints * dev->dof, (void **)&dev->z));
   dev->args.ic     = mirror ? 1 : 0;
   dev->args.lval   = dev->lval;
   dev->args.uval   = dev->uval;
@@ -703,7 +761,12 @@ static PetscErrorCode Destroy(StructILUDevice *devp)
   PetscFunctionBegin;
   if (!dev) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(Timing(dev, PETSC_FALSE));
-  PetscCall(FreeFactors(dev));
+  PetscCall(GILU_CUDA_NAME(GILUDeviceFree)(&dev->ownl));
+  PetscCall(GILU_CUDA_NAME(GILUDeviceFree)(&dev->ownu));
+  PetscCall(GILU_CUDA_NAME(GILUDeviceFree)(&dev->ownd));
+  PetscCall(GILU_CUDA_NAME(GILUDeviceFree)(&dev->raw));
+  if (dev->stagebuf) GILU_CUDA_CHECK(cudaFreeHost(dev->stagebuf));
+  PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dev->cptr));
   PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dev->val));
   PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dev->dinvd));
   PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dev->elimptr));
@@ -717,7 +780,6 @@ static PetscErrorCode Destroy(StructILUDevice *devp)
   PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dev->pos));
   PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dev->tileof));
   PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dev->tpredptr));
-  PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dev->tpred));
   PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dev->off));
   PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dev->stage));
   PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dev->mirror));
