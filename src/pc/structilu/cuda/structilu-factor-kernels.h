@@ -35,7 +35,7 @@ static __device__ void GILUDeviceBlockInvert(const FactorArgs *k, int pos, int p
   int          ok = 1;
 
   for (int e = 0; e < DD; e++) {
-    M[e]    = k->val[((size_t)k->nl * N + (size_t)pos) * DD + e];
+    M[e]    = gilu_ld(k->val + ((size_t)k->nl * N + (size_t)pos) * DD + e);
     Ainv[e] = 0;
   }
   for (int e = 0; e < D; e++) Ainv[e * D + e] = 1;
@@ -73,7 +73,7 @@ static __device__ void GILUDeviceBlockInvert(const FactorArgs *k, int pos, int p
       }
     }
   }
-  for (int e = 0; e < DD; e++) k->dinv[(size_t)pos * DD + e] = ok ? Ainv[e] : 0.0; /* a zero pivot: keep later rows finite */
+  for (int e = 0; e < DD; e++) gilu_st(k->dinv + (size_t)pos * DD + e, ok ? Ainv[e] : 0.0); /* a zero pivot: keep later rows finite */
   if (!ok) atomicMin(k->zerorow, p * D);
 }
 
@@ -87,14 +87,14 @@ static __device__ void GILUDeviceBlockInvert(const FactorArgs *k, int pos, int p
    stencil positions (missptr; none when the pattern is the full stencil everywhere) */
 static __device__ __forceinline__ int FactorPoint(const FactorArgs *k, int pos, int *i, int *j, int *l, int *m, int *mend)
 {
-  const int p = k->perm[pos];
+  const int p = gilu_ld(k->perm + pos);
 
   *i = p % k->n[0];
   *j = (p / k->n[0]) % k->n[1];
   *l = p / (k->n[0] * k->n[1]);
   if (k->missptr) {
-    *m    = k->missptr[p];
-    *mend = k->missptr[p + 1];
+    *m    = gilu_ld(k->missptr + p);
+    *mend = gilu_ld(k->missptr + p + 1);
   }
   return p;
 }
@@ -103,11 +103,11 @@ static __device__ __forceinline__ int FactorPoint(const FactorArgs *k, int pos, 
    stays zero; *m steps past it); else 1 and *q its grid index. m walks the point's absent offsets in increasing s. */
 static __device__ __forceinline__ int FactorNeighbour(const FactorArgs *k, int i, int j, int l, int s, int *m, int mend, int *q)
 {
-  const int qi = i + k->off[3 * s], qj = j + k->off[3 * s + 1], ql = l + k->off[3 * s + 2];
+  const int qi = i + gilu_ld(k->off + 3 * s), qj = j + gilu_ld(k->off + 3 * s + 1), ql = l + gilu_ld(k->off + 3 * s + 2);
 
   if (qi < 0 || qi >= k->n[0] || qj < 0 || qj >= k->n[1] || ql < 0 || ql >= k->n[2]) return 0;
-  while (*m < mend && k->missoff[*m] < s) (*m)++;
-  if (*m < mend && k->missoff[*m] == s) {
+  while (*m < mend && gilu_ld(k->missoff + *m) < s) (*m)++;
+  if (*m < mend && gilu_ld(k->missoff + *m) == s) {
     (*m)++;
     return -1;
   }
@@ -125,7 +125,7 @@ static __device__ __forceinline__ void MultiplierRow(const FactorArgs *k, int s,
   const double *Dq = k->dinv + (size_t)qpos * DD, *Lps = k->val + ((size_t)s * N + (size_t)pos) * DD;
 
   if (k->ic) {
-    const double *Uq = k->val + ((size_t)k->mirror[s] * N + (size_t)qpos) * DD;
+    const double *Uq = k->val + ((size_t)gilu_ld(k->mirror + s) * N + (size_t)qpos) * DD;
 
     for (int c = 0; c < D; c++) {
       double r = 0;
@@ -137,7 +137,7 @@ static __device__ __forceinline__ void MultiplierRow(const FactorArgs *k, int s,
     for (int c = 0; c < D; c++) {
       double r = 0;
 
-      for (int e = 0; e < D; e++) r += Lps[a * D + e] * gilu_ld_cg(Dq + e * D + c);
+      for (int e = 0; e < D; e++) r += gilu_ld(Lps + a * D + e) * gilu_ld_cg(Dq + e * D + c);
       lrow[c] = r;
     }
   }
@@ -160,29 +160,33 @@ static __device__ void FactorRow(const FactorArgs *k, int pos, int p, int a, int
     if (!in) continue;
     Lps = k->val + ((size_t)s * N + (size_t)pos) * DD;
     if (in < 0) { /* not in the pattern: no fill kept there */
-      for (int c = 0; c < D; c++) Lps[a * D + c] = 0;
+      for (int c = 0; c < D; c++) gilu_st(Lps + a * D + c, 0.0);
       continue;
     }
-    if (wait) gilu_wait_until_ge(&k->flags[k->tileof[q]], sweep);
-    qpos = k->pos[q];
+    if (wait) gilu_wait_until_ge(&k->flags[gilu_ld(k->tileof + q)], sweep);
+    qpos = gilu_ld(k->pos + q);
     MultiplierRow<D>(k, s, pos, qpos, a, lrow);
-    for (int c = 0; c < D; c++) Lps[a * D + c] = lrow[c];
-    for (int e = k->elimptr[s]; e < k->elimptr[s + 1]; e++) {
-      const double *U = k->val + ((size_t)k->elimu[e] * N + (size_t)qpos) * DD;
-      double       *T = k->val + ((size_t)k->elimt[e] * N + (size_t)pos) * DD;
+    for (int c = 0; c < D; c++) gilu_st(Lps + a * D + c, lrow[c]);
+    for (int e = gilu_ld(k->elimptr + s), eend = gilu_ld(k->elimptr + s + 1); e < eend; e++) {
+      const double *U = k->val + ((size_t)gilu_ld(k->elimu + e) * N + (size_t)qpos) * DD;
+      double       *T = k->val + ((size_t)gilu_ld(k->elimt + e) * N + (size_t)pos) * DD;
 
       for (int c = 0; c < D; c++) {
         const double la = lrow[c];
 
-        for (int b = 0; b < D; b++) T[a * D + b] -= la * gilu_ld_cg(U + c * D + b);
+        for (int b = 0; b < D; b++) {
+          const double u = gilu_ld_cg(U + c * D + b);
+
+          gilu_st(T + a * D + b, gilu_ld(T + a * D + b) - la * u);
+        }
       }
     }
   }
   if (k->missptr)
-    for (m = k->missptr[p]; m < mend; m++) {
-      double *Z = k->val + ((size_t)k->missoff[m] * N + (size_t)pos) * DD;
+    for (m = gilu_ld(k->missptr + p); m < mend; m++) {
+      double *Z = k->val + ((size_t)gilu_ld(k->missoff + m) * N + (size_t)pos) * DD;
 
-      for (int c = 0; c < D; c++) Z[a * D + c] = 0;
+      for (int c = 0; c < D; c++) gilu_st(Z + a * D + c, 0.0);
     }
 }
 
@@ -190,8 +194,8 @@ template <int D>
 __global__ static void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILUFactorKernel(FactorArgs k, int sweep)
 {
   const int tile = BlockUnit(k.ticket, k.ticketbase), t = threadIdx.x, lp = t / D, a = t % D;
-  const int pos = k.tileptr[tile] + lp, valid = pos < k.tileptr[tile + 1];
-  const int p = valid ? k.perm[pos] : 0;
+  const int pos = gilu_ld(k.tileptr + tile) + lp, valid = pos < gilu_ld(k.tileptr + tile + 1);
+  const int p = valid ? gilu_ld(k.perm + pos) : 0;
 
   if (valid) FactorRow<D>(&k, pos, p, a, sweep, !k.nowait);
   gilu_syncthreads();
@@ -217,7 +221,7 @@ static __device__ void GILUDeviceBlockInvertWarp(const FactorArgs *k, int pos, i
     const int col = 4 * q + t;
 
     if (r >= D) v[t] = 0;
-    else if (col < 8) v[t] = col < D ? k->val[((size_t)k->nl * N + (size_t)pos) * DD + r * D + col] : 0;
+    else if (col < 8) v[t] = col < D ? gilu_ld(k->val + ((size_t)k->nl * N + (size_t)pos) * DD + r * D + col) : 0;
     else v[t] = col - 8 == r ? 1.0 : 0.0;
   }
   for (int c = 0; c < D; c++) {
@@ -260,7 +264,7 @@ static __device__ void GILUDeviceBlockInvertWarp(const FactorArgs *k, int pos, i
   for (int t = 0; t < 4; t++) {
     const int col = 4 * q + t - 8;
 
-    if (r < D && col >= 0 && col < D) k->dinv[(size_t)pos * DD + r * D + col] = ok ? v[t] : 0.0;
+    if (r < D && col >= 0 && col < D) gilu_st(k->dinv + (size_t)pos * DD + r * D + col, ok ? v[t] : 0.0);
   }
   if (!ok && lane == 0) atomicMin(k->zerorow, p * D);
 }
@@ -289,17 +293,17 @@ static __device__ void FactorRowMMA(const FactorArgs *k, int pos, int p, int swe
     if (!in) continue;
     Lps = k->val + ((size_t)s * N + (size_t)pos) * DD;
     if (in < 0) { /* no lane reads this block again (later updates target later offsets): no __syncwarp needed */
-      for (int e = lane; e < DD; e += 32) Lps[e] = 0;
+      for (int e = lane; e < DD; e += 32) gilu_st(Lps + e, 0.0);
       continue;
     }
     if (wait) {
-      gilu_wait_until_ge(&k->flags[k->tileof[q]], sweep);
+      gilu_wait_until_ge(&k->flags[gilu_ld(k->tileof + q)], sweep);
       gilu_syncwarp(); /* mutation-survivor: reconverges the lanes after their spins before mma.sync.aligned (undefined when divergent); unobservable in the emulation, whose MMA is a rendezvous */
     }
-    qpos = k->pos[q];
+    qpos = gilu_ld(k->pos + q);
     {
       const double *Dq = k->dinv + (size_t)qpos * DD;
-      const double *Uq = k->ic ? k->val + ((size_t)k->mirror[s] * N + (size_t)qpos) * DD : NULL;
+      const double *Uq = k->ic ? k->val + ((size_t)gilu_ld(k->mirror + s) * N + (size_t)qpos) * DD : NULL;
 
       acc[0] = acc[1] = 0;
       for (int kc = 0; kc < 2; kc++) {
@@ -307,42 +311,42 @@ static __device__ void FactorRowMMA(const FactorArgs *k, int pos, int p, int swe
         double    a = 0, b = 0;
 
         if (r < D && kx < D) {
-          a = k->ic ? gilu_ld_cg(Uq + kx * D + r) : Lps[r * D + kx];
+          a = k->ic ? gilu_ld_cg(Uq + kx * D + r) : gilu_ld(Lps + r * D + kx);
           b = gilu_ld_cg(Dq + kx * D + r); /* B[kx][r]: lane holds row lane%4, column lane/4 */
         }
         gilu_mma_m8n8k4_f64(acc, a, b, acc);
       }
     }
     gilu_syncwarp(); /* mutation-survivor: the lanes' loads of A_ps before its overwrite (PTX orders them by bar.warp.sync, not by mma.sync); unobservable in the emulation, whose MMA takes all inputs first */
-    if (r < D && c0 < D) Lps[r * D + c0] = acc[0];
-    if (r < D && c0 + 1 < D) Lps[r * D + c0 + 1] = acc[1];
+    if (r < D && c0 < D) gilu_st(Lps + r * D + c0, acc[0]);
+    if (r < D && c0 + 1 < D) gilu_st(Lps + r * D + c0 + 1, acc[1]);
     gilu_syncwarp();
-    for (int e = k->elimptr[s]; e < k->elimptr[s + 1]; e++) {
-      const double *U = k->val + ((size_t)k->elimu[e] * N + (size_t)qpos) * DD;
-      double       *T = k->val + ((size_t)k->elimt[e] * N + (size_t)pos) * DD;
+    for (int e = gilu_ld(k->elimptr + s), eend = gilu_ld(k->elimptr + s + 1); e < eend; e++) {
+      const double *U = k->val + ((size_t)gilu_ld(k->elimu + e) * N + (size_t)qpos) * DD;
+      double       *T = k->val + ((size_t)gilu_ld(k->elimt + e) * N + (size_t)pos) * DD;
 
-      acc[0] = r < D && c0 < D ? T[r * D + c0] : 0;
-      acc[1] = r < D && c0 + 1 < D ? T[r * D + c0 + 1] : 0;
+      acc[0] = r < D && c0 < D ? gilu_ld(T + r * D + c0) : 0;
+      acc[1] = r < D && c0 + 1 < D ? gilu_ld(T + r * D + c0 + 1) : 0;
       for (int kc = 0; kc < 2; kc++) {
         const int kx = 4 * kc + kq;
         double    a = 0, b = 0;
 
         if (r < D && kx < D) {
-          a = -Lps[r * D + kx];
+          a = -gilu_ld(Lps + r * D + kx);
           b = gilu_ld_cg(U + kx * D + r);
         }
         gilu_mma_m8n8k4_f64(acc, a, b, acc);
       }
-      if (r < D && c0 < D) T[r * D + c0] = acc[0];
-      if (r < D && c0 + 1 < D) T[r * D + c0 + 1] = acc[1];
+      if (r < D && c0 < D) gilu_st(T + r * D + c0, acc[0]);
+      if (r < D && c0 + 1 < D) gilu_st(T + r * D + c0 + 1, acc[1]);
     }
     gilu_syncwarp(); /* every lane's updates T are made: other lanes read them as a later A_ps or zero them below */
   }
   if (k->missptr)
-    for (m = k->missptr[p]; m < mend; m++) {
-      double *Z = k->val + ((size_t)k->missoff[m] * N + (size_t)pos) * DD;
+    for (m = gilu_ld(k->missptr + p); m < mend; m++) {
+      double *Z = k->val + ((size_t)gilu_ld(k->missoff + m) * N + (size_t)pos) * DD;
 
-      for (int e = lane; e < DD; e += 32) Z[e] = 0;
+      for (int e = lane; e < DD; e += 32) gilu_st(Z + e, 0.0);
     }
 }
 
@@ -350,8 +354,8 @@ template <int D>
 __global__ static void __launch_bounds__(GILU_WARP_MAX_THREADS) StructILUFactorMMAKernel(FactorArgs k, int sweep)
 {
   const int tile = BlockUnit(k.ticket, k.ticketbase), lp = gilu_warp_id();
-  const int pos = k.tileptr[tile] + lp, valid = pos < k.tileptr[tile + 1];
-  const int p = valid ? k.perm[pos] : 0;
+  const int pos = gilu_ld(k.tileptr + tile) + lp, valid = pos < gilu_ld(k.tileptr + tile + 1);
+  const int p = valid ? gilu_ld(k.perm + pos) : 0;
 
   /* a warp inverts the diagonal block its own lanes updated (ordered by FactorRowMMA's __syncwarp): no barrier */
   if (valid) FactorRowMMA<D>(&k, pos, p, sweep, !k.nowait);
@@ -367,13 +371,14 @@ static __device__ void LinesFactor(const FactorArgs &k)
 {
   const LinesMap *m  = &k.lines;
   const int       ln = MMA ? gilu_warp_id() : (int)threadIdx.x / D, a = MMA ? gilu_lane_id() : (int)threadIdx.x % D;
-  const int       b = m->order[BlockUnit(k.ticket, k.ticketbase)], xy = m->bxy[b];
+  const int       b = gilu_ld(m->order + BlockUnit(k.ticket, k.ticketbase)), xy = gilu_ld(m->bxy + b);
   const int       xh = m->x0 + (xy % m->nbx) * m->bx + ln % m->bx, yh = m->y0 + (xy / m->nbx) * m->by + ln / m->bx;
+  const int       lmin = gilu_ld(m->lmin + b), lmax = gilu_ld(m->lmax + b);
 
-  if (!k.nowait) LinesWait(m, 0, b, m->lmin[b]);
+  if (!k.nowait) LinesWait(m, 0, b, lmin);
   gilu_syncthreads();
-  for (int L = m->lmin[b]; L <= m->lmax[b]; L++) {
-    const int p = LinesPoint(m, k.n, xh, yh, L), pos = p >= 0 ? k.pos[p] : 0;
+  for (int L = lmin; L <= lmax; L++) {
+    const int p = LinesPoint(m, k.n, xh, yh, L), pos = p >= 0 ? gilu_ld(k.pos + p) : 0;
 
     if (p >= 0) {
       if (MMA) FactorRowMMA<D>(&k, pos, p, 0, 0);
@@ -384,7 +389,7 @@ static __device__ void LinesFactor(const FactorArgs &k)
       if (MMA) GILUDeviceBlockInvertWarp<D>(&k, pos, p);
       else if (a == 0) GILUDeviceBlockInvert<D>(&k, pos, p);
     }
-    LinesLevelDone(m, 0, b, L, 1, L < m->lmax[b], k.nowait);
+    LinesLevelDone(m, 0, b, L, 1, L < lmax, k.nowait);
   }
 }
 
@@ -422,7 +427,7 @@ static __device__ void FactorSubstage(const FactorArgs *k, int pos, int p, int a
 
   (void)FactorPoint(k, pos, &i, &j, &l, &m, &mend);
   for (int s = 0; s < k->nl; s++) {
-    const int mine = k->early[s] ? !second : second; /* this substage finalizes L_ps */
+    const int mine = gilu_ld(k->early + s) ? !second : second; /* this substage finalizes L_ps */
     double   *Lps, lrow[D];
     int       q = 0, qpos, in = FactorNeighbour(k, i, j, l, s, &m, mend, &q);
 
@@ -430,33 +435,37 @@ static __device__ void FactorSubstage(const FactorArgs *k, int pos, int p, int a
     Lps = k->val + ((size_t)s * N + (size_t)pos) * DD;
     if (in < 0) {
       if (mine)
-        for (int c = 0; c < D; c++) Lps[a * D + c] = 0;
+        for (int c = 0; c < D; c++) gilu_st(Lps + a * D + c, 0.0);
       continue;
     }
     if (!mine && !second) continue; /* a late L block: all its updates are in substage 2 */
-    qpos = k->pos[q];
+    qpos = gilu_ld(k->pos + q);
     if (mine) {
       MultiplierRow<D>(k, s, pos, qpos, a, lrow);
-      for (int c = 0; c < D; c++) Lps[a * D + c] = lrow[c];
+      for (int c = 0; c < D; c++) gilu_st(Lps + a * D + c, lrow[c]);
     } else
-      for (int c = 0; c < D; c++) lrow[c] = Lps[a * D + c]; /* finalized in substage 1 */
-    for (int e = k->elimptr[s]; e < k->elimptr[s + 1]; e++) {
-      const double *U = k->val + ((size_t)k->elimu[e] * N + (size_t)qpos) * DD;
-      double       *T = k->val + ((size_t)k->elimt[e] * N + (size_t)pos) * DD;
+      for (int c = 0; c < D; c++) lrow[c] = gilu_ld(Lps + a * D + c); /* finalized in substage 1 */
+    for (int e = gilu_ld(k->elimptr + s), eend = gilu_ld(k->elimptr + s + 1); e < eend; e++) {
+      const double *U = k->val + ((size_t)gilu_ld(k->elimu + e) * N + (size_t)qpos) * DD;
+      double       *T = k->val + ((size_t)gilu_ld(k->elimt + e) * N + (size_t)pos) * DD;
 
-      if (k->pairs1[e] == second) continue; /* the other substage's update */
+      if (gilu_ld(k->pairs1 + e) == second) continue; /* the other substage's update */
       for (int c = 0; c < D; c++) {
         const double la = lrow[c];
 
-        for (int b = 0; b < D; b++) T[a * D + b] -= la * gilu_ld_cg(U + c * D + b);
+        for (int b = 0; b < D; b++) {
+          const double u = gilu_ld_cg(U + c * D + b);
+
+          gilu_st(T + a * D + b, gilu_ld(T + a * D + b) - la * u);
+        }
       }
     }
   }
   if (second && k->missptr)
-    for (m = k->missptr[p]; m < mend; m++) {
-      double *Z = k->val + ((size_t)k->missoff[m] * N + (size_t)pos) * DD;
+    for (m = gilu_ld(k->missptr + p); m < mend; m++) {
+      double *Z = k->val + ((size_t)gilu_ld(k->missoff + m) * N + (size_t)pos) * DD;
 
-      for (int c = 0; c < D; c++) Z[a * D + c] = 0;
+      for (int c = 0; c < D; c++) gilu_st(Z + a * D + c, 0.0);
     }
 }
 
@@ -466,14 +475,14 @@ __global__ static void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILULine
 {
   const LinesMap *m  = &k.lines;
   const int       nt = (int)blockDim.x / 2, g = (int)threadIdx.x / nt, t = (int)threadIdx.x % nt, ln = t / D, a = t % D;
-  const int       b = m->order[BlockUnit(k.ticket, k.ticketbase)], xy = m->bxy[b];
+  const int       b = gilu_ld(m->order + BlockUnit(k.ticket, k.ticketbase)), xy = gilu_ld(m->bxy + b);
   const int       xh = m->x0 + (xy % m->nbx) * m->bx + ln % m->bx, yh = m->y0 + (xy / m->nbx) * m->by + ln / m->bx;
-  const int       lo = m->lmin[b], hi = m->lmax[b];
+  const int       lo = gilu_ld(m->lmin + b), hi = gilu_ld(m->lmax + b);
 
   if (!k.nowait) LinesWait(m, 0, b, lo - 1);
   gilu_syncthreads();
   for (int L = lo - 1;; L++) {
-    const int p = LinesPoint(m, k.n, xh, yh, g ? L : L + 1), pos = p >= 0 ? k.pos[p] : 0;
+    const int p = LinesPoint(m, k.n, xh, yh, g ? L : L + 1), pos = p >= 0 ? gilu_ld(k.pos + p) : 0;
 
     if (p >= 0) FactorSubstage<D>(&k, pos, p, a, g);
     gilu_syncthreads();

@@ -65,18 +65,18 @@ static __device__ __forceinline__ int LinesPoint(const LinesMap *m, const int n[
    every level before L in the sweep's order; the caller's barrier then releases the block */
 static __device__ void LinesWait(const LinesMap *m, int dir, int b, int L)
 {
-  const int  xy = m->bxy[b], bxb = xy % m->nbx, byb = xy / m->nbx, o = LinesOrd(m, dir, L);
+  const int  xy = gilu_ld(m->bxy + b), bxb = xy % m->nbx, byb = xy / m->nbx, o = LinesOrd(m, dir, L);
   const int *pr = m->pred + (dir ? 2 * m->npred[0] : 0);
 
   for (int e = (int)threadIdx.x; e < m->npred[dir]; e += (int)blockDim.x) {
-    const int qx = bxb + pr[2 * e], qy = byb + pr[2 * e + 1];
+    const int qx = bxb + gilu_ld(pr + 2 * e), qy = byb + gilu_ld(pr + 2 * e + 1);
     int       q, olo, ohi;
 
     if (qx < 0 || qx >= m->nbx || qy < 0 || qy >= m->nby) continue;
-    q = m->blockid[qx + m->nbx * qy];
+    q = gilu_ld(m->blockid + qx + m->nbx * qy);
     if (q < 0) continue;
-    olo = LinesOrd(m, dir, dir ? m->lmax[q] : m->lmin[q]);
-    ohi = LinesOrd(m, dir, dir ? m->lmin[q] : m->lmax[q]);
+    olo = LinesOrd(m, dir, dir ? gilu_ld(m->lmax + q) : gilu_ld(m->lmin + q));
+    ohi = LinesOrd(m, dir, dir ? gilu_ld(m->lmin + q) : gilu_ld(m->lmax + q));
     if (olo > o - 1) continue; /* nothing of it comes before L */
     gilu_wait_until_ge(&m->flags[q], (o - 1 < ohi ? o - 1 : ohi) + 1);
   }
@@ -123,7 +123,7 @@ static __device__ __forceinline__ int BlockUnit(int *ticket, unsigned int base)
 /* the grid point of p + off[s], or -1 outside the grid */
 static __device__ __forceinline__ int Neighbour(const SolveArgs *k, int i, int j, int l, int s)
 {
-  const int qi = i + k->off[3 * s], qj = j + k->off[3 * s + 1], ql = l + k->off[3 * s + 2];
+  const int qi = i + gilu_ld(k->off + 3 * s), qj = j + gilu_ld(k->off + 3 * s + 1), ql = l + gilu_ld(k->off + 3 * s + 2);
 
   if (qi < 0 || qi >= k->n[0] || qj < 0 || qj >= k->n[1] || ql < 0 || ql >= k->n[2]) return -1;
   return (ql * k->n[1] + qj) * k->n[0] + qi;
@@ -146,7 +146,7 @@ __global__ static void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILUForw
   GILU_DYNAMIC_SHARED(double, ysh); /* nt values of y, then the partial sums of stages 1 .. nstage - 1 */
   const int    nt = (int)blockDim.x / k.nstage, g = (int)threadIdx.x / nt;
   const int    tile = BlockUnit(k.ticket, k.ticketbase), t = (int)threadIdx.x % nt, lp = t / D, a = t % D;
-  const int    pos = k.tileptr[tile] + lp, valid = pos < k.tileptr[tile + 1];
+  const int    pos = gilu_ld(k.tileptr + tile) + lp, valid = pos < gilu_ld(k.tileptr + tile + 1);
   const size_t N   = (size_t)k.npoints;
   double       sum = 0;
   int          p   = 0;
@@ -154,26 +154,26 @@ __global__ static void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILUForw
   if (valid) {
     int i, j, l;
 
-    p   = k.perm[pos];
+    p   = gilu_ld(k.perm + pos);
     i   = p % k.n[0];
     j   = (p / k.n[0]) % k.n[1];
     l   = p / (k.n[0] * k.n[1]);
-    sum = g == 0 ? k.b[p * D + a] : 0.0;
+    sum = g == 0 ? gilu_ld(k.b + p * D + a) : 0.0;
     for (int s = 0; s < k.nl; s++) {
-      const int q = k.stage[s] == g ? Neighbour(&k, i, j, l, s) : -1; /* this group's stage only */
+      const int q = gilu_ld(k.stage + s) == g ? Neighbour(&k, i, j, l, s) : -1; /* this group's stage only */
 
       if (q < 0) continue;
-      if (!k.nowait) gilu_wait_until_ge(&k.flags[k.tileof[q]], sweep);
+      if (!k.nowait) gilu_wait_until_ge(&k.flags[gilu_ld(k.tileof + q)], sweep);
       if (k.ic) {
-        const FT     *A  = (const FT *)k.uval + ((size_t)(k.mirror[s] - k.nl - 1) * N + (size_t)k.pos[q]) * DD;
+        const FT     *A  = (const FT *)k.uval + ((size_t)(gilu_ld(k.mirror + s) - k.nl - 1) * N + (size_t)gilu_ld(k.pos + q)) * DD;
         const double *zq = k.z + (size_t)q * D;
 
-        for (int e = 0; e < D; e++) sum -= (double)A[e * D + a] * gilu_ld_cg(zq + e);
+        for (int e = 0; e < D; e++) sum -= (double)gilu_ld(A + e * D + a) * gilu_ld_cg(zq + e);
       } else {
         const FT     *A  = (const FT *)k.lval + ((size_t)s * N + (size_t)pos) * DD;
         const double *xq = k.x + (size_t)q * D;
 
-        for (int e = 0; e < D; e++) sum -= (double)A[a * D + e] * gilu_ld_cg(xq + e);
+        for (int e = 0; e < D; e++) sum -= (double)gilu_ld(A + a * D + e) * gilu_ld_cg(xq + e);
       }
     }
     if (g > 0) ysh[g * nt + t] = sum;
@@ -185,13 +185,13 @@ __global__ static void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILUForw
   }
   gilu_syncthreads();
   if (valid && g == 0) {
-    k.x[p * D + a] = sum;
+    gilu_st(k.x + p * D + a, sum);
     if (k.ic) {
       const FT *Di = (const FT *)k.dinv + (size_t)pos * DD;
       double    zz = 0;
 
-      for (int e = 0; e < D; e++) zz += (double)Di[a * D + e] * ysh[lp * D + e];
-      k.z[p * D + a] = zz;
+      for (int e = 0; e < D; e++) zz += (double)gilu_ld(Di + a * D + e) * ysh[lp * D + e];
+      gilu_st(k.z + p * D + a, zz);
     }
   }
   TileDone(k.flags, tile, sweep);
@@ -206,7 +206,7 @@ __global__ static void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILUBack
   GILU_DYNAMIC_SHARED(double, ysh); /* as in the forward sweep */
   const int    nt = (int)blockDim.x / k.nstage, g = (int)threadIdx.x / nt;
   const int    tile = k.ntiles - 1 - BlockUnit(k.ticket, k.ticketbase), t = (int)threadIdx.x % nt, lp = t / D, a = t % D;
-  const int    pos = k.tileptr[tile] + lp, valid = pos < k.tileptr[tile + 1];
+  const int    pos = gilu_ld(k.tileptr + tile) + lp, valid = pos < gilu_ld(k.tileptr + tile + 1);
   const size_t N   = (size_t)k.npoints;
   double       sum = 0;
   int          p   = 0;
@@ -214,21 +214,21 @@ __global__ static void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILUBack
   if (valid) {
     int i, j, l;
 
-    p   = k.perm[pos];
+    p   = gilu_ld(k.perm + pos);
     i   = p % k.n[0];
     j   = (p / k.n[0]) % k.n[1];
     l   = p / (k.n[0] * k.n[1]);
-    sum = g == 0 ? k.x[p * D + a] : 0.0;
+    sum = g == 0 ? gilu_ld(k.x + p * D + a) : 0.0;
     for (int s = k.nl + 1; s < k.ns; s++) {
-      const int q = k.stage[s] == g ? Neighbour(&k, i, j, l, s) : -1;
+      const int q = gilu_ld(k.stage + s) == g ? Neighbour(&k, i, j, l, s) : -1;
 
       if (q < 0) continue;
-      if (!k.nowait) gilu_wait_until_ge(&k.flags[k.tileof[q]], sweep);
+      if (!k.nowait) gilu_wait_until_ge(&k.flags[gilu_ld(k.tileof + q)], sweep);
       {
         const FT     *U  = (const FT *)k.uval + ((size_t)(s - k.nl - 1) * N + (size_t)pos) * DD;
         const double *xq = k.x + (size_t)q * D;
 
-        for (int e = 0; e < D; e++) sum -= (double)U[a * D + e] * gilu_ld_cg(xq + e);
+        for (int e = 0; e < D; e++) sum -= (double)gilu_ld(U + a * D + e) * gilu_ld_cg(xq + e);
       }
     }
     if (g > 0) ysh[g * nt + t] = sum;
@@ -243,8 +243,8 @@ __global__ static void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILUBack
     const FT *Di = (const FT *)k.dinv + (size_t)pos * DD;
     double    xx = 0;
 
-    for (int e = 0; e < D; e++) xx += (double)Di[a * D + e] * ysh[lp * D + e];
-    k.x[p * D + a] = xx;
+    for (int e = 0; e < D; e++) xx += (double)gilu_ld(Di + a * D + e) * ysh[lp * D + e];
+    gilu_st(k.x + p * D + a, xx);
   }
   TileDone(k.flags, tile, sweep);
 }
@@ -267,9 +267,9 @@ __global__ static void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILULine
   const LinesMap *m = &k.lines;
   const int       P = k.nstage, nt = (int)blockDim.x / P, g = (int)threadIdx.x / nt, t = (int)threadIdx.x % nt;
   const int       ln = t / D, a = t % D, ahead = P - 1 - g, step = dir ? -1 : 1;
-  const int       b = m->order[dir * m->nblocks + BlockUnit(k.ticket, k.ticketbase)], xy = m->bxy[b];
+  const int       b = gilu_ld(m->order + dir * m->nblocks + BlockUnit(k.ticket, k.ticketbase)), xy = gilu_ld(m->bxy + b);
   const int       xh = m->x0 + (xy % m->nbx) * m->bx + ln % m->bx, yh = m->y0 + (xy / m->nbx) * m->by + ln / m->bx;
-  const int       lo = dir ? m->lmax[b] : m->lmin[b], hi = dir ? m->lmin[b] : m->lmax[b];
+  const int       lo = dir ? gilu_ld(m->lmax + b) : gilu_ld(m->lmin + b), hi = dir ? gilu_ld(m->lmin + b) : gilu_ld(m->lmax + b);
   const int       sfirst = dir ? k.nl + 1 : 0, send = dir ? k.ns : k.nl;
   const size_t    N    = (size_t)k.npoints;
   double         *ring = sh, *rowsum = sh + (size_t)P * P * nt;
@@ -283,23 +283,23 @@ __global__ static void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILULine
     double    sum = 0;
 
     if (p >= 0) { /* this group's stage of its point, ahead levels ahead */
-      const int pos = k.pos[p], i = p % k.n[0], j = (p / k.n[0]) % k.n[1], l = p / (k.n[0] * k.n[1]);
+      const int pos = gilu_ld(k.pos + p), i = p % k.n[0], j = (p / k.n[0]) % k.n[1], l = p / (k.n[0] * k.n[1]);
 
-      sum = g == 0 ? (dir ? k.x[p * D + a] : k.b[p * D + a]) : 0.0;
+      sum = g == 0 ? (dir ? gilu_ld(k.x + p * D + a) : gilu_ld(k.b + p * D + a)) : 0.0;
       for (int s = sfirst; s < send; s++) {
-        const int q = k.stage[s] == g ? Neighbour(&k, i, j, l, s) : -1;
+        const int q = gilu_ld(k.stage + s) == g ? Neighbour(&k, i, j, l, s) : -1;
 
         if (q < 0) continue;
         if (!dir && k.ic) {
-          const FT     *A  = (const FT *)k.uval + ((size_t)(k.mirror[s] - k.nl - 1) * N + (size_t)k.pos[q]) * DD;
+          const FT     *A  = (const FT *)k.uval + ((size_t)(gilu_ld(k.mirror + s) - k.nl - 1) * N + (size_t)gilu_ld(k.pos + q)) * DD;
           const double *zq = k.z + (size_t)q * D;
 
-          for (int e = 0; e < D; e++) sum -= (double)A[e * D + a] * gilu_ld_cg(zq + e);
+          for (int e = 0; e < D; e++) sum -= (double)gilu_ld(A + e * D + a) * gilu_ld_cg(zq + e);
         } else {
           const FT     *A  = dir ? (const FT *)k.uval + ((size_t)(s - k.nl - 1) * N + (size_t)pos) * DD : (const FT *)k.lval + ((size_t)s * N + (size_t)pos) * DD;
           const double *xq = k.x + (size_t)q * D;
 
-          for (int e = 0; e < D; e++) sum -= (double)A[a * D + e] * gilu_ld_cg(xq + e);
+          for (int e = 0; e < D; e++) sum -= (double)gilu_ld(A + a * D + e) * gilu_ld_cg(xq + e);
         }
       }
       ring[((size_t)g * P + (size_t)(LinesOrd(m, dir, Lg) % P)) * nt + t] = sum;
@@ -312,18 +312,18 @@ __global__ static void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILULine
       sum = ring[(size_t)slot * nt + t];
       for (int h = 1; h < P; h++) sum += ring[((size_t)h * P + slot) * nt + t];
       rowsum[t] = sum;
-      pos0      = k.pos[p0];
+      pos0      = gilu_ld(k.pos + p0);
     }
     gilu_syncthreads();
     if (p0 >= 0 && g == 0) {
-      if (!dir) k.x[p0 * D + a] = sum;
+      if (!dir) gilu_st(k.x + p0 * D + a, sum);
       if (dir || k.ic) { /* x = D^{-1} sum (backward), z = D^{-1} y (IC's forward) */
         const FT *Di = (const FT *)k.dinv + (size_t)pos0 * DD;
         double    r  = 0;
 
-        for (int e = 0; e < D; e++) r += (double)Di[a * D + e] * rowsum[ln * D + e];
-        if (dir) k.x[p0 * D + a] = r;
-        else k.z[p0 * D + a] = r;
+        for (int e = 0; e < D; e++) r += (double)gilu_ld(Di + a * D + e) * rowsum[ln * D + e];
+        if (dir) gilu_st(k.x + p0 * D + a, r);
+        else gilu_st(k.z + p0 * D + a, r);
       }
     }
     LinesLevelDone(m, dir, b, L, counts, !last, k.nowait);
@@ -338,9 +338,9 @@ __global__ static void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILULine
 __global__ static void StructILUToSingle(const double *from, float *to, size_t n, int bs2, int d, int np, int *big)
 {
   for (size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x; t < n; t += (size_t)gridDim.x * blockDim.x) {
-    const double a = fabs(from[t]);
+    const double v = gilu_ld(from + t), a = fabs(v);
 
-    to[t] = (float)from[t];
+    gilu_st(to + t, (float)v);
     if (a > (double)FLT_MAX && a <= DBL_MAX) atomicMin(big, (int)((t / bs2) % np) * d + (int)(t % bs2) / d);
   }
 }

@@ -72,6 +72,7 @@ struct _n_StructILUDevice {
   double   *b, *x, *z; /* device vectors */
   PetscInt *hperm;     /* host copy of perm, for the level-ordered layout of the factors */
   PetscInt  ntiles, tilepoints, nthreads, dof, npoints, nl, nu;
+  PetscInt  nlevels; /* hyperplane levels: the dependent steps of a sweep (the emulation's round trips per level) */
   int       sweep; /* sweeps run (forward and backward each count) */
   PetscBool single, ic, hasfactors;
   size_t    blocks; /* npoints * dof * dof */
@@ -115,6 +116,7 @@ static PetscErrorCode CopyIntArray(const PetscInt *from, PetscInt n, int **dev)
   PetscCall(PetscMalloc1(n, &h));
   for (PetscInt t = 0; t < n; t++) h[t] = (int)from[t];
   PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(sizeof(int) * (size_t)n, (void **)dev));
+  gilu_mem_class(*dev, sizeof(int) * (size_t)n, INDEX);
   PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToDevice)(*dev, h, sizeof(int) * (size_t)n));
   PetscCall(PetscFree(h));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -178,6 +180,7 @@ static PetscErrorCode Create(const GILUStencilMat *sm, StructILUCUDAMapping mapp
   dev->mapping    = mapping;
   dev->ownfactors = PETSC_TRUE;
   dev->ntiles     = ntiles;
+  dev->nlevels    = plan.nlevels;
   dev->tilepoints = plan.tilepoints;
   dev->nthreads   = plan.tilepoints * d;
   dev->dof        = d;
@@ -200,6 +203,8 @@ static PetscErrorCode Create(const GILUStencilMat *sm, StructILUCUDAMapping mapp
   PetscCall(GILU_CUDA_NAME(GILUDeviceMemset)(dev->flags, 0, sizeof(int) * (size_t)ntiles));
   PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(sizeof(double) * (size_t)N * d, (void **)&dev->b));
   PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(sizeof(double) * (size_t)N * d, (void **)&dev->x));
+  gilu_mem_class(dev->b, sizeof(double) * (size_t)N * d, VECTOR);
+  gilu_mem_class(dev->x, sizeof(double) * (size_t)N * d, VECTOR);
   PetscCall(PetscMalloc1(N, &dev->hperm));
   PetscCall(PetscArraycpy(dev->hperm, plan.perm, N));
   for (PetscInt c = 0; c < 3; c++) dev->w[c] = plan.w[c];
@@ -250,6 +255,7 @@ static PetscErrorCode UploadLevelOrdered(StructILUDevice dev, const void *host, 
     for (PetscInt q = 0; q < dev->npoints; q++) PetscCall(PetscMemcpy(to + (size_t)q * bb, from + (size_t)dev->hperm[q] * bb, bb));
   }
   PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(bytes, devp));
+  gilu_mem_class(*devp, bytes, FACTOR);
   PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToDevice)(*devp, h, bytes));
   PetscCall(PetscFree(h));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -282,6 +288,7 @@ static PetscErrorCode SetFactors(StructILUDevice dev, const StructILUFactors *F)
   if (F->ic) {
     PetscCall(CopyIntArray(F->mirror, dev->args.ns, &dev->mirror));
     PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(sizeof(double) * (size_t)dev->npoints * dev->dof, (void **)&dev->z));
+    gilu_mem_class(dev->z, sizeof(double) * (size_t)dev->npoints * dev->dof, VECTOR);
   }
   dev->args.ic     = F->ic ? 1 : 0;
   dev->args.lval   = dev->lval;
@@ -311,6 +318,7 @@ static PetscErrorCode Sweep(StructILUDevice dev, PetscBool forward)
   PetscCheck(nt * P <= GILU_TILE_MAX_THREADS, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%" PetscInt_FMT " threads per block exceed the solve kernels' bound", nt * P);
   if (lines) PetscCall(GILU_CUDA_NAME(GILUDeviceMemset)(dev->lflags, 0, sizeof(int) * (size_t)dev->args.lines.nblocks));
   PetscCall(TicketsBegin(dev, grid.x, &dev->args.ticketbase));
+  gilu_launch_levels(dev->nlevels);
   switch (cfg) {
     LAUNCH_CASE(1)
     LAUNCH_CASE(2)
@@ -424,6 +432,7 @@ static PetscErrorCode Factor(StructILUDevice dev, const GILUStencilMat *sm, cons
     if (mirror && !dev->mirror) PetscCall(CopyIntArray(mirror, ns, &dev->mirror));
     PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(sizeof(int), (void **)&dev->zerorow));
     PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(sizeof(double) * blocks, (void **)&dev->dinvd));
+    gilu_mem_class(dev->dinvd, sizeof(double) * blocks, FACTOR);
   }
   PetscCall(UploadLevelOrdered(dev, sm->val, ns, (void **)&dev->val));
   PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToDevice)(dev->zerorow, &zr, sizeof(int)));
@@ -468,6 +477,7 @@ static PetscErrorCode Factor(StructILUDevice dev, const GILUStencilMat *sm, cons
     PetscCheck(threads <= (dev->usedmma ? GILU_WARP_MAX_THREADS : GILU_TILE_MAX_THREADS), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%" PetscInt_FMT " threads per block exceed the factorization kernel's bound", threads);
   }
   PetscCall(TicketsBegin(dev, (unsigned int)(dev->mapping == STRUCTILU_CUDA_MAPPING_LINES ? dev->args.lines.nblocks : dev->ntiles), &k.ticketbase));
+  gilu_launch_levels(dev->nlevels);
   if (pipelined) {
     const dim3 lgrid((unsigned int)dev->args.lines.nblocks), lblock((unsigned int)(2 * dev->nlinethreads));
 
@@ -567,11 +577,14 @@ static PetscErrorCode Factor(StructILUDevice dev, const GILUStencilMat *sm, cons
     PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToDevice)(dev->zerorow, &zr, sizeof(int)));
     if (nlo) {
       PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(sizeof(float) * nlo, &dev->lval));
+      gilu_mem_class(dev->lval, sizeof(float) * nlo, FACTOR);
       PetscCall(GILU_LAUNCH(StructILUToSingle, cgrid, cblock, 0, 0, dev->val, (float *)dev->lval, nlo, bs2, (int)d, np, dev->zerorow));
     }
     PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(sizeof(float) * nup, &dev->uval));
+    gilu_mem_class(dev->uval, sizeof(float) * nup, FACTOR);
     PetscCall(GILU_LAUNCH(StructILUToSingle, cgrid, cblock, 0, 0, dev->val + (size_t)(nl + 1) * blocks, (float *)dev->uval, nup, bs2, (int)d, np, dev->zerorow));
     PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(sizeof(float) * blocks, &dev->dinv));
+    gilu_mem_class(dev->dinv, sizeof(float) * blocks, FACTOR);
     PetscCall(GILU_LAUNCH(StructILUToSingle, cgrid, cblock, 0, 0, (const double *)dev->dinvd, (float *)dev->dinv, blocks, bs2, (int)d, np, dev->zerorow));
     GILU_CUDA_CHECK(cudaDeviceSynchronize());
     PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToHost)(&zr, dev->zerorow, sizeof(int)));
@@ -580,7 +593,10 @@ static PetscErrorCode Factor(StructILUDevice dev, const GILUStencilMat *sm, cons
     dev->single     = PETSC_TRUE;
   }
   PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dev->z));
-  if (mirror) PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(sizeof(double) * (size_t)dev->npoints * dev->dof, (void **)&dev->z));
+  if (mirror) {
+    PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(sizeof(double) * (size_t)dev->npoints * dev->dof, (void **)&dev->z));
+    gilu_mem_class(dev->z, sizeof(double) * (size_t)dev->npoints * dev->dof, VECTOR);
+  }
   dev->args.ic     = mirror ? 1 : 0;
   dev->args.lval   = dev->lval;
   dev->args.uval   = dev->uval;
