@@ -119,9 +119,9 @@ static PetscErrorCode UseSetters(PC pc)
 
 /* what the emulation counts of one configuration: the factorization (the device PC's setup) and one apply */
 typedef struct {
-  double     factor_ratio, factor_trips;   /* factorization: sectors / minimum of its factor loads and stores; round trips per level */
-  double     solve_factor, solve_vector;   /* apply: sectors / minimum of the factor loads, of the vector loads and stores */
-  double     solve_trips;                  /* apply: round trips per level (both sweeps) */
+  double     factor_ratio, factor_trips;      /* factorization: sectors / minimum of its factor loads and stores; round trips per level */
+  double     solve_factor, solve_vector;      /* apply: sectors / minimum of the factor loads, of the vector loads and stores */
+  double     solve_trips;                     /* apply: round trips per level (both sweeps) */
   PetscInt64 launches, copies, syncs, allocs; /* apply */
 } Cost;
 
@@ -227,7 +227,7 @@ int main(int argc, char **argv)
   PetscLogDouble       t0, tsetup = 0, tapply = 0, tcsfactor = 0, tcsapply = 0;
   PetscBool            matmult = PETSC_FALSE, cusparse = PETSC_FALSE, symmetric = PETSC_FALSE, expect_differ = PETSC_FALSE, single = PETSC_FALSE, differ = PETSC_FALSE;
   PetscBool            report = PETSC_FALSE, header = PETSC_FALSE, budget = PETSC_FALSE;
-  Cost                 cost = {0};
+  Cost                 cost    = {0};
   PetscGILUBackendType backend = PETSCGILU_BACKEND_CUDAEMU, ran;
   PCStructILUPrecision prec;
   DM                   da;

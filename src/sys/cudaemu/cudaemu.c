@@ -773,13 +773,28 @@ static const char *SiteName(const char site[])
   return best;
 }
 
+/* call sites by file, then line */
+static int CmpSite(const void *a, const void *b)
+{
+  const char *x = ((const SiteStats *)a)->site, *y = ((const SiteStats *)b)->site, *cx = strrchr(x, ':'), *cy = strrchr(y, ':');
+  size_t      lx = cx ? (size_t)(cx - x) : strlen(x), ly = cy ? (size_t)(cy - y) : strlen(y);
+  int         c  = strncmp(x, y, lx < ly ? lx : ly);
+
+  if (c) return c;
+  if (lx != ly) return lx < ly ? -1 : 1;
+  return (cx ? atoi(cx + 1) : 0) - (cy ? atoi(cy + 1) : 0);
+}
+
 static PetscErrorCode CountersPrint(FILE *fp)
 {
   int i, s, c, st;
 
   PetscFunctionBegin;
   for (i = 0; i < emu_nkernels; i++) {
-    const KernelStats *k = &emu_kernels[i];
+    KernelStats *k = &emu_kernels[i];
+
+    if (k->nsites) qsort(k->sites, (size_t)k->nsites, sizeof(SiteStats), CmpSite);
+    k->last = -1;
 
     PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "kernel %s: %" PetscInt64_FMT " launch(es)", k->name, k->launches));
     if (!k->counted) {

@@ -664,7 +664,8 @@ static PetscErrorCode TestClock(PetscBool *ok)
   GILU_CUDA_CHECK(cudaFree(flag));
   GILU_CUDA_CHECK(cudaFree(data));
   PetscCall(GILUEmuCountersGet(NULL, &c));
-  if (c.runtime[GILU_EMU_RT_LAUNCH] != 2 || c.runtime[GILU_EMU_RT_ALLOC] != 2 || c.runtime[GILU_EMU_RT_FREE] != 2 || c.runtime[GILU_EMU_RT_MEMSET] != 2 || c.runtime[GILU_EMU_RT_SYNC] != 1 || c.runtime[GILU_EMU_RT_COPY_TO_HOST] != 0) *ok = PETSC_FALSE;
+  if (c.runtime[GILU_EMU_RT_LAUNCH] != 2 || c.runtime[GILU_EMU_RT_ALLOC] != 2 || c.runtime[GILU_EMU_RT_FREE] != 2 || c.runtime[GILU_EMU_RT_MEMSET] != 2 || c.runtime[GILU_EMU_RT_SYNC] != 1 || c.runtime[GILU_EMU_RT_COPY_TO_HOST] != 0)
+    *ok = PETSC_FALSE;
   PetscCall(GILUEmuCountersSetActive(was));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
