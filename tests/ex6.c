@@ -190,6 +190,9 @@ static PetscErrorCode ReportCost(const char stencil[], PetscInt dof, PetscInt n,
       if (match && dof == budgets[i].dof && n == budgets[i].n) m = &budgets[i].max;
     }
     PetscCheck(m, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-counters_budget: no budget for %s DoF %" PetscInt_FMT " -n %" PetscInt_FMT " in ex6.c's table", stencil, dof, n);
+    /* a ratio of 0: nothing of that class was counted (memory not given its class by gilu_mem_class(), or accesses not
+       through gilu_ld/gilu_st): the budget would hold for nothing */
+    if (!(c->factor_ratio > 0 && c->solve_factor > 0 && c->solve_vector > 0)) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s dof %" PetscInt_FMT ": no factor or vector requests counted (gilu_mem_class(), gilu_ld/gilu_st)\n", stencil, dof));
 #define CHECK_BUDGET(field, fmt, what) \
   if (c->field > m->field) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s dof %" PetscInt_FMT ": %s " fmt " exceeds its budget " fmt "\n", stencil, dof, what, c->field, m->field))
     CHECK_BUDGET(factor_ratio, "%.3f", "factorization sectors / minimum");

@@ -688,6 +688,7 @@ PetscErrorCode GILUEmuCountersSetActive(PetscBool active)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* whether the sectors and round trips are being counted (GILUEmuCountersSetActive(), -gilu_cudaemu_counters) */
 PetscErrorCode GILUEmuCountersGetActive(PetscBool *active)
 {
   PetscFunctionBegin;
