@@ -351,6 +351,20 @@ bench bench-quick: all $(PG_STREAM)
 	@$(PYTHON3) $(PETSCGILU_DIR)/bench/run.py --size $(if $(filter bench-quick,$@),quick,full) \
 	  $(if $(and $(PUBLISH),$(filter bench,$@)),--publish) $(BENCH_ARGS)
 
+# ------------------------------------------------------------------------------------------------ gpu-model
+# what PCSTRUCTILU's kernels would cost on a GPU, counted by the emulation (doc/testing.md, "GPU cost model without a
+# GPU"): tests/ex6 -counters_report, one line per stencil and DoF of the StructILU paper (those ex6 assembles) at a small grid
+GPU_MODEL_STENCILS ?= star7 diamond13 box27
+GPU_MODEL_DOFS     ?= 1 2 4 5 8
+GPU_MODEL_N        ?= 8
+
+gpu-model: all
+	@$(if $(filter 1,$(PETSCGILU_HAVE_CUDAEMU)),:,echo "gpu-model: the build has no cudaemu (the emulation counts the kernels)"; exit 1)
+	+@$(PG_TEST_MAKE) $(PG_TESTDIR)/tests/ex6
+	@hdr=-counters_header; for s in $(GPU_MODEL_STENCILS); do for d in $(GPU_MODEL_DOFS); do \
+	  $(PG_TESTDIR)/tests/ex6 -stencil $$s -dof $$d -n $(GPU_MODEL_N) -napply 1 -counters_report $$hdr $(GPU_MODEL_ARGS) || exit 1; hdr=; \
+	done; done
+
 # on a machine with an NVIDIA GPU: the device tests, the cuSPARSE baselines and petsc-examples with -gilu_backend cuda
 check-gpu: all
 	@PETSCGILU_DIR=$(PETSCGILU_DIR) PETSC_DIR=$(PETSC_DIR) PETSC_ARCH=$(PETSC_ARCH) MPIEXEC='$(MPIEXEC)' $(PETSCGILU_DIR)/tests/gpu/run
@@ -482,6 +496,12 @@ help: FORCE
 	@echo "                 names its kernel), the cuda_device harness tests, bench-gpu and the performance model against"
 	@echo "                 the measured times; writes bench/results/gpu-validate-<date>-<host>.{md,log}; without a GPU it"
 	@echo "                 says so and exits 0 (GPU_VALIDATE_ARGS='--quick --timeout 120 --no-bench'; tests/gpu/validate --help)"
+	@echo "  gpu-model      what PCSTRUCTILU's kernels would cost on a GPU, counted by the emulation (tests/ex6"
+	@echo "                 -counters_report): per stencil and DoF the sectors moved over the fewest needed for factors and"
+	@echo "                 vectors, dependent round trips per level (factorization, apply), launches, copies, syncs and"
+	@echo "                 allocations per apply; one table (doc/testing.md)"
+	@echo "                   GPU_MODEL_STENCILS='star7 diamond13 box27' GPU_MODEL_DOFS='1 2 4 5 8' GPU_MODEL_N=8"
+	@echo "                   GPU_MODEL_ARGS='-pc_structilu_cuda_mapping lines'"
 	@echo "  bench-matrices write the test-matrix suite (PETSc binary) to build/bench/matrices [SIZES=small,medium,large]"
 	@echo "  bench-quick    the same at tiny sizes (build/bench/results/*-quick.*, never published)"
 	@echo "                   BENCH_ARGS='--resume --only poisson --configs structilu-t2,ilu --timeout 600'"
@@ -501,4 +521,4 @@ help: FORCE
 	@echo "one harness test:  make check s='tests-ex1_1'   or   make -f gmakefile.test test s='tests-ex1_1'"
 
 FORCE:
-.PHONY: all pg-build pg-lib objects check check-compile check-mutations check-petsc-cuda check-gpu gpu-validate gpu-perf run bench bench-quick bench-gpu bench-matrices install configure format clean distclean help print-test check-test-errors cleantest FORCE
+.PHONY: all pg-build pg-lib objects check check-compile check-mutations check-petsc-cuda check-gpu gpu-validate gpu-perf gpu-model run bench bench-quick bench-gpu bench-matrices install configure format clean distclean help print-test check-test-errors cleantest FORCE

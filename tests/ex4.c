@@ -8,8 +8,9 @@ static char help[] = "Self-tests of petscgilu's host emulation of the CUDA execu
   (a chain of blocks by ticket), the FP64 MMA m8n8k4 wrapper against a plain GEMM, static and dynamic shared
   memory (with the 48 KiB opt-in rule), atomics, and six broken kernels (two deadlocks, divergent warp
   operations, a chain by blockIdx under reverse dispatch, a signal without its fence, barriers at two call sites)
-  that the emulation must stop with an error naming the kernel and the block instead of hanging. Silent on
-  success. Run under the three schedules of make check.
+  that the emulation must stop with an error naming the kernel and the block instead of hanging; the counters
+  (-gilu_cudaemu_counters): the sectors of coalesced, strided and broadcast warp loads, and the round trips of a chain
+  of blocks waiting once and waiting per thread. Silent on success. Run under the three schedules of make check.
 */
 #include <petscsys.h>
 #include <petscgilu.h>
@@ -17,7 +18,7 @@ static char help[] = "Self-tests of petscgilu's host emulation of the CUDA execu
 
 int main(int argc, char **argv)
 {
-  const char *const tests[] = {"reduce_barrier", "reduce_nobarrier", "warp_shfl", "warp_vote", "spin_intrablock", "interblock_chain", "mma", "dynamic_shared", "static_shared", "shared_optin", "atomics", "deadlock_flag", "deadlock_barrier", "divergent_warp", "blockidx_order", "signal_nofence", "barrier_sites"};
+  const char *const tests[] = {"reduce_barrier", "reduce_nobarrier", "warp_shfl", "warp_vote", "spin_intrablock", "interblock_chain", "mma", "dynamic_shared", "static_shared", "shared_optin", "atomics", "deadlock_flag", "deadlock_barrier", "divergent_warp", "blockidx_order", "signal_nofence", "barrier_sites", "counters_sectors", "counters_clock"};
   char              only[64] = "";
   PetscBool         ok, match;
   size_t            i;

@@ -21,6 +21,9 @@
      deadlock (no thread can proceed) and the errors above stop the launch with a PETSc error naming the kernel,
      the block, the thread and what it waits for (no hang);
    - launches are synchronous: the stream argument is ignored and the kernel has finished on return.
+   - counters (below; the rules in cudaemu.c): runtime calls always; per kernel and call site the warp-level requests
+     and 32-byte sectors of gilu_ld/gilu_st, and the critical path in dependent round trips, with
+     -gilu_cudaemu_counters or GILUEmuCountersSetActive().
 
    This file is C-includable; the C++ part is only seen when compiling a .cu file with -DGILU_CUDAEMU. The
    runtime's entry points (GILUEmu*, gilu_emu_self) are exported from libpetscgilu (developer level, as PETSc's
@@ -80,6 +83,7 @@ PETSC_EXTERN const char    *GILUEmuLastError(void);
 PETSC_EXTERN void           GILUEmuSyncThreads(const char[]); /* the call site, "file:line" */
 PETSC_EXTERN void           GILUEmuFence(int);                 /* 1: __threadfence_block, 2: __threadfence */
 PETSC_EXTERN void           GILUEmuSignal(const void *, int);  /* a signal of that scope on that flag: checks the fence */
+PETSC_EXTERN void           GILUEmuRelease(void);              /* gilu_signal_release's own fence (counters: one round trip) */
 PETSC_EXTERN int            GILUEmuSharedOptinLimit(void);     /* bytes per block with opt-in (-gilu_cudaemu_arch) */
 PETSC_EXTERN int            GILUEmuMultiProcessorCount(void);  /* one per resident block (-gilu_cudaemu_resident) */
 PETSC_EXTERN int            GILUEmuDeviceCount(void);          /* -gilu_cudaemu_devices (default 1) */
@@ -95,5 +99,68 @@ PETSC_EXTERN int                    GILUEmuWarpSize(void); /* lanes in the calli
 PETSC_EXTERN void *GILUEmuStaticShared(const void *, size_t, size_t);
 /* stops the launch with this error message (does not return) */
 PETSC_EXTERN void GILUEmuFail(const char[]);
+
+/* ------------------------------------------------------------------------------------------ counters
+   What a kernel would cost on a GPU, counted by the emulation (cudaemu.c's head comment has the rules):
+   - always: the runtime calls of the emulated device (launches, copies, synchronizations, allocations);
+   - while active (-gilu_cudaemu_counters, or GILUEmuCountersSetActive()): per kernel instantiation and call site of
+     gilu_ld/gilu_ld_cg/gilu_st, the warp-level requests, the 32-byte sectors they touch and the fewest sectors the
+     bytes they ask for need; the critical path of each launch in dependent global round trips (a logical clock per
+     thread), and per level when the host gave the launch its level count (gilu_launch_levels()).
+   Memory classes (gilu_mem_class()) split the sector counts by what the memory holds. */
+typedef enum {
+  GILU_EMU_MEM_OTHER,  /* not classified (flags, counters, anything not given a class) */
+  GILU_EMU_MEM_INDEX,  /* the plan's index arrays (permutations, tile pointers, offsets) */
+  GILU_EMU_MEM_FACTOR, /* factor values (L, U, inverted diagonal blocks, the matrix being factored) */
+  GILU_EMU_MEM_VECTOR, /* vectors (right-hand side, solution, intermediate) */
+  GILU_EMU_MEM_NCLASS
+} GILUEmuMemClass;
+PETSC_EXTERN const char *const GILUEmuMemClassNames[];
+
+typedef enum {
+  GILU_EMU_RT_LAUNCH,
+  GILU_EMU_RT_COPY_TO_DEVICE,
+  GILU_EMU_RT_COPY_TO_HOST,
+  GILU_EMU_RT_COPY_ON_DEVICE, /* device to device, host to host, cudaMemcpyDefault */
+  GILU_EMU_RT_SYNC,           /* cudaDeviceSynchronize, cudaStreamSynchronize */
+  GILU_EMU_RT_ALLOC,          /* cudaMalloc */
+  GILU_EMU_RT_FREE,           /* cudaFree */
+  GILU_EMU_RT_MEMSET,         /* cudaMemset */
+  GILU_EMU_RT_NKIND
+} GILUEmuRuntimeCall;
+PETSC_EXTERN const char *const GILUEmuRuntimeCallNames[];
+
+typedef struct {
+  /* counted always, over all kernels (the runtime has no notion of which kernel a copy serves) */
+  PetscInt64 runtime[GILU_EMU_RT_NKIND]; /* calls by kind; runtime[GILU_EMU_RT_LAUNCH]: launches of the kernels asked for */
+  /* counted while active, over the kernels asked for: [0] loads, [1] stores */
+  PetscInt64 requests[2][GILU_EMU_MEM_NCLASS]; /* warp-level requests */
+  PetscInt64 sectors[2][GILU_EMU_MEM_NCLASS];  /* distinct 32-byte sectors per request, summed */
+  PetscInt64 minimum[2][GILU_EMU_MEM_NCLASS];  /* ceil(distinct bytes / 32) per request, summed: sectors / minimum = 1 is coalesced */
+  PetscInt64 critical;                         /* the longest critical path of one launch, in dependent round trips */
+  PetscInt64 levelled_trips, levels;           /* over the launches that were given levels: critical paths and levels, summed */
+} GILUEmuCounters;
+
+PETSC_EXTERN PetscErrorCode GILUEmuCountersSetActive(PetscBool); /* counting of sectors and round trips on/off */
+PETSC_EXTERN PetscErrorCode GILUEmuCountersGetActive(PetscBool *);
+PETSC_EXTERN PetscErrorCode GILUEmuCountersReset(void);
+/* the counters of the kernels whose instantiation name starts with the string (NULL: all kernels) */
+PETSC_EXTERN PetscErrorCode GILUEmuCountersGet(const char[], GILUEmuCounters *);
+/* per kernel and call site: requests, sectors, minimum and their ratio; round trips */
+PETSC_EXTERN PetscErrorCode GILUEmuCountersView(PetscViewer);
+
+/* the emulation's side of gilucuda.h's wrappers */
+#if defined(__cplusplus)
+extern "C" {
+#endif
+extern __thread int gilu_emu_counting PETSC_VISIBILITY_PUBLIC; /* nonzero while sectors and round trips are counted */
+#if defined(__cplusplus)
+}
+#endif
+PETSC_EXTERN void GILUEmuRuntime(GILUEmuRuntimeCall, const void *);  /* a runtime call; for cudaFree the pointer */
+PETSC_EXTERN void GILUEmuAccess(const void *, int, int, const char[]); /* address, bytes, store, call site "file:line" */
+PETSC_EXTERN void GILUEmuPublished(const void *, int);                /* after a signal of that scope: its value is on the flag */
+PETSC_EXTERN void GILUEmuSetLevels(int);                              /* the dependent levels of the next launch */
+PETSC_EXTERN void GILUEmuMemClassSet(const void *, size_t, GILUEmuMemClass);
 
 #endif

@@ -46,6 +46,10 @@
                                             is one lane's part of a warp-level request, counted in 32-byte sectors
      gilu_ld_cg(p)                          a load of a value another block wrote during this kernel: past the
                                             (non-coherent) L1 cache on the device (__ldcg)
+                                            (gilu_st converts v to *p's type, as an assignment does)
+   and on the host, around launches (nothing on the device; the emulation's counters, see cudaemu.h):
+     gilu_launch_levels(n)                  the next launch has n dependent levels (round trips per level)
+     gilu_mem_class(p, bytes, CLASS)        the device memory [p, p + bytes) holds INDEX, FACTOR or VECTOR data
 
    Warp operations need all lanes of the warp (like the _sync intrinsics with a full mask); the emulation stops
    with an error when lanes of a warp are at different warp operations, or when a lane exited. Spin loops must go
@@ -222,20 +226,24 @@ static inline void gilu_wait_until_ge(volatile int *flag, int value)
   GILUEmuWaitUntilGE(flag, value);
   __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
+/* GILUEmuPublished: the round-trip clock of the value now on the flag (counters) */
 static inline void gilu_signal_set(int *flag, int v)
 {
   GILUEmuSignal(flag, 2);
   (void)__atomic_exchange_n(flag, v, __ATOMIC_RELAXED);
+  if (gilu_emu_counting) GILUEmuPublished(flag, 2);
 }
 static inline void gilu_signal_add(int *flag, int v)
 {
   GILUEmuSignal(flag, 2);
   (void)__atomic_fetch_add(flag, v, __ATOMIC_RELAXED);
+  if (gilu_emu_counting) GILUEmuPublished(flag, 2);
 }
 static inline void gilu_signal_set_block(volatile int *flag, int v)
 {
   GILUEmuSignal((const void *)flag, 1);
   *flag = v;
+  if (gilu_emu_counting) GILUEmuPublished((const void *)flag, 1);
 }
 /* the acquire: what the releaser published before its release is visible from here on (the block: after a barrier) */
 static inline void gilu_wait_acquire(const int *flag, int value)
@@ -246,9 +254,10 @@ static inline void gilu_wait_acquire(const int *flag, int value)
 /* the release is its own fence: the thread's writes, and the block's before the barrier the caller passed */
 static inline void gilu_signal_release(int *flag, int v)
 {
-  GILUEmuFence(2);
+  GILUEmuRelease();
   GILUEmuSignal(flag, 2);
   __atomic_store_n(flag, v, __ATOMIC_RELEASE);
+  if (gilu_emu_counting) GILUEmuPublished(flag, 2);
 }
 
 /* ---------------------------------------------------------------------------------- MMA */
@@ -348,7 +357,8 @@ static inline int atomicExch(int *p, int v)
 }
 
 /* ---------------------------------------------------------------------------------- runtime API subset
-   Device memory is host memory; copies are memcpy; everything is synchronous. One (emulated) device. */
+   Device memory is host memory; copies are memcpy; everything is synchronous. One (emulated) device. The calls a GPU
+   pays for (copies, synchronizations, allocations, memsets) are counted (GILUEmuCountersGet()). */
 typedef int   cudaError_t;
 typedef void *cudaStream_t;
 enum cudaMemcpyKind {
@@ -381,10 +391,12 @@ static inline cudaError_t cudaGetLastError(void)
 }
 static inline cudaError_t cudaDeviceSynchronize(void)
 {
+  GILUEmuRuntime(GILU_EMU_RT_SYNC, NULL);
   return cudaSuccess;
 }
 static inline cudaError_t cudaStreamSynchronize(cudaStream_t s)
 {
+  GILUEmuRuntime(GILU_EMU_RT_SYNC, NULL);
   return cudaSuccess;
 }
 /* the emulated node's devices: -gilu_cudaemu_devices (default 1), all alike */
@@ -447,16 +459,20 @@ static inline cudaError_t cudaFreeHost(void *p)
 template <class T>
 static inline cudaError_t cudaMalloc(T **p, size_t bytes)
 {
-  *p = (T *)malloc(bytes ? bytes : 1);
+  GILUEmuRuntime(GILU_EMU_RT_ALLOC, NULL);
+  /* aligned to 256 bytes as cudaMalloc's memory is: the counters' sectors depend on the alignment */
+  *p = (T *)aligned_alloc(256, bytes ? (bytes + 255) & ~(size_t)255 : 256);
   return *p ? cudaSuccess : cudaErrorMemoryAllocation;
 }
 static inline cudaError_t cudaFree(void *p)
 {
+  GILUEmuRuntime(GILU_EMU_RT_FREE, p); /* also forgets p's memory class */
   free(p);
   return cudaSuccess;
 }
 static inline cudaError_t cudaMemcpy(void *dst, const void *src, size_t bytes, enum cudaMemcpyKind kind)
 {
+  GILUEmuRuntime(kind == cudaMemcpyHostToDevice ? GILU_EMU_RT_COPY_TO_DEVICE : kind == cudaMemcpyDeviceToHost ? GILU_EMU_RT_COPY_TO_HOST : GILU_EMU_RT_COPY_ON_DEVICE, NULL);
   if (bytes) memmove(dst, src, bytes);
   return cudaSuccess;
 }
@@ -466,6 +482,7 @@ static inline cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t byt
 }
 static inline cudaError_t cudaMemset(void *p, int v, size_t bytes)
 {
+  GILUEmuRuntime(GILU_EMU_RT_MEMSET, NULL);
   if (bytes) memset(p, v, bytes);
   return cudaSuccess;
 }
@@ -671,37 +688,41 @@ static __device__ __forceinline__ int gilu_block_ticket(int *counter)
   return gilu_ticket[0];
 }
 
-/* full unrolling of a loop whose bound is a constant: arrays indexed by its variable stay in registers */
+/* global-memory accessors (see the list at the top); in the emulation macros, so that each access carries its call
+   site (the kernel's line: the report names the load that is not coalesced), and GILU_EMU_ACCESS records the lane's
+   part of the warp's request while the counters are active (one branch when they are not) */
 #if defined(GILU_CUDAEMU)
-  #define GILU_DEVICE_UNROLL _Pragma("GCC unroll 16")
-#else
-  #define GILU_DEVICE_UNROLL _Pragma("unroll")
-#endif
-
-/* global-memory accessors (see the list at the top); the emulation's GILU_EMU_ACCESS records the lane's request */
-#if defined(GILU_CUDAEMU)
-  #if !defined(GILU_EMU_ACCESS)
-    #define GILU_EMU_ACCESS(p, bytes, store) ((void)0)
-  #endif
+  #define GILU_EMU_ACCESS(p, bytes, store, site) \
+    do { \
+      if (gilu_emu_counting) GILUEmuAccess((const void *)(p), (int)(bytes), (store), (site)); \
+    } while (0)
 template <typename T>
-static inline T gilu_ld(const T *p)
+static inline T gilu_emu_ld(const T *p, const char *site)
 {
-  GILU_EMU_ACCESS(p, sizeof(T), 0);
+  GILU_EMU_ACCESS(p, sizeof(T), 0, site);
   return *p;
 }
 template <typename T>
-static inline T gilu_ld_cg(const T *p)
+static inline T gilu_emu_ld_cg(const T *p, const char *site)
 {
-  GILU_EMU_ACCESS(p, sizeof(T), 0);
+  GILU_EMU_ACCESS(p, sizeof(T), 0, site);
   return *(const volatile T *)p;
 }
-template <typename T>
-static inline void gilu_st(T *p, T v)
+template <typename T, typename V>
+static inline void gilu_emu_st(T *p, V v, const char *site)
 {
-  GILU_EMU_ACCESS(p, sizeof(T), 1);
-  *p = v;
+  GILU_EMU_ACCESS(p, sizeof(T), 1, site);
+  *p = (T)v;
 }
+  #define gilu_ld(p)    gilu_emu_ld((p), GILU_EMU_SITE)
+  #define gilu_ld_cg(p) gilu_emu_ld_cg((p), GILU_EMU_SITE)
+  #define gilu_st(p, v) gilu_emu_st((p), (v), GILU_EMU_SITE)
+  /* the dependent levels of the next launch (the report's round trips per level); a memory range's class */
+  #define gilu_launch_levels(n)         GILUEmuSetLevels((int)(n))
+  #define gilu_mem_class(p, bytes, cls) GILUEmuMemClassSet((const void *)(p), (size_t)(bytes), GILU_EMU_MEM_##cls)
 #else
+  #define gilu_launch_levels(n)         ((void)0)
+  #define gilu_mem_class(p, bytes, cls) ((void)0)
 template <typename T>
 static __device__ __forceinline__ T gilu_ld(const T *p)
 {
@@ -712,10 +733,10 @@ static __device__ __forceinline__ T gilu_ld_cg(const T *p)
 {
   return __ldcg(p);
 }
-template <typename T>
-static __device__ __forceinline__ void gilu_st(T *p, T v)
+template <typename T, typename V>
+static __device__ __forceinline__ void gilu_st(T *p, V v)
 {
-  *p = v;
+  *p = (T)v;
 }
 #endif
 

@@ -36,8 +36,41 @@
      launch the same way; the fibers are dropped, the launch returns a PETSc error.
    - GILU_CUDAEMU_LAUNCH_LOG=FILE appends the name of each kernel instantiation a process launches (once) to FILE:
      make check compares them with the instantiations nvcc emits.
+
+   Counters (GILUEmuCountersGet(), -gilu_cudaemu_counters prints them at PetscFinalize(); cudaemu.h): what a kernel
+   would cost on a GPU, from the emulated run, so that a change that makes a kernel slower shows without a GPU.
+   - Runtime calls, always: launches, copies (to the device, to the host, on the device), synchronizations,
+     allocations, frees and memsets of the emulated runtime API (gilucuda.h).
+   - Memory requests, while active: every gilu_ld/gilu_ld_cg/gilu_st of a kernel is one lane's part of a warp-level
+     request. As SIMT issues them, the k-th access of a call site (file:line) by each lane of a warp is one request,
+     counted per block between barriers (where the warps have reconverged; the lanes' counts restart there): lanes
+     that skip an access in a loop shift their later ones into other requests, as divergence splits them on a GPU,
+     only not always the same way. Per request: the distinct 32-byte sectors its lanes touch, and the minimum, the
+     sectors the distinct bytes it asks for fill when packed (ceil(bytes / 32)); sectors / minimum = 1 is a
+     coalesced request, 4 a stride of 4 values. Split by load and store, by kernel instantiation, by call site and
+     by the class of the memory of the request's first lane (gilu_mem_class(): index, factor, vector, other).
+     cudaMalloc aligns to 256 bytes as the device's does. Plain dereferences and atomics are not counted.
+   - The critical path, while active: each thread carries a clock of dependent global round trips; the emulation
+     cannot see data dependences, so it uses rules that make waiting and fencing cost what they cost on a GPU:
+       a run of loads (gilu_ld, gilu_ld_cg) not separated by a wait, a device fence, a barrier or a signal costs one
+       round trip (they are in flight together: loads meant to overlap need not wait between them);
+       a store costs nothing until a device fence (__threadfence), which costs one round trip if the thread stored
+       since its previous fence (the stores are acknowledged) and nothing otherwise;
+       a signal (gilu_signal_set/add) publishes the thread's clock with the value it gives the flag, and costs the
+       thread nothing (the atomic is not waited for);
+       a wait (gilu_wait_until_ge) returns at max(own clock, clock of the first publication of this launch that gave
+       the flag a value >= the one waited for; 0 if set before the launch) + 1: the successful poll; + 0 for a flag
+       in shared memory (gilu_signal_set_block);
+       a barrier sets every thread of the block to the latest clock arrived, a warp operation every lane of the warp.
+     So "one thread polls the predecessor once, the block loads what it needs in parallel, stores, fences, barrier,
+     signal" costs 3 per level (poll, loads, fence), and a thread that polls before each of its loads pays a poll and
+     a load per wait. The kernel's critical path is the largest clock a thread exits with; with the level count the
+     host gave the launch (gilu_launch_levels()) the report divides it into round trips per level.
+   Off, each accessor and signal costs one branch (gilu_emu_counting); the runtime calls are counted by an increment.
+   The counters are per host thread, as the rest of the emulation's state.
 */
 #include <petscgilu/private/cudaemu.h>
+#include <petscviewer.h>
 #include <sys/mman.h>
 #include <unistd.h>
 #include <stdint.h>
@@ -156,6 +189,9 @@ typedef struct {
   int                     value;
   int                     fenced; /* the widest fence (1 block, 2 device) since the thread's last signal */
   Block                  *block;
+  long long               clock;   /* counters: dependent global round trips so far (see the top) */
+  int                     loadrun; /* counters: in a run of loads that overlap (the run's round trip is counted) */
+  int                     stored;  /* counters: a global store since the thread's last device fence */
 } Fiber;
 
 typedef struct {
@@ -165,7 +201,16 @@ typedef struct {
   GILUEmuWarpOp   op;
   const char     *site;       /* __syncwarp: where the first lane arrived */
   GILUEmuLaneData buf[2][32]; /* by parity of gen: a lane may start the next operation while others still read */
+  long long       clock[2];   /* counters: the largest clock of the lanes arrived, by parity of gen */
 } Warp;
+
+/* counters: one lane's part of a warp-level request (gilu_ld, gilu_ld_cg, gilu_st) */
+typedef struct {
+  const char *site;
+  uintptr_t   addr;
+  int         bytes, store, warp, lane, occ;
+  size_t      seq; /* the lane's program order */
+} Access;
 
 /* a resident-block slot; its memory (stacks, fibers, warps, shared memory) is kept from launch to launch */
 struct _Block {
@@ -187,6 +232,9 @@ struct _Block {
   int            nsites;
   const void    *sitekey[GILU_EMU_MAX_SITES];
   size_t         siteoff[GILU_EMU_MAX_SITES];
+  long long      barclock, barclockdone; /* counters: the largest clock of the threads arrived; at the last barrier */
+  Access        *log;                    /* counters: the accesses since the block's last barrier (kept from launch to launch) */
+  size_t         nlog, maxlog;
 };
 
 typedef struct {
@@ -205,6 +253,9 @@ typedef struct {
   Context            sched;
   PetscBool          failed;
   char               err[1024];
+  int                kernel;   /* its entry in the counters' table of kernels */
+  int                levels;   /* gilu_launch_levels() before it, else 0 */
+  long long          critical; /* counters: the largest clock a thread ended with */
 } Launch;
 
 __thread GILUEmuThread gilu_emu_self = NULL;
@@ -220,6 +271,589 @@ static struct {
   int         bytes;
 } emu_optin[GILU_EMU_MAX_OPTIN];
 static int emu_noptin = 0;
+
+static PetscErrorCode CountersPrint(FILE *);
+
+/* ------------------------------------------------------------------------------------------ counters (see the top) */
+__thread int gilu_emu_counting = 0;
+
+const char *const GILUEmuMemClassNames[]    = {"other", "index", "factor", "vector"};
+const char *const GILUEmuRuntimeCallNames[] = {"launches", "copies to device", "copies to host", "copies on device", "synchronizations", "allocations", "frees", "memsets"};
+
+typedef struct {
+  const char *site;
+  int         store, cls;
+  PetscInt64  requests, sectors, minimum;
+} SiteStats;
+
+typedef struct {
+  char       name[256];
+  PetscInt64 launches, counted; /* launches; those while the counters were active */
+  PetscInt64 critical, levelled_trips, levels;
+  SiteStats *sites;
+  int        nsites, maxsites, last;
+} KernelStats;
+
+typedef struct {
+  uintptr_t lo, hi;
+  int       cls;
+} MemRange;
+
+typedef struct {
+  int       value;
+  long long clock;
+} Publication;
+
+typedef struct {
+  const void  *flag; /* NULL: empty slot */
+  Publication *pub;  /* this launch's publications on the flag, in order */
+  int          n, max;
+} FlagHistory;
+
+static __thread PetscInt64   emu_runtime[GILU_EMU_RT_NKIND];
+static __thread KernelStats *emu_kernels;
+static __thread int          emu_nkernels, emu_maxkernels;
+static __thread MemRange    *emu_ranges;
+static __thread int          emu_nranges, emu_maxranges;
+static __thread FlagHistory *emu_flags; /* open addressing by flag address, emu_flagslots (a power of 2) slots */
+static __thread int          emu_flagslots, emu_nflags;
+static __thread int          emu_next_levels;
+static __thread PetscBool    emu_counting_api = PETSC_FALSE; /* GILUEmuCountersSetActive() decided (else the option) */
+static __thread PetscBool    emu_counting_report = PETSC_FALSE, emu_counters_finalize = PETSC_FALSE;
+
+/* a counters' allocation failed inside a launch: the launch fails (no half-counted report) */
+static void *CountersRealloc(void *p, size_t bytes)
+{
+  void *q = realloc(p, bytes);
+
+  if (!q && emu_launch && !emu_launch->failed) {
+    (void)snprintf(emu_launch->err, sizeof(emu_launch->err), "cudaemu: kernel %s: out of memory for the counters (-gilu_cudaemu_counters)", emu_launch->name);
+    emu_launch->failed = PETSC_TRUE;
+  }
+  return q;
+}
+
+void GILUEmuRuntime(GILUEmuRuntimeCall kind, const void *p)
+{
+  emu_runtime[kind]++;
+  if (kind == GILU_EMU_RT_FREE && p) {
+    int i;
+
+    for (i = 0; i < emu_nranges; i++)
+      if (emu_ranges[i].lo == (uintptr_t)p) {
+        memmove(emu_ranges + i, emu_ranges + i + 1, (size_t)(emu_nranges - i - 1) * sizeof(MemRange));
+        emu_nranges--;
+        break;
+      }
+  }
+}
+
+void GILUEmuMemClassSet(const void *p, size_t bytes, GILUEmuMemClass cls)
+{
+  uintptr_t lo = (uintptr_t)p;
+  int       i;
+
+  if (!p || !bytes) return;
+  for (i = 0; i < emu_nranges && emu_ranges[i].lo < lo; i++) { }
+  if (i == emu_nranges || emu_ranges[i].lo != lo) {
+    if (emu_nranges == emu_maxranges) {
+      MemRange *r = (MemRange *)realloc(emu_ranges, sizeof(MemRange) * (size_t)(2 * emu_maxranges + 16));
+
+      if (!r) return; /* unclassified: counted as other */
+      emu_ranges    = r;
+      emu_maxranges = 2 * emu_maxranges + 16;
+    }
+    memmove(emu_ranges + i + 1, emu_ranges + i, (size_t)(emu_nranges - i) * sizeof(MemRange));
+    emu_nranges++;
+  }
+  emu_ranges[i].lo  = lo;
+  emu_ranges[i].hi  = lo + bytes;
+  emu_ranges[i].cls = (int)cls;
+}
+
+static int MemClassOf(uintptr_t a)
+{
+  int lo = 0, hi = emu_nranges - 1;
+
+  while (lo <= hi) { /* the last range that starts at or before a */
+    int mid = (lo + hi) / 2;
+
+    if (emu_ranges[mid].lo <= a) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return hi >= 0 && a < emu_ranges[hi].hi ? emu_ranges[hi].cls : GILU_EMU_MEM_OTHER;
+}
+
+void GILUEmuSetLevels(int n)
+{
+  emu_next_levels = n > 0 ? n : 0;
+}
+
+static FlagHistory *FlagFind(const void *flag, PetscBool add)
+{
+  size_t h;
+
+  if (add && 2 * (emu_nflags + 1) > emu_flagslots) { /* grow to keep the table at most half full */
+    int          n = emu_flagslots ? 2 * emu_flagslots : 256, i;
+    FlagHistory *t = (FlagHistory *)CountersRealloc(NULL, sizeof(FlagHistory) * (size_t)n), *old = emu_flags;
+
+    if (!t) return NULL;
+    memset(t, 0, sizeof(FlagHistory) * (size_t)n);
+    emu_flags     = t;
+    i             = emu_flagslots;
+    emu_flagslots = n;
+    while (i-- > 0)
+      if (old[i].flag) *FlagFind(old[i].flag, PETSC_FALSE) = old[i];
+    free(old);
+  }
+  if (!emu_flagslots) return NULL;
+  for (h = ((uintptr_t)flag >> 2) * 0x9e3779b97f4a7c15ULL;; h++) {
+    FlagHistory *e = &emu_flags[h & (size_t)(emu_flagslots - 1)];
+
+    if (e->flag == flag) return e;
+    if (!e->flag) {
+      if (!add) return e; /* an empty slot: where it goes (the rehash above), or not there */
+      e->flag = flag;
+      emu_nflags++;
+      return e;
+    }
+  }
+}
+
+/* the clock of the first publication in this launch that gave the flag a value >= value; 0: none (set before the launch) */
+static long long FlagStamp(const void *flag, int value)
+{
+  FlagHistory *e = FlagFind(flag, PETSC_FALSE);
+  int          i;
+
+  if (!e || e->flag != flag) return 0;
+  for (i = 0; i < e->n; i++)
+    if (e->pub[i].value >= value) return e->pub[i].clock;
+  return 0;
+}
+
+static void FlagsClear(void)
+{
+  int i;
+
+  for (i = 0; i < emu_flagslots; i++) free(emu_flags[i].pub);
+  free(emu_flags);
+  emu_flags     = NULL;
+  emu_flagslots = emu_nflags = 0;
+}
+
+static int IsShared(const Block *b, const void *p)
+{
+  return (const unsigned char *)p >= b->shared && (const unsigned char *)p < b->shared + b->sharedbytes;
+}
+
+void GILUEmuPublished(const void *flag, int scope)
+{
+  Fiber       *f;
+  FlagHistory *e;
+
+  (void)scope; /* a waiter tells a shared-memory flag by its address */
+  if (!gilu_emu_self) return;
+  f          = (Fiber *)gilu_emu_self->priv;
+  e          = FlagFind(flag, PETSC_TRUE);
+  f->loadrun = 0;
+  if (!e) return;
+  if (e->n == e->max) {
+    Publication *p = (Publication *)CountersRealloc(e->pub, sizeof(Publication) * (size_t)(2 * e->max + 4));
+
+    if (!p) return;
+    e->pub = p;
+    e->max = 2 * e->max + 4;
+  }
+  e->pub[e->n].value   = *(const volatile int *)flag;
+  e->pub[e->n++].clock = f->clock;
+}
+
+void GILUEmuAccess(const void *p, int bytes, int store, const char site[])
+{
+  Fiber  *f;
+  Block  *b;
+  Access *a;
+
+  if (!gilu_emu_self) return;
+  f = (Fiber *)gilu_emu_self->priv;
+  b = f->block;
+  if (bytes < 1 || bytes > 64) GILUEmuFail("gilu_ld/gilu_st of a type of more than 64 bytes (the counters take at most 3 sectors per lane)");
+  if (store) f->stored = 1;
+  else if (!f->loadrun) { /* the first load of a run: the run's round trip */
+    f->clock++;
+    f->loadrun = 1;
+  }
+  if (b->nlog == b->maxlog) {
+    size_t  n = b->maxlog ? 2 * b->maxlog : 4096;
+    Access *l = (Access *)CountersRealloc(b->log, n * sizeof(Access));
+
+    if (!l) return;
+    b->log    = l;
+    b->maxlog = n;
+  }
+  a        = &b->log[b->nlog];
+  a->site  = site;
+  a->addr  = (uintptr_t)p;
+  a->bytes = bytes;
+  a->store = store;
+  a->warp  = f->t.warp;
+  a->lane  = f->t.lane;
+  a->seq   = b->nlog++;
+}
+
+static int CmpKey(const Access *x, const Access *y)
+{
+  if (x->warp != y->warp) return x->warp < y->warp ? -1 : 1;
+  if (x->site != y->site) return (uintptr_t)x->site < (uintptr_t)y->site ? -1 : 1;
+  if (x->store != y->store) return x->store < y->store ? -1 : 1;
+  return 0;
+}
+/* a lane's accesses of one site in program order */
+static int CmpLaneOrder(const void *a, const void *b)
+{
+  const Access *x = (const Access *)a, *y = (const Access *)b;
+  int           c = CmpKey(x, y);
+
+  if (c) return c;
+  if (x->lane != y->lane) return x->lane < y->lane ? -1 : 1;
+  return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+/* the requests: the k-th access of a site by each lane of the warp */
+static int CmpRequest(const void *a, const void *b)
+{
+  const Access *x = (const Access *)a, *y = (const Access *)b;
+  int           c = CmpKey(x, y);
+
+  if (c) return c;
+  if (x->occ != y->occ) return x->occ < y->occ ? -1 : 1;
+  return x->lane < y->lane ? -1 : x->lane > y->lane;
+}
+static int CmpAddr(const void *a, const void *b)
+{
+  uintptr_t x = *(const uintptr_t *)a, y = *(const uintptr_t *)b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* one warp-level request of n lanes (at most 32, one access each): distinct sectors, and the sectors its distinct bytes
+   need when packed */
+static void CountRequest(KernelStats *k, const Access *a, int n)
+{
+  uintptr_t  sec[32 * 3], lo[32];
+  int        nsec = 0, i, s, cls = MemClassOf(a[0].addr);
+  PetscInt64 sectors = 0, bytes = 0;
+  uintptr_t  end = 0;
+  SiteStats *st  = NULL;
+
+  for (i = 0; i < n; i++) {
+    for (uintptr_t x = a[i].addr >> 5; x <= (a[i].addr + (uintptr_t)a[i].bytes - 1) >> 5; x++) sec[nsec++] = x;
+    lo[i] = a[i].addr;
+  }
+  qsort(sec, (size_t)nsec, sizeof(uintptr_t), CmpAddr);
+  for (i = 0; i < nsec; i++) sectors += i == 0 || sec[i] != sec[i - 1];
+  /* the union of [addr, addr + bytes): the accessors' types have one size per site, so sort the starts */
+  qsort(lo, (size_t)n, sizeof(uintptr_t), CmpAddr);
+  for (i = 0; i < n; i++) {
+    uintptr_t b0 = lo[i] > end ? lo[i] : end, e = lo[i] + (uintptr_t)a[0].bytes;
+
+    if (e > b0) bytes += (PetscInt64)(e - b0);
+    if (e > end) end = e;
+  }
+  if (k->last >= 0 && k->last < k->nsites && k->sites[k->last].site == a[0].site && k->sites[k->last].store == a[0].store && k->sites[k->last].cls == cls) st = &k->sites[k->last];
+  for (s = 0; !st && s < k->nsites; s++)
+    if (k->sites[s].site == a[0].site && k->sites[s].store == a[0].store && k->sites[s].cls == cls) st = &k->sites[s];
+  if (!st) {
+    if (k->nsites == k->maxsites) {
+      SiteStats *t = (SiteStats *)CountersRealloc(k->sites, sizeof(SiteStats) * (size_t)(2 * k->maxsites + 16));
+
+      if (!t) return;
+      k->sites    = t;
+      k->maxsites = 2 * k->maxsites + 16;
+    }
+    st = &k->sites[k->nsites++];
+    memset(st, 0, sizeof(*st));
+    st->site  = a[0].site;
+    st->store = a[0].store;
+    st->cls   = cls;
+  }
+  k->last = (int)(st - k->sites);
+  st->requests++;
+  st->sectors += sectors;
+  st->minimum += (bytes + 31) / 32;
+}
+
+/* the block's accesses since its last barrier (or its start) as warp-level requests: at a barrier the warps have
+   reconverged, so the k-th access of a call site by each lane of a warp is one request */
+static void FlushRequests(Block *b)
+{
+  size_t i, j;
+
+  if (!b->nlog || !emu_launch) return;
+  qsort(b->log, b->nlog, sizeof(Access), CmpLaneOrder);
+  for (i = 0; i < b->nlog; i++) b->log[i].occ = i > 0 && !CmpKey(&b->log[i], &b->log[i - 1]) && b->log[i].lane == b->log[i - 1].lane ? b->log[i - 1].occ + 1 : 0;
+  qsort(b->log, b->nlog, sizeof(Access), CmpRequest);
+  for (i = 0; i < b->nlog; i = j) {
+    for (j = i + 1; j < b->nlog && !CmpKey(&b->log[i], &b->log[j]) && b->log[j].occ == b->log[i].occ; j++) { }
+    CountRequest(&emu_kernels[emu_launch->kernel], b->log + i, (int)(j - i));
+  }
+  b->nlog = 0;
+}
+
+static PetscErrorCode CountersFinalize(void)
+{
+  int i;
+
+  PetscFunctionBegin;
+  if (emu_counting_report) {
+    PetscCall(PetscFPrintf(PETSC_COMM_SELF, PETSC_STDOUT, "cudaemu counters (-gilu_cudaemu_counters):\n"));
+    PetscCall(CountersPrint(PETSC_STDOUT));
+  }
+  for (i = 0; i < emu_nkernels; i++) free(emu_kernels[i].sites);
+  free(emu_kernels);
+  free(emu_ranges);
+  FlagsClear();
+  emu_kernels = NULL;
+  emu_ranges  = NULL;
+  emu_nkernels = emu_maxkernels = emu_nranges = emu_maxranges = 0;
+  emu_counters_finalize = emu_counting_report = emu_counting_api = PETSC_FALSE;
+  gilu_emu_counting = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CountersRegisterFinalize(void)
+{
+  PetscFunctionBegin;
+  if (!emu_counters_finalize) {
+    PetscCall(PetscRegisterFinalize(CountersFinalize));
+    emu_counters_finalize = PETSC_TRUE;
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the launch's entry in the table of kernels (by instantiation name) */
+static PetscErrorCode KernelEntry(const char name[], int *k)
+{
+  int i;
+
+  PetscFunctionBegin;
+  PetscCall(CountersRegisterFinalize());
+  for (i = 0; i < emu_nkernels; i++)
+    if (!strcmp(emu_kernels[i].name, name)) break;
+  if (i == emu_nkernels) {
+    if (emu_nkernels == emu_maxkernels) {
+      KernelStats *t = (KernelStats *)realloc(emu_kernels, sizeof(KernelStats) * (size_t)(2 * emu_maxkernels + 16));
+
+      PetscCheck(t, PETSC_COMM_SELF, PETSC_ERR_MEM, "cudaemu: out of memory for the counters");
+      emu_kernels    = t;
+      emu_maxkernels = 2 * emu_maxkernels + 16;
+    }
+    memset(&emu_kernels[i], 0, sizeof(KernelStats));
+    (void)snprintf(emu_kernels[i].name, sizeof(emu_kernels[i].name), "%s", name);
+    emu_kernels[i].last = -1;
+    emu_nkernels++;
+  }
+  *k = i;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+   GILUEmuCountersSetActive - turns the emulation's counting of memory sectors and dependent round trips on or off
+
+   Not Collective
+
+   Input Parameter:
+.  active - `PETSC_TRUE` to count in the launches that follow
+
+   Options Database Key:
+.  -gilu_cudaemu_counters - count, and print the report (`GILUEmuCountersView()`) at `PetscFinalize()`; this
+   function overrides the option
+
+   Level: developer
+
+   Note:
+   The runtime calls (launches, copies, synchronizations, allocations) are counted always. While active, every
+   `gilu_ld()`, `gilu_ld_cg()` and `gilu_st()` of a kernel is recorded and each thread carries a clock, which makes
+   the emulation several times slower; while inactive they cost one branch.
+
+.seealso: `GILUEmuCountersGet()`, `GILUEmuCountersReset()`, `GILUEmuCountersView()`
+@*/
+PetscErrorCode GILUEmuCountersSetActive(PetscBool active)
+{
+  PetscFunctionBegin;
+  PetscCheck(!emu_launch, PETSC_COMM_SELF, PETSC_ERR_ORDER, "cudaemu: the counters are switched between launches, not inside a kernel");
+  PetscCall(CountersRegisterFinalize());
+  gilu_emu_counting = active ? 1 : 0;
+  emu_counting_api  = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* whether the sectors and round trips are being counted (GILUEmuCountersSetActive(), -gilu_cudaemu_counters) */
+PetscErrorCode GILUEmuCountersGetActive(PetscBool *active)
+{
+  PetscFunctionBegin;
+  *active = gilu_emu_counting ? PETSC_TRUE : PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+   GILUEmuCountersReset - sets every counter of the emulation to zero (the memory classes stay)
+
+   Not Collective
+
+   Level: developer
+
+.seealso: `GILUEmuCountersGet()`, `GILUEmuCountersSetActive()`
+@*/
+PetscErrorCode GILUEmuCountersReset(void)
+{
+  int i;
+
+  PetscFunctionBegin;
+  PetscCheck(!emu_launch, PETSC_COMM_SELF, PETSC_ERR_ORDER, "cudaemu: the counters are reset between launches, not inside a kernel");
+  PetscCall(PetscMemzero(emu_runtime, sizeof(emu_runtime)));
+  for (i = 0; i < emu_nkernels; i++) free(emu_kernels[i].sites);
+  emu_nkernels = 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+   GILUEmuCountersGet - the emulation's counters since the last `GILUEmuCountersReset()`
+
+   Not Collective
+
+   Input Parameter:
+.  prefix - count the kernels whose instantiation name starts with it ("StructILUForward", "StructILUForward<1>"),
+            or `NULL` for all kernels
+
+   Output Parameter:
+.  c - the counters: the runtime calls (all of them, except launches: those of the kernels asked for), and for the
+       kernels asked for, the requests, sectors and minimum sectors by memory class, loads and stores, the longest
+       critical path of one launch and, over the launches given a level count, critical paths and levels summed
+
+   Level: developer
+
+.seealso: `GILUEmuCountersSetActive()`, `GILUEmuCountersReset()`, `GILUEmuCountersView()`
+@*/
+PetscErrorCode GILUEmuCountersGet(const char prefix[], GILUEmuCounters *c)
+{
+  size_t len = prefix ? strlen(prefix) : 0;
+  int    i, s;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(c, sizeof(*c)));
+  for (i = 0; i < GILU_EMU_RT_NKIND; i++) c->runtime[i] = emu_runtime[i];
+  c->runtime[GILU_EMU_RT_LAUNCH] = 0;
+  for (i = 0; i < emu_nkernels; i++) {
+    const KernelStats *k = &emu_kernels[i];
+
+    if (len && strncmp(k->name, prefix, len)) continue;
+    c->runtime[GILU_EMU_RT_LAUNCH] += k->launches;
+    if (k->critical > c->critical) c->critical = k->critical;
+    c->levelled_trips += k->levelled_trips;
+    c->levels += k->levels;
+    for (s = 0; s < k->nsites; s++) {
+      const SiteStats *st = &k->sites[s];
+
+      c->requests[st->store][st->cls] += st->requests;
+      c->sectors[st->store][st->cls] += st->sectors;
+      c->minimum[st->store][st->cls] += st->minimum;
+    }
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* a call site without the build's directories: "pc/structilu/cuda/structilu-kernels.h:176" (after the last src/ or include/) */
+static const char *SiteName(const char site[])
+{
+  const char *p, *best = site;
+
+  for (p = site; (p = strstr(p, "/src/")); p++) best = p + 5;
+  for (p = site; (p = strstr(p, "/include/")); p++)
+    if (p + 9 > best) best = p + 9;
+  return best;
+}
+
+/* call sites by file, then line */
+static int CmpSite(const void *a, const void *b)
+{
+  const char *x = ((const SiteStats *)a)->site, *y = ((const SiteStats *)b)->site, *cx = strrchr(x, ':'), *cy = strrchr(y, ':');
+  size_t      lx = cx ? (size_t)(cx - x) : strlen(x), ly = cy ? (size_t)(cy - y) : strlen(y);
+  int         c  = strncmp(x, y, lx < ly ? lx : ly);
+
+  if (c) return c;
+  if (lx != ly) return lx < ly ? -1 : 1;
+  return (cx ? atoi(cx + 1) : 0) - (cy ? atoi(cy + 1) : 0);
+}
+
+static PetscErrorCode CountersPrint(FILE *fp)
+{
+  int i, s, c, st;
+
+  PetscFunctionBegin;
+  for (i = 0; i < emu_nkernels; i++) {
+    KernelStats *k = &emu_kernels[i];
+
+    if (k->nsites) qsort(k->sites, (size_t)k->nsites, sizeof(SiteStats), CmpSite);
+    k->last = -1;
+
+    PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "kernel %s: %" PetscInt64_FMT " launch(es)", k->name, k->launches));
+    if (!k->counted) {
+      PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, " (not counted)\n"));
+      continue;
+    }
+    PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, ", critical path %" PetscInt64_FMT " round trips (longest launch)", k->critical));
+    if (k->levels) PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, ", %.2f per level (%" PetscInt64_FMT " levels)", (double)k->levelled_trips / (double)k->levels, k->levels));
+    PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "\n"));
+    for (st = 0; st < 2; st++)
+      for (c = 0; c < GILU_EMU_MEM_NCLASS; c++) {
+        PetscInt64 r = 0, se = 0, m = 0;
+
+        for (s = 0; s < k->nsites; s++)
+          if (k->sites[s].store == st && k->sites[s].cls == c) {
+            r += k->sites[s].requests;
+            se += k->sites[s].sectors;
+            m += k->sites[s].minimum;
+          }
+        if (!r) continue;
+        PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "  %-6s %-6s requests %10" PetscInt64_FMT " sectors %10" PetscInt64_FMT " minimum %10" PetscInt64_FMT " ratio %5.2f\n", st ? "stores" : "loads", GILUEmuMemClassNames[c], r, se, m, (double)se / (double)(m ? m : 1)));
+        for (s = 0; s < k->nsites; s++)
+          if (k->sites[s].store == st && k->sites[s].cls == c) {
+            const SiteStats *x = &k->sites[s];
+
+            PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "    %-48s requests %10" PetscInt64_FMT " sectors %10" PetscInt64_FMT " ratio %5.2f\n", SiteName(x->site), x->requests, x->sectors, (double)x->sectors / (double)(x->minimum ? x->minimum : 1)));
+          }
+      }
+  }
+  PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, "runtime calls:"));
+  for (i = 0; i < GILU_EMU_RT_NKIND; i++) PetscCall(PetscFPrintf(PETSC_COMM_SELF, fp, " %s %" PetscInt64_FMT "%s", GILUEmuRuntimeCallNames[i], emu_runtime[i], i + 1 < GILU_EMU_RT_NKIND ? "," : "\n"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+   GILUEmuCountersView - prints the emulation's counters: per kernel instantiation its launches, the longest critical
+   path in dependent round trips (and per level), and per memory class and call site of its loads and stores the
+   warp-level requests, the 32-byte sectors and their ratio to the fewest the requests need; then the runtime calls
+
+   Not Collective
+
+   Input Parameter:
+.  viewer - an ASCII viewer
+
+   Level: developer
+
+.seealso: `GILUEmuCountersGet()`, `GILUEmuCountersSetActive()`
+@*/
+PetscErrorCode GILUEmuCountersView(PetscViewer viewer)
+{
+  FILE *fp;
+
+  PetscFunctionBegin;
+  PetscCall(PetscViewerFlush(viewer));
+  PetscCall(PetscViewerASCIIGetPointer(viewer, &fp));
+  PetscCall(CountersPrint(fp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 const char *GILUEmuLastError(void)
 {
@@ -272,6 +906,17 @@ void GILUEmuYield(void)
   Yield(Self());
 }
 
+/* the barrier of the block completes: every thread leaves it at the clock of the latest one, with the requests of
+   the warps (reconverged here) counted */
+static void BarrierComplete(Block *b)
+{
+  b->bararrived   = 0;
+  b->bargen++;
+  b->barclockdone = b->barclock;
+  b->barclock     = 0;
+  if (gilu_emu_counting) FlushRequests(b);
+}
+
 void GILUEmuSyncThreads(const char site[])
 {
   Fiber *f = Self();
@@ -284,15 +929,16 @@ void GILUEmuSyncThreads(const char site[])
     (void)snprintf(msg, sizeof(msg), "reaches __syncthreads at %s while %d thread(s) of its block wait at the one at %s (a barrier must be reached by all threads at the same call site)", site, b->bararrived, b->barsite);
     GILUEmuFail(msg);
   }
-  if (++b->bararrived == b->live) {
-    b->bararrived = 0;
-    b->bargen++;
-    return;
+  if (f->clock > b->barclock) b->barclock = f->clock;
+  if (++b->bararrived == b->live) BarrierComplete(b);
+  else {
+    f->state   = FIBER_BARRIER;
+    f->waitgen = b->bargen;
+    Yield(f);
+    f->state = FIBER_READY;
   }
-  f->state   = FIBER_BARRIER;
-  f->waitgen = b->bargen;
-  Yield(f);
-  f->state = FIBER_READY;
+  f->clock   = b->barclockdone;
+  f->loadrun = 0;
 }
 
 /* always yields once before the flag is tested: the other threads and blocks run first */
@@ -305,6 +951,12 @@ void GILUEmuWaitUntilGE(volatile int *flag, int value)
   f->value = value;
   Yield(f);
   f->state = FIBER_READY;
+  if (gilu_emu_counting) { /* the successful poll: after the value's publication and after the thread's own work */
+    long long t = FlagStamp((const void *)flag, value);
+
+    f->clock   = (f->clock > t ? f->clock : t) + (IsShared(f->block, (const void *)flag) ? 0 : 1);
+    f->loadrun = 0;
+  }
 }
 
 void GILUEmuFence(int scope)
@@ -314,6 +966,27 @@ void GILUEmuFence(int scope)
   if (!gilu_emu_self) return;
   f = Self();
   if (scope > f->fenced) f->fenced = scope;
+  if (scope == 2 && gilu_emu_counting) { /* the thread's stores are acknowledged: one round trip if there are any */
+    f->clock += f->stored;
+    f->stored  = 0;
+    f->loadrun = 0;
+  }
+}
+
+/* gilu_signal_release: a device-scope fence of its own, cumulative over the block's writes that a barrier ordered
+   before it, so its round trip is counted whether or not the releasing thread stored itself */
+void GILUEmuRelease(void)
+{
+  Fiber *f;
+
+  if (!gilu_emu_self) return;
+  f         = Self();
+  f->fenced = 2;
+  if (gilu_emu_counting) {
+    f->clock += 1;
+    f->stored  = 0;
+    f->loadrun = 0;
+  }
 }
 
 void GILUEmuSignal(const void *flag, int scope)
@@ -373,15 +1046,17 @@ const GILUEmuLaneData *GILUEmuWarpExchange(GILUEmuWarpOp op, const GILUEmuLaneDa
   }
   slot                    = (int)(w->gen & 1);
   w->buf[slot][f->t.lane] = *mine;
+  if (w->arrived == 0 || f->clock > w->clock[slot]) w->clock[slot] = f->clock; /* the lanes leave together */
   if (++w->arrived == w->nlanes) {
     w->arrived = 0;
     w->gen++;
-    return w->buf[slot];
+  } else {
+    f->state   = FIBER_WARP;
+    f->waitgen = w->gen;
+    Yield(f);
+    f->state = FIBER_READY;
   }
-  f->state   = FIBER_WARP;
-  f->waitgen = w->gen;
-  Yield(f);
-  f->state = FIBER_READY;
+  f->clock = w->clock[slot];
   return w->buf[slot];
 }
 
@@ -416,10 +1091,8 @@ static void ThreadExit(Fiber *f)
   f->state = FIBER_DONE;
   b->live--;
   w->nexited++;
-  if (b->bararrived > 0 && b->bararrived == b->live) { /* exited threads do not hold a barrier up */
-    b->bararrived = 0;
-    b->bargen++;
-  }
+  if (f->clock > emu_launch->critical) emu_launch->critical = f->clock;
+  if (b->bararrived > 0 && b->bararrived == b->live) BarrierComplete(b); /* exited threads do not hold a barrier up */
   if (w->arrived > 0) {
     char msg[160];
 
@@ -508,6 +1181,7 @@ PetscErrorCode GILUEmuOptionsHelp(MPI_Comm comm)
   static PetscBool done = PETSC_FALSE;
   char             value[64] = "inorder", arch[16] = "sm_80";
   PetscInt         resident = GILU_EMU_DEFAULT_RESIDENT, seed = 1, devices = 1;
+  PetscBool        counters = PETSC_FALSE;
 
   PetscFunctionBegin;
   if (done) PetscFunctionReturn(PETSC_SUCCESS);
@@ -520,6 +1194,7 @@ PetscErrorCode GILUEmuOptionsHelp(MPI_Comm comm)
   PetscCall(PetscOptionsInt("-gilu_cudaemu_resident", "Blocks resident at once (1 to 64)", "PetscGILUGetBackend", resident, &resident, NULL));
   PetscCall(PetscOptionsString("-gilu_cudaemu_arch", "Architecture whose shared-memory opt-in limit applies: sm_80 (163 KiB) or sm_90 (227 KiB)", "PetscGILUGetBackend", arch, arch, sizeof(arch), NULL));
   PetscCall(PetscOptionsInt("-gilu_cudaemu_devices", "Devices of the emulated node (1 to 64): a rank uses the one of its index on the node", "PetscGILUGetBackend", devices, &devices, NULL));
+  PetscCall(PetscOptionsBool("-gilu_cudaemu_counters", "Count per kernel the memory sectors of its loads and stores and its dependent round trips; print them at the end", "GILUEmuCountersSetActive", counters, &counters, NULL));
   PetscOptionsEnd();
   PetscCheck(devices >= 1 && devices <= 64, comm, PETSC_ERR_ARG_OUTOFRANGE, "-gilu_cudaemu_devices %" PetscInt_FMT ": must be in 1..64", devices);
   PetscCheck(seed >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-gilu_cudaemu_seed %" PetscInt_FMT ": must be nonnegative", seed);
@@ -569,6 +1244,13 @@ static PetscErrorCode GetPolicy(Launch *L)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-gilu_cudaemu_seed", &iseed, &set));
   if (set) seed = (unsigned long long)iseed;
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-gilu_cudaemu_resident", &resident, NULL));
+  {
+    PetscBool counters = PETSC_FALSE;
+
+    PetscCall(PetscOptionsGetBool(NULL, NULL, "-gilu_cudaemu_counters", &counters, NULL));
+    emu_counting_report = counters;
+    if (!emu_counting_api) gilu_emu_counting = counters ? 1 : 0;
+  }
   PetscCheck(resident >= 1 && resident <= GILU_EMU_MAX_RESIDENT, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-gilu_cudaemu_resident %" PetscInt_FMT ": give 1 to %d resident blocks", resident, GILU_EMU_MAX_RESIDENT);
   L->resident = (int)resident;
   L->rng      = seed * 0x2545f4914f6cdd1dULL + ++emu_nlaunch;
@@ -589,6 +1271,7 @@ static PetscErrorCode FreeSlots(void)
     PetscCall(PetscFree(b->order));
     PetscCall(PetscFree(b->warps));
     PetscCall(PetscFree(b->shared));
+    free(b->log);
     PetscCall(PetscMemzero(b, sizeof(*b)));
   }
   emu_finalize_registered = PETSC_FALSE;
@@ -649,6 +1332,8 @@ static PetscErrorCode BlockStart(Launch *L, Block *b, long idx)
   b->live       = n;
   b->bargen     = 0;
   b->bararrived = 0;
+  b->barclock   = 0;
+  b->nlog       = 0;
   b->staticused = 0;
   b->nsites     = 0;
   PetscCall(PetscMemzero(b->warps, b->nwarps * sizeof(Warp)));
@@ -670,6 +1355,9 @@ static PetscErrorCode BlockStart(Launch *L, Block *b, long idx)
     f->state         = FIBER_READY;
     f->fenced        = 0;
     f->block         = b;
+    f->clock         = 0;
+    f->loadrun       = 0;
+    f->stored        = 0;
     b->order[i]      = L->threadorder == ORDER_REVERSE ? n - 1 - i : i;
     PetscCall(ContextMake(&f->ctx, b->stacks + (size_t)i * GILU_EMU_STACK + page, GILU_EMU_STACK - page, FiberMain));
   }
@@ -789,10 +1477,12 @@ static PetscErrorCode Schedule(Launch *L)
         if (L->failed) PetscFunctionReturn(PETSC_SUCCESS);
       }
     }
-    /* finished blocks free their slots */
+    /* finished blocks free their slots (their last requests counted) */
     for (a = 0, j = 0; a < L->nactive; a++) {
-      if (L->active[a]->live == 0) L->active[a]->index = -1;
-      else L->active[j++] = L->active[a];
+      if (L->active[a]->live == 0) {
+        if (gilu_emu_counting) FlushRequests(L->active[a]);
+        L->active[a]->index = -1;
+      } else L->active[j++] = L->active[a];
     }
     L->nactive = j;
     if (progress || (L->next < L->nblocks && L->nactive < L->resident)) continue;
@@ -872,6 +1562,11 @@ PetscErrorCode GILUEmuLaunch(const void *key, const char pretty[], GILUEmuUInt3 
   L->ctx         = ctx;
   L->nblocks     = (long)grid.x * grid.y * grid.z;
   PetscCall(GetPolicy(L));
+  PetscCall(KernelEntry(name, &L->kernel));
+  emu_kernels[L->kernel].launches++;
+  emu_runtime[GILU_EMU_RT_LAUNCH]++;
+  L->levels       = emu_next_levels;
+  emu_next_levels = 0;
   if (L->blockorder == ORDER_RANDOM) {
     long k;
 
@@ -890,6 +1585,17 @@ PetscErrorCode GILUEmuLaunch(const void *key, const char pretty[], GILUEmuUInt3 
   ierr       = Schedule(L);
   emu_launch = NULL;
   if (!ierr && L->failed) PetscCall(PetscStrncpy(emu_lasterr, L->err, sizeof(emu_lasterr)));
+  if (!ierr && !L->failed && gilu_emu_counting) {
+    KernelStats *k = &emu_kernels[L->kernel];
+
+    k->counted++;
+    if (L->critical > k->critical) k->critical = L->critical;
+    if (L->levels) {
+      k->levelled_trips += L->critical;
+      k->levels += L->levels;
+    }
+  }
+  FlagsClear(); /* the flags' publications belong to one launch */
   PetscCall(PetscFree(L->dispatch));
   PetscCall(PetscFree(L));
   PetscCall(ierr);

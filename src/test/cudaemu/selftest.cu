@@ -567,6 +567,110 @@ static PetscErrorCode ExpectLaunchError(int which, const char *const want[], Pet
 }
 #endif
 
+/* ------------------------------------------------------------------------------------------ counters */
+/* (the emulation's counters: the kernels run only there) */
+#if defined(GILU_CUDAEMU)
+/* lane l of each warp loads x[stride l] (stride 0: all lanes one value) and stores y[thread] */
+__global__ static void SectorLoads(const double *x, double *y, int stride)
+{
+  gilu_st(y + threadIdx.x, gilu_ld(x + stride * gilu_lane_id()));
+}
+
+/* a chain through the blocks by ticket, as InterBlockChain: thread 0 waits once for the previous block, the block's
+   threads load its values in parallel, store, fence, barrier, signal: 3 round trips per block (poll, load, fence);
+   twice: each thread polls the flag itself before each of two loads, 5 per block */
+__global__ static void ClockChain(int *ticket, int *flag, int *data, int twice)
+{
+  int u = gilu_block_ticket(ticket), t = (int)threadIdx.x, prev = 0;
+
+  if (u > 0 && (t == 0 || twice)) gilu_wait_until_ge(&flag[u - 1], 1);
+  __syncthreads();
+  if (u > 0) prev = gilu_ld_cg(data + (u - 1) * (int)blockDim.x + t);
+  if (u > 0 && twice) {
+    gilu_wait_until_ge(&flag[u - 1], 1);
+    prev += gilu_ld_cg(data + (u - 1) * (int)blockDim.x + t);
+  }
+  gilu_st(data + u * (int)blockDim.x + t, prev + 1);
+  __threadfence();
+  __syncthreads();
+  if (t == 0) gilu_signal_set(&flag[u], 1);
+}
+
+static PetscInt64 Sum(const PetscInt64 v[])
+{
+  PetscInt64 s = 0;
+
+  for (int c = 0; c < GILU_EMU_MEM_NCLASS; c++) s += v[c];
+  return s;
+}
+
+/* 2 warps of 32 lanes, 8-byte values (cudaMalloc aligns to 256 bytes): a coalesced request touches 8 sectors, a request
+   with stride 32 (256 bytes) 32 sectors for the same 8 sectors of data, a broadcast 1 */
+static PetscErrorCode TestSectors(PetscBool *ok)
+{
+  const int       strides[3] = {1, 32, 0}, want[3] = {16, 64, 2}, minimum[3] = {16, 16, 2};
+  double         *x, *y;
+  PetscBool       was;
+  GILUEmuCounters c;
+
+  PetscFunctionBegin;
+  *ok = PETSC_TRUE;
+  GILU_CUDA_CHECK(cudaMalloc(&x, 32 * 32 * sizeof(double)));
+  GILU_CUDA_CHECK(cudaMalloc(&y, 64 * sizeof(double)));
+  GILU_CUDA_CHECK(cudaMemset(x, 0, 32 * 32 * sizeof(double)));
+  PetscCall(GILUEmuCountersGetActive(&was));
+  PetscCall(GILUEmuCountersSetActive(PETSC_TRUE));
+  for (int k = 0; k < 3; k++) {
+    PetscCall(GILUEmuCountersReset());
+    PetscCall(GILU_LAUNCH(SectorLoads, 1, 64, 0, 0, x, y, strides[k]));
+    PetscCall(GILUEmuCountersGet("SectorLoads", &c));
+    if (c.runtime[GILU_EMU_RT_LAUNCH] != 1 || Sum(c.requests[0]) != 2 || Sum(c.sectors[0]) != want[k] || Sum(c.minimum[0]) != minimum[k]) *ok = PETSC_FALSE;
+    if (Sum(c.requests[1]) != 2 || Sum(c.sectors[1]) != 16 || Sum(c.minimum[1]) != 16) *ok = PETSC_FALSE;
+  }
+  PetscCall(GILUEmuCountersGet("NoSuchKernel", &c));
+  if (c.runtime[GILU_EMU_RT_LAUNCH] != 0 || Sum(c.requests[0]) != 0) *ok = PETSC_FALSE;
+  PetscCall(GILUEmuCountersSetActive(was));
+  GILU_CUDA_CHECK(cudaFree(x));
+  GILU_CUDA_CHECK(cudaFree(y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the chain of nb blocks: block 0 publishes at 1 (its store's fence), block u at 1 + 3u (poll, load, fence), 1 + 5u
+   with a poll per thread before each of two loads; the longest thread ends at the last block's publication. The
+   runtime calls are counted too. Exact under every schedule (the clocks follow the dependences, not the order). */
+static PetscErrorCode TestClock(PetscBool *ok)
+{
+  const int       nb = 6, nt = 64;
+  int            *flag, *data;
+  PetscBool       was;
+  GILUEmuCounters c;
+
+  PetscFunctionBegin;
+  *ok = PETSC_TRUE;
+  PetscCall(GILUEmuCountersGetActive(&was));
+  PetscCall(GILUEmuCountersSetActive(PETSC_TRUE));
+  PetscCall(GILUEmuCountersReset());
+  GILU_CUDA_CHECK(cudaMalloc(&flag, (nb + 1) * sizeof(int)));
+  GILU_CUDA_CHECK(cudaMalloc(&data, nb * nt * sizeof(int)));
+  for (int twice = 0; twice < 2; twice++) {
+    GILU_CUDA_CHECK(cudaMemset(flag, 0, (nb + 1) * sizeof(int)));
+    gilu_launch_levels(nb);
+    PetscCall(GILU_LAUNCH(ClockChain, nb, nt, 0, 0, flag + nb, flag, data, twice));
+    PetscCall(GILUEmuCountersGet("ClockChain", &c));
+    if (c.critical != 1 + (twice ? 5 : 3) * (nb - 1)) *ok = PETSC_FALSE;
+    if (c.levels != (twice + 1) * nb || c.levelled_trips != (twice ? 2 + 8 * (nb - 1) : 1 + 3 * (nb - 1))) *ok = PETSC_FALSE;
+  }
+  GILU_CUDA_CHECK(cudaDeviceSynchronize());
+  GILU_CUDA_CHECK(cudaFree(flag));
+  GILU_CUDA_CHECK(cudaFree(data));
+  PetscCall(GILUEmuCountersGet(NULL, &c));
+  if (c.runtime[GILU_EMU_RT_LAUNCH] != 2 || c.runtime[GILU_EMU_RT_ALLOC] != 2 || c.runtime[GILU_EMU_RT_FREE] != 2 || c.runtime[GILU_EMU_RT_MEMSET] != 2 || c.runtime[GILU_EMU_RT_SYNC] != 1 || c.runtime[GILU_EMU_RT_COPY_TO_HOST] != 0)
+    *ok = PETSC_FALSE;
+  PetscCall(GILUEmuCountersSetActive(was));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+#endif
+
 static PetscErrorCode TestBroken(int which, PetscBool *ok)
 {
   PetscFunctionBegin;
@@ -620,6 +724,13 @@ PetscErrorCode GILU_CUDA_NAME(PetscGILUCUDASelfTest)(const char name[], PetscBoo
   GILU_SELFTEST("blockidx_order", TestBroken(3, ok));
   GILU_SELFTEST("signal_nofence", TestBroken(4, ok));
   GILU_SELFTEST("barrier_sites", TestBroken(5, ok));
+#if defined(GILU_CUDAEMU)
+  GILU_SELFTEST("counters_sectors", TestSectors(ok));
+  GILU_SELFTEST("counters_clock", TestClock(ok));
+#else
+  GILU_SELFTEST("counters_sectors", TestBroken(-1, ok)); /* the emulation's counters: nothing to test on a GPU */
+  GILU_SELFTEST("counters_clock", TestBroken(-1, ok));
+#endif
 #undef GILU_SELFTEST
   SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown CUDA self-test %s", name);
 }

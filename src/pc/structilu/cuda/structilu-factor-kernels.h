@@ -64,7 +64,7 @@ static __device__ void GILUDeviceBlockInvertRows(const FactorArgs *k, double *sh
 
   GILU_UNROLL
   for (int e = 0; e < D; e++) {
-    m[e] = valid ? k->val[((size_t)k->nl * N + (size_t)pos) * DD + a * D + e] : 0.0;
+    m[e] = valid ? gilu_ld(k->val + ((size_t)k->nl * N + (size_t)pos) * DD + a * D + e) : 0.0;
     v[e] = e == a ? 1.0 : 0.0;
   }
   GILU_UNROLL
@@ -120,7 +120,7 @@ static __device__ void GILUDeviceBlockInvertRows(const FactorArgs *k, double *sh
   }
   if (valid) {
     GILU_UNROLL
-    for (int e = 0; e < D; e++) k->dinv[(size_t)pos * DD + a * D + e] = ok ? v[e] : 0.0; /* a zero pivot: keep later rows finite */
+    for (int e = 0; e < D; e++) gilu_st(k->dinv + (size_t)pos * DD + a * D + e, ok ? v[e] : 0.0); /* a zero pivot: keep later rows finite */
     if (!ok && a == 0) atomicMin(k->zerorow, p * D);
   }
 }
@@ -135,14 +135,14 @@ static __device__ void GILUDeviceBlockInvertRows(const FactorArgs *k, double *sh
    stencil positions (missptr; none when the pattern is the full stencil everywhere) */
 static __device__ __forceinline__ int FactorPoint(const FactorArgs *k, int pos, int *i, int *j, int *l, int *m, int *mend)
 {
-  const int p = k->perm[pos];
+  const int p = gilu_ld(k->perm + pos);
 
   *i = p % k->n[0];
   *j = (p / k->n[0]) % k->n[1];
   *l = p / (k->n[0] * k->n[1]);
   if (k->missptr) {
-    *m    = k->missptr[p];
-    *mend = k->missptr[p + 1];
+    *m    = gilu_ld(k->missptr + p);
+    *mend = gilu_ld(k->missptr + p + 1);
   }
   return p;
 }
@@ -151,11 +151,11 @@ static __device__ __forceinline__ int FactorPoint(const FactorArgs *k, int pos, 
    stays zero; *m steps past it); else 1 and *q its grid index. m walks the point's absent offsets in increasing s. */
 static __device__ __forceinline__ int FactorNeighbour(const FactorArgs *k, int i, int j, int l, int s, int *m, int mend, int *q)
 {
-  const int qi = i + k->off[3 * s], qj = j + k->off[3 * s + 1], ql = l + k->off[3 * s + 2];
+  const int qi = i + gilu_ld(k->off + 3 * s), qj = j + gilu_ld(k->off + 3 * s + 1), ql = l + gilu_ld(k->off + 3 * s + 2);
 
   if (qi < 0 || qi >= k->n[0] || qj < 0 || qj >= k->n[1] || ql < 0 || ql >= k->n[2]) return 0;
-  while (*m < mend && k->missoff[*m] < s) (*m)++;
-  if (*m < mend && k->missoff[*m] == s) {
+  while (*m < mend && gilu_ld(k->missoff + *m) < s) (*m)++;
+  if (*m < mend && gilu_ld(k->missoff + *m) == s) {
     (*m)++;
     return -1;
   }
@@ -173,7 +173,7 @@ static __device__ __forceinline__ void MultiplierRow(const FactorArgs *k, int s,
   const double *Dq = k->dinv + (size_t)qpos * DD, *Lps = k->val + ((size_t)s * N + (size_t)pos) * DD;
 
   if (k->ic) {
-    const double *Uq = k->val + ((size_t)k->mirror[s] * N + (size_t)qpos) * DD;
+    const double *Uq = k->val + ((size_t)gilu_ld(k->mirror + s) * N + (size_t)qpos) * DD;
 
     for (int c = 0; c < D; c++) {
       double r = 0;
@@ -185,7 +185,7 @@ static __device__ __forceinline__ void MultiplierRow(const FactorArgs *k, int s,
     for (int c = 0; c < D; c++) {
       double r = 0;
 
-      for (int e = 0; e < D; e++) r += Lps[a * D + e] * gilu_ld_cg(Dq + e * D + c);
+      for (int e = 0; e < D; e++) r += gilu_ld(Lps + a * D + e) * gilu_ld_cg(Dq + e * D + c);
       lrow[c] = r;
     }
   }
@@ -195,8 +195,8 @@ static __device__ __forceinline__ void MultiplierRow(const FactorArgs *k, int s,
 static __device__ __forceinline__ int FactorAbsent(const FactorArgs *k, int p, int s)
 {
   if (!k->missptr) return 0;
-  for (int m = k->missptr[p]; m < k->missptr[p + 1]; m++)
-    if (k->missoff[m] == s) return 1;
+  for (int m = gilu_ld(k->missptr + p); m < gilu_ld(k->missptr + p + 1); m++)
+    if (gilu_ld(k->missoff + m) == s) return 1;
   return 0;
 }
 
@@ -229,7 +229,7 @@ static __device__ void FactorTarget(const FactorArgs *k, int pos, int p, int i, 
 
   if (FactorAbsent(k, p, t)) { /* not in the pattern: no fill kept there */
     GILU_UNROLL
-    for (int c = 0; c < D; c++) T[c] = 0;
+    for (int c = 0; c < D; c++) gilu_st(T + c, 0.0);
     return;
   }
   if (t < k->nl) in = FactorNeighbourIn(k, p, i, j, l, t, &q);
@@ -237,26 +237,26 @@ static __device__ void FactorTarget(const FactorArgs *k, int pos, int p, int i, 
     if (in) {
       double lrow[D];
 
-      MultiplierRow<D>(k, t, pos, k->pos[q], a, lrow);
+      MultiplierRow<D>(k, t, pos, gilu_ld(k->pos + q), a, lrow);
       GILU_UNROLL
-      for (int c = 0; c < D; c++) T[c] = lrow[c];
+      for (int c = 0; c < D; c++) gilu_st(T + c, lrow[c]);
     }
     return;
   }
   GILU_UNROLL
-  for (int c = 0; c < D; c++) acc[c] = T[c];
-  for (int e = k->cptr[t]; e < k->cptr[t + 1]; e++) {
-    const int s = k->cs[e];
+  for (int c = 0; c < D; c++) acc[c] = gilu_ld(T + c);
+  for (int e = gilu_ld(k->cptr + t); e < gilu_ld(k->cptr + t + 1); e++) {
+    const int s = gilu_ld(k->cs + e);
     int       qs;
 
     if (!FactorNeighbourIn(k, p, i, j, l, s, &qs)) continue; /* outside the grid or L_ps zero: no update (as on the host) */
     {
       const double *L = k->val + ((size_t)s * N + (size_t)pos) * DD + a * D;
-      const double *U = k->val + ((size_t)k->cu[e] * N + (size_t)k->pos[qs]) * DD;
+      const double *U = k->val + ((size_t)gilu_ld(k->cu + e) * N + (size_t)gilu_ld(k->pos + qs)) * DD;
 
       GILU_UNROLL
       for (int c = 0; c < D; c++) {
-        const double la = L[c];
+        const double la = gilu_ld(L + c);
 
         GILU_UNROLL
         for (int b = 0; b < D; b++) acc[b] -= la * gilu_ld_cg(U + c * D + b);
@@ -264,7 +264,7 @@ static __device__ void FactorTarget(const FactorArgs *k, int pos, int p, int i, 
     }
   }
   if (in) { /* a lower t: L_pt = T D_q^{-1} */
-    const double *Dq = k->dinv + (size_t)k->pos[q] * DD;
+    const double *Dq = k->dinv + (size_t)gilu_ld(k->pos + q) * DD;
 
     GILU_UNROLL
     for (int c = 0; c < D; c++) {
@@ -272,11 +272,11 @@ static __device__ void FactorTarget(const FactorArgs *k, int pos, int p, int i, 
 
       GILU_UNROLL
       for (int e = 0; e < D; e++) r += acc[e] * gilu_ld_cg(Dq + e * D + c);
-      T[c] = r;
+      gilu_st(T + c, r);
     }
   } else {
     GILU_UNROLL
-    for (int c = 0; c < D; c++) T[c] = acc[c];
+    for (int c = 0; c < D; c++) gilu_st(T + c, acc[c]);
   }
 }
 
@@ -289,7 +289,7 @@ static __device__ void FactorRowTargets(const FactorArgs *k, int pos, int p, int
 
   for (int v = 0; v < k->nrowlev; v++) {
     if (valid)
-      for (int e = k->tptr[v * k->ngroups + g]; e < k->tptr[v * k->ngroups + g + 1]; e++) FactorTarget<D>(k, pos, p, i, j, l, a, k->tgt[e]);
+      for (int e = gilu_ld(k->tptr + v * k->ngroups + g); e < gilu_ld(k->tptr + v * k->ngroups + g + 1); e++) FactorTarget<D>(k, pos, p, i, j, l, a, gilu_ld(k->tgt + e));
     if (k->ngroups > 1) gilu_syncthreads(); /* the level's blocks before the next level reads them */
   }
 }
@@ -299,7 +299,7 @@ static __device__ void FactorRowTargets(const FactorArgs *k, int pos, int p, int
 static __device__ __forceinline__ void FactorWaitTile(const FactorArgs *k, int tile, int sweep)
 {
   if (threadIdx.x < 32)
-    for (int e = k->predptr[tile] + (int)threadIdx.x; e < k->predptr[tile + 1]; e += 32) gilu_wait_acquire(&k->flags[k->pred[e]], sweep);
+    for (int e = gilu_ld(k->predptr + tile) + (int)threadIdx.x; e < gilu_ld(k->predptr + tile + 1); e += 32) gilu_wait_acquire(&k->flags[gilu_ld(k->pred + e)], sweep);
 }
 
 /*
@@ -314,8 +314,8 @@ __global__ static void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILUFact
 {
   GILU_DYNAMIC_SHARED(double, sh);
   const int tile = BlockUnit(k.ticket, k.ticketbase), nt = (int)blockDim.x / k.ngroups, g = (int)threadIdx.x / nt, t = (int)threadIdx.x % nt;
-  const int lp = t / D, a = t % D, pos = k.tileptr[tile] + lp, valid = pos < k.tileptr[tile + 1];
-  const int p = valid ? k.perm[pos] : 0;
+  const int lp = t / D, a = t % D, pos = gilu_ld(k.tileptr + tile) + lp, valid = pos < gilu_ld(k.tileptr + tile + 1);
+  const int p = valid ? gilu_ld(k.perm + pos) : 0;
 
   if (!k.nowait) FactorWaitTile(&k, tile, sweep);
   gilu_syncthreads();
@@ -343,7 +343,7 @@ static __device__ void GILUDeviceBlockInvertWarp(const FactorArgs *k, int pos, i
     const int col = 4 * q + t;
 
     if (r >= D) v[t] = 0;
-    else if (col < 8) v[t] = col < D ? k->val[((size_t)k->nl * N + (size_t)pos) * DD + r * D + col] : 0;
+    else if (col < 8) v[t] = col < D ? gilu_ld(k->val + ((size_t)k->nl * N + (size_t)pos) * DD + r * D + col) : 0;
     else v[t] = col - 8 == r ? 1.0 : 0.0;
   }
   for (int c = 0; c < D; c++) {
@@ -386,7 +386,7 @@ static __device__ void GILUDeviceBlockInvertWarp(const FactorArgs *k, int pos, i
   for (int t = 0; t < 4; t++) {
     const int col = 4 * q + t - 8;
 
-    if (r < D && col >= 0 && col < D) k->dinv[(size_t)pos * DD + r * D + col] = ok ? v[t] : 0.0;
+    if (r < D && col >= 0 && col < D) gilu_st(k->dinv + (size_t)pos * DD + r * D + col, ok ? v[t] : 0.0);
   }
   if (!ok && lane == 0) atomicMin(k->zerorow, p * D);
 }
@@ -415,13 +415,13 @@ static __device__ void FactorRowMMA(const FactorArgs *k, int pos, int p)
     if (!in) continue;
     Lps = k->val + ((size_t)s * N + (size_t)pos) * DD;
     if (in < 0) { /* no lane reads this block again (later updates target later offsets): no __syncwarp needed */
-      for (int e = lane; e < DD; e += 32) Lps[e] = 0;
+      for (int e = lane; e < DD; e += 32) gilu_st(Lps + e, 0.0);
       continue;
     }
     qpos = k->pos[q];
     {
       const double *Dq = k->dinv + (size_t)qpos * DD;
-      const double *Uq = k->ic ? k->val + ((size_t)k->mirror[s] * N + (size_t)qpos) * DD : NULL;
+      const double *Uq = k->ic ? k->val + ((size_t)gilu_ld(k->mirror + s) * N + (size_t)qpos) * DD : NULL;
 
       acc[0] = acc[1] = 0;
       for (int kc = 0; kc < 2; kc++) {
@@ -429,42 +429,42 @@ static __device__ void FactorRowMMA(const FactorArgs *k, int pos, int p)
         double    a = 0, b = 0;
 
         if (r < D && kx < D) {
-          a = k->ic ? gilu_ld_cg(Uq + kx * D + r) : Lps[r * D + kx];
+          a = k->ic ? gilu_ld_cg(Uq + kx * D + r) : gilu_ld(Lps + r * D + kx);
           b = gilu_ld_cg(Dq + kx * D + r); /* B[kx][r]: lane holds row lane%4, column lane/4 */
         }
         gilu_mma_m8n8k4_f64(acc, a, b, acc);
       }
     }
     gilu_syncwarp(); /* mutation-survivor: the lanes' loads of A_ps before its overwrite (PTX orders them by bar.warp.sync, not by mma.sync); unobservable in the emulation, whose MMA takes all inputs first */
-    if (r < D && c0 < D) Lps[r * D + c0] = acc[0];
-    if (r < D && c0 + 1 < D) Lps[r * D + c0 + 1] = acc[1];
+    if (r < D && c0 < D) gilu_st(Lps + r * D + c0, acc[0]);
+    if (r < D && c0 + 1 < D) gilu_st(Lps + r * D + c0 + 1, acc[1]);
     gilu_syncwarp();
-    for (int e = k->elimptr[s]; e < k->elimptr[s + 1]; e++) {
-      const double *U = k->val + ((size_t)k->elimu[e] * N + (size_t)qpos) * DD;
-      double       *T = k->val + ((size_t)k->elimt[e] * N + (size_t)pos) * DD;
+    for (int e = gilu_ld(k->elimptr + s), eend = gilu_ld(k->elimptr + s + 1); e < eend; e++) {
+      const double *U = k->val + ((size_t)gilu_ld(k->elimu + e) * N + (size_t)qpos) * DD;
+      double       *T = k->val + ((size_t)gilu_ld(k->elimt + e) * N + (size_t)pos) * DD;
 
-      acc[0] = r < D && c0 < D ? T[r * D + c0] : 0;
-      acc[1] = r < D && c0 + 1 < D ? T[r * D + c0 + 1] : 0;
+      acc[0] = r < D && c0 < D ? gilu_ld(T + r * D + c0) : 0;
+      acc[1] = r < D && c0 + 1 < D ? gilu_ld(T + r * D + c0 + 1) : 0;
       for (int kc = 0; kc < 2; kc++) {
         const int kx = 4 * kc + kq;
         double    a = 0, b = 0;
 
         if (r < D && kx < D) {
-          a = -Lps[r * D + kx];
+          a = -gilu_ld(Lps + r * D + kx);
           b = gilu_ld_cg(U + kx * D + r);
         }
         gilu_mma_m8n8k4_f64(acc, a, b, acc);
       }
-      if (r < D && c0 < D) T[r * D + c0] = acc[0];
-      if (r < D && c0 + 1 < D) T[r * D + c0 + 1] = acc[1];
+      if (r < D && c0 < D) gilu_st(T + r * D + c0, acc[0]);
+      if (r < D && c0 + 1 < D) gilu_st(T + r * D + c0 + 1, acc[1]);
     }
     gilu_syncwarp(); /* every lane's updates T are made: other lanes read them as a later A_ps or zero them below */
   }
   if (k->missptr)
-    for (m = k->missptr[p]; m < mend; m++) {
-      double *Z = k->val + ((size_t)k->missoff[m] * N + (size_t)pos) * DD;
+    for (m = gilu_ld(k->missptr + p); m < mend; m++) {
+      double *Z = k->val + ((size_t)gilu_ld(k->missoff + m) * N + (size_t)pos) * DD;
 
-      for (int e = lane; e < DD; e += 32) Z[e] = 0;
+      for (int e = lane; e < DD; e += 32) gilu_st(Z + e, 0.0);
     }
 }
 
@@ -472,8 +472,8 @@ template <int D>
 __global__ static void __launch_bounds__(GILU_WARP_MAX_THREADS) StructILUFactorMMAKernel(FactorArgs k, int sweep)
 {
   const int tile = BlockUnit(k.ticket, k.ticketbase), lp = gilu_warp_id();
-  const int pos = k.tileptr[tile] + lp, valid = pos < k.tileptr[tile + 1];
-  const int p = valid ? k.perm[pos] : 0;
+  const int pos = gilu_ld(k.tileptr + tile) + lp, valid = pos < gilu_ld(k.tileptr + tile + 1);
+  const int p = valid ? gilu_ld(k.perm + pos) : 0;
 
   if (!k.nowait) FactorWaitTile(&k, tile, sweep);
   gilu_syncthreads(); /* also reconverges warp 0 after its lanes' waits, before mma.sync.aligned */
@@ -493,13 +493,14 @@ static __device__ void LinesFactor(const FactorArgs &k)
   GILU_DYNAMIC_SHARED(double, sh); /* the inversion (scalar): 5 D doubles per line */
   const LinesMap *m  = &k.lines;
   const int       ln = MMA ? gilu_warp_id() : (int)threadIdx.x / D, a = MMA ? gilu_lane_id() : (int)threadIdx.x % D;
-  const int       b = m->order[BlockUnit(k.ticket, k.ticketbase)], xy = m->bxy[b];
+  const int       b = gilu_ld(m->order + BlockUnit(k.ticket, k.ticketbase)), xy = gilu_ld(m->bxy + b);
   const int       xh = m->x0 + (xy % m->nbx) * m->bx + ln % m->bx, yh = m->y0 + (xy / m->nbx) * m->by + ln / m->bx;
+  const int       lmin = gilu_ld(m->lmin + b), lmax = gilu_ld(m->lmax + b);
 
-  if (!k.nowait) LinesWait(m, 0, b, m->lmin[b]);
+  if (!k.nowait) LinesWait(m, 0, b, lmin);
   gilu_syncthreads();
-  for (int L = m->lmin[b]; L <= m->lmax[b]; L++) {
-    const int p = LinesPoint(m, k.n, xh, yh, L), pos = p >= 0 ? k.pos[p] : 0;
+  for (int L = lmin; L <= lmax; L++) {
+    const int p = LinesPoint(m, k.n, xh, yh, L), pos = p >= 0 ? gilu_ld(k.pos + p) : 0;
 
     /* each line's threads invert the diagonal block they updated themselves (one thread group): no barrier between */
     if (MMA) {
@@ -511,7 +512,7 @@ static __device__ void LinesFactor(const FactorArgs &k)
       FactorRowTargets<D>(&k, pos, p, a, 0, p >= 0);
       GILUDeviceBlockInvertRows<D>(&k, sh, ln, a, pos, p, p >= 0);
     }
-    LinesLevelDone(m, 0, b, L, 1, L < m->lmax[b], k.nowait);
+    LinesLevelDone(m, 0, b, L, 1, L < lmax, k.nowait);
   }
 }
 
@@ -549,7 +550,7 @@ static __device__ void FactorSubstage(const FactorArgs *k, int pos, int p, int a
 
   (void)FactorPoint(k, pos, &i, &j, &l, &m, &mend);
   for (int s = 0; s < k->nl; s++) {
-    const int mine = k->early[s] ? !second : second; /* this substage finalizes L_ps */
+    const int mine = gilu_ld(k->early + s) ? !second : second; /* this substage finalizes L_ps */
     double   *Lps, lrow[D];
     int       q = 0, qpos, in = FactorNeighbour(k, i, j, l, s, &m, mend, &q);
 
@@ -557,33 +558,37 @@ static __device__ void FactorSubstage(const FactorArgs *k, int pos, int p, int a
     Lps = k->val + ((size_t)s * N + (size_t)pos) * DD;
     if (in < 0) {
       if (mine)
-        for (int c = 0; c < D; c++) Lps[a * D + c] = 0;
+        for (int c = 0; c < D; c++) gilu_st(Lps + a * D + c, 0.0);
       continue;
     }
     if (!mine && !second) continue; /* a late L block: all its updates are in substage 2 */
-    qpos = k->pos[q];
+    qpos = gilu_ld(k->pos + q);
     if (mine) {
       MultiplierRow<D>(k, s, pos, qpos, a, lrow);
-      for (int c = 0; c < D; c++) Lps[a * D + c] = lrow[c];
+      for (int c = 0; c < D; c++) gilu_st(Lps + a * D + c, lrow[c]);
     } else
-      for (int c = 0; c < D; c++) lrow[c] = Lps[a * D + c]; /* finalized in substage 1 */
-    for (int e = k->elimptr[s]; e < k->elimptr[s + 1]; e++) {
-      const double *U = k->val + ((size_t)k->elimu[e] * N + (size_t)qpos) * DD;
-      double       *T = k->val + ((size_t)k->elimt[e] * N + (size_t)pos) * DD;
+      for (int c = 0; c < D; c++) lrow[c] = gilu_ld(Lps + a * D + c); /* finalized in substage 1 */
+    for (int e = gilu_ld(k->elimptr + s), eend = gilu_ld(k->elimptr + s + 1); e < eend; e++) {
+      const double *U = k->val + ((size_t)gilu_ld(k->elimu + e) * N + (size_t)qpos) * DD;
+      double       *T = k->val + ((size_t)gilu_ld(k->elimt + e) * N + (size_t)pos) * DD;
 
-      if (k->pairs1[e] == second) continue; /* the other substage's update */
+      if (gilu_ld(k->pairs1 + e) == second) continue; /* the other substage's update */
       for (int c = 0; c < D; c++) {
         const double la = lrow[c];
 
-        for (int b = 0; b < D; b++) T[a * D + b] -= la * gilu_ld_cg(U + c * D + b);
+        for (int b = 0; b < D; b++) {
+          const double u = gilu_ld_cg(U + c * D + b);
+
+          gilu_st(T + a * D + b, gilu_ld(T + a * D + b) - la * u);
+        }
       }
     }
   }
   if (second && k->missptr)
-    for (m = k->missptr[p]; m < mend; m++) {
-      double *Z = k->val + ((size_t)k->missoff[m] * N + (size_t)pos) * DD;
+    for (m = gilu_ld(k->missptr + p); m < mend; m++) {
+      double *Z = k->val + ((size_t)gilu_ld(k->missoff + m) * N + (size_t)pos) * DD;
 
-      for (int c = 0; c < D; c++) Z[a * D + c] = 0;
+      for (int c = 0; c < D; c++) gilu_st(Z + a * D + c, 0.0);
     }
 }
 
@@ -594,14 +599,14 @@ __global__ static void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILULine
   GILU_DYNAMIC_SHARED(double, sh); /* group 1's inversion: 5 D doubles per line */
   const LinesMap *m  = &k.lines;
   const int       nt = (int)blockDim.x / 2, g = (int)threadIdx.x / nt, t = (int)threadIdx.x % nt, ln = t / D, a = t % D;
-  const int       b = m->order[BlockUnit(k.ticket, k.ticketbase)], xy = m->bxy[b];
+  const int       b = gilu_ld(m->order + BlockUnit(k.ticket, k.ticketbase)), xy = gilu_ld(m->bxy + b);
   const int       xh = m->x0 + (xy % m->nbx) * m->bx + ln % m->bx, yh = m->y0 + (xy / m->nbx) * m->by + ln / m->bx;
-  const int       lo = m->lmin[b], hi = m->lmax[b];
+  const int       lo = gilu_ld(m->lmin + b), hi = gilu_ld(m->lmax + b);
 
   if (!k.nowait) LinesWait(m, 0, b, lo - 1);
   gilu_syncthreads();
   for (int L = lo - 1;; L++) {
-    const int p = LinesPoint(m, k.n, xh, yh, g ? L : L + 1), pos = p >= 0 ? k.pos[p] : 0;
+    const int p = LinesPoint(m, k.n, xh, yh, g ? L : L + 1), pos = p >= 0 ? gilu_ld(k.pos + p) : 0;
 
     if (p >= 0) FactorSubstage<D>(&k, pos, p, a, g);
     /* group 1 inverts the diagonal blocks its own threads completed; group 0's part of them is ordered before by the

@@ -65,19 +65,19 @@ static __device__ __forceinline__ int LinesPoint(const LinesMap *m, const int n[
    completed every level before L in the sweep's order; the caller's barrier then releases the block */
 static __device__ void LinesWait(const LinesMap *m, int dir, int b, int L)
 {
-  const int  xy = m->bxy[b], bxb = xy % m->nbx, byb = xy / m->nbx, o = LinesOrd(m, dir, L);
+  const int  xy = gilu_ld(m->bxy + b), bxb = xy % m->nbx, byb = xy / m->nbx, o = LinesOrd(m, dir, L);
   const int *pr = m->pred + (dir ? 2 * m->npred[0] : 0);
 
   if (threadIdx.x >= 32) return;
   for (int e = (int)threadIdx.x; e < m->npred[dir]; e += 32) {
-    const int qx = bxb + pr[2 * e], qy = byb + pr[2 * e + 1];
+    const int qx = bxb + gilu_ld(pr + 2 * e), qy = byb + gilu_ld(pr + 2 * e + 1);
     int       q, olo, ohi;
 
     if (qx < 0 || qx >= m->nbx || qy < 0 || qy >= m->nby) continue;
-    q = m->blockid[qx + m->nbx * qy];
+    q = gilu_ld(m->blockid + qx + m->nbx * qy);
     if (q < 0) continue;
-    olo = LinesOrd(m, dir, dir ? m->lmax[q] : m->lmin[q]);
-    ohi = LinesOrd(m, dir, dir ? m->lmin[q] : m->lmax[q]);
+    olo = LinesOrd(m, dir, dir ? gilu_ld(m->lmax + q) : gilu_ld(m->lmin + q));
+    ohi = LinesOrd(m, dir, dir ? gilu_ld(m->lmin + q) : gilu_ld(m->lmax + q));
     if (olo > o - 1) continue; /* nothing of it comes before L */
     gilu_wait_acquire(&m->flags[q], (o - 1 < ohi ? o - 1 : ohi) + 1);
   }
@@ -132,7 +132,7 @@ static __device__ __forceinline__ int BlockUnitTake(int *ticket, unsigned int ba
 /* the grid point of p + off[s], or -1 outside the grid */
 static __device__ __forceinline__ int Neighbour(const SolveArgs *k, int i, int j, int l, int s)
 {
-  const int qi = i + k->off[3 * s], qj = j + k->off[3 * s + 1], ql = l + k->off[3 * s + 2];
+  const int qi = i + gilu_ld(k->off + 3 * s), qj = j + gilu_ld(k->off + 3 * s + 1), ql = l + gilu_ld(k->off + 3 * s + 2);
 
   if (qi < 0 || qi >= k->n[0] || qj < 0 || qj >= k->n[1] || ql < 0 || ql >= k->n[2]) return -1;
   return (ql * k->n[1] + qj) * k->n[0] + qi;
@@ -199,7 +199,7 @@ static __device__ void StructILUTiles(const SolveArgs &k, int dir, int sweep)
       l   = p / (k.n[0] * k.n[1]);
       sum = g == 0 ? (dir ? gilu_ld(k.xl + a * N + pos) : gilu_ld(k.b + (size_t)p * D + a)) : 0.0;
     }
-    GILU_DEVICE_UNROLL
+    GILU_UNROLL
     for (int c = 0; c < PF; c++) { /* this group's first offsets with a neighbour, in stencil order */
       int q = -1;
 
@@ -212,12 +212,12 @@ static __device__ void StructILUTiles(const SolveArgs &k, int dir, int sweep)
       if (icf) {
         const FT *A = (const FT *)k.uval + ((size_t)(gilu_ld(k.mirror + sq[c]) - k.nl - 1) * N + (size_t)qp[c]) * DD;
 
-        GILU_DEVICE_UNROLL
+        GILU_UNROLL
         for (int e = 0; e < D; e++) f[c][e] = gilu_ld(A + e * D + a);
       } else {
         const FT *A = (const FT *)(dir ? k.uval : k.lval) + ((size_t)(dir ? sq[c] - k.nl - 1 : sq[c]) * N + (size_t)pos) * DD;
 
-        GILU_DEVICE_UNROLL
+        GILU_UNROLL
         for (int e = 0; e < D; e++) f[c][e] = gilu_ld(A + a * D + e);
       }
     }
@@ -229,10 +229,10 @@ static __device__ void StructILUTiles(const SolveArgs &k, int dir, int sweep)
     }
     gilu_syncthreads();
     if (valid) { /* 3. */
-      GILU_DEVICE_UNROLL
+      GILU_UNROLL
       for (int c = 0; c < PF; c++)
         if (sq[c] >= 0)
-          GILU_DEVICE_UNROLL
+          GILU_UNROLL
           for (int e = 0; e < D; e++) sum -= (double)f[c][e] * gilu_ld_cg(xin + e * N + qp[c]);
       for (; s < send; s++) { /* the rest, in stencil order */
         const int q = gilu_ld(k.stage + s) == g ? Neighbour(&k, i, j, l, s) : -1;
@@ -309,9 +309,9 @@ __global__ static void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILULine
   const LinesMap *m = &k.lines;
   const int       P = k.nstage, nt = (int)blockDim.x / P, g = (int)threadIdx.x / nt, t = (int)threadIdx.x % nt;
   const int       ln = t / D, a = t % D, ahead = P - 1 - g, step = dir ? -1 : 1;
-  const int       b = m->order[dir * m->nblocks + BlockUnit(k.ticket, k.ticketbase)], xy = m->bxy[b];
+  const int       b = gilu_ld(m->order + dir * m->nblocks + BlockUnit(k.ticket, k.ticketbase)), xy = gilu_ld(m->bxy + b);
   const int       xh = m->x0 + (xy % m->nbx) * m->bx + ln % m->bx, yh = m->y0 + (xy / m->nbx) * m->by + ln / m->bx;
-  const int       lo = dir ? m->lmax[b] : m->lmin[b], hi = dir ? m->lmin[b] : m->lmax[b];
+  const int       lo = dir ? gilu_ld(m->lmax + b) : gilu_ld(m->lmin + b), hi = dir ? gilu_ld(m->lmin + b) : gilu_ld(m->lmax + b);
   const int       sfirst = dir ? k.nl + 1 : 0, send = dir ? k.ns : k.nl;
   const size_t    N    = (size_t)k.npoints;
   double         *ring = sh, *rowsum = sh + (size_t)P * P * nt;
@@ -325,23 +325,23 @@ __global__ static void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILULine
     double    sum = 0;
 
     if (p >= 0) { /* this group's stage of its point, ahead levels ahead */
-      const int pos = k.pos[p], i = p % k.n[0], j = (p / k.n[0]) % k.n[1], l = p / (k.n[0] * k.n[1]);
+      const int pos = gilu_ld(k.pos + p), i = p % k.n[0], j = (p / k.n[0]) % k.n[1], l = p / (k.n[0] * k.n[1]);
 
-      sum = g == 0 ? (dir ? k.x[p * D + a] : k.b[p * D + a]) : 0.0;
+      sum = g == 0 ? (dir ? gilu_ld(k.x + p * D + a) : gilu_ld(k.b + p * D + a)) : 0.0;
       for (int s = sfirst; s < send; s++) {
-        const int q = k.stage[s] == g ? Neighbour(&k, i, j, l, s) : -1;
+        const int q = gilu_ld(k.stage + s) == g ? Neighbour(&k, i, j, l, s) : -1;
 
         if (q < 0) continue;
         if (!dir && k.ic) {
-          const FT     *A  = (const FT *)k.uval + ((size_t)(k.mirror[s] - k.nl - 1) * N + (size_t)k.pos[q]) * DD;
+          const FT     *A  = (const FT *)k.uval + ((size_t)(gilu_ld(k.mirror + s) - k.nl - 1) * N + (size_t)gilu_ld(k.pos + q)) * DD;
           const double *zq = k.z + (size_t)q * D;
 
-          for (int e = 0; e < D; e++) sum -= (double)A[e * D + a] * gilu_ld_cg(zq + e);
+          for (int e = 0; e < D; e++) sum -= (double)gilu_ld(A + e * D + a) * gilu_ld_cg(zq + e);
         } else {
           const FT     *A  = dir ? (const FT *)k.uval + ((size_t)(s - k.nl - 1) * N + (size_t)pos) * DD : (const FT *)k.lval + ((size_t)s * N + (size_t)pos) * DD;
           const double *xq = k.x + (size_t)q * D;
 
-          for (int e = 0; e < D; e++) sum -= (double)A[a * D + e] * gilu_ld_cg(xq + e);
+          for (int e = 0; e < D; e++) sum -= (double)gilu_ld(A + a * D + e) * gilu_ld_cg(xq + e);
         }
       }
       ring[((size_t)g * P + (size_t)(LinesOrd(m, dir, Lg) % P)) * nt + t] = sum;
@@ -354,18 +354,18 @@ __global__ static void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILULine
       sum = ring[(size_t)slot * nt + t];
       for (int h = 1; h < P; h++) sum += ring[((size_t)h * P + slot) * nt + t];
       rowsum[t] = sum;
-      pos0      = k.pos[p0];
+      pos0      = gilu_ld(k.pos + p0);
     }
     gilu_syncthreads();
     if (p0 >= 0 && g == 0) {
-      if (!dir) k.x[p0 * D + a] = sum;
+      if (!dir) gilu_st(k.x + p0 * D + a, sum);
       if (dir || k.ic) { /* x = D^{-1} sum (backward), z = D^{-1} y (IC's forward) */
         const FT *Di = (const FT *)k.dinv + (size_t)pos0 * DD;
         double    r  = 0;
 
-        for (int e = 0; e < D; e++) r += (double)Di[a * D + e] * rowsum[ln * D + e];
-        if (dir) k.x[p0 * D + a] = r;
-        else k.z[p0 * D + a] = r;
+        for (int e = 0; e < D; e++) r += (double)gilu_ld(Di + a * D + e) * rowsum[ln * D + e];
+        if (dir) gilu_st(k.x + p0 * D + a, r);
+        else gilu_st(k.z + p0 * D + a, r);
       }
     }
     LinesLevelDone(m, dir, b, L, counts, !last, k.nowait);
@@ -380,9 +380,9 @@ __global__ static void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILULine
 __global__ static void StructILUToSingle(const double *from, float *to, size_t n, int bs2, int d, int np, int *big)
 {
   for (size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x; t < n; t += (size_t)gridDim.x * blockDim.x) {
-    const double a = fabs(from[t]);
+    const double v = gilu_ld(from + t), a = fabs(v);
 
-    to[t] = (float)from[t];
+    gilu_st(to + t, (float)v);
     if (a > (double)FLT_MAX && a <= DBL_MAX) atomicMin(big, (int)((t / bs2) % np) * d + (int)(t % bs2) / d);
   }
 }

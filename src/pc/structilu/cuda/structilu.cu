@@ -89,6 +89,7 @@ struct _n_StructILUDevice {
   double   *xl;        /* tiles: y, then x, in level order, component by component (xl[e N + pos]) */
   PetscInt *hperm;     /* host copy of perm, for the level-ordered layout of the factors */
   PetscInt  ntiles, tilepoints, nthreads, dof, npoints, nl, nu;
+  PetscInt  nlevels; /* hyperplane levels: the dependent steps of a sweep (the emulation's round trips per level) */
   int       sweep; /* sweeps run (forward and backward each count) */
   PetscBool single, ic, hasfactors;
   size_t    blocks; /* npoints * dof * dof */
@@ -172,6 +173,7 @@ static PetscErrorCode CopyIntArray(const PetscInt *from, PetscInt n, int **dev)
   PetscCall(PetscMalloc1(n, &h));
   for (PetscInt t = 0; t < n; t++) h[t] = (int)from[t];
   PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(sizeof(int) * (size_t)n, (void **)dev));
+  gilu_mem_class(*dev, sizeof(int) * (size_t)n, INDEX);
   PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToDevice)(*dev, h, sizeof(int) * (size_t)n));
   PetscCall(PetscFree(h));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -234,6 +236,7 @@ static PetscErrorCode Create(const GILUStencilMat *sm, StructILUCUDAMapping mapp
   ntiles          = plan.ntiles;
   dev->mapping    = mapping;
   dev->ntiles     = ntiles;
+  dev->nlevels    = plan.nlevels;
   dev->tilepoints = plan.tilepoints;
   dev->nthreads   = plan.tilepoints * d;
   dev->dof        = d;
@@ -271,7 +274,12 @@ static PetscErrorCode Create(const GILUStencilMat *sm, StructILUCUDAMapping mapp
   PetscCall(GILU_CUDA_NAME(GILUDeviceMemset)(dev->flags, 0, sizeof(int) * (size_t)ntiles));
   PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(sizeof(double) * (size_t)N * d, (void **)&dev->b));
   PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(sizeof(double) * (size_t)N * d, (void **)&dev->x));
-  if (mapping == STRUCTILU_CUDA_MAPPING_TILES) PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(sizeof(double) * (size_t)N * d, (void **)&dev->xl));
+  gilu_mem_class(dev->b, sizeof(double) * (size_t)N * d, VECTOR);
+  gilu_mem_class(dev->x, sizeof(double) * (size_t)N * d, VECTOR);
+  if (mapping == STRUCTILU_CUDA_MAPPING_TILES) {
+    PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(sizeof(double) * (size_t)N * d, (void **)&dev->xl));
+    gilu_mem_class(dev->xl, sizeof(double) * (size_t)N * d, VECTOR);
+  }
   PetscCall(PetscMalloc1(N, &dev->hperm));
   PetscCall(PetscArraycpy(dev->hperm, plan.perm, N));
   for (PetscInt c = 0; c < 3; c++) dev->w[c] = plan.w[c];
@@ -306,13 +314,15 @@ static PetscErrorCode Create(const GILUStencilMat *sm, StructILUCUDAMapping mapp
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* *p holds at least bytes (device memory; kept across factorizations, grown only when a larger one is asked for) */
+/* *p holds at least bytes (device memory; kept across factorizations, grown only when a larger one is asked for); it
+   holds factor values (or their staging copy), which the emulation's counters class as such */
 static PetscErrorCode EnsureDevice(void **p, size_t *have, size_t bytes)
 {
   PetscFunctionBegin;
   if (*p && *have >= bytes) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(GILU_CUDA_NAME(GILUDeviceFree)(p));
   PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(bytes, p));
+  gilu_mem_class(*p, bytes, FACTOR);
   *have = bytes;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -359,7 +369,10 @@ static PetscErrorCode SetFactors(StructILUDevice dev, const StructILUFactors *F)
   dev->dinv = dev->ownd;
   if (F->ic) {
     if (!dev->mirror) PetscCall(CopyIntArray(F->mirror, dev->args.ns, &dev->mirror));
-    if (!dev->z) PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(sizeof(double) * (size_t)dev->npoints * dev->dof, (void **)&dev->z));
+    if (!dev->z) {
+      PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(sizeof(double) * (size_t)dev->npoints * dev->dof, (void **)&dev->z));
+      gilu_mem_class(dev->z, sizeof(double) * (size_t)dev->npoints * dev->dof, VECTOR);
+    }
   }
   dev->args.ic     = F->ic ? 1 : 0;
   dev->args.lval   = dev->lval;
@@ -423,6 +436,7 @@ static PetscErrorCode Sweep(StructILUDevice dev, PetscBool forward)
   PetscFunctionBegin;
   PetscCheck(nt * P <= GILU_TILE_MAX_THREADS, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%" PetscInt_FMT " threads per block exceed the solve kernels' bound", nt * P);
   if (lines) PetscCall(GILU_CUDA_NAME(GILUDeviceMemset)(dev->lflags, 0, sizeof(int) * (size_t)dev->args.lines.nblocks));
+  gilu_launch_levels(dev->nlevels);
   switch (cfg) {
     LAUNCH_CASE(1)
     LAUNCH_CASE(2)
@@ -567,6 +581,7 @@ static PetscErrorCode Factor(StructILUDevice dev, const GILUStencilMat *sm, cons
     if (mirror && !dev->mirror) PetscCall(CopyIntArray(mirror, ns, &dev->mirror));
     PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(sizeof(int), (void **)&dev->zerorow));
     PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(sizeof(double) * blocks, (void **)&dev->dinvd));
+    gilu_mem_class(dev->dinvd, sizeof(double) * blocks, FACTOR);
   }
   PetscCall(UploadLevelOrdered(dev, sm->val, ns, PETSC_FALSE, (void **)&dev->val, &dev->valb));
   PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToDevice)(dev->zerorow, &zr, sizeof(int)));
@@ -625,6 +640,7 @@ static PetscErrorCode Factor(StructILUDevice dev, const GILUStencilMat *sm, cons
   }
   PetscCall(TicketsBegin(dev, (unsigned int)(dev->mapping == STRUCTILU_CUDA_MAPPING_LINES ? dev->args.lines.nblocks : dev->ntiles), &k.ticketbase));
   PetscCall(KernelTimerRecord(dev, 4));
+  gilu_launch_levels(dev->nlevels);
   if (pipelined) {
     const dim3   lgrid((unsigned int)dev->args.lines.nblocks), lblock((unsigned int)(2 * dev->nlinethreads));
     const size_t lshmem = 5 * sizeof(double) * (size_t)dev->nlinethreads; /* the inversion: 5 D doubles per line */
@@ -743,7 +759,10 @@ static PetscErrorCode Factor(StructILUDevice dev, const GILUStencilMat *sm, cons
     if (zr != PETSC_MAX_INT) *rangerow = dev->hperm[zr / d] * d + zr % d; /* the level-ordered point's natural one */
     dev->single = PETSC_TRUE;
   }
-  if (mirror && !dev->z) PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(sizeof(double) * (size_t)dev->npoints * dev->dof, (void **)&dev->z));
+  if (mirror && !dev->z) {
+    PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(sizeof(double) * (size_t)dev->npoints * dev->dof, (void **)&dev->z));
+    gilu_mem_class(dev->z, sizeof(double) * (size_t)dev->npoints * dev->dof, VECTOR);
+  }
   dev->args.ic     = mirror ? 1 : 0;
   dev->args.lval   = dev->lval;
   dev->args.uval   = dev->uval;
