@@ -23,6 +23,8 @@ PETSC_EXTERN PetscErrorCode PetscGILUTestMatrixGetInfo(const char[], PetscBool *
 PETSC_EXTERN PetscErrorCode PetscGILUTestMatrixCreate(MPI_Comm, const char[], PetscInt, Mat *, Vec *);
 /* || y - ref ||_inf / || ref ||_inf: how far a result is from its reference */
 PETSC_EXTERN PetscErrorCode PetscGILUTestVecRelDiff(Vec ref, Vec y, PetscReal *d);
+/* the same for n values on the host: max |y - ref| / max |ref| (max |y - ref| when ref is zero) */
+PETSC_EXTERN PetscReal PetscGILUTestArrayRelDiff(PetscInt n, const PetscScalar y[], const PetscScalar ref[]);
 
 /* ------------------------------------------------------------------------------------------ emulation self-tests
    PetscGILUCUDASelfTest_cudaemu - runs one self-test of the CUDA emulation (src/test/cudaemu/selftest.cu; used by

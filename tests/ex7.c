@@ -21,6 +21,7 @@ static char help[] = "Tests of the triangular-solve engine (src/mat/sptrsv) on t
 #include <petscsys.h>
 #include <petscgilu.h>
 #include <petscgilu/private/sptrsv.h>
+#include <petscgilutest.h>
 
 #define NTYPES 8
 
@@ -98,17 +99,6 @@ static PetscErrorCode MakeTriangle(PetscRandom rnd, PetscInt kind, PetscInt nran
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscReal RelDiff(PetscInt m, const PetscScalar *x, const PetscScalar *y)
-{
-  PetscReal d = 0, s = 0;
-
-  for (PetscInt k = 0; k < m; k++) {
-    d = PetscMax(d, PetscAbsScalar(x[k] - y[k]));
-    s = PetscMax(s, PetscAbsScalar(y[k]));
-  }
-  return s > 0 ? d / s : d;
-}
-
 static PetscErrorCode TestEngine(PetscRandom rnd, PetscInt nrand, PetscInt grid)
 {
   PetscFunctionBegin;
@@ -152,7 +142,7 @@ static PetscErrorCode TestEngine(PetscRandom rnd, PetscInt nrand, PetscInt grid)
                 PetscCall(GILUTriSetBlockDepth(tri, depth));
                 PetscCall(GILUTriSolve(tri, b, x));
                 PetscCall(GILUTriGetType(tri, &ran));
-                err = RelDiff(m, x, xref);
+                err = PetscGILUTestArrayRelDiff(m, x, xref);
                 if (err > 1e-12)
                   PetscCall(PetscPrintf(PETSC_COMM_SELF, "engine: matrix kind %" PetscInt_FMT " %s diag %" PetscInt_FMT " bs %" PetscInt_FMT ": %s (ran %s) depth %" PetscInt_FMT " threads %" PetscInt_FMT " differs from the reference by %g\n", kind, u ? "upper" : "lower", dg, bs, tname, GILUTriSolveTypes[ran], depth, nt, (double)err));
                 PetscCheck(t == GILU_TRISOLVE_AUTO || ran == (GILUTriSolveType)t, PETSC_COMM_SELF, PETSC_ERR_PLIB, "GILUTriGetType() says %s, %s was asked for", GILUTriSolveTypes[ran], GILUTriSolveTypes[t]);
@@ -183,7 +173,7 @@ static PetscErrorCode TestEngine(PetscRandom rnd, PetscInt nrand, PetscInt grid)
           PetscCall(GILUTriSolveReference(tri, b, xref));
           PetscCall(PetscArraycpy(x, b, m));
           PetscCall(GILUTriSolve(tri, x, x));
-          if (RelDiff(m, x, xref) > 1e-12) PetscCall(PetscPrintf(PETSC_COMM_SELF, "engine: new values: kind %" PetscInt_FMT " bs %" PetscInt_FMT " wrong\n", kind, bs));
+          if (PetscGILUTestArrayRelDiff(m, x, xref) > 1e-12) PetscCall(PetscPrintf(PETSC_COMM_SELF, "engine: new values: kind %" PetscInt_FMT " bs %" PetscInt_FMT " wrong\n", kind, bs));
           PetscCall(GILUTriDestroy(&tri));
           PetscCall(PetscFree4(b, xref, x, x1));
           PetscCall(PetscFree2(ai, aj));
@@ -228,7 +218,7 @@ static PetscErrorCode TestCUDAEmuWaits(PetscRandom rnd, PetscGILUBackendType dev
 
             PetscCall(GILUTriSetTriangleCSC(tri, (PetscBool)csc));
             PetscCall(GILUTriSolve(tri, b, x));
-            err = RelDiff(m, x, xref);
+            err = PetscGILUTestArrayRelDiff(m, x, xref);
             if (err > 1e-12)
               PetscCall(PetscPrintf(PETSC_COMM_SELF, "cudaemu: kind %" PetscInt_FMT " %s diag %" PetscInt_FMT " bs %" PetscInt_FMT " n %" PetscInt_FMT " sync-free%s differs from the host reference by %g\n", kind, u ? "upper" : "lower", dg, bs, n, csc ? " (CSC)" : "", (double)err));
           }
@@ -293,7 +283,7 @@ static PetscErrorCode TestCUDAEmu(PetscRandom rnd)
               PetscCall(GILUTriSetType(tri, (GILUTriSolveType)t));
               PetscCall(GILUTriSetBlockDepth(tri, depth));
               PetscCall(GILUTriSolve(tri, b, x));
-              err = RelDiff(m, x, xref);
+              err = PetscGILUTestArrayRelDiff(m, x, xref);
               if (err > (blocked || csc ? 1e-12 : 1e-13))
                 PetscCall(PetscPrintf(PETSC_COMM_SELF, "cudaemu: kind %" PetscInt_FMT " %s diag %" PetscInt_FMT " bs %" PetscInt_FMT " %s%s%s depth %" PetscInt_FMT " differs from the host reference by %g\n", kind, u ? "upper" : "lower", dg, bs, GILUTriSolveTypes[t], reorder ? "+reorder" : "", csc ? " (CSC triangles)" : "", depth, (double)err));
               PetscCall(GILUTriGetType(tri, &ran));
@@ -312,7 +302,7 @@ static PetscErrorCode TestCUDAEmu(PetscRandom rnd)
           PetscCall(GILUTriSolveReference(tri, b, xref));
           PetscCall(PetscArraycpy(x, b, m));
           PetscCall(GILUTriSolve(tri, x, x));
-          if (RelDiff(m, x, xref) > 1e-12) PetscCall(PetscPrintf(PETSC_COMM_SELF, "cudaemu: new values: kind %" PetscInt_FMT " bs %" PetscInt_FMT " wrong\n", kind, bs));
+          if (PetscGILUTestArrayRelDiff(m, x, xref) > 1e-12) PetscCall(PetscPrintf(PETSC_COMM_SELF, "cudaemu: new values: kind %" PetscInt_FMT " bs %" PetscInt_FMT " wrong\n", kind, bs));
           PetscCall(GILUTriDestroy(&tri));
           PetscCall(PetscFree3(b, xref, x));
           PetscCall(PetscFree2(ai, aj));
@@ -355,8 +345,8 @@ static PetscErrorCode TestEngineBlocked(PetscRandom rnd)
           PetscCall(GILUTriSetThreads(tri, nt));
           PetscCall(GILUTriSetBlockDepth(tri, 1));
           PetscCall(GILUTriSolve(tri, b, x));
-          if (RelDiff(m, x, xref) > 1e-12)
-            PetscCall(PetscPrintf(PETSC_COMM_SELF, "blocked: kind %" PetscInt_FMT " %s %s%s threads %" PetscInt_FMT " differs from the reference by %g\n", kind, u ? "upper" : "lower", GILUTriSolveTypes[t], tr > GILU_TRISOLVE_RECBLOCK ? "+reorder" : "", nt, (double)RelDiff(m, x, xref)));
+          if (PetscGILUTestArrayRelDiff(m, x, xref) > 1e-12)
+            PetscCall(PetscPrintf(PETSC_COMM_SELF, "blocked: kind %" PetscInt_FMT " %s %s%s threads %" PetscInt_FMT " differs from the reference by %g\n", kind, u ? "upper" : "lower", GILUTriSolveTypes[t], tr > GILU_TRISOLVE_RECBLOCK ? "+reorder" : "", nt, (double)PetscGILUTestArrayRelDiff(m, x, xref)));
           if (nt == 1) PetscCall(PetscArraycpy(x1, x, m));
           else {
             PetscBool same;

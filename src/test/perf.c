@@ -260,17 +260,6 @@ static PetscErrorCode PerfReference(const GILUCuSparseArrays *arr, const PetscSc
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscReal RelDiff(PetscInt n, const PetscScalar *x, const PetscScalar *ref)
-{
-  PetscReal dmax = 0, rmax = 0;
-
-  for (PetscInt t = 0; t < n; t++) {
-    dmax = PetscMax(dmax, PetscAbsScalar(x[t] - ref[t]));
-    rmax = PetscMax(rmax, PetscAbsScalar(ref[t]));
-  }
-  return rmax > 0 ? dmax / rmax : dmax;
-}
-
 static PetscErrorCode BackendCopy(PetscGILUBackendType ran, PetscBool todevice, void *dst, const void *src, size_t bytes)
 {
   PetscFunctionBegin;
@@ -372,7 +361,7 @@ static PetscErrorCode PerfCuSparse(PetscGILUBackendType ran, const PetscGILUPerf
     PetscCall(PerfReference(&arr, b, y));
     PetscCall(PetscTime(&t0));
     r->hosts[3] = t0 - t1;
-    r->diffref  = RelDiff(n, x, y);
+    r->diffref  = PetscGILUTestArrayRelDiff(n, x, y);
   }
   if (ran == PETSCGILU_BACKEND_CUDA && (bsr ? c->bsr : c->csr)) {
 #if defined(PETSCGILU_HAVE_CUDA)
@@ -387,10 +376,10 @@ static PetscErrorCode PerfCuSparse(PetscGILUBackendType ran, const PetscGILUPerf
     PetscCheck(zr < 0, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "cuSPARSE found a zero pivot in row %" PetscInt_FMT " of a diagonally dominant matrix", zr);
     if (bsr) {
       r->hasbsr  = PETSC_TRUE;
-      r->diffbsr = RelDiff(n, x, y);
+      r->diffbsr = PetscGILUTestArrayRelDiff(n, x, y);
     } else {
       r->hascsr  = PETSC_TRUE;
-      r->diffcsr = RelDiff(n, x, y);
+      r->diffcsr = PetscGILUTestArrayRelDiff(n, x, y);
     }
 #endif
   }

@@ -820,3 +820,14 @@ PetscErrorCode PetscGILUTestVecRelDiff(Vec ref, Vec y, PetscReal *d)
   PetscCall(VecDestroy(&w));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+PetscReal PetscGILUTestArrayRelDiff(PetscInt n, const PetscScalar y[], const PetscScalar ref[])
+{
+  PetscReal d = 0, r = 0;
+
+  for (PetscInt t = 0; t < n; t++) {
+    d = PetscMax(d, PetscAbsScalar(y[t] - ref[t]));
+    r = PetscMax(r, PetscAbsScalar(ref[t]));
+  }
+  return r > 0 ? d / r : d;
+}
