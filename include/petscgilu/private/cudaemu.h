@@ -84,6 +84,7 @@ PETSC_EXTERN void           GILUEmuSyncThreads(const char[]); /* the call site, 
 PETSC_EXTERN void           GILUEmuFence(int);                 /* 1: __threadfence_block, 2: __threadfence */
 PETSC_EXTERN void           GILUEmuSignal(const void *, int);  /* a signal of that scope on that flag: checks the fence */
 PETSC_EXTERN void           GILUEmuRelease(void);              /* gilu_signal_release's own fence (counters: one round trip) */
+PETSC_EXTERN void           GILUEmuReleased(void);             /* after its store: the other blocks run before the rest of this one */
 PETSC_EXTERN int            GILUEmuSharedOptinLimit(void);     /* bytes per block with opt-in (-gilu_cudaemu_arch) */
 PETSC_EXTERN int            GILUEmuMultiProcessorCount(void);  /* one per resident block (-gilu_cudaemu_resident) */
 PETSC_EXTERN int            GILUEmuDeviceCount(void);          /* -gilu_cudaemu_devices (default 1) */

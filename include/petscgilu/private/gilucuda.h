@@ -258,6 +258,7 @@ static inline void gilu_signal_release(int *flag, int v)
   GILUEmuSignal(flag, 2);
   __atomic_store_n(flag, v, __ATOMIC_RELEASE);
   if (gilu_emu_counting) GILUEmuPublished(flag, 2);
+  GILUEmuReleased();
 }
 
 /* ---------------------------------------------------------------------------------- MMA */

@@ -225,6 +225,7 @@ struct _Block {
   unsigned long  bargen;
   int            bararrived;
   const char    *barsite; /* where the first thread of the current barrier arrived */
+  int            preempted; /* a thread released a flag (gilu_signal_release): the block's turn in this pass ends there */
   Warp          *warps;
   int            nwarps;
   unsigned char *shared; /* static part (at most the opt-in limit), then dynamic part */
@@ -989,6 +990,19 @@ void GILUEmuRelease(void)
   }
 }
 
+/* after gilu_signal_release's store: the other blocks run before the rest of this one, so a consumer that waits for
+   the flag reads what the releaser's block wrote while the threads that have not yet run this pass have not: a
+   release whose block did not pass a barrier after its writes gives wrong results under every schedule */
+void GILUEmuReleased(void)
+{
+  Fiber *f;
+
+  if (!gilu_emu_self) return;
+  f                   = Self();
+  f->block->preempted = 1;
+  Yield(f);
+}
+
 void GILUEmuSignal(const void *flag, int scope)
 {
   Fiber *f = Self();
@@ -1332,6 +1346,7 @@ static PetscErrorCode BlockStart(Launch *L, Block *b, long idx)
   b->live       = n;
   b->bargen     = 0;
   b->bararrived = 0;
+  b->preempted  = 0;
   b->barclock   = 0;
   b->nlog       = 0;
   b->staticused = 0;
@@ -1475,7 +1490,9 @@ static PetscErrorCode Schedule(Launch *L)
         SwitchTo(&L->sched, &f->ctx);
         gilu_emu_self = NULL;
         if (L->failed) PetscFunctionReturn(PETSC_SUCCESS);
+        if (b->preempted) break;
       }
+      b->preempted = 0;
     }
     /* finished blocks free their slots (their last requests counted) */
     for (a = 0, j = 0; a < L->nactive; a++) {

@@ -138,14 +138,6 @@ static __device__ __forceinline__ int Neighbour(const SolveArgs *k, int i, int j
   return (ql * k->n[1] + qj) * k->n[0] + qi;
 }
 
-/* marks the tile done for this sweep: every thread's writes are made visible device-wide first */
-static __device__ __forceinline__ void TileDone(int *flags, int tile, int sweep)
-{
-  __threadfence();
-  gilu_syncthreads();
-  if (threadIdx.x == 0) gilu_signal_set(&flags[tile], sweep);
-}
-
 /* the prefetched products of a thread's first offsets (StructILUTiles): as many offsets as keep the factors' values in
    about 8 registers (the arrays are indexed by unrolled loops only, so they stay in registers) */
 template <int D>
