@@ -1117,6 +1117,13 @@ int main(int argc, char **argv)
      args: -test symmetric -pc_factor_levels {{0 1}separate output} -mat_gilu_trisolve_threads 2
      env: OMP_WAIT_POLICY=passive
 
+   # the same on the engine's CUDA kernels (emulated): the split's two solves through the device back-end
+   test:
+     suffix: symmetric_cudaemu
+     args: -test symmetric -pc_factor_levels 1 -mat_gilu_trisolve_backend cudaemu
+     env: OMP_WAIT_POLICY=passive
+     output_file: output/ex16_symmetric_pc_factor_levels-1.out
+
    # the engine's chunked algorithm through gilu: 1, 2, 3 threads give the reference's bits; auto's choice of it
    test:
      suffix: chunked
