@@ -74,6 +74,10 @@ M*/
    ILU(k) of the symmetric matrix with the symmetric ordering (the same preconditioner); a nonsymmetric matrix is an error
    (entries a_ij and a_ji, an absent one counting as 0, may differ by 1e-10 times the largest entry: round-off; the rule
    of `PCSTRUCTILU`'s IC too).
+   The factor answers `MatSolve()`, `MatSolveTranspose()`, `MatSolveAdd()`, `MatMatSolve()` and `MatMatSolveTranspose()`
+   (all columns of a `MATSEQDENSE` block in one call: `PCMatApply()`, `KSPMatSolve()`), and `MatForwardSolve()` and
+   `MatBackwardSolve()` (-ksp_pc_side symmetric) split as PETSc splits its factors: ICC of block size 1 as PETSc's ICC
+   (forward D^{-1/2} U^{-T} P b, backward P^T U^{-1} D^{-1/2} b: PETSc's iterations), ILU as L^{-1} R b and C^T U^{-1} b.
    The CUDA back-ends run every algorithm but sequential and chunked (the blocked ones as device segments: level-set or
    sync-free triangles, scalar- or vector-CSR squares). The setters act on the factor matrix (`PCFactorGetMatrix()` after
    `PCFactorSetUpMatSolverType()`); the options, read at the symbolic factorization, take precedence. doc/gilu.md is the manual.

@@ -1,7 +1,9 @@
 static char help[] = "Tests of MatSolverType gilu (src/mat/sptrsv/gilufactor*.c) against PETSc's own ILU(k) and ICC(k); prints only failures.\n\
-  -test factor|chunked|numeric|zeropivot|view|bench|numbench (default: factor and chunked): MatSolve(Transpose,Add) equal PETSc's\n\
-  ILU(k)/ICC(k) for every algorithm | the engine's chunked algorithm through gilu | gilu's numeric factorization equals PETSc's\n\
-  entry by entry | a zero pivot as PETSc's | -ksp_view of a solve (-setter_trisolve, -setter_threads) | timings for bench/sptrsv.py\n\
+  -test factor|chunked|forwardbackward|matsolve|symmetric|numeric|zeropivot|view|bench|numbench (default: factor and chunked):\n\
+  MatSolve(Transpose,Add) equal PETSc's ILU(k)/ICC(k) for every algorithm | the engine's chunked algorithm through gilu |\n\
+  MatForwardSolve/MatBackwardSolve equal PETSc's | MatMatSolve(Transpose) equal PETSc's | -ksp_pc_side symmetric ICC gives\n\
+  PETSc's iterations, KSPMatSolve | gilu's numeric factorization equals PETSc's entry by entry | a zero pivot as PETSc's |\n\
+  -ksp_view of a solve (-setter_trisolve, -setter_threads) | timings for bench/sptrsv.py\n\
   -grid <m> : the test matrices live on an m x m x m grid (default 6). The engine on triangles alone: tests/ex7.c\n\n";
 
 #include <time.h>
@@ -212,6 +214,199 @@ static PetscErrorCode TestFactor(PetscRandom rnd, PetscInt grid)
   PetscCall(PetscOptionsClearValue(NULL, "-mat_gilu_trisolve"));
   PetscCall(PetscOptionsClearValue(NULL, "-mat_gilu_trisolve_threads"));
   PetscCall(PetscOptionsClearValue(NULL, "-mat_gilu_trisolve_block_depth"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* a dense n x ncols matrix with random entries and leading dimension lda >= n (a dense block of a larger array: what
+   KSPMatSolve() may hand over) */
+static PetscErrorCode MakeDense(PetscRandom rnd, PetscInt n, PetscInt ncols, PetscInt lda, Mat *B)
+{
+  PetscFunctionBegin;
+  PetscCall(MatCreate(PETSC_COMM_SELF, B));
+  PetscCall(MatSetSizes(*B, n, ncols, n, ncols));
+  PetscCall(MatSetType(*B, MATSEQDENSE));
+  PetscCall(MatDenseSetLDA(*B, lda));
+  PetscCall(MatSetUp(*B));
+  PetscCall(MatSetRandom(*B, rnd));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode CompareDense(Mat X, Mat Y, const char what[], PetscReal tol)
+{
+  PetscInt ncols;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetSize(X, NULL, &ncols));
+  for (PetscInt k = 0; k < ncols; k++) {
+    Vec  x, y;
+    char col[300];
+
+    PetscCall(MatDenseGetColumnVecRead(X, k, &x));
+    PetscCall(MatDenseGetColumnVecRead(Y, k, &y));
+    PetscCall(PetscSNPrintf(col, sizeof(col), "%s column %" PetscInt_FMT, what, k));
+    PetscCall(CompareVec(x, y, col, tol));
+    PetscCall(MatDenseRestoreColumnVecRead(Y, k, &y));
+    PetscCall(MatDenseRestoreColumnVecRead(X, k, &x));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  -test forwardbackward: MatForwardSolve() and MatBackwardSolve() of gilu's factors equal PETSc's where PETSc has them (its ICC
+  factors of block size 1, any ordering: the D^{1/2} split; its BAIJ ILU of block sizes 1 and 3 in the natural ordering: L
+  and U), and BackwardSolve(ForwardSolve(b)) equals PETSc's MatSolve() everywhere gilu has them (ICC of block size 1, ILU).
+  -test matsolve: MatMatSolve() and MatMatSolveTranspose() (gilu's own, one call for all columns) equal PETSc's, with a
+  right-hand side whose leading dimension is not its number of rows
+*/
+static PetscErrorCode TestSplitAndMatSolve(PetscRandom rnd, PetscInt grid, PetscBool split)
+{
+  const char *const orderings[] = {MATORDERINGNATURAL, MATORDERINGRCM};
+  const char *const types[]     = {"auto", "levelset", "sequential"};
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsSetValue(NULL, "-mat_gilu_trisolve_threads", "2"));
+  for (PetscInt bs = 1; bs <= 3; bs += 2)
+    for (PetscInt baij = 0; baij < 2; baij++)
+      for (PetscInt icc = 0; icc < 2; icc++)
+        for (PetscInt o = 0; o < 2; o++)
+          for (PetscInt levels = 0; levels <= 1; levels++) {
+            Mat       A, Fp, Fg;
+            Vec       b, xp, xg, t;
+            PetscBool has;
+            PetscReal tol = icc ? 1e-8 : 1e-10; /* ICC is done as ILU: the same factors up to rounding */
+            char      what[256];
+
+            if (icc && baij && (levels || bs > 1 || o)) continue; /* PETSc's BAIJ ICC: its own fill (k > 0), and the split of D for bs > 1 */
+            if (split && icc && bs > 1) continue;                 /* gilu's ICC split: block size 1 (an error otherwise) */
+            PetscCall(MakeMatrix(rnd, grid, bs, (PetscBool)baij, (PetscBool)icc, &A));
+            PetscCall(MatCreateVecs(A, &b, &xp));
+            PetscCall(VecDuplicate(b, &xg));
+            PetscCall(VecDuplicate(b, &t));
+            PetscCall(VecSetRandom(b, rnd));
+            PetscCall(Factor(A, MATSOLVERPETSC, icc ? MAT_FACTOR_ICC : MAT_FACTOR_ILU, orderings[o], levels, &Fp));
+            for (PetscInt ty = 0; ty < 3; ty++) {
+              PetscCall(PetscOptionsSetValue(NULL, "-mat_gilu_trisolve", types[ty]));
+              PetscCall(Factor(A, MATSOLVERGILU, icc ? MAT_FACTOR_ICC : MAT_FACTOR_ILU, orderings[o], levels, &Fg));
+              PetscCall(PetscSNPrintf(what, sizeof(what), "%s bs %" PetscInt_FMT " %s(%" PetscInt_FMT ") ordering %s, %s", baij ? "baij" : "aij", bs, icc ? "ICC" : "ILU", levels, orderings[o], types[ty]));
+              if (split) {
+                char w2[300];
+
+                PetscCall(MatHasOperation(Fg, MATOP_FORWARD_SOLVE, &has));
+                if (!has) PetscCall(PetscPrintf(PETSC_COMM_SELF, "forwardbackward: %s: no MatForwardSolve()\n", what));
+                PetscCall(MatHasOperation(Fp, MATOP_FORWARD_SOLVE, &has));
+                if (has) { /* PETSc's split: the same intermediate vector */
+                  PetscCall(MatForwardSolve(Fp, b, xp));
+                  PetscCall(MatForwardSolve(Fg, b, xg));
+                  PetscCall(PetscSNPrintf(w2, sizeof(w2), "%s forward", what));
+                  PetscCall(CompareVec(xg, xp, w2, tol));
+                  PetscCall(MatBackwardSolve(Fp, b, xp));
+                  PetscCall(MatBackwardSolve(Fg, b, xg));
+                  PetscCall(PetscSNPrintf(w2, sizeof(w2), "%s backward", what));
+                  PetscCall(CompareVec(xg, xp, w2, tol));
+                }
+                PetscCall(MatSolve(Fp, b, xp));
+                PetscCall(MatForwardSolve(Fg, b, t));
+                PetscCall(MatBackwardSolve(Fg, t, xg));
+                PetscCall(PetscSNPrintf(w2, sizeof(w2), "%s backward(forward) against solve", what));
+                PetscCall(CompareVec(xg, xp, w2, tol));
+              } else {
+                const PetscInt m = bs * grid * grid * grid, ncols = 3;
+                Mat            B, Xp, Xg;
+                char           w2[300];
+
+                PetscCall(MatHasOperation(Fg, MATOP_MAT_SOLVE, &has)); /* else MatMatSolve() would go column by column */
+                if (!has) PetscCall(PetscPrintf(PETSC_COMM_SELF, "matsolve: %s: no MatMatSolve()\n", what));
+                PetscCall(MakeDense(rnd, m, ncols, m + 3, &B));
+                PetscCall(MakeDense(rnd, m, ncols, m, &Xp));
+                PetscCall(MakeDense(rnd, m, ncols, m + 1, &Xg));
+                PetscCall(MatMatSolve(Fp, B, Xp));
+                PetscCall(MatMatSolve(Fg, B, Xg));
+                PetscCall(PetscSNPrintf(w2, sizeof(w2), "%s matsolve", what));
+                PetscCall(CompareDense(Xg, Xp, w2, tol));
+                PetscCall(MatMatSolveTranspose(Fp, B, Xp));
+                PetscCall(MatMatSolveTranspose(Fg, B, Xg));
+                PetscCall(PetscSNPrintf(w2, sizeof(w2), "%s matsolvetranspose", what));
+                PetscCall(CompareDense(Xg, Xp, w2, tol));
+                PetscCall(MatDestroy(&B));
+                PetscCall(MatDestroy(&Xp));
+                PetscCall(MatDestroy(&Xg));
+              }
+              PetscCall(MatDestroy(&Fg));
+            }
+            PetscCall(MatDestroy(&Fp));
+            PetscCall(VecDestroy(&b));
+            PetscCall(VecDestroy(&t));
+            PetscCall(VecDestroy(&xp));
+            PetscCall(VecDestroy(&xg));
+            PetscCall(MatDestroy(&A));
+          }
+  PetscCall(PetscOptionsClearValue(NULL, "-mat_gilu_trisolve"));
+  PetscCall(PetscOptionsClearValue(NULL, "-mat_gilu_trisolve_threads"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  -test symmetric: KSP with -ksp_pc_side symmetric and ICC(k) (-pc_factor_levels), PETSc's factor and gilu's: the same
+  iterations (printed) and the same solution to round-off; KSPMatSolve() with gilu's MatMatSolve() gives the solutions of
+  KSPSolve() column by column
+*/
+static PetscErrorCode TestSymmetric(PetscRandom rnd)
+{
+  Mat      A;
+  Vec      b, x[2];
+  PetscInt its[2];
+
+  PetscFunctionBegin;
+  PetscCall(MakeMatrix(rnd, 10, 1, PETSC_FALSE, PETSC_TRUE, &A));
+  PetscCall(MatCreateVecs(A, &x[0], &b));
+  PetscCall(VecDuplicate(x[0], &x[1]));
+  PetscCall(VecSetRandom(b, rnd));
+  for (PetscInt s = 0; s < 2; s++) {
+    KSP ksp;
+    PC  pc;
+
+    PetscCall(KSPCreate(PETSC_COMM_SELF, &ksp));
+    PetscCall(KSPSetOperators(ksp, A, A));
+    PetscCall(KSPGetPC(ksp, &pc));
+    PetscCall(PCSetType(pc, PCICC));
+    PetscCall(PCFactorSetMatSolverType(pc, s ? MATSOLVERGILU : MATSOLVERPETSC));
+    PetscCall(KSPSetPCSide(ksp, PC_SYMMETRIC));
+    PetscCall(KSPSetTolerances(ksp, 1e-10, PETSC_DEFAULT, PETSC_DEFAULT, PETSC_DEFAULT));
+    PetscCall(KSPSetFromOptions(ksp));
+    PetscCall(KSPSolve(ksp, b, x[s]));
+    PetscCall(KSPGetIterationNumber(ksp, &its[s]));
+    if (s) { /* KSPMatSolve(): gilu's MatMatSolve() through PCMatApply() */
+      Mat      B, X;
+      PetscInt ncols = 2;
+
+      PetscCall(KSPSetPCSide(ksp, PC_LEFT)); /* KSPMatSolve() needs a block method; PCMatApply() is the left one */
+      PetscCall(KSPSetType(ksp, KSPPREONLY));
+      PetscCall(MakeDense(rnd, 1000, ncols, 1000, &B));
+      PetscCall(MakeDense(rnd, 1000, ncols, 1000, &X));
+      PetscCall(KSPMatSolve(ksp, B, X));
+      for (PetscInt k = 0; k < ncols; k++) {
+        Vec bk, xk, y;
+
+        PetscCall(MatDenseGetColumnVecRead(B, k, &bk));
+        PetscCall(MatDenseGetColumnVecRead(X, k, &xk));
+        PetscCall(VecDuplicate(xk, &y));
+        PetscCall(KSPSolve(ksp, bk, y));
+        PetscCall(CompareVec(xk, y, "KSPMatSolve() column", 1e-14));
+        PetscCall(VecDestroy(&y));
+        PetscCall(MatDenseRestoreColumnVecRead(X, k, &xk));
+        PetscCall(MatDenseRestoreColumnVecRead(B, k, &bk));
+      }
+      PetscCall(MatDestroy(&B));
+      PetscCall(MatDestroy(&X));
+    }
+    PetscCall(KSPDestroy(&ksp));
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "symmetric ICC: PETSc's %" PetscInt_FMT " iterations, gilu's %" PetscInt_FMT "\n", its[0], its[1]));
+  PetscCall(CompareVec(x[1], x[0], "symmetric KSP solution", 1e-8));
+  PetscCall(VecDestroy(&x[0]));
+  PetscCall(VecDestroy(&x[1]));
+  PetscCall(VecDestroy(&b));
+  PetscCall(MatDestroy(&A));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -874,6 +1069,12 @@ int main(int argc, char **argv)
   if (all || match) PetscCall(TestFactor(rnd, grid));
   PetscCall(PetscStrcmp(test, "chunked", &match));
   if (all || match) PetscCall(TestChunked(rnd));
+  PetscCall(PetscStrcmp(test, "forwardbackward", &match));
+  if (match) PetscCall(TestSplitAndMatSolve(rnd, grid, PETSC_TRUE));
+  PetscCall(PetscStrcmp(test, "matsolve", &match));
+  if (match) PetscCall(TestSplitAndMatSolve(rnd, grid, PETSC_FALSE));
+  PetscCall(PetscStrcmp(test, "symmetric", &match));
+  if (match) PetscCall(TestSymmetric(rnd));
   PetscCall(PetscStrcmp(test, "numeric", &match));
   if (match) PetscCall(TestNumeric(rnd));
   PetscCall(PetscStrcmp(test, "zeropivot", &match));
@@ -896,6 +1097,32 @@ int main(int argc, char **argv)
      args: -test factor -grid 4
      env: OMP_WAIT_POLICY=passive
      output_file: output/empty.out
+
+   # MatForwardSolve()/MatBackwardSolve() (-ksp_pc_side symmetric) and MatMatSolve() against PETSc's
+   test:
+     suffix: forwardbackward
+     args: -test forwardbackward -grid 4
+     env: OMP_WAIT_POLICY=passive
+     output_file: output/empty.out
+
+   test:
+     suffix: matsolve
+     args: -test matsolve -grid 4
+     env: OMP_WAIT_POLICY=passive
+     output_file: output/empty.out
+
+   # -ksp_pc_side symmetric with ICC(k): PETSc's iterations; KSPMatSolve() through gilu's MatMatSolve()
+   test:
+     suffix: symmetric
+     args: -test symmetric -pc_factor_levels {{0 1}separate output} -mat_gilu_trisolve_threads 2
+     env: OMP_WAIT_POLICY=passive
+
+   # the same on the engine's CUDA kernels (emulated): the split's two solves through the device back-end
+   test:
+     suffix: symmetric_cudaemu
+     args: -test symmetric -pc_factor_levels 1 -mat_gilu_trisolve_backend cudaemu
+     env: OMP_WAIT_POLICY=passive
+     output_file: output/ex16_symmetric_pc_factor_levels-1.out
 
    # the engine's chunked algorithm through gilu: 1, 2, 3 threads give the reference's bits; auto's choice of it
    test:

@@ -331,6 +331,20 @@ static PetscErrorCode MatGILUFactorDeviceSetUp(Mat_GILUFactor *f, PetscGILUBacke
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* dst[i] = src[perm[i]] by blocks of bs values (the ordering applied to a right-hand side) */
+static inline void GatherBlocks(PetscInt nb, PetscInt bs, const PetscInt perm[], const PetscScalar src[], PetscScalar dst[])
+{
+  for (PetscInt i = 0; i < nb; i++)
+    for (PetscInt p = 0; p < bs; p++) dst[i * bs + p] = src[perm[i] * bs + p];
+}
+
+/* dst[perm[i]] = src[i] by blocks of bs values (a solution back in the user's numbering) */
+static inline void ScatterBlocks(PetscInt nb, PetscInt bs, const PetscInt perm[], const PetscScalar src[], PetscScalar dst[])
+{
+  for (PetscInt i = 0; i < nb; i++)
+    for (PetscInt p = 0; p < bs; p++) dst[perm[i] * bs + p] = src[i * bs + p];
+}
+
 /* MatSolve() with L and U on the device back-end: b and x as device arrays (CUDA vectors' own, or the buffers with one
    logged copy each way: src/sys/device-vec.c), the orderings applied on the device, nothing else copied */
 static PetscErrorCode MatSolve_GILU_Device(Mat B, PetscGILUBackendType backend, Vec b, Vec x)
@@ -385,12 +399,10 @@ static PetscErrorCode MatSolve_GILU(Mat B, Vec b, Vec x)
 
     PetscCall(ISGetIndices(f->row, &r));
     PetscCall(ISGetIndices(f->col, &c));
-    for (PetscInt i = 0; i < f->nb; i++)
-      for (PetscInt p = 0; p < bs; p++) f->work[i * bs + p] = barr[r[i] * bs + p];
+    GatherBlocks(f->nb, bs, r, barr, f->work);
     PetscCall(GILUTriSolve(f->L, f->work, f->work));
     PetscCall(GILUTriSolve(f->U, f->work, f->work));
-    for (PetscInt i = 0; i < f->nb; i++)
-      for (PetscInt p = 0; p < bs; p++) xarr[c[i] * bs + p] = f->work[i * bs + p];
+    ScatterBlocks(f->nb, bs, c, f->work, xarr);
     PetscCall(ISRestoreIndices(f->row, &r));
     PetscCall(ISRestoreIndices(f->col, &c));
   }
@@ -427,28 +439,168 @@ static PetscErrorCode TransposeTri(GILUTri *T, GILUTriUplo uplo, GILUTriDiag dia
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* L^T and U^T (the transposed solves), made at the first transposed solve after a numeric factorization */
+static PetscErrorCode MatGILUFactorGetTransposes(Mat_GILUFactor *f)
+{
+  PetscFunctionBegin;
+  if (!f->Ut) PetscCall(TransposeTri(&f->Ut, GILU_TRI_UPPER, GILU_TRI_DIAG_INVERSE, f->nb, f->bs, f->Ui, f->Uj, f->Ua, f->Ud, f->type, f->nthreads));
+  if (!f->Lt) PetscCall(TransposeTri(&f->Lt, GILU_TRI_LOWER, GILU_TRI_DIAG_UNIT, f->nb, f->bs, f->Li, f->Lj, f->La, NULL, f->type, f->nthreads));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* sqrt(1/d_k) of an ICC factor (Ud holds the inverted pivots 1/d_k), checked as PETSc's MatForwardSolve_SeqSBAIJ_1() does */
+static PetscErrorCode ICCInvSqrtPivot(const Mat_GILUFactor *f, PetscInt k, PetscReal *s)
+{
+  PetscReal d = PetscRealPart(f->Ud[k]);
+
+  PetscFunctionBegin;
+  PetscCheck(PetscImaginaryPart(f->Ud[k]) == 0 && d >= 0, PETSC_COMM_SELF, PETSC_ERR_SUP, "Diagonal (%g,%g) of the ICC factor must be real and nonnegative for MatForwardSolve()/MatBackwardSolve()", (double)d, (double)PetscImaginaryPart(f->Ud[k]));
+  *s = PetscSqrtReal(d);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ForwardSolve then BackwardSolve is MatSolve() (PCApplySymmetricLeft/Right, -ksp_pc_side symmetric), with PETSc's
+   split, the intermediate vector in the factor's (permuted) numbering:
+     ICC (A = P^T U~^T D U~ P, U~ unit upper; gilu's L = U~^T, U = D U~): forward x = D^{-1/2} L^{-1} P b, backward
+         x = P^T U~^{-1} D^{-1/2} b = P^T U^{-1} D^{1/2} b (PETSc's MatForwardSolve_SeqSBAIJ_1(), the ICC factor of
+         MATSEQAIJ; block size 1 only: PETSc's block ICC splits D otherwise)
+     ILU (A = R^T L U C): forward x = L^{-1} R b, backward x = C^T U^{-1} b (PETSc's MatForwardSolve_SeqBAIJ_*(),
+         which it defines for the natural ordering only) */
+static PetscErrorCode MatGILUFactorCheckSplit(Mat B)
+{
+  Mat_GILUFactor *f = (Mat_GILUFactor *)B->data;
+
+  PetscFunctionBegin;
+  PetscCheck(f->ftype != MAT_FACTOR_ICC || f->bs == 1, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatForwardSolve()/MatBackwardSolve() of an ICC factor of MatSolverType gilu need block size 1, not %" PetscInt_FMT ": use -%spc_factor_mat_solver_type petsc, or a -ksp_pc_side other than symmetric", f->bs, GILUPrefix(B));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatForwardSolve_GILU(Mat B, Vec b, Vec x)
+{
+  Mat_GILUFactor    *f = (Mat_GILUFactor *)B->data;
+  const PetscScalar *barr;
+  PetscScalar       *xarr;
+  const PetscInt    *r;
+
+  PetscFunctionBegin;
+  PetscCall(MatGILUFactorCheckSplit(B));
+  PetscCall(VecGetArrayRead(b, &barr));
+  PetscCall(VecGetArrayWrite(x, &xarr));
+  PetscCall(ISGetIndices(f->row, &r));
+  GatherBlocks(f->nb, f->bs, r, barr, f->work); /* f->work: b and x may be the same vector */
+  PetscCall(ISRestoreIndices(f->row, &r));
+  PetscCall(GILUTriSolve(f->L, f->work, xarr));
+  if (f->ftype == MAT_FACTOR_ICC)
+    for (PetscInt k = 0; k < f->nb; k++) {
+      PetscReal s;
+
+      PetscCall(ICCInvSqrtPivot(f, k, &s));
+      xarr[k] *= s;
+    }
+  PetscCall(VecRestoreArrayRead(b, &barr));
+  PetscCall(VecRestoreArrayWrite(x, &xarr));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatBackwardSolve_GILU(Mat B, Vec b, Vec x)
+{
+  Mat_GILUFactor    *f = (Mat_GILUFactor *)B->data;
+  const PetscScalar *barr;
+  PetscScalar       *xarr;
+  const PetscInt    *c;
+
+  PetscFunctionBegin;
+  PetscCall(MatGILUFactorCheckSplit(B));
+  PetscCall(VecGetArrayRead(b, &barr));
+  if (f->ftype == MAT_FACTOR_ICC)
+    for (PetscInt k = 0; k < f->nb; k++) {
+      PetscReal s;
+
+      PetscCall(ICCInvSqrtPivot(f, k, &s));
+      f->work[k] = barr[k] / s; /* d_k^{1/2} b_k: U's rows are D's times U~'s */
+    }
+  else PetscCall(PetscArraycpy(f->work, barr, f->nb * f->bs));
+  PetscCall(VecRestoreArrayRead(b, &barr));
+  PetscCall(GILUTriSolve(f->U, f->work, f->work));
+  PetscCall(VecGetArrayWrite(x, &xarr));
+  PetscCall(ISGetIndices(f->col, &c));
+  ScatterBlocks(f->nb, f->bs, c, f->work, xarr);
+  PetscCall(ISRestoreIndices(f->col, &c));
+  PetscCall(VecRestoreArrayWrite(x, &xarr));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* X = A^{-1} B (or A^{-T} B) for all columns of a dense B in one call (PCMatApply(), KSPMatSolve()): the columns
+   gathered in the factor's numbering, each triangle solved for all of them (GILUTriSolveMultiple()), scattered back */
+static PetscErrorCode MatMatSolve_GILU_Private(Mat B, Mat RHS, Mat X, PetscBool transpose)
+{
+  Mat_GILUFactor    *f = (Mat_GILUFactor *)B->data;
+  const PetscInt     m = f->nb * f->bs;
+  PetscInt           ncols, ldb, ldx;
+  const PetscScalar *barr;
+  PetscScalar       *xarr, *w;
+  const PetscInt    *in, *out;
+  PetscBool          dense;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)RHS, MATSEQDENSE, &dense));
+  PetscCheck(dense, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "MatMatSolve() of MatSolverType gilu needs a MATSEQDENSE right-hand side, not %s", ((PetscObject)RHS)->type_name);
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)X, MATSEQDENSE, &dense));
+  PetscCheck(dense, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "MatMatSolve() of MatSolverType gilu needs a MATSEQDENSE solution, not %s", ((PetscObject)X)->type_name);
+  PetscCall(MatGetSize(RHS, NULL, &ncols));
+  if (!ncols || !m) PetscFunctionReturn(PETSC_SUCCESS);
+  if (transpose) PetscCall(MatGILUFactorGetTransposes(f));
+  PetscCall(PetscMalloc1((size_t)m * ncols, &w));
+  PetscCall(MatDenseGetLDA(RHS, &ldb));
+  PetscCall(MatDenseGetLDA(X, &ldx));
+  PetscCall(ISGetIndices(transpose ? f->col : f->row, &in));
+  PetscCall(ISGetIndices(transpose ? f->row : f->col, &out));
+  PetscCall(MatDenseGetArrayRead(RHS, &barr));
+  for (PetscInt k = 0; k < ncols; k++) GatherBlocks(f->nb, f->bs, in, barr + (size_t)k * ldb, w + (size_t)k * m);
+  PetscCall(MatDenseRestoreArrayRead(RHS, &barr));
+  PetscCall(GILUTriSolveMultiple(transpose ? f->Ut : f->L, ncols, w, w));
+  PetscCall(GILUTriSolveMultiple(transpose ? f->Lt : f->U, ncols, w, w));
+  PetscCall(MatDenseGetArrayWrite(X, &xarr)); /* after B is read: X may be B */
+  for (PetscInt k = 0; k < ncols; k++) ScatterBlocks(f->nb, f->bs, out, w + (size_t)k * m, xarr + (size_t)k * ldx);
+  PetscCall(MatDenseRestoreArrayWrite(X, &xarr));
+  PetscCall(ISRestoreIndices(transpose ? f->col : f->row, &in));
+  PetscCall(ISRestoreIndices(transpose ? f->row : f->col, &out));
+  PetscCall(PetscFree(w));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatMatSolve_GILU(Mat B, Mat RHS, Mat X)
+{
+  PetscFunctionBegin;
+  PetscCall(MatMatSolve_GILU_Private(B, RHS, X, PETSC_FALSE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatMatSolveTranspose_GILU(Mat B, Mat RHS, Mat X)
+{
+  PetscFunctionBegin;
+  PetscCall(MatMatSolve_GILU_Private(B, RHS, X, PETSC_TRUE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* A^{-T} = R^T L^{-T} U^{-T} C: x[r[i]] = (L^{-T} U^{-T} b[c[.]])_i */
 static PetscErrorCode MatSolveTranspose_GILU(Mat B, Vec b, Vec x)
 {
-  Mat_GILUFactor    *f  = (Mat_GILUFactor *)B->data;
-  const PetscInt     bs = f->bs;
+  Mat_GILUFactor    *f = (Mat_GILUFactor *)B->data;
   const PetscScalar *barr;
   PetscScalar       *xarr;
   const PetscInt    *r, *c;
 
   PetscFunctionBegin;
-  if (!f->Ut) PetscCall(TransposeTri(&f->Ut, GILU_TRI_UPPER, GILU_TRI_DIAG_INVERSE, f->nb, bs, f->Ui, f->Uj, f->Ua, f->Ud, f->type, f->nthreads));
-  if (!f->Lt) PetscCall(TransposeTri(&f->Lt, GILU_TRI_LOWER, GILU_TRI_DIAG_UNIT, f->nb, bs, f->Li, f->Lj, f->La, NULL, f->type, f->nthreads));
+  PetscCall(MatGILUFactorGetTransposes(f));
   PetscCall(VecGetArrayRead(b, &barr));
   PetscCall(VecGetArrayWrite(x, &xarr));
   PetscCall(ISGetIndices(f->row, &r));
   PetscCall(ISGetIndices(f->col, &c));
-  for (PetscInt i = 0; i < f->nb; i++)
-    for (PetscInt p = 0; p < bs; p++) f->work[i * bs + p] = barr[c[i] * bs + p];
+  GatherBlocks(f->nb, f->bs, c, barr, f->work);
   PetscCall(GILUTriSolve(f->Ut, f->work, f->work));
   PetscCall(GILUTriSolve(f->Lt, f->work, f->work));
-  for (PetscInt i = 0; i < f->nb; i++)
-    for (PetscInt p = 0; p < bs; p++) xarr[r[i] * bs + p] = f->work[i * bs + p];
+  ScatterBlocks(f->nb, f->bs, r, f->work, xarr);
   PetscCall(ISRestoreIndices(f->row, &r));
   PetscCall(ISRestoreIndices(f->col, &c));
   PetscCall(VecRestoreArrayRead(b, &barr));
@@ -495,11 +647,15 @@ static PetscErrorCode MatLUFactorNumeric_GILU(Mat B, Mat A, const MatFactorInfo 
     if (!B->factorerrortype) PetscCall(MatGILUFactorCopyValues(B));
   }
   if (!B->factorerrortype) PetscCall(MatGILUFactorSetTri(B));
-  B->ops->solve          = MatSolve_GILU;
-  B->ops->solveadd       = MatSolveAdd_GILU;
-  B->ops->solvetranspose = MatSolveTranspose_GILU;
-  B->assembled           = PETSC_TRUE;
-  B->preallocated        = PETSC_TRUE;
+  B->ops->solve             = MatSolve_GILU;
+  B->ops->solveadd          = MatSolveAdd_GILU;
+  B->ops->solvetranspose    = MatSolveTranspose_GILU;
+  B->ops->forwardsolve      = MatForwardSolve_GILU;
+  B->ops->backwardsolve     = MatBackwardSolve_GILU;
+  B->ops->matsolve          = MatMatSolve_GILU;
+  B->ops->matsolvetranspose = MatMatSolveTranspose_GILU;
+  B->assembled              = PETSC_TRUE;
+  B->preallocated           = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
