@@ -76,6 +76,7 @@ static PetscErrorCode PCView_StructILU_Backend(PC pc, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "  back-end: %s; %s\n", name, build));
   if (ilu->transposed)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  transposed solves (PCApplyTranspose): (D + U)^T then L^T, sequential on the host with the host's factors%s\n", ilu->dev ? " (after a device factorization the host factors the same values once more)" : ""));
+  if (ilu->matapplied && ilu->dev) PetscCall(PetscViewerASCIIPrintf(viewer, "  blocks of right-hand sides (PCMatApply(), KSPMatSolve()): one device solve per column, in turn\n"));
   if (!ilu->dev) PetscFunctionReturn(PETSC_SUCCESS);
   StructILUModelGPU(ilu->modelgpu, &bw, &lat, &pcie);
   bw        = ilu->modelbw > 0 ? ilu->modelbw : bw;
@@ -798,6 +799,9 @@ PETSC_EXTERN PetscErrorCode PCCreate_StructILU(PC pc)
   pc->ops->setup          = PCSetUp_StructILU;
   pc->ops->apply          = PCApply_StructILU;
   pc->ops->applytranspose = PCApplyTranspose_StructILU;
+  pc->ops->matapply       = PCMatApply_StructILU;
+  pc->ops->applysymmetricleft  = PCApplySymmetricLeft_StructILU;
+  pc->ops->applysymmetricright = PCApplySymmetricRight_StructILU;
   pc->ops->reset          = PCReset_StructILU;
   pc->ops->destroy        = PCDestroy_StructILU;
   pc->ops->view           = PCView_StructILU;
