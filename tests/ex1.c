@@ -948,4 +948,36 @@ int main(int argc, char **argv)
      args: -stencil star7 -citations -pc_type structilu -pc_structilu_eisenstat
      filter: grep -i "title *=" | grep -i -e structilu -e sparsified -e "alternating triangular" -e "fine-grained" -e "block algorithms" -e "conjugate gradient methods"
 
+   # PCMatApply(): the columns of a block in one call, each bitwise PCApply()'s (host and cudaemu; ILU and IC; DoF 1 and 3;
+   # single-precision factors), and KSPMatSolve() with KSPPREONLY calls it once and PCApply() never (PETSc's fallback
+   # for a PC without PCMatApply() calls PCApply() once per column: 5 here)
+   test:
+     suffix: matapply
+     output_file: output/ex1_matapply.out
+     args: -compare_matapply 5 -stencil diamond13 -dof {{1 3}} -pc_type structilu -gilu_backend {{host cudaemu}}
+   test:
+     suffix: matapply_ic
+     output_file: output/ex1_matapply.out
+     args: -compare_matapply 5 -symmetric -stencil box27 -dof 2 -pc_type structilu -pc_structilu_type ic -pc_structilu_factor_precision {{double single}} -gilu_backend {{host cudaemu}}
+
+   # -ksp_pc_side symmetric with IC: the halves of PCICC's split (MatForwardSolve(), MatBackwardSolve() of its factor), so
+   # the same residuals as PETSc's ICC(0) (PETSc's CG takes only the left side: GMRES, which takes the symmetric one);
+   # on cudaemu with the factors of the host (-pc_structilu_cuda_factor 0)
+   test:
+     suffix: sym_side
+     args: -symmetric -ksp_type gmres -ksp_pc_side symmetric -ksp_monitor_short -stencil {{star7 box27}separate output} -dof {{1 3}separate output} -pc_type {{icc structilu}shared output} -pc_structilu_type ic
+   test:
+     suffix: sym_side_cudaemu
+     output_file: output/ex1_sym_side_stencil-star7_dof-1.out
+     args: -symmetric -ksp_type gmres -ksp_pc_side symmetric -ksp_monitor_short -stencil star7 -dof 1 -pc_type structilu -pc_structilu_type ic -gilu_backend cudaemu -pc_structilu_cuda_factor 0
+   # what is refused: ILU (no symmetric split), IC factored on the device only
+   test:
+     suffix: sym_side_ilu
+     args: -symmetric -ksp_type gmres -ksp_pc_side symmetric -stencil star7 -pc_type structilu
+     filter: Error: grep -o "PCApplySymmetricLeft() .*pc_structilu_type ic"
+   test:
+     suffix: sym_side_device_factors
+     args: -symmetric -ksp_type gmres -ksp_pc_side symmetric -stencil star7 -pc_type structilu -pc_structilu_type ic -gilu_backend cudaemu
+     filter: Error: grep -o "PCApplySymmetricLeft() .*pc_structilu_cuda_factor 0"
+
 TEST*/
