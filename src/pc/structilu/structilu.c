@@ -769,6 +769,14 @@ static PetscErrorCode PCDestroy_StructILU(PC pc)
   the device (cuda, cudaemu) the host factors the same values at the first transposed apply. `-ksp_view` says so
   once a transposed apply has run.
 
+  `PCMatApply()` (`KSPMatSolve()`) applies the factors to all columns of a dense block in one call, each column bitwise
+  `PCApply()`'s; the columns run through the sweeps in turn (on cuda and cudaemu one device solve each).
+
+  With `-pc_structilu_type ic`, `-ksp_pc_side symmetric` applies the halves of the split of the factors,
+  (D + U)^T D^{-1} (D + U) = S^T S with S = R (D + U), R the Cholesky factors of the inverted diagonal blocks
+  (`PCApplySymmetricLeft()`: S^{-T}, `PCApplySymmetricRight()`: S^{-1}), as `PCICC` does with its factor, on the host
+  factors (on cuda/cudaemu with `-pc_structilu_cuda_factor 0`); ILU has no symmetric split and is an error there.
+
   Level: beginner
 
   References:
