@@ -12,6 +12,8 @@ dense dof x dof blocks, then solves it with the KSP and PC chosen in the options
   -compare_threads <n>  : only check that PCSTRUCTILU on 1..n threads gives bitwise the same solves as on one\n\
   -compare_ilu          : only apply PCSTRUCTILU and PETSc's PCILU (natural ordering) to one vector and print whether\n\
                           the results agree to round-off\n\
+  -compare_matapply <n> : only check that PCMatApply() of the PC of the options on n columns is bitwise PCApply() of each,\n\
+                          and count the PCApply() and PCMatApply() calls of a KSPMatSolve() with KSPPREONLY\n\
 The matrix type comes from -dm_mat_type (aij, baij, sbaij, ...).\n\n";
 
 /*
@@ -387,6 +389,69 @@ static PetscErrorCode CompareThreads(Mat Aop, DM da, PetscInt nthreads)
   PetscFunctionReturn(0);
 }
 
+/*
+  PCMatApply() of the PC of the options (set up on Aop) on n random columns against PCApply() of each column: prints whether
+  they agree bitwise. Then KSPMatSolve() with KSPPREONLY on the same columns: prints how many PCApply() and PCMatApply() calls it
+  made (a PC without a PCMatApply() of its own is applied column by column, PETSc's fallback) and whether its result is the same.
+*/
+static PetscErrorCode CompareMatApply(Mat Aop, DM da, PetscInt n)
+{
+  KSP                ksp;
+  PC                 pc;
+  Mat                B, X, Y;
+  PetscInt           m, same = 0;
+  PetscBool          eq;
+  PetscLogEvent      evapply, evmatapply;
+  PetscEventPerfInfo info[2][2];
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscLogDefaultBegin());
+  PetscCall(PetscLogEventRegister("PCApply", PC_CLASSID, &evapply)); /* PETSc's events: registering again returns them */
+  PetscCall(PetscLogEventRegister("PCMatApply", PC_CLASSID, &evmatapply));
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  PetscCall(KSPSetOperators(ksp, Aop, Aop));
+  if (da) {
+    PetscCall(KSPSetDM(ksp, da));
+    PetscCall(GILUKSPSetDMActiveAll(ksp, PETSC_FALSE));
+  }
+  PetscCall(KSPSetType(ksp, KSPPREONLY));
+  PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(KSPSetUp(ksp));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(MatGetLocalSize(Aop, &m, NULL));
+  PetscCall(MatCreateDense(PETSC_COMM_WORLD, m, PETSC_DECIDE, PETSC_DECIDE, n, NULL, &B));
+  PetscCall(MatSetRandom(B, NULL));
+  PetscCall(MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, &X));
+  PetscCall(MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, &Y));
+  PetscCall(PCMatApply(pc, B, X));
+  for (PetscInt c = 0; c < n; c++) {
+    Vec b, x, y;
+
+    PetscCall(MatDenseGetColumnVecRead(B, c, &b));
+    PetscCall(MatDenseGetColumnVecRead(X, c, &x));
+    PetscCall(VecDuplicate(x, &y));
+    PetscCall(PCApply(pc, b, y));
+    PetscCall(VecEqual(x, y, &eq));
+    same += eq;
+    PetscCall(VecDestroy(&y));
+    PetscCall(MatDenseRestoreColumnVecRead(X, c, &x));
+    PetscCall(MatDenseRestoreColumnVecRead(B, c, &b));
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "PCMatApply() on %" PetscInt_FMT " columns: %" PetscInt_FMT " bitwise equal to PCApply() of the column\n", n, same));
+  PetscCall(PetscLogEventGetPerfInfo(PETSC_DETERMINE, evapply, &info[0][0]));
+  PetscCall(PetscLogEventGetPerfInfo(PETSC_DETERMINE, evmatapply, &info[0][1]));
+  PetscCall(KSPMatSolve(ksp, B, Y));
+  PetscCall(PetscLogEventGetPerfInfo(PETSC_DETERMINE, evapply, &info[1][0]));
+  PetscCall(PetscLogEventGetPerfInfo(PETSC_DETERMINE, evmatapply, &info[1][1]));
+  PetscCall(MatEqual(X, Y, &eq));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "KSPMatSolve() with KSPPREONLY: %d PCApply() and %d PCMatApply() calls; the result %s PCMatApply()'s\n", info[1][0].count - info[0][0].count, info[1][1].count - info[0][1].count, eq ? "is" : "is NOT"));
+  PetscCall(MatDestroy(&Y));
+  PetscCall(MatDestroy(&X));
+  PetscCall(MatDestroy(&B));
+  PetscCall(KSPDestroy(&ksp));
+  PetscFunctionReturn(0);
+}
+
 int main(int argc, char **argv)
 {
   AppCtx    user;
@@ -394,7 +459,7 @@ int main(int argc, char **argv)
   Mat       A, Aop;
   KSP       ksp;
   PetscBool nodm = PETSC_FALSE, twice = PETSC_FALSE, viewpattern = PETSC_FALSE, compareilu = PETSC_FALSE, sbaij;
-  PetscInt  comparethreads = 0;
+  PetscInt  comparethreads = 0, comparematapply = 0;
   MatType   mtype;
 
   PetscFunctionBeginUser;
@@ -416,6 +481,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsBool("-view_pattern", "Print a summary of the nonzero pattern", NULL, viewpattern, &viewpattern, NULL));
   PetscCall(PetscOptionsInt("-compare_threads", "Only check that PCSTRUCTILU on 1..n threads gives bitwise the same solves", NULL, comparethreads, &comparethreads, NULL));
   PetscCall(PetscOptionsBool("-compare_ilu", "Only check that one PCSTRUCTILU apply is PETSc's ILU's to round-off", NULL, compareilu, &compareilu, NULL));
+  PetscCall(PetscOptionsInt("-compare_matapply", "Only check that PCMatApply() on n columns is PCApply() of each, and count the applies of KSPMatSolve()", NULL, comparematapply, &comparematapply, NULL));
   PetscOptionsEnd();
   PetscCheck(user.nonsym >= 0.0 && user.nonsym <= 1.0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-nonsym_scale must lie in [0,1]");
   PetscCall(BuildPattern(&user));
@@ -458,8 +524,9 @@ int main(int argc, char **argv)
   }
   if (viewpattern) PetscCall(ViewPattern(&user, Aop));
 
-  if (comparethreads || compareilu) {
+  if (comparethreads || compareilu || comparematapply) {
     if (comparethreads) PetscCall(CompareThreads(Aop, nodm ? NULL : da, comparethreads));
+    else if (comparematapply) PetscCall(CompareMatApply(Aop, nodm ? NULL : da, comparematapply));
     else PetscCall(CompareILU(Aop));
     PetscCall(MatDestroy(&Aop));
     PetscCall(MatDestroy(&A));
@@ -880,5 +947,37 @@ int main(int argc, char **argv)
      suffix: citations_eisenstat
      args: -stencil star7 -citations -pc_type structilu -pc_structilu_eisenstat
      filter: grep -i "title *=" | grep -i -e structilu -e sparsified -e "alternating triangular" -e "fine-grained" -e "block algorithms" -e "conjugate gradient methods"
+
+   # PCMatApply(): the columns of a block in one call, each bitwise PCApply()'s (host and cudaemu; ILU and IC; DoF 1 and 3;
+   # single-precision factors), and KSPMatSolve() with KSPPREONLY calls it once and PCApply() never (PETSc's fallback
+   # for a PC without PCMatApply() calls PCApply() once per column: 5 here)
+   test:
+     suffix: matapply
+     output_file: output/ex1_matapply.out
+     args: -compare_matapply 5 -stencil diamond13 -dof {{1 3}} -pc_type structilu -gilu_backend {{host cudaemu}}
+   test:
+     suffix: matapply_ic
+     output_file: output/ex1_matapply.out
+     args: -compare_matapply 5 -symmetric -stencil box27 -dof 2 -pc_type structilu -pc_structilu_type ic -pc_structilu_factor_precision {{double single}} -gilu_backend {{host cudaemu}}
+
+   # -ksp_pc_side symmetric with IC: the halves of PCICC's split (MatForwardSolve(), MatBackwardSolve() of its factor), so
+   # the same residuals as PETSc's ICC(0) (PETSc's CG takes only the left side: GMRES, which takes the symmetric one);
+   # on cudaemu with the factors of the host (-pc_structilu_cuda_factor 0)
+   test:
+     suffix: sym_side
+     args: -symmetric -ksp_type gmres -ksp_pc_side symmetric -ksp_monitor_short -stencil {{star7 box27}separate output} -dof {{1 3}separate output} -pc_type {{icc structilu}shared output} -pc_structilu_type ic
+   test:
+     suffix: sym_side_cudaemu
+     output_file: output/ex1_sym_side_stencil-star7_dof-1.out
+     args: -symmetric -ksp_type gmres -ksp_pc_side symmetric -ksp_monitor_short -stencil star7 -dof 1 -pc_type structilu -pc_structilu_type ic -gilu_backend cudaemu -pc_structilu_cuda_factor 0
+   # what is refused: ILU (no symmetric split), IC factored on the device only
+   test:
+     suffix: sym_side_ilu
+     args: -symmetric -ksp_type gmres -ksp_pc_side symmetric -stencil star7 -pc_type structilu
+     filter: Error: grep -o "PCApplySymmetricLeft() .*pc_structilu_type ic"
+   test:
+     suffix: sym_side_device_factors
+     args: -symmetric -ksp_type gmres -ksp_pc_side symmetric -stencil star7 -pc_type structilu -pc_structilu_type ic -gilu_backend cudaemu
+     filter: Error: grep -o "PCApplySymmetricLeft() .*pc_structilu_cuda_factor 0"
 
 TEST*/

@@ -52,6 +52,10 @@ PETSC_INTERN PetscErrorCode StructILUSolve_Host(GILUStencilMat *, const StructIL
 /* x = (L (D + U))^{-T} b: (D + U)^T y = b, then L^T x = y (blocks transposed); sequential, natural order */
 PETSC_INTERN PetscErrorCode StructILUSolveTranspose_Host(GILUStencilMat *, const StructILUFactors *, const PetscScalar *, PetscScalar *);
 
+/* IC: the halves of the symmetric split M = S^T S (PCApplySymmetricLeft(): x = S^{-T} b; right: x = S^{-1} b), R the upper
+   Cholesky factors of the inverted diagonal blocks (StructILUSymmetricSplit_Host(), dof x dof per point) */
+PETSC_INTERN PetscErrorCode StructILUSymmetricSplit_Host(GILUStencilMat *, const StructILUFactors *, PetscScalar *, PetscInt *);
+PETSC_INTERN PetscErrorCode StructILUSolveSymmetric_Host(GILUStencilMat *, const StructILUFactors *, const PetscScalar *, PetscBool, const PetscScalar *, PetscScalar *);
 
 /*
   The Eisenstat trick for DILU factors M = (D + L_A) D^{-1} (D + U_A), A = L_A + D_A + U_A (ilu.c):

@@ -403,6 +403,88 @@ PetscErrorCode StructILUSolveTranspose_Host(GILUStencilMat *sm, const StructILUF
 }
 
 /*
+  The symmetric split of IC factors, M = (D + U)^T D^{-1} (D + U) = S^T S with S = R (D + U), R_p the upper Cholesky factor of
+  the inverted diagonal block D_p^{-1} = R_p^T R_p (its upper triangle read; DoF 1: R_p = sqrt(1/d_p)). The forward sweep gives
+  y = D (D + U)^{-T} b, so the left half is S^{-T} b = R^{-T} D^{-1} y = R y and the right half S^{-1} v = (D + U)^{-1} R^{-1} v:
+  right(left(b)) is the usual solve, bitwise for the sweeps. For DoF 1 these are the halves of PETSc's ICC, U^T D U with unit U:
+  D^{-1/2} U^{-T} and U^{-1} D^{-1/2} (MatForwardSolve(), MatBackwardSolve() of its factor). *badrow: the first point whose block
+  is not positive definite (R unset from there), or -1.
+*/
+PetscErrorCode StructILUSymmetricSplit_Host(GILUStencilMat *sm, const StructILUFactors *F, PetscScalar *R, PetscInt *badrow)
+{
+  const PetscInt d = sm->grid.dof, bs2 = sm->bs2;
+
+  PetscFunctionBegin;
+  PetscCheck(F->ic && F->dinv, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "The symmetric split needs IC factors on the host");
+  *badrow = -1;
+  for (PetscInt p = 0; p < sm->npoints; p++) {
+    PetscScalar *Rp = R + (size_t)p * bs2;
+
+    for (PetscInt a = 0; a < d; a++)
+      for (PetscInt e = 0; e < d; e++) { /* R_ae, e >= a: (Dinv_ae - sum_{c<a} R_ca R_ce) / R_aa */
+        PetscScalar v = F->single ? (PetscScalar)((const float *)F->dinv)[(size_t)p * bs2 + a * d + e] : ((const PetscScalar *)F->dinv)[(size_t)p * bs2 + a * d + e];
+
+        if (e < a) {
+          Rp[a * d + e] = 0;
+          continue;
+        }
+        for (PetscInt c = 0; c < a; c++) v -= Rp[c * d + a] * Rp[c * d + e];
+        if (e == a) {
+          if (!(PetscRealPart(v) > 0)) { /* also NaN */
+            *badrow = p * d + a;
+            PetscFunctionReturn(PETSC_SUCCESS);
+          }
+          Rp[a * d + a] = PetscSqrtScalar(v);
+        } else Rp[a * d + e] = v / Rp[a * d + a];
+      }
+  }
+  PetscCall(PetscLogFlops((PetscLogDouble)sm->npoints * d * d * d / 3.0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode StructILUSolveSymmetric_Host(GILUStencilMat *sm, const StructILUFactors *F, const PetscScalar *R, PetscBool right, const PetscScalar *b, PetscScalar *x)
+{
+  const PetscInt d = sm->grid.dof, bs2 = sm->bs2;
+  SolveCtx       ctx;
+  GILUSchedule   sched;
+  PetscScalar    v[8];
+
+  PetscFunctionBegin;
+  PetscCheck(F->ic && F->dinv, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "The symmetric halves need IC factors on the host");
+  PetscCall(GILUStencilMatGetSchedule(sm, &sched));
+  if (!right) { /* x = R y, y = D (D + U)^{-T} b the forward sweep's */
+    SolveCtxInit(sm, F, b, x, &ctx);
+    SolveCtxLines(sm, &ctx);
+    PetscCall(GILUScheduleRun(sched, PETSC_FALSE, (F->single ? ForwardSingle_Kernels : Forward_Kernels)[d], &ctx));
+    for (PetscInt p = 0; p < sm->npoints; p++) {
+      const PetscScalar *Rp = R + (size_t)p * bs2;
+
+      for (PetscInt a = 0; a < d; a++) {
+        v[a] = 0;
+        for (PetscInt e = a; e < d; e++) v[a] += Rp[a * d + e] * x[p * d + e];
+      }
+      for (PetscInt a = 0; a < d; a++) x[p * d + a] = v[a];
+    }
+  } else { /* x = (D + U)^{-1} R^{-1} b: R^{-1} b point by point (back substitution in the block), then the backward sweep in place */
+    for (PetscInt p = 0; p < sm->npoints; p++) {
+      const PetscScalar *Rp = R + (size_t)p * bs2;
+
+      for (PetscInt a = d - 1; a >= 0; a--) {
+        PetscScalar t = b[p * d + a];
+
+        for (PetscInt e = a + 1; e < d; e++) t -= Rp[a * d + e] * x[p * d + e];
+        x[p * d + a] = t / Rp[a * d + a];
+      }
+    }
+    SolveCtxInit(sm, F, NULL, x, &ctx);
+    SolveCtxLines(sm, &ctx);
+    PetscCall(GILUScheduleRun(sched, PETSC_TRUE, (F->single ? BackwardSingle_Kernels : Backward_Kernels)[d], &ctx));
+  }
+  PetscCall(PetscLogFlops((PetscLogDouble)sm->npoints * (d * d * sm->stencil.ns + d * d)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
   The Eisenstat trick for DILU factors: y = Ahat x, Ahat = (D + L_A)^{-1} A (D + U_A)^{-1}. With A = (D + L_A) + (D + U_A) + E,
   E = D_A - 2 D, and t = (D + U_A)^{-1} x: A t = (D + L_A) t + x + E t, so Ahat x = t + (D + L_A)^{-1} (x + E t). One backward
   sweep writes t, one forward sweep reads x + E t at its points and writes y = t + z (z its solution; w is room for its y): the two sweeps

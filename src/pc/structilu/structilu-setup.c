@@ -23,6 +23,8 @@ PetscErrorCode PCReset_StructILU(PC pc)
   PetscCall(StructILUFactorsReset_Host(&ilu->factors));
   PetscCall(PetscFree(ilu->dinv));
   PetscCall(PetscFree2(ilu->diag, ilu->eisE));
+  PetscCall(PetscFree(ilu->symR));
+  ilu->symvalid = PETSC_FALSE;
   PetscCall(MatDestroy(&ilu->eisshell));
   PetscCall(VecDestroy(&ilu->eisb[0]));
   PetscCall(VecDestroy(&ilu->eisb[1]));
@@ -240,8 +242,8 @@ static PetscErrorCode StructILUFallbackFactor(PC pc, Mat Alocal, PetscBool symbo
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* y = the fallback's solve of the local part of x (transpose: with the transposed factors) */
-static PetscErrorCode StructILUFallbackSolve(PC pc, Vec x, Vec y, PetscBool transpose)
+/* y = the fallback's solve of the local part of x: MatSolve(), MatSolveTranspose(), or the halves of a Cholesky factor (MatForwardSolve(), MatBackwardSolve()) */
+static PetscErrorCode StructILUFallbackSolve(PC pc, Vec x, Vec y, PetscErrorCode (*solve)(Mat, Vec, Vec))
 {
   PC_StructILU      *ilu = (PC_StructILU *)pc->data;
   const PetscScalar *xa;
@@ -252,8 +254,7 @@ static PetscErrorCode StructILUFallbackSolve(PC pc, Vec x, Vec y, PetscBool tran
   PetscCall(VecGetArrayWrite(y, &ya));
   PetscCall(VecPlaceArray(ilu->fx, xa));
   PetscCall(VecPlaceArray(ilu->fy, ya));
-  if (transpose) PetscCall(MatSolveTranspose(ilu->fallback, ilu->fx, ilu->fy));
-  else PetscCall(MatSolve(ilu->fallback, ilu->fx, ilu->fy));
+  PetscCall((*solve)(ilu->fallback, ilu->fx, ilu->fy));
   PetscCall(VecResetArray(ilu->fx));
   PetscCall(VecResetArray(ilu->fy));
   PetscCall(VecRestoreArrayWrite(y, &ya));
@@ -425,6 +426,7 @@ static PetscErrorCode PCFactor_StructILU(PC pc)
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(GILU_StructILUFactor, 0, A, 0, 0));
+  ilu->symvalid = PETSC_FALSE; /* the symmetric split is of these factors */
   PetscCall(PCStructILUSetUpDevice(pc)); /* the back-end; on cuda/cudaemu the factorization too, unless -pc_structilu_cuda_factor 0 */
   if (!ilu->devfactored) {
     const PetscBool single = (PetscBool)(ilu->precision == PC_STRUCTILU_PRECISION_SINGLE);
@@ -484,7 +486,7 @@ PetscErrorCode PCApply_StructILU(PC pc, Vec x, Vec y)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscLogEventBegin(GILU_StructILUApply, 0, x, y, 0));
-  if (ilu->fallback) PetscCall(StructILUFallbackSolve(pc, x, y, PETSC_FALSE));
+  if (ilu->fallback) PetscCall(StructILUFallbackSolve(pc, x, y, MatSolve));
   else if (ilu->dev) { /* device arrays: CUDA vectors' own, else the device's buffers with logged copies (src/sys/device-vec.c) */
     void *bbuf, *xbuf;
 
@@ -528,7 +530,7 @@ PetscErrorCode PCApplyTranspose_StructILU(PC pc, Vec x, Vec y)
   }
   if (ilu->fallback) { /* not a structured grid: the general factor's transposed solve */
     PetscCall(PetscLogEventBegin(GILU_StructILUApply, 0, x, y, 0));
-    PetscCall(StructILUFallbackSolve(pc, x, y, PETSC_TRUE));
+    PetscCall(StructILUFallbackSolve(pc, x, y, MatSolveTranspose));
     PetscCall(PetscLogEventEnd(GILU_StructILUApply, 0, x, y, 0));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -548,6 +550,93 @@ PetscErrorCode PCApplyTranspose_StructILU(PC pc, Vec x, Vec y)
   PetscCall(VecRestoreArrayWrite(y, &ya));
   PetscCall(VecRestoreArrayRead(x, &xa));
   PetscCall(PetscLogEventEnd(GILU_StructILUApply, 0, x, y, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  X = (LU)^{-1} B for the columns of a dense B (KSPMatSolve(), KSPPREONLY's and the block methods'): the columns in turn through
+  the apply of this setup's back-end, so each column is bitwise what PCApply() gives it; one call (and one PCMatApply event) for
+  them all. The host sweeps take one right-hand side (their kernels keep a row's values in registers), and the device solves
+  too: a column each, through the device's buffers (or a CUDA dense matrix's own columns).
+*/
+PetscErrorCode PCMatApply_StructILU(PC pc, Mat B, Mat X)
+{
+  PC_StructILU *ilu = (PC_StructILU *)pc->data;
+  PetscInt      N;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetSize(B, NULL, &N));
+  for (PetscInt c = 0; c < N; c++) {
+    Vec b, x;
+
+    PetscCall(MatDenseGetColumnVecRead(B, c, &b));
+    PetscCall(MatDenseGetColumnVecWrite(X, c, &x));
+    PetscCall(PCApply_StructILU(pc, b, x));
+    PetscCall(MatDenseRestoreColumnVecWrite(X, c, &x));
+    PetscCall(MatDenseRestoreColumnVecRead(B, c, &b));
+  }
+  ilu->matapplied = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  The halves of IC's symmetric split M = S^T S (StructILUSymmetricSplit_Host()): -ksp_pc_side symmetric applies S^{-T} on the left
+  and S^{-1} on the right, the convention of PCICC (MatForwardSolve(), MatBackwardSolve() of its factor), so a Krylov method gets
+  the iterations it gets with PETSc's ICC of the same factors. On the host factors only: not with ILU (no symmetric split), DILU's
+  Eisenstat trick, -pc_structilu_distributed, or factors that live on the device alone.
+*/
+static PetscErrorCode PCApplySymmetric_StructILU(PC pc, PetscBool right, Vec x, Vec y)
+{
+  PC_StructILU      *ilu    = (PC_StructILU *)pc->data;
+  const char        *prefix = GILUPrefix(pc), *side = right ? "Right" : "Left";
+  const PetscScalar *xa;
+  PetscScalar       *ya;
+
+  PetscFunctionBegin;
+  PetscCheck(ilu->type == PC_STRUCTILU_IC, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PCApplySymmetric%s() (-ksp_pc_side symmetric) of PCSTRUCTILU needs the symmetric factors of -%spc_structilu_type ic; ILU has no symmetric split (use -ksp_pc_side left or right)", side, prefix);
+  if (ilu->empty) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(!ilu->eisenstat, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PCApplySymmetric%s() of -%spc_structilu_eisenstat: the transformed system is already split; use -ksp_pc_side left or -%spc_structilu_eisenstat 0", side, prefix, prefix);
+  PetscCheck(!ilu->pipe, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCApplySymmetric%s() of -%spc_structilu_distributed is not implemented; use -%spc_structilu_distributed 0 (block Jacobi) or -ksp_pc_side left", side, prefix, prefix);
+  if (ilu->zerorow >= 0 || ilu->rangerow >= 0) {
+    PetscCall(VecFlag(y, 1));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscLogEventBegin(GILU_StructILUApply, 0, x, y, 0));
+  if (ilu->fallback) PetscCall(StructILUFallbackSolve(pc, x, y, right ? MatBackwardSolve : MatForwardSolve)); /* PETSc's ICC factor of the block */
+  else {
+    PetscCheck(ilu->factors.dinv, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCApplySymmetric%s() of PCSTRUCTILU runs the host sweeps, and the factors of -%spc_structilu_backend %s are on the device only: use -%spc_structilu_cuda_factor 0 (factored on the host, copied to the device) or -%spc_structilu_backend host", side, prefix, PetscGILUBackendTypes[ilu->ran], prefix, prefix);
+    if (!ilu->symvalid) {
+      if (!ilu->symR) PetscCall(PetscMalloc1((size_t)ilu->sm.npoints * ilu->sm.bs2, &ilu->symR));
+      PetscCall(StructILUSymmetricSplit_Host(&ilu->sm, &ilu->factors, ilu->symR, &ilu->symbad));
+      ilu->symvalid = PETSC_TRUE;
+    }
+    if (ilu->symbad >= 0) { /* a diagonal block of the factors is not positive definite: no real split */
+      PetscCall(PetscInfo(pc, "IC's diagonal block of local row %" PetscInt_FMT " is not positive definite: no symmetric split\n", ilu->symbad));
+      pc->failedreason = PC_FACTOR_NUMERIC_ZEROPIVOT;
+      PetscCall(VecFlag(y, 1));
+    } else {
+      PetscCall(VecGetArrayRead(x, &xa));
+      PetscCall(VecGetArrayWrite(y, &ya));
+      PetscCall(StructILUSolveSymmetric_Host(&ilu->sm, &ilu->factors, ilu->symR, right, xa, ya));
+      PetscCall(VecRestoreArrayWrite(y, &ya));
+      PetscCall(VecRestoreArrayRead(x, &xa));
+    }
+  }
+  PetscCall(PetscLogEventEnd(GILU_StructILUApply, 0, x, y, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PCApplySymmetricLeft_StructILU(PC pc, Vec x, Vec y)
+{
+  PetscFunctionBegin;
+  PetscCall(PCApplySymmetric_StructILU(pc, PETSC_FALSE, x, y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode PCApplySymmetricRight_StructILU(PC pc, Vec x, Vec y)
+{
+  PetscFunctionBegin;
+  PetscCall(PCApplySymmetric_StructILU(pc, PETSC_TRUE, x, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -76,6 +76,7 @@ static PetscErrorCode PCView_StructILU_Backend(PC pc, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "  back-end: %s; %s\n", name, build));
   if (ilu->transposed)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  transposed solves (PCApplyTranspose): (D + U)^T then L^T, sequential on the host with the host's factors%s\n", ilu->dev ? " (after a device factorization the host factors the same values once more)" : ""));
+  if (ilu->matapplied && ilu->dev) PetscCall(PetscViewerASCIIPrintf(viewer, "  blocks of right-hand sides (PCMatApply(), KSPMatSolve()): one device solve per column, in turn\n"));
   if (!ilu->dev) PetscFunctionReturn(PETSC_SUCCESS);
   StructILUModelGPU(ilu->modelgpu, &bw, &lat, &pcie);
   bw        = ilu->modelbw > 0 ? ilu->modelbw : bw;
@@ -768,6 +769,14 @@ static PetscErrorCode PCDestroy_StructILU(PC pc)
   the device (cuda, cudaemu) the host factors the same values at the first transposed apply. `-ksp_view` says so
   once a transposed apply has run.
 
+  `PCMatApply()` (`KSPMatSolve()`) applies the factors to all columns of a dense block in one call, each column bitwise
+  `PCApply()`'s; the columns run through the sweeps in turn (on cuda and cudaemu one device solve each).
+
+  With `-pc_structilu_type ic`, `-ksp_pc_side symmetric` applies the halves of the split of the factors,
+  (D + U)^T D^{-1} (D + U) = S^T S with S = R (D + U), R the Cholesky factors of the inverted diagonal blocks
+  (`PCApplySymmetricLeft()`: S^{-T}, `PCApplySymmetricRight()`: S^{-1}), as `PCICC` does with its factor, on the host
+  factors (on cuda/cudaemu with `-pc_structilu_cuda_factor 0`); ILU has no symmetric split and is an error there.
+
   Level: beginner
 
   References:
@@ -798,6 +807,9 @@ PETSC_EXTERN PetscErrorCode PCCreate_StructILU(PC pc)
   pc->ops->setup          = PCSetUp_StructILU;
   pc->ops->apply          = PCApply_StructILU;
   pc->ops->applytranspose = PCApplyTranspose_StructILU;
+  pc->ops->matapply       = PCMatApply_StructILU;
+  pc->ops->applysymmetricleft  = PCApplySymmetricLeft_StructILU;
+  pc->ops->applysymmetricright = PCApplySymmetricRight_StructILU;
   pc->ops->reset          = PCReset_StructILU;
   pc->ops->destroy        = PCDestroy_StructILU;
   pc->ops->view           = PCView_StructILU;

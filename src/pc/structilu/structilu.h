@@ -52,6 +52,10 @@ typedef struct {
   PetscScalar     *extx;        /* a vector over the extended box: the solves' b, y and x */
   PetscBool        analyzed;
   PetscBool        transposed; /* PCApplyTranspose() ran: the view says how */
+  PetscBool        matapplied; /* PCMatApply() ran: the view says how */
+  PetscScalar     *symR;       /* IC, -ksp_pc_side symmetric: the upper Cholesky factors of the inverted diagonal blocks (StructILUSymmetricSplit_Host()) */
+  PetscBool        symvalid;   /* symR (and symbad) are of the current factors */
+  PetscInt         symbad;     /* local row of a diagonal block that is not positive definite, -1 if none */
   PetscBool        empty;      /* the local block has no rows (a process or a block Jacobi block without rows): an empty factor */
   /* back-end (cuda/structilu.cu): the solves on a CUDA device or through its emulation */
   PetscGILUBackendType      backend;    /* -pc_structilu_backend; auto: -gilu_backend's */
@@ -89,6 +93,9 @@ PETSC_INTERN PetscErrorCode PCSetUp_StructILU(PC);
 PETSC_INTERN PetscErrorCode PCReset_StructILU(PC);
 PETSC_INTERN PetscErrorCode PCApply_StructILU(PC, Vec, Vec);
 PETSC_INTERN PetscErrorCode PCApplyTranspose_StructILU(PC, Vec, Vec);
+PETSC_INTERN PetscErrorCode PCMatApply_StructILU(PC, Mat, Mat);
+PETSC_INTERN PetscErrorCode PCApplySymmetricLeft_StructILU(PC, Vec, Vec);
+PETSC_INTERN PetscErrorCode PCApplySymmetricRight_StructILU(PC, Vec, Vec);
 PETSC_INTERN PetscErrorCode PCStructILUAnalyze(PC, Mat, const GILUGrid *, PetscInt);
 PETSC_INTERN PetscErrorCode PCStructILUCheckSymmetric(PC, const GILUStencil *, Mat);
 PETSC_INTERN PetscErrorCode PCPreSolve_StructILU(PC, KSP, Vec, Vec);
