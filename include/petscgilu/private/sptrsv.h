@@ -78,7 +78,7 @@ PETSC_EXTERN PetscErrorCode GILUTriSolve(GILUTri, const PetscScalar[], PetscScal
 PETSC_EXTERN PetscErrorCode GILUTriGetLevels(GILUTri, PetscInt *, PetscInt *);
 PETSC_EXTERN PetscErrorCode GILUTriView(GILUTri, PetscViewer);
 
-/* Added for the MatSolverType "gilu" and the tests (src/mat/sptrsv/) */
+/* what the MatSolverType "gilu" (src/mat/sptrsv/gilufactor.c) and the tests use besides the solves above */
 /* x = T^{-1} b by the sequential reference algorithm, whatever the type (the oracle of the tests) */
 PETSC_EXTERN PetscErrorCode GILUTriSolveReference(GILUTri, const PetscScalar[], PetscScalar[]);
 /* nrhs right-hand sides, each of n*bs entries, one after the other (b[k*n*bs ...]); x may be b */

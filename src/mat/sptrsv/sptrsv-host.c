@@ -97,7 +97,7 @@ static inline __attribute__((always_inline)) void RowKernel(const PetscInt bs, c
 }
 
 /* x_r = D^{-1} (x_r - sum_k V_k x_{col_k}) (d NULL: unit diagonal); with wait, each x_c is read after its flag says it is final */
-static inline __attribute__((always_inline)) void RowSolve(const PetscInt bs, PetscInt r, const PetscInt *col, const MatScalar *v, PetscInt nz, const MatScalar *d, const PetscScalar *src, PetscScalar *x, const unsigned int *done, unsigned int epoch, PetscBool wait)
+static inline __attribute__((always_inline)) void SegmentRowSolve(const PetscInt bs, PetscInt r, const PetscInt *col, const MatScalar *v, PetscInt nz, const MatScalar *d, const PetscScalar *src, PetscScalar *x, const unsigned int *done, unsigned int epoch, PetscBool wait)
 {
   RowKernel(bs, src + r * bs, col, 0, v, nz, d, x, x + r * bs, NULL, wait ? done : NULL, epoch);
 }
@@ -106,7 +106,7 @@ static inline __attribute__((always_inline)) void RowsSolve(const PetscInt bs, c
 {
   const PetscInt bs2 = bs * bs;
 
-  for (PetscInt s = lo; s < hi; s++) RowSolve(bs, seg->row[s], seg->col + seg->ptr[s], seg->val + seg->ptr[s] * bs2, seg->ptr[s + 1] - seg->ptr[s], seg->dval ? seg->dval + s * bs2 : NULL, src, x, NULL, 0, PETSC_FALSE);
+  for (PetscInt s = lo; s < hi; s++) SegmentRowSolve(bs, seg->row[s], seg->col + seg->ptr[s], seg->val + seg->ptr[s] * bs2, seg->ptr[s + 1] - seg->ptr[s], seg->dval ? seg->dval + s * bs2 : NULL, src, x, NULL, 0, PETSC_FALSE);
 }
 
 /*
@@ -187,11 +187,11 @@ static inline __attribute__((always_inline)) void ChunkPairSolve(const PetscInt 
     PetscInt       sa = seg->cptr[c0], sb = c1 >= 0 ? seg->cptr[c1] : 0, ra = seg->row[sa], rb = c1 >= 0 ? seg->row[sb] : 0;
 
     for (; sa < ea && sb < eb; sa++, sb++, ra += step, rb += step) {
-      RowSolve(bs, ra, seg->col + seg->ptr[sa], seg->val + seg->ptr[sa] * bs2, seg->ptr[sa + 1] - seg->ptr[sa], seg->dval ? seg->dval + sa * bs2 : NULL, src, x, NULL, 0, PETSC_FALSE);
-      RowSolve(bs, rb, seg->col + seg->ptr[sb], seg->val + seg->ptr[sb] * bs2, seg->ptr[sb + 1] - seg->ptr[sb], seg->dval ? seg->dval + sb * bs2 : NULL, src, x, NULL, 0, PETSC_FALSE);
+      SegmentRowSolve(bs, ra, seg->col + seg->ptr[sa], seg->val + seg->ptr[sa] * bs2, seg->ptr[sa + 1] - seg->ptr[sa], seg->dval ? seg->dval + sa * bs2 : NULL, src, x, NULL, 0, PETSC_FALSE);
+      SegmentRowSolve(bs, rb, seg->col + seg->ptr[sb], seg->val + seg->ptr[sb] * bs2, seg->ptr[sb + 1] - seg->ptr[sb], seg->dval ? seg->dval + sb * bs2 : NULL, src, x, NULL, 0, PETSC_FALSE);
     }
-    for (; sb < eb; sb++, rb += step) RowSolve(bs, rb, seg->col + seg->ptr[sb], seg->val + seg->ptr[sb] * bs2, seg->ptr[sb + 1] - seg->ptr[sb], seg->dval ? seg->dval + sb * bs2 : NULL, src, x, NULL, 0, PETSC_FALSE);
-    for (; sa < ea; sa++, ra += step) RowSolve(bs, ra, seg->col + seg->ptr[sa], seg->val + seg->ptr[sa] * bs2, seg->ptr[sa + 1] - seg->ptr[sa], seg->dval ? seg->dval + sa * bs2 : NULL, src, x, NULL, 0, PETSC_FALSE);
+    for (; sb < eb; sb++, rb += step) SegmentRowSolve(bs, rb, seg->col + seg->ptr[sb], seg->val + seg->ptr[sb] * bs2, seg->ptr[sb + 1] - seg->ptr[sb], seg->dval ? seg->dval + sb * bs2 : NULL, src, x, NULL, 0, PETSC_FALSE);
+    for (; sa < ea; sa++, ra += step) SegmentRowSolve(bs, ra, seg->col + seg->ptr[sa], seg->val + seg->ptr[sa] * bs2, seg->ptr[sa + 1] - seg->ptr[sa], seg->dval ? seg->dval + sa * bs2 : NULL, src, x, NULL, 0, PETSC_FALSE);
     return;
   }
   CursorInit(bs, seg, c0, &a);
@@ -336,7 +336,7 @@ static inline __attribute__((always_inline)) void SegmentRun(const PetscInt bs, 
         for (PetscInt s = seg->cptr[c]; s < seg->cptr[c + 1]; s++) {
           PetscInt r = seg->row[s];
 
-          RowSolve(bs, r, seg->col + seg->ptr[s], seg->val + seg->ptr[s] * bs2, seg->ptr[s + 1] - seg->ptr[s], seg->dval ? seg->dval + s * bs2 : NULL, src, x, done, epoch, PETSC_TRUE);
+          SegmentRowSolve(bs, r, seg->col + seg->ptr[s], seg->val + seg->ptr[s] * bs2, seg->ptr[s + 1] - seg->ptr[s], seg->dval ? seg->dval + s * bs2 : NULL, src, x, done, epoch, PETSC_TRUE);
           __atomic_store_n(&done[r], epoch, __ATOMIC_RELEASE);
         }
       }

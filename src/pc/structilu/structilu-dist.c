@@ -74,7 +74,7 @@ PetscErrorCode PCSetUpDistributed_StructILU(PC pc, PetscErrorCode (*factor)(PC))
 
   PetscFunctionBegin;
   if (!ilu->backendset) PetscCall(PetscGILUGetBackend(&want));
-  PetscCheck(want == PETSCGILU_BACKEND_HOST || want == PETSCGILU_BACKEND_AUTO, comm, PETSC_ERR_SUP, "-%spc_structilu_distributed runs on the host only (the CUDA path is not written yet): use -%spc_structilu_backend host, or -%spc_structilu_distributed 0 for block Jacobi on the device", GILUPrefix(pc), GILUPrefix(pc), GILUPrefix(pc));
+  PetscCheck(want == PETSCGILU_BACKEND_HOST || want == PETSCGILU_BACKEND_AUTO, comm, PETSC_ERR_SUP, "-%spc_structilu_distributed runs on the host only: use -%spc_structilu_backend host, or -%spc_structilu_distributed 0 for block Jacobi on the device", GILUPrefix(pc), GILUPrefix(pc), GILUPrefix(pc));
   PetscCall(PCStructILUGetDMDA(pc, &da));
   PetscCheck(da, comm, PETSC_ERR_SUP, "-%spc_structilu_distributed needs the DMDA of the matrix (KSPSetDM(), or a matrix from DMCreateMatrix()): none was found; use -%spc_structilu_distributed 0 (block Jacobi)", GILUPrefix(pc), GILUPrefix(pc));
   PetscCall(MatGetNonzeroState(A, &state));

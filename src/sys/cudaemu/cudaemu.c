@@ -902,11 +902,6 @@ void GILUEmuFail(const char msg[])
   for (;;) Yield(f); /* the scheduler never resumes a failed launch */
 }
 
-void GILUEmuYield(void)
-{
-  Yield(Self());
-}
-
 /* the barrier of the block completes: every thread leaves it at the clock of the latest one, with the requests of
    the warps (reconverged here) counted */
 static void BarrierComplete(Block *b)
