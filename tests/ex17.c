@@ -1,4 +1,4 @@
-static char help[] = "The vectors of the device back-ends (issue 21): on cudaemu the apply of PCFGDD, PCATSILU, MatSolverType gilu\n\
+static char help[] = "The vectors of the device back-ends: on cudaemu the apply of PCFGDD, PCATSILU, MatSolverType gilu\n\
 and MATSTENCILGPU's device product take their vectors through src/sys/device-vec.c.\n\
   -case fgdd|atsilu|gilu|stencilgpu : the component (default fgdd; its options from the database: -pc_fgdd_apply ...)\n\
   -n <n>   : grid points per direction of the 3D DMDA (default 6)\n\
