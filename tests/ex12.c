@@ -131,7 +131,7 @@ int main(int argc, char **argv)
 
         PetscCall(PetscSNPrintf(name, sizeof(name), "%s dof %" PetscInt_FMT " %s", stnames[s], dofs[d], mtypes[t]));
         PetscCall(Assemble(n, stencils[s], dofs[d], mtypes[t], &da, &A));
-        if (t == 0) { /* the graph the old call asked for: inode-compressed where PETSc found inodes */
+        if (t == 0) { /* the graph MatGetRowIJ(blockcompressed) gives: inode-compressed where PETSc found inodes */
           PetscInt        nc;
           const PetscInt *ia, *ja;
           PetscBool       done;

@@ -114,7 +114,7 @@ int main(int argc, char **argv)
 
 /*TEST
 
-   # (issue 34: PCFGDDSetSubdomainBox(pc, NULL) crashed in Debian's optimized PETSc)
+   # every NULL or wrong argument refused, none crashing, in a debug PETSc as in an optimized one (Debian's)
    test:
      suffix: null_args
      args: -malloc_debug -malloc_dump

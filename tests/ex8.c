@@ -16,7 +16,7 @@ The matrix is solved with the KSP and PC of the options database; the program pr
 whether the matrix is symmetric, its Frobenius norm, and the KSP iterations and converged reason.\n\n";
 
 /*
-  Driver of petscgilu's test matrix suite (src/test/testmat.c, in the test library): the later features (ATS-ILU, sparsify, FGDD,
+  Driver of petscgilu's test matrix suite (src/test/testmat.c, in the test library): the other components (ATS-ILU, sparsify, FGDD,
   the triangular-solve bench) take their matrices from here, and bench/gen-matrices writes the large ones with it:
 
     ex8 -matrix jump3d -size 100 -write jump3d-100.petsc -no_solve

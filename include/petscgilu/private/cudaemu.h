@@ -122,7 +122,7 @@ typedef enum {
   GILU_EMU_RT_COPY_TO_DEVICE,
   GILU_EMU_RT_COPY_TO_HOST,
   GILU_EMU_RT_COPY_ON_DEVICE, /* device to device, host to host, cudaMemcpyDefault */
-  GILU_EMU_RT_SYNC,           /* cudaDeviceSynchronize, cudaStreamSynchronize */
+  GILU_EMU_RT_SYNC,           /* cudaDeviceSynchronize */
   GILU_EMU_RT_ALLOC,          /* cudaMalloc */
   GILU_EMU_RT_FREE,           /* cudaFree */
   GILU_EMU_RT_MEMSET,         /* cudaMemset */

@@ -395,11 +395,6 @@ static inline cudaError_t cudaDeviceSynchronize(void)
   GILUEmuRuntime(GILU_EMU_RT_SYNC, NULL);
   return cudaSuccess;
 }
-static inline cudaError_t cudaStreamSynchronize(cudaStream_t s)
-{
-  GILUEmuRuntime(GILU_EMU_RT_SYNC, NULL);
-  return cudaSuccess;
-}
 /* the emulated node's devices: -gilu_cudaemu_devices (default 1), all alike */
 static inline cudaError_t cudaGetDeviceCount(int *n)
 {

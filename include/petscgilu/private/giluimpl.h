@@ -24,7 +24,7 @@ PETSC_INTERN PetscLogEvent GILU_SparsifySetUp; /* PCSPARSIFY */
 
 /* The arguments of the public functions, checked in every build: PETSc's PetscValidHeaderSpecific() and
    PetscAssertPointer() check only in a PETSc configured with debugging (an optimized PETSc, such as Debian's, compiles
-   them out, and a NULL then crashed); they run first, so a debug PETSc says what it says (a freed object ...) */
+   them out, and a NULL would then crash); they run first, so a debug PETSc says what it says (a freed object ...) */
 #define GILUValidHeaderSpecific(h, ck, arg) \
   do { \
     PetscValidHeaderSpecific(h, ck, arg); \

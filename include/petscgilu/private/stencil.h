@@ -1,6 +1,6 @@
 /*
    Private description of a structured-grid stencil matrix, shared by all stencil code
-   (PCSTRUCTILU today, MATSTENCILGPU and the CUDA kernels later).
+   (PCSTRUCTILU, MATSTENCILGPU, their CUDA kernels, and the PCs that extract a stencil).
 
    A matrix on a grid of n[0] x n[1] x n[2] points with dof unknowns per point couples
    point p = (i,j,k) to p + off[s] for each offset s of the stencil. Values are stored

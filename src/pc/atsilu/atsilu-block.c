@@ -116,7 +116,8 @@ static PetscInt BInvertDiagonal(const ATSCSR *Y, PetscInt bs, PetscScalar *dinv,
   return zr < n ? zr : -1;
 }
 
-/* the rows of X (block version of RowSolve): x_rj = (b_rj - sum_{k<j} x_rk y_jk) dinv_j; xold: see RowSolve */
+/* the rows of X (block version of ATSFactorRowSweep): x_rj = (b_rj - sum_{k<j} x_rk y_jk) dinv_j;
+   xold: see ATSFactorRowSweep */
 static void BSolveRows(ATSCSR *X, const PetscScalar *xold, const ATSCSR *Y, const PetscScalar *dinv, const ATSCSR *B, PetscBool skipdiag, PetscInt bs, PetscInt nthreads)
 {
   PetscInt n = X->n, b2 = bs * bs;

@@ -406,7 +406,7 @@ PetscInt ATSSolveRows(ATSCSR *X, const PetscScalar *xold, PetscScalar *xnew, con
   #pragma omp parallel for num_threads(nthreads) schedule(static) reduction(min : zr)
 #endif
   for (PetscInt r = 0; r < n; r++) {
-    PetscInt z = RowSolve(r, X->i, X->j, xold ? xold : xnew, xnew, Y, B, Rrhs, Rlhs, skipdiag);
+    PetscInt z = ATSFactorRowSweep(r, X->i, X->j, xold ? xold : xnew, xnew, Y, B, Rrhs, Rlhs, skipdiag);
 
     if (z && z - 1 < zr) zr = z - 1;
   }

@@ -53,7 +53,7 @@ ATS_KERNEL PetscScalar ATSCSRValue(const ATSCSR *M, PetscInt r, PetscInt c)
   ParILU (previous values); skipdiag keeps the diagonal (ParILU's unit L). Returns 0, or on a zero (or not finite)
   pivot y_jj, the row of that pivot plus 1: j + 1.
 */
-ATS_KERNEL PetscInt RowSolve(PetscInt r, const PetscInt *xi, const PetscInt *xj, const PetscScalar *xold, PetscScalar *xnew, const ATSCSR *Y, const ATSCSR *B, const ATSCSR *Rrhs, const ATSCSR *Rlhs, PetscBool skipdiag)
+ATS_KERNEL PetscInt ATSFactorRowSweep(PetscInt r, const PetscInt *xi, const PetscInt *xj, const PetscScalar *xold, PetscScalar *xnew, const ATSCSR *Y, const ATSCSR *B, const ATSCSR *Rrhs, const ATSCSR *Rlhs, PetscBool skipdiag)
 {
   PetscInt pb = B->i[r], pbend = B->i[r + 1], pr = Rrhs ? Rrhs->i[r] : 0, prend = Rrhs ? Rrhs->i[r + 1] : 0;
 

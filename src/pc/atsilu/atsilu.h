@@ -4,7 +4,7 @@
 
    Storage (the ATS-ILU paper, Section 4): L in CSR, each row sorted with its diagonal last; U in CSC, stored as the CSR of
    U^T (row j of U^T = column j of U), each column sorted with its diagonal last. A row of L and a column of U are
-   then updated by the same routine (RowSolve) with the roles of (L, U, A) and (U^T, L, A^T) exchanged.
+   then updated by the same routine (ATSFactorRowSweep) with the roles of (L, U, A) and (U^T, L, A^T) exchanged.
    All values are those of the (optionally Jacobi-scaled) matrix; ATSFactorsExport() undoes the scaling and
    returns L with a unit diagonal (strictly lower CSR) and U with its diagonal (upper CSR, diagonal first).
 */
@@ -16,8 +16,8 @@
 #include <petscgilu/private/backend.h>
 #include <petscgiluconf.h>
 
-/* how the factors of a setup failed: a zero pivot met by a sweep (a divisor of RowSolve, not necessarily ILU(0)'s pivot),
-   a zero pivot of the final factors, or a residual that is not finite */
+/* how the factors of a setup failed: a zero pivot met by a sweep (a divisor of ATSFactorRowSweep, not necessarily
+   ILU(0)'s pivot), a zero pivot of the final factors, or a residual that is not finite */
 typedef enum {
   ATS_FAIL_NONE,
   ATS_FAIL_SWEEP,

@@ -17,7 +17,7 @@ static void NoteZero(ATSFactors *F, PetscInt zr)
 /*
   One Jacobi sweep over the pattern of L and U (Algorithm 2):
      l_ij = (a_ij - sum_{k<j} l_ik u_kj) / u_jj  (i > j),   u_ij = a_ij - sum_{k<i} l_ik u_kj  (i <= j),
-  all from the previous L and U. These are RowSolve's formulas with the previous values in the sums and L's
+  all from the previous L and U. These are ATSFactorRowSweep's formulas with the previous values in the sums and L's
   unit diagonal kept (u_ij's division is by l_ii = 1).
 */
 PetscErrorCode ParILUSweep(ATSFactors *F)

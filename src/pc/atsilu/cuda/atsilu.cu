@@ -10,13 +10,13 @@
 
 #define ATS_BLOCK 128
 
-/* rows of X: x_rj by RowSolve; zero receives max(n - j) over the rows j of the zero pivots met */
+/* rows of X: x_rj by ATSFactorRowSweep; zero receives max(n - j) over the rows j of the zero pivots met */
 __global__ static void ATSSolveRowsKernel(ATSCSR X, const PetscScalar *xold, PetscScalar *xnew, ATSCSR Y, ATSCSR B, int skipdiag, int *zero)
 {
   PetscInt r = (PetscInt)(blockIdx.x * blockDim.x + threadIdx.x), z;
 
   if (r >= X.n) return;
-  z = RowSolve(r, X.i, X.j, xold ? xold : xnew, xnew, &Y, &B, NULL, NULL, skipdiag ? PETSC_TRUE : PETSC_FALSE);
+  z = ATSFactorRowSweep(r, X.i, X.j, xold ? xold : xnew, xnew, &Y, &B, NULL, NULL, skipdiag ? PETSC_TRUE : PETSC_FALSE);
   if (z) atomicMax(zero, (int)(X.n - (z - 1)));
 }
 

@@ -1,6 +1,6 @@
 /*
    Private to src/pc/structilu: the CUDA kernels of PCSTRUCTILU (cuda/structilu.cu), built by nvcc (plain names)
-   and for the emulation (names ending in _cudaemu), and the host's plan of their schedule (cuda/structilu-plan.c,
+   and for the emulation (names ending in _cudaemu), and the host's plan of their schedule (structilu-plan.c,
    built once). structilu-setup.c calls the kernels through the table of the back-end that was chosen
    (StructILUDeviceGetOps / StructILUDeviceGetOps_cudaemu).
 */

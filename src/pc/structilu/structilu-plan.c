@@ -5,7 +5,7 @@
    emulation); cuda/structilu.cu copies what is computed here to the device. The schedule itself is described at
    the top of structilu.cu.
 */
-#include "structilu-cuda.h"
+#include "cuda/structilu-cuda.h"
 
 #define GILU_INT64_MAX ((PetscInt64)0x7fffffffffffffffLL)
 

@@ -1,14 +1,14 @@
 /*
    MatStencilGPUMultWithBackend(): MATSTENCILGPU's product on a chosen back-end (host, cuda or cudaemu); the device
-   kernel is in stencilgpu.cu, called through its ops table, taken once for each back-end asked for. The stencil and
-   the values are copied to the device once for each state of the matrix; the vectors reach the kernel through
-   src/sys/device-vec.c (CUDA vectors' own device arrays, else the device buffers with one logged copy each way). Not
-   yet MatMult() itself: MatMult_StencilGPU() (stencilgpu-ops.c) stays on the host.
+   kernel is in cuda/stencilgpu.cu, called through its ops table, taken once for each back-end asked for. The stencil
+   and the values are copied to the device once for each state of the matrix; the vectors reach the kernel through
+   src/sys/device-vec.c (CUDA vectors' own device arrays, else the device buffers with one logged copy each way).
+   MatMult() itself, MatMult_StencilGPU() (stencilgpu-ops.c), runs on the host.
 */
 #include <petsc/private/matimpl.h>
 #include <petscdmda.h>
 #include <petscgilu/private/backend.h>
-#include "stencilgpu-cuda.h"
+#include "cuda/stencilgpu-cuda.h"
 
 PetscErrorCode MatStencilGPUDeviceReset(Mat_StencilGPU *sg)
 {
