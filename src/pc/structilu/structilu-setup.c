@@ -596,7 +596,7 @@ static PetscErrorCode PCApplySymmetric_StructILU(PC pc, PetscBool right, Vec x, 
   PetscCheck(ilu->type == PC_STRUCTILU_IC, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PCApplySymmetric%s() (-ksp_pc_side symmetric) of PCSTRUCTILU needs the symmetric factors of -%spc_structilu_type ic; ILU has no symmetric split (use -ksp_pc_side left or right)", side, prefix);
   if (ilu->empty) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCheck(!ilu->eisenstat, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PCApplySymmetric%s() of -%spc_structilu_eisenstat: the transformed system is already split; use -ksp_pc_side left or -%spc_structilu_eisenstat 0", side, prefix, prefix);
-  PetscCheck(!ilu->pipe, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCApplySymmetric%s() of -%spc_structilu_distributed is not implemented; use -%spc_structilu_distributed 0 (block Jacobi) or -ksp_pc_side left", side, prefix, prefix);
+  PetscCheck(!ilu->pipe, PETSC_COMM_SELF, PETSC_ERR_SUP, "-%spc_structilu_distributed has no symmetric apply (PCApplySymmetric%s(), -ksp_pc_side symmetric): use -%spc_structilu_distributed 0 (block Jacobi) or -ksp_pc_side left", prefix, side, prefix);
   if (ilu->zerorow >= 0 || ilu->rangerow >= 0) {
     PetscCall(VecFlag(y, 1));
     PetscFunctionReturn(PETSC_SUCCESS);
