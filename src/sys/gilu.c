@@ -11,6 +11,7 @@ PETSC_EXTERN PetscErrorCode PCCreate_ATSILU(PC); /* PCATSILU */
 PETSC_EXTERN PetscErrorCode PCCreate_Sparsify(PC); /* PCSPARSIFY */
 PETSC_EXTERN PetscErrorCode MatCreate_StencilGPU(Mat);
 PETSC_INTERN PetscErrorCode MatGetFactor_SeqStencilGPU_StructILU(Mat, MatFactorType, Mat *);
+PETSC_INTERN PetscErrorCode MatGetFactor_StructILU(Mat, MatFactorType, Mat *);
 PETSC_INTERN PetscErrorCode MatGetFactor_StencilGPU_Petsc(Mat, MatFactorType, Mat *);
 PETSC_INTERN PetscErrorCode MatGetFactor_StencilGPU_MUMPS(Mat, MatFactorType, Mat *);
 PETSC_INTERN PetscErrorCode MatGetFactor_StencilGPU_SuperLU(Mat, MatFactorType, Mat *);
@@ -110,6 +111,19 @@ PetscErrorCode PetscGILUInitializePackage(void)
   }
   PetscCall(MatSolverTypeRegister(MATSOLVERSUPERLU, MATSEQSTENCILGPU, MAT_FACTOR_LU, MatGetFactor_StencilGPU_SuperLU));
   PetscCall(MatSolverTypeRegister(MATSOLVERSUPERLU, MATSEQSTENCILGPU, MAT_FACTOR_ILU, MatGetFactor_StencilGPU_SuperLU));
+  { /* MatSolverType structilu of the AIJ and BAIJ types (src/pc/structilu/structilu-factor.c): PCILU and PCICC run PCSTRUCTILU's
+       factors; on several processes the global ones */
+    const MatType types[] = {MATSEQAIJ, MATSEQBAIJ, MATMPIAIJ, MATMPIBAIJ,
+#if defined(PETSC_HAVE_CUDA)
+                             MATSEQAIJCUSPARSE, MATMPIAIJCUSPARSE
+#endif
+    };
+
+    for (size_t t = 0; t < sizeof(types) / sizeof(types[0]); t++) {
+      PetscCall(MatSolverTypeRegister(MATSOLVERSTRUCTILU, types[t], MAT_FACTOR_ILU, MatGetFactor_StructILU));
+      PetscCall(MatSolverTypeRegister(MATSOLVERSTRUCTILU, types[t], MAT_FACTOR_ICC, MatGetFactor_StructILU));
+    }
+  }
   PetscCall(PetscLogEventRegister("GILUStencilExtr", PC_CLASSID, &GILU_StencilExtract));
   PetscCall(PetscLogEventRegister("StructILUFactor", PC_CLASSID, &GILU_StructILUFactor));
   PetscCall(PetscLogEventRegister("StructILUApply", PC_CLASSID, &GILU_StructILUApply));

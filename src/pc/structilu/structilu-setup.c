@@ -113,7 +113,11 @@ PetscErrorCode PCStructILUCheckSymmetric(PC pc, const GILUStencil *st, Mat A)
   if (ilu->type != PC_STRUCTILU_IC) PetscFunctionReturn(PETSC_SUCCESS);
   if (st) {
     PetscCall(GILUStencilFindUnmirrored(st, &s));
-    PetscCheck(s < 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Incomplete Cholesky needs a symmetric matrix, but the stencil has the offset (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ") and not its opposite: use -%spc_structilu_type ilu", st->off[s][0], st->off[s][1], st->off[s][2], GILUPrefix(pc));
+    PetscCheck(s < 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Incomplete Cholesky needs a symmetric matrix, but the stencil has the offset (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ") and not its opposite: use -%spc_%s ilu", st->off[s][0], st->off[s][1], st->off[s][2], GILUPrefix(pc), ilu->asfactor ? "type" : "structilu_type");
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (ilu->asfactor) { /* MatSolverType structilu's ICC: the upper triangle, as PETSc's ICC reads it (a general block: PETSc's own ICC does) */
+    if (!A) PetscCall(GILUStencilMatSymmetrizeFromUpper(&ilu->sm, ilu->mirror));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (A) PetscCall(GILUMatFindAsymmetry(A, &row, &col));
@@ -198,7 +202,8 @@ static PetscErrorCode StructILUFallbackFactor(PC pc, Mat Alocal, PetscBool symbo
 
   PetscFunctionBegin;
   PetscCheck(!ilu->eisenstat, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-%spc_structilu_eisenstat needs a structured-grid block with DILU factors, but the local block is not a structured grid (%s)", GILUPrefix(pc), ilu->fallbackwhy);
-  PetscCall(MatFactorInfoInitialize(&info));
+  if (ilu->asfactor) info = ilu->factorinfo; /* its shift, say */
+  else PetscCall(MatFactorInfoInitialize(&info));
   info.levels    = (PetscReal)ilu->levels;
   info.fill      = 1.0;
   info.zeropivot = ilu->zeropivot;

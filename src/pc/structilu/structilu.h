@@ -57,6 +57,9 @@ typedef struct {
   PetscBool        symvalid;   /* symR (and symbad) are of the current factors */
   PetscInt         symbad;     /* local row of a diagonal block that is not positive definite, -1 if none */
   PetscBool        empty;      /* the local block has no rows (a process or a block Jacobi block without rows): an empty factor */
+  PetscBool        asfactor;   /* the context of MatSolverType structilu's factor (structilu-factor.c): IC reads the upper
+                                  triangle, as PETSc's ICC, and the fallback takes the factorization's shift */
+  MatFactorInfo    factorinfo; /* asfactor: the factor's MatFactorInfo */
   /* back-end (cuda/structilu.cu): the solves on a CUDA device or through its emulation */
   PetscGILUBackendType      backend;    /* -pc_structilu_backend; auto: -gilu_backend's */
   PetscBool                 backendset; /* the PC's own option or setter was used */
