@@ -35,7 +35,7 @@ M*/
 .seealso: `MATSTENCILGPU`, `MATSEQSTENCILGPU`
 M*/
 #define MATSTENCILGPU "stencilgpu"
-/* MATSOLVERSTRUCTILU - "structilu": the ILU factorization of MATSEQSTENCILGPU (see stencilgpu-factor.c) */
+/* MATSOLVERSTRUCTILU - "structilu": the ILU/ICC factorization of PCSTRUCTILU for AIJ, BAIJ and MATSEQSTENCILGPU (src/pc/structilu/structilu-factor.c) */
 #define MATSOLVERSTRUCTILU "structilu"
 #define MATSEQSTENCILGPU   "seqstencilgpu"
 #define MATMPISTENCILGPU   "mpistencilgpu"

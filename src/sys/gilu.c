@@ -10,7 +10,6 @@ PETSC_EXTERN PetscErrorCode PCCreate_ATSILU(PC); /* PCATSILU */
 
 PETSC_EXTERN PetscErrorCode PCCreate_Sparsify(PC); /* PCSPARSIFY */
 PETSC_EXTERN PetscErrorCode MatCreate_StencilGPU(Mat);
-PETSC_INTERN PetscErrorCode MatGetFactor_SeqStencilGPU_StructILU(Mat, MatFactorType, Mat *);
 PETSC_INTERN PetscErrorCode MatGetFactor_StructILU(Mat, MatFactorType, Mat *);
 PETSC_INTERN PetscErrorCode MatGetFactor_StencilGPU_Petsc(Mat, MatFactorType, Mat *);
 PETSC_INTERN PetscErrorCode MatGetFactor_StencilGPU_MUMPS(Mat, MatFactorType, Mat *);
@@ -92,13 +91,13 @@ PetscErrorCode PetscGILUInitializePackage(void)
   PetscCall(MatRegister(MATSEQSTENCILGPU, MatCreate_StencilGPU));
   PetscCall(MatRegister(MATMPISTENCILGPU, MatCreate_StencilGPU));
   /* the only, hence the default, factorization of seqstencilgpu: -pc_type ilu just works */
-  PetscCall(MatSolverTypeRegister(MATSOLVERSTRUCTILU, MATSEQSTENCILGPU, MAT_FACTOR_ILU, MatGetFactor_SeqStencilGPU_StructILU));
-  PetscCall(MatSolverTypeRegister(MATSOLVERSTRUCTILU, MATSEQSTENCILGPU, MAT_FACTOR_ICC, MatGetFactor_SeqStencilGPU_StructILU));
+  PetscCall(MatSolverTypeRegister(MATSOLVERSTRUCTILU, MATSEQSTENCILGPU, MAT_FACTOR_ILU, MatGetFactor_StructILU));
+  PetscCall(MatSolverTypeRegister(MATSOLVERSTRUCTILU, MATSEQSTENCILGPU, MAT_FACTOR_ICC, MatGetFactor_StructILU));
   /* PETSc picks its default PC by asking for the "petsc" ILU/ICC (PCGetDefaultType_Private): offering the structilu
      factor under that name too gives stencilgpu matrices AIJ's defaults (ILU on one process, block Jacobi + ILU on
      many) instead of block Jacobi of the matrix itself; the factor still reports solver type structilu */
-  PetscCall(MatSolverTypeRegister(MATSOLVERPETSC, MATSEQSTENCILGPU, MAT_FACTOR_ILU, MatGetFactor_SeqStencilGPU_StructILU));
-  PetscCall(MatSolverTypeRegister(MATSOLVERPETSC, MATSEQSTENCILGPU, MAT_FACTOR_ICC, MatGetFactor_SeqStencilGPU_StructILU));
+  PetscCall(MatSolverTypeRegister(MATSOLVERPETSC, MATSEQSTENCILGPU, MAT_FACTOR_ILU, MatGetFactor_StructILU));
+  PetscCall(MatSolverTypeRegister(MATSOLVERPETSC, MATSEQSTENCILGPU, MAT_FACTOR_ICC, MatGetFactor_StructILU));
   /* the factorizations stencilgpu has no solver of its own for: the named package's, on an AIJ image (stencilgpu-aij.c) */
   PetscCall(MatSolverTypeRegister(MATSOLVERPETSC, MATSEQSTENCILGPU, MAT_FACTOR_LU, MatGetFactor_StencilGPU_Petsc));
   PetscCall(MatSolverTypeRegister(MATSOLVERPETSC, MATSEQSTENCILGPU, MAT_FACTOR_CHOLESKY, MatGetFactor_StencilGPU_Petsc));

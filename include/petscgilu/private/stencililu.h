@@ -1,8 +1,8 @@
 /*
    stencililu.h: the structured-grid ILU(k) / IC(k) of a stencil matrix on the host (developer level): the symbolic
    factorization, the in-place numeric factorization and the triangular solves of the StructILU paper's algorithms, in
-   src/mat/stencil/ilu.c (kernels for DoF 1..8 in ilu-kernels.h). Below both of their users: PCSTRUCTILU
-   (src/pc/structilu) and the MatGetFactor() of MATSEQSTENCILGPU (src/mat/stencilgpu/stencilgpu-factor.c).
+   src/mat/stencil/ilu.c (kernels for DoF 1..8 in ilu-kernels.h). Below their user, PCSTRUCTILU
+   (src/pc/structilu), whose context is also MatSolverType structilu's factor (structilu-factor.c there).
 */
 #ifndef PETSCGILU_STENCILILU_H
 #define PETSCGILU_STENCILILU_H

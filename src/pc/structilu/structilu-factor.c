@@ -22,6 +22,7 @@ typedef struct {
   Mat           shifted; /* ICC under -pc_factor_shift_type positive_definite with a pivot block that is not positive
                             definite: PETSc's shifted ICC of the matrix (its AIJ image), whose solves are used; else NULL */
   PetscInt      badrow;  /* the first row of that pivot block */
+  PetscLogDouble anz;    /* nonzeros of the (local) matrix at the last factorization: the fill ratio needed */
 } Mat_StructILUFactor;
 
 /* Whether the symmetric d x d block a is positive definite: its Cholesky factorization exists */
@@ -121,6 +122,12 @@ static PetscErrorCode MatFactorNumeric_StructILU(Mat F, Mat A, const MatFactorIn
   PetscCall(PCSetErrorIfFailure(f->pc, A->erroriffailure));
   PetscCall(PCSetOperators(f->pc, A, A));
   PetscCall(PCSetUp(f->pc)); /* a matrix whose values did not change since the last factorization keeps its factors */
+  {
+    MatInfo ainfo;
+
+    PetscCall(MatGetInfo(A, MAT_LOCAL, &ainfo));
+    f->anz = ainfo.nz_used;
+  }
   ilu                            = (PC_StructILU *)f->pc->data;
   F->factorerrortype             = MAT_FACTOR_NOERROR;
   F->factorerror_zeropivot_row   = 0;
@@ -280,7 +287,7 @@ static PetscErrorCode MatGetInfo_StructILU(Mat F, MatInfoType flag, MatInfo *inf
     info->memory            = (PetscLogDouble)ilu->factors.bytes;
     info->assemblies        = F->num_ass;
     info->fill_ratio_given  = f->info.fill;
-    info->fill_ratio_needed = 0;
+    info->fill_ratio_needed = f->anz > 0 ? nz / f->anz : 0; /* what the factors store over the matrix's nonzeros */
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
