@@ -558,4 +558,19 @@ int main(int argc, char **argv)
      nsize: 2
      args: -solve -ksp_type gmres -ksp_monitor_short -dof {{1 3}separate output} -pc_type sor -pc_sor_omega {{1 1.3}separate output} -dm_mat_type {{aij stencilgpu}shared output}
 
+   # MatSolverType structilu refuses what it cannot honour, naming the option: a non-natural ordering, a shift for ILU,
+   # PCSTRUCTILU's own levels under PCILU (the factorization's levels decide)
+   test:
+     suffix: msst_ordering_error
+     args: -solve -dim 2 -ksp_type gmres -pc_type ilu -pc_factor_mat_solver_type structilu -pc_factor_mat_ordering_type rcm -dm_mat_type {{aij stencilgpu}shared output}
+     filter: Error: grep -o "use -pc_factor_mat_ordering_type natural"
+   test:
+     suffix: msst_shift_error
+     args: -solve -dim 2 -ksp_type gmres -pc_type ilu -pc_factor_mat_solver_type structilu -pc_factor_shift_type nonzero -dm_mat_type {{aij stencilgpu}shared output}
+     filter: Error: grep -o "has no diagonal shift: use -pc_factor_shift_type none"
+   test:
+     suffix: msst_levels_error
+     args: -solve -dim 2 -ksp_type gmres -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_solver_type structilu -sub_pc_structilu_levels 1
+     filter: Error: grep -o "sub_pc_structilu_levels is an option of -sub_pc_type structilu.*use -sub_pc_factor_levels"
+
 TEST*/

@@ -59,6 +59,7 @@ static PetscErrorCode StructILUFactorShiftPositiveDefinite(Mat F, Mat A, const M
   PetscMPIInt          size;
   Mat                  B;
   PetscBool            stencil, avail;
+  const GILUStencilMat *msm;
 
   PetscFunctionBegin;
   f->badrow = -1;
@@ -87,7 +88,7 @@ static PetscErrorCode StructILUFactorShiftPositiveDefinite(Mat F, Mat A, const M
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   f->badrow = bad;
-  PetscCall(MatStencilGPUGetStencilMat(A, &stencil, NULL));
+  PetscCall(MatStencilGPUGetStencilMat(A, &stencil, &msm));
   if (stencil) PetscCall(MatStencilGPUGetAIJ(A, "PETSc's ICC with a positive-definite shift", &B));
   else {
     PetscCall(MatGetFactorAvailable(A, MATSOLVERPETSC, MAT_FACTOR_ICC, &avail));
