@@ -566,7 +566,7 @@ int main(int argc, char **argv)
      filter: Error: grep -o "use -pc_factor_mat_ordering_type natural"
    test:
      suffix: msst_shift_error
-     args: -solve -dim 2 -ksp_type gmres -pc_type ilu -pc_factor_mat_solver_type structilu -pc_factor_shift_type nonzero -dm_mat_type {{aij stencilgpu}shared output}
+     args: -solve -dim 2 -ksp_type gmres -pc_type ilu -pc_factor_mat_solver_type structilu -pc_factor_shift_type nonzero -dm_mat_type aij
      filter: Error: grep -o "has no diagonal shift: use -pc_factor_shift_type none"
    test:
      suffix: msst_levels_error
