@@ -10,7 +10,7 @@
 #include <petscgilu/private/compat.h>
 
 typedef enum {
-  GILU_CITE_STRUCTILU,   /* the StructILU paper (Luo et al., ICS '25): PCSTRUCTILU, MatSolverType structilu of MATSTENCILGPU */
+  GILU_CITE_STRUCTILU,   /* the StructILU paper (Luo et al., ICS '25): PCSTRUCTILU, MatSolverType structilu */
   GILU_CITE_SPCG,        /* the SPCG paper (Ma et al.): PCSPARSIFY */
   GILU_CITE_ATSILU,      /* the ATS-ILU paper (Tunnell and Boman): PCATSILU with -pc_atsilu_algorithm ats */
   GILU_CITE_FGDD,        /* the FGDD paper (Gondhalekar et al.): PCFGDD */
