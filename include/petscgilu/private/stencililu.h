@@ -45,7 +45,6 @@ PETSC_INTERN PetscErrorCode GILUStencilGetMirror(const GILUStencil *, PetscInt *
 PETSC_INTERN PetscErrorCode StructILUSymbolicFinish(GILUStencilMat *, PetscBool, PetscInt **, PetscInt **, PetscInt[3], PetscInt *, PetscScalar **);
 PETSC_INTERN PetscErrorCode GILUStencilFindUnmirrored(const GILUStencil *, PetscInt *);
 /* the symbolic factorization of a stencil matrix (PCSTRUCTILU's of a MATSTENCILGPU, and MATSEQSTENCILGPU's MatGetFactor()) */
-PETSC_INTERN PetscErrorCode StructILUSymbolicStencil(const GILUStencilMat *, PetscInt, PetscBool, GILUStencilMat *, char[], size_t, PetscInt **, PetscInt **, PetscInt[3], PetscInt *, PetscScalar **, char[], size_t);
 
 /* x = (L (D + U))^{-1} b (IC: ((D + U)^T D^{-1} (D + U))^{-1} b): forward then backward substitution (Algorithm 2) */
 PETSC_INTERN PetscErrorCode StructILUSolve_Host(GILUStencilMat *, const StructILUFactors *, const PetscScalar *, PetscScalar *);

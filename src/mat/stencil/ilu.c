@@ -145,34 +145,6 @@ PetscErrorCode StructILUSymbolicFinish(GILUStencilMat *sm, PetscBool ic, PetscIn
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/*
-  The symbolic factorization of a stencil matrix msm (a MATSTENCILGPU's), shared by
-  PCSTRUCTILU and the MatGetFactor() of MATSEQSTENCILGPU: sm gets msm's grid and stencil
-  (for levels > 0 its ILU(levels) fill stencil, patname the name of msm's own) and room for
-  the values; elim the elimination table, mirror (IC only) the opposite of each offset,
-  hyper and nlevels the hyperplanes, dinv room for the inverted diagonal blocks. why: empty, or why the
-  ILU(levels) fill cannot be held (GILUStencilMatFill()): then nothing is allocated and the caller says so with
-  the name of its option of the levels
-*/
-PetscErrorCode StructILUSymbolicStencil(const GILUStencilMat *msm, PetscInt levels, PetscBool ic, GILUStencilMat *sm, char patname[], size_t len, PetscInt **elim, PetscInt **mirror, PetscInt hyper[3], PetscInt *nlevels, PetscScalar **dinv, char why[], size_t whylen)
-{
-  PetscFunctionBegin;
-  PetscCheck(msm->grid.dof <= GILU_MAX_DOF, PETSC_COMM_SELF, PETSC_ERR_SUP, "Structured-grid ILU supports 1 to %d unknowns per grid point, not %" PetscInt_FMT, GILU_MAX_DOF, msm->grid.dof);
-  PetscCall(GILUStencilGetName(&msm->stencil, msm->grid.dim, patname, len));
-  why[0] = 0;
-  if (levels > 0) {
-    GILUStencilMat pat;
-
-    PetscCall(GILUStencilMatCopyStructure(msm, &pat));
-    PetscCall(GILUStencilMatFill(&pat, levels, sm, why, whylen));
-    PetscCall(GILUStencilMatReset(&pat));
-    if (why[0]) PetscFunctionReturn(PETSC_SUCCESS);
-  } else PetscCall(GILUStencilMatCopyStructure(msm, sm));
-  sm->nonzerostate = msm->nonzerostate;
-  PetscCall(StructILUSymbolicFinish(sm, ic, elim, mirror, hyper, nlevels, dinv));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 PetscErrorCode StructILUFactor_Host(GILUStencilMat *sm, const PetscInt *elim, const PetscInt *mirror, PetscReal zeropivot, PetscScalar *dinv, PetscInt *zerorow)
 {
   const PetscInt ns = sm->stencil.ns, nl = sm->stencil.nlower, d = sm->grid.dof;

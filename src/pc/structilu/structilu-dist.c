@@ -63,65 +63,81 @@ static PetscErrorCode PCStructILUExtendedMatrix(PC pc, MatReuse reuse)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode PCSetUpDistributed_StructILU(PC pc, PetscErrorCode (*factor)(PC))
+/* each setup: the host back-end and a DMDA; the pattern depends on the whole matrix's */
+static PetscErrorCode DistCheck(PC pc, PetscObjectState *state)
 {
   PC_StructILU        *ilu  = (PC_StructILU *)pc->data;
-  Mat                  A    = pc->pmat;
-  MPI_Comm             comm = PetscObjectComm((PetscObject)pc);
   PetscGILUBackendType want = ilu->backend;
-  PetscObjectState     state;
-  DM                   da = NULL;
+  DM                   da   = NULL;
 
   PetscFunctionBegin;
   if (!ilu->backendset) PetscCall(PetscGILUGetBackend(&want));
-  PetscCheck(want == PETSCGILU_BACKEND_HOST || want == PETSCGILU_BACKEND_AUTO, comm, PETSC_ERR_SUP, "-%spc_structilu_distributed runs on the host only: use -%spc_structilu_backend host, or -%spc_structilu_distributed 0 for block Jacobi on the device", GILUPrefix(pc), GILUPrefix(pc), GILUPrefix(pc));
+  PetscCheck(want == PETSCGILU_BACKEND_HOST || want == PETSCGILU_BACKEND_AUTO, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-%spc_structilu_distributed runs on the host only: use -%spc_structilu_backend host, or -%spc_structilu_distributed 0 for block Jacobi on the device", GILUPrefix(pc), GILUPrefix(pc), GILUPrefix(pc));
   PetscCall(PCStructILUGetDMDA(pc, &da));
-  PetscCheck(da, comm, PETSC_ERR_SUP, "-%spc_structilu_distributed needs the DMDA of the matrix (KSPSetDM(), or a matrix from DMCreateMatrix()): none was found; use -%spc_structilu_distributed 0 (block Jacobi)", GILUPrefix(pc), GILUPrefix(pc));
-  PetscCall(MatGetNonzeroState(A, &state));
-  PetscCall(PetscLogEventBegin(GILU_StencilExtract, pc, A, 0, 0));
-  if (!ilu->pipe || pc->flag != SAME_NONZERO_PATTERN || state != ilu->blockstate) {
-    PetscInt  sw, dof, w;
-    GILUGrid  g;
-
-    PetscCall(PCReset_StructILU(pc));
-    PetscCall(DMDAGetInfo(da, NULL, NULL, NULL, NULL, NULL, NULL, NULL, &dof, &sw, NULL, NULL, NULL, NULL));
-    PetscCheck(dof <= GILU_MAX_DOF, comm, PETSC_ERR_SUP, "Structured-grid ILU supports 1 to %d unknowns per grid point, not %" PetscInt_FMT, GILU_MAX_DOF, dof);
-    PetscCheck(!ilu->griddim, comm, PETSC_ERR_ARG_INCOMP, "-%spc_structilu_grid was given, but -%spc_structilu_distributed factors the grid of the DMDA: leave -%spc_structilu_grid out", GILUPrefix(pc), GILUPrefix(pc), GILUPrefix(pc));
-    PetscCheck(!ilu->dof || ilu->dof == dof, comm, PETSC_ERR_ARG_INCOMP, "-%spc_structilu_dof %" PetscInt_FMT " contradicts the DMDA's %" PetscInt_FMT " DoF per grid point", GILUPrefix(pc), ilu->dof, dof);
-    /* the ghost layers: ILU(k)'s fill reaches (k + 1) stencil widths, and the levels of a row's fill depend on rows up to k + 1 of those away */
-    w = PetscMax(sw, 1) * (ilu->levels + 1) * (ilu->levels + 1);
-    PetscCall(GILUPipeCreate(da, A, w, GILUPrefix(pc), &ilu->pipe));
-    PetscCall(GILUPipeGetExtendedIS(ilu->pipe, dof, &ilu->extis));
-    PetscCall(PCStructILUExtendedMatrix(pc, MAT_INITIAL_MATRIX));
-    PetscCall(GILUPipeGetExtendedGrid(ilu->pipe, &g));
-    ilu->gridfrom = "from the DMDA, this process's box with its ghost layers";
-    ilu->sm.nthreads = ilu->threads; /* the extraction's; the sweeps' below */
-    PetscCall(PCStructILUAnalyze(pc, ilu->extmat, &g, 1));
-    PetscCheck(!ilu->fallbackwhy[0], PETSC_COMM_SELF, PETSC_ERR_SUP, "-%spc_structilu_distributed: the matrix on this process's box of the DMDA is not a stencil matrix (%s); use -%spc_structilu_distributed 0 (block Jacobi, with the general sparse ILU where needed)", GILUPrefix(pc), ilu->fallbackwhy, GILUPrefix(pc));
-    PetscCall(PCStructILUCheckSymmetric(pc, &ilu->sm.stencil, NULL));
-    PetscCall(StructILUSymbolicFinish(&ilu->sm, (PetscBool)(ilu->type == PC_STRUCTILU_IC), &ilu->elim, &ilu->mirror, ilu->hyper, &ilu->nlevels, &ilu->dinv));
-    PetscCall(GILUPipeSetUp(ilu->pipe, &ilu->sm.stencil, ilu->disttile ? (ilu->disttile < 0 ? GILU_PIPE_NATURAL : GILU_PIPE_TILED) : -1, PetscMax(ilu->disttile, 0)));
-    PetscCall(GILUScheduleDestroy(&ilu->sm.schedule));
-    PetscCall(GILUScheduleCreatePipe(ilu->pipe, &ilu->sm.schedule));
-    { /* threads as on one process (-pc_structilu_threads; default: the cores divided among the processes of the node) */
-      PetscInt nt, delay, nbox;
-
-      PetscCall(MatGetLocalSize(A, &nbox, NULL));
-      PetscCall(GILUGetNumThreadsFor(ilu->threads, nbox, &nt));
-      PetscCall(GILUScheduleGetDelay(&delay));
-      PetscCall(GILUPipeSetThreads(ilu->pipe, ilu->sm.schedule, nt, delay));
-    }
-    PetscCall(PetscMalloc1((size_t)ilu->sm.npoints * ilu->sm.grid.dof, &ilu->extx));
-    ilu->analyzed   = PETSC_TRUE;
-    ilu->blockstate = state;
-  } else PetscCall(PCStructILUExtendedMatrix(pc, MAT_REUSE_MATRIX));
-  PetscCall(GILUStencilMatPack(ilu->extmat, &ilu->sm));
-  PetscCall(PCStructILUCheckSymmetric(pc, NULL, NULL));
-  PetscCall(PetscLogEventEnd(GILU_StencilExtract, pc, A, 0, 0));
-  PetscCall(GILUPipeSetFactorData(ilu->pipe, ilu->sm.val, ilu->dinv, ilu->sm.stencil.ns, ilu->sm.stencil.nlower));
-  PetscCall(factor(pc));
+  PetscCheck(da, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-%spc_structilu_distributed needs the DMDA of the matrix (KSPSetDM(), or a matrix from DMCreateMatrix()): none was found; use -%spc_structilu_distributed 0 (block Jacobi)", GILUPrefix(pc), GILUPrefix(pc));
+  PetscCall(MatGetNonzeroState(pc->pmat, state));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* the pipeline over the DMDA's boxes, the extended box's matrix and its stencil matrix's pattern */
+static PetscErrorCode DistPattern(PC pc)
+{
+  PC_StructILU *ilu  = (PC_StructILU *)pc->data;
+  MPI_Comm      comm = PetscObjectComm((PetscObject)pc);
+  PetscInt      sw, dof, w;
+  GILUGrid      g;
+  DM            da;
+
+  PetscFunctionBegin;
+  PetscCall(PCStructILUGetDMDA(pc, &da));
+  PetscCall(DMDAGetInfo(da, NULL, NULL, NULL, NULL, NULL, NULL, NULL, &dof, &sw, NULL, NULL, NULL, NULL));
+  PetscCheck(dof <= GILU_MAX_DOF, comm, PETSC_ERR_SUP, "Structured-grid ILU supports 1 to %d unknowns per grid point, not %" PetscInt_FMT, GILU_MAX_DOF, dof);
+  PetscCheck(!ilu->griddim, comm, PETSC_ERR_ARG_INCOMP, "-%spc_structilu_grid was given, but -%spc_structilu_distributed factors the grid of the DMDA: leave -%spc_structilu_grid out", GILUPrefix(pc), GILUPrefix(pc), GILUPrefix(pc));
+  PetscCheck(!ilu->dof || ilu->dof == dof, comm, PETSC_ERR_ARG_INCOMP, "-%spc_structilu_dof %" PetscInt_FMT " contradicts the DMDA's %" PetscInt_FMT " DoF per grid point", GILUPrefix(pc), ilu->dof, dof);
+  /* the ghost layers: ILU(k)'s fill reaches (k + 1) stencil widths, and the levels of a row's fill depend on rows up to k + 1 of those away */
+  w = PetscMax(sw, 1) * (ilu->levels + 1) * (ilu->levels + 1);
+  PetscCall(GILUPipeCreate(da, pc->pmat, w, GILUPrefix(pc), &ilu->pipe));
+  PetscCall(GILUPipeGetExtendedIS(ilu->pipe, dof, &ilu->extis));
+  PetscCall(PCStructILUExtendedMatrix(pc, MAT_INITIAL_MATRIX));
+  PetscCall(GILUPipeGetExtendedGrid(ilu->pipe, &g));
+  ilu->gridfrom = "from the DMDA, this process's box with its ghost layers";
+  PetscCall(PCStructILUAnalyze(pc, ilu->extmat, &g, 1)); /* the extraction's threads; the sweeps' below */
+  PetscCheck(!ilu->fallbackwhy[0], PETSC_COMM_SELF, PETSC_ERR_SUP, "-%spc_structilu_distributed: the matrix on this process's box of the DMDA is not a stencil matrix (%s); use -%spc_structilu_distributed 0 (block Jacobi, with the general sparse ILU where needed)", GILUPrefix(pc), ilu->fallbackwhy, GILUPrefix(pc));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* after the symbolic factorization: the pipeline's order, its schedule and threads, the vector of the extended box */
+static PetscErrorCode DistFinish(PC pc)
+{
+  PC_StructILU *ilu = (PC_StructILU *)pc->data;
+  PetscInt      nt, delay, nbox;
+
+  PetscFunctionBegin;
+  PetscCall(GILUPipeSetUp(ilu->pipe, &ilu->sm.stencil, ilu->disttile ? (ilu->disttile < 0 ? GILU_PIPE_NATURAL : GILU_PIPE_TILED) : -1, PetscMax(ilu->disttile, 0)));
+  PetscCall(GILUScheduleDestroy(&ilu->sm.schedule));
+  PetscCall(GILUScheduleCreatePipe(ilu->pipe, &ilu->sm.schedule));
+  /* threads as on one process (-pc_structilu_threads; default: the cores divided among the processes of the node) */
+  PetscCall(MatGetLocalSize(pc->pmat, &nbox, NULL));
+  PetscCall(GILUGetNumThreadsFor(ilu->threads, nbox, &nt));
+  PetscCall(GILUScheduleGetDelay(&delay));
+  PetscCall(GILUPipeSetThreads(ilu->pipe, ilu->sm.schedule, nt, delay));
+  PetscCall(PetscMalloc1((size_t)ilu->sm.npoints * ilu->sm.grid.dof, &ilu->extx));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the extended box's values (its ghost rows fetched again unless just made), which the pipeline's factorization reads */
+static PetscErrorCode DistValues(PC pc, PetscBool fresh)
+{
+  PC_StructILU *ilu = (PC_StructILU *)pc->data;
+
+  PetscFunctionBegin;
+  if (!fresh) PetscCall(PCStructILUExtendedMatrix(pc, MAT_REUSE_MATRIX));
+  PetscCall(GILUStencilMatPack(ilu->extmat, &ilu->sm));
+  PetscCall(GILUPipeSetFactorData(ilu->pipe, ilu->sm.val, ilu->dinv, ilu->sm.stencil.ns, ilu->sm.stencil.nlower));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+const StructILUSourceOps StructILUSourceDistributed = {"distributed", DistCheck, DistPattern, DistFinish, DistValues};
 
 /* the zero pivot of any process (the smallest row of the grid in natural ordering), so that all of them fail together */
 PetscErrorCode PCDistributedPivot_StructILU(PC pc)

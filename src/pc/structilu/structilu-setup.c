@@ -141,30 +141,39 @@ static PetscErrorCode StructILUCheckForced(PC pc)
 }
 
 /*
-  The stencil matrix ilu->sm of the block A on grid g (threads: of the analysis), or ilu->fallbackwhy says why A is none;
-  ILU(k) = ILU(0) on the ILU(k) pattern: the fill stencil, positions of level > k missing
+  ilu->sm's pattern from the stencil matrix pat of the block, which it takes over (pat is left empty): pat's own for
+  ILU(0); for ILU(k) ILU(0) on the ILU(k) pattern, the fill stencil with the positions of level > k missing
 */
-PetscErrorCode PCStructILUAnalyze(PC pc, Mat A, const GILUGrid *g, PetscInt threads)
+static PetscErrorCode PCStructILUTakePattern(PC pc, GILUStencilMat *pat)
 {
   PC_StructILU *ilu = (PC_StructILU *)pc->data;
+  char          why[512];
 
   PetscFunctionBegin;
+  PetscCall(GILUStencilGetName(&pat->stencil, pat->grid.dim, ilu->patname, sizeof(ilu->patname)));
   if (ilu->levels > 0) {
-    GILUStencilMat pat;
+    PetscCall(GILUStencilMatFill(pat, ilu->levels, &ilu->sm, why, sizeof(why)));
+    PetscCall(GILUStencilMatReset(pat)); /* before the error: nothing stays allocated */
+    PetscCheck(!why[0], PETSC_COMM_SELF, PETSC_ERR_SUP, "%s: use fewer levels of fill (-%spc_%s)", why, GILUPrefix(pc), ilu->asfactor ? "factor_levels" : "structilu_levels");
+  } else {
+    ilu->sm = *pat;
+    PetscCall(PetscMemzero(pat, sizeof(*pat)));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
-    PetscCall(PetscMemzero(&pat, sizeof(pat)));
-    pat.nthreads = threads;
-    PetscCall(GILUStencilMatAnalyze(A, g, &pat, ilu->fallbackwhy, sizeof(ilu->fallbackwhy)));
-    if (!ilu->fallbackwhy[0]) {
-      char why[512];
+/* The pattern of ilu->sm from the block A on grid g (threads: of the analysis), or ilu->fallbackwhy says why A is no stencil matrix */
+PetscErrorCode PCStructILUAnalyze(PC pc, Mat A, const GILUGrid *g, PetscInt threads)
+{
+  PC_StructILU  *ilu = (PC_StructILU *)pc->data;
+  GILUStencilMat pat;
 
-      PetscCall(GILUStencilGetName(&pat.stencil, g->dim, ilu->patname, sizeof(ilu->patname)));
-      PetscCall(GILUStencilMatFill(&pat, ilu->levels, &ilu->sm, why, sizeof(why)));
-      if (why[0]) PetscCall(GILUStencilMatReset(&pat)); /* before the error: nothing stays allocated */
-      PetscCheck(!why[0], PETSC_COMM_SELF, PETSC_ERR_SUP, "%s: use fewer levels of fill (-%spc_structilu_levels)", why, GILUPrefix(pc));
-    }
-    PetscCall(GILUStencilMatReset(&pat));
-  } else PetscCall(GILUStencilMatAnalyze(A, g, &ilu->sm, ilu->fallbackwhy, sizeof(ilu->fallbackwhy)));
+  PetscFunctionBegin;
+  PetscCall(PetscMemzero(&pat, sizeof(pat)));
+  pat.nthreads = threads;
+  PetscCall(GILUStencilMatAnalyze(A, g, &pat, ilu->fallbackwhy, sizeof(ilu->fallbackwhy)));
+  if (!ilu->fallbackwhy[0]) PetscCall(PCStructILUTakePattern(pc, &pat));
+  else PetscCall(GILUStencilMatReset(&pat));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -269,38 +278,102 @@ static PetscErrorCode StructILUFallbackSolve(PC pc, Vec x, Vec y, PetscErrorCode
 
 static PetscErrorCode PCFactor_StructILU(PC);
 
-/*
-  A MATSTENCILGPU matrix: the grid, the stencil and the values are the matrix's own (its
-  DMDA box in parallel), copied without any decoding
-*/
-static PetscErrorCode PCSetUpStencil_StructILU(PC pc, const GILUStencilMat *msm)
+/* MATSTENCILGPU: the grid, the stencil and the values are the matrix's own, copied without any decoding */
+static PetscErrorCode StencilCheck(PC pc, PetscObjectState *state)
 {
-  PC_StructILU *ilu = (PC_StructILU *)pc->data;
-  Mat           A   = pc->pmat;
+  const GILUStencilMat *msm;
+  PetscBool             is;
 
   PetscFunctionBegin;
-  PetscCall(PetscLogEventBegin(GILU_StencilExtract, 0, A, 0, 0));
-  if (!ilu->analyzed || pc->flag != SAME_NONZERO_PATTERN || msm->nonzerostate != ilu->sm.nonzerostate) {
-    char why[512];
+  PetscCall(MatStencilGPUGetStencilMat(pc->pmat, &is, &msm));
+  *state = msm->nonzerostate;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
-    PetscCall(PCReset_StructILU(pc));
-    PetscCheck(!ilu->dof || ilu->dof == msm->grid.dof, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-%spc_structilu_dof %" PetscInt_FMT " contradicts the MATSTENCILGPU matrix's %" PetscInt_FMT " DoF per grid point: leave it out", GILUPrefix(pc), ilu->dof, msm->grid.dof);
-    PetscCheck(!ilu->griddim || (ilu->grid[0] == msm->grid.n[0] && ilu->grid[1] == msm->grid.n[1] && ilu->grid[2] == msm->grid.n[2]), PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-%spc_structilu_grid contradicts the MATSTENCILGPU matrix's local grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ": leave it out", GILUPrefix(pc), msm->grid.n[0], msm->grid.n[1], msm->grid.n[2]);
-    PetscCheck(msm->grid.dof <= GILU_MAX_DOF, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "Structured-grid ILU supports 1 to %d unknowns per grid point, not %" PetscInt_FMT, GILU_MAX_DOF, msm->grid.dof);
-    ilu->gridfrom = "from the MATSTENCILGPU matrix";
-    PetscCall(PCStructILUCheckSymmetric(pc, &msm->stencil, NULL)); /* (the fill stencil of a symmetric one is symmetric) */
-    PetscCall(StructILUSymbolicStencil(msm, ilu->levels, (PetscBool)(ilu->type == PC_STRUCTILU_IC), &ilu->sm, ilu->patname, sizeof(ilu->patname), &ilu->elim, &ilu->mirror, ilu->hyper, &ilu->nlevels, &ilu->dinv, why, sizeof(why)));
-    PetscCheck(!why[0], PETSC_COMM_SELF, PETSC_ERR_SUP, "%s: use fewer levels of fill (-%spc_structilu_levels)", why, GILUPrefix(pc));
-    ilu->analyzed = PETSC_TRUE;
-  }
+static PetscErrorCode StencilPattern(PC pc)
+{
+  PC_StructILU         *ilu = (PC_StructILU *)pc->data;
+  const GILUStencilMat *msm;
+  PetscBool             is;
+  GILUStencilMat        pat;
+
+  PetscFunctionBegin;
+  PetscCall(MatStencilGPUGetStencilMat(pc->pmat, &is, &msm));
+  PetscCheck(!ilu->dof || ilu->dof == msm->grid.dof, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-%spc_structilu_dof %" PetscInt_FMT " contradicts the MATSTENCILGPU matrix's %" PetscInt_FMT " DoF per grid point: leave it out", GILUPrefix(pc), ilu->dof, msm->grid.dof);
+  PetscCheck(!ilu->griddim || (ilu->grid[0] == msm->grid.n[0] && ilu->grid[1] == msm->grid.n[1] && ilu->grid[2] == msm->grid.n[2]), PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-%spc_structilu_grid contradicts the MATSTENCILGPU matrix's local grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ": leave it out", GILUPrefix(pc), msm->grid.n[0], msm->grid.n[1], msm->grid.n[2]);
+  PetscCheck(msm->grid.dof <= GILU_MAX_DOF, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "Structured-grid ILU supports 1 to %d unknowns per grid point, not %" PetscInt_FMT, GILU_MAX_DOF, msm->grid.dof);
+  ilu->gridfrom = "from the MATSTENCILGPU matrix";
+  PetscCall(GILUStencilMatCopyStructure(msm, &pat));
+  PetscCall(PCStructILUTakePattern(pc, &pat));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode StencilValues(PC pc, PetscBool fresh)
+{
+  PC_StructILU         *ilu = (PC_StructILU *)pc->data;
+  const GILUStencilMat *msm;
+  PetscBool             is;
+
+  PetscFunctionBegin;
+  PetscCall(MatStencilGPUGetStencilMat(pc->pmat, &is, &msm));
   ilu->sm.nthreads     = ilu->threads;
   ilu->sm.scheduletype = (GILUScheduleType)ilu->schedule;
   PetscCall(GILUStencilMatCopyValues(msm, &ilu->sm));
-  PetscCall(PCStructILUCheckSymmetric(pc, NULL, NULL));
-  PetscCall(PetscLogEventEnd(GILU_StencilExtract, 0, A, 0, 0));
-  PetscCall(PCFactor_StructILU(pc));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* AIJ or BAIJ: the local block (the diagonal block in parallel: block Jacobi), its grid found and its stencil matrix extracted */
+static PetscErrorCode LocalBlock(PC pc, Mat *Alocal)
+{
+  PetscMPIInt size;
+
+  PetscFunctionBegin;
+  *Alocal = pc->pmat;
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc->pmat), &size));
+  if (size > 1) PetscCall(MatGetDiagonalBlock(pc->pmat, Alocal));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode LocalCheck(PC pc, PetscObjectState *state)
+{
+  Mat Alocal;
+
+  PetscFunctionBegin;
+  PetscCall(LocalBlock(pc, &Alocal));
+  PetscCall(MatGetNonzeroState(Alocal, state));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode LocalPattern(PC pc)
+{
+  PC_StructILU *ilu = (PC_StructILU *)pc->data;
+  Mat           Alocal;
+  GILUGrid      g;
+  PetscBool     gridfound = PETSC_FALSE;
+
+  PetscFunctionBegin;
+  PetscCall(LocalBlock(pc, &Alocal));
+  PetscCall(PCStructILUFindGrid(pc, pc->pmat, Alocal, &g, &gridfound));
+  if (gridfound) PetscCall(PCStructILUAnalyze(pc, Alocal, &g, ilu->threads)); /* the analysis runs on the threads of the kernels */
+  if (ilu->fallbackwhy[0]) PetscCall(StructILUCheckForced(pc)); /* a general sparse ILU(k) of the block, unless the user said it is a grid */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode LocalValues(PC pc, PetscBool fresh)
+{
+  PC_StructILU *ilu = (PC_StructILU *)pc->data;
+  Mat           Alocal;
+
+  PetscFunctionBegin;
+  PetscCall(LocalBlock(pc, &Alocal));
+  ilu->sm.nthreads     = ilu->threads;
+  ilu->sm.scheduletype = (GILUScheduleType)ilu->schedule;
+  PetscCall(GILUStencilMatPack(Alocal, &ilu->sm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static const StructILUSourceOps StructILUSourceStencil = {"stencil", StencilCheck, StencilPattern, NULL, StencilValues};
+static const StructILUSourceOps StructILUSourceLocal   = {"local", LocalCheck, LocalPattern, NULL, LocalValues};
 
 /* A local block without rows has nothing to factor or solve, whatever its type and grid: ilu->empty, an empty factor (as PETSc's ILU) */
 static PetscErrorCode PCStructILUSetUpEmpty(PC pc, Mat A)
@@ -320,12 +393,13 @@ static PetscErrorCode PCStructILUSetUpEmpty(PC pc, Mat A)
 
 PetscErrorCode PCSetUp_StructILU(PC pc)
 {
-  PC_StructILU         *ilu = (PC_StructILU *)pc->data;
-  Mat                   A = pc->pmat, Alocal = A;
-  PetscMPIInt           size;
-  PetscBool             isbaij, isstencil;
-  PetscObjectState      state;
-  const GILUStencilMat *msm;
+  PC_StructILU                     *ilu = (PC_StructILU *)pc->data;
+  Mat                               A   = pc->pmat, Alocal;
+  PetscMPIInt                       size;
+  PetscBool                         isbaij, isstencil, fresh = PETSC_FALSE;
+  PetscObjectState                  state;
+  const GILUStencilMat             *msm;
+  const StructILUSourceOps         *src;
 
   PetscFunctionBegin;
   PetscCall(GILUMatCheckSquare(A));
@@ -333,48 +407,38 @@ PetscErrorCode PCSetUp_StructILU(PC pc)
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
   PetscCheck(!ilu->eisenstat || size == 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-%spc_structilu_eisenstat runs on one process only (the sweeps do not include the couplings between processes); use -%spc_structilu_eisenstat 0 in parallel", GILUPrefix(pc), GILUPrefix(pc));
   PetscCall(MatStencilGPUGetStencilMat(A, &isstencil, &msm));
-  PetscCall(PCStructILUSetUpEmpty(pc, Alocal));
+  PetscCall(PCStructILUSetUpEmpty(pc, A));
   if (ilu->empty) PetscFunctionReturn(PETSC_SUCCESS);
   if (isstencil) {
     PetscCheck(size == 1 || !ilu->distributed, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-%spc_structilu_distributed does not take a MATSTENCILGPU matrix yet (each process factors its own box of it: block Jacobi): use -dm_mat_type aij or baij, or -%spc_structilu_distributed 0", GILUPrefix(pc), GILUPrefix(pc));
-    PetscCall(PCSetUpStencil_StructILU(pc, msm));
-    PetscFunctionReturn(PETSC_SUCCESS);
+    src = &StructILUSourceStencil;
+  } else {
+    PetscCall(GILUMatCheckSupported(A, &isbaij));
+    src = size > 1 && ilu->distributed ? &StructILUSourceDistributed : &StructILUSourceLocal; /* the global factors across the processes: structilu-dist.c */
   }
-  PetscCall(GILUMatCheckSupported(A, &isbaij));
-  if (size > 1 && ilu->distributed) { /* the global factors across the processes (structilu-dist.c) */
-    PetscCall(PCSetUpDistributed_StructILU(pc, PCFactor_StructILU));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  if (size > 1) PetscCall(MatGetDiagonalBlock(A, &Alocal));
-  PetscCall(MatGetNonzeroState(Alocal, &state));
-
+  PetscCall(src->check(pc, &state));
   PetscCall(PetscLogEventBegin(GILU_StencilExtract, 0, A, 0, 0));
-  if (!ilu->analyzed || pc->flag != SAME_NONZERO_PATTERN || state != ilu->blockstate) {
-    GILUGrid  g;
-    PetscBool gridfound = PETSC_FALSE;
-
+  if (!ilu->analyzed || pc->flag != SAME_NONZERO_PATTERN || state != ilu->blockstate || src != ilu->source) {
     PetscCall(PCReset_StructILU(pc));
-    ilu->sm.nthreads = ilu->threads; /* the analysis runs on the threads of the kernels */
-    PetscCall(PCStructILUFindGrid(pc, A, Alocal, &g, &gridfound));
-    if (gridfound) PetscCall(PCStructILUAnalyze(pc, Alocal, &g, ilu->threads));
-    ilu->analyzed      = PETSC_TRUE;
+    ilu->sm.nthreads = ilu->threads;
+    PetscCall(src->pattern(pc));
+    ilu->analyzed   = PETSC_TRUE;
     ilu->blockstate = state;
-    if (ilu->fallbackwhy[0]) { /* not a structured grid: a general sparse ILU(k) of the block, unless the user said it is one */
-      PetscCall(StructILUCheckForced(pc));
-      PetscCall(PetscLogEventEnd(GILU_StencilExtract, 0, A, 0, 0));
-      PetscCall(StructILUFallbackFactor(pc, Alocal, PETSC_TRUE));
-      PetscFunctionReturn(PETSC_SUCCESS);
+    ilu->source     = src;
+    fresh           = PETSC_TRUE;
+    if (!ilu->fallbackwhy[0]) {
+      PetscCall(PCStructILUCheckSymmetric(pc, &ilu->sm.stencil, NULL));
+      PetscCall(StructILUSymbolicFinish(&ilu->sm, (PetscBool)(ilu->type == PC_STRUCTILU_IC), &ilu->elim, &ilu->mirror, ilu->hyper, &ilu->nlevels, &ilu->dinv));
+      if (src->finish) PetscCall(src->finish(pc));
     }
-    PetscCall(PCStructILUCheckSymmetric(pc, &ilu->sm.stencil, NULL));
-    PetscCall(StructILUSymbolicFinish(&ilu->sm, (PetscBool)(ilu->type == PC_STRUCTILU_IC), &ilu->elim, &ilu->mirror, ilu->hyper, &ilu->nlevels, &ilu->dinv));
-  } else if (ilu->fallback) {
+  }
+  if (ilu->fallbackwhy[0]) { /* not a structured grid (only the local source allows it): a general sparse ILU(k) of the block */
     PetscCall(PetscLogEventEnd(GILU_StencilExtract, 0, A, 0, 0));
-    PetscCall(StructILUFallbackFactor(pc, Alocal, PETSC_FALSE));
+    PetscCall(LocalBlock(pc, &Alocal));
+    PetscCall(StructILUFallbackFactor(pc, Alocal, fresh));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  ilu->sm.nthreads     = ilu->threads;
-  ilu->sm.scheduletype = (GILUScheduleType)ilu->schedule;
-  PetscCall(GILUStencilMatPack(Alocal, &ilu->sm));
+  PetscCall(src->values(pc, fresh));
   PetscCall(PCStructILUCheckSymmetric(pc, NULL, NULL));
   PetscCall(PetscLogEventEnd(GILU_StencilExtract, 0, A, 0, 0));
   PetscCall(PCFactor_StructILU(pc));

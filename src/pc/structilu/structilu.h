@@ -11,6 +11,25 @@
 #include <petscgilu/private/backend.h>
 #include "cuda/structilu-cuda.h"
 
+
+/*
+  Where the setup's stencil matrix comes from: a MATSTENCILGPU matrix's own, the local block of an AIJ or BAIJ matrix,
+  or (-pc_structilu_distributed) this process's box of the DMDA with its ghost layers (structilu-dist.c). PCSetUp_StructILU()
+  (structilu-setup.c) is one sequence over them: check, and when the pattern is new its analysis (pattern), the symbolic factorization
+  (shared) and what follows it (finish); each setup the values.
+*/
+typedef struct {
+  const char *name;
+  /* checks of each setup; the nonzero state the pattern depends on */
+  PetscErrorCode (*check)(PC, PetscObjectState *);
+  /* ilu->sm's pattern (PCStructILUTakePattern()), or ilu->fallbackwhy: the block is no structured grid */
+  PetscErrorCode (*pattern)(PC);
+  /* after the symbolic factorization (NULL: nothing) */
+  PetscErrorCode (*finish)(PC);
+  /* ilu->sm's values; fresh: the pattern was just made */
+  PetscErrorCode (*values)(PC, PetscBool);
+} StructILUSourceOps;
+
 typedef struct {
   /* options */
   PetscInt             griddim, grid[3]; /* -pc_structilu_grid, griddim 0 when not given */
@@ -51,6 +70,7 @@ typedef struct {
   IS               extis;       /* their rows */
   PetscScalar     *extx;        /* a vector over the extended box: the solves' b, y and x */
   PetscBool        analyzed;
+  const StructILUSourceOps *source; /* of the pattern analyzed */
   PetscBool        transposed; /* PCApplyTranspose() ran: the view says how */
   PetscBool        matapplied; /* PCMatApply() ran: the view says how */
   PetscScalar     *symR;       /* IC, -ksp_pc_side symmetric: the upper Cholesky factors of the inverted diagonal blocks (StructILUSymmetricSplit_Host()) */
@@ -91,6 +111,7 @@ static inline PetscErrorCode StructILUGridString(PetscInt dim, const PetscInt n[
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+
 /* structilu-setup.c: the PC's ops besides options, view and destroy */
 PETSC_INTERN PetscErrorCode PCSetUp_StructILU(PC);
 PETSC_INTERN PetscErrorCode PCReset_StructILU(PC);
@@ -104,7 +125,7 @@ PETSC_INTERN PetscErrorCode PCStructILUCheckSymmetric(PC, const GILUStencil *, M
 PETSC_INTERN PetscErrorCode PCPreSolve_StructILU(PC, KSP, Vec, Vec);
 PETSC_INTERN PetscErrorCode PCPostSolve_StructILU(PC, KSP, Vec, Vec);
 /* structilu-dist.c: -pc_structilu_distributed */
-PETSC_INTERN PetscErrorCode PCSetUpDistributed_StructILU(PC, PetscErrorCode (*)(PC));
+PETSC_INTERN const StructILUSourceOps StructILUSourceDistributed;
 PETSC_INTERN PetscErrorCode PCApplyDistributed_StructILU(PC, PetscBool, const PetscScalar *, PetscScalar *);
 PETSC_INTERN PetscErrorCode PCResetDistributed_StructILU(PC);
 PETSC_INTERN PetscErrorCode PCViewDistributed_StructILU(PC, PetscViewer);
