@@ -11,6 +11,9 @@
    - Otherwise (Debian's host-only PETSc, host vectors, or the emulation cudaemu): the input is copied into the
      caller's device buffer and the result back from it in each apply, through GILUDeviceCopyToDevice/ToHost of
      the back-end's build, which log the copies (events GILUCopyToGPU / GILUCopyToCPU of -log_view).
+
+   Components do not take device arrays themselves: GILUVecApplyDevice() (at the end) gets them, runs the
+   component's apply and restores them, so that this choice and its copies are written once.
 */
 #include <petscgilu/private/backend.h>
 #include <petscgilu/private/compat.h>
@@ -89,8 +92,9 @@ PetscErrorCode GILUBackendDeviceCopyToDevice(PetscGILUBackendType backend, void 
   GILUVecGetDeviceArrayRead - a device pointer to the local values of v for a kernel of the back-end (cuda or
   cudaemu): v's own device array (a CUDA vector with a CUDA-enabled PETSc, no copy), else buffer, a device array of
   at least the local size, into which v's values are copied (logged). Restore with GILUVecRestoreDeviceArrayRead().
+  Only GILUVecApplyDevice() calls these four: it is the one apply path of every component.
 */
-PetscErrorCode GILUVecGetDeviceArrayRead(Vec v, PetscGILUBackendType backend, void *buffer, const PetscScalar **d)
+static PetscErrorCode GILUVecGetDeviceArrayRead(Vec v, PetscGILUBackendType backend, void *buffer, const PetscScalar **d)
 {
   PetscBool          native;
   const PetscScalar *h;
@@ -117,7 +121,7 @@ PetscErrorCode GILUVecGetDeviceArrayRead(Vec v, PetscGILUBackendType backend, vo
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode GILUVecRestoreDeviceArrayRead(Vec v, PetscGILUBackendType backend, const PetscScalar **d)
+static PetscErrorCode GILUVecRestoreDeviceArrayRead(Vec v, PetscGILUBackendType backend, const PetscScalar **d)
 {
   PetscBool native;
 
@@ -135,7 +139,7 @@ PetscErrorCode GILUVecRestoreDeviceArrayRead(Vec v, PetscGILUBackendType backend
   values are not needed): v's own device array (a CUDA vector with a CUDA-enabled PETSc), else buffer, copied back
   into v (logged) by GILUVecRestoreDeviceArrayWrite(), which must be called after the kernels completed.
 */
-PetscErrorCode GILUVecGetDeviceArrayWrite(Vec v, PetscGILUBackendType backend, void *buffer, PetscScalar **d)
+static PetscErrorCode GILUVecGetDeviceArrayWrite(Vec v, PetscGILUBackendType backend, void *buffer, PetscScalar **d)
 {
   PetscBool native;
 
@@ -151,7 +155,7 @@ PetscErrorCode GILUVecGetDeviceArrayWrite(Vec v, PetscGILUBackendType backend, v
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode GILUVecRestoreDeviceArrayWrite(Vec v, PetscGILUBackendType backend, PetscScalar **d)
+static PetscErrorCode GILUVecRestoreDeviceArrayWrite(Vec v, PetscGILUBackendType backend, PetscScalar **d)
 {
   PetscBool    native;
   PetscScalar *h;
@@ -170,5 +174,39 @@ PetscErrorCode GILUVecRestoreDeviceArrayWrite(Vec v, PetscGILUBackendType backen
   PetscCall(GILUDeviceCopy(backend, PETSC_FALSE, h, *d, sizeof(PetscScalar) * (size_t)n));
   PetscCall(VecRestoreArrayWrite(v, &h));
   *d = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  GILUVecApplyDevice - y = op(x) by a device apply of the back-end (cuda or cudaemu): the one way every component
+  (PCSTRUCTILU, PCFGDD, PCATSILU, MatSolverType gilu, MATSTENCILGPU) hands its vectors to its kernels.
+
+  Input Parameters:
++ x, y    - the input and the output vector (their local values), distinct as in PCApply() and MatSolve()
+. backend - cuda or cudaemu
+. xbuf, ybuf - the caller's device buffers of at least the local sizes, used where the vectors are not native
+. apply   - apply(ctx, xa, ya): the kernels on the device arrays; it returns after they completed (ya may be written in
+            place, e.g. two triangular solves, the second from ya into ya)
+- ctx     - the caller's context for apply
+
+  Output Parameter:
+. native - (optional) whether x's own device array was read (nothing copied in), for the views' copy accounting
+
+  Notes:
+  The arrays are those of GILUVecGetDeviceArrayRead/Write(): a CUDA vector's own device array with a CUDA-enabled
+  PETSc, else the buffer with one logged copy each way (GILUCopyToGPU in, GILUCopyToCPU out).
+*/
+PetscErrorCode GILUVecApplyDevice(Vec x, Vec y, PetscGILUBackendType backend, void *xbuf, void *ybuf, PetscErrorCode (*apply)(void *, const PetscScalar *, PetscScalar *), void *ctx, PetscBool *native)
+{
+  const PetscScalar *xa = NULL; /* set by the Get calls; NULL quiets gcc, which cannot see that their error paths return nonzero */
+  PetscScalar       *ya = NULL;
+
+  PetscFunctionBegin;
+  if (native) PetscCall(GILUVecIsDeviceNative(x, backend, native));
+  PetscCall(GILUVecGetDeviceArrayRead(x, backend, xbuf, &xa));
+  PetscCall(GILUVecGetDeviceArrayWrite(y, backend, ybuf, &ya));
+  PetscCall((*apply)(ctx, xa, ya));
+  PetscCall(GILUVecRestoreDeviceArrayWrite(y, backend, &ya));
+  PetscCall(GILUVecRestoreDeviceArrayRead(x, backend, &xa));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -128,16 +128,15 @@ typedef struct {
 GILU_DEVICE_GETOPS_DECLARE(GILUDeviceGetOps, GILUDeviceOps)
 
 /* ------------------------------------------------------------------------------------------ vectors on the device
-   src/sys/device-vec.c: a device pointer to a Vec's local values for the kernels of the cuda or cudaemu back-end.
-   With a CUDA-enabled PETSc, petscgilu built with CUDA, the cuda back-end and a CUDA vector: the vector's own device
-   array, no copy (compiled by make check-petsc-cuda against a PETSc built --with-cuda: Debian's has no CUDA). Otherwise the values
-   go through the caller's device buffer (at least the local size): copied in by GetRead, back by RestoreWrite, logged
-   as GILUCopyToGPU / GILUCopyToCPU. Restore the write array only after the kernels completed. */
+   src/sys/device-vec.c: y = op(x) by the kernels of the cuda or cudaemu back-end, the one apply path of every
+   component: GILUVecApplyDevice(x, y, backend, xbuf, ybuf, apply, ctx, native) gets device pointers to the local
+   values, calls apply(ctx, xa, ya) (which returns after its kernels completed) and restores them. With a CUDA-enabled
+   PETSc, petscgilu built with CUDA, the cuda back-end and a CUDA vector: the vector's own device array, no copy
+   (compiled by make check-petsc-cuda against a PETSc built --with-cuda: Debian's has no CUDA). Otherwise the values
+   go through the caller's device buffers xbuf, ybuf (at least the local size): x copied in before, y back after,
+   logged as GILUCopyToGPU / GILUCopyToCPU. native (optional) says whether x's own device array was read. */
 PETSC_INTERN PetscErrorCode GILUVecIsDeviceNative(Vec, PetscGILUBackendType, PetscBool *);
-PETSC_INTERN PetscErrorCode GILUVecGetDeviceArrayRead(Vec, PetscGILUBackendType, void *, const PetscScalar **);
-PETSC_INTERN PetscErrorCode GILUVecRestoreDeviceArrayRead(Vec, PetscGILUBackendType, const PetscScalar **);
-PETSC_INTERN PetscErrorCode GILUVecGetDeviceArrayWrite(Vec, PetscGILUBackendType, void *, PetscScalar **);
-PETSC_INTERN PetscErrorCode GILUVecRestoreDeviceArrayWrite(Vec, PetscGILUBackendType, PetscScalar **);
+PETSC_INTERN PetscErrorCode GILUVecApplyDevice(Vec, Vec, PetscGILUBackendType, void *, void *, PetscErrorCode (*)(void *, const PetscScalar *, PetscScalar *), void *, PetscBool *);
 /* Device memory of a back-end (cuda or cudaemu) for C code that owns device buffers or copies of setup data (the
    permutations of MatSolverType gilu): GILUDeviceMalloc/Free/CopyToDevice of that back-end's build (the copy logged) */
 PETSC_INTERN PetscErrorCode GILUBackendDeviceMalloc(PetscGILUBackendType, size_t, void **);

@@ -345,31 +345,36 @@ static inline void ScatterBlocks(PetscInt nb, PetscInt bs, const PetscInt perm[]
     for (PetscInt p = 0; p < bs; p++) dst[perm[i] * bs + p] = src[i * bs + p];
 }
 
-/* MatSolve() with L and U on the device back-end: b and x as device arrays (CUDA vectors' own, or the buffers with one
-   logged copy each way: src/sys/device-vec.c), the orderings applied on the device, nothing else copied */
-static PetscErrorCode MatSolve_GILU_Device(Mat B, PetscGILUBackendType backend, Vec b, Vec x)
+/* x[c[i]] = U^{-1} L^{-1} b[r[i]] on device arrays of the back-end of MatGILUFactorDeviceSetUp(), as
+   GILUVecApplyDevice() calls it: the orderings applied on the device through the work array */
+static PetscErrorCode MatSolve_GILU_DeviceArrays(void *ctx, const PetscScalar *db, PetscScalar *dx)
 {
-  Mat_GILUFactor    *f = (Mat_GILUFactor *)B->data;
-  const PetscScalar *db;
-  PetscScalar       *dx;
+  Mat_GILUFactor *f = (Mat_GILUFactor *)ctx;
 
   PetscFunctionBegin;
-  PetscCall(MatGILUFactorDeviceSetUp(f, backend));
-  PetscCall(GILUVecGetDeviceArrayRead(b, backend, f->db, &db));
-  PetscCall(GILUVecGetDeviceArrayWrite(x, backend, f->dx, &dx));
   if (f->identity) {
     PetscCall(GILUTriSolveDevice(f->L, db, dx));
     PetscCall(GILUTriSolveDevice(f->U, dx, dx));
   } else {
     PetscScalar *w = (PetscScalar *)f->dwork;
 
-    PetscCall(GILUTriDevicePermute(backend, f->nb, f->bs, (const PetscInt *)f->drow, PETSC_FALSE, db, w));
+    PetscCall(GILUTriDevicePermute(f->dbackend, f->nb, f->bs, (const PetscInt *)f->drow, PETSC_FALSE, db, w));
     PetscCall(GILUTriSolveDevice(f->L, w, w));
     PetscCall(GILUTriSolveDevice(f->U, w, w));
-    PetscCall(GILUTriDevicePermute(backend, f->nb, f->bs, (const PetscInt *)f->dcol, PETSC_TRUE, w, dx));
+    PetscCall(GILUTriDevicePermute(f->dbackend, f->nb, f->bs, (const PetscInt *)f->dcol, PETSC_TRUE, w, dx));
   }
-  PetscCall(GILUVecRestoreDeviceArrayWrite(x, backend, &dx));
-  PetscCall(GILUVecRestoreDeviceArrayRead(b, backend, &db));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* MatSolve() with L and U on the device back-end: b and x as device arrays (CUDA vectors' own, or the buffers with one
+   logged copy each way: src/sys/device-vec.c), the orderings applied on the device, nothing else copied */
+static PetscErrorCode MatSolve_GILU_Device(Mat B, PetscGILUBackendType backend, Vec b, Vec x)
+{
+  Mat_GILUFactor *f = (Mat_GILUFactor *)B->data;
+
+  PetscFunctionBegin;
+  PetscCall(MatGILUFactorDeviceSetUp(f, backend));
+  PetscCall(GILUVecApplyDevice(b, x, backend, f->db, f->dx, MatSolve_GILU_DeviceArrays, f, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

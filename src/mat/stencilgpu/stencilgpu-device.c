@@ -17,6 +17,16 @@ PetscErrorCode MatStencilGPUDeviceReset(Mat_StencilGPU *sg)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the device product as GILUVecApplyDevice() calls it */
+static PetscErrorCode MatStencilGPUMultDevice(void *ctx, const PetscScalar *x, PetscScalar *y)
+{
+  Mat_StencilGPU *sg = (Mat_StencilGPU *)ctx;
+
+  PetscFunctionBegin;
+  PetscCall(sg->devops->mult(sg->dev, x, y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@C
   MatStencilGPUMultWithBackend - y = A x for a `MATSTENCILGPU` matrix, computed on the given back-end
 
@@ -63,12 +73,10 @@ PetscErrorCode MatStencilGPUMultWithBackend(Mat A, PetscGILUBackendType backend,
   if (!sg->devops) {
     PetscCall(MatMult(A, x, y));
   } else {
-    const PetscScalar *xa;
-    PetscScalar       *ya;
-    Vec                xl = NULL, xin = x;
-    DM                 da;
-    PetscObjectState   state;
-    void              *xbuf, *ybuf;
+    Vec              xl = NULL, xin = x;
+    DM               da;
+    PetscObjectState state;
+    void            *xbuf, *ybuf;
 
     PetscCall(PetscObjectStateGet((PetscObject)A, &state));
     if (sg->dev && state != sg->devstate) PetscCall(MatStencilGPUDeviceReset(sg)); /* new values */
@@ -84,11 +92,7 @@ PetscErrorCode MatStencilGPUMultWithBackend(Mat A, PetscGILUBackendType backend,
       xin = xl;
     }
     PetscCall(sg->devops->buffers(sg->dev, &xbuf, &ybuf));
-    PetscCall(GILUVecGetDeviceArrayRead(xin, ran, xbuf, &xa));
-    PetscCall(GILUVecGetDeviceArrayWrite(y, ran, ybuf, &ya));
-    PetscCall(sg->devops->mult(sg->dev, xa, ya));
-    PetscCall(GILUVecRestoreDeviceArrayWrite(y, ran, &ya));
-    PetscCall(GILUVecRestoreDeviceArrayRead(xin, ran, &xa));
+    PetscCall(GILUVecApplyDevice(xin, y, ran, xbuf, ybuf, MatStencilGPUMultDevice, sg, NULL));
     if (xl) PetscCall(DMRestoreLocalVector(da, &xl));
   }
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -487,13 +487,21 @@ static PetscErrorCode PCATSILUApplyJacobi(PC_ATSILU *ats, PetscBool transpose, c
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* y = U^{-1} L^{-1} x on device arrays, as GILUVecApplyDevice() calls it (U's solve in place) */
+static PetscErrorCode PCATSILUTriSolvesDevice(void *ctx, const PetscScalar *x, PetscScalar *y)
+{
+  PC_ATSILU *ats = (PC_ATSILU *)ctx;
+
+  PetscFunctionBegin;
+  PetscCall(GILUTriSolveDevice(ats->trl, x, y));
+  PetscCall(GILUTriSolveDevice(ats->tru, y, y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* y = U^{-1} L^{-1} x with both triangles on the device back-end: x and y device arrays (CUDA vectors' own, or the
    buffers with one logged copy each way: src/sys/device-vec.c), nothing else copied */
 static PetscErrorCode PCATSILUApplyDevice(PC_ATSILU *ats, PetscGILUBackendType backend, Vec x, Vec y)
 {
-  const PetscScalar *xa;
-  PetscScalar       *ya;
-
   PetscFunctionBegin;
   if (ats->dx && ats->dbackend != backend) {
     PetscCall(GILUBackendDeviceFree(ats->dbackend, &ats->dx));
@@ -507,12 +515,7 @@ static PetscErrorCode PCATSILUApplyDevice(PC_ATSILU *ats, PetscGILUBackendType b
     PetscCall(GILUBackendDeviceMalloc(backend, sizeof(PetscScalar) * (size_t)n, &ats->dx));
     PetscCall(GILUBackendDeviceMalloc(backend, sizeof(PetscScalar) * (size_t)n, &ats->dy));
   }
-  PetscCall(GILUVecGetDeviceArrayRead(x, backend, ats->dx, &xa));
-  PetscCall(GILUVecGetDeviceArrayWrite(y, backend, ats->dy, &ya));
-  PetscCall(GILUTriSolveDevice(ats->trl, xa, ya));
-  PetscCall(GILUTriSolveDevice(ats->tru, ya, ya));
-  PetscCall(GILUVecRestoreDeviceArrayWrite(y, backend, &ya));
-  PetscCall(GILUVecRestoreDeviceArrayRead(x, backend, &xa));
+  PetscCall(GILUVecApplyDevice(x, y, backend, ats->dx, ats->dy, PCATSILUTriSolvesDevice, ats, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

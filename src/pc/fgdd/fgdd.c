@@ -205,6 +205,16 @@ static PetscErrorCode PCSetUp_FGDD(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the device apply of the chosen variant as GILUVecApplyDevice() calls it */
+static PetscErrorCode FGDDApplyDevice(void *ctx, const PetscScalar *x, PetscScalar *y)
+{
+  PC_FGDD *fg = (PC_FGDD *)ctx;
+
+  PetscFunctionBegin;
+  PetscCall(fg->devops->apply(fg->dev, (FGDDApplyType)fg->apply, fg->fused, x, y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* the event without the PC, as PCApply_StructILU() says why (a process that returns before it) */
 static PetscErrorCode PCApply_FGDD(PC pc, Vec x, Vec y)
 {
@@ -233,11 +243,7 @@ static PetscErrorCode PCApply_FGDD(PC pc, Vec x, Vec y)
 
     if (!fg->dev) PetscCall(fg->devops->create(f, &fg->dev)); /* the factors of this setup, copied once */
     PetscCall(fg->devops->buffers(fg->dev, &xbuf, &ybuf));
-    PetscCall(GILUVecGetDeviceArrayRead(x, fg->ran, xbuf, &xa));
-    PetscCall(GILUVecGetDeviceArrayWrite(y, fg->ran, ybuf, &ya));
-    PetscCall(fg->devops->apply(fg->dev, (FGDDApplyType)fg->apply, fg->fused, xa, ya));
-    PetscCall(GILUVecRestoreDeviceArrayWrite(y, fg->ran, &ya));
-    PetscCall(GILUVecRestoreDeviceArrayRead(x, fg->ran, &xa));
+    PetscCall(GILUVecApplyDevice(x, y, fg->ran, xbuf, ybuf, FGDDApplyDevice, fg, NULL));
   }
   PetscCall(PetscLogEventEnd(GILU_FGDDApply, 0, x, y, 0));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -70,7 +70,7 @@ typedef struct _n_FGDDDevice *FGDDDevice;
 typedef struct {
   PetscErrorCode (*create)(const FGDDFactors *, FGDDDevice *); /* copies the factors, the level lists and perm, checks the device's levels */
   PetscErrorCode (*destroy)(FGDDDevice *);
-  PetscErrorCode (*buffers)(FGDDDevice, void **, void **); /* device buffers of the local size for x and y (GILUVecGetDeviceArrayRead/Write) */
+  PetscErrorCode (*buffers)(FGDDDevice, void **, void **); /* device buffers of the local size for x and y (for GILUVecApplyDevice()) */
   /* y = P^T (L D U)^{-1} P x: x, y device arrays of the local block in its own ordering (the permutation runs on the device) */
   PetscErrorCode (*apply)(FGDDDevice, FGDDApplyType, PetscBool, const PetscScalar[], PetscScalar[]);
 } FGDDDeviceOps;

@@ -529,6 +529,16 @@ static PetscErrorCode PCFactor_StructILU(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the device solve as GILUVecApplyDevice() calls it */
+static PetscErrorCode StructILUSolveDevice(void *ctx, const PetscScalar *b, PetscScalar *x)
+{
+  PC_StructILU *ilu = (PC_StructILU *)ctx;
+
+  PetscFunctionBegin;
+  PetscCall(ilu->devops->solve(ilu->dev, b, x));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*
   The applies log their event without the PC: a process with no rows or a failed factorization returns before it,
   and an event of a parallel object synchronizes its processes under -log_sync (which PETSc's test harness turns
@@ -560,12 +570,7 @@ PetscErrorCode PCApply_StructILU(PC pc, Vec x, Vec y)
     void *bbuf, *xbuf;
 
     PetscCall(ilu->devops->buffers(ilu->dev, &bbuf, &xbuf));
-    PetscCall(GILUVecIsDeviceNative(x, ilu->ran, &ilu->devnative));
-    PetscCall(GILUVecGetDeviceArrayRead(x, ilu->ran, bbuf, &xa));
-    PetscCall(GILUVecGetDeviceArrayWrite(y, ilu->ran, xbuf, &ya));
-    PetscCall(ilu->devops->solve(ilu->dev, xa, ya));
-    PetscCall(GILUVecRestoreDeviceArrayWrite(y, ilu->ran, &ya));
-    PetscCall(GILUVecRestoreDeviceArrayRead(x, ilu->ran, &xa));
+    PetscCall(GILUVecApplyDevice(x, y, ilu->ran, bbuf, xbuf, StructILUSolveDevice, ilu, &ilu->devnative));
   } else {
     PetscCall(VecGetArrayRead(x, &xa));
     PetscCall(VecGetArrayWrite(y, &ya));

@@ -94,7 +94,7 @@ typedef struct {
      two-substage pipeline (lines mapping only; not with the tensor cores); returns the first zero-pivot row or -1,
      whether the tensor-core kernel ran, and (single) a local row with a factor entry beyond float's range or -1 */
   PetscErrorCode (*factor)(StructILUDevice, const GILUStencilMat *, const PetscInt *, const PetscInt *, PetscReal, PetscBool, PetscBool, PetscBool, PetscInt *, PetscBool *, PetscInt *);
-  /* x = (LU)^{-1} b with device arrays (from GILUVecGetDeviceArrayRead/Write of src/sys/device-vec.c); returns after the kernels completed */
+  /* x = (LU)^{-1} b with device arrays (from GILUVecApplyDevice() of src/sys/device-vec.c); returns after the kernels completed */
   PetscErrorCode (*solve)(StructILUDevice, const PetscScalar *, PetscScalar *);
   /* the device's own buffers for b and x (local size), used when the vectors are not CUDA vectors */
   PetscErrorCode (*buffers)(StructILUDevice, void **, void **);
