@@ -262,6 +262,7 @@ static PetscErrorCode ChunkedPays(GILUTri tri, GILUChunkPlan *cp)
 static PetscErrorCode SegmentFree(GILUTriSeg *seg)
 {
   PetscFunctionBegin;
+  if (seg->colp == seg->col) seg->colp = NULL; /* the permuted layout's positions overwrote col */
   PetscCall(PetscFree4(seg->row, seg->ptr, seg->col, seg->src));
   PetscCall(PetscFree(seg->lptr));
   PetscCall(PetscFree2(seg->crow, seg->cvoff));
@@ -870,8 +871,10 @@ PetscErrorCode GILUTriPlanBuild(GILUTri tri)
 
     PetscCall(PetscMalloc1(n, &pos));
     for (PetscInt k = 0; k < seg->nrows; k++) pos[seg->row[k]] = k;
-    PetscCall(PetscMalloc1(seg->nnz, &seg->colp));
-    for (PetscInt e = 0; e < seg->nnz; e++) seg->colp[e] = pos[seg->col[e]];
+    /* the positions replace the columns in their array: the host's permuted solve reads colp only, and the plan is
+       built again (from the caller's pattern) for another back-end, type or layout, so the columns are not stored twice */
+    for (PetscInt e = 0; e < seg->nnz; e++) seg->col[e] = pos[seg->col[e]];
+    seg->colp = seg->col;
     PetscCall(PetscFree(pos));
     PetscCall(PetscMalloc1(n * tri->bs, &tri->xp));
   }

@@ -70,7 +70,8 @@ typedef struct {
   PetscInt     next;    /* the next chunk to claim (atomic) */
   PetscInt    *colp;    /* permuted layout (a whole-matrix level-set/sync-free triangle): [nnz] the stored position of
                            each column's row; the solve keeps the solution also in execution order (tri->xp), so a
-                           row reads its dependencies from the previous levels' contiguous stretch */
+                           row reads its dependencies from the previous levels' contiguous stretch; it is col's array, overwritten (col is
+                           then not read) */
   /* chunked (a whole-matrix triangle, kernel GILU_KERNEL_SYNCFREE with dptr != NULL): the chunks are runs of consecutive
      rows in elimination order, stored and claimed level by level of the chunk DAG (nlevels, lptr count chunk levels);
      chunk c waits for the done flags (tri->done[chunk], by claim position) of its dependencies dep[dptr[c] .. dptr[c+1]-1] */

@@ -162,7 +162,8 @@ static PetscErrorCode FGDDTranspose(const FGDDFactors *f, PetscBool lower, Petsc
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The per-subdomain DAGs of L and U (a task per subdomain) and the transposes the host edge variant uses */
+/* The per-subdomain DAGs of L and U (a task per subdomain); the transposes of the host edge variant are dropped (made by
+   FGDDBuildTransposes() at its first apply: the other variants and the device never read them) */
 PetscErrorCode FGDDBuildLevels(FGDDFactors *f)
 {
   PetscInt *lvlL, *lvlU, *nL, *nU, nsub = f->nsub, nb = f->nb;
@@ -199,6 +200,15 @@ PetscErrorCode FGDDBuildLevels(FGDDFactors *f)
     GILULevelSets(f->subptr[s], f->subptr[s + 1], lvlU, nU[s], f->ulev + f->usub[s], f->urows);
   }
   PetscCall(PetscFree4(lvlL, lvlU, nL, nU));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* The transposes of L and U that the host edge variant pushes along (two integers per entry: made only where that
+   variant runs, once per pattern, so the other variants store the factor and its levels only) */
+PetscErrorCode FGDDBuildTransposes(FGDDFactors *f)
+{
+  PetscFunctionBegin;
+  if (f->ltp) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(FGDDTranspose(f, PETSC_TRUE, &f->ltp, &f->lti, &f->ltk));
   PetscCall(FGDDTranspose(f, PETSC_FALSE, &f->utp, &f->uti, &f->utk));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -233,6 +233,7 @@ static PetscErrorCode PCApply_FGDD(PC pc, Vec x, Vec y)
   if (fg->ran == PETSCGILU_BACKEND_HOST) {
     PetscCall(VecGetArrayRead(x, &xa));
     PetscCall(VecGetArrayWrite(y, &ya));
+    if (fg->apply == PC_FGDD_APPLY_EDGE) PetscCall(FGDDBuildTransposes(&fg->f));
     PetscCall(FGDDApply_Host(f, (FGDDApplyType)fg->apply, fg->fused, xa, fg->work, ya));
     PetscCall(VecRestoreArrayWrite(y, &ya));
     PetscCall(VecRestoreArrayRead(x, &xa));

@@ -44,7 +44,7 @@ typedef struct {
   PetscInt *urows, *ulev, *usub;
   PetscInt  maxlevL, maxlevU;
   /* the transposes (columns) of L and U for the host edge-centric (push) variant: column j's entries are the
-     positions tk[tp[j]] .. tk[tp[j+1]-1] of aa, in rows ti[...] */
+     positions tk[tp[j]] .. tk[tp[j+1]-1] of aa, in rows ti[...]; NULL until that variant's first apply */
   PetscInt *ltp, *lti, *ltk, *utp, *uti, *utk;
   PetscInt  zerorow;  /* permuted block row of a zero pivot, -1 if none */
   PetscInt  nthreads; /* host threads of the tasks, 0: OpenMP's default */
@@ -60,6 +60,7 @@ PETSC_INTERN PetscErrorCode FGDDFactorsReset(FGDDFactors *);
 /* fgdd-apply.c */
 PETSC_INTERN PetscErrorCode FGDDFactor(FGDDFactors *, PetscReal);
 PETSC_INTERN PetscErrorCode FGDDBuildLevels(FGDDFactors *);
+PETSC_INTERN PetscErrorCode FGDDBuildTransposes(FGDDFactors *);
 PETSC_INTERN PetscErrorCode FGDDApply_Host(const FGDDFactors *, FGDDApplyType, PetscBool, const PetscScalar[], PetscScalar[], PetscScalar[]);
 /* the exact transpose of the apply, sequential within each subdomain (every back-end: the factors are on the host) */
 PETSC_INTERN PetscErrorCode FGDDApplyTranspose_Host(const FGDDFactors *, const PetscScalar[], PetscScalar[], PetscScalar[]);
