@@ -508,11 +508,12 @@ int main(int argc, char **argv)
    # why), with the iterations of PETSc's ILU(0), whether PCSTRUCTILU or MatSolverType gilu or structilu factors it
    test:
      suffix: solve_dof9
-     args: -solve -dim 2 -dof 9 -ksp_type gmres -pc_type {{ilu structilu}shared output} -dm_mat_type {{aij baij}separate output}
+     args: -solve -dim 2 -dof 9 -ksp_type gmres -pc_type {{ilu structilu}shared output} -dm_mat_type {{aij baij}shared output}
 
    test:
      suffix: solve_dof9_factor
-     args: -solve -dim 2 -dof 9 -ksp_type gmres -pc_type ilu -pc_factor_mat_solver_type {{gilu structilu}separate output} -dm_mat_type {{aij baij}separate output}
+     args: -solve -dim 2 -dof 9 -ksp_type gmres -pc_type ilu -pc_factor_mat_solver_type {{gilu structilu}shared output} -dm_mat_type {{aij baij}shared output}
+     output_file: output/ex3_solve_dof9.out
 
    test:
      suffix: solve_dof9_view
