@@ -732,7 +732,7 @@ static PetscErrorCode MatGILUFactorSymbolic(Mat B, Mat A, IS row, IS col, const 
 {
   Mat_GILUFactor *f = (Mat_GILUFactor *)B->data;
   PetscInt        m;
-  PetscBool       ri = PETSC_TRUE, ci = PETSC_TRUE;
+  PetscBool       ri = PETSC_TRUE, ci = PETSC_TRUE, blocked;
   PetscEnum       type;
 
   PetscFunctionBegin;
@@ -744,7 +744,8 @@ static PetscErrorCode MatGILUFactorSymbolic(Mat B, Mat A, IS row, IS col, const 
   PetscCall(MatGILUFactorDeviceReset(f));
   f->petscicc = PETSC_FALSE;
   f->pattern  = PETSC_FALSE;
-  if (f->ftype == MAT_FACTOR_ICC && f->bs > 1 && info->levels > 0) { /* PETSc's ICC(k) of block size > 1 (of BAIJ, SBAIJ) has a fill
+  PetscCall(PetscObjectBaseTypeCompareAny((PetscObject)A, &blocked, MATSEQBAIJ, MATSEQSBAIJ, ""));
+  if (f->ftype == MAT_FACTOR_ICC && blocked && f->bs > 1 && info->levels > 0) { /* PETSc's ICC(k) of block size > 1 (of BAIJ, SBAIJ) has a fill
                                                                         of its own, not ILU(k)'s: its factorization and solves */
     PetscCall(PetscInfo(A, "MatSolverType gilu: ICC(%" PetscInt_FMT ") of block size %" PetscInt_FMT " has PETSc's fill, not ILU(k)'s: PETSc's ICC factorization and solves are used\n", (PetscInt)info->levels, f->bs));
     PetscCall(MatGetFactor(A, MATSOLVERPETSC, MAT_FACTOR_ICC, &f->F));
