@@ -76,6 +76,8 @@ M*/
    of `PCSTRUCTILU`'s IC too).
    A `MATSEQSBAIJ` (ICC only, as in PETSc) is factored through an AIJ (block size 1) or BAIJ image of the whole symmetric
    matrix, made at the symbolic factorization and refreshed at each numeric one: PETSc's ICC(k) of the SBAIJ to round-off.
+   ICC of `MATSEQBAIJ` and `MATSEQSBAIJ` with a block size above 1 is PETSc's block ICC (its factor factors and solves;
+   -ksp_view says why) with levels of fill (PETSc's fill of its own) or with a shift type other than none and inblocks.
    For `MATSEQBAIJ` and `MATSEQSBAIJ` with a block size above 8 `MatGetFactor()` returns PETSc's own factor (its solver
    type petsc, which -ksp_view shows; -info says why).
    The factor answers `MatSolve()`, `MatSolveTranspose()`, `MatSolveAdd()`, `MatMatSolve()` and `MatMatSolveTranspose()`

@@ -651,6 +651,17 @@ int main(int argc, char **argv)
      suffix: sym_sbaij_cg_icc
      args: -symmetric -stencil diamond13 -dof 3 -dm_mat_type sbaij -ksp_type cg -pc_type icc
 
+   # ICC of the SBAIJ (its AIJ/BAIJ image) by MatSolverType gilu and structilu, and PCSTRUCTILU's IC: PETSc's iterations
+   test:
+     suffix: sym_sbaij_cg_icc_solvers
+     args: -symmetric -stencil diamond13 -dof 3 -dm_mat_type sbaij -ksp_type cg -pc_type icc -pc_factor_mat_solver_type {{gilu structilu}shared output} -pc_factor_shift_type {{none positive_definite}shared output}
+     output_file: output/ex1_sym_sbaij_cg_icc.out
+
+   test:
+     suffix: sym_sbaij_cg_structilu_ic
+     args: -symmetric -stencil diamond13 -dof 3 -dm_mat_type sbaij -ksp_type cg -pc_type structilu -pc_structilu_type ic
+     output_file: output/ex1_sym_sbaij_cg_icc.out
+
    # the other Krylov methods
    test:
      suffix: bcgs

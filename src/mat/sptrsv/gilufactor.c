@@ -745,9 +745,13 @@ static PetscErrorCode MatGILUFactorSymbolic(Mat B, Mat A, IS row, IS col, const 
   f->petscicc = PETSC_FALSE;
   f->pattern  = PETSC_FALSE;
   PetscCall(PetscObjectBaseTypeCompareAny((PetscObject)A, &blocked, MATSEQBAIJ, MATSEQSBAIJ, ""));
-  if (f->ftype == MAT_FACTOR_ICC && blocked && f->bs > 1 && info->levels > 0) { /* PETSc's ICC(k) of block size > 1 (of BAIJ, SBAIJ) has a fill
-                                                                        of its own, not ILU(k)'s: its factorization and solves */
-    PetscCall(PetscInfo(A, "MatSolverType gilu: ICC(%" PetscInt_FMT ") of block size %" PetscInt_FMT " has PETSc's fill, not ILU(k)'s: PETSc's ICC factorization and solves are used\n", (PetscInt)info->levels, f->bs));
+  if (f->ftype == MAT_FACTOR_ICC && blocked && f->bs > 1) { /* PETSc's block ICC (of BAIJ, SBAIJ) where ILU(k) of the image is not it */
+    if (info->levels > 0) PetscCall(PetscSNPrintf(f->why, sizeof(f->why), "PETSc's block ICC(%" PetscInt_FMT ") has a fill of its own, not ILU(%" PetscInt_FMT ")'s", (PetscInt)info->levels, (PetscInt)info->levels));
+    else if (info->shifttype != (PetscReal)MAT_SHIFT_NONE && info->shifttype != (PetscReal)MAT_SHIFT_INBLOCKS) PetscCall(PetscSNPrintf(f->why, sizeof(f->why), "PETSc's block ICC has the shift type %s, which block ILU has not", MatFactorShiftTypes[(PetscInt)info->shifttype]));
+    else f->why[0] = 0;
+  }
+  if (f->ftype == MAT_FACTOR_ICC && blocked && f->bs > 1 && f->why[0]) {
+    PetscCall(PetscInfo(A, "MatSolverType gilu, block size %" PetscInt_FMT ": %s; PETSc's ICC factorization and solves are used\n", f->bs, f->why));
     PetscCall(MatGetFactor(A, MATSOLVERPETSC, MAT_FACTOR_ICC, &f->F));
     PetscCall(MatICCFactorSymbolic(f->F, A, row, info));
     f->petscicc                   = PETSC_TRUE;
@@ -867,7 +871,7 @@ static PetscErrorCode MatView_GILU(Mat B, PetscViewer viewer)
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
   if (!ascii) PetscFunctionReturn(PETSC_SUCCESS);
   if (f->petscicc) {
-    PetscCall(PetscViewerASCIIPrintf(viewer, "gilu: ICC(%" PetscInt_FMT ") of block size %" PetscInt_FMT " has PETSc's fill, not ILU(k)'s: PETSc's ICC factorization and solves\n", (PetscInt)f->sinfo.levels, f->bs));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "gilu: block size %" PetscInt_FMT ": %s; PETSc's ICC factorization and solves\n", f->bs, f->why));
     PetscCall(PetscViewerASCIIPushTab(viewer));
     PetscCall(MatView(f->F, viewer));
     PetscCall(PetscViewerASCIIPopTab(viewer));

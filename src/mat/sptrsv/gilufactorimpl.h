@@ -32,8 +32,9 @@ typedef struct {
                               image of the whole symmetric matrix, made at the symbolic factorization, its values refreshed at each numeric
                               one; what is factored. NULL for AIJ and BAIJ */
   PetscObjectState imagestate; /* the SBAIJ's nonzero state when the image was made */
-  PetscBool        petscicc;   /* ICC(k), k > 0, of block size > 1 (BAIJ, SBAIJ): PETSc's fill is its own (not ILU(k)'s), so F is
-                                  PETSc's ICC factor and does the factorization and the solves */
+  PetscBool        petscicc;   /* ICC of block size > 1 (BAIJ, SBAIJ) with k > 0 (PETSc's fill is its own, not ILU(k)'s) or a shift
+                                  that block ILU lacks (positive_definite, nonzero): F is PETSc's ICC factor and does the
+                                  factorization and the solves (why says which) */
   GILUTri          L, U;   /* the factors, in the permuted numbering */
   GILUTri          Lt, Ut; /* L^T (upper) and U^T (lower), built at the first MatSolveTranspose() */
   IS               row, col;
