@@ -696,11 +696,17 @@ int main(int argc, char **argv)
      suffix: malloc_dump
      args: -stencil diamond25 -dof 3 -solve_twice -pc_type structilu -malloc_debug -malloc_dump
 
+   # SBAIJ on one process: read through its AIJ image, PETSc's ICC(0) iterations (ILU(0) of a symmetric matrix is IC(0))
+   test:
+     suffix: sbaij_structilu
+     args: -symmetric -stencil star7 -dm_mat_type sbaij -ksp_type cg -pc_type {{icc structilu}shared output}
+
    # a matrix type structilu cannot read
    test:
      suffix: sbaij_error
+     nsize: 2
      args: -symmetric -stencil star7 -dm_mat_type sbaij -ksp_type cg -pc_type structilu
-     filter: Error: grep -o "Structured-grid ILU needs an AIJ or BAIJ matrix, not seqsbaij"
+     filter: Error: grep -o "PCSTRUCTILU reads SBAIJ on one process only (MATSEQSBAIJ), not mpisbaij"
 
    # a DoF that contradicts the DMDA
    test:

@@ -335,6 +335,8 @@ static PetscErrorCode PCStructILUGetImage(PC pc, Mat A, Mat *B)
 
   PetscFunctionBegin;
   *B = A;
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATMPISBAIJ, &sbaij));
+  PetscCheck(!sbaij, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PCSTRUCTILU reads SBAIJ on one process only (MATSEQSBAIJ), not %s: use -dm_mat_type aij or baij (or -mat_type), or convert it with MatConvert()", ((PetscObject)A)->type_name);
   PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQSBAIJ, &sbaij));
   if (!sbaij) {
     PetscCall(MatDestroy(&ilu->image));
