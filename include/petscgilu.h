@@ -42,7 +42,7 @@ M*/
 
 /*MC
    MATSOLVERGILU - "gilu": PETSc's ILU(k) and ICC(k) factorizations of `MATSEQAIJ` and `MATSEQBAIJ` matrices (block sizes
-   1 to 8), factored by gilu's threaded numeric factorization (PETSc's operations in PETSc's order: PETSc's factors) and
+   1 to 8), and ICC(k) of `MATSEQSBAIJ`, factored by gilu's threaded numeric factorization (PETSc's operations in PETSc's order: PETSc's factors) and
    applied by petscgilu's threaded triangular-solve engine (level-set, sync-free, chunked, the Block SpTRSV paper's blocked
    algorithms and its adaptive choice; host threads or CUDA kernels)
 
@@ -74,6 +74,12 @@ M*/
    ILU(k) of the symmetric matrix with the symmetric ordering (the same preconditioner); a nonsymmetric matrix is an error
    (entries a_ij and a_ji, an absent one counting as 0, may differ by 1e-10 times the largest entry: round-off; the rule
    of `PCSTRUCTILU`'s IC too).
+   A `MATSEQSBAIJ` (ICC only, as in PETSc) is factored through an AIJ (block size 1) or BAIJ image of the whole symmetric
+   matrix, made at the symbolic factorization and refreshed at each numeric one: PETSc's ICC(k) of the SBAIJ to round-off.
+   ICC of `MATSEQBAIJ` and `MATSEQSBAIJ` with a block size above 1 is PETSc's block ICC (its factor factors and solves;
+   -ksp_view says why) with levels of fill (PETSc's fill of its own) or with a shift type other than none and inblocks.
+   For `MATSEQBAIJ` and `MATSEQSBAIJ` with a block size above 8 `MatGetFactor()` returns PETSc's own factor (its solver
+   type petsc, which -ksp_view shows; -info says why).
    The factor answers `MatSolve()`, `MatSolveTranspose()`, `MatSolveAdd()`, `MatMatSolve()` and `MatMatSolveTranspose()`
    (all columns of a `MATSEQDENSE` block in one call: `PCMatApply()`, `KSPMatSolve()`), and `MatForwardSolve()` and
    `MatBackwardSolve()` (-ksp_pc_side symmetric) split as PETSc splits its factors: ICC of block size 1 as PETSc's ICC

@@ -651,6 +651,17 @@ int main(int argc, char **argv)
      suffix: sym_sbaij_cg_icc
      args: -symmetric -stencil diamond13 -dof 3 -dm_mat_type sbaij -ksp_type cg -pc_type icc
 
+   # ICC of the SBAIJ (its AIJ/BAIJ image) by MatSolverType gilu and structilu, and PCSTRUCTILU's IC: PETSc's iterations
+   test:
+     suffix: sym_sbaij_cg_icc_solvers
+     args: -symmetric -stencil diamond13 -dof 3 -dm_mat_type sbaij -ksp_type cg -pc_type icc -pc_factor_mat_solver_type {{gilu structilu}shared output} -pc_factor_shift_type {{none positive_definite}shared output}
+     output_file: output/ex1_sym_sbaij_cg_icc.out
+
+   test:
+     suffix: sym_sbaij_cg_structilu_ic
+     args: -symmetric -stencil diamond13 -dof 3 -dm_mat_type sbaij -ksp_type cg -pc_type structilu -pc_structilu_type ic
+     output_file: output/ex1_sym_sbaij_cg_icc.out
+
    # the other Krylov methods
    test:
      suffix: bcgs
@@ -685,11 +696,17 @@ int main(int argc, char **argv)
      suffix: malloc_dump
      args: -stencil diamond25 -dof 3 -solve_twice -pc_type structilu -malloc_debug -malloc_dump
 
+   # SBAIJ on one process: read through its AIJ image, PETSc's ICC(0) iterations (ILU(0) of a symmetric matrix is IC(0))
+   test:
+     suffix: sbaij_structilu
+     args: -symmetric -stencil star7 -dm_mat_type sbaij -ksp_type cg -pc_type {{icc structilu}shared output}
+
    # a matrix type structilu cannot read
    test:
      suffix: sbaij_error
+     nsize: 2
      args: -symmetric -stencil star7 -dm_mat_type sbaij -ksp_type cg -pc_type structilu
-     filter: Error: grep -o "Structured-grid ILU needs an AIJ or BAIJ matrix, not seqsbaij"
+     filter: Error: grep -o "PCSTRUCTILU reads SBAIJ on one process only (MATSEQSBAIJ), not mpisbaij"
 
    # a DoF that contradicts the DMDA
    test:

@@ -1,8 +1,9 @@
 static char help[] = "Tests of MatSolverType gilu (src/mat/sptrsv/gilufactor*.c) against PETSc's own ILU(k) and ICC(k); prints only failures.\n\
-  -test factor|chunked|forwardbackward|matsolve|symmetric|numeric|zeropivot|view|bench|numbench (default: factor and chunked):\n\
+  -test factor|chunked|forwardbackward|matsolve|symmetric|numeric|sbaij|zeropivot|view|bench|numbench (default: factor and chunked):\n\
   MatSolve(Transpose,Add) equal PETSc's ILU(k)/ICC(k) for every algorithm | the engine's chunked algorithm through gilu |\n\
   MatForwardSolve/MatBackwardSolve equal PETSc's | MatMatSolve(Transpose) equal PETSc's | -ksp_pc_side symmetric ICC gives\n\
-  PETSc's iterations, KSPMatSolve | gilu's numeric factorization equals PETSc's entry by entry | a zero pivot as PETSc's |\n\
+  PETSc's iterations, KSPMatSolve | gilu's numeric factorization equals PETSc's entry by entry | ICC of MATSEQSBAIJ by gilu\n\
+  and structilu equals PETSc's | a zero pivot as PETSc's |\n\
   -ksp_view of a solve (-setter_trisolve, -setter_threads) | timings for bench/sptrsv.py\n\
   -grid <m> : the test matrices live on an m x m x m grid (default 6). The engine on triangles alone: tests/ex7.c\n\n";
 
@@ -47,7 +48,7 @@ static PetscErrorCode MakeMatrix(PetscRandom rnd, PetscInt grid, PetscInt bs, Pe
                {0,  0,  -1},
                {0,  0,  1 }
     };
-    PetscScalar v[64];
+    PetscScalar v[81]; /* block sizes up to 9 */
 
     for (PetscInt t = 0; t < 7; t++) {
       PetscInt c = r;
@@ -64,7 +65,7 @@ static PetscErrorCode MakeMatrix(PetscRandom rnd, PetscInt grid, PetscInt bs, Pe
           for (PetscInt q = 0; q < p; q++) v[p * bs + q] = v[q * bs + p];
       PetscCall(MatSetValuesBlocked(*A, 1, &r, 1, &c, v, ADD_VALUES));
       if (sym && c != r) {
-        PetscScalar w[64];
+        PetscScalar w[81];
 
         for (PetscInt p = 0; p < bs; p++)
           for (PetscInt q = 0; q < bs; q++) w[p * bs + q] = v[q * bs + p];
@@ -73,7 +74,7 @@ static PetscErrorCode MakeMatrix(PetscRandom rnd, PetscInt grid, PetscInt bs, Pe
     }
     if (!sym && Rand(rnd) < 0.2) { /* a random long-range coupling */
       PetscInt    c = (PetscInt)(Rand(rnd) * n);
-      PetscScalar w[64];
+      PetscScalar w[81];
 
       for (PetscInt k = 0; k < bs2; k++) w[k] = 0.3 * (Rand(rnd) - 0.5);
       if (c != r) PetscCall(MatSetValuesBlocked(*A, 1, &r, 1, &c, w, ADD_VALUES));
@@ -214,6 +215,62 @@ static PetscErrorCode TestFactor(PetscRandom rnd, PetscInt grid)
   PetscCall(PetscOptionsClearValue(NULL, "-mat_gilu_trisolve"));
   PetscCall(PetscOptionsClearValue(NULL, "-mat_gilu_trisolve_threads"));
   PetscCall(PetscOptionsClearValue(NULL, "-mat_gilu_trisolve_block_depth"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  ICC(k) of a MATSEQSBAIJ (the upper triangle of a symmetric matrix) by MatSolverType gilu and structilu equals PETSc's ICC(k) of
+  the SBAIJ (to round-off: gilu computes it as ILU(k) of the whole matrix; block size > 1 with k > 0 and block size 9 are
+  PETSc's own factors), before and after a second numeric factorization with new values; ILU of an SBAIJ is unavailable
+*/
+static PetscErrorCode TestSBAIJ(PetscRandom rnd, PetscInt grid)
+{
+  const PetscInt        sizes[]   = {1, 3, 9};
+  const MatSolverType   solvers[] = {MATSOLVERGILU, MATSOLVERSTRUCTILU};
+
+  PetscFunctionBegin;
+  for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++)
+    for (PetscInt levels = 0; levels <= 2; levels++) {
+      const PetscInt bs = sizes[k];
+      Mat            A, S, Fp, Fg;
+      Vec            b, xp, xg;
+      char           what[256];
+      PetscBool      avail;
+
+      PetscCall(MakeMatrix(rnd, grid, bs, (PetscBool)(bs > 1), PETSC_TRUE, &A));
+      PetscCall(MatSetOption(A, MAT_SYMMETRIC, PETSC_TRUE)); /* (it is: MakeMatrix() sets both mirrors) */
+      PetscCall(MatConvert(A, MATSEQSBAIJ, MAT_INITIAL_MATRIX, &S));
+      PetscCall(MatCreateVecs(A, &b, &xp));
+      PetscCall(VecDuplicate(b, &xg));
+      PetscCall(VecSetRandom(b, rnd));
+      PetscCall(Factor(S, MATSOLVERPETSC, MAT_FACTOR_ICC, MATORDERINGNATURAL, levels, &Fp));
+      for (size_t t = 0; t < sizeof(solvers) / sizeof(solvers[0]); t++) {
+        if (t == 1 && bs > 1 && bs <= 8 && levels) continue; /* structilu's IC(k) of a grid with DoF blocks has ILU(k)'s block fill (doc/structilu.md) */
+        PetscCall(MatGetFactorAvailable(S, solvers[t], MAT_FACTOR_ILU, &avail));
+        if (avail) PetscCall(PetscPrintf(PETSC_COMM_SELF, "sbaij: MatSolverType %s offers ILU of a MATSEQSBAIJ\n", solvers[t]));
+        PetscCall(Factor(S, solvers[t], MAT_FACTOR_ICC, MATORDERINGNATURAL, levels, &Fg));
+        PetscCall(PetscSNPrintf(what, sizeof(what), "sbaij bs %" PetscInt_FMT " ICC(%" PetscInt_FMT ") by %s", bs, levels, solvers[t]));
+        PetscCall(MatSolve(Fp, b, xp));
+        PetscCall(MatSolve(Fg, b, xg));
+        PetscCall(CompareVec(xg, xp, what, 1e-8));
+        PetscCall(MatShift(S, 1.0));
+        PetscCall(Refactor(S, Fp, PETSC_TRUE));
+        PetscCall(Refactor(S, Fg, PETSC_TRUE));
+        PetscCall(MatSolve(Fp, b, xp));
+        PetscCall(MatSolve(Fg, b, xg));
+        PetscCall(PetscStrlcat(what, " (refactored)", sizeof(what)));
+        PetscCall(CompareVec(xg, xp, what, 1e-8));
+        PetscCall(MatShift(S, -1.0));
+        PetscCall(Refactor(S, Fp, PETSC_TRUE));
+        PetscCall(MatDestroy(&Fg));
+      }
+      PetscCall(MatDestroy(&Fp));
+      PetscCall(VecDestroy(&b));
+      PetscCall(VecDestroy(&xp));
+      PetscCall(VecDestroy(&xg));
+      PetscCall(MatDestroy(&S));
+      PetscCall(MatDestroy(&A));
+    }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1077,6 +1134,8 @@ int main(int argc, char **argv)
   if (match) PetscCall(TestSymmetric(rnd));
   PetscCall(PetscStrcmp(test, "numeric", &match));
   if (match) PetscCall(TestNumeric(rnd));
+  PetscCall(PetscStrcmp(test, "sbaij", &match));
+  if (match) PetscCall(TestSBAIJ(rnd, grid));
   PetscCall(PetscStrcmp(test, "zeropivot", &match));
   if (match) PetscCall(TestZeroPivot());
   PetscCall(PetscStrcmp(test, "view", &match));
@@ -1108,6 +1167,13 @@ int main(int argc, char **argv)
    test:
      suffix: matsolve
      args: -test matsolve -grid 4
+     env: OMP_WAIT_POLICY=passive
+     output_file: output/empty.out
+
+   # ICC(k) of a MATSEQSBAIJ by gilu and structilu equals PETSc's (block sizes 1, 3, 9)
+   test:
+     suffix: sbaij
+     args: -test sbaij -grid 4
      env: OMP_WAIT_POLICY=passive
      output_file: output/empty.out
 

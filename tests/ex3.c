@@ -504,6 +504,22 @@ int main(int argc, char **argv)
      suffix: solve_3d
      args: -solve -ksp_type gmres -dof {{1 3}separate output} -box {{0 1}separate output} -pc_type {{jacobi structilu}separate output} -dm_mat_type {{aij stencilgpu}shared output}
 
+   # 9 DoF per grid point, beyond the structured-grid kernels: the block is factored as a general sparse matrix (-ksp_view says
+   # why), with the iterations of PETSc's ILU(0), whether PCSTRUCTILU or MatSolverType gilu or structilu factors it
+   test:
+     suffix: solve_dof9
+     args: -solve -dim 2 -dof 9 -ksp_type gmres -pc_type {{ilu structilu}shared output} -dm_mat_type {{aij baij}shared output}
+
+   test:
+     suffix: solve_dof9_factor
+     args: -solve -dim 2 -dof 9 -ksp_type gmres -pc_type ilu -pc_factor_mat_solver_type {{gilu structilu}shared output} -dm_mat_type {{aij baij}shared output}
+     output_file: output/ex3_solve_dof9.out
+
+   test:
+     suffix: solve_dof9_view
+     args: -solve -dim 2 -dof 9 -ksp_type gmres -pc_type structilu -ksp_view
+     filter: grep -e "structured grid" -e "package used" -e "iterations"
+
    test:
      suffix: solve_structilu_ilu1
      args: -solve -dim 2 -dof 2 -sw 2 -box -ksp_type gmres -pc_type structilu -pc_structilu_levels 1 -dm_mat_type {{aij stencilgpu}shared output}

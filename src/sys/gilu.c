@@ -122,6 +122,7 @@ PetscErrorCode PetscGILUInitializePackage(void)
       PetscCall(MatSolverTypeRegister(MATSOLVERSTRUCTILU, types[t], MAT_FACTOR_ILU, MatGetFactor_StructILU));
       PetscCall(MatSolverTypeRegister(MATSOLVERSTRUCTILU, types[t], MAT_FACTOR_ICC, MatGetFactor_StructILU));
     }
+    PetscCall(MatSolverTypeRegister(MATSOLVERSTRUCTILU, MATSEQSBAIJ, MAT_FACTOR_ICC, MatGetFactor_StructILU)); /* (no ILU of SBAIJ, as in PETSc) */
   }
   PetscCall(PetscLogEventRegister("GILUStencilExtr", PC_CLASSID, &GILU_StencilExtract));
   PetscCall(PetscLogEventRegister("StructILUFactor", PC_CLASSID, &GILU_StructILUFactor));
@@ -142,6 +143,7 @@ PetscErrorCode PetscGILUInitializePackage(void)
   PetscCall(MatSolverTypeRegister(MATSOLVERGILU, MATSEQAIJ, MAT_FACTOR_ICC, MatGetFactor_SeqAIJ_GILU));
   PetscCall(MatSolverTypeRegister(MATSOLVERGILU, MATSEQBAIJ, MAT_FACTOR_ILU, MatGetFactor_SeqAIJ_GILU));
   PetscCall(MatSolverTypeRegister(MATSOLVERGILU, MATSEQBAIJ, MAT_FACTOR_ICC, MatGetFactor_SeqAIJ_GILU));
+  PetscCall(MatSolverTypeRegister(MATSOLVERGILU, MATSEQSBAIJ, MAT_FACTOR_ICC, MatGetFactor_SeqAIJ_GILU)); /* (no ILU of SBAIJ, as in PETSc) */
 #if defined(PETSC_HAVE_CUDA)
   /* CUDA matrices are AIJ (factored from their host values); registered by name so that -mat_type aijcusparse
      -pc_factor_mat_solver_type gilu finds gilu for them as it does for MATSEQAIJ */

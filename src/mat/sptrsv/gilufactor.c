@@ -619,8 +619,16 @@ static PetscErrorCode MatLUFactorNumeric_GILU(Mat B, Mat A, const MatFactorInfo 
   PetscBool       aij, needshift = PETSC_FALSE;
 
   PetscFunctionBegin;
+  if (f->image) { /* the SBAIJ's values, in the image of the symbolic factorization (MatGILUFactorSymbolic()) */
+    PetscObjectState state;
+
+    PetscCall(MatGetNonzeroState(A, &state));
+    PetscCheck(state == f->imagestate, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "The nonzero pattern of the matrix changed since the symbolic factorization: call MatICCFactorSymbolic() again (or use DIFFERENT_NONZERO_PATTERN)");
+    PetscCall(MatConvert(A, ((PetscObject)f->image)->type_name, MAT_REUSE_MATRIX, &f->image));
+    A = f->image;
+  }
   PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQAIJ, &aij)); /* with its subtypes (MATSEQAIJCUSPARSE ...): read on the host */
-  if (f->ftype == MAT_FACTOR_ICC) { /* PETSc's ICC reads the upper triangle only; ILU of A is the same preconditioner for a symmetric A: the
+  if (f->ftype == MAT_FACTOR_ICC && !f->image) { /* PETSc's ICC reads the upper triangle only; ILU of A is the same preconditioner for a symmetric A: the
                                        symmetry rule of every incomplete Cholesky of petscgilu (GILU_SYMMETRY_RTOL, private/stencil.h) */
     PetscInt    row, col;
     const char *pre = A->factorprefix ? A->factorprefix : ""; /* the PC's options prefix */
@@ -664,6 +672,56 @@ static PetscErrorCode MatLUFactorNumeric_GILU(Mat B, Mat A, const MatFactorInfo 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* f->petscicc: PETSc's ICC factor F factors and solves */
+static PetscErrorCode MatSolve_GILU_PETScICC(Mat B, Vec b, Vec x)
+{
+  PetscFunctionBegin;
+  PetscCall(MatSolve(((Mat_GILUFactor *)B->data)->F, b, x));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatSolveTranspose_GILU_PETScICC(Mat B, Vec b, Vec x)
+{
+  PetscFunctionBegin;
+  PetscCall(MatSolveTranspose(((Mat_GILUFactor *)B->data)->F, b, x));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatForwardSolve_GILU_PETScICC(Mat B, Vec b, Vec x)
+{
+  PetscFunctionBegin;
+  PetscCall(MatForwardSolve(((Mat_GILUFactor *)B->data)->F, b, x));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatBackwardSolve_GILU_PETScICC(Mat B, Vec b, Vec x)
+{
+  PetscFunctionBegin;
+  PetscCall(MatBackwardSolve(((Mat_GILUFactor *)B->data)->F, b, x));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatCholeskyFactorNumeric_GILU_PETScICC(Mat B, Mat A, const MatFactorInfo *info)
+{
+  Mat_GILUFactor *f = (Mat_GILUFactor *)B->data;
+
+  PetscFunctionBegin;
+  PetscCall(MatCholeskyFactorNumeric(f->F, A, info));
+  B->factorerrortype             = f->F->factorerrortype;
+  B->factorerror_zeropivot_value = f->F->factorerror_zeropivot_value;
+  B->factorerror_zeropivot_row   = f->F->factorerror_zeropivot_row;
+  B->ops->solve                  = MatSolve_GILU_PETScICC;
+  B->ops->solvetranspose         = MatSolveTranspose_GILU_PETScICC;
+  B->ops->forwardsolve           = MatForwardSolve_GILU_PETScICC;
+  B->ops->backwardsolve          = MatBackwardSolve_GILU_PETScICC;
+  B->ops->solveadd               = NULL; /* MatSolveAdd(), MatMatSolve(): PETSc's through MatSolve() */
+  B->ops->matsolve               = NULL;
+  B->ops->matsolvetranspose      = NULL;
+  B->assembled                   = PETSC_TRUE;
+  B->preallocated                = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MatCholeskyFactorNumeric_GILU(Mat B, Mat A, const MatFactorInfo *info)
 {
   PetscFunctionBegin;
@@ -679,16 +737,45 @@ static PetscErrorCode MatGILUFactorSymbolic(Mat B, Mat A, IS row, IS col, const 
 {
   Mat_GILUFactor *f = (Mat_GILUFactor *)B->data;
   PetscInt        m;
-  PetscBool       ri = PETSC_TRUE, ci = PETSC_TRUE;
+  PetscBool       ri = PETSC_TRUE, ci = PETSC_TRUE, blocked;
   PetscEnum       type;
 
   PetscFunctionBegin;
   PetscCall(MatGetBlockSize(A, &f->bs));
   PetscCall(MatGetLocalSize(A, &m, NULL));
+  PetscCall(MatDestroy(&f->image));
+  PetscCall(MatDestroy(&f->F));
+  PetscCall(MatGILUFactorScheduleDestroy(f));
+  PetscCall(MatGILUFactorDeviceReset(f));
+  f->petscicc = PETSC_FALSE;
+  f->pattern  = PETSC_FALSE;
+  PetscCall(PetscObjectBaseTypeCompareAny((PetscObject)A, &blocked, MATSEQBAIJ, MATSEQSBAIJ, ""));
+  if (f->ftype == MAT_FACTOR_ICC && blocked && f->bs > 1) { /* PETSc's block ICC (of BAIJ, SBAIJ) where ILU(k) of the image is not it */
+    if (info->levels > 0) PetscCall(PetscSNPrintf(f->why, sizeof(f->why), "PETSc's block ICC(%" PetscInt_FMT ") has a fill of its own, not ILU(%" PetscInt_FMT ")'s", (PetscInt)info->levels, (PetscInt)info->levels));
+    else if (info->shifttype != (PetscReal)MAT_SHIFT_NONE && info->shifttype != (PetscReal)MAT_SHIFT_INBLOCKS) PetscCall(PetscSNPrintf(f->why, sizeof(f->why), "PETSc's block ICC has the shift type %s, which block ILU has not", MatFactorShiftTypes[(PetscInt)info->shifttype]));
+    else f->why[0] = 0;
+  }
+  if (f->ftype == MAT_FACTOR_ICC && blocked && f->bs > 1 && f->why[0]) {
+    PetscCall(PetscInfo(A, "MatSolverType gilu, block size %" PetscInt_FMT ": %s; PETSc's ICC factorization and solves are used\n", f->bs, f->why));
+    PetscCall(MatGetFactor(A, MATSOLVERPETSC, MAT_FACTOR_ICC, &f->F));
+    PetscCall(MatICCFactorSymbolic(f->F, A, row, info));
+    f->petscicc                   = PETSC_TRUE;
+    f->sinfo                      = *info;
+    B->ops->choleskyfactornumeric = MatCholeskyFactorNumeric_GILU_PETScICC;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   {
-    PetscBool baij;
+    PetscBool baij, sbaij;
 
     PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQBAIJ, &baij));
+    PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQSBAIJ, &sbaij));
+    if (sbaij) { /* (ICC only: MatGetFactor_SeqAIJ_GILU()) the whole matrix that the upper triangle stands for, which ILU(k) factors: its
+                    ILU(k) is the ICC(k) of PETSc's MatICCFactor of the SBAIJ to round-off (the same levels of fill, L = U^T D^{-1}) */
+      PetscCall(MatGetNonzeroState(A, &f->imagestate));
+      PetscCall(MatConvert(A, f->bs > 1 ? MATSEQBAIJ : MATSEQAIJ, MAT_INITIAL_MATRIX, &f->image));
+      A    = f->image;
+      baij = (PetscBool)(f->bs > 1);
+    }
     if (!baij) f->bs = 1;
   }
   PetscCheck(f->bs <= 8, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatSolverType gilu supports block sizes 1 to 8, not %" PetscInt_FMT ": use -%spc_factor_mat_solver_type petsc", f->bs, (A->factorprefix ? A->factorprefix : ""));
@@ -788,7 +875,14 @@ static PetscErrorCode MatView_GILU(Mat B, PetscViewer viewer)
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
   if (!ascii) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PetscViewerASCIIPrintf(viewer, "gilu: %s factors (ordering %s), PETSc's symbolic factorization, triangular solves of petscgilu's engine\n", f->ftype == MAT_FACTOR_ICC ? "ICC (as ILU of the symmetric matrix)" : "ILU", f->identity ? "natural" : "permuted"));
+  if (f->petscicc) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "gilu: block size %" PetscInt_FMT ": %s; PETSc's ICC factorization and solves\n", f->bs, f->why));
+    PetscCall(PetscViewerASCIIPushTab(viewer));
+    PetscCall(MatView(f->F, viewer));
+    PetscCall(PetscViewerASCIIPopTab(viewer));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscViewerASCIIPrintf(viewer, "gilu: %s factors (ordering %s), PETSc's symbolic factorization, triangular solves of petscgilu's engine\n", f->ftype != MAT_FACTOR_ICC ? "ILU" : f->image ? "ICC (as ILU of the whole symmetric matrix, an image of the MATSEQSBAIJ's upper triangle)" : "ICC (as ILU of the symmetric matrix)", f->identity ? "natural" : "permuted"));
   if (f->pattern) {
     PetscCall(PetscViewerASCIIPushTab(viewer));
     if (f->rangilu) {
@@ -815,6 +909,7 @@ static PetscErrorCode MatDestroy_GILU(Mat B)
 
   PetscFunctionBegin;
   PetscCall(MatDestroy(&f->F));
+  PetscCall(MatDestroy(&f->image));
   PetscCall(GILUTriDestroy(&f->L));
   PetscCall(GILUTriDestroy(&f->U));
   PetscCall(GILUTriDestroy(&f->Lt));
@@ -969,17 +1064,26 @@ PetscErrorCode MatGILUSetTriSolveThreads(Mat F, PetscInt nthreads)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* MatGetFactor() for MATSEQAIJ and MATSEQBAIJ, ILU and ICC (registered in src/sys/gilu.c) */
+/* MatGetFactor() for MATSEQAIJ and MATSEQBAIJ, ILU and ICC, and MATSEQSBAIJ, ICC (registered in src/sys/gilu.c) */
 PETSC_INTERN PetscErrorCode MatGetFactor_SeqAIJ_GILU(Mat A, MatFactorType ftype, Mat *F)
 {
   Mat             B;
   Mat_GILUFactor *f;
   PetscInt        n;
-  PetscBool       baij;
+  PetscBool       baij, sbaij;
+  PetscInt        bs;
 
   PetscFunctionBegin;
   PetscCheck(ftype == MAT_FACTOR_ILU || ftype == MAT_FACTOR_ICC, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatSolverType gilu provides ILU and ICC factorizations only: use -%spc_type ilu or icc", (A->factorprefix ? A->factorprefix : ""));
   PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQBAIJ, &baij));
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQSBAIJ, &sbaij));
+  PetscCheck(!sbaij || ftype == MAT_FACTOR_ICC, PETSC_COMM_SELF, PETSC_ERR_SUP, "A MATSEQSBAIJ matrix has ICC and Cholesky factorizations only (as in PETSc): use -%spc_type icc", (A->factorprefix ? A->factorprefix : ""));
+  PetscCall(MatGetBlockSize(A, &bs));
+  if ((baij || sbaij) && bs > 8) { /* beyond the block sizes of the triangular-solve engine: PETSc's own factorization, which -ksp_view names */
+    PetscCall(PetscInfo(A, "MatSolverType gilu covers block sizes 1 to 8, not %" PetscInt_FMT ": PETSc's %s factorization is used\n", bs, MatFactorTypes[ftype]));
+    PetscCall(MatGetFactor(A, MATSOLVERPETSC, ftype, F));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(MatGetLocalSize(A, &n, NULL));
   PetscCall(MatCreate(PETSC_COMM_SELF, &B));
   PetscCall(MatSetSizes(B, n, n, n, n));
@@ -991,7 +1095,7 @@ PETSC_INTERN PetscErrorCode MatGetFactor_SeqAIJ_GILU(Mat A, MatFactorType ftype,
   f->type  = GILU_TRISOLVE_AUTO;
   PetscCall(GILUGetNumThreads(&f->nthreads));
   B->data = (void *)f;
-  PetscCall(PetscObjectChangeTypeName((PetscObject)B, baij ? "seqbaijgilu" : "seqaijgilu"));
+  PetscCall(PetscObjectChangeTypeName((PetscObject)B, baij ? "seqbaijgilu" : sbaij ? "seqsbaijgilu" : "seqaijgilu"));
   B->ops->ilufactorsymbolic = MatILUFactorSymbolic_GILU;
   B->ops->iccfactorsymbolic = MatICCFactorSymbolic_GILU;
   B->ops->getinfo           = MatGetInfo_GILU;

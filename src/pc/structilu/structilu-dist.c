@@ -91,7 +91,7 @@ static PetscErrorCode DistPattern(PC pc)
   PetscFunctionBegin;
   PetscCall(PCStructILUGetDMDA(pc, &da));
   PetscCall(DMDAGetInfo(da, NULL, NULL, NULL, NULL, NULL, NULL, NULL, &dof, &sw, NULL, NULL, NULL, NULL));
-  PetscCheck(dof <= GILU_MAX_DOF, comm, PETSC_ERR_SUP, "Structured-grid ILU supports 1 to %d unknowns per grid point, not %" PetscInt_FMT, GILU_MAX_DOF, dof);
+  PetscCheck(dof <= GILU_MAX_DOF, comm, PETSC_ERR_SUP, "The global structured-grid factors take 1 to %d unknowns per grid point, not %" PetscInt_FMT ": %s (each process's block is then factored as a general sparse matrix)", GILU_MAX_DOF, dof, ilu->asfactor ? "use -pc_type bjacobi (or asm) with the sub-solver's ILU" : "use -pc_structilu_distributed 0 for block Jacobi");
   PetscCheck(!ilu->griddim, comm, PETSC_ERR_ARG_INCOMP, "-%spc_structilu_grid was given, but -%spc_structilu_distributed factors the grid of the DMDA: leave -%spc_structilu_grid out", GILUPrefix(pc), GILUPrefix(pc), GILUPrefix(pc));
   PetscCheck(!ilu->dof || ilu->dof == dof, comm, PETSC_ERR_ARG_INCOMP, "-%spc_structilu_dof %" PetscInt_FMT " contradicts the DMDA's %" PetscInt_FMT " DoF per grid point", GILUPrefix(pc), ilu->dof, dof);
   /* the ghost layers: ILU(k)'s fill reaches (k + 1) stencil widths, and the levels of a row's fill depend on rows up to k + 1 of those away */

@@ -126,7 +126,7 @@ static PetscErrorCode MatFactorNumeric_StructILU(Mat F, Mat A, const MatFactorIn
   {
     MatInfo ainfo;
 
-    PetscCall(MatGetInfo(A, MAT_LOCAL, &ainfo));
+    PetscCall(MatGetInfo(((PC_StructILU *)f->pc->data)->image ? ((PC_StructILU *)f->pc->data)->image : A, MAT_LOCAL, &ainfo)); /* (an SBAIJ's: the whole matrix's) */
     f->anz = ainfo.nz_used;
   }
   ilu                            = (PC_StructILU *)f->pc->data;
@@ -336,7 +336,7 @@ static PetscErrorCode MatFactorGetSolverType_StructILU(Mat F, MatSolverType *typ
 /*MC
    MATSOLVERSTRUCTILU - "structilu": the structured-grid ILU(k) and IC(k) of `PCSTRUCTILU` as the ILU and ICC
    factorizations of `MatGetFactor()`, for `MATSEQAIJ`, `MATSEQBAIJ`, `MATSEQAIJCUSPARSE`, `MATSEQSTENCILGPU` and, with
-   the global factors across processes, `MATMPIAIJ`, `MATMPIBAIJ` and `MATMPIAIJCUSPARSE`
+   the global factors across processes, `MATMPIAIJ`, `MATMPIBAIJ` and `MATMPIAIJCUSPARSE`; ICC also for `MATSEQSBAIJ`
 
    Options Database Keys:
 +  -pc_factor_mat_solver_type structilu - choose it for `PCILU` or `PCICC` (the default, and only, ILU of `MATSEQSTENCILGPU`)
@@ -359,7 +359,10 @@ static PetscErrorCode MatFactorGetSolverType_StructILU(Mat F, MatSolverType *typ
    shifted ICC of the matrix is computed and used (`-info` and `-ksp_view` say so; on several processes the factorization
    fails instead). That check needs the host factorization, which then runs (the solves stay on the device).
 
-   ICC reads the upper triangle of the matrix, as PETSc's ICC. A zero pivot sets the factor error, so
+   ICC reads the upper triangle of the matrix, as PETSc's ICC. A `MATSEQSBAIJ` matrix (ICC only, as in PETSc) is read
+   through an AIJ (block size 1) or BAIJ image of the whole matrix, made at the symbolic factorization and refreshed at
+   each numeric one. A grid with more than 8 unknowns per point (a `DMDA` with dof > 8, a BAIJ block size above 8) is
+   beyond the structured-grid kernels: it is factored as a block that is no grid is (`-ksp_view` says why). A zero pivot sets the factor error, so
    `KSPSolve()` returns `KSP_DIVERGED_PC_FAILED`. `MatSolveTranspose()`, `MatMatSolve()` and, for ICC,
    `MatForwardSolve()`/`MatBackwardSolve()` (`-ksp_pc_side symmetric`) are those of `PCSTRUCTILU`.
 
@@ -382,6 +385,12 @@ PETSC_INTERN PetscErrorCode MatGetFactor_StructILU(Mat A, MatFactorType ftype, M
 
   PetscFunctionBegin;
   PetscCheck(ftype == MAT_FACTOR_ILU || ftype == MAT_FACTOR_ICC, comm, PETSC_ERR_SUP, "MatSolverType structilu provides ILU and ICC factorizations only");
+  {
+    PetscBool sbaij;
+
+    PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQSBAIJ, &sbaij));
+    PetscCheck(!sbaij || ftype == MAT_FACTOR_ICC, comm, PETSC_ERR_SUP, "A MATSEQSBAIJ matrix has ICC and Cholesky factorizations only (as in PETSc): use -%spc_type icc", A->factorprefix ? A->factorprefix : "");
+  }
   { /* an ordering asked for on the command line: said here, before PCFactor computes it (MatGetOrdering() of a non-natural ordering needs the AIJ structure) */
     char      ordering[256];
     PetscBool set, natural;

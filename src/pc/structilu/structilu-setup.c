@@ -88,13 +88,16 @@ static PetscErrorCode PCStructILUFindGrid(PC pc, Mat A, Mat Alocal, GILUGrid *g,
   if (found) {
     PetscCheck(!ilu->dof || ilu->dof == g->dof, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_INCOMP, "-%spc_structilu_dof %" PetscInt_FMT " contradicts the DMDA's %" PetscInt_FMT " DoF per grid point", GILUPrefix(pc), ilu->dof, g->dof);
     ilu->gridfrom = "from the DMDA";
-    *gridfound    = PETSC_TRUE;
-    PetscFunctionReturn(PETSC_SUCCESS);
+  } else {
+    PetscCheck(!ilu->dof || m % ilu->dof == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "-%spc_structilu_dof %" PetscInt_FMT " does not divide the %" PetscInt_FMT " rows of the local block: give the unknowns per grid point of the matrix", GILUPrefix(pc), ilu->dof, m);
+    PetscCall(GILUGridInfer(Alocal, ilu->dof, g, &found)); /* (DoF: the option's, else the block size) */
+    if (found) ilu->gridfrom = "inferred from the matrix pattern";
+    else PetscCall(PetscSNPrintf(ilu->fallbackwhy, sizeof(ilu->fallbackwhy), "no DMDA box matches its %" PetscInt_FMT " rows and its pattern is not that of a stencil in natural ordering", m));
   }
-  PetscCheck(!ilu->dof || m % ilu->dof == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "-%spc_structilu_dof %" PetscInt_FMT " does not divide the %" PetscInt_FMT " rows of the local block: give the unknowns per grid point of the matrix", GILUPrefix(pc), ilu->dof, m);
-  PetscCall(GILUGridInfer(Alocal, ilu->dof, g, &found));
-  if (found) ilu->gridfrom = "inferred from the matrix pattern";
-  else PetscCall(PetscSNPrintf(ilu->fallbackwhy, sizeof(ilu->fallbackwhy), "no DMDA box matches its %" PetscInt_FMT " rows and its pattern is not that of a stencil in natural ordering", m));
+  if (found && g->dof > GILU_MAX_DOF) { /* a grid the structured-grid kernels do not take (the options, which cannot ask for it, were checked above) */
+    PetscCall(PetscSNPrintf(ilu->fallbackwhy, sizeof(ilu->fallbackwhy), "its grid (%s) has %" PetscInt_FMT " unknowns per point, and the structured-grid kernels take 1 to %d", ilu->gridfrom, g->dof, GILU_MAX_DOF));
+    found = PETSC_FALSE;
+  }
   *gridfound = found;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -328,7 +331,7 @@ static PetscErrorCode LocalBlock(PC pc, Mat *Alocal)
   PetscMPIInt size;
 
   PetscFunctionBegin;
-  *Alocal = pc->pmat;
+  *Alocal = ((PC_StructILU *)pc->data)->image ? ((PC_StructILU *)pc->data)->image : pc->pmat; /* an SBAIJ's image: PCStructILUGetImage() */
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc->pmat), &size));
   if (size > 1) PetscCall(MatGetDiagonalBlock(pc->pmat, Alocal));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -353,7 +356,7 @@ static PetscErrorCode LocalPattern(PC pc)
 
   PetscFunctionBegin;
   PetscCall(LocalBlock(pc, &Alocal));
-  PetscCall(PCStructILUFindGrid(pc, pc->pmat, Alocal, &g, &gridfound));
+  PetscCall(PCStructILUFindGrid(pc, pc->pmat, Alocal, &g, &gridfound)); /* (the DMDA is an SBAIJ's, not its image's) */
   if (gridfound) PetscCall(PCStructILUAnalyze(pc, Alocal, &g, ilu->threads)); /* the analysis runs on the threads of the kernels */
   if (ilu->fallbackwhy[0]) PetscCall(StructILUCheckForced(pc)); /* a general sparse ILU(k) of the block, unless the user said it is a grid */
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -391,10 +394,44 @@ static PetscErrorCode PCStructILUSetUpEmpty(PC pc, Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  A MATSEQSBAIJ stores the upper triangle of a symmetric matrix; the grid analysis, the extraction and the fallback read rows
+  whole, so they read an AIJ (block size 1) or BAIJ image of the whole matrix: made when the SBAIJ's pattern is new (then the
+  block is analyzed again), its values refreshed otherwise. *B is the image, or A itself for every other type.
+*/
+static PetscErrorCode PCStructILUGetImage(PC pc, Mat A, Mat *B)
+{
+  PC_StructILU    *ilu = (PC_StructILU *)pc->data;
+  PetscBool        sbaij;
+  PetscObjectState state;
+  PetscInt         bs;
+
+  PetscFunctionBegin;
+  *B = A;
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATMPISBAIJ, &sbaij));
+  PetscCheck(!sbaij, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PCSTRUCTILU reads SBAIJ on one process only (MATSEQSBAIJ), not %s: use -dm_mat_type aij or baij (or -mat_type), or convert it with MatConvert()", ((PetscObject)A)->type_name);
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQSBAIJ, &sbaij));
+  if (!sbaij) {
+    PetscCall(MatDestroy(&ilu->image));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(MatGetNonzeroState(A, &state));
+  PetscCall(MatGetBlockSize(A, &bs));
+  if (ilu->image && state == ilu->imagestate && pc->flag == SAME_NONZERO_PATTERN) PetscCall(MatConvert(A, ((PetscObject)ilu->image)->type_name, MAT_REUSE_MATRIX, &ilu->image));
+  else {
+    PetscCall(MatDestroy(&ilu->image));
+    PetscCall(MatConvert(A, bs > 1 ? MATSEQBAIJ : MATSEQAIJ, MAT_INITIAL_MATRIX, &ilu->image));
+    ilu->imagestate = state;
+    ilu->analyzed   = PETSC_FALSE; /* a new matrix: its nonzero state says nothing about the last analysis */
+  }
+  *B = ilu->image;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode PCSetUp_StructILU(PC pc)
 {
   PC_StructILU                     *ilu = (PC_StructILU *)pc->data;
-  Mat                               A   = pc->pmat, Alocal;
+  Mat                               A   = pc->pmat, Alocal, Aimage;
   PetscMPIInt                       size;
   PetscBool                         isbaij, isstencil, fresh = PETSC_FALSE;
   PetscObjectState                  state;
@@ -407,13 +444,14 @@ PetscErrorCode PCSetUp_StructILU(PC pc)
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
   PetscCheck(!ilu->eisenstat || size == 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-%spc_structilu_eisenstat runs on one process only (the sweeps do not include the couplings between processes); use -%spc_structilu_eisenstat 0 in parallel", GILUPrefix(pc), GILUPrefix(pc));
   PetscCall(MatStencilGPUGetStencilMat(A, &isstencil, &msm));
-  PetscCall(PCStructILUSetUpEmpty(pc, A));
+  PetscCall(PCStructILUGetImage(pc, A, &Aimage));
+  PetscCall(PCStructILUSetUpEmpty(pc, Aimage));
   if (ilu->empty) PetscFunctionReturn(PETSC_SUCCESS);
   if (isstencil) {
     PetscCheck(size == 1 || !ilu->distributed, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-%spc_structilu_distributed does not take a MATSTENCILGPU matrix yet (each process factors its own box of it: block Jacobi): use -dm_mat_type aij or baij, or -%spc_structilu_distributed 0", GILUPrefix(pc), GILUPrefix(pc));
     src = &StructILUSourceStencil;
   } else {
-    PetscCall(GILUMatCheckSupported(A, &isbaij));
+    PetscCall(GILUMatCheckSupported(Aimage, &isbaij));
     src = size > 1 && ilu->distributed ? &StructILUSourceDistributed : &StructILUSourceLocal; /* the global factors across the processes: structilu-dist.c */
   }
   PetscCall(src->check(pc, &state));

@@ -649,6 +649,7 @@ static PetscErrorCode PCDestroy_StructILU(PC pc)
 {
   PetscFunctionBegin;
   PetscCall(PCReset_StructILU(pc));
+  PetscCall(MatDestroy(&((PC_StructILU *)pc->data)->image));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUSetGrid_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUGetGrid_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUSetDof_C", NULL));
@@ -741,11 +742,13 @@ static PetscErrorCode PCDestroy_StructILU(PC pc)
 - -pc_structilu_model_link GB/s - the model's host-device bandwidth (default 0: the GPU's)
 
   Notes:
-  The matrix is `MATAIJ` or `MATBAIJ`, in the natural (x fastest, interlaced DoF) ordering
+  The matrix is `MATAIJ`, `MATBAIJ` or `MATSEQSBAIJ`, in the natural (x fastest, interlaced DoF) ordering
   of a `DMDA`. The grid is taken from `-pc_structilu_grid`, else from the `DMDA` of the PC
   (`KSPSetDM()`) or of the matrix (`DMCreateMatrix()`), else inferred from the pattern; a grid or DoF
   given that the local block does not fit is an error at setup (a block without them that is no
-  structured grid is factored as a general sparse matrix). The
+  structured grid, or whose grid has more than 8 unknowns per point, is factored as a general sparse
+  matrix: -ksp_view says why). A `MATSEQSBAIJ` matrix is read through an AIJ (block size 1) or BAIJ
+  image of the whole symmetric matrix, refreshed at each setup. The
   stencil is the set of grid offsets present in the pattern: star, box, diamond or any
   other with offsets of at most 4 in each direction and at most 343 points (the same limits for the
   ILU(k) fill stencil), in 1, 2 or 3 dimensions. Stencil positions

@@ -65,6 +65,10 @@ typedef struct {
   PetscInt         zerorow;     /* local row of a zero pivot, -1 if none */
   PetscInt         rangerow;    /* single precision: local row of a factor entry beyond float's range, -1 if none */
   PetscObjectState blockstate;  /* nonzero state of the local block (AIJ, BAIJ) at the last analysis */
+  Mat              image;       /* a MATSEQSBAIJ matrix (the upper triangle of a symmetric one): the MATSEQAIJ (block size 1) or MATSEQBAIJ
+                                  image of the whole matrix that the setup reads; made again when the SBAIJ's pattern changed, else its
+                                  values refreshed (kept by PCReset_StructILU(), destroyed with the PC) */
+  PetscObjectState imagestate;  /* the SBAIJ's nonzero state when the image was made */
   GILUPipe         pipe;        /* -pc_structilu_distributed on several processes: the pipeline (src/mat/stencil/pipeline.c) */
   Mat             *extmats, extmat; /* its extended box's rows and columns of the matrix (MatCreateSubMatrices(); sm is their stencil matrix) */
   IS               extis;       /* their rows */
