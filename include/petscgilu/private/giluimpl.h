@@ -2,7 +2,7 @@
 #ifndef PETSCGILUIMPL_H
 #define PETSCGILUIMPL_H
 
-#include <petscsys.h>
+#include <petscmat.h>
 #include <petscgilu/private/compat.h>
 #include <petscgiluconf.h>
 
@@ -36,6 +36,9 @@ PETSC_INTERN PetscLogEvent GILU_SparsifySetUp; /* PCSPARSIFY */
     PetscAssertPointer(h, arg); \
     PetscCheck((h) != NULL, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null Pointer: Parameter # %d", (int)(arg)); \
   } while (0)
+
+/* The factor matrix of a petscgilu MatSolverType before its symbolic factorization (src/mat/factor.c) */
+PETSC_INTERN PetscErrorCode GILUMatCreateFactor(Mat, MatFactorType, MatSolverType, const char[], void *, Mat *);
 
 /* Number of usable CUDA devices: 0 when the library was built without CUDA or none is present */
 PETSC_INTERN PetscErrorCode PetscGILUGetDeviceCount(PetscInt *);

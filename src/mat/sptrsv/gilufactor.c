@@ -51,13 +51,6 @@
 static const char *const GILUFactorNumericTypes[] = {"gilu", "petsc", "GILUFactorNumericType", "GILU_FACTOR_NUMERIC_", NULL};
 static const char *const GILUFactorSchedules[] = {"chunked", "levelset", "GILUFactorSchedule", "GILU_FACTOR_SCHEDULE_", NULL};
 
-static PetscErrorCode MatFactorGetSolverType_GILU(Mat A, MatSolverType *type)
-{
-  PetscFunctionBegin;
-  *type = MATSOLVERGILU;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* A block of PETSc's BAIJ storage (column-major) as the engine wants it (row-major) */
 static inline void CopyBlock(PetscInt bs, const MatScalar *src, MatScalar *dst)
 {
@@ -1069,7 +1062,6 @@ PETSC_INTERN PetscErrorCode MatGetFactor_SeqAIJ_GILU(Mat A, MatFactorType ftype,
 {
   Mat             B;
   Mat_GILUFactor *f;
-  PetscInt        n;
   PetscBool       baij, sbaij;
   PetscInt        bs;
 
@@ -1084,32 +1076,16 @@ PETSC_INTERN PetscErrorCode MatGetFactor_SeqAIJ_GILU(Mat A, MatFactorType ftype,
     PetscCall(MatGetFactor(A, MATSOLVERPETSC, ftype, F));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(MatGetLocalSize(A, &n, NULL));
-  PetscCall(MatCreate(PETSC_COMM_SELF, &B));
-  PetscCall(MatSetSizes(B, n, n, n, n));
-  PetscCall(MatSetBlockSizesFromMats(B, A, A));
-  PetscCall(PetscLayoutSetUp(B->rmap));
-  PetscCall(PetscLayoutSetUp(B->cmap));
   PetscCall(PetscNew(&f));
   f->ftype = ftype;
   f->type  = GILU_TRISOLVE_AUTO;
   PetscCall(GILUGetNumThreads(&f->nthreads));
-  B->data = (void *)f;
-  PetscCall(PetscObjectChangeTypeName((PetscObject)B, baij ? "seqbaijgilu" : sbaij ? "seqsbaijgilu" : "seqaijgilu"));
+  PetscCall(GILUMatCreateFactor(A, ftype, MATSOLVERGILU, baij ? "seqbaijgilu" : sbaij ? "seqsbaijgilu" : "seqaijgilu", f, &B));
   B->ops->ilufactorsymbolic = MatILUFactorSymbolic_GILU;
   B->ops->iccfactorsymbolic = MatICCFactorSymbolic_GILU;
   B->ops->getinfo           = MatGetInfo_GILU;
   B->ops->view              = MatView_GILU;
   B->ops->destroy           = MatDestroy_GILU;
-  B->factortype             = ftype;
-  B->canuseordering         = PETSC_TRUE;
-  B->preallocated           = PETSC_TRUE;
-  B->assembled              = PETSC_TRUE;
-  PetscCall(PetscStrallocpy(MATORDERINGNATURAL, (char **)&B->preferredordering[MAT_FACTOR_ILU]));
-  PetscCall(PetscStrallocpy(MATORDERINGNATURAL, (char **)&B->preferredordering[MAT_FACTOR_ICC]));
-  PetscCall(PetscFree(B->solvertype));
-  PetscCall(PetscStrallocpy(MATSOLVERGILU, &B->solvertype));
-  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatFactorGetSolverType_C", MatFactorGetSolverType_GILU));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatGILUSetTriSolveType_C", MatGILUSetTriSolveType_GILU));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatGILUSetTriSolveThreads_C", MatGILUSetTriSolveThreads_GILU));
   *F = B;

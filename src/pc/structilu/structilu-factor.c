@@ -145,24 +145,44 @@ static PetscErrorCode MatFactorNumeric_StructILU(Mat F, Mat A, const MatFactorIn
 /*
   The applies call the context's own (not PCApply()): the outer PC's apply is the one logged, once, with StructILUApply
   inside it. A failed factorization is not applied (the outer PC has set its failed reason and the Krylov method stops).
+  With PETSc's shifted ICC in charge (StructILUFactorShiftPositiveDefinite()), its solves.
 */
-static PetscErrorCode MatSolve_StructILU(Mat F, Vec b, Vec x)
+static PetscErrorCode StructILUFactorApply(Mat F, Vec b, Vec x, PetscErrorCode (*shifted)(Mat, Vec, Vec), PetscErrorCode (*own)(PC, Vec, Vec))
 {
   Mat_StructILUFactor *f = (Mat_StructILUFactor *)F->data;
 
   PetscFunctionBegin;
-  if (f->shifted) PetscCall(MatSolve(f->shifted, b, x));
-  else PetscCall(PCApply_StructILU(f->pc, b, x));
+  if (f->shifted) PetscCall((*shifted)(f->shifted, b, x));
+  else PetscCall((*own)(f->pc, b, x));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatSolve_StructILU(Mat F, Vec b, Vec x)
+{
+  PetscFunctionBegin;
+  PetscCall(StructILUFactorApply(F, b, x, MatSolve, PCApply_StructILU));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode MatSolveTranspose_StructILU(Mat F, Vec b, Vec x)
 {
-  Mat_StructILUFactor *f = (Mat_StructILUFactor *)F->data;
-
   PetscFunctionBegin;
-  if (f->shifted) PetscCall(MatSolveTranspose(f->shifted, b, x));
-  else PetscCall(PCApplyTranspose_StructILU(f->pc, b, x));
+  PetscCall(StructILUFactorApply(F, b, x, MatSolveTranspose, PCApplyTranspose_StructILU));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ICC's halves for -ksp_pc_side symmetric: PETSc's split (PCApplySymmetricLeft/Right of PCSTRUCTILU's IC) */
+static PetscErrorCode MatForwardSolve_StructILU(Mat F, Vec b, Vec x)
+{
+  PetscFunctionBegin;
+  PetscCall(StructILUFactorApply(F, b, x, MatForwardSolve, PCApplySymmetricLeft_StructILU));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatBackwardSolve_StructILU(Mat F, Vec b, Vec x)
+{
+  PetscFunctionBegin;
+  PetscCall(StructILUFactorApply(F, b, x, MatBackwardSolve, PCApplySymmetricRight_StructILU));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -173,27 +193,6 @@ static PetscErrorCode MatMatSolve_StructILU(Mat F, Mat B, Mat X)
   PetscFunctionBegin;
   if (f->shifted) PetscCall(MatMatSolve(f->shifted, B, X));
   else PetscCall(PCMatApply_StructILU(f->pc, B, X));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* ICC's halves for -ksp_pc_side symmetric: PETSc's split (PCApplySymmetricLeft/Right of PCSTRUCTILU's IC) */
-static PetscErrorCode MatForwardSolve_StructILU(Mat F, Vec b, Vec x)
-{
-  Mat_StructILUFactor *f = (Mat_StructILUFactor *)F->data;
-
-  PetscFunctionBegin;
-  if (f->shifted) PetscCall(MatForwardSolve(f->shifted, b, x));
-  else PetscCall(PCApplySymmetricLeft_StructILU(f->pc, b, x));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode MatBackwardSolve_StructILU(Mat F, Vec b, Vec x)
-{
-  Mat_StructILUFactor *f = (Mat_StructILUFactor *)F->data;
-
-  PetscFunctionBegin;
-  if (f->shifted) PetscCall(MatBackwardSolve(f->shifted, b, x));
-  else PetscCall(PCApplySymmetricRight_StructILU(f->pc, b, x));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -254,13 +253,6 @@ static PetscErrorCode StructILUFactorSymbolic(Mat F, Mat A, IS row, IS col, cons
     F->ops->forwardsolve  = MatForwardSolve_StructILU;
     F->ops->backwardsolve = MatBackwardSolve_StructILU;
   }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode MatILUFactorSymbolic_StructILU(Mat F, Mat A, IS row, IS col, const MatFactorInfo *info)
-{
-  PetscFunctionBegin;
-  PetscCall(StructILUFactorSymbolic(F, A, row, col, info));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -326,13 +318,6 @@ static PetscErrorCode MatDestroy_StructILU(Mat F)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode MatFactorGetSolverType_StructILU(Mat F, MatSolverType *type)
-{
-  PetscFunctionBegin;
-  *type = MATSOLVERSTRUCTILU;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /*MC
    MATSOLVERSTRUCTILU - "structilu": the structured-grid ILU(k) and IC(k) of `PCSTRUCTILU` as the ILU and ICC
    factorizations of `MatGetFactor()`, for `MATSEQAIJ`, `MATSEQBAIJ`, `MATSEQAIJCUSPARSE`, `MATSEQSTENCILGPU` and, with
@@ -380,7 +365,6 @@ PETSC_INTERN PetscErrorCode MatGetFactor_StructILU(Mat A, MatFactorType ftype, M
   Mat                  B;
   Mat_StructILUFactor *f;
   PC_StructILU        *ilu;
-  PetscInt             m, n, M, N;
   MPI_Comm             comm = PetscObjectComm((PetscObject)A);
 
   PetscFunctionBegin;
@@ -401,13 +385,6 @@ PETSC_INTERN PetscErrorCode MatGetFactor_StructILU(Mat A, MatFactorType ftype, M
       PetscCheck(natural, comm, PETSC_ERR_SUP, "MatSolverType structilu factors in the natural ordering of the grid only, not %s: use -%spc_factor_mat_ordering_type natural", ordering, A->factorprefix ? A->factorprefix : "");
     }
   }
-  PetscCall(MatGetLocalSize(A, &m, &n));
-  PetscCall(MatGetSize(A, &M, &N));
-  PetscCall(MatCreate(comm, &B));
-  PetscCall(MatSetSizes(B, m, n, M, N));
-  PetscCall(MatSetBlockSizesFromMats(B, A, A));
-  PetscCall(PetscLayoutSetUp(B->rmap));
-  PetscCall(PetscLayoutSetUp(B->cmap));
   PetscCall(PetscNew(&f));
   f->ftype  = ftype;
   f->badrow = -1;
@@ -416,22 +393,12 @@ PETSC_INTERN PetscErrorCode MatGetFactor_StructILU(Mat A, MatFactorType ftype, M
   PetscCall(PCSetOptionsPrefix(f->pc, A->factorprefix));
   ilu           = (PC_StructILU *)f->pc->data;
   ilu->asfactor = PETSC_TRUE;
-  B->data       = (void *)f;
-  PetscCall(PetscObjectChangeTypeName((PetscObject)B, ((PetscObject)A)->type_name));
-  B->ops->ilufactorsymbolic = MatILUFactorSymbolic_StructILU;
+  PetscCall(GILUMatCreateFactor(A, ftype, MATSOLVERSTRUCTILU, ((PetscObject)A)->type_name, f, &B));
+  B->ops->ilufactorsymbolic = StructILUFactorSymbolic;
   B->ops->iccfactorsymbolic = MatICCFactorSymbolic_StructILU;
   B->ops->getinfo           = MatGetInfo_StructILU;
   B->ops->view              = MatView_StructILU;
   B->ops->destroy           = MatDestroy_StructILU;
-  B->factortype             = ftype;
-  B->canuseordering         = PETSC_TRUE;
-  B->preallocated           = PETSC_TRUE;
-  B->assembled              = PETSC_TRUE;
-  PetscCall(PetscStrallocpy(MATORDERINGNATURAL, (char **)&B->preferredordering[MAT_FACTOR_ILU]));
-  PetscCall(PetscStrallocpy(MATORDERINGNATURAL, (char **)&B->preferredordering[MAT_FACTOR_ICC]));
-  PetscCall(PetscFree(B->solvertype));
-  PetscCall(PetscStrallocpy(MATSOLVERSTRUCTILU, &B->solvertype));
-  PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatFactorGetSolverType_C", MatFactorGetSolverType_StructILU));
   *F = B;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
