@@ -21,7 +21,7 @@
 #include <petscgilutest.h>
 #include <petscgilu/private/stencil.h>
 #include <petscgilu/private/backend.h>
-#include "../pc/structilu/cuda/structilu-cuda.h"
+#include "../mat/stencil/cuda/structilu-cuda.h"
 #include <petsctime.h>
 #include <stdint.h>
 

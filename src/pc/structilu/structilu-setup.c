@@ -5,7 +5,7 @@
    local diagonal block (for k > 0 on the ILU(k) fill stencil of its pattern,
    src/mat/stencil/fill.c) or takes a MATSTENCILGPU's own, factors it on the back-end that
    was resolved once there (host kernels: src/mat/stencil/ilu.c; device: the ops table of
-   cuda/structilu.cu) and PCApply() applies the factors; the Eisenstat trick's PCPreSolve()
+   src/mat/stencil/cuda/structilu.cu) and PCApply() applies the factors; the Eisenstat trick's PCPreSolve()
    and PCPostSolve(); the fallback of a block that is not a structured grid.
 */
 #include <petscgilu/private/giluimpl.h>

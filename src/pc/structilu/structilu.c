@@ -19,7 +19,7 @@
 #include <stdarg.h>
 #include "structilu.h"
 
-/* the performance model's GPUs (their figures: StructILUModelGPU() in cuda/structilu-cuda.h) */
+/* the performance model's GPUs (their figures: StructILUModelGPU() in src/mat/stencil/cuda/structilu-cuda.h) */
 const char *const PCStructILUModelGPUs[] = {"h100", "h200", "PCStructILUModelGPU", "PC_STRUCTILU_MODEL_GPU_", NULL};
 const char *const PCStructILUCUDAMappings[] = {"tiles", "lines", "PCStructILUCUDAMapping", "PC_STRUCTILU_CUDA_MAPPING_", NULL};
 

@@ -9,7 +9,7 @@
 #include <petscgilu.h>
 #include <petscgilu/private/stencililu.h>
 #include <petscgilu/private/backend.h>
-#include "cuda/structilu-cuda.h"
+#include "../../mat/stencil/cuda/structilu-cuda.h" /* the device kernels beside the host ones (src/mat/stencil) */
 
 
 /*
@@ -84,7 +84,7 @@ typedef struct {
   PetscBool        asfactor;   /* the context of MatSolverType structilu's factor (structilu-factor.c): IC reads the upper
                                   triangle, as PETSc's ICC, and the fallback takes the factorization's shift */
   MatFactorInfo    factorinfo; /* asfactor: the factor's MatFactorInfo */
-  /* back-end (cuda/structilu.cu): the solves on a CUDA device or through its emulation */
+  /* back-end (src/mat/stencil/cuda/structilu.cu): the solves on a CUDA device or through its emulation */
   PetscGILUBackendType      backend;    /* -pc_structilu_backend; auto: -gilu_backend's */
   PetscBool                 backendset; /* the PC's own option or setter was used */
   PetscGILUBackendType      ran;        /* the resolved back-end of the last setup */

@@ -764,7 +764,7 @@ PetscErrorCode GILUEmuCountersGet(const char prefix[], GILUEmuCounters *c)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* a call site without the build's directories: "pc/structilu/cuda/structilu-kernels.h:176" (after the last src/ or include/) */
+/* a call site without the build's directories: "mat/stencil/cuda/structilu-kernels.h:176" (after the last src/ or include/) */
 static const char *SiteName(const char site[])
 {
   const char *p, *best = site;
