@@ -391,6 +391,8 @@ PETSC_INTERN PetscErrorCode MatGetFactor_StructILU(Mat A, MatFactorType ftype, M
   PetscCall(PCCreate(comm, &f->pc));
   PetscCall(PCSetType(f->pc, PCSTRUCTILU));
   PetscCall(PCSetOptionsPrefix(f->pc, A->factorprefix));
+  /* its own -help section: under the outer PC's prefix and title PETSc would count it as printed already */
+  ((PetscObject)f->pc)->description = (char *)"MatSolverType structilu"; /* (a static string, as PetscHeaderCreate() takes it) */
   ilu           = (PC_StructILU *)f->pc->data;
   ilu->asfactor = PETSC_TRUE;
   PetscCall(GILUMatCreateFactor(A, ftype, MATSOLVERSTRUCTILU, ((PetscObject)A)->type_name, f, &B));
