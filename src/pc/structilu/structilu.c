@@ -780,6 +780,10 @@ static PetscErrorCode PCDestroy_StructILU(PC pc)
   (`PCApplySymmetricLeft()`: S^{-T}, `PCApplySymmetricRight()`: S^{-1}), as `PCICC` does with its factor, on the host
   factors (on cuda/cudaemu with `-pc_structilu_cuda_factor 0`); ILU has no symmetric split and is an error there.
 
+  The same setup and factors are MatSolverType structilu (`MATSOLVERSTRUCTILU`): `-pc_type ilu
+  -pc_factor_mat_solver_type structilu` (or `icc`, or as the sub-solver of `PCBJACOBI`, `PCASM` and `PCMG`'s smoothers)
+  runs them under PETSc's factor options, and on several processes with the global factors.
+
   Level: beginner
 
   References:
@@ -791,7 +795,7 @@ static PetscErrorCode PCDestroy_StructILU(PC pc)
 
   `-citations` lists the papers a run used, as BibTeX, at `PetscFinalize()`.
 
-.seealso: `PCILU`, `PCStructILUSetGrid()`, `PCStructILUSetDof()`, `PCStructILUSetLevels()`, `PCStructILUSetZeroPivot()`, `PCStructILUGetStencil()`,
+.seealso: `PCILU`, `MATSOLVERSTRUCTILU`, `PCStructILUSetGrid()`, `PCStructILUSetDof()`, `PCStructILUSetLevels()`, `PCStructILUSetZeroPivot()`, `PCStructILUGetStencil()`,
           `PCStructILUSetCUDAMapping()`, `PCStructILUSetPerformanceModel()`
 M*/
 PETSC_EXTERN PetscErrorCode PCCreate_StructILU(PC pc)
