@@ -817,7 +817,7 @@ static PetscErrorCode PCATSILUGetResidualHistory_ATSILU(PC pc, PetscInt *nsweeps
 .  -pc_atsilu_tol <t> - stop once ||A - LU||_F / ||A||_F on the pattern is at most t (default 0: run all sweeps)
 .  -pc_atsilu_fill <f> - ilut: at most f times the entries of tril(A) in L and of triu(A) in U (default 2)
 .  -pc_atsilu_threads <n> - host threads (default 0: OMP_NUM_THREADS if set, else the cores divided among the MPI processes of the node; at most 4 per core and OpenMP's thread limit)
-.  -pc_atsilu_trisolve <exact,jacobi> - apply with the triangular-solve engine or with Jacobi sweeps
+.  -pc_atsilu_trisolve <exact,jacobi> - apply by the solves of a MatSolverType gilu factor given L and U, or by Jacobi sweeps
 .  -pc_atsilu_trisolve_sweeps <m> - Jacobi sweeps per factor (default 3)
 .  -pc_atsilu_jacobi_scaling <bool> - sweep on D^{-1/2} A D^{-1/2} (default true)
 .  -pc_atsilu_initial_guess <triu,diagonal> - starting factors (default triu)
@@ -833,8 +833,9 @@ static PetscErrorCode PCATSILUGetResidualHistory_ATSILU(PC pc, PetscInt *nsweeps
    Notes:
    Works on SEQAIJ and SEQBAIJ matrices, on the local diagonal block of MPIAIJ and MPIBAIJ (block Jacobi, one block
    per process) and as a sub-PC of PCBJACOBI or PCASM. On BAIJ the fixed-pattern sweeps work on the blocks and
-   converge to PETSc's block ILU(k); ilut, the device sweeps and the Jacobi apply convert BAIJ to AIJ (point factors). The triangular solves of
-   -pc_atsilu_trisolve exact are those of the engine (-mat_gilu_trisolve with the PC's prefix chooses its algorithm).
+   converge to PETSc's block ILU(k); ilut, the device sweeps and the Jacobi apply convert BAIJ to AIJ (point factors). The exact apply is
+   MatSolve() of a factor of MatSolverType gilu that the PC makes once and hands the computed L and U at each setup
+   (its plans, threads and device back-ends; -mat_gilu_trisolve* with the PC's prefix choose them).
    ParILU runs in Jacobi order (every entry from the previous sweep), the deterministic form of Chow and Patel's
    method; the asynchronous form is not offered.
 
@@ -849,7 +850,8 @@ static PetscErrorCode PCATSILUGetResidualHistory_ATSILU(PC pc, PetscInt *nsweeps
    not finite fails it the same way, with its own message.
 
    Memory: the fixed-pattern sweeps read the matrix in place and store L, U^T, A^T's values on U^T's pattern and the
-   Jacobi scaling; the applied factors are made in that storage, and the engine adds its solve plans. ilut also
+   Jacobi scaling; the applied factors are made in that storage and copied into the gilu factor (which adds its solve
+   plans), then freed. ilut also
    stores all of A^T, the residual A - LU (and its transpose where a half-step reads it) and each half-step's
    grown pattern beside the old one: several times the factors.
 
