@@ -154,6 +154,13 @@ PETSC_EXTERN PetscErrorCode MatGILUFactorGetTri(Mat, GILUTri *, GILUTri *);
   permuted numbering; rangilu: the last numeric factorization was gilu's own (else PETSc's, values read from its storage)
 */
 PETSC_EXTERN PetscErrorCode MatGILUFactorGetFactors(Mat, PetscInt *, PetscInt *, const PetscInt **, const PetscInt **, const MatScalar **, const PetscInt **, const PetscInt **, const MatScalar **, const MatScalar **, PetscBool *);
+/*
+  The values of a factor of MatSolverType gilu given instead of factored (MatGetFactor(A, MATSOLVERGILU, MAT_FACTOR_ILU),
+  no symbolic factorization): nb block rows of bs x bs row-major blocks, L strictly lower (Li, Lj, La), U upper with its
+  diagonal block first in each row (Ui, Uj, Ua), natural ordering; maker names their origin for the view. Copied; the
+  engine's analysis kept where the pattern is the last one's. A singular diagonal block: MAT_FACTOR_NUMERIC_ZEROPIVOT
+*/
+PETSC_INTERN PetscErrorCode MatGILUFactorSetValues(Mat, PetscInt, PetscInt, const PetscInt[], const PetscInt[], const MatScalar[], const PetscInt[], const PetscInt[], const MatScalar[], const char[]);
 /* The plan in numbers: triangles and squares, and triangles by kernel (parallel, levelset, syncfree, sequential) */
 PETSC_EXTERN PetscErrorCode GILUTriGetPlanInfo(GILUTri, PetscInt *, PetscInt *, PetscInt[4]);
 /* The squares by SpMV kernel: scalar (host: rows split among the threads; CUDA: scalar-CSR, a thread per row) and vector-CSR

@@ -46,6 +46,7 @@
 #include <petscgilu/private/giluimpl.h>
 #include <petscgilu/private/stencil.h> /* GILUGetNumThreads() */
 #include <petscgilu/private/backend.h> /* device arrays of MatSolve() */
+#include <petscgilu/private/blockinv.h> /* the given diagonal blocks inverted (MatGILUFactorSetValues()) */
 #include "gilufactorimpl.h"
 
 static const char *const GILUFactorNumericTypes[] = {"gilu", "petsc", "GILUFactorNumericType", "GILU_FACTOR_NUMERIC_", NULL};
@@ -606,6 +607,22 @@ static PetscErrorCode MatSolveTranspose_GILU(Mat B, Vec b, Vec x)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The solves of a factor whose values are set (a numeric factorization, or MatGILUFactorSetValues()) */
+static PetscErrorCode MatGILUFactorSetSolveOps(Mat B)
+{
+  PetscFunctionBegin;
+  B->ops->solve             = MatSolve_GILU;
+  B->ops->solveadd          = MatSolveAdd_GILU;
+  B->ops->solvetranspose    = MatSolveTranspose_GILU;
+  B->ops->forwardsolve      = MatForwardSolve_GILU;
+  B->ops->backwardsolve     = MatBackwardSolve_GILU;
+  B->ops->matsolve          = MatMatSolve_GILU;
+  B->ops->matsolvetranspose = MatMatSolveTranspose_GILU;
+  B->assembled              = PETSC_TRUE;
+  B->preallocated           = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MatLUFactorNumeric_GILU(Mat B, Mat A, const MatFactorInfo *info)
 {
   Mat_GILUFactor *f = (Mat_GILUFactor *)B->data;
@@ -632,6 +649,7 @@ static PetscErrorCode MatLUFactorNumeric_GILU(Mat B, Mat A, const MatFactorInfo 
   if (aij && f->numeric == GILU_FACTOR_NUMERIC_GILU) PetscCall(MatGILUFactorGetPatternILU0(B, A));
   PetscCall(MatGILUFactorGetPattern(B));
   f->rangilu = PETSC_FALSE;
+  f->given   = PETSC_FALSE;
   if (f->numeric == GILU_FACTOR_NUMERIC_PETSC) PetscCall(PetscStrncpy(f->why, "-mat_gilu_factor_numeric petsc was given", sizeof(f->why)));
   else if (!aij && (f->bs < 2 || f->bs > 7)) PetscCall(PetscSNPrintf(f->why, sizeof(f->why), "the MATSEQBAIJ matrix has block size %" PetscInt_FMT " (gilu's covers block sizes 2 to 7)", f->bs));
   else {
@@ -653,15 +671,7 @@ static PetscErrorCode MatLUFactorNumeric_GILU(Mat B, Mat A, const MatFactorInfo 
     if (!B->factorerrortype) PetscCall(MatGILUFactorCopyValues(B));
   }
   if (!B->factorerrortype) PetscCall(MatGILUFactorSetTri(B));
-  B->ops->solve             = MatSolve_GILU;
-  B->ops->solveadd          = MatSolveAdd_GILU;
-  B->ops->solvetranspose    = MatSolveTranspose_GILU;
-  B->ops->forwardsolve      = MatForwardSolve_GILU;
-  B->ops->backwardsolve     = MatBackwardSolve_GILU;
-  B->ops->matsolve          = MatMatSolve_GILU;
-  B->ops->matsolvetranspose = MatMatSolveTranspose_GILU;
-  B->assembled              = PETSC_TRUE;
-  B->preallocated           = PETSC_TRUE;
+  PetscCall(MatGILUFactorSetSolveOps(B));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -726,6 +736,29 @@ static PetscErrorCode MatCholeskyFactorNumeric_GILU(Mat B, Mat A, const MatFacto
   The orderings, the options (-mat_gilu_factor_numeric, -mat_gilu_factor_schedule, -mat_gilu_trisolve,
   -mat_gilu_trisolve_threads, ... with the factor's prefix) and PETSc's symbolic factorization
 */
+/* The engine's triangles L and U, made again with the options (the factor's prefix: -mat_gilu_trisolve, _threads, ...),
+   read by L with f's algorithm and threads as defaults; U gets what L ended with (the same options: -help lists them once) */
+static PetscErrorCode MatGILUFactorCreateTri(Mat B)
+{
+  Mat_GILUFactor *f = (Mat_GILUFactor *)B->data;
+
+  PetscFunctionBegin;
+  PetscCall(GILUTriDestroy(&f->L));
+  PetscCall(GILUTriDestroy(&f->U));
+  PetscCall(GILUTriDestroy(&f->Lt));
+  PetscCall(GILUTriDestroy(&f->Ut));
+  PetscCall(GILUTriCreate(&f->L));
+  PetscCall(GILUTriCreate(&f->U));
+  PetscCall(GILUTriSetType(f->L, f->type));
+  PetscCall(GILUTriSetThreads(f->L, f->nthreads));
+  PetscCall(GILUTriSetFromOptions(f->L, ((PetscObject)B)->options, ((PetscObject)B)->prefix));
+  PetscCall(GILUTriGetSettings(f->L, &f->type, &f->nthreads)); /* the numeric factorization and the transposes use them too */
+  PetscCall(GILUTriSetType(f->U, f->type));
+  PetscCall(GILUTriSetThreads(f->U, f->nthreads));
+  PetscCall(GILUTriSetFromOptions(f->U, ((PetscObject)B)->options, ((PetscObject)B)->prefix));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MatGILUFactorSymbolic(Mat B, Mat A, IS row, IS col, const MatFactorInfo *info)
 {
   Mat_GILUFactor *f = (Mat_GILUFactor *)B->data;
@@ -806,8 +839,7 @@ static PetscErrorCode MatGILUFactorSymbolic(Mat B, Mat A, IS row, IS col, const 
   f->identity = (PetscBool)(ri && ci);
   PetscCall(PetscFree(f->work));
   PetscCall(PetscMalloc1(m, &f->work));
-  /* the factor's options (in -help with the factor's prefix), then the engine's, read by L with f's algorithm and threads
-     as defaults; U gets what L ended with (the same options: -help lists them once) */
+  /* the factor's options (in -help with the factor's prefix), then the engine's (MatGILUFactorCreateTri()) */
   PetscOptionsBegin(PetscObjectComm((PetscObject)B), ((PetscObject)B)->prefix, "MatSolverType gilu options", "Mat");
   PetscOptionsObject->options = ((PetscObject)B)->options;
   type                        = (PetscEnum)f->numeric;
@@ -817,19 +849,7 @@ static PetscErrorCode MatGILUFactorSymbolic(Mat B, Mat A, IS row, IS col, const 
   PetscCall(PetscOptionsEnum("-mat_gilu_factor_schedule", "Schedule of gilu's numeric factorization on the threads", "MATSOLVERGILU", GILUFactorSchedules, type, &type, NULL));
   f->schedule = (GILUFactorSchedule)type;
   PetscOptionsEnd();
-  PetscCall(GILUTriDestroy(&f->L));
-  PetscCall(GILUTriDestroy(&f->U));
-  PetscCall(GILUTriDestroy(&f->Lt));
-  PetscCall(GILUTriDestroy(&f->Ut));
-  PetscCall(GILUTriCreate(&f->L));
-  PetscCall(GILUTriCreate(&f->U));
-  PetscCall(GILUTriSetType(f->L, f->type));
-  PetscCall(GILUTriSetThreads(f->L, f->nthreads));
-  PetscCall(GILUTriSetFromOptions(f->L, ((PetscObject)B)->options, ((PetscObject)B)->prefix)); /* -mat_gilu_trisolve, _threads, ... */
-  PetscCall(GILUTriGetSettings(f->L, &f->type, &f->nthreads)); /* the numeric factorization and the transposes use them too */
-  PetscCall(GILUTriSetType(f->U, f->type));
-  PetscCall(GILUTriSetThreads(f->U, f->nthreads));
-  PetscCall(GILUTriSetFromOptions(f->U, ((PetscObject)B)->options, ((PetscObject)B)->prefix));
+  PetscCall(MatGILUFactorCreateTri(B));
   B->ops->lufactornumeric       = MatLUFactorNumeric_GILU;
   B->ops->choleskyfactornumeric = MatCholeskyFactorNumeric_GILU;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -884,7 +904,8 @@ static PetscErrorCode MatView_GILU(Mat B, PetscViewer viewer)
       else if (f->ranschedule == GILU_FACTOR_SCHEDULE_CHUNKED)
         PetscCall(PetscViewerASCIIPrintf(viewer, "numeric factorization: gilu's (PETSc's operations), chunked on %" PetscInt_FMT " threads: %" PetscInt_FMT " chunks of consecutive rows (%.1f rows each) in %" PetscInt_FMT " levels of the chunk DAG (L has %" PetscInt_FMT " levels)\n", f->nthreads, f->nchunks, (double)f->nb / f->nchunks, f->nclevels, f->nlevels));
       else PetscCall(PetscViewerASCIIPrintf(viewer, "numeric factorization: gilu's (PETSc's operations), level-set on %" PetscInt_FMT " threads: %" PetscInt_FMT " level sets of L (%.1f rows each)%s\n", f->nthreads, f->nlevels, (double)f->nb / f->nlevels, f->schedule == GILU_FACTOR_SCHEDULE_CHUNKED ? ", since chunks would leave the threads idle" : ""));
-    } else PetscCall(PetscViewerASCIIPrintf(viewer, "numeric factorization: PETSc's, because %s\n", f->why));
+    } else if (f->given) PetscCall(PetscViewerASCIIPrintf(viewer, "no numeric factorization: L and U given by %s\n", f->why));
+    else PetscCall(PetscViewerASCIIPrintf(viewer, "numeric factorization: PETSc's, because %s\n", f->why));
     PetscCall(PetscViewerASCIIPopTab(viewer));
   }
   if (f->L && f->U && f->pattern) {
@@ -963,6 +984,89 @@ PetscErrorCode MatGILUFactorGetFactors(Mat B, PetscInt *nb, PetscInt *bs, const 
   if (Ua) *Ua = f->Ua;
   if (Ud) *Ud = f->Ud;
   if (rangilu) *rangilu = f->rangilu;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  MatGILUFactorSetValues - the factor's L and U given, as a numeric factorization would set them (for a preconditioner
+  that computes its incomplete factors itself, PCATSILU: its solves are then those of this factor): nb block rows of
+  bs x bs row-major blocks (bs 1 to GILU_MAX_DOF), natural ordering, L strictly lower (unit diagonal, not stored), U upper
+  with its diagonal block first in each row (stored, not inverted). B comes from MatGetFactor(A, MATSOLVERGILU,
+  MAT_FACTOR_ILU) with no symbolic factorization; its options prefix selects the engine's options, read at the first
+  call. The pattern is read once per pattern: where it equals the last one the engine keeps its analysis (and device
+  copies of the pattern), and only the values are copied. A singular diagonal block sets the factor's error
+  MAT_FACTOR_NUMERIC_ZEROPIVOT (and its row), as a numeric factorization does; maker names the values' origin for the view.
+*/
+PetscErrorCode MatGILUFactorSetValues(Mat B, PetscInt nb, PetscInt bs, const PetscInt Li[], const PetscInt Lj[], const MatScalar La[], const PetscInt Ui[], const PetscInt Uj[], const MatScalar Ua[], const char maker[])
+{
+  Mat_GILUFactor *f   = (Mat_GILUFactor *)B->data;
+  const PetscInt  bs2 = bs * bs;
+  PetscBool       same;
+
+  PetscFunctionBegin;
+  PetscCall(MatGILUFactorCheck(B));
+  PetscCheck(f->ftype == MAT_FACTOR_ILU && !f->F && !f->image, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "MatGILUFactorSetValues() needs an ILU factor without a symbolic factorization");
+  PetscCheck(bs >= 1 && bs <= GILU_MAX_DOF, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatGILUFactorSetValues(): block size %" PetscInt_FMT " is not in 1 to %d", bs, GILU_MAX_DOF);
+  for (PetscInt i = 0; i < nb; i++) PetscCheck(Ui[i + 1] > Ui[i] && Uj[Ui[i]] == i, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "MatGILUFactorSetValues(): row %" PetscInt_FMT " of U does not start with its diagonal", i);
+  same = (PetscBool)(f->pattern && f->nb == nb && f->bs == bs && f->Li[nb] == Li[nb] && f->Ui[nb] == Ui[nb] - nb);
+  for (PetscInt i = 0; i < nb && same; i++) same = (PetscBool)(f->Li[i + 1] == Li[i + 1] && f->Ui[i + 1] == Ui[i + 1] - (i + 1));
+  if (same) PetscCall(PetscArraycmp(f->Lj, Lj, Li[nb], &same));
+  for (PetscInt i = 0; i < nb && same; i++) PetscCall(PetscArraycmp(f->Uj + f->Ui[i], Uj + Ui[i] + 1, f->Ui[i + 1] - f->Ui[i], &same));
+  if (!f->L) PetscCall(MatGILUFactorCreateTri(B));
+  if (!same) {
+    PetscCall(PetscFree2(f->Li, f->Lj));
+    PetscCall(PetscFree2(f->Ui, f->Uj));
+    PetscCall(PetscFree3(f->La, f->Ua, f->Ud));
+    PetscCall(PetscFree(f->work));
+    PetscCall(MatGILUFactorScheduleDestroy(f));
+    PetscCall(MatGILUFactorDeviceReset(f));
+    if (f->nb != nb || !f->row) { /* the natural ordering (MatSolveTranspose() reads it) */
+      PetscCall(ISDestroy(&f->row));
+      PetscCall(ISDestroy(&f->col));
+      PetscCall(ISCreateStride(PETSC_COMM_SELF, nb, 0, 1, &f->row));
+      PetscCall(ISCreateStride(PETSC_COMM_SELF, nb, 0, 1, &f->col));
+    }
+    f->identity = PETSC_TRUE;
+    f->nb       = nb;
+    f->bs       = bs;
+    PetscCall(PetscMalloc1(nb * bs, &f->work));
+    PetscCall(PetscMalloc2(nb + 1, &f->Li, Li[nb], &f->Lj));
+    PetscCall(PetscMalloc2(nb + 1, &f->Ui, Ui[nb] - nb, &f->Uj));
+    PetscCall(PetscArraycpy(f->Li, Li, nb + 1));
+    PetscCall(PetscArraycpy(f->Lj, Lj, Li[nb]));
+    f->Ui[0] = 0;
+    for (PetscInt i = 0; i < nb; i++) {
+      f->Ui[i + 1] = Ui[i + 1] - (i + 1);
+      PetscCall(PetscArraycpy(f->Uj + f->Ui[i], Uj + Ui[i] + 1, f->Ui[i + 1] - f->Ui[i]));
+    }
+    f->pattern  = PETSC_TRUE;
+    f->analyzed = PETSC_FALSE;
+    f->patternid++;
+  }
+  PetscCall(MatGILUFactorAllocValues(f));
+  PetscCall(PetscArraycpy(f->La, La, Li[nb] * bs2));
+  B->factorerrortype = MAT_FACTOR_NOERROR;
+  for (PetscInt i = 0; i < nb; i++) { /* U's row i: its diagonal block inverted (the engine multiplies by it), then the rest */
+    MatScalar *d    = f->Ud + i * bs2;
+    PetscBool  zero = PETSC_FALSE;
+
+    PetscCall(PetscArraycpy(d, Ua + Ui[i] * bs2, bs2));
+    PetscCall(PetscArraycpy(f->Ua + f->Ui[i] * bs2, Ua + (Ui[i] + 1) * bs2, (f->Ui[i + 1] - f->Ui[i]) * bs2));
+    if (bs == 1) {
+      zero = (PetscBool)(d[0] == 0.0);
+      if (!zero) d[0] = 1.0 / d[0];
+    } else GILUBlockInvertLINPACK(bs, d, 0.0, &zero); /* column-major: a row-major block read so is its transpose, whose inverse is the inverse's */
+    if (zero && !B->factorerrortype) {
+      B->factorerrortype             = MAT_FACTOR_NUMERIC_ZEROPIVOT;
+      B->factorerror_zeropivot_row   = i;
+      B->factorerror_zeropivot_value = 0.0;
+    }
+  }
+  f->rangilu = PETSC_FALSE;
+  f->given   = PETSC_TRUE;
+  PetscCall(PetscStrncpy(f->why, maker, sizeof(f->why)));
+  if (!B->factorerrortype) PetscCall(MatGILUFactorSetTri(B));
+  PetscCall(MatGILUFactorSetSolveOps(B));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -59,6 +59,7 @@ typedef struct {
   GILUFactorSchedule    ranschedule; /* what runs: chunked falls back to levelset where its chunks leave the threads idle */
   PetscBool             ranserial;   /* ... and to one thread where the level sets are small too */
   PetscBool             rangilu;   /* the last numeric factorization was gilu's */
+  PetscBool             given;     /* L and U were given by MatGILUFactorSetValues() (their maker named in why), no factorization ran */
   char                  why[128];  /* else why PETSc's ran */
   PetscInt             *ic;        /* inverse of the column ordering (during a numeric factorization only) */
   PetscBool             analyzed;  /* the schedule below is current (once per pattern) */

@@ -385,8 +385,8 @@ PetscErrorCode PCATSILUSetSweepsAfter(PC pc, PetscInt v)
 }
 
 /*@
-  PCATSILUSetTriSolve - Sets how the factors are applied: exact triangular solves (the engine of sptrsv.h) or m
-  Jacobi sweeps on each triangular system
+  PCATSILUSetTriSolve - Sets how the factors are applied: exact triangular solves (MatSolve() of a factor of
+  `MATSOLVERGILU` given L and U) or m Jacobi sweeps on each triangular system
 
   Logically Collective
 
@@ -457,8 +457,8 @@ PetscErrorCode PCATSILUGetResidualHistory(PC pc, PetscInt *nsweeps, const PetscR
   The choice is resolved at `PCSetUp()` by `PetscGILUBackendResolve()`: asking for cuda without a CUDA build or
   without a device is an error that says so. ilut has no device sweeps: cuda or cudaemu given by this setter (or
   -pc_atsilu_backend) with ilut is an error, while the global default (-gilu_backend, or auto) runs ilut on the
-  host. The triangular solves of the apply follow the engine's own option (-mat_gilu_trisolve_backend with the
-  PC's prefix, default -gilu_backend). `-ksp_view` names the back-end that ran.
+  host. The triangular solves of the apply are those of a `MATSOLVERGILU` factor and follow its option
+  (-mat_gilu_trisolve_backend with the PC's prefix, default -gilu_backend). `-ksp_view` names the back-end that ran.
 
   Level: advanced
 

@@ -4,8 +4,9 @@
 
    The PC orchestrates: it takes the local diagonal block of the matrix (SEQAIJ/SEQBAIJ, or the MPI matrix's
    diagonal block), runs the sweeps (atsilu-factor.c, parilu.c; atsilu-block.c for BAIJ blocks; cuda/atsilu.cu
-   on a device), and applies the factors with the
-   triangular-solve engine (sptrsv.h) or with Jacobi sweeps on the triangular systems.
+   on a device), and applies the factors with MatSolve() of a factor of MatSolverType gilu that it hands L and U to
+   (MatGILUFactorSetValues(): the solves, their plans, threads and device back-ends are gilu's) or with Jacobi sweeps
+   on the triangular systems.
 */
 #include <stdarg.h>
 #include <petsc/private/pcimpl.h>
@@ -54,15 +55,14 @@ typedef struct {
   ATSBlockFactors B;     /* SEQBAIJ, fixed pattern */
   PetscBool       block; /* B is used */
   PetscInt        bs;
-  ATSCSR          L, U; /* the applied factors: L unit (strictly lower), U with its diagonal first */
-  GILUTri         trl, tru;
-  GILUTri         trut, trlt; /* U^T and L^T, built at the first PCApplyTranspose() after a setup */
-  ATSCSR          Lt, Ut;     /* the same for the Jacobi sweeps (scalar) */
+  ATSCSR          L, U; /* the factors of the Jacobi apply: L unit (strictly lower), U with its diagonal first (the exact apply: until handed over) */
+  PetscInt        nnzL, nnzU;
+  Mat             fact;        /* the exact apply: a factor of MatSolverType gilu given L and U (MatGILUFactorSetValues()); kept across setups, so
+                                  the engine's analysis is redone only where the pattern changed; made again when the threads change */
+  PetscInt        factthreads; /* the threads it was made with */
+  Vec             xl, yl;      /* a parallel PC's vectors' local parts, as the factor's (sequential) vectors (NULL: one process) */
+  ATSCSR          Lt, Ut;      /* the Jacobi sweeps' transposed factors, built at the first PCApplyTranspose() after a setup */
   PetscScalar    *work, *work2;
-  /* the exact solves on a device back-end (trl and tru on the same cuda or cudaemu): buffers for x and y when they are
-     not CUDA vectors (src/sys/device-vec.c), made at the first such apply after a setup (dbackend: theirs; dx NULL: none) */
-  PetscGILUBackendType dbackend;
-  void                *dx, *dy;
   PetscReal      *hist; /* residual after sweep s = 0 (the initial guess), 1, ..., nsweeps */
   PetscInt        nsweeps, nnzA, nnzS, nthreads, zerorow;
   ATSFailure      failure;   /* where the zero pivot (zerorow) was met */
@@ -70,28 +70,31 @@ typedef struct {
   PetscBool       converted, analyzed;
 } PC_ATSILU;
 
-static PetscErrorCode PCReset_ATSILU(PC pc)
+/* what a setup makes, the gilu factor apart (kept for the next setup) */
+static PetscErrorCode PCATSILUResetSetUp(PC_ATSILU *ats)
 {
-  PC_ATSILU *ats = (PC_ATSILU *)pc->data;
-
   PetscFunctionBegin;
   PetscCall(ATSFactorsReset(&ats->F));
   PetscCall(ATSBlockFactorsReset(&ats->B));
   PetscCall(ATSCSRReset(&ats->L));
   PetscCall(ATSCSRReset(&ats->U));
-  PetscCall(GILUTriDestroy(&ats->trl));
-  PetscCall(GILUTriDestroy(&ats->tru));
-  PetscCall(GILUTriDestroy(&ats->trut));
-  PetscCall(GILUTriDestroy(&ats->trlt));
   PetscCall(ATSCSRReset(&ats->Lt));
   PetscCall(ATSCSRReset(&ats->Ut));
   PetscCall(PetscFree2(ats->work, ats->work2));
-  if (ats->dx) {
-    PetscCall(GILUBackendDeviceFree(ats->dbackend, &ats->dx));
-    PetscCall(GILUBackendDeviceFree(ats->dbackend, &ats->dy));
-  }
   PetscCall(PetscFree(ats->hist));
+  PetscCall(VecDestroy(&ats->xl));
+  PetscCall(VecDestroy(&ats->yl));
   ats->analyzed = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCReset_ATSILU(PC pc)
+{
+  PC_ATSILU *ats = (PC_ATSILU *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCall(PCATSILUResetSetUp(ats));
+  PetscCall(MatDestroy(&ats->fact));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -244,22 +247,37 @@ static PetscErrorCode PCATSILUSweepsDevice(PC pc, Mat A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCATSILUSetUpTriSolves(PC pc, PetscInt n, PetscInt bs)
+/*
+  The applied factors' counts; with the exact apply, L and U handed to the gilu factor (made at the first setup, with the
+  PC's prefix and options: -mat_gilu_trisolve* select its engine), which copies them: ATSILU's own copy goes. A zero pivot
+  the factor finds (a singular diagonal block) is *zerorow.
+*/
+static PetscErrorCode PCATSILUSetUpApply(PC pc, Mat A, PetscInt n, PetscInt bs, PetscInt *zerorow)
 {
-  PC_ATSILU  *ats = (PC_ATSILU *)pc->data;
-  const char *prefix;
+  PC_ATSILU     *ats = (PC_ATSILU *)pc->data;
+  MatFactorError err;
+  PetscReal      pivot;
 
   PetscFunctionBegin;
-  PetscCall(PCGetOptionsPrefix(pc, &prefix));
-  PetscCall(GILUTriCreate(&ats->trl));
-  PetscCall(GILUTriCreate(&ats->tru));
-  PetscCall(GILUTriSetThreads(ats->trl, ats->nthreads));
-  PetscCall(GILUTriSetThreads(ats->tru, ats->nthreads));
-  PetscCall(GILUTriSetFromOptions(ats->trl, ((PetscObject)pc)->options, prefix));
-  PetscCall(GILUTriSetFromOptions(ats->tru, ((PetscObject)pc)->options, prefix));
-  /* the engine solves with ats->L and ats->U in place (no second copy of the factors); they live until PCReset */
-  PetscCall(GILUTriSetMatrixWithArrays(ats->trl, GILU_TRI_LOWER, GILU_TRI_DIAG_UNIT, n, bs, ats->L.i, ats->L.j, ats->L.a, NULL, 0));
-  PetscCall(GILUTriSetMatrixWithArrays(ats->tru, GILU_TRI_UPPER, GILU_TRI_DIAG_STORED, n, bs, ats->U.i, ats->U.j, ats->U.a, NULL, 0));
+  ats->nnzL = ats->L.i[n];
+  ats->nnzU = ats->U.i[n];
+  if (ats->trisolve != PC_ATSILU_TRISOLVE_EXACT) PetscFunctionReturn(PETSC_SUCCESS);
+  if (ats->fact && ats->factthreads != ats->nthreads) PetscCall(MatDestroy(&ats->fact));
+  if (!ats->fact) {
+    const char *prefix;
+
+    PetscCall(MatGetFactor(A, MATSOLVERGILU, MAT_FACTOR_ILU, &ats->fact));
+    PetscCall(PCGetOptionsPrefix(pc, &prefix));
+    PetscCall(PetscObjectSetOptions((PetscObject)ats->fact, ((PetscObject)pc)->options));
+    PetscCall(MatSetOptionsPrefix(ats->fact, prefix));
+    PetscCall(MatGILUSetTriSolveThreads(ats->fact, ats->nthreads)); /* the default of -mat_gilu_trisolve_threads */
+    ats->factthreads = ats->nthreads;
+  }
+  PetscCall(MatGILUFactorSetValues(ats->fact, n, bs, ats->L.i, ats->L.j, ats->L.a, ats->U.i, ats->U.j, ats->U.a, "PCATSILU's sweeps"));
+  PetscCall(MatFactorGetError(ats->fact, &err));
+  if (err) PetscCall(MatFactorGetErrorZeroPivot(ats->fact, &pivot, zerorow));
+  PetscCall(ATSCSRReset(&ats->L));
+  PetscCall(ATSCSRReset(&ats->U));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -282,7 +300,6 @@ static PetscErrorCode PCSetUpBlock_ATSILU(PC pc, Mat A)
   ats->analyzed = PETSC_TRUE;
   ats->nsweeps  = 0;
   PetscCall(PetscMalloc1(ats->sweeps + 1, &ats->hist));
-  PetscCall(PetscMalloc2(n * bs, &ats->work, 0, &ats->work2)); /* work2: the Jacobi apply's only */
   if (B->zerorow < 0) PetscCall(ATSBlockFactorsResidual(B, &ats->hist[0]));
   PCATSILUNoteFailure(ats, B->zerorow, 0, 0);
   for (PetscInt s = 1; s <= ats->sweeps && B->zerorow < 0; s++) {
@@ -303,7 +320,10 @@ static PetscErrorCode PCSetUpBlock_ATSILU(PC pc, Mat A)
   }
   if (B->zerorow < 0) PetscCall(ATSBlockFactorsExport(B, &ats->L, &ats->U, &B->zerorow));
   if (B->zerorow >= 0 && ats->failure == ATS_FAIL_NONE) ats->failure = ATS_FAIL_FACTORS;
-  if (B->zerorow < 0) PetscCall(PCATSILUSetUpTriSolves(pc, n, bs));
+  if (B->zerorow < 0) {
+    PetscCall(PCATSILUSetUpApply(pc, A, n, bs, &B->zerorow));
+    if (B->zerorow >= 0) ats->failure = ATS_FAIL_FACTORS;
+  }
   ats->zerorow = B->zerorow;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -342,7 +362,7 @@ static PetscErrorCode PCSetUp_ATSILU(PC pc)
   PetscCall(PCATSILUSetUpBackend(pc));
   PetscCall(PCATSILUGetLocalAIJ(pc, (PetscBool)(ats->type == PC_ATSILU_ILU && ats->device == PETSCGILU_BACKEND_HOST && ats->trisolve == PC_ATSILU_TRISOLVE_EXACT), &A, &conv, &block));
   ats->converted = (PetscBool)(conv != NULL);
-  PetscCall(PCReset_ATSILU(pc));
+  PetscCall(PCATSILUResetSetUp(ats));
   ats->zerorow   = -1;
   ats->failure   = ATS_FAIL_NONE;
   ats->failsweep = -1;
@@ -357,7 +377,6 @@ static PetscErrorCode PCSetUp_ATSILU(PC pc)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(ATSFactorsCreate(A, ats->pattern, ats->levels, ats->scaling, ats->nthreads, (PetscBool)(ats->type != PC_ATSILU_ILU), F));
-  PetscCall(MatDestroy(&conv));
   n                 = F->n;
   F->usenew         = ats->usenew;
   F->updateresidual = ats->updateresidual;
@@ -428,9 +447,10 @@ static PetscErrorCode PCSetUp_ATSILU(PC pc)
     if (F->zerorow >= 0) ats->failure = ATS_FAIL_FACTORS;
   }
   PetscCall(ATSFactorsReset(F));
-  PetscCall(PetscMalloc2(n, &ats->work, ats->trisolve == PC_ATSILU_TRISOLVE_JACOBI ? n : 0, &ats->work2)); /* work2: the Jacobi apply's only */
-  if (F->zerorow < 0 && ats->trisolve == PC_ATSILU_TRISOLVE_EXACT) PetscCall(PCATSILUSetUpTriSolves(pc, n, 1));
+  if (ats->trisolve == PC_ATSILU_TRISOLVE_JACOBI) PetscCall(PetscMalloc2(n, &ats->work, n, &ats->work2)); /* the Jacobi apply's (the exact one: the factor's) */
+  if (F->zerorow < 0) PetscCall(PCATSILUSetUpApply(pc, A, n, 1, &F->zerorow)); /* (U's pivots checked above: the factor finds none) */
   PetscCall(PetscLogEventEnd(GILU_ATSILUSetUp, pc, A, 0, 0));
+  PetscCall(MatDestroy(&conv));
   if (F->zerorow >= 0) PetscCall(PCATSILUFailed(pc, F->zerorow));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -487,35 +507,29 @@ static PetscErrorCode PCATSILUApplyJacobi(PC_ATSILU *ats, PetscBool transpose, c
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* y = U^{-1} L^{-1} x on device arrays, as GILUVecApplyDevice() calls it (U's solve in place) */
-static PetscErrorCode PCATSILUTriSolvesDevice(void *ctx, const PetscScalar *x, PetscScalar *y)
+/* y = (LU)^{-1} x or (LU)^{-T} x by the gilu factor: on several processes (block Jacobi, each its diagonal block) on the
+   vectors' local parts, which keep their memory (a CUDA vector's device array: VecGetLocalVector()) */
+static PetscErrorCode PCATSILUSolve(PC_ATSILU *ats, PetscBool transpose, Vec x, Vec y)
 {
-  PC_ATSILU *ats = (PC_ATSILU *)ctx;
+  PetscMPIInt size;
 
   PetscFunctionBegin;
-  PetscCall(GILUTriSolveDevice(ats->trl, x, y));
-  PetscCall(GILUTriSolveDevice(ats->tru, y, y));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* y = U^{-1} L^{-1} x with both triangles on the device back-end: x and y device arrays (CUDA vectors' own, or the
-   buffers with one logged copy each way: src/sys/device-vec.c), nothing else copied */
-static PetscErrorCode PCATSILUApplyDevice(PC_ATSILU *ats, PetscGILUBackendType backend, Vec x, Vec y)
-{
-  PetscFunctionBegin;
-  if (ats->dx && ats->dbackend != backend) {
-    PetscCall(GILUBackendDeviceFree(ats->dbackend, &ats->dx));
-    PetscCall(GILUBackendDeviceFree(ats->dbackend, &ats->dy));
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)x), &size));
+  if (size == 1) {
+    if (transpose) PetscCall(MatSolveTranspose(ats->fact, x, y));
+    else PetscCall(MatSolve(ats->fact, x, y));
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
-  if (!ats->dx) {
-    PetscInt n;
-
-    PetscCall(VecGetLocalSize(x, &n));
-    ats->dbackend = backend;
-    PetscCall(GILUBackendDeviceMalloc(backend, sizeof(PetscScalar) * (size_t)n, &ats->dx));
-    PetscCall(GILUBackendDeviceMalloc(backend, sizeof(PetscScalar) * (size_t)n, &ats->dy));
+  if (!ats->xl) {
+    PetscCall(VecCreateLocalVector(x, &ats->xl));
+    PetscCall(VecCreateLocalVector(y, &ats->yl));
   }
-  PetscCall(GILUVecApplyDevice(x, y, backend, ats->dx, ats->dy, PCATSILUTriSolvesDevice, ats, NULL));
+  PetscCall(VecGetLocalVectorRead(x, ats->xl));
+  PetscCall(VecGetLocalVector(y, ats->yl));
+  if (transpose) PetscCall(MatSolveTranspose(ats->fact, ats->xl, ats->yl));
+  else PetscCall(MatSolve(ats->fact, ats->xl, ats->yl));
+  PetscCall(VecRestoreLocalVector(y, ats->yl));
+  PetscCall(VecRestoreLocalVectorRead(x, ats->xl));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -533,31 +547,21 @@ static PetscErrorCode PCApply_ATSILU(PC pc, Vec x, Vec y)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscLogEventBegin(GILU_ATSILUApply, 0, x, y, 0));
-  if (ats->trisolve == PC_ATSILU_TRISOLVE_EXACT) {
-    PetscGILUBackendType lb, ub;
-
-    PetscCall(GILUTriGetSolveBackend(ats->trl, &lb));
-    PetscCall(GILUTriGetSolveBackend(ats->tru, &ub));
-    if (lb == ub && lb != PETSCGILU_BACKEND_HOST) {
-      PetscCall(PCATSILUApplyDevice(ats, lb, x, y));
-      PetscCall(PetscLogEventEnd(GILU_ATSILUApply, 0, x, y, 0));
-      PetscFunctionReturn(PETSC_SUCCESS);
-    }
+  if (ats->trisolve == PC_ATSILU_TRISOLVE_EXACT) { /* the gilu factor's solves (on its engine's back-end, the vectors' device arrays there) */
+    PetscCall(PCATSILUSolve(ats, PETSC_FALSE, x, y));
+    PetscCall(PetscLogEventEnd(GILU_ATSILUApply, 0, x, y, 0));
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(VecGetArrayRead(x, &xa));
   PetscCall(VecGetArrayWrite(y, &ya));
-  if (ats->trisolve == PC_ATSILU_TRISOLVE_EXACT) {
-    PetscCall(GILUTriSolve(ats->trl, xa, ats->work));
-    PetscCall(GILUTriSolve(ats->tru, ats->work, ya));
-  } else PetscCall(PCATSILUApplyJacobi(ats, PETSC_FALSE, xa, ya));
+  PetscCall(PCATSILUApplyJacobi(ats, PETSC_FALSE, xa, ya));
   PetscCall(VecRestoreArrayWrite(y, &ya));
   PetscCall(VecRestoreArrayRead(x, &xa));
   PetscCall(PetscLogEventEnd(GILU_ATSILUApply, 0, x, y, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* y = (LU)^{-T} x: U^T then L^T, with the engine (the triangles transposed once per setup, same algorithm and back-end
-   options as L and U) or the Jacobi sweeps on the transposed factors */
+/* y = (LU)^{-T} x: U^T then L^T, by MatSolveTranspose() of the gilu factor or the Jacobi sweeps on the transposed factors */
 static PetscErrorCode PCApplyTranspose_ATSILU(PC pc, Vec x, Vec y)
 {
   PC_ATSILU         *ats = (PC_ATSILU *)pc->data;
@@ -570,26 +574,14 @@ static PetscErrorCode PCApplyTranspose_ATSILU(PC pc, Vec x, Vec y)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscLogEventBegin(GILU_ATSILUApply, 0, x, y, 0));
-  if (ats->trisolve == PC_ATSILU_TRISOLVE_EXACT && !ats->trut) {
-    const PetscInt n = ats->L.n, bs = ats->bs > 0 ? ats->bs : 1;
-    const char    *prefix;
-
-    PetscCall(PCGetOptionsPrefix(pc, &prefix));
-    PetscCall(GILUTriCreate(&ats->trut));
-    PetscCall(GILUTriCreate(&ats->trlt));
-    PetscCall(GILUTriSetThreads(ats->trut, ats->nthreads));
-    PetscCall(GILUTriSetThreads(ats->trlt, ats->nthreads));
-    PetscCall(GILUTriSetFromOptions(ats->trut, ((PetscObject)pc)->options, prefix));
-    PetscCall(GILUTriSetFromOptions(ats->trlt, ((PetscObject)pc)->options, prefix));
-    PetscCall(GILUTriSetMatrixTranspose(ats->trut, GILU_TRI_UPPER, GILU_TRI_DIAG_STORED, n, bs, ats->U.i, ats->U.j, ats->U.a, NULL));
-    PetscCall(GILUTriSetMatrixTranspose(ats->trlt, GILU_TRI_LOWER, GILU_TRI_DIAG_UNIT, n, bs, ats->L.i, ats->L.j, ats->L.a, NULL));
+  if (ats->trisolve == PC_ATSILU_TRISOLVE_EXACT) {
+    PetscCall(PCATSILUSolve(ats, PETSC_TRUE, x, y));
+    PetscCall(PetscLogEventEnd(GILU_ATSILUApply, 0, x, y, 0));
+    PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(VecGetArrayRead(x, &xa));
   PetscCall(VecGetArrayWrite(y, &ya));
-  if (ats->trisolve == PC_ATSILU_TRISOLVE_EXACT) {
-    PetscCall(GILUTriSolve(ats->trut, xa, ats->work));
-    PetscCall(GILUTriSolve(ats->trlt, ats->work, ya));
-  } else PetscCall(PCATSILUApplyJacobi(ats, PETSC_TRUE, xa, ya));
+  PetscCall(PCATSILUApplyJacobi(ats, PETSC_TRUE, xa, ya));
   PetscCall(VecRestoreArrayWrite(y, &ya));
   PetscCall(VecRestoreArrayRead(x, &xa));
   PetscCall(PetscLogEventEnd(GILU_ATSILUApply, 0, x, y, 0));
@@ -627,7 +619,7 @@ static PetscErrorCode PCView_ATSILU(PC pc, PetscViewer viewer)
     PetscCall(PetscGILUBackendName(ats->device, name, sizeof(name)));
     PetscCall(PetscViewerASCIIPrintf(viewer, "  back-end of the sweeps: %s%s\n", name, ats->ilutfallback ? " (ilut has no device sweeps)" : ""));
   }
-  if (ats->trisolve == PC_ATSILU_TRISOLVE_EXACT) PetscCall(PetscViewerASCIIPrintf(viewer, "  apply: exact triangular solves\n"));
+  if (ats->trisolve == PC_ATSILU_TRISOLVE_EXACT) PetscCall(PetscViewerASCIIPrintf(viewer, "  apply: exact triangular solves, MatSolve() of a factor of MatSolverType gilu given L and U\n"));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  apply: %" PetscInt_FMT " Jacobi sweeps on each triangular factor\n", ats->trisweeps));
   if (!ats->analyzed) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "  not set up yet\n"));
@@ -642,15 +634,17 @@ static PetscErrorCode PCView_ATSILU(PC pc, PetscViewer viewer)
   for (PetscInt s = 0; s <= ats->nsweeps; s++) PetscCall(PetscViewerASCIIPrintf(viewer, "    %3" PetscInt_FMT " %.3e\n", s, (double)ats->hist[s]));
   if (ats->zerorow >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  FAILED: zero pivot in local row %" PetscInt_FMT "\n", ats->zerorow));
   else {
-    PetscInt nr = ats->block ? ats->B.n : ats->F.n, nz = ats->L.i[nr] + ats->U.i[nr];
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  factors: nnz(L) %" PetscInt_FMT " (unit diagonal not stored), nnz(U) %" PetscInt_FMT ", fill (nnz(L)+nnz(U))/nnz(A) %.2f\n", ats->L.i[nr], ats->U.i[nr], (double)nz / (double)PetscMax(ats->nnzA, 1)));
-    if (ats->trl) {
+    PetscInt nz = ats->nnzL + ats->nnzU;
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  factors: nnz(L) %" PetscInt_FMT " (unit diagonal not stored), nnz(U) %" PetscInt_FMT ", fill (nnz(L)+nnz(U))/nnz(A) %.2f\n", ats->nnzL, ats->nnzU, (double)nz / (double)PetscMax(ats->nnzA, 1)));
+    if (ats->trisolve == PC_ATSILU_TRISOLVE_EXACT && ats->fact) {
       PetscInt             nl, nu, maxl;
       PetscGILUBackendType tb;
+      GILUTri              trl, tru;
 
-      PetscCall(GILUTriGetLevels(ats->trl, &nl, &maxl));
-      PetscCall(GILUTriGetLevels(ats->tru, &nu, &maxl));
-      PetscCall(GILUTriGetBackend(ats->trl, &tb));
+      PetscCall(MatGILUFactorGetTri(ats->fact, &trl, &tru));
+      PetscCall(GILUTriGetLevels(trl, &nl, &maxl));
+      PetscCall(GILUTriGetLevels(tru, &nu, &maxl));
+      PetscCall(GILUTriGetBackend(trl, &tb));
       PetscCall(PetscViewerASCIIPrintf(viewer, "  levels of the exact triangular solves: L %" PetscInt_FMT ", U %" PetscInt_FMT "; the engine's back-end %s (-%smat_gilu_trisolve_backend)\n", nl, nu, PetscGILUBackendTypes[tb], GILUPrefix(pc)));
     }
   }
@@ -823,7 +817,7 @@ static PetscErrorCode PCATSILUGetResidualHistory_ATSILU(PC pc, PetscInt *nsweeps
 .  -pc_atsilu_tol <t> - stop once ||A - LU||_F / ||A||_F on the pattern is at most t (default 0: run all sweeps)
 .  -pc_atsilu_fill <f> - ilut: at most f times the entries of tril(A) in L and of triu(A) in U (default 2)
 .  -pc_atsilu_threads <n> - host threads (default 0: OMP_NUM_THREADS if set, else the cores divided among the MPI processes of the node; at most 4 per core and OpenMP's thread limit)
-.  -pc_atsilu_trisolve <exact,jacobi> - apply with the triangular-solve engine or with Jacobi sweeps
+.  -pc_atsilu_trisolve <exact,jacobi> - apply by the solves of a MatSolverType gilu factor given L and U, or by Jacobi sweeps
 .  -pc_atsilu_trisolve_sweeps <m> - Jacobi sweeps per factor (default 3)
 .  -pc_atsilu_jacobi_scaling <bool> - sweep on D^{-1/2} A D^{-1/2} (default true)
 .  -pc_atsilu_initial_guess <triu,diagonal> - starting factors (default triu)
@@ -839,8 +833,9 @@ static PetscErrorCode PCATSILUGetResidualHistory_ATSILU(PC pc, PetscInt *nsweeps
    Notes:
    Works on SEQAIJ and SEQBAIJ matrices, on the local diagonal block of MPIAIJ and MPIBAIJ (block Jacobi, one block
    per process) and as a sub-PC of PCBJACOBI or PCASM. On BAIJ the fixed-pattern sweeps work on the blocks and
-   converge to PETSc's block ILU(k); ilut, the device sweeps and the Jacobi apply convert BAIJ to AIJ (point factors). The triangular solves of
-   -pc_atsilu_trisolve exact are those of the engine (-mat_gilu_trisolve with the PC's prefix chooses its algorithm).
+   converge to PETSc's block ILU(k); ilut, the device sweeps and the Jacobi apply convert BAIJ to AIJ (point factors). The exact apply is
+   MatSolve() of a factor of MatSolverType gilu that the PC makes once and hands the computed L and U at each setup
+   (its plans, threads and device back-ends; -mat_gilu_trisolve* with the PC's prefix choose them).
    ParILU runs in Jacobi order (every entry from the previous sweep), the deterministic form of Chow and Patel's
    method; the asynchronous form is not offered.
 
@@ -855,7 +850,8 @@ static PetscErrorCode PCATSILUGetResidualHistory_ATSILU(PC pc, PetscInt *nsweeps
    not finite fails it the same way, with its own message.
 
    Memory: the fixed-pattern sweeps read the matrix in place and store L, U^T, A^T's values on U^T's pattern and the
-   Jacobi scaling; the applied factors are made in that storage, and the engine adds its solve plans. ilut also
+   Jacobi scaling; the applied factors are made in that storage and copied into the gilu factor (which adds its solve
+   plans), then freed. ilut also
    stores all of A^T, the residual A - LU (and its transpose where a half-step reads it) and each half-step's
    grown pattern beside the old one: several times the factors.
 
