@@ -367,7 +367,7 @@ PetscErrorCode StructILUSolveTranspose_Host(GILUStencilMat *sm, const StructILUF
   PetscFunctionBegin;
   PetscCheck(F->dinv, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "The structured-grid ILU has no factors on the host");
   SolveCtxInit(sm, F, b, x, &ctx);
-  if (sm->schedule && sm->schedule->pipe) /* across processes: the pipeline's units and messages */
+  if (sm->schedule && sm->schedule->type == GILU_SCHEDULE_PIPELINE) /* across processes: the pipeline's units and messages */
     PetscCall(GILUScheduleRunPair(sm->schedule, PETSC_FALSE, (F->single ? TransposeForwardSingle_Kernels : TransposeForward_Kernels)[d], (F->single ? TransposeBackwardSingle_Kernels : TransposeBackward_Kernels)[d], &ctx));
   else (F->single ? SolveTransposeSingle_Kernels : SolveTranspose_Kernels)[d](&ctx);
   PetscCall(PetscLogFlops((PetscLogDouble)sm->npoints * (2.0 * d * d * sm->stencil.ns)));

@@ -1418,7 +1418,7 @@ PetscErrorCode GILUScheduleCreatePipe(GILUPipe p, GILUSchedule *schedule)
 
   PetscFunctionBegin;
   PetscCall(PetscNew(&s));
-  s->type     = GILU_SCHEDULE_SLAB;
+  s->type     = GILU_SCHEDULE_PIPELINE;
   s->nthreads = 1;
   s->group    = 1;
   s->depth    = 1;

@@ -51,7 +51,7 @@
   #include <omp.h>
 #endif
 
-const char *const GILUScheduleTypes[] = {"slab", "hyperplane", "GILUScheduleType", "GILU_SCHEDULE_", NULL};
+const char *const GILUScheduleTypes[] = {"slab", "hyperplane", "pipeline", "GILUScheduleType", "GILU_SCHEDULE_", NULL};
 
 /* The default threads of the host kernels (objects without their own -..._threads): OMP_NUM_THREADS when it is set;
    else OpenMP's default (the cores) divided among the MPI processes of the node (GILUNodeSize, found at package
@@ -288,7 +288,7 @@ PetscErrorCode GILUStencilMatGetSchedule(GILUStencilMat *sm, GILUSchedule *s)
   PetscInt nthreads;
 
   PetscFunctionBegin;
-  if (sm->schedule && sm->schedule->pipe) { /* across processes (pipeline.c): set by its user, one thread */
+  if (sm->schedule && sm->schedule->type == GILU_SCHEDULE_PIPELINE) { /* across processes (pipeline.c): set by its user */
     *s = sm->schedule;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -487,7 +487,7 @@ static PetscErrorCode ScheduleRunGoverned(GILUSchedule s, GILUThreadGovernor *g,
 
   PetscFunctionBegin;
   s->sweep += nsweeps;
-  if (s->pipe) {
+  if (s->type == GILU_SCHEDULE_PIPELINE) {
     for (PetscInt w = 0; w < nsweeps; w++) PetscCall(GILUPipeSweep(s->pipe, s, backward[w], kernel[w], ctx));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -509,7 +509,7 @@ PetscErrorCode GILUScheduleRun(GILUSchedule s, PetscBool backward, GILUTileKerne
   PetscInt64 sweep = ++s->sweep;
 
   PetscFunctionBegin;
-  if (s->pipe) {
+  if (s->type == GILU_SCHEDULE_PIPELINE) {
     PetscCall(GILUPipeSweep(s->pipe, s, backward, kernel, ctx));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
