@@ -102,6 +102,16 @@ static inline void GILUScheduleGetUnit(GILUSchedule s, PetscInt u, PetscInt *i0,
 /* The work of one sweep on one tile: nunits independent units (forward: natural order within a unit, backward: reverse) */
 typedef void (*GILUTileKernel)(void *, GILUSchedule, PetscInt, const PetscInt *);
 
+/*
+  The head of the context of a sweep (the ctx of GILUScheduleRun(), GILUScheduleRunPair()): what the sweep computes, as
+  the pipeline across processes needs to know it to exchange its boundary points (the factors' rows, or the values of the
+  array the solve updates). Every context given to a schedule begins with one; only the pipeline reads it.
+*/
+typedef struct {
+  PetscBool    factor; /* the factorization: the factors set by GILUPipeSetFactorData() */
+  PetscScalar *x;      /* a solve: the array (over the extended box, in the pipeline) it updates */
+} GILUSweepHead;
+
 /* A stencil matrix extracted from an AIJ or BAIJ matrix (the local diagonal block in parallel) */
 typedef struct {
   GILUGrid         grid;
@@ -219,7 +229,6 @@ PETSC_INTERN PetscErrorCode GILUPipeGetInfo(GILUPipe, GILUPipeInfo *);
 PETSC_INTERN PetscErrorCode GILUPipeOwnedCopy(GILUPipe, PetscBool, const PetscScalar *, PetscScalar *);
 PETSC_INTERN PetscErrorCode GILUPipeGlobalRow(GILUPipe, PetscInt, PetscInt *);
 PETSC_INTERN PetscErrorCode GILUPipeSetFactorData(GILUPipe, PetscScalar *, PetscScalar *, PetscInt, PetscInt);
-PETSC_INTERN PetscErrorCode GILUPipeSetSolveData(GILUPipe, PetscScalar *);
 PETSC_INTERN PetscErrorCode GILUPipeExchangeLower(GILUPipe);
 PETSC_INTERN PetscErrorCode GILUPipeSetThreads(GILUPipe, GILUSchedule, PetscInt, PetscInt);
 PETSC_INTERN PetscErrorCode GILUScheduleGetDelay(PetscInt *);

@@ -393,7 +393,8 @@ static inline void SlabSweep(GILUSchedule s, PetscInt t, PetscBool backward, GIL
   (hyperplane), without any waiting. A schedule for several threads runs that way too when its
   governor finds it faster (another process holds a core: private/wait.h); the results are the
   same (a single sweep, the factorization among them, follows the solves' governor: GILUGovernorFollow()).
-  The kernel must not call PETSc (it runs inside an OpenMP parallel region).
+  The kernel must not call PETSc (it runs inside an OpenMP parallel region). Its context ctx begins with a
+  GILUSweepHead (private/stencil.h), from which the pipeline learns what to exchange.
 */
 static void ScheduleRunSerial(GILUSchedule s, PetscBool backward, GILUTileKernel kernel, void *ctx, PetscInt64 sweep)
 {
