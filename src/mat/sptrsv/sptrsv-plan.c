@@ -391,6 +391,7 @@ static PetscErrorCode BuildChunked(GILUTri tri, GILUChunkPlan *cp, GILUTriSeg *s
   } else PetscCall(ChunkPlan(tri, &nc, &st, &of, &lv, &nl, &cmax, &pays));
   seg->shape   = GILU_SEG_TRIANGLE;
   seg->kernel  = GILU_KERNEL_SYNCFREE;
+  seg->chunked = PETSC_TRUE;
   seg->nrows   = n;
   seg->nblock  = n;
   seg->nlevels = nl;
@@ -707,7 +708,7 @@ PetscErrorCode GILUTriPlanDeviceSetUp(GILUTri tri)
     case GILU_KERNEL_SEQUENTIAL:
       SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "The CUDA back-ends have no sequential kernel: use -%smat_gilu_trisolve levelset, syncfree, colblock, rowblock or recblock (or auto)", tri->prefix);
     }
-    PetscCheck(!seg->dptr, PETSC_COMM_SELF, PETSC_ERR_SUP, "The CUDA back-ends do not run chunked triangles");
+    PetscCheck(!seg->chunked, PETSC_COMM_SELF, PETSC_ERR_SUP, "The CUDA back-ends do not run chunked triangles");
     info[s].nrows   = seg->nrows;
     info[s].nlevels = seg->nlevels;
     info[s].width   = seg->width;
@@ -838,7 +839,7 @@ PetscErrorCode GILUTriPlanBuild(GILUTri tri)
     GILUTriSeg *seg = &tri->seg[k];
     PetscInt    nc  = 0;
 
-    if (seg->shape != GILU_SEG_TRIANGLE || seg->kernel == GILU_KERNEL_SEQUENTIAL || seg->dptr) continue; /* chunked: built with its chunks */
+    if (seg->shape != GILU_SEG_TRIANGLE || seg->kernel == GILU_KERNEL_SEQUENTIAL || seg->chunked) continue; /* chunked: built with its chunks */
     if (seg->kernel == GILU_KERNEL_SYNCFREE) {
       nc = (seg->nrows + seg->chunk - 1) / seg->chunk;
       PetscCall(PetscMalloc2(nc + 1, &seg->cptr, 1, &seg->clev));
@@ -865,7 +866,7 @@ PetscErrorCode GILUTriPlanBuild(GILUTri tri)
     seg->nchunks = nc;
   }
   /* the permuted layout for a whole-matrix level-set or sync-free triangle on the host */
-  if (tri->backend == PETSCGILU_BACKEND_HOST && tri->nseg == 1 && tri->seg[0].kernel != GILU_KERNEL_SEQUENTIAL && !tri->seg[0].dptr && tri->permuted) {
+  if (tri->backend == PETSCGILU_BACKEND_HOST && tri->nseg == 1 && tri->seg[0].kernel != GILU_KERNEL_SEQUENTIAL && !tri->seg[0].chunked && tri->permuted) {
     GILUTriSeg *seg = &tri->seg[0];
     PetscInt   *pos;
 

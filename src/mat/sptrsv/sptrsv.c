@@ -506,7 +506,7 @@ PetscErrorCode GILUTriGetLevels(GILUTri tri, PetscInt *nlevels, PetscInt *maxlev
 static PetscErrorCode ViewChunked(GILUTri tri, PetscViewer viewer)
 {
   PetscFunctionBegin;
-  if (tri->planned && tri->nseg == 1 && tri->seg[0].dptr) {
+  if (tri->planned && tri->nseg == 1 && tri->seg[0].chunked) {
     const GILUTriSeg *seg = &tri->seg[0];
 
     PetscCall(PetscViewerASCIIPrintf(viewer, "chunks: %" PetscInt_FMT " of consecutive rows (%.1f rows each, at most %" PetscInt_FMT "), %" PetscInt_FMT " chunk levels (%.1f chunks each), %" PetscInt_FMT " dependencies\n", seg->nchunks, seg->nchunks ? (double)seg->nrows / seg->nchunks : 0.0, seg->chunk,

@@ -72,9 +72,10 @@ typedef struct {
                            each column's row; the solve keeps the solution also in execution order (tri->xp), so a
                            row reads its dependencies from the previous levels' contiguous stretch; it is col's array, overwritten (col is
                            then not read) */
-  /* chunked (a whole-matrix triangle, kernel GILU_KERNEL_SYNCFREE with dptr != NULL): the chunks are runs of consecutive
+  /* chunked (a whole-matrix triangle, kernel GILU_KERNEL_SYNCFREE, BuildChunked()): the chunks are runs of consecutive
      rows in elimination order, stored and claimed level by level of the chunk DAG (nlevels, lptr count chunk levels);
      chunk c waits for the done flags (tri->done[chunk], by claim position) of its dependencies dep[dptr[c] .. dptr[c+1]-1] */
+  PetscBool chunked;
   PetscInt *dptr; /* [nchunks+1] (lptr[l]: the claim position of chunk level l's first chunk) */
   PetscInt *dep;  /* [dptr[nchunks]] claim positions of the chunks holding the columns the chunk's rows read */
   PetscBool quad;  /* chunked with patterns: a thread runs four chunks at a time (the rows are short), else two */
