@@ -443,13 +443,13 @@ PetscErrorCode GILUTriSolve_Host(GILUTri tri, const PetscScalar b[], PetscScalar
     epoch = tri->epoch;
     ResetCounters(tri);
 #if defined(PETSCGILU_HAVE_OPENMP)
-    if (tri->nthreads > 1) {
-      PetscBool serial = GILUGovernorSerial(&tri->gov, tri->nthreads);
+    if (tri->ask.nthreads > 1) {
+      PetscBool serial = GILUGovernorSerial(&tri->gov, tri->ask.nthreads);
       double    t0     = GILUWallTime();
 
       if (serial) prun(tri, b, x, epoch, 0, 1);
       else {
-  #pragma omp parallel num_threads(tri->nthreads)
+  #pragma omp parallel num_threads(tri->ask.nthreads)
         prun(tri, b, x, epoch, omp_get_thread_num(), omp_get_num_threads());
       }
       GILUGovernorRecord(&tri->gov, serial, GILUWallTime() - t0);
@@ -470,13 +470,13 @@ PetscErrorCode GILUTriSolve_Host(GILUTri tri, const PetscScalar b[], PetscScalar
   for (PetscInt s = 0; s < tri->nseg; s++)
     if (tri->seg[s].kernel != GILU_KERNEL_SEQUENTIAL) parallel = PETSC_TRUE;
 #if defined(PETSCGILU_HAVE_OPENMP)
-  if (tri->nthreads > 1 && parallel) {
-    PetscBool serial = GILUGovernorSerial(&tri->gov, tri->nthreads);
+  if (tri->ask.nthreads > 1 && parallel) {
+    PetscBool serial = GILUGovernorSerial(&tri->gov, tri->ask.nthreads);
     double    t0     = GILUWallTime();
 
     if (serial) run(tri, b, x, epoch, 0, 1); /* every kernel has its one-thread path: the same bits */
     else {
-  #pragma omp parallel num_threads(tri->nthreads)
+  #pragma omp parallel num_threads(tri->ask.nthreads)
       run(tri, b, x, epoch, omp_get_thread_num(), omp_get_num_threads());
     }
     GILUGovernorRecord(&tri->gov, serial, GILUWallTime() - t0);
