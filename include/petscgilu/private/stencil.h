@@ -48,10 +48,13 @@ typedef struct {
   - slab: thread t owns the units of a slab (a range of y-lines in 3D, of x-chunks in 2D)
     and runs them in natural order: long unit-stride runs through memory, which is what a
     CPU's prefetchers want.
+  A third kind is not built here: the pipeline across processes (pipeline.c, GILUScheduleCreatePipe()), whose units
+  are listed boxes (unitbox) in an order all processes share and whose sweeps GILUPipeSweep() runs with its messages.
 */
 typedef enum {
-  GILU_SCHEDULE_SLAB,      /* each thread owns a slab of units and runs them in natural order */
-  GILU_SCHEDULE_HYPERPLANE /* threads claim tiles of units in the order of their hyperplane level */
+  GILU_SCHEDULE_SLAB,       /* each thread owns a slab of units and runs them in natural order */
+  GILU_SCHEDULE_HYPERPLANE, /* threads claim tiles of units in the order of their hyperplane level */
+  GILU_SCHEDULE_PIPELINE    /* across processes: the pipeline's units and messages (pipe, unitbox) */
 } GILUScheduleType;
 PETSC_INTERN const char *const GILUScheduleTypes[];
 
@@ -73,8 +76,8 @@ struct _n_GILUSchedule {
   PetscInt64 *done;                                    /* per unit, the last sweep that completed it */
   PetscInt64  sweep;                                   /* sweeps started */
   PetscInt    delay;                                   /* test hook, microseconds (-gilu_schedule_delay, schedule.c); 0: off */
-  GILUPipe    pipe;                                    /* across processes (pipeline.c): units in the pipeline's order, one thread; else NULL */
-  const PetscInt (*unitbox)[4];                        /* pipe: unit u is the points unitbox[u][0] <= i < unitbox[u][1] of line (unitbox[u][2], unitbox[u][3]) */
+  GILUPipe    pipe;                                    /* pipeline: its units in the pipeline's order and its messages */
+  const PetscInt (*unitbox)[4];                        /* pipeline: unit u is the points unitbox[u][0] <= i < unitbox[u][1] of line (unitbox[u][2], unitbox[u][3]) */
 };
 
 /* The points i0 <= i < i1 of the grid line (j,k) that form unit u */
@@ -82,7 +85,7 @@ static inline void GILUScheduleGetUnit(GILUSchedule s, PetscInt u, PetscInt *i0,
 {
   PetscInt c = u % s->n[0];
 
-  if (s->unitbox) {
+  if (s->type == GILU_SCHEDULE_PIPELINE) {
     *i0 = s->unitbox[u][0];
     *i1 = s->unitbox[u][1];
     *j  = s->unitbox[u][2];
@@ -98,6 +101,16 @@ static inline void GILUScheduleGetUnit(GILUSchedule s, PetscInt u, PetscInt *i0,
 
 /* The work of one sweep on one tile: nunits independent units (forward: natural order within a unit, backward: reverse) */
 typedef void (*GILUTileKernel)(void *, GILUSchedule, PetscInt, const PetscInt *);
+
+/*
+  The head of the context of a sweep (the ctx of GILUScheduleRun(), GILUScheduleRunPair()): what the sweep computes, as
+  the pipeline across processes needs to know it to exchange its boundary points (the factors' rows, or the values of the
+  array the solve updates). Every context given to a schedule begins with one; only the pipeline reads it.
+*/
+typedef struct {
+  PetscBool    factor; /* the factorization: the factors set by GILUPipeSetFactorData() */
+  PetscScalar *x;      /* a solve: the array (over the extended box, in the pipeline) it updates */
+} GILUSweepHead;
 
 /* A stencil matrix extracted from an AIJ or BAIJ matrix (the local diagonal block in parallel) */
 typedef struct {
@@ -216,7 +229,6 @@ PETSC_INTERN PetscErrorCode GILUPipeGetInfo(GILUPipe, GILUPipeInfo *);
 PETSC_INTERN PetscErrorCode GILUPipeOwnedCopy(GILUPipe, PetscBool, const PetscScalar *, PetscScalar *);
 PETSC_INTERN PetscErrorCode GILUPipeGlobalRow(GILUPipe, PetscInt, PetscInt *);
 PETSC_INTERN PetscErrorCode GILUPipeSetFactorData(GILUPipe, PetscScalar *, PetscScalar *, PetscInt, PetscInt);
-PETSC_INTERN PetscErrorCode GILUPipeSetSolveData(GILUPipe, PetscScalar *);
 PETSC_INTERN PetscErrorCode GILUPipeExchangeLower(GILUPipe);
 PETSC_INTERN PetscErrorCode GILUPipeSetThreads(GILUPipe, GILUSchedule, PetscInt, PetscInt);
 PETSC_INTERN PetscErrorCode GILUScheduleGetDelay(PetscInt *);

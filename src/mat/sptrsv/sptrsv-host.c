@@ -272,7 +272,7 @@ static inline __attribute__((always_inline)) void SegmentRun(const PetscInt bs, 
   case GILU_KERNEL_SYNCFREE:
     if (nth == 1 && seg->rptr) /* chunked with patterns: four (else two) chunks of one chunk level at a time, in claim order */
       for (PetscInt c = 0; c < seg->nchunks;) c += ChunkGroupRun(bs, seg, c, seg->nchunks - c, src, x);
-    else if (nth == 1 && seg->dptr) /* chunked: pairs of chunks of one chunk level, in claim order */
+    else if (nth == 1 && seg->chunked) /* chunked: pairs of chunks of one chunk level, in claim order */
       for (PetscInt c = 0; c < seg->nchunks; c++) {
         PetscBool pair = (PetscBool)(c + 1 < seg->nchunks && seg->clev[c + 1] == seg->clev[c]);
 
@@ -280,7 +280,7 @@ static inline __attribute__((always_inline)) void SegmentRun(const PetscInt bs, 
         if (pair) c++;
       }
     else if (nth == 1) RowsSolve(bs, seg, 0, seg->nrows, src, x);
-    else if (seg->dptr && cstatic) { /* chunked, fixed shares: groups of four (else two) of the thread's share of each chunk level */
+    else if (seg->chunked && cstatic) { /* chunked, fixed shares: groups of four (else two) of the thread's share of each chunk level */
       const PetscInt g = seg->rptr && seg->quad ? 4 : 2;
 
       for (PetscInt l = 0; l < seg->nlevels; l++) {
@@ -295,7 +295,7 @@ static inline __attribute__((always_inline)) void SegmentRun(const PetscInt bs, 
           c += m;
         }
       }
-    } else if (seg->dptr) { /* chunked, claimed: a chunk waits for the chunks it reads, runs its rows in elimination order, raises its flag */
+    } else if (seg->chunked) { /* chunked, claimed: a chunk waits for the chunks it reads, runs its rows in elimination order, raises its flag */
       GILUTriSeg *sg = (GILUTriSeg *)seg;
 
       for (;;) {
@@ -443,13 +443,13 @@ PetscErrorCode GILUTriSolve_Host(GILUTri tri, const PetscScalar b[], PetscScalar
     epoch = tri->epoch;
     ResetCounters(tri);
 #if defined(PETSCGILU_HAVE_OPENMP)
-    if (tri->nthreads > 1) {
-      PetscBool serial = GILUGovernorSerial(&tri->gov, tri->nthreads);
+    if (tri->ask.nthreads > 1) {
+      PetscBool serial = GILUGovernorSerial(&tri->gov, tri->ask.nthreads);
       double    t0     = GILUWallTime();
 
       if (serial) prun(tri, b, x, epoch, 0, 1);
       else {
-  #pragma omp parallel num_threads(tri->nthreads)
+  #pragma omp parallel num_threads(tri->ask.nthreads)
         prun(tri, b, x, epoch, omp_get_thread_num(), omp_get_num_threads());
       }
       GILUGovernorRecord(&tri->gov, serial, GILUWallTime() - t0);
@@ -470,13 +470,13 @@ PetscErrorCode GILUTriSolve_Host(GILUTri tri, const PetscScalar b[], PetscScalar
   for (PetscInt s = 0; s < tri->nseg; s++)
     if (tri->seg[s].kernel != GILU_KERNEL_SEQUENTIAL) parallel = PETSC_TRUE;
 #if defined(PETSCGILU_HAVE_OPENMP)
-  if (tri->nthreads > 1 && parallel) {
-    PetscBool serial = GILUGovernorSerial(&tri->gov, tri->nthreads);
+  if (tri->ask.nthreads > 1 && parallel) {
+    PetscBool serial = GILUGovernorSerial(&tri->gov, tri->ask.nthreads);
     double    t0     = GILUWallTime();
 
     if (serial) run(tri, b, x, epoch, 0, 1); /* every kernel has its one-thread path: the same bits */
     else {
-  #pragma omp parallel num_threads(tri->nthreads)
+  #pragma omp parallel num_threads(tri->ask.nthreads)
       run(tri, b, x, epoch, omp_get_thread_num(), omp_get_num_threads());
     }
     GILUGovernorRecord(&tri->gov, serial, GILUWallTime() - t0);

@@ -111,12 +111,12 @@ static PetscErrorCode BuildTriangle(GILUTri tri, const PetscInt *order, PetscInt
   seg->nnz     = nnz;
   seg->nlevels = nl;
   if (kernel >= 0) seg->kernel = (GILUKernel)kernel;
-  else if (tri->backend != PETSCGILU_BACKEND_HOST) {
+  else if (tri->ask.backend != PETSCGILU_BACKEND_HOST) {
     /* Algorithm 7 of the Block SpTRSV paper on a GPU (no vendor kernel here): level-set for few levels, else sync-free */
     PetscReal nnzrow = m ? (PetscReal)nnz / m : 0;
 
     seg->kernel = ((nnzrow <= 1 && nl <= GILUTriTable.gpu_ls_lev1) || (nnzrow <= GILUTriTable.gpu_ls_nnz && nl <= GILUTriTable.gpu_ls_lev)) ? GILU_KERNEL_LEVELSET : GILU_KERNEL_SYNCFREE;
-  } else seg->kernel = ChooseTriangleKernel(m, nnz, nl, tri->nthreads);
+  } else seg->kernel = ChooseTriangleKernel(m, nnz, nl, tri->ask.nthreads);
   if (nl <= 1 && seg->kernel != GILU_KERNEL_SEQUENTIAL) seg->kernel = GILU_KERNEL_PARALLEL;
   seg->chunk = GILUTriTable.sf_chunk;
   PetscCall(PetscMalloc4(m, &seg->row, m + 1, &seg->ptr, nnz, &seg->col, nnz, &seg->src));
@@ -229,8 +229,8 @@ static PetscErrorCode ChunkPlan(GILUTri tri, PetscInt *nc, PetscInt **st, PetscI
     PetscCall(ChunkPartition(tri, pass ? 1 : GILUTriTable.ck_min, ckmax, nc, st, of, lv, nl, &nr));
     last = (PetscBool)(pass > 0 && (ckmax / 2 < 8 || tri->n <= *nc * (ckmax / 2))); /* cutting at ckmax/2 would change few chunks */
     /* one thread: worth it only with the column-offset patterns, two chunks at a time (checked by the caller) */
-    par   = (PetscBool)((PetscReal)*nc >= GILUTriTable.ck_par * PetscMax(tri->nthreads, 2) * *nl);
-    *pays = (PetscBool)(par && tri->backend == PETSCGILU_BACKEND_HOST && tri->n >= GILUTriTable.seq_rows * PetscMax(tri->nthreads, 2) && (PetscReal)tri->n >= GILUTriTable.ck_len * nr);
+    par   = (PetscBool)((PetscReal)*nc >= GILUTriTable.ck_par * PetscMax(tri->ask.nthreads, 2) * *nl);
+    *pays = (PetscBool)(par && tri->ask.backend == PETSCGILU_BACKEND_HOST && tri->n >= GILUTriTable.seq_rows * PetscMax(tri->ask.nthreads, 2) && (PetscReal)tri->n >= GILUTriTable.ck_len * nr);
     if (par || last) break;
     PetscCall(PetscFree2(*st, *of));
     PetscCall(PetscFree(*lv));
@@ -249,7 +249,7 @@ static PetscErrorCode ChunkedPays(GILUTri tri, GILUChunkPlan *cp)
 {
   PetscFunctionBegin;
   PetscCall(PetscMemzero(cp, sizeof(*cp)));
-  if (tri->backend != PETSCGILU_BACKEND_HOST || tri->n < GILUTriTable.seq_rows * PetscMax(tri->nthreads, 2)) PetscFunctionReturn(PETSC_SUCCESS);
+  if (tri->ask.backend != PETSCGILU_BACKEND_HOST || tri->n < GILUTriTable.seq_rows * PetscMax(tri->ask.nthreads, 2)) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(ChunkPlan(tri, &cp->nc, &cp->st, &cp->of, &cp->lv, &cp->nl, &cp->cmax, &cp->pays));
   if (!cp->pays) {
     PetscCall(PetscFree2(cp->st, cp->of));
@@ -391,6 +391,7 @@ static PetscErrorCode BuildChunked(GILUTri tri, GILUChunkPlan *cp, GILUTriSeg *s
   } else PetscCall(ChunkPlan(tri, &nc, &st, &of, &lv, &nl, &cmax, &pays));
   seg->shape   = GILU_SEG_TRIANGLE;
   seg->kernel  = GILU_KERNEL_SYNCFREE;
+  seg->chunked = PETSC_TRUE;
   seg->nrows   = n;
   seg->nblock  = n;
   seg->nlevels = nl;
@@ -487,7 +488,7 @@ PetscErrorCode GILUTriViewSegments(GILUTri tri, PetscViewer viewer)
   PetscViewerFormat format;
 
   PetscFunctionBegin;
-  if (!tri->planned || tri->planbackend == PETSCGILU_BACKEND_HOST) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!tri->planned || tri->plan.backend == PETSCGILU_BACKEND_HOST) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscViewerGetFormat(viewer, &format));
   for (PetscInt s = 0; s < tri->nseg; s++) {
     if (tri->seg[s].kernel == GILU_KERNEL_SPMV) nsc++;
@@ -501,7 +502,7 @@ PetscErrorCode GILUTriViewSegments(GILUTri tri, PetscViewer viewer)
     const GILUTriSeg *seg = &tri->seg[s];
 
     if (seg->shape == GILU_SEG_TRIANGLE)
-      PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt_FMT ": triangle of %" PetscInt_FMT " rows, %" PetscInt_FMT " levels, %" PetscInt_FMT " off-diagonal blocks: %s\n", s, seg->nrows, seg->nlevels, seg->nnz, seg->kernel == GILU_KERNEL_SYNCFREE ? (tri->csc ? "sync-free by columns (CSC)" : "sync-free") : (seg->kernel == GILU_KERNEL_PARALLEL ? "completely parallel (level-set, one level)" : "level-set")));
+      PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt_FMT ": triangle of %" PetscInt_FMT " rows, %" PetscInt_FMT " levels, %" PetscInt_FMT " off-diagonal blocks: %s\n", s, seg->nrows, seg->nlevels, seg->nnz, seg->kernel == GILU_KERNEL_SYNCFREE ? (tri->ask.csc ? "sync-free by columns (CSC)" : "sync-free") : (seg->kernel == GILU_KERNEL_PARALLEL ? "completely parallel (level-set, one level)" : "level-set")));
     else if (seg->kernel == GILU_KERNEL_SPMV_VECTOR)
       PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt_FMT ": square of %" PetscInt_FMT " rows x %" PetscInt_FMT " columns, %" PetscInt_FMT " rows nonempty, %" PetscInt_FMT " blocks: vector-CSR, %" PetscInt_FMT " lanes per row\n", s, seg->nblock,
                                        seg->ncols, seg->nrows, seg->nnz, seg->width));
@@ -538,7 +539,7 @@ static PetscErrorCode BuildSquare(GILUTri tri, const PetscInt *pos, PetscInt r0,
   seg->nblock = r1 - r0;
   seg->ncols  = c1 - c0;
   seg->nnz    = nnz;
-  if (tri->backend != PETSCGILU_BACKEND_HOST && m && (PetscReal)nnz / m > GILUTriTable.gpu_vec_nnz) {
+  if (tri->ask.backend != PETSCGILU_BACKEND_HOST && m && (PetscReal)nnz / m > GILUTriTable.gpu_vec_nnz) {
     seg->kernel = GILU_KERNEL_SPMV_VECTOR;
     for (seg->width = 2; seg->width < 32 && seg->width * m < nnz; seg->width *= 2) { }
   }
@@ -654,9 +655,9 @@ static void PlainLeaves(PetscInt t0, PetscInt t1, PetscInt depth, PetscInt *leaf
 */
 static PetscInt BlockDepth(GILUTri tri)
 {
-  PetscInt d = 0, rows = tri->backend != PETSCGILU_BACKEND_HOST ? GILUTriTable.gpu_blk_rows : GILUTriTable.block_rows * tri->nthreads;
+  PetscInt d = 0, rows = tri->ask.backend != PETSCGILU_BACKEND_HOST ? GILUTriTable.gpu_blk_rows : GILUTriTable.block_rows * tri->ask.nthreads;
 
-  if (tri->reqdepth > 0) return tri->reqdepth;
+  if (tri->ask.depth > 0) return tri->ask.depth;
   while (d < GILUTriTable.max_depth && (tri->n >> (d + 1)) >= rows) d++;
   return PetscMax(d, 1);
 }
@@ -696,7 +697,7 @@ PetscErrorCode GILUTriPlanDeviceSetUp(GILUTri tri)
       info[s].kernel = GILU_CUDA_LEVELSET;
       break;
     case GILU_KERNEL_SYNCFREE:
-      info[s].kernel = tri->csc ? GILU_CUDA_SYNCFREE_CSC : GILU_CUDA_SYNCFREE;
+      info[s].kernel = tri->ask.csc ? GILU_CUDA_SYNCFREE_CSC : GILU_CUDA_SYNCFREE;
       break;
     case GILU_KERNEL_SPMV:
       info[s].kernel = GILU_CUDA_SPMV_SCALAR;
@@ -707,7 +708,7 @@ PetscErrorCode GILUTriPlanDeviceSetUp(GILUTri tri)
     case GILU_KERNEL_SEQUENTIAL:
       SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "The CUDA back-ends have no sequential kernel: use -%smat_gilu_trisolve levelset, syncfree, colblock, rowblock or recblock (or auto)", tri->prefix);
     }
-    PetscCheck(!seg->dptr, PETSC_COMM_SELF, PETSC_ERR_SUP, "The CUDA back-ends do not run chunked triangles");
+    PetscCheck(!seg->chunked, PETSC_COMM_SELF, PETSC_ERR_SUP, "The CUDA back-ends do not run chunked triangles");
     info[s].nrows   = seg->nrows;
     info[s].nlevels = seg->nlevels;
     info[s].width   = seg->width;
@@ -731,14 +732,14 @@ PetscErrorCode GILUTriPlanBuild(GILUTri tri)
 
   PetscFunctionBegin;
   /* the block algorithms and the adaptive choice are the Block SpTRSV paper's (level-set, sync-free, sequential and chunked are not) */
-  if (tri->type == GILU_TRISOLVE_AUTO || tri->type == GILU_TRISOLVE_COLBLOCK || tri->type == GILU_TRISOLVE_ROWBLOCK || tri->type == GILU_TRISOLVE_RECBLOCK) PetscCall(PetscGILUCitationsRegister(GILU_CITE_BLOCKSPTRSV));
+  if (tri->ask.type == GILU_TRISOLVE_AUTO || tri->ask.type == GILU_TRISOLVE_COLBLOCK || tri->ask.type == GILU_TRISOLVE_ROWBLOCK || tri->ask.type == GILU_TRISOLVE_RECBLOCK) PetscCall(PetscGILUCitationsRegister(GILU_CITE_BLOCKSPTRSV));
   PetscCall(PetscTime(&t0));
-  GILUBackendGetDeviceOps(tri->backend, GILUTriDeviceGetOps, &tri->devops); /* the device kernels, for this plan (NULL: the host's) */
+  GILUBackendGetDeviceOps(tri->ask.backend, GILUTriDeviceGetOps, &tri->devops); /* the device kernels, for this plan (NULL: the host's) */
   PetscCall(PetscMalloc1(n, &lev));
   tri->depth = 0;
-  PetscCheck(tri->backend == PETSCGILU_BACKEND_HOST || (tri->type != GILU_TRISOLVE_CHUNKED && tri->type != GILU_TRISOLVE_SEQUENTIAL), PETSC_COMM_SELF, PETSC_ERR_SUP, "The CUDA back-ends run the levelset, syncfree, colblock, rowblock and recblock algorithms, not %s (host only): use one of those (or auto), or -%smat_gilu_trisolve_backend host",
-             GILUTriSolveTypes[tri->type], tri->prefix);
-  switch (tri->type) {
+  PetscCheck(tri->ask.backend == PETSCGILU_BACKEND_HOST || (tri->ask.type != GILU_TRISOLVE_CHUNKED && tri->ask.type != GILU_TRISOLVE_SEQUENTIAL), PETSC_COMM_SELF, PETSC_ERR_SUP, "The CUDA back-ends run the levelset, syncfree, colblock, rowblock and recblock algorithms, not %s (host only): use one of those (or auto), or -%smat_gilu_trisolve_backend host",
+             GILUTriSolveTypes[tri->ask.type], tri->prefix);
+  switch (tri->ask.type) {
   case GILU_TRISOLVE_CHUNKED:
     PetscCall(AddSegment(tri, &cap));
     PetscCall(BuildChunked(tri, NULL, &tri->seg[0]));
@@ -748,21 +749,21 @@ PetscErrorCode GILUTriPlanBuild(GILUTri tri)
   case GILU_TRISOLVE_LEVELSET:
   case GILU_TRISOLVE_SYNCFREE:
   case GILU_TRISOLVE_SEQUENTIAL: {
-    PetscInt  kernel = tri->type == GILU_TRISOLVE_LEVELSET ? GILU_KERNEL_LEVELSET : (tri->type == GILU_TRISOLVE_SYNCFREE ? GILU_KERNEL_SYNCFREE : (tri->type == GILU_TRISOLVE_SEQUENTIAL ? GILU_KERNEL_SEQUENTIAL : -1));
-    GILUChunkPlan cp = {0};
+    PetscInt      kernel = tri->ask.type == GILU_TRISOLVE_LEVELSET ? GILU_KERNEL_LEVELSET : (tri->ask.type == GILU_TRISOLVE_SYNCFREE ? GILU_KERNEL_SYNCFREE : (tri->ask.type == GILU_TRISOLVE_SEQUENTIAL ? GILU_KERNEL_SEQUENTIAL : -1));
+    GILUChunkPlan cp     = {0};
 
-    if (tri->type == GILU_TRISOLVE_AUTO) PetscCall(ChunkedPays(tri, &cp));
+    if (tri->ask.type == GILU_TRISOLVE_AUTO) PetscCall(ChunkedPays(tri, &cp));
     PetscCall(AddSegment(tri, &cap));
     if (cp.pays) {
       PetscCall(BuildChunked(tri, &cp, &tri->seg[0]));
-      if (tri->nthreads > 1 || tri->seg[0].rptr) {
+      if (tri->ask.nthreads > 1 || tri->seg[0].rptr) {
         tri->ran = GILU_TRISOLVE_CHUNKED;
         break;
       }
       PetscCall(SegmentFree(&tri->seg[0])); /* one thread without the patterns: the sequential kernel does as well */
     }
     PetscCall(BuildTriangle(tri, NULL, 0, n, kernel, lev, &tri->seg[0]));
-    if (tri->type == GILU_TRISOLVE_AUTO) {
+    if (tri->ask.type == GILU_TRISOLVE_AUTO) {
       switch (tri->seg[0].kernel) {
       case GILU_KERNEL_SYNCFREE:
         tri->ran = GILU_TRISOLVE_SYNCFREE;
@@ -773,7 +774,7 @@ PetscErrorCode GILUTriPlanBuild(GILUTri tri)
       default:
         tri->ran = GILU_TRISOLVE_LEVELSET;
       }
-    } else tri->ran = tri->type;
+    } else tri->ran = tri->ask.type;
   } break;
   case GILU_TRISOLVE_COLBLOCK:
   case GILU_TRISOLVE_ROWBLOCK: {
@@ -784,22 +785,22 @@ PetscErrorCode GILUTriPlanBuild(GILUTri tri)
     for (PetscInt b = 0; b < nb; b++) {
       PetscInt b0 = (n * b) / nb, b1 = (n * (b + 1)) / nb;
 
-      if (tri->type == GILU_TRISOLVE_ROWBLOCK && b > 0) {
+      if (tri->ask.type == GILU_TRISOLVE_ROWBLOCK && b > 0) {
         PetscCall(AddSegment(tri, &cap));
         PetscCall(BuildSquare(tri, NULL, b0, b1, 0, b0, &tri->seg[tri->nseg - 1]));
       }
       PetscCall(AddSegment(tri, &cap));
       PetscCall(BuildTriangle(tri, NULL, b0, b1, -1, lev, &tri->seg[tri->nseg - 1]));
-      if (tri->type == GILU_TRISOLVE_COLBLOCK && b < nb - 1) {
+      if (tri->ask.type == GILU_TRISOLVE_COLBLOCK && b < nb - 1) {
         PetscCall(AddSegment(tri, &cap));
         PetscCall(BuildSquare(tri, NULL, b1, n, b0, b1, &tri->seg[tri->nseg - 1]));
       }
     }
-    tri->ran = tri->type;
+    tri->ran = tri->ask.type;
   } break;
   case GILU_TRISOLVE_RECBLOCK:
     tri->depth = BlockDepth(tri);
-    if (tri->reorder) { /* the Block SpTRSV paper, Figure 3: split a level order, reordered again inside each triangle */
+    if (tri->ask.reorder) { /* the Block SpTRSV paper, Figure 3: split a level order, reordered again inside each triangle */
       PetscInt *pos, *ord, *cnt, *leaf, nleaf = 0;
 
       PetscCall(PetscMalloc1(n, &tri->rord));
@@ -816,7 +817,7 @@ PetscErrorCode GILUTriPlanBuild(GILUTri tri)
           if (tri->j[k] != r && leaf[Elim(tri, tri->j[k])] != leaf[Elim(tri, r)]) tri->nnzsq0++;
       PetscCall(PetscFree4(pos, ord, cnt, leaf));
     } else PetscCall(BuildRecursive(tri, NULL, 0, n, tri->depth, lev, NULL, NULL, &cap));
-    tri->ran = tri->type;
+    tri->ran = tri->ask.type;
     break;
   }
   PetscCall(PetscFree(lev));
@@ -838,7 +839,7 @@ PetscErrorCode GILUTriPlanBuild(GILUTri tri)
     GILUTriSeg *seg = &tri->seg[k];
     PetscInt    nc  = 0;
 
-    if (seg->shape != GILU_SEG_TRIANGLE || seg->kernel == GILU_KERNEL_SEQUENTIAL || seg->dptr) continue; /* chunked: built with its chunks */
+    if (seg->shape != GILU_SEG_TRIANGLE || seg->kernel == GILU_KERNEL_SEQUENTIAL || seg->chunked) continue; /* chunked: built with its chunks */
     if (seg->kernel == GILU_KERNEL_SYNCFREE) {
       nc = (seg->nrows + seg->chunk - 1) / seg->chunk;
       PetscCall(PetscMalloc2(nc + 1, &seg->cptr, 1, &seg->clev));
@@ -847,7 +848,7 @@ PetscErrorCode GILUTriPlanBuild(GILUTri tri)
       for (PetscInt pass = 0; pass < 2; pass++) {
         nc = 0;
         for (PetscInt l = 0; l < seg->nlevels; l++) {
-          PetscInt lo = seg->lptr[l], len = seg->lptr[l + 1] - lo, size = PetscMax(GILUTriTable.ls_chunk_min, (len + GILUTriTable.ls_chunks * tri->nthreads - 1) / (GILUTriTable.ls_chunks * tri->nthreads));
+          PetscInt lo = seg->lptr[l], len = seg->lptr[l + 1] - lo, size = PetscMax(GILUTriTable.ls_chunk_min, (len + GILUTriTable.ls_chunks * tri->ask.nthreads - 1) / (GILUTriTable.ls_chunks * tri->ask.nthreads));
 
           for (PetscInt s0 = lo; s0 < lo + len; s0 += size) {
             if (pass) {
@@ -865,7 +866,7 @@ PetscErrorCode GILUTriPlanBuild(GILUTri tri)
     seg->nchunks = nc;
   }
   /* the permuted layout for a whole-matrix level-set or sync-free triangle on the host */
-  if (tri->backend == PETSCGILU_BACKEND_HOST && tri->nseg == 1 && tri->seg[0].kernel != GILU_KERNEL_SEQUENTIAL && !tri->seg[0].dptr && tri->permuted) {
+  if (tri->ask.backend == PETSCGILU_BACKEND_HOST && tri->nseg == 1 && tri->seg[0].kernel != GILU_KERNEL_SEQUENTIAL && !tri->seg[0].chunked && tri->ask.permuted) {
     GILUTriSeg *seg = &tri->seg[0];
     PetscInt   *pos;
 
@@ -882,15 +883,9 @@ PetscErrorCode GILUTriPlanBuild(GILUTri tri)
     PetscCall(PetscCalloc1(n, &tri->done));
     tri->epoch = 0;
   }
-  tri->planned     = PETSC_TRUE;
-  tri->plantype    = tri->type;
-  tri->planthreads = tri->nthreads;
-  tri->plandepth   = tri->reqdepth;
-  tri->planbackend = tri->backend;
-  tri->planperm    = tri->permuted;
-  tri->planreorder = tri->reorder;
-  tri->plancsc     = tri->csc;
-  tri->nnzsq       = 0;
+  tri->planned = PETSC_TRUE;
+  tri->plan    = tri->ask;
+  tri->nnzsq   = 0;
   for (PetscInt s = 0; s < tri->nseg; s++) {
     if (tri->seg[s].shape == GILU_SEG_SQUARE) tri->nnzsq += tri->seg[s].nnz;
     tri->seg[s].quad = (PetscBool)(tri->seg[s].nnz <= GILUTriTable.quad_nnz * tri->seg[s].nrows); /* chunked: groups of four chunks */

@@ -17,8 +17,8 @@ static PetscErrorCode GILUTriResolveBackend(GILUTri tri)
 
   PetscFunctionBegin;
   PetscCall(PetscGILUBackendResolve(PETSC_COMM_SELF, tri->reqbackend, &r));
-  if (tri->reqbackend == PETSCGILU_BACKEND_AUTO && r == PETSCGILU_BACKEND_CUDA && (tri->type == GILU_TRISOLVE_SEQUENTIAL || tri->type == GILU_TRISOLVE_CHUNKED)) r = PETSCGILU_BACKEND_HOST;
-  tri->backend = r;
+  if (tri->reqbackend == PETSCGILU_BACKEND_AUTO && r == PETSCGILU_BACKEND_CUDA && (tri->ask.type == GILU_TRISOLVE_SEQUENTIAL || tri->ask.type == GILU_TRISOLVE_CHUNKED)) r = PETSCGILU_BACKEND_HOST;
+  tri->ask.backend = r;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -28,12 +28,12 @@ PetscErrorCode GILUTriCreate(GILUTri *tri)
 {
   PetscFunctionBegin;
   PetscCall(PetscNew(tri));
-  (*tri)->type = GILU_TRISOLVE_AUTO;
-  (*tri)->ran  = GILU_TRISOLVE_LEVELSET;
-  PetscCall(GILUGetNumThreads(&(*tri)->nthreads));
-  (*tri)->permuted = PETSC_TRUE;
-  (*tri)->reorder  = PETSC_TRUE;
-  (*tri)->cstatic  = PETSC_TRUE;
+  (*tri)->ask.type     = GILU_TRISOLVE_AUTO;
+  (*tri)->ran          = GILU_TRISOLVE_LEVELSET;
+  PetscCall(GILUGetNumThreads(&(*tri)->ask.nthreads));
+  (*tri)->ask.permuted = PETSC_TRUE;
+  (*tri)->ask.reorder  = PETSC_TRUE;
+  (*tri)->cstatic      = PETSC_TRUE;
   PetscCall(PetscGILUGetBackend(&(*tri)->reqbackend)); /* -gilu_backend */
   PetscCall(GILUTriResolveBackend(*tri));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -53,7 +53,7 @@ PetscErrorCode GILUTriDestroy(GILUTri *tri)
 PetscErrorCode GILUTriSetType(GILUTri tri, GILUTriSolveType type)
 {
   PetscFunctionBegin;
-  tri->type = type;
+  tri->ask.type = type;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -67,15 +67,15 @@ PetscErrorCode GILUTriGetType(GILUTri tri, GILUTriSolveType *type)
 PetscErrorCode GILUTriSetThreads(GILUTri tri, PetscInt nthreads)
 {
   PetscFunctionBegin;
-  PetscCall(GILUClampThreads(PetscMax(1, nthreads), &tri->nthreads)); /* the rule of every component: at most GILUGetMaxThreads() */
+  PetscCall(GILUClampThreads(PetscMax(1, nthreads), &tri->ask.nthreads)); /* the rule of every component: at most GILUGetMaxThreads() */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode GILUTriGetSettings(GILUTri tri, GILUTriSolveType *type, PetscInt *nthreads)
 {
   PetscFunctionBegin;
-  if (type) *type = tri->type;
-  if (nthreads) *nthreads = tri->nthreads;
+  if (type) *type = tri->ask.type;
+  if (nthreads) *nthreads = tri->ask.nthreads;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -91,21 +91,21 @@ PetscErrorCode GILUTriGetBackend(GILUTri tri, PetscGILUBackendType *backend)
 {
   PetscFunctionBegin;
   if (tri->reqbackend == PETSCGILU_BACKEND_AUTO) PetscCall(GILUTriResolveBackend(tri));
-  *backend = tri->backend;
+  *backend = tri->ask.backend;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode GILUTriSetPermutedLayout(GILUTri tri, PetscBool flg)
 {
   PetscFunctionBegin;
-  tri->permuted = flg;
+  tri->ask.permuted = flg;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode GILUTriSetRecBlockReorder(GILUTri tri, PetscBool flg)
 {
   PetscFunctionBegin;
-  tri->reorder = flg;
+  tri->ask.reorder = flg;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -119,7 +119,7 @@ PetscErrorCode GILUTriSetChunkedStatic(GILUTri tri, PetscBool flg)
 PetscErrorCode GILUTriSetTriangleCSC(GILUTri tri, PetscBool flg)
 {
   PetscFunctionBegin;
-  tri->csc = flg;
+  tri->ask.csc = flg;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -127,7 +127,7 @@ PetscErrorCode GILUTriSetBlockDepth(GILUTri tri, PetscInt depth)
 {
   PetscFunctionBegin;
   PetscCheck(depth >= 0 && depth <= 20, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_gilu_trisolve_block_depth %" PetscInt_FMT ": must be in [0, 20] (0: chosen by the rule)", tri->prefix, depth);
-  tri->reqdepth = depth;
+  tri->ask.depth = depth;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -138,8 +138,8 @@ PetscErrorCode GILUTriSetBlockDepth(GILUTri tri, PetscInt depth)
 */
 PetscErrorCode GILUTriSetFromOptions(GILUTri tri, PetscOptions options, const char prefix[])
 {
-  PetscEnum type = (PetscEnum)tri->type, backend = (PetscEnum)tri->reqbackend;
-  PetscInt  nt = tri->nthreads, depth = tri->reqdepth;
+  PetscEnum type = (PetscEnum)tri->ask.type, backend = (PetscEnum)tri->reqbackend;
+  PetscInt  nt = tri->ask.nthreads, depth = tri->ask.depth;
   PetscBool flg, set;
 
   PetscFunctionBegin;
@@ -154,16 +154,16 @@ PetscErrorCode GILUTriSetFromOptions(GILUTri tri, PetscOptions options, const ch
   if (set) tri->gov.forced = PETSC_TRUE; /* threads asked for: tried whatever the load (private/wait.h) */
   PetscCall(PetscOptionsInt("-mat_gilu_trisolve_block_depth", "colblock/rowblock: 2^depth blocks; recblock: recursion depth (0: by the rule)", "GILUTriSetBlockDepth", depth, &depth, &set));
   if (set) PetscCall(GILUTriSetBlockDepth(tri, depth));
-  flg = tri->permuted;
+  flg = tri->ask.permuted;
   PetscCall(PetscOptionsBool("-mat_gilu_trisolve_permuted", "Host level-set/sync-free: keep the solution in execution order too", "GILUTriSetPermutedLayout", flg, &flg, &set));
   if (set) PetscCall(GILUTriSetPermutedLayout(tri, flg));
-  flg = tri->reorder;
+  flg = tri->ask.reorder;
   PetscCall(PetscOptionsBool("-mat_gilu_trisolve_recblock_reorder", "recblock: reorder the rows by levels before each split", "GILUTriSetRecBlockReorder", flg, &flg, &set));
   if (set) PetscCall(GILUTriSetRecBlockReorder(tri, flg));
   flg = tri->cstatic;
   PetscCall(PetscOptionsBool("-mat_gilu_trisolve_chunked_static", "chunked: each thread a fixed share of every chunk level (else claimed)", "GILUTriSetChunkedStatic", flg, &flg, &set));
   if (set) PetscCall(GILUTriSetChunkedStatic(tri, flg));
-  flg = tri->csc;
+  flg = tri->ask.csc;
   PetscCall(PetscOptionsBool("-mat_gilu_trisolve_csc", "CUDA back-ends: sync-free triangles stored and solved by columns", "GILUTriSetTriangleCSC", flg, &flg, &set));
   if (set) PetscCall(GILUTriSetTriangleCSC(tri, flg));
   PetscCall(PetscOptionsEnum("-mat_gilu_trisolve_backend", "Where the solves run (default: -gilu_backend)", "GILUTriSetBackend", PetscGILUBackendTypes, backend, &backend, &set));
@@ -220,6 +220,12 @@ static PetscErrorCode CheckAndAnalyze(GILUTri tri, GILUTriUplo uplo, GILUTriDiag
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* whether a plan built for a serves b (field by field: the struct has padding) */
+static PetscBool SettingsEqual(const GILUTriSettings *a, const GILUTriSettings *b)
+{
+  return (PetscBool)(a->type == b->type && a->nthreads == b->nthreads && a->depth == b->depth && a->backend == b->backend && a->permuted == b->permuted && a->reorder == b->reorder && a->csc == b->csc);
+}
+
 /* The plan built again if what it was built for (type, threads, depth, back-end, layouts) changed; rebuilt: whether it was */
 static PetscErrorCode PlanUpToDate(GILUTri tri, PetscBool *rebuilt)
 {
@@ -227,7 +233,7 @@ static PetscErrorCode PlanUpToDate(GILUTri tri, PetscBool *rebuilt)
 
   PetscFunctionBegin;
   if (tri->reqbackend == PETSCGILU_BACKEND_AUTO) PetscCall(GILUTriResolveBackend(tri)); /* it depends on the type */
-  stale = (PetscBool)(!tri->planned || tri->plantype != tri->type || tri->planthreads != tri->nthreads || tri->plandepth != tri->reqdepth || tri->planbackend != tri->backend || tri->planperm != tri->permuted || tri->planreorder != tri->reorder || tri->plancsc != tri->csc);
+  stale = (PetscBool)(!tri->planned || !SettingsEqual(&tri->plan, &tri->ask));
   if (stale) {
     PetscCall(PetscLogEventBegin(GILU_TriAnalysis, 0, 0, 0, 0));
     PetscCall(GILUTriPlanDestroy(tri));
@@ -385,7 +391,7 @@ PetscErrorCode GILUTriGetSolveBackend(GILUTri tri, PetscGILUBackendType *backend
 {
   PetscFunctionBegin;
   PetscCall(GILUTriPrepare(tri));
-  *backend = tri->planbackend;
+  *backend = tri->plan.backend;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -394,7 +400,7 @@ PetscErrorCode GILUTriSolveDevice(GILUTri tri, const PetscScalar b[], PetscScala
 {
   PetscFunctionBegin;
   PetscCall(GILUTriPrepare(tri));
-  PetscCheck(tri->devops, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "GILUTriSolveDevice() needs a triangle whose solves run on a device back-end (cuda or cudaemu), not on %s: use GILUTriSolve()", PetscGILUBackendTypes[tri->planbackend]);
+  PetscCheck(tri->devops, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "GILUTriSolveDevice() needs a triangle whose solves run on a device back-end (cuda or cudaemu), not on %s: use GILUTriSolve()", PetscGILUBackendTypes[tri->plan.backend]);
   PetscCall(PetscLogEventBegin(GILU_TriSolve, 0, 0, 0, 0));
   PetscCall(GILUTriPlanDeviceSetUp(tri));
   PetscCall(tri->devops->solvedevice(tri->dev, b, x));
@@ -506,13 +512,13 @@ PetscErrorCode GILUTriGetLevels(GILUTri tri, PetscInt *nlevels, PetscInt *maxlev
 static PetscErrorCode ViewChunked(GILUTri tri, PetscViewer viewer)
 {
   PetscFunctionBegin;
-  if (tri->planned && tri->nseg == 1 && tri->seg[0].dptr) {
+  if (tri->planned && tri->nseg == 1 && tri->seg[0].chunked) {
     const GILUTriSeg *seg = &tri->seg[0];
 
     PetscCall(PetscViewerASCIIPrintf(viewer, "chunks: %" PetscInt_FMT " of consecutive rows (%.1f rows each, at most %" PetscInt_FMT "), %" PetscInt_FMT " chunk levels (%.1f chunks each), %" PetscInt_FMT " dependencies\n", seg->nchunks, seg->nchunks ? (double)seg->nrows / seg->nchunks : 0.0, seg->chunk,
                                      seg->nlevels, seg->nlevels ? (double)seg->nchunks / seg->nlevels : 0.0, seg->dptr[seg->nchunks]));
     if (seg->rptr) PetscCall(PetscViewerASCIIPrintf(viewer, "rows by column-offset pattern: %" PetscInt_FMT " patterns, %" PetscInt_FMT " runs (no column indices read)%s\n", seg->npat, seg->rptr[seg->nchunks], seg->inplace ? ", values read in place" : ""));
-    if (tri->planthreads > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "%s\n", tri->cstatic ? "each thread takes a fixed share of every chunk level" : "the threads claim the chunks from a shared counter"));
+    if (tri->plan.nthreads > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "%s\n", tri->cstatic ? "each thread takes a fixed share of every chunk level" : "the threads claim the chunks from a shared counter"));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -529,8 +535,8 @@ PetscErrorCode GILUTriView(GILUTri tri, PetscViewer viewer)
     for (PetscInt s = 0; s < tri->nseg; s++)
       if (tri->seg[s].shape == GILU_SEG_SQUARE) nnzsq += tri->seg[s].nnz;
     if (tri->nseg == 1 && tri->seg[0].colp) PetscCall(PetscViewerASCIIPrintf(viewer, "permuted layout: the solution is kept in execution order too\n"));
-    if (tri->planbackend != PETSCGILU_BACKEND_HOST) PetscCall(PetscViewerASCIIPrintf(viewer, "algorithm %s (requested %s) on the %s back-end\n", GILUTriSolveTypes[tri->ran], GILUTriSolveTypes[tri->type], PetscGILUBackendTypes[tri->planbackend]));
-    else PetscCall(PetscViewerASCIIPrintf(viewer, "algorithm %s (requested %s), %" PetscInt_FMT " host threads\n", GILUTriSolveTypes[tri->ran], GILUTriSolveTypes[tri->type], tri->planthreads));
+    if (tri->plan.backend != PETSCGILU_BACKEND_HOST) PetscCall(PetscViewerASCIIPrintf(viewer, "algorithm %s (requested %s) on the %s back-end\n", GILUTriSolveTypes[tri->ran], GILUTriSolveTypes[tri->ask.type], PetscGILUBackendTypes[tri->plan.backend]));
+    else PetscCall(PetscViewerASCIIPrintf(viewer, "algorithm %s (requested %s), %" PetscInt_FMT " host threads\n", GILUTriSolveTypes[tri->ran], GILUTriSolveTypes[tri->ask.type], tri->plan.nthreads));
     if (ns || nt > 1)
       PetscCall(PetscViewerASCIIPrintf(viewer, "blocks: %" PetscInt_FMT " triangles (%" PetscInt_FMT " parallel, %" PetscInt_FMT " levelset, %" PetscInt_FMT " syncfree, %" PetscInt_FMT " sequential), %" PetscInt_FMT " squares holding %" PetscInt_FMT " of %" PetscInt_FMT " off-diagonal blocks\n", nt, byk[0], byk[1], byk[2], byk[3], ns, nnzsq,
                                        tri->nz - (tri->diag == GILU_TRI_DIAG_STORED ? tri->n : 0)));
@@ -543,6 +549,6 @@ PetscErrorCode GILUTriView(GILUTri tri, PetscViewer viewer)
     PetscCall(ViewChunked(tri, viewer));         /* chunked: its chunks and chunk levels */
     PetscCall(GILUTriViewSegments(tri, viewer)); /* CUDA back-ends: the device segments and their kernels */
     PetscCall(PetscViewerASCIIPrintf(viewer, "setup time: analysis %g s, plan %g s; %" PetscInt_FMT " solves\n", (double)tri->tanalysis, (double)tri->tplan, tri->nsolves));
-  } else PetscCall(PetscViewerASCIIPrintf(viewer, "algorithm requested %s, %" PetscInt_FMT " host threads (chosen at the first solve)\n", GILUTriSolveTypes[tri->type], tri->nthreads));
+  } else PetscCall(PetscViewerASCIIPrintf(viewer, "algorithm requested %s, %" PetscInt_FMT " host threads (chosen at the first solve)\n", GILUTriSolveTypes[tri->ask.type], tri->ask.nthreads));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

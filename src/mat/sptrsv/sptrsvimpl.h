@@ -72,11 +72,12 @@ typedef struct {
                            each column's row; the solve keeps the solution also in execution order (tri->xp), so a
                            row reads its dependencies from the previous levels' contiguous stretch; it is col's array, overwritten (col is
                            then not read) */
-  /* chunked (a whole-matrix triangle, kernel GILU_KERNEL_SYNCFREE with dptr != NULL): the chunks are runs of consecutive
+  /* chunked (a whole-matrix triangle, kernel GILU_KERNEL_SYNCFREE, BuildChunked()): the chunks are runs of consecutive
      rows in elimination order, stored and claimed level by level of the chunk DAG (nlevels, lptr count chunk levels);
      chunk c waits for the done flags (tri->done[chunk], by claim position) of its dependencies dep[dptr[c] .. dptr[c+1]-1] */
-  PetscInt *dptr; /* [nchunks+1] (lptr[l]: the claim position of chunk level l's first chunk) */
-  PetscInt *dep;  /* [dptr[nchunks]] claim positions of the chunks holding the columns the chunk's rows read */
+  PetscBool chunked;
+  PetscInt *dptr;  /* [nchunks+1] (lptr[l]: the claim position of chunk level l's first chunk) */
+  PetscInt *dep;   /* [dptr[nchunks]] claim positions of the chunks holding the columns the chunk's rows read */
   PetscBool quad;  /* chunked with patterns: a thread runs four chunks at a time (the rows are short), else two */
   PetscInt  rstep; /* the rows of a chunk are row[cptr[c]] + rstep * k, k = 0, 1, ... (1 lower, -1 upper) */
   /* chunked, when the rows have few distinct column-offset lists (col - row; a stencil matrix in natural order has a
@@ -97,45 +98,51 @@ typedef struct {
   const MatScalar *av, *ad;
 } GILUTriSeg;
 
+/* What a plan is built for: the settings asked for (GILUTri's ask) and those the plan was built with (its plan); the
+   plan is rebuilt when they differ */
+typedef struct {
+  GILUTriSolveType     type;
+  PetscInt             nthreads;
+  PetscInt             depth;    /* recblock: recursion depth, colblock/rowblock: blocks; 0: by the rule */
+  PetscGILUBackendType backend;  /* resolved (host, cuda or cudaemu) */
+  PetscBool            permuted; /* the permuted layout */
+  PetscBool            reorder;  /* recblock: rows reordered by levels before each split */
+  PetscBool            csc;      /* CUDA back-ends: sync-free triangles by columns */
+} GILUTriSettings;
+
 struct _n_GILUTri {
-  GILUTriSolveType type, ran;
-  PetscInt         nthreads;
+  GILUTriSettings  ask; /* asked for (the back-end resolved from reqbackend) */
+  GILUTriSolveType ran;
   char             prefix[256]; /* the options prefix the options were read with (GILUTriSetFromOptions()), for messages */
   GILUTriUplo      uplo;
   GILUTriDiag      diag;
   PetscInt         n, bs, nz;
-  const PetscInt  *i, *j;               /* the pattern: the engine's copies (own) or the caller's arrays (GILUTriSetMatrixWithArrays()) */
-  const MatScalar *a, *dinv;            /* the values, likewise (a stored diagonal's inverses always in own_d) */
-  PetscInt        *own_i, *own_j;       /* the copies the engine owns (allocated together with own_a, own_d) */
+  const PetscInt  *i, *j;         /* the pattern: the engine's copies (own) or the caller's arrays (GILUTriSetMatrixWithArrays()) */
+  const MatScalar *a, *dinv;      /* the values, likewise (a stored diagonal's inverses always in own_d) */
+  PetscInt        *own_i, *own_j; /* the copies the engine owns (allocated together with own_a, own_d) */
   MatScalar       *own_a, *own_d;
-  PetscBool        borrowed;            /* i, j, a (and dinv unless stored) are the caller's */
-  PetscInt         patternid;           /* borrowed: the caller's number for the pattern of i, j */
+  PetscBool        borrowed;          /* i, j, a (and dinv unless stored) are the caller's */
+  PetscInt         patternid;         /* borrowed: the caller's number for the pattern of i, j */
   PetscInt         nlevels, maxlevel; /* analysis */
   PetscBool        analyzed;
-  /* the plan, built for (type, nthreads) */
-  PetscBool            planned;
-  GILUTriSolveType     plantype;
-  PetscInt             planthreads;
-  GILUThreadGovernor   gov; /* host solves: all nthreads, or one when that is faster (a busy core; private/wait.h) */
-  PetscInt             nseg;
-  GILUTriSeg          *seg;
-  PetscInt             reqdepth, plandepth; /* depth asked for (0: by the rule), and the one the plan was built with */
-  PetscInt             depth;               /* recblock: recursion depth; colblock/rowblock: blocks */
-  unsigned int        *done;                /* syncfree: done[r] == epoch when row r is final in this solve */
-  unsigned int         epoch;
-  PetscLogDouble       tanalysis, tplan;     /* seconds */
-  PetscGILUBackendType backend, planbackend; /* resolved (host, cuda or cudaemu): for the next plan, and the plan's */
-  PetscGILUBackendType reqbackend;           /* asked for (GILUTriSetBackend(), default -gilu_backend); auto: resolved at each plan check */
-  PetscBool            permuted, planperm;   /* the permuted layout asked for, and in the plan */
-  PetscBool            cstatic;              /* chunked on several threads: fixed shares of each chunk level (else claimed) */
-  PetscBool            csc, plancsc;         /* CUDA back-ends: sync-free triangles by columns (asked for, in the plan) */
-  PetscScalar         *xp;                   /* [n*bs] the solution in execution order (permuted layout) */
-  PetscBool            reorder, planreorder; /* recblock: rows reordered by levels before each split (asked for, in the plan) */
-  PetscInt            *rord;                 /* recblock reordered: [n] the row at each position of the final order */
-  PetscInt             nnzsq, nnzsq0;        /* recblock reordered: off-diagonal blocks in the squares, and without the reordering */
+  /* the plan, built for the settings plan (rebuilt when ask differs: PlanUpToDate()) */
+  PetscBool               planned;
+  GILUTriSettings         plan;
+  GILUThreadGovernor      gov; /* host solves: all nthreads, or one when that is faster (a busy core; private/wait.h) */
+  PetscInt                nseg;
+  GILUTriSeg             *seg;
+  PetscInt                depth; /* recblock: recursion depth; colblock/rowblock: blocks (the rule's when ask.depth is 0) */
+  unsigned int           *done;  /* syncfree: done[r] == epoch when row r is final in this solve */
+  unsigned int            epoch;
+  PetscLogDouble          tanalysis, tplan; /* seconds */
+  PetscGILUBackendType    reqbackend;       /* asked for (GILUTriSetBackend(), default -gilu_backend); auto: resolved at each plan check */
+  PetscBool               cstatic;          /* chunked on several threads: fixed shares of each chunk level (else claimed) */
+  PetscScalar            *xp;               /* [n*bs] the solution in execution order (permuted layout) */
+  PetscInt               *rord;             /* recblock reordered: [n] the row at each position of the final order */
+  PetscInt                nnzsq, nnzsq0;    /* recblock reordered: off-diagonal blocks in the squares, and without the reordering */
   const GILUTriDeviceOps *devops;           /* the plan's back-end's device kernels (cuda/sptrsv.cu), NULL on the host */
   GILUTriCUDA             dev;              /* the device copy of the plan (GILUTriPlanDeviceSetUp()) */
-  PetscInt             nsolves;
+  PetscInt                nsolves;
 };
 
 /* sptrsv-plan.c: the plan for (type, threads, depth, back-end, layouts), its values, its device copy, its device segments' view */

@@ -25,6 +25,7 @@
 
 
 typedef struct {
+  GILUSweepHead         head; /* first (private/stencil.h): a solve, x */
   const GILUStencilMat *sm;
   PetscBool             ic;
   PetscBool             scaled;             /* IC, DILU: the lower blocks multiply z = D^{-1} y, formed where read */
@@ -40,6 +41,7 @@ typedef struct {
 } SolveCtx;
 
 typedef struct {
+  GILUSweepHead   head; /* first (private/stencil.h): the factorization */
   GILUStencilMat *sm;
   PetscScalar    *dinv;
   PetscReal       zeropivot;
@@ -153,6 +155,7 @@ PetscErrorCode StructILUFactor_Host(GILUStencilMat *sm, const PetscInt *elim, co
   PetscInt       n = 0;
 
   PetscFunctionBegin;
+  ctx.head      = (GILUSweepHead){PETSC_TRUE, NULL};
   ctx.sm        = sm;
   ctx.dinv      = dinv;
   ctx.zeropivot = zeropivot;
@@ -210,6 +213,7 @@ PetscErrorCode StructILUFactorDiagonal_Host(GILUStencilMat *sm, const PetscInt *
     PetscCall(GILUStencilFind(&sm->stencil, o, &diagu[s]));
     n += diagu[s] >= 0;
   }
+  ctx.head      = (GILUSweepHead){PETSC_TRUE, NULL};
   ctx.sm        = sm;
   ctx.dinv      = dinv;
   ctx.diag      = diag;
@@ -335,6 +339,7 @@ static void SolveCtxInit(GILUStencilMat *sm, const StructILUFactors *F, const Pe
   ctx->mirror = F->mirror;
   ctx->b      = b;
   ctx->x      = x;
+  ctx->head.x = x;
 }
 
 /* The offsets along the grid line, lower and upper, for the sweeps */
@@ -367,7 +372,7 @@ PetscErrorCode StructILUSolveTranspose_Host(GILUStencilMat *sm, const StructILUF
   PetscFunctionBegin;
   PetscCheck(F->dinv, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "The structured-grid ILU has no factors on the host");
   SolveCtxInit(sm, F, b, x, &ctx);
-  if (sm->schedule && sm->schedule->pipe) /* across processes: the pipeline's units and messages */
+  if (sm->schedule && sm->schedule->type == GILU_SCHEDULE_PIPELINE) /* across processes: the pipeline's units and messages */
     PetscCall(GILUScheduleRunPair(sm->schedule, PETSC_FALSE, (F->single ? TransposeForwardSingle_Kernels : TransposeForward_Kernels)[d], (F->single ? TransposeBackwardSingle_Kernels : TransposeBackward_Kernels)[d], &ctx));
   else (F->single ? SolveTransposeSingle_Kernels : SolveTranspose_Kernels)[d](&ctx);
   PetscCall(PetscLogFlops((PetscLogDouble)sm->npoints * (2.0 * d * d * sm->stencil.ns)));

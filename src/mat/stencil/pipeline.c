@@ -95,8 +95,7 @@ struct _n_GILUPipe {
   PetscScalar *eva;
   PipeXPlan    x[2];       /* [0]: lower neighbours (factorization, forward sweep); [1]: upper (backward sweep) */
   PetscInt     payload[2]; /* scalars a point: solves, factorization */
-  PetscBool    factor;     /* the next forward sweep is the factorization */
-  PetscScalar *xarr, *val, *dinv;
+  PetscScalar *val, *dinv; /* the factors (GILUPipeSetFactorData()) */
   PetscInt     ns, nl, npoints, bs2;
   PetscInt     lower[GILU_STENCIL_MAX_OFFSETS][3], upper[GILU_STENCIL_MAX_OFFSETS][3], nlo, nup;
   PetscBool    transposable;     /* GILUPipeTransposable() */
@@ -1079,7 +1078,6 @@ PetscErrorCode GILUPipeGlobalRow(GILUPipe p, PetscInt row, PetscInt *grow)
 PetscErrorCode GILUPipeSetFactorData(GILUPipe p, PetscScalar *val, PetscScalar *dinv, PetscInt ns, PetscInt nl)
 {
   PetscFunctionBegin;
-  p->factor  = PETSC_TRUE;
   p->val     = val;
   p->dinv    = dinv;
   p->ns      = ns;
@@ -1151,25 +1149,16 @@ PetscErrorCode GILUPipeTransposable(GILUPipe p, PetscBool *flg)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* the array (over the extended box) the next solves exchange */
-PetscErrorCode GILUPipeSetSolveData(GILUPipe p, PetscScalar *x)
-{
-  PetscFunctionBegin;
-  p->factor = PETSC_FALSE;
-  p->xarr   = x;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* packs (pack true) or unpacks message t of plan side r */
-static inline void PipeCopy(GILUPipe p, PipeXPlan *x, PetscInt r, PetscInt t, PetscBool pack, PetscInt pay)
+/* packs (pack true) or unpacks message t of plan side r of sweep h */
+static inline void PipeCopy(GILUPipe p, const GILUSweepHead *h, PipeXPlan *x, PetscInt r, PetscInt t, PetscBool pack, PetscInt pay)
 {
   PetscScalar *buf = x->buf[r] + (size_t)x->ptr[r][t] * pay;
 
   for (PetscInt a = x->ptr[r][t]; a < x->ptr[r][t + 1]; a++) {
     const PetscInt q = x->pts[r][a];
 
-    if (!p->factor) {
-      PetscScalar *v = p->xarr + (size_t)q * p->dof;
+    if (!h->factor) {
+      PetscScalar *v = h->x + (size_t)q * p->dof;
 
       for (PetscInt e = 0; e < p->dof; e++, buf++) {
         if (pack) *buf = v[e];
@@ -1257,8 +1246,9 @@ PetscErrorCode GILUPipeGetThreads(GILUPipe p, PetscInt *nthreads)
 
 /* the messages of one sweep with threads, handled by the calling thread (the only one that calls MPI) */
 typedef struct {
-  GILUPipe     p;
-  PipeXPlan   *x;
+  GILUPipe             p;
+  const GILUSweepHead *h;
+  PipeXPlan           *x;
   PetscInt     pay, rc, sc; /* receives completed and unpacked, sends posted */
   PetscInt     recvd;       /* rc, published to the other threads */
   PetscMPIInt  tag;
@@ -1276,7 +1266,7 @@ static void PipeEngineRun(PipeEngine *e)
 
     if (MPI_Test(&x->req[1][e->rc], &done, MPI_STATUS_IGNORE) != MPI_SUCCESS) e->err = 1;
     if (!done) break;
-    PipeCopy(p, x, 1, e->rc, PETSC_FALSE, e->pay);
+    PipeCopy(p, e->h, x, 1, e->rc, PETSC_FALSE, e->pay);
     e->rc++;
     __atomic_store_n(&e->recvd, e->rc, __ATOMIC_RELEASE);
   }
@@ -1289,7 +1279,7 @@ static void PipeEngineRun(PipeEngine *e)
       all = PetscMin(all, done);
     }
     for (; e->sc < x->n[0] && x->step[0][e->sc] < all; e->sc++) {
-      PipeCopy(p, x, 0, e->sc, PETSC_TRUE, e->pay);
+      PipeCopy(p, e->h, x, 0, e->sc, PETSC_TRUE, e->pay);
       if (PipeSend(p, x, e->sc, e->pay, e->tag) != MPI_SUCCESS) e->err = 1;
     }
   }
@@ -1356,17 +1346,18 @@ static void PipeSweepThread(GILUPipe p, PipeEngine *e, PetscInt t, PetscBool bac
 */
 PetscErrorCode GILUPipeSweep(GILUPipe p, GILUSchedule s, PetscBool backward, GILUTileKernel kernel, void *ctx)
 {
-  PipeXPlan        *x   = &p->x[backward ? 1 : 0];
-  const PetscInt    pay = p->factor && !backward ? p->payload[1] : p->payload[0];
-  const PetscMPIInt tag = backward ? 12 : (p->factor ? 13 : 11);
+  const GILUSweepHead *h   = (const GILUSweepHead *)ctx; /* what the sweep exchanges */
+  PipeXPlan           *x   = &p->x[backward ? 1 : 0];
+  const PetscInt       pay = h->factor && !backward ? p->payload[1] : p->payload[0];
+  const PetscMPIInt    tag = backward ? 12 : (h->factor ? 13 : 11);
   PetscInt          sc = 0, rc = 0;
 
   PetscFunctionBegin;
-  PetscCheck(!(backward && p->factor), PETSC_COMM_SELF, PETSC_ERR_PLIB, "The factorization is a forward sweep");
+  PetscCheck(!(backward && h->factor), PETSC_COMM_SELF, PETSC_ERR_PLIB, "The factorization is a forward sweep");
   PetscCall(PipePostReceives(p, x, pay, tag));
   if (p->nthreads > 1) {
 #if defined(PETSCGILU_HAVE_OPENMP)
-    PipeEngine e = {p, x, pay, 0, 0, 0, tag, 0};
+    PipeEngine e = {p, h, x, pay, 0, 0, 0, tag, 0};
 
     for (PetscInt t = 0; t < p->nthreads; t++) p->prog[t * PIPE_PAD] = 0;
     /* (the threads' waits are not logged as StructILUWait: PETSc's logging is for the main thread) */
@@ -1396,18 +1387,17 @@ PetscErrorCode GILUPipeSweep(GILUPipe p, GILUSchedule s, PetscBool backward, GIL
           }
           PetscCall(PetscLogEventEnd(GILU_StructILUWait, 0, 0, 0, 0));
         }
-        PipeCopy(p, x, 1, rc, PETSC_FALSE, pay);
+        PipeCopy(p, h, x, 1, rc, PETSC_FALSE, pay);
       }
       kernel(ctx, s, p->gptr[g + 1] - p->gptr[g], p->gunits + p->gptr[g]);
       for (; sc < x->n[0] && x->step[0][sc] == m; sc++) {
-        PipeCopy(p, x, 0, sc, PETSC_TRUE, pay);
+        PipeCopy(p, h, x, 0, sc, PETSC_TRUE, pay);
         PetscCallMPI(PipeSend(p, x, sc, pay, tag));
       }
     }
   }
   PetscCheck(rc == x->n[1] && sc == x->n[0], PETSC_COMM_SELF, PETSC_ERR_PLIB, "Pipeline: %" PetscInt_FMT " of %" PetscInt_FMT " receives and %" PetscInt_FMT " of %" PetscInt_FMT " sends done", rc, x->n[1], sc, x->n[0]);
   PetscCallMPI(MPI_Waitall((PetscMPIInt)x->n[0], x->req[0], MPI_STATUSES_IGNORE));
-  if (!backward) p->factor = PETSC_FALSE; /* a factorization is one sweep */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1418,7 +1408,7 @@ PetscErrorCode GILUScheduleCreatePipe(GILUPipe p, GILUSchedule *schedule)
 
   PetscFunctionBegin;
   PetscCall(PetscNew(&s));
-  s->type     = GILU_SCHEDULE_SLAB;
+  s->type     = GILU_SCHEDULE_PIPELINE;
   s->nthreads = 1;
   s->group    = 1;
   s->depth    = 1;

@@ -51,7 +51,7 @@
   #include <omp.h>
 #endif
 
-const char *const GILUScheduleTypes[] = {"slab", "hyperplane", "GILUScheduleType", "GILU_SCHEDULE_", NULL};
+const char *const GILUScheduleTypes[] = {"slab", "hyperplane", "pipeline", "GILUScheduleType", "GILU_SCHEDULE_", NULL};
 
 /* The default threads of the host kernels (objects without their own -..._threads): OMP_NUM_THREADS when it is set;
    else OpenMP's default (the cores) divided among the MPI processes of the node (GILUNodeSize, found at package
@@ -288,7 +288,7 @@ PetscErrorCode GILUStencilMatGetSchedule(GILUStencilMat *sm, GILUSchedule *s)
   PetscInt nthreads;
 
   PetscFunctionBegin;
-  if (sm->schedule && sm->schedule->pipe) { /* across processes (pipeline.c): set by its user, one thread */
+  if (sm->schedule && sm->schedule->type == GILU_SCHEDULE_PIPELINE) { /* across processes (pipeline.c): set by its user */
     *s = sm->schedule;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -393,7 +393,8 @@ static inline void SlabSweep(GILUSchedule s, PetscInt t, PetscBool backward, GIL
   (hyperplane), without any waiting. A schedule for several threads runs that way too when its
   governor finds it faster (another process holds a core: private/wait.h); the results are the
   same (a single sweep, the factorization among them, follows the solves' governor: GILUGovernorFollow()).
-  The kernel must not call PETSc (it runs inside an OpenMP parallel region).
+  The kernel must not call PETSc (it runs inside an OpenMP parallel region). Its context ctx begins with a
+  GILUSweepHead (private/stencil.h), from which the pipeline learns what to exchange.
 */
 static void ScheduleRunSerial(GILUSchedule s, PetscBool backward, GILUTileKernel kernel, void *ctx, PetscInt64 sweep)
 {
@@ -487,7 +488,7 @@ static PetscErrorCode ScheduleRunGoverned(GILUSchedule s, GILUThreadGovernor *g,
 
   PetscFunctionBegin;
   s->sweep += nsweeps;
-  if (s->pipe) {
+  if (s->type == GILU_SCHEDULE_PIPELINE) {
     for (PetscInt w = 0; w < nsweeps; w++) PetscCall(GILUPipeSweep(s->pipe, s, backward[w], kernel[w], ctx));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -509,7 +510,7 @@ PetscErrorCode GILUScheduleRun(GILUSchedule s, PetscBool backward, GILUTileKerne
   PetscInt64 sweep = ++s->sweep;
 
   PetscFunctionBegin;
-  if (s->pipe) {
+  if (s->type == GILU_SCHEDULE_PIPELINE) {
     PetscCall(GILUPipeSweep(s->pipe, s, backward, kernel, ctx));
     PetscFunctionReturn(PETSC_SUCCESS);
   }

@@ -163,7 +163,6 @@ PetscErrorCode PCApplyDistributed_StructILU(PC pc, PetscBool transpose, const Pe
 
   PetscFunctionBegin;
   PetscCall(GILUPipeOwnedCopy(ilu->pipe, PETSC_TRUE, x, ilu->extx));
-  PetscCall(GILUPipeSetSolveData(ilu->pipe, ilu->extx));
   if (transpose) PetscCall(StructILUSolveTranspose_Host(&ilu->sm, &ilu->factors, ilu->extx, ilu->extx));
   else PetscCall(StructILUSolve_Host(&ilu->sm, &ilu->factors, ilu->extx, ilu->extx));
   PetscCall(GILUPipeOwnedCopy(ilu->pipe, PETSC_FALSE, ilu->extx, y));

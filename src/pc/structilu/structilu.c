@@ -190,7 +190,7 @@ static PetscErrorCode PCView_StructILU(PC pc, PetscViewer viewer)
                                      (double)ilu->factors.bytes / 1048576.0, ilu->precision == PC_STRUCTILU_PRECISION_SINGLE ? "single" : "double", ilu->factors.noffsets, st->ns, g->dof, g->dof));
   if (ilu->eisenstat)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  Eisenstat trick: the Krylov method runs on Ahat = (D + A_L)^{-1} A (D + A_U)^{-1} (two sweeps per product, no product with A), preconditioned by D; its residuals are those of the transformed system\n"));
-  if (ilu->sm.schedule && !ilu->pipe) {
+  if (ilu->sm.schedule && ilu->sm.schedule->type != GILU_SCHEDULE_PIPELINE) {
     GILUSchedule sch = ilu->sm.schedule;
 
     if (sch->type == GILU_SCHEDULE_SLAB)
