@@ -452,7 +452,7 @@ pg-clang-format: FORCE
 format: pg-clang-format
 	@cd $(PETSCGILU_DIR) && printf '%s\n' $(PG_FORMAT_FILES) | xargs -P 2 -n 16 $(CLANG_FORMAT) -i
 
-# the files clang-format would change, one a line, and exit 1 when there are any (reads only; about 2 s)
+# the files clang-format would change, one a line, and exit 1 when there are any (reads only; about 3 s of CPU)
 check-format: pg-clang-format
 	@cd $(PETSCGILU_DIR) && n=0; total=0; for f in $(PG_FORMAT_FILES); do total=$$((total+1)); \
 	  $(CLANG_FORMAT) "$$f" | cmp -s - "$$f" || { echo "$$f"; n=$$((n+1)); }; done; \
