@@ -37,7 +37,7 @@ PREFIX        ?= /usr/local
 CHECK_JOBS    ?= 2
 
 # goals that must not configure (or install packages) on a fresh clone
-PG_NOCONF_GOALS := clean distclean help gpu-validate check-petsc-cuda check-compile gpu-perf
+PG_NOCONF_GOALS := clean distclean help gpu-validate check-petsc-cuda check-compile gpu-perf format check-format
 PG_NEED_CONF    := $(if $(MAKECMDGOALS),$(filter-out $(PG_NOCONF_GOALS),$(MAKECMDGOALS)),all)
 
 # ------------------------------------------------------------------------------------------------ configure
@@ -435,9 +435,29 @@ install: all
 	@echo "  load it into any PETSc program with: -dll_append $(PREFIX)/lib/$(PG_LIBNAME)"
 
 # ------------------------------------------------------------------------------------------------ misc
-format: FORCE
-	@files=$$(find $(PETSCGILU_DIR)/src $(PETSCGILU_DIR)/include $(PETSCGILU_DIR)/tests $(PETSCGILU_DIR)/tutorials \
-	  -type f \( -name '*.c' -o -name '*.h' -o -name '*.cu' \) 2>/dev/null); [ -z "$$files" ] || clang-format -i $$files
+# clang-format pinned to the major version PETSc 3.25 requires (its checkclangformatversion): another major lays the
+# same .clang-format out differently, so format and check-format refuse any other. config/install-deps clang-format
+# installs Debian's clang-format-22 when missing; CLANG_FORMAT=/path/to/clang-format names another build of 22.
+CLANG_FORMAT       ?= clang-format-22
+PG_CLANG_FORMAT_MAJOR := 22
+PG_FORMAT_FILES = $(shell cd $(PETSCGILU_DIR) && find src include tests tutorials bench -type f \
+                    \( -name '*.c' -o -name '*.h' -o -name '*.cu' \) | LC_ALL=C sort)
+
+pg-clang-format: FORCE
+	@$(if $(filter clang-format-$(PG_CLANG_FORMAT_MAJOR),$(CLANG_FORMAT)),$(PETSCGILU_DIR)/config/install-deps clang-format)
+	@v=$$($(CLANG_FORMAT) --version 2>/dev/null | sed -n 's/.*clang-format version \([0-9][0-9]*\)\..*/\1/p'); \
+	if [ "$$v" != $(PG_CLANG_FORMAT_MAJOR) ]; then \
+	  echo "petscgilu: '$(CLANG_FORMAT)' is clang-format version '$$v'; the format is defined by clang-format $(PG_CLANG_FORMAT_MAJOR) (PETSc's)" >&2; exit 1; fi
+
+format: pg-clang-format
+	@cd $(PETSCGILU_DIR) && printf '%s\n' $(PG_FORMAT_FILES) | xargs -P 2 -n 16 $(CLANG_FORMAT) -i
+
+# the files clang-format would change, one a line, and exit 1 when there are any (reads only; about 3 s of CPU)
+check-format: pg-clang-format
+	@cd $(PETSCGILU_DIR) && n=0; total=0; for f in $(PG_FORMAT_FILES); do total=$$((total+1)); \
+	  $(CLANG_FORMAT) "$$f" | cmp -s - "$$f" || { echo "$$f"; n=$$((n+1)); }; done; \
+	if [ $$n -ne 0 ]; then echo "check-format: $$n of $$total files differ from $(CLANG_FORMAT)'s layout (make format fixes them)" >&2; exit 1; fi; \
+	echo "check-format: $$total files formatted"
 
 clean: FORCE
 	$(RM) -r $(PG_OBJDIR) $(PG_TESTDIR) $(PETSCGILU_DIR)/lib $(PG_TESTLIB)
@@ -510,7 +530,10 @@ help: FORCE
 	@echo "  install        PREFIX=$(PREFIX) [DESTDIR=]: library, headers, petscgiluconf.h, lib/pkgconfig/petscgilu.pc"
 	@echo "  configure      re-run config/configure (PETSC_DIR= PETSC_ARCH= PETSCGILU_WITH_CUDA=0|1 PETSCGILU_WITH_OPENMP=0|1;"
 	@echo "                 the values stick for later builds)"
-	@echo "  format         clang-format -i all sources (PETSc's style, .clang-format)"
+	@echo "  format         clang-format -i every .c .h .cu under src include tests tutorials bench (PETSc's style,"
+	@echo "                 .clang-format) with clang-format 22, the major version PETSc requires (CLANG_FORMAT="
+	@echo "                 clang-format-22; installed by config/install-deps clang-format when missing)"
+	@echo "  check-format   list the files format would change; exit 1 when there are any (in .ci/run)"
 	@echo "  clean          remove objects, tests, lib/ and the test library    distclean: also the configuration (build/)"
 	@echo "variables: V=1 (show commands) WERROR=1 (warnings are errors; CI) CFLAGS= NVCCFLAGS= CXXFLAGS= (cudaemu objects) LDFLAGS="
 	@echo "each src/**/*.cu builds twice: nvcc -> <name>.cu.o (with CUDA; in lib/$(PG_CUDA_LIBNAME)) and the host C++ compiler"
@@ -521,4 +544,4 @@ help: FORCE
 	@echo "one harness test:  make check s='tests-ex1_1'   or   make -f gmakefile.test test s='tests-ex1_1'"
 
 FORCE:
-.PHONY: all pg-build pg-lib objects check check-compile check-mutations check-petsc-cuda check-gpu gpu-validate gpu-perf gpu-model run bench bench-quick bench-gpu bench-matrices install configure format clean distclean help print-test check-test-errors cleantest FORCE
+.PHONY: check-format pg-clang-format all pg-build pg-lib objects check check-compile check-mutations check-petsc-cuda check-gpu gpu-validate gpu-perf gpu-model run bench bench-quick bench-gpu bench-matrices install configure format clean distclean help print-test check-test-errors cleantest FORCE

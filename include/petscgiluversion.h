@@ -1,5 +1,5 @@
 /* The version of petscgilu: the one place it is written (config/configure reads it for the .pc file and the soname) */
-#if !defined(PETSCGILUVERSION_H)
+#ifndef PETSCGILUVERSION_H
 #define PETSCGILUVERSION_H
 
 #define PETSCGILU_VERSION_RELEASE  0 /* 1 for a release, 0 for the development version */

@@ -57,7 +57,7 @@ PETSC_INTERN PetscErrorCode GILUCudaLibrarySym(const char[], void (**)(void));
   #define GILU_BACKEND_CALL_CUDA(getops, ops) \
     do { \
       getops##_Fn *getops_; \
-      PetscCall(GILUCudaLibrarySym(#getops, (void (**)(void))&getops_)); \
+      PetscCall(GILUCudaLibrarySym(#getops, (void (**)(void))(&getops_))); \
       PetscCall(getops_(ops)); \
     } while (0)
 #else

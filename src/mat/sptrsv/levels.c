@@ -72,7 +72,8 @@ PetscErrorCode GILUSymbolicILUk(PetscInt n, const PetscInt ai[], const PetscInt 
         if (nl > levels) continue;
         for (cur = next[k]; cur < c; cur = next[cur]) prev = cur;
         if (cur == c) lev[c] = PetscMin(lev[c], nl);
-        else { /* a fill entry */
+        else {
+          /* a fill entry */
           next[prev] = c;
           next[c]    = cur;
           lev[c]     = nl;

@@ -280,7 +280,8 @@ static inline __attribute__((always_inline)) void SegmentRun(const PetscInt bs, 
         if (pair) c++;
       }
     else if (nth == 1) RowsSolve(bs, seg, 0, seg->nrows, src, x);
-    else if (seg->chunked && cstatic) { /* chunked, fixed shares: groups of four (else two) of the thread's share of each chunk level */
+    else if (seg->chunked && cstatic) {
+      /* chunked, fixed shares: groups of four (else two) of the thread's share of each chunk level */
       const PetscInt g = seg->rptr && seg->quad ? 4 : 2;
 
       for (PetscInt l = 0; l < seg->nlevels; l++) {

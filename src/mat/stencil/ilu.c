@@ -93,6 +93,7 @@ static inline void FactorZeroPivot(FactorCtx *ctx, PetscInt p, PetscInt bs)
 #undef FT
 #undef SDOF_FACTOR
 
+// clang-format off: one dispatch table a line, by DoF (clang-format would split the function-pointer declarators)
 static const GILUTileKernel Factor_Kernels[]         = {NULL, Factor_1_double, Factor_2_double, Factor_3_double, Factor_4_double, Factor_5_double, Factor_6_double, Factor_7_double, Factor_8_double};
 static const GILUTileKernel Forward_Kernels[]        = {NULL, Forward_1_double, Forward_2_double, Forward_3_double, Forward_4_double, Forward_5_double, Forward_6_double, Forward_7_double, Forward_8_double};
 static const GILUTileKernel Backward_Kernels[]       = {NULL, Backward_1_double, Backward_2_double, Backward_3_double, Backward_4_double, Backward_5_double, Backward_6_double, Backward_7_double, Backward_8_double};
@@ -104,6 +105,7 @@ static const GILUTileKernel TransposeForward_Kernels[]        = {NULL, Transpose
 static const GILUTileKernel TransposeBackward_Kernels[]       = {NULL, TransposeBackward_1_double, TransposeBackward_2_double, TransposeBackward_3_double, TransposeBackward_4_double, TransposeBackward_5_double, TransposeBackward_6_double, TransposeBackward_7_double, TransposeBackward_8_double};
 static const GILUTileKernel TransposeForwardSingle_Kernels[]  = {NULL, TransposeForward_1_float, TransposeForward_2_float, TransposeForward_3_float, TransposeForward_4_float, TransposeForward_5_float, TransposeForward_6_float, TransposeForward_7_float, TransposeForward_8_float};
 static const GILUTileKernel TransposeBackwardSingle_Kernels[] = {NULL, TransposeBackward_1_float, TransposeBackward_2_float, TransposeBackward_3_float, TransposeBackward_4_float, TransposeBackward_5_float, TransposeBackward_6_float, TransposeBackward_7_float, TransposeBackward_8_float};
+// clang-format on
 
 /* GILUStencilFindUnmirrored - an offset of st whose opposite is not in st (its index), or -1: the stencil is symmetric */
 PetscErrorCode GILUStencilFindUnmirrored(const GILUStencil *st, PetscInt *unmirrored)

@@ -386,7 +386,8 @@ PetscErrorCode ATSFactorsInitialGuess(ATSFactors *F, PCATSILUInitialGuess guess)
 
       if (j == r) F->L.a[p] = 1;
       else if (guess == PC_ATSILU_INITIAL_GUESS_DIAGONAL) F->L.a[p] = 0;
-      else { /* l_rj = a_rj / u_jj with u_jj as started above (row j < r is done; U^T's rows end with their diagonal) */
+      else {
+        /* l_rj = a_rj / u_jj with u_jj as started above (row j < r is done; U^T's rows end with their diagonal) */
         const PetscInt t = F->Ut.i[j + 1] - 1;
 
         djj       = t >= F->Ut.i[j] && F->Ut.j[t] == j ? F->Ut.a[t] : 0;

@@ -604,7 +604,8 @@ PetscErrorCode PCApply_StructILU(PC pc, Vec x, Vec y)
   }
   PetscCall(PetscLogEventBegin(GILU_StructILUApply, 0, x, y, 0));
   if (ilu->fallback) PetscCall(StructILUFallbackSolve(pc, x, y, MatSolve));
-  else if (ilu->dev) { /* device arrays: CUDA vectors' own, else the device's buffers with logged copies (src/sys/device-vec.c) */
+  else if (ilu->dev) {
+    /* device arrays: CUDA vectors' own, else the device's buffers with logged copies (src/sys/device-vec.c) */
     void *bbuf, *xbuf;
 
     PetscCall(ilu->devops->buffers(ilu->dev, &bbuf, &xbuf));

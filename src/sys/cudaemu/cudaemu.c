@@ -481,7 +481,8 @@ void GILUEmuAccess(const void *p, int bytes, int store, const char site[])
   b = f->block;
   if (bytes < 1 || bytes > 64) GILUEmuFail("gilu_ld/gilu_st of a type of more than 64 bytes (the counters take at most 3 sectors per lane)");
   if (store) f->stored = 1;
-  else if (!f->loadrun) { /* the first load of a run: the run's round trip */
+  else if (!f->loadrun) {
+    /* the first load of a run: the run's round trip */
     f->clock++;
     f->loadrun = 1;
   }

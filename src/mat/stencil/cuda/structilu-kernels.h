@@ -223,9 +223,10 @@ static __device__ void StructILUTiles(const SolveArgs &k, int dir, int sweep)
     if (valid) { /* 3. */
       GILU_UNROLL
       for (int c = 0; c < PF; c++)
-        if (sq[c] >= 0)
+        if (sq[c] >= 0) { /* braces: clang-format reads an unbraced pragma macro as the if's statement */
           GILU_UNROLL
           for (int e = 0; e < D; e++) sum -= (double)f[c][e] * gilu_ld_cg(xin + e * N + qp[c]);
+        }
       for (; s < send; s++) { /* the rest, in stencil order */
         const int q = gilu_ld(k.stage + s) == g ? Neighbour(&k, i, j, l, s) : -1;
         int       qq;
