@@ -98,18 +98,18 @@ M*/
 #define MATSOLVERGILU "gilu"
 /* The triangular-solve algorithms of MATSOLVERGILU (and of the engine, include/petscgilu/private/sptrsv.h) */
 typedef enum {
-  GILU_TRISOLVE_AUTO,      /* the adaptive choice (the Block SpTRSV paper, Algorithm 7) */
-  GILU_TRISOLVE_LEVELSET,  /* rows of one level in parallel, a barrier between levels */
-  GILU_TRISOLVE_SYNCFREE,  /* every row waits on its own dependencies' completion flags */
-  GILU_TRISOLVE_COLBLOCK,  /* column-block (the Block SpTRSV paper, Algorithm 4) */
-  GILU_TRISOLVE_ROWBLOCK,  /* row-block (Algorithm 5) */
-  GILU_TRISOLVE_RECBLOCK,  /* recursive block (Algorithm 6) */
+  GILU_TRISOLVE_AUTO,       /* the adaptive choice (the Block SpTRSV paper, Algorithm 7) */
+  GILU_TRISOLVE_LEVELSET,   /* rows of one level in parallel, a barrier between levels */
+  GILU_TRISOLVE_SYNCFREE,   /* every row waits on its own dependencies' completion flags */
+  GILU_TRISOLVE_COLBLOCK,   /* column-block (the Block SpTRSV paper, Algorithm 4) */
+  GILU_TRISOLVE_ROWBLOCK,   /* row-block (Algorithm 5) */
+  GILU_TRISOLVE_RECBLOCK,   /* recursive block (Algorithm 6) */
   GILU_TRISOLVE_SEQUENTIAL, /* one thread, rows in elimination order (what auto picks for 1 thread or a near-serial factor) */
   GILU_TRISOLVE_CHUNKED     /* chunks of consecutive rows in elimination order; a chunk waits on the chunks it reads (host only) */
 } GILUTriSolveType;
 PETSC_EXTERN const char *const GILUTriSolveTypes[];
-PETSC_EXTERN PetscErrorCode MatGILUSetTriSolveType(Mat, GILUTriSolveType);
-PETSC_EXTERN PetscErrorCode MatGILUSetTriSolveThreads(Mat, PetscInt);
+PETSC_EXTERN PetscErrorCode    MatGILUSetTriSolveType(Mat, GILUTriSolveType);
+PETSC_EXTERN PetscErrorCode    MatGILUSetTriSolveThreads(Mat, PetscInt);
 
 PETSC_EXTERN PetscErrorCode PetscGILUInitializePackage(void);
 PETSC_EXTERN PetscErrorCode PetscGILUFinalizePackage(void);
@@ -266,7 +266,6 @@ PETSC_EXTERN PetscErrorCode PCFGDDSetThreads(PC, PetscInt);
 PETSC_EXTERN PetscErrorCode PCFGDDSetZeroPivot(PC, PetscReal);
 PETSC_EXTERN PetscErrorCode PCFGDDGetSubdomains(PC, PetscInt *, const PetscInt *[], IS *);
 /* ---------------------------------------------------------------------------------------------- end PCFGDD */
-
 
 /* ---- PCATSILU: iterative ILU by alternating triangular solves, with ParILU/ParILUT beside it ---- */
 /*J

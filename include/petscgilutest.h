@@ -60,7 +60,7 @@ PETSC_EXTERN PetscErrorCode             PetscGILUCuSparseILUDestroy(PetscGILUCuS
 
 /* The device side, built twice as every .cu (gilucuda.h): the plain names with nvcc, _cudaemu in the emulation,
    where every entry point returns PETSC_ERR_SUP "not available in the emulation". */
-typedef struct _n_GILUCuSparse *GILUCuSparse;
+typedef struct _n_GILUCuSparse    *GILUCuSparse;
 typedef struct GILUCuSparseArrays_ GILUCuSparseArrays;
 /* GILUCuSparseBenchmark(): milliseconds on the device; [0] the smallest, [1] the median over the repetitions */
 typedef struct {
@@ -109,19 +109,19 @@ typedef struct {
   PetscBool csr, bsr, check; /* cuSPARSE CSR, BSR (DoF > 1; a CUDA device only); compare with PETSc's ILU(0) */
 } PetscGILUPerfCase;
 typedef struct {
-  PetscInt  ns, nlower, w[3], nlevels, ntiles, nstage, steps; /* the stencil and the device plan */
-  double    unknowns;
-  double    bytes[3];     /* compulsory bytes of the forward sweep, the backward sweep, the factorization (below) */
-  double    csbytes[3];   /* the same for cuSPARSE's CSR (indices included) */
-  double    bsrbytes[3];  /* and BSR */
-  double    ms[3][2];     /* StructILU kernels, ms: forward, backward, factorization; [0] min, [1] median */
-  double    modelus;      /* the performance model of one apply (both sweeps; -ksp_view's), us */
-  char      modelgpu[8];  /* the model's GPU (h100, h200) */
-  PetscBool hascsr, hasbsr, usedmma;
+  PetscInt          ns, nlower, w[3], nlevels, ntiles, nstage, steps; /* the stencil and the device plan */
+  double            unknowns;
+  double            bytes[3];    /* compulsory bytes of the forward sweep, the backward sweep, the factorization (below) */
+  double            csbytes[3];  /* the same for cuSPARSE's CSR (indices included) */
+  double            bsrbytes[3]; /* and BSR */
+  double            ms[3][2];    /* StructILU kernels, ms: forward, backward, factorization; [0] min, [1] median */
+  double            modelus;     /* the performance model of one apply (both sweeps; -ksp_view's), us */
+  char              modelgpu[8]; /* the model's GPU (h100, h200) */
+  PetscBool         hascsr, hasbsr, usedmma;
   GILUCuSparseTimes csr, bsr;
-  PetscReal diffcsr, diffbsr, diffref; /* || x - x_other ||_inf / || x_other ||_inf; -1: not compared */
-  PetscInt  zerorow;                   /* StructILU's zero pivot, -1 */
-  double    hosts[4];                  /* host wall seconds: assembly, device plan + upload, CSR/BSR arrays, the reference */
+  PetscReal         diffcsr, diffbsr, diffref; /* || x - x_other ||_inf / || x_other ||_inf; -1: not compared */
+  PetscInt          zerorow;                   /* StructILU's zero pivot, -1 */
+  double            hosts[4];                  /* host wall seconds: assembly, device plan + upload, CSR/BSR arrays, the reference */
 } PetscGILUPerfResult;
 PETSC_EXTERN PetscErrorCode PetscGILUPerfRun(PetscGILUBackendType, const PetscGILUPerfCase *, PetscGILUPerfResult *);
 /* the device: name, memory (GB), peak bandwidth from its memory clock and bus width, a measured device-to-device copy

@@ -15,7 +15,6 @@ static char help[] = "Tests of MatSolverType gilu (src/mat/sptrsv/gilufactor*.c)
 
 #define NTYPES 8
 
-
 static PetscReal Rand(PetscRandom rnd)
 {
   PetscReal v;
@@ -23,7 +22,6 @@ static PetscReal Rand(PetscRandom rnd)
   PetscCallAbort(PETSC_COMM_SELF, PetscRandomGetValueReal(rnd, &v));
   return v;
 }
-
 
 /* A nonsymmetric (or symmetric) diagonally dominant 3D 7-point matrix with a few random couplings, AIJ or BAIJ */
 static PetscErrorCode MakeMatrix(PetscRandom rnd, PetscInt grid, PetscInt bs, PetscBool baij, PetscBool sym, Mat *A)
@@ -39,14 +37,14 @@ static PetscErrorCode MakeMatrix(PetscRandom rnd, PetscInt grid, PetscInt bs, Pe
   PetscCall(MatSeqBAIJSetPreallocation(*A, bs, 9, NULL));
   PetscCall(MatSetOption(*A, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE));
   for (PetscInt r = 0; r < n; r++) {
-    PetscInt x = r % grid, y = (r / grid) % grid, z = r / (grid * grid),
-             off[6][3] = {
-               {-1, 0,  0 },
-               {1,  0,  0 },
-               {0,  -1, 0 },
-               {0,  1,  0 },
-               {0,  0,  -1},
-               {0,  0,  1 }
+    PetscInt    x = r % grid, y = (r / grid) % grid, z = r / (grid * grid),
+                off[6][3] = {
+                  {-1, 0,  0 },
+                  {1,  0,  0 },
+                  {0,  -1, 0 },
+                  {0,  1,  0 },
+                  {0,  0,  -1},
+                  {0,  0,  1 }
     };
     PetscScalar v[81]; /* block sizes up to 9 */
 
@@ -225,8 +223,8 @@ static PetscErrorCode TestFactor(PetscRandom rnd, PetscInt grid)
 */
 static PetscErrorCode TestSBAIJ(PetscRandom rnd, PetscInt grid)
 {
-  const PetscInt        sizes[]   = {1, 3, 9};
-  const MatSolverType   solvers[] = {MATSOLVERGILU, MATSOLVERSTRUCTILU};
+  const PetscInt      sizes[]   = {1, 3, 9};
+  const MatSolverType solvers[] = {MATSOLVERGILU, MATSOLVERSTRUCTILU};
 
   PetscFunctionBegin;
   for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++)
@@ -513,7 +511,7 @@ static PetscErrorCode NumericCase(Mat A, Mat A2, const char name[], PetscInt lev
 {
   Mat       Fp, Fg;
   PetscReal maxrel = 0;
-  PetscInt  ndiff = 0, n;
+  PetscInt  ndiff  = 0, n;
   char      what[128];
 
   PetscFunctionBegin;
@@ -547,14 +545,22 @@ static PetscErrorCode NumericCase(Mat A, Mat A2, const char name[], PetscInt lev
    every seventh off-diagonal block stored but zero (a zero multiplier block is skipped, as PETSc skips it) */
 static PetscErrorCode MakeBlockStencil(PetscInt grid, PetscInt bs, PetscRandom rnd, Mat *A)
 {
-  const PetscInt n = grid * grid * grid;
+  const PetscInt n   = grid * grid * grid;
   PetscInt       cnt = 0;
 
   PetscFunctionBegin;
   PetscCall(MatCreateSeqBAIJ(PETSC_COMM_SELF, bs, n * bs, n * bs, 7, NULL, A));
   for (PetscInt r = 0; r < n; r++) {
     const PetscInt x = r % grid, y = (r / grid) % grid, z = r / (grid * grid);
-    const PetscInt off[7][3] = {{0, 0, -1}, {0, -1, 0}, {-1, 0, 0}, {0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+    const PetscInt off[7][3] = {
+      {0,  0,  -1},
+      {0,  -1, 0 },
+      {-1, 0,  0 },
+      {0,  0,  0 },
+      {1,  0,  0 },
+      {0,  1,  0 },
+      {0,  0,  1 }
+    };
 
     for (PetscInt k = 0; k < 7; k++) {
       PetscInt    c, xx = x + off[k][0], yy = y + off[k][1], zz = z + off[k][2];
@@ -666,7 +672,7 @@ static PetscErrorCode TestNumeric(PetscRandom rnd)
       if (bs == 3) { /* a zero diagonal block in block row 0 (nothing updates it): the zero pivot reported as PETSc reports it */
         Mat            Fp;
         MatFactorError ep, eg;
-        PetscInt       r = 0;
+        PetscInt       r    = 0;
         PetscScalar    z[9] = {0};
 
         PetscCall(MatSetValuesBlocked(A2, 1, &r, 1, &r, z, INSERT_VALUES));
@@ -823,8 +829,7 @@ static PetscErrorCode TestChunked(PetscRandom rnd)
       PetscCall(MatGILUFactorGetTri(Fg, &L, &U));
       PetscCall(GILUTriGetType(L, &ranL));
       PetscCall(GILUTriGetType(U, &ranU));
-      if (permute ? (ranL == GILU_TRISOLVE_CHUNKED || ranU == GILU_TRISOLVE_CHUNKED) : (ranL != want || ranU != want))
-        PetscCall(PetscPrintf(PETSC_COMM_SELF, "chunked: %s: auto ran %s/%s\n", what, GILUTriSolveTypes[ranL], GILUTriSolveTypes[ranU]));
+      if (permute ? (ranL == GILU_TRISOLVE_CHUNKED || ranU == GILU_TRISOLVE_CHUNKED) : (ranL != want || ranU != want)) PetscCall(PetscPrintf(PETSC_COMM_SELF, "chunked: %s: auto ran %s/%s\n", what, GILUTriSolveTypes[ranL], GILUTriSolveTypes[ranU]));
       PetscCall(MatDestroy(&Fg));
       PetscCall(MatDestroy(&Fp));
       PetscCall(VecDestroy(&b));
@@ -877,15 +882,15 @@ static PetscErrorCode TimeSolve(Mat F, Vec b, Vec x, PetscInt reps, PetscReal *b
 */
 static PetscErrorCode Bench(PetscRandom rnd, PetscInt grid)
 {
-  PetscInt         points = 7, reps = 10, rounds = 3, threads[4] = {1, 2}, nthr = 2, n, ncfg = 0, cth[4 * NTYPES], ctype[4 * NTYPES];
-  PetscBool        permute = PETSC_FALSE;
-  char             types[256] = ""; /* -bench_types levelset,chunked,...: only these (default all) */
-  char             matrix[64] = ""; /* -matrix name: a test-suite matrix instead of the stencil */
-  PetscBool        named      = PETSC_FALSE;
-  Mat              A, Fp, Fg[4 * NTYPES];
-  Vec              b, x;
-  PetscReal        tp = PETSC_MAX_REAL, tpc = PETSC_MAX_REAL, tg[4 * NTYPES], tgc[4 * NTYPES], tsetup[4 * NTYPES];
-  char             name[64];
+  PetscInt  points = 7, reps = 10, rounds = 3, threads[4] = {1, 2}, nthr = 2, n, ncfg = 0, cth[4 * NTYPES], ctype[4 * NTYPES];
+  PetscBool permute    = PETSC_FALSE;
+  char      types[256] = ""; /* -bench_types levelset,chunked,...: only these (default all) */
+  char      matrix[64] = ""; /* -matrix name: a test-suite matrix instead of the stencil */
+  PetscBool named      = PETSC_FALSE;
+  Mat       A, Fp, Fg[4 * NTYPES];
+  Vec       b, x;
+  PetscReal tp = PETSC_MAX_REAL, tpc = PETSC_MAX_REAL, tg[4 * NTYPES], tgc[4 * NTYPES], tsetup[4 * NTYPES];
+  char      name[64];
 
   PetscFunctionBegin;
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-points", &points, NULL));
@@ -1020,7 +1025,8 @@ static PetscErrorCode NumBench(PetscRandom rnd, PetscInt grid)
       PetscCall(PetscTime(&t1));
       best = PetscMin(best, t1 - t0);
     }
-    PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s ILU(%" PetscInt_FMT ") %s7-point %" PetscInt_FMT "^3: %-5s %s thread(s) %-8s first numeric %.4f s, refactorization best of %" PetscInt_FMT " %.4f s\n", MATSOLVERGILU, levels, permute ? "permuted " : "", grid, cfg[c].solver, cfg[c].threads, c ? cfg[c].schedule : "", (double)first, reps, (double)best));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s ILU(%" PetscInt_FMT ") %s7-point %" PetscInt_FMT "^3: %-5s %s thread(s) %-8s first numeric %.4f s, refactorization best of %" PetscInt_FMT " %.4f s\n", MATSOLVERGILU, levels, permute ? "permuted " : "", grid,
+                          cfg[c].solver, cfg[c].threads, c ? cfg[c].schedule : "", (double)first, reps, (double)best));
     PetscCall(ISDestroy(&row));
     PetscCall(ISDestroy(&col));
     PetscCall(MatDestroy(&F));
@@ -1109,7 +1115,7 @@ static PetscErrorCode TestZeroPivot(void)
 int main(int argc, char **argv)
 {
   char        test[64] = "";
-  PetscInt    grid = 6;
+  PetscInt    grid     = 6;
   PetscBool   all, match;
   PetscRandom rnd;
 

@@ -162,9 +162,9 @@ static PetscErrorCode CreateNonSquareMatrix(PetscInt n, Mat *A)
 /* The symmetric star7 matrix of -case sym on a 6x6x6 DMDA, altered as -alter says (in the natural ordering, n = 216) */
 static PetscErrorCode CreateSymmetricMatrix(const char *alter, DM *da, Mat *A)
 {
-  PetscInt    M, N, P, n, rstart, rend;
-  PetscBool   lower, upper, noyplus, far, denserow, roundoff;
-  Mat         B;
+  PetscInt  M, N, P, n, rstart, rend;
+  PetscBool lower, upper, noyplus, far, denserow, roundoff;
+  Mat       B;
 
   PetscFunctionBeginUser;
   PetscCall(DMDACreate3d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, 6, 6, 6, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, NULL, da));
@@ -283,10 +283,10 @@ int main(int argc, char **argv)
 {
   const char        *cases[] = {"nonstencil", "zeropivot", "nan", "wrongsize", "nodm_irregular", "empty", "star7", "nonsquare", "sym", "zerodiag"};
   PetscInt           icase = 1, n = 200, its;
-  PetscReal          scale = 1.0;
+  PetscReal          scale    = 1.0;
   PetscBool          catcherr = PETSC_FALSE, nodm = PETSC_FALSE;
   char               alter[32] = "none";
-  DM                 da = NULL;
+  DM                 da        = NULL;
   Mat                A;
   Vec                x, b;
   KSP                ksp;

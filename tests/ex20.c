@@ -53,7 +53,8 @@ static PetscErrorCode PrintJSON(FILE *f, const PetscGILUPerfCase *c, const Petsc
     else
       PetscCall(PetscFPrintf(PETSC_COMM_SELF, f, "\"%s\": {\"bytes\": [%.0f, %.0f, %.0f], \"analysis_ms\": %.6g, \"factor_ms\": [%.6g, %.6g], \"solve_analysis_ms\": %.6g, \"lower_ms\": [%.6g, %.6g], \"upper_ms\": [%.6g, %.6g]}, ", cs[k], b[0], b[1], b[2], t->analysis, t->factor[0], t->factor[1], t->solveanalysis, t->lower[0], t->lower[1], t->upper[0], t->upper[1]));
   }
-  PetscCall(PetscFPrintf(PETSC_COMM_SELF, f, "\"diff\": {\"csr\": %.3g, \"bsr\": %.3g, \"reference\": %.3g}, \"host_s\": {\"assembly\": %.3f, \"plan\": %.3f, \"arrays\": %.3f, \"reference\": %.3f}}\n", (double)r->diffcsr, (double)r->diffbsr, (double)r->diffref, r->hosts[0], r->hosts[1], r->hosts[2], r->hosts[3]));
+  PetscCall(
+    PetscFPrintf(PETSC_COMM_SELF, f, "\"diff\": {\"csr\": %.3g, \"bsr\": %.3g, \"reference\": %.3g}, \"host_s\": {\"assembly\": %.3f, \"plan\": %.3f, \"arrays\": %.3f, \"reference\": %.3f}}\n", (double)r->diffcsr, (double)r->diffbsr, (double)r->diffref, r->hosts[0], r->hosts[1], r->hosts[2], r->hosts[3]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -61,8 +62,8 @@ static PetscErrorCode PrintRow(const PetscGILUPerfCase *c, const PetscGILUPerfRe
 {
   const double sapply = r->ms[0][0] + r->ms[1][0], sbytes = r->bytes[0] + r->bytes[1];
   const double capply = r->hascsr ? r->csr.lower[0] + r->csr.upper[0] : 0, bapply = r->hasbsr ? r->bsr.lower[0] + r->bsr.upper[0] : 0;
-  double       best   = capply > 0 && (bapply <= 0 || capply < bapply) ? capply : bapply;
-  const double diff   = PetscMax(r->diffcsr, r->diffbsr);
+  double       best = capply > 0 && (bapply <= 0 || capply < bapply) ? capply : bapply;
+  const double diff = PetscMax(r->diffcsr, r->diffbsr);
   char         sr[32], cr[32], br[32], pk[32], sp[32], cms[64], bms[64], cf[32], bf[32], df[32];
 
   PetscFunctionBeginUser;

@@ -144,7 +144,7 @@ static const struct {
   Cost        max;
 } budgets[] = {
   /*                  factorization: ratio trips   apply: factor      vector      trips    launches copies syncs allocs */
-  {"star7", 1, 8, {1.1 * 1.53, 1.1 * 5.95, 1.1 * 1.26, 1.1 * 1.61, 1.1 * 3.48, 2, 2, 1, 0}},
+  {"star7", 1, 8, {1.1 * 1.53, 1.1 * 5.95, 1.1 * 1.26, 1.1 * 1.61, 1.1 * 3.48, 2, 2, 1, 0} },
   {"box27", 4, 8, {1.1 * 3.18, 1.1 * 11.98, 1.1 * 4.00, 1.1 * 1.39, 1.1 * 3.97, 2, 2, 1, 0}}, /* DoF 4: the CUDA-core factorization */
 };
 

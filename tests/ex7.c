@@ -25,7 +25,6 @@ static char help[] = "Tests of the triangular-solve engine (src/mat/sptrsv) on t
 
 #define NTYPES 8
 
-
 static PetscReal Rand(PetscRandom rnd)
 {
   PetscReal v;
@@ -266,36 +265,36 @@ static PetscErrorCode TestCUDAEmu(PetscRandom rnd)
           PetscCall(GILUTriSetBackend(tri, dev));
           PetscCall(GILUTriSetMatrix(tri, uplo, (GILUTriDiag)dg, n, bs, ai, aj, aa, dinv));
           PetscCall(GILUTriSolveReference(tri, b, xref));
-          for (PetscInt csc = 0; csc < 2; csc++) /* sync-free triangles by rows, then by columns (CSC) */
-          for (PetscInt tr = GILU_TRISOLVE_AUTO; tr <= GILU_TRISOLVE_RECBLOCK + 1; tr++) { /* + 1: recblock reordered by levels */
-            PetscInt  t       = PetscMin(tr, GILU_TRISOLVE_RECBLOCK);
-            PetscBool blocked = (PetscBool)(t >= GILU_TRISOLVE_COLBLOCK), reorder = (PetscBool)(tr > GILU_TRISOLVE_RECBLOCK);
+          for (PetscInt csc = 0; csc < 2; csc++)                                             /* sync-free triangles by rows, then by columns (CSC) */
+            for (PetscInt tr = GILU_TRISOLVE_AUTO; tr <= GILU_TRISOLVE_RECBLOCK + 1; tr++) { /* + 1: recblock reordered by levels */
+              PetscInt  t       = PetscMin(tr, GILU_TRISOLVE_RECBLOCK);
+              PetscBool blocked = (PetscBool)(t >= GILU_TRISOLVE_COLBLOCK), reorder = (PetscBool)(tr > GILU_TRISOLVE_RECBLOCK);
 
-            PetscCall(GILUTriSetRecBlockReorder(tri, reorder));
-            PetscCall(GILUTriSetTriangleCSC(tri, (PetscBool)csc));
+              PetscCall(GILUTriSetRecBlockReorder(tri, reorder));
+              PetscCall(GILUTriSetTriangleCSC(tri, (PetscBool)csc));
 
-            for (PetscInt depth = blocked ? 1 : 0; depth <= (blocked ? 3 : 0); depth++) {
-              PetscGILUBackendType backend;
-              GILUTriSolveType     ran;
-              PetscInt             ntri, nsq, nsc, nvec;
-              PetscReal            err;
+              for (PetscInt depth = blocked ? 1 : 0; depth <= (blocked ? 3 : 0); depth++) {
+                PetscGILUBackendType backend;
+                GILUTriSolveType     ran;
+                PetscInt             ntri, nsq, nsc, nvec;
+                PetscReal            err;
 
-              PetscCall(GILUTriSetType(tri, (GILUTriSolveType)t));
-              PetscCall(GILUTriSetBlockDepth(tri, depth));
-              PetscCall(GILUTriSolve(tri, b, x));
-              err = PetscGILUTestArrayRelDiff(m, x, xref);
-              if (err > (blocked || csc ? 1e-12 : 1e-13))
-                PetscCall(PetscPrintf(PETSC_COMM_SELF, "cudaemu: kind %" PetscInt_FMT " %s diag %" PetscInt_FMT " bs %" PetscInt_FMT " %s%s%s depth %" PetscInt_FMT " differs from the host reference by %g\n", kind, u ? "upper" : "lower", dg, bs, GILUTriSolveTypes[t], reorder ? "+reorder" : "", csc ? " (CSC triangles)" : "", depth, (double)err));
-              PetscCall(GILUTriGetType(tri, &ran));
-              PetscCall(GILUTriGetBackend(tri, &backend));
-              PetscCheck(backend == dev && (t == GILU_TRISOLVE_AUTO || ran == (GILUTriSolveType)t), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s on %s was asked for, %s on %s ran", GILUTriSolveTypes[t], PetscGILUBackendTypes[dev], GILUTriSolveTypes[ran], PetscGILUBackendTypes[backend]);
-              if (!blocked) continue;
-              PetscCall(GILUTriGetPlanInfo(tri, &ntri, &nsq, NULL));
-              PetscCall(GILUTriGetSquareKernels(tri, &nsc, &nvec));
-              if (ntri != ((PetscInt)1 << depth) || nsc + nvec != nsq || (kind == 3 && depth == 1 && nvec == 0))
-                PetscCall(PetscPrintf(PETSC_COMM_SELF, "cudaemu: kind %" PetscInt_FMT " %s bs %" PetscInt_FMT " %s%s depth %" PetscInt_FMT ": %" PetscInt_FMT " triangles, %" PetscInt_FMT " squares (%" PetscInt_FMT " scalar-CSR, %" PetscInt_FMT " vector-CSR)\n", kind, u ? "upper" : "lower", bs, GILUTriSolveTypes[t], reorder ? "+reorder" : "", depth, ntri, nsq, nsc, nvec));
+                PetscCall(GILUTriSetType(tri, (GILUTriSolveType)t));
+                PetscCall(GILUTriSetBlockDepth(tri, depth));
+                PetscCall(GILUTriSolve(tri, b, x));
+                err = PetscGILUTestArrayRelDiff(m, x, xref);
+                if (err > (blocked || csc ? 1e-12 : 1e-13))
+                  PetscCall(PetscPrintf(PETSC_COMM_SELF, "cudaemu: kind %" PetscInt_FMT " %s diag %" PetscInt_FMT " bs %" PetscInt_FMT " %s%s%s depth %" PetscInt_FMT " differs from the host reference by %g\n", kind, u ? "upper" : "lower", dg, bs, GILUTriSolveTypes[t], reorder ? "+reorder" : "", csc ? " (CSC triangles)" : "", depth, (double)err));
+                PetscCall(GILUTriGetType(tri, &ran));
+                PetscCall(GILUTriGetBackend(tri, &backend));
+                PetscCheck(backend == dev && (t == GILU_TRISOLVE_AUTO || ran == (GILUTriSolveType)t), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s on %s was asked for, %s on %s ran", GILUTriSolveTypes[t], PetscGILUBackendTypes[dev], GILUTriSolveTypes[ran], PetscGILUBackendTypes[backend]);
+                if (!blocked) continue;
+                PetscCall(GILUTriGetPlanInfo(tri, &ntri, &nsq, NULL));
+                PetscCall(GILUTriGetSquareKernels(tri, &nsc, &nvec));
+                if (ntri != ((PetscInt)1 << depth) || nsc + nvec != nsq || (kind == 3 && depth == 1 && nvec == 0))
+                  PetscCall(PetscPrintf(PETSC_COMM_SELF, "cudaemu: kind %" PetscInt_FMT " %s bs %" PetscInt_FMT " %s%s depth %" PetscInt_FMT ": %" PetscInt_FMT " triangles, %" PetscInt_FMT " squares (%" PetscInt_FMT " scalar-CSR, %" PetscInt_FMT " vector-CSR)\n", kind, u ? "upper" : "lower", bs, GILUTriSolveTypes[t], reorder ? "+reorder" : "", depth, ntri, nsq, nsc, nvec));
+              }
             }
-          }
           /* new values reach the device copy of every segment (recblock reordered, depth 3, CSC triangles); in place */
           for (PetscInt k = 0; k < ai[n] * bs * bs; k++) aa[k] *= -0.5;
           PetscCall(GILUTriSetMatrix(tri, uplo, (GILUTriDiag)dg, n, bs, ai, aj, aa, dinv));

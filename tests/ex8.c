@@ -182,7 +182,7 @@ static PetscErrorCode CheckDMPlex(MPI_Comm comm, const char name[], PetscInt siz
   degree   = q1 ? 1 : 2;
   cells    = q1 ? size - 1 : size / 2;
   faces[0] = faces[1] = faces[2] = cells;
-  PetscCall(DMPlexCreateBoxMesh(comm, 3, PETSC_FALSE, faces, NULL, NULL, NULL, PETSC_TRUE, GILU_BOXMESH_LOCALIZATION &dm));
+  PetscCall(DMPlexCreateBoxMesh(comm, 3, PETSC_FALSE, faces, NULL, NULL, NULL, PETSC_TRUE, GILU_BOXMESH_LOCALIZATION & dm));
   PetscCall(PetscFECreateLagrange(comm, 3, 1, PETSC_FALSE, degree, 2 * degree, &fe)); /* Gauss points exact for the mass */
   PetscCall(DMSetField(dm, 0, NULL, (PetscObject)fe));
   PetscCall(DMCreateDS(dm));

@@ -46,7 +46,7 @@ PetscErrorCode GILUNodeRankSetUp(void)
    device count of auto, -gilu_backend cuda). It is looked for in the folder libpetscgilu.so was loaded from (dladdr),
    so the build tree and an installation each load their own; without dladdr, in dlopen()'s search path. Never
    closed: its kernels may run until the program ends. */
-static void     *GILUCudaLib = NULL;
+static void     *GILUCudaLib      = NULL;
 static PetscBool GILUCudaLibTried = PETSC_FALSE;
 static char      GILUCudaLibWhy[PETSC_MAX_PATH_LEN + 512];
 

@@ -22,7 +22,7 @@ PETSC_EXTERN PetscErrorCode PCCreate_FGDD(PC);
 PetscLogEvent               GILU_FGDDPartition, GILU_FGDDLevels, GILU_FGDDFactor, GILU_FGDDApply;
 
 /* triangular-solve engine and MatSolverType gilu (src/mat/sptrsv) */
-PetscLogEvent GILU_TriSolve, GILU_TriAnalysis, GILU_FactorNumeric;
+PetscLogEvent               GILU_TriSolve, GILU_TriAnalysis, GILU_FactorNumeric;
 PETSC_INTERN PetscErrorCode MatGetFactor_SeqAIJ_GILU(Mat, MatFactorType, Mat *);
 
 PetscLogEvent GILU_ATSILUSetUp, GILU_ATSILUSweep, GILU_ATSILUApply; /* PCATSILU */
@@ -112,7 +112,7 @@ PetscErrorCode PetscGILUInitializePackage(void)
   PetscCall(MatSolverTypeRegister(MATSOLVERSUPERLU, MATSEQSTENCILGPU, MAT_FACTOR_ILU, MatGetFactor_StencilGPU_SuperLU));
   { /* MatSolverType structilu of the AIJ and BAIJ types (src/pc/structilu/structilu-factor.c): PCILU and PCICC run PCSTRUCTILU's
        factors; on several processes the global ones */
-    const MatType types[] = {MATSEQAIJ, MATSEQBAIJ, MATMPIAIJ, MATMPIBAIJ,
+    const MatType types[] = {MATSEQAIJ,         MATSEQBAIJ,       MATMPIAIJ, MATMPIBAIJ,
 #if defined(PETSC_HAVE_CUDA)
                              MATSEQAIJCUSPARSE, MATMPIAIJCUSPARSE
 #endif

@@ -97,9 +97,9 @@ static PetscErrorCode PerfAssemble(const PetscGILUPerfCase *c, GILUStencilMat *s
   sm->grid.dim = 3;
   for (PetscInt t = 0; t < 3; t++) sm->grid.n[t] = c->n[t];
   sm->grid.dof = d = c->dof;
-  nx = c->n[0];
-  ny = c->n[1];
-  nz = c->n[2];
+  nx               = c->n[0];
+  ny               = c->n[1];
+  nz               = c->n[2];
   N = sm->npoints = nx * ny * nz;
   PetscCheck((double)N * d < 2147483647.0 / GILU_MAX_DOF, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "%" PetscInt_FMT " points of %" PetscInt_FMT " unknowns is beyond the device kernels' 32-bit indices", N, d);
   sm->bs2 = bs2 = d * d;
@@ -114,8 +114,8 @@ static PetscErrorCode PerfAssemble(const PetscGILUPerfCase *c, GILUStencilMat *s
     const PetscInt i = p % nx, j = (p / nx) % ny, k = p / (nx * ny);
 
     for (PetscInt s = 0; s < ns; s++) {
-      PetscScalar   *blk = sm->val + ((size_t)s * N + p) * bs2;
-      const PetscInt *o  = st->off[s];
+      PetscScalar    *blk = sm->val + ((size_t)s * N + p) * bs2;
+      const PetscInt *o   = st->off[s];
 
       if (i + o[0] < 0 || i + o[0] >= nx || j + o[1] < 0 || j + o[1] >= ny || k + o[2] < 0 || k + o[2] >= nz) {
         for (PetscInt e = 0; e < bs2; e++) blk[e] = 0;

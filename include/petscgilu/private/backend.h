@@ -43,7 +43,7 @@ PETSC_INTERN PetscErrorCode GILUNodeRankSetUp(void);
    - the apply path calls through the table it holds (or the host kernels when it holds none) and never decides
      the back-end again. */
 #if defined(PETSCGILU_HAVE_CUDA)
-/* The library of the nvcc objects, in the folder of libpetscgilu.so (its version is libpetscgilu.so's) */
+  /* The library of the nvcc objects, in the folder of libpetscgilu.so (its version is libpetscgilu.so's) */
   #define GILU_CUDA_LIBRARY "libpetscgilu_cuda.so." PetscStringize(PETSCGILU_VERSION_MAJOR) "." PetscStringize(PETSCGILU_VERSION_MINOR)
 /* Opens GILU_CUDA_LIBRARY once (later calls return the first answer): *loaded is PETSC_FALSE when it is missing or
    cannot be loaded (e.g. no libcudart), and *why (optional, NULL when loaded) says why in words */

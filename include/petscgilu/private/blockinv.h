@@ -51,7 +51,7 @@ static inline void GILUBlockInvertLINPACK(PetscInt bs, MatScalar *a, PetscReal s
       else A_(l, k) = shift;
     }
     if (l != k) {
-      t       = A_(l, k);
+      t        = A_(l, k);
       A_(l, k) = A_(k, k);
       A_(k, k) = t;
     }

@@ -47,10 +47,10 @@ typedef struct {
 
 typedef struct _n_GILUEmuThread *GILUEmuThread;
 struct _n_GILUEmuThread {
-  GILUEmuUInt3  threadIdx, blockIdx, blockDim, gridDim;
-  int           lane, warp; /* lane in the warp, warp in the block (threads numbered x fastest) */
-  unsigned char *dynshared; /* the block's dynamic shared memory */
-  void          *priv;      /* the runtime's per-thread state */
+  GILUEmuUInt3   threadIdx, blockIdx, blockDim, gridDim;
+  int            lane, warp; /* lane in the warp, warp in the block (threads numbered x fastest) */
+  unsigned char *dynshared;  /* the block's dynamic shared memory */
+  void          *priv;       /* the runtime's per-thread state */
 };
 
 /* The thread (fiber) that is running now; NULL outside a kernel */
@@ -80,16 +80,16 @@ typedef struct {
 /* key: the kernel (for its cudaFuncSetAttribute opt-in); name: its instantiation (for the launch log) */
 PETSC_EXTERN PetscErrorCode GILUEmuLaunch(const void *, const char[], GILUEmuUInt3, GILUEmuUInt3, size_t, void (*)(void *), void *);
 PETSC_EXTERN const char    *GILUEmuLastError(void);
-PETSC_EXTERN void           GILUEmuSyncThreads(const char[]); /* the call site, "file:line" */
-PETSC_EXTERN void           GILUEmuFence(int);                 /* 1: __threadfence_block, 2: __threadfence */
-PETSC_EXTERN void           GILUEmuSignal(const void *, int);  /* a signal of that scope on that flag: checks the fence */
-PETSC_EXTERN void           GILUEmuRelease(void);              /* gilu_signal_release's own fence (counters: one round trip) */
-PETSC_EXTERN void           GILUEmuReleased(void);             /* after its store: the other blocks run before the rest of this one */
-PETSC_EXTERN int            GILUEmuSharedOptinLimit(void);     /* bytes per block with opt-in (-gilu_cudaemu_arch) */
-PETSC_EXTERN int            GILUEmuMultiProcessorCount(void);  /* one per resident block (-gilu_cudaemu_resident) */
-PETSC_EXTERN int            GILUEmuDeviceCount(void);          /* -gilu_cudaemu_devices (default 1) */
-PETSC_EXTERN int            GILUEmuGetDevice(void);            /* the current emulated device */
-PETSC_EXTERN int            GILUEmuSetDevice(int);             /* nonzero: no such device */
+PETSC_EXTERN void           GILUEmuSyncThreads(const char[]);                  /* the call site, "file:line" */
+PETSC_EXTERN void           GILUEmuFence(int);                                 /* 1: __threadfence_block, 2: __threadfence */
+PETSC_EXTERN void           GILUEmuSignal(const void *, int);                  /* a signal of that scope on that flag: checks the fence */
+PETSC_EXTERN void           GILUEmuRelease(void);                              /* gilu_signal_release's own fence (counters: one round trip) */
+PETSC_EXTERN void           GILUEmuReleased(void);                             /* after its store: the other blocks run before the rest of this one */
+PETSC_EXTERN int            GILUEmuSharedOptinLimit(void);                     /* bytes per block with opt-in (-gilu_cudaemu_arch) */
+PETSC_EXTERN int            GILUEmuMultiProcessorCount(void);                  /* one per resident block (-gilu_cudaemu_resident) */
+PETSC_EXTERN int            GILUEmuDeviceCount(void);                          /* -gilu_cudaemu_devices (default 1) */
+PETSC_EXTERN int            GILUEmuGetDevice(void);                            /* the current emulated device */
+PETSC_EXTERN int            GILUEmuSetDevice(int);                             /* nonzero: no such device */
 PETSC_EXTERN int            GILUEmuFuncSetMaxDynamicShared(const void *, int); /* nonzero: beyond the limit */
 PETSC_EXTERN void           GILUEmuWaitUntilGE(volatile int *, int);
 /* the lane deposits *mine; returns all lanes' contributions (valid until the next warp operation + 1) */
@@ -157,10 +157,10 @@ extern __thread int gilu_emu_counting PETSC_VISIBILITY_PUBLIC; /* nonzero while 
 #if defined(__cplusplus)
 }
 #endif
-PETSC_EXTERN void GILUEmuRuntime(GILUEmuRuntimeCall, const void *);  /* a runtime call; for cudaFree the pointer */
+PETSC_EXTERN void GILUEmuRuntime(GILUEmuRuntimeCall, const void *);    /* a runtime call; for cudaFree the pointer */
 PETSC_EXTERN void GILUEmuAccess(const void *, int, int, const char[]); /* address, bytes, store, call site "file:line" */
-PETSC_EXTERN void GILUEmuPublished(const void *, int);                /* after a signal of that scope: its value is on the flag */
-PETSC_EXTERN void GILUEmuSetLevels(int);                              /* the dependent levels of the next launch */
+PETSC_EXTERN void GILUEmuPublished(const void *, int);                 /* after a signal of that scope: its value is on the flag */
+PETSC_EXTERN void GILUEmuSetLevels(int);                               /* the dependent levels of the next launch */
 PETSC_EXTERN void GILUEmuMemClassSet(const void *, size_t, GILUEmuMemClass);
 
 #endif

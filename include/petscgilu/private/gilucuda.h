@@ -66,7 +66,7 @@
 #include <petscgiluconf.h>
 
 #if defined(GILU_CUDAEMU)
-/* ============================================================================================ emulation */
+  /* ============================================================================================ emulation */
   #include <string.h>
   #include <stdlib.h>
   #include <petsctime.h>
@@ -112,8 +112,7 @@ static inline const char *gilu_emu_kernel_name(void)
   return __PRETTY_FUNCTION__;
 }
   /* the arguments are evaluated once, on the host, and copied (by value, as a CUDA launch does) */
-  #define GILU_LAUNCH(kernel, grid, block, shmem, stream, ...) \
-    ((void)(stream), gilu_emu_launch(reinterpret_cast<const void *>(&kernel), gilu_emu_kernel_name<decltype(&kernel), &kernel>(), (grid), (block), (shmem), [=]() { kernel(__VA_ARGS__); }))
+  #define GILU_LAUNCH(kernel, grid, block, shmem, stream, ...) ((void)(stream), gilu_emu_launch(reinterpret_cast<const void *>(&kernel), gilu_emu_kernel_name<decltype(&kernel), &kernel>(), (grid), (block), (shmem), [=]() { kernel(__VA_ARGS__); }))
 
   /* ---------------------------------------------------------------------------------- shared memory */
   #define GILU_SHARED(type, name, count) \
@@ -121,7 +120,7 @@ static inline const char *gilu_emu_kernel_name(void)
     type *const       name             = (type *)GILUEmuStaticShared(&name##_gilu_site, sizeof(type) * (size_t)(count), alignof(type))
   #define GILU_DYNAMIC_SHARED(type, name) type *const name = (type *)(void *)gilu_emu_self->dynshared
 
-/* ---------------------------------------------------------------------------------- block and warp */
+  /* ---------------------------------------------------------------------------------- block and warp */
   /* barriers carry their call site: the threads of a block must meet at the same one (bar.sync is .aligned) */
   #define GILU_EMU_STR_(x) #x
   #define GILU_EMU_STR(x)  GILU_EMU_STR_(x)
@@ -146,7 +145,10 @@ static inline int gilu_warp_id(void)
 }
 static inline void gilu_emu_syncwarp(const char *site)
 {
-  GILUEmuLaneData mine = {{0, 0, 0, 0}, 0, NULL};
+  GILUEmuLaneData mine = {
+    {0, 0, 0, 0},
+    0, NULL
+  };
 
   mine.site = site;
   (void)GILUEmuWarpExchange(GILU_EMU_WARP_SYNC, &mine);
@@ -157,7 +159,10 @@ static inline void gilu_emu_syncwarp(const char *site)
 template <class T>
 static inline T gilu_emu_shfl(T v, int src)
 {
-  GILUEmuLaneData        mine = {{0, 0, 0, 0}, 0, NULL};
+  GILUEmuLaneData mine = {
+    {0, 0, 0, 0},
+    0, NULL
+  };
   const GILUEmuLaneData *all;
   T                      r;
 
@@ -199,9 +204,12 @@ static inline T gilu_shfl_xor(T v, int mask, int width = 32)
 }
 static inline unsigned int gilu_ballot(int pred)
 {
-  GILUEmuLaneData        mine = {{0, 0, 0, 0}, pred ? 1 : 0, NULL};
-  const GILUEmuLaneData *all  = GILUEmuWarpExchange(GILU_EMU_WARP_VOTE, &mine);
-  unsigned int           m    = 0;
+  GILUEmuLaneData mine = {
+    {0, 0, 0, 0},
+    pred ? 1 : 0, NULL
+  };
+  const GILUEmuLaneData *all = GILUEmuWarpExchange(GILU_EMU_WARP_VOTE, &mine);
+  unsigned int           m   = 0;
   int                    l, n = GILUEmuWarpSize();
 
   for (l = 0; l < n; l++)
@@ -264,7 +272,10 @@ static inline void gilu_signal_release(int *flag, int v)
 /* ---------------------------------------------------------------------------------- MMA */
 static inline void gilu_mma_m8n8k4_f64(double d[2], double a, double b, const double c[2])
 {
-  GILUEmuLaneData        mine = {{a, b, c[0], c[1]}, 0, NULL};
+  GILUEmuLaneData mine = {
+    {a, b, c[0], c[1]},
+    0, NULL
+  };
   const GILUEmuLaneData *all;
   int                    lane = gilu_emu_self->lane, row = lane >> 2, col = 2 * (lane & 3), k;
   double                 s0 = c[0], s1 = c[1];
@@ -487,7 +498,7 @@ static inline cudaError_t cudaMemset(void *p, int v, size_t bytes)
 typedef struct {
   PetscLogDouble t;
 } GILUEmuEvent;
-typedef GILUEmuEvent *cudaEvent_t;
+typedef GILUEmuEvent     *cudaEvent_t;
 static inline cudaError_t cudaEventCreate(cudaEvent_t *e)
 {
   *e = (cudaEvent_t)calloc(1, sizeof(GILUEmuEvent));
@@ -513,11 +524,11 @@ static inline cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cud
 }
 
 #else
-/* ============================================================================================ nvcc */
+  /* ============================================================================================ nvcc */
   #include <cuda_runtime.h>
 
-  #define GILU_CUDA_NAME(f) f
-  #define GILU_UNROLL       _Pragma("unroll")
+  #define GILU_CUDA_NAME(f)                                    f
+  #define GILU_UNROLL                                          _Pragma("unroll")
 
 /* launch trace (tests/gpu/run's watchdog): with GILU_CUDA_TRACE=FILE each launch appends the kernel's name to FILE
    before it starts and is waited for, so FILE's last line names a kernel that hangs or faults */
@@ -527,7 +538,7 @@ static inline const char *GILUCUDATraceFile(void)
   static int         asked = 0;
 
   if (!asked) {
-    file = getenv("GILU_CUDA_TRACE");
+    file  = getenv("GILU_CUDA_TRACE");
     asked = 1;
   }
   return file && file[0] ? file : NULL;
@@ -560,7 +571,7 @@ static inline PetscErrorCode GILUCUDACheckLaunch(const char *kernel)
   #define GILU_SHARED(type, name, count) __shared__ type name[count]
   #define GILU_DYNAMIC_SHARED(type, name) \
     extern __shared__ __align__(16) unsigned char gilu_dynamic_shared_[]; \
-    type *const name = (type *)(void *)gilu_dynamic_shared_
+    type *const                                   name = (type *)(void *)gilu_dynamic_shared_
 
 static __device__ __forceinline__ int gilu_lane_id(void)
 {

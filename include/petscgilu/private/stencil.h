@@ -27,10 +27,10 @@ typedef struct {
 } GILUGrid;
 
 typedef struct {
-  PetscInt ns;                              /* number of offsets */
-  PetscInt nlower;                          /* offsets [0, nlower) are lower, nlower is the diagonal, the rest upper */
+  PetscInt ns;                               /* number of offsets */
+  PetscInt nlower;                           /* offsets [0, nlower) are lower, nlower is the diagonal, the rest upper */
   PetscInt off[GILU_STENCIL_MAX_OFFSETS][3]; /* sorted by their natural-order index shift */
-  PetscInt width[3];                        /* largest |offset| per direction */
+  PetscInt width[3];                         /* largest |offset| per direction */
 } GILUStencil;
 
 /*
@@ -61,23 +61,23 @@ PETSC_INTERN const char *const GILUScheduleTypes[];
 typedef struct _n_GILUSchedule *GILUSchedule;
 typedef struct _n_GILUPipe     *GILUPipe;
 struct _n_GILUSchedule {
-  GILUScheduleType type;
-  PetscInt    nthreads;                                /* threads the schedule was built for */
-  GILUThreadGovernor govsolve;                         /* the solves' sweep pairs: all the threads, or one when that is faster (a busy core); single sweeps and the factorization follow it */
-  PetscInt    chunk, nx;                               /* grid points per x-chunk, per line */
-  PetscInt    n[3];                                    /* units per direction */
-  PetscInt    nunits, nlevels, w[3];                   /* unit levels: w.(c,j,k) */
-  PetscInt    group;                                   /* hyperplane: units per tile, at most */
-  PetscInt    depth, ywidth;                           /* slab: sub-slabs pipelined per thread; stencil's y-width */
-  PetscInt   *order;                                   /* units by increasing level */
-  PetscInt    ntiles, *tileptr;                        /* tile t: order[tileptr[t]] .. order[tileptr[t+1]-1] */
-  PetscInt    ndep[2];                                 /* forward (lower) and backward (upper) dependencies */
-  PetscInt    dep[2][3 * GILU_STENCIL_MAX_OFFSETS][3]; /* unit offsets a unit waits for */
-  PetscInt64 *done;                                    /* per unit, the last sweep that completed it */
-  PetscInt64  sweep;                                   /* sweeps started */
-  PetscInt    delay;                                   /* test hook, microseconds (-gilu_schedule_delay, schedule.c); 0: off */
-  GILUPipe    pipe;                                    /* pipeline: its units in the pipeline's order and its messages */
-  const PetscInt (*unitbox)[4];                        /* pipeline: unit u is the points unitbox[u][0] <= i < unitbox[u][1] of line (unitbox[u][2], unitbox[u][3]) */
+  GILUScheduleType   type;
+  PetscInt           nthreads;                                /* threads the schedule was built for */
+  GILUThreadGovernor govsolve;                                /* the solves' sweep pairs: all the threads, or one when that is faster (a busy core); single sweeps and the factorization follow it */
+  PetscInt           chunk, nx;                               /* grid points per x-chunk, per line */
+  PetscInt           n[3];                                    /* units per direction */
+  PetscInt           nunits, nlevels, w[3];                   /* unit levels: w.(c,j,k) */
+  PetscInt           group;                                   /* hyperplane: units per tile, at most */
+  PetscInt           depth, ywidth;                           /* slab: sub-slabs pipelined per thread; stencil's y-width */
+  PetscInt          *order;                                   /* units by increasing level */
+  PetscInt           ntiles, *tileptr;                        /* tile t: order[tileptr[t]] .. order[tileptr[t+1]-1] */
+  PetscInt           ndep[2];                                 /* forward (lower) and backward (upper) dependencies */
+  PetscInt           dep[2][3 * GILU_STENCIL_MAX_OFFSETS][3]; /* unit offsets a unit waits for */
+  PetscInt64        *done;                                    /* per unit, the last sweep that completed it */
+  PetscInt64         sweep;                                   /* sweeps started */
+  PetscInt           delay;                                   /* test hook, microseconds (-gilu_schedule_delay, schedule.c); 0: off */
+  GILUPipe           pipe;                                    /* pipeline: its units in the pipeline's order and its messages */
+  const PetscInt (*unitbox)[4];                               /* pipeline: unit u is the points unitbox[u][0] <= i < unitbox[u][1] of line (unitbox[u][2], unitbox[u][3]) */
 };
 
 /* The points i0 <= i < i1 of the grid line (j,k) that form unit u */
@@ -116,17 +116,17 @@ typedef struct {
 typedef struct {
   GILUGrid         grid;
   GILUStencil      stencil;
-  PetscInt         npoints; /* n[0]*n[1]*n[2] */
-  PetscInt         bs2;     /* dof*dof */
-  PetscInt        *shift;   /* natural-order index shift of each offset */
-  PetscScalar     *val;     /* ns * npoints * bs2 values, stencil-major */
-  PetscInt         nmissing;         /* in-grid stencil positions absent from the matrix pattern */
+  PetscInt         npoints;           /* n[0]*n[1]*n[2] */
+  PetscInt         bs2;               /* dof*dof */
+  PetscInt        *shift;             /* natural-order index shift of each offset */
+  PetscScalar     *val;               /* ns * npoints * bs2 values, stencil-major */
+  PetscInt         nmissing;          /* in-grid stencil positions absent from the matrix pattern */
   PetscInt        *missptr, *missoff; /* per point (CSR) the offsets that are absent; NULL when none is */
-  char            *irregular;        /* per point: its rows are not exactly the in-grid stencil positions in order */
-  PetscObjectState nonzerostate;     /* of the matrix the pattern came from */
-  GILUScheduleType scheduletype;     /* of the schedule GILUStencilMatGetSchedule() builds */
-  PetscInt         nthreads;         /* threads it uses; 0: OpenMP's, fewer for small grids */
-  GILUSchedule     schedule;         /* built on first use by GILUStencilMatGetSchedule() */
+  char            *irregular;         /* per point: its rows are not exactly the in-grid stencil positions in order */
+  PetscObjectState nonzerostate;      /* of the matrix the pattern came from */
+  GILUScheduleType scheduletype;      /* of the schedule GILUStencilMatGetSchedule() builds */
+  PetscInt         nthreads;          /* threads it uses; 0: OpenMP's, fewer for small grids */
+  GILUSchedule     schedule;          /* built on first use by GILUStencilMatGetSchedule() */
 } GILUStencilMat;
 
 /* Ainv = A^{-1} for a dense d x d block (d <= GILU_MAX_DOF) by Gauss-Jordan elimination with partial pivoting; false if a pivot is at most tol in absolute value */

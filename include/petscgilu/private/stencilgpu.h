@@ -20,15 +20,15 @@ typedef struct _n_MatStencilGPUDeviceOps MatStencilGPUDeviceOps;
 typedef struct _n_MatStencilGPUDevice   *MatStencilGPUDevice;
 
 typedef struct {
-  GILUStencilMat sm;                    /* the local box: grid, stencil, values */
-  PetscInt       M[3];                  /* global grid, 1 in unused directions */
-  PetscInt       xs[3];                 /* global coordinates of the box's first point */
-  PetscInt       gs[3], gn[3];          /* the ghost box: first point, points per direction */
-  PetscInt      *gshift;                /* shift of each offset in the ghost box numbering */
-  PetscInt      *gglobal;               /* global point (block) index of each ghost box point */
+  GILUStencilMat sm;                                                                         /* the local box: grid, stencil, values */
+  PetscInt       M[3];                                                                       /* global grid, 1 in unused directions */
+  PetscInt       xs[3];                                                                      /* global coordinates of the box's first point */
+  PetscInt       gs[3], gn[3];                                                               /* the ghost box: first point, points per direction */
+  PetscInt      *gshift;                                                                     /* shift of each offset in the ghost box numbering */
+  PetscInt      *gglobal;                                                                    /* global point (block) index of each ghost box point */
   PetscInt       cube2s[GILU_STENCILGPU_CUBE * GILU_STENCILGPU_CUBE * GILU_STENCILGPU_CUBE]; /* offset index of each (dx,dy,dz), -1 if none */
-  PetscInt       swidth;                /* the DMDA's stencil width */
-  PetscBool      box;                   /* DMDA_STENCIL_BOX (else star) */
+  PetscInt       swidth;                                                                     /* the DMDA's stencil width */
+  PetscBool      box;                                                                        /* DMDA_STENCIL_BOX (else star) */
   PetscMPIInt    size;
   /* MatGetRow() buffers */
   PetscInt    *rowcols;
@@ -62,7 +62,7 @@ static inline PetscInt StencilGPUGhostIndex(const Mat_StencilGPU *sg, PetscInt i
 /* Is the neighbour at offset s of the box line (j,k) in the global grid, and for which points i in [*ia, *ib)? */
 static inline PetscBool StencilGPULineRange(const Mat_StencilGPU *sg, PetscInt s, PetscInt j, PetscInt k, PetscInt *ia, PetscInt *ib)
 {
-  const PetscInt *d = sg->sm.stencil.off[s];
+  const PetscInt *d  = sg->sm.stencil.off[s];
   PetscInt        jj = sg->xs[1] + j + d[1], kk = sg->xs[2] + k + d[2];
 
   if (jj < 0 || jj >= sg->M[1] || kk < 0 || kk >= sg->M[2]) return PETSC_FALSE;

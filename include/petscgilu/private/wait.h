@@ -111,11 +111,11 @@ static inline void GILUWaitInt64AtLeast(const PetscInt64 *count, PetscInt64 want
 #define GILU_GOVERNOR_RECHECK   4    /* calls between two looks at the load while it puts a trial of the threads off */
 
 typedef struct {
-  double    t[2];  /* smoothed seconds per call: [0] on all the object's threads, [1] on one */
-  PetscInt  n[2];  /* calls measured each way */
-  PetscInt  calls; /* calls so far */
-  PetscInt  every; /* the current probe interval (0: not started) */
-  PetscInt  next;  /* the call that probes */
+  double    t[2];   /* smoothed seconds per call: [0] on all the object's threads, [1] on one */
+  PetscInt  n[2];   /* calls measured each way */
+  PetscInt  calls;  /* calls so far */
+  PetscInt  every;  /* the current probe interval (0: not started) */
+  PetscInt  next;   /* the call that probes */
   PetscBool probe;  /* the running call is a probe */
   PetscBool forced; /* the threads were set on the object: tried whatever the load (GILUHostOversubscribed() not asked) */
   PetscInt  waited; /* calls the due trial of the threads has been put off */
@@ -173,7 +173,7 @@ static inline long GILUHostRunnable(void)
    /proc/loadavg too, but they are the threads this call would use, not another user's load. -1 where unreadable. */
 static inline long GILUHostRunnableOwn(void)
 {
-  #if defined(__linux__)
+#if defined(__linux__)
   DIR           *dir = opendir("/proc/self/task");
   struct dirent *e;
   long           own = 0;
@@ -192,14 +192,14 @@ static inline long GILUHostRunnableOwn(void)
     (void)close(fd);
     if (n <= 0) continue;
     buf[n] = 0;
-    q = strrchr(buf, ')');
+    q      = strrchr(buf, ')');
     if (q && q[1] == ' ' && q[2] == 'R') own++;
   }
   (void)closedir(dir);
   return own;
-  #else
+#else
   return -1;
-  #endif
+#endif
 }
 
 /* The largest of 3 counts: one read can miss a runnable thread (the kernel sums the cores' counts without a lock), less

@@ -112,8 +112,8 @@ static PetscErrorCode MatGILUFactorChunks(Mat_GILUFactor *f, PetscInt cmin, Pets
 */
 static PetscErrorCode MatGILUFactorAnalyze(Mat_GILUFactor *f)
 {
-  const PetscInt  nb = f->nb, *Li = f->Li, *Lj = f->Lj;
-  PetscInt       *level;
+  const PetscInt nb = f->nb, *Li = f->Li, *Lj = f->Lj;
+  PetscInt      *level;
 
   PetscFunctionBegin;
   if (f->analyzed) PetscFunctionReturn(PETSC_SUCCESS);
@@ -166,10 +166,10 @@ typedef struct {
 static inline void FactorRow(const Mat_GILUFactor *f, PetscInt i, const PetscInt *ai, const PetscInt *aj, const MatScalar *aa, const PetscInt *r, const PetscInt *ic, PetscInt shifttype, PetscReal zeropivot, PetscReal shiftamount, MatScalar *PETSC_RESTRICT rtmp, PivotInfo *pi)
 {
   const PetscInt *PETSC_RESTRICT Li = f->Li, *PETSC_RESTRICT Lj = f->Lj, *PETSC_RESTRICT Ui = f->Ui, *PETSC_RESTRICT Uj = f->Uj;
-  MatScalar *PETSC_RESTRICT      La = f->La, *PETSC_RESTRICT Ua = f->Ua, *PETSC_RESTRICT Ud = f->Ud, pv;
-  const PetscInt                 row = r[i], l0 = Li[i], l1 = Li[i + 1], u0 = Ui[i], u1 = Ui[i + 1];
-  PetscReal                      rs  = 0.0;
-  PetscInt                       nel = 0, nup = 0;
+  MatScalar *PETSC_RESTRICT La = f->La, *PETSC_RESTRICT Ua = f->Ua, *PETSC_RESTRICT Ud = f->Ud, pv;
+  const PetscInt row = r[i], l0 = Li[i], l1 = Li[i + 1], u0 = Ui[i], u1 = Ui[i + 1];
+  PetscReal      rs  = 0.0;
+  PetscInt       nel = 0, nup = 0;
 
   for (PetscInt k = l0; k < l1; k++) rtmp[Lj[k]] = 0.0;
   for (PetscInt k = u0; k < u1; k++) rtmp[Uj[k]] = 0.0;
@@ -180,7 +180,7 @@ static inline void FactorRow(const Mat_GILUFactor *f, PetscInt i, const PetscInt
     const PetscInt c = Lj[k];
 
     if (rtmp[c] != 0.0) {
-      const MatScalar m = rtmp[c] * Ud[c];
+      const MatScalar m  = rtmp[c] * Ud[c];
       const PetscInt  q0 = Ui[c], q1 = Ui[c + 1];
 
       rtmp[c] = m;
@@ -274,7 +274,7 @@ static inline PetscErrorCode BlockInvert(PetscInt bs, MatScalar *v, PetscReal sh
 
 static inline void FactorRowBAIJ(const Mat_GILUFactor *f, PetscInt i, const PetscInt *ai, const PetscInt *aj, const MatScalar *aa, const PetscInt *r, const PetscInt *ic, PetscReal shift, MatScalar *PETSC_RESTRICT fa, MatScalar *PETSC_RESTRICT rtmp, PivotInfo *pi)
 {
-  const PetscInt bs = f->bs, bs2 = bs * bs, row = r[i], l0 = f->Li[i], l1 = f->Li[i + 1], u0 = f->Ui[i], u1 = f->Ui[i + 1];
+  const PetscInt  bs = f->bs, bs2 = bs * bs, row = r[i], l0 = f->Li[i], l1 = f->Li[i + 1], u0 = f->Ui[i], u1 = f->Ui[i + 1];
   const PetscInt *Lj = f->Lj, *Ui = f->Ui, *Uj = f->Uj;
   MatScalar      *pv;
   PetscBool       zero = PETSC_FALSE;
@@ -284,13 +284,13 @@ static inline void FactorRowBAIJ(const Mat_GILUFactor *f, PetscInt i, const Pets
   memset(rtmp + bs2 * i, 0, bs2 * sizeof(MatScalar));
   for (PetscInt k = ai[row]; k < ai[row + 1]; k++) memcpy(rtmp + bs2 * ic[aj[k]], aa + bs2 * k, bs2 * sizeof(MatScalar));
   for (PetscInt k = l0; k < l1; k++) {
-    const PetscInt c = Lj[k];
+    const PetscInt c  = Lj[k];
     MatScalar     *pc = rtmp + bs2 * c;
     PetscBool      nz = PETSC_FALSE;
 
     for (PetscInt q = 0; q < bs2 && !nz; q++) nz = (PetscBool)(pc[q] != (MatScalar)0.0);
     if (nz) {
-      const PetscInt  q0 = Ui[c], q1 = Ui[c + 1];
+      const PetscInt   q0 = Ui[c], q1 = Ui[c + 1];
       const MatScalar *uv = fa + bs2 * (UdPos(f, c) - (q1 - q0));
 
       BlockTimesRight(bs, pc, fa + bs2 * UdPos(f, c));
@@ -315,18 +315,18 @@ static inline void FactorRowBAIJ(const Mat_GILUFactor *f, PetscInt i, const Pets
 */
 PetscErrorCode MatGILUFactorNumeric_Seq(Mat B, Mat A, const MatFactorInfo *info, PetscBool *needshift)
 {
-  Mat_GILUFactor    *f  = (Mat_GILUFactor *)B->data;
-  const PetscInt     nb = f->nb, bs2 = f->bs * f->bs;
-  const PetscInt    *ai, *aj, *r;
-  const MatScalar   *aa;
-  MatScalar         *fa = NULL, *aab = NULL;
-  PivotInfo         *pinfo, all;
-  PetscInt           nt, shifttype = (PetscInt)info->shifttype, nbA;
-  const PetscReal    zeropivot = info->zeropivot, shiftamount = info->shiftamount;
-  const PetscReal    bshift    = f->bs == 4 && shifttype == MAT_SHIFT_NONE ? 0.0 : shiftamount; /* what PETSc's BAIJ kernels pass */
-  const PetscInt    *ic;
-  const PetscBool    baij = (PetscBool)(f->bs > 1);
-  PetscBool          done;
+  Mat_GILUFactor  *f  = (Mat_GILUFactor *)B->data;
+  const PetscInt   nb = f->nb, bs2 = f->bs * f->bs;
+  const PetscInt  *ai, *aj, *r;
+  const MatScalar *aa;
+  MatScalar       *fa = NULL, *aab = NULL;
+  PivotInfo       *pinfo, all;
+  PetscInt         nt, shifttype = (PetscInt)info->shifttype, nbA;
+  const PetscReal  zeropivot = info->zeropivot, shiftamount = info->shiftamount;
+  const PetscReal  bshift = f->bs == 4 && shifttype == MAT_SHIFT_NONE ? 0.0 : shiftamount; /* what PETSc's BAIJ kernels pass */
+  const PetscInt  *ic;
+  const PetscBool  baij = (PetscBool)(f->bs > 1);
+  PetscBool        done;
 
   PetscFunctionBegin;
   PetscCall(MatGILUFactorAnalyze(f));

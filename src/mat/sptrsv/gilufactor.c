@@ -44,13 +44,13 @@
    GILUTriSetFromOptions(); MatGILUSetTriSolveType() and MatGILUSetTriSolveThreads() set the two a user tunes.
 */
 #include <petscgilu/private/giluimpl.h>
-#include <petscgilu/private/stencil.h> /* GILUGetNumThreads() */
-#include <petscgilu/private/backend.h> /* device arrays of MatSolve() */
+#include <petscgilu/private/stencil.h>  /* GILUGetNumThreads() */
+#include <petscgilu/private/backend.h>  /* device arrays of MatSolve() */
 #include <petscgilu/private/blockinv.h> /* the given diagonal blocks inverted (MatGILUFactorSetValues()) */
 #include "gilufactorimpl.h"
 
 static const char *const GILUFactorNumericTypes[] = {"gilu", "petsc", "GILUFactorNumericType", "GILU_FACTOR_NUMERIC_", NULL};
-static const char *const GILUFactorSchedules[] = {"chunked", "levelset", "GILUFactorSchedule", "GILU_FACTOR_SCHEDULE_", NULL};
+static const char *const GILUFactorSchedules[]    = {"chunked", "levelset", "GILUFactorSchedule", "GILU_FACTOR_SCHEDULE_", NULL};
 
 /* A block of PETSc's BAIJ storage (column-major) as the engine wants it (row-major) */
 static inline void CopyBlock(PetscInt bs, const MatScalar *src, MatScalar *dst)
@@ -158,7 +158,7 @@ static PetscErrorCode MatGILUFactorAllocValues(Mat_GILUFactor *f)
 /* The values of L and U from PETSc's numeric factor */
 static PetscErrorCode MatGILUFactorCopyValues(Mat B)
 {
-  Mat_GILUFactor *f = (Mat_GILUFactor *)B->data;
+  Mat_GILUFactor *f  = (Mat_GILUFactor *)B->data;
   const PetscInt  bs = f->bs, bs2 = bs * bs, nb = f->nb;
   MatScalar      *aa;
   PetscBool       baij;
@@ -638,7 +638,7 @@ static PetscErrorCode MatLUFactorNumeric_GILU(Mat B, Mat A, const MatFactorInfo 
     A = f->image;
   }
   PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQAIJ, &aij)); /* with its subtypes (MATSEQAIJCUSPARSE ...): read on the host */
-  if (f->ftype == MAT_FACTOR_ICC && !f->image) { /* PETSc's ICC reads the upper triangle only; ILU of A is the same preconditioner for a symmetric A: the
+  if (f->ftype == MAT_FACTOR_ICC && !f->image) {                          /* PETSc's ICC reads the upper triangle only; ILU of A is the same preconditioner for a symmetric A: the
                                        symmetry rule of every incomplete Cholesky of petscgilu (GILU_SYMMETRY_RTOL, private/stencil.h) */
     PetscInt    row, col;
     const char *pre = A->factorprefix ? A->factorprefix : ""; /* the PC's options prefix */
@@ -778,7 +778,8 @@ static PetscErrorCode MatGILUFactorSymbolic(Mat B, Mat A, IS row, IS col, const 
   PetscCall(PetscObjectBaseTypeCompareAny((PetscObject)A, &blocked, MATSEQBAIJ, MATSEQSBAIJ, ""));
   if (f->ftype == MAT_FACTOR_ICC && blocked && f->bs > 1) { /* PETSc's block ICC (of BAIJ, SBAIJ) where ILU(k) of the image is not it */
     if (info->levels > 0) PetscCall(PetscSNPrintf(f->why, sizeof(f->why), "PETSc's block ICC(%" PetscInt_FMT ") has a fill of its own, not ILU(%" PetscInt_FMT ")'s", (PetscInt)info->levels, (PetscInt)info->levels));
-    else if (info->shifttype != (PetscReal)MAT_SHIFT_NONE && info->shifttype != (PetscReal)MAT_SHIFT_INBLOCKS) PetscCall(PetscSNPrintf(f->why, sizeof(f->why), "PETSc's block ICC has the shift type %s, which block ILU has not", MatFactorShiftTypes[(PetscInt)info->shifttype]));
+    else if (info->shifttype != (PetscReal)MAT_SHIFT_NONE && info->shifttype != (PetscReal)MAT_SHIFT_INBLOCKS)
+      PetscCall(PetscSNPrintf(f->why, sizeof(f->why), "PETSc's block ICC has the shift type %s, which block ILU has not", MatFactorShiftTypes[(PetscInt)info->shifttype]));
     else f->why[0] = 0;
   }
   if (f->ftype == MAT_FACTOR_ICC && blocked && f->bs > 1 && f->why[0]) {
@@ -895,15 +896,23 @@ static PetscErrorCode MatView_GILU(Mat B, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPopTab(viewer));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(PetscViewerASCIIPrintf(viewer, "gilu: %s factors (ordering %s), PETSc's symbolic factorization, triangular solves of petscgilu's engine\n", f->ftype != MAT_FACTOR_ICC ? "ILU" : f->image ? "ICC (as ILU of the whole symmetric matrix, an image of the MATSEQSBAIJ's upper triangle)" : "ICC (as ILU of the symmetric matrix)", f->identity ? "natural" : "permuted"));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "gilu: %s factors (ordering %s), PETSc's symbolic factorization, triangular solves of petscgilu's engine\n",
+                                   f->ftype != MAT_FACTOR_ICC ? "ILU"
+                                   : f->image                 ? "ICC (as ILU of the whole symmetric matrix, an image of the MATSEQSBAIJ's upper triangle)"
+                                                              : "ICC (as ILU of the symmetric matrix)",
+                                   f->identity ? "natural" : "permuted"));
   if (f->pattern) {
     PetscCall(PetscViewerASCIIPushTab(viewer));
     if (f->rangilu) {
       if (f->nthreads == 1) PetscCall(PetscViewerASCIIPrintf(viewer, "numeric factorization: gilu's (PETSc's operations), 1 thread, rows in order (L has %" PetscInt_FMT " levels)\n", f->nlevels));
-      else if (f->ranserial) PetscCall(PetscViewerASCIIPrintf(viewer, "numeric factorization: gilu's (PETSc's operations), 1 thread, rows in order: chunks would leave the threads idle and L's %" PetscInt_FMT " level sets are small (%.1f rows each)\n", f->nlevels, (double)f->nb / f->nlevels));
+      else if (f->ranserial)
+        PetscCall(
+          PetscViewerASCIIPrintf(viewer, "numeric factorization: gilu's (PETSc's operations), 1 thread, rows in order: chunks would leave the threads idle and L's %" PetscInt_FMT " level sets are small (%.1f rows each)\n", f->nlevels, (double)f->nb / f->nlevels));
       else if (f->ranschedule == GILU_FACTOR_SCHEDULE_CHUNKED)
-        PetscCall(PetscViewerASCIIPrintf(viewer, "numeric factorization: gilu's (PETSc's operations), chunked on %" PetscInt_FMT " threads: %" PetscInt_FMT " chunks of consecutive rows (%.1f rows each) in %" PetscInt_FMT " levels of the chunk DAG (L has %" PetscInt_FMT " levels)\n", f->nthreads, f->nchunks, (double)f->nb / f->nchunks, f->nclevels, f->nlevels));
-      else PetscCall(PetscViewerASCIIPrintf(viewer, "numeric factorization: gilu's (PETSc's operations), level-set on %" PetscInt_FMT " threads: %" PetscInt_FMT " level sets of L (%.1f rows each)%s\n", f->nthreads, f->nlevels, (double)f->nb / f->nlevels, f->schedule == GILU_FACTOR_SCHEDULE_CHUNKED ? ", since chunks would leave the threads idle" : ""));
+        PetscCall(PetscViewerASCIIPrintf(viewer, "numeric factorization: gilu's (PETSc's operations), chunked on %" PetscInt_FMT " threads: %" PetscInt_FMT " chunks of consecutive rows (%.1f rows each) in %" PetscInt_FMT " levels of the chunk DAG (L has %" PetscInt_FMT " levels)\n", f->nthreads, f->nchunks,
+                                         (double)f->nb / f->nchunks, f->nclevels, f->nlevels));
+      else
+        PetscCall(PetscViewerASCIIPrintf(viewer, "numeric factorization: gilu's (PETSc's operations), level-set on %" PetscInt_FMT " threads: %" PetscInt_FMT " level sets of L (%.1f rows each)%s\n", f->nthreads, f->nlevels, (double)f->nb / f->nlevels, f->schedule == GILU_FACTOR_SCHEDULE_CHUNKED ? ", since chunks would leave the threads idle" : ""));
     } else if (f->given) PetscCall(PetscViewerASCIIPrintf(viewer, "no numeric factorization: L and U given by %s\n", f->why));
     else PetscCall(PetscViewerASCIIPrintf(viewer, "numeric factorization: PETSc's, because %s\n", f->why));
     PetscCall(PetscViewerASCIIPopTab(viewer));
@@ -1122,7 +1131,7 @@ static PetscErrorCode MatGILUSetTriSolveThreads_GILU(Mat B, PetscInt nthreads)
   PetscFunctionBegin;
   PetscCheck(nthreads >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "MatGILUSetTriSolveThreads() %" PetscInt_FMT ": must be at least 1", nthreads);
   PetscCall(GILUClampThreads(nthreads, &f->nthreads)); /* the rule of every component: at most GILUGetMaxThreads() */
-  f->analyzed = PETSC_FALSE; /* the schedule of the numeric factorization is made for the threads */
+  f->analyzed = PETSC_FALSE;                           /* the schedule of the numeric factorization is made for the threads */
   if (f->L) PetscCall(GILUTriSetThreads(f->L, nthreads));
   if (f->U) PetscCall(GILUTriSetThreads(f->U, nthreads));
   PetscCall(GILUTriDestroy(&f->Lt));

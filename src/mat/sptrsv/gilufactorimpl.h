@@ -27,16 +27,16 @@ typedef struct {
   MatFactorInfo    sinfo; /* the symbolic factorization's info (levels, fill, ...), to make F again */
   MatInfo          finfo; /* F's MatGetInfo() when it was destroyed (what MatGetInfo() of the factor answers without F) */
   PetscBool        hasfinfo;
-  MatFactorType    ftype;  /* what the user asked for: ILU or ICC */
-  Mat              image;  /* ICC of a MATSEQSBAIJ (which stores the upper triangle only): the MATSEQAIJ (block size 1) or MATSEQBAIJ
+  MatFactorType    ftype;      /* what the user asked for: ILU or ICC */
+  Mat              image;      /* ICC of a MATSEQSBAIJ (which stores the upper triangle only): the MATSEQAIJ (block size 1) or MATSEQBAIJ
                               image of the whole symmetric matrix, made at the symbolic factorization, its values refreshed at each numeric
                               one; what is factored. NULL for AIJ and BAIJ */
   PetscObjectState imagestate; /* the SBAIJ's nonzero state when the image was made */
   PetscBool        petscicc;   /* ICC of block size > 1 (BAIJ, SBAIJ) with k > 0 (PETSc's fill is its own, not ILU(k)'s) or a shift
                                   that block ILU lacks (positive_definite, nonzero): F is PETSc's ICC factor and does the
                                   factorization and the solves (why says which) */
-  GILUTri          L, U;   /* the factors, in the permuted numbering */
-  GILUTri          Lt, Ut; /* L^T (upper) and U^T (lower), built at the first MatSolveTranspose() */
+  GILUTri          L, U;       /* the factors, in the permuted numbering */
+  GILUTri          Lt, Ut;     /* L^T (upper) and U^T (lower), built at the first MatSolveTranspose() */
   IS               row, col;
   PetscBool        identity;
   PetscInt         nb, bs;
@@ -46,30 +46,30 @@ typedef struct {
      such MatSolve() after a symbolic factorization (dbackend: theirs; db NULL: none) */
   PetscGILUBackendType dbackend;
   void                *db, *dx, *dwork, *drow, *dcol;
-  GILUTriSolveType type;
-  PetscInt         nthreads;
+  GILUTriSolveType     type;
+  PetscInt             nthreads;
   /* the factors in CSR/BSR */
   PetscInt  *Li, *Lj, *Ui, *Uj; /* where PETSc's factor keeps U's row i diagonal (its off-diagonal entries just before it): UdPos() */
   MatScalar *La, *Ua, *Ud;
   PetscBool  pattern;   /* the CSR patterns above are current */
   PetscInt   patternid; /* counts the patterns read (the engine works on the arrays above in place: it is told when they change) */
   /* the numeric factorization */
-  GILUFactorNumericType numeric;   /* asked for */
-  GILUFactorSchedule    schedule;  /* asked for */
-  GILUFactorSchedule    ranschedule; /* what runs: chunked falls back to levelset where its chunks leave the threads idle */
-  PetscBool             ranserial;   /* ... and to one thread where the level sets are small too */
-  PetscBool             rangilu;   /* the last numeric factorization was gilu's */
-  PetscBool             given;     /* L and U were given by MatGILUFactorSetValues() (their maker named in why), no factorization ran */
-  char                  why[128];  /* else why PETSc's ran */
-  PetscInt             *ic;        /* inverse of the column ordering (during a numeric factorization only) */
-  PetscBool             analyzed;  /* the schedule below is current (once per pattern) */
+  GILUFactorNumericType numeric;               /* asked for */
+  GILUFactorSchedule    schedule;              /* asked for */
+  GILUFactorSchedule    ranschedule;           /* what runs: chunked falls back to levelset where its chunks leave the threads idle */
+  PetscBool             ranserial;             /* ... and to one thread where the level sets are small too */
+  PetscBool             rangilu;               /* the last numeric factorization was gilu's */
+  PetscBool             given;                 /* L and U were given by MatGILUFactorSetValues() (their maker named in why), no factorization ran */
+  char                  why[128];              /* else why PETSc's ran */
+  PetscInt             *ic;                    /* inverse of the column ordering (during a numeric factorization only) */
+  PetscBool             analyzed;              /* the schedule below is current (once per pattern) */
   PetscInt              nlevels, *lptr, *lrow; /* the level sets of L: rows lrow[lptr[l] .. lptr[l+1]-1] */
-  PetscInt              nchunks, nclevels;    /* chunked: chunks of consecutive rows, levels of the chunk DAG */
-  PetscInt             *cptr, *corder;        /* [nchunks+1] first row of each chunk; [nchunks] the chunks by level */
-  PetscInt             *clptr;                /* [nclevels+1] chunk level l is corder[clptr[l] .. clptr[l+1]-1] */
-  PetscInt             *dptr, *dep;           /* [nchunks+1], [dptr[nchunks]] the chunks each chunk reads */
-  unsigned int         *cdone, epoch;         /* cdone[c] == epoch: chunk c is final in this factorization */
-  MatScalar            *rtmp;                 /* [nthreads * nb] the dense work rows of the threads (during a numeric factorization only) */
+  PetscInt              nchunks, nclevels;     /* chunked: chunks of consecutive rows, levels of the chunk DAG */
+  PetscInt             *cptr, *corder;         /* [nchunks+1] first row of each chunk; [nchunks] the chunks by level */
+  PetscInt             *clptr;                 /* [nclevels+1] chunk level l is corder[clptr[l] .. clptr[l+1]-1] */
+  PetscInt             *dptr, *dep;            /* [nchunks+1], [dptr[nchunks]] the chunks each chunk reads */
+  unsigned int         *cdone, epoch;          /* cdone[c] == epoch: chunk c is final in this factorization */
+  MatScalar            *rtmp;                  /* [nthreads * nb] the dense work rows of the threads (during a numeric factorization only) */
 } Mat_GILUFactor;
 
 /* Where PETSc's factor (its layout, checked when the patterns are read: L's rows, then U's rows from the last, each its

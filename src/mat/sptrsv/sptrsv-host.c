@@ -168,7 +168,7 @@ static inline PetscBool CursorMore(const GILUTriSeg *seg, ChunkCursor *u)
 static inline __attribute__((always_inline)) void CursorRow(const PetscInt bs, PetscInt step, ChunkCursor *u, const PetscScalar *src, PetscScalar *x)
 {
   const PetscInt   bs2 = bs * bs, r = u->r;
-  const MatScalar *v   = u->back ? u->v - u->nz * bs2 : u->v;
+  const MatScalar *v = u->back ? u->v - u->nz * bs2 : u->v;
 
   RowKernel(bs, src + r * bs, u->off, r, v, u->nz, u->d, x, x + r * bs, NULL, NULL, 0);
   if (u->d) u->d += u->back ? -bs2 : bs2;

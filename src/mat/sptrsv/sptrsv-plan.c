@@ -161,13 +161,13 @@ static PetscErrorCode BuildTriangle(GILUTri tri, const PetscInt *order, PetscInt
 */
 static PetscErrorCode ChunkPartition(GILUTri tri, PetscInt ckmin, PetscInt ckmax, PetscInt *nch, PetscInt **start, PetscInt **cof, PetscInt **clev, PetscInt *nlev, PetscInt *nrun)
 {
-  const PetscInt n = tri->n;
+  const PetscInt n  = tri->n;
   PetscInt       nc = 0, *st, *of, *lv, nl = 0, nr = 0;
 
   PetscFunctionBegin;
   PetscCall(PetscMalloc2(n + 1, &st, n, &of));
   for (PetscInt t = 0, len = 0; t < n; t++) {
-    PetscInt  r = Elim(tri, t);
+    PetscInt  r    = Elim(tri, t);
     PetscBool cont = PETSC_FALSE, chain = PETSC_FALSE;
 
     if (t > 0) {
@@ -287,11 +287,11 @@ static PetscErrorCode SegmentFree(GILUTriSeg *seg)
 */
 static PetscErrorCode BuildChunkPatterns(GILUTri tri, const PetscInt *st, const PetscInt *ord, GILUTriSeg *seg)
 {
-  const PetscInt hsize = 4 * GILUTriTable.pat_max; /* open addressing, a power of two */
+  const PetscInt  hsize = 4 * GILUTriTable.pat_max; /* open addressing, a power of two */
   const PetscInt *ti = tri->i, *tj = tri->j;
   const PetscBool stored = (PetscBool)(tri->diag == GILU_TRI_DIAG_STORED), upper = (PetscBool)(tri->uplo == GILU_TRI_UPPER);
   PetscInt        npat = 0, nent = 0, nruns = 0, *hash, *pptr, *poff, *rpat, maxent = 0, prev = -1;
-  PetscBool       ok   = PETSC_TRUE;
+  PetscBool       ok = PETSC_TRUE;
 
   PetscFunctionBegin;
   if (seg->nrows < GILUTriTable.pat_rows) PetscFunctionReturn(PETSC_SUCCESS);
@@ -502,7 +502,8 @@ PetscErrorCode GILUTriViewSegments(GILUTri tri, PetscViewer viewer)
     const GILUTriSeg *seg = &tri->seg[s];
 
     if (seg->shape == GILU_SEG_TRIANGLE)
-      PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt_FMT ": triangle of %" PetscInt_FMT " rows, %" PetscInt_FMT " levels, %" PetscInt_FMT " off-diagonal blocks: %s\n", s, seg->nrows, seg->nlevels, seg->nnz, seg->kernel == GILU_KERNEL_SYNCFREE ? (tri->ask.csc ? "sync-free by columns (CSC)" : "sync-free") : (seg->kernel == GILU_KERNEL_PARALLEL ? "completely parallel (level-set, one level)" : "level-set")));
+      PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt_FMT ": triangle of %" PetscInt_FMT " rows, %" PetscInt_FMT " levels, %" PetscInt_FMT " off-diagonal blocks: %s\n", s, seg->nrows, seg->nlevels, seg->nnz,
+                                       seg->kernel == GILU_KERNEL_SYNCFREE ? (tri->ask.csc ? "sync-free by columns (CSC)" : "sync-free") : (seg->kernel == GILU_KERNEL_PARALLEL ? "completely parallel (level-set, one level)" : "level-set")));
     else if (seg->kernel == GILU_KERNEL_SPMV_VECTOR)
       PetscCall(PetscViewerASCIIPrintf(viewer, "%" PetscInt_FMT ": square of %" PetscInt_FMT " rows x %" PetscInt_FMT " columns, %" PetscInt_FMT " rows nonempty, %" PetscInt_FMT " blocks: vector-CSR, %" PetscInt_FMT " lanes per row\n", s, seg->nblock,
                                        seg->ncols, seg->nrows, seg->nnz, seg->width));
@@ -938,4 +939,3 @@ PetscErrorCode GILUTriPlanSetValues(GILUTri tri)
   PetscCall(DeviceSetValues(tri));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
-

@@ -28,8 +28,8 @@ PetscErrorCode GILUTriCreate(GILUTri *tri)
 {
   PetscFunctionBegin;
   PetscCall(PetscNew(tri));
-  (*tri)->ask.type     = GILU_TRISOLVE_AUTO;
-  (*tri)->ran          = GILU_TRISOLVE_LEVELSET;
+  (*tri)->ask.type = GILU_TRISOLVE_AUTO;
+  (*tri)->ran      = GILU_TRISOLVE_LEVELSET;
   PetscCall(GILUGetNumThreads(&(*tri)->ask.nthreads));
   (*tri)->ask.permuted = PETSC_TRUE;
   (*tri)->ask.reorder  = PETSC_TRUE;
@@ -515,9 +515,10 @@ static PetscErrorCode ViewChunked(GILUTri tri, PetscViewer viewer)
   if (tri->planned && tri->nseg == 1 && tri->seg[0].chunked) {
     const GILUTriSeg *seg = &tri->seg[0];
 
-    PetscCall(PetscViewerASCIIPrintf(viewer, "chunks: %" PetscInt_FMT " of consecutive rows (%.1f rows each, at most %" PetscInt_FMT "), %" PetscInt_FMT " chunk levels (%.1f chunks each), %" PetscInt_FMT " dependencies\n", seg->nchunks, seg->nchunks ? (double)seg->nrows / seg->nchunks : 0.0, seg->chunk,
-                                     seg->nlevels, seg->nlevels ? (double)seg->nchunks / seg->nlevels : 0.0, seg->dptr[seg->nchunks]));
-    if (seg->rptr) PetscCall(PetscViewerASCIIPrintf(viewer, "rows by column-offset pattern: %" PetscInt_FMT " patterns, %" PetscInt_FMT " runs (no column indices read)%s\n", seg->npat, seg->rptr[seg->nchunks], seg->inplace ? ", values read in place" : ""));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "chunks: %" PetscInt_FMT " of consecutive rows (%.1f rows each, at most %" PetscInt_FMT "), %" PetscInt_FMT " chunk levels (%.1f chunks each), %" PetscInt_FMT " dependencies\n", seg->nchunks,
+                                     seg->nchunks ? (double)seg->nrows / seg->nchunks : 0.0, seg->chunk, seg->nlevels, seg->nlevels ? (double)seg->nchunks / seg->nlevels : 0.0, seg->dptr[seg->nchunks]));
+    if (seg->rptr)
+      PetscCall(PetscViewerASCIIPrintf(viewer, "rows by column-offset pattern: %" PetscInt_FMT " patterns, %" PetscInt_FMT " runs (no column indices read)%s\n", seg->npat, seg->rptr[seg->nchunks], seg->inplace ? ", values read in place" : ""));
     if (tri->plan.nthreads > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "%s\n", tri->cstatic ? "each thread takes a fixed share of every chunk level" : "the threads claim the chunks from a shared counter"));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -535,7 +536,8 @@ PetscErrorCode GILUTriView(GILUTri tri, PetscViewer viewer)
     for (PetscInt s = 0; s < tri->nseg; s++)
       if (tri->seg[s].shape == GILU_SEG_SQUARE) nnzsq += tri->seg[s].nnz;
     if (tri->nseg == 1 && tri->seg[0].colp) PetscCall(PetscViewerASCIIPrintf(viewer, "permuted layout: the solution is kept in execution order too\n"));
-    if (tri->plan.backend != PETSCGILU_BACKEND_HOST) PetscCall(PetscViewerASCIIPrintf(viewer, "algorithm %s (requested %s) on the %s back-end\n", GILUTriSolveTypes[tri->ran], GILUTriSolveTypes[tri->ask.type], PetscGILUBackendTypes[tri->plan.backend]));
+    if (tri->plan.backend != PETSCGILU_BACKEND_HOST)
+      PetscCall(PetscViewerASCIIPrintf(viewer, "algorithm %s (requested %s) on the %s back-end\n", GILUTriSolveTypes[tri->ran], GILUTriSolveTypes[tri->ask.type], PetscGILUBackendTypes[tri->plan.backend]));
     else PetscCall(PetscViewerASCIIPrintf(viewer, "algorithm %s (requested %s), %" PetscInt_FMT " host threads\n", GILUTriSolveTypes[tri->ran], GILUTriSolveTypes[tri->ask.type], tri->plan.nthreads));
     if (ns || nt > 1)
       PetscCall(PetscViewerASCIIPrintf(viewer, "blocks: %" PetscInt_FMT " triangles (%" PetscInt_FMT " parallel, %" PetscInt_FMT " levelset, %" PetscInt_FMT " syncfree, %" PetscInt_FMT " sequential), %" PetscInt_FMT " squares holding %" PetscInt_FMT " of %" PetscInt_FMT " off-diagonal blocks\n", nt, byk[0], byk[1], byk[2], byk[3], ns, nnzsq,

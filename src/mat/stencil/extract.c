@@ -591,8 +591,8 @@ static inline uint64_t PackPoint(const Pattern *pat, const GILUStencilMat *sm, c
   const GILUGrid    *g   = &sm->grid;
   const GILUStencil *st  = &sm->stencil;
   const PetscInt     dof = g->dof, bs2 = sm->bs2, nc = PatternCols(pat);
-  const size_t       N  = (size_t)sm->npoints;
-  const PetscBool    in = Interior(g, st, i, j, k);
+  const size_t       N   = (size_t)sm->npoints;
+  const PetscBool    in  = Interior(g, st, i, j, k);
   uint64_t           bad = 0;
 
   if (!sm->irregular[p]) { /* columns are the in-grid positions in order */
@@ -776,8 +776,8 @@ PetscErrorCode GILUMatFindAsymmetry(Mat A, PetscInt *row, PetscInt *col)
     PetscCall(MatGetRow(At, r, &nt, &ct, &vt));
     while ((i < na || j < nt) && *row < 0) {
       const PetscBool ina = (PetscBool)(j == nt || (i < na && ca[i] <= ct[j])), inat = (PetscBool)(i == na || (j < nt && ct[j] <= ca[i]));
-      const PetscInt  c   = ina ? ca[i] : ct[j];
-      const PetscReal d   = PetscAbsScalar((ina ? va[i] : 0.0) - (inat ? vt[j] : 0.0)); /* absent: 0 */
+      const PetscInt  c = ina ? ca[i] : ct[j];
+      const PetscReal d = PetscAbsScalar((ina ? va[i] : 0.0) - (inat ? vt[j] : 0.0)); /* absent: 0 */
 
       if (d > tol) {
         *row = r;
@@ -810,8 +810,8 @@ PetscErrorCode GILUStencilMatSymmetrizeFromUpper(GILUStencilMat *sm, const Petsc
     for (PetscInt k = 0, p = 0; k < g->n[2]; k++)
       for (PetscInt j = 0; j < g->n[1]; j++)
         for (PetscInt i = 0; i < g->n[0]; i++, p++) {
-          const PetscInt q = p + sm->shift[s];
-          PetscScalar   *L = sm->val + ((size_t)s * N + p) * bs2;
+          const PetscInt     q = p + sm->shift[s];
+          PetscScalar       *L = sm->val + ((size_t)s * N + p) * bs2;
           const PetscScalar *U;
 
           if (!Inside(g, i + st->off[s][0], j + st->off[s][1], k + st->off[s][2])) continue;
@@ -845,7 +845,7 @@ static PetscErrorCode StencilMatCheckInfOrNan(const GILUStencilMat *sm)
 
   PetscFunctionBegin;
   for (PetscInt s = 0; s < sm->stencil.ns; s++) {
-    const PetscScalar *v = sm->val + (size_t)s * n;
+    const PetscScalar *v   = sm->val + (size_t)s * n;
     PetscBool          bad = PETSC_FALSE;
 
     for (size_t t = 0; t < n; t++) bad = (PetscBool)(bad | PetscIsInfOrNanScalar(v[t]));
@@ -854,7 +854,8 @@ static PetscErrorCode StencilMatCheckInfOrNan(const GILUStencilMat *sm)
       if (PetscIsInfOrNanScalar(v[t])) {
         const PetscInt p = (PetscInt)(t / sm->bs2), *off = sm->stencil.off[s];
 
-        SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FP, "The matrix has a NaN or Inf entry: row %" PetscInt_FMT " (local numbering: a row of grid point %" PetscInt_FMT "), stencil offset (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT "); fix the assembly of the operator", p * sm->grid.dof + (PetscInt)(t % sm->bs2) / sm->grid.dof, p, off[0], off[1], off[2]);
+        SETERRQ(PETSC_COMM_SELF, PETSC_ERR_FP, "The matrix has a NaN or Inf entry: row %" PetscInt_FMT " (local numbering: a row of grid point %" PetscInt_FMT "), stencil offset (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT "); fix the assembly of the operator",
+                p * sm->grid.dof + (PetscInt)(t % sm->bs2) / sm->grid.dof, p, off[0], off[1], off[2]);
       }
   }
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -137,7 +137,7 @@ PetscErrorCode GILUStencilMatFill(const GILUStencilMat *pat, PetscInt levels, GI
   PetscInt        nc = 0, (*coff)[3] = NULL, *cube2c = NULL, *cshift = NULL, nclow, *upc = NULL, nu = 0, *sum = NULL, *lev = NULL, *win = NULL, nwin, back = 0, *c2s = NULL, ns = 0, nmiss = 0, *missptr = NULL, *missoff = NULL;
   PetscBool      *used = NULL, *isnew = NULL;
   PetscBT         kept = NULL;
-  GILUStencil    *st = &fill->stencil;
+  GILUStencil    *st   = &fill->stencil;
 
   PetscFunctionBegin;
   PetscCheck(levels >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "The levels of fill must be non-negative, not %" PetscInt_FMT, levels);

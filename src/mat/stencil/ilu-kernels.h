@@ -655,7 +655,6 @@ static void SUFFIX(FactorUnit)(FactorCtx *ctx, PetscInt i0, PetscInt i1, PetscIn
   }
 }
 
-
 /*
   DILU: ILU(0) of a stencil whose eliminations update only the diagonal blocks. The diagonal block
   of each row with the arithmetic of FactorUnit(), in the same order (so the same values bitwise):
@@ -668,10 +667,10 @@ static void SUFFIX(FactorDiagonalUnit)(FactorCtx *ctx, PetscInt i0, PetscInt i1,
   const GILUGrid       *g  = &sm->grid;
   const GILUStencil    *st = &sm->stencil;
   const PetscInt        nl = st->nlower, bs2 = SDOF * SDOF;
-  const size_t          N   = (size_t)sm->npoints;
-  const PetscScalar    *val = sm->val;
+  const size_t          N    = (size_t)sm->npoints;
+  const PetscScalar    *val  = sm->val;
   PetscScalar          *dinv = ctx->dinv;
-  PetscInt              p0 = (k * g->n[1] + j) * g->n[0];
+  PetscInt              p0   = (k * g->n[1] + j) * g->n[0];
 
   for (PetscInt i = i0; i < i1; i++) {
     const PetscInt p = p0 + i;
@@ -719,7 +718,7 @@ static void SUFFIX(FactorDiagonalUnit)(FactorCtx *ctx, PetscInt i0, PetscInt i1,
   }
 }
 
-#if SDOF == 1
+  #if SDOF == 1
 /*
   FactorUnit() (or FactorDiagonalUnit()) for one unknown per point, when every elimination reaches only the diagonal
   (a star stencil's ILU(0): ctx->staru set), the pattern is the full stencil and the factor is not IC: on the units of a
@@ -731,11 +730,11 @@ static void SUFFIX(FactorDiagonalUnit)(FactorCtx *ctx, PetscInt i0, PetscInt i1,
 */
 static void SUFFIX(FactorStarUnits)(FactorCtx *ctx, GILUSchedule sched, PetscInt nu, const PetscInt *units)
 {
-  GILUStencilMat    *sm = ctx->sm;
-  const GILUGrid    *g  = &sm->grid;
-  const GILUStencil *st = &sm->stencil;
-  const PetscInt     nl = st->nlower;
-  const size_t       N  = (size_t)sm->npoints;
+  GILUStencilMat    *sm  = ctx->sm;
+  const GILUGrid    *g   = &sm->grid;
+  const GILUStencil *st  = &sm->stencil;
+  const PetscInt     nl  = st->nlower;
+  const size_t       N   = (size_t)sm->npoints;
   PetscScalar       *val = sm->val, *dinv = ctx->dinv, *D = val + (size_t)nl * N;
   const PetscBool    full = (PetscBool)!ctx->diagonal; /* full: L_ps = A_ps D_q^{-1} stored, T_p written back to A_pp */
   PetscInt           start[MAX_GROUP], first[MAX_GROUP], len[MAX_GROUP], s0 = nl, maxlen = 0;
@@ -778,7 +777,7 @@ static void SUFFIX(FactorStarUnits)(FactorCtx *ctx, GILUSchedule sched, PetscInt
       T = dinv[p];
       for (PetscInt s = s0; s < nl; s++) {
         const PetscInt dx = st->off[s][0], us = ctx->staru[s];
-        PetscScalar    l  = 0;
+        PetscScalar    l = 0;
 
         if (i + dx < 0 || (!full && us < 0)) continue;
         l += val[(size_t)s * N + p] * dinv[p + dx];
@@ -790,19 +789,19 @@ static void SUFFIX(FactorStarUnits)(FactorCtx *ctx, GILUSchedule sched, PetscInt
       if (!GILUBlockInvert(1, &T, dinv + p, ctx->zeropivot)) FactorZeroPivot(ctx, p, SDOF);
     }
 }
-#endif
+  #endif
 
 /* The factorization of a tile: the full one, or the diagonal only (DILU) */
 static void SUFFIX(Factor)(void *vctx, GILUSchedule sched, PetscInt nu, const PetscInt *units)
 {
   FactorCtx *ctx = (FactorCtx *)vctx;
 
-#if SDOF == 1
+  #if SDOF == 1
   if (ctx->staru && nu <= MAX_GROUP) {
     SUFFIX(FactorStarUnits)(ctx, sched, nu, units);
     return;
   }
-#endif
+  #endif
   for (PetscInt u = 0; u < nu; u++) {
     PetscInt i0, i1, j, k;
 

@@ -23,7 +23,6 @@
   #pragma GCC optimize("O3")
 #endif
 
-
 typedef struct {
   GILUSweepHead         head; /* first (private/stencil.h): a solve, x */
   const GILUStencilMat *sm;
@@ -33,11 +32,11 @@ typedef struct {
   const PetscInt       *mirror;
   const PetscScalar    *b;
   PetscScalar          *x;
-  PetscScalar          *out;        /* forward sweep: out = t + z, z = D^{-1} y its solution (DILU; t may be NULL) */
-  const PetscScalar    *init;       /* backward sweep: its right-hand side, copied into x unit by unit (NULL: x holds it) */
-  PetscScalar          *t;          /* Eisenstat: the backward sweep's result (instead of x), which the forward sweep reads */
-  const PetscScalar    *eisE;       /* Eisenstat's forward sweep: right-hand side b + E t, result x = t + z */
-  PetscInt              nline[2];   /* lower and upper offsets along the grid line (dy = dz = 0) */
+  PetscScalar          *out;      /* forward sweep: out = t + z, z = D^{-1} y its solution (DILU; t may be NULL) */
+  const PetscScalar    *init;     /* backward sweep: its right-hand side, copied into x unit by unit (NULL: x holds it) */
+  PetscScalar          *t;        /* Eisenstat: the backward sweep's result (instead of x), which the forward sweep reads */
+  const PetscScalar    *eisE;     /* Eisenstat's forward sweep: right-hand side b + E t, result x = t + z */
+  PetscInt              nline[2]; /* lower and upper offsets along the grid line (dy = dz = 0) */
 } SolveCtx;
 
 typedef struct {

@@ -55,7 +55,7 @@
 
 const char *const GILUPipeOrders[] = {"natural", "tiled", "GILUPipeOrder", "GILU_PIPE_", NULL};
 
-#define PIPE_UNIT_OVERHEAD 8   /* the model: cost of starting a unit, in points */
+#define PIPE_UNIT_OVERHEAD 8 /* the model: cost of starting a unit, in points */
 /* the model: a point of a 3D tile of c lines costs 1 + PIPE_TILE_LOCALITY / c of a point of the natural sweep (the tile
    walks the planes c lines at a time), and a point of a sweep without groups of independent lines (PipeGroups())
    1 + PIPE_NOGROUP_COST (G - 1), G the lines the kernels would interleave; measured with ksp ex45 100^3 on 2 processes
@@ -78,32 +78,32 @@ typedef struct { /* the messages of one direction: [0] sent, [1] received */
 } PipeXPlan;
 
 struct _n_GILUPipe {
-  MPI_Comm     comm; /* a duplicate: the pipeline's tags cannot meet anyone else's */
+  MPI_Comm     comm;        /* a duplicate: the pipeline's tags cannot meet anyone else's */
   char         prefix[256]; /* the options prefix of the PC, for messages */
   PetscMPIInt  rank, size;
   PetscInt     dim, N[3], dof, P[3], me[3];
-  PetscInt    *start[3];                 /* start[d][a]: first index along d of the processes of column a, a = 0..P[d] */
-  PetscInt64  *offset;                   /* first PETSc block row of each process */
+  PetscInt    *start[3];                /* start[d][a]: first index along d of the processes of column a, a = 0..P[d] */
+  PetscInt64  *offset;                  /* first PETSc block row of each process */
   PetscInt     box[3][2], ext[3][2], w; /* own box, extended box, ghost width */
   PetscInt     en[3];
   PetscInt64   ntot;
   GILUPipeInfo info;
-  PetscInt     nunits, (*unitbox)[4]; /* the units by increasing key */
-  PetscInt64  *ukey;                  /* their first points' keys */
+  PetscInt     nunits, (*unitbox)[4];                    /* the units by increasing key */
+  PetscInt64  *ukey;                                     /* their first points' keys */
   PetscInt     ngroups, *gptr, *gunits, *groupof, depth; /* groups of independent units run together (PipeGroups()) */
-  PetscInt    *eia, *eja; /* the CSR arrays of the extended box's matrix (GILUPipeCreateExtendedMatrix()) */
+  PetscInt    *eia, *eja;                                /* the CSR arrays of the extended box's matrix (GILUPipeCreateExtendedMatrix()) */
   PetscScalar *eva;
   PipeXPlan    x[2];       /* [0]: lower neighbours (factorization, forward sweep); [1]: upper (backward sweep) */
   PetscInt     payload[2]; /* scalars a point: solves, factorization */
   PetscScalar *val, *dinv; /* the factors (GILUPipeSetFactorData()) */
   PetscInt     ns, nl, npoints, bs2;
   PetscInt     lower[GILU_STENCIL_MAX_OFFSETS][3], upper[GILU_STENCIL_MAX_OFFSETS][3], nlo, nup;
-  PetscBool    transposable;     /* GILUPipeTransposable() */
-  PetscInt     nthreads, delay;  /* threads of this process (GILUPipeSetThreads()): x-segments of its box; test hook */
-  PetscInt    (*tunitbox)[4];    /* thread t's part of unit u: tunitbox[t * nunits + u] (x clipped to its segment) */
-  PetscInt    *tgptr, *tgunits;  /* thread t's units of group g: tgunits[tgptr[t * (ngroups + 1) + g] ..] (the non-empty parts) */
-  struct _n_GILUSchedule *tsched; /* thread t's schedule: the pipe's with tunitbox */
-  PetscInt64  *prog;             /* thread t's steps done in the current sweep: prog[t * PIPE_PAD] */
+  PetscBool    transposable;               /* GILUPipeTransposable() */
+  PetscInt     nthreads, delay;            /* threads of this process (GILUPipeSetThreads()): x-segments of its box; test hook */
+  PetscInt (*tunitbox)[4];                 /* thread t's part of unit u: tunitbox[t * nunits + u] (x clipped to its segment) */
+  PetscInt               *tgptr, *tgunits; /* thread t's units of group g: tgunits[tgptr[t * (ngroups + 1) + g] ..] (the non-empty parts) */
+  struct _n_GILUSchedule *tsched;          /* thread t's schedule: the pipe's with tunitbox */
+  PetscInt64             *prog;            /* thread t's steps done in the current sweep: prog[t * PIPE_PAD] */
 };
 
 #define PIPE_PAD 8 /* PetscInt64 per progress counter: one cache line each */
@@ -252,7 +252,7 @@ static PetscErrorCode PipeSimulate(const GILUPipe p, GILUPipeOrder order, PetscI
   PetscFunctionBegin;
   PetscCall(PetscMalloc1(p->size, &rbox));
   for (PetscMPIInt r = 0; r < p->size; r++) {
-    PetscInt(*b)[2] = rbox[r], nr;
+    PetscInt (*b)[2] = rbox[r], nr;
     PipeUnit *u;
     double    own = 0;
 
@@ -271,8 +271,8 @@ static PetscErrorCode PipeSimulate(const GILUPipe p, GILUPipeOrder order, PetscI
   else slow = 1 + PIPE_NOGROUP_COST * (PipeDepth(p) - 1);
   *work = 0;
   for (PetscInt dir = 0; dir < 2; dir++) {
-    const PetscInt nd             = dir ? p->nup : p->nlo;
-    const PetscInt(*off)[3]       = dir ? (const PetscInt(*)[3])p->upper : (const PetscInt(*)[3])p->lower;
+    const PetscInt nd        = dir ? p->nup : p->nlo;
+    const PetscInt (*off)[3] = dir ? (const PetscInt (*)[3])p->upper : (const PetscInt (*)[3])p->lower;
 
     for (PetscInt m = 0; m < n; m++) {
       PipeUnit *u     = &all[dir ? n - 1 - m : m];
@@ -281,7 +281,7 @@ static PetscErrorCode PipeSimulate(const GILUPipe p, GILUPipeOrder order, PetscI
       for (PetscInt a = 0; a < nd; a++) {
         const PetscInt j = u->j + off[a][1], k = u->k + off[a][2];
         PetscInt       i = PetscMax(u->i0 + off[a][0], 0), iend = PetscMin(u->i1 + off[a][0], p->N[0]);
-        const PetscInt(*rb)[2] = (const PetscInt(*)[2])rbox[u->rank];
+        const PetscInt (*rb)[2] = (const PetscInt (*)[2])rbox[u->rank];
 
         if (j < 0 || j >= p->N[1] || k < 0 || k >= p->N[2]) continue;
         /* a point of its own process: done before (free_ is past it) */
@@ -293,7 +293,7 @@ static PetscErrorCode PipeSimulate(const GILUPipe p, GILUPipeOrder order, PetscI
           i = v->i1;
         }
       }
-      u->t = start + slow * ((double)(u->i1 - u->i0) + PIPE_UNIT_OVERHEAD);
+      u->t           = start + slow * ((double)(u->i1 - u->i0) + PIPE_UNIT_OVERHEAD);
       free_[u->rank] = u->t;
       *work += (double)(u->i1 - u->i0) + PIPE_UNIT_OVERHEAD; /* the natural sweep's work: what the slower sweep loses counts as idle */
     }
@@ -316,20 +316,20 @@ static PetscErrorCode PipeSimulate(const GILUPipe p, GILUPipeOrder order, PetscI
   gstep[t] is the first group step that reads point t: where the receiver waits for its batch.
 */
 typedef struct {
-  PetscInt  n, *ptr;          /* batches, batch b's points in pts[ptr[b]..ptr[b+1]) */
+  PetscInt  n, *ptr;         /* batches, batch b's points in pts[ptr[b]..ptr[b+1]) */
   PetscInt  npts, (*pts)[3]; /* the points (grid coordinates) */
-  PetscInt *gstep;            /* gstepof given: per point, the first group step of the units that need it */
+  PetscInt *gstep;           /* gstepof given: per point, the first group step of the units that need it */
 } PipeBatches;
 
 static PetscErrorCode PipeBatchesCompute(const GILUPipe p, const PetscInt S[3][2], PetscMPIInt rankR, PetscInt dir, const PetscInt *gstepof, PipeBatches *B)
 {
-  const PetscInt nd       = dir ? p->nup : p->nlo;
-  const PetscInt(*off)[3] = dir ? (const PetscInt(*)[3])p->upper : (const PetscInt(*)[3])p->lower;
-  PetscInt       R[3][2], Z[3][2], ni = 1, nu, capb = 16, capp = 64;
-  PipeUnit      *u;
-  PetscInt      *seen; /* 1 + the index of a point in B->pts, 0: not yet needed */
-  PetscInt64     limit = 0;
-  PetscBool      open  = PETSC_FALSE;
+  const PetscInt nd        = dir ? p->nup : p->nlo;
+  const PetscInt (*off)[3] = dir ? (const PetscInt (*)[3])p->upper : (const PetscInt (*)[3])p->lower;
+  PetscInt   R[3][2], Z[3][2], ni = 1, nu, capb = 16, capp = 64;
+  PipeUnit  *u;
+  PetscInt  *seen; /* 1 + the index of a point in B->pts, 0: not yet needed */
+  PetscInt64 limit = 0;
+  PetscBool  open  = PETSC_FALSE;
 
   PetscFunctionBegin;
   PetscCall(PetscMemzero(B, sizeof(*B)));
@@ -349,7 +349,7 @@ static PetscErrorCode PipeBatchesCompute(const GILUPipe p, const PetscInt S[3][2
   for (PetscInt m = 0; m < nu; m++) {
     const PipeUnit *v     = &u[dir ? nu - 1 - m : m];
     const PetscInt  first = B->npts;
-    PetscBool       fits  = PETSC_TRUE, near = PETSC_FALSE;
+    PetscBool       fits = PETSC_TRUE, near = PETSC_FALSE;
 
     for (PetscInt a = 0; a < nd && !near; a++) { /* a line of the unit's neighbours meets Z */
       const PetscInt j = v->j + off[a][1], k = v->k + off[a][2];
@@ -410,7 +410,7 @@ static PetscErrorCode PipeBatchesReset(PipeBatches *B)
 
 static inline PetscInt PipeExtIndex(const GILUPipe p, const PetscInt q[3])
 {
-  return PipeBoxIndex((const PetscInt(*)[2])p->ext, q);
+  return PipeBoxIndex((const PetscInt (*)[2])p->ext, q);
 }
 
 static inline PetscBool PipeOwns(const GILUPipe p, const PetscInt q[3])
@@ -458,8 +458,8 @@ static int PipeMsgCompare(const void *a, const void *b)
 */
 static PetscErrorCode PipeXPlanSetUp(GILUPipe p, PetscInt dir, const PetscInt *stepof, PetscBool *safe)
 {
-  PipeXPlan *x = &p->x[dir];
-  PipeMsg   *msg[2] = {NULL, NULL};
+  PipeXPlan *x       = &p->x[dir];
+  PipeMsg   *msg[2]  = {NULL, NULL};
   PetscInt   nmsg[2] = {0, 0}, lo[3], hi[3], *gstepof;
 
   PetscFunctionBegin;
@@ -498,7 +498,7 @@ static PetscErrorCode PipeXPlanSetUp(GILUPipe p, PetscInt dir, const PetscInt *s
 
             g->peer  = r;
             g->index = t;
-            g->n    = B.ptr[t + 1] - B.ptr[t];
+            g->n     = B.ptr[t + 1] - B.ptr[t];
             PetscCall(PetscMalloc1(g->n, &g->pts));
             g->step = role == 1 ? PETSC_MAX_INT : -1;
             for (PetscInt q = 0; q < g->n; q++) {
@@ -506,7 +506,7 @@ static PetscErrorCode PipeXPlanSetUp(GILUPipe p, PetscInt dir, const PetscInt *s
 
               g->pts[q] = PipeExtIndex(p, pt);
               if (role == 0) { /* sent after the group step that completes its last point */
-                const PetscInt l = PipeBoxIndex((const PetscInt(*)[2])p->box, pt);
+                const PetscInt l = PipeBoxIndex((const PetscInt (*)[2])p->box, pt);
 
                 g->step = PetscMax(g->step, gstepof[dir ? p->nunits - 1 - stepof[l] : stepof[l]]);
               } else g->step = PetscMin(g->step, B.gstep[B.ptr[t] + q]); /* received before the first group that reads one of them */
@@ -517,7 +517,7 @@ static PetscErrorCode PipeXPlanSetUp(GILUPipe p, PetscInt dir, const PetscInt *s
             }
             if (role == 1) { /* the sender's units of this batch and the ones before it (sent first): beyond the group's keys? */
               const PetscInt grp = dir ? p->ngroups - 1 - g->step : g->step;
-              PetscInt64     gk  = dir ? INT64_MIN : INT64_MAX, bk = runbk;
+              PetscInt64     gk = dir ? INT64_MIN : INT64_MAX, bk = runbk;
 
               for (PetscInt a = p->gptr[grp]; a < p->gptr[grp + 1]; a++) {
                 const PetscInt u = p->gunits[a];
@@ -620,7 +620,7 @@ static PetscErrorCode PipeGroups(GILUPipe p, PetscInt G)
   for (PetscInt a = 0, n = 0; a < nu;) { /* the tile of units a .. b-1: sorted by plane, then line */
     const PetscInt64 T  = p->ukey[a] / p->ntot;
     const PetscInt   k0 = p->unitbox[a][3];
-    PetscInt         b = a, n1, nk, Gt, h, htop;
+    PetscInt         b  = a, n1, nk, Gt, h, htop;
 
     while (b < nu && p->ukey[b] / p->ntot == T) b++;
     for (n1 = 0; a + n1 < b && p->unitbox[a + n1][3] == k0; n1++) { }
@@ -636,7 +636,7 @@ static PetscErrorCode PipeGroups(GILUPipe p, PetscInt G)
           PetscInt k = st - g;
 
           if (k < 0 || k >= nk || (g < Gt - 1 && i >= h)) continue;
-          p->gunits[n]              = a + k * n1 + g * h + i;
+          p->gunits[n]             = a + k * n1 + g * h + i;
           p->groupof[p->gunits[n]] = ng;
           n++;
         }
@@ -654,12 +654,12 @@ static PetscErrorCode PipeGroups(GILUPipe p, PetscInt G)
 */
 PetscErrorCode GILUPipeCreate(DM da, Mat A, PetscInt w, const char prefix[], GILUPipe *pipe)
 {
-  GILUPipe         p;
-  PetscInt         dim, M[3], m[3], dof, sw, xs[3], xm[3], rows;
-  const PetscInt  *l[3];
-  DMBoundaryType   bt[3];
-  DMDAStencilType  st;
-  MPI_Comm         comm = PetscObjectComm((PetscObject)da);
+  GILUPipe        p;
+  PetscInt        dim, M[3], m[3], dof, sw, xs[3], xm[3], rows;
+  const PetscInt *l[3];
+  DMBoundaryType  bt[3];
+  DMDAStencilType st;
+  MPI_Comm        comm = PetscObjectComm((PetscObject)da);
 
   PetscFunctionBegin;
   PetscCall(DMDAGetInfo(da, &dim, &M[0], &M[1], &M[2], &m[0], &m[1], &m[2], &dof, &sw, &bt[0], &bt[1], &bt[2], &st));
@@ -780,12 +780,12 @@ static PetscErrorCode PipeGrow(PetscInt need, PetscInt *cap, PetscInt **ja, Pets
 */
 PetscErrorCode GILUPipeCreateExtendedMatrix(GILUPipe p, Mat A, IS extis, Mat *E)
 {
-  const PetscInt d = p->dof, n = p->en[0] * p->en[1] * p->en[2];
-  const PetscInt bn[3] = {p->box[0][1] - p->box[0][0], p->box[1][1] - p->box[1][0], p->box[2][1] - p->box[2][0]};
-  PetscInt      *gidx, ng = 0, *ia, *ja, nnz = 0, cap, *boxext, q = 0, gr = 0;
-  PetscScalar   *va;
-  IS             gis;
-  Mat           *G, Ad, Ao;
+  const PetscInt     d = p->dof, n = p->en[0] * p->en[1] * p->en[2];
+  const PetscInt     bn[3] = {p->box[0][1] - p->box[0][0], p->box[1][1] - p->box[1][0], p->box[2][1] - p->box[2][0]};
+  PetscInt          *gidx, ng = 0, *ia, *ja, nnz = 0, cap, *boxext, q = 0, gr = 0;
+  PetscScalar       *va;
+  IS                 gis;
+  Mat               *G, Ad, Ao;
   const PetscInt    *garray, *dia, *dja, *oia, *oja, *all;
   const PetscScalar *dva, *ova;
   PetscInt           nd, no;
@@ -794,13 +794,13 @@ PetscErrorCode GILUPipeCreateExtendedMatrix(GILUPipe p, Mat A, IS extis, Mat *E)
   PetscFunctionBegin;
   PetscCall(PetscMalloc1(n, &gidx));
   PetscCall(PetscMalloc1(bn[0] * bn[1] * bn[2], &boxext)); /* the extended box's index of each point of the box */
-  PetscCall(ISGetIndices(extis, &all)); /* block-expanded: the first row of each point */
+  PetscCall(ISGetIndices(extis, &all));                    /* block-expanded: the first row of each point */
   for (PetscInt k = p->ext[2][0]; k < p->ext[2][1]; k++)
     for (PetscInt j = p->ext[1][0]; j < p->ext[1][1]; j++)
       for (PetscInt i = p->ext[0][0]; i < p->ext[0][1]; i++, q++) {
         const PetscInt q3[3] = {i, j, k};
 
-        if (PipeOwns(p, q3)) boxext[PipeBoxIndex((const PetscInt(*)[2])p->box, q3)] = q;
+        if (PipeOwns(p, q3)) boxext[PipeBoxIndex((const PetscInt (*)[2])p->box, q3)] = q;
         else gidx[ng++] = all[(size_t)q * d] / d;
       }
   PetscCall(ISRestoreIndices(extis, &all));
@@ -830,9 +830,9 @@ PetscErrorCode GILUPipeCreateExtendedMatrix(GILUPipe p, Mat A, IS extis, Mat *E)
   for (PetscInt k = p->ext[2][0]; k < p->ext[2][1]; k++)
     for (PetscInt j = p->ext[1][0]; j < p->ext[1][1]; j++)
       for (PetscInt i = p->ext[0][0]; i < p->ext[0][1]; i++, q++) {
-        const PetscInt q3[3] = {i, j, k};
-        const PetscBool own  = PipeOwns(p, q3);
-        const PetscInt  lp   = own ? PipeBoxIndex((const PetscInt(*)[2])p->box, q3) : -1;
+        const PetscInt  q3[3] = {i, j, k};
+        const PetscBool own   = PipeOwns(p, q3);
+        const PetscInt  lp    = own ? PipeBoxIndex((const PetscInt (*)[2])p->box, q3) : -1;
 
         for (PetscInt e = 0; e < d; e++) {
           if (own) {
@@ -857,7 +857,7 @@ PetscErrorCode GILUPipeCreateExtendedMatrix(GILUPipe p, Mat A, IS extis, Mat *E)
 
                 while (gb >= p->offset[r + 1]) r++;
                 PipeRankBox(p, r, b);
-                PipeBoxPoint((const PetscInt(*)[2])b, (PetscInt)(gb - p->offset[r]), qc);
+                PipeBoxPoint((const PetscInt (*)[2])b, (PetscInt)(gb - p->offset[r]), qc);
                 PetscCheck(qc[0] >= p->ext[0][0] && qc[0] < p->ext[0][1] && qc[1] >= p->ext[1][0] && qc[1] < p->ext[1][1] && qc[2] >= p->ext[2][0] && qc[2] < p->ext[2][1], PETSC_COMM_SELF, PETSC_ERR_SUP, "-%spc_structilu_distributed: a row couples to a point farther than the ghost layers (%" PetscInt_FMT "): the DMDA's stencil width is smaller than the matrix's", p->prefix, p->w);
                 ja[t] = PipeExtIndex(p, qc) * d + garray[oja[c]] % d;
                 va[t] = ova[c];
@@ -927,11 +927,10 @@ PetscErrorCode GILUPipeSetUp(GILUPipe p, const GILUStencil *st, PetscInt order, 
     PetscInt *d = s < st->nlower ? p->lower[p->nlo++] : (s > st->nlower ? p->upper[p->nup++] : NULL);
 
     for (PetscInt e = 0; d && e < 3; e++) d[e] = st->off[s][e];
-    for (PetscInt e = 0; e < p->dim; e++)
-      PetscCheck(PetscAbsInt(st->off[s][e]) <= p->w, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Offset %" PetscInt_FMT " of the factor stencil is wider than the ghost layers (%" PetscInt_FMT ")", st->off[s][e], p->w);
+    for (PetscInt e = 0; e < p->dim; e++) PetscCheck(PetscAbsInt(st->off[s][e]) <= p->w, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Offset %" PetscInt_FMT " of the factor stencil is wider than the ghost layers (%" PetscInt_FMT ")", st->off[s][e], p->w);
   }
-  p->payload[0] = p->dof;
-  p->payload[1] = (st->ns - st->nlower + 1) * bs2;
+  p->payload[0]   = p->dof;
+  p->payload[1]   = (st->ns - st->nlower + 1) * bs2;
   p->transposable = (PetscBool)(p->nlo == p->nup);
   for (PetscInt a = 0; a < p->nlo && p->transposable; a++) {
     PetscBool found = PETSC_FALSE;
@@ -965,12 +964,12 @@ PetscErrorCode GILUPipeSetUp(GILUPipe p, const GILUStencil *st, PetscInt order, 
 
     PetscCall(PipeSimulate(p, (GILUPipeOrder)cand[a][0], cand[a][1], p->info.skew, lat, &t, &wk, &bj));
     if (t < best * (1 - 1e-9)) { /* strictly better: a tie keeps the earlier candidate */
-      best            = t;
-      tb              = t;
-      wb              = wk;
-      bjb             = bj;
-      p->info.order   = (GILUPipeOrder)cand[a][0];
-      p->info.chunk   = cand[a][1];
+      best          = t;
+      tb            = t;
+      wb            = wk;
+      bjb           = bj;
+      p->info.order = (GILUPipeOrder)cand[a][0];
+      p->info.chunk = cand[a][1];
     }
   }
   p->info.idle  = 1.0 - wb / (p->size * tb);
@@ -994,7 +993,7 @@ PetscErrorCode GILUPipeSetUp(GILUPipe p, const GILUStencil *st, PetscInt order, 
     for (PetscInt i = u[m].i0; i < u[m].i1; i++) {
       const PetscInt q[3] = {i, u[m].j, u[m].k};
 
-      stepof[PipeBoxIndex((const PetscInt(*)[2])p->box, q)] = m;
+      stepof[PipeBoxIndex((const PetscInt (*)[2])p->box, q)] = m;
     }
   }
   {
@@ -1031,10 +1030,10 @@ PetscErrorCode GILUPipeSetUp(GILUPipe p, const GILUStencil *st, PetscInt order, 
     }
   }
   PetscCall(PetscFree(stepof));
-  p->info.depth       = p->depth;
+  p->info.depth = p->depth;
   PetscCall(PetscInfo(NULL, "Pipeline: %s order (tiles of %" PetscInt_FMT ", skew %" PetscInt_FMT "), groups of %" PetscInt_FMT " lines, %" PetscInt_FMT " units\n", GILUPipeOrders[p->info.order], p->info.chunk, p->info.skew, p->depth, p->nunits));
   p->info.messages[0] = p->info.messages[1] = p->x[0].n[0];
-  p->info.messages[2]                        = p->x[1].n[0];
+  p->info.messages[2]                       = p->x[1].n[0];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1048,14 +1047,14 @@ PetscErrorCode GILUPipeGetInfo(GILUPipe p, GILUPipeInfo *info)
 /* copies the own points between a vector's local array (toext: from it) and an array over the extended box */
 PetscErrorCode GILUPipeOwnedCopy(GILUPipe p, PetscBool toext, const PetscScalar *from, PetscScalar *to)
 {
-  const PetscInt nx = (p->box[0][1] - p->box[0][0]) * p->dof;
+  const PetscInt nx   = (p->box[0][1] - p->box[0][0]) * p->dof;
   PetscInt       line = 0;
 
   PetscFunctionBegin;
   for (PetscInt k = p->box[2][0]; k < p->box[2][1]; k++)
     for (PetscInt j = p->box[1][0]; j < p->box[1][1]; j++, line++) {
       const PetscInt q[3] = {p->box[0][0], j, k};
-      const size_t   e    = (size_t)PipeExtIndex(p, q) * p->dof, o = (size_t)line * nx;
+      const size_t   e = (size_t)PipeExtIndex(p, q) * p->dof, o = (size_t)line * nx;
 
       if (toext) PetscCall(PetscArraycpy(to + e, from + o, nx));
       else PetscCall(PetscArraycpy(to + o, from + e, nx));
@@ -1069,7 +1068,7 @@ PetscErrorCode GILUPipeGlobalRow(GILUPipe p, PetscInt row, PetscInt *grow)
   PetscInt q[3];
 
   PetscFunctionBegin;
-  PipeBoxPoint((const PetscInt(*)[2])p->ext, row / p->dof, q);
+  PipeBoxPoint((const PetscInt (*)[2])p->ext, row / p->dof, q);
   *grow = (PetscInt)((((PetscInt64)q[2] * p->N[1] + q[1]) * p->N[0] + q[0]) * p->dof + row % p->dof);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -1217,7 +1216,7 @@ PetscErrorCode GILUPipeSetThreads(GILUPipe p, GILUSchedule s, PetscInt nthreads,
   PetscCall(PetscCalloc1((size_t)T * PIPE_PAD, &p->prog));
   for (PetscInt t = 0; t < T; t++) {
     const PetscInt x0 = lo + t * nx / T, x1 = lo + (t + 1) * nx / T;
-    PetscInt(*ub)[4] = p->tunitbox + (size_t)t * nu, *gp = p->tgptr + (size_t)t * (ng + 1);
+    PetscInt (*ub)[4] = p->tunitbox + (size_t)t * nu, *gp = p->tgptr + (size_t)t * (ng + 1);
 
     for (PetscInt u = 0; u < nu; u++) {
       ub[u][0] = PetscMax(p->unitbox[u][0], x0);
@@ -1230,9 +1229,9 @@ PetscErrorCode GILUPipeSetThreads(GILUPipe p, GILUSchedule s, PetscInt nthreads,
       for (PetscInt a = p->gptr[g]; a < p->gptr[g + 1]; a++)
         if (ub[p->gunits[a]][1] > ub[p->gunits[a]][0]) p->tgunits[n++] = p->gunits[a];
     }
-    gp[ng]       = n;
-    p->tsched[t] = *s;
-    p->tsched[t].unitbox = (const PetscInt(*)[4])ub;
+    gp[ng]               = n;
+    p->tsched[t]         = *s;
+    p->tsched[t].unitbox = (const PetscInt (*)[4])ub;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -1249,10 +1248,10 @@ typedef struct {
   GILUPipe             p;
   const GILUSweepHead *h;
   PipeXPlan           *x;
-  PetscInt     pay, rc, sc; /* receives completed and unpacked, sends posted */
-  PetscInt     recvd;       /* rc, published to the other threads */
-  PetscMPIInt  tag;
-  int          err;
+  PetscInt             pay, rc, sc; /* receives completed and unpacked, sends posted */
+  PetscInt             recvd;       /* rc, published to the other threads */
+  PetscMPIInt          tag;
+  int                  err;
 } PipeEngine;
 
 /* completes the receives that have arrived (in their order) and posts the sends whose step every thread has done */
@@ -1299,9 +1298,9 @@ static void PipeEngineRun(PipeEngine *e)
 static void PipeSweepThread(GILUPipe p, PipeEngine *e, PetscInt t, PetscBool backward, GILUTileKernel kernel, void *ctx)
 {
   const PetscInt  T = p->nthreads, ng = p->ngroups, ahead = backward ? t + 1 : t - 1, behind = backward ? t - 1 : t + 1;
-  const PetscInt *gp = p->tgptr + (size_t)t * (ng + 1);
-  PipeXPlan      *x = e->x;
-  GILUSchedule    ts = &p->tsched[t];
+  const PetscInt *gp    = p->tgptr + (size_t)t * (ng + 1);
+  PipeXPlan      *x     = e->x;
+  GILUSchedule    ts    = &p->tsched[t];
   PetscInt        rwant = 0;
 
   if (p->delay && (backward ? t == T - 1 : t == 0)) { /* the test hook: the leader starts late */
@@ -1350,7 +1349,7 @@ PetscErrorCode GILUPipeSweep(GILUPipe p, GILUSchedule s, PetscBool backward, GIL
   PipeXPlan           *x   = &p->x[backward ? 1 : 0];
   const PetscInt       pay = h->factor && !backward ? p->payload[1] : p->payload[0];
   const PetscMPIInt    tag = backward ? 12 : (h->factor ? 13 : 11);
-  PetscInt          sc = 0, rc = 0;
+  PetscInt             sc = 0, rc = 0;
 
   PetscFunctionBegin;
   PetscCheck(!(backward && h->factor), PETSC_COMM_SELF, PETSC_ERR_PLIB, "The factorization is a forward sweep");
@@ -1414,7 +1413,7 @@ PetscErrorCode GILUScheduleCreatePipe(GILUPipe p, GILUSchedule *schedule)
   s->depth    = 1;
   s->nunits   = p->nunits;
   s->pipe     = p;
-  s->unitbox  = (const PetscInt(*)[4])p->unitbox;
+  s->unitbox  = (const PetscInt (*)[4])p->unitbox;
   s->n[0]     = 1;
   s->chunk    = p->en[0];
   s->nx       = p->en[0];

@@ -350,8 +350,8 @@ static inline void RunUnits(GILUSchedule s, PetscInt nu, const PetscInt *units, 
 */
 static inline void SlabSweep(GILUSchedule s, PetscInt t, PetscBool backward, GILUTileKernel kernel, void *ctx, PetscInt64 sweep, PetscBool wait)
 {
-  const PetscInt nd       = s->ndep[backward ? 1 : 0];
-  const PetscInt(*dep)[3] = (const PetscInt(*)[3])s->dep[backward ? 1 : 0];
+  const PetscInt nd        = s->ndep[backward ? 1 : 0];
+  const PetscInt (*dep)[3] = (const PetscInt (*)[3])s->dep[backward ? 1 : 0];
   PetscInt r[3][2], n[3], total, G = s->depth, h, nsteps;
 
   SlabRange(s, t, r);
@@ -426,10 +426,10 @@ static void ScheduleDelay(PetscInt us)
 /* Thread t's part of one sweep with several threads; next: the shared tile counter of the hyperplane schedule (zero at the start) */
 static inline void SweepThread(GILUSchedule s, PetscInt t, PetscBool backward, PetscBool first, GILUTileKernel kernel, void *ctx, PetscInt64 sweep, PetscInt *next)
 {
-  const PetscInt nd       = s->ndep[backward ? 1 : 0];
-  const PetscInt(*dep)[3] = (const PetscInt(*)[3])s->dep[backward ? 1 : 0];
-  const PetscInt  ntiles  = s->ntiles;
-  const PetscBool delay   = (PetscBool)(PetscUnlikely(s->delay) && first); /* the test hook (see the top of the file) */
+  const PetscInt nd        = s->ndep[backward ? 1 : 0];
+  const PetscInt (*dep)[3] = (const PetscInt (*)[3])s->dep[backward ? 1 : 0];
+  const PetscInt  ntiles   = s->ntiles;
+  const PetscBool delay    = (PetscBool)(PetscUnlikely(s->delay) && first); /* the test hook (see the top of the file) */
   PetscInt        n, tl, nu;
 
   if (s->type == GILU_SCHEDULE_SLAB) {

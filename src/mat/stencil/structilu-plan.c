@@ -300,8 +300,8 @@ static PetscErrorCode PlanLines(const GILUStencil *st, const GILUGrid *g, const 
 */
 static PetscErrorCode PlanPredecessors(const GILUStencil *st, const GILUGrid *g, const PetscInt *perm, const PetscInt *tileof, const PetscInt *tileptr, PetscInt ntiles, int dir, PetscInt **ptrp, PetscInt **predp, PetscInt *total, PetscInt *most)
 {
-  PetscInt  *dptr, *dpred, *mark, *ptr, *pred, n = 0, cap = 4 * ntiles + 16;
-  const int  lower = dir == 0;
+  PetscInt *dptr, *dpred, *mark, *ptr, *pred, n = 0, cap = 4 * ntiles + 16;
+  const int lower = dir == 0;
 
   PetscFunctionBegin;
   /* the direct predecessors: tiles of the neighbours, each once (mark[u] == t: u already listed for tile t) */
@@ -347,7 +347,7 @@ static PetscErrorCode PlanPredecessors(const GILUStencil *st, const GILUGrid *g,
     for (PetscInt e = dptr[t]; e < dptr[t + 1]; e++)
       if (mark[dpred[e]] != t) pred[m++] = dpred[e];
     *total += m - ptr[t];
-    *most = PetscMax(*most, m - ptr[t]);
+    *most      = PetscMax(*most, m - ptr[t]);
     ptr[t + 1] = m;
   }
   PetscCall(PetscFree2(dptr, mark));
@@ -531,7 +531,7 @@ PetscErrorCode StructILUPlanRowSchedule(const GILUStencil *st, const PetscInt *p
   PetscCheck(G >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Thread groups %" PetscInt_FMT " < 1", G);
   PetscCall(PetscMalloc5(ns, &level, ns, &work, G, &load, ns, &order, ns, &group));
   for (PetscInt t = 0; t < ns; t++) { /* the contributions of t in increasing s (ptr is ordered by s) */
-    cptr[t] = m;
+    cptr[t]  = m;
     level[t] = 0;
     for (PetscInt s = 0; s < nl; s++)
       for (PetscInt e = ptr[s]; e < ptr[s + 1]; e++)

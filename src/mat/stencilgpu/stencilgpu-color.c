@@ -107,7 +107,7 @@ static PetscErrorCode GhostColors(Mat J, ISColoring iscoloring, PetscInt *gcolor
             PetscInt p_ = (k_ * sm_->grid.n[1] + j_) * sm_->grid.n[0] + i_, q_ = StencilGPUGhostIndex((sg), i_, j_, k_) + (sg)->gshift[s_]; \
             for (PetscInt a = 0; a < dof_; a++) \
               for (PetscInt e_ = 0; e_ < dof_; e_++) { \
-                PetscInt     row  = p_ * dof_ + a, gc = q_ * dof_ + e_; \
+                PetscInt     row = p_ * dof_ + a, gc = q_ * dof_ + e_; \
                 PetscScalar *addr = sm_->val + ((size_t)s_ * sm_->npoints + p_) * sm_->bs2 + a * dof_ + e_; \
                 BODY; \
               } \
@@ -147,7 +147,11 @@ static PetscErrorCode MatFDColoringSetUp_StencilGPU(Mat J, ISColoring iscoloring
   for (PetscInt kk = 0; kk < nc; kk++) PetscCall(ISCreateGeneral(PETSC_COMM_SELF, c->ncolumns[kk], c->columns[kk], PETSC_OWN_POINTER, &c->isa[kk]));
   /* the stored entries of each color, contiguous per color */
   for (PetscInt kk = 0; kk < nc; kk++) c->nrows[kk] = 0;
-  STENCILGPU_FOREACH_ENTRY(sg, { (void)row; (void)addr; c->nrows[gcolor[gc]]++; });
+  STENCILGPU_FOREACH_ENTRY(sg, {
+    (void)row;
+    (void)addr;
+    c->nrows[gcolor[gc]]++;
+  });
   pos[0] = 0;
   for (PetscInt kk = 0; kk < nc; kk++) pos[kk + 1] = pos[kk] + c->nrows[kk];
   ntot = pos[nc];
@@ -176,8 +180,8 @@ static PetscErrorCode MatFDColoringSetUp_StencilGPU(Mat J, ISColoring iscoloring
 
 static PetscErrorCode MatFDColoringApply_StencilGPU(Mat J, MatFDColoring c, Vec x1, void *sctx)
 {
-  Mat_StencilGPU *sg  = (Mat_StencilGPU *)J->data;
-  PetscErrorCode (*f)(void *, Vec, Vec, void *) = (PetscErrorCode(*)(void *, Vec, Vec, void *))(void (*)(void))c->f;
+  Mat_StencilGPU *sg                            = (Mat_StencilGPU *)J->data;
+  PetscErrorCode (*f)(void *, Vec, Vec, void *) = (PetscErrorCode (*)(void *, Vec, Vec, void *))(void (*)(void))c->f;
   PetscInt           dof = sg->sm.grid.dof, ngc = sg->gn[0] * sg->gn[1] * sg->gn[2] * dof, nz = 0;
   PetscBool          wp  = (PetscBool)(c->htype[0] == 'w');
   PetscScalar       *inv = NULL, invw = 0.0, *w3a;

@@ -22,7 +22,7 @@ static PetscErrorCode DMDAFromPattern(Mat A, DM *da)
   GILUStencilMat sm;
   GILUGrid       g;
   PetscBool      found, star = PETSC_TRUE;
-  PetscInt       bs, w = 0;
+  PetscInt       bs, w       = 0;
 
   PetscFunctionBegin;
   PetscCall(MatGetBlockSize(A, &bs));
@@ -136,10 +136,10 @@ PetscErrorCode MatStencilGPUComposeConversions(Mat A, PetscBool compose)
 */
 PetscErrorCode MatZeroRowsColumns_StencilGPU(Mat A, PetscInt n, const PetscInt rows[], PetscScalar diag, Vec x, Vec b)
 {
-  Mat_StencilGPU    *sg = (Mat_StencilGPU *)A->data;
-  GILUStencilMat    *sm = &sg->sm;
+  Mat_StencilGPU    *sg  = (Mat_StencilGPU *)A->data;
+  GILUStencilMat    *sm  = &sg->sm;
   const PetscInt     dof = sm->grid.dof, bs2 = sm->bs2, *nn = sm->grid.n;
-  const size_t       N   = (size_t)sm->npoints;
+  const size_t       N = (size_t)sm->npoints;
   DM                 da;
   Vec                mask, mloc;
   const PetscScalar *ma, *ml;
@@ -177,8 +177,8 @@ PetscErrorCode MatZeroRowsColumns_StencilGPU(Mat A, PetscInt n, const PetscInt r
         const PetscInt p = (k * nn[1] + j) * nn[0] + i, gp = StencilGPUGhostIndex(sg, i, j, k);
 
         for (PetscInt s = 0; s < sm->stencil.ns; s++) {
-          const PetscInt *d  = sm->stencil.off[s];
-          PetscBool       in = PETSC_TRUE;
+          const PetscInt *d    = sm->stencil.off[s];
+          PetscBool       in   = PETSC_TRUE;
           PetscInt        c[3] = {i, j, k}, q;
 
           for (PetscInt t = 0; t < 3; t++) in = (PetscBool)(in && c[t] + sg->xs[t] + d[t] >= 0 && c[t] + sg->xs[t] + d[t] < sg->M[t]);

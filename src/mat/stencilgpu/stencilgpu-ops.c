@@ -16,8 +16,8 @@
 #include <petscgiluconf.h>
 
 #if defined(PETSCGILU_HAVE_OPENMP)
-  #define PRAGMA_(x)          _Pragma(#x)
-  #define PRAGMA_OMP(...)     PRAGMA_(omp __VA_ARGS__)
+  #define PRAGMA_(x)      _Pragma(#x)
+  #define PRAGMA_OMP(...) PRAGMA_(omp __VA_ARGS__)
 #else
   #define PRAGMA_OMP(...)
 #endif
@@ -59,7 +59,7 @@ static void Product(const Mat_StencilGPU *sg, const PetscScalar *xg, PetscScalar
 {
   const GILUStencilMat *sm  = &sg->sm;
   const PetscInt        dof = sm->grid.dof, bs2 = sm->bs2, nx = sm->grid.n[0], nlines = sm->grid.n[1] * sm->grid.n[2];
-  const size_t          N   = (size_t)sm->npoints;
+  const size_t          N = (size_t)sm->npoints;
 
   PRAGMA_OMP(parallel for schedule(static))
   for (PetscInt line = 0; line < nlines; line++) {
@@ -99,7 +99,7 @@ static void ProductTranspose(const Mat_StencilGPU *sg, const PetscScalar *x, Pet
 {
   const GILUStencilMat *sm  = &sg->sm;
   const PetscInt        dof = sm->grid.dof, bs2 = sm->bs2, nx = sm->grid.n[0], nlines = sm->grid.n[1] * sm->grid.n[2];
-  const size_t          N   = (size_t)sm->npoints;
+  const size_t          N = (size_t)sm->npoints;
 
   PRAGMA_OMP(parallel)
   for (PetscInt s = 0; s < sm->stencil.ns; s++) {
@@ -240,8 +240,8 @@ PetscErrorCode MatMultTransposeAdd_StencilGPU(Mat A, Vec x, Vec z, Vec y)
 
 PetscErrorCode MatGetDiagonal_StencilGPU(Mat A, Vec d)
 {
-  Mat_StencilGPU       *sg = (Mat_StencilGPU *)A->data;
-  const GILUStencilMat *sm = &sg->sm;
+  Mat_StencilGPU       *sg  = (Mat_StencilGPU *)A->data;
+  const GILUStencilMat *sm  = &sg->sm;
   const PetscInt        dof = sm->grid.dof;
   const PetscScalar    *D   = sm->val + (size_t)sm->stencil.nlower * sm->npoints * sm->bs2;
   PetscScalar          *da;
@@ -266,8 +266,8 @@ PetscErrorCode MatScale_StencilGPU(Mat A, PetscScalar alpha)
 
 PetscErrorCode MatShift_StencilGPU(Mat A, PetscScalar alpha)
 {
-  Mat_StencilGPU       *sg = (Mat_StencilGPU *)A->data;
-  const GILUStencilMat *sm = &sg->sm;
+  Mat_StencilGPU       *sg  = (Mat_StencilGPU *)A->data;
+  const GILUStencilMat *sm  = &sg->sm;
   const PetscInt        dof = sm->grid.dof;
   PetscScalar          *D   = sm->val + (size_t)sm->stencil.nlower * sm->npoints * sm->bs2;
 
@@ -280,10 +280,10 @@ PetscErrorCode MatShift_StencilGPU(Mat A, PetscScalar alpha)
 /* A = diag(l) A diag(r) */
 PetscErrorCode MatDiagonalScale_StencilGPU(Mat A, Vec l, Vec r)
 {
-  Mat_StencilGPU       *sg = (Mat_StencilGPU *)A->data;
-  const GILUStencilMat *sm = &sg->sm;
+  Mat_StencilGPU       *sg  = (Mat_StencilGPU *)A->data;
+  const GILUStencilMat *sm  = &sg->sm;
   const PetscInt        dof = sm->grid.dof, bs2 = sm->bs2, nx = sm->grid.n[0], nlines = sm->grid.n[1] * sm->grid.n[2];
-  const size_t          N   = (size_t)sm->npoints;
+  const size_t          N = (size_t)sm->npoints;
 
   PetscFunctionBegin;
   if (l) {
@@ -320,10 +320,10 @@ PetscErrorCode MatDiagonalScale_StencilGPU(Mat A, Vec l, Vec r)
 
 PetscErrorCode MatNorm_StencilGPU(Mat A, NormType type, PetscReal *nrm)
 {
-  Mat_StencilGPU       *sg = (Mat_StencilGPU *)A->data;
-  const GILUStencilMat *sm = &sg->sm;
+  Mat_StencilGPU       *sg  = (Mat_StencilGPU *)A->data;
+  const GILUStencilMat *sm  = &sg->sm;
   const PetscInt        dof = sm->grid.dof, bs2 = sm->bs2, nx = sm->grid.n[0], nlines = sm->grid.n[1] * sm->grid.n[2];
-  const size_t          N   = (size_t)sm->npoints;
+  const size_t          N    = (size_t)sm->npoints;
   MPI_Comm              comm = PetscObjectComm((PetscObject)A);
 
   PetscFunctionBegin;
@@ -389,7 +389,7 @@ PetscErrorCode MatInvertBlockDiagonal_StencilGPU(Mat A, const PetscScalar **valu
 {
   Mat_StencilGPU *sg  = (Mat_StencilGPU *)A->data;
   const PetscInt  dof = sg->sm.grid.dof, N = sg->sm.npoints;
-  const size_t    d0  = (size_t)sg->sm.stencil.nlower * N * sg->sm.bs2;
+  const size_t    d0             = (size_t)sg->sm.stencil.nlower * N * sg->sm.bs2;
   const PetscBool allowzeropivot = PetscNot(A->erroriffailure);
   PetscInt        bs, bs2, nb;
   PetscScalar    *work = NULL;

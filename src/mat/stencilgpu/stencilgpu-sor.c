@@ -197,7 +197,6 @@ static void Sweeps(SORCtx *c, MatSORType flag, PetscInt its, PetscBool zero)
   }
 }
 
-
 /* idiag = omega (D + fshift I)^{-1} (DoF 1: omega / (fshift + d), as MatInvertDiagonal_SeqAIJ()) */
 static PetscErrorCode InvertDiagonal(SORCtx *c, PetscReal fshift)
 {

@@ -16,17 +16,17 @@
 #include <petscgilu.h>
 #include <petscgilu/private/stencilgpu.h>
 
-#define WC GILU_STENCIL_MAX_WIDTH
-#define CC GILU_STENCILGPU_CUBE
+#define WC               GILU_STENCIL_MAX_WIDTH
+#define CC               GILU_STENCILGPU_CUBE
 #define CUBE(dx, dy, dz) ((((dz) + WC) * CC + ((dy) + WC)) * CC + ((dx) + WC))
 
 static PetscErrorCode ComposeAIJPreallocation(Mat, PetscBool);
 
 static PetscErrorCode MatSetUp_StencilGPU(Mat A)
 {
-  Mat_StencilGPU        *sg = (Mat_StencilGPU *)A->data;
-  GILUStencilMat        *sm = &sg->sm;
-  GILUStencil           *st = &sm->stencil;
+  Mat_StencilGPU        *sg   = (Mat_StencilGPU *)A->data;
+  GILUStencilMat        *sm   = &sg->sm;
+  GILUStencil           *st   = &sm->stencil;
   MPI_Comm               comm = PetscObjectComm((PetscObject)A);
   DM                     da;
   PetscBool              isda;
@@ -38,14 +38,14 @@ static PetscErrorCode MatSetUp_StencilGPU(Mat A)
 
   PetscFunctionBegin;
   PetscCall(MatGetDM(A, &da));
-  PetscCheck(da, comm, PETSC_ERR_ARG_WRONGSTATE, "MATSTENCILGPU takes its grid and stencil from a DMDA: create the matrix with DMCreateMatrix() on a DMDA (-dm_mat_type stencilgpu or DMSetMatType()). "
+  PetscCheck(da, comm, PETSC_ERR_ARG_WRONGSTATE,
+             "MATSTENCILGPU takes its grid and stencil from a DMDA: create the matrix with DMCreateMatrix() on a DMDA (-dm_mat_type stencilgpu or DMSetMatType()). "
              "(MatAXPY() or MatCopy() into a stencilgpu matrix from another type with DIFFERENT_NONZERO_PATTERN gets here, because PETSc then builds a new matrix without the DMDA: "
              "pass SUBSET_NONZERO_PATTERN, which holds whenever the other matrix's entries lie in the stencil)");
   PetscCall(PetscObjectTypeCompare((PetscObject)da, DMDA, &isda));
   PetscCheck(isda, comm, PETSC_ERR_ARG_WRONG, "MATSTENCILGPU needs a DMDA, not a %s: use -dm_mat_type aij", ((PetscObject)da)->type_name);
   PetscCall(DMDAGetInfo(da, &dim, &M, &N, &P, NULL, NULL, NULL, &dof, &sw, &bd[0], &bd[1], &bd[2], &stype));
-  for (PetscInt d = 0; d < dim; d++)
-    PetscCheck(bd[d] == DM_BOUNDARY_NONE, comm, PETSC_ERR_SUP, "MATSTENCILGPU supports DMDAs with DM_BOUNDARY_NONE only (direction %" PetscInt_FMT " is %s): use -dm_mat_type aij", d, DMBoundaryTypes[bd[d]]);
+  for (PetscInt d = 0; d < dim; d++) PetscCheck(bd[d] == DM_BOUNDARY_NONE, comm, PETSC_ERR_SUP, "MATSTENCILGPU supports DMDAs with DM_BOUNDARY_NONE only (direction %" PetscInt_FMT " is %s): use -dm_mat_type aij", d, DMBoundaryTypes[bd[d]]);
   PetscCheck(sw <= WC, comm, PETSC_ERR_SUP, "MATSTENCILGPU supports DMDA stencil widths up to %d, not %" PetscInt_FMT ": use -dm_mat_type aij", WC, sw);
   PetscCall(DMDAGetCorners(da, &xs[0], &xs[1], &xs[2], &xm[0], &xm[1], &xm[2]));
   PetscCall(DMDAGetGhostCorners(da, &gs[0], &gs[1], &gs[2], &gm[0], &gm[1], &gm[2]));
@@ -67,9 +67,9 @@ static PetscErrorCode MatSetUp_StencilGPU(Mat A)
         if (stype == DMDA_STENCIL_STAR && (dx != 0) + (dy != 0) + (dz != 0) > 1) continue;
         PetscCheck(st->ns < GILU_STENCIL_MAX_OFFSETS, comm, PETSC_ERR_SUP, "The DMDA's stencil has more than %d offsets: use -dm_mat_type aij", GILU_STENCIL_MAX_OFFSETS);
         if (!dx && !dy && !dz) st->nlower = st->ns;
-        st->off[st->ns][0]                = dx;
-        st->off[st->ns][1]                = dy;
-        st->off[st->ns][2]                = dz;
+        st->off[st->ns][0]           = dx;
+        st->off[st->ns][1]           = dy;
+        st->off[st->ns][2]           = dz;
         sg->cube2s[CUBE(dx, dy, dz)] = st->ns++;
       }
   for (PetscInt d = 0; d < 3; d++) st->width[d] = w[d];
@@ -137,10 +137,7 @@ static PetscErrorCode SetEntry(Mat A, PetscInt p, PetscInt a, PetscInt q, PetscI
   g[2] = q / (sg->gn[0] * sg->gn[1]);
   for (PetscInt t = 0; t < 3; t++) d[t] = g[t] + sg->gs[t] - (c[t] + sg->xs[t]);
   if (PetscAbsInt(d[0]) <= WC && PetscAbsInt(d[1]) <= WC && PetscAbsInt(d[2]) <= WC) s = sg->cube2s[CUBE(d[0], d[1], d[2])];
-  PetscCheck(s >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
-             "Entry coupling grid point (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ") to (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ") is outside the DMDA's %s stencil of width %" PetscInt_FMT
-             ": MATSTENCILGPU stores only the stencil's couplings; widen the DMDA's stencil or use -dm_mat_type aij",
-             c[0] + sg->xs[0], c[1] + sg->xs[1], c[2] + sg->xs[2], g[0] + sg->gs[0], g[1] + sg->gs[1], g[2] + sg->gs[2], sg->box ? "box" : "star", sg->swidth);
+  PetscCheck(s >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Entry coupling grid point (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ") to (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ") is outside the DMDA's %s stencil of width %" PetscInt_FMT ": MATSTENCILGPU stores only the stencil's couplings; widen the DMDA's stencil or use -dm_mat_type aij", c[0] + sg->xs[0], c[1] + sg->xs[1], c[2] + sg->xs[2], g[0] + sg->gs[0], g[1] + sg->gs[1], g[2] + sg->gs[2], sg->box ? "box" : "star", sg->swidth);
   x = sg->sm.val + ((size_t)s * sg->sm.npoints + p) * sg->sm.bs2 + a * sg->sm.grid.dof + e;
   if (mode == INSERT_VALUES) *x = v;
   else *x += v;
@@ -150,7 +147,7 @@ static PetscErrorCode SetEntry(Mat A, PetscInt p, PetscInt a, PetscInt q, PetscI
 /* The ghost point of global point (block) index gp, -1 if it is not one */
 static PetscErrorCode GlobalToGhost(Mat A, PetscInt gp, PetscInt *q)
 {
-  Mat_StencilGPU *sg = (Mat_StencilGPU *)A->data;
+  Mat_StencilGPU *sg  = (Mat_StencilGPU *)A->data;
   const PetscInt  dof = sg->sm.grid.dof, p0 = A->rmap->rstart / dof;
 
   PetscFunctionBegin;
@@ -410,7 +407,7 @@ static PetscErrorCode GetRowEntries(Mat A, PetscInt row, PetscInt *nz, PetscInt 
 {
   Mat_StencilGPU *sg  = (Mat_StencilGPU *)A->data;
   const PetscInt  dof = sg->sm.grid.dof, r = row - A->rmap->rstart, p = r / dof, a = r % dof;
-  const size_t    N   = (size_t)sg->sm.npoints;
+  const size_t    N = (size_t)sg->sm.npoints;
   PetscInt        c[3], gp, cnt = 0;
 
   PetscFunctionBegin;
@@ -418,7 +415,7 @@ static PetscErrorCode GetRowEntries(Mat A, PetscInt row, PetscInt *nz, PetscInt 
   BoxCoords(sg, p, c);
   gp = StencilGPUGhostIndex(sg, c[0], c[1], c[2]);
   for (PetscInt s = 0; s < sg->sm.stencil.ns; s++) {
-    const PetscInt *d = sg->sm.stencil.off[s];
+    const PetscInt *d  = sg->sm.stencil.off[s];
     PetscBool       in = PETSC_TRUE;
 
     for (PetscInt t = 0; t < 3; t++) in = (PetscBool)(in && c[t] + sg->xs[t] + d[t] >= 0 && c[t] + sg->xs[t] + d[t] < sg->M[t]);
@@ -588,7 +585,7 @@ PetscErrorCode MatConvert_StencilGPU(Mat A, MatType newtype, MatReuse reuse, Mat
 
       BoxCoords(sg, p, c);
       for (PetscInt s = 0; s < sg->sm.stencil.ns; s++) {
-        const PetscInt *d = sg->sm.stencil.off[s];
+        const PetscInt *d  = sg->sm.stencil.off[s];
         PetscBool       in = PETSC_TRUE, mine = PETSC_TRUE;
 
         for (PetscInt t = 0; t < 3; t++) {
@@ -720,7 +717,7 @@ static PetscErrorCode DiagonalBlockRefresh(Mat A, Mat B)
 {
   Mat_StencilGPU    *sg = (Mat_StencilGPU *)A->data, *sb = (Mat_StencilGPU *)B->data;
   const GILUStencil *st = &sg->sm.stencil;
-  const PetscInt    *n  = sg->sm.grid.n, bs2 = sg->sm.bs2, N = sg->sm.npoints;
+  const PetscInt    *n = sg->sm.grid.n, bs2 = sg->sm.bs2, N = sg->sm.npoints;
 
   PetscFunctionBegin;
   PetscCall(PetscArraycpy(sb->sm.val, sg->sm.val, (size_t)st->ns * N * bs2));

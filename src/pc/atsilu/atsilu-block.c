@@ -259,7 +259,7 @@ PetscErrorCode ATSBlockFactorsCreate(Mat A, PCATSILUPattern pattern, PetscInt le
       if (d < F->UtP.i[r] || F->UtP.j[d] != r) F->zerorow = r; /* no diagonal block */
       else if (!GILUBlockInvert(bs, D, F->dinv + r * b2, 0.0)) {
         for (PetscInt p = F->L.i[r]; p < F->L.i[r + 1]; p++) {
-          const PetscInt     k = F->L.j[p];
+          const PetscInt     k   = F->L.j[p];
           const PetscScalar *ark = BValue(&F->A, b2, r, k), *akr = k < r ? BValue(&F->A, b2, k, r) : NULL;
 
           if (!ark || !akr) continue;

@@ -28,28 +28,28 @@ const char *const PCATSILUTriSolves[]      = {"exact", "jacobi", "PCATSILUTriSol
 
 typedef struct {
   /* options */
-  PCATSILUType         type;           /* -pc_atsilu_type */
-  PCATSILUAlgorithm    algorithm;      /* -pc_atsilu_algorithm */
-  PetscInt             levels;         /* -pc_atsilu_levels */
-  PCATSILUPattern      pattern;        /* -pc_atsilu_pattern */
-  PetscInt             sweeps;         /* -pc_atsilu_sweeps: most sweeps (update cycles for ILUT) */
-  PetscReal            tol;            /* -pc_atsilu_tol: stop when ||A - LU|| / ||A|| on the pattern is below (0: never) */
-  PetscReal            fill;           /* -pc_atsilu_fill: ILUT's nnz(L) + nnz(U) at most fill nnz(A) */
-  PetscInt             threads;        /* -pc_atsilu_threads, 0: GILUGetNumThreads() */
-  PCATSILUTriSolve     trisolve;       /* -pc_atsilu_trisolve */
-  PetscInt             trisweeps;      /* -pc_atsilu_trisolve_sweeps */
-  PetscBool            scaling;        /* -pc_atsilu_jacobi_scaling */
-  PCATSILUInitialGuess guess;          /* -pc_atsilu_initial_guess */
-  PetscBool            usenew;         /* -pc_atsilu_use_new */
-  PetscBool            updateresidual; /* -pc_atsilu_update_residual */
-  PetscBool            residualrhs;    /* -pc_atsilu_residual_rhs */
-  PetscBool            residuallhs;    /* -pc_atsilu_residual_lhs */
-  PetscInt             before, after;  /* -pc_atsilu_sweeps_before, -pc_atsilu_sweeps_after */
-  PetscGILUBackendType backend;        /* -pc_atsilu_backend; auto: -gilu_backend's */
-  PetscBool            backendset;     /* the PC's own option or setter was used */
-  PetscGILUBackendType device;         /* the resolved back-end of the last setup (host, cuda or cudaemu) */
-  const ATSILUDeviceOps *devops;       /* its kernels (NULL: host) */
-  PetscBool            ilutfallback;   /* ilut with a device back-end from -gilu_backend: the sweeps ran on the host */
+  PCATSILUType           type;           /* -pc_atsilu_type */
+  PCATSILUAlgorithm      algorithm;      /* -pc_atsilu_algorithm */
+  PetscInt               levels;         /* -pc_atsilu_levels */
+  PCATSILUPattern        pattern;        /* -pc_atsilu_pattern */
+  PetscInt               sweeps;         /* -pc_atsilu_sweeps: most sweeps (update cycles for ILUT) */
+  PetscReal              tol;            /* -pc_atsilu_tol: stop when ||A - LU|| / ||A|| on the pattern is below (0: never) */
+  PetscReal              fill;           /* -pc_atsilu_fill: ILUT's nnz(L) + nnz(U) at most fill nnz(A) */
+  PetscInt               threads;        /* -pc_atsilu_threads, 0: GILUGetNumThreads() */
+  PCATSILUTriSolve       trisolve;       /* -pc_atsilu_trisolve */
+  PetscInt               trisweeps;      /* -pc_atsilu_trisolve_sweeps */
+  PetscBool              scaling;        /* -pc_atsilu_jacobi_scaling */
+  PCATSILUInitialGuess   guess;          /* -pc_atsilu_initial_guess */
+  PetscBool              usenew;         /* -pc_atsilu_use_new */
+  PetscBool              updateresidual; /* -pc_atsilu_update_residual */
+  PetscBool              residualrhs;    /* -pc_atsilu_residual_rhs */
+  PetscBool              residuallhs;    /* -pc_atsilu_residual_lhs */
+  PetscInt               before, after;  /* -pc_atsilu_sweeps_before, -pc_atsilu_sweeps_after */
+  PetscGILUBackendType   backend;        /* -pc_atsilu_backend; auto: -gilu_backend's */
+  PetscBool              backendset;     /* the PC's own option or setter was used */
+  PetscGILUBackendType   device;         /* the resolved back-end of the last setup (host, cuda or cudaemu) */
+  const ATSILUDeviceOps *devops;         /* its kernels (NULL: host) */
+  PetscBool              ilutfallback;   /* ilut with a device back-end from -gilu_backend: the sweeps ran on the host */
   /* set up */
   ATSFactors      F;
   ATSBlockFactors B;     /* SEQBAIJ, fixed pattern */
@@ -199,8 +199,12 @@ static PetscErrorCode PCATSILUFailed(PC pc, PetscInt row)
     else if (ats->failure == ATS_FAIL_SWEEP) PetscCall(PetscSNPrintf(what, sizeof(what), "%s divided by a zero diagonal %s of L or U there", sweep, ats->bs > 1 ? "block (singular)" : "entry"));
     else PetscCall(PetscSNPrintf(what, sizeof(what), "the pivot of the factors after %" PetscInt_FMT " sweeps is zero or not finite", ats->nsweeps));
     PetscCall(PCATSILUReferencePivot(pc, &zref));
-    if (zref == -1) PetscCall(PetscSNPrintf(ref, sizeof(ref), "PETSc's ILU(%" PetscInt_FMT ") of the block, which the sweeps approach, has no zero pivot: the sweeps met a zero of their own; start from -%spc_atsilu_initial_guess triu, more sweeps (-%spc_atsilu_sweeps), or PETSc's ILU (-%spc_type ilu)", ats->levels, pre, pre, pre));
-    else if (zref >= 0) PetscCall(PetscSNPrintf(ref, sizeof(ref), "PETSc's ILU(%" PetscInt_FMT ") of the block has its first zero pivot in row %" PetscInt_FMT ": the matrix needs a diagonal shift (PETSc's ILU with -%spc_factor_shift_type nonzero) or another preconditioner", ats->levels, zref, pre));
+    if (zref == -1)
+      PetscCall(PetscSNPrintf(ref, sizeof(ref), "PETSc's ILU(%" PetscInt_FMT ") of the block, which the sweeps approach, has no zero pivot: the sweeps met a zero of their own; start from -%spc_atsilu_initial_guess triu, more sweeps (-%spc_atsilu_sweeps), or PETSc's ILU (-%spc_type ilu)",
+                              ats->levels, pre, pre, pre));
+    else if (zref >= 0)
+      PetscCall(PetscSNPrintf(ref, sizeof(ref), "PETSc's ILU(%" PetscInt_FMT ") of the block has its first zero pivot in row %" PetscInt_FMT ": the matrix needs a diagonal shift (PETSc's ILU with -%spc_factor_shift_type nonzero) or another preconditioner",
+                              ats->levels, zref, pre));
     else PetscCall(PetscSNPrintf(ref, sizeof(ref), "ILU(0)'s pivot there may not be zero: try PETSc's ILU (-%spc_type ilu)", pre));
     PetscCall(PetscSNPrintf(msg, sizeof(msg), "Zero pivot in local %srow %" PetscInt_FMT " of PCATSILU: %s (A's diagonal entry there is %g). %s", ats->bs > 1 ? "block " : "", row, what, (double)PetscRealPart(arr), ref));
   }
@@ -340,7 +344,8 @@ static PetscErrorCode PCATSILUSetUpBackend(PC pc)
   PetscCall(PetscGILUBackendResolve(PetscObjectComm((PetscObject)pc), want, &ats->device));
   ats->ilutfallback = PETSC_FALSE;
   if (ats->type == PC_ATSILU_ILUT && ats->device != PETSCGILU_BACKEND_HOST) {
-    PetscCheck(!ats->backendset, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-%spc_atsilu_backend %s runs the fixed-pattern sweeps only: use -%spc_atsilu_type ilu, or -%spc_atsilu_backend host for ilut", GILUPrefix(pc), PetscGILUBackendTypes[ats->device], GILUPrefix(pc), GILUPrefix(pc));
+    PetscCheck(!ats->backendset, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-%spc_atsilu_backend %s runs the fixed-pattern sweeps only: use -%spc_atsilu_type ilu, or -%spc_atsilu_backend host for ilut", GILUPrefix(pc),
+               PetscGILUBackendTypes[ats->device], GILUPrefix(pc), GILUPrefix(pc));
     ats->device       = PETSCGILU_BACKEND_HOST;
     ats->ilutfallback = PETSC_TRUE;
   }
@@ -367,7 +372,7 @@ static PetscErrorCode PCSetUp_ATSILU(PC pc)
   ats->failure   = ATS_FAIL_NONE;
   ats->failsweep = -1;
   ats->bs        = 1;
-  ats->block   = block;
+  ats->block     = block;
   PetscCall(PetscLogEventBegin(GILU_ATSILUSetUp, pc, A, 0, 0));
   PetscCall(GILUClampThreads(ats->threads, &ats->nthreads)); /* the rule of every component: at most GILUGetMaxThreads() */
   if (block) {
@@ -448,7 +453,7 @@ static PetscErrorCode PCSetUp_ATSILU(PC pc)
   }
   PetscCall(ATSFactorsReset(F));
   if (ats->trisolve == PC_ATSILU_TRISOLVE_JACOBI) PetscCall(PetscMalloc2(n, &ats->work, n, &ats->work2)); /* the Jacobi apply's (the exact one: the factor's) */
-  if (F->zerorow < 0) PetscCall(PCATSILUSetUpApply(pc, A, n, 1, &F->zerorow)); /* (U's pivots checked above: the factor finds none) */
+  if (F->zerorow < 0) PetscCall(PCATSILUSetUpApply(pc, A, n, 1, &F->zerorow));                            /* (U's pivots checked above: the factor finds none) */
   PetscCall(PetscLogEventEnd(GILU_ATSILUSetUp, pc, A, 0, 0));
   PetscCall(MatDestroy(&conv));
   if (F->zerorow >= 0) PetscCall(PCATSILUFailed(pc, F->zerorow));

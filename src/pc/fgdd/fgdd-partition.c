@@ -190,7 +190,7 @@ PetscErrorCode FGDDPartitionGraph(Mat A, PetscInt nparts, const char prefix[], P
     PetscCall(MatPartitioningSetAdjacency(part, adj));
     PetscCall(MatPartitioningSetNParts(part, nparts));
     { /* the first graph partitioner this PETSc has, looked up at run time (no branch that only some builds compile) */
-      const char *const types[] = {MATPARTITIONINGPARMETIS, MATPARTITIONINGPTSCOTCH};
+      const char *const types[]                 = {MATPARTITIONINGPARMETIS, MATPARTITIONINGPTSCOTCH};
       PetscErrorCode (*create)(MatPartitioning) = NULL;
 
       for (size_t t = 0; t < PETSC_STATIC_ARRAY_LENGTH(types) && !create; t++) {

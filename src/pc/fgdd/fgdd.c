@@ -385,7 +385,8 @@ static PetscErrorCode PCFGDDSetSubdomainBox_FGDD(PC pc, const PetscInt box[])
   PC_FGDD *fg = (PC_FGDD *)pc->data;
 
   PetscFunctionBegin;
-  for (PetscInt d = 0; d < 3; d++) PetscCheck(box[d] > 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-%spc_fgdd_subdomain_box %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ": the sizes nx,ny,nz must be positive", GILUPrefix(pc), box[0], box[1], box[2]);
+  for (PetscInt d = 0; d < 3; d++)
+    PetscCheck(box[d] > 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-%spc_fgdd_subdomain_box %" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ": the sizes nx,ny,nz must be positive", GILUPrefix(pc), box[0], box[1], box[2]);
   for (PetscInt d = 0; d < 3; d++) fg->box[d] = box[d];
   fg->analyzed = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);

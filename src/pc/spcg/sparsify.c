@@ -266,7 +266,7 @@ static PetscErrorCode PCSetUp_Sparsify(PC pc)
   PetscInt       nitems = 0, nkept = 0, noff, cnt[2], oldlen = sp->masklen;
   PetscReal     *rowsum, *colsum = NULL;
   PetscBool      sym, newpattern, wasA = (PetscBool)(sp->sub && !sp->Ahat && sp->nsetups > 0);
-  MPI_Comm       comm    = PetscObjectComm((PetscObject)pc);
+  MPI_Comm       comm = PetscObjectComm((PetscObject)pc);
   PCFailedReason reason;
 
   PetscFunctionBegin;
@@ -329,7 +329,7 @@ static PetscErrorCode PCSetUp_Sparsify(PC pc)
       c->ratio = sp->ratios[t];
       sp->ncand++;
       PetscCall(PCSparsifyEvaluate(pc, &L, nitems, nkept, items, rowsum, colsum, c)); /* lines 3-4 */
-      if (c->indicator > sp->tau) {                                            /* line 5 */
+      if (c->indicator > sp->tau) {                                                   /* line 5 */
         c->verdict = SPARSIFY_INDICATOR_FAILS;
         if (last) { /* line 6: return A - S_t of the first (most aggressive) ratio */
           sp->chosen          = 0;
@@ -512,8 +512,9 @@ static PetscErrorCode PCView_Sparsify(PC pc, PetscViewer viewer)
   }
   if (pc->pmat) PetscCall(MatGetSize(pc->pmat, &N, NULL));
   if (!N) PetscCall(PetscViewerASCIIPrintf(viewer, "  A is 0 x 0: nothing to sparsify, Ahat = A\n"));
-  else PetscCall(PetscViewerASCIIPrintf(viewer, "  %s; smallest |a_ii| %g; A: %" PetscInt_FMT " nonzeros in the local diagonal blocks, %" PetscInt_FMT " off-diagonal\n", sp->issym ? "symmetric: entries dropped in pairs" : "nonsymmetric: entries dropped one by one",
-                                   (double)sp->mindiag, sp->nnz, sp->noffdiag));
+  else
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  %s; smallest |a_ii| %g; A: %" PetscInt_FMT " nonzeros in the local diagonal blocks, %" PetscInt_FMT " off-diagonal\n", sp->issym ? "symmetric: entries dropped in pairs" : "nonsymmetric: entries dropped one by one",
+                                     (double)sp->mindiag, sp->nnz, sp->noffdiag));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  wavefronts counted on the lower triangle of the ILU(%" PetscInt_FMT ") pattern (largest over the local diagonal blocks): w_A = %" PetscInt_FMT "; that pattern of A has %" PetscInt_FMT " %s\n", sp->levels, sp->wA, sp->fillA, sp->bs > 1 ? "blocks" : "nonzeros"));
   for (PetscInt t = 0; t < sp->ncand; t++) {
     const SparsifyCandidate *c = &sp->cand[t];

@@ -30,7 +30,7 @@ PetscErrorCode PCResetDistributed_StructILU(PC pc)
 /* the DMDA of the preconditioner or of its matrix, NULL if none */
 static PetscErrorCode PCStructILUGetDMDA(PC pc, DM *da)
 {
-  DM        dm = NULL;
+  DM        dm   = NULL;
   PetscBool isda = PETSC_FALSE;
 
   PetscFunctionBegin;
@@ -102,7 +102,8 @@ static PetscErrorCode DistPattern(PC pc)
   PetscCall(GILUPipeGetExtendedGrid(ilu->pipe, &g));
   ilu->gridfrom = "from the DMDA, this process's box with its ghost layers";
   PetscCall(PCStructILUAnalyze(pc, ilu->extmat, &g, 1)); /* the extraction's threads; the sweeps' below */
-  PetscCheck(!ilu->fallbackwhy[0], PETSC_COMM_SELF, PETSC_ERR_SUP, "-%spc_structilu_distributed: the matrix on this process's box of the DMDA is not a stencil matrix (%s); use -%spc_structilu_distributed 0 (block Jacobi, with the general sparse ILU where needed)", GILUPrefix(pc), ilu->fallbackwhy, GILUPrefix(pc));
+  PetscCheck(!ilu->fallbackwhy[0], PETSC_COMM_SELF, PETSC_ERR_SUP, "-%spc_structilu_distributed: the matrix on this process's box of the DMDA is not a stencil matrix (%s); use -%spc_structilu_distributed 0 (block Jacobi, with the general sparse ILU where needed)", GILUPrefix(pc),
+             ilu->fallbackwhy, GILUPrefix(pc));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -185,11 +186,11 @@ PetscErrorCode PCViewDistributed_StructILU(PC pc, PetscViewer viewer)
   else PetscCall(PetscStrncpy(threads, "one thread", sizeof(threads)));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  distributed across %d MPI processes: the global factors of natural ordering, the same as on one process; each process factors and sweeps its DMDA box (with ghost layers) on %s, as a pipeline\n", size, threads));
   if (info.order == GILU_PIPE_TILED)
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  pipeline: %" PetscInt_FMT " tiles (stages) of %" PetscInt_FMT " grid %s along %s, skewed by %" PetscInt_FMT " a %s; each process runs its part of the tiles in turn and sends its boundary to its neighbours after each\n", info.tiles, info.chunk,
-                                     ilu->sm.grid.dim == 3 ? "lines" : "points", ilu->sm.grid.dim == 3 ? "y" : "x", info.skew, ilu->sm.grid.dim == 3 ? "plane" : "line"));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  pipeline: %" PetscInt_FMT " tiles (stages) of %" PetscInt_FMT " grid %s along %s, skewed by %" PetscInt_FMT " a %s; each process runs its part of the tiles in turn and sends its boundary to its neighbours after each\n",
+                                     info.tiles, info.chunk, ilu->sm.grid.dim == 3 ? "lines" : "points", ilu->sm.grid.dim == 3 ? "y" : "x", info.skew, ilu->sm.grid.dim == 3 ? "plane" : "line"));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  pipeline: natural order of the grid lines; each process sends its boundary lines to its neighbours as it passes them\n"));
   if (info.depth > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "  pipeline groups: %" PetscInt_FMT " independent lines interleaved (sub-slabs of each %s, one plane apart)\n", info.depth, info.order == GILU_PIPE_TILED ? "tile" : "process's box"));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  pipeline model (%" PetscInt_FMT " cuts compared): expected idle fraction %.2f of the processes' time in an apply; block Jacobi's apply time / this one's %.2f (per apply, iterations not counted); process 0 sends %" PetscInt_FMT " messages per factorization, %" PetscInt_FMT " per forward and %" PetscInt_FMT " per backward sweep\n", info.candidates,
-                                   (double)info.idle, (double)info.speed, info.messages[0], info.messages[1], info.messages[2]));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  pipeline model (%" PetscInt_FMT " cuts compared): expected idle fraction %.2f of the processes' time in an apply; block Jacobi's apply time / this one's %.2f (per apply, iterations not counted); process 0 sends %" PetscInt_FMT " messages per factorization, %" PetscInt_FMT " per forward and %" PetscInt_FMT " per backward sweep\n",
+                                   info.candidates, (double)info.idle, (double)info.speed, info.messages[0], info.messages[1], info.messages[2]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

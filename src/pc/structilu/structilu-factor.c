@@ -16,13 +16,13 @@
 #include "structilu.h"
 
 typedef struct {
-  PC            pc;      /* PCSTRUCTILU: the grid, the factors, the back-end (never set up through PCSetUp()'s options) */
-  MatFactorType ftype;   /* MAT_FACTOR_ILU or MAT_FACTOR_ICC */
-  MatFactorInfo info;    /* of the symbolic factorization */
-  Mat           shifted; /* ICC under -pc_factor_shift_type positive_definite with a pivot block that is not positive
+  PC             pc;      /* PCSTRUCTILU: the grid, the factors, the back-end (never set up through PCSetUp()'s options) */
+  MatFactorType  ftype;   /* MAT_FACTOR_ILU or MAT_FACTOR_ICC */
+  MatFactorInfo  info;    /* of the symbolic factorization */
+  Mat            shifted; /* ICC under -pc_factor_shift_type positive_definite with a pivot block that is not positive
                             definite: PETSc's shifted ICC of the matrix (its AIJ image), whose solves are used; else NULL */
-  PetscInt      badrow;  /* the first row of that pivot block */
-  PetscLogDouble anz;    /* nonzeros of the (local) matrix at the last factorization: the fill ratio needed */
+  PetscInt       badrow;  /* the first row of that pivot block */
+  PetscLogDouble anz;     /* nonzeros of the (local) matrix at the last factorization: the fill ratio needed */
 } Mat_StructILUFactor;
 
 /* Whether the symmetric d x d block a is positive definite: its Cholesky factorization exists */
@@ -52,13 +52,13 @@ static PetscBool BlockPositiveDefinite(const PetscScalar *a, PetscInt d)
 */
 static PetscErrorCode StructILUFactorShiftPositiveDefinite(Mat F, Mat A, const MatFactorInfo *info)
 {
-  Mat_StructILUFactor *f   = (Mat_StructILUFactor *)F->data;
-  PC_StructILU        *ilu = (PC_StructILU *)f->pc->data;
-  const PetscInt       d   = ilu->sm.grid.dof;
-  PetscInt             bad = -1;
-  PetscMPIInt          size;
-  Mat                  B;
-  PetscBool            stencil, avail;
+  Mat_StructILUFactor  *f   = (Mat_StructILUFactor *)F->data;
+  PC_StructILU         *ilu = (PC_StructILU *)f->pc->data;
+  const PetscInt        d   = ilu->sm.grid.dof;
+  PetscInt              bad = -1;
+  PetscMPIInt           size;
+  Mat                   B;
+  PetscBool             stencil, avail;
   const GILUStencilMat *msm;
 
   PetscFunctionBegin;
@@ -216,8 +216,7 @@ static PetscErrorCode StructILUFactorSymbolic(Mat F, Mat A, IS row, IS col, cons
   if (row) PetscCall(ISIdentity(row, &rid));
   if (col) PetscCall(ISIdentity(col, &cid));
   PetscCheck(rid && cid, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatSolverType structilu factors in the natural ordering of the grid only: use -%spc_factor_mat_ordering_type natural", pre);
-  PetscCheck(info->shifttype == (PetscReal)MAT_SHIFT_NONE || info->shifttype == (PetscReal)MAT_SHIFT_INBLOCKS || (ic && info->shifttype == (PetscReal)MAT_SHIFT_POSITIVE_DEFINITE), PETSC_COMM_SELF, PETSC_ERR_SUP,
-             "MatSolverType structilu has no diagonal shift%s: use -%spc_factor_shift_type none, or -%spc_factor_mat_solver_type petsc", ic ? " (ICC: positive_definite hands a factorization that needs one to PETSc's ICC)" : "", pre, pre);
+  PetscCheck(info->shifttype == (PetscReal)MAT_SHIFT_NONE || info->shifttype == (PetscReal)MAT_SHIFT_INBLOCKS || (ic && info->shifttype == (PetscReal)MAT_SHIFT_POSITIVE_DEFINITE), PETSC_COMM_SELF, PETSC_ERR_SUP, "MatSolverType structilu has no diagonal shift%s: use -%spc_factor_shift_type none, or -%spc_factor_mat_solver_type petsc", ic ? " (ICC: positive_definite hands a factorization that needs one to PETSc's ICC)" : "", pre, pre);
   PetscCheck(info->levels >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Levels of fill must be non-negative, not %g (-%spc_factor_levels)", (double)info->levels, pre);
   PetscCheck(info->diagonal_fill == 0, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatSolverType structilu keeps the pattern of the grid's stencil: leave -%spc_factor_diagonal_fill out", pre);
   PetscCheck(info->levels == (PetscReal)(PetscInt)info->levels, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Levels of fill must be an integer, not %g (-%spc_factor_levels)", (double)info->levels, pre);
@@ -393,14 +392,14 @@ PETSC_INTERN PetscErrorCode MatGetFactor_StructILU(Mat A, MatFactorType ftype, M
   PetscCall(PCSetOptionsPrefix(f->pc, A->factorprefix));
   /* its own -help section: under the outer PC's prefix and title PETSc would count it as printed already */
   ((PetscObject)f->pc)->description = (char *)"MatSolverType structilu"; /* (a static string, as PetscHeaderCreate() takes it) */
-  ilu           = (PC_StructILU *)f->pc->data;
-  ilu->asfactor = PETSC_TRUE;
+  ilu                               = (PC_StructILU *)f->pc->data;
+  ilu->asfactor                     = PETSC_TRUE;
   PetscCall(GILUMatCreateFactor(A, ftype, MATSOLVERSTRUCTILU, ((PetscObject)A)->type_name, f, &B));
   B->ops->ilufactorsymbolic = StructILUFactorSymbolic;
   B->ops->iccfactorsymbolic = MatICCFactorSymbolic_StructILU;
   B->ops->getinfo           = MatGetInfo_StructILU;
   B->ops->view              = MatView_StructILU;
   B->ops->destroy           = MatDestroy_StructILU;
-  *F = B;
+  *F                        = B;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -89,7 +89,8 @@ static PetscErrorCode PCStructILUFindGrid(PC pc, Mat A, Mat Alocal, GILUGrid *g,
     PetscCheck(!ilu->dof || ilu->dof == g->dof, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_INCOMP, "-%spc_structilu_dof %" PetscInt_FMT " contradicts the DMDA's %" PetscInt_FMT " DoF per grid point", GILUPrefix(pc), ilu->dof, g->dof);
     ilu->gridfrom = "from the DMDA";
   } else {
-    PetscCheck(!ilu->dof || m % ilu->dof == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "-%spc_structilu_dof %" PetscInt_FMT " does not divide the %" PetscInt_FMT " rows of the local block: give the unknowns per grid point of the matrix", GILUPrefix(pc), ilu->dof, m);
+    PetscCheck(!ilu->dof || m % ilu->dof == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "-%spc_structilu_dof %" PetscInt_FMT " does not divide the %" PetscInt_FMT " rows of the local block: give the unknowns per grid point of the matrix", GILUPrefix(pc),
+               ilu->dof, m);
     PetscCall(GILUGridInfer(Alocal, ilu->dof, g, &found)); /* (DoF: the option's, else the block size) */
     if (found) ilu->gridfrom = "inferred from the matrix pattern";
     else PetscCall(PetscSNPrintf(ilu->fallbackwhy, sizeof(ilu->fallbackwhy), "no DMDA box matches its %" PetscInt_FMT " rows and its pattern is not that of a stencil in natural ordering", m));
@@ -138,8 +139,10 @@ static PetscErrorCode StructILUCheckForced(PC pc)
 
   PetscFunctionBegin;
   PetscCall(StructILUGridString(ilu->griddim, ilu->grid, str, sizeof(str)));
-  PetscCheck(!ilu->griddim, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-%spc_structilu_grid %s was given, but the local block is not a stencil matrix on that grid (%s): give the local grid of the matrix, or leave -%spc_structilu_grid out (the grid is then taken from the DMDA or the pattern, and a block that is no structured grid is factored as a general sparse matrix)", pre, str, ilu->fallbackwhy, pre);
-  PetscCheck(!ilu->dof, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-%spc_structilu_dof %" PetscInt_FMT " was given, but the local block is not a structured grid with %" PetscInt_FMT " unknowns per point (%s): give the grid too (-%spc_structilu_grid or a DMDA), or leave -%spc_structilu_dof out (a block that is no structured grid is then factored as a general sparse matrix)", pre, ilu->dof, ilu->dof, ilu->fallbackwhy, pre, pre);
+  PetscCheck(!ilu->griddim, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-%spc_structilu_grid %s was given, but the local block is not a stencil matrix on that grid (%s): give the local grid of the matrix, or leave -%spc_structilu_grid out (the grid is then taken from the DMDA or the pattern, and a block that is no structured grid is factored as a general sparse matrix)", pre, str,
+             ilu->fallbackwhy, pre);
+  PetscCheck(!ilu->dof, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-%spc_structilu_dof %" PetscInt_FMT " was given, but the local block is not a structured grid with %" PetscInt_FMT " unknowns per point (%s): give the grid too (-%spc_structilu_grid or a DMDA), or leave -%spc_structilu_dof out (a block that is no structured grid is then factored as a general sparse matrix)", pre,
+             ilu->dof, ilu->dof, ilu->fallbackwhy, pre, pre);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -194,7 +197,8 @@ static PetscErrorCode StructILUCheckPivot(PC pc)
     PetscCall(PetscInfo(pc, "Zero pivot in local row %" PetscInt_FMT " (tolerance %g)\n", ilu->zerorow, (double)ilu->zeropivot));
     PetscCall(PCSetFailedReason(pc, PC_FACTOR_NUMERIC_ZEROPIVOT));
   } else if (ilu->rangerow >= 0) {
-    PetscCheck(!pc->erroriffailure, PETSC_COMM_SELF, PETSC_ERR_FP, "The factors of %s row %" PetscInt_FMT " of the structured-grid ILU have an entry beyond the range of single precision (|x| > %g): use -%spc_structilu_factor_precision double (or scale the matrix)", ilu->pipe ? "the grid's (natural ordering)" : "local", ilu->rangerow, (double)FLT_MAX, GILUPrefix(pc));
+    PetscCheck(!pc->erroriffailure, PETSC_COMM_SELF, PETSC_ERR_FP, "The factors of %s row %" PetscInt_FMT " of the structured-grid ILU have an entry beyond the range of single precision (|x| > %g): use -%spc_structilu_factor_precision double (or scale the matrix)", ilu->pipe ? "the grid's (natural ordering)" : "local",
+               ilu->rangerow, (double)FLT_MAX, GILUPrefix(pc));
     PetscCall(PetscInfo(pc, "The single-precision factors of local row %" PetscInt_FMT " overflow (|x| > %g): use -%spc_structilu_factor_precision double\n", ilu->rangerow, (double)FLT_MAX, GILUPrefix(pc)));
     PetscCall(PCSetFailedReason(pc, PC_FACTOR_OTHER));
   }
@@ -207,10 +211,10 @@ static PetscErrorCode StructILUCheckPivot(PC pc)
 */
 static PetscErrorCode StructILUFallbackFactor(PC pc, Mat Alocal, PetscBool symbolic)
 {
-  PC_StructILU  *ilu = (PC_StructILU *)pc->data;
-  const PetscBool ic = (PetscBool)(ilu->type == PC_STRUCTILU_IC);
-  MatFactorInfo  info;
-  MatFactorError err;
+  PC_StructILU   *ilu = (PC_StructILU *)pc->data;
+  const PetscBool ic  = (PetscBool)(ilu->type == PC_STRUCTILU_IC);
+  MatFactorInfo   info;
+  MatFactorError  err;
 
   PetscFunctionBegin;
   PetscCheck(!ilu->eisenstat, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-%spc_structilu_eisenstat needs a structured-grid block with DILU factors, but the local block is not a structured grid (%s)", GILUPrefix(pc), ilu->fallbackwhy);
@@ -302,8 +306,10 @@ static PetscErrorCode StencilPattern(PC pc)
 
   PetscFunctionBegin;
   PetscCall(MatStencilGPUGetStencilMat(pc->pmat, &is, &msm));
-  PetscCheck(!ilu->dof || ilu->dof == msm->grid.dof, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-%spc_structilu_dof %" PetscInt_FMT " contradicts the MATSTENCILGPU matrix's %" PetscInt_FMT " DoF per grid point: leave it out", GILUPrefix(pc), ilu->dof, msm->grid.dof);
-  PetscCheck(!ilu->griddim || (ilu->grid[0] == msm->grid.n[0] && ilu->grid[1] == msm->grid.n[1] && ilu->grid[2] == msm->grid.n[2]), PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-%spc_structilu_grid contradicts the MATSTENCILGPU matrix's local grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ": leave it out", GILUPrefix(pc), msm->grid.n[0], msm->grid.n[1], msm->grid.n[2]);
+  PetscCheck(!ilu->dof || ilu->dof == msm->grid.dof, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-%spc_structilu_dof %" PetscInt_FMT " contradicts the MATSTENCILGPU matrix's %" PetscInt_FMT " DoF per grid point: leave it out", GILUPrefix(pc), ilu->dof,
+             msm->grid.dof);
+  PetscCheck(!ilu->griddim || (ilu->grid[0] == msm->grid.n[0] && ilu->grid[1] == msm->grid.n[1] && ilu->grid[2] == msm->grid.n[2]), PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-%spc_structilu_grid contradicts the MATSTENCILGPU matrix's local grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ": leave it out", GILUPrefix(pc),
+             msm->grid.n[0], msm->grid.n[1], msm->grid.n[2]);
   PetscCheck(msm->grid.dof <= GILU_MAX_DOF, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "Structured-grid ILU supports 1 to %d unknowns per grid point, not %" PetscInt_FMT, GILU_MAX_DOF, msm->grid.dof);
   ilu->gridfrom = "from the MATSTENCILGPU matrix";
   PetscCall(GILUStencilMatCopyStructure(msm, &pat));
@@ -356,9 +362,9 @@ static PetscErrorCode LocalPattern(PC pc)
 
   PetscFunctionBegin;
   PetscCall(LocalBlock(pc, &Alocal));
-  PetscCall(PCStructILUFindGrid(pc, pc->pmat, Alocal, &g, &gridfound)); /* (the DMDA is an SBAIJ's, not its image's) */
+  PetscCall(PCStructILUFindGrid(pc, pc->pmat, Alocal, &g, &gridfound));       /* (the DMDA is an SBAIJ's, not its image's) */
   if (gridfound) PetscCall(PCStructILUAnalyze(pc, Alocal, &g, ilu->threads)); /* the analysis runs on the threads of the kernels */
-  if (ilu->fallbackwhy[0]) PetscCall(StructILUCheckForced(pc)); /* a general sparse ILU(k) of the block, unless the user said it is a grid */
+  if (ilu->fallbackwhy[0]) PetscCall(StructILUCheckForced(pc));               /* a general sparse ILU(k) of the block, unless the user said it is a grid */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -430,13 +436,13 @@ static PetscErrorCode PCStructILUGetImage(PC pc, Mat A, Mat *B)
 
 PetscErrorCode PCSetUp_StructILU(PC pc)
 {
-  PC_StructILU                     *ilu = (PC_StructILU *)pc->data;
-  Mat                               A   = pc->pmat, Alocal, Aimage;
-  PetscMPIInt                       size;
-  PetscBool                         isbaij, isstencil, fresh = PETSC_FALSE;
-  PetscObjectState                  state;
-  const GILUStencilMat             *msm;
-  const StructILUSourceOps         *src;
+  PC_StructILU             *ilu = (PC_StructILU *)pc->data;
+  Mat                       A   = pc->pmat, Alocal, Aimage;
+  PetscMPIInt               size;
+  PetscBool                 isbaij, isstencil, fresh = PETSC_FALSE;
+  PetscObjectState          state;
+  const GILUStencilMat     *msm;
+  const StructILUSourceOps *src;
 
   PetscFunctionBegin;
   PetscCall(GILUMatCheckSquare(A));
@@ -533,7 +539,7 @@ static PetscErrorCode PCFactor_StructILU(PC pc)
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(GILU_StructILUFactor, 0, A, 0, 0));
-  ilu->symvalid = PETSC_FALSE; /* the symmetric split is of these factors */
+  ilu->symvalid = PETSC_FALSE;           /* the symmetric split is of these factors */
   PetscCall(PCStructILUSetUpDevice(pc)); /* the back-end; on cuda/cudaemu the factorization too, unless -pc_structilu_cuda_factor 0 */
   if (!ilu->devfactored) {
     const PetscBool single = (PetscBool)(ilu->precision == PC_STRUCTILU_PRECISION_SINGLE);
@@ -590,7 +596,7 @@ PetscErrorCode PCApply_StructILU(PC pc, Vec x, Vec y)
 
   PetscFunctionBegin;
   if (ilu->empty) PetscFunctionReturn(PETSC_SUCCESS); /* no local entries */
-  if (ilu->zerorow >= 0 || ilu->rangerow >= 0) { /* the factorization failed: let the Krylov method see it */
+  if (ilu->zerorow >= 0 || ilu->rangerow >= 0) {      /* the factorization failed: let the Krylov method see it */
     PetscCall(VecFlag(y, 1));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -717,7 +723,8 @@ static PetscErrorCode PCApplySymmetric_StructILU(PC pc, PetscBool right, Vec x, 
   PetscCall(PetscLogEventBegin(GILU_StructILUApply, 0, x, y, 0));
   if (ilu->fallback) PetscCall(StructILUFallbackSolve(pc, x, y, right ? MatBackwardSolve : MatForwardSolve)); /* PETSc's ICC factor of the block */
   else {
-    PetscCheck(ilu->factors.dinv, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCApplySymmetric%s() of PCSTRUCTILU runs the host sweeps, and the factors of -%spc_structilu_backend %s are on the device only: use -%spc_structilu_cuda_factor 0 (factored on the host, copied to the device) or -%spc_structilu_backend host", side, prefix, PetscGILUBackendTypes[ilu->ran], prefix, prefix);
+    PetscCheck(ilu->factors.dinv, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCApplySymmetric%s() of PCSTRUCTILU runs the host sweeps, and the factors of -%spc_structilu_backend %s are on the device only: use -%spc_structilu_cuda_factor 0 (factored on the host, copied to the device) or -%spc_structilu_backend host", side, prefix,
+               PetscGILUBackendTypes[ilu->ran], prefix, prefix);
     if (!ilu->symvalid) {
       if (!ilu->symR) PetscCall(PetscMalloc1((size_t)ilu->sm.npoints * ilu->sm.bs2, &ilu->symR));
       PetscCall(StructILUSymmetricSplit_Host(&ilu->sm, &ilu->factors, ilu->symR, &ilu->symbad));

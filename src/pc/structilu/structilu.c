@@ -20,7 +20,7 @@
 #include "structilu.h"
 
 /* the performance model's GPUs (their figures: StructILUModelGPU() in src/mat/stencil/cuda/structilu-cuda.h) */
-const char *const PCStructILUModelGPUs[] = {"h100", "h200", "PCStructILUModelGPU", "PC_STRUCTILU_MODEL_GPU_", NULL};
+const char *const PCStructILUModelGPUs[]    = {"h100", "h200", "PCStructILUModelGPU", "PC_STRUCTILU_MODEL_GPU_", NULL};
 const char *const PCStructILUCUDAMappings[] = {"tiles", "lines", "PCStructILUCUDAMapping", "PC_STRUCTILU_CUDA_MAPPING_", NULL};
 
 /* printf-append to a string */
@@ -83,10 +83,10 @@ static PetscErrorCode PCView_StructILU_Backend(PC pc, PetscViewer viewer)
   lat       = ilu->modellat > 0 ? ilu->modellat : lat;
   pcie      = ilu->modelpcie > 0 ? ilu->modelpcie : pcie;
   bytesmat  = (double)ilu->factors.bytes;
-  bytesvec  = 8.0 * N * d * (ilu->type == PC_STRUCTILU_IC ? 7.0 : 5.0);                         /* b; x written, read, written; neighbour reads once; IC: z written, read */
-  bytescopy = ilu->devnative ? 0.0 : 16.0 * N * d;                                              /* b in, x out; none with PETSc's CUDA vectors */
-  steps     = StructILUModelSteps(di);                                                           /* lines: the pipeline's P - 1 steps ahead */
-  tdev      = StructILUModelDeviceTime(steps, bytesmat + bytesvec, bw, lat);                   /* microseconds */
+  bytesvec  = 8.0 * N * d * (ilu->type == PC_STRUCTILU_IC ? 7.0 : 5.0);      /* b; x written, read, written; neighbour reads once; IC: z written, read */
+  bytescopy = ilu->devnative ? 0.0 : 16.0 * N * d;                           /* b in, x out; none with PETSc's CUDA vectors */
+  steps     = StructILUModelSteps(di);                                       /* lines: the pipeline's P - 1 steps ahead */
+  tdev      = StructILUModelDeviceTime(steps, bytesmat + bytesvec, bw, lat); /* microseconds */
   tcopy     = bytescopy / (pcie * 1e3);
   if (di->mapping == STRUCTILU_CUDA_MAPPING_TILES) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "  device solves: mapping tiles, level = %" PetscInt_FMT "i + %" PetscInt_FMT "j + %" PetscInt_FMT "k, %" PetscInt_FMT " levels, %" PetscInt_FMT " tiles of at most %" PetscInt_FMT " points of one level, taken by level by a persistent grid of the resident thread blocks, %" PetscInt_FMT " threads per block (%" PetscInt_FMT " per point and stage of the intra-row pipeline of %" PetscInt_FMT " stage(s)), each tile waiting once for its predecessor tiles (%" PetscInt_FMT " in all, backward %" PetscInt_FMT ", at most %" PetscInt_FMT " per tile; one warp, acquire polls), one release per tile%s\n", di->w[0], di->w[1], di->w[2], di->nlevels, di->ntiles, di->tilepoints, di->maxthreads * di->nstage, d, di->nstage, di->npred[0], di->npred[1], di->maxpred, di->nowait ? " DISABLED (-pc_structilu_cuda_nowait: results are wrong)" : ""));
@@ -140,7 +140,8 @@ static PetscErrorCode PCView_StructILU(PC pc, PetscViewer viewer)
     MatSolverType solver;
 
     PetscCall(MatFactorGetSolverType(ilu->fallback, &solver));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  the local block is not a structured grid (%s): factored as a general sparse matrix, %s(%" PetscInt_FMT ") in natural ordering by MatSolverType %s (the factors of PETSc's %s(%" PetscInt_FMT ") of the block), on the host\n", ilu->fallbackwhy, ilu->type == PC_STRUCTILU_IC ? "ICC" : "ILU", ilu->levels, solver, ilu->type == PC_STRUCTILU_IC ? "ICC" : "ILU", ilu->levels));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  the local block is not a structured grid (%s): factored as a general sparse matrix, %s(%" PetscInt_FMT ") in natural ordering by MatSolverType %s (the factors of PETSc's %s(%" PetscInt_FMT ") of the block), on the host\n",
+                                     ilu->fallbackwhy, ilu->type == PC_STRUCTILU_IC ? "ICC" : "ILU", ilu->levels, solver, ilu->type == PC_STRUCTILU_IC ? "ICC" : "ILU", ilu->levels));
     if (ilu->zerorow >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  FAILED: zero pivot in local row %" PetscInt_FMT "\n", ilu->zerorow));
     PetscCall(PetscViewerASCIIPushTab(viewer));
     PetscCall(PetscViewerPushFormat(viewer, PETSC_VIEWER_ASCII_INFO));
@@ -189,7 +190,8 @@ static PetscErrorCode PCView_StructILU(PC pc, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  factors: %.3g MiB in %s precision (blocks of %" PetscInt_FMT " of the %" PetscInt_FMT " offsets and the inverted diagonal blocks, %" PetscInt_FMT " x %" PetscInt_FMT " blocks, stencil-major, no column indices)\n",
                                      (double)ilu->factors.bytes / 1048576.0, ilu->precision == PC_STRUCTILU_PRECISION_SINGLE ? "single" : "double", ilu->factors.noffsets, st->ns, g->dof, g->dof));
   if (ilu->eisenstat)
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  Eisenstat trick: the Krylov method runs on Ahat = (D + A_L)^{-1} A (D + A_U)^{-1} (two sweeps per product, no product with A), preconditioned by D; its residuals are those of the transformed system\n"));
+    PetscCall(
+      PetscViewerASCIIPrintf(viewer, "  Eisenstat trick: the Krylov method runs on Ahat = (D + A_L)^{-1} A (D + A_U)^{-1} (two sweeps per product, no product with A), preconditioned by D; its residuals are those of the transformed system\n"));
   if (ilu->sm.schedule && ilu->sm.schedule->type != GILU_SCHEDULE_PIPELINE) {
     GILUSchedule sch = ilu->sm.schedule;
 
@@ -201,7 +203,9 @@ static PetscErrorCode PCView_StructILU(PC pc, PetscViewer viewer)
                                        sch->nthreads, sch->nunits, sch->chunk, sch->nlevels, sch->group));
   }
   if (ilu->zerorow >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  FAILED: zero pivot in %s row %" PetscInt_FMT "\n", ilu->pipe ? "the grid's (natural ordering)" : "local", ilu->zerorow));
-  else if (ilu->rangerow >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  FAILED: the single-precision factors of %s row %" PetscInt_FMT " have an entry beyond float's range: use -%spc_structilu_factor_precision double\n", ilu->pipe ? "the grid's (natural ordering)" : "local", ilu->rangerow, GILUPrefix(pc)));
+  else if (ilu->rangerow >= 0)
+    PetscCall(
+      PetscViewerASCIIPrintf(viewer, "  FAILED: the single-precision factors of %s row %" PetscInt_FMT " have an entry beyond float's range: use -%spc_structilu_factor_precision double\n", ilu->pipe ? "the grid's (natural ordering)" : "local", ilu->rangerow, GILUPrefix(pc)));
   PetscCall(PCView_StructILU_Backend(pc, viewer));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -811,18 +815,18 @@ PETSC_EXTERN PetscErrorCode PCCreate_StructILU(PC pc)
   ilu->cudamma    = PETSC_TRUE;
   pc->data        = (void *)ilu;
 
-  pc->ops->setup          = PCSetUp_StructILU;
-  pc->ops->apply          = PCApply_StructILU;
-  pc->ops->applytranspose = PCApplyTranspose_StructILU;
-  pc->ops->matapply       = PCMatApply_StructILU;
+  pc->ops->setup               = PCSetUp_StructILU;
+  pc->ops->apply               = PCApply_StructILU;
+  pc->ops->applytranspose      = PCApplyTranspose_StructILU;
+  pc->ops->matapply            = PCMatApply_StructILU;
   pc->ops->applysymmetricleft  = PCApplySymmetricLeft_StructILU;
   pc->ops->applysymmetricright = PCApplySymmetricRight_StructILU;
-  pc->ops->reset          = PCReset_StructILU;
-  pc->ops->destroy        = PCDestroy_StructILU;
-  pc->ops->view           = PCView_StructILU;
-  pc->ops->setfromoptions = PCSetFromOptions_StructILU;
-  pc->ops->presolve       = PCPreSolve_StructILU;
-  pc->ops->postsolve      = PCPostSolve_StructILU;
+  pc->ops->reset               = PCReset_StructILU;
+  pc->ops->destroy             = PCDestroy_StructILU;
+  pc->ops->view                = PCView_StructILU;
+  pc->ops->setfromoptions      = PCSetFromOptions_StructILU;
+  pc->ops->presolve            = PCPreSolve_StructILU;
+  pc->ops->postsolve           = PCPostSolve_StructILU;
 
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUSetGrid_C", PCStructILUSetGrid_StructILU));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCStructILUGetGrid_C", PCStructILUGetGrid_StructILU));

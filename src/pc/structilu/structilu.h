@@ -11,7 +11,6 @@
 #include <petscgilu/private/backend.h>
 #include "../../mat/stencil/cuda/structilu-cuda.h" /* the device kernels beside the host ones (src/mat/stencil) */
 
-
 /*
   Where the setup's stencil matrix comes from: a MATSTENCILGPU matrix's own, the local block of an AIJ or BAIJ matrix,
   or (-pc_structilu_distributed) this process's box of the DMDA with its ghost layers (structilu-dist.c). PCSetUp_StructILU()
@@ -45,45 +44,45 @@ typedef struct {
   PetscBool            distributed;      /* -pc_structilu_distributed */
   PetscInt             disttile;         /* -pc_structilu_distributed_tile: 0 the model's cut, -1 natural order, n tiles of n */
   /* set up */
-  GILUStencilMat   sm;          /* the local stencil matrix (on the fill stencil for levels > 0), factored in place */
-  char             patname[64]; /* name of the matrix's own stencil */
-  PetscScalar     *dinv;        /* inverted diagonal blocks */
-  PetscScalar     *diag, *eisE; /* Eisenstat: the modified diagonal blocks D and E = A_D - 2 D */
-  Mat              eisshell;    /* Eisenstat: the operator Ahat that KSPSolve() sees */
-  Mat              eisA;        /* Eisenstat: the operator it replaced */
-  Vec              eisb[2], eiswork[2]; /* Eisenstat: the right-hand sides PCPreSolve() transformed (nested solves: two); t and room for y of Ahat x */
-  PetscInt         eisdepth;    /* Eisenstat: PCPreSolve() calls not yet matched by PCPostSolve() */
-  StructILUFactors factors;     /* what the solves read */
-  PetscInt        *elim;        /* ILU(0) elimination table of the stencil */
-  PetscInt        *mirror;      /* IC: index of the opposite of each offset */
-  PetscInt         hyper[3];    /* hyperplane weights: level = hyper . (i,j,k) */
-  PetscInt         nlevels;     /* number of hyperplane levels */
-  const char      *gridfrom;    /* where the grid came from */
-  Mat              fallback;    /* the local block is not a structured grid: its ILU(k)/IC(k) factor by MatSolverType gilu */
-  char             fallbackwhy[512];
-  Vec              fx, fy;      /* the local parts of the vectors, for the fallback's MatSolve() */
-  PetscInt         zerorow;     /* local row of a zero pivot, -1 if none */
-  PetscInt         rangerow;    /* single precision: local row of a factor entry beyond float's range, -1 if none */
-  PetscObjectState blockstate;  /* nonzero state of the local block (AIJ, BAIJ) at the last analysis */
-  Mat              image;       /* a MATSEQSBAIJ matrix (the upper triangle of a symmetric one): the MATSEQAIJ (block size 1) or MATSEQBAIJ
+  GILUStencilMat            sm;                  /* the local stencil matrix (on the fill stencil for levels > 0), factored in place */
+  char                      patname[64];         /* name of the matrix's own stencil */
+  PetscScalar              *dinv;                /* inverted diagonal blocks */
+  PetscScalar              *diag, *eisE;         /* Eisenstat: the modified diagonal blocks D and E = A_D - 2 D */
+  Mat                       eisshell;            /* Eisenstat: the operator Ahat that KSPSolve() sees */
+  Mat                       eisA;                /* Eisenstat: the operator it replaced */
+  Vec                       eisb[2], eiswork[2]; /* Eisenstat: the right-hand sides PCPreSolve() transformed (nested solves: two); t and room for y of Ahat x */
+  PetscInt                  eisdepth;            /* Eisenstat: PCPreSolve() calls not yet matched by PCPostSolve() */
+  StructILUFactors          factors;             /* what the solves read */
+  PetscInt                 *elim;                /* ILU(0) elimination table of the stencil */
+  PetscInt                 *mirror;              /* IC: index of the opposite of each offset */
+  PetscInt                  hyper[3];            /* hyperplane weights: level = hyper . (i,j,k) */
+  PetscInt                  nlevels;             /* number of hyperplane levels */
+  const char               *gridfrom;            /* where the grid came from */
+  Mat                       fallback;            /* the local block is not a structured grid: its ILU(k)/IC(k) factor by MatSolverType gilu */
+  char                      fallbackwhy[512];
+  Vec                       fx, fy;          /* the local parts of the vectors, for the fallback's MatSolve() */
+  PetscInt                  zerorow;         /* local row of a zero pivot, -1 if none */
+  PetscInt                  rangerow;        /* single precision: local row of a factor entry beyond float's range, -1 if none */
+  PetscObjectState          blockstate;      /* nonzero state of the local block (AIJ, BAIJ) at the last analysis */
+  Mat                       image;           /* a MATSEQSBAIJ matrix (the upper triangle of a symmetric one): the MATSEQAIJ (block size 1) or MATSEQBAIJ
                                   image of the whole matrix that the setup reads; made again when the SBAIJ's pattern changed, else its
                                   values refreshed (kept by PCReset_StructILU(), destroyed with the PC) */
-  PetscObjectState imagestate;  /* the SBAIJ's nonzero state when the image was made */
-  GILUPipe         pipe;        /* -pc_structilu_distributed on several processes: the pipeline (src/mat/stencil/pipeline.c) */
-  Mat             *extmats, extmat; /* its extended box's rows and columns of the matrix (MatCreateSubMatrices(); sm is their stencil matrix) */
-  IS               extis;       /* their rows */
-  PetscScalar     *extx;        /* a vector over the extended box: the solves' b, y and x */
-  PetscBool        analyzed;
-  const StructILUSourceOps *source; /* of the pattern analyzed */
-  PetscBool        transposed; /* PCApplyTranspose() ran: the view says how */
-  PetscBool        matapplied; /* PCMatApply() ran: the view says how */
-  PetscScalar     *symR;       /* IC, -ksp_pc_side symmetric: the upper Cholesky factors of the inverted diagonal blocks (StructILUSymmetricSplit_Host()) */
-  PetscBool        symvalid;   /* symR (and symbad) are of the current factors */
-  PetscInt         symbad;     /* local row of a diagonal block that is not positive definite, -1 if none */
-  PetscBool        empty;      /* the local block has no rows (a process or a block Jacobi block without rows): an empty factor */
-  PetscBool        asfactor;   /* the context of MatSolverType structilu's factor (structilu-factor.c): IC reads the upper
+  PetscObjectState          imagestate;      /* the SBAIJ's nonzero state when the image was made */
+  GILUPipe                  pipe;            /* -pc_structilu_distributed on several processes: the pipeline (src/mat/stencil/pipeline.c) */
+  Mat                      *extmats, extmat; /* its extended box's rows and columns of the matrix (MatCreateSubMatrices(); sm is their stencil matrix) */
+  IS                        extis;           /* their rows */
+  PetscScalar              *extx;            /* a vector over the extended box: the solves' b, y and x */
+  PetscBool                 analyzed;
+  const StructILUSourceOps *source;     /* of the pattern analyzed */
+  PetscBool                 transposed; /* PCApplyTranspose() ran: the view says how */
+  PetscBool                 matapplied; /* PCMatApply() ran: the view says how */
+  PetscScalar              *symR;       /* IC, -ksp_pc_side symmetric: the upper Cholesky factors of the inverted diagonal blocks (StructILUSymmetricSplit_Host()) */
+  PetscBool                 symvalid;   /* symR (and symbad) are of the current factors */
+  PetscInt                  symbad;     /* local row of a diagonal block that is not positive definite, -1 if none */
+  PetscBool                 empty;      /* the local block has no rows (a process or a block Jacobi block without rows): an empty factor */
+  PetscBool                 asfactor;   /* the context of MatSolverType structilu's factor (structilu-factor.c): IC reads the upper
                                   triangle, as PETSc's ICC, and the fallback takes the factorization's shift */
-  MatFactorInfo    factorinfo; /* asfactor: the factor's MatFactorInfo */
+  MatFactorInfo             factorinfo; /* asfactor: the factor's MatFactorInfo */
   /* back-end (src/mat/stencil/cuda/structilu.cu): the solves on a CUDA device or through its emulation */
   PetscGILUBackendType      backend;    /* -pc_structilu_backend; auto: -gilu_backend's */
   PetscBool                 backendset; /* the PC's own option or setter was used */
@@ -115,7 +114,6 @@ static inline PetscErrorCode StructILUGridString(PetscInt dim, const PetscInt n[
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-
 /* structilu-setup.c: the PC's ops besides options, view and destroy */
 PETSC_INTERN PetscErrorCode PCSetUp_StructILU(PC);
 PETSC_INTERN PetscErrorCode PCReset_StructILU(PC);
@@ -130,9 +128,9 @@ PETSC_INTERN PetscErrorCode PCPreSolve_StructILU(PC, KSP, Vec, Vec);
 PETSC_INTERN PetscErrorCode PCPostSolve_StructILU(PC, KSP, Vec, Vec);
 /* structilu-dist.c: -pc_structilu_distributed */
 PETSC_INTERN const StructILUSourceOps StructILUSourceDistributed;
-PETSC_INTERN PetscErrorCode PCApplyDistributed_StructILU(PC, PetscBool, const PetscScalar *, PetscScalar *);
-PETSC_INTERN PetscErrorCode PCResetDistributed_StructILU(PC);
-PETSC_INTERN PetscErrorCode PCViewDistributed_StructILU(PC, PetscViewer);
-PETSC_INTERN PetscErrorCode PCDistributedPivot_StructILU(PC);
+PETSC_INTERN PetscErrorCode           PCApplyDistributed_StructILU(PC, PetscBool, const PetscScalar *, PetscScalar *);
+PETSC_INTERN PetscErrorCode           PCResetDistributed_StructILU(PC);
+PETSC_INTERN PetscErrorCode           PCViewDistributed_StructILU(PC, PetscViewer);
+PETSC_INTERN PetscErrorCode           PCDistributedPivot_StructILU(PC);
 
 #endif

@@ -126,9 +126,9 @@ static inline void SwitchTo(Context *save, Context *load)
    (with a zero return address above it, so entry starts with the stack aligned as after a call) */
 static PetscErrorCode ContextMake(Context *c, char *stack, size_t size, void (*entry)(void))
 {
-  uintptr_t top = ((uintptr_t)stack + size) & ~(uintptr_t)15;
-  void    **sp  = (void **)(top - 72);
-  unsigned  mxcsr;
+  uintptr_t      top = ((uintptr_t)stack + size) & ~(uintptr_t)15;
+  void         **sp  = (void **)(top - 72);
+  unsigned       mxcsr;
   unsigned short cw;
 
   PetscFunctionBegin;
@@ -137,8 +137,8 @@ static PetscErrorCode ContextMake(Context *c, char *stack, size_t size, void (*e
   memset(sp, 0, 72);
   memcpy((char *)sp, &mxcsr, 4);
   memcpy((char *)sp + 4, &cw, 2);
-  sp[7]  = (void *)entry;
-  c->sp  = sp;
+  sp[7] = (void *)entry;
+  c->sp = sp;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 #else
@@ -224,7 +224,7 @@ struct _Block {
   int            nthreads, live;
   unsigned long  bargen;
   int            bararrived;
-  const char    *barsite; /* where the first thread of the current barrier arrived */
+  const char    *barsite;   /* where the first thread of the current barrier arrived */
   int            preempted; /* a thread released a flag (gilu_signal_release): the block's turn in this pass ends there */
   Warp          *warps;
   int            nwarps;
@@ -246,7 +246,7 @@ typedef struct {
   void (*body)(void *);
   void              *ctx;
   long               nblocks, next;
-  long              *dispatch; /* random block order: the permutation (else NULL) */
+  long              *dispatch;                      /* random block order: the permutation (else NULL) */
   Block             *active[GILU_EMU_MAX_RESIDENT]; /* started, unfinished blocks in start order */
   int                nactive, resident;
   Order              blockorder, threadorder;
@@ -259,12 +259,12 @@ typedef struct {
   long long          critical; /* counters: the largest clock a thread ended with */
 } Launch;
 
-__thread GILUEmuThread gilu_emu_self = NULL;
-static __thread Launch *emu_launch    = NULL;
-static __thread char    emu_lasterr[1024];
-static __thread Block   emu_slots[GILU_EMU_MAX_RESIDENT]; /* kept from launch to launch, freed at PetscFinalize() */
-static __thread PetscBool emu_finalize_registered = PETSC_FALSE;
-static __thread unsigned long long emu_nlaunch = 0; /* launches so far: each random launch gets its own stream */
+__thread GILUEmuThread             gilu_emu_self = NULL;
+static __thread Launch            *emu_launch    = NULL;
+static __thread char               emu_lasterr[1024];
+static __thread Block              emu_slots[GILU_EMU_MAX_RESIDENT]; /* kept from launch to launch, freed at PetscFinalize() */
+static __thread PetscBool          emu_finalize_registered = PETSC_FALSE;
+static __thread unsigned long long emu_nlaunch             = 0; /* launches so far: each random launch gets its own stream */
 
 /* opt-ins of cudaFuncSetAttribute(MaxDynamicSharedMemorySize), per kernel */
 static struct {
@@ -319,7 +319,7 @@ static __thread int          emu_nranges, emu_maxranges;
 static __thread FlagHistory *emu_flags; /* open addressing by flag address, emu_flagslots (a power of 2) slots */
 static __thread int          emu_flagslots, emu_nflags;
 static __thread int          emu_next_levels;
-static __thread PetscBool    emu_counting_api = PETSC_FALSE; /* GILUEmuCountersSetActive() decided (else the option) */
+static __thread PetscBool    emu_counting_api    = PETSC_FALSE; /* GILUEmuCountersSetActive() decided (else the option) */
 static __thread PetscBool    emu_counting_report = PETSC_FALSE, emu_counters_finalize = PETSC_FALSE;
 
 /* a counters' allocation failed inside a launch: the launch fails (no half-counted report) */
@@ -615,11 +615,11 @@ static PetscErrorCode CountersFinalize(void)
   free(emu_kernels);
   free(emu_ranges);
   FlagsClear();
-  emu_kernels = NULL;
-  emu_ranges  = NULL;
+  emu_kernels  = NULL;
+  emu_ranges   = NULL;
   emu_nkernels = emu_maxkernels = emu_nranges = emu_maxranges = 0;
   emu_counters_finalize = emu_counting_report = emu_counting_api = PETSC_FALSE;
-  gilu_emu_counting = 0;
+  gilu_emu_counting                                              = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -781,7 +781,7 @@ static int CmpSite(const void *a, const void *b)
 {
   const char *x = ((const SiteStats *)a)->site, *y = ((const SiteStats *)b)->site, *cx = strrchr(x, ':'), *cy = strrchr(y, ':');
   size_t      lx = cx ? (size_t)(cx - x) : strlen(x), ly = cy ? (size_t)(cy - y) : strlen(y);
-  int         c  = strncmp(x, y, lx < ly ? lx : ly);
+  int         c = strncmp(x, y, lx < ly ? lx : ly);
 
   if (c) return c;
   if (lx != ly) return lx < ly ? -1 : 1;
@@ -907,7 +907,7 @@ void GILUEmuFail(const char msg[])
    the warps (reconverged here) counted */
 static void BarrierComplete(Block *b)
 {
-  b->bararrived   = 0;
+  b->bararrived = 0;
   b->bargen++;
   b->barclockdone = b->barclock;
   b->barclock     = 0;
@@ -1084,7 +1084,8 @@ void *GILUEmuStaticShared(const void *key, size_t bytes, size_t align)
   if (b->nsites == GILU_EMU_MAX_SITES || off + bytes + emu_launch->shmem > emu_launch->sharedlimit) {
     char msg[256];
 
-    (void)snprintf(msg, sizeof(msg), "static shared memory (%zu bytes so far) and dynamic (%zu) exceed the %zu bytes per block this launch may use (48 KiB without cudaFuncSetAttribute's opt-in; the opt-in limit of the architecture), or %d declarations", off + bytes, emu_launch->shmem, emu_launch->sharedlimit, GILU_EMU_MAX_SITES);
+    (void)snprintf(msg, sizeof(msg), "static shared memory (%zu bytes so far) and dynamic (%zu) exceed the %zu bytes per block this launch may use (48 KiB without cudaFuncSetAttribute's opt-in; the opt-in limit of the architecture), or %d declarations", off + bytes,
+                   emu_launch->shmem, emu_launch->sharedlimit, GILU_EMU_MAX_SITES);
     GILUEmuFail(msg);
   }
   b->sitekey[b->nsites]   = key;
@@ -1188,7 +1189,7 @@ int GILUEmuFuncSetMaxDynamicShared(const void *kernel, int bytes)
 
 PetscErrorCode GILUEmuOptionsHelp(MPI_Comm comm)
 {
-  static PetscBool done = PETSC_FALSE;
+  static PetscBool done      = PETSC_FALSE;
   char             value[64] = "inorder", arch[16] = "sm_80";
   PetscInt         resident = GILU_EMU_DEFAULT_RESIDENT, seed = 1, devices = 1;
   PetscBool        counters = PETSC_FALSE;
@@ -1324,7 +1325,7 @@ static PetscErrorCode SlotReserve(Block *b, int n, size_t shared)
 /* start block number idx in slot b */
 static PetscErrorCode BlockStart(Launch *L, Block *b, long idx)
 {
-  int    n = (int)(L->bdim.x * L->bdim.y * L->bdim.z), i;
+  int    n    = (int)(L->bdim.x * L->bdim.y * L->bdim.z), i;
   size_t page = (size_t)sysconf(_SC_PAGESIZE), shared = L->sharedlimit + 16;
   /* the dynamic part ends at the limit, its start rounded up to 16 bytes (it may end up to 15 bytes past the limit,
      in the slot's 16 spare bytes): a GPU aligns dynamic shared memory at least so, and a double or an atomic on it
@@ -1395,8 +1396,8 @@ static int Runnable(const Fiber *f)
    warp, else at the barrier; with a count of the block's waiting threads by kind */
 static void DescribeDeadlock(Launch *L)
 {
-  const Block     *b = L->active[0];
-  const Fiber     *f = NULL;
+  const Block     *b        = L->active[0];
+  const Fiber     *f        = NULL;
   const FiberState prefer[] = {FIBER_FLAG, FIBER_WARP, FIBER_BARRIER};
   char             where[128], what[256];
   int              i, k, count[FIBER_DONE + 1] = {0};
@@ -1418,9 +1419,7 @@ static void DescribeDeadlock(Launch *L)
     (void)snprintf(what, sizeof(what), "waits in gilu_wait_until_ge(%p, %d) and the flag is %d", (void *)f->flag, f->value, *f->flag);
     break;
   }
-  (void)snprintf(L->err, sizeof(L->err),
-                 "cudaemu: kernel %s deadlocks: no thread can proceed; %s %s. In this block %d thread(s) wait in gilu_wait_until_ge, %d at warp operations, %d at __syncthreads; %d block(s) started and unfinished, %ld not started (at most %d resident, blocks dispatched %s)",
-                 L->name, where, what, count[FIBER_FLAG], count[FIBER_WARP], count[FIBER_BARRIER], L->nactive, L->nblocks - L->next, L->resident, OrderNames[L->blockorder]);
+  (void)snprintf(L->err, sizeof(L->err), "cudaemu: kernel %s deadlocks: no thread can proceed; %s %s. In this block %d thread(s) wait in gilu_wait_until_ge, %d at warp operations, %d at __syncthreads; %d block(s) started and unfinished, %ld not started (at most %d resident, blocks dispatched %s)", L->name, where, what, count[FIBER_FLAG], count[FIBER_WARP], count[FIBER_BARRIER], L->nactive, L->nblocks - L->next, L->resident, OrderNames[L->blockorder]);
 }
 
 /* the linear index of the next block to dispatch */
@@ -1551,7 +1550,7 @@ PetscErrorCode GILUEmuLaunch(const void *key, const char pretty[], GILUEmuUInt3 
   PetscErrorCode ierr;
   int            i, optin = -1, limit = ArchOptinLimit();
 
-  char           name[256];
+  char name[256];
 
   PetscFunctionBegin;
   emu_lasterr[0] = 0;
@@ -1561,9 +1560,7 @@ PetscErrorCode GILUEmuLaunch(const void *key, const char pretty[], GILUEmuUInt3 
   PetscCheck(nthreads > 0 && nthreads <= 1024 && block.z <= 64, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "cudaemu: kernel %s: invalid block (%u,%u,%u): 1 to 1024 threads", name, block.x, block.y, block.z);
   for (i = 0; i < emu_noptin; i++)
     if (emu_optin[i].kernel == key) optin = emu_optin[i].bytes;
-  PetscCheck(shmem <= GILU_EMU_SHARED_DEFAULT || (optin >= 0 && shmem <= (size_t)optin), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE,
-             "cudaemu: kernel %s did not launch: %zu bytes of dynamic shared memory, more than 48 KiB without cudaFuncSetAttribute(%s, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes)%s (a GPU refuses such a launch: invalid argument)", name, shmem, name,
-             optin >= 0 ? " for as many bytes" : "");
+  PetscCheck(shmem <= GILU_EMU_SHARED_DEFAULT || (optin >= 0 && shmem <= (size_t)optin), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "cudaemu: kernel %s did not launch: %zu bytes of dynamic shared memory, more than 48 KiB without cudaFuncSetAttribute(%s, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes)%s (a GPU refuses such a launch: invalid argument)", name, shmem, name, optin >= 0 ? " for as many bytes" : "");
   PetscCall(PetscNew(&L));
   PetscCall(PetscStrncpy(L->namebuf, name, sizeof(L->namebuf)));
   L->name        = L->namebuf;

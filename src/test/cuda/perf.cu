@@ -35,7 +35,7 @@ PetscErrorCode GILU_CUDA_NAME(GILUPerfDeviceInfo)(char name[], size_t len, doubl
   GILU_CUDA_CHECK(cudaGetDevice(&dev));
   GILU_CUDA_CHECK(cudaGetDeviceProperties(&prop, dev));
   PetscCall(PetscStrncpy(name, prop.name, len));
-  GILU_CUDA_CHECK(cudaDeviceGetAttribute(&clock, cudaDevAttrMemoryClockRate, dev)); /* kHz */
+  GILU_CUDA_CHECK(cudaDeviceGetAttribute(&clock, cudaDevAttrMemoryClockRate, dev));      /* kHz */
   GILU_CUDA_CHECK(cudaDeviceGetAttribute(&width, cudaDevAttrGlobalMemoryBusWidth, dev)); /* bits */
   GILU_CUDA_CHECK(cudaMemGetInfo(&freeb, &totalb));
   *memGB   = (double)totalb / 1e9;

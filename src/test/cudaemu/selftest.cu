@@ -84,11 +84,11 @@ __global__ static void WarpShuffles(double *out)
   int    lane = gilu_lane_id(), t = (int)threadIdx.x, v = lane * lane + 1, off, r;
   double w = 0.5 * lane + 100.0 * gilu_warp_id(), sum;
 
-  out[NSHFL * t + 0] = gilu_shfl(v, (lane + 5) % 32);  /* rotate */
-  out[NSHFL * t + 1] = gilu_shfl(w, 3);                /* broadcast */
-  out[NSHFL * t + 2] = gilu_shfl(v, 2, 8);             /* broadcast within groups of 8 */
-  out[NSHFL * t + 3] = gilu_shfl_down(v, 3);           /* down; the last 3 lanes keep their value */
-  out[NSHFL * t + 4] = gilu_shfl_up(w, 1, 16);         /* up within halves */
+  out[NSHFL * t + 0] = gilu_shfl(v, (lane + 5) % 32); /* rotate */
+  out[NSHFL * t + 1] = gilu_shfl(w, 3);               /* broadcast */
+  out[NSHFL * t + 2] = gilu_shfl(v, 2, 8);            /* broadcast within groups of 8 */
+  out[NSHFL * t + 3] = gilu_shfl_down(v, 3);          /* down; the last 3 lanes keep their value */
+  out[NSHFL * t + 4] = gilu_shfl_up(w, 1, 16);        /* up within halves */
   for (sum = w, off = 16; off > 0; off /= 2) sum += gilu_shfl_xor(sum, off);
   out[NSHFL * t + 5] = sum; /* butterfly: every lane has the warp's sum */
   for (r = v, off = 16; off > 0; off /= 2) r += gilu_shfl_down(r, off);
@@ -361,7 +361,7 @@ __global__ static void StaticShared(int *out)
   a[t] = t;
   b[t] = -1.0 * t;
   for (k = 0; k < 4; k++) r += Accumulate(k == 0 ? 0 : 1); /* 0 + 32 + 64 + 96; the barriers in Accumulate order a[] */
-  out[t] = a[31 - t] + (int)b[t] + r;                       /* = 31 - 2t + 6 * 32 */
+  out[t] = a[31 - t] + (int)b[t] + r;                      /* = 31 - 2t + 6 * 32 */
 }
 
 static PetscErrorCode TestStaticShared(PetscBool *ok)
@@ -683,13 +683,13 @@ static PetscErrorCode TestBroken(int which, PetscBool *ok)
   *ok = PETSC_TRUE; /* on a GPU these kernels hang or are undefined: not run */
 #if defined(GILU_CUDAEMU)
   {
-    const char *const flag[]    = {"DeadlockFlag", "deadlocks", "block (1,0,0) thread (3,0,0)", "gilu_wait_until_ge", NULL};
-    const char *const barrier[] = {"DeadlockBarrier", "deadlocks", "block (0,0,0)", "__syncthreads", NULL};
-    const char *const diverge[] = {"DivergentWarp", "divergent warp operations", NULL};
-    const char *const order[]   = {"BlockIdxChain", "deadlocks", "blocks dispatched reverse", NULL};
-    const char *const fence[]   = {"SignalNoFence", "block (0,0,0) thread (0,0,0)", "without a __threadfence()", NULL};
-    const char *const sites[]   = {"BarrierSites", "__syncthreads at", "same call site", NULL};
-    const char *const *want[]   = {flag, barrier, diverge, order, fence, sites};
+    const char *const  flag[]    = {"DeadlockFlag", "deadlocks", "block (1,0,0) thread (3,0,0)", "gilu_wait_until_ge", NULL};
+    const char *const  barrier[] = {"DeadlockBarrier", "deadlocks", "block (0,0,0)", "__syncthreads", NULL};
+    const char *const  diverge[] = {"DivergentWarp", "divergent warp operations", NULL};
+    const char *const  order[]   = {"BlockIdxChain", "deadlocks", "blocks dispatched reverse", NULL};
+    const char *const  fence[]   = {"SignalNoFence", "block (0,0,0) thread (0,0,0)", "without a __threadfence()", NULL};
+    const char *const  sites[]   = {"BarrierSites", "__syncthreads at", "same call site", NULL};
+    const char *const *want[]    = {flag, barrier, diverge, order, fence, sites};
 
     PetscCall(ExpectLaunchError(which, want[which], ok));
   }

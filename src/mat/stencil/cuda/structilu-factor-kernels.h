@@ -37,11 +37,11 @@ typedef struct {
   const int   *pairs1; /* per elimination entry, 1 when its update is made in substage 1 */
   int         *ticket; /* the work units of the blocks (BlockUnit) */
   unsigned int ticketbase;
-  const int   *predptr, *pred;     /* the tiles mapping: per tile the tiles it waits for (the forward lists of the plan, as the forward sweep) */
-  const int   *cptr, *cs, *cu;     /* per target t: the contributions (s, u) with s + u = t, s increasing (StructILUPlanRowSchedule()) */
-  const int   *tptr, *tgt;         /* per intra-row level v and thread group g: the targets tgt[tptr[v G + g] .. tptr[v G + g + 1]-1] */
-  int          nrowlev, ngroups;   /* intra-row levels; thread groups per point (G) */
-  int          diaggroup;          /* the group that computes the diagonal block, and so inverts it */
+  const int   *predptr, *pred;   /* the tiles mapping: per tile the tiles it waits for (the forward lists of the plan, as the forward sweep) */
+  const int   *cptr, *cs, *cu;   /* per target t: the contributions (s, u) with s + u = t, s increasing (StructILUPlanRowSchedule()) */
+  const int   *tptr, *tgt;       /* per intra-row level v and thread group g: the targets tgt[tptr[v G + g] .. tptr[v G + g + 1]-1] */
+  int          nrowlev, ngroups; /* intra-row levels; thread groups per point (G) */
+  int          diaggroup;        /* the group that computes the diagonal block, and so inverts it */
 } FactorArgs;
 
 /*
@@ -56,8 +56,8 @@ typedef struct {
 template <int D>
 static __device__ void GILUDeviceBlockInvertRows(const FactorArgs *k, double *sh, int lp, int a, int pos, int p, int valid)
 {
-  const int    DD = D * D;
-  const size_t N  = (size_t)k->npoints;
+  const int    DD  = D * D;
+  const size_t N   = (size_t)k->npoints;
   double      *col = sh + (size_t)lp * 5 * D, *rc = col + D, *rp = rc + 2 * D;
   double       m[D], v[D];
   int          ok = 1;

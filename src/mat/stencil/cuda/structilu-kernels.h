@@ -142,7 +142,9 @@ static __device__ __forceinline__ int Neighbour(const SolveArgs *k, int i, int j
    about 8 registers (the arrays are indexed by unrolled loops only, so they stay in registers) */
 template <int D>
 struct TilesPrefetch {
-  enum { n = D <= 2 ? 4 : (D <= 4 ? 2 : 1) };
+  enum {
+    n = D <= 2 ? 4 : (D <= 4 ? 2 : 1)
+  };
 };
 
 /*
@@ -182,7 +184,7 @@ static __device__ void StructILUTiles(const SolveArgs &k, int dir, int sweep)
     const int tile = dir ? k.ntiles - 1 - unit : unit, pos = gilu_ld(k.tileptr + tile) + lp, valid = pos < gilu_ld(k.tileptr + tile + 1);
     int       p = 0, i = 0, j = 0, l = 0, s = sfirst, qp[PF], sq[PF];
     FT        f[PF][D] = {}; /* (zero: only read where sq[c] >= 0, which the compiler cannot see) */
-    double    sum = 0;
+    double    sum      = 0;
 
     if (valid) { /* 1. */
       p   = gilu_ld(k.perm + pos);

@@ -71,17 +71,17 @@
 struct _n_StructILUDevice {
   SolveArgs args; /* device pointers */
   int      *tileptr, *perm, *pos, *tileof, *off, *mirror, *flags, *stage;
-  int      *tpredptr, *tpred;  /* tiles: per tile the tiles it waits for, forward (the solve and the factorization) then backward ranges; tpred points into tpredptr's allocation */
-  int       tilegrid[2][32];   /* tiles: the persistent grid of each sweep (dir) and configuration, 0 until asked */
+  int      *tpredptr, *tpred;   /* tiles: per tile the tiles it waits for, forward (the solve and the factorization) then backward ranges; tpred points into tpredptr's allocation */
+  int       tilegrid[2][32];    /* tiles: the persistent grid of each sweep (dir) and configuration, 0 until asked */
   PetscInt  nstage;             /* stages of the intra-row pipeline of the solves */
   void     *lval, *uval, *dinv; /* device: the factors the solves read: into val and dinvd (double factors computed on the device) or the buffers below */
   void     *ownl, *ownu, *ownd; /* device: single-precision copies or the host's factors, allocated once (grown if needed) */
   size_t    ownlb, ownub, owndb;
-  void     *raw, *stagebuf;     /* device and pinned host: one upload of natural-order values, permuted to level order on the device */
+  void     *raw, *stagebuf; /* device and pinned host: one upload of natural-order values, permuted to level order on the device */
   size_t    rawb, stageb;
-  int      *cptr, *cs, *cu, *tptr, *tgt;       /* the factorization's per-target intra-row schedule (one allocation, cptr's) */
-  PetscInt  nrowlev, ngroups, diaggroup;       /* its levels, thread groups per point, the group of the diagonal block */
-  double   *val, *dinvd; /* device factorization: the matrix values (all offsets) and the inverted diagonal, level-ordered */
+  int      *cptr, *cs, *cu, *tptr, *tgt; /* the factorization's per-target intra-row schedule (one allocation, cptr's) */
+  PetscInt  nrowlev, ngroups, diaggroup; /* its levels, thread groups per point, the group of the diagonal block */
+  double   *val, *dinvd;                 /* device factorization: the matrix values (all offsets) and the inverted diagonal, level-ordered */
   size_t    valb;
   int      *elimptr, *elimu, *elimt, *missptr, *missoff, *zerorow;
   PetscBool usedmma;   /* the last factorization ran on the tensor cores */
@@ -90,7 +90,7 @@ struct _n_StructILUDevice {
   PetscInt *hperm;     /* host copy of perm, for the level-ordered layout of the factors */
   PetscInt  ntiles, tilepoints, nthreads, dof, npoints, nl, nu;
   PetscInt  nlevels; /* hyperplane levels: the dependent steps of a sweep (the emulation's round trips per level) */
-  int       sweep; /* sweeps run (forward and backward each count) */
+  int       sweep;   /* sweeps run (forward and backward each count) */
   PetscBool single, ic, hasfactors;
   size_t    blocks; /* npoints * dof * dof */
   /* the lines mapping (args.lines holds the device pointers) */
@@ -285,29 +285,29 @@ static PetscErrorCode Create(const GILUStencilMat *sm, StructILUCUDAMapping mapp
   for (PetscInt c = 0; c < 3; c++) dev->w[c] = plan.w[c];
   PetscCall(StructILUPlanDestroy(&plan));
 
-  dev->args.n[0]    = (int)g->n[0];
-  dev->args.n[1]    = (int)g->n[1];
-  dev->args.n[2]    = (int)g->n[2];
-  dev->args.dof     = (int)d;
-  dev->args.ns      = (int)st->ns;
-  dev->args.nl      = (int)st->nlower;
-  dev->args.npoints = (int)N;
-  dev->args.nowait  = nowait ? 1 : 0;
-  dev->args.tileptr = dev->tileptr;
-  dev->args.perm    = dev->perm;
-  dev->args.pos     = dev->pos;
+  dev->args.n[0]     = (int)g->n[0];
+  dev->args.n[1]     = (int)g->n[1];
+  dev->args.n[2]     = (int)g->n[2];
+  dev->args.dof      = (int)d;
+  dev->args.ns       = (int)st->ns;
+  dev->args.nl       = (int)st->nlower;
+  dev->args.npoints  = (int)N;
+  dev->args.nowait   = nowait ? 1 : 0;
+  dev->args.tileptr  = dev->tileptr;
+  dev->args.perm     = dev->perm;
+  dev->args.pos      = dev->pos;
   dev->args.tpredptr = dev->tpredptr;
   dev->args.tpred    = dev->tpred;
-  dev->args.off     = dev->off;
-  dev->args.b       = dev->b;
-  dev->args.x       = dev->x;
-  dev->args.xl      = dev->xl;
-  dev->args.flags   = dev->flags;
-  dev->args.ticket  = dev->ticket;
-  dev->args.ntiles  = (int)ntiles;
-  dev->args.nstage  = (int)dev->nstage;
-  dev->args.stage   = dev->stage;
-  *devp             = dev;
+  dev->args.off      = dev->off;
+  dev->args.b        = dev->b;
+  dev->args.x        = dev->x;
+  dev->args.xl       = dev->xl;
+  dev->args.flags    = dev->flags;
+  dev->args.ticket   = dev->ticket;
+  dev->args.ntiles   = (int)ntiles;
+  dev->args.nstage   = (int)dev->nstage;
+  dev->args.stage    = dev->stage;
+  *devp              = dev;
 
   dev->info    = info;
   info->nowait = nowait;
@@ -611,19 +611,19 @@ static PetscErrorCode Factor(StructILUDevice dev, const GILUStencilMat *sm, cons
   k.zeropivot = (double)zeropivot;
   sweep       = ++dev->sweep;
   if (pipelined && !dev->early) PetscCall(SubstageSets(dev, &sm->stencil, (PetscBool)(mirror != NULL)));
-  k.early      = dev->early;
-  k.pairs1     = dev->pairs1;
-  k.ticket     = dev->ticket;
-  k.predptr    = dev->tpredptr; /* the forward ranges */
-  k.pred       = dev->tpred;
-  k.cptr       = dev->cptr;
-  k.cs         = dev->cs;
-  k.cu         = dev->cu;
-  k.tptr       = dev->tptr;
-  k.tgt        = dev->tgt;
-  k.nrowlev    = (int)dev->nrowlev;
-  k.ngroups    = (int)dev->ngroups;
-  k.diaggroup  = (int)dev->diaggroup;
+  k.early     = dev->early;
+  k.pairs1    = dev->pairs1;
+  k.ticket    = dev->ticket;
+  k.predptr   = dev->tpredptr; /* the forward ranges */
+  k.pred      = dev->tpred;
+  k.cptr      = dev->cptr;
+  k.cs        = dev->cs;
+  k.cu        = dev->cu;
+  k.tptr      = dev->tptr;
+  k.tgt       = dev->tgt;
+  k.nrowlev   = (int)dev->nrowlev;
+  k.ngroups   = (int)dev->ngroups;
+  k.diaggroup = (int)dev->diaggroup;
   /* one warp per point on the tensor cores from DoF 5: at DoF 4 an m8n8k4 MMA pads each 4 x 4 product to 8 x 8 (a
      quarter of its work useful, at twice the FP64 rate of the CUDA cores: half their useful rate), and a warp per
      point holds 8 times fewer points than the 4 threads per point of the scalar kernel */
