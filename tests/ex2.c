@@ -732,5 +732,11 @@ done:
      suffix: help_sparsify
      args: -case nodm_irregular -pc_type sparsify -help
      filter: grep -e "-pc_sparsify_ratio"
+   # MatSolverType structilu on 2 processes gives the global factors of a DMDA grid: without a DMDA it says what to use
+   test:
+     suffix: msst_np2_nodm
+     nsize: 2
+     args: -case nonstencil -pc_type ilu -pc_factor_mat_solver_type structilu
+     filter: Error: grep -o "needs the DMDA of the matrix.*-sub_pc_factor_mat_solver_type structilu" | sort -u
 
 TEST*/

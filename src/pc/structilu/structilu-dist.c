@@ -69,12 +69,22 @@ static PetscErrorCode DistCheck(PC pc, PetscObjectState *state)
   PC_StructILU        *ilu  = (PC_StructILU *)pc->data;
   PetscGILUBackendType want = ilu->backend;
   DM                   da   = NULL;
+  const char          *pre  = GILUPrefix(pc);
+  char                 what[128], instead[192];
 
   PetscFunctionBegin;
+  /* under MatSolverType structilu the global factors are what PCILU asks for on several processes: the messages name PCILU's alternative */
+  if (ilu->asfactor) {
+    PetscCall(PetscSNPrintf(what, sizeof(what), "MatSolverType structilu on several processes (the global factors)"));
+    PetscCall(PetscSNPrintf(instead, sizeof(instead), "-%spc_type bjacobi (or asm) with -sub_pc_factor_mat_solver_type structilu (each process's block)", pre));
+  } else {
+    PetscCall(PetscSNPrintf(what, sizeof(what), "-%spc_structilu_distributed", pre));
+    PetscCall(PetscSNPrintf(instead, sizeof(instead), "-%spc_structilu_distributed 0 (block Jacobi)", pre));
+  }
   if (!ilu->backendset) PetscCall(PetscGILUGetBackend(&want));
-  PetscCheck(want == PETSCGILU_BACKEND_HOST || want == PETSCGILU_BACKEND_AUTO, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-%spc_structilu_distributed runs on the host only: use -%spc_structilu_backend host, or -%spc_structilu_distributed 0 for block Jacobi on the device", GILUPrefix(pc), GILUPrefix(pc), GILUPrefix(pc));
+  PetscCheck(want == PETSCGILU_BACKEND_HOST || want == PETSCGILU_BACKEND_AUTO, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "%s runs on the host only: use -%spc_structilu_backend host, or %s on the device", what, pre, instead);
   PetscCall(PCStructILUGetDMDA(pc, &da));
-  PetscCheck(da, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-%spc_structilu_distributed needs the DMDA of the matrix (KSPSetDM(), or a matrix from DMCreateMatrix()): none was found; use -%spc_structilu_distributed 0 (block Jacobi)", GILUPrefix(pc), GILUPrefix(pc));
+  PetscCheck(da, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "%s needs the DMDA of the matrix (KSPSetDM(), or a matrix from DMCreateMatrix()): none was found; use %s", what, instead);
   PetscCall(MatGetNonzeroState(pc->pmat, state));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
