@@ -182,7 +182,7 @@ static inline __attribute__((always_inline)) void ChunkPairSolve(const PetscInt 
 {
   ChunkCursor a, b;
 
-  if (!seg->rptr) { /* rows as ptr/col */
+  if (!seg->inplace) { /* rows as ptr/col */
     const PetscInt bs2 = bs * bs, step = seg->rstep, ea = seg->cptr[c0 + 1], eb = c1 >= 0 ? seg->cptr[c1 + 1] : 0;
     PetscInt       sa = seg->cptr[c0], sb = c1 >= 0 ? seg->cptr[c1] : 0, ra = seg->row[sa], rb = c1 >= 0 ? seg->row[sb] : 0;
 
@@ -270,7 +270,7 @@ static inline __attribute__((always_inline)) void SegmentRun(const PetscInt bs, 
     if (tid == 0) RowsSolve(bs, seg, 0, seg->nrows, src, x);
     break;
   case GILU_KERNEL_SYNCFREE:
-    if (nth == 1 && seg->rptr) /* chunked with patterns: four (else two) chunks of one chunk level at a time, in claim order */
+    if (nth == 1 && seg->inplace) /* chunked with patterns: four (else two) chunks of one chunk level at a time, in claim order */
       for (PetscInt c = 0; c < seg->nchunks;) c += ChunkGroupRun(bs, seg, c, seg->nchunks - c, src, x);
     else if (nth == 1 && seg->chunked) /* chunked: pairs of chunks of one chunk level, in claim order */
       for (PetscInt c = 0; c < seg->nchunks; c++) {
@@ -282,7 +282,7 @@ static inline __attribute__((always_inline)) void SegmentRun(const PetscInt bs, 
     else if (nth == 1) RowsSolve(bs, seg, 0, seg->nrows, src, x);
     else if (seg->chunked && cstatic) {
       /* chunked, fixed shares: groups of four (else two) of the thread's share of each chunk level */
-      const PetscInt g = seg->rptr && seg->quad ? 4 : 2;
+      const PetscInt g = seg->inplace && seg->quad ? 4 : 2;
 
       for (PetscInt l = 0; l < seg->nlevels; l++) {
         const PetscInt c0 = seg->lptr[l], len = seg->lptr[l + 1] - c0, lo = c0 + (len * tid) / nth, hi = c0 + (len * (tid + 1)) / nth;
@@ -303,7 +303,7 @@ static inline __attribute__((always_inline)) void SegmentRun(const PetscInt bs, 
         PetscInt c = __atomic_fetch_add(&sg->next, 1, __ATOMIC_RELAXED);
 
         if (c >= seg->nchunks) break;
-        if (seg->rptr) { /* take up to three more chunks of the same chunk level (nobody has claimed them yet) */
+        if (seg->inplace) { /* take up to three more chunks of the same chunk level (nobody has claimed them yet) */
           PetscInt m = 1;
 
           while (m < 4) {

@@ -280,8 +280,8 @@ static PetscErrorCode SegmentFree(GILUTriSeg *seg)
 
 /*
   The column-offset patterns of a chunked triangle (see GILUTriSeg), read from the caller's rows (the diagonal left out):
-  rows with equal offset lists share a pattern, the rows of a chunk become runs of one pattern. Given up (rptr stays
-  NULL, the rows are solved from ptr/col) when the patterns are many: more than pat_max, or more than one per pat_rows
+  rows with equal offset lists share a pattern, the rows of a chunk become runs of one pattern (seg->inplace: the solve
+  reads the caller's values in place through them). Given up (inplace false, the rows are solved from ptr/col) when the patterns are many: more than pat_max, or more than one per pat_rows
   rows (a general sparse factor: nothing to gain). The chunk at claim position p is chunk ord[p], elimination indices
   st[ord[p]] .. st[ord[p]+1]-1.
 */
@@ -294,6 +294,7 @@ static PetscErrorCode BuildChunkPatterns(GILUTri tri, const PetscInt *st, const 
   PetscBool       ok = PETSC_TRUE;
 
   PetscFunctionBegin;
+  seg->inplace = PETSC_FALSE;
   if (seg->nrows < GILUTriTable.pat_rows) PetscFunctionReturn(PETSC_SUCCESS);
   for (PetscInt r = 0; r < tri->n; r++) maxent = PetscMax(maxent, ti[r + 1] - ti[r]);
   PetscCall(PetscMalloc4(hsize, &hash, GILUTriTable.pat_max + 1, &pptr, GILUTriTable.pat_max * maxent, &poff, seg->nrows, &rpat));
@@ -361,6 +362,7 @@ static PetscErrorCode BuildChunkPatterns(GILUTri tri, const PetscInt *st, const 
       }
     }
     seg->rptr[seg->nchunks] = nruns;
+    seg->inplace            = PETSC_TRUE;
   }
   PetscCall(PetscFree4(hash, pptr, poff, rpat));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -452,8 +454,7 @@ static PetscErrorCode BuildChunked(GILUTri tri, GILUChunkPlan *cp, GILUTriSeg *s
   }
   PetscCall(PetscFree(mark));
   PetscCall(BuildChunkPatterns(tri, st, ord, seg));
-  seg->inplace = (PetscBool)(seg->rptr != NULL);
-  seg->dskip   = stored ? 1 : 0;
+  seg->dskip = stored ? 1 : 0;
   if (!seg->inplace) { /* the rows, entries (the diagonal dropped) and values in claim order */
     PetscCall(PetscMalloc4(n, &seg->row, n + 1, &seg->ptr, nnz, &seg->col, nnz, &seg->src));
     seg->ptr[0] = 0;
@@ -757,7 +758,7 @@ PetscErrorCode GILUTriPlanBuild(GILUTri tri)
     PetscCall(AddSegment(tri, &cap));
     if (cp.pays) {
       PetscCall(BuildChunked(tri, &cp, &tri->seg[0]));
-      if (tri->ask.nthreads > 1 || tri->seg[0].rptr) {
+      if (tri->ask.nthreads > 1 || tri->seg[0].inplace) {
         tri->ran = GILU_TRISOLVE_CHUNKED;
         break;
       }

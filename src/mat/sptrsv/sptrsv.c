@@ -517,8 +517,7 @@ static PetscErrorCode ViewChunked(GILUTri tri, PetscViewer viewer)
 
     PetscCall(PetscViewerASCIIPrintf(viewer, "chunks: %" PetscInt_FMT " of consecutive rows (%.1f rows each, at most %" PetscInt_FMT "), %" PetscInt_FMT " chunk levels (%.1f chunks each), %" PetscInt_FMT " dependencies\n", seg->nchunks,
                                      seg->nchunks ? (double)seg->nrows / seg->nchunks : 0.0, seg->chunk, seg->nlevels, seg->nlevels ? (double)seg->nchunks / seg->nlevels : 0.0, seg->dptr[seg->nchunks]));
-    if (seg->rptr)
-      PetscCall(PetscViewerASCIIPrintf(viewer, "rows by column-offset pattern: %" PetscInt_FMT " patterns, %" PetscInt_FMT " runs (no column indices read)%s\n", seg->npat, seg->rptr[seg->nchunks], seg->inplace ? ", values read in place" : ""));
+    if (seg->inplace) PetscCall(PetscViewerASCIIPrintf(viewer, "rows by column-offset pattern: %" PetscInt_FMT " patterns, %" PetscInt_FMT " runs (no column indices read), values read in place\n", seg->npat, seg->rptr[seg->nchunks]));
     if (tri->plan.nthreads > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "%s\n", tri->cstatic ? "each thread takes a fixed share of every chunk level" : "the threads claim the chunks from a shared counter"));
   }
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -83,7 +83,7 @@ typedef struct {
   /* chunked, when the rows have few distinct column-offset lists (col - row; a stencil matrix in natural order has a
      handful): the rows of chunk c are runs rptr[c] .. rptr[c+1]-1, run q holding rlen[q] consecutive rows of pattern
      rpat[q], whose offsets are poff[pptr[p] .. pptr[p+1]-1]. The solve then reads no row pointer and no column index:
-     the values alone stream from memory (NULL: the rows as ptr/col) */
+     the values alone stream from memory (inplace below says so; without patterns the rows as ptr/col) */
   PetscInt *rptr, *rpat, *rlen; /* [nchunks+1], [nruns], [nruns] */
   PetscInt  npat, *pptr, *poff; /* [npat+1], [pptr[npat]] */
   /* chunked with patterns: no rows, entries or values of its own (row, ptr, col, src, val, dval NULL); the solve reads
