@@ -46,3 +46,75 @@ PetscErrorCode GILUMatCreateFactor(Mat A, MatFactorType ftype, MatSolverType sol
   *F = B;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* A factor whose solves another factor does (gilu and structilu hand over to PETSc's ICC): the other is composed with it */
+static PetscErrorCode GILUMatFactorGetDelegate(Mat B, Mat *F)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscObjectQuery((PetscObject)B, "GILUMatFactorDelegate", (PetscObject *)F));
+  PetscCheck(*F, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The factor has no delegate");
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatSolve_Delegate(Mat B, Vec b, Vec x)
+{
+  Mat F;
+
+  PetscFunctionBegin;
+  PetscCall(GILUMatFactorGetDelegate(B, &F));
+  PetscCall(MatSolve(F, b, x));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatSolveTranspose_Delegate(Mat B, Vec b, Vec x)
+{
+  Mat F;
+
+  PetscFunctionBegin;
+  PetscCall(GILUMatFactorGetDelegate(B, &F));
+  PetscCall(MatSolveTranspose(F, b, x));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatForwardSolve_Delegate(Mat B, Vec b, Vec x)
+{
+  Mat F;
+
+  PetscFunctionBegin;
+  PetscCall(GILUMatFactorGetDelegate(B, &F));
+  PetscCall(MatForwardSolve(F, b, x));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatBackwardSolve_Delegate(Mat B, Vec b, Vec x)
+{
+  Mat F;
+
+  PetscFunctionBegin;
+  PetscCall(GILUMatFactorGetDelegate(B, &F));
+  PetscCall(MatBackwardSolve(F, b, x));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  GILUMatFactorSetDelegate - F's solves (MatSolve(), MatSolveTranspose(), the halves of a Cholesky factor) serve B from
+  now on, its factor error is B's; MatSolveAdd() and MatMatSolve() go through them (PETSc's column by column). F NULL:
+  none any more (the caller sets B's own solve ops again).
+*/
+PetscErrorCode GILUMatFactorSetDelegate(Mat B, Mat F)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscObjectCompose((PetscObject)B, "GILUMatFactorDelegate", (PetscObject)F));
+  if (!F) PetscFunctionReturn(PETSC_SUCCESS);
+  B->factorerrortype             = F->factorerrortype;
+  B->factorerror_zeropivot_value = F->factorerror_zeropivot_value;
+  B->factorerror_zeropivot_row   = F->factorerror_zeropivot_row;
+  B->ops->solve                  = MatSolve_Delegate;
+  B->ops->solvetranspose         = MatSolveTranspose_Delegate;
+  B->ops->forwardsolve           = MatForwardSolve_Delegate;
+  B->ops->backwardsolve          = MatBackwardSolve_Delegate;
+  B->ops->solveadd               = NULL;
+  B->ops->matsolve               = NULL;
+  B->ops->matsolvetranspose      = NULL;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

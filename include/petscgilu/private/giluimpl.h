@@ -39,6 +39,8 @@ PETSC_INTERN PetscLogEvent GILU_SparsifySetUp; /* PCSPARSIFY */
 
 /* The factor matrix of a petscgilu MatSolverType before its symbolic factorization (src/mat/factor.c) */
 PETSC_INTERN PetscErrorCode GILUMatCreateFactor(Mat, MatFactorType, MatSolverType, const char[], void *, Mat *);
+/* ... and one whose solves another factor does (src/mat/factor.c) */
+PETSC_INTERN PetscErrorCode GILUMatFactorSetDelegate(Mat, Mat);
 
 /* Number of usable CUDA devices: 0 when the library was built without CUDA or none is present */
 PETSC_INTERN PetscErrorCode PetscGILUGetDeviceCount(PetscInt *);

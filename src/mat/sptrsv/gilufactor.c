@@ -676,52 +676,15 @@ static PetscErrorCode MatLUFactorNumeric_GILU(Mat B, Mat A, const MatFactorInfo 
 }
 
 /* f->petscicc: PETSc's ICC factor F factors and solves */
-static PetscErrorCode MatSolve_GILU_PETScICC(Mat B, Vec b, Vec x)
-{
-  PetscFunctionBegin;
-  PetscCall(MatSolve(((Mat_GILUFactor *)B->data)->F, b, x));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode MatSolveTranspose_GILU_PETScICC(Mat B, Vec b, Vec x)
-{
-  PetscFunctionBegin;
-  PetscCall(MatSolveTranspose(((Mat_GILUFactor *)B->data)->F, b, x));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode MatForwardSolve_GILU_PETScICC(Mat B, Vec b, Vec x)
-{
-  PetscFunctionBegin;
-  PetscCall(MatForwardSolve(((Mat_GILUFactor *)B->data)->F, b, x));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-static PetscErrorCode MatBackwardSolve_GILU_PETScICC(Mat B, Vec b, Vec x)
-{
-  PetscFunctionBegin;
-  PetscCall(MatBackwardSolve(((Mat_GILUFactor *)B->data)->F, b, x));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode MatCholeskyFactorNumeric_GILU_PETScICC(Mat B, Mat A, const MatFactorInfo *info)
 {
   Mat_GILUFactor *f = (Mat_GILUFactor *)B->data;
 
   PetscFunctionBegin;
   PetscCall(MatCholeskyFactorNumeric(f->F, A, info));
-  B->factorerrortype             = f->F->factorerrortype;
-  B->factorerror_zeropivot_value = f->F->factorerror_zeropivot_value;
-  B->factorerror_zeropivot_row   = f->F->factorerror_zeropivot_row;
-  B->ops->solve                  = MatSolve_GILU_PETScICC;
-  B->ops->solvetranspose         = MatSolveTranspose_GILU_PETScICC;
-  B->ops->forwardsolve           = MatForwardSolve_GILU_PETScICC;
-  B->ops->backwardsolve          = MatBackwardSolve_GILU_PETScICC;
-  B->ops->solveadd               = NULL; /* MatSolveAdd(), MatMatSolve(): PETSc's through MatSolve() */
-  B->ops->matsolve               = NULL;
-  B->ops->matsolvetranspose      = NULL;
-  B->assembled                   = PETSC_TRUE;
-  B->preallocated                = PETSC_TRUE;
+  PetscCall(GILUMatFactorSetDelegate(B, f->F));
+  B->assembled    = PETSC_TRUE;
+  B->preallocated = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

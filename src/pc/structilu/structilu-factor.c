@@ -25,6 +25,8 @@ typedef struct {
   PetscLogDouble anz;     /* nonzeros of the (local) matrix at the last factorization: the fill ratio needed */
 } Mat_StructILUFactor;
 
+static PetscErrorCode StructILUFactorSetSolveOps(Mat);
+
 /* Whether the symmetric d x d block a is positive definite: its Cholesky factorization exists */
 static PetscBool BlockPositiveDefinite(const PetscScalar *a, PetscInt d)
 {
@@ -64,7 +66,7 @@ static PetscErrorCode StructILUFactorShiftPositiveDefinite(Mat F, Mat A, const M
   PetscFunctionBegin;
   f->badrow = -1;
   if (f->ftype != MAT_FACTOR_ICC || f->info.shifttype != (PetscReal)MAT_SHIFT_POSITIVE_DEFINITE || ilu->empty || ilu->fallback || ilu->zerorow >= 0) {
-    PetscCall(MatDestroy(&f->shifted));
+    if (f->shifted) PetscCall(StructILUFactorSetSolveOps(F));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   for (PetscInt p = 0; p < ilu->sm.npoints && bad < 0; p++)
@@ -84,7 +86,7 @@ static PetscErrorCode StructILUFactorShiftPositiveDefinite(Mat F, Mat A, const M
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (bad < 0) {
-    PetscCall(MatDestroy(&f->shifted));
+    if (f->shifted) PetscCall(StructILUFactorSetSolveOps(F));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   f->badrow = bad;
@@ -107,10 +109,8 @@ static PetscErrorCode StructILUFactorShiftPositiveDefinite(Mat F, Mat A, const M
     PetscCall(ISDestroy(&perm));
   }
   PetscCall(MatCholeskyFactorNumeric(f->shifted, B, info));
-  if (!stencil) PetscCall(MatDestroy(&B)); /* (the stencil matrix keeps its AIJ image) */
-  F->factorerrortype             = f->shifted->factorerrortype;
-  F->factorerror_zeropivot_row   = f->shifted->factorerror_zeropivot_row;
-  F->factorerror_zeropivot_value = f->shifted->factorerror_zeropivot_value;
+  if (!stencil) PetscCall(MatDestroy(&B));            /* (the stencil matrix keeps its AIJ image) */
+  PetscCall(GILUMatFactorSetDelegate(F, f->shifted)); /* its solves and its factor error */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -145,29 +145,26 @@ static PetscErrorCode MatFactorNumeric_StructILU(Mat F, Mat A, const MatFactorIn
 /*
   The applies call the context's own (not PCApply()): the outer PC's apply is the one logged, once, with StructILUApply
   inside it. A failed factorization is not applied (the outer PC has set its failed reason and the Krylov method stops).
-  With PETSc's shifted ICC in charge (StructILUFactorShiftPositiveDefinite()), its solves.
+  With PETSc's shifted ICC in charge (StructILUFactorShiftPositiveDefinite()) its solves serve instead (GILUMatFactorSetDelegate()).
 */
-static PetscErrorCode StructILUFactorApply(Mat F, Vec b, Vec x, PetscErrorCode (*shifted)(Mat, Vec, Vec), PetscErrorCode (*own)(PC, Vec, Vec))
-{
-  Mat_StructILUFactor *f = (Mat_StructILUFactor *)F->data;
-
-  PetscFunctionBegin;
-  if (f->shifted) PetscCall((*shifted)(f->shifted, b, x));
-  else PetscCall((*own)(f->pc, b, x));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 static PetscErrorCode MatSolve_StructILU(Mat F, Vec b, Vec x)
 {
   PetscFunctionBegin;
-  PetscCall(StructILUFactorApply(F, b, x, MatSolve, PCApply_StructILU));
+  PetscCall(PCApply_StructILU(((Mat_StructILUFactor *)F->data)->pc, b, x));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode MatSolveTranspose_StructILU(Mat F, Vec b, Vec x)
 {
   PetscFunctionBegin;
-  PetscCall(StructILUFactorApply(F, b, x, MatSolveTranspose, PCApplyTranspose_StructILU));
+  PetscCall(PCApplyTranspose_StructILU(((Mat_StructILUFactor *)F->data)->pc, b, x));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatMatSolve_StructILU(Mat F, Mat B, Mat X)
+{
+  PetscFunctionBegin;
+  PetscCall(PCMatApply_StructILU(((Mat_StructILUFactor *)F->data)->pc, B, X));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -175,24 +172,32 @@ static PetscErrorCode MatSolveTranspose_StructILU(Mat F, Vec b, Vec x)
 static PetscErrorCode MatForwardSolve_StructILU(Mat F, Vec b, Vec x)
 {
   PetscFunctionBegin;
-  PetscCall(StructILUFactorApply(F, b, x, MatForwardSolve, PCApplySymmetricLeft_StructILU));
+  PetscCall(PCApplySymmetricLeft_StructILU(((Mat_StructILUFactor *)F->data)->pc, b, x));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 static PetscErrorCode MatBackwardSolve_StructILU(Mat F, Vec b, Vec x)
 {
   PetscFunctionBegin;
-  PetscCall(StructILUFactorApply(F, b, x, MatBackwardSolve, PCApplySymmetricRight_StructILU));
+  PetscCall(PCApplySymmetricRight_StructILU(((Mat_StructILUFactor *)F->data)->pc, b, x));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode MatMatSolve_StructILU(Mat F, Mat B, Mat X)
+/* the factor's own solves (again, after PETSc's shifted ICC served) */
+static PetscErrorCode StructILUFactorSetSolveOps(Mat F)
 {
   Mat_StructILUFactor *f = (Mat_StructILUFactor *)F->data;
 
   PetscFunctionBegin;
-  if (f->shifted) PetscCall(MatMatSolve(f->shifted, B, X));
-  else PetscCall(PCMatApply_StructILU(f->pc, B, X));
+  PetscCall(MatDestroy(&f->shifted));
+  PetscCall(GILUMatFactorSetDelegate(F, NULL));
+  F->ops->solve             = MatSolve_StructILU;
+  F->ops->solvetranspose    = MatSolveTranspose_StructILU;
+  F->ops->matsolve          = MatMatSolve_StructILU;
+  F->ops->forwardsolve      = f->ftype == MAT_FACTOR_ICC ? MatForwardSolve_StructILU : NULL;
+  F->ops->backwardsolve     = f->ftype == MAT_FACTOR_ICC ? MatBackwardSolve_StructILU : NULL;
+  F->ops->solveadd          = NULL;
+  F->ops->matsolvetranspose = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -242,16 +247,9 @@ static PetscErrorCode StructILUFactorSymbolic(Mat F, Mat A, IS row, IS col, cons
   ilu->factorinfo = f->info;
   /* the positive-definite check reads the inverted pivot blocks that the host factorization keeps */
   if (ic && info->shifttype == (PetscReal)MAT_SHIFT_POSITIVE_DEFINITE) ilu->cudafactor = PETSC_FALSE;
-  PetscCall(MatDestroy(&f->shifted));
   F->ops->lufactornumeric       = MatFactorNumeric_StructILU;
   F->ops->choleskyfactornumeric = MatFactorNumeric_StructILU;
-  F->ops->solve                 = MatSolve_StructILU;
-  F->ops->solvetranspose        = MatSolveTranspose_StructILU;
-  F->ops->matsolve              = MatMatSolve_StructILU;
-  if (ic) {
-    F->ops->forwardsolve  = MatForwardSolve_StructILU;
-    F->ops->backwardsolve = MatBackwardSolve_StructILU;
-  }
+  PetscCall(StructILUFactorSetSolveOps(F));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
