@@ -1,12 +1,12 @@
 /*
-   PCSTRUCTILU: setup and apply (the context, options and view are in structilu.c).
+   StructILU's factor (MatSolverType structilu): its setup and applies (the factor's ops and view are in
+   structilu-factor.c, PCSTRUCTILU over it in structilu.c).
 
-   PCSetUp() finds the grid (DMDA, options or the pattern), extracts the stencil matrix of the
-   local diagonal block (for k > 0 on the ILU(k) fill stencil of its pattern,
-   src/mat/stencil/fill.c) or takes a MATSTENCILGPU's own, factors it on the back-end that
-   was resolved once there (host kernels: src/mat/stencil/ilu.c; device: the ops table of
-   src/mat/stencil/cuda/structilu.cu) and PCApply() applies the factors; the Eisenstat trick's PCPreSolve()
-   and PCPostSolve(); the fallback of a block that is not a structured grid.
+   StructILUSetUp(), at each numeric factorization, finds the grid (DMDA, options or the pattern), extracts the
+   stencil matrix of the local diagonal block (for k > 0 on the ILU(k) fill stencil of its pattern,
+   src/mat/stencil/fill.c) or takes a MATSTENCILGPU's own, factors it on the back-end that was resolved once there
+   (host kernels: src/mat/stencil/ilu.c; device: the ops table of src/mat/stencil/cuda/structilu.cu); the applies
+   use the factors; a block that is not a structured grid gets the general sparse fallback.
 */
 #include <petscgilu/private/giluimpl.h>
 #include <petscgilu/private/citations.h>
@@ -37,7 +37,7 @@ PetscErrorCode StructILUReset(Mat F)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The grid of the local block: user options, then the DMDA of the PC or of the matrix, then the pattern (found false: none) */
+/* The grid of the local block: user options, then the DMDA of PCSTRUCTILU or of the matrix, then the pattern (found false: none) */
 static PetscErrorCode StructILUFindGrid(Mat F, Mat A, Mat Alocal, GILUGrid *g, PetscBool *gridfound)
 {
   Mat_StructILU *ilu   = (Mat_StructILU *)F->data;
@@ -180,7 +180,8 @@ PetscErrorCode StructILUAnalyze(Mat F, Mat A, const GILUGrid *g, PetscInt thread
 
 /*
   A zero pivot of the last factorization (ilu->zerorow), or single-precision factors with an entry that float cannot
-  hold (ilu->rangerow: it would be Inf): an error with -ksp_error_if_not_converged, else the PC's failed reason
+  hold (ilu->rangerow: it would be Inf): an error when the matrix asks for one (MatSetErrorIfFailure(), as PCILU does under
+  -ksp_error_if_not_converged), else the factor's error (MatFactorGetError()), which the PC turns into its failed reason
 */
 static PetscErrorCode StructILUCheckPivot(Mat F)
 {
@@ -639,7 +640,6 @@ PetscErrorCode StructILUApplyTranspose(Mat F, Vec x, Vec y)
     PetscCall(PetscLogEventEnd(GILU_StructILUApply, 0, x, y, 0));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCheck(!ilu->opt.eisenstat, PetscObjectComm((PetscObject)F), PETSC_ERR_SUP, "PCApplyTranspose() of -%spc_structilu_eisenstat: the transformed system has no transposed solve here; use the usual preconditioner (-%spc_structilu_eisenstat 0)", GILUPrefix(F), GILUPrefix(F));
   ilu->transposed = PETSC_TRUE;
   if (!ilu->factors.dinv) { /* factored on the device only: sm holds the unfactored values */
     PetscCall(PetscLogEventBegin(GILU_StructILUFactor, 0, 0, 0, 0));
@@ -700,7 +700,6 @@ PetscErrorCode StructILUApplySymmetric(Mat F, PetscBool right, Vec x, Vec y)
   PetscFunctionBegin;
   PetscCheck(ilu->opt.type == PC_STRUCTILU_IC, PetscObjectComm((PetscObject)F), PETSC_ERR_SUP, "PCApplySymmetric%s() (-ksp_pc_side symmetric) of PCSTRUCTILU needs the symmetric factors of -%spc_structilu_type ic; ILU has no symmetric split (use -ksp_pc_side left or right)", side, prefix);
   if (ilu->empty) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCheck(!ilu->opt.eisenstat, PetscObjectComm((PetscObject)F), PETSC_ERR_SUP, "PCApplySymmetric%s() of -%spc_structilu_eisenstat: the transformed system is already split; use -ksp_pc_side left or -%spc_structilu_eisenstat 0", side, prefix, prefix);
   PetscCheck(!ilu->pipe, PETSC_COMM_SELF, PETSC_ERR_SUP, "-%spc_structilu_distributed has no symmetric apply (PCApplySymmetric%s(), -ksp_pc_side symmetric): use -%spc_structilu_distributed 0 (block Jacobi) or -ksp_pc_side left", prefix, side, prefix);
   if (ilu->zerorow >= 0 || ilu->rangerow >= 0) {
     PetscCall(VecFlag(y, 1));
