@@ -336,7 +336,9 @@ static PetscErrorCode PCStructILUGetBackend_StructILU(PC pc, PetscGILUBackendTyp
 
 /*
   The factor of the preconditioning matrix, as PCILU makes it: a new one for a new factorization type, the symbolic
-  factorization for a new pattern, the numeric one each setup; the factor's failure is the PC's failed reason
+  factorization for a new pattern, the numeric one each setup; the factor's failure is the PC's failed reason. It is
+  made directly, not through MatGetFactor(), whose registrations are PCILU's (ILU on AIJ, BAIJ, MATSTENCILGPU; ICC also
+  on SBAIJ): PCSTRUCTILU takes IC and ILU of any of them, and the setup names what it cannot take.
 */
 static PetscErrorCode PCSetUp_StructILU(PC pc)
 {
