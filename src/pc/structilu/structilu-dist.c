@@ -148,10 +148,18 @@ static PetscErrorCode DistValues(Mat F, PetscBool fresh)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-const StructILUSourceOps StructILUSourceDistributed = {"distributed", DistCheck, DistPattern, DistFinish, DistValues};
+/* ILU: the lower blocks of the upper ghost rows, which the transposed solves read (IC reads none) */
+static PetscErrorCode DistFactored(Mat F)
+{
+  Mat_StructILU *ilu = (Mat_StructILU *)F->data;
+
+  PetscFunctionBegin;
+  if (ilu->opt.type != PC_STRUCTILU_IC) PetscCall(GILUPipeExchangeLower(ilu->pipe));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
 /* the zero pivot of any process (the smallest row of the grid in natural ordering), so that all of them fail together */
-PetscErrorCode StructILUDistributedPivot(Mat F)
+static PetscErrorCode DistPivot(Mat F)
 {
   Mat_StructILU *ilu = (Mat_StructILU *)F->data;
   PetscInt       row = PETSC_MAX_INT;
@@ -168,11 +176,17 @@ PetscErrorCode StructILUDistributedPivot(Mat F)
 }
 
 /* y = (LU)^{-1} x (transpose: (LU)^{-T} x) of the global factors: this process's part, its ghost values from and to its neighbours */
-PetscErrorCode StructILUApplyDistributed(Mat F, PetscBool transpose, const PetscScalar *x, PetscScalar *y)
+static PetscErrorCode DistSolve(Mat F, PetscBool transpose, const PetscScalar *x, PetscScalar *y)
 {
   Mat_StructILU *ilu = (Mat_StructILU *)F->data;
 
   PetscFunctionBegin;
+  if (transpose) {
+    PetscBool flg;
+
+    PetscCall(GILUPipeTransposable(ilu->pipe, &flg));
+    PetscCheck(flg, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCApplyTranspose() of -%spc_structilu_distributed needs a factor stencil whose lower offsets are its upper ones negated (a structurally symmetric matrix); use -%spc_structilu_distributed 0 (block Jacobi) with a method that needs transposed solves", GILUPrefix(F), GILUPrefix(F));
+  }
   PetscCall(GILUPipeOwnedCopy(ilu->pipe, PETSC_TRUE, x, ilu->extx));
   if (transpose) PetscCall(StructILUSolveTranspose_Host(&ilu->sm, &ilu->factors, ilu->extx, ilu->extx));
   else PetscCall(StructILUSolve_Host(&ilu->sm, &ilu->factors, ilu->extx, ilu->extx));
@@ -180,7 +194,7 @@ PetscErrorCode StructILUApplyDistributed(Mat F, PetscBool transpose, const Petsc
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode StructILUViewDistributed(Mat F, PetscViewer viewer)
+static PetscErrorCode DistView(Mat F, PetscViewer viewer)
 {
   Mat_StructILU *ilu = (Mat_StructILU *)F->data;
   GILUPipeInfo   info;
@@ -204,3 +218,5 @@ PetscErrorCode StructILUViewDistributed(Mat F, PetscViewer viewer)
                                    info.candidates, (double)info.idle, (double)info.speed, info.messages[0], info.messages[1], info.messages[2]));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+const StructILUSourceOps StructILUSourceDistributed = {"distributed", "the grid's (natural ordering)", DistCheck, DistPattern, DistFinish, DistValues, PETSC_TRUE, DistFactored, DistPivot, DistSolve, DistView};

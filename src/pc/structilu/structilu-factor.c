@@ -143,7 +143,7 @@ PetscErrorCode StructILUView(Mat F, PetscViewer viewer)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)F), &size));
-  if (ilu->pipe) PetscCall(StructILUViewDistributed(F, viewer));
+  if (ilu->source->view) PetscCall(ilu->source->view(F, viewer));
   else if (size > 1) PetscCall(PetscViewerASCIIPrintf(viewer, "  block Jacobi across %d MPI processes: each factors its local block (its DMDA box); process 0 shown (-%spc_structilu_distributed: the global factors instead)\n", size, GILUPrefix(F)));
   if (ilu->fallback) {
     MatSolverType solver;
@@ -211,10 +211,9 @@ PetscErrorCode StructILUView(Mat F, PetscViewer viewer)
       PetscCall(PetscViewerASCIIPrintf(viewer, "  host threads: %" PetscInt_FMT ", hyperplane schedule: %" PetscInt_FMT " units (line segments of up to %" PetscInt_FMT " points) in %" PetscInt_FMT " levels, claimed in tiles of up to %" PetscInt_FMT " units of one level\n",
                                        sch->nthreads, sch->nunits, sch->chunk, sch->nlevels, sch->group));
   }
-  if (ilu->zerorow >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  FAILED: zero pivot in %s row %" PetscInt_FMT "\n", ilu->pipe ? "the grid's (natural ordering)" : "local", ilu->zerorow));
+  if (ilu->zerorow >= 0) PetscCall(PetscViewerASCIIPrintf(viewer, "  FAILED: zero pivot in %s row %" PetscInt_FMT "\n", ilu->source->rows, ilu->zerorow));
   else if (ilu->rangerow >= 0)
-    PetscCall(
-      PetscViewerASCIIPrintf(viewer, "  FAILED: the single-precision factors of %s row %" PetscInt_FMT " have an entry beyond float's range: use -%spc_structilu_factor_precision double\n", ilu->pipe ? "the grid's (natural ordering)" : "local", ilu->rangerow, GILUPrefix(F)));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  FAILED: the single-precision factors of %s row %" PetscInt_FMT " have an entry beyond float's range: use -%spc_structilu_factor_precision double\n", ilu->source->rows, ilu->rangerow, GILUPrefix(F)));
   PetscCall(StructILUViewBackend(F, viewer));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

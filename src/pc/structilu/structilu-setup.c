@@ -189,11 +189,11 @@ static PetscErrorCode StructILUCheckPivot(Mat F)
 
   PetscFunctionBegin;
   if (ilu->zerorow >= 0) {
-    PetscCheck(!ilu->A->erroriffailure, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "Zero pivot in %s row %" PetscInt_FMT " of the structured-grid ILU (tolerance %g)", ilu->pipe ? "the grid's (natural ordering)" : "local", ilu->zerorow, (double)ilu->opt.zeropivot);
+    PetscCheck(!ilu->A->erroriffailure, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "Zero pivot in %s row %" PetscInt_FMT " of the structured-grid ILU (tolerance %g)", ilu->source->rows, ilu->zerorow, (double)ilu->opt.zeropivot);
     PetscCall(PetscInfo(F, "Zero pivot in local row %" PetscInt_FMT " (tolerance %g)\n", ilu->zerorow, (double)ilu->opt.zeropivot));
   } else if (ilu->rangerow >= 0) {
-    PetscCheck(!ilu->A->erroriffailure, PETSC_COMM_SELF, PETSC_ERR_FP, "The factors of %s row %" PetscInt_FMT " of the structured-grid ILU have an entry beyond the range of single precision (|x| > %g): use -%spc_structilu_factor_precision double (or scale the matrix)", ilu->pipe ? "the grid's (natural ordering)" : "local",
-               ilu->rangerow, (double)FLT_MAX, GILUPrefix(F));
+    PetscCheck(!ilu->A->erroriffailure, PETSC_COMM_SELF, PETSC_ERR_FP, "The factors of %s row %" PetscInt_FMT " of the structured-grid ILU have an entry beyond the range of single precision (|x| > %g): use -%spc_structilu_factor_precision double (or scale the matrix)",
+               ilu->source->rows, ilu->rangerow, (double)FLT_MAX, GILUPrefix(F));
     PetscCall(PetscInfo(F, "The single-precision factors of local row %" PetscInt_FMT " overflow (|x| > %g): use -%spc_structilu_factor_precision double\n", ilu->rangerow, (double)FLT_MAX, GILUPrefix(F)));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -376,8 +376,8 @@ static PetscErrorCode LocalValues(Mat F, PetscBool fresh)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static const StructILUSourceOps StructILUSourceStencil = {"stencil", StencilCheck, StencilPattern, NULL, StencilValues};
-static const StructILUSourceOps StructILUSourceLocal   = {"local", LocalCheck, LocalPattern, NULL, LocalValues};
+static const StructILUSourceOps StructILUSourceStencil = {"stencil", "local", StencilCheck, StencilPattern, NULL, StencilValues, PETSC_FALSE, NULL, NULL, NULL, NULL};
+static const StructILUSourceOps StructILUSourceLocal   = {"local", "local", LocalCheck, LocalPattern, NULL, LocalValues, PETSC_FALSE, NULL, NULL, NULL, NULL};
 
 /* A local block without rows has nothing to factor or solve, whatever its type and grid: ilu->empty, an empty factor (as PETSc's ILU) */
 static PetscErrorCode StructILUSetUpEmpty(Mat F, Mat A)
@@ -500,7 +500,7 @@ static PetscErrorCode StructILUSetUpDevice(Mat F)
 
   PetscFunctionBegin;
   ilu->devfactored = PETSC_FALSE;
-  if (ilu->pipe) { /* across processes: the host (structilu-dist.c checked that no device was asked for) */
+  if (ilu->source->hostonly) { /* across processes: the host (structilu-dist.c checked that no device was asked for) */
     ilu->ran = PETSCGILU_BACKEND_HOST;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -557,13 +557,12 @@ static PetscErrorCode StructILUFactorValues(Mat F)
         for (size_t t = 0; t < n; t++) ilu->eisE[t] = AD[t] - 2.0 * ilu->diag[t];
       }
     } else PetscCall(StructILUFactor_Host(&ilu->sm, ilu->elim, ilu->mirror, ilu->opt.zeropivot, ilu->dinv, &ilu->zerorow));
-    /* across processes, ILU: the lower blocks of the upper ghost rows, which the transposed solves read (IC reads none) */
-    if (ilu->pipe && ilu->opt.type != PC_STRUCTILU_IC) PetscCall(GILUPipeExchangeLower(ilu->pipe));
+    if (ilu->source->factored) PetscCall(ilu->source->factored(F));
     PetscCall(StructILUFactorsStore_Host(&ilu->sm, ilu->dinv, ilu->mirror, single, dilu, &ilu->factors, &ilu->rangerow));
     if (ilu->dev) PetscCall(ilu->devops->setfactors(ilu->dev, &ilu->factors));
   }
   PetscCall(PetscLogEventEnd(GILU_StructILUFactor, 0, A, 0, 0));
-  if (ilu->pipe) PetscCall(StructILUDistributedPivot(F));
+  if (ilu->source->pivot) PetscCall(ilu->source->pivot(F));
   PetscCall(StructILUCheckPivot(F));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -606,7 +605,7 @@ PetscErrorCode StructILUApply(Mat F, Vec x, Vec y)
   } else {
     PetscCall(VecGetArrayRead(x, &xa));
     PetscCall(VecGetArrayWrite(y, &ya));
-    if (ilu->pipe) PetscCall(StructILUApplyDistributed(F, PETSC_FALSE, xa, ya));
+    if (ilu->source->solve) PetscCall(ilu->source->solve(F, PETSC_FALSE, xa, ya));
     else PetscCall(StructILUSolve_Host(&ilu->sm, &ilu->factors, xa, ya));
     PetscCall(VecRestoreArrayWrite(y, &ya));
     PetscCall(VecRestoreArrayRead(x, &xa));
@@ -624,12 +623,6 @@ PetscErrorCode StructILUApplyTranspose(Mat F, Vec x, Vec y)
 
   PetscFunctionBegin;
   if (ilu->empty) PetscFunctionReturn(PETSC_SUCCESS); /* no local entries */
-  if (ilu->pipe) {
-    PetscBool flg;
-
-    PetscCall(GILUPipeTransposable(ilu->pipe, &flg));
-    PetscCheck(flg, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCApplyTranspose() of -%spc_structilu_distributed needs a factor stencil whose lower offsets are its upper ones negated (a structurally symmetric matrix); use -%spc_structilu_distributed 0 (block Jacobi) with a method that needs transposed solves", GILUPrefix(F), GILUPrefix(F));
-  }
   if (ilu->zerorow >= 0 || ilu->rangerow >= 0) {
     PetscCall(VecFlag(y, 1));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -650,7 +643,7 @@ PetscErrorCode StructILUApplyTranspose(Mat F, Vec x, Vec y)
   PetscCall(PetscLogEventBegin(GILU_StructILUApply, 0, x, y, 0));
   PetscCall(VecGetArrayRead(x, &xa));
   PetscCall(VecGetArrayWrite(y, &ya));
-  if (ilu->pipe) PetscCall(StructILUApplyDistributed(F, PETSC_TRUE, xa, ya));
+  if (ilu->source->solve) PetscCall(ilu->source->solve(F, PETSC_TRUE, xa, ya));
   else PetscCall(StructILUSolveTranspose_Host(&ilu->sm, &ilu->factors, xa, ya));
   PetscCall(VecRestoreArrayWrite(y, &ya));
   PetscCall(VecRestoreArrayRead(x, &xa));
@@ -700,7 +693,7 @@ PetscErrorCode StructILUApplySymmetric(Mat F, PetscBool right, Vec x, Vec y)
   PetscFunctionBegin;
   PetscCheck(ilu->opt.type == PC_STRUCTILU_IC, PetscObjectComm((PetscObject)F), PETSC_ERR_SUP, "PCApplySymmetric%s() (-ksp_pc_side symmetric) of PCSTRUCTILU needs the symmetric factors of -%spc_structilu_type ic; ILU has no symmetric split (use -ksp_pc_side left or right)", side, prefix);
   if (ilu->empty) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCheck(!ilu->pipe, PETSC_COMM_SELF, PETSC_ERR_SUP, "-%spc_structilu_distributed has no symmetric apply (PCApplySymmetric%s(), -ksp_pc_side symmetric): use -%spc_structilu_distributed 0 (block Jacobi) or -ksp_pc_side left", prefix, side, prefix);
+  PetscCheck(!ilu->source->hostonly, PETSC_COMM_SELF, PETSC_ERR_SUP, "-%spc_structilu_distributed has no symmetric apply (PCApplySymmetric%s(), -ksp_pc_side symmetric): use -%spc_structilu_distributed 0 (block Jacobi) or -ksp_pc_side left", prefix, side, prefix);
   if (ilu->zerorow >= 0 || ilu->rangerow >= 0) {
     PetscCall(VecFlag(y, 1));
     PetscFunctionReturn(PETSC_SUCCESS);

@@ -20,6 +20,7 @@
 */
 typedef struct _StructILUSourceOps {
   const char *name;
+  const char *rows; /* how the messages number its rows: "local", or "the grid's (natural ordering)" across processes */
   /* checks of each setup; the nonzero state the pattern depends on */
   PetscErrorCode (*check)(Mat, PetscObjectState *);
   /* ilu->sm's pattern (StructILUTakePattern()), or ilu->fallbackwhy: the block is no structured grid */
@@ -28,6 +29,16 @@ typedef struct _StructILUSourceOps {
   PetscErrorCode (*finish)(Mat);
   /* ilu->sm's values; fresh: the pattern was just made */
   PetscErrorCode (*values)(Mat, PetscBool);
+  /* the host factorization and sweeps only (no device back-end, no symmetric split): the pipeline across processes */
+  PetscBool hostonly;
+  /* after the host factorization, before its factors are stored (NULL: nothing) */
+  PetscErrorCode (*factored)(Mat);
+  /* after the factorization: the zero pivot (and out-of-range row) of all processes (NULL: this process's) */
+  PetscErrorCode (*pivot)(Mat);
+  /* the host sweeps, y = (LU)^{-1} x or (transpose) (LU)^{-T} x (NULL: those of ilu->sm on this process) */
+  PetscErrorCode (*solve)(Mat, PetscBool, const PetscScalar *, PetscScalar *);
+  /* its lines of the view (NULL: none) */
+  PetscErrorCode (*view)(Mat, PetscViewer);
 } StructILUSourceOps;
 
 /*
@@ -158,9 +169,6 @@ PETSC_INTERN PetscErrorCode StructILUSettingsDefault(StructILUSettings *);
 PETSC_INTERN PetscErrorCode StructILUSettingsSetFromOptions(PetscObject, GILUOptionItems, StructILUSettings *, PetscBool);
 /* structilu-dist.c: -pc_structilu_distributed */
 PETSC_INTERN const StructILUSourceOps StructILUSourceDistributed;
-PETSC_INTERN PetscErrorCode           StructILUApplyDistributed(Mat, PetscBool, const PetscScalar *, PetscScalar *);
 PETSC_INTERN PetscErrorCode           StructILUResetDistributed(Mat);
-PETSC_INTERN PetscErrorCode           StructILUViewDistributed(Mat, PetscViewer);
-PETSC_INTERN PetscErrorCode           StructILUDistributedPivot(Mat);
 
 #endif
