@@ -3,7 +3,8 @@ static char help[] = "MATSTENCILGPU against AIJ: the same DMDA operator assemble
   -dof <n>          : unknowns per grid point (default 1)\n\
   -box              : DMDA_STENCIL_BOX (default star)\n\
   -sw <w>           : DMDA stencil width (default 1)\n\
-  -solve            : instead, assemble with -dm_mat_type and solve with the KSP/PC of the options; print iterations\n\n";
+  -solve            : instead, assemble with -dm_mat_type and solve with the KSP/PC of the options; print iterations\n\
+  -pivots           : with -solve and PCILU/PCICC, compare the pivots of the factor (MatGetDiagonal()) with PETSc's\n\n";
 
 /*
   Without -solve the program prints only differences: nothing when MATSTENCILGPU agrees with
@@ -19,6 +20,7 @@ static char help[] = "MATSTENCILGPU against AIJ: the same DMDA operator assemble
 typedef struct {
   PetscInt  dim, dof, sw;
   PetscBool box;
+  PetscBool pivots; /* -pivots: compare the pivots of the PC's factor with PETSc's */
 } AppCtx;
 
 /* A deterministic value for the coupling of (i,j,k,a) to (i+dx, j+dy, k+dz, e) */
@@ -410,6 +412,59 @@ static PetscErrorCode Compare(DM da, AppCtx *ctx)
   PetscFunctionReturn(0);
 }
 
+/*
+  -pivots: the pivots of the PC's factor (PCFactorGetMatrix(), MatGetDiagonal(), as ksp/pc/tutorials/ex2 prints them) against
+  those of PETSc's own factorization of the same type and levels of the matrix's AIJ form, to round-off
+*/
+static PetscErrorCode ComparePivots(KSP ksp, Mat A)
+{
+  PC            pc;
+  Mat           F, B, G;
+  Vec           d, e;
+  IS            row, col;
+  MatFactorInfo info;
+  MatFactorType ftype;
+  PetscBool     ic;
+  PetscInt      levels;
+  PetscReal     nrm, dnrm;
+  MatSolverType solver;
+
+  PetscFunctionBeginUser;
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCICC, &ic));
+  ftype = ic ? MAT_FACTOR_ICC : MAT_FACTOR_ILU;
+  PetscCall(PCFactorGetMatrix(pc, &F));
+  PetscCall(PCFactorGetLevels(pc, &levels));
+  PetscCall(MatFactorGetSolverType(F, &solver));
+  PetscCall(MatCreateVecs(A, &d, &e));
+  PetscCall(MatGetDiagonal(F, d));
+  PetscCall(MatConvert(A, MATAIJ, MAT_INITIAL_MATRIX, &B));
+  PetscCall(MatGetFactor(B, MATSOLVERPETSC, ftype, &G));
+  PetscCall(MatFactorInfoInitialize(&info));
+  info.levels = (PetscReal)levels;
+  info.fill   = 1.0;
+  PetscCall(MatGetOrdering(B, MATORDERINGNATURAL, &row, &col));
+  if (ic) {
+    PetscCall(MatICCFactorSymbolic(G, B, row, &info));
+    PetscCall(MatCholeskyFactorNumeric(G, B, &info));
+  } else {
+    PetscCall(MatILUFactorSymbolic(G, B, row, col, &info));
+    PetscCall(MatLUFactorNumeric(G, B, &info));
+  }
+  PetscCall(MatGetDiagonal(G, e));
+  PetscCall(VecNorm(e, NORM_INFINITY, &dnrm));
+  PetscCall(VecAXPY(e, -1.0, d));
+  PetscCall(VecNorm(e, NORM_INFINITY, &nrm));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "pivots of MatSolverType %s's %s(%d) %s PETSc's\n", solver, ic ? "ICC" : "ILU", (int)levels, nrm <= 1e-12 * dnrm ? "are" : "are NOT"));
+  PetscCall(ISDestroy(&row));
+  PetscCall(ISDestroy(&col));
+  PetscCall(MatDestroy(&G));
+  PetscCall(MatDestroy(&B));
+  PetscCall(VecDestroy(&d));
+  PetscCall(VecDestroy(&e));
+  PetscFunctionReturn(0);
+}
+
 static PetscErrorCode Solve(DM da, AppCtx *ctx)
 {
   Mat      A;
@@ -431,6 +486,7 @@ static PetscErrorCode Solve(DM da, AppCtx *ctx)
   PetscCall(KSPSolve(ksp, b, x));
   PetscCall(KSPGetIterationNumber(ksp, &its));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "iterations %" PetscInt_FMT "\n", its));
+  if (ctx->pivots) PetscCall(ComparePivots(ksp, A));
   PetscCall(KSPDestroy(&ksp));
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&b));
@@ -440,7 +496,7 @@ static PetscErrorCode Solve(DM da, AppCtx *ctx)
 
 int main(int argc, char **argv)
 {
-  AppCtx    ctx = {3, 1, 1, PETSC_FALSE};
+  AppCtx    ctx = {3, 1, 1, PETSC_FALSE, PETSC_FALSE};
   DM        da;
   PetscBool solve = PETSC_FALSE;
 
@@ -452,6 +508,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-sw", &ctx.sw, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-box", &ctx.box, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-solve", &solve, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-pivots", &ctx.pivots, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-axpy_different", &ctx_axpy_different, NULL));
   if (ctx.dim == 1) PetscCall(DMDACreate1d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, 23, ctx.dof, ctx.sw, NULL, &da));
   else if (ctx.dim == 2) PetscCall(DMDACreate2d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, ctx.box ? DMDA_STENCIL_BOX : DMDA_STENCIL_STAR, 13, 11, PETSC_DECIDE, PETSC_DECIDE, ctx.dof, ctx.sw, NULL, NULL, &da));
@@ -593,5 +650,15 @@ int main(int argc, char **argv)
      suffix: msst_help
      args: -solve -dim 2 -ksp_type gmres -pc_type ilu -pc_factor_mat_solver_type structilu -help
      filter: grep -o -e "MatSolverType structilu options" -e "-pc_structilu_threads <" -e "-pc_structilu_backend <"
+
+   test:
+     # the pivots of the factor (PCFactorGetMatrix(), MatGetDiagonal(), as PETSc's ksp/pc/tutorials/ex2 prints them) are PETSc's
+     suffix: msst_pivots
+     args: -solve -dim 2 -ksp_type gmres -pc_type ilu -pc_factor_mat_solver_type structilu -pc_factor_levels {{0 1}separate output} -pivots -dm_mat_type {{aij stencilgpu}shared output}
+
+   test:
+     # ICC: the pivots of the IC of the upper triangle, PETSc's ICC(0)'s 4 iterations (tests/ex3 -solve -dim 2 -pc_type icc)
+     suffix: msst_pivots_icc
+     args: -solve -dim 2 -ksp_type gmres -pc_type icc -pc_factor_mat_solver_type structilu -pivots -dm_mat_type {{aij stencilgpu}shared output}
 
 TEST*/

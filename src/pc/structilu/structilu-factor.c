@@ -498,6 +498,37 @@ static PetscErrorCode MatGetInfo_StructILU(Mat F, MatInfoType flag, MatInfo *inf
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  The pivots, as PETSc's ILU and ICC factors give them (their inverted diagonal inverted again): 1 / dinv of each row, from the
+  host factors. PETSc has pivots only for 1 x 1 blocks (a factored BAIJ has no diagonal), and so does this factor.
+*/
+static PetscErrorCode MatGetDiagonal_StructILU(Mat F, Vec d)
+{
+  Mat_StructILU *ilu = (Mat_StructILU *)F->data;
+  const char    *pre = GILUPrefix(F);
+  PetscScalar   *x;
+
+  PetscFunctionBegin;
+  if (ilu->shifted) {
+    PetscCall(MatGetDiagonal(ilu->shifted, d));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (ilu->empty) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCheck(ilu->analyzed, PetscObjectComm((PetscObject)F), PETSC_ERR_ARG_WRONGSTATE, "MatGetDiagonal() of a factor of MatSolverType structilu needs its numeric factorization first");
+  if (ilu->fallback) {
+    PetscCall(MatGetDiagonal(ilu->fallback, d));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCheck(ilu->sm.grid.dof == 1, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatGetDiagonal() of a factor gives its pivots, which it has with one unknown per grid point only (as PETSc's factored BAIJ has none), not with DoF %" PetscInt_FMT, ilu->sm.grid.dof);
+  PetscCheck(!ilu->source->hostonly, PetscObjectComm((PetscObject)F), PETSC_ERR_SUP, "MatGetDiagonal() of the global structured-grid factors across processes is not provided: use -%spc_type bjacobi with -sub_pc_factor_mat_solver_type structilu", pre);
+  PetscCheck(!ilu->devfactored, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatGetDiagonal() reads the host factors, and these were computed on the device only: use -%spc_structilu_cuda_factor 0 (factored on the host) or -%spc_structilu_backend host", pre, pre);
+  PetscCheck(ilu->zerorow < 0, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "MatGetDiagonal() of a failed factorization (zero pivot in %s row %" PetscInt_FMT ")", ilu->source->rows, ilu->zerorow);
+  PetscCall(VecGetArrayWrite(d, &x));
+  for (PetscInt i = 0; i < ilu->sm.npoints; i++) x[i] = 1.0 / ilu->dinv[i];
+  PetscCall(VecRestoreArrayWrite(d, &x));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MatView_StructILU(Mat F, PetscViewer viewer)
 {
   Mat_StructILU *ilu = (Mat_StructILU *)F->data;
@@ -556,6 +587,7 @@ PetscErrorCode StructILUCreateFactor(Mat A, MatFactorType ftype, PetscBool asfac
   B->ops->ilufactorsymbolic = StructILUFactorSymbolic;
   B->ops->iccfactorsymbolic = MatICCFactorSymbolic_StructILU;
   B->ops->getinfo           = MatGetInfo_StructILU;
+  B->ops->getdiagonal       = MatGetDiagonal_StructILU;
   B->ops->view              = MatView_StructILU;
   B->ops->destroy           = MatDestroy_StructILU;
   *F                        = B;
@@ -595,7 +627,8 @@ PetscErrorCode StructILUCreateFactor(Mat A, MatFactorType ftype, PetscBool asfac
    each numeric one. A grid with more than 8 unknowns per point (a `DMDA` with dof > 8, a BAIJ block size above 8) is
    beyond the structured-grid kernels: it is factored as a block that is no grid is (`-ksp_view` says why). A zero pivot sets the factor error, so
    `KSPSolve()` returns `KSP_DIVERGED_PC_FAILED`. `MatSolveTranspose()`, `MatMatSolve()` and, for ICC,
-   `MatForwardSolve()`/`MatBackwardSolve()` (`-ksp_pc_side symmetric`) are provided (on the host factors).
+   `MatForwardSolve()`/`MatBackwardSolve()` (`-ksp_pc_side symmetric`) are provided (on the host factors), and
+   `MatGetDiagonal()` gives the pivots as PETSc's factors do (one unknown per grid point, host factors).
 
    Level: intermediate
 
