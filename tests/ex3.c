@@ -631,16 +631,26 @@ int main(int argc, char **argv)
      nsize: 2
      args: -solve -ksp_type gmres -ksp_monitor_short -dof {{1 3}separate output} -pc_type sor -pc_sor_omega {{1 1.3}separate output} -dm_mat_type {{aij stencilgpu}shared output}
 
-   # MatSolverType structilu refuses what it cannot honour, naming the option: a non-natural ordering, a shift for ILU,
+   # MatSolverType structilu refuses what it cannot honour, naming the option: a non-natural ordering,
    # PCSTRUCTILU's own levels under PCILU (the factorization's levels decide)
    test:
      suffix: msst_ordering_error
      args: -solve -dim 2 -ksp_type gmres -pc_type ilu -pc_factor_mat_solver_type structilu -pc_factor_mat_ordering_type rcm -dm_mat_type {{aij stencilgpu}shared output}
      filter: Error: grep -o "use -pc_factor_mat_ordering_type natural"
    test:
-     suffix: msst_shift_error
-     args: -solve -dim 2 -ksp_type gmres -pc_type ilu -pc_factor_mat_solver_type structilu -pc_factor_shift_type nonzero -dm_mat_type aij
-     filter: Error: grep -o "has no diagonal shift: use -pc_factor_shift_type none"
+     # a shift StructILU has none of: the factorization is MatSolverType gilu's ILU with PETSc's shift (the view says so), so
+     # PETSc's iterations; a zero pivot tolerance of 39.9 makes the shifts act (3 iterations without, 4 with, as PETSc's)
+     suffix: msst_shift
+     args: -solve -dim 2 -ksp_type gmres -pc_type ilu -pc_factor_mat_solver_type {{petsc structilu}shared output} -pc_factor_zeropivot 39.9 -pc_factor_shift_type {{nonzero positive_definite}shared output} -dm_mat_type aij
+   test:
+     suffix: msst_shift_view
+     args: -solve -dim 2 -ksp_type gmres -pc_type ilu -pc_factor_mat_solver_type structilu -pc_factor_shift_type nonzero -ksp_view
+     filter: grep -o -e "shift type NONZERO (-pc_factor_shift_type): StructILU has no diagonal shift, so the factorization is MatSolverType gilu" -e "iterations [0-9]*"
+   test:
+     suffix: msst_shift_np2_error
+     nsize: 2
+     args: -solve -dim 2 -ksp_type gmres -pc_type ilu -pc_factor_mat_solver_type structilu -pc_factor_shift_type nonzero
+     filter: Error: grep -o "across processes no factorization to hand one to: use -pc_factor_shift_type none, or -pc_type bjacobi"
    test:
      suffix: msst_levels_error
      args: -solve -dim 2 -ksp_type gmres -pc_type bjacobi -sub_pc_type ilu -sub_pc_factor_mat_solver_type structilu -sub_pc_structilu_levels 1

@@ -238,6 +238,46 @@ static PetscBool BlockPositiveDefinite(const PetscScalar *a, PetscInt d)
 }
 
 /*
+  The factorization of A by another solver type, whose solves (and factor error) the factor then uses (GILUMatFactorSetDelegate()):
+  PETSc's ICC, or for ILU MatSolverType gilu (PETSc's ILU(k), with PETSc's shifts), of A's AIJ form (a MATSTENCILGPU's own
+  image); its symbolic factorization once per pattern (the symbolic one of this factor drops it, StructILUFactorSetSolveOps())
+*/
+static PetscErrorCode StructILUFactorHandTo(Mat F, Mat A, const MatFactorInfo *info)
+{
+  Mat_StructILU        *ilu    = (Mat_StructILU *)F->data;
+  const PetscBool       ic     = (PetscBool)(ilu->ftype == MAT_FACTOR_ICC);
+  MatSolverType         solver = ic ? MATSOLVERPETSC : MATSOLVERGILU;
+  Mat                   B;
+  PetscBool             stencil, avail;
+  const GILUStencilMat *msm;
+
+  PetscFunctionBegin;
+  PetscCall(MatStencilGPUGetStencilMat(A, &stencil, &msm));
+  if (stencil) PetscCall(MatStencilGPUGetAIJ(A, ic ? "PETSc's ICC with a shift" : "MatSolverType gilu's ILU with a shift", &B));
+  else {
+    PetscCall(MatGetFactorAvailable(A, solver, ilu->ftype, &avail));
+    if (avail) {
+      PetscCall(PetscObjectReference((PetscObject)A));
+      B = A;
+    } else PetscCall(MatConvert(A, MATSEQAIJ, MAT_INITIAL_MATRIX, &B));
+  }
+  if (!ilu->shifted) {
+    IS perm;
+
+    PetscCall(MatGetFactor(B, solver, ilu->ftype, &ilu->shifted));
+    PetscCall(ISCreateStride(PETSC_COMM_SELF, B->rmap->n, 0, 1, &perm));
+    if (ic) PetscCall(MatICCFactorSymbolic(ilu->shifted, B, perm, &ilu->info));
+    else PetscCall(MatILUFactorSymbolic(ilu->shifted, B, perm, perm, &ilu->info));
+    PetscCall(ISDestroy(&perm));
+  }
+  if (ic) PetscCall(MatCholeskyFactorNumeric(ilu->shifted, B, info));
+  else PetscCall(MatLUFactorNumeric(ilu->shifted, B, info));
+  if (!stencil) PetscCall(MatDestroy(&B));              /* (the stencil matrix keeps its AIJ image) */
+  PetscCall(GILUMatFactorSetDelegate(F, ilu->shifted)); /* its solves and its factor error */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
   ICC with PCICC's default -pc_factor_shift_type positive_definite: the structured-grid IC has no shift, so as long as
   every pivot block is positive definite (no shift needed) its factors are PETSc's; when one is not, PETSc's shifted
   ICC of the matrix is computed and its solves used (said once with -info and in the view), so PCICC behaves as on
@@ -245,13 +285,10 @@ static PetscBool BlockPositiveDefinite(const PetscScalar *a, PetscInt d)
 */
 static PetscErrorCode StructILUFactorShiftPositiveDefinite(Mat F, Mat A, const MatFactorInfo *info)
 {
-  Mat_StructILU        *ilu = (Mat_StructILU *)F->data;
-  const PetscInt        d   = ilu->sm.grid.dof;
-  PetscInt              bad = -1;
-  PetscMPIInt           size;
-  Mat                   B;
-  PetscBool             stencil, avail;
-  const GILUStencilMat *msm;
+  Mat_StructILU *ilu = (Mat_StructILU *)F->data;
+  const PetscInt d   = ilu->sm.grid.dof;
+  PetscInt       bad = -1;
+  PetscMPIInt    size;
 
   PetscFunctionBegin;
   ilu->badrow = -1;
@@ -280,27 +317,9 @@ static PetscErrorCode StructILUFactorShiftPositiveDefinite(Mat F, Mat A, const M
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   ilu->badrow = bad;
-  PetscCall(MatStencilGPUGetStencilMat(A, &stencil, &msm));
-  if (stencil) PetscCall(MatStencilGPUGetAIJ(A, "PETSc's ICC with a positive-definite shift", &B));
-  else {
-    PetscCall(MatGetFactorAvailable(A, MATSOLVERPETSC, MAT_FACTOR_ICC, &avail));
-    if (avail) {
-      PetscCall(PetscObjectReference((PetscObject)A));
-      B = A;
-    } else PetscCall(MatConvert(A, MATSEQAIJ, MAT_INITIAL_MATRIX, &B));
-  }
-  if (!ilu->shifted) {
-    IS perm;
-
-    PetscCall(PetscInfo(A, "MatSolverType structilu: the structured-grid IC has a pivot block that is not positive definite (local row %" PetscInt_FMT "): -%spc_factor_shift_type positive_definite, so PETSc's shifted ICC is used\n", bad, A->factorprefix ? A->factorprefix : ""));
-    PetscCall(MatGetFactor(B, MATSOLVERPETSC, MAT_FACTOR_ICC, &ilu->shifted));
-    PetscCall(ISCreateStride(PETSC_COMM_SELF, B->rmap->n, 0, 1, &perm));
-    PetscCall(MatICCFactorSymbolic(ilu->shifted, B, perm, &ilu->info));
-    PetscCall(ISDestroy(&perm));
-  }
-  PetscCall(MatCholeskyFactorNumeric(ilu->shifted, B, info));
-  if (!stencil) PetscCall(MatDestroy(&B));              /* (the stencil matrix keeps its AIJ image) */
-  PetscCall(GILUMatFactorSetDelegate(F, ilu->shifted)); /* its solves and its factor error */
+  if (!ilu->shifted)
+    PetscCall(PetscInfo(A, "MatSolverType structilu: the structured-grid IC has a pivot block that is not positive definite (local row %" PetscInt_FMT "): -%spc_factor_shift_type positive_definite, so PETSc's shifted ICC is used\n", bad, GILUPrefix(F)));
+  PetscCall(StructILUFactorHandTo(F, A, info));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -309,6 +328,11 @@ static PetscErrorCode MatFactorNumeric_StructILU(Mat F, Mat A, const MatFactorIn
   Mat_StructILU *ilu = (Mat_StructILU *)F->data;
 
   PetscFunctionBegin;
+  if (ilu->handover) { /* a shift StructILU has none of: the whole factorization is another solver type's */
+    PetscCall(StructILUFactorHandTo(F, A, info));
+    F->assembled = PETSC_TRUE;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   ilu->A = A;                   /* what the setup reads, during this call only */
   PetscCall(StructILUSetUp(F)); /* a pattern already analyzed is kept (the factorization runs again) */
   {
@@ -436,7 +460,12 @@ static PetscErrorCode StructILUFactorSymbolic(Mat F, Mat A, IS row, IS col, cons
     PetscBool         set;
     PetscMPIInt       size;
 
-    PetscCheck(info->shifttype == (PetscReal)MAT_SHIFT_NONE || info->shifttype == (PetscReal)MAT_SHIFT_INBLOCKS || (ic && info->shifttype == (PetscReal)MAT_SHIFT_POSITIVE_DEFINITE), PETSC_COMM_SELF, PETSC_ERR_SUP, "MatSolverType structilu has no diagonal shift%s: use -%spc_factor_shift_type none, or -%spc_factor_mat_solver_type petsc", ic ? " (ICC: positive_definite hands a factorization that needs one to PETSc's ICC)" : "", pre, pre);
+    /* a shift StructILU cannot do (ICC's positive-definite one is handed over only where a pivot block needs it) */
+    ilu->handover = (PetscBool)(info->shifttype == (PetscReal)MAT_SHIFT_NONZERO || (!ic && info->shifttype == (PetscReal)MAT_SHIFT_POSITIVE_DEFINITE));
+    PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
+    PetscCheck(!ilu->handover || size == 1, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "MatSolverType structilu has no diagonal shift, and across processes no factorization to hand one to: use -%spc_factor_shift_type none, or -%spc_type bjacobi (each process's block then takes the shift)", pre, pre);
+    if (ilu->handover)
+      PetscCall(PetscInfo(A, "MatSolverType structilu has no diagonal shift: shift type %s (-%spc_factor_shift_type), so %s is used\n", MatFactorShiftTypes[(PetscInt)info->shifttype], pre, ic ? "PETSc's ICC" : "MatSolverType gilu's ILU"));
     PetscCheck(info->diagonal_fill == 0, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatSolverType structilu keeps the pattern of the grid's stencil: leave -%spc_factor_diagonal_fill out", pre);
     for (size_t k = 0; k < sizeof(own) / sizeof(own[0]); k++) {
       PetscCall(PetscSNPrintf(name, sizeof(name), "-%s", own[k]));
@@ -451,7 +480,6 @@ static PetscErrorCode StructILUFactorSymbolic(Mat F, Mat A, IS row, IS col, cons
       PetscOptionsBegin(PetscObjectComm((PetscObject)F), pre, "MatSolverType structilu options", "PC");
       PetscCall(StructILUSettingsSetFromOptions((PetscObject)F, PetscOptionsObject, &opt, PETSC_TRUE));
       PetscOptionsEnd();
-      PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
       opt.distributed = (PetscBool)(size > 1); /* the global factors, as PETSc's ILU would be on one process */
       opt.type        = ic ? PC_STRUCTILU_IC : PC_STRUCTILU_ILU;
       opt.levels      = (PetscInt)info->levels;
@@ -482,7 +510,8 @@ static PetscErrorCode MatGetInfo_StructILU(Mat F, MatInfoType flag, MatInfo *inf
   Mat_StructILU *ilu = (Mat_StructILU *)F->data;
 
   PetscFunctionBegin;
-  if (ilu->fallback) PetscCall(MatGetInfo(ilu->fallback, flag, info));
+  if (ilu->shifted) PetscCall(MatGetInfo(ilu->shifted, flag, info));
+  else if (ilu->fallback) PetscCall(MatGetInfo(ilu->fallback, flag, info));
   else {
     const PetscLogDouble nz = (PetscLogDouble)ilu->factors.noffsets * ilu->sm.npoints * ilu->sm.bs2 + (PetscLogDouble)ilu->sm.npoints * ilu->sm.bs2;
 
@@ -539,8 +568,15 @@ static PetscErrorCode MatView_StructILU(Mat F, PetscViewer viewer)
   if (!ascii) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(PetscViewerASCIIPrintf(viewer, "StructILU factorization (MatSolverType structilu, the factors of PCSTRUCTILU):\n"));
   PetscCall(PetscViewerASCIIPushTab(viewer));
-  PetscCall(StructILUView(F, viewer));
-  if (ilu->shifted) {
+  if (ilu->handover) {
+    PetscCall(PetscViewerASCIIPrintf(viewer, "shift type %s (-pc_factor_shift_type): StructILU has no diagonal shift, so the factorization is %s with that shift\n", MatFactorShiftTypes[(PetscInt)ilu->info.shifttype], ilu->ftype == MAT_FACTOR_ICC ? "PETSc's ICC" : "MatSolverType gilu's ILU"));
+    if (ilu->shifted) {
+      PetscCall(PetscViewerPushFormat(viewer, PETSC_VIEWER_ASCII_INFO));
+      PetscCall(MatView(ilu->shifted, viewer));
+      PetscCall(PetscViewerPopFormat(viewer));
+    }
+  } else PetscCall(StructILUView(F, viewer));
+  if (ilu->shifted && !ilu->handover) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "the pivot block of local row %" PetscInt_FMT " was not positive definite: PETSc's ICC with its positive-definite shift (-pc_factor_shift_type positive_definite) is used instead\n", ilu->badrow));
     PetscCall(PetscViewerPushFormat(viewer, PETSC_VIEWER_ASCII_INFO));
     PetscCall(MatView(ilu->shifted, viewer));
@@ -616,8 +652,9 @@ PetscErrorCode StructILUCreateFactor(Mat A, MatFactorType ftype, PetscBool asfac
    processes the factors are the global ILU(k)/IC(k) of the `DMDA`'s grid (`-pc_structilu_distributed`): `PCILU`
    then iterates as on one process.
 
-   Natural ordering only (`-pc_factor_mat_ordering_type natural`, `PCILU`'s default). No diagonal shift (none and
-   inblocks are accepted); for ICC, `PCICC`'s default `-pc_factor_shift_type positive_definite` is honoured: as long as
+   Natural ordering only (`-pc_factor_mat_ordering_type natural`, `PCILU`'s default). StructILU has no diagonal shift:
+   none and inblocks are accepted, nonzero (and for ILU positive_definite) hands the whole factorization to `MATSOLVERGILU`'s
+   ILU (ICC: PETSc's) with that shift, which `-ksp_view` says (one process only); for ICC, `PCICC`'s default `-pc_factor_shift_type positive_definite` is honoured: as long as
    every pivot block is positive definite no shift is needed and the factors are PETSc's; when one is not, PETSc's
    shifted ICC of the matrix is computed and used (`-info` and `-ksp_view` say so; on several processes the factorization
    fails instead). That check needs the host factorization, which then runs (the solves stay on the device).

@@ -85,8 +85,11 @@ typedef struct {
   MatFactorInfo             info;        /* of the symbolic factorization (its shift) */
   Mat                       A;           /* the matrix of the factorization in progress (not referenced; NULL outside it) */
   DM                        dm;          /* PCSTRUCTILU's DM (KSPSetDM()), where the grid is looked for before the matrix's own */
-  Mat                       shifted;     /* ICC under -pc_factor_shift_type positive_definite with a pivot block that is not positive
-                                          definite: PETSc's shifted ICC of the matrix (its AIJ image), whose solves are used; else NULL */
+  PetscBool                 handover;    /* under PCILU/PCICC, a shift StructILU has none of (nonzero; ILU's positive definite): the whole
+                                            factorization is another solver type's, shifted */
+  Mat                       shifted;     /* that factorization (ILU: MatSolverType gilu's, ICC: PETSc's), or under ICC's positive-definite
+                                            shift with a pivot block that is not positive definite PETSc's shifted ICC of the matrix (its AIJ
+                                            image), whose solves are used; else NULL */
   PetscInt                  badrow;      /* the first row of that pivot block */
   PetscLogDouble            anz;         /* nonzeros of the (local) matrix at the last factorization: the fill ratio needed */
   GILUStencilMat            sm;          /* the local stencil matrix (on the fill stencil for levels > 0), factored in place */
