@@ -36,7 +36,8 @@
    was dropped) where PETSc's numeric factorization is used: MATSEQBAIJ (gilu's writes into PETSc's storage), block
    sizes 1 and 8, -mat_gilu_factor_numeric petsc, and a pivot that needs PETSc's shift.
 
-   ICC(k) is done as ILU(k) of the symmetric matrix with the symmetric ordering: the same factors up to rounding
+   ICC(k) is done as ILU(k) with the symmetric ordering of the symmetric matrix that PETSc's ICC reads (A where A is
+   exactly symmetric, else the image of its upper triangle: MatGILUFactorImage()): the same factors up to rounding
    (L = U^T D^{-1}), the same preconditioner.
 
    Options (the factor's prefix; the man page MATSOLVERGILU in include/petscgilu.h lists them with their defaults):
