@@ -556,15 +556,9 @@ static PetscErrorCode MakeBlockStencil(PetscInt grid, PetscInt bs, PetscRandom r
   PetscCall(MatCreateSeqBAIJ(PETSC_COMM_SELF, bs, n * bs, n * bs, 7, NULL, A));
   for (PetscInt r = 0; r < n; r++) {
     const PetscInt x = r % grid, y = (r / grid) % grid, z = r / (grid * grid);
-    const PetscInt off[7][3] = {
-      {0,  0,  -1},
-      {0,  -1, 0 },
-      {-1, 0,  0 },
-      {0,  0,  0 },
-      {1,  0,  0 },
-      {0,  1,  0 },
-      {0,  0,  1 }
-    };
+    // clang-format off: the offsets on one line
+    const PetscInt off[7][3] = {{0, 0, -1}, {0, -1, 0}, {-1, 0, 0}, {0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+    // clang-format on
 
     for (PetscInt k = 0; k < 7; k++) {
       PetscInt    c, xx = x + off[k][0], yy = y + off[k][1], zz = z + off[k][2];

@@ -259,16 +259,10 @@ static PetscErrorCode CreateSymmetricMatrix(const char *alter, PetscInt bs, DM *
 */
 static PetscErrorCode CreateStar7Matrix(PetscBool zeropivot, PetscBool nan, PetscBool zerodiag, DM *da, Mat *A)
 {
-  PetscInt       M, N, P, xs, ys, zs, xm, ym, zm, i, j, k, c, n;
-  const PetscInt off[7][3] = {
-    {0,  0,  -1},
-    {0,  -1, 0 },
-    {-1, 0,  0 },
-    {0,  0,  0 },
-    {1,  0,  0 },
-    {0,  1,  0 },
-    {0,  0,  1 }
-  };
+  PetscInt M, N, P, xs, ys, zs, xm, ym, zm, i, j, k, c, n;
+  // clang-format off: the offsets on one line
+  const PetscInt off[7][3] = {{0, 0, -1}, {0, -1, 0}, {-1, 0, 0}, {0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+  // clang-format on
   MatStencil  row, cols[7];
   PetscScalar vals[7];
   PetscReal   sum;
