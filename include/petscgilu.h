@@ -70,14 +70,16 @@ M*/
    Level: beginner
 
    Notes:
-   The symbolic factorization is PETSc's (levels of fill, orderings), so the iterations are PETSc's. ICC(k) is computed as
-   ILU(k) of the symmetric matrix with the symmetric ordering (the same preconditioner); a nonsymmetric matrix is an error
-   (entries a_ij and a_ji, an absent one counting as 0, may differ by 1e-10 times the largest entry: round-off; the rule
-   of `PCSTRUCTILU`'s IC too).
+   The symbolic factorization is PETSc's (levels of fill, orderings), so the iterations are PETSc's. ICC(k) reads the
+   upper triangle only, as PETSc's (no symmetry check, no error): it is computed as ILU(k), with the symmetric ordering,
+   of the matrix where it is exactly symmetric (pattern and values, to the bit), else of an AIJ or BAIJ image of the
+   symmetric matrix of its upper triangle (made at the symbolic factorization, or at a numeric one whose values are no
+   longer symmetric, refreshed at each numeric one).
    A `MATSEQSBAIJ` (ICC only, as in PETSc) is factored through an AIJ (block size 1) or BAIJ image of the whole symmetric
    matrix, made at the symbolic factorization and refreshed at each numeric one: PETSc's ICC(k) of the SBAIJ to round-off.
    ICC of `MATSEQBAIJ` and `MATSEQSBAIJ` with a block size above 1 is PETSc's block ICC (its factor factors and solves;
-   -ksp_view says why) with levels of fill (PETSc's fill of its own) or with a shift type other than none and inblocks.
+   -ksp_view says why) with levels of fill (PETSc's fill of its own), with a shift type other than none and inblocks, or
+   with a diagonal block that is not symmetric (which PETSc's block ICC assumes).
    For `MATSEQBAIJ` and `MATSEQSBAIJ` with a block size above 8 `MatGetFactor()` returns PETSc's own factor (its solver
    type petsc, which -ksp_view shows; -info says why).
    The factor answers `MatSolve()`, `MatSolveTranspose()`, `MatSolveAdd()`, `MatMatSolve()` and `MatMatSolveTranspose()`

@@ -94,15 +94,9 @@ static PetscErrorCode BuildPoisson(PetscInt n, PetscInt dof, const PetscReal a[3
   for (PetscInt k = info.zs; k < info.zs + info.zm; k++)
     for (PetscInt j = info.ys; j < info.ys + info.ym; j++)
       for (PetscInt i = info.xs; i < info.xs + info.xm; i++) {
-        PetscInt off[7][3] = {
-          {0,  0,  -1},
-          {0,  -1, 0 },
-          {-1, 0,  0 },
-          {0,  0,  0 },
-          {1,  0,  0 },
-          {0,  1,  0 },
-          {0,  0,  1 }
-        };
+        // clang-format off: the offsets on one line
+        PetscInt off[7][3] = {{0, 0, -1}, {0, -1, 0}, {-1, 0, 0}, {0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+        // clang-format on
         PetscInt nc = 0;
 
         row.i = i;

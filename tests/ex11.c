@@ -35,15 +35,9 @@ static PetscErrorCode Assemble(DM da, PetscInt dof, PetscReal beta, PetscBool ze
   for (PetscInt k = zs; k < zs + zm; k++)
     for (PetscInt j = ys; j < ys + ym; j++)
       for (PetscInt i = xs; i < xs + xm; i++) {
-        const PetscInt off[7][3] = {
-          {0,  0,  0 },
-          {-1, 0,  0 },
-          {1,  0,  0 },
-          {0,  -1, 0 },
-          {0,  1,  0 },
-          {0,  0,  -1},
-          {0,  0,  1 }
-        };
+        // clang-format off: the offsets on one line
+        const PetscInt off[7][3] = {{0, 0, 0}, {-1, 0, 0}, {1, 0, 0}, {0, -1, 0}, {0, 1, 0}, {0, 0, -1}, {0, 0, 1}};
+        // clang-format on
         PetscInt nc = 0;
 
         for (PetscInt s = 0; s < (dim == 3 ? 7 : 5); s++) {

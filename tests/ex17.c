@@ -47,17 +47,12 @@ static PetscErrorCode FillMatrix(DM da, Mat A)
     for (PetscInt j = info.ys; j < info.ys + info.ym; j++)
       for (PetscInt i = info.xs; i < info.xs + info.xm; i++)
         for (PetscInt c = 0; c < dof; c++) {
-          MatStencil     row = {k, j, i, c}, col[7 + 8];
-          PetscScalar    v[7 + 8];
-          PetscInt       nc      = 0;
-          const PetscInt d[6][3] = {
-            {-1, 0,  0 },
-            {1,  0,  0 },
-            {0,  -1, 0 },
-            {0,  1,  0 },
-            {0,  0,  -1},
-            {0,  0,  1 }
-          };
+          MatStencil  row = {k, j, i, c}, col[7 + 8];
+          PetscScalar v[7 + 8];
+          PetscInt    nc = 0;
+          // clang-format off: the offsets on one line
+          const PetscInt d[6][3] = {{-1, 0, 0}, {1, 0, 0}, {0, -1, 0}, {0, 1, 0}, {0, 0, -1}, {0, 0, 1}};
+          // clang-format on
 
           for (PetscInt t = 0; t < 6; t++) {
             PetscInt ii = i + d[t][2], jj = j + d[t][1], kk = k + d[t][0];

@@ -10,7 +10,12 @@ chosen in the options database.\n\n\
                  sym            6x6x6 symmetric star7 DMDA matrix (7 on the diagonal, -1 off it), altered by -alter\n\
                  zerodiag       6x6x6 star7 DMDA matrix whose diagonal entry (62,62) is a stored 0; ILU(0)'s pivot there is not 0\n\
   -alter <a>   : sym: none, lower (the upper triangle dropped), upper (the lower dropped), noyplus (the +y couplings\n\
-                 dropped), far (one entry (0,n-1) added), denserow (row 0 full), roundoff (one entry off by 1e-14)\n\
+                 dropped), far (one entry (0,n-1) added), denserow (row 0 full), roundoff (one entry off by 1e-14),\n\
+                 fe (every off-diagonal pair (i,j), (j,i) apart in the last bits, ~1e-14), convect (lower -1.3, upper -0.7)\n\
+  -from_upper  : sym: the preconditioner made from the symmetric matrix of the (altered) upper triangle, made here\n\
+                 (what PETSc's ICC reads of the matrix), the operator unchanged\n\
+  -sym_bs <bs> : sym: the matrix (and -from_upper's) MATBAIJ of block size bs (a divisor of 216; default 1: MATAIJ)\n\
+  -realter <a> : sym: after the solve, the values altered as <a> says (the same pattern), and solved again\n\
   -no_dm       : do not give the DMDA to the KSP (the PC then finds the grid in the pattern, or none)\n\
   -n <n>       : matrix size of nonstencil, nodm_irregular and empty (default 200)\n\
   -scale <s>   : multiply the matrix by s (default 1; 1e40 leaves single precision's range)\n\
@@ -159,52 +164,87 @@ static PetscErrorCode CreateNonSquareMatrix(PetscInt n, Mat *A)
   PetscFunctionReturn(0);
 }
 
-/* The symmetric star7 matrix of -case sym on a 6x6x6 DMDA, altered as -alter says (in the natural ordering, n = 216) */
-static PetscErrorCode CreateSymmetricMatrix(const char *alter, DM *da, Mat *A)
+/* Entry (r,c) = v of B; fromupper: of the symmetric matrix of the upper triangle instead (c >= r also set at (c,r), c < r dropped) */
+static PetscErrorCode SetEntry(Mat B, PetscBool fromupper, PetscInt r, PetscInt c, PetscScalar v)
 {
-  PetscInt  M, N, P, n, rstart, rend;
-  PetscBool lower, upper, noyplus, far, denserow, roundoff;
-  Mat       B;
+  PetscFunctionBeginUser;
+  if (fromupper && c < r) PetscFunctionReturn(0);
+  PetscCall(MatSetValue(B, r, c, v, INSERT_VALUES));
+  if (fromupper && c > r) PetscCall(MatSetValue(B, c, r, v, INSERT_VALUES));
+  PetscFunctionReturn(0);
+}
+
+/* The values of the matrix of -case sym (M x N x P grid, natural ordering), altered as -alter says, into B */
+static PetscErrorCode FillSymmetricMatrix(const char *alter, PetscBool fromupper, PetscInt M, PetscInt N, PetscInt P, Mat B)
+{
+  PetscInt  n = M * N * P, rstart, rend;
+  PetscBool lower, upper, noyplus, far, denserow, roundoff, fe, convect;
 
   PetscFunctionBeginUser;
-  PetscCall(DMDACreate3d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, 6, 6, 6, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, NULL, da));
-  PetscCall(DMSetFromOptions(*da));
-  PetscCall(DMSetUp(*da));
-  PetscCall(DMDAGetInfo(*da, NULL, &M, &N, &P, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
   PetscCall(PetscStrcmp(alter, "lower", &lower));
   PetscCall(PetscStrcmp(alter, "upper", &upper));
   PetscCall(PetscStrcmp(alter, "noyplus", &noyplus));
   PetscCall(PetscStrcmp(alter, "far", &far));
   PetscCall(PetscStrcmp(alter, "denserow", &denserow));
   PetscCall(PetscStrcmp(alter, "roundoff", &roundoff));
-  n = M * N * P;
-  /* assembled in the natural ordering (one process: the DMDA's), then given the DMDA as DMCreateMatrix() would */
-  PetscCall(MatCreateAIJ(PETSC_COMM_WORLD, PETSC_DECIDE, PETSC_DECIDE, n, n, denserow ? n : 7, NULL, denserow ? n : 7, NULL, &B));
+  PetscCall(PetscStrcmp(alter, "fe", &fe));
+  PetscCall(PetscStrcmp(alter, "convect", &convect));
   PetscCall(MatGetOwnershipRange(B, &rstart, &rend));
   for (PetscInt r = rstart; r < rend; r++) {
     const PetscInt shift[6] = {-M * N, -M, -1, 1, M, M * N};
-    PetscInt       i = r % M, j = (r / M) % N, k = r / (M * N), cnt = 0, cols[8];
-    PetscScalar    vals[8];
+    PetscInt       i = r % M, j = (r / M) % N, k = r / (M * N);
     PetscBool      in[6] = {k > 0, j > 0, i > 0, i < M - 1, j < N - 1, k < P - 1};
 
     for (PetscInt s = 0; s < 6; s++) {
+      const PetscInt c = r + shift[s];
+      PetscScalar    v = -1.0;
+
       if (!in[s] || (lower && s > 2) || (upper && s < 3) || (noyplus && s == 4)) continue;
-      cols[cnt]   = r + shift[s];
-      vals[cnt++] = (roundoff && r == 0 && s == 3) ? -1.0 + 1e-14 : -1.0;
+      if (roundoff && r == 0 && s == 3) v = -1.0 + 1e-14;
+      if (fe) v = -1.0 + 1e-14 * (PetscReal)((3 * r + 5 * c) % 7 - 3); /* (r,c) and (c,r) differ in the last bits, as assembled element matrices do */
+      if (convect) v = s < 3 ? -1.3 : -0.7;                            /* upwinded: the pattern symmetric, the values not */
+      PetscCall(SetEntry(B, fromupper, r, c, v));
     }
-    cols[cnt]   = r;
-    vals[cnt++] = 7.0;
-    if (far && r == 0) {
-      cols[cnt]   = n - 1;
-      vals[cnt++] = -0.5;
-    }
-    PetscCall(MatSetValues(B, 1, &r, cnt, cols, vals, INSERT_VALUES));
+    PetscCall(SetEntry(B, fromupper, r, r, 7.0));
+    if (far && r == 0) PetscCall(SetEntry(B, fromupper, 0, n - 1, -0.5));
     if (denserow && r == 0)
-      for (PetscInt c = 0; c < n; c++) PetscCall(MatSetValue(B, 0, c, c ? -0.01 : 7.0, INSERT_VALUES));
+      for (PetscInt c = 0; c < n; c++) PetscCall(SetEntry(B, fromupper, 0, c, c ? -0.01 : 7.0));
   }
   PetscCall(MatAssemblyBegin(B, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(B, MAT_FINAL_ASSEMBLY));
-  *A = B;
+  PetscFunctionReturn(0);
+}
+
+/* The symmetric star7 matrix of -case sym on a 6x6x6 DMDA, altered as -alter says (in the natural ordering, n = 216); with P,
+   also the symmetric matrix of its upper triangle (-from_upper); bs > 1: MATBAIJ of that block size (-sym_bs) */
+static PetscErrorCode CreateSymmetricMatrix(const char *alter, PetscInt bs, DM *da, Mat *A, Mat *P)
+{
+  PetscInt  M, N, K, n;
+  PetscBool denserow;
+
+  PetscFunctionBeginUser;
+  PetscCall(DMDACreate3d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, 6, 6, 6, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, 1, 1, NULL, NULL, NULL, da));
+  PetscCall(DMSetFromOptions(*da));
+  PetscCall(DMSetUp(*da));
+  PetscCall(DMDAGetInfo(*da, NULL, &M, &N, &K, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+  PetscCall(PetscStrcmp(alter, "denserow", &denserow));
+  n = M * N * K;
+  /* assembled in the natural ordering (one process: the DMDA's), then given the DMDA as DMCreateMatrix() would */
+  for (PetscInt t = 0; t < (P ? 2 : 1); t++) {
+    Mat B;
+
+    PetscCall(MatCreate(PETSC_COMM_WORLD, &B));
+    PetscCall(MatSetSizes(B, PETSC_DECIDE, PETSC_DECIDE, n, n));
+    PetscCall(MatSetBlockSize(B, bs));
+    PetscCall(MatSetType(B, MATAIJ));
+    PetscCall(MatSeqAIJSetPreallocation(B, denserow ? n : 7, NULL));
+    PetscCall(MatMPIAIJSetPreallocation(B, denserow ? n : 7, NULL, denserow ? n : 7, NULL));
+    PetscCall(MatSetOption(B, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_FALSE)); /* -from_upper: the far entry mirrored */
+    PetscCall(FillSymmetricMatrix(alter, (PetscBool)(t == 1), M, N, K, B));
+    if (bs > 1) PetscCall(MatConvert(B, MATBAIJ, MAT_INPLACE_MATRIX, &B));
+    if (t == 0) *A = B;
+    else *P = B;
+  }
   PetscFunctionReturn(0);
 }
 
@@ -219,16 +259,10 @@ static PetscErrorCode CreateSymmetricMatrix(const char *alter, DM *da, Mat *A)
 */
 static PetscErrorCode CreateStar7Matrix(PetscBool zeropivot, PetscBool nan, PetscBool zerodiag, DM *da, Mat *A)
 {
-  PetscInt       M, N, P, xs, ys, zs, xm, ym, zm, i, j, k, c, n;
-  const PetscInt off[7][3] = {
-    {0,  0,  -1},
-    {0,  -1, 0 },
-    {-1, 0,  0 },
-    {0,  0,  0 },
-    {1,  0,  0 },
-    {0,  1,  0 },
-    {0,  0,  1 }
-  };
+  PetscInt M, N, P, xs, ys, zs, xm, ym, zm, i, j, k, c, n;
+  // clang-format off: the offsets on one line
+  const PetscInt off[7][3] = {{0, 0, -1}, {0, -1, 0}, {-1, 0, 0}, {0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+  // clang-format on
   MatStencil  row, cols[7];
   PetscScalar vals[7];
   PetscReal   sum;
@@ -282,12 +316,12 @@ static PetscErrorCode CreateStar7Matrix(PetscBool zeropivot, PetscBool nan, Pets
 int main(int argc, char **argv)
 {
   const char        *cases[] = {"nonstencil", "zeropivot", "nan", "wrongsize", "nodm_irregular", "empty", "star7", "nonsquare", "sym", "zerodiag"};
-  PetscInt           icase = 1, n = 200, its;
+  PetscInt           icase = 1, n = 200, its, symbs = 1;
   PetscReal          scale    = 1.0;
-  PetscBool          catcherr = PETSC_FALSE, nodm = PETSC_FALSE;
-  char               alter[32] = "none";
-  DM                 da        = NULL;
-  Mat                A;
+  PetscBool          catcherr = PETSC_FALSE, nodm = PETSC_FALSE, fromupper = PETSC_FALSE;
+  char               alter[32] = "none", realter[32] = "";
+  DM                 da = NULL;
+  Mat                A, Pmat = NULL;
   Vec                x, b;
   KSP                ksp;
   PC                 pc;
@@ -303,6 +337,9 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsBool("-catch", "Catch an error of KSPSetUp() and free everything", NULL, catcherr, &catcherr, NULL));
   PetscCall(PetscOptionsString("-alter", "sym: how the symmetric matrix is altered", NULL, alter, alter, sizeof(alter), NULL));
   PetscCall(PetscOptionsBool("-no_dm", "Do not give the DMDA to the KSP", NULL, nodm, &nodm, NULL));
+  PetscCall(PetscOptionsInt("-sym_bs", "sym: MATBAIJ of this block size (a divisor of the grid size)", NULL, symbs, &symbs, NULL));
+  PetscCall(PetscOptionsBool("-from_upper", "sym: the preconditioner made from the symmetric matrix of the upper triangle", NULL, fromupper, &fromupper, NULL));
+  PetscCall(PetscOptionsString("-realter", "sym: after the solve, alter the values so (the same pattern) and solve again", NULL, realter, realter, sizeof(realter), NULL));
   PetscOptionsEnd();
   PetscCheck(n > 2 || (icase == 5 && n >= 0), PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-n must be at least 3 (at least 0 for -case empty)");
 
@@ -335,7 +372,7 @@ int main(int argc, char **argv)
     PetscCall(CreateNonSquareMatrix(n, &A));
     break;
   case 8:
-    PetscCall(CreateSymmetricMatrix(alter, &da, &A));
+    PetscCall(CreateSymmetricMatrix(alter, symbs, &da, &A, fromupper ? &Pmat : NULL));
     break;
   default:
     PetscCall(CreateGeneralMatrix(n, PETSC_TRUE, &A));
@@ -346,7 +383,7 @@ int main(int argc, char **argv)
   PetscCall(VecSet(b, 1.0));
   PetscCall(VecSet(x, 0.0));
   PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
-  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(KSPSetOperators(ksp, A, Pmat ? Pmat : A));
   if (da && !nodm) {
     PetscCall(KSPSetDM(ksp, da));
     PetscCall(GILUKSPSetDMActiveAll(ksp, PETSC_FALSE));
@@ -374,6 +411,24 @@ int main(int argc, char **argv)
   PetscCall(KSPGetConvergedReason(ksp, &reason));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "Iterations %" PetscInt_FMT "\n", its));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "Converged reason: %s\n", KSPConvergedReasons[reason]));
+  if (icase == 8 && realter[0]) { /* new values, the same pattern (a new nonzero is an error): the numeric factorization again */
+    PetscInt M, N, P;
+
+    PetscCall(DMDAGetInfo(da, NULL, &M, &N, &P, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+    PetscCall(MatSetOption(A, MAT_NEW_NONZERO_LOCATION_ERR, PETSC_TRUE));
+    PetscCall(FillSymmetricMatrix(realter, PETSC_FALSE, M, N, P, A));
+    if (Pmat) {
+      PetscCall(MatSetOption(Pmat, MAT_NEW_NONZERO_LOCATION_ERR, PETSC_TRUE));
+      PetscCall(FillSymmetricMatrix(realter, PETSC_TRUE, M, N, P, Pmat));
+    }
+    PetscCall(KSPSetOperators(ksp, A, Pmat ? Pmat : A));
+    PetscCall(VecSet(x, 0.0));
+    PetscCall(KSPSolve(ksp, b, x));
+    PetscCall(KSPGetIterationNumber(ksp, &its));
+    PetscCall(KSPGetConvergedReason(ksp, &reason));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "Altered as %s: iterations %" PetscInt_FMT "\n", realter, its));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "Converged reason: %s\n", KSPConvergedReasons[reason]));
+  }
   if (reason == KSP_DIVERGED_PC_FAILED) {
     PCFailedReason pcreason, maxreason;
 
@@ -389,6 +444,7 @@ done:
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&b));
   PetscCall(MatDestroy(&A));
+  PetscCall(MatDestroy(&Pmat));
   PetscCall(DMDestroy(&da));
   PetscCall(PetscFinalize());
   return 0;
@@ -648,23 +704,51 @@ done:
      args: -case star7 -catch -malloc_debug -malloc_dump -dm_mat_type stencilgpu -pc_type ilu -pc_factor_levels 5
      output_file: output/ex2_error_leak.out
 
-   # incomplete Cholesky, one symmetry rule (private/stencil.h): entries (i,j) and (j,i), an absent one counting as 0, may
-   # differ by round-off (1e-10 of the largest entry), else an error names them and ILU; for structilu's IC on the stencil,
-   # on its general fallback (-no_dm: the pattern is no grid) and for gilu's ICC alike (before: structilu rejected an
-   # upper-only stencil but took lower-only ones, a missing +y coupling, a far entry, a dense first row)
+   # structilu's incomplete Cholesky, one symmetry rule (private/stencil.h): entries (i,j) and (j,i), an absent one counting
+   # as 0, may differ by round-off (1e-10 of the largest entry), else an error names them and ILU; on the stencil and on its
+   # general fallback (-no_dm: the pattern is no grid) (before: structilu rejected an upper-only stencil but took
+   # lower-only ones, a missing +y coupling, a far entry, a dense first row)
    test:
      suffix: ic_symmetry
      args: -case sym -ksp_type cg -pc_type structilu -pc_structilu_type ic -alter {{lower upper noyplus far denserow}separate output} -no_dm {{0 1}separate output}
      filter: Error: grep -o "Incomplete Cholesky needs a symmetric matrix, but .*: use -pc_structilu_type ilu"
 
+   # MatSolverType gilu's ICC reads the upper triangle only, as PETSc's ICC: of a matrix that is not exactly symmetric it
+   # factors the symmetric image of the upper triangle. The same residuals as PETSc's ICC, and as either ICC made from that
+   # symmetric matrix built here (-from_upper: the preconditioning matrix, the operator unchanged); upper and lower
+   # triangles apart in pattern (lower, upper, noyplus, far, denserow), in values only (convect), by round-off (fe)
+   # (before: an error for all but fe)
    test:
      suffix: ic_symmetry_gilu
-     args: -case sym -ksp_type cg -pc_type icc -pc_factor_mat_solver_type gilu -alter {{lower upper noyplus far denserow}separate output}
-     filter: Error: grep -o "needs a symmetric matrix, but entries .* differ by more than .*: use -pc_type ilu"
+     args: -case sym -pc_type icc -ksp_monitor_short -alter {{lower upper noyplus far denserow convect fe}separate output} -pc_factor_levels {{0 1}separate output} -pc_factor_mat_solver_type {{gilu petsc}shared output} -from_upper {{0 1}shared output}
+
+   # values that turn nonsymmetric (or symmetric) at a numeric factorization with the same pattern: the image made then
+   # (or refreshed); the same residuals as PETSc's ICC
+   test:
+     suffix: ic_symmetry_gilu_realter
+     args: -case sym -pc_type icc -ksp_monitor_short -alter {{none convect}separate output} -realter convect -pc_factor_mat_solver_type {{gilu petsc}shared output} -from_upper {{0 1}shared output}
+
+   # block size 2 (MATBAIJ): the image by blocks where the diagonal blocks are symmetric (noyplus, far); where one is not
+   # (convect, at the symbolic factorization or once the values change so) PETSc's block ICC factors and solves: it
+   # assumes them symmetric (the inverse of the block on one side, its transpose on the other), which is no ILU
+   test:
+     suffix: ic_symmetry_gilu_baij
+     args: -case sym -sym_bs 2 -pc_type icc -pc_factor_shift_type none -ksp_monitor_short -alter {{noyplus far}separate output} -pc_factor_mat_solver_type {{gilu petsc}shared output} -from_upper {{0 1}shared output}
+
+   test:
+     suffix: ic_symmetry_gilu_baij_diag
+     args: -case sym -sym_bs 2 -pc_type icc -pc_factor_shift_type none -ksp_monitor_short -alter {{none convect}separate output} -realter convect -pc_factor_mat_solver_type {{gilu petsc}shared output}
+
+   # what gilu's ICC factors: the matrix where it is exactly symmetric, else the image (fe: apart in the last bits), or
+   # (block size 2, a diagonal block not symmetric) what PETSc's block ICC does
+   test:
+     suffix: ic_symmetry_gilu_view
+     args: -case sym -pc_type icc -pc_factor_shift_type none -pc_factor_mat_solver_type gilu -alter {{none fe far convect}separate output} -sym_bs {{1 2}separate output} -ksp_view
+     filter: grep -o -e "gilu: ICC ([^)]*)" -e "gilu: block size [0-9]*: [^;]*"
 
    test:
      suffix: ic_symmetry_ok
-     args: -case sym -ksp_type cg -alter {{none roundoff}shared output} -pc_type {{icc structilu}shared output} -pc_structilu_type ic -pc_factor_mat_solver_type gilu -no_dm {{0 1}shared output}
+     args: -case sym -ksp_type cg -alter {{none roundoff fe}shared output} -pc_type {{icc structilu}shared output} -pc_structilu_type ic -pc_factor_mat_solver_type {{gilu petsc}shared output} -no_dm {{0 1}shared output}
 
    # an option named in a message carries the options prefix of the object that reads it: inside PCBJACOBI, PCSPARSIFY
    # (before: -pc_structilu_type ilu, -pc_type ilu, options that do nothing there)
@@ -673,15 +757,14 @@ done:
      args: -case sym -alter far -ksp_type cg -pc_type bjacobi -sub_pc_type structilu -sub_pc_structilu_type ic
      filter: Error: grep -o "Incomplete Cholesky needs a symmetric matrix, but .*: use -sub_pc_structilu_type ilu"
 
+   # (before: an error that gilu's ICC needed a symmetric matrix, with the prefixed options; now PETSc's ICC's residuals)
    test:
      suffix: prefix_gilu_icc
-     args: -case sym -alter far -ksp_type cg -pc_type bjacobi -sub_pc_type icc -sub_pc_factor_mat_solver_type gilu
-     filter: Error: grep -o "needs a symmetric matrix, but .*: use -sub_pc_type ilu, or -sub_pc_factor_mat_solver_type petsc"
+     args: -case sym -alter far -ksp_type cg -ksp_monitor_short -pc_type bjacobi -sub_pc_type icc -sub_pc_factor_mat_solver_type {{gilu petsc}shared output}
 
    test:
      suffix: prefix_sparsify_icc
-     args: -case sym -alter far -pc_type sparsify -pc_sparsify_sub_pc_type icc
-     filter: Error: grep -o "needs a symmetric matrix, but .*: use -pc_sparsify_sub_pc_type ilu, or -pc_sparsify_sub_pc_factor_mat_solver_type petsc"
+     args: -case sym -alter far -ksp_monitor_short -pc_type sparsify -pc_sparsify_sub_pc_type icc -pc_sparsify_sub_pc_factor_mat_solver_type {{gilu petsc}shared output}
 
    test:
      suffix: prefix_levels

@@ -56,15 +56,9 @@ int main(int argc, char **argv)
         PetscInt    nc = 0;
 
         for (PetscInt s = 0; s < 7; s++) {
-          PetscInt d[7][3] = {
-            {0,  0,  -1},
-            {0,  -1, 0 },
-            {-1, 0,  0 },
-            {0,  0,  0 },
-            {1,  0,  0 },
-            {0,  1,  0 },
-            {0,  0,  1 }
-          };
+          // clang-format off: the offsets on one line
+          PetscInt d[7][3] = {{0, 0, -1}, {0, -1, 0}, {-1, 0, 0}, {0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+          // clang-format on
 
           if (i + d[s][0] < 0 || i + d[s][0] >= info.mx || j + d[s][1] < 0 || j + d[s][1] >= info.my || k + d[s][2] < 0 || k + d[s][2] >= info.mz) continue;
           col[nc].i = i + d[s][0];

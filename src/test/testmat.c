@@ -92,15 +92,9 @@ static inline void GridIndex(TestMat t, PetscInt r, PetscInt *i, PetscInt *j, Pe
   *k = r / (t->m[0] * t->m[1]);
 }
 
-static const PetscInt Star7[7][3] = {
-  {0,  0,  -1},
-  {0,  -1, 0 },
-  {-1, 0,  0 },
-  {0,  0,  0 },
-  {1,  0,  0 },
-  {0,  1,  0 },
-  {0,  0,  1 }
-};
+// clang-format off: the offsets on one line
+static const PetscInt Star7[7][3] = {{0, 0, -1}, {0, -1, 0}, {-1, 0, 0}, {0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+// clang-format on
 
 /* ------------------------------------------------------------------------------------ convdiff3d */
 /* 7-point upwind convection-diffusion, cell Peclet number up to param, Dirichlet boundary */

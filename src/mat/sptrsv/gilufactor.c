@@ -36,7 +36,8 @@
    was dropped) where PETSc's numeric factorization is used: MATSEQBAIJ (gilu's writes into PETSc's storage), block
    sizes 1 and 8, -mat_gilu_factor_numeric petsc, and a pivot that needs PETSc's shift.
 
-   ICC(k) is done as ILU(k) of the symmetric matrix with the symmetric ordering: the same factors up to rounding
+   ICC(k) is done as ILU(k) with the symmetric ordering of the symmetric matrix that PETSc's ICC reads (A where A is
+   exactly symmetric, else the image of its upper triangle: MatGILUFactorImage()): the same factors up to rounding
    (L = U^T D^{-1}), the same preconditioner.
 
    Options (the factor's prefix; the man page MATSOLVERGILU in include/petscgilu.h lists them with their defaults):
@@ -623,29 +624,218 @@ static PetscErrorCode MatGILUFactorSetSolveOps(Mat B)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  ICC reads the upper triangle of A only, as PETSc's ICC does (it never checks symmetry). gilu computes ICC(k) as ILU(k)
+  of a symmetric matrix: A itself where A is exactly its own transpose, else the symmetric image of A's upper triangle
+  (f->image). Exactly: the pattern symmetric and each entry (j,i) equal to (i,j) (==, no tolerance: then A is its image,
+  bit for bit); of a MATSEQBAIJ the off-diagonal blocks against the transposes of their mirrors, the diagonal blocks not
+  compared (the image keeps them whole, as PETSc's block ICC, through MATSEQSBAIJ, does). bs: 1 for MATSEQAIJ.
+*/
+static PetscErrorCode MatGILUIsExactlySymmetric(Mat A, PetscInt bs, PetscBool *sym)
+{
+  const PetscInt     bs2 = bs * bs;
+  const PetscInt    *ai, *aj;
+  const PetscScalar *aa;
+  PetscScalar       *aab = NULL;
+  PetscInt           nb, nlower = 0, nupper = 0;
+  PetscBool          done, baij;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQBAIJ, &baij));
+  PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, baij, &nb, &ai, &aj, &done)); /* host rows, not inode-compressed */
+  PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "Cannot read the rows of the matrix");
+  if (baij) {
+    PetscCall(MatSeqBAIJGetArray(A, &aab));
+    aa = aab;
+  } else PetscCall(MatSeqAIJGetArrayRead(A, &aa));
+  *sym = PETSC_TRUE;
+  for (PetscInt i = 0; i < nb && *sym; i++)
+    for (PetscInt k = ai[i]; k < ai[i + 1] && *sym; k++) {
+      const PetscInt j = aj[k];
+      PetscInt       t;
+
+      if (j < i) nlower++;
+      if (j <= i) continue;
+      nupper++;
+      PetscCall(PetscFindInt(i, ai[j + 1] - ai[j], aj + ai[j], &t)); /* the mirror (j,i) in row j (sorted) */
+      if (t < 0) *sym = PETSC_FALSE;
+      else
+        for (PetscInt p = 0; p < bs && *sym; p++)
+          for (PetscInt q = 0; q < bs; q++)
+            if (aa[k * bs2 + p * bs + q] != aa[(ai[j] + t) * bs2 + q * bs + p]) *sym = PETSC_FALSE;
+    }
+  if (nlower != nupper) *sym = PETSC_FALSE; /* every upper entry has its mirror: then a lower one without its own is one too many */
+  if (baij) PetscCall(MatSeqBAIJRestoreArray(A, &aab));
+  else PetscCall(MatSeqAIJRestoreArrayRead(A, &aa));
+  PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, baij, &nb, &ai, &aj, &done));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  The first block row of a MATSEQBAIJ or MATSEQSBAIJ whose diagonal block is not symmetric (==), or -1. PETSc's block ICC
+  (through MATSEQSBAIJ) assumes these blocks symmetric: it multiplies by the inverse of the block on one side and by its
+  transpose on the other, which is no ILU of any matrix where a block is not symmetric; gilu then hands the factor over.
+*/
+static PetscErrorCode MatGILUFindAsymmetricDiagonalBlock(Mat A, PetscInt bs, PetscInt *row)
+{
+  const PetscInt  bs2 = bs * bs;
+  const PetscInt *ai, *aj;
+  PetscScalar    *aa;
+  PetscInt        nb;
+  PetscBool       done, sbaij;
+
+  PetscFunctionBegin;
+  *row = -1;
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQSBAIJ, &sbaij));
+  PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, PETSC_TRUE, &nb, &ai, &aj, &done));
+  PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "Cannot read the rows of the matrix");
+  if (sbaij) PetscCall(MatSeqSBAIJGetArray(A, &aa));
+  else PetscCall(MatSeqBAIJGetArray(A, &aa));
+  for (PetscInt i = 0; i < nb && *row < 0; i++) {
+    PetscInt t;
+
+    PetscCall(PetscFindInt(i, ai[i + 1] - ai[i], aj + ai[i], &t));
+    if (t < 0) continue; /* no diagonal block: PETSc's symbolic factorization says so */
+    for (PetscInt p = 0; p < bs && *row < 0; p++)
+      for (PetscInt q = p + 1; q < bs; q++)
+        if (aa[(ai[i] + t) * bs2 + p * bs + q] != aa[(ai[i] + t) * bs2 + q * bs + p]) *row = i;
+  }
+  if (sbaij) PetscCall(MatSeqSBAIJRestoreArray(A, &aa));
+  else PetscCall(MatSeqBAIJRestoreArray(A, &aa));
+  PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_TRUE, &nb, &ai, &aj, &done));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  f->image, what ICC factors in place of A: of a MATSEQSBAIJ the whole symmetric matrix it stands for (MatConvert()),
+  of a MATSEQAIJ or MATSEQBAIJ the symmetric matrix of its upper triangle (entry (i,j), j >= i, also at (j,i) transposed;
+  the lower triangle unread, as by PETSc's ICC). Made where f->image is NULL (A's nonzero state recorded), else its values
+  refreshed from A, whose pattern must be the one it was made from.
+*/
+static PetscErrorCode MatGILUFactorImage(Mat_GILUFactor *f, Mat A)
+{
+  PetscBool          sbaij, baij, done;
+  PetscInt           bs, bs2, nb;
+  const PetscInt    *ai, *aj;
+  const PetscScalar *aa;
+  PetscScalar       *aab = NULL, *tr;
+
+  PetscFunctionBegin;
+  if (f->image) {
+    PetscObjectState state;
+
+    PetscCall(MatGetNonzeroState(A, &state));
+    PetscCheck(state == f->imagestate, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "The nonzero pattern of the matrix changed since the symbolic factorization: call MatICCFactorSymbolic() again (or use DIFFERENT_NONZERO_PATTERN)");
+  } else PetscCall(MatGetNonzeroState(A, &f->imagestate));
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQSBAIJ, &sbaij));
+  f->imagesbaij = sbaij;
+  if (sbaij) {
+    PetscCall(MatConvert(A, f->bs > 1 ? MATSEQBAIJ : MATSEQAIJ, f->image ? MAT_REUSE_MATRIX : MAT_INITIAL_MATRIX, &f->image));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQBAIJ, &baij));
+  bs  = baij ? f->bs : 1;
+  bs2 = bs * bs;
+  PetscCall(MatGetRowIJ(A, 0, PETSC_FALSE, baij, &nb, &ai, &aj, &done)); /* host rows, not inode-compressed */
+  PetscCheck(done, PETSC_COMM_SELF, PETSC_ERR_SUP, "Cannot read the rows of the matrix");
+  if (!f->image) {
+    PetscInt *nnz;
+
+    PetscCall(PetscCalloc1(nb, &nnz));
+    for (PetscInt i = 0; i < nb; i++)
+      for (PetscInt k = ai[i]; k < ai[i + 1]; k++)
+        if (aj[k] >= i) {
+          nnz[i]++;
+          if (aj[k] > i) nnz[aj[k]]++;
+        }
+    if (baij) PetscCall(MatCreateSeqBAIJ(PETSC_COMM_SELF, bs, nb * bs, nb * bs, 0, nnz, &f->image));
+    else PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, nb, nb, 0, nnz, &f->image));
+    PetscCall(PetscFree(nnz));
+    PetscCall(MatSetOption(f->image, MAT_NEW_NONZERO_ALLOCATION_ERR, PETSC_TRUE));
+    PetscCall(MatSetOption(f->image, MAT_ROW_ORIENTED, PETSC_FALSE)); /* blocks as BAIJ stores them, column-major */
+  }
+  if (baij) {
+    PetscCall(MatSeqBAIJGetArray(A, &aab));
+    aa = aab;
+  } else PetscCall(MatSeqAIJGetArrayRead(A, &aa));
+  PetscCall(PetscMalloc1(bs2, &tr));
+  for (PetscInt i = 0; i < nb; i++)
+    for (PetscInt k = ai[i]; k < ai[i + 1]; k++) {
+      const PetscInt j = aj[k];
+
+      if (j < i) continue;
+      PetscCall(MatSetValuesBlocked(f->image, 1, &i, 1, &j, aa + k * bs2, INSERT_VALUES));
+      if (j == i) continue;
+      for (PetscInt p = 0; p < bs; p++)
+        for (PetscInt q = 0; q < bs; q++) tr[p * bs + q] = aa[k * bs2 + q * bs + p];
+      PetscCall(MatSetValuesBlocked(f->image, 1, &j, 1, &i, tr, INSERT_VALUES));
+    }
+  PetscCall(PetscFree(tr));
+  if (baij) PetscCall(MatSeqBAIJRestoreArray(A, &aab));
+  else PetscCall(MatSeqAIJRestoreArrayRead(A, &aa));
+  PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, baij, &nb, &ai, &aj, &done));
+  PetscCall(MatAssemblyBegin(f->image, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(f->image, MAT_FINAL_ASSEMBLY));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* f->petscicc: PETSc's ICC factor F factors and solves */
+static PetscErrorCode MatCholeskyFactorNumeric_GILU_PETScICC(Mat B, Mat A, const MatFactorInfo *info)
+{
+  Mat_GILUFactor *f = (Mat_GILUFactor *)B->data;
+
+  PetscFunctionBegin;
+  PetscCall(MatCholeskyFactorNumeric(f->F, A, info));
+  PetscCall(GILUMatFactorSetDelegate(B, f->F));
+  B->assembled    = PETSC_TRUE;
+  B->preallocated = PETSC_TRUE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* f->petscicc: PETSc's block ICC factors and solves (f->why says why), from its symbolic factorization here on */
+static PetscErrorCode MatGILUFactorHandOverICC(Mat B, Mat A, IS perm, const MatFactorInfo *info)
+{
+  Mat_GILUFactor *f     = (Mat_GILUFactor *)B->data;
+  MatFactorInfo   sinfo = *info; /* info may be f->sinfo */
+
+  PetscFunctionBegin;
+  PetscCall(PetscInfo(A, "MatSolverType gilu, block size %" PetscInt_FMT ": %s; PETSc's ICC factorization and solves are used\n", f->bs, f->why));
+  PetscCall(MatDestroy(&f->F));
+  PetscCall(MatDestroy(&f->image));
+  PetscCall(MatGetFactor(A, MATSOLVERPETSC, MAT_FACTOR_ICC, &f->F));
+  PetscCall(MatICCFactorSymbolic(f->F, A, perm, &sinfo));
+  f->petscicc                   = PETSC_TRUE;
+  f->pattern                    = PETSC_FALSE;
+  f->sinfo                      = sinfo;
+  B->ops->choleskyfactornumeric = MatCholeskyFactorNumeric_GILU_PETScICC;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MatLUFactorNumeric_GILU(Mat B, Mat A, const MatFactorInfo *info)
 {
   Mat_GILUFactor *f = (Mat_GILUFactor *)B->data;
   PetscBool       aij, needshift = PETSC_FALSE;
 
   PetscFunctionBegin;
-  if (f->image) { /* the SBAIJ's values, in the image of the symbolic factorization (MatGILUFactorSymbolic()) */
-    PetscObjectState state;
+  if (f->ftype == MAT_FACTOR_ICC) { /* the upper triangle only, as PETSc's ICC: A where it is exactly symmetric, else its image */
+    PetscBool sym = PETSC_FALSE;
+    PetscInt  brow;
 
-    PetscCall(MatGetNonzeroState(A, &state));
-    PetscCheck(state == f->imagestate, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "The nonzero pattern of the matrix changed since the symbolic factorization: call MatICCFactorSymbolic() again (or use DIFFERENT_NONZERO_PATTERN)");
-    PetscCall(MatConvert(A, ((PetscObject)f->image)->type_name, MAT_REUSE_MATRIX, &f->image));
-    A = f->image;
+    if (f->bs > 1) PetscCall(MatGILUFindAsymmetricDiagonalBlock(A, f->bs, &brow));
+    if (f->bs > 1 && brow >= 0) { /* the values changed so since the symbolic factorization */
+      PetscCall(PetscSNPrintf(f->why, sizeof(f->why), "diagonal block %" PetscInt_FMT " is not symmetric, which PETSc's block ICC assumes", brow));
+      PetscCall(MatGILUFactorHandOverICC(B, A, f->row, &f->sinfo));
+      PetscCall(MatCholeskyFactorNumeric_GILU_PETScICC(B, A, info));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+
+    if (!f->image) PetscCall(MatGILUIsExactlySymmetric(A, f->bs, &sym)); /* the symbolic factorization found it so: still? */
+    if (!sym) {
+      PetscCall(MatGILUFactorImage(f, A));
+      A = f->image;
+    }
   }
   PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQAIJ, &aij)); /* with its subtypes (MATSEQAIJCUSPARSE ...): read on the host */
-  if (f->ftype == MAT_FACTOR_ICC && !f->image) {                          /* PETSc's ICC reads the upper triangle only; ILU of A is the same preconditioner for a symmetric A: the
-                                       symmetry rule of every incomplete Cholesky of petscgilu (GILU_SYMMETRY_RTOL, private/stencil.h) */
-    PetscInt    row, col;
-    const char *pre = A->factorprefix ? A->factorprefix : ""; /* the PC's options prefix */
-
-    PetscCall(GILUMatFindAsymmetry(A, &row, &col));
-    PetscCheck(row < 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "MatSolverType gilu computes ICC(k) as ILU(k) and needs a symmetric matrix, but entries (%" PetscInt_FMT ",%" PetscInt_FMT ") and (%" PetscInt_FMT ",%" PetscInt_FMT ") differ by more than %g times its largest entry (PETSc's ICC uses the upper triangle only): use -%spc_type ilu, or -%spc_factor_mat_solver_type petsc", row, col, col, row, GILU_SYMMETRY_RTOL, pre, pre);
-  }
   if (aij && f->numeric == GILU_FACTOR_NUMERIC_GILU) PetscCall(MatGILUFactorGetPatternILU0(B, A));
   PetscCall(MatGILUFactorGetPattern(B));
   f->rangilu = PETSC_FALSE;
@@ -672,19 +862,6 @@ static PetscErrorCode MatLUFactorNumeric_GILU(Mat B, Mat A, const MatFactorInfo 
   }
   if (!B->factorerrortype) PetscCall(MatGILUFactorSetTri(B));
   PetscCall(MatGILUFactorSetSolveOps(B));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* f->petscicc: PETSc's ICC factor F factors and solves */
-static PetscErrorCode MatCholeskyFactorNumeric_GILU_PETScICC(Mat B, Mat A, const MatFactorInfo *info)
-{
-  Mat_GILUFactor *f = (Mat_GILUFactor *)B->data;
-
-  PetscFunctionBegin;
-  PetscCall(MatCholeskyFactorNumeric(f->F, A, info));
-  PetscCall(GILUMatFactorSetDelegate(B, f->F));
-  B->assembled    = PETSC_TRUE;
-  B->preallocated = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -743,15 +920,16 @@ static PetscErrorCode MatGILUFactorSymbolic(Mat B, Mat A, IS row, IS col, const 
     if (info->levels > 0) PetscCall(PetscSNPrintf(f->why, sizeof(f->why), "PETSc's block ICC(%" PetscInt_FMT ") has a fill of its own, not ILU(%" PetscInt_FMT ")'s", (PetscInt)info->levels, (PetscInt)info->levels));
     else if (info->shifttype != (PetscReal)MAT_SHIFT_NONE && info->shifttype != (PetscReal)MAT_SHIFT_INBLOCKS)
       PetscCall(PetscSNPrintf(f->why, sizeof(f->why), "PETSc's block ICC has the shift type %s, which block ILU has not", MatFactorShiftTypes[(PetscInt)info->shifttype]));
-    else f->why[0] = 0;
+    else {
+      PetscInt brow;
+
+      PetscCall(MatGILUFindAsymmetricDiagonalBlock(A, f->bs, &brow));
+      if (brow >= 0) PetscCall(PetscSNPrintf(f->why, sizeof(f->why), "diagonal block %" PetscInt_FMT " is not symmetric, which PETSc's block ICC assumes", brow));
+      else f->why[0] = 0;
+    }
   }
   if (f->ftype == MAT_FACTOR_ICC && blocked && f->bs > 1 && f->why[0]) {
-    PetscCall(PetscInfo(A, "MatSolverType gilu, block size %" PetscInt_FMT ": %s; PETSc's ICC factorization and solves are used\n", f->bs, f->why));
-    PetscCall(MatGetFactor(A, MATSOLVERPETSC, MAT_FACTOR_ICC, &f->F));
-    PetscCall(MatICCFactorSymbolic(f->F, A, row, info));
-    f->petscicc                   = PETSC_TRUE;
-    f->sinfo                      = *info;
-    B->ops->choleskyfactornumeric = MatCholeskyFactorNumeric_GILU_PETScICC;
+    PetscCall(MatGILUFactorHandOverICC(B, A, row, info));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   {
@@ -759,14 +937,17 @@ static PetscErrorCode MatGILUFactorSymbolic(Mat B, Mat A, IS row, IS col, const 
 
     PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQBAIJ, &baij));
     PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQSBAIJ, &sbaij));
-    if (sbaij) { /* (ICC only: MatGetFactor_SeqAIJ_GILU()) the whole matrix that the upper triangle stands for, which ILU(k) factors: its
-                    ILU(k) is the ICC(k) of PETSc's MatICCFactor of the SBAIJ to round-off (the same levels of fill, L = U^T D^{-1}) */
-      PetscCall(MatGetNonzeroState(A, &f->imagestate));
-      PetscCall(MatConvert(A, f->bs > 1 ? MATSEQBAIJ : MATSEQAIJ, MAT_INITIAL_MATRIX, &f->image));
-      A    = f->image;
-      baij = (PetscBool)(f->bs > 1);
+    if (!baij && !sbaij) f->bs = 1;
+    if (f->ftype == MAT_FACTOR_ICC) { /* (MATSEQSBAIJ: ICC only, MatGetFactor_SeqAIJ_GILU()) */
+      PetscBool sym = PETSC_FALSE;
+
+      if (!sbaij) PetscCall(MatGILUIsExactlySymmetric(A, f->bs, &sym));
+      if (!sym) { /* the symmetric matrix of the upper triangle, which ILU(k) factors: its ILU(k) is PETSc's ICC(k) of A to
+                     round-off (the same levels of fill, L = U^T D^{-1}) */
+        PetscCall(MatGILUFactorImage(f, A));
+        A = f->image;
+      }
     }
-    if (!baij) f->bs = 1;
   }
   PetscCheck(f->bs <= 8, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatSolverType gilu supports block sizes 1 to 8, not %" PetscInt_FMT ": use -%spc_factor_mat_solver_type petsc", f->bs, (A->factorprefix ? A->factorprefix : ""));
   f->nb = m / f->bs;
@@ -861,8 +1042,9 @@ static PetscErrorCode MatView_GILU(Mat B, PetscViewer viewer)
   }
   PetscCall(PetscViewerASCIIPrintf(viewer, "gilu: %s factors (ordering %s), PETSc's symbolic factorization, triangular solves of petscgilu's engine\n",
                                    f->ftype != MAT_FACTOR_ICC ? "ILU"
-                                   : f->image                 ? "ICC (as ILU of the whole symmetric matrix, an image of the MATSEQSBAIJ's upper triangle)"
-                                                              : "ICC (as ILU of the symmetric matrix)",
+                                   : !f->image                ? "ICC (as ILU of the matrix, which is symmetric)"
+                                   : f->imagesbaij            ? "ICC (as ILU of the whole symmetric matrix, an image of the MATSEQSBAIJ's upper triangle)"
+                                                              : "ICC (as ILU of the symmetric image of the upper triangle, PETSc's ICC reads no other: the matrix is not symmetric)",
                                    f->identity ? "natural" : "permuted"));
   if (f->pattern) {
     PetscCall(PetscViewerASCIIPushTab(viewer));

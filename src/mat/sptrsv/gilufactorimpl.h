@@ -28,10 +28,13 @@ typedef struct {
   MatInfo          finfo; /* F's MatGetInfo() when it was destroyed (what MatGetInfo() of the factor answers without F) */
   PetscBool        hasfinfo;
   MatFactorType    ftype;      /* what the user asked for: ILU or ICC */
-  Mat              image;      /* ICC of a MATSEQSBAIJ (which stores the upper triangle only): the MATSEQAIJ (block size 1) or MATSEQBAIJ
-                              image of the whole symmetric matrix, made at the symbolic factorization, its values refreshed at each numeric
-                              one; what is factored. NULL for AIJ and BAIJ */
-  PetscObjectState imagestate; /* the SBAIJ's nonzero state when the image was made */
+  Mat              image;      /* what ICC factors in place of A where A is not exactly symmetric (PETSc's ICC reads the upper
+                              triangle only): the MATSEQAIJ or MATSEQBAIJ image of the symmetric matrix of A's upper triangle
+                              (of a MATSEQSBAIJ, which stores no other, the whole matrix it stands for), made at the symbolic
+                              factorization (or at a numeric one that finds A no longer symmetric), its values refreshed at
+                              each numeric one (MatGILUFactorImage()). NULL where A is factored */
+  PetscObjectState imagestate; /* A's nonzero state when the image was made */
+  PetscBool        imagesbaij; /* the image is of a MATSEQSBAIJ */
   PetscBool        petscicc;   /* ICC of block size > 1 (BAIJ, SBAIJ) with k > 0 (PETSc's fill is its own, not ILU(k)'s) or a shift
                                   that block ILU lacks (positive_definite, nonzero): F is PETSc's ICC factor and does the
                                   factorization and the solves (why says which) */

@@ -374,16 +374,13 @@ static void SUFFIX(Backward)(void *vctx, GILUSchedule sched, PetscInt nu, const 
         last[u] = p0[u] + i1[u] - 1;
         end[u]  = i1[u];
       }
+      // clang-format off: one case a line, by the number of lines
       switch (nu) {
-      case 2:
-        SUFFIX(BackwardLines1)(2, nline, U1, U2, dinv, last, end, nx, len, x);
-        break;
-      case 3:
-        SUFFIX(BackwardLines1)(3, nline, U1, U2, dinv, last, end, nx, len, x);
-        break;
-      default:
-        SUFFIX(BackwardLines1)(4, nline, U1, U2, dinv, last, end, nx, len, x);
+      case 2: SUFFIX(BackwardLines1)(2, nline, U1, U2, dinv, last, end, nx, len, x); break;
+      case 3: SUFFIX(BackwardLines1)(3, nline, U1, U2, dinv, last, end, nx, len, x); break;
+      default: SUFFIX(BackwardLines1)(4, nline, U1, U2, dinv, last, end, nx, len, x);
       }
+      // clang-format on
       return;
     }
     for (PetscInt u = 0; u < nu; u++) { /* lines of unequal lengths: one at a time */

@@ -74,22 +74,15 @@ static void Product(const Mat_StencilGPU *sg, const PetscScalar *xg, PetscScalar
       PetscInt           ia, ib;
 
       if (!StencilGPULineRange(sg, s, j, k, &ia, &ib)) continue;
+      // clang-format off: one constant DoF a line
       switch (dof) { /* constant DoF: the inner loops unrolled */
-      case 1:
-        LineMult(1, A, xl, yl, ia, ib);
-        break;
-      case 2:
-        LineMult(2, A, xl, yl, ia, ib);
-        break;
-      case 3:
-        LineMult(3, A, xl, yl, ia, ib);
-        break;
-      case 4:
-        LineMult(4, A, xl, yl, ia, ib);
-        break;
-      default:
-        LineMult(dof, A, xl, yl, ia, ib);
+      case 1: LineMult(1, A, xl, yl, ia, ib); break;
+      case 2: LineMult(2, A, xl, yl, ia, ib); break;
+      case 3: LineMult(3, A, xl, yl, ia, ib); break;
+      case 4: LineMult(4, A, xl, yl, ia, ib); break;
+      default: LineMult(dof, A, xl, yl, ia, ib);
       }
+      // clang-format on
     }
   }
 }

@@ -680,48 +680,30 @@ static PetscErrorCode Factor(StructILUDevice dev, const GILUStencilMat *sm, cons
   } else if (dev->usedmma) {
     const dim3 wblock((unsigned int)(32 * dev->tilepoints));
 
+    // clang-format off: one template instance a line, by DoF
     switch (d) {
-    case 5:
-      PetscCall(GILU_LAUNCH(StructILUFactorMMAKernel<5>, grid, wblock, 0, 0, k, sweep));
-      break;
-    case 6:
-      PetscCall(GILU_LAUNCH(StructILUFactorMMAKernel<6>, grid, wblock, 0, 0, k, sweep));
-      break;
-    case 7:
-      PetscCall(GILU_LAUNCH(StructILUFactorMMAKernel<7>, grid, wblock, 0, 0, k, sweep));
-      break;
-    default:
-      PetscCall(GILU_LAUNCH(StructILUFactorMMAKernel<8>, grid, wblock, 0, 0, k, sweep));
+    case 5: PetscCall(GILU_LAUNCH(StructILUFactorMMAKernel<5>, grid, wblock, 0, 0, k, sweep)); break;
+    case 6: PetscCall(GILU_LAUNCH(StructILUFactorMMAKernel<6>, grid, wblock, 0, 0, k, sweep)); break;
+    case 7: PetscCall(GILU_LAUNCH(StructILUFactorMMAKernel<7>, grid, wblock, 0, 0, k, sweep)); break;
+    default: PetscCall(GILU_LAUNCH(StructILUFactorMMAKernel<8>, grid, wblock, 0, 0, k, sweep));
     }
+    // clang-format on
   } else {
     const dim3   block((unsigned int)(dev->nthreads * dev->ngroups));
     const size_t shmem = 5 * sizeof(double) * (size_t)dev->nthreads; /* the inversion: 5 D doubles per point */
 
+    // clang-format off: one template instance a line, by DoF
     switch (d) {
-    case 1:
-      PetscCall(GILU_LAUNCH(StructILUFactorKernel<1>, grid, block, shmem, 0, k, sweep));
-      break;
-    case 2:
-      PetscCall(GILU_LAUNCH(StructILUFactorKernel<2>, grid, block, shmem, 0, k, sweep));
-      break;
-    case 3:
-      PetscCall(GILU_LAUNCH(StructILUFactorKernel<3>, grid, block, shmem, 0, k, sweep));
-      break;
-    case 4:
-      PetscCall(GILU_LAUNCH(StructILUFactorKernel<4>, grid, block, shmem, 0, k, sweep));
-      break;
-    case 5:
-      PetscCall(GILU_LAUNCH(StructILUFactorKernel<5>, grid, block, shmem, 0, k, sweep));
-      break;
-    case 6:
-      PetscCall(GILU_LAUNCH(StructILUFactorKernel<6>, grid, block, shmem, 0, k, sweep));
-      break;
-    case 7:
-      PetscCall(GILU_LAUNCH(StructILUFactorKernel<7>, grid, block, shmem, 0, k, sweep));
-      break;
-    default:
-      PetscCall(GILU_LAUNCH(StructILUFactorKernel<8>, grid, block, shmem, 0, k, sweep));
+    case 1: PetscCall(GILU_LAUNCH(StructILUFactorKernel<1>, grid, block, shmem, 0, k, sweep)); break;
+    case 2: PetscCall(GILU_LAUNCH(StructILUFactorKernel<2>, grid, block, shmem, 0, k, sweep)); break;
+    case 3: PetscCall(GILU_LAUNCH(StructILUFactorKernel<3>, grid, block, shmem, 0, k, sweep)); break;
+    case 4: PetscCall(GILU_LAUNCH(StructILUFactorKernel<4>, grid, block, shmem, 0, k, sweep)); break;
+    case 5: PetscCall(GILU_LAUNCH(StructILUFactorKernel<5>, grid, block, shmem, 0, k, sweep)); break;
+    case 6: PetscCall(GILU_LAUNCH(StructILUFactorKernel<6>, grid, block, shmem, 0, k, sweep)); break;
+    case 7: PetscCall(GILU_LAUNCH(StructILUFactorKernel<7>, grid, block, shmem, 0, k, sweep)); break;
+    default: PetscCall(GILU_LAUNCH(StructILUFactorKernel<8>, grid, block, shmem, 0, k, sweep));
     }
+    // clang-format on
   }
   PetscCall(KernelTimerRecord(dev, 5));
   TicketsEnd(dev);
