@@ -254,17 +254,23 @@ int main(int argc, char **argv)
   PetscCall(KSPGetPC(ksp, &pc));
   PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCSPARSIFY, &sparsify));
   if (sparsify) {
-    Mat       Ahat;
-    PetscReal ratio;
-    PetscInt  wA, wAhat;
-    PetscBool symA, symAhat;
+    Mat           Ahat;
+    PetscReal     ratio;
+    PetscInt      wA, wAhat;
+    PetscBool     symA, symAhat = PETSC_FALSE;
+    MatFactorType ft;
 
     PetscCall(PCSparsifyGetSparsifiedMatrix(pc, &Ahat));
     PetscCall(PCSparsifyGetRatio(pc, &ratio));
     PetscCall(PCSparsifyGetWavefronts(pc, &wA, &wAhat));
     PetscCall(IsSymmetric(A, &symA));
-    PetscCall(IsSymmetric(Ahat, &symAhat));
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "chosen ratio %g %%, wavefronts %" PetscInt_FMT " -> %" PetscInt_FMT ", A symmetric %s, Ahat symmetric %s\n", (double)ratio, wA, wAhat, symA ? "yes" : "no", symAhat ? "yes" : "no"));
+    PetscCall(MatGetFactorType(Ahat, &ft));
+    if (ft == MAT_FACTOR_NONE) PetscCall(IsSymmetric(Ahat, &symAhat));
+    /* -pc_sparsify_sub_pc_factor_in_place: Ahat's storage holds the inner factor */
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "chosen ratio %g %%, wavefronts %" PetscInt_FMT " -> %" PetscInt_FMT ", A symmetric %s, Ahat symmetric %s\n", (double)ratio, wA, wAhat, symA ? "yes" : "no",
+                          ft != MAT_FACTOR_NONE ? "(factored in place)"
+                          : symAhat             ? "yes"
+                                                : "no"));
   }
   if (view) PetscCall(PCView(pc, PETSC_VIEWER_STDOUT_WORLD));
   if (resetup) {
@@ -472,6 +478,10 @@ done:
      suffix: resetup
      args: -pc_type sparsify -pc_sparsify_tau 0.1 -resetup -view_pc
      filter: grep -v "^      "
+
+   test:
+     suffix: resetup_inplace
+     args: -pc_type sparsify -pc_sparsify_tau 0.1 -resetup -pc_sparsify_sub_pc_factor_in_place
 
    test:
      suffix: resetup_np2

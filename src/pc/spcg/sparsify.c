@@ -371,7 +371,13 @@ static PetscErrorCode PCSetUp_Sparsify(PC pc)
     newpattern = (PetscBool)(sp->Ahat || !wasA || pc->flag != SAME_NONZERO_PATTERN);
     PetscCall(MatDestroy(&sp->Ahat));
   } else {
-    PetscInt diff = (PetscInt)(!sp->Ahat || pc->flag != SAME_NONZERO_PATTERN || oldlen != sp->masklen), ndrop = 0;
+    PetscInt      diff, ndrop = 0;
+    MatFactorType ft = MAT_FACTOR_NONE;
+
+    /* an inner factorization in place (-pc_sparsify_sub_pc_factor_in_place) left its factor in Â's storage: Â is
+       assembled again, as for a new pattern, since a factored matrix takes no new values */
+    if (sp->Ahat) PetscCall(MatGetFactorType(sp->Ahat, &ft));
+    diff = (PetscInt)(!sp->Ahat || ft != MAT_FACTOR_NONE || pc->flag != SAME_NONZERO_PATTERN || oldlen != sp->masklen);
 
     for (PetscInt k = 0; k < sp->masklen && !diff; k++)
       if (sp->mask[k] == PETSC_BOOL3_TRUE) diff = (PetscInt)(ndrop >= sp->ndrop || sp->drop[ndrop++] != k);
