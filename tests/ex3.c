@@ -592,6 +592,6 @@ int main(int argc, char **argv)
    test:
      suffix: msst_help
      args: -solve -dim 2 -ksp_type gmres -pc_type ilu -pc_factor_mat_solver_type structilu -help
-     filter: grep -o -e "MatSolverType structilu (PC) options" -e "-pc_structilu_threads <" -e "-pc_structilu_backend <"
+     filter: grep -o -e "MatSolverType structilu options" -e "-pc_structilu_threads <" -e "-pc_structilu_backend <"
 
 TEST*/

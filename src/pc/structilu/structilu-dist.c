@@ -1,5 +1,5 @@
 /*
-   PCSTRUCTILU with -pc_structilu_distributed on several processes: the global ILU(k)/IC(k) of the DMDA's grid in
+   StructILU's factor with -pc_structilu_distributed (PCSTRUCTILU) or under PCILU on several processes: the global ILU(k)/IC(k) of the DMDA's grid in
    natural ordering, the factors of one process, computed and applied by all of them as a pipeline
    (src/mat/stencil/pipeline.c explains the order and why it cannot deadlock).
 
@@ -12,9 +12,9 @@
 #include <petscgilu/private/giluimpl.h>
 #include "structilu.h"
 
-PetscErrorCode PCResetDistributed_StructILU(PC pc)
+PetscErrorCode StructILUResetDistributed(Mat F)
 {
-  PC_StructILU *ilu = (PC_StructILU *)pc->data;
+  Mat_StructILU *ilu = (Mat_StructILU *)F->data;
 
   PetscFunctionBegin;
   if (ilu->extmats) PetscCall(MatDestroySubMatrices(1, &ilu->extmats));
@@ -27,17 +27,17 @@ PetscErrorCode PCResetDistributed_StructILU(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* the DMDA of the preconditioner or of its matrix, NULL if none */
-static PetscErrorCode PCStructILUGetDMDA(PC pc, DM *da)
+/* the DMDA of PCSTRUCTILU or of the matrix, NULL if none */
+static PetscErrorCode StructILUGetDMDA(Mat F, DM *da)
 {
-  DM        dm   = NULL;
-  PetscBool isda = PETSC_FALSE;
+  Mat_StructILU *ilu  = (Mat_StructILU *)F->data;
+  DM             dm   = ilu->dm;
+  PetscBool      isda = PETSC_FALSE;
 
   PetscFunctionBegin;
-  PetscCall(PCGetDM(pc, &dm));
   if (dm) PetscCall(PetscObjectTypeCompare((PetscObject)dm, DMDA, &isda));
   if (!isda) {
-    PetscCall(MatGetDM(pc->pmat, &dm));
+    PetscCall(MatGetDM(ilu->A, &dm));
     if (dm) PetscCall(PetscObjectTypeCompare((PetscObject)dm, DMDA, &isda));
   }
   *da = isda ? dm : NULL;
@@ -46,30 +46,30 @@ static PetscErrorCode PCStructILUGetDMDA(PC pc, DM *da)
 
 /* the matrix of the extended box: AIJ by the pipeline's own extraction (own rows local, ghost rows fetched), else (BAIJ)
    by MatCreateSubMatrices() of the whole box */
-static PetscErrorCode PCStructILUExtendedMatrix(PC pc, MatReuse reuse)
+static PetscErrorCode StructILUExtendedMatrix(Mat F, MatReuse reuse)
 {
-  PC_StructILU *ilu = (PC_StructILU *)pc->data;
-  PetscBool     aij;
+  Mat_StructILU *ilu = (Mat_StructILU *)F->data;
+  PetscBool      aij;
 
   PetscFunctionBegin;
-  PetscCall(PetscObjectBaseTypeCompare((PetscObject)pc->pmat, MATMPIAIJ, &aij));
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)ilu->A, MATMPIAIJ, &aij));
   if (aij) {
     PetscCall(MatDestroy(&ilu->extmat));
-    PetscCall(GILUPipeCreateExtendedMatrix(ilu->pipe, pc->pmat, ilu->extis, &ilu->extmat));
+    PetscCall(GILUPipeCreateExtendedMatrix(ilu->pipe, ilu->A, ilu->extis, &ilu->extmat));
   } else {
-    PetscCall(MatCreateSubMatrices(pc->pmat, 1, &ilu->extis, &ilu->extis, reuse, &ilu->extmats));
+    PetscCall(MatCreateSubMatrices(ilu->A, 1, &ilu->extis, &ilu->extis, reuse, &ilu->extmats));
     ilu->extmat = ilu->extmats[0];
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* each setup: the host back-end and a DMDA; the pattern depends on the whole matrix's */
-static PetscErrorCode DistCheck(PC pc, PetscObjectState *state)
+static PetscErrorCode DistCheck(Mat F, PetscObjectState *state)
 {
-  PC_StructILU        *ilu  = (PC_StructILU *)pc->data;
-  PetscGILUBackendType want = ilu->backend;
+  Mat_StructILU       *ilu  = (Mat_StructILU *)F->data;
+  PetscGILUBackendType want = ilu->opt.backend;
   DM                   da   = NULL;
-  const char          *pre  = GILUPrefix(pc);
+  const char          *pre  = GILUPrefix(F);
   char                 what[128], instead[192];
 
   PetscFunctionBegin;
@@ -81,55 +81,55 @@ static PetscErrorCode DistCheck(PC pc, PetscObjectState *state)
     PetscCall(PetscSNPrintf(what, sizeof(what), "-%spc_structilu_distributed", pre));
     PetscCall(PetscSNPrintf(instead, sizeof(instead), "-%spc_structilu_distributed 0 (block Jacobi)", pre));
   }
-  if (!ilu->backendset) PetscCall(PetscGILUGetBackend(&want));
-  PetscCheck(want == PETSCGILU_BACKEND_HOST || want == PETSCGILU_BACKEND_AUTO, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "%s runs on the host only: use -%spc_structilu_backend host, or %s on the device", what, pre, instead);
-  PetscCall(PCStructILUGetDMDA(pc, &da));
-  PetscCheck(da, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "%s needs the DMDA of the matrix (KSPSetDM(), or a matrix from DMCreateMatrix()): none was found; use %s", what, instead);
-  PetscCall(MatGetNonzeroState(pc->pmat, state));
+  if (!ilu->opt.backendset) PetscCall(PetscGILUGetBackend(&want));
+  PetscCheck(want == PETSCGILU_BACKEND_HOST || want == PETSCGILU_BACKEND_AUTO, PetscObjectComm((PetscObject)F), PETSC_ERR_SUP, "%s runs on the host only: use -%spc_structilu_backend host, or %s on the device", what, pre, instead);
+  PetscCall(StructILUGetDMDA(F, &da));
+  PetscCheck(da, PetscObjectComm((PetscObject)F), PETSC_ERR_SUP, "%s needs the DMDA of the matrix (KSPSetDM(), or a matrix from DMCreateMatrix()): none was found; use %s", what, instead);
+  PetscCall(MatGetNonzeroState(ilu->A, state));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* the pipeline over the DMDA's boxes, the extended box's matrix and its stencil matrix's pattern */
-static PetscErrorCode DistPattern(PC pc)
+static PetscErrorCode DistPattern(Mat F)
 {
-  PC_StructILU *ilu  = (PC_StructILU *)pc->data;
-  MPI_Comm      comm = PetscObjectComm((PetscObject)pc);
-  PetscInt      sw, dof, w;
-  GILUGrid      g;
-  DM            da;
+  Mat_StructILU *ilu  = (Mat_StructILU *)F->data;
+  MPI_Comm       comm = PetscObjectComm((PetscObject)F);
+  PetscInt       sw, dof, w;
+  GILUGrid       g;
+  DM             da;
 
   PetscFunctionBegin;
-  PetscCall(PCStructILUGetDMDA(pc, &da));
+  PetscCall(StructILUGetDMDA(F, &da));
   PetscCall(DMDAGetInfo(da, NULL, NULL, NULL, NULL, NULL, NULL, NULL, &dof, &sw, NULL, NULL, NULL, NULL));
   PetscCheck(dof <= GILU_MAX_DOF, comm, PETSC_ERR_SUP, "The global structured-grid factors take 1 to %d unknowns per grid point, not %" PetscInt_FMT ": %s (each process's block is then factored as a general sparse matrix)", GILU_MAX_DOF, dof, ilu->asfactor ? "use -pc_type bjacobi (or asm) with the sub-solver's ILU" : "use -pc_structilu_distributed 0 for block Jacobi");
-  PetscCheck(!ilu->griddim, comm, PETSC_ERR_ARG_INCOMP, "-%spc_structilu_grid was given, but -%spc_structilu_distributed factors the grid of the DMDA: leave -%spc_structilu_grid out", GILUPrefix(pc), GILUPrefix(pc), GILUPrefix(pc));
-  PetscCheck(!ilu->dof || ilu->dof == dof, comm, PETSC_ERR_ARG_INCOMP, "-%spc_structilu_dof %" PetscInt_FMT " contradicts the DMDA's %" PetscInt_FMT " DoF per grid point", GILUPrefix(pc), ilu->dof, dof);
+  PetscCheck(!ilu->opt.griddim, comm, PETSC_ERR_ARG_INCOMP, "-%spc_structilu_grid was given, but -%spc_structilu_distributed factors the grid of the DMDA: leave -%spc_structilu_grid out", GILUPrefix(F), GILUPrefix(F), GILUPrefix(F));
+  PetscCheck(!ilu->opt.dof || ilu->opt.dof == dof, comm, PETSC_ERR_ARG_INCOMP, "-%spc_structilu_dof %" PetscInt_FMT " contradicts the DMDA's %" PetscInt_FMT " DoF per grid point", GILUPrefix(F), ilu->opt.dof, dof);
   /* the ghost layers: ILU(k)'s fill reaches (k + 1) stencil widths, and the levels of a row's fill depend on rows up to k + 1 of those away */
-  w = PetscMax(sw, 1) * (ilu->levels + 1) * (ilu->levels + 1);
-  PetscCall(GILUPipeCreate(da, pc->pmat, w, GILUPrefix(pc), &ilu->pipe));
+  w = PetscMax(sw, 1) * (ilu->opt.levels + 1) * (ilu->opt.levels + 1);
+  PetscCall(GILUPipeCreate(da, ilu->A, w, GILUPrefix(F), &ilu->pipe));
   PetscCall(GILUPipeGetExtendedIS(ilu->pipe, dof, &ilu->extis));
-  PetscCall(PCStructILUExtendedMatrix(pc, MAT_INITIAL_MATRIX));
+  PetscCall(StructILUExtendedMatrix(F, MAT_INITIAL_MATRIX));
   PetscCall(GILUPipeGetExtendedGrid(ilu->pipe, &g));
   ilu->gridfrom = "from the DMDA, this process's box with its ghost layers";
-  PetscCall(PCStructILUAnalyze(pc, ilu->extmat, &g, 1)); /* the extraction's threads; the sweeps' below */
-  PetscCheck(!ilu->fallbackwhy[0], PETSC_COMM_SELF, PETSC_ERR_SUP, "-%spc_structilu_distributed: the matrix on this process's box of the DMDA is not a stencil matrix (%s); use -%spc_structilu_distributed 0 (block Jacobi, with the general sparse ILU where needed)", GILUPrefix(pc),
-             ilu->fallbackwhy, GILUPrefix(pc));
+  PetscCall(StructILUAnalyze(F, ilu->extmat, &g, 1)); /* the extraction's threads; the sweeps' below */
+  PetscCheck(!ilu->fallbackwhy[0], PETSC_COMM_SELF, PETSC_ERR_SUP, "-%spc_structilu_distributed: the matrix on this process's box of the DMDA is not a stencil matrix (%s); use -%spc_structilu_distributed 0 (block Jacobi, with the general sparse ILU where needed)", GILUPrefix(F),
+             ilu->fallbackwhy, GILUPrefix(F));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* after the symbolic factorization: the pipeline's order, its schedule and threads, the vector of the extended box */
-static PetscErrorCode DistFinish(PC pc)
+static PetscErrorCode DistFinish(Mat F)
 {
-  PC_StructILU *ilu = (PC_StructILU *)pc->data;
-  PetscInt      nt, delay, nbox;
+  Mat_StructILU *ilu = (Mat_StructILU *)F->data;
+  PetscInt       nt, delay, nbox;
 
   PetscFunctionBegin;
-  PetscCall(GILUPipeSetUp(ilu->pipe, &ilu->sm.stencil, ilu->disttile ? (ilu->disttile < 0 ? GILU_PIPE_NATURAL : GILU_PIPE_TILED) : -1, PetscMax(ilu->disttile, 0)));
+  PetscCall(GILUPipeSetUp(ilu->pipe, &ilu->sm.stencil, ilu->opt.disttile ? (ilu->opt.disttile < 0 ? GILU_PIPE_NATURAL : GILU_PIPE_TILED) : -1, PetscMax(ilu->opt.disttile, 0)));
   PetscCall(GILUScheduleDestroy(&ilu->sm.schedule));
   PetscCall(GILUScheduleCreatePipe(ilu->pipe, &ilu->sm.schedule));
   /* threads as on one process (-pc_structilu_threads; default: the cores divided among the processes of the node) */
-  PetscCall(MatGetLocalSize(pc->pmat, &nbox, NULL));
-  PetscCall(GILUGetNumThreadsFor(ilu->threads, nbox, &nt));
+  PetscCall(MatGetLocalSize(ilu->A, &nbox, NULL));
+  PetscCall(GILUGetNumThreadsFor(ilu->opt.threads, nbox, &nt));
   PetscCall(GILUScheduleGetDelay(&delay));
   PetscCall(GILUPipeSetThreads(ilu->pipe, ilu->sm.schedule, nt, delay));
   PetscCall(PetscMalloc1((size_t)ilu->sm.npoints * ilu->sm.grid.dof, &ilu->extx));
@@ -137,12 +137,12 @@ static PetscErrorCode DistFinish(PC pc)
 }
 
 /* the extended box's values (its ghost rows fetched again unless just made), which the pipeline's factorization reads */
-static PetscErrorCode DistValues(PC pc, PetscBool fresh)
+static PetscErrorCode DistValues(Mat F, PetscBool fresh)
 {
-  PC_StructILU *ilu = (PC_StructILU *)pc->data;
+  Mat_StructILU *ilu = (Mat_StructILU *)F->data;
 
   PetscFunctionBegin;
-  if (!fresh) PetscCall(PCStructILUExtendedMatrix(pc, MAT_REUSE_MATRIX));
+  if (!fresh) PetscCall(StructILUExtendedMatrix(F, MAT_REUSE_MATRIX));
   PetscCall(GILUStencilMatPack(ilu->extmat, &ilu->sm));
   PetscCall(GILUPipeSetFactorData(ilu->pipe, ilu->sm.val, ilu->dinv, ilu->sm.stencil.ns, ilu->sm.stencil.nlower));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -151,26 +151,26 @@ static PetscErrorCode DistValues(PC pc, PetscBool fresh)
 const StructILUSourceOps StructILUSourceDistributed = {"distributed", DistCheck, DistPattern, DistFinish, DistValues};
 
 /* the zero pivot of any process (the smallest row of the grid in natural ordering), so that all of them fail together */
-PetscErrorCode PCDistributedPivot_StructILU(PC pc)
+PetscErrorCode StructILUDistributedPivot(Mat F)
 {
-  PC_StructILU *ilu = (PC_StructILU *)pc->data;
-  PetscInt      row = PETSC_MAX_INT;
+  Mat_StructILU *ilu = (Mat_StructILU *)F->data;
+  PetscInt       row = PETSC_MAX_INT;
 
   PetscFunctionBegin;
   if (ilu->zerorow >= 0) PetscCall(GILUPipeGlobalRow(ilu->pipe, ilu->zerorow, &row));
-  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &row, 1, MPIU_INT, MPI_MIN, PetscObjectComm((PetscObject)pc)));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &row, 1, MPIU_INT, MPI_MIN, PetscObjectComm((PetscObject)F)));
   ilu->zerorow = row == PETSC_MAX_INT ? -1 : row;
   row          = PETSC_MAX_INT; /* the same for a single-precision factor entry beyond float's range */
   if (ilu->rangerow >= 0) PetscCall(GILUPipeGlobalRow(ilu->pipe, ilu->rangerow, &row));
-  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &row, 1, MPIU_INT, MPI_MIN, PetscObjectComm((PetscObject)pc)));
+  PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &row, 1, MPIU_INT, MPI_MIN, PetscObjectComm((PetscObject)F)));
   ilu->rangerow = row == PETSC_MAX_INT ? -1 : row;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* y = (LU)^{-1} x (transpose: (LU)^{-T} x) of the global factors: this process's part, its ghost values from and to its neighbours */
-PetscErrorCode PCApplyDistributed_StructILU(PC pc, PetscBool transpose, const PetscScalar *x, PetscScalar *y)
+PetscErrorCode StructILUApplyDistributed(Mat F, PetscBool transpose, const PetscScalar *x, PetscScalar *y)
 {
-  PC_StructILU *ilu = (PC_StructILU *)pc->data;
+  Mat_StructILU *ilu = (Mat_StructILU *)F->data;
 
   PetscFunctionBegin;
   PetscCall(GILUPipeOwnedCopy(ilu->pipe, PETSC_TRUE, x, ilu->extx));
@@ -180,16 +180,16 @@ PetscErrorCode PCApplyDistributed_StructILU(PC pc, PetscBool transpose, const Pe
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode PCViewDistributed_StructILU(PC pc, PetscViewer viewer)
+PetscErrorCode StructILUViewDistributed(Mat F, PetscViewer viewer)
 {
-  PC_StructILU *ilu = (PC_StructILU *)pc->data;
-  GILUPipeInfo  info;
-  PetscMPIInt   size;
-  PetscInt      nt;
-  char          threads[128];
+  Mat_StructILU *ilu = (Mat_StructILU *)F->data;
+  GILUPipeInfo   info;
+  PetscMPIInt    size;
+  PetscInt       nt;
+  char           threads[128];
 
   PetscFunctionBegin;
-  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)F), &size));
   PetscCall(GILUPipeGetInfo(ilu->pipe, &info));
   PetscCall(GILUPipeGetThreads(ilu->pipe, &nt));
   if (nt > 1) PetscCall(PetscSNPrintf(threads, sizeof(threads), "%" PetscInt_FMT " threads (process 0; segments of its box along x, each a step behind the one before)", nt));

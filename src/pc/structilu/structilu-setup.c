@@ -1,12 +1,12 @@
 /*
-   PCSTRUCTILU: setup and apply (the context, options and view are in structilu.c).
+   StructILU's factor (MatSolverType structilu): its setup and applies (the factor's ops and view are in
+   structilu-factor.c, PCSTRUCTILU over it in structilu.c).
 
-   PCSetUp() finds the grid (DMDA, options or the pattern), extracts the stencil matrix of the
-   local diagonal block (for k > 0 on the ILU(k) fill stencil of its pattern,
-   src/mat/stencil/fill.c) or takes a MATSTENCILGPU's own, factors it on the back-end that
-   was resolved once there (host kernels: src/mat/stencil/ilu.c; device: the ops table of
-   src/mat/stencil/cuda/structilu.cu) and PCApply() applies the factors; the Eisenstat trick's PCPreSolve()
-   and PCPostSolve(); the fallback of a block that is not a structured grid.
+   StructILUSetUp(), at each numeric factorization, finds the grid (DMDA, options or the pattern), extracts the
+   stencil matrix of the local diagonal block (for k > 0 on the ILU(k) fill stencil of its pattern,
+   src/mat/stencil/fill.c) or takes a MATSTENCILGPU's own, factors it on the back-end that was resolved once there
+   (host kernels: src/mat/stencil/ilu.c; device: the ops table of src/mat/stencil/cuda/structilu.cu); the applies
+   use the factors; a block that is not a structured grid gets the general sparse fallback.
 */
 #include <petscgilu/private/giluimpl.h>
 #include <petscgilu/private/citations.h>
@@ -14,9 +14,9 @@
 #include "structilu.h"
 #include <float.h> /* FLT_MAX */
 
-PetscErrorCode PCReset_StructILU(PC pc)
+PetscErrorCode StructILUReset(Mat F)
 {
-  PC_StructILU *ilu = (PC_StructILU *)pc->data;
+  Mat_StructILU *ilu = (Mat_StructILU *)F->data;
 
   PetscFunctionBegin;
   PetscCall(GILUStencilMatReset(&ilu->sm));
@@ -25,42 +25,37 @@ PetscErrorCode PCReset_StructILU(PC pc)
   PetscCall(PetscFree2(ilu->diag, ilu->eisE));
   PetscCall(PetscFree(ilu->symR));
   ilu->symvalid = PETSC_FALSE;
-  PetscCall(MatDestroy(&ilu->eisshell));
-  PetscCall(VecDestroy(&ilu->eisb[0]));
-  PetscCall(VecDestroy(&ilu->eisb[1]));
-  PetscCall(VecDestroy(&ilu->eiswork[0]));
-  PetscCall(VecDestroy(&ilu->eiswork[1]));
   PetscCall(PetscFree(ilu->elim));
   PetscCall(PetscFree(ilu->mirror));
   if (ilu->dev) PetscCall(ilu->devops->destroy(&ilu->dev));
   PetscCall(MatDestroy(&ilu->fallback));
   PetscCall(VecDestroy(&ilu->fx));
   PetscCall(VecDestroy(&ilu->fy));
-  PetscCall(PCResetDistributed_StructILU(pc));
+  PetscCall(StructILUResetDistributed(F));
   ilu->fallbackwhy[0] = 0;
   ilu->analyzed       = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The grid of the local block: user options, then the DMDA of the PC or of the matrix, then the pattern (found false: none) */
-static PetscErrorCode PCStructILUFindGrid(PC pc, Mat A, Mat Alocal, GILUGrid *g, PetscBool *gridfound)
+/* The grid of the local block: user options, then the DMDA of PCSTRUCTILU or of the matrix, then the pattern (found false: none) */
+static PetscErrorCode StructILUFindGrid(Mat F, Mat A, Mat Alocal, GILUGrid *g, PetscBool *gridfound)
 {
-  PC_StructILU *ilu   = (PC_StructILU *)pc->data;
-  PetscBool     found = PETSC_FALSE;
-  DM            dm    = NULL;
-  PetscInt      m;
+  Mat_StructILU *ilu   = (Mat_StructILU *)F->data;
+  PetscBool      found = PETSC_FALSE;
+  DM             dm    = NULL;
+  PetscInt       m;
 
   PetscFunctionBegin;
   PetscCall(MatGetLocalSize(Alocal, &m, NULL));
-  if (ilu->griddim) { /* forced: a grid that does not fit the block is an error (PCStructILUSetGrid() checked that its points fit a PetscInt) */
-    const char *pre  = GILUPrefix(pc);
-    PetscInt    npts = ilu->grid[0] * ilu->grid[1] * ilu->grid[2];
+  if (ilu->opt.griddim) { /* forced: a grid that does not fit the block is an error (PCStructILUSetGrid() checked that its points fit a PetscInt) */
+    const char *pre  = GILUPrefix(F);
+    PetscInt    npts = ilu->opt.grid[0] * ilu->opt.grid[1] * ilu->opt.grid[2];
     char        str[96];
 
-    PetscCall(StructILUGridString(ilu->griddim, ilu->grid, str, sizeof(str)));
-    g->dim = ilu->griddim;
-    for (PetscInt d = 0; d < 3; d++) g->n[d] = ilu->grid[d];
-    if (ilu->dof) g->dof = ilu->dof;
+    PetscCall(StructILUGridString(ilu->opt.griddim, ilu->opt.grid, str, sizeof(str)));
+    g->dim = ilu->opt.griddim;
+    for (PetscInt d = 0; d < 3; d++) g->n[d] = ilu->opt.grid[d];
+    if (ilu->opt.dof) g->dof = ilu->opt.dof;
     else {
       PetscCheck(m % npts == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "-%spc_structilu_grid %s has %" PetscInt_FMT " grid points, which do not divide the %" PetscInt_FMT " rows of the local block: give the local grid of the matrix (and -%spc_structilu_dof)", pre, str, npts, m, pre);
       g->dof = m / npts;
@@ -79,19 +74,19 @@ static PetscErrorCode PCStructILUFindGrid(PC pc, Mat A, Mat Alocal, GILUGrid *g,
     *gridfound    = PETSC_TRUE;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(PCGetDM(pc, &dm));
+  dm = ilu->dm; /* PCSTRUCTILU's (KSPSetDM()) */
   if (dm) PetscCall(GILUGridFromDM(dm, Alocal, g, &found));
   if (!found) {
     PetscCall(MatGetDM(A, &dm));
     if (dm) PetscCall(GILUGridFromDM(dm, Alocal, g, &found));
   }
   if (found) {
-    PetscCheck(!ilu->dof || ilu->dof == g->dof, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_INCOMP, "-%spc_structilu_dof %" PetscInt_FMT " contradicts the DMDA's %" PetscInt_FMT " DoF per grid point", GILUPrefix(pc), ilu->dof, g->dof);
+    PetscCheck(!ilu->opt.dof || ilu->opt.dof == g->dof, PetscObjectComm((PetscObject)F), PETSC_ERR_ARG_INCOMP, "-%spc_structilu_dof %" PetscInt_FMT " contradicts the DMDA's %" PetscInt_FMT " DoF per grid point", GILUPrefix(F), ilu->opt.dof, g->dof);
     ilu->gridfrom = "from the DMDA";
   } else {
-    PetscCheck(!ilu->dof || m % ilu->dof == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "-%spc_structilu_dof %" PetscInt_FMT " does not divide the %" PetscInt_FMT " rows of the local block: give the unknowns per grid point of the matrix", GILUPrefix(pc),
-               ilu->dof, m);
-    PetscCall(GILUGridInfer(Alocal, ilu->dof, g, &found)); /* (DoF: the option's, else the block size) */
+    PetscCheck(!ilu->opt.dof || m % ilu->opt.dof == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "-%spc_structilu_dof %" PetscInt_FMT " does not divide the %" PetscInt_FMT " rows of the local block: give the unknowns per grid point of the matrix", GILUPrefix(F),
+               ilu->opt.dof, m);
+    PetscCall(GILUGridInfer(Alocal, ilu->opt.dof, g, &found)); /* (DoF: the option's, else the block size) */
     if (found) ilu->gridfrom = "inferred from the matrix pattern";
     else PetscCall(PetscSNPrintf(ilu->fallbackwhy, sizeof(ilu->fallbackwhy), "no DMDA box matches its %" PetscInt_FMT " rows and its pattern is not that of a stencil in natural ordering", m));
   }
@@ -108,16 +103,16 @@ static PetscErrorCode PCStructILUFindGrid(PC pc, Mat A, Mat Alocal, GILUGrid *g,
   private/stencil.h): a stencil st with an offset whose opposite it lacks, or (with A NULL) packed values ilu->sm
   (else the general block A) with entries (i,j), (j,i) that differ beyond round-off are errors that name the option
 */
-PetscErrorCode PCStructILUCheckSymmetric(PC pc, const GILUStencil *st, Mat A)
+PetscErrorCode StructILUCheckSymmetric(Mat F, const GILUStencil *st, Mat A)
 {
-  PC_StructILU *ilu = (PC_StructILU *)pc->data;
-  PetscInt      s, row = -1, col = -1;
+  Mat_StructILU *ilu = (Mat_StructILU *)F->data;
+  PetscInt       s, row = -1, col = -1;
 
   PetscFunctionBegin;
-  if (ilu->type != PC_STRUCTILU_IC) PetscFunctionReturn(PETSC_SUCCESS);
+  if (ilu->opt.type != PC_STRUCTILU_IC) PetscFunctionReturn(PETSC_SUCCESS);
   if (st) {
     PetscCall(GILUStencilFindUnmirrored(st, &s));
-    PetscCheck(s < 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Incomplete Cholesky needs a symmetric matrix, but the stencil has the offset (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ") and not its opposite: use -%spc_%s ilu", st->off[s][0], st->off[s][1], st->off[s][2], GILUPrefix(pc), ilu->asfactor ? "type" : "structilu_type");
+    PetscCheck(s < 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Incomplete Cholesky needs a symmetric matrix, but the stencil has the offset (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ") and not its opposite: use -%spc_%s ilu", st->off[s][0], st->off[s][1], st->off[s][2], GILUPrefix(F), ilu->asfactor ? "type" : "structilu_type");
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   if (ilu->asfactor) { /* MatSolverType structilu's ICC: the upper triangle, as PETSc's ICC reads it (a general block: PETSc's own ICC does) */
@@ -126,23 +121,23 @@ PetscErrorCode PCStructILUCheckSymmetric(PC pc, const GILUStencil *st, Mat A)
   }
   if (A) PetscCall(GILUMatFindAsymmetry(A, &row, &col));
   else PetscCall(GILUStencilMatFindAsymmetry(&ilu->sm, ilu->mirror, &row, &col));
-  PetscCheck(row < 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Incomplete Cholesky needs a symmetric matrix, but entries (%" PetscInt_FMT ",%" PetscInt_FMT ") and (%" PetscInt_FMT ",%" PetscInt_FMT ") of the local block differ by more than %g times its largest entry: use -%spc_structilu_type ilu", row, col, col, row, GILU_SYMMETRY_RTOL, GILUPrefix(pc));
+  PetscCheck(row < 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Incomplete Cholesky needs a symmetric matrix, but entries (%" PetscInt_FMT ",%" PetscInt_FMT ") and (%" PetscInt_FMT ",%" PetscInt_FMT ") of the local block differ by more than %g times its largest entry: use -%spc_structilu_type ilu", row, col, col, row, GILU_SYMMETRY_RTOL, GILUPrefix(F));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* The local block is not a structured grid (ilu->fallbackwhy): an error if the user gave its grid or DoF, which then cannot be honoured */
-static PetscErrorCode StructILUCheckForced(PC pc)
+static PetscErrorCode StructILUCheckForced(Mat F)
 {
-  PC_StructILU *ilu = (PC_StructILU *)pc->data;
-  const char   *pre = GILUPrefix(pc);
-  char          str[96];
+  Mat_StructILU *ilu = (Mat_StructILU *)F->data;
+  const char    *pre = GILUPrefix(F);
+  char           str[96];
 
   PetscFunctionBegin;
-  PetscCall(StructILUGridString(ilu->griddim, ilu->grid, str, sizeof(str)));
-  PetscCheck(!ilu->griddim, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-%spc_structilu_grid %s was given, but the local block is not a stencil matrix on that grid (%s): give the local grid of the matrix, or leave -%spc_structilu_grid out (the grid is then taken from the DMDA or the pattern, and a block that is no structured grid is factored as a general sparse matrix)", pre, str,
+  PetscCall(StructILUGridString(ilu->opt.griddim, ilu->opt.grid, str, sizeof(str)));
+  PetscCheck(!ilu->opt.griddim, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-%spc_structilu_grid %s was given, but the local block is not a stencil matrix on that grid (%s): give the local grid of the matrix, or leave -%spc_structilu_grid out (the grid is then taken from the DMDA or the pattern, and a block that is no structured grid is factored as a general sparse matrix)", pre, str,
              ilu->fallbackwhy, pre);
-  PetscCheck(!ilu->dof, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-%spc_structilu_dof %" PetscInt_FMT " was given, but the local block is not a structured grid with %" PetscInt_FMT " unknowns per point (%s): give the grid too (-%spc_structilu_grid or a DMDA), or leave -%spc_structilu_dof out (a block that is no structured grid is then factored as a general sparse matrix)", pre,
-             ilu->dof, ilu->dof, ilu->fallbackwhy, pre, pre);
+  PetscCheck(!ilu->opt.dof, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-%spc_structilu_dof %" PetscInt_FMT " was given, but the local block is not a structured grid with %" PetscInt_FMT " unknowns per point (%s): give the grid too (-%spc_structilu_grid or a DMDA), or leave -%spc_structilu_dof out (a block that is no structured grid is then factored as a general sparse matrix)", pre,
+             ilu->opt.dof, ilu->opt.dof, ilu->fallbackwhy, pre, pre);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -150,17 +145,17 @@ static PetscErrorCode StructILUCheckForced(PC pc)
   ilu->sm's pattern from the stencil matrix pat of the block, which it takes over (pat is left empty): pat's own for
   ILU(0); for ILU(k) ILU(0) on the ILU(k) pattern, the fill stencil with the positions of level > k missing
 */
-static PetscErrorCode PCStructILUTakePattern(PC pc, GILUStencilMat *pat)
+static PetscErrorCode StructILUTakePattern(Mat F, GILUStencilMat *pat)
 {
-  PC_StructILU *ilu = (PC_StructILU *)pc->data;
-  char          why[512];
+  Mat_StructILU *ilu = (Mat_StructILU *)F->data;
+  char           why[512];
 
   PetscFunctionBegin;
   PetscCall(GILUStencilGetName(&pat->stencil, pat->grid.dim, ilu->patname, sizeof(ilu->patname)));
-  if (ilu->levels > 0) {
-    PetscCall(GILUStencilMatFill(pat, ilu->levels, &ilu->sm, why, sizeof(why)));
+  if (ilu->opt.levels > 0) {
+    PetscCall(GILUStencilMatFill(pat, ilu->opt.levels, &ilu->sm, why, sizeof(why)));
     PetscCall(GILUStencilMatReset(pat)); /* before the error: nothing stays allocated */
-    PetscCheck(!why[0], PETSC_COMM_SELF, PETSC_ERR_SUP, "%s: use fewer levels of fill (-%spc_%s)", why, GILUPrefix(pc), ilu->asfactor ? "factor_levels" : "structilu_levels");
+    PetscCheck(!why[0], PETSC_COMM_SELF, PETSC_ERR_SUP, "%s: use fewer levels of fill (-%spc_%s)", why, GILUPrefix(F), ilu->asfactor ? "factor_levels" : "structilu_levels");
   } else {
     ilu->sm = *pat;
     PetscCall(PetscMemzero(pat, sizeof(*pat)));
@@ -169,38 +164,37 @@ static PetscErrorCode PCStructILUTakePattern(PC pc, GILUStencilMat *pat)
 }
 
 /* The pattern of ilu->sm from the block A on grid g (threads: of the analysis), or ilu->fallbackwhy says why A is no stencil matrix */
-PetscErrorCode PCStructILUAnalyze(PC pc, Mat A, const GILUGrid *g, PetscInt threads)
+PetscErrorCode StructILUAnalyze(Mat F, Mat A, const GILUGrid *g, PetscInt threads)
 {
-  PC_StructILU  *ilu = (PC_StructILU *)pc->data;
+  Mat_StructILU *ilu = (Mat_StructILU *)F->data;
   GILUStencilMat pat;
 
   PetscFunctionBegin;
   PetscCall(PetscMemzero(&pat, sizeof(pat)));
   pat.nthreads = threads;
   PetscCall(GILUStencilMatAnalyze(A, g, &pat, ilu->fallbackwhy, sizeof(ilu->fallbackwhy)));
-  if (!ilu->fallbackwhy[0]) PetscCall(PCStructILUTakePattern(pc, &pat));
+  if (!ilu->fallbackwhy[0]) PetscCall(StructILUTakePattern(F, &pat));
   else PetscCall(GILUStencilMatReset(&pat));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*
   A zero pivot of the last factorization (ilu->zerorow), or single-precision factors with an entry that float cannot
-  hold (ilu->rangerow: it would be Inf): an error with -ksp_error_if_not_converged, else the PC's failed reason
+  hold (ilu->rangerow: it would be Inf): an error when the matrix asks for one (MatSetErrorIfFailure(), as PCILU does under
+  -ksp_error_if_not_converged), else the factor's error (MatFactorGetError()), which the PC turns into its failed reason
 */
-static PetscErrorCode StructILUCheckPivot(PC pc)
+static PetscErrorCode StructILUCheckPivot(Mat F)
 {
-  PC_StructILU *ilu = (PC_StructILU *)pc->data;
+  Mat_StructILU *ilu = (Mat_StructILU *)F->data;
 
   PetscFunctionBegin;
   if (ilu->zerorow >= 0) {
-    PetscCheck(!pc->erroriffailure, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "Zero pivot in %s row %" PetscInt_FMT " of the structured-grid ILU (tolerance %g)", ilu->pipe ? "the grid's (natural ordering)" : "local", ilu->zerorow, (double)ilu->zeropivot);
-    PetscCall(PetscInfo(pc, "Zero pivot in local row %" PetscInt_FMT " (tolerance %g)\n", ilu->zerorow, (double)ilu->zeropivot));
-    PetscCall(PCSetFailedReason(pc, PC_FACTOR_NUMERIC_ZEROPIVOT));
+    PetscCheck(!ilu->A->erroriffailure, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "Zero pivot in %s row %" PetscInt_FMT " of the structured-grid ILU (tolerance %g)", ilu->pipe ? "the grid's (natural ordering)" : "local", ilu->zerorow, (double)ilu->opt.zeropivot);
+    PetscCall(PetscInfo(F, "Zero pivot in local row %" PetscInt_FMT " (tolerance %g)\n", ilu->zerorow, (double)ilu->opt.zeropivot));
   } else if (ilu->rangerow >= 0) {
-    PetscCheck(!pc->erroriffailure, PETSC_COMM_SELF, PETSC_ERR_FP, "The factors of %s row %" PetscInt_FMT " of the structured-grid ILU have an entry beyond the range of single precision (|x| > %g): use -%spc_structilu_factor_precision double (or scale the matrix)", ilu->pipe ? "the grid's (natural ordering)" : "local",
-               ilu->rangerow, (double)FLT_MAX, GILUPrefix(pc));
-    PetscCall(PetscInfo(pc, "The single-precision factors of local row %" PetscInt_FMT " overflow (|x| > %g): use -%spc_structilu_factor_precision double\n", ilu->rangerow, (double)FLT_MAX, GILUPrefix(pc)));
-    PetscCall(PCSetFailedReason(pc, PC_FACTOR_OTHER));
+    PetscCheck(!ilu->A->erroriffailure, PETSC_COMM_SELF, PETSC_ERR_FP, "The factors of %s row %" PetscInt_FMT " of the structured-grid ILU have an entry beyond the range of single precision (|x| > %g): use -%spc_structilu_factor_precision double (or scale the matrix)", ilu->pipe ? "the grid's (natural ordering)" : "local",
+               ilu->rangerow, (double)FLT_MAX, GILUPrefix(F));
+    PetscCall(PetscInfo(F, "The single-precision factors of local row %" PetscInt_FMT " overflow (|x| > %g): use -%spc_structilu_factor_precision double\n", ilu->rangerow, (double)FLT_MAX, GILUPrefix(F)));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -209,25 +203,25 @@ static PetscErrorCode StructILUCheckPivot(PC pc)
   The local block Alocal is not a structured grid (ilu->fallbackwhy says why): its ILU(k) (IC(k)) in natural
   ordering by MatSolverType gilu, the factors of PETSc's ILU(k) of the block; symbolic: a new pattern
 */
-static PetscErrorCode StructILUFallbackFactor(PC pc, Mat Alocal, PetscBool symbolic)
+static PetscErrorCode StructILUFallbackFactor(Mat F, Mat Alocal, PetscBool symbolic)
 {
-  PC_StructILU   *ilu = (PC_StructILU *)pc->data;
-  const PetscBool ic  = (PetscBool)(ilu->type == PC_STRUCTILU_IC);
+  Mat_StructILU  *ilu = (Mat_StructILU *)F->data;
+  const PetscBool ic  = (PetscBool)(ilu->opt.type == PC_STRUCTILU_IC);
   MatFactorInfo   info;
   MatFactorError  err;
 
   PetscFunctionBegin;
-  PetscCheck(!ilu->eisenstat, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-%spc_structilu_eisenstat needs a structured-grid block with DILU factors, but the local block is not a structured grid (%s)", GILUPrefix(pc), ilu->fallbackwhy);
-  if (ilu->asfactor) info = ilu->factorinfo; /* its shift, say */
+  PetscCheck(!ilu->opt.eisenstat, PetscObjectComm((PetscObject)F), PETSC_ERR_SUP, "-%spc_structilu_eisenstat needs a structured-grid block with DILU factors, but the local block is not a structured grid (%s)", GILUPrefix(F), ilu->fallbackwhy);
+  if (ilu->asfactor) info = ilu->info; /* its shift, say */
   else PetscCall(MatFactorInfoInitialize(&info));
-  info.levels    = (PetscReal)ilu->levels;
+  info.levels    = (PetscReal)ilu->opt.levels;
   info.fill      = 1.0;
-  info.zeropivot = ilu->zeropivot;
+  info.zeropivot = ilu->opt.zeropivot;
   if (symbolic) {
     IS       row, col;
     PetscInt m, bs;
 
-    PetscCall(PetscInfo(pc, "The local block is not a structured grid (%s): factored as a general sparse matrix by MatSolverType %s\n", ilu->fallbackwhy, ic ? MATSOLVERPETSC : MATSOLVERGILU));
+    PetscCall(PetscInfo(F, "The local block is not a structured grid (%s): factored as a general sparse matrix by MatSolverType %s\n", ilu->fallbackwhy, ic ? MATSOLVERPETSC : MATSOLVERGILU));
     PetscCall(MatDestroy(&ilu->fallback));
     PetscCall(VecDestroy(&ilu->fx));
     PetscCall(VecDestroy(&ilu->fy));
@@ -243,7 +237,7 @@ static PetscErrorCode StructILUFallbackFactor(PC pc, Mat Alocal, PetscBool symbo
     PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, bs, m, NULL, &ilu->fx));
     PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, bs, m, NULL, &ilu->fy));
   }
-  if (ic) PetscCall(PCStructILUCheckSymmetric(pc, NULL, Alocal)); /* PETSc's ICC would read the upper triangle of anything */
+  if (ic) PetscCall(StructILUCheckSymmetric(F, NULL, Alocal)); /* PETSc's ICC would read the upper triangle of anything */
   PetscCall(PetscLogEventBegin(GILU_StructILUFactor, 0, Alocal, 0, 0));
   if (ic) PetscCall(MatCholeskyFactorNumeric(ilu->fallback, Alocal, &info));
   else PetscCall(MatLUFactorNumeric(ilu->fallback, Alocal, &info));
@@ -259,14 +253,14 @@ static PetscErrorCode StructILUFallbackFactor(PC pc, Mat Alocal, PetscBool symbo
     PetscCall(MatFactorGetErrorZeroPivot(ilu->fallback, &pivot, &row));
     ilu->zerorow = PetscMax(row, 0);
   }
-  PetscCall(StructILUCheckPivot(pc));
+  PetscCall(StructILUCheckPivot(F));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* y = the fallback's solve of the local part of x: MatSolve(), MatSolveTranspose(), or the halves of a Cholesky factor (MatForwardSolve(), MatBackwardSolve()) */
-static PetscErrorCode StructILUFallbackSolve(PC pc, Vec x, Vec y, PetscErrorCode (*solve)(Mat, Vec, Vec))
+static PetscErrorCode StructILUFallbackSolve(Mat F, Vec x, Vec y, PetscErrorCode (*solve)(Mat, Vec, Vec))
 {
-  PC_StructILU      *ilu = (PC_StructILU *)pc->data;
+  Mat_StructILU     *ilu = (Mat_StructILU *)F->data;
   const PetscScalar *xa;
   PetscScalar       *ya;
 
@@ -283,100 +277,101 @@ static PetscErrorCode StructILUFallbackSolve(PC pc, Vec x, Vec y, PetscErrorCode
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode PCFactor_StructILU(PC);
+static PetscErrorCode StructILUFactorValues(Mat);
 
 /* MATSTENCILGPU: the grid, the stencil and the values are the matrix's own, copied without any decoding */
-static PetscErrorCode StencilCheck(PC pc, PetscObjectState *state)
+static PetscErrorCode StencilCheck(Mat F, PetscObjectState *state)
 {
   const GILUStencilMat *msm;
   PetscBool             is;
 
   PetscFunctionBegin;
-  PetscCall(MatStencilGPUGetStencilMat(pc->pmat, &is, &msm));
+  PetscCall(MatStencilGPUGetStencilMat(((Mat_StructILU *)F->data)->A, &is, &msm));
   *state = msm->nonzerostate;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode StencilPattern(PC pc)
+static PetscErrorCode StencilPattern(Mat F)
 {
-  PC_StructILU         *ilu = (PC_StructILU *)pc->data;
+  Mat_StructILU        *ilu = (Mat_StructILU *)F->data;
   const GILUStencilMat *msm;
   PetscBool             is;
   GILUStencilMat        pat;
 
   PetscFunctionBegin;
-  PetscCall(MatStencilGPUGetStencilMat(pc->pmat, &is, &msm));
-  PetscCheck(!ilu->dof || ilu->dof == msm->grid.dof, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-%spc_structilu_dof %" PetscInt_FMT " contradicts the MATSTENCILGPU matrix's %" PetscInt_FMT " DoF per grid point: leave it out", GILUPrefix(pc), ilu->dof,
-             msm->grid.dof);
-  PetscCheck(!ilu->griddim || (ilu->grid[0] == msm->grid.n[0] && ilu->grid[1] == msm->grid.n[1] && ilu->grid[2] == msm->grid.n[2]), PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-%spc_structilu_grid contradicts the MATSTENCILGPU matrix's local grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ": leave it out", GILUPrefix(pc),
+  PetscCall(MatStencilGPUGetStencilMat(ilu->A, &is, &msm));
+  PetscCheck(!ilu->opt.dof || ilu->opt.dof == msm->grid.dof, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-%spc_structilu_dof %" PetscInt_FMT " contradicts the MATSTENCILGPU matrix's %" PetscInt_FMT " DoF per grid point: leave it out", GILUPrefix(F),
+             ilu->opt.dof, msm->grid.dof);
+  PetscCheck(!ilu->opt.griddim || (ilu->opt.grid[0] == msm->grid.n[0] && ilu->opt.grid[1] == msm->grid.n[1] && ilu->opt.grid[2] == msm->grid.n[2]), PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "-%spc_structilu_grid contradicts the MATSTENCILGPU matrix's local grid %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT ": leave it out", GILUPrefix(F),
              msm->grid.n[0], msm->grid.n[1], msm->grid.n[2]);
-  PetscCheck(msm->grid.dof <= GILU_MAX_DOF, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "Structured-grid ILU supports 1 to %d unknowns per grid point, not %" PetscInt_FMT, GILU_MAX_DOF, msm->grid.dof);
+  PetscCheck(msm->grid.dof <= GILU_MAX_DOF, PetscObjectComm((PetscObject)F), PETSC_ERR_SUP, "Structured-grid ILU supports 1 to %d unknowns per grid point, not %" PetscInt_FMT, GILU_MAX_DOF, msm->grid.dof);
   ilu->gridfrom = "from the MATSTENCILGPU matrix";
   PetscCall(GILUStencilMatCopyStructure(msm, &pat));
-  PetscCall(PCStructILUTakePattern(pc, &pat));
+  PetscCall(StructILUTakePattern(F, &pat));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode StencilValues(PC pc, PetscBool fresh)
+static PetscErrorCode StencilValues(Mat F, PetscBool fresh)
 {
-  PC_StructILU         *ilu = (PC_StructILU *)pc->data;
+  Mat_StructILU        *ilu = (Mat_StructILU *)F->data;
   const GILUStencilMat *msm;
   PetscBool             is;
 
   PetscFunctionBegin;
-  PetscCall(MatStencilGPUGetStencilMat(pc->pmat, &is, &msm));
-  ilu->sm.nthreads     = ilu->threads;
-  ilu->sm.scheduletype = (GILUScheduleType)ilu->schedule;
+  PetscCall(MatStencilGPUGetStencilMat(ilu->A, &is, &msm));
+  ilu->sm.nthreads     = ilu->opt.threads;
+  ilu->sm.scheduletype = (GILUScheduleType)ilu->opt.schedule;
   PetscCall(GILUStencilMatCopyValues(msm, &ilu->sm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* AIJ or BAIJ: the local block (the diagonal block in parallel: block Jacobi), its grid found and its stencil matrix extracted */
-static PetscErrorCode LocalBlock(PC pc, Mat *Alocal)
+static PetscErrorCode LocalBlock(Mat F, Mat *Alocal)
 {
-  PetscMPIInt size;
+  Mat_StructILU *ilu = (Mat_StructILU *)F->data;
+  PetscMPIInt    size;
 
   PetscFunctionBegin;
-  *Alocal = ((PC_StructILU *)pc->data)->image ? ((PC_StructILU *)pc->data)->image : pc->pmat; /* an SBAIJ's image: PCStructILUGetImage() */
-  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc->pmat), &size));
-  if (size > 1) PetscCall(MatGetDiagonalBlock(pc->pmat, Alocal));
+  *Alocal = ilu->image ? ilu->image : ilu->A; /* an SBAIJ's image: StructILUGetImage() */
+  PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)ilu->A), &size));
+  if (size > 1) PetscCall(MatGetDiagonalBlock(ilu->A, Alocal));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode LocalCheck(PC pc, PetscObjectState *state)
+static PetscErrorCode LocalCheck(Mat F, PetscObjectState *state)
 {
   Mat Alocal;
 
   PetscFunctionBegin;
-  PetscCall(LocalBlock(pc, &Alocal));
+  PetscCall(LocalBlock(F, &Alocal));
   PetscCall(MatGetNonzeroState(Alocal, state));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode LocalPattern(PC pc)
+static PetscErrorCode LocalPattern(Mat F)
 {
-  PC_StructILU *ilu = (PC_StructILU *)pc->data;
-  Mat           Alocal;
-  GILUGrid      g;
-  PetscBool     gridfound = PETSC_FALSE;
+  Mat_StructILU *ilu = (Mat_StructILU *)F->data;
+  Mat            Alocal;
+  GILUGrid       g;
+  PetscBool      gridfound = PETSC_FALSE;
 
   PetscFunctionBegin;
-  PetscCall(LocalBlock(pc, &Alocal));
-  PetscCall(PCStructILUFindGrid(pc, pc->pmat, Alocal, &g, &gridfound));       /* (the DMDA is an SBAIJ's, not its image's) */
-  if (gridfound) PetscCall(PCStructILUAnalyze(pc, Alocal, &g, ilu->threads)); /* the analysis runs on the threads of the kernels */
-  if (ilu->fallbackwhy[0]) PetscCall(StructILUCheckForced(pc));               /* a general sparse ILU(k) of the block, unless the user said it is a grid */
+  PetscCall(LocalBlock(F, &Alocal));
+  PetscCall(StructILUFindGrid(F, ilu->A, Alocal, &g, &gridfound));             /* (the DMDA is an SBAIJ's, not its image's) */
+  if (gridfound) PetscCall(StructILUAnalyze(F, Alocal, &g, ilu->opt.threads)); /* the analysis runs on the threads of the kernels */
+  if (ilu->fallbackwhy[0]) PetscCall(StructILUCheckForced(F));                 /* a general sparse ILU(k) of the block, unless the user said it is a grid */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode LocalValues(PC pc, PetscBool fresh)
+static PetscErrorCode LocalValues(Mat F, PetscBool fresh)
 {
-  PC_StructILU *ilu = (PC_StructILU *)pc->data;
-  Mat           Alocal;
+  Mat_StructILU *ilu = (Mat_StructILU *)F->data;
+  Mat            Alocal;
 
   PetscFunctionBegin;
-  PetscCall(LocalBlock(pc, &Alocal));
-  ilu->sm.nthreads     = ilu->threads;
-  ilu->sm.scheduletype = (GILUScheduleType)ilu->schedule;
+  PetscCall(LocalBlock(F, &Alocal));
+  ilu->sm.nthreads     = ilu->opt.threads;
+  ilu->sm.scheduletype = (GILUScheduleType)ilu->opt.schedule;
   PetscCall(GILUStencilMatPack(Alocal, &ilu->sm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -385,15 +380,15 @@ static const StructILUSourceOps StructILUSourceStencil = {"stencil", StencilChec
 static const StructILUSourceOps StructILUSourceLocal   = {"local", LocalCheck, LocalPattern, NULL, LocalValues};
 
 /* A local block without rows has nothing to factor or solve, whatever its type and grid: ilu->empty, an empty factor (as PETSc's ILU) */
-static PetscErrorCode PCStructILUSetUpEmpty(PC pc, Mat A)
+static PetscErrorCode StructILUSetUpEmpty(Mat F, Mat A)
 {
-  PC_StructILU *ilu = (PC_StructILU *)pc->data;
-  PetscInt      m;
+  Mat_StructILU *ilu = (Mat_StructILU *)F->data;
+  PetscInt       m;
 
   PetscFunctionBegin;
   PetscCall(MatGetLocalSize(A, &m, NULL));
   if (m && !ilu->empty) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(PCReset_StructILU(pc));
+  PetscCall(StructILUReset(F));
   ilu->empty    = (PetscBool)(m == 0);
   ilu->zerorow  = -1;
   ilu->rangerow = -1;
@@ -405,9 +400,9 @@ static PetscErrorCode PCStructILUSetUpEmpty(PC pc, Mat A)
   whole, so they read an AIJ (block size 1) or BAIJ image of the whole matrix: made when the SBAIJ's pattern is new (then the
   block is analyzed again), its values refreshed otherwise. *B is the image, or A itself for every other type.
 */
-static PetscErrorCode PCStructILUGetImage(PC pc, Mat A, Mat *B)
+static PetscErrorCode StructILUGetImage(Mat F, Mat A, Mat *B)
 {
-  PC_StructILU    *ilu = (PC_StructILU *)pc->data;
+  Mat_StructILU   *ilu = (Mat_StructILU *)F->data;
   PetscBool        sbaij;
   PetscObjectState state;
   PetscInt         bs;
@@ -415,7 +410,7 @@ static PetscErrorCode PCStructILUGetImage(PC pc, Mat A, Mat *B)
   PetscFunctionBegin;
   *B = A;
   PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATMPISBAIJ, &sbaij));
-  PetscCheck(!sbaij, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PCSTRUCTILU reads SBAIJ on one process only (MATSEQSBAIJ), not %s: use -dm_mat_type aij or baij (or -mat_type), or convert it with MatConvert()", ((PetscObject)A)->type_name);
+  PetscCheck(!sbaij, PetscObjectComm((PetscObject)F), PETSC_ERR_SUP, "PCSTRUCTILU reads SBAIJ on one process only (MATSEQSBAIJ), not %s: use -dm_mat_type aij or baij (or -mat_type), or convert it with MatConvert()", ((PetscObject)A)->type_name);
   PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQSBAIJ, &sbaij));
   if (!sbaij) {
     PetscCall(MatDestroy(&ilu->image));
@@ -423,7 +418,7 @@ static PetscErrorCode PCStructILUGetImage(PC pc, Mat A, Mat *B)
   }
   PetscCall(MatGetNonzeroState(A, &state));
   PetscCall(MatGetBlockSize(A, &bs));
-  if (ilu->image && state == ilu->imagestate && pc->flag == SAME_NONZERO_PATTERN) PetscCall(MatConvert(A, ((PetscObject)ilu->image)->type_name, MAT_REUSE_MATRIX, &ilu->image));
+  if (ilu->image && state == ilu->imagestate) PetscCall(MatConvert(A, ((PetscObject)ilu->image)->type_name, MAT_REUSE_MATRIX, &ilu->image));
   else {
     PetscCall(MatDestroy(&ilu->image));
     PetscCall(MatConvert(A, bs > 1 ? MATSEQBAIJ : MATSEQAIJ, MAT_INITIAL_MATRIX, &ilu->image));
@@ -434,10 +429,10 @@ static PetscErrorCode PCStructILUGetImage(PC pc, Mat A, Mat *B)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode PCSetUp_StructILU(PC pc)
+PetscErrorCode StructILUSetUp(Mat F)
 {
-  PC_StructILU             *ilu = (PC_StructILU *)pc->data;
-  Mat                       A   = pc->pmat, Alocal, Aimage;
+  Mat_StructILU            *ilu = (Mat_StructILU *)F->data;
+  Mat                       A   = ilu->A, Alocal, Aimage;
   PetscMPIInt               size;
   PetscBool                 isbaij, isstencil, fresh = PETSC_FALSE;
   PetscObjectState          state;
@@ -448,44 +443,44 @@ PetscErrorCode PCSetUp_StructILU(PC pc)
   PetscCall(GILUMatCheckSquare(A));
   PetscCall(PetscGILUCitationsRegister(GILU_CITE_STRUCTILU));
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
-  PetscCheck(!ilu->eisenstat || size == 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-%spc_structilu_eisenstat runs on one process only (the sweeps do not include the couplings between processes); use -%spc_structilu_eisenstat 0 in parallel", GILUPrefix(pc), GILUPrefix(pc));
+  PetscCheck(!ilu->opt.eisenstat || size == 1, PetscObjectComm((PetscObject)F), PETSC_ERR_SUP, "-%spc_structilu_eisenstat runs on one process only (the sweeps do not include the couplings between processes); use -%spc_structilu_eisenstat 0 in parallel", GILUPrefix(F), GILUPrefix(F));
   PetscCall(MatStencilGPUGetStencilMat(A, &isstencil, &msm));
-  PetscCall(PCStructILUGetImage(pc, A, &Aimage));
-  PetscCall(PCStructILUSetUpEmpty(pc, Aimage));
+  PetscCall(StructILUGetImage(F, A, &Aimage));
+  PetscCall(StructILUSetUpEmpty(F, Aimage));
   if (ilu->empty) PetscFunctionReturn(PETSC_SUCCESS);
   if (isstencil) {
-    PetscCheck(size == 1 || !ilu->distributed, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-%spc_structilu_distributed does not take a MATSTENCILGPU matrix yet (each process factors its own box of it: block Jacobi): use -dm_mat_type aij or baij, or -%spc_structilu_distributed 0", GILUPrefix(pc), GILUPrefix(pc));
+    PetscCheck(size == 1 || !ilu->opt.distributed, PetscObjectComm((PetscObject)F), PETSC_ERR_SUP, "-%spc_structilu_distributed does not take a MATSTENCILGPU matrix yet (each process factors its own box of it: block Jacobi): use -dm_mat_type aij or baij, or -%spc_structilu_distributed 0", GILUPrefix(F), GILUPrefix(F));
     src = &StructILUSourceStencil;
   } else {
     PetscCall(GILUMatCheckSupported(Aimage, &isbaij));
-    src = size > 1 && ilu->distributed ? &StructILUSourceDistributed : &StructILUSourceLocal; /* the global factors across the processes: structilu-dist.c */
+    src = size > 1 && ilu->opt.distributed ? &StructILUSourceDistributed : &StructILUSourceLocal; /* the global factors across the processes: structilu-dist.c */
   }
-  PetscCall(src->check(pc, &state));
+  PetscCall(src->check(F, &state));
   PetscCall(PetscLogEventBegin(GILU_StencilExtract, 0, A, 0, 0));
-  if (!ilu->analyzed || pc->flag != SAME_NONZERO_PATTERN || state != ilu->blockstate || src != ilu->source) {
-    PetscCall(PCReset_StructILU(pc));
-    ilu->sm.nthreads = ilu->threads;
-    PetscCall(src->pattern(pc));
+  if (!ilu->analyzed || state != ilu->blockstate || src != ilu->source) {
+    PetscCall(StructILUReset(F));
+    ilu->sm.nthreads = ilu->opt.threads;
+    PetscCall(src->pattern(F));
     ilu->analyzed   = PETSC_TRUE;
     ilu->blockstate = state;
     ilu->source     = src;
     fresh           = PETSC_TRUE;
     if (!ilu->fallbackwhy[0]) {
-      PetscCall(PCStructILUCheckSymmetric(pc, &ilu->sm.stencil, NULL));
-      PetscCall(StructILUSymbolicFinish(&ilu->sm, (PetscBool)(ilu->type == PC_STRUCTILU_IC), &ilu->elim, &ilu->mirror, ilu->hyper, &ilu->nlevels, &ilu->dinv));
-      if (src->finish) PetscCall(src->finish(pc));
+      PetscCall(StructILUCheckSymmetric(F, &ilu->sm.stencil, NULL));
+      PetscCall(StructILUSymbolicFinish(&ilu->sm, (PetscBool)(ilu->opt.type == PC_STRUCTILU_IC), &ilu->elim, &ilu->mirror, ilu->hyper, &ilu->nlevels, &ilu->dinv));
+      if (src->finish) PetscCall(src->finish(F));
     }
   }
   if (ilu->fallbackwhy[0]) { /* not a structured grid (only the local source allows it): a general sparse ILU(k) of the block */
     PetscCall(PetscLogEventEnd(GILU_StencilExtract, 0, A, 0, 0));
-    PetscCall(LocalBlock(pc, &Alocal));
-    PetscCall(StructILUFallbackFactor(pc, Alocal, fresh));
+    PetscCall(LocalBlock(F, &Alocal));
+    PetscCall(StructILUFallbackFactor(F, Alocal, fresh));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCall(src->values(pc, fresh));
-  PetscCall(PCStructILUCheckSymmetric(pc, NULL, NULL));
+  PetscCall(src->values(F, fresh));
+  PetscCall(StructILUCheckSymmetric(F, NULL, NULL));
   PetscCall(PetscLogEventEnd(GILU_StencilExtract, 0, A, 0, 0));
-  PetscCall(PCFactor_StructILU(pc));
+  PetscCall(StructILUFactorValues(F));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -498,10 +493,10 @@ PetscErrorCode StructILUDeviceGetBackendOps(PetscGILUBackendType ran, const Stru
 }
 
 /* The back-end of this setup; for cuda and cudaemu the device schedule (once per pattern) and the factors (each setup) */
-static PetscErrorCode PCStructILUSetUpDevice(PC pc)
+static PetscErrorCode StructILUSetUpDevice(Mat F)
 {
-  PC_StructILU        *ilu  = (PC_StructILU *)pc->data;
-  PetscGILUBackendType want = ilu->backend, ran;
+  Mat_StructILU       *ilu  = (Mat_StructILU *)F->data;
+  PetscGILUBackendType want = ilu->opt.backend, ran;
 
   PetscFunctionBegin;
   ilu->devfactored = PETSC_FALSE;
@@ -509,18 +504,18 @@ static PetscErrorCode PCStructILUSetUpDevice(PC pc)
     ilu->ran = PETSCGILU_BACKEND_HOST;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  if (!ilu->backendset) PetscCall(PetscGILUGetBackend(&want));
-  PetscCall(PetscGILUBackendResolve(PetscObjectComm((PetscObject)pc), want, &ran));
+  if (!ilu->opt.backendset) PetscCall(PetscGILUGetBackend(&want));
+  PetscCall(PetscGILUBackendResolve(PetscObjectComm((PetscObject)F), want, &ran));
   if (ilu->dev && ran != ilu->ran) PetscCall(ilu->devops->destroy(&ilu->dev));
   ilu->ran = ran;
   if (ran == PETSCGILU_BACKEND_HOST) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(StructILUDeviceGetBackendOps(ran, &ilu->devops));
-  if (!ilu->dev) PetscCall(ilu->devops->create(&ilu->sm, ilu->mapping, ilu->tilepoints, ilu->pipeline, ilu->nowait, &ilu->dev, &ilu->devinfo));
-  if (ilu->cudafactor) {
-    const PetscBool single = (PetscBool)(ilu->precision == PC_STRUCTILU_PRECISION_SINGLE), ic = (PetscBool)(ilu->type == PC_STRUCTILU_IC);
+  if (!ilu->dev) PetscCall(ilu->devops->create(&ilu->sm, ilu->opt.mapping, ilu->opt.tilepoints, ilu->opt.pipeline, ilu->opt.nowait, &ilu->dev, &ilu->devinfo));
+  if (ilu->opt.cudafactor) {
+    const PetscBool single = (PetscBool)(ilu->opt.precision == PC_STRUCTILU_PRECISION_SINGLE), ic = (PetscBool)(ilu->opt.type == PC_STRUCTILU_IC);
     const PetscInt  nl = ilu->sm.stencil.nlower, nu = ilu->sm.stencil.ns - nl - 1;
 
-    PetscCall(ilu->devops->factor(ilu->dev, &ilu->sm, ilu->elim, ilu->mirror, ilu->zeropivot, single, ilu->cudamma, ilu->factorpipe, &ilu->zerorow, &ilu->usedmma, &ilu->rangerow));
+    PetscCall(ilu->devops->factor(ilu->dev, &ilu->sm, ilu->elim, ilu->mirror, ilu->opt.zeropivot, single, ilu->opt.cudamma, ilu->opt.factorpipe, &ilu->zerorow, &ilu->usedmma, &ilu->rangerow));
     PetscCall(StructILUFactorsReset_Host(&ilu->factors)); /* no host factors: what the view reports */
     ilu->factors.ic       = ic;
     ilu->factors.single   = single;
@@ -532,51 +527,51 @@ static PetscErrorCode PCStructILUSetUpDevice(PC pc)
 }
 
 /* Factors ilu->sm, whose values are set */
-static PetscErrorCode PCFactor_StructILU(PC pc)
+static PetscErrorCode StructILUFactorValues(Mat F)
 {
-  PC_StructILU *ilu = (PC_StructILU *)pc->data;
-  Mat           A   = pc->pmat;
+  Mat_StructILU *ilu = (Mat_StructILU *)F->data;
+  Mat            A   = ilu->A;
 
   PetscFunctionBegin;
   PetscCall(PetscLogEventBegin(GILU_StructILUFactor, 0, A, 0, 0));
-  ilu->symvalid = PETSC_FALSE;           /* the symmetric split is of these factors */
-  PetscCall(PCStructILUSetUpDevice(pc)); /* the back-end; on cuda/cudaemu the factorization too, unless -pc_structilu_cuda_factor 0 */
+  ilu->symvalid = PETSC_FALSE;        /* the symmetric split is of these factors */
+  PetscCall(StructILUSetUpDevice(F)); /* the back-end; on cuda/cudaemu the factorization too, unless -pc_structilu_cuda_factor 0 */
   if (!ilu->devfactored) {
-    const PetscBool single = (PetscBool)(ilu->precision == PC_STRUCTILU_PRECISION_SINGLE);
+    const PetscBool single = (PetscBool)(ilu->opt.precision == PC_STRUCTILU_PRECISION_SINGLE);
     /* DILU: a star stencil's ILU(0) changes only the diagonal; the solves read the matrix's blocks (host, double) */
-    const PetscBool dilu = (PetscBool)((ilu->diagstorage || ilu->eisenstat) && !single && !ilu->dev && StructILUStencilIsDILU(&ilu->sm.stencil, ilu->elim));
+    const PetscBool dilu = (PetscBool)((ilu->opt.diagstorage || ilu->opt.eisenstat) && !single && !ilu->dev && StructILUStencilIsDILU(&ilu->sm.stencil, ilu->elim));
 
-    if (ilu->eisenstat && !dilu) {
+    if (ilu->opt.eisenstat && !dilu) {
       char name[64];
 
       PetscCall(GILUStencilGetName(&ilu->sm.stencil, ilu->sm.grid.dim, name, sizeof(name)));
-      SETERRQ(PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-%spc_structilu_eisenstat needs DILU factors: ILU(0) of a stencil whose factorization changes only the diagonal (a star stencil; this one is %s), double precision and the host back-end", GILUPrefix(pc), name);
+      SETERRQ(PetscObjectComm((PetscObject)F), PETSC_ERR_SUP, "-%spc_structilu_eisenstat needs DILU factors: ILU(0) of a stencil whose factorization changes only the diagonal (a star stencil; this one is %s), double precision and the host back-end", GILUPrefix(F), name);
     }
     if (dilu) {
-      if (ilu->eisenstat && !ilu->diag) PetscCall(PetscMalloc2((size_t)ilu->sm.npoints * ilu->sm.bs2, &ilu->diag, (size_t)ilu->sm.npoints * ilu->sm.bs2, &ilu->eisE));
-      PetscCall(StructILUFactorDiagonal_Host(&ilu->sm, ilu->mirror, ilu->zeropivot, ilu->dinv, ilu->diag, &ilu->zerorow));
-      if (ilu->eisenstat) { /* E = A_D - 2 D */
+      if (ilu->opt.eisenstat && !ilu->diag) PetscCall(PetscMalloc2((size_t)ilu->sm.npoints * ilu->sm.bs2, &ilu->diag, (size_t)ilu->sm.npoints * ilu->sm.bs2, &ilu->eisE));
+      PetscCall(StructILUFactorDiagonal_Host(&ilu->sm, ilu->mirror, ilu->opt.zeropivot, ilu->dinv, ilu->diag, &ilu->zerorow));
+      if (ilu->opt.eisenstat) { /* E = A_D - 2 D */
         const size_t       n  = (size_t)ilu->sm.npoints * ilu->sm.bs2;
         const PetscScalar *AD = ilu->sm.val + (size_t)ilu->sm.stencil.nlower * n;
 
         for (size_t t = 0; t < n; t++) ilu->eisE[t] = AD[t] - 2.0 * ilu->diag[t];
       }
-    } else PetscCall(StructILUFactor_Host(&ilu->sm, ilu->elim, ilu->mirror, ilu->zeropivot, ilu->dinv, &ilu->zerorow));
+    } else PetscCall(StructILUFactor_Host(&ilu->sm, ilu->elim, ilu->mirror, ilu->opt.zeropivot, ilu->dinv, &ilu->zerorow));
     /* across processes, ILU: the lower blocks of the upper ghost rows, which the transposed solves read (IC reads none) */
-    if (ilu->pipe && ilu->type != PC_STRUCTILU_IC) PetscCall(GILUPipeExchangeLower(ilu->pipe));
+    if (ilu->pipe && ilu->opt.type != PC_STRUCTILU_IC) PetscCall(GILUPipeExchangeLower(ilu->pipe));
     PetscCall(StructILUFactorsStore_Host(&ilu->sm, ilu->dinv, ilu->mirror, single, dilu, &ilu->factors, &ilu->rangerow));
     if (ilu->dev) PetscCall(ilu->devops->setfactors(ilu->dev, &ilu->factors));
   }
   PetscCall(PetscLogEventEnd(GILU_StructILUFactor, 0, A, 0, 0));
-  if (ilu->pipe) PetscCall(PCDistributedPivot_StructILU(pc));
-  PetscCall(StructILUCheckPivot(pc));
+  if (ilu->pipe) PetscCall(StructILUDistributedPivot(F));
+  PetscCall(StructILUCheckPivot(F));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* the device solve as GILUVecApplyDevice() calls it */
 static PetscErrorCode StructILUSolveDevice(void *ctx, const PetscScalar *b, PetscScalar *x)
 {
-  PC_StructILU *ilu = (PC_StructILU *)ctx;
+  Mat_StructILU *ilu = (Mat_StructILU *)ctx;
 
   PetscFunctionBegin;
   PetscCall(ilu->devops->solve(ilu->dev, b, x));
@@ -588,9 +583,9 @@ static PetscErrorCode StructILUSolveDevice(void *ctx, const PetscScalar *b, Pets
   and an event of a parallel object synchronizes its processes under -log_sync (which PETSc's test harness turns
   on with -petsc_ci since 3.19): the others would wait there forever. The work logged is each process's own.
 */
-PetscErrorCode PCApply_StructILU(PC pc, Vec x, Vec y)
+PetscErrorCode StructILUApply(Mat F, Vec x, Vec y)
 {
-  PC_StructILU      *ilu = (PC_StructILU *)pc->data;
+  Mat_StructILU     *ilu = (Mat_StructILU *)F->data;
   const PetscScalar *xa;
   PetscScalar       *ya;
 
@@ -600,16 +595,8 @@ PetscErrorCode PCApply_StructILU(PC pc, Vec x, Vec y)
     PetscCall(VecFlag(y, 1));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  if (ilu->eisenstat) { /* the preconditioner of the transformed system: D (the sweeps are in the operator) */
-    PetscCall(VecGetArrayRead(x, &xa));
-    PetscCall(VecGetArrayWrite(y, &ya));
-    PetscCall(StructILUBlockDiagonalMult_Host(&ilu->sm, ilu->diag, xa, ya));
-    PetscCall(VecRestoreArrayWrite(y, &ya));
-    PetscCall(VecRestoreArrayRead(x, &xa));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
   PetscCall(PetscLogEventBegin(GILU_StructILUApply, 0, x, y, 0));
-  if (ilu->fallback) PetscCall(StructILUFallbackSolve(pc, x, y, MatSolve));
+  if (ilu->fallback) PetscCall(StructILUFallbackSolve(F, x, y, MatSolve));
   else if (ilu->dev) {
     /* device arrays: CUDA vectors' own, else the device's buffers with logged copies (src/sys/device-vec.c) */
     void *bbuf, *xbuf;
@@ -619,7 +606,7 @@ PetscErrorCode PCApply_StructILU(PC pc, Vec x, Vec y)
   } else {
     PetscCall(VecGetArrayRead(x, &xa));
     PetscCall(VecGetArrayWrite(y, &ya));
-    if (ilu->pipe) PetscCall(PCApplyDistributed_StructILU(pc, PETSC_FALSE, xa, ya));
+    if (ilu->pipe) PetscCall(StructILUApplyDistributed(F, PETSC_FALSE, xa, ya));
     else PetscCall(StructILUSolve_Host(&ilu->sm, &ilu->factors, xa, ya));
     PetscCall(VecRestoreArrayWrite(y, &ya));
     PetscCall(VecRestoreArrayRead(x, &xa));
@@ -629,9 +616,9 @@ PetscErrorCode PCApply_StructILU(PC pc, Vec x, Vec y)
 }
 
 /* y = (LU)^{-T} x on the host, whatever the back-end: after a factorization on the device, the host factors the same values once first */
-PetscErrorCode PCApplyTranspose_StructILU(PC pc, Vec x, Vec y)
+PetscErrorCode StructILUApplyTranspose(Mat F, Vec x, Vec y)
 {
-  PC_StructILU      *ilu = (PC_StructILU *)pc->data;
+  Mat_StructILU     *ilu = (Mat_StructILU *)F->data;
   const PetscScalar *xa;
   PetscScalar       *ya;
 
@@ -641,7 +628,7 @@ PetscErrorCode PCApplyTranspose_StructILU(PC pc, Vec x, Vec y)
     PetscBool flg;
 
     PetscCall(GILUPipeTransposable(ilu->pipe, &flg));
-    PetscCheck(flg, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCApplyTranspose() of -%spc_structilu_distributed needs a factor stencil whose lower offsets are its upper ones negated (a structurally symmetric matrix); use -%spc_structilu_distributed 0 (block Jacobi) with a method that needs transposed solves", GILUPrefix(pc), GILUPrefix(pc));
+    PetscCheck(flg, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCApplyTranspose() of -%spc_structilu_distributed needs a factor stencil whose lower offsets are its upper ones negated (a structurally symmetric matrix); use -%spc_structilu_distributed 0 (block Jacobi) with a method that needs transposed solves", GILUPrefix(F), GILUPrefix(F));
   }
   if (ilu->zerorow >= 0 || ilu->rangerow >= 0) {
     PetscCall(VecFlag(y, 1));
@@ -649,22 +636,21 @@ PetscErrorCode PCApplyTranspose_StructILU(PC pc, Vec x, Vec y)
   }
   if (ilu->fallback) { /* not a structured grid: the general factor's transposed solve */
     PetscCall(PetscLogEventBegin(GILU_StructILUApply, 0, x, y, 0));
-    PetscCall(StructILUFallbackSolve(pc, x, y, MatSolveTranspose));
+    PetscCall(StructILUFallbackSolve(F, x, y, MatSolveTranspose));
     PetscCall(PetscLogEventEnd(GILU_StructILUApply, 0, x, y, 0));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCheck(!ilu->eisenstat, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PCApplyTranspose() of -%spc_structilu_eisenstat: the transformed system has no transposed solve here; use the usual preconditioner (-%spc_structilu_eisenstat 0)", GILUPrefix(pc), GILUPrefix(pc));
   ilu->transposed = PETSC_TRUE;
   if (!ilu->factors.dinv) { /* factored on the device only: sm holds the unfactored values */
     PetscCall(PetscLogEventBegin(GILU_StructILUFactor, 0, 0, 0, 0));
-    PetscCall(StructILUFactor_Host(&ilu->sm, ilu->elim, ilu->mirror, ilu->zeropivot, ilu->dinv, &ilu->zerorow));
-    PetscCall(StructILUFactorsStore_Host(&ilu->sm, ilu->dinv, ilu->mirror, (PetscBool)(ilu->precision == PC_STRUCTILU_PRECISION_SINGLE), PETSC_FALSE, &ilu->factors, &ilu->rangerow));
+    PetscCall(StructILUFactor_Host(&ilu->sm, ilu->elim, ilu->mirror, ilu->opt.zeropivot, ilu->dinv, &ilu->zerorow));
+    PetscCall(StructILUFactorsStore_Host(&ilu->sm, ilu->dinv, ilu->mirror, (PetscBool)(ilu->opt.precision == PC_STRUCTILU_PRECISION_SINGLE), PETSC_FALSE, &ilu->factors, &ilu->rangerow));
     PetscCall(PetscLogEventEnd(GILU_StructILUFactor, 0, 0, 0, 0));
   }
   PetscCall(PetscLogEventBegin(GILU_StructILUApply, 0, x, y, 0));
   PetscCall(VecGetArrayRead(x, &xa));
   PetscCall(VecGetArrayWrite(y, &ya));
-  if (ilu->pipe) PetscCall(PCApplyDistributed_StructILU(pc, PETSC_TRUE, xa, ya));
+  if (ilu->pipe) PetscCall(StructILUApplyDistributed(F, PETSC_TRUE, xa, ya));
   else PetscCall(StructILUSolveTranspose_Host(&ilu->sm, &ilu->factors, xa, ya));
   PetscCall(VecRestoreArrayWrite(y, &ya));
   PetscCall(VecRestoreArrayRead(x, &xa));
@@ -678,10 +664,10 @@ PetscErrorCode PCApplyTranspose_StructILU(PC pc, Vec x, Vec y)
   them all. The host sweeps take one right-hand side (their kernels keep a row's values in registers), and the device solves
   too: a column each, through the device's buffers (or a CUDA dense matrix's own columns).
 */
-PetscErrorCode PCMatApply_StructILU(PC pc, Mat B, Mat X)
+PetscErrorCode StructILUMatApply(Mat F, Mat B, Mat X)
 {
-  PC_StructILU *ilu = (PC_StructILU *)pc->data;
-  PetscInt      N;
+  Mat_StructILU *ilu = (Mat_StructILU *)F->data;
+  PetscInt       N;
 
   PetscFunctionBegin;
   PetscCall(MatGetSize(B, NULL, &N));
@@ -690,7 +676,7 @@ PetscErrorCode PCMatApply_StructILU(PC pc, Mat B, Mat X)
 
     PetscCall(MatDenseGetColumnVecRead(B, c, &b));
     PetscCall(MatDenseGetColumnVecWrite(X, c, &x));
-    PetscCall(PCApply_StructILU(pc, b, x));
+    PetscCall(StructILUApply(F, b, x));
     PetscCall(MatDenseRestoreColumnVecWrite(X, c, &x));
     PetscCall(MatDenseRestoreColumnVecRead(B, c, &b));
   }
@@ -704,24 +690,23 @@ PetscErrorCode PCMatApply_StructILU(PC pc, Mat B, Mat X)
   the iterations it gets with PETSc's ICC of the same factors. On the host factors only: not with ILU (no symmetric split), DILU's
   Eisenstat trick, -pc_structilu_distributed, or factors that live on the device alone.
 */
-static PetscErrorCode PCApplySymmetric_StructILU(PC pc, PetscBool right, Vec x, Vec y)
+PetscErrorCode StructILUApplySymmetric(Mat F, PetscBool right, Vec x, Vec y)
 {
-  PC_StructILU      *ilu    = (PC_StructILU *)pc->data;
-  const char        *prefix = GILUPrefix(pc), *side = right ? "Right" : "Left";
+  Mat_StructILU     *ilu    = (Mat_StructILU *)F->data;
+  const char        *prefix = GILUPrefix(F), *side = right ? "Right" : "Left";
   const PetscScalar *xa;
   PetscScalar       *ya;
 
   PetscFunctionBegin;
-  PetscCheck(ilu->type == PC_STRUCTILU_IC, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PCApplySymmetric%s() (-ksp_pc_side symmetric) of PCSTRUCTILU needs the symmetric factors of -%spc_structilu_type ic; ILU has no symmetric split (use -ksp_pc_side left or right)", side, prefix);
+  PetscCheck(ilu->opt.type == PC_STRUCTILU_IC, PetscObjectComm((PetscObject)F), PETSC_ERR_SUP, "PCApplySymmetric%s() (-ksp_pc_side symmetric) of PCSTRUCTILU needs the symmetric factors of -%spc_structilu_type ic; ILU has no symmetric split (use -ksp_pc_side left or right)", side, prefix);
   if (ilu->empty) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCheck(!ilu->eisenstat, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PCApplySymmetric%s() of -%spc_structilu_eisenstat: the transformed system is already split; use -ksp_pc_side left or -%spc_structilu_eisenstat 0", side, prefix, prefix);
   PetscCheck(!ilu->pipe, PETSC_COMM_SELF, PETSC_ERR_SUP, "-%spc_structilu_distributed has no symmetric apply (PCApplySymmetric%s(), -ksp_pc_side symmetric): use -%spc_structilu_distributed 0 (block Jacobi) or -ksp_pc_side left", prefix, side, prefix);
   if (ilu->zerorow >= 0 || ilu->rangerow >= 0) {
     PetscCall(VecFlag(y, 1));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscLogEventBegin(GILU_StructILUApply, 0, x, y, 0));
-  if (ilu->fallback) PetscCall(StructILUFallbackSolve(pc, x, y, right ? MatBackwardSolve : MatForwardSolve)); /* PETSc's ICC factor of the block */
+  if (ilu->fallback) PetscCall(StructILUFallbackSolve(F, x, y, right ? MatBackwardSolve : MatForwardSolve)); /* PETSc's ICC factor of the block */
   else {
     PetscCheck(ilu->factors.dinv, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCApplySymmetric%s() of PCSTRUCTILU runs the host sweeps, and the factors of -%spc_structilu_backend %s are on the device only: use -%spc_structilu_cuda_factor 0 (factored on the host, copied to the device) or -%spc_structilu_backend host", side, prefix,
                PetscGILUBackendTypes[ilu->ran], prefix, prefix);
@@ -731,8 +716,7 @@ static PetscErrorCode PCApplySymmetric_StructILU(PC pc, PetscBool right, Vec x, 
       ilu->symvalid = PETSC_TRUE;
     }
     if (ilu->symbad >= 0) { /* a diagonal block of the factors is not positive definite: no real split */
-      PetscCall(PetscInfo(pc, "IC's diagonal block of local row %" PetscInt_FMT " is not positive definite: no symmetric split\n", ilu->symbad));
-      pc->failedreason = PC_FACTOR_NUMERIC_ZEROPIVOT;
+      PetscCall(PetscInfo(F, "IC's diagonal block of local row %" PetscInt_FMT " is not positive definite: no symmetric split\n", ilu->symbad));
       PetscCall(VecFlag(y, 1));
     } else {
       PetscCall(VecGetArrayRead(x, &xa));
@@ -743,123 +727,5 @@ static PetscErrorCode PCApplySymmetric_StructILU(PC pc, PetscBool right, Vec x, 
     }
   }
   PetscCall(PetscLogEventEnd(GILU_StructILUApply, 0, x, y, 0));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode PCApplySymmetricLeft_StructILU(PC pc, Vec x, Vec y)
-{
-  PetscFunctionBegin;
-  PetscCall(PCApplySymmetric_StructILU(pc, PETSC_FALSE, x, y));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode PCApplySymmetricRight_StructILU(PC pc, Vec x, Vec y)
-{
-  PetscFunctionBegin;
-  PetscCall(PCApplySymmetric_StructILU(pc, PETSC_TRUE, x, y));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* The Eisenstat trick's operator: y = Ahat x (StructILUEisenstatMult_Host()) */
-static PetscErrorCode MatMult_StructILUEisenstat(Mat S, Vec x, Vec y)
-{
-  PC                 pc;
-  PC_StructILU      *ilu;
-  const PetscScalar *xa;
-  PetscScalar       *ya, *ta, *wa;
-
-  PetscFunctionBegin;
-  PetscCall(MatShellGetContext(S, &pc));
-  ilu = (PC_StructILU *)pc->data;
-  if (ilu->empty) PetscFunctionReturn(PETSC_SUCCESS);
-  if (ilu->zerorow >= 0 || ilu->rangerow >= 0) { /* the factorization failed: let the Krylov method see it */
-    PetscCall(VecFlag(y, 1));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  PetscCall(PetscLogEventBegin(GILU_StructILUApply, 0, x, y, 0));
-  PetscCall(VecGetArrayRead(x, &xa));
-  PetscCall(VecGetArrayWrite(y, &ya));
-  PetscCall(VecGetArrayWrite(ilu->eiswork[0], &ta));
-  PetscCall(VecGetArrayWrite(ilu->eiswork[1], &wa));
-  PetscCall(StructILUEisenstatMult_Host(&ilu->sm, &ilu->factors, ilu->eisE, xa, ta, wa, ya));
-  PetscCall(VecRestoreArrayWrite(ilu->eiswork[1], &wa));
-  PetscCall(VecRestoreArrayWrite(ilu->eiswork[0], &ta));
-  PetscCall(VecRestoreArrayWrite(y, &ya));
-  PetscCall(VecRestoreArrayRead(x, &xa));
-  PetscCall(PetscLogEventEnd(GILU_StructILUApply, 0, x, y, 0));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/*
-  Eisenstat: before KSPSolve() the operator becomes Ahat (the shell), the right-hand side (D + A_L)^{-1} b (the user's b
-  kept to be put back after) and a nonzero initial guess (D + A_U) x; PCPostSolve() undoes it, x = (D + A_U)^{-1} y.
-  Nested solves (a KSP inside the operator) take a second slot, as PCPreSolve() allows two.
-*/
-PetscErrorCode PCPreSolve_StructILU(PC pc, KSP ksp, Vec b, Vec x)
-{
-  PC_StructILU      *ilu = (PC_StructILU *)pc->data;
-  PetscBool          nonzero;
-  PetscInt           slot = ilu->eisdepth;
-  const PetscScalar *ba;
-  PetscScalar       *xa, *wa, *bb;
-
-  PetscFunctionBegin;
-  if (!ilu->eisenstat) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCheck(slot < 2, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-%spc_structilu_eisenstat: solves nested more than twice", GILUPrefix(pc));
-  if (!slot) {
-    PetscInt m, n, M, N;
-
-    PetscCheck(pc->mat == pc->pmat, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-%spc_structilu_eisenstat needs the operator to be the preconditioning matrix", GILUPrefix(pc));
-    if (!ilu->eisshell) {
-      PetscCall(MatGetLocalSize(pc->mat, &m, &n));
-      PetscCall(MatGetSize(pc->mat, &M, &N));
-      PetscCall(MatCreateShell(PetscObjectComm((PetscObject)pc), m, n, M, N, pc, &ilu->eisshell));
-      PetscCall(MatShellSetOperation(ilu->eisshell, MATOP_MULT, (void (*)(void))MatMult_StructILUEisenstat));
-      PetscCall(PetscObjectSetName((PetscObject)ilu->eisshell, "structilu Eisenstat operator"));
-    }
-    ilu->eisA = pc->mat;
-    pc->mat   = ilu->eisshell;
-    PetscCall(PetscGILUCitationsRegister(GILU_CITE_EISENSTAT));
-  }
-  ilu->eisdepth++;
-  if (!ilu->eisb[slot]) PetscCall(VecDuplicate(b, &ilu->eisb[slot]));
-  if (!ilu->eiswork[0]) PetscCall(VecDuplicate(b, &ilu->eiswork[0]));
-  if (!ilu->eiswork[1]) PetscCall(VecDuplicate(b, &ilu->eiswork[1]));
-  PetscCall(VecCopy(b, ilu->eisb[slot]));
-  if (ilu->empty) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(KSPGetInitialGuessNonzero(ksp, &nonzero));
-  if (nonzero) { /* y0 = (D + A_U) x0 */
-    PetscCall(VecCopy(x, ilu->eiswork[0]));
-    PetscCall(VecGetArrayRead(ilu->eiswork[0], &ba));
-    PetscCall(VecGetArrayWrite(x, &xa));
-    PetscCall(StructILUMultUpper_Host(&ilu->sm, ilu->diag, ba, xa));
-    PetscCall(VecRestoreArrayWrite(x, &xa));
-    PetscCall(VecRestoreArrayRead(ilu->eiswork[0], &ba));
-  }
-  PetscCall(VecGetArrayRead(ilu->eisb[slot], &ba));
-  PetscCall(VecGetArrayWrite(ilu->eiswork[0], &wa));
-  PetscCall(VecGetArrayWrite(b, &bb));
-  PetscCall(StructILUSolveLower_Host(&ilu->sm, &ilu->factors, ba, wa, bb));
-  PetscCall(VecRestoreArrayWrite(b, &bb));
-  PetscCall(VecRestoreArrayWrite(ilu->eiswork[0], &wa));
-  PetscCall(VecRestoreArrayRead(ilu->eisb[slot], &ba));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode PCPostSolve_StructILU(PC pc, KSP ksp, Vec b, Vec x)
-{
-  PC_StructILU *ilu = (PC_StructILU *)pc->data;
-  PetscScalar  *xa;
-
-  PetscFunctionBegin;
-  if (!ilu->eisenstat || !ilu->eisdepth) PetscFunctionReturn(PETSC_SUCCESS);
-  ilu->eisdepth--;
-  PetscCall(VecCopy(ilu->eisb[ilu->eisdepth], b));
-  if (!ilu->empty) {
-    PetscCall(VecGetArray(x, &xa));
-    PetscCall(StructILUSolveUpper_Host(&ilu->sm, &ilu->factors, xa, xa));
-    PetscCall(VecRestoreArray(x, &xa));
-  }
-  if (!ilu->eisdepth) pc->mat = ilu->eisA;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
