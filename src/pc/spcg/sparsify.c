@@ -258,6 +258,36 @@ static PetscErrorCode PCSparsifyAssemble(PC pc, const SparsifyLocal *L, PetscBoo
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* PCReset() of the inner PC. After an ILU in place (-pc_sparsify_sub_pc_factor_in_place) PETSc's PCILU keeps its factor,
+   Â itself, without a reference of its own and does not forget it at a reset; once Â is destroyed, the next setup
+   destroys that stale pointer. The factor is given a reference and the reset made as for a factor of its own, which
+   destroys it (that reference) and forgets it. */
+static PetscErrorCode PCSparsifyResetSub(PC pc)
+{
+  PC_Sparsify   *sp  = (PC_Sparsify *)pc->data;
+  PC             sub = sp->sub;
+  PetscBool      isilu, inplace = PETSC_FALSE;
+  MatFactorType  ft = MAT_FACTOR_NONE;
+  PCFailedReason reason;
+
+  PetscFunctionBegin;
+  if (!sub) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscObjectTypeCompare((PetscObject)sub, PCILU, &isilu));
+  if (isilu && sub->setupcalled && sub->pmat) {
+    PetscCall(PCFactorGetUseInPlace(sub, &inplace));
+    PetscCall(MatGetFactorType(sub->pmat, &ft));
+    PetscCall(PCGetFailedReason(sub, &reason));
+    inplace = (PetscBool)(inplace && ft != MAT_FACTOR_NONE && !reason); /* a failed factorization set no factor */
+  }
+  if (inplace) {
+    PetscCall(PetscObjectReference((PetscObject)sub->pmat));
+    PetscCall(PCFactorSetUseInPlace(sub, PETSC_FALSE));
+  }
+  PetscCall(PCReset(sub));
+  if (inplace) PetscCall(PCFactorSetUseInPlace(sub, PETSC_TRUE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCSetUp_Sparsify(PC pc)
 {
   PC_Sparsify   *sp = (PC_Sparsify *)pc->data;
@@ -399,7 +429,7 @@ static PetscErrorCode PCSetUp_Sparsify(PC pc)
 
   /* the inner PC on Â (a new operator: set up from scratch; new values only: numeric setup) */
   if (newpattern) {
-    if (sp->nsetups) PetscCall(PCReset(sp->sub));
+    if (sp->nsetups) PetscCall(PCSparsifyResetSub(pc));
     PetscCall(PCSetOperators(sp->sub, sp->Ahat ? sp->Ahat : pc->pmat, sp->Ahat ? sp->Ahat : pc->pmat));
     sp->nrebuilds++;
   }
@@ -437,7 +467,7 @@ static PetscErrorCode PCReset_Sparsify(PC pc)
   PC_Sparsify *sp = (PC_Sparsify *)pc->data;
 
   PetscFunctionBegin;
-  if (sp->sub) PetscCall(PCReset(sp->sub));
+  PetscCall(PCSparsifyResetSub(pc));
   PetscCall(MatDestroy(&sp->Ahat));
   PetscCall(PetscFree(sp->mask));
   PetscCall(PetscFree(sp->drop));
