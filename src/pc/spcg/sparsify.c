@@ -476,6 +476,7 @@ static PetscErrorCode PCReset_Sparsify(PC pc)
   sp->chosen      = -1;
   sp->chosenratio = -1;
   sp->nsetups     = 0;
+  sp->nrebuilds   = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
