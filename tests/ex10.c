@@ -9,7 +9,8 @@ SPCG on 3D Poisson/anisotropic problems (AIJ, BAIJ, 1 and 2 processes), ratio 0 
   -view_pc                  view the PC after the solve\n\
   -check_ratio0             compare -pc_sparsify_ratio 0 with the inner PC alone (prints only differences)\n\
   -resetup                  change the values twice (other entries become smallest, then a scaling) and compare\n\
-                            the re-set-up PC with a fresh one (iterations, bitwise solution)\n";
+                            the re-set-up PC with a fresh one (iterations, bitwise solution)\n\
+  -resetup_reset            with -resetup: KSPReset() (the PC's reset) before the first change\n";
 
 #include <petscksp.h>
 #include <petscdmda.h>
@@ -205,7 +206,7 @@ int main(int argc, char **argv)
   char               name[32] = "chain";
   PetscInt           n = -1, dof = 1, its;
   PetscReal          a[3] = {1, 1, 1}, skew = 1;
-  PetscBool          view = PETSC_FALSE, check0 = PETSC_FALSE, resetup = PETSC_FALSE, zerodiag = PETSC_FALSE, sparsify, sym;
+  PetscBool          view = PETSC_FALSE, check0 = PETSC_FALSE, resetup = PETSC_FALSE, reset = PETSC_FALSE, zerodiag = PETSC_FALSE, sparsify, sym;
   DM                 da = NULL;
   Mat                A;
   Vec                x, b;
@@ -226,6 +227,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-view_pc", &view, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-check_ratio0", &check0, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-resetup", &resetup, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-resetup_reset", &reset, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-zerodiag", &zerodiag, NULL));
   PetscCall(PetscStrcmp(name, "poisson", &sym));
   if (sym) PetscCall(BuildPoisson(n < 0 ? 10 : n, dof, a, &da, &A));
@@ -248,17 +250,23 @@ int main(int argc, char **argv)
   PetscCall(KSPGetPC(ksp, &pc));
   PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCSPARSIFY, &sparsify));
   if (sparsify) {
-    Mat       Ahat;
-    PetscReal ratio;
-    PetscInt  wA, wAhat;
-    PetscBool symA, symAhat;
+    Mat           Ahat;
+    PetscReal     ratio;
+    PetscInt      wA, wAhat;
+    PetscBool     symA, symAhat = PETSC_FALSE;
+    MatFactorType ft;
 
     PetscCall(PCSparsifyGetSparsifiedMatrix(pc, &Ahat));
     PetscCall(PCSparsifyGetRatio(pc, &ratio));
     PetscCall(PCSparsifyGetWavefronts(pc, &wA, &wAhat));
     PetscCall(IsSymmetric(A, &symA));
-    PetscCall(IsSymmetric(Ahat, &symAhat));
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "chosen ratio %g %%, wavefronts %" PetscInt_FMT " -> %" PetscInt_FMT ", A symmetric %s, Ahat symmetric %s\n", (double)ratio, wA, wAhat, symA ? "yes" : "no", symAhat ? "yes" : "no"));
+    PetscCall(MatGetFactorType(Ahat, &ft));
+    if (ft == MAT_FACTOR_NONE) PetscCall(IsSymmetric(Ahat, &symAhat));
+    /* -pc_sparsify_sub_pc_factor_in_place: Ahat's storage holds the inner factor */
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "chosen ratio %g %%, wavefronts %" PetscInt_FMT " -> %" PetscInt_FMT ", A symmetric %s, Ahat symmetric %s\n", (double)ratio, wA, wAhat, symA ? "yes" : "no",
+                          ft != MAT_FACTOR_NONE ? "(factored in place)"
+                          : symAhat             ? "yes"
+                                                : "no"));
   }
   if (view) PetscCall(PCView(pc, PETSC_VIEWER_STDOUT_WORLD));
   if (resetup) {
@@ -270,6 +278,11 @@ int main(int argc, char **argv)
 
       if (step == 1) {
         PetscInt rs, re, N;
+
+        if (reset) { /* the PC is set up from scratch on the same A (a reset inner PC must not keep the destroyed Ahat) */
+          PetscCall(KSPReset(ksp));
+          PetscCall(KSPSetOperators(ksp, A, A));
+        }
 
         PetscCall(MatGetSize(A, &N, NULL));
         PetscCall(MatGetOwnershipRange(A, &rs, &re));
@@ -465,6 +478,20 @@ done:
    test:
      suffix: resetup
      args: -pc_type sparsify -pc_sparsify_tau 0.1 -resetup -view_pc
+     filter: grep -v "^      "
+
+   # the inner ILU factors Ahat in its own storage: every setup assembles Ahat again (the view counts 3 builds of 3
+   # setups), and a reset of the inner PC must not leave it the destroyed Ahat (iterations and solutions as resetup)
+   test:
+     suffix: resetup_inplace
+     args: -pc_type sparsify -pc_sparsify_tau 0.1 -resetup -pc_sparsify_sub_pc_factor_in_place -view_pc
+     filter: grep -v "^      "
+
+   # the same after a KSPReset() (PCReset of sparsify and of its inner PC) before the first change: the view counts
+   # the 2 setups since the reset
+   test:
+     suffix: resetup_inplace_reset
+     args: -pc_type sparsify -pc_sparsify_tau 0.1 -resetup -resetup_reset -pc_sparsify_sub_pc_factor_in_place -view_pc
      filter: grep -v "^      "
 
    test:

@@ -299,15 +299,18 @@ PetscErrorCode SparsifyItemsCount(PetscInt nitems, const SparsifyItem items[], P
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The drop mask of the first nprefix items, from that of the first *current ones (only the difference is touched) */
-PetscErrorCode SparsifyMask(const SparsifyLocal *L, PetscInt nprefix, const SparsifyItem items[], PetscInt *current, PetscBool3 mask[])
+/* The drop mask (one bit per entry) of the first nprefix items, from that of the first *current ones (only the difference is touched) */
+PetscErrorCode SparsifyMask(const SparsifyLocal *L, PetscInt nprefix, const SparsifyItem items[], PetscInt *current, PetscBT mask)
 {
   PetscFunctionBegin;
   for (PetscInt m = PetscMin(*current, nprefix); m < PetscMax(*current, nprefix); m++) {
-    PetscBool3 v = nprefix > *current ? PETSC_BOOL3_TRUE : PETSC_BOOL3_FALSE;
-
-    mask[items[m].k] = v;
-    if (items[m].kt >= 0) mask[items[m].kt] = v;
+    if (nprefix > *current) {
+      PetscCall(PetscBTSet(mask, items[m].k));
+      if (items[m].kt >= 0) PetscCall(PetscBTSet(mask, items[m].kt));
+    } else {
+      PetscCall(PetscBTClear(mask, items[m].k));
+      if (items[m].kt >= 0) PetscCall(PetscBTClear(mask, items[m].kt));
+    }
   }
   *current = nprefix;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -385,7 +388,7 @@ PetscErrorCode SparsifyLocalNorms(const SparsifyLocal *L, PetscReal rowsum[], Pe
 /* Wavefronts of the lower triangle of the pattern (ai, aj) with the entries of mask dropped, or of its
    symbolic ILU(levels) fill pattern, and the entries (blocks) of that pattern (L + D + U) (levels of fill as in PETSc's ILU(k): lev(i,j) = min over k of
    lev(i,k) + lev(k,j) + 1, entries kept while lev <= levels) */
-PetscErrorCode SparsifyCountWavefronts(PetscInt n, const PetscInt ai[], const PetscInt aj[], const PetscBool3 mask[], PetscInt levels, PetscInt *nwaves, PetscInt *nfill)
+PetscErrorCode SparsifyCountWavefronts(PetscInt n, const PetscInt ai[], const PetscInt aj[], PetscBT mask, PetscInt levels, PetscInt *nwaves, PetscInt *nfill)
 {
   PetscInt *pi, *pj, *wave, np = 0;
 
@@ -395,14 +398,37 @@ PetscErrorCode SparsifyCountWavefronts(PetscInt n, const PetscInt ai[], const Pe
     if (nfill) *nfill = 0;
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  /* the kept pattern (rows sorted; for ILU(levels) every diagonal entry, kept or not, as the factorization needs it) */
+  PetscCall(PetscMalloc1(n, &wave));
+  if (levels <= 0) {
+    /* GILULevels() of the kept lower triangle, read in place: a copy of the pattern would be the largest
+       temporary of the setup (as large as A's column indices) and raise its peak memory */
+    PetscInt nw = 0;
+
+    for (PetscInt r = 0; r < n; r++) {
+      PetscInt w = 0;
+
+      for (PetscInt k = ai[r]; k < ai[r + 1]; k++) {
+        if (mask && PetscBTLookup(mask, k)) continue;
+        np++;
+        if (aj[k] < r) w = PetscMax(w, wave[aj[k]] + 1);
+      }
+      wave[r] = w;
+      nw      = PetscMax(nw, w + 1);
+    }
+    *nwaves = nw;
+    if (nfill) *nfill = np;
+    PetscCall(PetscFree(wave));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  /* ILU(levels): the kept pattern (rows sorted, every diagonal entry, kept or not, as the factorization needs it), its
+     symbolic ILU(levels) (private/levels.h), then its wavefronts */
   PetscCall(PetscMalloc2(n + 1, &pi, ai[n] + n, &pj));
   pi[0] = 0;
   for (PetscInt r = 0; r < n; r++) {
-    PetscBool diag = (PetscBool)(levels <= 0);
+    PetscBool diag = PETSC_FALSE;
 
     for (PetscInt k = ai[r]; k < ai[r + 1]; k++) {
-      if (mask && mask[k] == PETSC_BOOL3_TRUE) continue;
+      if (mask && PetscBTLookup(mask, k)) continue;
       if (!diag && aj[k] >= r) {
         diag = PETSC_TRUE;
         if (aj[k] > r) pj[np++] = r;
@@ -412,20 +438,16 @@ PetscErrorCode SparsifyCountWavefronts(PetscInt n, const PetscInt ai[], const Pe
     if (!diag) pj[np++] = r;
     pi[r + 1] = np;
   }
-  PetscCall(PetscMalloc1(n, &wave));
-  if (levels <= 0) {
-    *nwaves = GILULevels(GILU_TRI_LOWER, 0, n, pi, pj, wave);
-    if (nfill) *nfill = np;
-  } else { /* symbolic ILU(levels) (private/levels.h), then its wavefronts */
+  {
     PetscInt *fi, *fj;
 
     PetscCall(GILUSymbolicILUk(n, pi, pj, levels, &fi, &fj));
+    PetscCall(PetscFree2(pi, pj)); /* before the levels: the peak is the fill pattern's */
     *nwaves = GILULevels(GILU_TRI_LOWER, 0, n, fi, fj, wave);
     if (nfill) *nfill = fi[n];
     PetscCall(PetscFree(fi));
     PetscCall(PetscFree(fj));
   }
   PetscCall(PetscFree(wave));
-  PetscCall(PetscFree2(pi, pj));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -47,7 +47,7 @@ typedef struct {
   PC                sub;
   PetscBool         subset;              /* the inner PC's type and options have been set */
   Mat               Ahat;                /* NULL when the inner PC works on A itself */
-  PetscBool3       *mask;                /* during setup: the entries of the local diagonal block dropped from Â */
+  PetscBT           mask;                /* during setup: the entries of the local diagonal block dropped from Â (one bit each) */
   PetscInt          masklen, maskprefix; /* the mask holds the first maskprefix items */
   PetscInt         *drop, ndrop;         /* after setup: the positions of the entries dropped (increasing), to tell the next setup
                                             whether Â's pattern changed (the mask, one flag per entry of A, is freed) */
@@ -213,7 +213,7 @@ static PetscErrorCode PCSparsifyAssemble(PC pc, const SparsifyLocal *L, PetscBoo
     PetscCall(PetscCalloc2(L->n, &dnz, L->n, &onz));
     for (PetscInt r = 0; r < L->n; r++) {
       for (PetscInt k = L->ai[r]; k < L->ai[r + 1]; k++)
-        if (sp->mask[k] != PETSC_BOOL3_TRUE) dnz[r]++;
+        if (!PetscBTLookup(sp->mask, k)) dnz[r]++;
       if (L->Ao) onz[r] = L->bi[r + 1] - L->bi[r];
     }
     PetscCall(MatXAIJSetPreallocation(B, bs, dnz, onz, NULL, NULL));
@@ -233,14 +233,14 @@ static PetscErrorCode PCSparsifyAssemble(PC pc, const SparsifyLocal *L, PetscBoo
       for (PetscInt k = L->ai[r]; k < L->ai[r + 1]; k++) {
         PetscInt gc = L->rstart + L->aj[k];
 
-        if (sp->mask[k] != PETSC_BOOL3_TRUE) PetscCall(MatSetValuesBlocked(B, 1, &g, 1, &gc, &L->aa[k * bs2], INSERT_VALUES));
+        if (!PetscBTLookup(sp->mask, k)) PetscCall(MatSetValuesBlocked(B, 1, &g, 1, &gc, &L->aa[k * bs2], INSERT_VALUES));
       }
       if (L->Ao)
         for (PetscInt k = L->bi[r]; k < L->bi[r + 1]; k++) PetscCall(MatSetValuesBlocked(B, 1, &g, 1, &L->garray[L->bj[k]], &L->ba[k * bs2], INSERT_VALUES));
       continue;
     }
     for (PetscInt k = L->ai[r]; k < L->ai[r + 1]; k++)
-      if (sp->mask[k] != PETSC_BOOL3_TRUE) {
+      if (!PetscBTLookup(sp->mask, k)) {
         cols[nk]   = L->rstart + L->aj[k];
         vals[nk++] = L->aa[k];
       }
@@ -255,6 +255,36 @@ static PetscErrorCode PCSparsifyAssemble(PC pc, const SparsifyLocal *L, PetscBoo
   PetscCall(MatAssemblyBegin(B, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(B, MAT_FINAL_ASSEMBLY));
   if (newpattern && !L->ismpi) PetscCall(MatSetOption(B, MAT_SORTED_FULL, PETSC_FALSE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* PCReset() of the inner PC. After an ILU in place (-pc_sparsify_sub_pc_factor_in_place) PETSc's PCILU keeps its factor,
+   Â itself, without a reference of its own and does not forget it at a reset; once Â is destroyed, the next setup
+   destroys that stale pointer. The factor is given a reference and the reset made as for a factor of its own, which
+   destroys it (that reference) and forgets it. */
+static PetscErrorCode PCSparsifyResetSub(PC pc)
+{
+  PC_Sparsify   *sp  = (PC_Sparsify *)pc->data;
+  PC             sub = sp->sub;
+  PetscBool      isilu, inplace = PETSC_FALSE;
+  MatFactorType  ft = MAT_FACTOR_NONE;
+  PCFailedReason reason;
+
+  PetscFunctionBegin;
+  if (!sub) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscObjectTypeCompare((PetscObject)sub, PCILU, &isilu));
+  if (isilu && sub->setupcalled && sub->pmat) {
+    PetscCall(PCFactorGetUseInPlace(sub, &inplace));
+    PetscCall(MatGetFactorType(sub->pmat, &ft));
+    PetscCall(PCGetFailedReason(sub, &reason));
+    inplace = (PetscBool)(inplace && ft != MAT_FACTOR_NONE && !reason); /* a failed factorization set no factor */
+  }
+  if (inplace) {
+    PetscCall(PetscObjectReference((PetscObject)sub->pmat));
+    PetscCall(PCFactorSetUseInPlace(sub, PETSC_FALSE));
+  }
+  PetscCall(PCReset(sub));
+  if (inplace) PetscCall(PCFactorSetUseInPlace(sub, PETSC_TRUE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -303,9 +333,8 @@ static PetscErrorCode PCSetUp_Sparsify(PC pc)
   sp->bs         = L.bs;
   sp->masklen    = L.ai[L.n];
   sp->maskprefix = 0;
-  PetscCall(PetscFree(sp->mask)); /* left by a setup that failed */
-  PetscCall(PetscMalloc1(sp->masklen, &sp->mask));
-  for (PetscInt k = 0; k < sp->masklen; k++) sp->mask[k] = PETSC_BOOL3_FALSE;
+  PetscCall(PetscBTDestroy(&sp->mask)); /* left by a setup that failed */
+  PetscCall(PetscBTCreate(sp->masklen, &sp->mask));
 
   /* Algorithm 2 (or the forced ratio) */
   sp->ncand  = 0;
@@ -371,10 +400,16 @@ static PetscErrorCode PCSetUp_Sparsify(PC pc)
     newpattern = (PetscBool)(sp->Ahat || !wasA || pc->flag != SAME_NONZERO_PATTERN);
     PetscCall(MatDestroy(&sp->Ahat));
   } else {
-    PetscInt diff = (PetscInt)(!sp->Ahat || pc->flag != SAME_NONZERO_PATTERN || oldlen != sp->masklen), ndrop = 0;
+    PetscInt      diff, ndrop = 0;
+    MatFactorType ft = MAT_FACTOR_NONE;
+
+    /* an inner factorization in place (-pc_sparsify_sub_pc_factor_in_place) left its factor in Â's storage: Â is
+       assembled again, as for a new pattern, since a factored matrix takes no new values */
+    if (sp->Ahat) PetscCall(MatGetFactorType(sp->Ahat, &ft));
+    diff = (PetscInt)(!sp->Ahat || ft != MAT_FACTOR_NONE || pc->flag != SAME_NONZERO_PATTERN || oldlen != sp->masklen);
 
     for (PetscInt k = 0; k < sp->masklen && !diff; k++)
-      if (sp->mask[k] == PETSC_BOOL3_TRUE) diff = (PetscInt)(ndrop >= sp->ndrop || sp->drop[ndrop++] != k);
+      if (PetscBTLookup(sp->mask, k)) diff = (PetscInt)(ndrop >= sp->ndrop || sp->drop[ndrop++] != k);
     if (ndrop != sp->ndrop) diff = 1;
     PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &diff, 1, MPIU_INT, MPI_MAX, comm)); /* every process takes the same path */
     newpattern = (PetscBool)(diff > 0);
@@ -383,17 +418,17 @@ static PetscErrorCode PCSetUp_Sparsify(PC pc)
   /* the mask as the list of the dropped positions (a few percent of the entries), for the next setup */
   PetscCall(PetscFree(sp->drop));
   sp->ndrop = 0;
-  for (PetscInt k = 0; k < sp->masklen; k++) sp->ndrop += sp->mask[k] == PETSC_BOOL3_TRUE;
+  for (PetscInt k = 0; k < sp->masklen; k++) sp->ndrop += PetscBTLookup(sp->mask, k) ? 1 : 0;
   PetscCall(PetscMalloc1(sp->ndrop, &sp->drop));
   for (PetscInt k = 0, q = 0; k < sp->masklen; k++)
-    if (sp->mask[k] == PETSC_BOOL3_TRUE) sp->drop[q++] = k;
-  PetscCall(PetscFree(sp->mask));
+    if (PetscBTLookup(sp->mask, k)) sp->drop[q++] = k;
+  PetscCall(PetscBTDestroy(&sp->mask));
   PetscCall(SparsifyLocalRestore(&L));
   PetscCall(PetscLogEventEnd(GILU_SparsifySetUp, pc, 0, 0, 0));
 
   /* the inner PC on Â (a new operator: set up from scratch; new values only: numeric setup) */
   if (newpattern) {
-    if (sp->nsetups) PetscCall(PCReset(sp->sub));
+    if (sp->nsetups) PetscCall(PCSparsifyResetSub(pc));
     PetscCall(PCSetOperators(sp->sub, sp->Ahat ? sp->Ahat : pc->pmat, sp->Ahat ? sp->Ahat : pc->pmat));
     sp->nrebuilds++;
   }
@@ -431,9 +466,9 @@ static PetscErrorCode PCReset_Sparsify(PC pc)
   PC_Sparsify *sp = (PC_Sparsify *)pc->data;
 
   PetscFunctionBegin;
-  if (sp->sub) PetscCall(PCReset(sp->sub));
+  PetscCall(PCSparsifyResetSub(pc));
   PetscCall(MatDestroy(&sp->Ahat));
-  PetscCall(PetscFree(sp->mask));
+  PetscCall(PetscBTDestroy(&sp->mask));
   PetscCall(PetscFree(sp->drop));
   sp->ndrop       = 0;
   sp->masklen     = 0;
@@ -441,6 +476,7 @@ static PetscErrorCode PCReset_Sparsify(PC pc)
   sp->chosen      = -1;
   sp->chosenratio = -1;
   sp->nsetups     = 0;
+  sp->nrebuilds   = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -3,6 +3,7 @@
 #define PETSCGILU_SPARSIFY_H
 
 #include <petscmat.h>
+#include <petscbt.h>
 #include <petscgilu/private/compat.h>
 
 /* The local rows of a matrix: the diagonal block (sparsified) and the off-diagonal block (kept) */
@@ -29,8 +30,8 @@ PETSC_INTERN PetscErrorCode SparsifyLocalRestore(SparsifyLocal *);
 PETSC_INTERN PetscErrorCode SparsifyLocalIsSymmetric(const SparsifyLocal *, PetscReal, PetscBool *);
 PETSC_INTERN PetscErrorCode SparsifyItemsCreate(const SparsifyLocal *, PetscBool, PetscInt, PetscInt *, PetscInt *, SparsifyItem **, PetscInt *);
 PETSC_INTERN PetscErrorCode SparsifyItemsCount(PetscInt, const SparsifyItem[], PetscInt, PetscReal, PetscInt *, PetscInt *);
-PETSC_INTERN PetscErrorCode SparsifyMask(const SparsifyLocal *, PetscInt, const SparsifyItem[], PetscInt *, PetscBool3[]);
+PETSC_INTERN PetscErrorCode SparsifyMask(const SparsifyLocal *, PetscInt, const SparsifyItem[], PetscInt *, PetscBT);
 PETSC_INTERN PetscErrorCode SparsifyLocalNorms(const SparsifyLocal *, PetscReal[], PetscBool, PetscReal[], PetscReal *);
-PETSC_INTERN PetscErrorCode SparsifyCountWavefronts(PetscInt, const PetscInt[], const PetscInt[], const PetscBool3[], PetscInt, PetscInt *, PetscInt *);
+PETSC_INTERN PetscErrorCode SparsifyCountWavefronts(PetscInt, const PetscInt[], const PetscInt[], PetscBT, PetscInt, PetscInt *, PetscInt *);
 
 #endif
