@@ -704,13 +704,17 @@ done:
      args: -case star7 -catch -malloc_debug -malloc_dump -dm_mat_type stencilgpu -pc_type ilu -pc_factor_levels 5
      output_file: output/ex2_error_leak.out
 
-   # structilu's incomplete Cholesky, one symmetry rule (private/stencil.h): entries (i,j) and (j,i), an absent one counting
-   # as 0, may differ by round-off (1e-10 of the largest entry), else an error names them and ILU; on the stencil and on its
-   # general fallback (-no_dm: the pattern is no grid) (before: structilu rejected an upper-only stencil but took
-   # lower-only ones, a missing +y coupling, a far entry, a dense first row)
+   # structilu's incomplete Cholesky reads the upper triangle, as PETSc's ICC (the rule of every incomplete Cholesky of
+   # petscgilu): PETSc's ICC's residuals where the triangles differ in values (convect, fe), or where the pattern is no
+   # stencil (far, denserow: PETSc's ICC of the block) or no grid (-no_dm 1: the pattern is inferred, the block falls back);
+   # a stencil offset without its opposite, which the IC's symmetric stencil cannot hold, is an error that names ILU
+   # (before: an error for every matrix not symmetric to 1e-10)
    test:
      suffix: ic_symmetry
-     args: -case sym -ksp_type cg -pc_type structilu -pc_structilu_type ic -alter {{lower upper noyplus far denserow}separate output} -no_dm {{0 1}separate output}
+     args: -case sym -ksp_type gmres -ksp_monitor_short -alter {{far denserow convect fe}separate output} -no_dm {{0 1}shared output} -pc_type {{icc structilu}shared output} -pc_structilu_type ic
+   test:
+     suffix: ic_symmetry_stencil
+     args: -case sym -ksp_type cg -pc_type structilu -pc_structilu_type ic -alter {{lower upper noyplus}separate output}
      filter: Error: grep -o "Incomplete Cholesky needs a symmetric matrix, but .*: use -pc_structilu_type ilu"
 
    # MatSolverType gilu's ICC reads the upper triangle only, as PETSc's ICC: of a matrix that is not exactly symmetric it
@@ -754,7 +758,7 @@ done:
    # (before: -pc_structilu_type ilu, -pc_type ilu, options that do nothing there)
    test:
      suffix: prefix_structilu_ic
-     args: -case sym -alter far -ksp_type cg -pc_type bjacobi -sub_pc_type structilu -sub_pc_structilu_type ic
+     args: -case sym -alter upper -ksp_type cg -pc_type bjacobi -sub_pc_type structilu -sub_pc_structilu_type ic
      filter: Error: grep -o "Incomplete Cholesky needs a symmetric matrix, but .*: use -sub_pc_structilu_type ilu"
 
    # (before: an error that gilu's ICC needed a symmetric matrix, with the prefixed options; now PETSc's ICC's residuals)

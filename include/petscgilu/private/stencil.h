@@ -249,15 +249,12 @@ PETSC_INTERN PetscErrorCode GILUStencilMatReset(GILUStencilMat *);
 PETSC_INTERN PetscErrorCode GILUStencilMatCopyStructure(const GILUStencilMat *, GILUStencilMat *);
 PETSC_INTERN PetscErrorCode GILUStencilMatCopyValues(const GILUStencilMat *, GILUStencilMat *);
 /*
-  The symmetry rule of PCSTRUCTILU's incomplete Cholesky (on every path, its general fallback included) and of PCSPARSIFY's
-  test whether its matrix is symmetric: entries (i,j) and (j,i) of the (local) matrix,
-  an entry absent from the pattern counting as 0, differ by at most GILU_SYMMETRY_RTOL times its largest absolute
-  entry (round-off, as finite-element assembly leaves); else structilu's IC is an error. (PCICC's factors, MatSolverType
-  gilu's and MATSTENCILGPU's, read the upper triangle of whatever they get, as PETSc's: no rule.)
+  PCSPARSIFY's test whether its matrix is symmetric (to drop symmetric pairs): entries (i,j) and (j,i) of the (local)
+  matrix, an entry absent from the pattern counting as 0, differ by at most GILU_SYMMETRY_RTOL times its largest absolute
+  entry (round-off, as finite-element assembly leaves). (Every incomplete Cholesky of petscgilu reads the upper triangle of
+  whatever it gets, as PETSc's ICC: no rule.)
 */
 #define GILU_SYMMETRY_RTOL 1e-10
-PETSC_INTERN PetscErrorCode GILUStencilMatFindAsymmetry(const GILUStencilMat *, const PetscInt *, PetscInt *, PetscInt *);
-PETSC_INTERN PetscErrorCode GILUMatFindAsymmetry(Mat, PetscInt *, PetscInt *);
 PETSC_INTERN PetscErrorCode GILUStencilMatSymmetrizeFromUpper(GILUStencilMat *, const PetscInt *);
 PETSC_INTERN PetscErrorCode GILUMatCheckSupported(Mat, PetscBool *);
 

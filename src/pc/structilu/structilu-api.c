@@ -283,12 +283,11 @@ PetscErrorCode PCStructILUGetStencil(PC pc, PetscInt *dim, PetscInt *ns, const P
   IC(k) stores the upper triangle of the factors only, (D + U), and applies
   (D + U)^T D^{-1} (D + U); for a symmetric matrix these are the factors of ILU(k), so the
   iterations are those of `PCILU` and of `PCICC` where PETSc's ICC applies, with half the
-  memory. The matrix must be symmetric, on every path (stencil, `MATSTENCILGPU`, the general
-  sparse factorization of a block that is no grid, `-pc_structilu_distributed`): the setup checks
-  that every entry a_ij and its mirror a_ji (an entry absent from the pattern counting as 0)
-  differ by at most 1e-10 times the largest absolute entry of the local block, which leaves room
-  for the round-off of finite-element assembly, and errors otherwise, naming the two entries (or
-  a stencil offset without its opposite). MatSolverType gilu's ICC follows the same rule.
+  memory. As PETSc's ICC, IC reads the upper triangle of the matrix (on every path: stencil,
+  `MATSTENCILGPU`, the general sparse factorization of a block that is no grid,
+  `-pc_structilu_distributed`); a stencil offset without its opposite, which the symmetric stencil
+  of the factors cannot hold, is an error that names ILU. MatSolverType gilu's ICC follows the
+  same rule.
 
   Level: intermediate
 

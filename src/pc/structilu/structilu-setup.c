@@ -99,14 +99,16 @@ static PetscErrorCode StructILUFindGrid(Mat F, Mat A, Mat Alocal, GILUGrid *g, P
 }
 
 /*
-  -pc_structilu_type ic needs a symmetric matrix (the rule of every incomplete Cholesky of petscgilu, GILU_SYMMETRY_RTOL in
-  private/stencil.h): a stencil st with an offset whose opposite it lacks, or (with A NULL) packed values ilu->sm
-  (else the general block A) with entries (i,j), (j,i) that differ beyond round-off are errors that name the option
+  IC reads the upper triangle, as PETSc's ICC (one rule for every incomplete Cholesky of petscgilu: MatSolverType gilu's, this
+  factor's under PCICC and PCSTRUCTILU's -pc_structilu_type ic): the packed values ilu->sm (st NULL) take their lower triangle
+  from the upper one; a block that is no grid goes to PETSc's ICC (the fallback), which reads its upper triangle itself.
+  What the stencil cannot hold is an error that names ILU: an offset st lacks the opposite of (the upper triangle's mirror
+  needs it, and a lower-only entry would be dropped unseen).
 */
-PetscErrorCode StructILUCheckSymmetric(Mat F, const GILUStencil *st, Mat A)
+static PetscErrorCode StructILUCheckSymmetric(Mat F, const GILUStencil *st)
 {
   Mat_StructILU *ilu = (Mat_StructILU *)F->data;
-  PetscInt       s, row = -1, col = -1;
+  PetscInt       s;
 
   PetscFunctionBegin;
   if (ilu->opt.type != PC_STRUCTILU_IC) PetscFunctionReturn(PETSC_SUCCESS);
@@ -115,13 +117,7 @@ PetscErrorCode StructILUCheckSymmetric(Mat F, const GILUStencil *st, Mat A)
     PetscCheck(s < 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Incomplete Cholesky needs a symmetric matrix, but the stencil has the offset (%" PetscInt_FMT ",%" PetscInt_FMT ",%" PetscInt_FMT ") and not its opposite: use -%spc_%s ilu", st->off[s][0], st->off[s][1], st->off[s][2], GILUPrefix(F), ilu->asfactor ? "type" : "structilu_type");
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  if (ilu->asfactor) { /* MatSolverType structilu's ICC: the upper triangle, as PETSc's ICC reads it (a general block: PETSc's own ICC does) */
-    if (!A) PetscCall(GILUStencilMatSymmetrizeFromUpper(&ilu->sm, ilu->mirror));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  if (A) PetscCall(GILUMatFindAsymmetry(A, &row, &col));
-  else PetscCall(GILUStencilMatFindAsymmetry(&ilu->sm, ilu->mirror, &row, &col));
-  PetscCheck(row < 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Incomplete Cholesky needs a symmetric matrix, but entries (%" PetscInt_FMT ",%" PetscInt_FMT ") and (%" PetscInt_FMT ",%" PetscInt_FMT ") of the local block differ by more than %g times its largest entry: use -%spc_structilu_type ilu", row, col, col, row, GILU_SYMMETRY_RTOL, GILUPrefix(F));
+  PetscCall(GILUStencilMatSymmetrizeFromUpper(&ilu->sm, ilu->mirror));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -225,7 +221,7 @@ static PetscErrorCode StructILUFallbackFactor(Mat F, Mat Alocal, PetscBool symbo
     PetscCall(MatDestroy(&ilu->fallback));
     PetscCall(VecDestroy(&ilu->fx));
     PetscCall(VecDestroy(&ilu->fy));
-    /* ICC: PETSc's, which reads the upper triangle only (of a matrix that passed the symmetry rule) */
+    /* ICC: PETSc's, which reads the upper triangle only, as this factor's IC does */
     PetscCall(MatGetFactor(Alocal, ic ? MATSOLVERPETSC : MATSOLVERGILU, ic ? MAT_FACTOR_ICC : MAT_FACTOR_ILU, &ilu->fallback));
     PetscCall(MatGetOrdering(Alocal, MATORDERINGNATURAL, &row, &col));
     if (ic) PetscCall(MatICCFactorSymbolic(ilu->fallback, Alocal, row, &info));
@@ -237,7 +233,6 @@ static PetscErrorCode StructILUFallbackFactor(Mat F, Mat Alocal, PetscBool symbo
     PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, bs, m, NULL, &ilu->fx));
     PetscCall(VecCreateSeqWithArray(PETSC_COMM_SELF, bs, m, NULL, &ilu->fy));
   }
-  if (ic) PetscCall(StructILUCheckSymmetric(F, NULL, Alocal)); /* PETSc's ICC would read the upper triangle of anything */
   PetscCall(PetscLogEventBegin(GILU_StructILUFactor, 0, Alocal, 0, 0));
   if (ic) PetscCall(MatCholeskyFactorNumeric(ilu->fallback, Alocal, &info));
   else PetscCall(MatLUFactorNumeric(ilu->fallback, Alocal, &info));
@@ -466,7 +461,7 @@ PetscErrorCode StructILUSetUp(Mat F)
     ilu->source     = src;
     fresh           = PETSC_TRUE;
     if (!ilu->fallbackwhy[0]) {
-      PetscCall(StructILUCheckSymmetric(F, &ilu->sm.stencil, NULL));
+      PetscCall(StructILUCheckSymmetric(F, &ilu->sm.stencil));
       PetscCall(StructILUSymbolicFinish(&ilu->sm, (PetscBool)(ilu->opt.type == PC_STRUCTILU_IC), &ilu->elim, &ilu->mirror, ilu->hyper, &ilu->nlevels, &ilu->dinv));
       if (src->finish) PetscCall(src->finish(F));
     }
@@ -478,7 +473,7 @@ PetscErrorCode StructILUSetUp(Mat F)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(src->values(F, fresh));
-  PetscCall(StructILUCheckSymmetric(F, NULL, NULL));
+  PetscCall(StructILUCheckSymmetric(F, NULL));
   PetscCall(PetscLogEventEnd(GILU_StencilExtract, 0, A, 0, 0));
   PetscCall(StructILUFactorValues(F));
   PetscFunctionReturn(PETSC_SUCCESS);
