@@ -443,6 +443,14 @@ static PetscErrorCode ComparePivots(KSP ksp, Mat A)
   PetscCall(MatFactorInfoInitialize(&info));
   info.levels = (PetscReal)levels;
   info.fill   = 1.0;
+  { /* the PC's shift and zero pivot (PCICC's default shift: positive definite) */
+    MatFactorShiftType stype;
+
+    PetscCall(PCFactorGetShiftType(pc, &stype));
+    PetscCall(PCFactorGetShiftAmount(pc, &info.shiftamount));
+    PetscCall(PCFactorGetZeroPivot(pc, &info.zeropivot));
+    info.shifttype = (PetscReal)stype;
+  }
   PetscCall(MatGetOrdering(B, MATORDERINGNATURAL, &row, &col));
   if (ic) {
     PetscCall(MatICCFactorSymbolic(G, B, row, &info));
@@ -455,7 +463,8 @@ static PetscErrorCode ComparePivots(KSP ksp, Mat A)
   PetscCall(VecNorm(e, NORM_INFINITY, &dnrm));
   PetscCall(VecAXPY(e, -1.0, d));
   PetscCall(VecNorm(e, NORM_INFINITY, &nrm));
-  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "pivots of MatSolverType %s's %s(%d) %s PETSc's\n", solver, ic ? "ICC" : "ILU", (int)levels, nrm <= 1e-12 * dnrm ? "are" : "are NOT"));
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "pivots of the %s(%d) factor %s PETSc's\n", ic ? "ICC" : "ILU", (int)levels, nrm <= 1e-12 * dnrm ? "are" : "are NOT"));
+  PetscCall(PetscInfo(pc, "pivots of MatSolverType %s's factor against PETSc's: %g\n", solver, (double)nrm));
   PetscCall(ISDestroy(&row));
   PetscCall(ISDestroy(&col));
   PetscCall(MatDestroy(&G));
@@ -665,6 +674,15 @@ int main(int argc, char **argv)
      # the pivots of the factor (PCFactorGetMatrix(), MatGetDiagonal(), as PETSc's ksp/pc/tutorials/ex2 prints them) are PETSc's
      suffix: msst_pivots
      args: -solve -dim 2 -ksp_type gmres -pc_type ilu -pc_factor_mat_solver_type structilu -pc_factor_levels {{0 1}separate output} -pivots -dm_mat_type {{aij stencilgpu}shared output}
+   test:
+     suffix: msst_pivots_gilu
+     args: -solve -dim 2 -ksp_type gmres -pc_type {{ilu icc}separate output} -pc_factor_mat_solver_type gilu -pc_factor_levels {{0 1}separate output} -pivots
+   test:
+     # pivots that need PCICC's default positive-definite shift (a zero pivot tolerance of 39.9): PETSc's ICC shifts its own
+     # way (not as ILU), so gilu's ICC hands the factorization to it: PETSc's pivots and iterations. (structilu's ICC hands
+     # over where a pivot block is not positive definite, which is PETSc's test at the default tolerance, not at 39.9)
+     suffix: msst_pivots_icc_shift
+     args: -solve -dim 2 -ksp_type gmres -pc_type icc -pc_factor_zeropivot 39.9 -pc_factor_mat_solver_type {{gilu petsc}shared output} -pivots
 
    test:
      # ICC: the pivots of the IC of the upper triangle, PETSc's ICC(0)'s 4 iterations (tests/ex3 -solve -dim 2 -pc_type icc)

@@ -815,6 +815,7 @@ static PetscErrorCode MatLUFactorNumeric_GILU(Mat B, Mat A, const MatFactorInfo 
 {
   Mat_GILUFactor *f = (Mat_GILUFactor *)B->data;
   PetscBool       aij, needshift = PETSC_FALSE;
+  Mat             Auser = A;
 
   PetscFunctionBegin;
   if (f->ftype == MAT_FACTOR_ICC) { /* the upper triangle only, as PETSc's ICC: A where it is exactly symmetric, else its image */
@@ -849,6 +850,12 @@ static PetscErrorCode MatLUFactorNumeric_GILU(Mat B, Mat A, const MatFactorInfo 
     PetscCall(MatGILUFactorNumeric_Seq(B, A, info, &needshift));
     if (!aij && !B->factorerrortype) PetscCall(MatGILUFactorCopyValues(B)); /* written in PETSc's storage, read from there */
     PetscCall(PetscLogEventEnd(GILU_FactorNumeric, A, B, 0, 0));
+    if (needshift && f->ftype == MAT_FACTOR_ICC) { /* PETSc's ICC shifts as ICC (its own row sums and restarts), not as ILU: its factorization, from now on */
+      PetscCall(PetscSNPrintf(f->why, sizeof(f->why), "a pivot needs the shift of shift type %s, which PETSc's ICC computes its own way", MatFactorShiftTypes[(PetscInt)info->shifttype]));
+      PetscCall(MatGILUFactorHandOverICC(B, Auser, f->row, &f->sinfo));
+      PetscCall(MatCholeskyFactorNumeric_GILU_PETScICC(B, Auser, info));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
     if (needshift) PetscCall(PetscSNPrintf(f->why, sizeof(f->why), "a pivot needs the shift of shift type %s (PETSc restarts with it)", MatFactorShiftTypes[(PetscInt)info->shifttype]));
     else f->rangilu = PETSC_TRUE;
   }
@@ -876,6 +883,30 @@ static PetscErrorCode MatCholeskyFactorNumeric_GILU(Mat B, Mat A, const MatFacto
   The orderings, the options (-mat_gilu_factor_numeric, -mat_gilu_factor_schedule, -mat_gilu_trisolve,
   -mat_gilu_trisolve_threads, ... with the factor's prefix) and PETSc's symbolic factorization
 */
+
+/*
+  The pivots, as PETSc's ILU and ICC factors of MATSEQAIJ give them (the inverted diagonal of U inverted again), in the
+  factor's (permuted) numbering; where PETSc's factor does the factorization, its own. A factor with blocks has none (as
+  PETSc's factored BAIJ).
+*/
+static PetscErrorCode MatGetDiagonal_GILU(Mat B, Vec d)
+{
+  Mat_GILUFactor *f = (Mat_GILUFactor *)B->data;
+  PetscScalar    *x;
+
+  PetscFunctionBegin;
+  if (f->petscicc || (f->F && !f->Ud)) {
+    PetscCall(MatGetDiagonal(f->F, d));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCheck(f->bs == 1, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatGetDiagonal() of a factor gives its pivots, which a factor with blocks of %" PetscInt_FMT " has not (as PETSc's factored BAIJ)", f->bs);
+  PetscCheck(f->Ud, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "MatGetDiagonal() of a factor of MatSolverType gilu needs its numeric factorization first");
+  PetscCall(VecGetArrayWrite(d, &x));
+  for (PetscInt i = 0; i < f->nb; i++) x[i] = 1.0 / f->Ud[i];
+  PetscCall(VecRestoreArrayWrite(d, &x));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The engine's triangles L and U, made again with the options (the factor's prefix: -mat_gilu_trisolve, _threads, ...),
    read by L with f's algorithm and threads as defaults; U gets what L ended with (the same options: -help lists them once) */
 static PetscErrorCode MatGILUFactorCreateTri(Mat B)
@@ -1342,6 +1373,7 @@ PETSC_INTERN PetscErrorCode MatGetFactor_SeqAIJ_GILU(Mat A, MatFactorType ftype,
   B->ops->ilufactorsymbolic = MatILUFactorSymbolic_GILU;
   B->ops->iccfactorsymbolic = MatICCFactorSymbolic_GILU;
   B->ops->getinfo           = MatGetInfo_GILU;
+  B->ops->getdiagonal       = MatGetDiagonal_GILU;
   B->ops->view              = MatView_GILU;
   B->ops->destroy           = MatDestroy_GILU;
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatGILUSetTriSolveType_C", MatGILUSetTriSolveType_GILU));
