@@ -15,7 +15,10 @@
    SpTRSV paper, Algorithms 4-6), with the kernel of each triangle chosen by the table in sptrsv-plan.c
    (Algorithm 7). Columns and x stay in the caller's numbering; only the rows (and their
    entries) of a triangle are stored in its execution order (level by level), so the values
-   are streamed and the rows of a level are contiguous. Recursive block with the reordering
+   are streamed and the rows of a level are contiguous. The exception is the whole factor
+   (level-set, sync-free, sequential): it keeps only its row order and levels and reads each
+   row's entries from the caller's arrays (seg->direct), so the factor is held once; the
+   CUDA back-ends gather their device copy from them. Recursive block with the reordering
    (GILUTriSetRecBlockReorder()) splits positions of a topological order (rows by level,
    again inside each triangle before it is split) instead of elimination indices: the
    segments are the same kind of object, only their row sets differ.
@@ -68,10 +71,19 @@ typedef struct {
   PetscInt    *clev;    /* [nchunks] levelset: level of the chunk (a chunk holds rows of one level) */
   PetscInt    *ldone;   /* [nlevels] levelset: rows of the level finished in this solve */
   PetscInt     next;    /* the next chunk to claim (atomic) */
-  PetscInt    *colp;    /* permuted layout (a whole-matrix level-set/sync-free triangle): [nnz] the stored position of
-                           each column's row; the solve keeps the solution also in execution order (tri->xp), so a
-                           row reads its dependencies from the previous levels' contiguous stretch; it is col's array, overwritten (col is
-                           then not read) */
+  /* a whole-matrix triangle (BuildTriangle() of all rows; level-set, sync-free or sequential, any back-end) keeps no
+     entries or values of its own (ptr, col, src, val, dval NULL): stored row s, the caller's row r = row[s], is the
+     caller's entries ai[r] + dlo .. ai[r+1] - dhi - 1 (dlo, dhi: 1 where a stored diagonal is the row's first or last
+     entry, stepped over) of aj and av, its inverted diagonal block ad + r*bs2 (ad NULL: unit); the same entries in the
+     same order as a copy, so the same bits. The factor is then held once (gilu's arrays, or the engine's own copy):
+     the CUDA back-ends gather their device copy from it (SegmentGather() in sptrsv-plan.c) */
+  PetscBool       direct;
+  const PetscInt *ai, *aj;
+  PetscInt        dlo, dhi;
+  PetscInt       *colp; /* permuted layout (a whole-matrix level-set/sync-free triangle on the host, direct): [the caller's nz]
+                           the stored position of each entry's column, by the caller's entry (as aj); the solve keeps the
+                           solution also in execution order (tri->xp), so a row reads its dependencies from the previous
+                           levels' contiguous stretch */
   /* chunked (a whole-matrix triangle, kernel GILU_KERNEL_SYNCFREE, BuildChunked()): the chunks are runs of consecutive
      rows in elimination order, stored and claimed level by level of the chunk DAG (nlevels, lptr count chunk levels);
      chunk c waits for the done flags (tri->done[chunk], by claim position) of its dependencies dep[dptr[c] .. dptr[c+1]-1] */
@@ -95,7 +107,7 @@ typedef struct {
   PetscBool        inplace;
   PetscInt         dskip;        /* in place: 1 with a stored diagonal (last of a lower row, first of an upper one: stepped over), else 0 */
   PetscInt        *crow, *cvoff; /* [nchunks] */
-  const MatScalar *av, *ad;
+  const MatScalar *av, *ad;      /* in place and direct: the caller's values and inverted diagonal blocks (set with the values) */
 } GILUTriSeg;
 
 /* What a plan is built for: the settings asked for (GILUTri's ask) and those the plan was built with (its plan); the
