@@ -38,6 +38,8 @@ CONFIGS = [
     # level-ordered copy of the factor
     dict(id='gilu-levelset', label='gilu, -mat_gilu_trisolve levelset', args=['-pc_type', 'ilu', '-pc_factor_mat_solver_type', 'gilu', '-mat_gilu_trisolve', 'levelset']),
     dict(id='gilu-syncfree', label='gilu, -mat_gilu_trisolve syncfree', args=['-pc_type', 'ilu', '-pc_factor_mat_solver_type', 'gilu', '-mat_gilu_trisolve', 'syncfree']),
+    dict(id='gilu-levelset-nocopy', label='gilu, -mat_gilu_trisolve levelset -mat_gilu_trisolve_copy 0',
+         args=['-pc_type', 'ilu', '-pc_factor_mat_solver_type', 'gilu', '-mat_gilu_trisolve', 'levelset', '-mat_gilu_trisolve_copy', '0']),
 ]
 
 

@@ -128,7 +128,7 @@ static inline __attribute__((always_inline)) SegRow SegRowGet(const PetscInt bs,
     const PetscInt k0 = seg->ptr[s];
 
     w.nz  = seg->ptr[s + 1] - k0;
-    w.idx = seg->col + k0;
+    w.idx = (perm ? seg->colp : seg->col) + k0;
     w.v   = seg->val + k0 * bs2;
     w.d   = seg->dval ? seg->dval + s * bs2 : NULL;
   }

@@ -119,16 +119,19 @@ static PetscErrorCode BuildTriangle(GILUTri tri, const PetscInt *order, PetscInt
   } else seg->kernel = ChooseTriangleKernel(m, nnz, nl, tri->ask.nthreads);
   if (nl <= 1 && seg->kernel != GILU_KERNEL_SEQUENTIAL) seg->kernel = GILU_KERNEL_PARALLEL;
   seg->chunk = GILUTriTable.sf_chunk;
-  /* the whole factor: its rows are the caller's rows whole (the diagonal left out), read where they are (seg->direct) */
-  seg->direct = (PetscBool)(!order && t0 == 0 && t1 == tri->n);
-  if (seg->direct) {
+  /* the whole factor: its rows are the caller's rows whole (the diagonal left out), read where they are (seg->direct)
+     unless the host's level-set and sync-free are asked to stream a copy in execution order (GILUTriSeg) */
+  seg->whole  = (PetscBool)(!order && t0 == 0 && t1 == tri->n);
+  seg->direct = (PetscBool)(seg->whole && (tri->ask.backend != PETSCGILU_BACKEND_HOST || seg->kernel == GILU_KERNEL_SEQUENTIAL || !tri->ask.copy));
+  if (seg->whole) {
     seg->ai  = tri->i;
     seg->aj  = tri->j;
     seg->dlo = tri->diag == GILU_TRI_DIAG_STORED && tri->uplo == GILU_TRI_UPPER ? 1 : 0;
     seg->dhi = tri->diag == GILU_TRI_DIAG_STORED && tri->uplo == GILU_TRI_LOWER ? 1 : 0;
-    PetscCall(PetscMalloc4(m, &seg->row, 0, &seg->ptr, 0, &seg->col, 0, &seg->src));
-  } else {
-    PetscCall(PetscMalloc4(m, &seg->row, m + 1, &seg->ptr, nnz, &seg->col, nnz, &seg->src));
+  }
+  if (seg->direct) PetscCall(PetscMalloc4(m, &seg->row, 0, &seg->ptr, 0, &seg->col, 0, &seg->src));
+  else {
+    PetscCall(PetscMalloc4(m, &seg->row, m + 1, &seg->ptr, nnz, &seg->col, seg->whole ? 0 : nnz, &seg->src)); /* whole: values gathered by rows */
     PetscCall(PetscMalloc1(nnz * tri->bs * tri->bs, &seg->val));
     if (tri->diag != GILU_TRI_DIAG_UNIT) PetscCall(PetscMalloc1(m * tri->bs * tri->bs, &seg->dval));
   }
@@ -155,8 +158,8 @@ static PetscErrorCode BuildTriangle(GILUTri tri, const PetscInt *order, PetscInt
       PetscInt c = tri->j[k];
 
       if (c == r || PosOf(tri, order, c) < t0) continue;
-      seg->col[e]   = c;
-      seg->src[e++] = k;
+      if (seg->src) seg->src[e] = k;
+      seg->col[e++] = c;
     }
     seg->ptr[s + 1] = e;
   }
@@ -273,6 +276,7 @@ static PetscErrorCode ChunkedPays(GILUTri tri, GILUChunkPlan *cp)
 static PetscErrorCode SegmentFree(GILUTriSeg *seg)
 {
   PetscFunctionBegin;
+  if (seg->colp == seg->col) seg->colp = NULL; /* copied, the permuted layout's positions overwrote col */
   PetscCall(PetscFree4(seg->row, seg->ptr, seg->col, seg->src));
   PetscCall(PetscFree(seg->lptr));
   PetscCall(PetscFree2(seg->crow, seg->cvoff));
@@ -685,7 +689,7 @@ static PetscErrorCode DeviceDestroy(GILUTri tri)
 }
 
 /*
-  A direct segment's rows (seg->direct) as a copy would hold them, in execution order: ptr [nrows+1] and col [nnz] (NULL:
+  A whole-matrix segment's rows (seg->whole) as a copy holds them, in execution order: ptr [nrows+1] and col [nnz] (NULL:
   not wanted), val [nnz*bs2] and dval [nrows*bs2] (NULL, or a unit diagonal: not written); the values must be set.
   The device copy is made from these, in buffers that live only while it is copied
 */
@@ -936,12 +940,17 @@ PetscErrorCode GILUTriPlanBuild(GILUTri tri)
     GILUTriSeg *seg = &tri->seg[0];
     PetscInt   *pos;
 
-    PetscCheck(seg->direct, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The permuted layout is made for a whole-matrix triangle only");
     PetscCall(PetscMalloc1(n, &pos));
     for (PetscInt k = 0; k < seg->nrows; k++) pos[seg->row[k]] = k;
-    /* by the caller's entries, as aj (a stored diagonal's slot is not read) */
-    PetscCall(PetscMalloc1(tri->nz, &seg->colp));
-    for (PetscInt e = 0; e < tri->nz; e++) seg->colp[e] = pos[tri->j[e]];
+    if (seg->direct) { /* by the caller's entries, as aj (a stored diagonal's slot is not read) */
+      PetscCall(PetscMalloc1(tri->nz, &seg->colp));
+      for (PetscInt e = 0; e < tri->nz; e++) seg->colp[e] = pos[tri->j[e]];
+    } else {
+      /* the positions replace the columns in their array: the host's permuted solve reads colp only, and the plan is
+         built again (from the caller's pattern) for another back-end, type or layout, so the columns are not stored twice */
+      for (PetscInt e = 0; e < seg->nnz; e++) seg->col[e] = pos[seg->col[e]];
+      seg->colp = seg->col;
+    }
     PetscCall(PetscFree(pos));
     PetscCall(PetscMalloc1(n * tri->bs, &tri->xp));
   }
@@ -990,9 +999,10 @@ PetscErrorCode GILUTriPlanSetValues(GILUTri tri)
   for (PetscInt s = 0; s < tri->nseg; s++) {
     GILUTriSeg *seg = &tri->seg[s];
 
-    if (seg->inplace || seg->direct) {
+    if (seg->inplace || seg->whole) {
       seg->av = tri->a;
       seg->ad = tri->diag == GILU_TRI_DIAG_UNIT ? NULL : tri->dinv;
+      if (seg->whole && !seg->direct) PetscCall(SegmentGather(tri, seg, NULL, NULL, seg->val, seg->dval)); /* the copy in execution order */
       continue;
     }
     for (PetscInt e = 0; e < seg->nnz; e++)
