@@ -34,6 +34,12 @@ CONFIGS = [
     dict(id='sparsify', label='sparsify', args=['-pc_type', 'sparsify']),
     dict(id='gilu', label='ILU(0), MatSolverType gilu', args=['-pc_type', 'ilu', '-pc_factor_mat_solver_type', 'gilu']),
     dict(id='fgdd', label='fgdd', args=['-pc_type', 'fgdd']),
+    # gilu's whole-factor triangle solves (not the default on stencils: auto runs chunked), whose plans once kept a
+    # level-ordered copy of the factor
+    dict(id='gilu-levelset', label='gilu, -mat_gilu_trisolve levelset', args=['-pc_type', 'ilu', '-pc_factor_mat_solver_type', 'gilu', '-mat_gilu_trisolve', 'levelset']),
+    dict(id='gilu-syncfree', label='gilu, -mat_gilu_trisolve syncfree', args=['-pc_type', 'ilu', '-pc_factor_mat_solver_type', 'gilu', '-mat_gilu_trisolve', 'syncfree']),
+    dict(id='gilu-levelset-nocopy', label='gilu, -mat_gilu_trisolve levelset -mat_gilu_trisolve_copy 0',
+         args=['-pc_type', 'ilu', '-pc_factor_mat_solver_type', 'gilu', '-mat_gilu_trisolve', 'levelset', '-mat_gilu_trisolve_copy', '0']),
 ]
 
 

@@ -59,6 +59,8 @@ M*/
 .  -mat_gilu_trisolve_block_depth <d> - colblock, rowblock: 2^d blocks; recblock: recursion depth (default 0: halve while
    a block keeps 16384 rows per thread, on the CUDA back-ends 92160 rows; at most 6)
 .  -mat_gilu_trisolve_permuted <bool> - host level-set and sync-free keep the solution also in execution order (default true)
+.  -mat_gilu_trisolve_copy <bool> - host level-set and sync-free of the whole factor stream a copy of it in execution order
+   (default true; false: the factor stored once, slower solves)
 .  -mat_gilu_trisolve_recblock_reorder <bool> - recblock reorders the rows of each triangle by its levels before it is
    split (the Block SpTRSV paper's improved layout; default true)
 .  -mat_gilu_trisolve_chunked_static <bool> - chunked on several threads: each thread takes a fixed share of every chunk

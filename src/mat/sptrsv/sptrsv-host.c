@@ -102,11 +102,50 @@ static inline __attribute__((always_inline)) void SegmentRowSolve(const PetscInt
   RowKernel(bs, src + r * bs, col, 0, v, nz, d, x, x + r * bs, NULL, wait ? done : NULL, epoch);
 }
 
-static inline __attribute__((always_inline)) void RowsSolve(const PetscInt bs, const GILUTriSeg *seg, PetscInt lo, PetscInt hi, const PetscScalar *src, PetscScalar *x)
+/* Stored row s of a segment: the caller's row r, its entries' column indices idx (perm: their stored positions, the
+   permuted layout), values v and number nz, its inverted diagonal block d (NULL: none); from the segment's own arrays
+   or, a whole-matrix triangle (seg->direct), from the caller's */
+typedef struct {
+  PetscInt         r, nz;
+  const PetscInt  *idx;
+  const MatScalar *v, *d;
+} SegRow;
+
+static inline __attribute__((always_inline)) SegRow SegRowGet(const PetscInt bs, const GILUTriSeg *seg, PetscInt s, PetscBool perm)
 {
   const PetscInt bs2 = bs * bs;
+  SegRow         w;
 
-  for (PetscInt s = lo; s < hi; s++) SegmentRowSolve(bs, seg->row[s], seg->col + seg->ptr[s], seg->val + seg->ptr[s] * bs2, seg->ptr[s + 1] - seg->ptr[s], seg->dval ? seg->dval + s * bs2 : NULL, src, x, NULL, 0, PETSC_FALSE);
+  w.r = seg->row[s];
+  if (seg->direct) {
+    const PetscInt k0 = seg->ai[w.r] + seg->dlo;
+
+    w.nz  = seg->ai[w.r + 1] - seg->dhi - k0;
+    w.idx = (perm ? seg->colp : seg->aj) + k0;
+    w.v   = seg->av + k0 * bs2;
+    w.d   = seg->ad ? seg->ad + w.r * bs2 : NULL;
+  } else {
+    const PetscInt k0 = seg->ptr[s];
+
+    w.nz  = seg->ptr[s + 1] - k0;
+    w.idx = (perm ? seg->colp : seg->col) + k0;
+    w.v   = seg->val + k0 * bs2;
+    w.d   = seg->dval ? seg->dval + s * bs2 : NULL;
+  }
+  return w;
+}
+
+/* stored row s: x_r = D^{-1} (src_r - sum_k V_k x_{col_k}), with wait after each x_c's flag */
+static inline __attribute__((always_inline)) void SegRowSolve(const PetscInt bs, const GILUTriSeg *seg, PetscInt s, const PetscScalar *src, PetscScalar *x, const unsigned int *done, unsigned int epoch, PetscBool wait)
+{
+  const SegRow w = SegRowGet(bs, seg, s, PETSC_FALSE);
+
+  SegmentRowSolve(bs, w.r, w.idx, w.v, w.nz, w.d, src, x, done, epoch, wait);
+}
+
+static inline __attribute__((always_inline)) void RowsSolve(const PetscInt bs, const GILUTriSeg *seg, PetscInt lo, PetscInt hi, const PetscScalar *src, PetscScalar *x)
+{
+  for (PetscInt s = lo; s < hi; s++) SegRowSolve(bs, seg, s, src, x, NULL, 0, PETSC_FALSE);
 }
 
 /*
@@ -246,8 +285,6 @@ static inline __attribute__((always_inline)) PetscInt ChunkGroupRun(const PetscI
 
 static inline __attribute__((always_inline)) void SegmentRun(const PetscInt bs, const GILUTriSeg *seg, const PetscScalar *src, PetscScalar *x, unsigned int *done, unsigned int epoch, PetscBool cstatic, int tid, int nth)
 {
-  const PetscInt bs2 = bs * bs;
-
   switch (seg->kernel) {
   case GILU_KERNEL_PARALLEL:
   case GILU_KERNEL_LEVELSET:
@@ -335,10 +372,8 @@ static inline __attribute__((always_inline)) void SegmentRun(const PetscInt bs, 
 
         if (c >= seg->nchunks) break;
         for (PetscInt s = seg->cptr[c]; s < seg->cptr[c + 1]; s++) {
-          PetscInt r = seg->row[s];
-
-          SegmentRowSolve(bs, r, seg->col + seg->ptr[s], seg->val + seg->ptr[s] * bs2, seg->ptr[s + 1] - seg->ptr[s], seg->dval ? seg->dval + s * bs2 : NULL, src, x, done, epoch, PETSC_TRUE);
-          __atomic_store_n(&done[r], epoch, __ATOMIC_RELEASE);
+          SegRowSolve(bs, seg, s, src, x, done, epoch, PETSC_TRUE);
+          __atomic_store_n(&done[seg->row[s]], epoch, __ATOMIC_RELEASE);
         }
       }
     }
@@ -355,9 +390,9 @@ static inline __attribute__((always_inline)) void SegmentRun(const PetscInt bs, 
 /* permuted layout: row s (the caller's row r) reads b_r, its dependencies from xp, and writes xp_s and x_r */
 static inline __attribute__((always_inline)) void RowSolvePerm(const PetscInt bs, const GILUTriSeg *seg, PetscInt s, const PetscScalar *b, PetscScalar *x, PetscScalar *xp, const unsigned int *done, unsigned int epoch, PetscBool wait)
 {
-  const PetscInt bs2 = bs * bs, r = seg->row[s];
+  const SegRow w = SegRowGet(bs, seg, s, PETSC_TRUE);
 
-  RowKernel(bs, b + r * bs, seg->colp + seg->ptr[s], 0, seg->val + seg->ptr[s] * bs2, seg->ptr[s + 1] - seg->ptr[s], seg->dval ? seg->dval + s * bs2 : NULL, xp, xp + s * bs, x + r * bs, wait ? done : NULL, epoch);
+  RowKernel(bs, b + w.r * bs, w.idx, 0, w.v, w.nz, w.d, xp, xp + s * bs, x + w.r * bs, wait ? done : NULL, epoch);
 }
 
 #define GILU_PERM_RUN(BS) \

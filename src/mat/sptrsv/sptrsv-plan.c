@@ -119,10 +119,23 @@ static PetscErrorCode BuildTriangle(GILUTri tri, const PetscInt *order, PetscInt
   } else seg->kernel = ChooseTriangleKernel(m, nnz, nl, tri->ask.nthreads);
   if (nl <= 1 && seg->kernel != GILU_KERNEL_SEQUENTIAL) seg->kernel = GILU_KERNEL_PARALLEL;
   seg->chunk = GILUTriTable.sf_chunk;
-  PetscCall(PetscMalloc4(m, &seg->row, m + 1, &seg->ptr, nnz, &seg->col, nnz, &seg->src));
+  /* the whole factor: its rows are the caller's rows whole (the diagonal left out), read where they are (seg->direct)
+     unless the host's level-set and sync-free are asked to stream a copy in execution order (GILUTriSeg) */
+  seg->whole  = (PetscBool)(!order && t0 == 0 && t1 == tri->n);
+  seg->direct = (PetscBool)(seg->whole && (tri->ask.backend != PETSCGILU_BACKEND_HOST || seg->kernel == GILU_KERNEL_SEQUENTIAL || !tri->ask.copy));
+  if (seg->whole) {
+    seg->ai  = tri->i;
+    seg->aj  = tri->j;
+    seg->dlo = tri->diag == GILU_TRI_DIAG_STORED && tri->uplo == GILU_TRI_UPPER ? 1 : 0;
+    seg->dhi = tri->diag == GILU_TRI_DIAG_STORED && tri->uplo == GILU_TRI_LOWER ? 1 : 0;
+  }
+  if (seg->direct) PetscCall(PetscMalloc4(m, &seg->row, 0, &seg->ptr, 0, &seg->col, 0, &seg->src));
+  else {
+    PetscCall(PetscMalloc4(m, &seg->row, m + 1, &seg->ptr, nnz, &seg->col, seg->whole ? 0 : nnz, &seg->src)); /* whole: values gathered by rows */
+    PetscCall(PetscMalloc1(nnz * tri->bs * tri->bs, &seg->val));
+    if (tri->diag != GILU_TRI_DIAG_UNIT) PetscCall(PetscMalloc1(m * tri->bs * tri->bs, &seg->dval));
+  }
   PetscCall(PetscMalloc1(nl + 1, &seg->lptr));
-  PetscCall(PetscMalloc1(nnz * tri->bs * tri->bs, &seg->val));
-  if (tri->diag != GILU_TRI_DIAG_UNIT) PetscCall(PetscMalloc1(m * tri->bs * tri->bs, &seg->dval));
   /* the execution order: level by level (elimination order inside a level), or elimination order */
   PetscCall(PetscCalloc2(nl + 1, &cnt, nl + 1, &pos));
   for (PetscInt t = t0; t < t1; t++) cnt[lev[RowAt(tri, order, t)] + 1]++;
@@ -136,6 +149,7 @@ static PetscErrorCode BuildTriangle(GILUTri tri, const PetscInt *order, PetscInt
     else seg->row[pos[lev[r]]++] = r;
   }
   PetscCall(PetscFree2(cnt, pos));
+  if (seg->direct) PetscFunctionReturn(PETSC_SUCCESS);
   seg->ptr[0] = 0;
   for (PetscInt s = 0, e = 0; s < m; s++) {
     PetscInt r = seg->row[s];
@@ -144,8 +158,8 @@ static PetscErrorCode BuildTriangle(GILUTri tri, const PetscInt *order, PetscInt
       PetscInt c = tri->j[k];
 
       if (c == r || PosOf(tri, order, c) < t0) continue;
-      seg->col[e]   = c;
-      seg->src[e++] = k;
+      if (seg->src) seg->src[e] = k;
+      seg->col[e++] = c;
     }
     seg->ptr[s + 1] = e;
   }
@@ -262,7 +276,7 @@ static PetscErrorCode ChunkedPays(GILUTri tri, GILUChunkPlan *cp)
 static PetscErrorCode SegmentFree(GILUTriSeg *seg)
 {
   PetscFunctionBegin;
-  if (seg->colp == seg->col) seg->colp = NULL; /* the permuted layout's positions overwrote col */
+  if (seg->colp == seg->col) seg->colp = NULL; /* copied, the permuted layout's positions overwrote col */
   PetscCall(PetscFree4(seg->row, seg->ptr, seg->col, seg->src));
   PetscCall(PetscFree(seg->lptr));
   PetscCall(PetscFree2(seg->crow, seg->cvoff));
@@ -674,11 +688,51 @@ static PetscErrorCode DeviceDestroy(GILUTri tri)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  A whole-matrix segment's rows (seg->whole) as a copy holds them, in execution order: ptr [nrows+1] and col [nnz] (NULL:
+  not wanted), val [nnz*bs2] and dval [nrows*bs2] (NULL, or a unit diagonal: not written); the values must be set.
+  The device copy is made from these, in buffers that live only while it is copied
+*/
+static PetscErrorCode SegmentGather(GILUTri tri, const GILUTriSeg *seg, PetscInt *ptr, PetscInt *col, MatScalar *val, MatScalar *dval)
+{
+  const PetscInt bs2 = tri->bs * tri->bs;
+
+  PetscFunctionBegin;
+  if (ptr) ptr[0] = 0;
+  for (PetscInt s = 0, e = 0; s < seg->nrows; s++) {
+    const PetscInt r = seg->row[s];
+
+    for (PetscInt k = seg->ai[r] + seg->dlo; k < seg->ai[r + 1] - seg->dhi; k++, e++) {
+      if (col) col[e] = seg->aj[k];
+      if (val)
+        for (PetscInt q = 0; q < bs2; q++) val[e * bs2 + q] = seg->av[k * bs2 + q];
+    }
+    if (ptr) ptr[s + 1] = e;
+    if (dval && seg->ad)
+      for (PetscInt q = 0; q < bs2; q++) dval[s * bs2 + q] = seg->ad[r * bs2 + q];
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode DeviceSetValues(GILUTri tri)
 {
+  const PetscInt bs2 = tri->bs * tri->bs;
+
   PetscFunctionBegin;
   if (!tri->dev) PetscFunctionReturn(PETSC_SUCCESS);
-  for (PetscInt s = 0; s < tri->nseg; s++) PetscCall(tri->devops->setvalues(tri->dev, s, tri->seg[s].val, tri->seg[s].dval));
+  for (PetscInt s = 0; s < tri->nseg; s++) {
+    const GILUTriSeg *seg = &tri->seg[s];
+    MatScalar        *val, *dval;
+
+    if (!seg->direct) {
+      PetscCall(tri->devops->setvalues(tri->dev, s, seg->val, seg->dval));
+      continue;
+    }
+    PetscCall(PetscMalloc2(seg->nnz * bs2, &val, seg->ad ? seg->nrows * bs2 : 0, &dval));
+    PetscCall(SegmentGather(tri, seg, NULL, NULL, val, dval));
+    PetscCall(tri->devops->setvalues(tri->dev, s, val, dval));
+    PetscCall(PetscFree2(val, dval));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -686,6 +740,8 @@ static PetscErrorCode DeviceSetValues(GILUTri tri)
 PetscErrorCode GILUTriPlanDeviceSetUp(GILUTri tri)
 {
   GILUTriCUDASegInfo *info;
+  PetscInt           *gptr = NULL, *gcol = NULL; /* a direct segment's rows gathered (at most one: the whole factor) */
+  MatScalar          *gval = NULL, *gdval = NULL;
 
   PetscFunctionBegin;
   if (tri->dev || !tri->devops) PetscFunctionReturn(PETSC_SUCCESS);
@@ -720,8 +776,20 @@ PetscErrorCode GILUTriPlanDeviceSetUp(GILUTri tri)
     info[s].col     = seg->col;
     info[s].val     = seg->val;
     info[s].dval    = seg->dval;
+    if (seg->direct) {
+      const PetscInt bs2 = tri->bs * tri->bs;
+
+      PetscCheck(!gptr, PETSC_COMM_SELF, PETSC_ERR_PLIB, "A plan has one whole-matrix triangle at most");
+      PetscCall(PetscMalloc4(seg->nrows + 1, &gptr, seg->nnz, &gcol, seg->nnz * bs2, &gval, seg->ad ? seg->nrows * bs2 : 0, &gdval));
+      PetscCall(SegmentGather(tri, seg, gptr, gcol, gval, gdval));
+      info[s].ptr  = gptr;
+      info[s].col  = gcol;
+      info[s].val  = gval;
+      info[s].dval = gdval;
+    }
   }
   PetscCall(tri->devops->create(tri->n, tri->bs, tri->nseg, info, &tri->dev));
+  PetscCall(PetscFree4(gptr, gcol, gval, gdval));
   PetscCall(PetscFree(info));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -874,10 +942,15 @@ PetscErrorCode GILUTriPlanBuild(GILUTri tri)
 
     PetscCall(PetscMalloc1(n, &pos));
     for (PetscInt k = 0; k < seg->nrows; k++) pos[seg->row[k]] = k;
-    /* the positions replace the columns in their array: the host's permuted solve reads colp only, and the plan is
-       built again (from the caller's pattern) for another back-end, type or layout, so the columns are not stored twice */
-    for (PetscInt e = 0; e < seg->nnz; e++) seg->col[e] = pos[seg->col[e]];
-    seg->colp = seg->col;
+    if (seg->direct) { /* by the caller's entries, as aj (a stored diagonal's slot is not read) */
+      PetscCall(PetscMalloc1(tri->nz, &seg->colp));
+      for (PetscInt e = 0; e < tri->nz; e++) seg->colp[e] = pos[tri->j[e]];
+    } else {
+      /* the positions replace the columns in their array: the host's permuted solve reads colp only, and the plan is
+         built again (from the caller's pattern) for another back-end, type or layout, so the columns are not stored twice */
+      for (PetscInt e = 0; e < seg->nnz; e++) seg->col[e] = pos[seg->col[e]];
+      seg->colp = seg->col;
+    }
     PetscCall(PetscFree(pos));
     PetscCall(PetscMalloc1(n * tri->bs, &tri->xp));
   }
@@ -926,9 +999,10 @@ PetscErrorCode GILUTriPlanSetValues(GILUTri tri)
   for (PetscInt s = 0; s < tri->nseg; s++) {
     GILUTriSeg *seg = &tri->seg[s];
 
-    if (seg->inplace) {
+    if (seg->inplace || seg->whole) {
       seg->av = tri->a;
       seg->ad = tri->diag == GILU_TRI_DIAG_UNIT ? NULL : tri->dinv;
+      if (seg->whole && !seg->direct) PetscCall(SegmentGather(tri, seg, NULL, NULL, seg->val, seg->dval)); /* the copy in execution order */
       continue;
     }
     for (PetscInt e = 0; e < seg->nnz; e++)

@@ -32,6 +32,7 @@ PetscErrorCode GILUTriCreate(GILUTri *tri)
   (*tri)->ran      = GILU_TRISOLVE_LEVELSET;
   PetscCall(GILUGetNumThreads(&(*tri)->ask.nthreads));
   (*tri)->ask.permuted = PETSC_TRUE;
+  (*tri)->ask.copy     = PETSC_TRUE;
   (*tri)->ask.reorder  = PETSC_TRUE;
   (*tri)->cstatic      = PETSC_TRUE;
   PetscCall(PetscGILUGetBackend(&(*tri)->reqbackend)); /* -gilu_backend */
@@ -102,6 +103,13 @@ PetscErrorCode GILUTriSetPermutedLayout(GILUTri tri, PetscBool flg)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode GILUTriSetExecutionOrderCopy(GILUTri tri, PetscBool flg)
+{
+  PetscFunctionBegin;
+  tri->ask.copy = flg;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode GILUTriSetRecBlockReorder(GILUTri tri, PetscBool flg)
 {
   PetscFunctionBegin;
@@ -157,6 +165,9 @@ PetscErrorCode GILUTriSetFromOptions(GILUTri tri, PetscOptions options, const ch
   flg = tri->ask.permuted;
   PetscCall(PetscOptionsBool("-mat_gilu_trisolve_permuted", "Host level-set/sync-free: keep the solution in execution order too", "GILUTriSetPermutedLayout", flg, &flg, &set));
   if (set) PetscCall(GILUTriSetPermutedLayout(tri, flg));
+  flg = tri->ask.copy;
+  PetscCall(PetscOptionsBool("-mat_gilu_trisolve_copy", "Host level-set/sync-free of the whole factor: stream a copy of it in execution order (else read its rows where they are)", "GILUTriSetExecutionOrderCopy", flg, &flg, &set));
+  if (set) PetscCall(GILUTriSetExecutionOrderCopy(tri, flg));
   flg = tri->ask.reorder;
   PetscCall(PetscOptionsBool("-mat_gilu_trisolve_recblock_reorder", "recblock: reorder the rows by levels before each split", "GILUTriSetRecBlockReorder", flg, &flg, &set));
   if (set) PetscCall(GILUTriSetRecBlockReorder(tri, flg));
@@ -223,7 +234,7 @@ static PetscErrorCode CheckAndAnalyze(GILUTri tri, GILUTriUplo uplo, GILUTriDiag
 /* whether a plan built for a serves b (field by field: the struct has padding) */
 static PetscBool SettingsEqual(const GILUTriSettings *a, const GILUTriSettings *b)
 {
-  return (PetscBool)(a->type == b->type && a->nthreads == b->nthreads && a->depth == b->depth && a->backend == b->backend && a->permuted == b->permuted && a->reorder == b->reorder && a->csc == b->csc);
+  return (PetscBool)(a->type == b->type && a->nthreads == b->nthreads && a->depth == b->depth && a->backend == b->backend && a->permuted == b->permuted && a->reorder == b->reorder && a->csc == b->csc && a->copy == b->copy);
 }
 
 /* The plan built again if what it was built for (type, threads, depth, back-end, layouts) changed; rebuilt: whether it was */
@@ -535,6 +546,8 @@ PetscErrorCode GILUTriView(GILUTri tri, PetscViewer viewer)
     for (PetscInt s = 0; s < tri->nseg; s++)
       if (tri->seg[s].shape == GILU_SEG_SQUARE) nnzsq += tri->seg[s].nnz;
     if (tri->nseg == 1 && tri->seg[0].colp) PetscCall(PetscViewerASCIIPrintf(viewer, "permuted layout: the solution is kept in execution order too\n"));
+    if (tri->nseg == 1 && tri->seg[0].direct && tri->plan.backend == PETSCGILU_BACKEND_HOST && tri->seg[0].kernel != GILU_KERNEL_SEQUENTIAL)
+      PetscCall(PetscViewerASCIIPrintf(viewer, "rows read where the factor stores them (no copy in execution order)\n"));
     if (tri->plan.backend != PETSCGILU_BACKEND_HOST)
       PetscCall(PetscViewerASCIIPrintf(viewer, "algorithm %s (requested %s) on the %s back-end\n", GILUTriSolveTypes[tri->ran], GILUTriSolveTypes[tri->ask.type], PetscGILUBackendTypes[tri->plan.backend]));
     else PetscCall(PetscViewerASCIIPrintf(viewer, "algorithm %s (requested %s), %" PetscInt_FMT " host threads\n", GILUTriSolveTypes[tri->ran], GILUTriSolveTypes[tri->ask.type], tri->plan.nthreads));

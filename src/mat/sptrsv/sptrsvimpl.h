@@ -15,7 +15,10 @@
    SpTRSV paper, Algorithms 4-6), with the kernel of each triangle chosen by the table in sptrsv-plan.c
    (Algorithm 7). Columns and x stay in the caller's numbering; only the rows (and their
    entries) of a triangle are stored in its execution order (level by level), so the values
-   are streamed and the rows of a level are contiguous. Recursive block with the reordering
+   are streamed and the rows of a level are contiguous. The exception is the whole factor
+   (level-set, sync-free, sequential) where that costs no speed (sequential, the CUDA
+   back-ends) or where asked: it keeps only its row order and levels and reads each row's
+   entries from the caller's arrays (seg->direct), so the factor is held once. Recursive block with the reordering
    (GILUTriSetRecBlockReorder()) splits positions of a topological order (rows by level,
    again inside each triangle before it is split) instead of elimination indices: the
    segments are the same kind of object, only their row sets differ.
@@ -68,10 +71,23 @@ typedef struct {
   PetscInt    *clev;    /* [nchunks] levelset: level of the chunk (a chunk holds rows of one level) */
   PetscInt    *ldone;   /* [nlevels] levelset: rows of the level finished in this solve */
   PetscInt     next;    /* the next chunk to claim (atomic) */
-  PetscInt    *colp;    /* permuted layout (a whole-matrix level-set/sync-free triangle): [nnz] the stored position of
-                           each column's row; the solve keeps the solution also in execution order (tri->xp), so a
-                           row reads its dependencies from the previous levels' contiguous stretch; it is col's array, overwritten (col is
-                           then not read) */
+  /* a whole-matrix triangle (BuildTriangle() of all rows: level-set, sync-free or sequential): stored row s, the
+     caller's row r = row[s], is the caller's entries ai[r] + dlo .. ai[r+1] - dhi - 1 (dlo, dhi: 1 where a stored
+     diagonal is the row's first or last entry, stepped over) of aj and av, its inverted diagonal block ad + r*bs2 (ad
+     NULL: unit), so it needs no src. direct: it keeps no entries or values of its own either (ptr, col, src, val, dval
+     NULL) and the solve reads those (the same entries in the same order, so the same bits): the factor is held once.
+     Direct on the CUDA back-ends (they gather their device copy from the caller's arrays, SegmentGather() in
+     sptrsv-plan.c) and for the sequential kernel (elimination order: the caller's arrays are streamed); on the host
+     level-set and sync-free only when asked (GILUTriSetExecutionOrderCopy(): in level order the rows of a level lie
+     apart in the caller's arrays, 3.6x slower solves on 7-point 80^3, see doc/gilu.md) */
+  PetscBool       whole, direct;
+  const PetscInt *ai, *aj;
+  PetscInt        dlo, dhi;
+  PetscInt       *colp; /* permuted layout (a whole-matrix level-set/sync-free triangle on the host): the stored position of
+                           each entry's column; the solve keeps the solution also in execution order (tri->xp), so a row
+                           reads its dependencies from the previous levels' contiguous stretch. Copied: [nnz] by stored
+                           entry, in col's array, overwritten (col is then not read); direct: [the caller's nz] by the
+                           caller's entry (as aj) */
   /* chunked (a whole-matrix triangle, kernel GILU_KERNEL_SYNCFREE, BuildChunked()): the chunks are runs of consecutive
      rows in elimination order, stored and claimed level by level of the chunk DAG (nlevels, lptr count chunk levels);
      chunk c waits for the done flags (tri->done[chunk], by claim position) of its dependencies dep[dptr[c] .. dptr[c+1]-1] */
@@ -95,7 +111,7 @@ typedef struct {
   PetscBool        inplace;
   PetscInt         dskip;        /* in place: 1 with a stored diagonal (last of a lower row, first of an upper one: stepped over), else 0 */
   PetscInt        *crow, *cvoff; /* [nchunks] */
-  const MatScalar *av, *ad;
+  const MatScalar *av, *ad;      /* in place and direct: the caller's values and inverted diagonal blocks (set with the values) */
 } GILUTriSeg;
 
 /* What a plan is built for: the settings asked for (GILUTri's ask) and those the plan was built with (its plan); the
@@ -108,6 +124,7 @@ typedef struct {
   PetscBool            permuted; /* the permuted layout */
   PetscBool            reorder;  /* recblock: rows reordered by levels before each split */
   PetscBool            csc;      /* CUDA back-ends: sync-free triangles by columns */
+  PetscBool            copy;     /* host whole-matrix level-set/sync-free: the rows copied in execution order (else direct) */
 } GILUTriSettings;
 
 struct _n_GILUTri {
