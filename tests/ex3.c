@@ -679,10 +679,14 @@ int main(int argc, char **argv)
      args: -solve -dim 2 -ksp_type gmres -pc_type {{ilu icc}separate output} -pc_factor_mat_solver_type gilu -pc_factor_levels {{0 1}separate output} -pivots
    test:
      # pivots that need PCICC's default positive-definite shift (a zero pivot tolerance of 39.9): PETSc's ICC shifts its own
-     # way (not as ILU), so gilu's ICC hands the factorization to it: PETSc's pivots and iterations. (structilu's ICC hands
-     # over where a pivot block is not positive definite, which is PETSc's test at the default tolerance, not at 39.9)
+     # way (not as ILU), so gilu's ICC hands the factorization to it, and structilu's (no shift) where PETSc's test
+     # (pivot <= zeropivot * the row's |U| sum) asks for a shift: PETSc's pivots and iterations
      suffix: msst_pivots_icc_shift
-     args: -solve -dim 2 -ksp_type gmres -pc_type icc -pc_factor_zeropivot 39.9 -pc_factor_mat_solver_type {{gilu petsc}shared output} -pivots
+     args: -solve -dim 2 -ksp_type gmres -pc_type icc -pc_factor_zeropivot 39.9 -pc_factor_mat_solver_type {{gilu structilu petsc}shared output} -pivots
+   test:
+     suffix: msst_pivots_icc_shift_stencilgpu
+     output_file: output/ex3_msst_pivots_icc_shift.out
+     args: -solve -dim 2 -ksp_type gmres -pc_type icc -pc_factor_zeropivot 39.9 -pc_factor_mat_solver_type structilu -pivots -dm_mat_type stencilgpu
 
    test:
      # ICC: the pivots of the IC of the upper triangle, PETSc's ICC(0)'s 4 iterations (tests/ex3 -solve -dim 2 -pc_type icc)

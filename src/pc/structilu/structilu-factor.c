@@ -279,7 +279,8 @@ static PetscErrorCode StructILUFactorHandTo(Mat F, Mat A, const MatFactorInfo *i
 
 /*
   ICC with PCICC's default -pc_factor_shift_type positive_definite: the structured-grid IC has no shift, so as long as
-  every pivot block is positive definite (no shift needed) its factors are PETSc's; when one is not, PETSc's shifted
+  PETSc's ICC would not shift (one unknown per point: no pivot at most the zero pivot tolerance times the sum of its row's
+  |U| entries, PETSc's test; DoF blocks: every pivot block positive definite) its factors are PETSc's; else PETSc's shifted
   ICC of the matrix is computed and its solves used (said once with -info and in the view), so PCICC behaves as on
   MATAIJ. On several processes (the global factors) there is no sequential ICC to hand over to: the factorization fails.
 */
@@ -292,13 +293,26 @@ static PetscErrorCode StructILUFactorShiftPositiveDefinite(Mat F, Mat A, const M
 
   PetscFunctionBegin;
   ilu->badrow = -1;
-  if (ilu->ftype != MAT_FACTOR_ICC || ilu->info.shifttype != (PetscReal)MAT_SHIFT_POSITIVE_DEFINITE || ilu->empty || ilu->fallback || ilu->zerorow >= 0) {
+  if (ilu->ftype != MAT_FACTOR_ICC || ilu->info.shifttype != (PetscReal)MAT_SHIFT_POSITIVE_DEFINITE || ilu->empty || ilu->fallback) {
     if (ilu->shifted) PetscCall(StructILUFactorSetSolveOps(F));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  for (PetscInt p = 0; p < ilu->sm.npoints && bad < 0; p++)
-    if (!BlockPositiveDefinite(ilu->dinv + (size_t)p * ilu->sm.bs2, d)) bad = p * d; /* the inverse of a positive definite block is positive definite */
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
+  if (size > 1 && ilu->zerorow >= 0) PetscFunctionReturn(PETSC_SUCCESS); /* the global factors failed (the factor error says where) */
+  if (ilu->zerorow >= 0) bad = ilu->zerorow;                             /* a pivot at most the zero pivot tolerance: PETSc's ICC would shift */
+  else if (d == 1) { /* PETSc's test of a scalar ICC pivot: pivot <= zeropivot * sum_j>k |U(k,j)| (U unscaled, as stored) */ const size_t N  = (size_t)ilu->sm.npoints;
+    const PetscInt                                                                                                                        nu = ilu->sm.stencil.ns - ilu->sm.stencil.nlower - 1;
+
+    for (PetscInt p = 0; p < ilu->sm.npoints && bad < 0; p++) {
+      PetscReal rs = 0;
+
+      for (PetscInt s = 0; s < nu; s++) rs += ilu->factors.single ? PetscAbsReal((PetscReal)((const float *)ilu->factors.uval)[s * N + p]) : PetscAbsScalar(((const PetscScalar *)ilu->factors.uval)[s * N + p]);
+      if (PetscRealPart(1.0 / ilu->dinv[p]) <= info->zeropivot * rs) bad = p;
+    }
+  } else {
+    for (PetscInt p = 0; p < ilu->sm.npoints && bad < 0; p++)
+      if (!BlockPositiveDefinite(ilu->dinv + (size_t)p * ilu->sm.bs2, d)) bad = p * d; /* the inverse of a positive definite block is positive definite */
+  }
   if (size > 1) { /* the pipeline's factors: a failure on any process is one of all of them */
     PetscInt gbad;
 

@@ -184,6 +184,11 @@ static PetscErrorCode StructILUCheckPivot(Mat F)
   Mat_StructILU *ilu = (Mat_StructILU *)F->data;
 
   PetscFunctionBegin;
+  if (ilu->asfactor && ilu->ftype == MAT_FACTOR_ICC && ilu->info.shifttype == (PetscReal)MAT_SHIFT_POSITIVE_DEFINITE && !ilu->source->hostonly && !ilu->fallback) {
+    /* PCICC's positive-definite shift: where PETSc's ICC would shift, the factorization is handed to it (StructILUFactorShiftPositiveDefinite()) */
+    if (ilu->zerorow >= 0) PetscCall(PetscInfo(F, "Pivot at most the zero pivot tolerance in local row %" PetscInt_FMT ": the positive-definite shift's\n", ilu->zerorow));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   if (ilu->zerorow >= 0) {
     PetscCheck(!ilu->A->erroriffailure, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "Zero pivot in %s row %" PetscInt_FMT " of the structured-grid ILU (tolerance %g)", ilu->source->rows, ilu->zerorow, (double)ilu->opt.zeropivot);
     PetscCall(PetscInfo(F, "Zero pivot in local row %" PetscInt_FMT " (tolerance %g)\n", ilu->zerorow, (double)ilu->opt.zeropivot));
