@@ -669,8 +669,8 @@ PetscErrorCode StructILUCreateFactor(Mat A, MatFactorType ftype, PetscBool asfac
    Natural ordering only (`-pc_factor_mat_ordering_type natural`, `PCILU`'s default). StructILU has no diagonal shift:
    none and inblocks are accepted, nonzero (and for ILU positive_definite) hands the whole factorization to `MATSOLVERGILU`'s
    ILU (ICC: PETSc's) with that shift, which `-ksp_view` says (one process only); for ICC, `PCICC`'s default `-pc_factor_shift_type positive_definite` is honoured: as long as
-   every pivot block is positive definite no shift is needed and the factors are PETSc's; when one is not, PETSc's
-   shifted ICC of the matrix is computed and used (`-info` and `-ksp_view` say so; on several processes the factorization
+   PETSc's ICC would not shift (its test with one unknown per point; every pivot block positive definite with DoF blocks) the
+   factors are PETSc's; where it would, PETSc's shifted ICC of the matrix is computed and used (`-info` and `-ksp_view` say so; on several processes the factorization
    fails instead). That check needs the host factorization, which then runs (the solves stay on the device).
 
    ICC reads the upper triangle of the matrix, as PETSc's ICC. A `MATSEQSBAIJ` matrix (ICC only, as in PETSc) is read
