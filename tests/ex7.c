@@ -23,6 +23,9 @@ static char help[] = "Tests of the triangular-solve engine (src/mat/sptrsv) on t
 #include <petscgilu.h>
 #include <petscgilu/private/sptrsv.h>
 #include <petscgilutest.h>
+#if defined(PETSCGILU_HAVE_CUDAEMU)
+  #include <petscgilu/private/cudaemu.h>
+#endif
 
 #define NTYPES 8
 
@@ -185,12 +188,33 @@ static PetscErrorCode TestEngine(PetscRandom rnd, PetscInt nrand, PetscInt grid)
 }
 
 /*
-  The sync-free kernels (by rows and by columns) on triangles of many thread blocks (7 to 19 blocks of 64 rows, more
-  than the emulation's 4 resident blocks), lower and upper, unit, stored and inverted diagonal, bs 1 and 2, against the
-  host reference: with the emulated schedules (-gilu_cudaemu_schedule inorder, reverse, random:SEED) a row whose
-  dependency is not finished must wait, so a missing or wrong wait, fence or ticket shows as a wrong result, an
-  emulation error or a deadlock.
+  The sync-free kernels (by rows and by columns) and the level-set kernel on triangles of many thread blocks (7 to 19
+  blocks of 64 rows, more than the emulation's 4 resident blocks; level-set: 8 to 50 levels of 1 to 3 units of 64 rows),
+  lower and upper, unit, stored and inverted diagonal, bs 1 and 2, against the host reference: with the emulated
+  schedules (-gilu_cudaemu_schedule inorder, reverse, random:SEED) a row whose dependency is not finished must wait, so a
+  missing or wrong wait, fence, barrier or ticket shows as a wrong result, an emulation error or a deadlock. The
+  level-set solve must be one kernel launch and one device synchronization (the engine's count, and the emulation's).
 */
+static PetscErrorCode CheckLevelSetCounts(GILUTri tri, PetscGILUBackendType dev, const char what[])
+{
+  PetscInt launches, syncs, nlevelset;
+
+  PetscFunctionBegin;
+  PetscCall(GILUTriGetDeviceSolveCounts(tri, &launches, &syncs, &nlevelset));
+  if (launches != 1 || syncs != 1 || nlevelset != 1)
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "cudaemu: %s level-set: %" PetscInt_FMT " launches, %" PetscInt_FMT " synchronizations, %" PetscInt_FMT " level-set triangles (the engine's count), not 1 each\n", what, launches, syncs, nlevelset));
+#if defined(PETSCGILU_HAVE_CUDAEMU)
+  if (dev == PETSCGILU_BACKEND_CUDAEMU) {
+    GILUEmuCounters c;
+
+    PetscCall(GILUEmuCountersGet(NULL, &c));
+    if (c.runtime[GILU_EMU_RT_LAUNCH] != 1 || c.runtime[GILU_EMU_RT_SYNC] != 1)
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "cudaemu: %s level-set: %" PetscInt64_FMT " launches, %" PetscInt64_FMT " synchronizations (the emulation's count), not 1 each\n", what, c.runtime[GILU_EMU_RT_LAUNCH], c.runtime[GILU_EMU_RT_SYNC]));
+  }
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode TestCUDAEmuWaits(PetscRandom rnd, PetscGILUBackendType dev)
 {
   PetscFunctionBegin;
@@ -222,6 +246,21 @@ static PetscErrorCode TestCUDAEmuWaits(PetscRandom rnd, PetscGILUBackendType dev
             err = PetscGILUTestArrayRelDiff(m, x, xref);
             if (err > 1e-12)
               PetscCall(PetscPrintf(PETSC_COMM_SELF, "cudaemu: kind %" PetscInt_FMT " %s diag %" PetscInt_FMT " bs %" PetscInt_FMT " n %" PetscInt_FMT " sync-free%s differs from the host reference by %g\n", kind, u ? "upper" : "lower", dg, bs, n, csc ? " (CSC)" : "", (double)err));
+          }
+          /* level-set: each row summed as the reference sums it (the same bits in the emulation); twice, so that the second launch runs on
+             the counters the first left (they are not cleared between solves) */
+          PetscCall(GILUTriSetType(tri, GILU_TRISOLVE_LEVELSET));
+          for (PetscInt again = 0; again < 2; again++) {
+            PetscReal err;
+
+#if defined(PETSCGILU_HAVE_CUDAEMU)
+            PetscCall(GILUEmuCountersReset());
+#endif
+            PetscCall(GILUTriSolve(tri, b, x));
+            err = PetscGILUTestArrayRelDiff(m, x, xref);
+            if (err > (dev == PETSCGILU_BACKEND_CUDAEMU ? 0.0 : 1e-13)) /* a GPU contracts into FMAs: round-off */
+              PetscCall(PetscPrintf(PETSC_COMM_SELF, "cudaemu: kind %" PetscInt_FMT " %s diag %" PetscInt_FMT " bs %" PetscInt_FMT " n %" PetscInt_FMT " level-set (solve %" PetscInt_FMT ") differs from the host reference by %g\n", kind, u ? "upper" : "lower", dg, bs, n, again, (double)err));
+            PetscCall(CheckLevelSetCounts(tri, dev, again ? "second" : "first"));
           }
           PetscCall(GILUTriDestroy(&tri));
           PetscCall(PetscFree3(b, xref, x));

@@ -33,6 +33,8 @@
                                             block made before a __syncthreads() that the releaser passed is visible to a
                                             thread that acquired v (the block-level pair of the two above: one wait and
                                             one fence per block instead of one per thread)
+     gilu_signal_release_add(counter, v)    the same release as an atomic add of v (one thread): a counter of finished
+                                            work units that every block adds to, waited on with gilu_wait_acquire()
      gilu_block_ticket(counter)             the block's work unit: thread 0 takes atomicAdd(counter, 1), the block reads
                                             it after a barrier (call once per kernel, from every thread). A unit that
                                             waits on units of lower number must take it from a ticket, not blockIdx:
@@ -265,6 +267,14 @@ static inline void gilu_signal_release(int *flag, int v)
   GILUEmuRelease();
   GILUEmuSignal(flag, 2);
   __atomic_store_n(flag, v, __ATOMIC_RELEASE);
+  if (gilu_emu_counting) GILUEmuPublished(flag, 2);
+  GILUEmuReleased();
+}
+static inline void gilu_signal_release_add(int *flag, int v)
+{
+  GILUEmuRelease();
+  GILUEmuSignal(flag, 2);
+  (void)__atomic_fetch_add(flag, v, __ATOMIC_RELEASE);
   if (gilu_emu_counting) GILUEmuPublished(flag, 2);
   GILUEmuReleased();
 }
@@ -657,6 +667,11 @@ static __device__ __forceinline__ void gilu_wait_acquire(const int *flag, int va
 static __device__ __forceinline__ void gilu_signal_release(int *flag, int v)
 {
   asm volatile("st.release.gpu.global.s32 [%0], %1;" : : "l"(flag), "r"(v) : "memory");
+}
+/* red.release.gpu: the release of gilu_signal_release as an add (no value returned: nothing waits for the atomic) */
+static __device__ __forceinline__ void gilu_signal_release_add(int *flag, int v)
+{
+  asm volatile("red.release.gpu.global.add.s32 [%0], %1;" : : "l"(flag), "r"(v) : "memory");
 }
 /* D = A B + C, A 8x4 row-major fragment: lane l holds A[l/4][l%4]; B 4x8 column fragment: lane l holds
    B[l%4][l/4]; C and D 8x8: lane l holds row l/4, columns 2(l%4) and 2(l%4)+1 (PTX ISA, mma.m8n8k4 .f64) */

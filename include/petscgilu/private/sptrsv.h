@@ -174,5 +174,8 @@ PETSC_EXTERN PetscErrorCode GILUTriGetPlanInfo(GILUTri, PetscInt *, PetscInt *, 
 /* The squares by SpMV kernel: scalar (host: rows split among the threads; CUDA: scalar-CSR, a thread per row) and vector-CSR
    (CUDA back-ends only: a group of lanes of a warp per row, for squares whose stored rows average more than 12 blocks) */
 PETSC_EXTERN PetscErrorCode GILUTriGetSquareKernels(GILUTri, PetscInt *, PetscInt *);
+/* The last solve on a device back-end (cuda, cudaemu): its kernel launches, its device synchronizations and the level-set
+   triangles among its segments (one launch each); all 0 before the first device solve and on the host back-end */
+PETSC_EXTERN PetscErrorCode GILUTriGetDeviceSolveCounts(GILUTri, PetscInt *, PetscInt *, PetscInt *);
 
 #endif

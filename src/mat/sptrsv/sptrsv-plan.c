@@ -496,6 +496,15 @@ static PetscErrorCode BuildChunked(GILUTri tri, GILUChunkPlan *cp, GILUTriSeg *s
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode GILUTriGetDeviceSolveCounts(GILUTri tri, PetscInt *launches, PetscInt *syncs, PetscInt *nlevelset)
+{
+  PetscFunctionBegin;
+  if (launches) *launches = tri->dev ? tri->dev->launches : 0;
+  if (syncs) *syncs = tri->dev ? tri->dev->syncs : 0;
+  if (nlevelset) *nlevelset = tri->dev ? tri->dev->nlevelset : 0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The segments of a plan on a CUDA back-end, with the kernel of each (all of them with -ksp_view ::ascii_info_detail) */
 PetscErrorCode GILUTriViewSegments(GILUTri tri, PetscViewer viewer)
 {
@@ -527,6 +536,12 @@ PetscErrorCode GILUTriViewSegments(GILUTri tri, PetscViewer viewer)
   }
   if (shown < tri->nseg) PetscCall(PetscViewerASCIIPrintf(viewer, "... %" PetscInt_FMT " more (-ksp_view ::ascii_info_detail lists them all)\n", tri->nseg - shown));
   PetscCall(PetscViewerASCIIPopTab(viewer));
+  if (tri->dev) { /* the instrument of the launch-bound cost: launches and synchronizations per solve */
+    PetscInt launches, syncs, nlevelset;
+
+    PetscCall(GILUTriGetDeviceSolveCounts(tri, &launches, &syncs, &nlevelset));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "last device solve: %" PetscInt_FMT " kernel launch%s (%" PetscInt_FMT " level-set triangle%s, one launch each), %" PetscInt_FMT " device synchronization%s\n", launches, launches == 1 ? "" : "es", nlevelset, nlevelset == 1 ? "" : "s", syncs, syncs == 1 ? "" : "s"));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

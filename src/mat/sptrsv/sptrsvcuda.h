@@ -15,7 +15,8 @@
 #include <petscgilu/private/backend.h>
 
 typedef enum {
-  GILU_CUDA_LEVELSET,    /* triangle: a launch per level, a thread per row (one level: the completely parallel case) */
+  GILU_CUDA_LEVELSET,    /* triangle: one launch of a persistent grid, the levels in order, a thread per row (one level: the
+                            completely parallel case) */
   GILU_CUDA_SYNCFREE,    /* triangle: one launch, a thread per row in level order; a row spins on its dependencies' flags */
   GILU_CUDA_SPMV_SCALAR, /* square: x_R -= S x_C, a thread per stored (nonempty) row: scalar-CSR */
   GILU_CUDA_SPMV_VECTOR, /* square: a group of `width` lanes of a warp per stored row, warp-shuffle reduction: vector-CSR */
@@ -30,6 +31,9 @@ typedef struct {
   MatScalar *val, *dval; /* dval: triangles with a diagonal (inverted blocks in execution order), else NULL */
   PetscInt  *need;       /* GILU_CUDA_SYNCFREE_CSC: [nrows] the updates column s's own row receives from the triangle (then
                             row[s] is the column, ptr/col/val its entries: col the rows they update) */
+  PetscInt   nunits;     /* GILU_CUDA_LEVELSET: the work units, at most a block's threads of rows of one level, in level order */
+  PetscInt  *urow;       /* GILU_CUDA_LEVELSET: [nunits+1] unit u is the stored rows [urow[u], urow[u+1]) */
+  PetscInt  *uwait;      /* GILU_CUDA_LEVELSET: [nunits] the units of the levels before u's: u waits until that many are done */
 } GILUTriCUDA_s;
 
 /* what the plan hands over for one segment (host arrays, copied) */
@@ -44,6 +48,7 @@ typedef struct {
 typedef struct {
   GILUCUDAKernel kernel;
   PetscInt       nlevels, *lptr; /* host: the level pointers of a level-set triangle */
+  int            grid;           /* GILU_CUDA_LEVELSET: the persistent grid (the blocks the device holds at once), 0 until asked */
   PetscInt      *csrc;           /* host, GILU_CUDA_SYNCFREE_CSC: [nnz] the row-wise entry each column-wise entry is */
   MatScalar     *cval;           /* host, GILU_CUDA_SYNCFREE_CSC: [nnz*bs2] the values gathered by column before the copy */
   GILUTriCUDA_s  d;
@@ -57,6 +62,12 @@ struct _n_GILUTriCUDA {
   PetscScalar    *x;        /* device: the solution */
   int            *flag;     /* device: [n + nseg] sync-free completion flags, by the caller's row (each row is in one
                                triangle), then the ticket counter of each segment (gilu_block_ticket) */
+  int            *lsctr;    /* device: [2] the level-set triangles' ticket counter and counter of finished units, never
+                               cleared per solve: each launch waits and takes tickets above lsbase[] (host) */
+  PetscInt64      lsbase[2];
+  PetscBool       lsreset;                    /* a level-set launch did not return: clear the counters before the next */
+  PetscInt        launches, syncs, nlevelset; /* the last solve's kernel launches and device synchronizations, and the
+                                                 level-set triangles it solved (one launch each) */
 };
 
 typedef struct {

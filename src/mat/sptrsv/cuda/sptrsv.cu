@@ -1,8 +1,8 @@
 /*
    CUDA kernels of the triangular-solve engine (the Block SpTRSV paper): the segments of the host plan (sptrsvimpl.h) run in order
    on one device vector x (b copied in at the start of a solve, x copied out at the end):
-     triangle  level-set (one launch per level, a thread per row; a triangle of one level is the completely
-               parallel case) or sync-free (one launch, a thread per row in level order; a row spins on its
+     triangle  level-set (one launch of a persistent grid that takes the levels in order, a thread per row; a
+               triangle of one level is the completely parallel case: LevelKernel below) or sync-free (one launch, a thread per row in level order; a row spins on its
                dependencies' flags), x_r = D_r^{-1} (x_r - sum_c T_rc x_c); or, with GILUTriSetTriangleCSC(), sync-free
                by columns on the triangle stored in CSC (SyncFreeCSCKernel below);
      square    x_R -= S x_C by scalar-CSR (a thread per stored row) or vector-CSR (a group of `width` lanes of one
@@ -33,6 +33,7 @@
 
    Block sizes are template parameters (1..8, dispatched at the launch): the accumulators of a row are registers.
 */
+#include <limits.h>
 #include <petscgilu/private/gilucuda.h>
 #include <petscgilu/private/backend.h>
 #include "../sptrsvcuda.h"
@@ -40,6 +41,23 @@
 #define GILU_TRI_CUDA_MAX_BS   8
 #define GILU_TRI_CUDA_THREADS  64  /* triangles, scalar-CSR: threads per block */
 #define GILU_TRI_CUDA_VTHREADS 128 /* vector-CSR: threads per block (whole warps) */
+
+/* x_r = D^{-1} acc for stored row s (no dval: x_r = acc) */
+template <int BS>
+__device__ static inline void RowStoreDevice(const GILUTriCUDA_s *t, PetscInt s, PetscInt r, const PetscScalar acc[], PetscScalar *x)
+{
+  if (t->dval) {
+    const MatScalar *d = t->dval + s * BS * BS;
+
+    for (int p = 0; p < BS; p++) {
+      PetscScalar w = 0;
+
+      for (int q = 0; q < BS; q++) w += d[p * BS + q] * acc[q];
+      x[r * BS + p] = w;
+    }
+  } else
+    for (int p = 0; p < BS; p++) x[r * BS + p] = acc[p];
+}
 
 /* x_r = D^{-1}(x_r - sum V x_c) for stored row s (no dval: x_r -= sum V x_c, also a scalar-CSR square row); wait:
    spin on the flags of the columns first. BS: the block size */
@@ -59,26 +77,67 @@ __device__ static inline void RowSolveDevice(const GILUTriCUDA_s *t, PetscInt s,
     for (int p = 0; p < BS; p++)
       for (int q = 0; q < BS; q++) acc[p] -= v[p * BS + q] * xc[q];
   }
-  if (t->dval) {
-    const MatScalar *d = t->dval + s * BS * BS;
-
-    for (int p = 0; p < BS; p++) {
-      PetscScalar w = 0;
-
-      for (int q = 0; q < BS; q++) w += d[p * BS + q] * acc[q];
-      x[r * BS + p] = w;
-    }
-  } else
-    for (int p = 0; p < BS; p++) x[r * BS + p] = acc[p];
+  RowStoreDevice<BS>(t, s, r, acc, x);
 }
 
-/* level-set: the stored rows [s0, s1) of one level */
+/*
+  level-set, the whole triangle in one launch (a launch per level cost ~350 launches for a 200k-row 7-point triangle,
+  the solve launch-bound): a persistent grid of the blocks the device holds at once (LevelGrid()). The work units are
+  at most blockDim.x rows of one level, numbered in level order (t.urow); a block takes them by ticket (ctr[0], above
+  ticketbase) until none is left, taking its next one while it works on the current one. Per unit:
+  1. what does not depend on the earlier levels, before the wait: the row, its entries' range and x_r (b, or what an
+     earlier launch left: no other row of this launch writes it);
+  2. thread 0 waits (acquire) until the counter of finished units (ctr[1], above donebase) reaches t.uwait[u], the
+     units of the levels before u's; a barrier releases the block;
+  3. the row, its entries in column order as the host sums them (the same bits); x_c, written by other blocks during
+     this launch, read past the L1 cache;
+  4. a barrier after every thread's stores, then thread 0 counts the unit (release add).
+  The counter is the grid-wide wait between levels: a unit counts itself only after it saw the counter at the number
+  of units of the levels before its own, so by induction the counter reaches the units before level l only when all of
+  them are done (no unit of level l or later can have counted earlier). No deadlock, whatever the dispatch order and
+  however many blocks are resident, by the argument of the sync-free kernel (the top of the file): a unit waits only on
+  units of lower number; the unfinished unit of lowest number is being worked on (a block that holds it as its next
+  works on a lower one), and what it waits for is done. Each launch takes nunits + grid tickets (every block ends with
+  one that finds no unit) and adds nunits to the counter: the host moves the bases on (LevelCountersBegin()).
+*/
 template <int BS>
-__global__ static void LevelKernel(GILUTriCUDA_s t, PetscInt s0, PetscInt s1, PetscScalar *x)
+__global__ static void __launch_bounds__(GILU_TRI_CUDA_THREADS) LevelKernel(GILUTriCUDA_s t, PetscScalar *x, int *ctr, unsigned int ticketbase, int donebase)
 {
-  PetscInt s = s0 + (PetscInt)(blockIdx.x * blockDim.x + threadIdx.x);
+  GILU_SHARED(int, unit, 2); /* the current unit and the next one (two slots: thread 0 writes one while the block reads the other) */
 
-  if (s < s1) RowSolveDevice<BS>(&t, s, x, NULL, PETSC_FALSE);
+  if (threadIdx.x == 0) unit[0] = (int)((unsigned int)atomicAdd(&ctr[0], 1) - ticketbase);
+  gilu_syncthreads();
+  for (int it = 0; unit[it & 1] < t.nunits; it++) {
+    const PetscInt u = unit[it & 1], s = t.urow[u] + (PetscInt)threadIdx.x;
+    const int      valid = s < t.urow[u + 1];
+    PetscInt       r = 0, k0 = 0, k1 = 0;
+    PetscScalar    acc[BS];
+
+    for (int p = 0; p < BS; p++) acc[p] = 0;
+    if (valid) { /* 1. */
+      r  = t.row[s];
+      k0 = t.ptr[s];
+      k1 = t.ptr[s + 1];
+      for (int p = 0; p < BS; p++) acc[p] = x[r * BS + p];
+    }
+    if (threadIdx.x == 0) { /* 2. */
+      unit[(it + 1) & 1] = (int)((unsigned int)atomicAdd(&ctr[0], 1) - ticketbase);
+      gilu_wait_acquire(&ctr[1], donebase + (int)t.uwait[u]);
+    }
+    gilu_syncthreads();
+    if (valid) { /* 3. */
+      for (PetscInt k = k0; k < k1; k++) {
+        const PetscInt   c = t.col[k];
+        const MatScalar *v = t.val + k * BS * BS;
+
+        for (int p = 0; p < BS; p++)
+          for (int q = 0; q < BS; q++) acc[p] -= v[p * BS + q] * gilu_ld_cg(x + c * BS + q);
+      }
+      RowStoreDevice<BS>(&t, s, r, acc, x);
+    }
+    gilu_syncthreads(); /* 4. every thread's stores before the release; unit[(it + 1) & 1] written before it is read */
+    if (threadIdx.x == 0) gilu_signal_release_add(&ctr[1], 1);
+  }
 }
 
 /* sync-free by rows: the block's rows are those of its ticket (see the top of the file) */
@@ -187,6 +246,8 @@ static PetscErrorCode SegFree(GILUTriCUDASeg *sg)
   PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&sg->d.val));
   PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&sg->d.dval));
   PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&sg->d.need));
+  PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&sg->d.urow));
+  PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&sg->d.uwait));
   PetscCall(PetscFree(sg->lptr));
   PetscCall(PetscFree2(sg->csrc, sg->cval));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -222,10 +283,35 @@ static PetscErrorCode Create(PetscInt n, PetscInt bs, PetscInt nseg, const GILUT
     sg->d.dval  = NULL;
     if (in->kernel == GILU_CUDA_SPMV_VECTOR) PetscCheck(in->width >= 1 && in->width <= 32 && !(in->width & (in->width - 1)), PETSC_COMM_SELF, PETSC_ERR_PLIB, "vector-CSR needs a power of two up to 32 lanes per row, not %" PetscInt_FMT, in->width);
     if (in->kernel == GILU_CUDA_SYNCFREE || in->kernel == GILU_CUDA_SYNCFREE_CSC) t->syncfree = PETSC_TRUE;
-    if (in->kernel == GILU_CUDA_LEVELSET) {
+    if (in->kernel == GILU_CUDA_LEVELSET) { /* the work units of LevelKernel: each level cut into blocks of rows */
+      PetscInt *urow, *uwait, nu = 0;
+
       sg->nlevels = in->nlevels;
       PetscCall(PetscMalloc1(in->nlevels + 1, &sg->lptr));
       PetscCall(PetscArraycpy(sg->lptr, in->lptr, in->nlevels + 1));
+      for (PetscInt l = 0; l < in->nlevels; l++) nu += (in->lptr[l + 1] - in->lptr[l] + GILU_TRI_CUDA_THREADS - 1) / GILU_TRI_CUDA_THREADS;
+      PetscCheck(nu < INT_MAX / 2, PETSC_COMM_SELF, PETSC_ERR_SUP, "A level-set triangle of %" PetscInt_FMT " work units is beyond the device counters' range", nu);
+      PetscCall(PetscMalloc2(nu + 1, &urow, PetscMax(nu, 1), &uwait));
+      nu = 0;
+      for (PetscInt l = 0; l < in->nlevels; l++) {
+        const PetscInt before = nu;
+
+        for (PetscInt q = in->lptr[l]; q < in->lptr[l + 1]; q += GILU_TRI_CUDA_THREADS) {
+          urow[nu]    = q;
+          uwait[nu++] = before;
+        }
+      }
+      urow[nu]     = in->lptr[in->nlevels];
+      sg->d.nunits = nu;
+      PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)((nu + 1) * sizeof(PetscInt), (void **)&sg->d.urow));
+      PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(nu * sizeof(PetscInt), (void **)&sg->d.uwait));
+      PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToDevice)(sg->d.urow, urow, (nu + 1) * sizeof(PetscInt)));
+      PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToDevice)(sg->d.uwait, uwait, nu * sizeof(PetscInt)));
+      PetscCall(PetscFree2(urow, uwait));
+      if (!t->lsctr) {
+        PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(2 * sizeof(int), (void **)&t->lsctr));
+        PetscCall(GILU_CUDA_NAME(GILUDeviceMemset)(t->lsctr, 0, 2 * sizeof(int)));
+      }
     }
     PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(m * sizeof(PetscInt), (void **)&sg->d.row));
     PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)((m + 1) * sizeof(PetscInt), (void **)&sg->d.ptr));
@@ -287,21 +373,61 @@ static PetscErrorCode SetValues(GILUTriCUDA t, PetscInt s, const MatScalar val[]
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the persistent grid of LevelKernel<BS>: the blocks the device holds at once (multiprocessors times the blocks of the
+   kernel per multiprocessor), at most the units; asked once per segment */
+template <int BS>
+static PetscErrorCode LevelGrid(GILUTriCUDASeg *sg, unsigned int *grid)
+{
+  PetscFunctionBegin;
+  if (!sg->grid) {
+    int device, sms, per;
+
+    GILU_CUDA_CHECK(cudaGetDevice(&device));
+    GILU_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    GILU_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, LevelKernel<BS>, GILU_TRI_CUDA_THREADS, 0));
+    PetscCheck(per >= 1, PETSC_COMM_SELF, PETSC_ERR_GPU, "No block of the level-set kernel (%d threads) fits a multiprocessor", GILU_TRI_CUDA_THREADS);
+    sg->grid = (int)PetscMin((PetscInt)sms * per, sg->d.nunits);
+  }
+  *grid = (unsigned int)sg->grid;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the bases of a level-set launch of nunits units on grid blocks: the counters go on from launch to launch (no clearing
+   per solve); cleared when they would pass INT_MAX, or after a launch that did not complete (an error) */
+static PetscErrorCode LevelCountersBegin(GILUTriCUDA t, PetscInt nunits, unsigned int grid, unsigned int *ticketbase, int *donebase)
+{
+  PetscFunctionBegin;
+  if (t->lsreset || t->lsbase[0] + nunits + grid > INT_MAX || t->lsbase[1] + nunits > INT_MAX) {
+    PetscCall(GILU_CUDA_NAME(GILUDeviceMemset)(t->lsctr, 0, 2 * sizeof(int)));
+    t->lsbase[0] = t->lsbase[1] = 0;
+  }
+  *ticketbase = (unsigned int)t->lsbase[0];
+  *donebase   = (int)t->lsbase[1];
+  t->lsbase[0] += nunits + grid;
+  t->lsbase[1] += nunits;
+  t->lsreset = PETSC_TRUE; /* until the launch returned */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* the launches of one segment with block size BS; ticket: the segment's ticket counter (sync-free) */
 template <int BS>
-static PetscErrorCode SegRunBS(const GILUTriCUDASeg *sg, PetscScalar *x, int *flag, int *ticket)
+static PetscErrorCode SegRunBS(GILUTriCUDA t, GILUTriCUDASeg *sg, PetscScalar *x, int *flag, int *ticket)
 {
   const PetscInt m = sg->d.nrows;
 
   PetscFunctionBegin;
   switch (sg->kernel) {
-  case GILU_CUDA_LEVELSET:
-    for (PetscInt l = 0; l < sg->nlevels; l++) {
-      PetscInt s0 = sg->lptr[l], s1 = sg->lptr[l + 1], nb = (s1 - s0 + GILU_TRI_CUDA_THREADS - 1) / GILU_TRI_CUDA_THREADS;
+  case GILU_CUDA_LEVELSET: {
+    unsigned int grid, ticketbase;
+    int          donebase;
 
-      if (nb) PetscCall(GILU_LAUNCH(LevelKernel<BS>, (unsigned)nb, GILU_TRI_CUDA_THREADS, 0, 0, sg->d, s0, s1, x));
-    }
-    break;
+    PetscCall(LevelGrid<BS>(sg, &grid));
+    PetscCall(LevelCountersBegin(t, sg->d.nunits, grid, &ticketbase, &donebase));
+    gilu_launch_levels(sg->nlevels);
+    PetscCall(GILU_LAUNCH(LevelKernel<BS>, grid, GILU_TRI_CUDA_THREADS, 0, 0, sg->d, x, t->lsctr, ticketbase, donebase));
+    t->lsreset = PETSC_FALSE;
+    t->nlevelset++;
+  } break;
   case GILU_CUDA_SYNCFREE:
     PetscCall(GILU_LAUNCH(SyncFreeKernel<BS>, (unsigned)((m + GILU_TRI_CUDA_THREADS - 1) / GILU_TRI_CUDA_THREADS), GILU_TRI_CUDA_THREADS, 0, 0, sg->d, x, flag, ticket));
     break;
@@ -315,15 +441,16 @@ static PetscErrorCode SegRunBS(const GILUTriCUDASeg *sg, PetscScalar *x, int *fl
     PetscCall(GILU_LAUNCH(SpMVVectorKernel<BS>, (unsigned)((m * sg->d.width + GILU_TRI_CUDA_VTHREADS - 1) / GILU_TRI_CUDA_VTHREADS), GILU_TRI_CUDA_VTHREADS, 0, 0, sg->d, x));
     break;
   }
+  t->launches++; /* one launch per segment, whatever its kernel */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 #define SEGRUN_CASE(BS) \
   case BS: \
-    PetscCall(SegRunBS<BS>(sg, x, flag, ticket)); \
+    PetscCall(SegRunBS<BS>(t, sg, x, flag, ticket)); \
     break;
 
-static PetscErrorCode SegRun(const GILUTriCUDASeg *sg, PetscScalar *x, int *flag, int *ticket)
+static PetscErrorCode SegRun(GILUTriCUDA t, GILUTriCUDASeg *sg, PetscScalar *x, int *flag, int *ticket)
 {
   PetscFunctionBegin;
   if (!sg->d.nrows) PetscFunctionReturn(PETSC_SUCCESS);
@@ -348,10 +475,12 @@ static PetscErrorCode SolveDevice(GILUTriCUDA t, const PetscScalar b[], PetscSca
   const PetscInt m = t->n * t->bs;
 
   PetscFunctionBegin;
+  t->launches = t->syncs = t->nlevelset = 0;
   if (x != b && m) GILU_CUDA_CHECK(cudaMemcpy(x, b, m * sizeof(PetscScalar), cudaMemcpyDeviceToDevice));
   if (t->syncfree) PetscCall(GILU_CUDA_NAME(GILUDeviceMemset)(t->flag, 0, (t->n + t->nseg) * sizeof(int))); /* flags and tickets */
-  for (PetscInt s = 0; s < t->nseg; s++) PetscCall(SegRun(&t->seg[s], x, t->flag, t->flag + t->n + s));
+  for (PetscInt s = 0; s < t->nseg; s++) PetscCall(SegRun(t, &t->seg[s], x, t->flag, t->flag + t->n + s));
   GILU_CUDA_CHECK(cudaDeviceSynchronize()); /* x is complete: the caller may copy it back or hand it to PETSc */
+  t->syncs++;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -400,6 +529,7 @@ static PetscErrorCode Destroy(GILUTriCUDA *dev)
   PetscCall(PetscFree(t->seg));
   PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&t->x));
   PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&t->flag));
+  PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&t->lsctr));
   PetscCall(PetscFree(t));
   *dev = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);
