@@ -244,7 +244,7 @@ static PetscErrorCode TestCUDAEmuWaits(PetscRandom rnd, PetscGILUBackendType dev
             PetscCall(GILUTriSetTriangleCSC(tri, (PetscBool)csc));
             PetscCall(GILUTriSolve(tri, b, x));
             err = PetscGILUTestArrayRelDiff(m, x, xref);
-            if (err > 1e-12)
+            if (err > (csc ? 1e-12 : dev == PETSCGILU_BACKEND_CUDAEMU ? 0.0 : 1e-13)) /* by rows: each row summed as the reference sums it */
               PetscCall(PetscPrintf(PETSC_COMM_SELF, "cudaemu: kind %" PetscInt_FMT " %s diag %" PetscInt_FMT " bs %" PetscInt_FMT " n %" PetscInt_FMT " sync-free%s differs from the host reference by %g\n", kind, u ? "upper" : "lower", dg, bs, n, csc ? " (CSC)" : "", (double)err));
           }
           /* level-set: each row summed as the reference sums it (the same bits in the emulation); twice, so that the second launch runs on
@@ -324,7 +324,7 @@ static PetscErrorCode TestCUDAEmu(PetscRandom rnd)
                 PetscCall(GILUTriSetBlockDepth(tri, depth));
                 PetscCall(GILUTriSolve(tri, b, x));
                 err = PetscGILUTestArrayRelDiff(m, x, xref);
-                if (err > (blocked || csc ? 1e-12 : 1e-13))
+                if (err > (blocked || csc ? 1e-12 : dev == PETSCGILU_BACKEND_CUDAEMU ? 0.0 : 1e-13)) /* level-set and sync-free by rows: the reference's bits in the emulation */
                   PetscCall(PetscPrintf(PETSC_COMM_SELF, "cudaemu: kind %" PetscInt_FMT " %s diag %" PetscInt_FMT " bs %" PetscInt_FMT " %s%s%s depth %" PetscInt_FMT " differs from the host reference by %g\n", kind, u ? "upper" : "lower", dg, bs, GILUTriSolveTypes[t], reorder ? "+reorder" : "", csc ? " (CSC triangles)" : "", depth, (double)err));
                 PetscCall(GILUTriGetType(tri, &ran));
                 PetscCall(GILUTriGetBackend(tri, &backend));

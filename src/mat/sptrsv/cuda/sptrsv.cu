@@ -2,8 +2,9 @@
    CUDA kernels of the triangular-solve engine (the Block SpTRSV paper): the segments of the host plan (sptrsvimpl.h) run in order
    on one device vector x (b copied in at the start of a solve, x copied out at the end):
      triangle  level-set (one launch of a persistent grid that takes the levels in order, a thread per row; a
-               triangle of one level is the completely parallel case: LevelKernel below) or sync-free (one launch, a thread per row in level order; a row spins on its
-               dependencies' flags), x_r = D_r^{-1} (x_r - sum_c T_rc x_c); or, with GILUTriSetTriangleCSC(), sync-free
+               triangle of one level is the completely parallel case: LevelKernel below) or sync-free (one launch, a warp per
+               row in level order, its lanes each waiting on the flag of the entry they read: SyncFreeKernel below),
+               x_r = D_r^{-1} (x_r - sum_c T_rc x_c); or, with GILUTriSetTriangleCSC(), sync-free
                by columns on the triangle stored in CSC (SyncFreeCSCKernel below);
      square    x_R -= S x_C by scalar-CSR (a thread per stored row) or vector-CSR (a group of `width` lanes of one
                warp per stored row, each lane a strided part of the row, the partial sums reduced by warp shuffles).
@@ -26,10 +27,11 @@
    triangle (the entries of earlier blocks are in the squares), hence of lower number. Tickets go in increasing order
    to blocks that are running, so every row of a taken ticket is on a resident block. Let r be the unfinished row of
    lowest number: its dependencies are finished. If its ticket is taken, r runs on a resident block and finishes
-   (the threads of a warp progress independently on sm_70 and later); if not, every taken ticket is below it, their
-   rows finish, their blocks exit and a new block takes r's ticket. The flags are indexed by the caller's row;
-   every row is in exactly one triangle, so one clearing per solve suffices. A row publishes x_r by a fence, then
-   its flag (gilu_signal_set/add): a block that sees the flag sees x_r.
+   (by rows: its warp waits only on finished rows; by columns: a thread per column, and the threads of a warp progress
+   independently on sm_70 and later); if not, every taken ticket is below it, their rows finish, their blocks exit and a
+   new block takes r's ticket. The flags are indexed by the caller's row; every row is in exactly one triangle, so one
+   clearing per solve suffices. A row publishes x_r by a release store (by columns: release adds) of its flag, a
+   reader acquires the flag before it reads x_r: no full fence on either side.
 
    Block sizes are template parameters (1..8, dispatched at the launch): the accumulators of a row are registers.
 */
@@ -39,8 +41,9 @@
 #include "../sptrsvcuda.h"
 
 #define GILU_TRI_CUDA_MAX_BS   8
-#define GILU_TRI_CUDA_THREADS  64  /* triangles, scalar-CSR: threads per block */
-#define GILU_TRI_CUDA_VTHREADS 128 /* vector-CSR: threads per block (whole warps) */
+#define GILU_TRI_CUDA_THREADS  64                           /* triangles, scalar-CSR: threads per block */
+#define GILU_TRI_CUDA_VTHREADS 128                          /* vector-CSR: threads per block (whole warps) */
+#define GILU_TRI_CUDA_SFROWS   (GILU_TRI_CUDA_THREADS / 32) /* sync-free by rows: a warp per row, rows per block */
 
 /* x_r = D^{-1} acc for stored row s (no dval: x_r = acc) */
 template <int BS>
@@ -59,21 +62,18 @@ __device__ static inline void RowStoreDevice(const GILUTriCUDA_s *t, PetscInt s,
     for (int p = 0; p < BS; p++) x[r * BS + p] = acc[p];
 }
 
-/* x_r = D^{-1}(x_r - sum V x_c) for stored row s (no dval: x_r -= sum V x_c, also a scalar-CSR square row); wait:
-   spin on the flags of the columns first. BS: the block size */
+/* x_r = D^{-1}(x_r - sum V x_c) for stored row s (no dval: x_r -= sum V x_c: a scalar-CSR square row). BS: the block size */
 template <int BS>
-__device__ static inline void RowSolveDevice(const GILUTriCUDA_s *t, PetscInt s, PetscScalar *x, const int *flag, PetscBool wait)
+__device__ static inline void RowSolveDevice(const GILUTriCUDA_s *t, PetscInt s, PetscScalar *x)
 {
   const PetscInt r = t->row[s];
   PetscScalar    acc[BS];
 
   for (int p = 0; p < BS; p++) acc[p] = x[r * BS + p];
   for (PetscInt k = t->ptr[s]; k < t->ptr[s + 1]; k++) {
-    const PetscInt              c  = t->col[k];
-    const volatile PetscScalar *xc = x + c * BS;
-    const MatScalar            *v  = t->val + k * BS * BS;
+    const PetscScalar *xc = x + t->col[k] * BS;
+    const MatScalar   *v  = t->val + k * BS * BS;
 
-    if (wait) gilu_wait_until_ge((volatile int *)&flag[c], 1);
     for (int p = 0; p < BS; p++)
       for (int q = 0; q < BS; q++) acc[p] -= v[p * BS + q] * xc[q];
   }
@@ -140,16 +140,58 @@ __global__ static void __launch_bounds__(GILU_TRI_CUDA_THREADS) LevelKernel(GILU
   }
 }
 
-/* sync-free by rows: the block's rows are those of its ticket (see the top of the file) */
+/*
+  sync-free by rows, a warp per row: the block's GILU_TRI_CUDA_SFROWS rows are those of its ticket (see the top of the
+  file), warp w of the block takes the w-th. The row's entries are walked in chunks of 32, lane j holding the chunk's
+  j-th entry:
+  1. what does not depend on other rows, before any wait: the column index and the chunk's values (its BS x BS blocks
+     one after another: the lanes copy them to the warp's part of shared memory in consecutive words, coalesced);
+  2. lane j waits (acquire) for x_c of its own entry only, reads it past the L1 cache and puts it in shared memory: the
+     acquire orders the lane's later loads, so no fence; the lanes wait in parallel, one round trip for the chunk;
+  3. after a warp barrier, lane p < BS sums row p of the chunk's blocks in column order, as the host does (the same bits;
+     a shuffle tree would sum in another order); a second warp barrier before the next chunk overwrites shared memory;
+  4. lane 0 gathers the BS sums by shuffles, stores x_r = D^{-1} acc and publishes it by one release store of its flag.
+  A warp never waits on a row of its own warp, and its lanes each wait on rows of lower number only (the deadlock
+  argument at the top of the file holds per warp: the lowest unfinished row's lanes wait on finished rows, its block is
+  resident and its warp progresses; the warp barriers and shuffles need no other warp). Shared memory per block:
+  32 GILU_TRI_CUDA_SFROWS BS (BS + 1) scalars (36 KiB at BS = 8, within the 48 KiB of a block without opt-in).
+*/
 template <int BS>
-__global__ static void SyncFreeKernel(GILUTriCUDA_s t, PetscScalar *x, int *flag, int *ticket)
+__global__ static void __launch_bounds__(GILU_TRI_CUDA_THREADS) SyncFreeKernel(GILUTriCUDA_s t, PetscScalar *x, int *flag, int *ticket)
 {
-  PetscInt s = (PetscInt)gilu_block_ticket(ticket) * (PetscInt)blockDim.x + (PetscInt)threadIdx.x;
+  GILU_SHARED(MatScalar, vsh, GILU_TRI_CUDA_THREADS * BS * BS); /* per warp: the values of a chunk of 32 entries */
+  GILU_SHARED(PetscScalar, xsh, GILU_TRI_CUDA_THREADS *BS);     /* per warp: their x_c */
+  const int      lane = gilu_lane_id(), w = gilu_warp_id();
+  const PetscInt s  = (PetscInt)gilu_block_ticket(ticket) * GILU_TRI_CUDA_SFROWS + w;
+  MatScalar     *vs = vsh + w * 32 * BS * BS;
+  PetscScalar   *xs = xsh + w * 32 * BS, acc = 0, xr[BS];
+  PetscInt       r, k0, k1;
 
-  if (s < t.nrows) {
-    RowSolveDevice<BS>(&t, s, x, flag, PETSC_TRUE);
-    __threadfence();
-    gilu_signal_set(&flag[t.row[s]], 1);
+  if (s >= t.nrows) return; /* the whole warp */
+  r  = gilu_ld(t.row + s);
+  k0 = gilu_ld(t.ptr + s);
+  k1 = gilu_ld(t.ptr + s + 1);
+  if (lane < BS) acc = gilu_ld(x + r * BS + lane); /* b, or what an earlier launch left: no other row writes it */
+  for (PetscInt kb = k0; kb < k1; kb += 32) {
+    const int n = (int)PetscMin(k1 - kb, (PetscInt)32);
+    PetscInt  c = 0;
+
+    if (lane < n) c = gilu_ld(t.col + kb + lane); /* 1. */
+    for (int i = lane; i < n * BS * BS; i += 32) vs[i] = gilu_ld(t.val + kb * BS * BS + i);
+    if (lane < n) { /* 2. */
+      gilu_wait_acquire(&flag[c], 1);
+      for (int q = 0; q < BS; q++) xs[lane * BS + q] = gilu_ld_cg(x + c * BS + q);
+    }
+    gilu_syncwarp(); /* 3. every lane's vs and xs */
+    if (lane < BS)
+      for (int j = 0; j < n; j++)
+        for (int q = 0; q < BS; q++) acc -= vs[(j * BS + lane) * BS + q] * xs[j * BS + q];
+    gilu_syncwarp(); /* the sums have read vs and xs before the next chunk writes them */
+  }
+  for (int p = 0; p < BS; p++) xr[p] = gilu_shfl(acc, p); /* 4. */
+  if (lane == 0) {
+    RowStoreDevice<BS>(&t, s, r, xr, x);
+    gilu_signal_release(&flag[r], 1);
   }
 }
 
@@ -157,7 +199,8 @@ __global__ static void SyncFreeKernel(GILUTriCUDA_s t, PetscScalar *x, int *flag
   sync-free by columns (the Block SpTRSV paper's improved layout keeps triangles in CSC; Liu et al.'s sync-free kernel): a thread per
   stored column s (level order, the block's columns those of its ticket), c = t.row[s]. It waits until all t.need[s]
   updates of x_c by the triangle's earlier columns are in (flag[c] counts them), finishes x_c = D^{-1} x_c, then
-  subtracts T_rc x_c from every row r of its column by atomic adds and counts itself in flag[r]. The order of the atomic
+  subtracts T_rc x_c from every row r of its column by atomic adds and counts itself in flag[r] by a release add (the
+  waiter's acquire of the count need[s] then sees every add before it: the count's adds form one release sequence). The order of the atomic
   adds varies: round-off only. It cannot deadlock for the reason the row-wise kernel cannot: a column waits only on
   columns of lower levels, of lower number.
 */
@@ -167,12 +210,11 @@ __global__ static void SyncFreeCSCKernel(GILUTriCUDA_s t, PetscScalar *x, int *f
   PetscInt s = (PetscInt)gilu_block_ticket(ticket) * (PetscInt)blockDim.x + (PetscInt)threadIdx.x;
 
   if (s < t.nrows) {
-    const PetscInt              c  = t.row[s];
-    const volatile PetscScalar *xv = x;
-    PetscScalar                 acc[BS], xc[BS];
+    const PetscInt c = t.row[s];
+    PetscScalar    acc[BS], xc[BS];
 
-    if (t.need[s]) gilu_wait_until_ge((volatile int *)&flag[c], (int)t.need[s]);
-    for (int p = 0; p < BS; p++) acc[p] = xv[c * BS + p];
+    if (t.need[s]) gilu_wait_acquire(&flag[c], (int)t.need[s]);
+    for (int p = 0; p < BS; p++) acc[p] = gilu_ld_cg(x + c * BS + p);
     for (int p = 0; p < BS; p++) {
       if (t.dval) {
         PetscScalar v = 0;
@@ -192,8 +234,7 @@ __global__ static void SyncFreeCSCKernel(GILUTriCUDA_s t, PetscScalar *x, int *f
         for (int q = 0; q < BS; q++) v += a[p * BS + q] * xc[q];
         atomicAdd(&x[r * BS + p], -v);
       }
-      __threadfence();
-      gilu_signal_add(&flag[r], 1);
+      gilu_signal_release_add(&flag[r], 1); /* the release orders the atomic adds before it: no full fence */
     }
   }
 }
@@ -204,7 +245,7 @@ __global__ static void SpMVScalarKernel(GILUTriCUDA_s t, PetscScalar *x)
 {
   PetscInt s = (PetscInt)(blockIdx.x * blockDim.x + threadIdx.x);
 
-  if (s < t.nrows) RowSolveDevice<BS>(&t, s, x, NULL, PETSC_FALSE);
+  if (s < t.nrows) RowSolveDevice<BS>(&t, s, x);
 }
 
 /*
@@ -429,7 +470,7 @@ static PetscErrorCode SegRunBS(GILUTriCUDA t, GILUTriCUDASeg *sg, PetscScalar *x
     t->nlevelset++;
   } break;
   case GILU_CUDA_SYNCFREE:
-    PetscCall(GILU_LAUNCH(SyncFreeKernel<BS>, (unsigned)((m + GILU_TRI_CUDA_THREADS - 1) / GILU_TRI_CUDA_THREADS), GILU_TRI_CUDA_THREADS, 0, 0, sg->d, x, flag, ticket));
+    PetscCall(GILU_LAUNCH(SyncFreeKernel<BS>, (unsigned)((m + GILU_TRI_CUDA_SFROWS - 1) / GILU_TRI_CUDA_SFROWS), GILU_TRI_CUDA_THREADS, 0, 0, sg->d, x, flag, ticket));
     break;
   case GILU_CUDA_SYNCFREE_CSC:
     PetscCall(GILU_LAUNCH(SyncFreeCSCKernel<BS>, (unsigned)((m + GILU_TRI_CUDA_THREADS - 1) / GILU_TRI_CUDA_THREADS), GILU_TRI_CUDA_THREADS, 0, 0, sg->d, x, flag, ticket));
