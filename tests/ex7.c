@@ -192,8 +192,9 @@ static PetscErrorCode TestEngine(PetscRandom rnd, PetscInt nrand, PetscInt grid)
   blocks of 64 rows, more than the emulation's 4 resident blocks; level-set: 8 to 50 levels of 1 to 3 units of 64 rows),
   lower and upper, unit, stored and inverted diagonal, bs 1 and 2, against the host reference: with the emulated
   schedules (-gilu_cudaemu_schedule inorder, reverse, random:SEED) a row whose dependency is not finished must wait, so a
-  missing or wrong wait, fence, barrier or ticket shows as a wrong result, an emulation error or a deadlock. The
-  level-set solve must be one kernel launch and one device synchronization (the engine's count, and the emulation's).
+  missing or wrong wait, fence, barrier or ticket shows as a wrong result, an emulation error or a deadlock (sync-free by
+  rows and level-set must give the reference's bits: each row summed in its column order; the long rows of kind 3 take
+  two chunks of the warp-per-row kernel). The level-set solve must be one kernel launch and one device synchronization (the engine's count, and the emulation's).
 */
 static PetscErrorCode CheckLevelSetCounts(GILUTri tri, PetscGILUBackendType dev, const char what[])
 {
