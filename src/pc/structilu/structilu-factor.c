@@ -631,6 +631,7 @@ PetscErrorCode StructILUCreateFactor(Mat A, MatFactorType ftype, PetscBool asfac
   ilu->badrow   = -1;
   ilu->zerorow  = -1;
   ilu->rangerow = -1;
+  ilu->symbad   = -1;
   PetscCall(MatFactorInfoInitialize(&ilu->info));
   PetscCall(GILUMatCreateFactor(A, ftype, MATSOLVERSTRUCTILU, ((PetscObject)A)->type_name, ilu, &B));
   if (asfactor) PetscCall(PetscObjectSetOptionsPrefix((PetscObject)B, A->factorprefix)); /* the PC's: what its options and messages name */

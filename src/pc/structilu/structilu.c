@@ -428,7 +428,11 @@ static PetscErrorCode PCApplySymmetric_StructILU(PC pc, PetscBool right, Vec x, 
   PetscFunctionBegin;
   PetscCheck(!ilu->opt.eisenstat, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PCApplySymmetric%s() of -%spc_structilu_eisenstat: the transformed system is already split; use -ksp_pc_side left or -%spc_structilu_eisenstat 0", right ? "Right" : "Left", GILUPrefix(pc), GILUPrefix(pc));
   PetscCall(StructILUApplySymmetric(ilu->fact, right, x, y));
-  if (PCStructILUFactorContext(pc)->symbad >= 0) pc->failedreason = PC_FACTOR_NUMERIC_ZEROPIVOT;
+  {
+    const Mat_StructILU *fi = PCStructILUFactorContext(pc);
+
+    if (fi->symvalid && fi->symbad >= 0) pc->failedreason = PC_FACTOR_NUMERIC_ZEROPIVOT; /* (the split of these factors was made) */
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
