@@ -206,7 +206,7 @@ int main(int argc, char **argv)
   char               name[32] = "chain";
   PetscInt           n = -1, dof = 1, its;
   PetscReal          a[3] = {1, 1, 1}, skew = 1;
-  PetscBool          view = PETSC_FALSE, check0 = PETSC_FALSE, resetup = PETSC_FALSE, reset = PETSC_FALSE, zerodiag = PETSC_FALSE, sparsify, sym;
+  PetscBool          view = PETSC_FALSE, check0 = PETSC_FALSE, checkasm = PETSC_FALSE, resetup = PETSC_FALSE, reset = PETSC_FALSE, zerodiag = PETSC_FALSE, sparsify, sym;
   DM                 da = NULL;
   Mat                A;
   Vec                x, b;
@@ -226,6 +226,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-skew", &skew, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-view_pc", &view, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-check_ratio0", &check0, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-check_assembled", &checkasm, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-resetup", &resetup, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-resetup_reset", &reset, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-zerodiag", &zerodiag, NULL));
@@ -269,6 +270,35 @@ int main(int argc, char **argv)
                                                 : "no"));
   }
   if (view) PetscCall(PCView(pc, PETSC_VIEWER_STDOUT_WORLD));
+  if (sparsify && checkasm) {
+    /* SPCG = CG on A with the inner PC built on Ahat: the same solve with Ahat assembled (PCSparsifyGetSparsifiedMatrix()
+       makes it where the inner factor dropped S from A itself) and an ILU(0) of it must give the same bits */
+    KSP       ksp2;
+    PC        pc2;
+    Mat       Ahat;
+    Vec       x2;
+    PetscInt  its2;
+    PetscReal d;
+
+    PetscCall(PCSparsifyGetSparsifiedMatrix(pc, &Ahat));
+    PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp2));
+    PetscCall(KSPSetOptionsPrefix(ksp2, "asm_"));
+    PetscCall(KSPSetOperators(ksp2, A, Ahat));
+    PetscCall(KSPSetType(ksp2, KSPCG));
+    PetscCall(KSPSetTolerances(ksp2, 1e-8, PETSC_DEFAULT, PETSC_DEFAULT, 500));
+    PetscCall(KSPGetPC(ksp2, &pc2));
+    PetscCall(PCSetType(pc2, PCILU));
+    PetscCall(KSPSetFromOptions(ksp2));
+    PetscCall(VecDuplicate(x, &x2));
+    PetscCall(VecSet(x2, 0));
+    PetscCall(KSPSolve(ksp2, b, x2));
+    PetscCall(KSPGetIterationNumber(ksp2, &its2));
+    PetscCall(VecAXPY(x2, -1.0, x));
+    PetscCall(VecNorm(x2, NORM_INFINITY, &d));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "ILU(0) of Ahat assembled: %" PetscInt_FMT " iterations, solutions %s\n", its2, d == 0 ? "identical" : "DIFFER"));
+    PetscCall(VecDestroy(&x2));
+    PetscCall(KSPDestroy(&ksp2));
+  }
   if (resetup) {
     /* 1: other entries become the smallest (another mask); 2: a scaling (the same mask, values only) */
     for (PetscInt step = 1; step <= 2; step++) {
@@ -389,6 +419,23 @@ done:
      suffix: aniso30
      args: -case poisson -az 0.01 -pc_type sparsify -pc_sparsify_ratios 30,10,1 -view_pc -pc_sparsify_sub_pc_factor_levels {{0 1}separate output}
      filter: grep -v "^      "
+
+   # Ahat is not assembled where the inner ILU(0) is gilu's: its factor drops S's entries from A. The same solve with Ahat
+   # assembled (PCSparsifyGetSparsifiedMatrix() makes it then) and gilu's or PETSc's ILU(0) of it: the same bits
+   test:
+     suffix: assembled
+     args: -case poisson -az 0.01 -ay 0.1 -pc_type sparsify -check_assembled -asm_pc_factor_mat_solver_type {{gilu petsc}shared output} -view_pc
+     filter: grep -e iterations -e assembled -e "of its entries"
+
+   # an ordering other than the natural one: Ahat assembled (no "not assembled" line), the same bits as a separate ILU of it
+   test:
+     suffix: assembled_rcm
+     args: -case poisson -az 0.01 -ay 0.1 -pc_type sparsify -pc_sparsify_ratio 5 -check_assembled -pc_sparsify_sub_pc_factor_mat_ordering_type rcm -asm_pc_factor_mat_ordering_type rcm -asm_pc_factor_mat_solver_type gilu -view_pc
+     filter: grep -e iterations -e assembled -e "of its entries" -e "ordering"
+
+   test:
+     suffix: assembled_chain
+     args: -skew 1.5 -ksp_type gmres -asm_ksp_type gmres -pc_type sparsify -check_assembled -asm_pc_factor_mat_solver_type gilu -pc_sparsify_sub_mat_gilu_factor_schedule {{chunked levelset}shared output} -pc_sparsify_sub_mat_gilu_trisolve_threads 2 -asm_mat_gilu_trisolve_threads 2 -asm_mat_gilu_factor_schedule {{chunked levelset}shared output}
 
    test:
      suffix: poisson_icc

@@ -169,6 +169,14 @@ PETSC_EXTERN PetscErrorCode MatGILUFactorGetFactors(Mat, PetscInt *, PetscInt *,
   engine's analysis kept where the pattern is the last one's. A singular diagonal block: MAT_FACTOR_NUMERIC_ZEROPIVOT
 */
 PETSC_INTERN PetscErrorCode MatGILUFactorSetValues(Mat, PetscInt, PetscInt, const PetscInt[], const PetscInt[], const MatScalar[], const PetscInt[], const PetscInt[], const MatScalar[], const char[]);
+/*
+  MatGILUFactorSetDropped(F, A, n, pos): the ILU factor F of MatSolverType gilu (before its symbolic factorization) is
+  to be of A less n of its stored entries, at positions pos[] (increasing) of A's rows as MatGetRowIJ() numbers them,
+  none on the diagonal: the factorization of A - S without assembling it (PCSPARSIFY's Â). Only gilu's own numeric ILU(0)
+  of a MATSEQAIJ in the natural ordering, without a shift that restarts it, does so (it reads A's rows and keeps the
+  pattern of A - S, so the factor is stored once); the symbolic factorization refuses the rest. Copied; n = 0 clears.
+*/
+PETSC_INTERN PetscErrorCode MatGILUFactorSetDropped(Mat, Mat, PetscInt, const PetscInt[]);
 /* The plan in numbers: triangles and squares, and triangles by kernel (parallel, levelset, syncfree, sequential) */
 PETSC_EXTERN PetscErrorCode GILUTriGetPlanInfo(GILUTri, PetscInt *, PetscInt *, PetscInt[4]);
 /* The squares by SpMV kernel: scalar (host: rows split among the threads; CUDA: scalar-CSR, a thread per row) and vector-CSR

@@ -229,7 +229,7 @@ static PetscErrorCode MatGILUFactorGetPatternILU0(Mat B, Mat A)
 {
   Mat_GILUFactor *f   = (Mat_GILUFactor *)B->data;
   const PetscInt  nb  = f->nb, *ai, *aj, *fi, *fj;
-  PetscInt        nzL = 0, nzU = 0;
+  PetscInt        nzL = 0, nzU = 0, dL = 0, dU = 0, d = 0;
   PetscInt        m;
   PetscBool       baij, done;
   MatInfo         finfo;
@@ -241,14 +241,22 @@ static PetscErrorCode MatGILUFactorGetPatternILU0(Mat B, Mat A)
   PetscCheck(done && m == nb, PETSC_COMM_SELF, PETSC_ERR_SUP, "Cannot read the rows of the matrix");
   for (PetscInt i = 0; i < nb; i++)
     for (PetscInt k = ai[i]; k < ai[i + 1]; k++) {
+      const PetscBool dropped = (PetscBool)(d < f->ndrop && f->drop[d] == k);
+
+      PetscCheck(!dropped || aj[k] != i, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "MatGILUFactorSetDropped(): the diagonal entry of row %" PetscInt_FMT " cannot be dropped", i);
       nzL += aj[k] < i;
       nzU += aj[k] > i;
+      dL += dropped && aj[k] < i;
+      dU += dropped && aj[k] > i;
+      d += dropped;
     }
+  PetscCheck(d == f->ndrop, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "MatGILUFactorSetDropped(): %" PetscInt_FMT " of the positions are not those of stored entries of the matrix", f->ndrop - d);
   PetscCall(FactorGetIJ(f->F, nb, &baij, &fi, &fj));
   PetscCall(MatGetInfo(f->F, MAT_LOCAL, &finfo));
   if (baij || fi[nb] != nzL || (PetscInt)finfo.nz_used != nzL + nzU + nb) { /* not the pattern of A: read PETSc's */
     PetscCall(FactorRestoreIJ(f->F, baij, &fi, &fj));
     PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &m, &ai, &aj, &done));
+    PetscCheck(!f->ndrop, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PETSc's ILU(0) does not have the pattern of the matrix: its entries cannot be dropped");
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(FactorRestoreIJ(f->F, baij, &fi, &fj));
@@ -256,16 +264,30 @@ static PetscErrorCode MatGILUFactorGetPatternILU0(Mat B, Mat A)
   PetscCall(PetscFree2(f->Li, f->Lj));
   PetscCall(PetscFree2(f->Ui, f->Uj));
   PetscCall(PetscFree3(f->La, f->Ua, f->Ud));
+  nzL -= dL;
+  nzU -= dU;
   PetscCall(PetscMalloc2(nb + 1, &f->Li, nzL, &f->Lj));
   PetscCall(PetscMalloc2(nb + 1, &f->Ui, nzU, &f->Uj));
   f->Li[0] = f->Ui[0] = 0;
+  /* A - S: the entries dropped are left out of the pattern. The numeric factorization still scatters them into the work
+     row (it copies A's rows whole), but outside the row's pattern, where it never reads (FactorRow()): the factors are
+     those of A - S assembled, to the bit */
+  d = 0;
   for (PetscInt i = 0, p = 0, q = 0; i < nb; i++) {
     for (PetscInt k = ai[i]; k < ai[i + 1]; k++) {
+      if (d < f->ndrop && f->drop[d] == k) {
+        d++;
+        continue;
+      }
       if (aj[k] < i) f->Lj[p++] = aj[k];
       else if (aj[k] > i) f->Uj[q++] = aj[k];
     }
     f->Li[i + 1] = p;
     f->Ui[i + 1] = q;
+  }
+  if (f->ndrop) { /* what MatGetInfo() says: the factor of A - S */
+    f->finfo.nz_used -= (PetscLogDouble)f->ndrop;
+    f->finfo.nz_allocated -= (PetscLogDouble)f->ndrop;
   }
   PetscCall(MatRestoreRowIJ(A, 0, PETSC_FALSE, PETSC_FALSE, &m, &ai, &aj, &done));
   f->pattern  = PETSC_TRUE;
@@ -811,6 +833,22 @@ static PetscErrorCode MatGILUFactorHandOverICC(Mat B, Mat A, IS perm, const MatF
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* Entries of A dropped (MatGILUFactorSetDropped()): of the same pattern, and where gilu's numeric ILU(0) reads A itself */
+static PetscErrorCode MatGILUFactorCheckDropped(Mat B, Mat A, const MatFactorInfo *info)
+{
+  Mat_GILUFactor  *f = (Mat_GILUFactor *)B->data;
+  PetscObjectState state;
+  PetscBool        aij;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetNonzeroState(A, &state));
+  PetscCheck(state == f->dropstate, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "The nonzero pattern of the matrix changed since MatGILUFactorSetDropped() named the entries to drop: name them again");
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQAIJ, &aij));
+  PetscCheck(aij && f->bs == 1 && (PetscInt)info->levels == 0 && (info->shifttype == (PetscReal)MAT_SHIFT_NONE || info->shifttype == (PetscReal)MAT_SHIFT_INBLOCKS), PETSC_COMM_SELF, PETSC_ERR_SUP, "MatSolverType gilu drops entries of the matrix (MatGILUFactorSetDropped(): PCSPARSIFY's Ahat) only in its own ILU(0) of a MATSEQAIJ without the shift types nonzero and positive_definite (which restart PETSc's): not for ILU(%" PetscInt_FMT "), shift type %s, %s",
+             (PetscInt)info->levels, MatFactorShiftTypes[(PetscInt)info->shifttype], ((PetscObject)A)->type_name);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MatLUFactorNumeric_GILU(Mat B, Mat A, const MatFactorInfo *info)
 {
   Mat_GILUFactor *f = (Mat_GILUFactor *)B->data;
@@ -837,6 +875,7 @@ static PetscErrorCode MatLUFactorNumeric_GILU(Mat B, Mat A, const MatFactorInfo 
     }
   }
   PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQAIJ, &aij)); /* with its subtypes (MATSEQAIJCUSPARSE ...): read on the host */
+  if (f->ndrop) PetscCall(MatGILUFactorCheckDropped(B, A, info));
   if (aij && f->numeric == GILU_FACTOR_NUMERIC_GILU) PetscCall(MatGILUFactorGetPatternILU0(B, A));
   PetscCall(MatGILUFactorGetPattern(B));
   f->rangilu = PETSC_FALSE;
@@ -860,6 +899,7 @@ static PetscErrorCode MatLUFactorNumeric_GILU(Mat B, Mat A, const MatFactorInfo 
     else f->rangilu = PETSC_TRUE;
   }
   if (!f->rangilu) { /* PETSc's numeric factorization: its factor (made again if it was dropped) is kept for the next one */
+    PetscCheck(!f->ndrop, PETSC_COMM_SELF, PETSC_ERR_SUP, "PETSc's numeric factorization (%s) cannot drop entries of the matrix (MatGILUFactorSetDropped())", f->why);
     PetscCall(MatGILUFactorMakePETSc(f, A));
     PetscCall(MatLUFactorNumeric(f->F, A, info));
     B->factorerrortype             = f->F->factorerrortype;
@@ -981,6 +1021,7 @@ static PetscErrorCode MatGILUFactorSymbolic(Mat B, Mat A, IS row, IS col, const 
     }
   }
   PetscCheck(f->bs <= 8, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatSolverType gilu supports block sizes 1 to 8, not %" PetscInt_FMT ": use -%spc_factor_mat_solver_type petsc", f->bs, (A->factorprefix ? A->factorprefix : ""));
+  if (f->ndrop) PetscCall(MatGILUFactorCheckDropped(B, A, info));
   f->nb = m / f->bs;
   PetscCall(MatDestroy(&f->F));
   PetscCall(MatGetFactor(A, MATSOLVERPETSC, MAT_FACTOR_ILU, &f->F));
@@ -1025,6 +1066,7 @@ static PetscErrorCode MatGILUFactorSymbolic(Mat B, Mat A, IS row, IS col, const 
   PetscCall(PetscOptionsEnum("-mat_gilu_factor_schedule", "Schedule of gilu's numeric factorization on the threads", "MATSOLVERGILU", GILUFactorSchedules, type, &type, NULL));
   f->schedule = (GILUFactorSchedule)type;
   PetscOptionsEnd();
+  PetscCheck(!f->ndrop || (f->identity && f->numeric == GILU_FACTOR_NUMERIC_GILU), PETSC_COMM_SELF, PETSC_ERR_SUP, "MatSolverType gilu drops entries of the matrix (MatGILUFactorSetDropped(): PCSPARSIFY's Ahat) only in its own numeric factorization in the natural ordering: not with %s", f->identity ? "-mat_gilu_factor_numeric petsc" : "another ordering");
   PetscCall(MatGILUFactorCreateTri(B));
   B->ops->lufactornumeric       = MatLUFactorNumeric_GILU;
   B->ops->choleskyfactornumeric = MatCholeskyFactorNumeric_GILU;
@@ -1077,6 +1119,11 @@ static PetscErrorCode MatView_GILU(Mat B, PetscViewer viewer)
                                    : f->imagesbaij            ? "ICC (as ILU of the whole symmetric matrix, an image of the MATSEQSBAIJ's upper triangle)"
                                                               : "ICC (as ILU of the symmetric image of the upper triangle, PETSc's ICC reads no other: the matrix is not symmetric)",
                                    f->identity ? "natural" : "permuted"));
+  if (f->ndrop) {
+    PetscCall(PetscViewerASCIIPushTab(viewer));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "of the matrix less %" PetscInt_FMT " of its entries (MatGILUFactorSetDropped()), read from the matrix: the matrix without them is never assembled\n", f->ndrop));
+    PetscCall(PetscViewerASCIIPopTab(viewer));
+  }
   if (f->pattern) {
     PetscCall(PetscViewerASCIIPushTab(viewer));
     if (f->rangilu) {
@@ -1116,6 +1163,7 @@ static PetscErrorCode MatDestroy_GILU(Mat B)
   PetscCall(ISDestroy(&f->row));
   PetscCall(ISDestroy(&f->col));
   PetscCall(PetscFree(f->work));
+  PetscCall(PetscFree(f->drop));
   PetscCall(MatGILUFactorDeviceReset(f));
   PetscCall(PetscFree(f->ic));
   PetscCall(MatGILUFactorScheduleDestroy(f));
@@ -1252,6 +1300,23 @@ PetscErrorCode MatGILUFactorSetValues(Mat B, PetscInt nb, PetscInt bs, const Pet
   PetscCall(PetscStrncpy(f->why, maker, sizeof(f->why)));
   if (!B->factorerrortype) PetscCall(MatGILUFactorSetTri(B));
   PetscCall(MatGILUFactorSetSolveOps(B));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatGILUFactorSetDropped(Mat B, Mat A, PetscInt n, const PetscInt pos[])
+{
+  Mat_GILUFactor *f = (Mat_GILUFactor *)B->data;
+
+  PetscFunctionBegin;
+  PetscCall(MatGILUFactorCheck(B));
+  PetscCheck(f->ftype == MAT_FACTOR_ILU && !f->F && !f->pattern, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "MatGILUFactorSetDropped() needs an ILU factor before its symbolic factorization");
+  PetscCheck(n >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "MatGILUFactorSetDropped(): %" PetscInt_FMT " entries", n);
+  for (PetscInt k = 1; k < n; k++) PetscCheck(pos[k] > pos[k - 1], PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "MatGILUFactorSetDropped(): the positions must increase (position %" PetscInt_FMT ")", k);
+  PetscCall(PetscFree(f->drop));
+  f->ndrop = n;
+  PetscCall(PetscMalloc1(n, &f->drop));
+  PetscCall(PetscArraycpy(f->drop, pos, n));
+  PetscCall(MatGetNonzeroState(A, &f->dropstate));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

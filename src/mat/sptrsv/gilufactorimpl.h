@@ -27,19 +27,22 @@ typedef struct {
   MatFactorInfo    sinfo; /* the symbolic factorization's info (levels, fill, ...), to make F again */
   MatInfo          finfo; /* F's MatGetInfo() when it was destroyed (what MatGetInfo() of the factor answers without F) */
   PetscBool        hasfinfo;
-  MatFactorType    ftype;      /* what the user asked for: ILU or ICC */
-  Mat              image;      /* what ICC factors in place of A where A is not exactly symmetric (PETSc's ICC reads the upper
+  MatFactorType    ftype;       /* what the user asked for: ILU or ICC */
+  Mat              image;       /* what ICC factors in place of A where A is not exactly symmetric (PETSc's ICC reads the upper
                               triangle only): the MATSEQAIJ or MATSEQBAIJ image of the symmetric matrix of A's upper triangle
                               (of a MATSEQSBAIJ, which stores no other, the whole matrix it stands for), made at the symbolic
                               factorization (or at a numeric one that finds A no longer symmetric), its values refreshed at
                               each numeric one (MatGILUFactorImage()). NULL where A is factored */
-  PetscObjectState imagestate; /* A's nonzero state when the image was made */
-  PetscBool        imagesbaij; /* the image is of a MATSEQSBAIJ */
-  PetscBool        petscicc;   /* ICC of block size > 1 (BAIJ, SBAIJ) with k > 0 (PETSc's fill is its own, not ILU(k)'s) or a shift
+  PetscObjectState imagestate;  /* A's nonzero state when the image was made */
+  PetscBool        imagesbaij;  /* the image is of a MATSEQSBAIJ */
+  PetscInt        *drop, ndrop; /* MatGILUFactorSetDropped(): A's stored entries at these positions (increasing) are left out of
+                                   the factorization, which is then of A - S (PCSPARSIFY's Â, never assembled) */
+  PetscObjectState dropstate;   /* A's nonzero state when they were given: the positions are of that pattern */
+  PetscBool        petscicc;    /* ICC of block size > 1 (BAIJ, SBAIJ) with k > 0 (PETSc's fill is its own, not ILU(k)'s) or a shift
                                   that block ILU lacks (positive_definite, nonzero): F is PETSc's ICC factor and does the
                                   factorization and the solves (why says which) */
-  GILUTri          L, U;       /* the factors, in the permuted numbering */
-  GILUTri          Lt, Ut;     /* L^T (upper) and U^T (lower), built at the first MatSolveTranspose() */
+  GILUTri          L, U;        /* the factors, in the permuted numbering */
+  GILUTri          Lt, Ut;      /* L^T (upper) and U^T (lower), built at the first MatSolveTranspose() */
   IS               row, col;
   PetscBool        identity;
   PetscInt         nb, bs;

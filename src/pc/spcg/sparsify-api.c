@@ -290,6 +290,10 @@ PetscErrorCode PCSparsifyGetSubPC(PC pc, PC *sub)
   Output Parameter:
 . Ahat - the sparsified matrix (the preconditioning matrix itself when nothing is dropped), owned by the PC
 
+  Note:
+  Where the inner ILU(0)'s factor (MatSolverType gilu) drops the entries of S from A itself, Ahat is not kept by the
+  setup: this call assembles it from A's current values (and it is freed at the next setup).
+
   Level: intermediate
 
 .seealso: `PCSPARSIFY`, `PCSparsifyGetSubPC()`, `PCSparsifyGetWavefronts()`

@@ -10,6 +10,7 @@
 #include <petscgilu/private/giluimpl.h>
 #include <petscgilu/private/citations.h>
 #include <petscgilu/private/stencil.h>
+#include <petscgilu/private/sptrsv.h>
 #include "sparsify.h"
 
 #define PC_SPARSIFY_MAX_RATIOS 16
@@ -46,7 +47,9 @@ typedef struct {
   /* set up */
   PC                sub;
   PetscBool         subset;              /* the inner PC's type and options have been set */
-  Mat               Ahat;                /* NULL when the inner PC works on A itself */
+  Mat               Ahat;                /* NULL when the inner PC works on A itself (or made on request, PCSparsifyGetSparsifiedMatrix()) */
+  PetscBool         viafactor;           /* Â is not assembled: the inner ILU(0)'s factor (MatSolverType gilu) is told the entries
+                                            of S and drops them from A itself (MatGILUFactorSetDropped()) */
   PetscBT           mask;                /* during setup: the entries of the local diagonal block dropped from Â (one bit each) */
   PetscInt          masklen, maskprefix; /* the mask holds the first maskprefix items */
   PetscInt         *drop, ndrop;         /* after setup: the positions of the entries dropped (increasing), to tell the next setup
@@ -288,6 +291,37 @@ static PetscErrorCode PCSparsifyResetSub(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  Whether Â need not be assembled: an inner ILU(0) with MatSolverType gilu, in the natural ordering, not in place and
+  without a shift that restarts the factorization, on one process's MATSEQAIJ, factors A - S from A itself (its own
+  numeric ILU(0) skips S's entries), so Â and its factor are not both held during the setup (ksp ex45 100^3: the peak's
+  increment over no preconditioner was 1.96x PETSc ILU(0)'s with Â assembled). Anything else gets Â assembled.
+*/
+static PetscErrorCode PCSparsifyFactorDrops(PC pc, const SparsifyLocal *L, PetscBool *drops)
+{
+  PC_Sparsify       *sp = (PC_Sparsify *)pc->data;
+  PetscBool          isilu, gilu = PETSC_FALSE, inplace, natural = PETSC_TRUE, flg;
+  MatSolverType      st;
+  MatFactorShiftType shift;
+  const char        *prefix;
+  char               ot[64];
+
+  PetscFunctionBegin;
+  *drops = PETSC_FALSE;
+  PetscCall(PetscObjectTypeCompare((PetscObject)sp->sub, PCILU, &isilu));
+  if (!isilu || L->ismpi || L->isbaij || sp->levels != 0) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PCFactorGetMatSolverType(sp->sub, &st));
+  if (st) PetscCall(PetscStrcmp(st, MATSOLVERGILU, &gilu));
+  PetscCall(PCFactorGetUseInPlace(sp->sub, &inplace));
+  /* (PETSc has no getter of PCFactor's ordering: an ordering set in the code reaches gilu, which refuses it, naming it) */
+  PetscCall(PCGetOptionsPrefix(sp->sub, &prefix));
+  PetscCall(PetscOptionsGetString(((PetscObject)sp->sub)->options, prefix, "-pc_factor_mat_ordering_type", ot, sizeof(ot), &flg));
+  if (flg) PetscCall(PetscStrcmp(ot, MATORDERINGNATURAL, &natural));
+  PetscCall(PCFactorGetShiftType(sp->sub, &shift));
+  *drops = (PetscBool)(gilu && !inplace && natural && (shift == MAT_SHIFT_NONE || shift == MAT_SHIFT_INBLOCKS));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PCSetUp_Sparsify(PC pc)
 {
   PC_Sparsify   *sp = (PC_Sparsify *)pc->data;
@@ -295,7 +329,7 @@ static PetscErrorCode PCSetUp_Sparsify(PC pc)
   SparsifyItem  *items  = NULL;
   PetscInt       nitems = 0, nkept = 0, noff, cnt[2], oldlen = sp->masklen;
   PetscReal     *rowsum, *colsum = NULL;
-  PetscBool      sym, newpattern, wasA = (PetscBool)(sp->sub && !sp->Ahat && sp->nsetups > 0);
+  PetscBool      sym, newpattern, viafactor, wasA = (PetscBool)(sp->sub && !sp->Ahat && !sp->viafactor && sp->nsetups > 0);
   MPI_Comm       comm = PetscObjectComm((PetscObject)pc);
   PCFailedReason reason;
 
@@ -395,8 +429,11 @@ static PetscErrorCode PCSetUp_Sparsify(PC pc)
   PetscCall(PetscFree(rowsum));
   PetscCall(PetscFree(colsum));
 
-  /* Â is rebuilt when its pattern changes (a new pattern of A, or other entries dropped), else only its values */
+  /* Â is rebuilt when its pattern changes (a new pattern of A, or other entries dropped), else only its values; where
+     the inner factor drops S's entries itself, the same decides between a new factor and a numeric factorization */
+  PetscCall(PCSparsifyFactorDrops(pc, &L, &viafactor));
   if (sp->chosen < 0) {
+    viafactor  = PETSC_FALSE;
     newpattern = (PetscBool)(sp->Ahat || !wasA || pc->flag != SAME_NONZERO_PATTERN);
     PetscCall(MatDestroy(&sp->Ahat));
   } else {
@@ -406,15 +443,17 @@ static PetscErrorCode PCSetUp_Sparsify(PC pc)
     /* an inner factorization in place (-pc_sparsify_sub_pc_factor_in_place) left its factor in Â's storage: Â is
        assembled again, as for a new pattern, since a factored matrix takes no new values */
     if (sp->Ahat) PetscCall(MatGetFactorType(sp->Ahat, &ft));
-    diff = (PetscInt)(!sp->Ahat || ft != MAT_FACTOR_NONE || pc->flag != SAME_NONZERO_PATTERN || oldlen != sp->masklen);
+    diff = (PetscInt)(!(viafactor ? sp->viafactor : sp->Ahat && !sp->viafactor) || ft != MAT_FACTOR_NONE || pc->flag != SAME_NONZERO_PATTERN || oldlen != sp->masklen);
 
     for (PetscInt k = 0; k < sp->masklen && !diff; k++)
       if (PetscBTLookup(sp->mask, k)) diff = (PetscInt)(ndrop >= sp->ndrop || sp->drop[ndrop++] != k);
     if (ndrop != sp->ndrop) diff = 1;
     PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &diff, 1, MPIU_INT, MPI_MAX, comm)); /* every process takes the same path */
     newpattern = (PetscBool)(diff > 0);
-    PetscCall(PCSparsifyAssemble(pc, &L, newpattern));
+    if (viafactor) PetscCall(MatDestroy(&sp->Ahat)); /* (one made on request, PCSparsifyGetSparsifiedMatrix()) */
+    else PetscCall(PCSparsifyAssemble(pc, &L, newpattern));
   }
+  sp->viafactor = viafactor;
   /* the mask as the list of the dropped positions (a few percent of the entries), for the next setup */
   PetscCall(PetscFree(sp->drop));
   sp->ndrop = 0;
@@ -430,6 +469,13 @@ static PetscErrorCode PCSetUp_Sparsify(PC pc)
   if (newpattern) {
     if (sp->nsetups) PetscCall(PCSparsifyResetSub(pc));
     PetscCall(PCSetOperators(sp->sub, sp->Ahat ? sp->Ahat : pc->pmat, sp->Ahat ? sp->Ahat : pc->pmat));
+    if (sp->viafactor) { /* the factor is made now, to be told S before its symbolic factorization */
+      Mat F;
+
+      PetscCall(PCFactorSetUpMatSolverType(sp->sub));
+      PetscCall(PCFactorGetMatrix(sp->sub, &F));
+      PetscCall(MatGILUFactorSetDropped(F, pc->pmat, sp->ndrop, sp->drop));
+    }
     sp->nrebuilds++;
   }
   sp->nsetups++;
@@ -573,6 +619,7 @@ static PetscErrorCode PCView_Sparsify(PC pc, PetscViewer viewer)
                                      sp->nnz ? 100.0 * (double)c->dropped / (double)sp->nnz : 0.0, sp->wA, sp->wAhat));
   } else PetscCall(PetscViewerASCIIPrintf(viewer, "  ratio 0: no sparsification, the inner PC works on A itself (wavefronts %" PetscInt_FMT ")\n", sp->wA));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  setups %" PetscInt_FMT ", of which %" PetscInt_FMT " built the pattern of Ahat\n", sp->nsetups, sp->nrebuilds));
+  if (sp->viafactor) PetscCall(PetscViewerASCIIPrintf(viewer, "  Ahat is not assembled: the inner ILU(0)'s factor (MatSolverType gilu) drops the entries of S from A itself\n"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  inner PC on Ahat (prefix -%spc_sparsify_sub_):\n", ((PetscObject)pc)->prefix ? ((PetscObject)pc)->prefix : ""));
   PetscCall(PetscViewerASCIIPushTab(viewer));
   PetscCall(PCView(sp->sub, viewer));
@@ -704,6 +751,17 @@ static PetscErrorCode PCSparsifyGetSparsifiedMatrix_Sparsify(PC pc, Mat *Ahat)
 
   PetscFunctionBegin;
   PetscCheck(sp->nsetups, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONGSTATE, "Call PCSetUp() (or KSPSetUp()) before PCSparsifyGetSparsifiedMatrix()");
+  if (sp->viafactor && !sp->Ahat) { /* the inner factor dropped S itself: Â assembled now, from A's current values */
+    SparsifyLocal L;
+
+    PetscCall(SparsifyLocalGet(pc->pmat, &L));
+    PetscCheck(L.ai[L.n] == sp->masklen, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "The nonzero pattern of the matrix changed since PCSetUp(): call it again before PCSparsifyGetSparsifiedMatrix()");
+    PetscCall(PetscBTCreate(sp->masklen, &sp->mask));
+    for (PetscInt q = 0; q < sp->ndrop; q++) PetscCall(PetscBTSet(sp->mask, sp->drop[q]));
+    PetscCall(PCSparsifyAssemble(pc, &L, PETSC_TRUE));
+    PetscCall(PetscBTDestroy(&sp->mask));
+    PetscCall(SparsifyLocalRestore(&L));
+  }
   *Ahat = sp->Ahat ? sp->Ahat : pc->pmat;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -732,7 +790,9 @@ static PetscErrorCode PCSparsifyGetWavefronts_Sparsify(PC pc, PetscInt *wA, Pets
    else as sqrt(||Ahat||_1 ||Ahat||_inf)); a ratio that passes is taken if its wavefront reduction
    100 (w_A - w_Ahat) / w_A (the paper's Equation 7) reaches omega, or if it is the last ratio; a ratio that fails the
    indicator leads to the next ratio, and when the last one fails too, the first (most aggressive) ratio is taken.
-   The inner preconditioner is built on Ahat; the Krylov method keeps A.
+   The inner preconditioner is built on Ahat; the Krylov method keeps A. With the default inner ILU(0) of
+   MatSolverType gilu (one process, AIJ) Ahat is not assembled: the factor drops S's entries from A as it factors it,
+   so the factor is the PC's only copy of Ahat.
 
    Options Database Keys:
 +  -pc_sparsify_ratios <10,5,1> - candidate ratios, percent of the nonzeros, tried in the order given (`PCSparsifySetRatios()`)
