@@ -164,11 +164,13 @@ PETSC_EXTERN PetscErrorCode MatGILUFactorGetTri(Mat, GILUTri *, GILUTri *);
 PETSC_EXTERN PetscErrorCode MatGILUFactorGetFactors(Mat, PetscInt *, PetscInt *, const PetscInt **, const PetscInt **, const MatScalar **, const PetscInt **, const PetscInt **, const MatScalar **, const MatScalar **, PetscBool *);
 /*
   The values of a factor of MatSolverType gilu given instead of factored (MatGetFactor(A, MATSOLVERGILU, MAT_FACTOR_ILU),
-  no symbolic factorization): nb block rows of bs x bs row-major blocks, L strictly lower (Li, Lj, La), U upper with its
-  diagonal block first in each row (Ui, Uj, Ua), natural ordering; maker names their origin for the view. Copied; the
-  engine's analysis kept where the pattern is the last one's. A singular diagonal block: MAT_FACTOR_NUMERIC_ZEROPIVOT
+  no symbolic factorization): nb block rows of bs x bs row-major blocks, L strictly lower (Li, Lj, La: one PetscMalloc3()
+  allocation), U upper with its diagonal block first in each row (Ui, Uj, Ua: another), natural ordering; maker names
+  their origin for the view. Taken, not copied (the pointers are set to NULL): the factor keeps them as its storage (U's
+  diagonal blocks moved out, its rows closed up in place), or, where the pattern is the last one's, copies the values
+  into its own and frees them (the engine's analysis kept). A singular diagonal block: MAT_FACTOR_NUMERIC_ZEROPIVOT
 */
-PETSC_INTERN PetscErrorCode MatGILUFactorSetValues(Mat, PetscInt, PetscInt, const PetscInt[], const PetscInt[], const MatScalar[], const PetscInt[], const PetscInt[], const MatScalar[], const char[]);
+PETSC_INTERN PetscErrorCode MatGILUFactorTakeValues(Mat, PetscInt, PetscInt, PetscInt *[], PetscInt *[], MatScalar *[], PetscInt *[], PetscInt *[], MatScalar *[], const char[]);
 /*
   MatGILUFactorSetDropped(F, A, n, pos): the ILU factor F of MatSolverType gilu (before its symbolic factorization) is
   to be of A less n of its stored entries, at positions pos[] (increasing) of A's rows as MatGetRowIJ() numbers them,

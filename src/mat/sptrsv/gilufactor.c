@@ -47,7 +47,7 @@
 #include <petscgilu/private/giluimpl.h>
 #include <petscgilu/private/stencil.h>  /* GILUGetNumThreads() */
 #include <petscgilu/private/backend.h>  /* device arrays of MatSolve() */
-#include <petscgilu/private/blockinv.h> /* the given diagonal blocks inverted (MatGILUFactorSetValues()) */
+#include <petscgilu/private/blockinv.h> /* the given diagonal blocks inverted (MatGILUFactorTakeValues()) */
 #include "gilufactorimpl.h"
 
 static const char *const GILUFactorNumericTypes[] = {"gilu", "petsc", "GILUFactorNumericType", "GILU_FACTOR_NUMERIC_", NULL};
@@ -93,6 +93,22 @@ static PetscErrorCode FactorRestoreIJ(Mat F, PetscBool baij, const PetscInt **ia
 }
 
 /* The CSR/BSR patterns of L and U from PETSc's symbolic factor, and where each entry sits in its storage */
+PetscErrorCode MatGILUFactorFreeFactors(Mat_GILUFactor *f)
+{
+  PetscFunctionBegin;
+  if (f->taken) {
+    PetscCall(PetscFree3(f->Li, f->Lj, f->La));
+    PetscCall(PetscFree3(f->Ui, f->Uj, f->Ua));
+    PetscCall(PetscFree(f->Ud));
+    f->taken = PETSC_FALSE;
+  } else {
+    PetscCall(PetscFree2(f->Li, f->Lj));
+    PetscCall(PetscFree2(f->Ui, f->Uj));
+    PetscCall(PetscFree3(f->La, f->Ua, f->Ud));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MatGILUFactorGetPattern(Mat B)
 {
   Mat_GILUFactor *f = (Mat_GILUFactor *)B->data;
@@ -106,9 +122,7 @@ static PetscErrorCode MatGILUFactorGetPattern(Mat B)
   PetscCall(FactorGetIJ(f->F, nb, &baij, &ia, &ja));
   nzL = ia[nb];
   p   = ia[nb];
-  PetscCall(PetscFree2(f->Li, f->Lj));
-  PetscCall(PetscFree2(f->Ui, f->Uj));
-  PetscCall(PetscFree3(f->La, f->Ua, f->Ud));
+  PetscCall(MatGILUFactorFreeFactors(f));
   /* U: rows nb-1 down to 0, each its off-diagonal entries (columns > i) then its diagonal (column i) */
   for (PetscInt i = nb - 1; i >= 0; i--) {
     while (ja[p] != i) {
@@ -261,9 +275,7 @@ static PetscErrorCode MatGILUFactorGetPatternILU0(Mat B, Mat A)
   }
   PetscCall(FactorRestoreIJ(f->F, baij, &fi, &fj));
   PetscCall(MatGILUFactorDropPETSc(f));
-  PetscCall(PetscFree2(f->Li, f->Lj));
-  PetscCall(PetscFree2(f->Ui, f->Uj));
-  PetscCall(PetscFree3(f->La, f->Ua, f->Ud));
+  PetscCall(MatGILUFactorFreeFactors(f));
   nzL -= dL;
   nzU -= dU;
   PetscCall(PetscMalloc2(nb + 1, &f->Li, nzL, &f->Lj));
@@ -630,7 +642,7 @@ static PetscErrorCode MatSolveTranspose_GILU(Mat B, Vec b, Vec x)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The solves of a factor whose values are set (a numeric factorization, or MatGILUFactorSetValues()) */
+/* The solves of a factor whose values are set (a numeric factorization, or MatGILUFactorTakeValues()) */
 static PetscErrorCode MatGILUFactorSetSolveOps(Mat B)
 {
   PetscFunctionBegin;
@@ -1167,9 +1179,7 @@ static PetscErrorCode MatDestroy_GILU(Mat B)
   PetscCall(MatGILUFactorDeviceReset(f));
   PetscCall(PetscFree(f->ic));
   PetscCall(MatGILUFactorScheduleDestroy(f));
-  PetscCall(PetscFree2(f->Li, f->Lj));
-  PetscCall(PetscFree2(f->Ui, f->Uj));
-  PetscCall(PetscFree3(f->La, f->Ua, f->Ud));
+  PetscCall(MatGILUFactorFreeFactors(f));
   PetscCall(PetscFree(B->data));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatFactorGetSolverType_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)B, "MatGILUSetTriSolveType_C", NULL));
@@ -1221,35 +1231,45 @@ PetscErrorCode MatGILUFactorGetFactors(Mat B, PetscInt *nb, PetscInt *bs, const 
 }
 
 /*
-  MatGILUFactorSetValues - the factor's L and U given, as a numeric factorization would set them (for a preconditioner
+  MatGILUFactorTakeValues - the factor's L and U given, as a numeric factorization would set them (for a preconditioner
   that computes its incomplete factors itself, PCATSILU: its solves are then those of this factor): nb block rows of
   bs x bs row-major blocks (bs 1 to GILU_MAX_DOF), natural ordering, L strictly lower (unit diagonal, not stored), U upper
   with its diagonal block first in each row (stored, not inverted). B comes from MatGetFactor(A, MATSOLVERGILU,
   MAT_FACTOR_ILU) with no symbolic factorization; its options prefix selects the engine's options, read at the first
-  call. The pattern is read once per pattern: where it equals the last one the engine keeps its analysis (and device
-  copies of the pattern), and only the values are copied. A singular diagonal block sets the factor's error
+  call. The arrays are taken (each triangle's three from one PetscMalloc3()), so the factors are never held twice: a new
+  pattern makes them the factor's storage (U's diagonal blocks moved out, its rows closed up in place, no copy); where
+  the pattern equals the last one the engine keeps its analysis (and device copies of the pattern), the values are copied
+  into the factor's arrays and the given ones freed. A singular diagonal block sets the factor's error
   MAT_FACTOR_NUMERIC_ZEROPIVOT (and its row), as a numeric factorization does; maker names the values' origin for the view.
 */
-PetscErrorCode MatGILUFactorSetValues(Mat B, PetscInt nb, PetscInt bs, const PetscInt Li[], const PetscInt Lj[], const MatScalar La[], const PetscInt Ui[], const PetscInt Uj[], const MatScalar Ua[], const char maker[])
+PetscErrorCode MatGILUFactorTakeValues(Mat B, PetscInt nb, PetscInt bs, PetscInt *Lip[], PetscInt *Ljp[], MatScalar *Lap[], PetscInt *Uip[], PetscInt *Ujp[], MatScalar *Uap[], const char maker[])
 {
   Mat_GILUFactor *f   = (Mat_GILUFactor *)B->data;
   const PetscInt  bs2 = bs * bs;
+  PetscInt       *Li = *Lip, *Lj = *Ljp, *Ui = *Uip, *Uj = *Ujp;
+  MatScalar      *La = *Lap, *Ua = *Uap;
   PetscBool       same;
 
   PetscFunctionBegin;
   PetscCall(MatGILUFactorCheck(B));
-  PetscCheck(f->ftype == MAT_FACTOR_ILU && !f->F && !f->image, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "MatGILUFactorSetValues() needs an ILU factor without a symbolic factorization");
-  PetscCheck(bs >= 1 && bs <= GILU_MAX_DOF, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatGILUFactorSetValues(): block size %" PetscInt_FMT " is not in 1 to %d", bs, GILU_MAX_DOF);
-  for (PetscInt i = 0; i < nb; i++) PetscCheck(Ui[i + 1] > Ui[i] && Uj[Ui[i]] == i, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "MatGILUFactorSetValues(): row %" PetscInt_FMT " of U does not start with its diagonal", i);
+  PetscCheck(f->ftype == MAT_FACTOR_ILU && !f->F && !f->image && !f->ndrop, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "MatGILUFactorTakeValues() needs an ILU factor without a symbolic factorization");
+  PetscCheck(bs >= 1 && bs <= GILU_MAX_DOF, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatGILUFactorTakeValues(): block size %" PetscInt_FMT " is not in 1 to %d", bs, GILU_MAX_DOF);
+  for (PetscInt i = 0; i < nb; i++) PetscCheck(Ui[i + 1] > Ui[i] && Uj[Ui[i]] == i, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "MatGILUFactorTakeValues(): row %" PetscInt_FMT " of U does not start with its diagonal", i);
   same = (PetscBool)(f->pattern && f->nb == nb && f->bs == bs && f->Li[nb] == Li[nb] && f->Ui[nb] == Ui[nb] - nb);
   for (PetscInt i = 0; i < nb && same; i++) same = (PetscBool)(f->Li[i + 1] == Li[i + 1] && f->Ui[i + 1] == Ui[i + 1] - (i + 1));
   if (same) PetscCall(PetscArraycmp(f->Lj, Lj, Li[nb], &same));
   for (PetscInt i = 0; i < nb && same; i++) PetscCall(PetscArraycmp(f->Uj + f->Ui[i], Uj + Ui[i] + 1, f->Ui[i + 1] - f->Ui[i], &same));
   if (!f->L) PetscCall(MatGILUFactorCreateTri(B));
-  if (!same) {
-    PetscCall(PetscFree2(f->Li, f->Lj));
-    PetscCall(PetscFree2(f->Ui, f->Uj));
-    PetscCall(PetscFree3(f->La, f->Ua, f->Ud));
+  if (same) { /* the engine's analysis is kept: the values go into the factor's arrays, the caller's are freed */
+    PetscCall(PetscArraycpy(f->La, La, Li[nb] * bs2));
+    for (PetscInt i = 0; i < nb; i++) {
+      PetscCall(PetscArraycpy(f->Ud + i * bs2, Ua + Ui[i] * bs2, bs2));
+      PetscCall(PetscArraycpy(f->Ua + f->Ui[i] * bs2, Ua + (Ui[i] + 1) * bs2, (f->Ui[i + 1] - f->Ui[i]) * bs2));
+    }
+    PetscCall(PetscFree3(Li, Lj, La));
+    PetscCall(PetscFree3(Ui, Uj, Ua));
+  } else { /* the caller's arrays become the factor's: U's diagonal blocks move out, its rows close up in place */
+    PetscCall(MatGILUFactorFreeFactors(f));
     PetscCall(PetscFree(f->work));
     PetscCall(MatGILUFactorScheduleDestroy(f));
     PetscCall(MatGILUFactorDeviceReset(f));
@@ -1263,28 +1283,33 @@ PetscErrorCode MatGILUFactorSetValues(Mat B, PetscInt nb, PetscInt bs, const Pet
     f->nb       = nb;
     f->bs       = bs;
     PetscCall(PetscMalloc1(nb * bs, &f->work));
-    PetscCall(PetscMalloc2(nb + 1, &f->Li, Li[nb], &f->Lj));
-    PetscCall(PetscMalloc2(nb + 1, &f->Ui, Ui[nb] - nb, &f->Uj));
-    PetscCall(PetscArraycpy(f->Li, Li, nb + 1));
-    PetscCall(PetscArraycpy(f->Lj, Lj, Li[nb]));
-    f->Ui[0] = 0;
-    for (PetscInt i = 0; i < nb; i++) {
-      f->Ui[i + 1] = Ui[i + 1] - (i + 1);
-      PetscCall(PetscArraycpy(f->Uj + f->Ui[i], Uj + Ui[i] + 1, f->Ui[i + 1] - f->Ui[i]));
+    PetscCall(PetscMalloc1(nb * bs2, &f->Ud));
+    for (PetscInt i = 0; i < nb; i++) { /* entry Ui[i] + 1 + k goes to Ui[i] - i + k: left, after the rows before it */
+      const PetscInt q0 = Ui[i] + 1, nz = Ui[i + 1] - q0, d0 = Ui[i] - i;
+
+      PetscCall(PetscArraycpy(f->Ud + i * bs2, Ua + Ui[i] * bs2, bs2));
+      PetscCall(PetscArraymove(Uj + d0, Uj + q0, nz));
+      PetscCall(PetscArraymove(Ua + d0 * bs2, Ua + q0 * bs2, nz * bs2));
     }
+    for (PetscInt i = 1; i <= nb; i++) Ui[i] -= i;
+    f->Li       = Li;
+    f->Lj       = Lj;
+    f->La       = La;
+    f->Ui       = Ui;
+    f->Uj       = Uj;
+    f->Ua       = Ua;
+    f->taken    = PETSC_TRUE;
     f->pattern  = PETSC_TRUE;
     f->analyzed = PETSC_FALSE;
     f->patternid++;
   }
-  PetscCall(MatGILUFactorAllocValues(f));
-  PetscCall(PetscArraycpy(f->La, La, Li[nb] * bs2));
+  *Lip = *Ljp = *Uip = *Ujp = NULL;
+  *Lap = *Uap        = NULL;
   B->factorerrortype = MAT_FACTOR_NOERROR;
-  for (PetscInt i = 0; i < nb; i++) { /* U's row i: its diagonal block inverted (the engine multiplies by it), then the rest */
+  for (PetscInt i = 0; i < nb; i++) { /* U's diagonal blocks inverted (the engine multiplies by them) */
     MatScalar *d    = f->Ud + i * bs2;
     PetscBool  zero = PETSC_FALSE;
 
-    PetscCall(PetscArraycpy(d, Ua + Ui[i] * bs2, bs2));
-    PetscCall(PetscArraycpy(f->Ua + f->Ui[i] * bs2, Ua + (Ui[i] + 1) * bs2, (f->Ui[i + 1] - f->Ui[i]) * bs2));
     if (bs == 1) {
       zero = (PetscBool)(d[0] == 0.0);
       if (!zero) d[0] = 1.0 / d[0];

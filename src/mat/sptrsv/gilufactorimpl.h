@@ -57,6 +57,8 @@ typedef struct {
   /* the factors in CSR/BSR */
   PetscInt  *Li, *Lj, *Ui, *Uj; /* where PETSc's factor keeps U's row i diagonal (its off-diagonal entries just before it): UdPos() */
   MatScalar *La, *Ua, *Ud;
+  PetscBool  taken;     /* Li, Lj, La are one PetscMalloc3() allocation and Ui, Uj, Ua another, Ud its own, taken from the caller
+                           (MatGILUFactorTakeValues()); else Li, Lj and Ui, Uj are PetscMalloc2() pairs, La, Ua, Ud a PetscMalloc3() */
   PetscBool  pattern;   /* the CSR patterns above are current */
   PetscInt   patternid; /* counts the patterns read (the engine works on the arrays above in place: it is told when they change) */
   /* the numeric factorization */
@@ -65,7 +67,7 @@ typedef struct {
   GILUFactorSchedule    ranschedule;           /* what runs: chunked falls back to levelset where its chunks leave the threads idle */
   PetscBool             ranserial;             /* ... and to one thread where the level sets are small too */
   PetscBool             rangilu;               /* the last numeric factorization was gilu's */
-  PetscBool             given;                 /* L and U were given by MatGILUFactorSetValues() (their maker named in why), no factorization ran */
+  PetscBool             given;                 /* L and U were given by MatGILUFactorTakeValues() (their maker named in why), no factorization ran */
   char                  why[128];              /* else why PETSc's ran */
   PetscInt             *ic;                    /* inverse of the column ordering (during a numeric factorization only) */
   PetscBool             analyzed;              /* the schedule below is current (once per pattern) */
@@ -88,6 +90,8 @@ static inline PetscInt UdPos(const Mat_GILUFactor *f, PetscInt i)
 /* gilufactor-numeric.c: the schedule (once per pattern of L) and gilu's numeric factorization of a MATSEQAIJ or
    MATSEQBAIJ (bs 2..7); *needshift: a pivot needs PETSc's shift, the caller runs PETSc's numeric factorization instead */
 PETSC_INTERN PetscErrorCode MatGILUFactorScheduleDestroy(Mat_GILUFactor *);
+/* frees the arrays of the factors, as they were allocated (f->taken) */
+PETSC_INTERN PetscErrorCode MatGILUFactorFreeFactors(Mat_GILUFactor *);
 PETSC_INTERN PetscErrorCode MatGILUFactorNumeric_Seq(Mat, Mat, const MatFactorInfo *, PetscBool *);
 
 #endif

@@ -5,7 +5,7 @@
    The PC orchestrates: it takes the local diagonal block of the matrix (SEQAIJ/SEQBAIJ, or the MPI matrix's
    diagonal block), runs the sweeps (atsilu-factor.c, parilu.c; atsilu-block.c for BAIJ blocks; cuda/atsilu.cu
    on a device), and applies the factors with MatSolve() of a factor of MatSolverType gilu that it hands L and U to
-   (MatGILUFactorSetValues(): the solves, their plans, threads and device back-ends are gilu's) or with Jacobi sweeps
+   (MatGILUFactorTakeValues(): the solves, their plans, threads and device back-ends are gilu's) or with Jacobi sweeps
    on the triangular systems.
 */
 #include <stdarg.h>
@@ -57,7 +57,7 @@ typedef struct {
   PetscInt        bs;
   ATSCSR          L, U; /* the factors of the Jacobi apply: L unit (strictly lower), U with its diagonal first (the exact apply: until handed over) */
   PetscInt        nnzL, nnzU;
-  Mat             fact;        /* the exact apply: a factor of MatSolverType gilu given L and U (MatGILUFactorSetValues()); kept across setups, so
+  Mat             fact;        /* the exact apply: a factor of MatSolverType gilu given L and U (MatGILUFactorTakeValues()); kept across setups, so
                                   the engine's analysis is redone only where the pattern changed; made again when the threads change */
   PetscInt        factthreads; /* the threads it was made with */
   Vec             xl, yl;      /* a parallel PC's vectors' local parts, as the factor's (sequential) vectors (NULL: one process) */
@@ -253,7 +253,8 @@ static PetscErrorCode PCATSILUSweepsDevice(PC pc, Mat A)
 
 /*
   The applied factors' counts; with the exact apply, L and U handed to the gilu factor (made at the first setup, with the
-  PC's prefix and options: -mat_gilu_trisolve* select its engine), which copies them: ATSILU's own copy goes. A zero pivot
+  PC's prefix and options: -mat_gilu_trisolve* select its engine), which takes their arrays as its storage: the factors
+  are never held twice. A zero pivot
   the factor finds (a singular diagonal block) is *zerorow.
 */
 static PetscErrorCode PCATSILUSetUpApply(PC pc, Mat A, PetscInt n, PetscInt bs, PetscInt *zerorow)
@@ -277,7 +278,8 @@ static PetscErrorCode PCATSILUSetUpApply(PC pc, Mat A, PetscInt n, PetscInt bs, 
     PetscCall(MatGILUSetTriSolveThreads(ats->fact, ats->nthreads)); /* the default of -mat_gilu_trisolve_threads */
     ats->factthreads = ats->nthreads;
   }
-  PetscCall(MatGILUFactorSetValues(ats->fact, n, bs, ats->L.i, ats->L.j, ats->L.a, ats->U.i, ats->U.j, ats->U.a, "PCATSILU's sweeps"));
+  PetscCheck(!ats->L.borrowed && !ats->U.borrowed, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The factors to hand over are borrowed");
+  PetscCall(MatGILUFactorTakeValues(ats->fact, n, bs, &ats->L.i, &ats->L.j, &ats->L.a, &ats->U.i, &ats->U.j, &ats->U.a, "PCATSILU's sweeps")); /* the factor's storage now */
   PetscCall(MatFactorGetError(ats->fact, &err));
   if (err) PetscCall(MatFactorGetErrorZeroPivot(ats->fact, &pivot, zerorow));
   PetscCall(ATSCSRReset(&ats->L));
