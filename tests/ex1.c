@@ -657,6 +657,17 @@ int main(int argc, char **argv)
      args: -symmetric -stencil diamond13 -dof 3 -dm_mat_type sbaij -ksp_type cg -pc_type icc -pc_factor_mat_solver_type {{gilu structilu}shared output} -pc_factor_shift_type {{none positive_definite}shared output}
      output_file: output/ex1_sym_sbaij_cg_icc.out
 
+   # ICC(k > 0) of a block matrix: PETSc's block ICC(k) has a fill of its own (not ILU(k)'s of the blocks), so the factor
+   # hands the factorization to PETSc's ICC: PETSc's residuals
+   test:
+     suffix: sym_block_icck
+     args: -symmetric -stencil diamond13 -dof 3 -dm_mat_type {{baij sbaij}separate output} -ksp_type cg -pc_type icc -pc_factor_levels {{1 2}separate output} -pc_factor_mat_solver_type {{petsc structilu}shared output} -ksp_monitor_short
+
+   test:
+     suffix: sym_block_icck_view
+     args: -symmetric -stencil diamond13 -dof 3 -dm_mat_type baij -ksp_type cg -pc_type icc -pc_factor_levels 1 -pc_factor_mat_solver_type structilu -ksp_view
+     filter: grep -o "ICC(1) of a block matrix.*"
+
    test:
      suffix: sym_sbaij_cg_structilu_ic
      args: -symmetric -stencil diamond13 -dof 3 -dm_mat_type sbaij -ksp_type cg -pc_type structilu -pc_structilu_type ic

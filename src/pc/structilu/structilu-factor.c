@@ -342,7 +342,7 @@ static PetscErrorCode MatFactorNumeric_StructILU(Mat F, Mat A, const MatFactorIn
   Mat_StructILU *ilu = (Mat_StructILU *)F->data;
 
   PetscFunctionBegin;
-  if (ilu->handover) { /* a shift StructILU has none of: the whole factorization is another solver type's */
+  if (ilu->handover) { /* a shift StructILU has none of, or PETSc's block ICC(k): the whole factorization is another solver type's */
     PetscCall(StructILUFactorHandTo(F, A, info));
     F->assembled = PETSC_TRUE;
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -476,10 +476,23 @@ static PetscErrorCode StructILUFactorSymbolic(Mat F, Mat A, IS row, IS col, cons
 
     /* a shift StructILU cannot do (ICC's positive-definite one is handed over only where a pivot block needs it) */
     ilu->handover = (PetscBool)(info->shifttype == (PetscReal)MAT_SHIFT_NONZERO || (!ic && info->shifttype == (PetscReal)MAT_SHIFT_POSITIVE_DEFINITE));
+    if (ilu->handover) PetscCall(PetscSNPrintf(ilu->handwhy, sizeof(ilu->handwhy), "shift type %s (-pc_factor_shift_type): StructILU has no diagonal shift", MatFactorShiftTypes[(PetscInt)info->shifttype]));
     PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
+    if (!ilu->handover && ic && info->levels > 0 && size == 1) {
+      /* PETSc's ICC(k) of a block matrix (BAIJ, SBAIJ) has a fill of its own, not ILU(k)'s of the blocks, which is StructILU's
+         (and what PETSc's ICC(k) of the same matrix as AIJ gives): PCICC gets PETSc's factorization */
+      PetscBool blocked;
+      PetscInt  bs;
+
+      PetscCall(PetscObjectBaseTypeCompareAny((PetscObject)A, &blocked, MATSEQBAIJ, MATSEQSBAIJ, ""));
+      PetscCall(MatGetBlockSize(A, &bs));
+      if (blocked && bs > 1) {
+        ilu->handover = PETSC_TRUE;
+        PetscCall(PetscSNPrintf(ilu->handwhy, sizeof(ilu->handwhy), "ICC(%" PetscInt_FMT ") of a block matrix (block size %" PetscInt_FMT "): PETSc's block ICC(k) has a fill of its own, not ILU(k)'s of the blocks", (PetscInt)info->levels, bs));
+      }
+    }
     PetscCheck(!ilu->handover || size == 1, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "MatSolverType structilu has no diagonal shift, and across processes no factorization to hand one to: use -%spc_factor_shift_type none, or -%spc_type bjacobi (each process's block then takes the shift)", pre, pre);
-    if (ilu->handover)
-      PetscCall(PetscInfo(A, "MatSolverType structilu has no diagonal shift: shift type %s (-%spc_factor_shift_type), so %s is used\n", MatFactorShiftTypes[(PetscInt)info->shifttype], pre, ic ? "PETSc's ICC" : "MatSolverType gilu's ILU"));
+    if (ilu->handover) PetscCall(PetscInfo(A, "MatSolverType structilu: %s, so %s is used\n", ilu->handwhy, ic ? "PETSc's ICC" : "MatSolverType gilu's ILU"));
     PetscCheck(info->diagonal_fill == 0, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatSolverType structilu keeps the pattern of the grid's stencil: leave -%spc_factor_diagonal_fill out", pre);
     for (size_t k = 0; k < sizeof(own) / sizeof(own[0]); k++) {
       PetscCall(PetscSNPrintf(name, sizeof(name), "-%s", own[k]));
@@ -583,7 +596,9 @@ static PetscErrorCode MatView_StructILU(Mat F, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "StructILU factorization (MatSolverType structilu, the factors of PCSTRUCTILU):\n"));
   PetscCall(PetscViewerASCIIPushTab(viewer));
   if (ilu->handover) {
-    PetscCall(PetscViewerASCIIPrintf(viewer, "shift type %s (-pc_factor_shift_type): StructILU has no diagonal shift, so the factorization is %s with that shift\n", MatFactorShiftTypes[(PetscInt)ilu->info.shifttype], ilu->ftype == MAT_FACTOR_ICC ? "PETSc's ICC" : "MatSolverType gilu's ILU"));
+    const PetscBool shift = (PetscBool)(ilu->info.shifttype == (PetscReal)MAT_SHIFT_NONZERO || (ilu->ftype != MAT_FACTOR_ICC && ilu->info.shifttype == (PetscReal)MAT_SHIFT_POSITIVE_DEFINITE));
+
+    PetscCall(PetscViewerASCIIPrintf(viewer, "%s, so the factorization is %s%s\n", ilu->handwhy, ilu->ftype == MAT_FACTOR_ICC ? "PETSc's ICC" : "MatSolverType gilu's ILU", shift ? " with that shift" : ""));
     if (ilu->shifted) {
       PetscCall(PetscViewerPushFormat(viewer, PETSC_VIEWER_ASCII_INFO));
       PetscCall(MatView(ilu->shifted, viewer));

@@ -79,30 +79,31 @@ typedef struct {
 */
 typedef struct {
   StructILUSettings         opt;
-  PetscBool                 asfactor;    /* under PCILU/PCICC (MatGetFactor()): IC reads the upper triangle, as PETSc's ICC, the options are read
+  PetscBool                 asfactor;     /* under PCILU/PCICC (MatGetFactor()): IC reads the upper triangle, as PETSc's ICC, the options are read
                                           at the symbolic factorization and the messages name PETSc's factor options; else PCSTRUCTILU's */
-  MatFactorType             ftype;       /* MAT_FACTOR_ILU or MAT_FACTOR_ICC */
-  MatFactorInfo             info;        /* of the symbolic factorization (its shift) */
-  Mat                       A;           /* the matrix of the factorization in progress (not referenced; NULL outside it) */
-  DM                        dm;          /* PCSTRUCTILU's DM (KSPSetDM()), where the grid is looked for before the matrix's own */
-  PetscBool                 handover;    /* under PCILU/PCICC, a shift StructILU has none of (nonzero; ILU's positive definite): the whole
-                                            factorization is another solver type's, shifted */
-  Mat                       shifted;     /* that factorization (ILU: MatSolverType gilu's, ICC: PETSc's), or under ICC's positive-definite
+  MatFactorType             ftype;        /* MAT_FACTOR_ILU or MAT_FACTOR_ICC */
+  MatFactorInfo             info;         /* of the symbolic factorization (its shift) */
+  Mat                       A;            /* the matrix of the factorization in progress (not referenced; NULL outside it) */
+  DM                        dm;           /* PCSTRUCTILU's DM (KSPSetDM()), where the grid is looked for before the matrix's own */
+  PetscBool                 handover;     /* under PCILU/PCICC, a shift StructILU has none of (nonzero; ILU's positive definite), or PETSc's
+                                            block ICC(k > 0), whose fill is its own: the whole factorization is another solver type's */
+  char                      handwhy[160]; /* why, for the view */
+  Mat                       shifted;      /* that factorization (ILU: MatSolverType gilu's, ICC: PETSc's), or under ICC's positive-definite
                                             shift with a pivot block that is not positive definite PETSc's shifted ICC of the matrix (its AIJ
                                             image), whose solves are used; else NULL */
-  PetscInt                  badrow;      /* the first row of that pivot block */
-  PetscLogDouble            anz;         /* nonzeros of the (local) matrix at the last factorization: the fill ratio needed */
-  GILUStencilMat            sm;          /* the local stencil matrix (on the fill stencil for levels > 0), factored in place */
-  char                      patname[64]; /* name of the matrix's own stencil */
-  PetscScalar              *dinv;        /* inverted diagonal blocks */
-  PetscScalar              *diag, *eisE; /* Eisenstat: the modified diagonal blocks D and E = A_D - 2 D */
-  StructILUFactors          factors;     /* what the solves read */
-  PetscInt                 *elim;        /* ILU(0) elimination table of the stencil */
-  PetscInt                 *mirror;      /* IC: index of the opposite of each offset */
-  PetscInt                  hyper[3];    /* hyperplane weights: level = hyper . (i,j,k) */
-  PetscInt                  nlevels;     /* number of hyperplane levels */
-  const char               *gridfrom;    /* where the grid came from */
-  Mat                       fallback;    /* the local block is not a structured grid: its ILU(k)/IC(k) factor by MatSolverType gilu */
+  PetscInt                  badrow;       /* the first row of that pivot block */
+  PetscLogDouble            anz;          /* nonzeros of the (local) matrix at the last factorization: the fill ratio needed */
+  GILUStencilMat            sm;           /* the local stencil matrix (on the fill stencil for levels > 0), factored in place */
+  char                      patname[64];  /* name of the matrix's own stencil */
+  PetscScalar              *dinv;         /* inverted diagonal blocks */
+  PetscScalar              *diag, *eisE;  /* Eisenstat: the modified diagonal blocks D and E = A_D - 2 D */
+  StructILUFactors          factors;      /* what the solves read */
+  PetscInt                 *elim;         /* ILU(0) elimination table of the stencil */
+  PetscInt                 *mirror;       /* IC: index of the opposite of each offset */
+  PetscInt                  hyper[3];     /* hyperplane weights: level = hyper . (i,j,k) */
+  PetscInt                  nlevels;      /* number of hyperplane levels */
+  const char               *gridfrom;     /* where the grid came from */
+  Mat                       fallback;     /* the local block is not a structured grid: its ILU(k)/IC(k) factor by MatSolverType gilu */
   char                      fallbackwhy[512];
   Vec                       fx, fy;          /* the local parts of the vectors, for the fallback's MatSolve() */
   PetscInt                  zerorow;         /* local row of a zero pivot, -1 if none */
