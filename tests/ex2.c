@@ -11,7 +11,9 @@ chosen in the options database.\n\n\
                  zerodiag       6x6x6 star7 DMDA matrix whose diagonal entry (62,62) is a stored 0; ILU(0)'s pivot there is not 0\n\
   -alter <a>   : sym: none, lower (the upper triangle dropped), upper (the lower dropped), noyplus (the +y couplings\n\
                  dropped), far (one entry (0,n-1) added), denserow (row 0 full), roundoff (one entry off by 1e-14),\n\
-                 fe (every off-diagonal pair (i,j), (j,i) apart in the last bits, ~1e-14), convect (lower -1.3, upper -0.7)\n\
+                 fe (every off-diagonal pair (i,j), (j,i) apart in the last bits, ~1e-14), convect (lower -1.3, upper -0.7),\n\
+                 negdiag (the diagonal entry of row 100 is -7: symmetric, not positive definite; IC(0)'s pivot there is\n\
+                 negative), huge (every entry times 1e40, beyond single precision's range)\n\
   -from_upper  : sym: the preconditioner made from the symmetric matrix of the (altered) upper triangle, made here\n\
                  (what PETSc's ICC reads of the matrix), the operator unchanged\n\
   -sym_bs <bs> : sym: the matrix (and -from_upper's) MATBAIJ of block size bs (a divisor of 216; default 1: MATAIJ)\n\
@@ -19,6 +21,7 @@ chosen in the options database.\n\n\
   -no_dm       : do not give the DMDA to the KSP (the PC then finds the grid in the pattern, or none)\n\
   -n <n>       : matrix size of nonstencil, nodm_irregular and empty (default 200)\n\
   -scale <s>   : multiply the matrix by s (default 1; 1e40 leaves single precision's range)\n\
+  -print_pc_reason   : after each solve, print PCGetFailedReason() (the largest over the processes) whatever the KSP reason\n\
   -catch       : an error of KSPSetUp() is caught: the program prints its code and frees everything (with\n\
                  -malloc_dump: nothing an error path allocated may stay)\n\
 The DMDA grid of zeropivot, nan, wrongsize and star7 can be changed with -da_grid_x/y/z.\n\n";
@@ -178,7 +181,7 @@ static PetscErrorCode SetEntry(Mat B, PetscBool fromupper, PetscInt r, PetscInt 
 static PetscErrorCode FillSymmetricMatrix(const char *alter, PetscBool fromupper, PetscInt M, PetscInt N, PetscInt P, Mat B)
 {
   PetscInt  n = M * N * P, rstart, rend;
-  PetscBool lower, upper, noyplus, far, denserow, roundoff, fe, convect;
+  PetscBool lower, upper, noyplus, far, denserow, roundoff, fe, convect, negdiag, huge;
 
   PetscFunctionBeginUser;
   PetscCall(PetscStrcmp(alter, "lower", &lower));
@@ -189,6 +192,8 @@ static PetscErrorCode FillSymmetricMatrix(const char *alter, PetscBool fromupper
   PetscCall(PetscStrcmp(alter, "roundoff", &roundoff));
   PetscCall(PetscStrcmp(alter, "fe", &fe));
   PetscCall(PetscStrcmp(alter, "convect", &convect));
+  PetscCall(PetscStrcmp(alter, "negdiag", &negdiag));
+  PetscCall(PetscStrcmp(alter, "huge", &huge));
   PetscCall(MatGetOwnershipRange(B, &rstart, &rend));
   for (PetscInt r = rstart; r < rend; r++) {
     const PetscInt shift[6] = {-M * N, -M, -1, 1, M, M * N};
@@ -203,9 +208,9 @@ static PetscErrorCode FillSymmetricMatrix(const char *alter, PetscBool fromupper
       if (roundoff && r == 0 && s == 3) v = -1.0 + 1e-14;
       if (fe) v = -1.0 + 1e-14 * (PetscReal)((3 * r + 5 * c) % 7 - 3); /* (r,c) and (c,r) differ in the last bits, as assembled element matrices do */
       if (convect) v = s < 3 ? -1.3 : -0.7;                            /* upwinded: the pattern symmetric, the values not */
-      PetscCall(SetEntry(B, fromupper, r, c, v));
+      PetscCall(SetEntry(B, fromupper, r, c, huge ? 1e40 * v : v));
     }
-    PetscCall(SetEntry(B, fromupper, r, r, 7.0));
+    PetscCall(SetEntry(B, fromupper, r, r, negdiag && r == 100 ? -7.0 : (huge ? 7e40 : 7.0)));
     if (far && r == 0) PetscCall(SetEntry(B, fromupper, 0, n - 1, -0.5));
     if (denserow && r == 0)
       for (PetscInt c = 0; c < n; c++) PetscCall(SetEntry(B, fromupper, 0, c, c ? -0.01 : 7.0));
@@ -313,12 +318,25 @@ static PetscErrorCode CreateStar7Matrix(PetscBool zeropivot, PetscBool nan, Pets
   PetscFunctionReturn(0);
 }
 
+/* PCGetFailedReason() of the KSP's PC, the largest over the processes (a failure may be known only where it happened) */
+static PetscErrorCode GetPCFailedReason(KSP ksp, PCFailedReason *reason)
+{
+  PC             pc;
+  PCFailedReason mine;
+
+  PetscFunctionBeginUser;
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCGetFailedReason(pc, &mine));
+  PetscCall(MPIU_Allreduce(&mine, reason, 1, MPI_INT, MPI_MAX, PetscObjectComm((PetscObject)ksp)));
+  PetscFunctionReturn(0);
+}
+
 int main(int argc, char **argv)
 {
   const char        *cases[] = {"nonstencil", "zeropivot", "nan", "wrongsize", "nodm_irregular", "empty", "star7", "nonsquare", "sym", "zerodiag"};
   PetscInt           icase = 1, n = 200, its, symbs = 1;
   PetscReal          scale    = 1.0;
-  PetscBool          catcherr = PETSC_FALSE, nodm = PETSC_FALSE, fromupper = PETSC_FALSE;
+  PetscBool          catcherr = PETSC_FALSE, nodm = PETSC_FALSE, fromupper = PETSC_FALSE, pcreasonall = PETSC_FALSE;
   char               alter[32] = "none", realter[32] = "";
   DM                 da = NULL;
   Mat                A, Pmat = NULL;
@@ -326,6 +344,7 @@ int main(int argc, char **argv)
   KSP                ksp;
   PC                 pc;
   KSPConvergedReason reason;
+  PCFailedReason     pcreason;
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
@@ -334,6 +353,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsEList("-case", "Which matrix", NULL, cases, PETSC_STATIC_ARRAY_LENGTH(cases), cases[icase], &icase, NULL));
   PetscCall(PetscOptionsInt("-n", "Size of the nonstencil and nodm_irregular matrices", NULL, n, &n, NULL));
   PetscCall(PetscOptionsReal("-scale", "Multiply the matrix by this", NULL, scale, &scale, NULL));
+  PetscCall(PetscOptionsBool("-print_pc_reason", "Print the PC failed reason after each solve", NULL, pcreasonall, &pcreasonall, NULL));
   PetscCall(PetscOptionsBool("-catch", "Catch an error of KSPSetUp() and free everything", NULL, catcherr, &catcherr, NULL));
   PetscCall(PetscOptionsString("-alter", "sym: how the symmetric matrix is altered", NULL, alter, alter, sizeof(alter), NULL));
   PetscCall(PetscOptionsBool("-no_dm", "Do not give the DMDA to the KSP", NULL, nodm, &nodm, NULL));
@@ -411,6 +431,10 @@ int main(int argc, char **argv)
   PetscCall(KSPGetConvergedReason(ksp, &reason));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "Iterations %" PetscInt_FMT "\n", its));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "Converged reason: %s\n", KSPConvergedReasons[reason]));
+  if (pcreasonall) { /* KSP reads it only where a norm is not finite: a stale failure would pass unseen */
+    PetscCall(GetPCFailedReason(ksp, &pcreason));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "PCGetFailedReason(): %s\n", PCFailedReasons[pcreason]));
+  }
   if (icase == 8 && realter[0]) { /* new values, the same pattern (a new nonzero is an error): the numeric factorization again */
     PetscInt M, N, P;
 
@@ -428,15 +452,14 @@ int main(int argc, char **argv)
     PetscCall(KSPGetConvergedReason(ksp, &reason));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "Altered as %s: iterations %" PetscInt_FMT "\n", realter, its));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "Converged reason: %s\n", KSPConvergedReasons[reason]));
+    if (pcreasonall) {
+      PetscCall(GetPCFailedReason(ksp, &pcreason));
+      PetscCall(PetscPrintf(PETSC_COMM_WORLD, "PCGetFailedReason(): %s\n", PCFailedReasons[pcreason]));
+    }
   }
   if (reason == KSP_DIVERGED_PC_FAILED) {
-    PCFailedReason pcreason, maxreason;
-
-    /* the failure may be known only on the ranks where it happened */
-    PetscCall(KSPGetPC(ksp, &pc));
-    PetscCall(PCGetFailedReason(pc, &pcreason));
-    PetscCall(MPIU_Allreduce(&pcreason, &maxreason, 1, MPI_INT, MPI_MAX, PETSC_COMM_WORLD));
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "PC failed reason: %s\n", PCFailedReasons[maxreason]));
+    PetscCall(GetPCFailedReason(ksp, &pcreason));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "PC failed reason: %s\n", PCFailedReasons[pcreason]));
   }
 
 done:
@@ -753,6 +776,30 @@ done:
    test:
      suffix: ic_symmetry_ok
      args: -case sym -ksp_type cg -alter {{none roundoff fe}shared output} -pc_type {{icc structilu}shared output} -pc_structilu_type ic -pc_factor_mat_solver_type {{gilu petsc}shared output} -no_dm {{0 1}shared output}
+
+   # -ksp_pc_side symmetric with IC (GMRES: PETSc's CG takes the left side only): the PC fails (PC_FACTOR_NUMERIC_ZEROPIVOT)
+   # only where the split S^T S of the current factors was made and a diagonal block is not positive definite; KSP reads
+   # PCGetFailedReason() only where a norm is not finite, so -print_pc_reason prints it after each solve. The split made and
+   # positive definite: the DMDA's grid, the grid inferred from the pattern (-no_dm 1); no split: the fallback's ICC halves
+   # of a block that is no stencil (far), a process without rows (empty; the other process's tridiagonal block is a 1D
+   # grid, split), and PETSc's ICC for comparison (before 558da7b: FACTOR_NUMERIC_ZEROPIVOT without a split, from a symbad of 0)
+   test:
+     suffix: sym_side_reason
+     args: -case sym -ksp_type gmres -ksp_pc_side symmetric -print_pc_reason -alter {{none far}separate output} -no_dm {{0 1}shared output} -pc_type {{structilu icc}shared output} -pc_structilu_type ic
+   test:
+     suffix: sym_side_reason_np2
+     nsize: 2
+     args: -ksp_type gmres -ksp_pc_side symmetric -print_pc_reason -case {{sym empty}separate output} -n 20 -pc_type structilu -pc_structilu_type ic
+   # a diagonal block of the factors that is not positive definite (negdiag: the matrix is not): no real split, the PC
+   # fails and KSP stops with DIVERGED_PC_FAILED, in either precision of the factors
+   test:
+     suffix: sym_side_notpd
+     args: -case sym -alter negdiag -ksp_type gmres -ksp_pc_side symmetric -print_pc_reason -pc_type structilu -pc_structilu_type ic -pc_structilu_factor_precision {{double single}shared output}
+   # the values change (the same pattern) after the failed solve: the PC's failed reason is of the new factors, the split of
+   # the old ones is not read (positive definite: none; beyond single precision's range: FACTOR_OTHER, no split made)
+   test:
+     suffix: sym_side_notpd_realter
+     args: -case sym -alter negdiag -realter {{none huge}separate output} -ksp_type gmres -ksp_pc_side symmetric -print_pc_reason -pc_type structilu -pc_structilu_type ic -pc_structilu_factor_precision single -pc_structilu_zeropivot 0
 
    # an option named in a message carries the options prefix of the object that reads it: inside PCBJACOBI, PCSPARSIFY
    # (before: -pc_structilu_type ilu, -pc_type ilu, options that do nothing there)

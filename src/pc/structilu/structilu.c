@@ -350,6 +350,7 @@ static PetscErrorCode PCSetUp_StructILU(PC pc)
   DM                  dm;
 
   PetscFunctionBegin;
+  pc->failedreason = PC_NOERROR; /* as PCILU and PCICC: a failure is of the factors it was found in, KSPSetUp() reads it */
   if (ilu->fact && ((Mat_StructILU *)ilu->fact->data)->ftype != ftype) PetscCall(MatDestroy(&ilu->fact));
   if (!ilu->fact) {
     PetscCall(StructILUCreateFactor(pc->pmat, ftype, PETSC_FALSE, &ilu->fact));
