@@ -13,7 +13,8 @@ chosen in the options database.\n\n\
                  dropped), far (one entry (0,n-1) added), denserow (row 0 full), roundoff (one entry off by 1e-14),\n\
                  fe (every off-diagonal pair (i,j), (j,i) apart in the last bits, ~1e-14), convect (lower -1.3, upper -0.7),\n\
                  negdiag (the diagonal entry of row 100 is -7: symmetric, not positive definite; IC(0)'s pivot there is\n\
-                 negative), huge (every entry times 1e40, beyond single precision's range)\n\
+                 negative), huge (every entry times 1e40, beyond single precision's range), zerodiag (the diagonal entry\n\
+                 of row 0 is 0: every ILU's first pivot is zero)\n\
   -from_upper  : sym: the preconditioner made from the symmetric matrix of the (altered) upper triangle, made here\n\
                  (what PETSc's ICC reads of the matrix), the operator unchanged\n\
   -sym_bs <bs> : sym: the matrix (and -from_upper's) MATBAIJ of block size bs (a divisor of 216; default 1: MATAIJ)\n\
@@ -181,7 +182,7 @@ static PetscErrorCode SetEntry(Mat B, PetscBool fromupper, PetscInt r, PetscInt 
 static PetscErrorCode FillSymmetricMatrix(const char *alter, PetscBool fromupper, PetscInt M, PetscInt N, PetscInt P, Mat B)
 {
   PetscInt  n = M * N * P, rstart, rend;
-  PetscBool lower, upper, noyplus, far, denserow, roundoff, fe, convect, negdiag, huge;
+  PetscBool lower, upper, noyplus, far, denserow, roundoff, fe, convect, negdiag, huge, zerodiag;
 
   PetscFunctionBeginUser;
   PetscCall(PetscStrcmp(alter, "lower", &lower));
@@ -194,6 +195,7 @@ static PetscErrorCode FillSymmetricMatrix(const char *alter, PetscBool fromupper
   PetscCall(PetscStrcmp(alter, "convect", &convect));
   PetscCall(PetscStrcmp(alter, "negdiag", &negdiag));
   PetscCall(PetscStrcmp(alter, "huge", &huge));
+  PetscCall(PetscStrcmp(alter, "zerodiag", &zerodiag));
   PetscCall(MatGetOwnershipRange(B, &rstart, &rend));
   for (PetscInt r = rstart; r < rend; r++) {
     const PetscInt shift[6] = {-M * N, -M, -1, 1, M, M * N};
@@ -210,7 +212,7 @@ static PetscErrorCode FillSymmetricMatrix(const char *alter, PetscBool fromupper
       if (convect) v = s < 3 ? -1.3 : -0.7;                            /* upwinded: the pattern symmetric, the values not */
       PetscCall(SetEntry(B, fromupper, r, c, huge ? 1e40 * v : v));
     }
-    PetscCall(SetEntry(B, fromupper, r, r, negdiag && r == 100 ? -7.0 : (huge ? 7e40 : 7.0)));
+    PetscCall(SetEntry(B, fromupper, r, r, negdiag && r == 100 ? -7.0 : (zerodiag && r == 0 ? 0.0 : (huge ? 7e40 : 7.0))));
     if (far && r == 0) PetscCall(SetEntry(B, fromupper, 0, n - 1, -0.5));
     if (denserow && r == 0)
       for (PetscInt c = 0; c < n; c++) PetscCall(SetEntry(B, fromupper, 0, c, c ? -0.01 : 7.0));
@@ -800,6 +802,14 @@ done:
    test:
      suffix: sym_side_notpd_realter
      args: -case sym -alter negdiag -realter {{none huge}separate output} -ksp_type gmres -ksp_pc_side symmetric -print_pc_reason -pc_type structilu -pc_structilu_type ic -pc_structilu_factor_precision single -pc_structilu_zeropivot 0
+
+   # a PC that failed at one setup and not at the next says so (KSPSetUp() reads the reason): the first solve stops with a zero
+   # pivot, the second (new values, the same pattern) converges with NOERROR. PETSc's PCILU itself (any solver type) keeps
+   # the failure: it reads its factor's error of the last numeric factorization before refactoring (3.18 to 3.25), as ilu
+   # shows; PCSPARSIFY clears its inner factor's error so that it refactors
+   test:
+     suffix: reason_reset
+     args: -case sym -alter zerodiag -realter none -print_pc_reason -pc_type {{ilu structilu atsilu fgdd sparsify}separate output} -pc_factor_mat_solver_type gilu -pc_atsilu_sweeps 3
 
    # an option named in a message carries the options prefix of the object that reads it: inside PCBJACOBI, PCSPARSIFY
    # (before: -pc_structilu_type ilu, -pc_type ilu, options that do nothing there)

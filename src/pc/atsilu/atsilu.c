@@ -364,6 +364,7 @@ static PetscErrorCode PCSetUp_ATSILU(PC pc)
   PetscBool   block;
 
   PetscFunctionBegin;
+  pc->failedreason = PC_NOERROR; /* as PCILU and PCICC: a failure is of the factors it was found in, KSPSetUp() reads it */
   PetscCall(GILUMatCheckSquare(pc->pmat));
   if (ats->algorithm == PC_ATSILU_ALGORITHM_ATS) PetscCall(PetscGILUCitationsRegister(GILU_CITE_ATSILU)); /* ParILU is Chow and Patel's */
   PetscCall(PCATSILUSetUpBackend(pc));

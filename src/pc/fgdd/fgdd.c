@@ -169,6 +169,7 @@ static PetscErrorCode PCSetUp_FGDD(PC pc)
   PetscObjectState state;
 
   PetscFunctionBegin;
+  pc->failedreason = PC_NOERROR; /* as PCILU and PCICC: a failure is of the factors it was found in, KSPSetUp() reads it */
   PetscCall(GILUMatCheckSquare(A));
   PetscCall(PetscGILUCitationsRegister(GILU_CITE_FGDD));
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));

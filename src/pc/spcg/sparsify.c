@@ -334,6 +334,7 @@ static PetscErrorCode PCSetUp_Sparsify(PC pc)
   PCFailedReason reason;
 
   PetscFunctionBegin;
+  pc->failedreason = PC_NOERROR; /* a failure is of the factors it was found in (KSPSetUp() reads it) */
   PetscCall(PetscGILUCitationsRegister(GILU_CITE_SPCG));
   PetscCall(GILUMatCheckSquare(pc->pmat));
   PetscCall(PCSparsifySetUpSubPC(pc));
@@ -479,6 +480,18 @@ static PetscErrorCode PCSetUp_Sparsify(PC pc)
     sp->nrebuilds++;
   }
   sp->nsetups++;
+  if (!newpattern) { /* PETSc's PCILU/PCICC return before refactoring while their factor keeps the error of its last
+                        factorization (they read it as the symbolic factorization's): new values get a new numeric one */
+    PetscBool isfactor;
+
+    PetscCall(PetscObjectTypeCompareAny((PetscObject)sp->sub, &isfactor, PCILU, PCICC, ""));
+    if (isfactor && sp->sub->setupcalled) {
+      Mat F;
+
+      PetscCall(PCFactorGetMatrix(sp->sub, &F));
+      PetscCall(MatFactorClearError(F));
+    }
+  }
   PetscCall(PCSetUp(sp->sub));
   PetscCall(PCSetUpOnBlocks(sp->sub));
   PetscCall(PCGetFailedReason(sp->sub, &reason));
