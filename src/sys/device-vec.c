@@ -34,13 +34,18 @@
 */
 static PetscErrorCode GILUPetscStreamOrdered(PetscBool *ordered)
 {
-  PetscDeviceContext dctx;
-  void              *handle = NULL;
-
   PetscFunctionBegin;
-  PetscCall(PetscDeviceContextGetCurrentContext(&dctx));
-  PetscCall(PetscDeviceContextGetStreamHandle(dctx, &handle));
-  *ordered = (PetscBool)(!handle || !*(void **)handle);
+  *ordered = PETSC_FALSE;
+  #if PETSC_VERSION_GE(3, 19, 0) /* PetscDeviceContextGetStreamHandle(); before it: the host waits, as always */
+  {
+    PetscDeviceContext dctx;
+    void              *handle = NULL;
+
+    PetscCall(PetscDeviceContextGetCurrentContext(&dctx));
+    PetscCall(PetscDeviceContextGetStreamHandle(dctx, &handle)); /* a pointer to PETSc's cudaStream_t */
+    *ordered = (PetscBool)(!handle || !*(void **)handle);
+  }
+  #endif
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 #endif

@@ -1,6 +1,7 @@
 /*
    The CUDA back-end of the triangular-solve engine (src/mat/sptrsv/cuda/sptrsv.cu): a device copy of the host plan's
-   segments (sptrsvimpl.h), run in order on a solution vector that stays on the device for the whole solve. Triangles
+   segments (sptrsvimpl.h), run in order on a solution vector that stays on the device for the whole solve, queued
+   without a synchronization or a memset (epochs and counters that run on: cuda/sptrsv.cu). Triangles
    (rows level by level) are solved by the level-set or the sync-free kernel (by rows, or by columns: CSC), squares applied by the scalar-CSR or
    the vector-CSR SpMV-update kernel; the plan chose each (the Block SpTRSV paper, Algorithm 7, the table in sptrsv-plan.c). The
    kernels are one ops table (GILUTriDeviceOps) that exists twice: compiled by nvcc (GILUTriDeviceGetOps(), builds with

@@ -1,6 +1,7 @@
 /*
    CUDA kernels of the triangular-solve engine (the Block SpTRSV paper): the segments of the host plan (sptrsvimpl.h) run in order
-   on one device vector x (b copied in at the start of a solve, x copied out at the end):
+   on one device vector x (b copied or gathered in at the start of a solve, or read by the plan's one triangle where it
+   starts a row; x also stored in the caller's output, scattered, by the triangle kernels: SolveDevice()):
      triangle  level-set (one launch of a persistent grid that takes the levels in order, a thread per row; a
                triangle of one level is the completely parallel case: LevelKernel below) or sync-free (one launch, a warp per
                row in level order, its lanes each waiting on the flag of the entry they read: SyncFreeKernel below),
@@ -20,8 +21,16 @@
    Rounding: a triangle row is computed as by the host (its entries in column order); a scalar-CSR square row as
    the host's SpMV; vector-CSR sums the row in another order (lanes, then the shuffle tree): round-off only.
 
+   No synchronization and no memset in a solve: the kernels are queued on the default stream, which orders each launch
+   after the previous one (its writes visible to the next), and the host waits only where it reads x (the copy back).
+   Nothing is cleared per solve: a sync-free row's flag holds the number (epoch) of the last solve that finished it, a
+   CSC column's flag counts the updates of every solve so far, tickets and level-set counters run on from launch to
+   launch; the host keeps what each held before the launch (the bases: it knows how many tickets and units each launch
+   takes) and the waits compare the difference modulo 2^32 (gilu_wait_acquire_count). They are cleared when the device
+   copy is made, and again only after a solve whose launches did not all return (an error: their state is unknown).
+
    Why sync-free cannot deadlock: a block takes its rows (columns) from a ticket, gilu_block_ticket() on a counter
-   of the segment cleared with the flags before each solve, not from blockIdx (CUDA does not promise to dispatch
+   of the segment (less the tickets of its earlier launches), not from blockIdx (CUDA does not promise to dispatch
    blocks in index order: a block of high index spinning on rows of a block that is not resident would spin forever).
    Within a triangle the rows are numbered in level order and a row waits only on rows of lower levels of the same
    triangle (the entries of earlier blocks are in the squares), hence of lower number. Tickets go in increasing order
@@ -29,8 +38,9 @@
    lowest number: its dependencies are finished. If its ticket is taken, r runs on a resident block and finishes
    (by rows: its warp waits only on finished rows; by columns: a thread per column, and the threads of a warp progress
    independently on sm_70 and later); if not, every taken ticket is below it, their rows finish, their blocks exit and a
-   new block takes r's ticket. The flags are indexed by the caller's row; every row is in exactly one triangle, so one
-   clearing per solve suffices. A row publishes x_r by a release store (by columns: release adds) of its flag, a
+   new block takes r's ticket. The flags are indexed by the caller's row; every row is in exactly one triangle, so each
+   flag moves on by the same amount in every solve (by rows: 1, by columns: the updates of its row), which is what
+   lets the epoch replace the clearing. A row publishes x_r by a release store (by columns: release adds) of its flag, a
    reader acquires the flag before it reads x_r: no full fence on either side.
 
    Block sizes are template parameters (1..8, dispatched at the launch): the accumulators of a row are registers.
