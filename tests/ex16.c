@@ -246,7 +246,7 @@ static PetscErrorCode TestDeviceSolve(PetscRandom rnd, PetscInt grid)
     for (PetscInt o = 0; o < 2; o++)
       for (PetscInt t = 0; t < 3; t++)
         for (PetscInt csc = 0; csc < (t ? 2 : 1); csc++) {
-          const PetscBool baij = (PetscBool)(bs > 1);
+          const PetscBool    baij = (PetscBool)(bs > 1);
           Mat                A, F;
           Vec                b, x;
           IS                 row, col;
@@ -273,8 +273,7 @@ static PetscErrorCode TestDeviceSolve(PetscRandom rnd, PetscInt grid)
           PetscCall(MatGILUFactorGetTri(F, &L, &U));
           PetscCall(GILUTriGetDeviceSolveCounts(L, &ln[0], &ln[1], &ln[2], &ln[3], &ln[4]));
           PetscCall(GILUTriGetDeviceSolveCounts(U, &un[0], &un[1], &un[2], &un[3], &un[4]));
-          if (cnt.runtime[GILU_EMU_RT_SYNC] || cnt.runtime[GILU_EMU_RT_MEMSET] || ln[1] || ln[2] || un[1] || un[2] || un[3] || cnt.runtime[GILU_EMU_RT_COPY_TO_DEVICE] != 1 || cnt.runtime[GILU_EMU_RT_COPY_TO_HOST] != 1 || cnt.runtime[GILU_EMU_RT_LAUNCH] != ln[0] + un[0] ||
-              cnt.runtime[GILU_EMU_RT_COPY_ON_DEVICE] != ln[3] || (t < 2 && !csc && (ln[0] != 1 || un[0] != 1 || ln[3])))
+          if (cnt.runtime[GILU_EMU_RT_SYNC] || cnt.runtime[GILU_EMU_RT_MEMSET] || ln[1] || ln[2] || un[1] || un[2] || un[3] || cnt.runtime[GILU_EMU_RT_COPY_TO_DEVICE] != 1 || cnt.runtime[GILU_EMU_RT_COPY_TO_HOST] != 1 || cnt.runtime[GILU_EMU_RT_LAUNCH] != ln[0] + un[0] || cnt.runtime[GILU_EMU_RT_COPY_ON_DEVICE] != ln[3] || (t < 2 && !csc && (ln[0] != 1 || un[0] != 1 || ln[3])))
             PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s: %" PetscInt64_FMT " launches, %" PetscInt64_FMT " synchronizations, %" PetscInt64_FMT " memsets, %" PetscInt64_FMT " + %" PetscInt64_FMT " + %" PetscInt64_FMT " copies (the emulation's count); L %" PetscInt_FMT " launches, %" PetscInt_FMT " syncs, %" PetscInt_FMT " memsets, %" PetscInt_FMT " copies; U %" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT "\n", what,
                                   cnt.runtime[GILU_EMU_RT_LAUNCH], cnt.runtime[GILU_EMU_RT_SYNC], cnt.runtime[GILU_EMU_RT_MEMSET], cnt.runtime[GILU_EMU_RT_COPY_TO_DEVICE], cnt.runtime[GILU_EMU_RT_COPY_TO_HOST], cnt.runtime[GILU_EMU_RT_COPY_ON_DEVICE], ln[0], ln[1], ln[2], ln[3], un[0], un[1], un[2], un[3]));
           /* the reference: the same triangles, host arrays, the orderings on the host */
