@@ -60,17 +60,20 @@ typedef struct _n_GILUTriCUDA *GILUTriCUDA;
 struct _n_GILUTriCUDA {
   PetscInt        n, bs, nseg;
   GILUTriCUDASeg *seg;
-  PetscScalar    *x;                                           /* device: the solution */
-  int            *flag;                                        /* device: [n + nseg] sync-free completion flags, by the caller's row (each row is in one
-                               triangle), then the ticket counter of each segment (gilu_block_ticket); cleared at
-                               creation only: a row's flag holds the epoch of the last solve that finished it */
-  int            *lsctr;                                       /* device: [2] the level-set triangles' ticket counter and counter of finished units, cleared
-                               at creation only: each launch waits and takes tickets above lsbase[] (host) */
-  unsigned int    lsbase[2], epoch;                            /* what the counters hold before the next launch (mod 2^32); the solves since clearing */
-  PetscBool       dirty;                                       /* a solve's launches did not all return: clear the counters before the next */
-  PetscInt        launches, syncs, nlevelset, memsets, copies; /* the last solve's kernel launches, device
-                                                 synchronizations, level-set triangles (one launch each), memsets and
-                                                 copies (host to device, device to host, device to device) */
+  PetscScalar    *x; /* device: the solution */
+  /* device: [n + nseg] sync-free completion flags, by the caller's row (each row is in one triangle), then the ticket
+     counter of each segment (gilu_block_ticket); cleared at creation only: a row's flag holds the epoch of the last
+     solve that finished it (by columns: the updates of all solves so far) */
+  int *flag;
+  /* device: [2] the level-set triangles' ticket counter and counter of finished units, cleared at creation only: each
+     launch waits and takes tickets above lsbase[] (host) */
+  int *lsctr;
+  /* what the level-set counters hold before the next launch, and the solves since the clearing (all mod 2^32) */
+  unsigned int lsbase[2], epoch;
+  PetscBool    dirty; /* a solve's launches did not all return: clear the counters before the next */
+  /* the last solve's kernel launches, device synchronizations, level-set triangles (one launch each), memsets and copies
+     (host to device, device to host, device to device) */
+  PetscInt launches, syncs, nlevelset, memsets, copies;
 };
 
 typedef struct {
