@@ -12,6 +12,9 @@ static char help[] = "Tests of MatSolverType gilu (src/mat/sptrsv/gilufactor*.c)
 #include <petscgilu.h>
 #include <petscgilutest.h>
 #include <petscgilu/private/sptrsv.h>
+#if defined(PETSCGILU_HAVE_CUDAEMU)
+  #include <petscgilu/private/cudaemu.h>
+#endif
 
 #define NTYPES 8
 
@@ -217,6 +220,100 @@ static PetscErrorCode TestFactor(PetscRandom rnd, PetscInt grid)
   PetscCall(PetscOptionsClearValue(NULL, "-mat_gilu_trisolve"));
   PetscCall(PetscOptionsClearValue(NULL, "-mat_gilu_trisolve_threads"));
   PetscCall(PetscOptionsClearValue(NULL, "-mat_gilu_trisolve_block_depth"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  -test devicesolve (cudaemu): MatSolve() of MatSolverType gilu with its engine on the emulated device, where L's kernels
+  gather b by the row ordering and U's scatter x by the column ordering (no passes of their own where the plan is one
+  triangle), against the same device triangles solved one at a time with host arrays and the orderings applied on the host
+  (the path without fusion): the same bits (sync-free by columns: round-off, its atomic adds run in the schedule's order).
+  Level-set, sync-free by rows and columns, recursive block; natural and RCM orderings; AIJ and BAIJ bs 3. The second MatSolve()
+  must issue no device synchronization and no memset, copy b in and x out once each and nothing on the device but where
+  the plan is more than one triangle or a CSC one (x = b, or the gather, before L's segments), and launch L's and U's
+  kernels only (the emulation's count of runtime calls and the engine's: a sync, a memset or a pass that comes back fails here)
+*/
+static PetscErrorCode TestDeviceSolve(PetscRandom rnd, PetscInt grid)
+{
+#if defined(PETSCGILU_HAVE_CUDAEMU)
+  const char *const orderings[] = {MATORDERINGNATURAL, MATORDERINGRCM};
+  const char *const types[]     = {"levelset", "syncfree", "recblock"};
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsSetValue(NULL, "-mat_gilu_trisolve_backend", "cudaemu"));
+  PetscCall(PetscOptionsSetValue(NULL, "-mat_gilu_trisolve_block_depth", "2"));
+  for (PetscInt bs = 1; bs <= 3; bs += 2)
+    for (PetscInt o = 0; o < 2; o++)
+      for (PetscInt t = 0; t < 3; t++)
+        for (PetscInt csc = 0; csc < (t ? 2 : 1); csc++) {
+          const PetscBool    baij = (PetscBool)(bs > 1);
+          Mat                A, F;
+          Vec                b, x;
+          IS                 row, col;
+          GILUTri            L, U;
+          const PetscInt    *r, *c;
+          const PetscScalar *ba, *xa;
+          PetscScalar       *w;
+          PetscInt           m, nr, fbs, ln[5], un[5];
+          PetscReal          diff = 0;
+          GILUEmuCounters    cnt;
+          char               what[128];
+
+          PetscCall(PetscSNPrintf(what, sizeof(what), "device MatSolve bs %" PetscInt_FMT " %s %s%s", bs, orderings[o], types[t], csc ? " (CSC)" : ""));
+          PetscCall(PetscOptionsSetValue(NULL, "-mat_gilu_trisolve", types[t]));
+          PetscCall(PetscOptionsSetValue(NULL, "-mat_gilu_trisolve_csc", csc ? "1" : "0"));
+          PetscCall(MakeMatrix(rnd, grid, bs, baij, PETSC_FALSE, &A));
+          PetscCall(MatCreateVecs(A, &b, &x));
+          PetscCall(VecSetRandom(b, rnd));
+          PetscCall(Factor(A, MATSOLVERGILU, MAT_FACTOR_ILU, orderings[o], 0, &F));
+          PetscCall(MatSolve(F, b, x)); /* the device plans made, the counters started */
+          PetscCall(GILUEmuCountersReset());
+          PetscCall(MatSolve(F, b, x));
+          PetscCall(GILUEmuCountersGet(NULL, &cnt));
+          PetscCall(MatGILUFactorGetTri(F, &L, &U));
+          PetscCall(GILUTriGetDeviceSolveCounts(L, &ln[0], &ln[1], &ln[2], &ln[3], &ln[4]));
+          PetscCall(GILUTriGetDeviceSolveCounts(U, &un[0], &un[1], &un[2], &un[3], &un[4]));
+          if (cnt.runtime[GILU_EMU_RT_SYNC] || cnt.runtime[GILU_EMU_RT_MEMSET] || ln[1] || ln[2] || un[1] || un[2] || un[3] || cnt.runtime[GILU_EMU_RT_COPY_TO_DEVICE] != 1 || cnt.runtime[GILU_EMU_RT_COPY_TO_HOST] != 1 || cnt.runtime[GILU_EMU_RT_LAUNCH] != ln[0] + un[0] || cnt.runtime[GILU_EMU_RT_COPY_ON_DEVICE] != ln[3] || (t < 2 && !csc && (ln[0] != 1 || un[0] != 1 || ln[3])))
+            PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s: %" PetscInt64_FMT " launches, %" PetscInt64_FMT " synchronizations, %" PetscInt64_FMT " memsets, %" PetscInt64_FMT " + %" PetscInt64_FMT " + %" PetscInt64_FMT " copies (the emulation's count); L %" PetscInt_FMT " launches, %" PetscInt_FMT " syncs, %" PetscInt_FMT " memsets, %" PetscInt_FMT " copies; U %" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT ", %" PetscInt_FMT "\n", what,
+                                  cnt.runtime[GILU_EMU_RT_LAUNCH], cnt.runtime[GILU_EMU_RT_SYNC], cnt.runtime[GILU_EMU_RT_MEMSET], cnt.runtime[GILU_EMU_RT_COPY_TO_DEVICE], cnt.runtime[GILU_EMU_RT_COPY_TO_HOST], cnt.runtime[GILU_EMU_RT_COPY_ON_DEVICE], ln[0], ln[1], ln[2], ln[3], un[0], un[1], un[2], un[3]));
+          /* the reference: the same triangles, host arrays, the orderings on the host */
+          PetscCall(MatGetOrdering(A, orderings[o], &row, &col));
+          PetscCall(ISGetIndices(row, &r));
+          PetscCall(ISGetIndices(col, &c));
+          PetscCall(VecGetLocalSize(b, &m));
+          PetscCall(ISGetLocalSize(row, &nr));
+          fbs = m / nr; /* the orderings are of the factor's rows: scalar rows of an AIJ, whatever its block size */
+          PetscCall(PetscMalloc1(m, &w));
+          PetscCall(VecGetArrayRead(b, &ba));
+          for (PetscInt i = 0; i < nr; i++)
+            for (PetscInt p = 0; p < fbs; p++) w[i * fbs + p] = ba[r[i] * fbs + p];
+          PetscCall(VecRestoreArrayRead(b, &ba));
+          PetscCall(GILUTriSolve(L, w, w));
+          PetscCall(GILUTriSolve(U, w, w));
+          PetscCall(VecGetArrayRead(x, &xa));
+          for (PetscInt i = 0; i < nr; i++)
+            for (PetscInt p = 0; p < fbs; p++) diff = PetscMax(diff, PetscAbsScalar(xa[c[i] * fbs + p] - w[i * fbs + p]) / PetscMax(PetscAbsScalar(w[i * fbs + p]), 1e-300));
+          PetscCall(VecRestoreArrayRead(x, &xa));
+          if (diff > (csc ? 1e-12 : 0.0)) PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s differs from the unfused solve by %g (relative)\n", what, (double)diff));
+          PetscCall(PetscFree(w));
+          PetscCall(ISRestoreIndices(row, &r));
+          PetscCall(ISRestoreIndices(col, &c));
+          PetscCall(ISDestroy(&row));
+          PetscCall(ISDestroy(&col));
+          PetscCall(MatDestroy(&F));
+          PetscCall(VecDestroy(&b));
+          PetscCall(VecDestroy(&x));
+          PetscCall(MatDestroy(&A));
+        }
+  PetscCall(PetscOptionsClearValue(NULL, "-mat_gilu_trisolve_backend"));
+  PetscCall(PetscOptionsClearValue(NULL, "-mat_gilu_trisolve_block_depth"));
+  PetscCall(PetscOptionsClearValue(NULL, "-mat_gilu_trisolve"));
+  PetscCall(PetscOptionsClearValue(NULL, "-mat_gilu_trisolve_csc"));
+#else
+  PetscFunctionBegin;
+  (void)rnd;
+  (void)grid;
+#endif
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1136,6 +1233,8 @@ int main(int argc, char **argv)
   if (match) PetscCall(TestSplitAndMatSolve(rnd, grid, PETSC_FALSE));
   PetscCall(PetscStrcmp(test, "symmetric", &match));
   if (match) PetscCall(TestSymmetric(rnd));
+  PetscCall(PetscStrcmp(test, "devicesolve", &match));
+  if (match) PetscCall(TestDeviceSolve(rnd, grid));
   PetscCall(PetscStrcmp(test, "numeric", &match));
   if (match) PetscCall(TestNumeric(rnd));
   PetscCall(PetscStrcmp(test, "sbaij", &match));
@@ -1159,6 +1258,13 @@ int main(int argc, char **argv)
      suffix: factor
      args: -test factor -grid 4
      env: OMP_WAIT_POLICY=passive
+     output_file: output/empty.out
+
+   # MatSolve() on the emulated device: orderings fused into L's and U's kernels, the same bits, no sync and no memset
+   test:
+     suffix: devicesolve
+     requires: cudaemu
+     args: -test devicesolve -grid 5 -gilu_cudaemu_schedule {{inorder reverse random}} -gilu_cudaemu_seed 3
      output_file: output/empty.out
 
    # MatForwardSolve()/MatBackwardSolve() (-ksp_pc_side symmetric) and MatMatSolve() against PETSc's

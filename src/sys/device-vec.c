@@ -23,6 +23,33 @@
   #define GILU_VEC_NATIVE_CUDA 1
 #endif
 
+#if defined(GILU_VEC_NATIVE_CUDA)
+/*
+  Whether PETSc's current stream and the default stream our kernels are queued on (GILU_LAUNCH with stream 0, the legacy
+  default stream: nvcc builds without --default-stream per-thread) are ordered without the host: PETSc's default stream
+  type (PETSC_STREAM_DEFAULT, its default) is the NULL stream, the same queue, so PETSc's operations before the apply
+  run before our kernels and its operations on y after them: no synchronization at all. Another stream (e.g.
+  -root_device_context_stream_type nonblocking) may be a non-blocking one, which the default stream does not order:
+  then the host waits for PETSc's stream before the kernels and for the device after them.
+*/
+static PetscErrorCode GILUPetscStreamOrdered(PetscBool *ordered)
+{
+  PetscFunctionBegin;
+  *ordered = PETSC_FALSE;
+  #if PETSC_VERSION_GE(3, 19, 0) /* PetscDeviceContextGetStreamHandle(); before it: the host waits, as always */
+  {
+    PetscDeviceContext dctx;
+    void              *handle = NULL;
+
+    PetscCall(PetscDeviceContextGetCurrentContext(&dctx));
+    PetscCall(PetscDeviceContextGetStreamHandle(dctx, &handle)); /* a pointer to PETSc's cudaStream_t */
+    *ordered = (PetscBool)(!handle || !*(void **)handle);
+  }
+  #endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+#endif
+
 /* whether the kernels use v's own device array (nothing copied): a CUDA vector on the cuda back-end of a CUDA-enabled PETSc */
 PetscErrorCode GILUVecIsDeviceNative(Vec v, PetscGILUBackendType backend, PetscBool *native)
 {
@@ -104,11 +131,16 @@ static PetscErrorCode GILUVecGetDeviceArrayRead(Vec v, PetscGILUBackendType back
   PetscCall(GILUVecIsDeviceNative(v, backend, &native));
 #if defined(GILU_VEC_NATIVE_CUDA)
   if (native) {
-    PetscDeviceContext dctx;
+    PetscBool ordered;
 
-    PetscCall(VecCUDAGetArrayRead(v, d)); /* asynchronous on PETSc's stream: wait for it before our kernels run */
-    PetscCall(PetscDeviceContextGetCurrentContext(&dctx));
-    PetscCall(PetscDeviceContextSynchronize(dctx));
+    PetscCall(VecCUDAGetArrayRead(v, d)); /* asynchronous on PETSc's stream: our kernels must run after it */
+    PetscCall(GILUPetscStreamOrdered(&ordered));
+    if (!ordered) {
+      PetscDeviceContext dctx;
+
+      PetscCall(PetscDeviceContextGetCurrentContext(&dctx));
+      PetscCall(PetscDeviceContextSynchronize(dctx));
+    }
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 #endif
@@ -137,7 +169,8 @@ static PetscErrorCode GILUVecRestoreDeviceArrayRead(Vec v, PetscGILUBackendType 
 /*
   GILUVecGetDeviceArrayWrite - a device pointer for the kernel to write the local values of v into (the previous
   values are not needed): v's own device array (a CUDA vector with a CUDA-enabled PETSc), else buffer, copied back
-  into v (logged) by GILUVecRestoreDeviceArrayWrite(), which must be called after the kernels completed.
+  into v (logged) by GILUVecRestoreDeviceArrayWrite() after the kernels queued on the default stream: the copy to the
+  host waits for them (the one synchronization of an apply with host vectors).
 */
 static PetscErrorCode GILUVecGetDeviceArrayWrite(Vec v, PetscGILUBackendType backend, void *buffer, PetscScalar **d)
 {
@@ -165,6 +198,15 @@ static PetscErrorCode GILUVecRestoreDeviceArrayWrite(Vec v, PetscGILUBackendType
   PetscCall(GILUVecIsDeviceNative(v, backend, &native));
 #if defined(GILU_VEC_NATIVE_CUDA)
   if (native) {
+    PetscBool ordered;
+
+    PetscCall(GILUPetscStreamOrdered(&ordered));
+    if (!ordered) { /* PETSc's next operation on v runs on a stream the default one does not order: wait here */
+      const GILUDeviceOps *ops;
+
+      PetscCall(GILUBackendGetDevice(backend, &ops));
+      PetscCall(ops->synchronize());
+    }
     PetscCall(VecCUDARestoreArrayWrite(v, d)); /* marks the host values out of date */
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -185,8 +227,8 @@ static PetscErrorCode GILUVecRestoreDeviceArrayWrite(Vec v, PetscGILUBackendType
 + x, y    - the input and the output vector (their local values), distinct as in PCApply() and MatSolve()
 . backend - cuda or cudaemu
 . xbuf, ybuf - the caller's device buffers of at least the local sizes, used where the vectors are not native
-. apply   - apply(ctx, xa, ya): the kernels on the device arrays; it returns after they completed (ya may be written in
-            place, e.g. two triangular solves, the second from ya into ya)
+. apply   - apply(ctx, xa, ya): the kernels on the device arrays, queued on the default stream; it may return before
+            they completed (ya may be written in place, e.g. two triangular solves, the second from ya into ya)
 - ctx     - the caller's context for apply
 
   Output Parameter:

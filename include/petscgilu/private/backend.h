@@ -108,7 +108,8 @@ static inline PetscErrorCode GILULogDeviceFlops(PetscLogDouble f)
   PETSC_EXTERN PetscErrorCode GILUDeviceCopyToHost##suffix(void *, const void *, size_t); \
   PETSC_EXTERN PetscErrorCode GILUDeviceMemset##suffix(void *, int, size_t); \
   PETSC_EXTERN PetscErrorCode GILUDeviceGetName##suffix(char[], size_t); \
-  PETSC_EXTERN PetscErrorCode GILUDeviceSelect##suffix(void);
+  PETSC_EXTERN PetscErrorCode GILUDeviceSelect##suffix(void); \
+  PETSC_EXTERN PetscErrorCode GILUDeviceSynchronize##suffix(void);
 #if defined(PETSCGILU_HAVE_CUDA)
 GILU_DEVICE_DECLARE()
 #endif
@@ -124,13 +125,15 @@ typedef struct {
   PetscErrorCode (*select)(void);
   PetscErrorCode (*malloc)(size_t, void **);
   PetscErrorCode (*free)(void **);
+  PetscErrorCode (*synchronize)(void);
 } GILUDeviceOps;
 GILU_DEVICE_GETOPS_DECLARE(GILUDeviceGetOps, GILUDeviceOps)
 
 /* ------------------------------------------------------------------------------------------ vectors on the device
    src/sys/device-vec.c: y = op(x) by the kernels of the cuda or cudaemu back-end, the one apply path of every
    component: GILUVecApplyDevice(x, y, backend, xbuf, ybuf, apply, ctx, native) gets device pointers to the local
-   values, calls apply(ctx, xa, ya) (which returns after its kernels completed) and restores them. With a CUDA-enabled
+   values, calls apply(ctx, xa, ya) (which queues its kernels on the default stream and may return before they
+   completed) and restores them, ordering y's consumer after the kernels. With a CUDA-enabled
    PETSc, petscgilu built with CUDA, the cuda back-end and a CUDA vector: the vector's own device array, no copy
    (compiled by make check-petsc-cuda against a PETSc built --with-cuda: Debian's has no CUDA). Otherwise the values
    go through the caller's device buffers xbuf, ybuf (at least the local size): x copied in before, y back after,

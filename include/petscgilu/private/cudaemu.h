@@ -92,6 +92,7 @@ PETSC_EXTERN int            GILUEmuGetDevice(void);                            /
 PETSC_EXTERN int            GILUEmuSetDevice(int);                             /* nonzero: no such device */
 PETSC_EXTERN int            GILUEmuFuncSetMaxDynamicShared(const void *, int); /* nonzero: beyond the limit */
 PETSC_EXTERN void           GILUEmuWaitUntilGE(volatile int *, int);
+PETSC_EXTERN void           GILUEmuWaitCount(volatile int *, int, int); /* until *flag - base >= count modulo 2^32 */
 /* the lane deposits *mine; returns all lanes' contributions (valid until the next warp operation + 1) */
 PETSC_EXTERN const GILUEmuLaneData *GILUEmuWarpExchange(GILUEmuWarpOp, const GILUEmuLaneData *);
 PETSC_EXTERN int                    GILUEmuWarpSize(void); /* lanes in the calling thread's warp */

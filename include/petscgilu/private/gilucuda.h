@@ -29,6 +29,9 @@
      gilu_wait_acquire(flag, v)             one thread waits until *flag >= v (acquire at device scope; polls with back-off
                                             on the device); the threads of its block see what the flag's releaser published
                                             once they passed a __syncthreads() after the wait
+     gilu_wait_acquire_count(flag, base, n) gilu_wait_acquire() on a counter or epoch that runs on from launch to launch
+                                            (never cleared, wrapping around at 2^32): until *flag - base >= n modulo 2^32,
+                                            base the flag's value before the launch (the host keeps it), n < 2^31
      gilu_signal_release(flag, v)           one thread publishes *flag = v (release at device scope): every write of its
                                             block made before a __syncthreads() that the releaser passed is visible to a
                                             thread that acquired v (the block-level pair of the two above: one wait and
@@ -259,6 +262,11 @@ static inline void gilu_signal_set_block(volatile int *flag, int v)
 static inline void gilu_wait_acquire(const int *flag, int value)
 {
   GILUEmuWaitUntilGE((volatile int *)flag, value);
+  __atomic_thread_fence(__ATOMIC_ACQUIRE);
+}
+static inline void gilu_wait_acquire_count(const int *flag, int base, int n)
+{
+  GILUEmuWaitCount((volatile int *)flag, base, n);
   __atomic_thread_fence(__ATOMIC_ACQUIRE);
 }
 /* the release is its own fence: the thread's writes, and the block's before the barrier the caller passed */
@@ -659,6 +667,20 @@ static __device__ __forceinline__ void gilu_wait_acquire(const int *flag, int va
 
     asm volatile("ld.acquire.gpu.global.s32 %0, [%1];" : "=r"(v) : "l"(flag) : "memory");
     if (v >= value) break;
+    __nanosleep(ns);
+    if (ns < 256) ns *= 2;
+  }
+}
+/* the same acquire poll, the difference to base compared modulo 2^32 (counters that are never cleared) */
+static __device__ __forceinline__ void gilu_wait_acquire_count(const int *flag, int base, int n)
+{
+  unsigned int ns = 32;
+
+  for (;;) {
+    int v;
+
+    asm volatile("ld.acquire.gpu.global.s32 %0, [%1];" : "=r"(v) : "l"(flag) : "memory");
+    if ((unsigned int)v - (unsigned int)base >= (unsigned int)n) break;
     __nanosleep(ns);
     if (ns < 256) ns *= 2;
   }

@@ -117,13 +117,17 @@ PETSC_EXTERN PetscErrorCode GILUTriGetBackend(GILUTri, PetscGILUBackendType *);
   apply: src/sys/device-vec.c gives them CUDA vectors' own arrays, or device buffers with one logged copy each way):
   GILUTriGetSolveBackend() makes the plan (as the first GILUTriSolve() would) and says where its solves run;
   GILUTriSolveDevice(tri, b, x): x = T^{-1} b with b, x device arrays (n*bs values) of that back-end, cuda or cudaemu
-  (x may be b), complete on return, nothing copied to or from the host. GILUTriDevicePermute(backend, nb, bs, perm,
-  scatter, src, dst): on device arrays of the back-end, dst[i] = src[perm[i]] (gather), or dst[perm[i]] = src[i]
-  (scatter), by blocks of bs values; perm a device array of nb indices.
+  (x may be b), nothing copied to or from the host. GILUTriSolveDevicePermuted(tri, b, bperm, x, out, operm): the same
+  with b gathered (x_i from b[bperm[i]]; then x is not b) and x also scattered (out[operm[i]] = x_i; out not x; out NULL:
+  not), by blocks of bs values, bperm and operm device arrays of n indices or NULL (identity): the plan's kernels read
+  and write them where they read b and store x (MatSolve()'s orderings without passes of their own where the plan is
+  one triangle). Both queue their kernels on the device's default stream and return without waiting, clearing or
+  synchronizing: the results are there for later work on that stream, or for the host after a copy from the device
+  (which waits for it), never before.
 */
 PETSC_EXTERN PetscErrorCode GILUTriGetSolveBackend(GILUTri, PetscGILUBackendType *);
 PETSC_EXTERN PetscErrorCode GILUTriSolveDevice(GILUTri, const PetscScalar[], PetscScalar[]);
-PETSC_EXTERN PetscErrorCode GILUTriDevicePermute(PetscGILUBackendType, PetscInt, PetscInt, const PetscInt[], PetscBool, const PetscScalar[], PetscScalar[]);
+PETSC_EXTERN PetscErrorCode GILUTriSolveDevicePermuted(GILUTri, const PetscScalar[], const PetscInt[], PetscScalar[], PetscScalar[], const PetscInt[]);
 /*
   Whole-matrix level-set and sync-free on the host (default PETSC_TRUE): keep the solution also in execution order, so
   a row reads its dependencies from the previous levels' contiguous stretch instead of all over x (the same bits);
@@ -184,8 +188,10 @@ PETSC_EXTERN PetscErrorCode GILUTriGetPlanInfo(GILUTri, PetscInt *, PetscInt *, 
 /* The squares by SpMV kernel: scalar (host: rows split among the threads; CUDA: scalar-CSR, a thread per row) and vector-CSR
    (CUDA back-ends only: a group of lanes of a warp per row, for squares whose stored rows average more than 12 blocks) */
 PETSC_EXTERN PetscErrorCode GILUTriGetSquareKernels(GILUTri, PetscInt *, PetscInt *);
-/* The last solve on a device back-end (cuda, cudaemu): its kernel launches, its device synchronizations and the level-set
-   triangles among its segments (one launch each); all 0 before the first device solve and on the host back-end */
-PETSC_EXTERN PetscErrorCode GILUTriGetDeviceSolveCounts(GILUTri, PetscInt *, PetscInt *, PetscInt *);
+/* The last solve on a device back-end (cuda, cudaemu): its kernel launches, its device synchronizations, its memsets, its
+   copies (GILUTriSolve(): b in and x out; GILUTriSolveDevice(): x = b where no kernel reads b itself) and the level-set
+   triangles among its segments (one launch each); all 0 before the first device solve and on the host back-end. A
+   solve synchronizes nowhere and clears nothing (0 and 0) unless the previous one failed */
+PETSC_EXTERN PetscErrorCode GILUTriGetDeviceSolveCounts(GILUTri, PetscInt *, PetscInt *, PetscInt *, PetscInt *, PetscInt *);
 
 #endif

@@ -375,7 +375,8 @@ static inline void ScatterBlocks(PetscInt nb, PetscInt bs, const PetscInt perm[]
 }
 
 /* x[c[i]] = U^{-1} L^{-1} b[r[i]] on device arrays of the back-end of MatGILUFactorDeviceSetUp(), as
-   GILUVecApplyDevice() calls it: the orderings applied on the device through the work array */
+   GILUVecApplyDevice() calls it: L's solve gathers b by r where it reads it, U's scatters x by c where it stores it (the
+   engine's kernels do, without passes of their own where the plan is one triangle); queued on the device, not waited for */
 static PetscErrorCode MatSolve_GILU_DeviceArrays(void *ctx, const PetscScalar *db, PetscScalar *dx)
 {
   Mat_GILUFactor *f = (Mat_GILUFactor *)ctx;
@@ -387,10 +388,8 @@ static PetscErrorCode MatSolve_GILU_DeviceArrays(void *ctx, const PetscScalar *d
   } else {
     PetscScalar *w = (PetscScalar *)f->dwork;
 
-    PetscCall(GILUTriDevicePermute(f->dbackend, f->nb, f->bs, (const PetscInt *)f->drow, PETSC_FALSE, db, w));
-    PetscCall(GILUTriSolveDevice(f->L, w, w));
-    PetscCall(GILUTriSolveDevice(f->U, w, w));
-    PetscCall(GILUTriDevicePermute(f->dbackend, f->nb, f->bs, (const PetscInt *)f->dcol, PETSC_TRUE, w, dx));
+    PetscCall(GILUTriSolveDevicePermuted(f->L, db, (const PetscInt *)f->drow, w, NULL, NULL));
+    PetscCall(GILUTriSolveDevicePermuted(f->U, w, NULL, w, dx, (const PetscInt *)f->dcol));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -496,11 +496,13 @@ static PetscErrorCode BuildChunked(GILUTri tri, GILUChunkPlan *cp, GILUTriSeg *s
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode GILUTriGetDeviceSolveCounts(GILUTri tri, PetscInt *launches, PetscInt *syncs, PetscInt *nlevelset)
+PetscErrorCode GILUTriGetDeviceSolveCounts(GILUTri tri, PetscInt *launches, PetscInt *syncs, PetscInt *memsets, PetscInt *copies, PetscInt *nlevelset)
 {
   PetscFunctionBegin;
   if (launches) *launches = tri->dev ? tri->dev->launches : 0;
   if (syncs) *syncs = tri->dev ? tri->dev->syncs : 0;
+  if (memsets) *memsets = tri->dev ? tri->dev->memsets : 0;
+  if (copies) *copies = tri->dev ? tri->dev->copies : 0;
   if (nlevelset) *nlevelset = tri->dev ? tri->dev->nlevelset : 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -536,11 +538,11 @@ PetscErrorCode GILUTriViewSegments(GILUTri tri, PetscViewer viewer)
   }
   if (shown < tri->nseg) PetscCall(PetscViewerASCIIPrintf(viewer, "... %" PetscInt_FMT " more (-ksp_view ::ascii_info_detail lists them all)\n", tri->nseg - shown));
   PetscCall(PetscViewerASCIIPopTab(viewer));
-  if (tri->dev) { /* the instrument of the launch-bound cost: launches and synchronizations per solve */
-    PetscInt launches, syncs, nlevelset;
+  if (tri->dev) { /* the instrument of the launch-bound cost: launches, synchronizations, memsets and copies per solve */
+    PetscInt launches, syncs, memsets, copies, nlevelset;
 
-    PetscCall(GILUTriGetDeviceSolveCounts(tri, &launches, &syncs, &nlevelset));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "last device solve: %" PetscInt_FMT " kernel launch%s (%" PetscInt_FMT " level-set triangle%s, one launch each), %" PetscInt_FMT " device synchronization%s\n", launches, launches == 1 ? "" : "es", nlevelset, nlevelset == 1 ? "" : "s", syncs, syncs == 1 ? "" : "s"));
+    PetscCall(GILUTriGetDeviceSolveCounts(tri, &launches, &syncs, &memsets, &copies, &nlevelset));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "last device solve: %" PetscInt_FMT " kernel launch%s (%" PetscInt_FMT " level-set triangle%s, one launch each), %" PetscInt_FMT " device synchronization%s, %" PetscInt_FMT " memset%s, %" PetscInt_FMT " cop%s\n", launches, launches == 1 ? "" : "es", nlevelset, nlevelset == 1 ? "" : "s", syncs, syncs == 1 ? "" : "s", memsets, memsets == 1 ? "" : "s", copies, copies == 1 ? "y" : "ies"));
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -410,25 +410,22 @@ PetscErrorCode GILUTriGetSolveBackend(GILUTri tri, PetscGILUBackendType *backend
 PetscErrorCode GILUTriSolveDevice(GILUTri tri, const PetscScalar b[], PetscScalar x[])
 {
   PetscFunctionBegin;
+  PetscCall(GILUTriSolveDevicePermuted(tri, b, NULL, x, NULL, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* x = T^{-1} b[bperm], out[operm] = x: the orderings read and written by the solve's kernels (sptrsv.cu, SolveDevice()) */
+PetscErrorCode GILUTriSolveDevicePermuted(GILUTri tri, const PetscScalar b[], const PetscInt bperm[], PetscScalar x[], PetscScalar out[], const PetscInt operm[])
+{
+  PetscFunctionBegin;
   PetscCall(GILUTriPrepare(tri));
   PetscCheck(tri->devops, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "GILUTriSolveDevice() needs a triangle whose solves run on a device back-end (cuda or cudaemu), not on %s: use GILUTriSolve()", PetscGILUBackendTypes[tri->plan.backend]);
   PetscCall(PetscLogEventBegin(GILU_TriSolve, 0, 0, 0, 0));
   PetscCall(GILUTriPlanDeviceSetUp(tri));
-  PetscCall(tri->devops->solvedevice(tri->dev, b, x));
+  PetscCall(tri->devops->solvedevice(tri->dev, b, bperm, x, out, operm));
   PetscCall(GILULogDeviceFlops(2.0 * tri->nz * tri->bs * tri->bs + (tri->diag == GILU_TRI_DIAG_UNIT ? 0 : (2.0 * tri->bs - 1) * tri->bs * tri->n)));
   PetscCall(PetscLogEventEnd(GILU_TriSolve, 0, 0, 0, 0));
   tri->nsolves++;
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-PetscErrorCode GILUTriDevicePermute(PetscGILUBackendType backend, PetscInt nb, PetscInt bs, const PetscInt perm[], PetscBool scatter, const PetscScalar src[], PetscScalar dst[])
-{
-  const GILUTriDeviceOps *ops;
-
-  PetscFunctionBegin;
-  GILUBackendGetDeviceOps(backend, GILUTriDeviceGetOps, &ops);
-  PetscCheck(ops, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "GILUTriDevicePermute() needs a device back-end (cuda or cudaemu), not %s", PetscGILUBackendTypes[backend]);
-  PetscCall(ops->permute(nb, bs, perm, scatter, src, dst));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

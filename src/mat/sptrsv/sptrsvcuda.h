@@ -1,6 +1,7 @@
 /*
    The CUDA back-end of the triangular-solve engine (src/mat/sptrsv/cuda/sptrsv.cu): a device copy of the host plan's
-   segments (sptrsvimpl.h), run in order on a solution vector that stays on the device for the whole solve. Triangles
+   segments (sptrsvimpl.h), run in order on a solution vector that stays on the device for the whole solve, queued
+   without a synchronization or a memset (epochs and counters that run on: cuda/sptrsv.cu). Triangles
    (rows level by level) are solved by the level-set or the sync-free kernel (by rows, or by columns: CSC), squares applied by the scalar-CSR or
    the vector-CSR SpMV-update kernel; the plan chose each (the Block SpTRSV paper, Algorithm 7, the table in sptrsv-plan.c). The
    kernels are one ops table (GILUTriDeviceOps) that exists twice: compiled by nvcc (GILUTriDeviceGetOps(), builds with
@@ -49,6 +50,7 @@ typedef struct {
   GILUCUDAKernel kernel;
   PetscInt       nlevels, *lptr; /* host: the level pointers of a level-set triangle */
   int            grid;           /* GILU_CUDA_LEVELSET: the persistent grid (the blocks the device holds at once), 0 until asked */
+  unsigned int   tbase;          /* sync-free: the tickets its launches took since the counters were cleared (mod 2^32) */
   PetscInt      *csrc;           /* host, GILU_CUDA_SYNCFREE_CSC: [nnz] the row-wise entry each column-wise entry is */
   MatScalar     *cval;           /* host, GILU_CUDA_SYNCFREE_CSC: [nnz*bs2] the values gathered by column before the copy */
   GILUTriCUDA_s  d;
@@ -58,16 +60,20 @@ typedef struct _n_GILUTriCUDA *GILUTriCUDA;
 struct _n_GILUTriCUDA {
   PetscInt        n, bs, nseg;
   GILUTriCUDASeg *seg;
-  PetscBool       syncfree; /* some triangle spins on flags: they and the tickets are cleared once per solve */
-  PetscScalar    *x;        /* device: the solution */
-  int            *flag;     /* device: [n + nseg] sync-free completion flags, by the caller's row (each row is in one
-                               triangle), then the ticket counter of each segment (gilu_block_ticket) */
-  int            *lsctr;    /* device: [2] the level-set triangles' ticket counter and counter of finished units, never
-                               cleared per solve: each launch waits and takes tickets above lsbase[] (host) */
-  PetscInt64      lsbase[2];
-  PetscBool       lsreset;                    /* a level-set launch did not return: clear the counters before the next */
-  PetscInt        launches, syncs, nlevelset; /* the last solve's kernel launches and device synchronizations, and the
-                                                 level-set triangles it solved (one launch each) */
+  PetscScalar    *x; /* device: the solution */
+  /* device: [n + nseg] sync-free completion flags, by the caller's row (each row is in one triangle), then the ticket
+     counter of each segment (gilu_block_ticket); cleared at creation only: a row's flag holds the epoch of the last
+     solve that finished it (by columns: the updates of all solves so far) */
+  int *flag;
+  /* device: [2] the level-set triangles' ticket counter and counter of finished units, cleared at creation only: each
+     launch waits and takes tickets above lsbase[] (host) */
+  int *lsctr;
+  /* what the level-set counters hold before the next launch, and the solves since the clearing (all mod 2^32) */
+  unsigned int lsbase[2], epoch;
+  PetscBool    dirty; /* a solve's launches did not all return: clear the counters before the next */
+  /* the last solve's kernel launches, device synchronizations, level-set triangles (one launch each), memsets and copies
+     (host to device, device to host, device to device) */
+  PetscInt launches, syncs, nlevelset, memsets, copies;
 };
 
 typedef struct {
@@ -78,10 +84,10 @@ typedef struct {
   /* x = T^{-1} b with host arrays (x may be b): b copied in once, the segments in order, x copied out once */
   PetscErrorCode (*solve)(GILUTriCUDA, const PetscScalar[], PetscScalar[]);
   PetscErrorCode (*destroy)(GILUTriCUDA *);
-  /* x = T^{-1} b with device arrays of n*bs values (x may be b; nothing copied to or from the host), complete on return */
-  PetscErrorCode (*solvedevice)(GILUTriCUDA, const PetscScalar[], PetscScalar[]);
-  /* device arrays, nb blocks of bs values: dst[i] = src[perm[i]] (gather), or dst[perm[i]] = src[i] (scatter) */
-  PetscErrorCode (*permute)(PetscInt, PetscInt, const PetscInt[], PetscBool, const PetscScalar[], PetscScalar[]);
+  /* solvedevice(t, b, bperm, x, out, operm): x = T^{-1} b[bperm], out[operm] = x, device arrays of n*bs values (bperm,
+     operm: n blocks or NULL; out may be NULL), queued on the default stream (not complete on return), nothing copied
+     to or from the host, no synchronization, no memset */
+  PetscErrorCode (*solvedevice)(GILUTriCUDA, const PetscScalar[], const PetscInt[], PetscScalar[], PetscScalar[], const PetscInt[]);
 } GILUTriDeviceOps;
 
 GILU_DEVICE_GETOPS_DECLARE(GILUTriDeviceGetOps, GILUTriDeviceOps)

@@ -117,8 +117,16 @@ PetscErrorCode GILU_CUDA_NAME(GILUDeviceCopyToHost)(void *dst, const void *src, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static const GILUDeviceOps DeviceOps = {GILU_CUDA_NAME(GILUDeviceGetName), GILU_CUDA_NAME(GILUDeviceCopyToDevice), GILU_CUDA_NAME(GILUDeviceCopyToHost),
-                                        GILU_CUDA_NAME(GILUDeviceSelect),  GILU_CUDA_NAME(GILUDeviceMalloc),       GILU_CUDA_NAME(GILUDeviceFree)};
+/* the host waits until the device finished everything queued (for a consumer on a stream not ordered after the default one) */
+PetscErrorCode GILU_CUDA_NAME(GILUDeviceSynchronize)(void)
+{
+  PetscFunctionBegin;
+  GILU_CUDA_CHECK(cudaDeviceSynchronize());
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static const GILUDeviceOps DeviceOps = {GILU_CUDA_NAME(GILUDeviceGetName), GILU_CUDA_NAME(GILUDeviceCopyToDevice), GILU_CUDA_NAME(GILUDeviceCopyToHost), GILU_CUDA_NAME(GILUDeviceSelect),
+                                        GILU_CUDA_NAME(GILUDeviceMalloc),  GILU_CUDA_NAME(GILUDeviceFree),         GILU_CUDA_NAME(GILUDeviceSynchronize)};
 
 PetscErrorCode GILU_CUDA_NAME(GILUDeviceGetOps)(const GILUDeviceOps **ops)
 {

@@ -187,6 +187,8 @@ typedef struct {
   unsigned long           waitgen;
   volatile int           *flag;
   int                     value;
+  int                     base; /* FIBER_FLAG: *flag >= value (wrap 0), or *flag - base >= value modulo 2^32 (wrap 1) */
+  int                     wrap;
   int                     fenced; /* the widest fence (1 block, 2 device) since the thread's last signal */
   Block                  *block;
   long long               clock;   /* counters: dependent global round trips so far (see the top) */
@@ -939,21 +941,34 @@ void GILUEmuSyncThreads(const char site[])
 }
 
 /* always yields once before the flag is tested: the other threads and blocks run first */
-void GILUEmuWaitUntilGE(volatile int *flag, int value)
+static void WaitFlag(volatile int *flag, int base, int value, int wrap)
 {
   Fiber *f = Self();
 
   f->state = FIBER_FLAG;
   f->flag  = flag;
+  f->base  = base;
   f->value = value;
+  f->wrap  = wrap;
   Yield(f);
   f->state = FIBER_READY;
   if (gilu_emu_counting) { /* the successful poll: after the value's publication and after the thread's own work */
-    long long t = FlagStamp((const void *)flag, value);
+    long long t = FlagStamp((const void *)flag, wrap ? (int)((unsigned int)base + (unsigned int)value) : value);
 
     f->clock   = (f->clock > t ? f->clock : t) + (IsShared(f->block, (const void *)flag) ? 0 : 1);
     f->loadrun = 0;
   }
+}
+
+void GILUEmuWaitUntilGE(volatile int *flag, int value)
+{
+  WaitFlag(flag, 0, value, 0);
+}
+
+/* gilu_wait_acquire_count: counters and epochs that run on from launch to launch and wrap around */
+void GILUEmuWaitCount(volatile int *flag, int base, int count)
+{
+  WaitFlag(flag, base, count, 1);
 }
 
 void GILUEmuFence(int scope)
@@ -1386,7 +1401,7 @@ static int Runnable(const Fiber *f)
   case FIBER_WARP:
     return f->block->warps[f->t.warp].gen != f->waitgen;
   case FIBER_FLAG:
-    return *f->flag >= f->value;
+    return f->wrap ? (unsigned int)*f->flag - (unsigned int)f->base >= (unsigned int)f->value : *f->flag >= f->value;
   default:
     return 0;
   }
@@ -1416,7 +1431,8 @@ static void DescribeDeadlock(Launch *L)
     (void)snprintf(what, sizeof(what), "waits at %s (%d of %d lanes of warp %d arrived)", WarpOpName(b->warps[f->t.warp].op), b->warps[f->t.warp].arrived, b->warps[f->t.warp].nlanes, f->t.warp);
     break;
   default:
-    (void)snprintf(what, sizeof(what), "waits in gilu_wait_until_ge(%p, %d) and the flag is %d", (void *)f->flag, f->value, *f->flag);
+    if (f->wrap) (void)snprintf(what, sizeof(what), "waits in gilu_wait_acquire_count(%p, base %d, count %d) and the flag is %d", (void *)f->flag, f->base, f->value, *f->flag);
+    else (void)snprintf(what, sizeof(what), "waits in gilu_wait_until_ge(%p, %d) and the flag is %d", (void *)f->flag, f->value, *f->flag);
     break;
   }
   (void)snprintf(L->err, sizeof(L->err), "cudaemu: kernel %s deadlocks: no thread can proceed; %s %s. In this block %d thread(s) wait in gilu_wait_until_ge, %d at warp operations, %d at __syncthreads; %d block(s) started and unfinished, %ld not started (at most %d resident, blocks dispatched %s)", L->name, where, what, count[FIBER_FLAG], count[FIBER_WARP], count[FIBER_BARRIER], L->nactive, L->nblocks - L->next, L->resident, OrderNames[L->blockorder]);

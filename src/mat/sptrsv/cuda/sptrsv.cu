@@ -1,6 +1,7 @@
 /*
    CUDA kernels of the triangular-solve engine (the Block SpTRSV paper): the segments of the host plan (sptrsvimpl.h) run in order
-   on one device vector x (b copied in at the start of a solve, x copied out at the end):
+   on one device vector x (b copied or gathered in at the start of a solve, or read by the plan's one triangle where it
+   starts a row; x also stored in the caller's output, scattered, by the triangle kernels: SolveDevice()):
      triangle  level-set (one launch of a persistent grid that takes the levels in order, a thread per row; a
                triangle of one level is the completely parallel case: LevelKernel below) or sync-free (one launch, a warp per
                row in level order, its lanes each waiting on the flag of the entry they read: SyncFreeKernel below),
@@ -20,8 +21,16 @@
    Rounding: a triangle row is computed as by the host (its entries in column order); a scalar-CSR square row as
    the host's SpMV; vector-CSR sums the row in another order (lanes, then the shuffle tree): round-off only.
 
+   No synchronization and no memset in a solve: the kernels are queued on the default stream, which orders each launch
+   after the previous one (its writes visible to the next), and the host waits only where it reads x (the copy back).
+   Nothing is cleared per solve: a sync-free row's flag holds the number (epoch) of the last solve that finished it, a
+   CSC column's flag counts the updates of every solve so far, tickets and level-set counters run on from launch to
+   launch; the host keeps what each held before the launch (the bases: it knows how many tickets and units each launch
+   takes) and the waits compare the difference modulo 2^32 (gilu_wait_acquire_count). They are cleared when the device
+   copy is made, and again only after a solve whose launches did not all return (an error: their state is unknown).
+
    Why sync-free cannot deadlock: a block takes its rows (columns) from a ticket, gilu_block_ticket() on a counter
-   of the segment cleared with the flags before each solve, not from blockIdx (CUDA does not promise to dispatch
+   of the segment (less the tickets of its earlier launches), not from blockIdx (CUDA does not promise to dispatch
    blocks in index order: a block of high index spinning on rows of a block that is not resident would spin forever).
    Within a triangle the rows are numbered in level order and a row waits only on rows of lower levels of the same
    triangle (the entries of earlier blocks are in the squares), hence of lower number. Tickets go in increasing order
@@ -29,8 +38,9 @@
    lowest number: its dependencies are finished. If its ticket is taken, r runs on a resident block and finishes
    (by rows: its warp waits only on finished rows; by columns: a thread per column, and the threads of a warp progress
    independently on sm_70 and later); if not, every taken ticket is below it, their rows finish, their blocks exit and a
-   new block takes r's ticket. The flags are indexed by the caller's row; every row is in exactly one triangle, so one
-   clearing per solve suffices. A row publishes x_r by a release store (by columns: release adds) of its flag, a
+   new block takes r's ticket. The flags are indexed by the caller's row; every row is in exactly one triangle, so each
+   flag moves on by the same amount in every solve (by rows: 1, by columns: the updates of its row), which is what
+   lets the epoch replace the clearing. A row publishes x_r by a release store (by columns: release adds) of its flag, a
    reader acquires the flag before it reads x_r: no full fence on either side.
 
    Block sizes are template parameters (1..8, dispatched at the launch): the accumulators of a row are registers.
@@ -45,10 +55,35 @@
 #define GILU_TRI_CUDA_VTHREADS 128                          /* vector-CSR: threads per block (whole warps) */
 #define GILU_TRI_CUDA_SFROWS   (GILU_TRI_CUDA_THREADS / 32) /* sync-free by rows: a warp per row, rows per block */
 
-/* x_r = D^{-1} acc for stored row s (no dval: x_r = acc) */
+/*
+  What a solve reads and writes besides x (SolveDevice()): where a kernel is the only one to touch its rows (the plan's
+  one triangle) it reads b_r from b[bperm[r]] (bperm NULL: b[r]) instead of x, so neither the copy x = b nor the gather
+  of a permuted right-hand side is a pass of its own; every triangle kernel stores each finished x_r also in
+  out[operm[r]] (operm NULL: out[r]): a row's value is final when its triangle stores it (a square only updates rows of
+  later triangles), so the scatter of the solution is fused into the stores. The same values, the same bits.
+*/
+typedef struct {
+  const PetscScalar *b;     /* NULL: the kernel reads b_r from x */
+  const PetscInt    *bperm; /* NULL: b_r is b[r] */
+  PetscScalar       *out;   /* NULL: nothing but x is written */
+  const PetscInt    *operm; /* NULL: x_r also goes to out[r] */
+} GILUTriCUDAIO;
+
+/* b_r, component p: what the row starts from */
 template <int BS>
-__device__ static inline void RowStoreDevice(const GILUTriCUDA_s *t, PetscInt s, PetscInt r, const PetscScalar acc[], PetscScalar *x)
+__device__ static inline PetscScalar RowInitialDevice(const GILUTriCUDAIO *io, PetscInt r, int p, const PetscScalar *x)
 {
+  if (io->b) return gilu_ld(io->b + (io->bperm ? gilu_ld(io->bperm + r) : r) * BS + p);
+  return gilu_ld(x + r * BS + p);
+}
+
+/* x_r = D^{-1} acc for stored row s (no dval: x_r = acc), and out[operm[r]] = x_r where io asks for it (io NULL: squares) */
+template <int BS>
+__device__ static inline void RowStoreDevice(const GILUTriCUDA_s *t, PetscInt s, PetscInt r, const PetscScalar acc[], PetscScalar *x, const GILUTriCUDAIO *io)
+{
+  PetscScalar *o = NULL;
+
+  if (io && io->out) o = io->out + (io->operm ? gilu_ld(io->operm + r) : r) * BS;
   if (t->dval) {
     const MatScalar *d = t->dval + s * BS * BS;
 
@@ -57,9 +92,13 @@ __device__ static inline void RowStoreDevice(const GILUTriCUDA_s *t, PetscInt s,
 
       for (int q = 0; q < BS; q++) w += d[p * BS + q] * acc[q];
       x[r * BS + p] = w;
+      if (o) o[p] = w;
     }
   } else
-    for (int p = 0; p < BS; p++) x[r * BS + p] = acc[p];
+    for (int p = 0; p < BS; p++) {
+      x[r * BS + p] = acc[p];
+      if (o) o[p] = acc[p];
+    }
 }
 
 /* x_r = D^{-1}(x_r - sum V x_c) for stored row s (no dval: x_r -= sum V x_c: a scalar-CSR square row). BS: the block size */
@@ -77,7 +116,7 @@ __device__ static inline void RowSolveDevice(const GILUTriCUDA_s *t, PetscInt s,
     for (int p = 0; p < BS; p++)
       for (int q = 0; q < BS; q++) acc[p] -= v[p * BS + q] * xc[q];
   }
-  RowStoreDevice<BS>(t, s, r, acc, x);
+  RowStoreDevice<BS>(t, s, r, acc, x, NULL);
 }
 
 /*
@@ -98,10 +137,11 @@ __device__ static inline void RowSolveDevice(const GILUTriCUDA_s *t, PetscInt s,
   however many blocks are resident, by the argument of the sync-free kernel (the top of the file): a unit waits only on
   units of lower number; the unfinished unit of lowest number is being worked on (a block that holds it as its next
   works on a lower one), and what it waits for is done. Each launch takes nunits + grid tickets (every block ends with
-  one that finds no unit) and adds nunits to the counter: the host moves the bases on (LevelCountersBegin()).
+  one that finds no unit) and adds nunits to the counter: the host moves the bases on (SegRunBS()); the counters are
+  never cleared: they wrap around at 2^32, and the wait compares the difference to the base (gilu_wait_acquire_count).
 */
 template <int BS>
-__global__ static void __launch_bounds__(GILU_TRI_CUDA_THREADS) LevelKernel(GILUTriCUDA_s t, PetscScalar *x, int *ctr, unsigned int ticketbase, int donebase)
+__global__ static void __launch_bounds__(GILU_TRI_CUDA_THREADS) LevelKernel(GILUTriCUDA_s t, PetscScalar *x, int *ctr, unsigned int ticketbase, unsigned int donebase, GILUTriCUDAIO io)
 {
   GILU_SHARED(int, unit, 2); /* the current unit and the next one (two slots: thread 0 writes one while the block reads the other) */
 
@@ -118,11 +158,11 @@ __global__ static void __launch_bounds__(GILU_TRI_CUDA_THREADS) LevelKernel(GILU
       r  = t.row[s];
       k0 = t.ptr[s];
       k1 = t.ptr[s + 1];
-      for (int p = 0; p < BS; p++) acc[p] = x[r * BS + p];
+      for (int p = 0; p < BS; p++) acc[p] = RowInitialDevice<BS>(&io, r, p, x);
     }
     if (threadIdx.x == 0) { /* 2. */
       unit[(it + 1) & 1] = (int)((unsigned int)atomicAdd(&ctr[0], 1) - ticketbase);
-      gilu_wait_acquire(&ctr[1], donebase + (int)t.uwait[u]);
+      gilu_wait_acquire_count(&ctr[1], (int)donebase, (int)t.uwait[u]);
     }
     gilu_syncthreads();
     if (valid) { /* 3. */
@@ -133,7 +173,7 @@ __global__ static void __launch_bounds__(GILU_TRI_CUDA_THREADS) LevelKernel(GILU
         for (int p = 0; p < BS; p++)
           for (int q = 0; q < BS; q++) acc[p] -= v[p * BS + q] * gilu_ld_cg(x + c * BS + q);
       }
-      RowStoreDevice<BS>(&t, s, r, acc, x);
+      RowStoreDevice<BS>(&t, s, r, acc, x, &io);
     }
     gilu_syncthreads(); /* 4. every thread's stores before the release; unit[(it + 1) & 1] written before it is read */
     if (threadIdx.x == 0) gilu_signal_release_add(&ctr[1], 1);
@@ -155,14 +195,17 @@ __global__ static void __launch_bounds__(GILU_TRI_CUDA_THREADS) LevelKernel(GILU
   argument at the top of the file holds per warp: the lowest unfinished row's lanes wait on finished rows, its block is
   resident and its warp progresses; the warp barriers and shuffles need no other warp). Shared memory per block:
   32 GILU_TRI_CUDA_SFROWS BS (BS + 1) scalars (36 KiB at BS = 8, within the 48 KiB of a block without opt-in).
+  Epochs instead of cleared flags: in the solve of number epoch a finished row's flag holds epoch, an unfinished one's
+  epoch - 1 (the previous solve's, or 0 after the clearing at creation), so a lane waits until its flag is one past
+  epoch - 1 (modulo 2^32); the ticket counter runs on from tbase, the tickets of the launches before.
 */
 template <int BS>
-__global__ static void __launch_bounds__(GILU_TRI_CUDA_THREADS) SyncFreeKernel(GILUTriCUDA_s t, PetscScalar *x, int *flag, int *ticket)
+__global__ static void __launch_bounds__(GILU_TRI_CUDA_THREADS) SyncFreeKernel(GILUTriCUDA_s t, PetscScalar *x, int *flag, int *ticket, unsigned int tbase, unsigned int epoch, GILUTriCUDAIO io)
 {
   GILU_SHARED(MatScalar, vsh, GILU_TRI_CUDA_THREADS * BS * BS); /* per warp: the values of a chunk of 32 entries */
   GILU_SHARED(PetscScalar, xsh, GILU_TRI_CUDA_THREADS *BS);     /* per warp: their x_c */
   const int      lane = gilu_lane_id(), w = gilu_warp_id();
-  const PetscInt s  = (PetscInt)gilu_block_ticket(ticket) * GILU_TRI_CUDA_SFROWS + w;
+  const PetscInt s  = (PetscInt)((unsigned int)gilu_block_ticket(ticket) - tbase) * GILU_TRI_CUDA_SFROWS + w;
   MatScalar     *vs = vsh + w * 32 * BS * BS;
   PetscScalar   *xs = xsh + w * 32 * BS, acc = 0, xr[BS];
   PetscInt       r, k0, k1;
@@ -171,7 +214,7 @@ __global__ static void __launch_bounds__(GILU_TRI_CUDA_THREADS) SyncFreeKernel(G
   r  = gilu_ld(t.row + s);
   k0 = gilu_ld(t.ptr + s);
   k1 = gilu_ld(t.ptr + s + 1);
-  if (lane < BS) acc = gilu_ld(x + r * BS + lane); /* b, or what an earlier launch left: no other row writes it */
+  if (lane < BS) acc = RowInitialDevice<BS>(&io, r, lane, x); /* b, or what an earlier launch left: no other row writes it */
   for (PetscInt kb = k0; kb < k1; kb += 32) {
     const int n = (int)PetscMin(k1 - kb, (PetscInt)32);
     PetscInt  c = 0;
@@ -179,7 +222,7 @@ __global__ static void __launch_bounds__(GILU_TRI_CUDA_THREADS) SyncFreeKernel(G
     if (lane < n) c = gilu_ld(t.col + kb + lane); /* 1. */
     for (int i = lane; i < n * BS * BS; i += 32) vs[i] = gilu_ld(t.val + kb * BS * BS + i);
     if (lane < n) { /* 2. */
-      gilu_wait_acquire(&flag[c], 1);
+      gilu_wait_acquire_count(&flag[c], (int)(epoch - 1), 1);
       for (int q = 0; q < BS; q++) xs[lane * BS + q] = gilu_ld_cg(x + c * BS + q);
     }
     gilu_syncwarp(); /* 3. every lane's vs and xs */
@@ -190,8 +233,8 @@ __global__ static void __launch_bounds__(GILU_TRI_CUDA_THREADS) SyncFreeKernel(G
   }
   for (int p = 0; p < BS; p++) xr[p] = gilu_shfl(acc, p); /* 4. */
   if (lane == 0) {
-    RowStoreDevice<BS>(&t, s, r, xr, x);
-    gilu_signal_release(&flag[r], 1);
+    RowStoreDevice<BS>(&t, s, r, xr, x, &io);
+    gilu_signal_release(&flag[r], (int)epoch);
   }
 }
 
@@ -202,18 +245,21 @@ __global__ static void __launch_bounds__(GILU_TRI_CUDA_THREADS) SyncFreeKernel(G
   subtracts T_rc x_c from every row r of its column by atomic adds and counts itself in flag[r] by a release add (the
   waiter's acquire of the count need[s] then sees every add before it: the count's adds form one release sequence). The order of the atomic
   adds varies: round-off only. It cannot deadlock for the reason the row-wise kernel cannot: a column waits only on
-  columns of lower levels, of lower number.
+  columns of lower levels, of lower number. The flags are never cleared: every solve adds need[s] to column s's, so
+  the solve of number epoch waits until it is need[s] past (epoch - 1) need[s] (modulo 2^32); tickets as by rows.
+  x must hold b before the launch (the adds of other columns reach x_c before x_c is finished): no fused read of b.
 */
 template <int BS>
-__global__ static void SyncFreeCSCKernel(GILUTriCUDA_s t, PetscScalar *x, int *flag, int *ticket)
+__global__ static void SyncFreeCSCKernel(GILUTriCUDA_s t, PetscScalar *x, int *flag, int *ticket, unsigned int tbase, unsigned int epoch, GILUTriCUDAIO io)
 {
-  PetscInt s = (PetscInt)gilu_block_ticket(ticket) * (PetscInt)blockDim.x + (PetscInt)threadIdx.x;
+  PetscInt s = (PetscInt)((unsigned int)gilu_block_ticket(ticket) - tbase) * (PetscInt)blockDim.x + (PetscInt)threadIdx.x;
 
   if (s < t.nrows) {
     const PetscInt c = t.row[s];
     PetscScalar    acc[BS], xc[BS];
+    PetscScalar   *o = io.out ? io.out + (io.operm ? io.operm[c] : c) * BS : NULL;
 
-    if (t.need[s]) gilu_wait_acquire(&flag[c], (int)t.need[s]);
+    if (t.need[s]) gilu_wait_acquire_count(&flag[c], (int)((epoch - 1) * (unsigned int)t.need[s]), (int)t.need[s]);
     for (int p = 0; p < BS; p++) acc[p] = gilu_ld_cg(x + c * BS + p);
     for (int p = 0; p < BS; p++) {
       if (t.dval) {
@@ -223,6 +269,7 @@ __global__ static void SyncFreeCSCKernel(GILUTriCUDA_s t, PetscScalar *x, int *f
         xc[p] = v;
       } else xc[p] = acc[p];
       x[c * BS + p] = xc[p];
+      if (o) o[p] = xc[p];
     }
     for (PetscInt k = t.ptr[s]; k < t.ptr[s + 1]; k++) {
       const PetscInt   r = t.col[k];
@@ -297,6 +344,20 @@ static PetscErrorCode SegFree(GILUTriCUDASeg *sg)
 /* The device copy of the plan: n block rows of size bs, nseg segments in execution order (values copied too) */
 static PetscErrorCode SetValues(GILUTriCUDA, PetscInt, const MatScalar[], const MatScalar[]);
 
+/* the sync-free flags and tickets and the level-set counters to 0, the host's epoch and bases with them: at creation,
+   and before a solve that follows one whose launches did not all return (an error: the counters' state is unknown) */
+static PetscErrorCode CountersClear(GILUTriCUDA t)
+{
+  PetscFunctionBegin;
+  PetscCall(GILU_CUDA_NAME(GILUDeviceMemset)(t->flag, 0, (t->n + t->nseg) * sizeof(int)));
+  if (t->lsctr) PetscCall(GILU_CUDA_NAME(GILUDeviceMemset)(t->lsctr, 0, 2 * sizeof(int)));
+  t->memsets += t->lsctr ? 2 : 1;
+  t->epoch = t->lsbase[0] = t->lsbase[1] = 0;
+  for (PetscInt s = 0; s < t->nseg; s++) t->seg[s].tbase = 0;
+  t->dirty = PETSC_FALSE;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode Create(PetscInt n, PetscInt bs, PetscInt nseg, const GILUTriCUDASegInfo info[], GILUTriCUDA *dev)
 {
   GILUTriCUDA t;
@@ -323,7 +384,6 @@ static PetscErrorCode Create(PetscInt n, PetscInt bs, PetscInt nseg, const GILUT
     sg->d.width = in->width;
     sg->d.dval  = NULL;
     if (in->kernel == GILU_CUDA_SPMV_VECTOR) PetscCheck(in->width >= 1 && in->width <= 32 && !(in->width & (in->width - 1)), PETSC_COMM_SELF, PETSC_ERR_PLIB, "vector-CSR needs a power of two up to 32 lanes per row, not %" PetscInt_FMT, in->width);
-    if (in->kernel == GILU_CUDA_SYNCFREE || in->kernel == GILU_CUDA_SYNCFREE_CSC) t->syncfree = PETSC_TRUE;
     if (in->kernel == GILU_CUDA_LEVELSET) { /* the work units of LevelKernel: each level cut into blocks of rows */
       PetscInt *urow, *uwait, nu = 0;
 
@@ -349,10 +409,7 @@ static PetscErrorCode Create(PetscInt n, PetscInt bs, PetscInt nseg, const GILUT
       PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToDevice)(sg->d.urow, urow, (nu + 1) * sizeof(PetscInt)));
       PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToDevice)(sg->d.uwait, uwait, nu * sizeof(PetscInt)));
       PetscCall(PetscFree2(urow, uwait));
-      if (!t->lsctr) {
-        PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(2 * sizeof(int), (void **)&t->lsctr));
-        PetscCall(GILU_CUDA_NAME(GILUDeviceMemset)(t->lsctr, 0, 2 * sizeof(int)));
-      }
+      if (!t->lsctr) PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(2 * sizeof(int), (void **)&t->lsctr));
     }
     PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(m * sizeof(PetscInt), (void **)&sg->d.row));
     PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)((m + 1) * sizeof(PetscInt), (void **)&sg->d.ptr));
@@ -394,6 +451,7 @@ static PetscErrorCode Create(PetscInt n, PetscInt bs, PetscInt nseg, const GILUT
   }
   PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(n * bs * sizeof(PetscScalar), (void **)&t->x));
   PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)((n + nseg) * sizeof(int), (void **)&t->flag));
+  PetscCall(CountersClear(t)); /* once: the solves never clear them */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -433,48 +491,39 @@ static PetscErrorCode LevelGrid(GILUTriCUDASeg *sg, unsigned int *grid)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* the bases of a level-set launch of nunits units on grid blocks: the counters go on from launch to launch (no clearing
-   per solve); cleared when they would pass INT_MAX, or after a launch that did not complete (an error) */
-static PetscErrorCode LevelCountersBegin(GILUTriCUDA t, PetscInt nunits, unsigned int grid, unsigned int *ticketbase, int *donebase)
-{
-  PetscFunctionBegin;
-  if (t->lsreset || t->lsbase[0] + nunits + grid > INT_MAX || t->lsbase[1] + nunits > INT_MAX) {
-    PetscCall(GILU_CUDA_NAME(GILUDeviceMemset)(t->lsctr, 0, 2 * sizeof(int)));
-    t->lsbase[0] = t->lsbase[1] = 0;
-  }
-  *ticketbase = (unsigned int)t->lsbase[0];
-  *donebase   = (int)t->lsbase[1];
-  t->lsbase[0] += nunits + grid;
-  t->lsbase[1] += nunits;
-  t->lsreset = PETSC_TRUE; /* until the launch returned */
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* the launches of one segment with block size BS; ticket: the segment's ticket counter (sync-free) */
+/* the launch of one segment with block size BS; ticket: the segment's ticket counter (sync-free), io what the
+   triangle kernels read and write besides x. The counters run on from launch to launch: the host moves the bases on
+   by what each launch takes (level-set: nunits + grid tickets, nunits finished units; sync-free: grid tickets), in
+   unsigned arithmetic that wraps around as the device's counters do */
 template <int BS>
-static PetscErrorCode SegRunBS(GILUTriCUDA t, GILUTriCUDASeg *sg, PetscScalar *x, int *flag, int *ticket)
+static PetscErrorCode SegRunBS(GILUTriCUDA t, GILUTriCUDASeg *sg, PetscScalar *x, int *flag, int *ticket, GILUTriCUDAIO io)
 {
   const PetscInt m = sg->d.nrows;
 
   PetscFunctionBegin;
   switch (sg->kernel) {
   case GILU_CUDA_LEVELSET: {
-    unsigned int grid, ticketbase;
-    int          donebase;
+    unsigned int grid;
 
     PetscCall(LevelGrid<BS>(sg, &grid));
-    PetscCall(LevelCountersBegin(t, sg->d.nunits, grid, &ticketbase, &donebase));
     gilu_launch_levels(sg->nlevels);
-    PetscCall(GILU_LAUNCH(LevelKernel<BS>, grid, GILU_TRI_CUDA_THREADS, 0, 0, sg->d, x, t->lsctr, ticketbase, donebase));
-    t->lsreset = PETSC_FALSE;
+    PetscCall(GILU_LAUNCH(LevelKernel<BS>, grid, GILU_TRI_CUDA_THREADS, 0, 0, sg->d, x, t->lsctr, t->lsbase[0], t->lsbase[1], io));
+    t->lsbase[0] += (unsigned int)sg->d.nunits + grid;
+    t->lsbase[1] += (unsigned int)sg->d.nunits;
     t->nlevelset++;
   } break;
-  case GILU_CUDA_SYNCFREE:
-    PetscCall(GILU_LAUNCH(SyncFreeKernel<BS>, (unsigned)((m + GILU_TRI_CUDA_SFROWS - 1) / GILU_TRI_CUDA_SFROWS), GILU_TRI_CUDA_THREADS, 0, 0, sg->d, x, flag, ticket));
-    break;
-  case GILU_CUDA_SYNCFREE_CSC:
-    PetscCall(GILU_LAUNCH(SyncFreeCSCKernel<BS>, (unsigned)((m + GILU_TRI_CUDA_THREADS - 1) / GILU_TRI_CUDA_THREADS), GILU_TRI_CUDA_THREADS, 0, 0, sg->d, x, flag, ticket));
-    break;
+  case GILU_CUDA_SYNCFREE: {
+    const unsigned int grid = (unsigned int)((m + GILU_TRI_CUDA_SFROWS - 1) / GILU_TRI_CUDA_SFROWS);
+
+    PetscCall(GILU_LAUNCH(SyncFreeKernel<BS>, grid, GILU_TRI_CUDA_THREADS, 0, 0, sg->d, x, flag, ticket, sg->tbase, t->epoch, io));
+    sg->tbase += grid;
+  } break;
+  case GILU_CUDA_SYNCFREE_CSC: {
+    const unsigned int grid = (unsigned int)((m + GILU_TRI_CUDA_THREADS - 1) / GILU_TRI_CUDA_THREADS);
+
+    PetscCall(GILU_LAUNCH(SyncFreeCSCKernel<BS>, grid, GILU_TRI_CUDA_THREADS, 0, 0, sg->d, x, flag, ticket, sg->tbase, t->epoch, io));
+    sg->tbase += grid;
+  } break;
   case GILU_CUDA_SPMV_SCALAR:
     PetscCall(GILU_LAUNCH(SpMVScalarKernel<BS>, (unsigned)((m + GILU_TRI_CUDA_THREADS - 1) / GILU_TRI_CUDA_THREADS), GILU_TRI_CUDA_THREADS, 0, 0, sg->d, x));
     break;
@@ -488,10 +537,10 @@ static PetscErrorCode SegRunBS(GILUTriCUDA t, GILUTriCUDASeg *sg, PetscScalar *x
 
 #define SEGRUN_CASE(BS) \
   case BS: \
-    PetscCall(SegRunBS<BS>(t, sg, x, flag, ticket)); \
+    PetscCall(SegRunBS<BS>(t, sg, x, flag, ticket, io)); \
     break;
 
-static PetscErrorCode SegRun(GILUTriCUDA t, GILUTriCUDASeg *sg, PetscScalar *x, int *flag, int *ticket)
+static PetscErrorCode SegRun(GILUTriCUDA t, GILUTriCUDASeg *sg, PetscScalar *x, int *flag, int *ticket, GILUTriCUDAIO io)
 {
   PetscFunctionBegin;
   if (!sg->d.nrows) PetscFunctionReturn(PETSC_SUCCESS);
@@ -510,53 +559,71 @@ static PetscErrorCode SegRun(GILUTriCUDA t, GILUTriCUDASeg *sg, PetscScalar *x, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* x = T^{-1} b with device arrays (x may be b): x = b on the device, the segments in order on x */
-static PetscErrorCode SolveDevice(GILUTriCUDA t, const PetscScalar b[], PetscScalar x[])
+/* the row and column permutations of a factored matrix (MatSolve() of MatSolverType gilu) where no kernel of the plan
+   can read them itself: dst[i] = src[perm[i]] by blocks of bs values, a thread per value */
+__global__ static void GatherKernel(PetscInt nb, PetscInt bs, const PetscInt *perm, const PetscScalar *src, PetscScalar *dst)
 {
-  const PetscInt m = t->n * t->bs;
+  const PetscInt t = (PetscInt)blockIdx.x * blockDim.x + threadIdx.x;
+
+  if (t < nb * bs) dst[t] = src[perm[t / bs] * bs + t % bs];
+}
+
+/*
+  x = T^{-1} b[bperm] with device arrays, and out[operm] = x where out is given (x may be b without bperm; out is not x
+  unless operm is NULL). Everything is queued on the default stream, in order: nothing here waits for the device, clears
+  memory or copies what a kernel can read or write itself (the counts of the last solve say so):
+  - b: the plan's one triangle (level-set or sync-free by rows) reads it where it starts a row; otherwise b is gathered
+    (bperm) or copied into x first, one pass;
+  - out: every triangle kernel stores its finished rows there too (operm: scattered);
+  - flags, tickets and counters are never cleared per solve (epochs and bases, see the kernels): only at creation and
+    after a solve whose launches did not all return.
+  The caller reads x or out after an operation that waits for the default stream (a copy to the host) or on a stream
+  that is ordered after it (src/sys/device-vec.c).
+*/
+static PetscErrorCode SolveDevice(GILUTriCUDA t, const PetscScalar b[], const PetscInt bperm[], PetscScalar x[], PetscScalar out[], const PetscInt operm[])
+{
+  const PetscInt m    = t->n * t->bs;
+  GILUTriCUDAIO  io   = {NULL, NULL, NULL, NULL};
+  PetscBool      fuse = (PetscBool)(t->nseg == 1 && (t->seg[0].kernel == GILU_CUDA_LEVELSET || t->seg[0].kernel == GILU_CUDA_SYNCFREE));
 
   PetscFunctionBegin;
-  t->launches = t->syncs = t->nlevelset = 0;
-  if (x != b && m) GILU_CUDA_CHECK(cudaMemcpy(x, b, m * sizeof(PetscScalar), cudaMemcpyDeviceToDevice));
-  if (t->syncfree) PetscCall(GILU_CUDA_NAME(GILUDeviceMemset)(t->flag, 0, (t->n + t->nseg) * sizeof(int))); /* flags and tickets */
-  for (PetscInt s = 0; s < t->nseg; s++) PetscCall(SegRun(t, &t->seg[s], x, t->flag, t->flag + t->n + s));
-  GILU_CUDA_CHECK(cudaDeviceSynchronize()); /* x is complete: the caller may copy it back or hand it to PETSc */
-  t->syncs++;
+  PetscCheck(!bperm || b != x, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "A gathered right-hand side cannot be the solution's array");
+  PetscCheck(!operm || out != x, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "A scattered solution cannot be the solution's array");
+  t->launches = t->syncs = t->nlevelset = t->memsets = t->copies = 0;
+  if (t->dirty) PetscCall(CountersClear(t));
+  if (fuse && (bperm || b != x)) {
+    io.b     = b;
+    io.bperm = bperm;
+  } else if (bperm && t->n) {
+    PetscCall(GILU_LAUNCH(GatherKernel, (unsigned)((m + GILU_TRI_CUDA_VTHREADS - 1) / GILU_TRI_CUDA_VTHREADS), GILU_TRI_CUDA_VTHREADS, 0, 0, t->n, t->bs, bperm, b, x));
+    t->launches++;
+  } else if (x != b && m) {
+    GILU_CUDA_CHECK(cudaMemcpy(x, b, m * sizeof(PetscScalar), cudaMemcpyDeviceToDevice)); /* no host synchronization (device to device) */
+    t->copies++;
+  }
+  if (out && (operm || out != x)) {
+    io.out   = out;
+    io.operm = operm;
+  }
+  t->dirty = PETSC_TRUE; /* until every launch returned */
+  t->epoch++;
+  for (PetscInt s = 0; s < t->nseg; s++) PetscCall(SegRun(t, &t->seg[s], x, t->flag, t->flag + t->n + s, io));
+  t->dirty = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* x = T^{-1} b with host arrays (x may be b): b copied to the device once, the segments run in order on the device
-   vector, x copied back once (both copies logged by the device layer) */
+   vector, x copied back once (both copies logged by the device layer; the copy back waits for the kernels, the one
+   synchronization of the solve) */
 static PetscErrorCode Solve(GILUTriCUDA t, const PetscScalar b[], PetscScalar x[])
 {
   const PetscInt m = t->n * t->bs;
 
   PetscFunctionBegin;
   PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToDevice)(t->x, b, m * sizeof(PetscScalar)));
-  PetscCall(SolveDevice(t, t->x, t->x));
+  PetscCall(SolveDevice(t, t->x, NULL, t->x, NULL, NULL));
   PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToHost)(x, t->x, m * sizeof(PetscScalar)));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
-/* the row and column permutations of a factored matrix (MatSolve() of MatSolverType gilu), a thread per value */
-__global__ static void PermuteKernel(PetscInt nb, PetscInt bs, const PetscInt *perm, int scatter, const PetscScalar *src, PetscScalar *dst)
-{
-  const PetscInt t = (PetscInt)blockIdx.x * blockDim.x + threadIdx.x;
-
-  if (t < nb * bs) {
-    const PetscInt i = t / bs, p = t % bs;
-
-    if (scatter) dst[perm[i] * bs + p] = src[t];
-    else dst[t] = src[perm[i] * bs + p];
-  }
-}
-
-static PetscErrorCode Permute(PetscInt nb, PetscInt bs, const PetscInt perm[], PetscBool scatter, const PetscScalar src[], PetscScalar dst[])
-{
-  PetscFunctionBegin;
-  if (!nb) PetscFunctionReturn(PETSC_SUCCESS);
-  PetscCall(GILU_LAUNCH(PermuteKernel, (unsigned)((nb * bs + GILU_TRI_CUDA_VTHREADS - 1) / GILU_TRI_CUDA_VTHREADS), GILU_TRI_CUDA_VTHREADS, 0, 0, nb, bs, perm, (int)scatter, src, dst));
-  GILU_CUDA_CHECK(cudaDeviceSynchronize());
+  t->copies += 2;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -576,7 +643,7 @@ static PetscErrorCode Destroy(GILUTriCUDA *dev)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static const GILUTriDeviceOps DeviceOps = {Create, SetValues, Solve, Destroy, SolveDevice, Permute};
+static const GILUTriDeviceOps DeviceOps = {Create, SetValues, Solve, Destroy, SolveDevice};
 
 PetscErrorCode GILU_CUDA_NAME(GILUTriDeviceGetOps)(const GILUTriDeviceOps **ops)
 {
