@@ -153,14 +153,14 @@ GILU_PERF_DECLARE(_cudaemu)
      host apply (check). */
 #define PETSCGILU_PERF_SPARSE_MAXALG 8
 typedef struct {
-  char      kind[8];   /* engine, fgdd */
+  char      kind[8];    /* engine, fgdd */
   char      matrix[32]; /* a name of PetscGILUTestMatrixCreate() */
-  PetscInt  size;      /* its scale */
-  PetscInt  nalg;      /* engine: the algorithms (GILUTriSolveType) */
+  PetscInt  size;       /* its scale */
+  PetscInt  nalg;       /* engine: the algorithms (GILUTriSolveType) */
   PetscInt  alg[PETSCGILU_PERF_SPARSE_MAXALG];
-  PetscInt  sreps;     /* timed solves (applies) */
-  PetscBool csr, bsr;  /* the cuSPARSE baselines (a CUDA device) */
-  PetscBool check;     /* compare with the host's reference */
+  PetscInt  sreps;    /* timed solves (applies) */
+  PetscBool csr, bsr; /* the cuSPARSE baselines (a CUDA device) */
+  PetscBool check;    /* compare with the host's reference */
 } PetscGILUPerfSparseCase;
 typedef struct {
   PetscInt  ran;                   /* the algorithm that ran (auto resolved) */
@@ -171,15 +171,15 @@ typedef struct {
   PetscReal diff;                  /* || x - x_ref ||_inf / || x_ref ||_inf; -1 not compared */
 } PetscGILUPerfSparseMethod;
 typedef struct {
-  double                    rows, nnz;  /* of the matrix */
-  PetscInt                  bs;         /* its block size */
-  PetscInt                  nsub;       /* fgdd: subdomains */
+  double                    rows, nnz;                       /* of the matrix */
+  PetscInt                  bs;                              /* its block size */
+  PetscInt                  nsub;                            /* fgdd: subdomains */
   PetscGILUPerfSparseMethod m[PETSCGILU_PERF_SPARSE_MAXALG]; /* engine: one per algorithm; fgdd: m[0] */
   PetscBool                 hascsr, hasbsr;
   GILUCuSparseTimes         csr, bsr;
   double                    csrbytes[2], bsrbytes[2]; /* compulsory bytes of cuSPARSE's L and U solves */
-  const char               *ref;        /* what the differences compare with: "cuSPARSE CSR", "PETSc ILU(0)", "PCFGDD host", "none" */
-  double                    hosts[3];   /* host wall seconds: matrix, factorization / PC setup, cuSPARSE arrays + analysis */
+  const char               *ref;                      /* what the differences compare with: "cuSPARSE CSR", "PETSc ILU(0)", "PCFGDD host", "none" */
+  double                    hosts[3];                 /* host wall seconds: matrix, factorization / PC setup, cuSPARSE arrays + analysis */
 } PetscGILUPerfSparseResult;
 PETSC_EXTERN PetscErrorCode PetscGILUPerfSparseRun(PetscGILUBackendType, const PetscGILUPerfSparseCase *, PetscGILUPerfSparseResult *);
 

@@ -69,13 +69,15 @@ static PetscErrorCode PrintJSON(FILE *f, const PetscGILUPerfSparseCase *c, const
     const double            *b = k ? r->bsrbytes : r->csrbytes;
 
     if (!(k ? r->hasbsr : r->hascsr)) PetscCall(PetscFPrintf(PETSC_COMM_SELF, f, "\"%s\": null, ", k ? "bsr" : "csr"));
-    else PetscCall(PetscFPrintf(PETSC_COMM_SELF, f, "\"%s\": {\"bytes\": [%.0f, %.0f], \"analysis_ms\": %.6g, \"factor_ms\": %.6g, \"solve_analysis_ms\": %.6g, \"lower_ms\": [%.6g, %.6g], \"upper_ms\": [%.6g, %.6g]}, ", k ? "bsr" : "csr", b[0], b[1], t->analysis, t->factor[0], t->solveanalysis, t->lower[0], t->lower[1], t->upper[0], t->upper[1]));
+    else
+      PetscCall(PetscFPrintf(PETSC_COMM_SELF, f, "\"%s\": {\"bytes\": [%.0f, %.0f], \"analysis_ms\": %.6g, \"factor_ms\": %.6g, \"solve_analysis_ms\": %.6g, \"lower_ms\": [%.6g, %.6g], \"upper_ms\": [%.6g, %.6g]}, ", k ? "bsr" : "csr", b[0], b[1], t->analysis, t->factor[0], t->solveanalysis, t->lower[0], t->lower[1], t->upper[0], t->upper[1]));
   }
   PetscCall(PetscFPrintf(PETSC_COMM_SELF, f, "\"best_ms\": %.6g, \"best\": \"%s\"}, \"methods\": [", bms, best));
   for (PetscInt a = 0; a < (engine ? c->nalg : 1); a++) {
     const PetscGILUPerfSparseMethod *m = &r->m[a];
 
-    PetscCall(PetscFPrintf(PETSC_COMM_SELF, f, "%s{\"name\": \"%s\", \"ran\": \"%s\", \"bytes\": [%.0f, %.0f], \"lower_ms\": [%.6g, %.6g], \"upper_ms\": [%.6g, %.6g], \"launches\": [%" PetscInt_FMT ", %" PetscInt_FMT "], \"syncs\": [%" PetscInt_FMT ", %" PetscInt_FMT "], \"levels\": [%" PetscInt_FMT ", %" PetscInt_FMT "], \"diff\": %.3g}", a ? ", " : "", engine ? GILUTriSolveTypes[c->alg[a]] : "fgdd", engine ? AlgName(m->ran) : "fgdd", m->bytes[0], m->bytes[1], m->lower[0], m->lower[1], m->upper[0], m->upper[1], m->launches[0], m->launches[1], m->syncs[0], m->syncs[1], m->levels[0], m->levels[1], (double)m->diff));
+    PetscCall(PetscFPrintf(PETSC_COMM_SELF, f, "%s{\"name\": \"%s\", \"ran\": \"%s\", \"bytes\": [%.0f, %.0f], \"lower_ms\": [%.6g, %.6g], \"upper_ms\": [%.6g, %.6g], \"launches\": [%" PetscInt_FMT ", %" PetscInt_FMT "], \"syncs\": [%" PetscInt_FMT ", %" PetscInt_FMT "], \"levels\": [%" PetscInt_FMT ", %" PetscInt_FMT "], \"diff\": %.3g}", a ? ", " : "", engine ? GILUTriSolveTypes[c->alg[a]] : "fgdd", engine ? AlgName(m->ran) : "fgdd", m->bytes[0], m->bytes[1], m->lower[0], m->lower[1], m->upper[0], m->upper[1], m->launches[0], m->launches[1], m->syncs[0], m->syncs[1], m->levels[0], m->levels[1],
+                           (double)m->diff));
   }
   PetscCall(PetscFPrintf(PETSC_COMM_SELF, f, "], \"host_s\": {\"matrix\": %.3f, \"setup\": %.3f, \"cusparse\": %.3f}}\n", r->hosts[0], r->hosts[1], r->hosts[2]));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -84,7 +86,7 @@ static PetscErrorCode PrintJSON(FILE *f, const PetscGILUPerfSparseCase *c, const
 /* the report's rows: a row per cuSPARSE format, then per method (engine: algorithm; fgdd: the apply) */
 static PetscErrorCode PrintRows(const PetscGILUPerfSparseCase *c, const PetscGILUPerfSparseResult *r, PetscBool engine, double peak)
 {
-  const char *best;
+  const char  *best;
   const double bms = BestCuSparse(r, &best);
   char         gbs[32], pct[32], sp[32], df[32], cas[96];
 
@@ -100,7 +102,7 @@ static PetscErrorCode PrintRows(const PetscGILUPerfSparseCase *c, const PetscGIL
     else PetscCall(PetscPrintf(PETSC_COMM_SELF, "| %s | %.3g | cuSPARSE %s L + U | %.3f | %s | %s | 1 | - |\n", cas, r->rows, k ? "BSR" : "CSR", t->lower[0] + t->upper[0], gbs, pct));
   }
   for (PetscInt a = 0; a < (engine ? c->nalg : 1); a++) {
-    const PetscGILUPerfSparseMethod *m = &r->m[a];
+    const PetscGILUPerfSparseMethod *m  = &r->m[a];
     const double                     ms = m->lower[0] + m->upper[0];
 
     PetscCall(Rate(gbs, pct, sizeof(gbs), m->bytes[0] + m->bytes[1], ms, peak));
@@ -137,7 +139,7 @@ int main(int argc, char **argv)
   PetscInt                  kind = 0, nalg = PETSCGILU_PERF_SPARSE_MAXALG;
   PetscBool                 mdrow = PETSC_FALSE, mdheader = PETSC_FALSE, flg;
   char                      json[PETSC_MAX_PATH_LEN] = "", *algs[PETSCGILU_PERF_SPARSE_MAXALG];
-  PetscReal                 peak = 0;
+  PetscReal                 peak                     = 0;
 
   PetscFunctionBeginUser;
   PetscCall(PetscInitialize(&argc, &argv, NULL, help));
@@ -214,10 +216,16 @@ int main(int argc, char **argv)
       const PetscGILUPerfSparseMethod *m     = &r.m[a];
       const PetscBool                  timed = (PetscBool)(m->lower[0] > 0 && (kind || m->upper[0] > 0) && m->bytes[0] > 0);
 
-      if (kind) PetscCall(PetscPrintf(PETSC_COMM_SELF, "PCFGDD apply, %" PetscInt_FMT " subdomains: %s; vs %s: %s\n", r.nsub, timed ? "timed" : "NOT timed", r.ref, m->diff >= 0 && m->diff < 1e-10 ? "agree (relative difference below 1e-10)" : m->diff < 0 ? "not compared" : "DIFFER"));
+      if (kind)
+        PetscCall(PetscPrintf(PETSC_COMM_SELF, "PCFGDD apply, %" PetscInt_FMT " subdomains: %s; vs %s: %s\n", r.nsub, timed ? "timed" : "NOT timed", r.ref,
+                              m->diff >= 0 && m->diff < 1e-10 ? "agree (relative difference below 1e-10)"
+                              : m->diff < 0                   ? "not compared"
+                                                              : "DIFFER"));
       else
         PetscCall(PetscPrintf(PETSC_COMM_SELF, "engine %s (ran %s; levels L %" PetscInt_FMT ", U %" PetscInt_FMT "): L and U %s; vs %s: %s\n", GILUTriSolveTypes[c.alg[a]], AlgName(m->ran), m->levels[0], m->levels[1], timed ? "timed" : "NOT timed", r.ref,
-                              m->diff >= 0 && m->diff < 1e-10 ? "agree (relative difference below 1e-10)" : m->diff < 0 ? "not compared" : "DIFFER"));
+                              m->diff >= 0 && m->diff < 1e-10 ? "agree (relative difference below 1e-10)"
+                              : m->diff < 0                   ? "not compared"
+                                                              : "DIFFER"));
     }
   }
   PetscCall(PetscFinalize());

@@ -222,20 +222,20 @@ static PetscErrorCode RelDiff(Vec ref, const PetscScalar *x, PetscReal *d)
 
 static PetscErrorCode RunEngine(PetscGILUBackendType ran, const PetscGILUPerfSparseCase *c, Mat A, Vec b, PetscGILUPerfSparseResult *r)
 {
-  Mat              F;
-  IS               row, col;
-  MatFactorInfo    info;
-  PetscInt         nb, bs, n;
-  const PetscInt  *Li, *Lj, *Ui, *Uj;
-  const MatScalar *La, *Ua, *Ud;
-  PetscBool        rangilu;
-  PetscLogDouble   t0, t1;
-  Vec              xref;
-  PetscScalar     *x;
-  double          *tl, *tu, ms;
-  void            *db = NULL, *dz = NULL, *dx = NULL;
-  const double     ib = (double)sizeof(PetscInt);
-  GILUPerfTimer    timer = NULL;
+  Mat                F;
+  IS                 row, col;
+  MatFactorInfo      info;
+  PetscInt           nb, bs, n;
+  const PetscInt    *Li, *Lj, *Ui, *Uj;
+  const MatScalar   *La, *Ua, *Ud;
+  PetscBool          rangilu;
+  PetscLogDouble     t0, t1;
+  Vec                xref;
+  PetscScalar       *x;
+  double            *tl, *tu, ms;
+  void              *db = NULL, *dz = NULL, *dx = NULL;
+  const double       ib    = (double)sizeof(PetscInt);
+  GILUPerfTimer      timer = NULL;
   const PetscScalar *ba;
 
   PetscFunctionBegin;
