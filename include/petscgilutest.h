@@ -163,7 +163,7 @@ typedef struct {
   PetscBool check;    /* compare with the host's reference */
 } PetscGILUPerfSparseCase;
 typedef struct {
-  PetscInt  ran;                   /* the algorithm that ran (auto resolved) */
+  PetscInt  ran;                   /* the algorithm that ran (auto resolved); -1 auto chose differently for L and U, -2 not run on the device (host only or refused: not timed) */
   double    lower[2], upper[2];    /* ms, [0] min [1] median (fgdd: the apply in lower, upper zero) */
   double    bytes[2];              /* compulsory bytes of the L and the U solve (fgdd: of the apply in [0]) */
   PetscInt  launches[2], syncs[2]; /* the engine's last device solve of L and U (GILUTriGetDeviceSolveCounts()) */

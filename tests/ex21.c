@@ -53,7 +53,7 @@ static double BestCuSparse(const PetscGILUPerfSparseResult *r, const char **name
 
 static const char *AlgName(PetscInt a)
 {
-  return a >= 0 ? GILUTriSolveTypes[a] : "mixed";
+  return a >= 0 ? GILUTriSolveTypes[a] : (a == -1 ? "mixed" : "not run on the device");
 }
 
 static PetscErrorCode PrintJSON(FILE *f, const PetscGILUPerfSparseCase *c, const PetscGILUPerfSparseResult *r, PetscBool engine)
@@ -113,7 +113,8 @@ static PetscErrorCode PrintRows(const PetscGILUPerfSparseCase *c, const PetscGIL
     if (engine) {
       char name[64];
 
-      PetscCall(PetscSNPrintf(name, sizeof(name), c->alg[a] == GILU_TRISOLVE_AUTO ? "engine auto (%s)" : "engine %s", c->alg[a] == GILU_TRISOLVE_AUTO ? AlgName(m->ran) : GILUTriSolveTypes[c->alg[a]]));
+      if (m->ran == -2) PetscCall(PetscSNPrintf(name, sizeof(name), "engine %s (not run on the device)", GILUTriSolveTypes[c->alg[a]]));
+      else PetscCall(PetscSNPrintf(name, sizeof(name), c->alg[a] == GILU_TRISOLVE_AUTO ? "engine auto (%s)" : "engine %s", c->alg[a] == GILU_TRISOLVE_AUTO ? AlgName(m->ran) : GILUTriSolveTypes[c->alg[a]]));
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "| %s | %.3g | %.3g | %s | %.3f | %.3f | %.3f | %s | %s | %s | %" PetscInt_FMT " + %" PetscInt_FMT " | %" PetscInt_FMT " + %" PetscInt_FMT " | %s |\n", cas, r->rows, r->nnz, name, m->lower[0], m->upper[0], ms, gbs, pct, sp, m->launches[0], m->launches[1], m->syncs[0], m->syncs[1], df));
     } else PetscCall(PetscPrintf(PETSC_COMM_SELF, "| %s | %.3g | PCFGDD apply (%" PetscInt_FMT " subdomains) | %.3f | %s | %s | %s | %s |\n", cas, r->rows, r->nsub, ms, gbs, pct, sp, df));
   }
@@ -216,7 +217,8 @@ int main(int argc, char **argv)
       const PetscGILUPerfSparseMethod *m     = &r.m[a];
       const PetscBool                  timed = (PetscBool)(m->lower[0] > 0 && (kind || m->upper[0] > 0) && m->bytes[0] > 0);
 
-      if (kind)
+      if (!kind && m->ran == -2) PetscCall(PetscPrintf(PETSC_COMM_SELF, "engine %s: not run on the device (host only, or its plan refused)\n", GILUTriSolveTypes[c.alg[a]]));
+      else if (kind)
         PetscCall(PetscPrintf(PETSC_COMM_SELF, "PCFGDD apply, %" PetscInt_FMT " subdomains: %s; vs %s: %s\n", r.nsub, timed ? "timed" : "NOT timed", r.ref,
                               m->diff >= 0 && m->diff < 1e-10 ? "agree (relative difference below 1e-10)"
                               : m->diff < 0                   ? "not compared"
@@ -245,7 +247,7 @@ int main(int argc, char **argv)
       args: -case engine -matrix {{convdiff3d perm7}separate output} -size 6
     test:
       suffix: engine_blocks
-      args: -case engine -matrix bsr3 -size 5 -algs levelset,recblock,auto
+      args: -case engine -matrix bsr3 -size 5 -algs levelset,recblock,sequential,auto
     test:
       suffix: fgdd
       args: -case fgdd -matrix bsr3 -size 6
