@@ -284,7 +284,7 @@ check: all
 	$(if $(PG_RUN_HARNESS),$(PG_TEST_MAKE) -j$(CHECK_JOBS) test $(if $(PG_S_HARNESS),s='$(PG_S_HARNESS)') || status=1;) \
 	$(if $(PG_RUN_BENCH),if [ -x $(PG_BENCH_SMOKE) ]; then \
 	  { $(MAKE) --no-print-directory -f $(PETSCGILU_DIR)/gmakefile.test PETSCGILU_DIR=$(PETSCGILU_DIR) PETSC_DIR=$(PETSC_DIR) PETSC_ARCH=$(PETSC_ARCH) \
-	      TESTDIR=$(PG_TESTDIR) $(PG_TESTDIR)/tests/ex1 $(PG_TESTDIR)/tutorials/ex1 $(PG_TESTDIR)/tests/ex8 $(if $(filter 1,$(PETSCGILU_HAVE_CUDAEMU)),$(PG_TESTDIR)/tests/ex20) > /dev/null && $(MAKE) --no-print-directory $(PG_STREAM) > /dev/null && \
+	      TESTDIR=$(PG_TESTDIR) $(PG_TESTDIR)/tests/ex1 $(PG_TESTDIR)/tutorials/ex1 $(PG_TESTDIR)/tests/ex8 $(if $(filter 1,$(PETSCGILU_HAVE_CUDAEMU)),$(PG_TESTDIR)/tests/ex20 $(PG_TESTDIR)/tests/ex21) > /dev/null && $(MAKE) --no-print-directory $(PG_STREAM) > /dev/null && \
 	    PETSCGILU_DIR=$(PETSCGILU_DIR) $(PG_BENCH_SMOKE); } > $(PG_BENCH_OUT) 2>&1 & bench=$$!; \
 	fi;) \
 	$(if $(PG_RUN_EXAMPLES),if [ -x $(PG_EX_RUN) ]; then \
@@ -373,13 +373,14 @@ bench-gpu: all
 	@$(PYTHON3) $(PETSCGILU_DIR)/bench/gpu/run.py $(BENCH_ARGS)
 
 # the kernel benchmark on a GPU (bench/gpu/perf: StructILU's sweeps and factorization vs cuSPARSE CSR/BSR, kernel
-# times, GB/s, at the paper's stencils and sizes) in GPU_PERF_BUDGET seconds; DRY_RUN=1 prints the plan and builds
+# times, GB/s, at the paper's stencils and sizes; its general-sparse part, tests/ex21: the triangular-solve engine's
+# algorithms and PCFGDD's apply vs cuSPARSE's ILU(0) solves, in GPU_PERF_SPARSE_SHARE of the budget) in GPU_PERF_BUDGET seconds; DRY_RUN=1 prints the plan and builds
 # nothing; GPU_PERF_EMULATE=1 runs the plan's logic on the emulation at tiny grids. From the bundle of tests/gpu/bundle
 # on a device machine: tests/gpu/on-device's stage perf (doc/testing.md)
 gpu-perf: FORCE
 	+@if [ '$(DRY_RUN)' != 1 ]; then $(MAKE) --no-print-directory all && \
-	  $(MAKE) --no-print-directory -f $(PETSCGILU_DIR)/gmakefile.test PETSCGILU_DIR=$(PETSCGILU_DIR) TESTDIR=$(PG_TESTDIR) $(PG_TESTDIR)/tests/ex20 > /dev/null; fi && \
-	  DRY_RUN='$(DRY_RUN)' $(if $(GPU_PERF_BUDGET),GPU_PERF_BUDGET='$(GPU_PERF_BUDGET)') $(PETSCGILU_DIR)/bench/gpu/perf $(OUT)
+	  $(MAKE) --no-print-directory -f $(PETSCGILU_DIR)/gmakefile.test PETSCGILU_DIR=$(PETSCGILU_DIR) TESTDIR=$(PG_TESTDIR) $(PG_TESTDIR)/tests/ex20 $(PG_TESTDIR)/tests/ex21 > /dev/null; fi && \
+	  DRY_RUN='$(DRY_RUN)' $(if $(GPU_PERF_BUDGET),GPU_PERF_BUDGET='$(GPU_PERF_BUDGET)') $(if $(GPU_PERF_SPARSE_SHARE),GPU_PERF_SPARSE_SHARE='$(GPU_PERF_SPARSE_SHARE)') $(PETSCGILU_DIR)/bench/gpu/perf $(OUT)
 
 # on a machine with an NVIDIA GPU, everything in one go: dependencies, build with CUDA, check-gpu (under a watchdog),
 # the harness tests that need a device, bench-gpu and the performance model; one report in bench/results/.
@@ -509,7 +510,9 @@ help: FORCE
 	@echo "                 kernel times (CUDA events), GB/s and fraction of peak, the model beside them, at the paper's stencils,"
 	@echo "                 DoFs and sizes up to 512^3; build/bench/results/gpu-perf-<date>-<host>.{md,json,png} [OUT=dir]"
 	@echo "                 GPU_PERF_BUDGET=420 (s)  DRY_RUN=1 (the plan, nothing run)  GPU_PERF_EMULATE=1 (cudaemu, tiny grids)"
-	@echo "                 GPU_PERF_ONLY=regex (case names)"
+	@echo "                 GPU_PERF_ONLY=regex (case names); its general-sparse part (tests/ex21, the sparse-* cases): the"
+	@echo "                 triangular-solve engine's algorithms and auto vs cuSPARSE SpSV/bsrsv2 on the generated suite at ~1M"
+	@echo "                 rows, PCFGDD's apply vs cuSPARSE ILU(0) solves at 4M rows, in GPU_PERF_SPARSE_SHARE=180 (s) of the budget"
 
 	@echo "  bench-gpu      StructILU kernels vs cuSPARSE and end-to-end solves on a GPU (bench/gpu/run.py)"
 	@echo "  gpu-validate   on a GPU machine, in one go: install-deps, build with CUDA, check-gpu with a watchdog (a hang"

@@ -127,12 +127,60 @@ PETSC_EXTERN PetscErrorCode PetscGILUPerfRun(PetscGILUBackendType, const PetscGI
 /* the device: name, memory (GB), peak bandwidth from its memory clock and bus width, a measured device-to-device copy
    (GB/s, bytes read + written); the emulation: "cudaemu", zeros */
 PETSC_EXTERN PetscErrorCode PetscGILUPerfDeviceInfo(PetscGILUBackendType, char[], size_t, double *, double *, double *);
-#define GILU_PERF_DECLARE(suffix) PETSC_INTERN PetscErrorCode GILUPerfDeviceInfo##suffix(char[], size_t, double *, double *, double *);
+/* the kernel timer of the general-sparse part (src/test/cuda/perf.cu): CUDA events on the default stream around a call */
+typedef struct _n_GILUPerfTimer *GILUPerfTimer;
+#define GILU_PERF_DECLARE(suffix) \
+  PETSC_INTERN PetscErrorCode GILUPerfDeviceInfo##suffix(char[], size_t, double *, double *, double *); \
+  PETSC_INTERN PetscErrorCode GILUPerfTimerCreate##suffix(GILUPerfTimer *); \
+  PETSC_INTERN PetscErrorCode GILUPerfTimerStart##suffix(GILUPerfTimer); \
+  PETSC_INTERN PetscErrorCode GILUPerfTimerStop##suffix(GILUPerfTimer, double *); \
+  PETSC_INTERN PetscErrorCode GILUPerfTimerDestroy##suffix(GILUPerfTimer *);
 #if defined(PETSCGILU_HAVE_CUDA)
 GILU_PERF_DECLARE()
 #endif
 #if defined(PETSCGILU_HAVE_CUDAEMU)
 GILU_PERF_DECLARE(_cudaemu)
 #endif
+
+/* ------------------------------------------------------------------------------------------ general-sparse benchmark
+   src/test/perf-sparse.c: the second part of make gpu-perf (tests/ex21.c, bench/gpu/perf's sparse-* cases), kernel
+   times from CUDA events (GILUPerfTimer), the device's vectors already on the device:
+   - engine: the L and U solves of MatSolverType gilu's ILU(0) factor by the triangular-solve engine (GILUTriSolveDevice())
+     for each algorithm of the device (and auto) against cuSPARSE's ILU(0) solves of the same matrix, CSR (SpSV) and, for
+     a matrix with blocks, BSR (bsrsv2); every engine solution compared with cuSPARSE's (a device) or PETSc's ILU(0) on the
+     host (check);
+   - fgdd: PCFGDD's device apply against the same cuSPARSE solves (the FGDD paper's comparison), compared with PCFGDD's
+     host apply (check). */
+#define PETSCGILU_PERF_SPARSE_MAXALG 8
+typedef struct {
+  char      kind[8];    /* engine, fgdd */
+  char      matrix[32]; /* a name of PetscGILUTestMatrixCreate() */
+  PetscInt  size;       /* its scale */
+  PetscInt  nalg;       /* engine: the algorithms (GILUTriSolveType) */
+  PetscInt  alg[PETSCGILU_PERF_SPARSE_MAXALG];
+  PetscInt  sreps;    /* timed solves (applies) */
+  PetscBool csr, bsr; /* the cuSPARSE baselines (a CUDA device) */
+  PetscBool check;    /* compare with the host's reference */
+} PetscGILUPerfSparseCase;
+typedef struct {
+  PetscInt  ran;                   /* the algorithm that ran (auto resolved); -1 auto chose differently for L and U, -2 not run on the device (host only or refused: not timed) */
+  double    lower[2], upper[2];    /* ms, [0] min [1] median (fgdd: the apply in lower, upper zero) */
+  double    bytes[2];              /* compulsory bytes of the L and the U solve (fgdd: of the apply in [0]) */
+  PetscInt  launches[2], syncs[2]; /* the engine's last device solve of L and U (GILUTriGetDeviceSolveCounts()) */
+  PetscInt  levels[2];             /* L's and U's level sets */
+  PetscReal diff;                  /* || x - x_ref ||_inf / || x_ref ||_inf; -1 not compared */
+} PetscGILUPerfSparseMethod;
+typedef struct {
+  double                    rows, nnz;                       /* of the matrix */
+  PetscInt                  bs;                              /* its block size */
+  PetscInt                  nsub;                            /* fgdd: subdomains */
+  PetscGILUPerfSparseMethod m[PETSCGILU_PERF_SPARSE_MAXALG]; /* engine: one per algorithm; fgdd: m[0] */
+  PetscBool                 hascsr, hasbsr;
+  GILUCuSparseTimes         csr, bsr;
+  double                    csrbytes[2], bsrbytes[2]; /* compulsory bytes of cuSPARSE's L and U solves */
+  const char               *ref;                      /* what the differences compare with: "cuSPARSE CSR", "PETSc ILU(0)", "PCFGDD host", "none" */
+  double                    hosts[3];                 /* host wall seconds: matrix, factorization / PC setup, cuSPARSE arrays + analysis */
+} PetscGILUPerfSparseResult;
+PETSC_EXTERN PetscErrorCode PetscGILUPerfSparseRun(PetscGILUBackendType, const PetscGILUPerfSparseCase *, PetscGILUPerfSparseResult *);
 
 #endif

@@ -251,6 +251,37 @@ static PetscErrorCode PCApply_FGDD(PC pc, Vec x, Vec y)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  PCFGDDGetDeviceBuffers - the device buffers of a set-up PCFGDD on the cuda or cudaemu back-end (the factors copied to
+  the device first if they are not yet) and the blocks its apply reads, for the kernel benchmark (src/test/perf-sparse.c:
+  PCFGDDApplyDevice() timed with CUDA events, nothing copied); developer level
+*/
+PetscErrorCode PCFGDDGetDeviceBuffers(PC pc, void **xbuf, void **ybuf, PetscInt *keptblocks)
+{
+  PC_FGDD  *fg;
+  PetscBool isfgdd;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCFGDD, &isfgdd));
+  PetscCheck(isfgdd && pc->setupcalled, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONGSTATE, "PCFGDDGetDeviceBuffers() needs a PCFGDD after PCSetUp()");
+  fg = (PC_FGDD *)pc->data;
+  PetscCheck(fg->devops && fg->f.nb, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONGSTATE, "PCFGDD runs on the %s back-end: no device buffers (-pc_fgdd_backend cuda or cudaemu)", PetscGILUBackendTypes[fg->ran]);
+  PetscCheck(fg->f.zerorow < 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_MAT_LU_ZRPVT, "PCFGDD's factorization found a zero pivot in permuted block row %" PetscInt_FMT, fg->f.zerorow);
+  if (!fg->dev) PetscCall(fg->devops->create(&fg->f, &fg->dev));
+  PetscCall(fg->devops->buffers(fg->dev, xbuf, ybuf));
+  if (keptblocks) *keptblocks = fg->f.nnzkept;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* PCFGDDApplyDevice - y = the apply of x, device arrays of the back-end (x, y from PCFGDDGetDeviceBuffers() or of the
+   same size), complete on return; developer level */
+PetscErrorCode PCFGDDApplyDevice(PC pc, const PetscScalar x[], PetscScalar y[])
+{
+  PetscFunctionBegin;
+  PetscCall(FGDDApplyDevice(pc->data, x, y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* y = (P^T L D U P)^{-T} x on the host, whatever the back-end (the factors are computed and kept on the host) */
 static PetscErrorCode PCApplyTranspose_FGDD(PC pc, Vec x, Vec y)
 {

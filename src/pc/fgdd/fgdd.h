@@ -10,7 +10,7 @@
 #ifndef PETSCGILU_FGDD_H
 #define PETSCGILU_FGDD_H
 
-#include <petscmat.h>
+#include <petscpc.h>
 #include <petscgilu/private/compat.h>
 #include <petscgilu/private/backend.h>
 
@@ -76,5 +76,9 @@ typedef struct {
   PetscErrorCode (*apply)(FGDDDevice, FGDDApplyType, PetscBool, const PetscScalar[], PetscScalar[]);
 } FGDDDeviceOps;
 GILU_DEVICE_GETOPS_DECLARE(FGDDDeviceGetOps, FGDDDeviceOps)
+/* the device apply on device arrays, for the kernel benchmark of make gpu-perf (src/test/perf-sparse.c, which includes
+   this header): exported, developer level (fgdd.c) */
+PETSC_EXTERN PetscErrorCode PCFGDDGetDeviceBuffers(PC, void **, void **, PetscInt *);
+PETSC_EXTERN PetscErrorCode PCFGDDApplyDevice(PC, const PetscScalar[], PetscScalar[]);
 
 #endif

@@ -63,3 +63,54 @@ PetscErrorCode GILU_CUDA_NAME(GILUPerfDeviceInfo)(char name[], size_t len, doubl
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 #endif
+
+/*
+  The kernel timer of the general-sparse part of the benchmark (src/test/perf-sparse.c): two CUDA events recorded on
+  the legacy default stream around a call of the library (a triangular solve of the engine, PCFGDD's device apply),
+  which synchronizes with every blocking stream, so the interval holds all the device work of that call and the gaps
+  between its launches (launch latency and host work between launches included: what a solve costs on the device),
+  never a host-device copy (the caller's vectors are already on the device). In the emulation the events read the
+  host's wall clock (gilucuda.h): the logic of the benchmark, not a device's speed.
+*/
+struct _n_GILUPerfTimer {
+  cudaEvent_t e[2];
+};
+
+PetscErrorCode GILU_CUDA_NAME(GILUPerfTimerCreate)(GILUPerfTimer *t)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscNew(t));
+  GILU_CUDA_CHECK(cudaEventCreate(&(*t)->e[0]));
+  GILU_CUDA_CHECK(cudaEventCreate(&(*t)->e[1]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode GILU_CUDA_NAME(GILUPerfTimerStart)(GILUPerfTimer t)
+{
+  PetscFunctionBegin;
+  GILU_CUDA_CHECK(cudaEventRecord(t->e[0], 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ms: the device time since GILUPerfTimerStart() (waits for the work recorded so far) */
+PetscErrorCode GILU_CUDA_NAME(GILUPerfTimerStop)(GILUPerfTimer t, double *ms)
+{
+  float f;
+
+  PetscFunctionBegin;
+  GILU_CUDA_CHECK(cudaEventRecord(t->e[1], 0));
+  GILU_CUDA_CHECK(cudaEventSynchronize(t->e[1]));
+  GILU_CUDA_CHECK(cudaEventElapsedTime(&f, t->e[0], t->e[1]));
+  *ms = (double)f;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode GILU_CUDA_NAME(GILUPerfTimerDestroy)(GILUPerfTimer *t)
+{
+  PetscFunctionBegin;
+  if (!*t) PetscFunctionReturn(PETSC_SUCCESS);
+  GILU_CUDA_CHECK(cudaEventDestroy((*t)->e[0]));
+  GILU_CUDA_CHECK(cudaEventDestroy((*t)->e[1]));
+  PetscCall(PetscFree(*t));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

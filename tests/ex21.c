@@ -1,0 +1,255 @@
+static char help[] = "The general-sparse part of make gpu-perf: the triangular-solve engine's L and U solves and PCFGDD's apply against cuSPARSE's ILU(0) solves, kernel times only.\n\
+  -case <engine|fgdd> : the engine (MatSolverType gilu's ILU(0) factor, each algorithm) or PCFGDD's apply (default engine)\n\
+  -matrix <name>     : a matrix of the generated suite (PetscGILUTestMatrixCreate(): convdiff3d aniso3d jump3d fem_q1 fem_q2\n\
+                       elasticity3d circuit perm7 perm27 bsr3; default convdiff3d)\n\
+  -size <s>          : its scale, about s^3 grid points (default 8)\n\
+  -algs <a,b,...>    : engine: the -mat_gilu_trisolve algorithms (default levelset,syncfree,colblock,rowblock,recblock,auto)\n\
+  -backend <cuda|cudaemu> : cuda: a device, times of its kernels and cuSPARSE; cudaemu: the emulation, the logic at small sizes (default cudaemu)\n\
+  -sreps <k>         : timed solves (applies) (default 5)\n\
+  -csr <bool>, -bsr <bool> : cuSPARSE CSR, BSR (a matrix with blocks) on a CUDA device (default true)\n\
+  -check             : engine: compare with PETSc's ILU(0) on the host where cuSPARSE does not run; fgdd: with PCFGDD's host apply\n\
+  -json <file>       : append the case's results as one JSON line\n\
+  -md_row            : print the case's rows of the report's table (-md_header: the header of -case's table)\n\
+Without -json and -md_row it prints what does not depend on the machine (sizes, algorithms that ran, checks), for the tests.\n\n";
+
+/*
+  One case of the general-sparse part of make gpu-perf (bench/gpu/perf's sparse-* cases, each a process under its own
+  timeout). The work is PetscGILUPerfSparseRun() of the test library (src/test/perf-sparse.c): the matrix of the generated
+  suite, the engine's triangles on the factor of MatSolverType gilu or PCFGDD set up for the back-end, CUDA events around
+  each solve (apply) on device vectors, cuSPARSE's ILU(0) solves of the same matrix. This program formats: a JSON line
+  (every figure), the markdown rows of the report (milliseconds: the smallest over the repetitions; GB/s = compulsory
+  bytes / that time; of peak = GB/s / the device's peak) or, for the tests, the machine-independent lines.
+  Device figures (name, peak) come from tests/ex20 -device_info, which the driver runs once: -peak passes the peak here.
+*/
+#include <petscgilutest.h>
+#include <petscgilu/private/sptrsv.h>
+
+static const char *const Kinds[] = {"engine", "fgdd", "Kind", "", NULL};
+
+/* the text of bytes / ms as GB/s and as a percentage of peak ("-" when not measured) */
+static PetscErrorCode Rate(char gbs[], char pct[], size_t len, double bytes, double ms, double peak)
+{
+  PetscFunctionBeginUser;
+  if (ms > 0) PetscCall(PetscSNPrintf(gbs, len, "%.0f", bytes / (ms * 1e-3) / 1e9));
+  else PetscCall(PetscSNPrintf(gbs, len, "-"));
+  if (ms > 0 && peak > 0) PetscCall(PetscSNPrintf(pct, len, "%.0f%%", 100.0 * bytes / (ms * 1e-3) / 1e9 / peak));
+  else PetscCall(PetscSNPrintf(pct, len, "-"));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the faster cuSPARSE format's L + U (ms, smallest) and its name; 0 when none ran */
+static double BestCuSparse(const PetscGILUPerfSparseResult *r, const char **name)
+{
+  const double c = r->hascsr ? r->csr.lower[0] + r->csr.upper[0] : 0, b = r->hasbsr ? r->bsr.lower[0] + r->bsr.upper[0] : 0;
+
+  *name = "-";
+  if (c > 0 && (b <= 0 || c <= b)) {
+    *name = "CSR";
+    return c;
+  }
+  if (b > 0) *name = "BSR";
+  return b;
+}
+
+static const char *AlgName(PetscInt a)
+{
+  return a >= 0 ? GILUTriSolveTypes[a] : (a == -1 ? "mixed" : "not run on the device");
+}
+
+static PetscErrorCode PrintJSON(FILE *f, const PetscGILUPerfSparseCase *c, const PetscGILUPerfSparseResult *r, PetscBool engine)
+{
+  const char *best;
+  double      bms = BestCuSparse(r, &best);
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscFPrintf(PETSC_COMM_SELF, f, "{\"kind\": \"%s\", \"matrix\": \"%s\", \"size\": %" PetscInt_FMT ", \"rows\": %.0f, \"nnz\": %.0f, \"bs\": %" PetscInt_FMT ", \"nsub\": %" PetscInt_FMT ", \"reference\": \"%s\", ", c->kind, c->matrix, c->size, r->rows, r->nnz, r->bs, r->nsub, r->ref));
+  PetscCall(PetscFPrintf(PETSC_COMM_SELF, f, "\"cusparse\": {"));
+  for (int k = 0; k < 2; k++) {
+    const GILUCuSparseTimes *t = k ? &r->bsr : &r->csr;
+    const double            *b = k ? r->bsrbytes : r->csrbytes;
+
+    if (!(k ? r->hasbsr : r->hascsr)) PetscCall(PetscFPrintf(PETSC_COMM_SELF, f, "\"%s\": null, ", k ? "bsr" : "csr"));
+    else
+      PetscCall(PetscFPrintf(PETSC_COMM_SELF, f, "\"%s\": {\"bytes\": [%.0f, %.0f], \"analysis_ms\": %.6g, \"factor_ms\": %.6g, \"solve_analysis_ms\": %.6g, \"lower_ms\": [%.6g, %.6g], \"upper_ms\": [%.6g, %.6g]}, ", k ? "bsr" : "csr", b[0], b[1], t->analysis, t->factor[0], t->solveanalysis, t->lower[0], t->lower[1], t->upper[0], t->upper[1]));
+  }
+  PetscCall(PetscFPrintf(PETSC_COMM_SELF, f, "\"best_ms\": %.6g, \"best\": \"%s\"}, \"methods\": [", bms, best));
+  for (PetscInt a = 0; a < (engine ? c->nalg : 1); a++) {
+    const PetscGILUPerfSparseMethod *m = &r->m[a];
+
+    PetscCall(PetscFPrintf(PETSC_COMM_SELF, f, "%s{\"name\": \"%s\", \"ran\": \"%s\", \"bytes\": [%.0f, %.0f], \"lower_ms\": [%.6g, %.6g], \"upper_ms\": [%.6g, %.6g], \"launches\": [%" PetscInt_FMT ", %" PetscInt_FMT "], \"syncs\": [%" PetscInt_FMT ", %" PetscInt_FMT "], \"levels\": [%" PetscInt_FMT ", %" PetscInt_FMT "], \"diff\": %.3g}", a ? ", " : "", engine ? GILUTriSolveTypes[c->alg[a]] : "fgdd", engine ? AlgName(m->ran) : "fgdd", m->bytes[0], m->bytes[1], m->lower[0], m->lower[1], m->upper[0], m->upper[1], m->launches[0], m->launches[1], m->syncs[0], m->syncs[1], m->levels[0], m->levels[1],
+                           (double)m->diff));
+  }
+  PetscCall(PetscFPrintf(PETSC_COMM_SELF, f, "], \"host_s\": {\"matrix\": %.3f, \"setup\": %.3f, \"cusparse\": %.3f}}\n", r->hosts[0], r->hosts[1], r->hosts[2]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the report's rows: a row per cuSPARSE format, then per method (engine: algorithm; fgdd: the apply) */
+static PetscErrorCode PrintRows(const PetscGILUPerfSparseCase *c, const PetscGILUPerfSparseResult *r, PetscBool engine, double peak)
+{
+  const char  *best;
+  const double bms = BestCuSparse(r, &best);
+  char         gbs[32], pct[32], sp[32], df[32], cas[96];
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscSNPrintf(cas, sizeof(cas), "%s %" PetscInt_FMT, c->matrix, c->size));
+  for (int k = 0; k < 2; k++) {
+    const GILUCuSparseTimes *t = k ? &r->bsr : &r->csr;
+    const double            *b = k ? r->bsrbytes : r->csrbytes;
+
+    if (!(k ? r->hasbsr : r->hascsr)) continue;
+    PetscCall(Rate(gbs, pct, sizeof(gbs), b[0] + b[1], t->lower[0] + t->upper[0], peak));
+    if (engine) PetscCall(PetscPrintf(PETSC_COMM_SELF, "| %s | %.3g | %.3g | cuSPARSE %s | %.3f | %.3f | %.3f | %s | %s | 1 | - | - | - |\n", cas, r->rows, r->nnz, k ? "BSR" : "CSR", t->lower[0], t->upper[0], t->lower[0] + t->upper[0], gbs, pct));
+    else PetscCall(PetscPrintf(PETSC_COMM_SELF, "| %s | %.3g | cuSPARSE %s L + U | %.3f | %s | %s | 1 | - |\n", cas, r->rows, k ? "BSR" : "CSR", t->lower[0] + t->upper[0], gbs, pct));
+  }
+  for (PetscInt a = 0; a < (engine ? c->nalg : 1); a++) {
+    const PetscGILUPerfSparseMethod *m  = &r->m[a];
+    const double                     ms = m->lower[0] + m->upper[0];
+
+    PetscCall(Rate(gbs, pct, sizeof(gbs), m->bytes[0] + m->bytes[1], ms, peak));
+    if (bms > 0 && ms > 0) PetscCall(PetscSNPrintf(sp, sizeof(sp), "%.2f", bms / ms));
+    else PetscCall(PetscSNPrintf(sp, sizeof(sp), "-"));
+    if (m->diff >= 0) PetscCall(PetscSNPrintf(df, sizeof(df), "%.1e", (double)m->diff));
+    else PetscCall(PetscSNPrintf(df, sizeof(df), "-"));
+    if (engine) {
+      char name[64];
+
+      if (m->ran == -2) PetscCall(PetscSNPrintf(name, sizeof(name), "engine %s (not run on the device)", GILUTriSolveTypes[c->alg[a]]));
+      else PetscCall(PetscSNPrintf(name, sizeof(name), c->alg[a] == GILU_TRISOLVE_AUTO ? "engine auto (%s)" : "engine %s", c->alg[a] == GILU_TRISOLVE_AUTO ? AlgName(m->ran) : GILUTriSolveTypes[c->alg[a]]));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "| %s | %.3g | %.3g | %s | %.3f | %.3f | %.3f | %s | %s | %s | %" PetscInt_FMT " + %" PetscInt_FMT " | %" PetscInt_FMT " + %" PetscInt_FMT " | %s |\n", cas, r->rows, r->nnz, name, m->lower[0], m->upper[0], ms, gbs, pct, sp, m->launches[0], m->launches[1], m->syncs[0], m->syncs[1], df));
+    } else PetscCall(PetscPrintf(PETSC_COMM_SELF, "| %s | %.3g | PCFGDD apply (%" PetscInt_FMT " subdomains) | %.3f | %s | %s | %s | %s |\n", cas, r->rows, r->nsub, ms, gbs, pct, sp, df));
+  }
+  if (engine) { /* the line bench/gpu/perf's summary reads: cuSPARSE's best, auto's and the fastest algorithm's L + U */
+    PetscInt bi = -1, ai = -1;
+
+    for (PetscInt a = 0; a < c->nalg; a++) {
+      const double ms = r->m[a].lower[0] + r->m[a].upper[0];
+
+      if (c->alg[a] == GILU_TRISOLVE_AUTO) ai = a;
+      else if (ms > 0 && (bi < 0 || ms < r->m[bi].lower[0] + r->m[bi].upper[0])) bi = a;
+    }
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "summary %s_%" PetscInt_FMT " %.6g %.6g %.6g %s\n", c->matrix, c->size, bms, ai >= 0 ? r->m[ai].lower[0] + r->m[ai].upper[0] : 0.0, bi >= 0 ? r->m[bi].lower[0] + r->m[bi].upper[0] : 0.0, bi >= 0 ? GILUTriSolveTypes[c->alg[bi]] : "-"));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+int main(int argc, char **argv)
+{
+  PetscGILUPerfSparseCase   c;
+  PetscGILUPerfSparseResult r;
+  PetscGILUBackendType      backend = PETSCGILU_BACKEND_CUDAEMU, ran;
+  PetscInt                  kind = 0, nalg = PETSCGILU_PERF_SPARSE_MAXALG;
+  PetscBool                 mdrow = PETSC_FALSE, mdheader = PETSC_FALSE, flg;
+  char                      json[PETSC_MAX_PATH_LEN] = "", *algs[PETSCGILU_PERF_SPARSE_MAXALG];
+  PetscReal                 peak                     = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscInitialize(&argc, &argv, NULL, help));
+  PetscCall(PetscGILUInitializePackage());
+  PetscCall(PetscMemzero(&c, sizeof(c)));
+  PetscCall(PetscStrncpy(c.matrix, "convdiff3d", sizeof(c.matrix)));
+  c.size  = 8;
+  c.sreps = 5;
+  c.csr = c.bsr = PETSC_TRUE;
+  c.nalg        = 6;
+  c.alg[0]      = GILU_TRISOLVE_LEVELSET;
+  c.alg[1]      = GILU_TRISOLVE_SYNCFREE;
+  c.alg[2]      = GILU_TRISOLVE_COLBLOCK;
+  c.alg[3]      = GILU_TRISOLVE_ROWBLOCK;
+  c.alg[4]      = GILU_TRISOLVE_RECBLOCK;
+  c.alg[5]      = GILU_TRISOLVE_AUTO;
+  PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "make gpu-perf's general-sparse benchmark", NULL);
+  PetscCall(PetscOptionsEList("-case", "engine or fgdd", NULL, Kinds, 2, Kinds[0], &kind, NULL));
+  PetscCall(PetscOptionsString("-matrix", "a matrix of the generated suite", NULL, c.matrix, c.matrix, sizeof(c.matrix), NULL));
+  PetscCall(PetscOptionsInt("-size", "its scale (about size^3 grid points)", NULL, c.size, &c.size, NULL));
+  PetscCall(PetscOptionsStringArray("-algs", "engine: the algorithms", NULL, algs, &nalg, &flg));
+  if (flg) {
+    c.nalg = nalg;
+    for (PetscInt a = 0; a < nalg; a++) {
+      PetscInt k;
+
+      for (k = 0; GILUTriSolveTypes[k] && k < GILU_TRISOLVE_CHUNKED + 1; k++) {
+        PetscBool match;
+
+        PetscCall(PetscStrcasecmp(algs[a], GILUTriSolveTypes[k], &match));
+        if (match) break;
+      }
+      PetscCheck(k <= GILU_TRISOLVE_CHUNKED, PETSC_COMM_WORLD, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown algorithm %s in -algs: give -mat_gilu_trisolve's names", algs[a]);
+      c.alg[a] = k;
+      PetscCall(PetscFree(algs[a]));
+    }
+  }
+  PetscCall(PetscOptionsEnum("-backend", "cuda (a device) or cudaemu (the emulation)", NULL, PetscGILUBackendTypes, (PetscEnum)backend, (PetscEnum *)&backend, NULL));
+  PetscCall(PetscOptionsInt("-sreps", "timed solves", NULL, c.sreps, &c.sreps, NULL));
+  PetscCall(PetscOptionsBool("-csr", "cuSPARSE CSR", NULL, c.csr, &c.csr, NULL));
+  PetscCall(PetscOptionsBool("-bsr", "cuSPARSE BSR", NULL, c.bsr, &c.bsr, NULL));
+  PetscCall(PetscOptionsBool("-check", "compare with the host's reference", NULL, c.check, &c.check, NULL));
+  PetscCall(PetscOptionsReal("-peak", "the device's peak bandwidth, GB/s (tests/ex20 -device_info)", NULL, peak, &peak, NULL));
+  PetscCall(PetscOptionsString("-json", "append a JSON line", NULL, json, json, sizeof(json), NULL));
+  PetscCall(PetscOptionsBool("-md_row", "print the report's table rows", NULL, mdrow, &mdrow, NULL));
+  PetscCall(PetscOptionsBool("-md_header", "print the header of -case's table and exit", NULL, mdheader, &mdheader, NULL));
+  PetscOptionsEnd();
+  PetscCall(PetscStrncpy(c.kind, Kinds[kind], sizeof(c.kind)));
+  if (mdheader) {
+    if (!kind) {
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "| matrix size | rows | nonzeros | method | L ms | U ms | L + U ms | GB/s | of peak | speedup | launches L + U | syncs L + U | rel diff |\n"));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"));
+    } else {
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "| matrix size | rows | method | ms | GB/s | of peak | speedup | rel diff |\n"));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "|---|---:|---|---:|---:|---:|---:|---:|\n"));
+    }
+    PetscCall(PetscFinalize());
+    return 0;
+  }
+  PetscCall(PetscGILUBackendResolve(PETSC_COMM_WORLD, backend, &ran));
+  PetscCheck(ran == PETSCGILU_BACKEND_CUDA || ran == PETSCGILU_BACKEND_CUDAEMU, PETSC_COMM_WORLD, PETSC_ERR_SUP, "The benchmark runs on -backend cuda or cudaemu, not %s", PetscGILUBackendTypes[ran]);
+  PetscCall(PetscGILUPerfSparseRun(ran, &c, &r));
+  if (json[0]) {
+    FILE *f;
+
+    PetscCall(PetscFOpen(PETSC_COMM_SELF, json, "a", &f));
+    PetscCall(PrintJSON(f, &c, &r, (PetscBool)!kind));
+    PetscCall(PetscFClose(PETSC_COMM_SELF, f));
+  }
+  if (mdrow) PetscCall(PrintRows(&c, &r, (PetscBool)!kind, (double)peak));
+  if (!json[0] && !mdrow) { /* what does not depend on the machine */
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s %" PetscInt_FMT ": %.0f rows, %.0f nonzeros, block size %" PetscInt_FMT "\n", c.matrix, c.size, r.rows, r.nnz, r.bs));
+    for (PetscInt a = 0; a < (kind ? 1 : c.nalg); a++) {
+      const PetscGILUPerfSparseMethod *m     = &r.m[a];
+      const PetscBool                  timed = (PetscBool)(m->lower[0] > 0 && (kind || m->upper[0] > 0) && m->bytes[0] > 0);
+
+      if (!kind && m->ran == -2) PetscCall(PetscPrintf(PETSC_COMM_SELF, "engine %s: not run on the device (host only, or its plan refused)\n", GILUTriSolveTypes[c.alg[a]]));
+      else if (kind)
+        PetscCall(PetscPrintf(PETSC_COMM_SELF, "PCFGDD apply, %" PetscInt_FMT " subdomains: %s; vs %s: %s\n", r.nsub, timed ? "timed" : "NOT timed", r.ref,
+                              m->diff >= 0 && m->diff < 1e-10 ? "agree (relative difference below 1e-10)"
+                              : m->diff < 0                   ? "not compared"
+                                                              : "DIFFER"));
+      else
+        PetscCall(PetscPrintf(PETSC_COMM_SELF, "engine %s (ran %s; levels L %" PetscInt_FMT ", U %" PetscInt_FMT "): L and U %s; vs %s: %s\n", GILUTriSolveTypes[c.alg[a]], AlgName(m->ran), m->levels[0], m->levels[1], timed ? "timed" : "NOT timed", r.ref,
+                              m->diff >= 0 && m->diff < 1e-10 ? "agree (relative difference below 1e-10)"
+                              : m->diff < 0                   ? "not compared"
+                                                              : "DIFFER"));
+    }
+  }
+  PetscCall(PetscFinalize());
+  return 0;
+}
+
+/*TEST
+
+  build:
+    requires: cudaemu
+
+  testset:
+    requires: cudaemu
+    args: -backend cudaemu -check -sreps 2
+    test:
+      suffix: engine
+      args: -case engine -matrix {{convdiff3d perm7}separate output} -size 6
+    test:
+      suffix: engine_blocks
+      args: -case engine -matrix bsr3 -size 5 -algs levelset,recblock,sequential,auto
+    test:
+      suffix: fgdd
+      args: -case fgdd -matrix bsr3 -size 6
+
+TEST*/
