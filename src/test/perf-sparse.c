@@ -322,8 +322,8 @@ static PetscErrorCode RunEngine(PetscGILUBackendType ran, const PetscGILUPerfSpa
     }
     MinMedian(tl, c->sreps, m->lower);
     MinMedian(tu, c->sreps, m->upper);
-    PetscCall(GILUTriGetDeviceSolveCounts(L, &m->launches[0], &m->syncs[0], &lev));
-    PetscCall(GILUTriGetDeviceSolveCounts(U, &m->launches[1], &m->syncs[1], &lev));
+    PetscCall(GILUTriGetDeviceSolveCounts(L, &m->launches[0], &m->syncs[0], NULL, NULL, &lev));
+    PetscCall(GILUTriGetDeviceSolveCounts(U, &m->launches[1], &m->syncs[1], NULL, NULL, &lev));
     PetscCall(DeviceMem(ran, 3, &dx, x, sizeof(PetscScalar) * n));
     m->diff = -1;
     if (r->ref) PetscCall(RelDiff(xref, x, &m->diff));
