@@ -10,7 +10,11 @@ static char help[] = "Tests PCFGDD (fine-grained domain decomposition) on a 3D c
   -check_cudaemu       : compare the cudaemu kernels with the host for every variant; prints only differences\n\
   -check_cuda          : the same with the CUDA kernels on the device\n\
   -resolve             : then shift the diagonal (same nonzero pattern, new values) and solve again (refactorization)\n\
-  -zero_pivot          : zero the first diagonal entry (the PC must fail, KSP must say DIVERGED_PC_FAILED)\n\n";
+  -zero_pivot          : zero the first diagonal entry (the PC must fail, KSP must say DIVERGED_PC_FAILED)\n\
+  -counters_report     : (cudaemu) one apply of every variant, fused and separate, counted by the emulation: the sectors\n\
+                         per request over the fewest needed of the factor, index and vector loads, launches, copies and\n\
+                         synchronizations per apply\n\
+  -counters_budget     : (cudaemu) fail when those exceed the budgets of ex11.c's table for this -dof and -n\n\n";
 
 /*
   The key test of PCFGDD: with the vertex-centric (or sync-free) apply it is exactly block Jacobi with ILU(0) on
@@ -22,6 +26,7 @@ static char help[] = "Tests PCFGDD (fine-grained domain decomposition) on a 3D c
 #include <petscdmda.h>
 #include <petscgilu.h>
 #include <petscgilutest.h>
+#include <petscgilu/private/cudaemu.h>
 
 static PetscErrorCode Assemble(DM da, PetscInt dof, PetscReal beta, PetscBool zeropivot, Mat A)
 {
@@ -248,6 +253,91 @@ static PetscErrorCode CheckVariants(PC pc, Vec b, PetscGILUBackendType dev)
   PetscFunctionReturn(0);
 }
 
+/*
+  What the emulation counts of one apply (cudaemu.c's head comment has the rules): sectors / minimum of the loads of the
+  factor values (L, U, D^{-1}), of the index arrays (columns, row lengths, level lists, the permutation) and of the vector
+  loads and stores (the permuted gathers of the input and scatters of the output, which this ordering does not
+  coalesce); launches, copies and synchronizations per apply.
+*/
+typedef struct {
+  double     factor, index, vector;
+  PetscInt64 launches, copies, syncs;
+} Cost;
+
+/*
+  Budgets of make check (-counters_budget): what the kernels measured when they were set (the level-sliced layout of
+  cuda/fgdd.cu, the TEST blocks' grids and subdomains) with 10% slack on the ratios, the counts exact. The factor loads
+  were 6.2-7.9 (scalar) and 10.0-10.5 (3x3 blocks) sectors per minimum with a thread per row reading its CSR row. Per
+  variant: syncfree, vertex, edge; fused (1 launch) and separate (3).
+*/
+static const struct {
+  PetscInt dof, n;
+  Cost     max[3];
+} budgets[] = {
+  {1, 20, {{1.1 * 1.0, 1.1 * 1.0, 1.1 * 1.0, 3, 0, 1}, {1.1 * 1.0, 1.1 * 1.0, 1.1 * 1.0, 3, 0, 1}, {1.1 * 1.0, 1.1 * 1.0, 1.1 * 1.0, 3, 0, 1}}},
+  {3, 12, {{1.1 * 1.0, 1.1 * 1.0, 1.1 * 1.0, 3, 0, 1}, {1.1 * 1.0, 1.1 * 1.0, 1.1 * 1.0, 3, 0, 1}, {1.1 * 1.0, 1.1 * 1.0, 1.1 * 1.0, 3, 0, 1}}},
+};
+
+static double Ratio(const GILUEmuCounters *c, GILUEmuMemClass cls, PetscBool stores)
+{
+  PetscInt64 sec = c->sectors[0][cls], min = c->minimum[0][cls];
+
+  if (stores) sec += c->sectors[1][cls], min += c->minimum[1][cls];
+  return min ? (double)sec / (double)min : 0.0;
+}
+
+/* one apply of every variant on cudaemu, counted alone; printed (-counters_report) and checked (-counters_budget) */
+static PetscErrorCode CountApplies(PC pc, Vec b, PetscInt dof, PetscInt n, PetscBool report, PetscBool budget)
+{
+  Vec      y;
+  MPI_Comm comm = PetscObjectComm((PetscObject)pc);
+  const Cost *max = NULL;
+
+  PetscFunctionBeginUser;
+  for (size_t i = 0; i < sizeof(budgets) / sizeof(budgets[0]); i++)
+    if (budgets[i].dof == dof && budgets[i].n == n) max = budgets[i].max;
+  PetscCheck(!budget || max, comm, PETSC_ERR_ARG_WRONG, "-counters_budget: no budget for -dof %" PetscInt_FMT " -n %" PetscInt_FMT " in ex11.c's table", dof, n);
+  PetscCall(VecDuplicate(b, &y));
+  PetscCall(PCFGDDSetBackend(pc, PETSCGILU_BACKEND_CUDAEMU));
+  PetscCall(PCApply(pc, b, y)); /* the factors on the device: the setup's copies and launches are not the apply's */
+  PetscCall(GILUEmuCountersSetActive(PETSC_TRUE));
+  if (report) PetscCall(PetscPrintf(comm, "variant  fused | factor  index vector (sectors / minimum) | launches copies syncs\n"));
+  for (PetscInt v = 0; v < 3; v++)
+    for (PetscInt fu = 1; fu >= 0; fu--) {
+      GILUEmuCounters c;
+      Cost            k;
+
+      PetscCall(PCFGDDSetApplyType(pc, (PCFGDDApplyType)v));
+      PetscCall(PCFGDDSetFused(pc, (PetscBool)fu));
+      PetscCall(GILUEmuCountersReset());
+      PetscCall(PCApply(pc, b, y));
+      PetscCall(GILUEmuCountersGet(NULL, &c));
+      k.factor   = Ratio(&c, GILU_EMU_MEM_FACTOR, PETSC_FALSE);
+      k.index    = Ratio(&c, GILU_EMU_MEM_INDEX, PETSC_FALSE);
+      k.vector   = Ratio(&c, GILU_EMU_MEM_VECTOR, PETSC_TRUE);
+      k.launches = c.runtime[GILU_EMU_RT_LAUNCH];
+      k.copies   = c.runtime[GILU_EMU_RT_COPY_TO_DEVICE] + c.runtime[GILU_EMU_RT_COPY_TO_HOST] + c.runtime[GILU_EMU_RT_COPY_ON_DEVICE];
+      k.syncs    = c.runtime[GILU_EMU_RT_SYNC];
+      if (report) PetscCall(PetscPrintf(comm, "%-8s %5s | %6.2f %6.2f %6.2f                       | %8" PetscInt64_FMT " %6" PetscInt64_FMT " %5" PetscInt64_FMT "\n", PCFGDDApplyTypes[v], fu ? "yes" : "no", k.factor, k.index, k.vector, k.launches, k.copies, k.syncs));
+      if (budget) {
+        const Cost *m = &max[v];
+        const char *name = PCFGDDApplyTypes[v], *how = fu ? "fused" : "separate";
+
+        /* a ratio of 0: nothing of that class counted (gilu_mem_class(), gilu_ld/gilu_st missing): no budget holds for nothing */
+        if (!(k.factor > 0 && k.index > 0 && k.vector > 0)) PetscCall(PetscPrintf(comm, "%s %s: no factor, index or vector loads counted\n", name, how));
+        if (k.factor > m->factor) PetscCall(PetscPrintf(comm, "%s %s: factor loads %.3f sectors per minimum, budget %.3f\n", name, how, k.factor, m->factor));
+        if (k.index > m->index) PetscCall(PetscPrintf(comm, "%s %s: index loads %.3f sectors per minimum, budget %.3f\n", name, how, k.index, m->index));
+        if (k.vector > m->vector) PetscCall(PetscPrintf(comm, "%s %s: vector loads and stores %.3f sectors per minimum, budget %.3f\n", name, how, k.vector, m->vector));
+        if (k.launches != (fu ? 1 : 3)) PetscCall(PetscPrintf(comm, "%s %s: %" PetscInt64_FMT " launches per apply, expected %d\n", name, how, k.launches, fu ? 1 : 3));
+        if (k.copies > m->copies) PetscCall(PetscPrintf(comm, "%s %s: %" PetscInt64_FMT " copies per apply, budget %" PetscInt64_FMT "\n", name, how, k.copies, m->copies));
+        if (k.syncs > m->syncs) PetscCall(PetscPrintf(comm, "%s %s: %" PetscInt64_FMT " synchronizations per apply, budget %" PetscInt64_FMT "\n", name, how, k.syncs, m->syncs));
+      }
+    }
+  PetscCall(GILUEmuCountersSetActive(PETSC_FALSE));
+  PetscCall(VecDestroy(&y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   DM                 da;
@@ -257,7 +347,7 @@ int main(int argc, char **argv)
   PC                 pc;
   PetscInt           n = 12, dim = 3, dof = 1, its;
   PetscReal          beta    = 0.3;
-  PetscBool          resolve = PETSC_FALSE, threads = PETSC_FALSE, compare = PETSC_FALSE, variants = PETSC_FALSE, cudaemu = PETSC_FALSE, cuda = PETSC_FALSE, zeropivot = PETSC_FALSE, isfgdd;
+  PetscBool          resolve = PETSC_FALSE, threads = PETSC_FALSE, compare = PETSC_FALSE, variants = PETSC_FALSE, cudaemu = PETSC_FALSE, cuda = PETSC_FALSE, zeropivot = PETSC_FALSE, report = PETSC_FALSE, budget = PETSC_FALSE, isfgdd;
   KSPConvergedReason reason;
   KSPType            ktype;
 
@@ -275,6 +365,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-check_threads", &threads, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-resolve", &resolve, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-zero_pivot", &zeropivot, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-counters_report", &report, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-counters_budget", &budget, NULL));
   PetscCheck(dof >= 1 && dof <= 8, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-dof 1 to 8");
   if (dim == 3) PetscCall(DMDACreate3d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, n, n, n, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, dof, 1, NULL, NULL, NULL, &da));
   else PetscCall(DMDACreate2d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, n, n, PETSC_DECIDE, PETSC_DECIDE, dof, 1, NULL, NULL, &da));
@@ -296,7 +388,14 @@ int main(int argc, char **argv)
   PetscCall(KSPSetUp(ksp));
   PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCFGDD, &isfgdd));
   PetscCall(KSPGetType(ksp, &ktype));
-  if (variants || cudaemu || cuda || threads) {
+  if (report || budget) {
+    Vec r;
+
+    PetscCall(VecDuplicate(b, &r));
+    PetscCall(VecSetRandom(r, NULL));
+    PetscCall(CountApplies(pc, r, dof, n, report, budget));
+    PetscCall(VecDestroy(&r));
+  } else if (variants || cudaemu || cuda || threads) {
     Vec r;
 
     PetscCall(VecDuplicate(b, &r));

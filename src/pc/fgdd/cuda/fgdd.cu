@@ -49,7 +49,7 @@ __device__ static inline void RowPull(const FGDDKernelData &D, PetscInt lo, Pets
   if (bs == 1) {
     PetscScalar s = x[i - lo];
 
-    for (PetscInt k = k0; k < k1; k++) s -= D.aa[k] * x[D.aj[k] - lo];
+    for (PetscInt k = k0; k < k1; k++) s -= gilu_ld(&D.aa[k]) * x[gilu_ld(&D.aj[k]) - lo];
     x[i - lo] = s;
   } else {
     PetscScalar acc[FGDD_MAX_BS];
@@ -57,10 +57,10 @@ __device__ static inline void RowPull(const FGDDKernelData &D, PetscInt lo, Pets
     for (int r = 0; r < bs; r++) acc[r] = x[(i - lo) * bs + r];
     for (PetscInt k = k0; k < k1; k++) {
       const MatScalar *a = D.aa + (size_t)k * D.bs2;
-      PetscInt         j = D.aj[k] - lo;
+      PetscInt         j = gilu_ld(&D.aj[k]) - lo;
 
       for (int r = 0; r < bs; r++)
-        for (int q = 0; q < bs; q++) acc[r] -= a[r * bs + q] * x[j * bs + q];
+        for (int q = 0; q < bs; q++) acc[r] -= gilu_ld(&a[r * bs + q]) * x[j * bs + q];
     }
     for (int r = 0; r < bs; r++) x[(i - lo) * bs + r] = acc[r];
   }
@@ -74,7 +74,7 @@ __device__ static inline void LoadVector(const FGDDKernelData &D, const PetscSca
   for (PetscInt t = threadIdx.x; t < (hi - lo) * bs; t += blockDim.x) {
     PetscInt i = lo + t / bs;
 
-    x[t] = z[(permuted ? D.perm[i] : i) * bs + t % bs];
+    x[t] = gilu_ld(&z[(permuted ? gilu_ld(&D.perm[i]) : i) * bs + t % bs]);
   }
   gilu_syncthreads();
 }
@@ -87,7 +87,7 @@ __device__ static inline void StoreVector(const FGDDKernelData &D, const PetscSc
   for (PetscInt t = threadIdx.x; t < (hi - lo) * bs; t += blockDim.x) {
     PetscInt i = lo + t / bs;
 
-    z[(permuted ? D.perm[i] : i) * bs + t % bs] = x[t];
+    gilu_st(&z[(permuted ? gilu_ld(&D.perm[i]) : i) * bs + t % bs], x[t]);
   }
 }
 
@@ -97,13 +97,13 @@ __device__ static inline void Scale(const FGDDKernelData &D, PetscInt lo, PetscI
   const int bs = D.bs;
 
   for (PetscInt i = lo + threadIdx.x; i < hi; i += blockDim.x) {
-    if (bs == 1) x[i - lo] *= D.dinv[i];
+    if (bs == 1) x[i - lo] *= gilu_ld(&D.dinv[i]);
     else {
       PetscScalar t[FGDD_MAX_BS];
 
       for (int r = 0; r < bs; r++) {
         t[r] = 0;
-        for (int q = 0; q < bs; q++) t[r] += D.dinv[(size_t)i * D.bs2 + r * bs + q] * x[(i - lo) * bs + q];
+        for (int q = 0; q < bs; q++) t[r] += gilu_ld(&D.dinv[(size_t)i * D.bs2 + r * bs + q]) * x[(i - lo) * bs + q];
       }
       for (int r = 0; r < bs; r++) x[(i - lo) * bs + r] = t[r];
     }
@@ -140,9 +140,9 @@ __device__ static inline void SolveVertex(const FGDDKernelData &D, PetscInt s, P
 
   for (PetscInt l = sub[s]; l < sub[s + 1] - 1; l++) {
     for (PetscInt r = lev[l] + threadIdx.x; r < lev[l + 1]; r += blockDim.x) {
-      PetscInt i = rows[r];
+      PetscInt i = gilu_ld(&rows[r]);
 
-      RowPull(D, lo, i, lower ? D.ai[i] : D.diag[i] + 1, lower ? D.diag[i] : D.ai[i + 1], x);
+      RowPull(D, lo, i, lower ? gilu_ld(&D.ai[i]) : gilu_ld(&D.diag[i]) + 1, lower ? gilu_ld(&D.diag[i]) : gilu_ld(&D.ai[i + 1]), x);
     }
     gilu_syncthreads();
   }
@@ -156,13 +156,13 @@ __device__ static inline void SolveEdge(const FGDDKernelData &D, PetscInt s, Pet
 
   for (PetscInt l = sub[s]; l < sub[s + 1] - 1; l++) {
     for (PetscInt e = ep[l] + threadIdx.x; e < ep[l + 1]; e += blockDim.x) {
-      PetscInt         i = er[e] - lo, k = ek[e], j = D.aj[k] - lo;
+      PetscInt         i = gilu_ld(&er[e]) - lo, k = gilu_ld(&ek[e]), j = gilu_ld(&D.aj[k]) - lo;
       const MatScalar *a = D.aa + (size_t)k * D.bs2;
 
       for (int r = 0; r < bs; r++) {
         PetscScalar v = 0;
 
-        for (int q = 0; q < bs; q++) v += a[r * bs + q] * x[j * bs + q];
+        for (int q = 0; q < bs; q++) v += gilu_ld(&a[r * bs + q]) * x[j * bs + q];
         atomicAdd(&x[i * bs + r], -v);
       }
     }
@@ -255,8 +255,9 @@ __global__ static void LevelsKernel(FGDDKernelData D, int lower, PetscInt maxsub
 }
 
 /* ------------------------------------------------------------------------------------------ host side */
+/* a copy on the device of n values at h, of the counters' memory class FACTOR (factor values) or INDEX */
 template <class T>
-static PetscErrorCode Upload(FGDDDevice dev, const T *h, size_t n, const T **d)
+static PetscErrorCode Upload(FGDDDevice dev, const T *h, size_t n, PetscBool factor, const T **d)
 {
   T *p;
 
@@ -264,6 +265,8 @@ static PetscErrorCode Upload(FGDDDevice dev, const T *h, size_t n, const T **d)
   PetscCheck(dev->nmem < (int)(sizeof(dev->mem) / sizeof(dev->mem[0])), PETSC_COMM_SELF, PETSC_ERR_PLIB, "FGDDDevice: more device arrays than mem[] holds");
   GILU_CUDA_CHECK(cudaMalloc(&p, sizeof(T) * (n ? n : 1)));
   PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToDevice)(p, h, sizeof(T) * n)); /* logged as GILUCopyToGPU */
+  if (factor) gilu_mem_class(p, sizeof(T) * n, FACTOR);
+  else gilu_mem_class(p, sizeof(T) * n, INDEX);
   dev->mem[dev->nmem++] = (void *)p;
   *d                    = p;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -357,32 +360,35 @@ static PetscErrorCode DeviceCreate(const FGDDFactors *f, FGDDDevice *devp)
   dev->d.bs   = (int)f->bs;
   dev->d.bs2  = (int)f->bs2;
   dev->shmem  = shmem;
-  PetscCall(Upload(dev, f->subptr, f->nsub + 1, &dev->d.subptr));
-  PetscCall(Upload(dev, f->perm, f->nb, &dev->d.perm));
-  PetscCall(Upload(dev, f->ai, f->nb + 1, &dev->d.ai));
-  PetscCall(Upload(dev, f->aj, nnz, &dev->d.aj));
-  PetscCall(Upload(dev, f->diag, f->nb, &dev->d.diag));
-  PetscCall(Upload(dev, f->aa, nnz * f->bs2, &dev->d.aa));
-  PetscCall(Upload(dev, f->dinv, f->nb * f->bs2, &dev->d.dinv));
-  PetscCall(Upload(dev, f->lrows, f->nb, &dev->d.lrows));
-  PetscCall(Upload(dev, f->llev, nlevL + 1, &dev->d.llev));
-  PetscCall(Upload(dev, f->lsub, f->nsub + 1, &dev->d.lsub));
-  PetscCall(Upload(dev, f->urows, f->nb, &dev->d.urows));
-  PetscCall(Upload(dev, f->ulev, nlevU + 1, &dev->d.ulev));
-  PetscCall(Upload(dev, f->usub, f->nsub + 1, &dev->d.usub));
+  PetscCall(Upload(dev, f->subptr, f->nsub + 1, PETSC_FALSE, &dev->d.subptr));
+  PetscCall(Upload(dev, f->perm, f->nb, PETSC_FALSE, &dev->d.perm));
+  PetscCall(Upload(dev, f->ai, f->nb + 1, PETSC_FALSE, &dev->d.ai));
+  PetscCall(Upload(dev, f->aj, nnz, PETSC_FALSE, &dev->d.aj));
+  PetscCall(Upload(dev, f->diag, f->nb, PETSC_FALSE, &dev->d.diag));
+  PetscCall(Upload(dev, f->aa, nnz * f->bs2, PETSC_TRUE, &dev->d.aa));
+  PetscCall(Upload(dev, f->dinv, f->nb * f->bs2, PETSC_TRUE, &dev->d.dinv));
+  PetscCall(Upload(dev, f->lrows, f->nb, PETSC_FALSE, &dev->d.lrows));
+  PetscCall(Upload(dev, f->llev, nlevL + 1, PETSC_FALSE, &dev->d.llev));
+  PetscCall(Upload(dev, f->lsub, f->nsub + 1, PETSC_FALSE, &dev->d.lsub));
+  PetscCall(Upload(dev, f->urows, f->nb, PETSC_FALSE, &dev->d.urows));
+  PetscCall(Upload(dev, f->ulev, nlevU + 1, PETSC_FALSE, &dev->d.ulev));
+  PetscCall(Upload(dev, f->usub, f->nsub + 1, PETSC_FALSE, &dev->d.usub));
   PetscCall(EdgeLists(f, PETSC_TRUE, &ep, &er, &ek));
-  PetscCall(Upload(dev, ep, nlevL + 1, &dev->d.lep));
-  PetscCall(Upload(dev, er, ep[nlevL], &dev->d.lerow));
-  PetscCall(Upload(dev, ek, ep[nlevL], &dev->d.lek));
+  PetscCall(Upload(dev, ep, nlevL + 1, PETSC_FALSE, &dev->d.lep));
+  PetscCall(Upload(dev, er, ep[nlevL], PETSC_FALSE, &dev->d.lerow));
+  PetscCall(Upload(dev, ek, ep[nlevL], PETSC_FALSE, &dev->d.lek));
   PetscCall(PetscFree3(ep, er, ek));
   PetscCall(EdgeLists(f, PETSC_FALSE, &ep, &er, &ek));
-  PetscCall(Upload(dev, ep, nlevU + 1, &dev->d.uep));
-  PetscCall(Upload(dev, er, ep[nlevU], &dev->d.uerow));
-  PetscCall(Upload(dev, ek, ep[nlevU], &dev->d.uek));
+  PetscCall(Upload(dev, ep, nlevU + 1, PETSC_FALSE, &dev->d.uep));
+  PetscCall(Upload(dev, er, ep[nlevU], PETSC_FALSE, &dev->d.uerow));
+  PetscCall(Upload(dev, ek, ep[nlevU], PETSC_FALSE, &dev->d.uek));
   PetscCall(PetscFree3(ep, er, ek));
   GILU_CUDA_CHECK(cudaMalloc(&dev->z, sizeof(PetscScalar) * (f->nb * f->bs + 1)));
   GILU_CUDA_CHECK(cudaMalloc(&dev->x, sizeof(PetscScalar) * (f->nb * f->bs + 1)));
   GILU_CUDA_CHECK(cudaMalloc(&dev->y, sizeof(PetscScalar) * (f->nb * f->bs + 1)));
+  gilu_mem_class(dev->z, sizeof(PetscScalar) * f->nb * f->bs, VECTOR);
+  gilu_mem_class(dev->x, sizeof(PetscScalar) * f->nb * f->bs, VECTOR);
+  gilu_mem_class(dev->y, sizeof(PetscScalar) * f->nb * f->bs, VECTOR);
   PetscCall(CheckLevels(dev, f));
   *devp = dev;
   PetscFunctionReturn(PETSC_SUCCESS);
