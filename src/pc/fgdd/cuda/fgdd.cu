@@ -22,47 +22,75 @@
 
 #define FGDD_NT 128 /* threads per block (the emulation runs the GPU's launch configuration) */
 
+/*
+  One triangle (L or U) of every subdomain in the level-sliced layout, built on the host by Slices() and uploaded once
+  per setup. The kernels give the rows of a level to consecutive threads in the order of the level list (lrows or
+  urows): position r of the list is the row rows[r]. A level of n rows and at most w entries per row is a slice of w x n
+  slots, slot k of the level's p-th row at base[l] + k n + p, so that the k-th entries of the rows of a warp are
+  adjacent (ELL, column-major, per level); the bs x bs blocks are split by component, component c of slot e at
+  base[l] bs2 + (k bs2 + c) n + p, so that a warp's request for one component reads consecutive values. Rows shorter than
+  the level's widest leave their slots unused (zero). The entries of a row keep their column order: every variant sums
+  in the order of the host's row pull, so the deterministic ones give the host's values bitwise.
+*/
+typedef struct {
+  const PetscInt  *rows, *lev, *sub; /* the level lists (FGDDFactors' lrows, llev, lsub or urows, ulev, usub) */
+  const PetscInt  *base;             /* per level: its first slot (nlev + 1; the end of a subdomain's levels: no slots) */
+  const PetscInt  *cstart, *vstart;  /* per position r: the slot of its first entry, and of that entry's first value */
+  const int       *len, *stride;     /* per position: its entries, and the rows of its level (the slots between its entries) */
+  const int       *col;              /* per slot: the column within the subdomain (column - first row) */
+  const MatScalar *val;              /* per slot and component: unit L, or D^{-1} U */
+} FGDDSlices;
+
 typedef struct {
   int              bs, bs2;
-  const PetscInt  *subptr, *perm, *ai, *aj, *diag; /* perm: permuted block row i is block row perm[i] of the local block */
-  const MatScalar *aa, *dinv;
-  const PetscInt  *lrows, *llev, *lsub, *urows, *ulev, *usub;
-  const PetscInt  *lep, *lerow, *lek, *uep, *uerow, *uek; /* per level: its nonzeros (edge variant) */
+  const PetscInt  *subptr, *perm, *ai, *aj, *diag; /* perm: permuted block row i is block row perm[i] of the local block;
+                                                      ai, aj, diag: the CSR pattern, for LevelsKernel (setup) only */
+  const MatScalar *dinv;                           /* D^{-1} of subdomain s by component: (c, i) at subptr[s] bs2 + c m + i - subptr[s], m its rows */
+  FGDDSlices       L, U;
 } FGDDKernelData;
 
 struct _n_FGDDDevice {
   FGDDKernelData d;
   PetscInt       nb, nsub, maxsub;
-  PetscScalar   *z;       /* the permuted vector between the separate kernels */
-  PetscScalar   *x, *y;   /* buffers for the input and the output when they are not device vectors (device-vec.c) */
-  size_t         shmem;   /* dynamic shared memory per block */
-  void          *mem[19]; /* the arrays of Upload(): 19 */
+  PetscInt       slots, entries; /* slots of the two triangles' slices, and the entries they hold (the rest is padding) */
+  PetscScalar   *z;              /* the permuted vector between the separate kernels */
+  PetscScalar   *x, *y;          /* buffers for the input and the output when they are not device vectors (device-vec.c) */
+  size_t         shmem;          /* dynamic shared memory per block */
+  int            limit;          /* the device's shared memory per block with opt-in (cudaDevAttrMaxSharedMemoryPerBlockOptin) */
+  void          *mem[32];        /* the arrays of Upload() */
   int            nmem;
 };
 
 /* ------------------------------------------------------------------------------------------ device helpers */
-/* x_i -= sum of T_ik x_k over positions k0 .. k1-1 (pull, in column order) */
-__device__ static inline void RowPull(const FGDDKernelData &D, PetscInt lo, PetscInt i, PetscInt k0, PetscInt k1, volatile PetscScalar *x)
+/* the row at position r of T's level lists: x_i -= sum of T_ik x_k (pull, in column order); returns nothing, x in
+   shared memory. Loads of the position's slice data are coalesced over consecutive positions, as are the entries */
+__device__ static inline void RowPull(const FGDDKernelData &D, const FGDDSlices &T, PetscInt r, PetscInt lo, volatile PetscScalar *x)
 {
-  const int bs = D.bs;
+  const int       bs = D.bs, bs2 = D.bs2;
+  const PetscInt  i = gilu_ld(&T.rows[r]) - lo, cs = gilu_ld(&T.cstart[r]), vs = gilu_ld(&T.vstart[r]);
+  const int       len = gilu_ld(&T.len[r]), n = gilu_ld(&T.stride[r]);
 
   if (bs == 1) {
-    PetscScalar s = x[i - lo];
+    PetscScalar s = x[i];
 
-    for (PetscInt k = k0; k < k1; k++) s -= gilu_ld(&D.aa[k]) * x[gilu_ld(&D.aj[k]) - lo];
-    x[i - lo] = s;
+    for (int k = 0; k < len; k++) s -= gilu_ld(&T.val[vs + (PetscInt)k * n]) * x[gilu_ld(&T.col[cs + (PetscInt)k * n])];
+    x[i] = s;
   } else {
     PetscScalar acc[FGDD_MAX_BS];
 
-    for (int r = 0; r < bs; r++) acc[r] = x[(i - lo) * bs + r];
-    for (PetscInt k = k0; k < k1; k++) {
-      const MatScalar *a = D.aa + (size_t)k * D.bs2;
-      PetscInt         j = gilu_ld(&D.aj[k]) - lo;
+    for (int a = 0; a < bs; a++) acc[a] = x[i * bs + a];
+    for (int k = 0; k < len; k++) {
+      const MatScalar *v = T.val + vs + (PetscInt)k * bs2 * n;
+      const int        j = gilu_ld(&T.col[cs + (PetscInt)k * n]);
 
-      for (int r = 0; r < bs; r++)
-        for (int q = 0; q < bs; q++) acc[r] -= gilu_ld(&a[r * bs + q]) * x[j * bs + q];
+      for (int a = 0; a < bs; a++) {
+        PetscScalar w = 0; /* the block's product first, then subtracted: the host's order (fgdd-apply.c), bitwise */
+
+        for (int q = 0; q < bs; q++) w += gilu_ld(&v[(PetscInt)(a * bs + q) * n]) * x[j * bs + q];
+        acc[a] -= w;
+      }
     }
-    for (int r = 0; r < bs; r++) x[(i - lo) * bs + r] = acc[r];
+    for (int a = 0; a < bs; a++) x[i * bs + a] = acc[a];
   }
 }
 
@@ -91,7 +119,7 @@ __device__ static inline void StoreVector(const FGDDKernelData &D, const PetscSc
   }
 }
 
-/* x := D^{-1} x */
+/* x := D^{-1} x; D^{-1} by component within the subdomain, so consecutive threads (rows) read consecutive values */
 __device__ static inline void Scale(const FGDDKernelData &D, PetscInt lo, PetscInt hi, PetscScalar *x)
 {
   const int bs = D.bs;
@@ -99,11 +127,12 @@ __device__ static inline void Scale(const FGDDKernelData &D, PetscInt lo, PetscI
   for (PetscInt i = lo + threadIdx.x; i < hi; i += blockDim.x) {
     if (bs == 1) x[i - lo] *= gilu_ld(&D.dinv[i]);
     else {
-      PetscScalar t[FGDD_MAX_BS];
+      const MatScalar *d = D.dinv + lo * D.bs2 + (i - lo);
+      PetscScalar      t[FGDD_MAX_BS];
 
       for (int r = 0; r < bs; r++) {
         t[r] = 0;
-        for (int q = 0; q < bs; q++) t[r] += gilu_ld(&D.dinv[(size_t)i * D.bs2 + r * bs + q]) * x[(i - lo) * bs + q];
+        for (int q = 0; q < bs; q++) t[r] += gilu_ld(&d[(PetscInt)(r * bs + q) * (hi - lo)]) * x[(i - lo) * bs + q];
       }
       for (int r = 0; r < bs; r++) x[(i - lo) * bs + r] = t[r];
     }
@@ -111,59 +140,65 @@ __device__ static inline void Scale(const FGDDKernelData &D, PetscInt lo, PetscI
   gilu_syncthreads();
 }
 
-/* Algorithm 1 (spin-loops): thread t takes rows lo+t, lo+t+NT, ... (L) or hi-1-t, ... (U); a row waits for the
-   flags of the rows it reads, the flag value tells which solve finished it (1: L, 2: U). The flags and the vector
-   are in shared memory: a row publishes its value by a block-scope fence, then its flag. A row of L depends only on
-   lower rows and a thread takes its rows upwards (U: higher rows, downwards), so the thread of the first unfinished
-   row (U: the last) is at it and its dependencies are finished: no deadlock (the threads of a warp progress
-   independently on sm_70 and later) */
-__device__ static inline void SolveSyncFree(const FGDDKernelData &D, PetscInt lo, PetscInt hi, PetscBool lower, volatile PetscScalar *x, int *done)
+/* Algorithm 1 (spin-loops): thread t takes positions t, t+NT, ... of the subdomain's level list, the rows in an order
+   where a row comes after every row it reads (levels ascending; U's levels count from its last rows). A row waits for
+   the flags of the rows it reads, the flag value tells which solve finished it (1: L, 2: U). The flags and the vector
+   are in shared memory: a row publishes its value by a block-scope fence (release), then its flag; the wait fences
+   after it sees the flag (acquire). The thread of the first unfinished position has every row it reads finished (they
+   are at earlier positions): no deadlock (the threads of a warp progress independently on sm_70 and later). The
+   order of the positions is the vertex variant's, so a warp's rows read adjacent slots */
+__device__ static inline void SolveSyncFree(const FGDDSlices &T, const FGDDKernelData &D, PetscInt lo, PetscInt hi, PetscBool lower, volatile PetscScalar *x, int *done)
 {
-  const int bs = D.bs;
+  for (PetscInt r = lo + threadIdx.x; r < hi; r += blockDim.x) {
+    const PetscInt cs = gilu_ld(&T.cstart[r]);
+    const int      len = gilu_ld(&T.len[r]), n = gilu_ld(&T.stride[r]);
 
-  for (PetscInt t = threadIdx.x; t < hi - lo; t += blockDim.x) {
-    PetscInt i = lower ? lo + t : hi - 1 - t, k0 = lower ? D.ai[i] : D.diag[i] + 1, k1 = lower ? D.diag[i] : D.ai[i + 1];
-
-    for (PetscInt k = k0; k < k1; k++) gilu_wait_until_ge(&done[D.aj[k] - lo], lower ? 1 : 2);
-    RowPull(D, lo, i, k0, k1, x);
-    (void)bs;
+    for (int k = 0; k < len; k++) gilu_wait_until_ge(&done[gilu_ld(&T.col[cs + (PetscInt)k * n])], lower ? 1 : 2);
+    RowPull(D, T, r, lo, x);
     __threadfence_block();
-    gilu_signal_set_block(&done[i - lo], lower ? 1 : 2);
+    gilu_signal_set_block(&done[gilu_ld(&T.rows[r]) - lo], lower ? 1 : 2);
   }
   gilu_syncthreads();
 }
 
 /* Algorithm 3 (vertex-centric): rows of a level in parallel, a barrier between levels */
-__device__ static inline void SolveVertex(const FGDDKernelData &D, PetscInt s, PetscInt lo, PetscBool lower, volatile PetscScalar *x)
+__device__ static inline void SolveVertex(const FGDDSlices &T, const FGDDKernelData &D, PetscInt s, PetscInt lo, volatile PetscScalar *x)
 {
-  const PetscInt *rows = lower ? D.lrows : D.urows, *lev = lower ? D.llev : D.ulev, *sub = lower ? D.lsub : D.usub;
+  const PetscInt l0 = gilu_ld(&T.sub[s]), l1 = gilu_ld(&T.sub[s + 1]) - 1;
 
-  for (PetscInt l = sub[s]; l < sub[s + 1] - 1; l++) {
-    for (PetscInt r = lev[l] + threadIdx.x; r < lev[l + 1]; r += blockDim.x) {
-      PetscInt i = gilu_ld(&rows[r]);
+  for (PetscInt l = l0; l < l1; l++) {
+    const PetscInt r0 = gilu_ld(&T.lev[l]), r1 = gilu_ld(&T.lev[l + 1]);
 
-      RowPull(D, lo, i, lower ? gilu_ld(&D.ai[i]) : gilu_ld(&D.diag[i]) + 1, lower ? gilu_ld(&D.diag[i]) : gilu_ld(&D.ai[i + 1]), x);
-    }
+    for (PetscInt r = r0 + threadIdx.x; r < r1; r += blockDim.x) RowPull(D, T, r, lo, x);
     gilu_syncthreads();
   }
 }
 
-/* edge-centric: the nonzeros of a level's rows in parallel, atomic updates of the rows' unknowns */
-__device__ static inline void SolveEdge(const FGDDKernelData &D, PetscInt s, PetscInt lo, PetscBool lower, PetscScalar *x)
+/* edge-centric: the slots of a level in parallel (consecutive threads, consecutive slots), atomic updates of the rows'
+   unknowns; the unused slots of the shorter rows idle */
+__device__ static inline void SolveEdge(const FGDDSlices &T, const FGDDKernelData &D, PetscInt s, PetscInt lo, PetscScalar *x)
 {
-  const PetscInt *sub = lower ? D.lsub : D.usub, *ep = lower ? D.lep : D.uep, *er = lower ? D.lerow : D.uerow, *ek = lower ? D.lek : D.uek;
-  const int       bs = D.bs;
+  const int      bs = D.bs, bs2 = D.bs2;
+  const PetscInt l0 = gilu_ld(&T.sub[s]), l1 = gilu_ld(&T.sub[s + 1]) - 1;
 
-  for (PetscInt l = sub[s]; l < sub[s + 1] - 1; l++) {
-    for (PetscInt e = ep[l] + threadIdx.x; e < ep[l + 1]; e += blockDim.x) {
-      PetscInt         i = gilu_ld(&er[e]) - lo, k = gilu_ld(&ek[e]), j = gilu_ld(&D.aj[k]) - lo;
-      const MatScalar *a = D.aa + (size_t)k * D.bs2;
+  for (PetscInt l = l0; l < l1; l++) {
+    const PetscInt b0 = gilu_ld(&T.base[l]), b1 = gilu_ld(&T.base[l + 1]), r0 = gilu_ld(&T.lev[l]);
+    const PetscInt n = gilu_ld(&T.lev[l + 1]) - r0;
 
-      for (int r = 0; r < bs; r++) {
-        PetscScalar v = 0;
+    for (PetscInt e = b0 + threadIdx.x; e < b1; e += blockDim.x) {
+      const PetscInt k = (e - b0) / n, p = (e - b0) % n;
 
-        for (int q = 0; q < bs; q++) v += gilu_ld(&a[r * bs + q]) * x[j * bs + q];
-        atomicAdd(&x[i * bs + r], -v);
+      if (k < gilu_ld(&T.len[r0 + p])) {
+        const PetscInt   i = gilu_ld(&T.rows[r0 + p]) - lo;
+        const int        j = gilu_ld(&T.col[e]);
+        const MatScalar *v = T.val + b0 * bs2 + k * bs2 * n + p;
+
+        for (int a = 0; a < bs; a++) {
+          PetscScalar w = 0;
+
+          for (int q = 0; q < bs; q++) w += gilu_ld(&v[(PetscInt)(a * bs + q) * n]) * x[j * bs + q];
+          atomicAdd(&x[i * bs + a], -w);
+        }
       }
     }
     gilu_syncthreads();
@@ -172,9 +207,11 @@ __device__ static inline void SolveEdge(const FGDDKernelData &D, PetscInt s, Pet
 
 __device__ static inline void Solve(const FGDDKernelData &D, int variant, PetscInt s, PetscInt lo, PetscInt hi, PetscBool lower, PetscScalar *x, int *done)
 {
-  if (variant == FGDD_APPLY_SYNCFREE) SolveSyncFree(D, lo, hi, lower, x, done);
-  else if (variant == FGDD_APPLY_VERTEX) SolveVertex(D, s, lo, lower, x);
-  else SolveEdge(D, s, lo, lower, x);
+  const FGDDSlices &T = lower ? D.L : D.U;
+
+  if (variant == FGDD_APPLY_SYNCFREE) SolveSyncFree(T, D, lo, hi, lower, x, done);
+  else if (variant == FGDD_APPLY_VERTEX) SolveVertex(T, D, s, lo, x);
+  else SolveEdge(T, D, s, lo, x);
 }
 
 /* ------------------------------------------------------------------------------------------ kernels */
@@ -272,30 +309,82 @@ static PetscErrorCode Upload(FGDDDevice dev, const T *h, size_t n, PetscBool fac
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* per level (as lev/sub), the list of nonzeros (row, position) of the level's rows in the lower (upper) part */
-static PetscErrorCode EdgeLists(const FGDDFactors *f, PetscBool lower, PetscInt **ep, PetscInt **er, PetscInt **ek)
+/* the lower (upper) triangle of every subdomain in the level-sliced layout of FGDDSlices, uploaded; *slots, *entries:
+   its slots and the entries they hold */
+static PetscErrorCode Slices(FGDDDevice dev, const FGDDFactors *f, PetscBool lower, FGDDSlices *T, PetscInt *slots, PetscInt *entries)
 {
   const PetscInt *rows = lower ? f->lrows : f->urows, *lev = lower ? f->llev : f->ulev, *sub = lower ? f->lsub : f->usub;
-  PetscInt        nlev = sub[f->nsub], n = 0, e = 0;
+  const PetscInt  nlev = sub[f->nsub], bs2 = f->bs2;
+  PetscInt       *base, *cstart, *vstart, nnz = 0;
+  int            *len, *stride, *col;
+  MatScalar      *val;
 
   PetscFunctionBegin;
-  for (PetscInt i = 0; i < f->nb; i++) n += lower ? f->diag[i] - f->ai[i] : f->ai[i + 1] - f->diag[i] - 1;
-  PetscCall(PetscMalloc3(nlev + 1, ep, n + 1, er, n + 1, ek));
-  for (PetscInt s = 0; s < f->nsub; s++) {
-    for (PetscInt l = sub[s]; l < sub[s + 1] - 1; l++) {
-      (*ep)[l] = e;
-      for (PetscInt r = lev[l]; r < lev[l + 1]; r++) {
-        PetscInt i = rows[r];
+  PetscCall(PetscMalloc5(nlev + 1, &base, f->nb, &cstart, f->nb, &vstart, f->nb, &len, f->nb, &stride));
+  base[0] = 0;
+  for (PetscInt s = 0; s < f->nsub; s++)
+    for (PetscInt l = sub[s]; l < sub[s + 1]; l++) {
+      PetscInt w = 0, n = l < sub[s + 1] - 1 ? lev[l + 1] - lev[l] : 0; /* the last is the end of s's levels: no rows */
 
-        for (PetscInt k = lower ? f->ai[i] : f->diag[i] + 1; k < (lower ? f->diag[i] : f->ai[i + 1]); k++) {
-          (*er)[e]   = i;
-          (*ek)[e++] = k;
+      for (PetscInt r = lev[l]; r < lev[l] + n; r++) {
+        PetscInt i = rows[r], m = lower ? f->diag[i] - f->ai[i] : f->ai[i + 1] - f->diag[i] - 1;
+
+        w = PetscMax(w, m);
+        nnz += m;
+      }
+      base[l + 1] = base[l] + w * n;
+    }
+  PetscCall(PetscCalloc2(base[nlev] + 1, &col, base[nlev] * bs2 + 1, &val)); /* unused slots: column 0, value 0 */
+  for (PetscInt s = 0; s < f->nsub; s++)
+    for (PetscInt l = sub[s]; l < sub[s + 1] - 1; l++) {
+      PetscInt n = lev[l + 1] - lev[l];
+
+      for (PetscInt r = lev[l]; r < lev[l + 1]; r++) {
+        PetscInt i = rows[r], p = r - lev[l], k0 = lower ? f->ai[i] : f->diag[i] + 1, k1 = lower ? f->diag[i] : f->ai[i + 1];
+
+        cstart[r] = base[l] + p;
+        vstart[r] = base[l] * bs2 + p;
+        len[r]    = (int)(k1 - k0);
+        stride[r] = (int)n;
+        for (PetscInt k = k0; k < k1; k++) {
+          col[cstart[r] + (k - k0) * n] = (int)(f->aj[k] - f->subptr[s]);
+          for (PetscInt c = 0; c < bs2; c++) val[vstart[r] + ((k - k0) * bs2 + c) * n] = f->aa[k * bs2 + c];
         }
       }
     }
-    (*ep)[sub[s + 1] - 1] = e; /* the end slot of subdomain s */
+  PetscCall(Upload(dev, rows, f->nb, PETSC_FALSE, &T->rows));
+  PetscCall(Upload(dev, lev, nlev + 1, PETSC_FALSE, &T->lev));
+  PetscCall(Upload(dev, sub, f->nsub + 1, PETSC_FALSE, &T->sub));
+  PetscCall(Upload(dev, base, nlev + 1, PETSC_FALSE, &T->base));
+  PetscCall(Upload(dev, cstart, f->nb, PETSC_FALSE, &T->cstart));
+  PetscCall(Upload(dev, vstart, f->nb, PETSC_FALSE, &T->vstart));
+  PetscCall(Upload(dev, (const int *)len, f->nb, PETSC_FALSE, &T->len));
+  PetscCall(Upload(dev, (const int *)stride, f->nb, PETSC_FALSE, &T->stride));
+  PetscCall(Upload(dev, (const int *)col, base[nlev], PETSC_FALSE, &T->col));
+  PetscCall(Upload(dev, (const MatScalar *)val, base[nlev] * bs2, PETSC_TRUE, &T->val));
+  *slots   = base[nlev];
+  *entries = nnz;
+  PetscCall(PetscFree2(col, val));
+  PetscCall(PetscFree5(base, cstart, vstart, len, stride));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* D^{-1} of each subdomain by component (FGDDKernelData.dinv), uploaded */
+static PetscErrorCode DiagonalByComponent(FGDDDevice dev, const FGDDFactors *f, const MatScalar **d)
+{
+  const PetscInt bs2 = f->bs2;
+  MatScalar     *h;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(f->nb * bs2 + 1, &h));
+  for (PetscInt s = 0; s < f->nsub; s++) {
+    PetscInt lo = f->subptr[s], m = f->subptr[s + 1] - lo;
+
+    for (PetscInt i = lo; i < lo + m; i++)
+      for (PetscInt c = 0; c < bs2; c++) h[lo * bs2 + c * m + i - lo] = f->dinv[i * bs2 + c];
   }
-  (*ep)[nlev] = e;
+  PetscCall(Upload(dev, (const MatScalar *)h, f->nb * bs2, PETSC_TRUE, d));
+  PetscCall(PetscFree(h));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -342,7 +431,7 @@ static PetscErrorCode SharedOptIn(K *kernel, const char name[], size_t dynamic, 
 static PetscErrorCode DeviceCreate(const FGDDFactors *f, FGDDDevice *devp)
 {
   FGDDDevice dev;
-  PetscInt  *ep, *er, *ek, nnz = f->ai[f->nb], nlevL = f->lsub[f->nsub], nlevU = f->usub[f->nsub];
+  PetscInt   nnz = f->ai[f->nb], sl, su, el, eu;
   size_t     shmem = sizeof(PetscScalar) * f->maxsub * f->bs + sizeof(int) * f->maxsub;
   int        device, limit;
 
@@ -360,29 +449,17 @@ static PetscErrorCode DeviceCreate(const FGDDFactors *f, FGDDDevice *devp)
   dev->d.bs   = (int)f->bs;
   dev->d.bs2  = (int)f->bs2;
   dev->shmem  = shmem;
+  dev->limit  = limit;
   PetscCall(Upload(dev, f->subptr, f->nsub + 1, PETSC_FALSE, &dev->d.subptr));
   PetscCall(Upload(dev, f->perm, f->nb, PETSC_FALSE, &dev->d.perm));
   PetscCall(Upload(dev, f->ai, f->nb + 1, PETSC_FALSE, &dev->d.ai));
   PetscCall(Upload(dev, f->aj, nnz, PETSC_FALSE, &dev->d.aj));
   PetscCall(Upload(dev, f->diag, f->nb, PETSC_FALSE, &dev->d.diag));
-  PetscCall(Upload(dev, f->aa, nnz * f->bs2, PETSC_TRUE, &dev->d.aa));
-  PetscCall(Upload(dev, f->dinv, f->nb * f->bs2, PETSC_TRUE, &dev->d.dinv));
-  PetscCall(Upload(dev, f->lrows, f->nb, PETSC_FALSE, &dev->d.lrows));
-  PetscCall(Upload(dev, f->llev, nlevL + 1, PETSC_FALSE, &dev->d.llev));
-  PetscCall(Upload(dev, f->lsub, f->nsub + 1, PETSC_FALSE, &dev->d.lsub));
-  PetscCall(Upload(dev, f->urows, f->nb, PETSC_FALSE, &dev->d.urows));
-  PetscCall(Upload(dev, f->ulev, nlevU + 1, PETSC_FALSE, &dev->d.ulev));
-  PetscCall(Upload(dev, f->usub, f->nsub + 1, PETSC_FALSE, &dev->d.usub));
-  PetscCall(EdgeLists(f, PETSC_TRUE, &ep, &er, &ek));
-  PetscCall(Upload(dev, ep, nlevL + 1, PETSC_FALSE, &dev->d.lep));
-  PetscCall(Upload(dev, er, ep[nlevL], PETSC_FALSE, &dev->d.lerow));
-  PetscCall(Upload(dev, ek, ep[nlevL], PETSC_FALSE, &dev->d.lek));
-  PetscCall(PetscFree3(ep, er, ek));
-  PetscCall(EdgeLists(f, PETSC_FALSE, &ep, &er, &ek));
-  PetscCall(Upload(dev, ep, nlevU + 1, PETSC_FALSE, &dev->d.uep));
-  PetscCall(Upload(dev, er, ep[nlevU], PETSC_FALSE, &dev->d.uerow));
-  PetscCall(Upload(dev, ek, ep[nlevU], PETSC_FALSE, &dev->d.uek));
-  PetscCall(PetscFree3(ep, er, ek));
+  PetscCall(DiagonalByComponent(dev, f, &dev->d.dinv));
+  PetscCall(Slices(dev, f, PETSC_TRUE, &dev->d.L, &sl, &el));
+  PetscCall(Slices(dev, f, PETSC_FALSE, &dev->d.U, &su, &eu));
+  dev->slots   = sl + su;
+  dev->entries = el + eu;
   GILU_CUDA_CHECK(cudaMalloc(&dev->z, sizeof(PetscScalar) * (f->nb * f->bs + 1)));
   GILU_CUDA_CHECK(cudaMalloc(&dev->x, sizeof(PetscScalar) * (f->nb * f->bs + 1)));
   GILU_CUDA_CHECK(cudaMalloc(&dev->y, sizeof(PetscScalar) * (f->nb * f->bs + 1)));
