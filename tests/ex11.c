@@ -570,6 +570,14 @@ int main(int argc, char **argv)
      filter: grep -E "back-end|iterations," | sed -e "s/; library built.*$//"
      output_file: output/ex11_global_backend_gilu_backend-cudaemu.out
 
+   # -ksp_view on the device: the shared memory of the largest subdomain against the device's limit per block (sm_80's
+   # and sm_90's), the largest subdomain that fits, the padding of the level-sliced factors
+   test:
+     suffix: view_device
+     requires: cudaemu
+     args: -n 8 -dof 3 -dm_mat_type baij -ksp_view -gilu_backend cudaemu -pc_fgdd_subdomain_box 4,4,4 -gilu_cudaemu_arch {{sm_80 sm_90}separate output}
+     filter: grep -E "device"
+
    # cuda where there is no device (or no CUDA build): a clear error
    test:
      suffix: no_device

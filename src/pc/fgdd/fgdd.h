@@ -74,6 +74,8 @@ typedef struct {
   PetscErrorCode (*buffers)(FGDDDevice, void **, void **); /* device buffers of the local size for x and y (for GILUVecApplyDevice()) */
   /* y = P^T (L D U)^{-1} P x: x, y device arrays of the local block in its own ordering (the permutation runs on the device) */
   PetscErrorCode (*apply)(FGDDDevice, FGDDApplyType, PetscBool, const PetscScalar[], PetscScalar[]);
+  /* -pc_view: the shared memory a subdomain's block needs against the device's limit, the layout of the factors */
+  PetscErrorCode (*view)(FGDDDevice, PetscViewer);
 } FGDDDeviceOps;
 GILU_DEVICE_GETOPS_DECLARE(FGDDDeviceGetOps, FGDDDeviceOps)
 /* the device apply on device arrays, for the kernel benchmark of make gpu-perf (src/test/perf-sparse.c, which includes

@@ -510,7 +510,17 @@ static PetscErrorCode DeviceApply(FGDDDevice dev, FGDDApplyType type, PetscBool 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static const FGDDDeviceOps DeviceOps = {DeviceCreate, DeviceDestroy, DeviceBuffers, DeviceApply};
+static PetscErrorCode DeviceView(FGDDDevice dev, PetscViewer viewer)
+{
+  const size_t row = sizeof(PetscScalar) * (size_t)dev->d.bs + sizeof(int); /* a block row's vector and flag */
+
+  PetscFunctionBegin;
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  device: a thread block of %d threads per subdomain, its vector in shared memory: %zu bytes for the largest (%" PetscInt_FMT " block rows) of the device's %d per block (with opt-in), at most %zu block rows\n", FGDD_NT, dev->shmem, dev->maxsub, dev->limit, (size_t)dev->limit / row));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  device factors: level-sliced (a level's rows on consecutive threads, their k-th entries adjacent), %" PetscInt_FMT " slots for %" PetscInt_FMT " block entries (%.1f%% padding)\n", dev->slots, dev->entries, 100.0 * (double)(dev->slots - dev->entries) / (double)PetscMax(1, dev->slots)));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static const FGDDDeviceOps DeviceOps = {DeviceCreate, DeviceDestroy, DeviceBuffers, DeviceApply, DeviceView};
 
 PetscErrorCode GILU_CUDA_NAME(FGDDDeviceGetOps)(const FGDDDeviceOps **ops)
 {
