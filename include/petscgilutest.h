@@ -150,18 +150,43 @@ GILU_PERF_DECLARE(_cudaemu)
      a matrix with blocks, BSR (bsrsv2); every engine solution compared with cuSPARSE's (a device) or PETSc's ILU(0) on the
      host (check);
    - fgdd: PCFGDD's device apply against the same cuSPARSE solves (the FGDD paper's comparison), compared with PCFGDD's
-     host apply (check). */
+     host apply (check);
+   - spcg: KSPCG's iterative phase (KSPSolve, the PC set up before) with PCSPARSIFY against PCILU, both with MatSolverType
+     gilu's ILU(0) and ILU(K) on the back-end, on an SPD problem of bench/sparsify.py; compared with the same solves on the
+     host back-end (check);
+   - ats: PCATSILU's PCSetUp with the ATS sweeps against the ParILU sweeps on the back-end, the same sweeps, and the final
+     ||A - LU||_F / ||A||_F each reached; compared with the host back-end's (check). */
 #define PETSCGILU_PERF_SPARSE_MAXALG 8
 typedef struct {
-  char      kind[8];    /* engine, fgdd */
-  char      matrix[32]; /* a name of PetscGILUTestMatrixCreate() */
+  char      kind[8];    /* engine, fgdd, spcg, ats */
+  char      matrix[32]; /* a name of PetscGILUTestMatrixCreate() (spcg: of PetscGILUPerfSPDProblemCreate()) */
   PetscInt  size;       /* its scale */
   PetscInt  nalg;       /* engine: the algorithms (GILUTriSolveType) */
   PetscInt  alg[PETSCGILU_PERF_SPARSE_MAXALG];
   PetscInt  sreps;    /* timed solves (applies) */
   PetscBool csr, bsr; /* the cuSPARSE baselines (a CUDA device) */
   PetscBool check;    /* compare with the host's reference */
+  PetscInt  levels;   /* spcg: K of the ILU(K) pair (0: only the ILU(0) pair) */
+  PetscInt  sweeps;   /* ats: the sweeps of both algorithms */
 } PetscGILUPerfSparseCase;
+/* spcg: one KSPCG configuration: PCG-ILU(0), SPCG-ILU(0), PCG-ILU(K), SPCG-ILU(K) */
+typedef struct {
+  PetscInt  its;           /* iterations of the last timed solve */
+  PetscInt  reason;        /* its KSPConvergedReason */
+  double    solve[2];      /* KSPSolve ms, [0] min [1] median */
+  double    setup;         /* KSPSetUp (the PC's setup) ms */
+  PetscReal ratio;         /* SPCG: the sparsification ratio taken, percent */
+  PetscInt  wavefronts[2]; /* SPCG: w_A and w_Ahat */
+  PetscInt  hostits;       /* check: the iterations on the host back-end (-1 not compared) */
+  PetscReal diff;          /* check: || x - x_host ||_inf / || x_host ||_inf; -1 not compared */
+} PetscGILUPerfKrylov;
+/* ats: one algorithm's setup */
+typedef struct {
+  double    setup[2];   /* PCSetUp ms, [0] min [1] median */
+  PetscInt  nsweeps;    /* sweeps done */
+  PetscReal res0, res;  /* ||A - LU||_F / ||A||_F on the pattern (Jacobi-scaled): the initial guess's, the last sweep's */
+  PetscReal hostres;    /* check: the host back-end's final residual (-1 not compared) */
+} PetscGILUPerfATS;
 typedef struct {
   PetscInt  ran;                   /* the algorithm that ran (auto resolved); -1 auto chose differently for L and U, -2 not run on the device (host only or refused: not timed) */
   double    lower[2], upper[2];    /* ms, [0] min [1] median (fgdd: the apply in lower, upper zero) */
@@ -180,7 +205,10 @@ typedef struct {
   double                    csrbytes[2], bsrbytes[2]; /* compulsory bytes of cuSPARSE's L and U solves */
   const char               *ref;                      /* what the differences compare with: "cuSPARSE CSR", "PETSc ILU(0)", "PCFGDD host", "none" */
   double                    hosts[3];                 /* host wall seconds: matrix, factorization / PC setup, cuSPARSE arrays + analysis */
+  PetscGILUPerfKrylov       k[4];                     /* spcg: PCG-ILU(0), SPCG-ILU(0), PCG-ILU(K), SPCG-ILU(K) */
+  PetscGILUPerfATS          ats[2];                   /* ats: ATS, ParILU */
 } PetscGILUPerfSparseResult;
 PETSC_EXTERN PetscErrorCode PetscGILUPerfSparseRun(PetscGILUBackendType, const PetscGILUPerfSparseCase *, PetscGILUPerfSparseResult *);
+PETSC_EXTERN PetscErrorCode PetscGILUPerfSPDProblemCreate(const char[], PetscInt, Mat *, Vec *);
 
 #endif

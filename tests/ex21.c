@@ -1,13 +1,18 @@
-static char help[] = "The general-sparse part of make gpu-perf: the triangular-solve engine's L and U solves and PCFGDD's apply against cuSPARSE's ILU(0) solves, kernel times only.\n\
-  -case <engine|fgdd> : the engine (MatSolverType gilu's ILU(0) factor, each algorithm) or PCFGDD's apply (default engine)\n\
+static char help[] = "The general-sparse part of make gpu-perf: the triangular-solve engine's L and U solves and PCFGDD's apply against cuSPARSE's ILU(0) solves, kernel times only; SPCG's iterative phase against PCG; ATS-ILU's setup against ParILU.\n\
+  -case <engine|fgdd|spcg|ats> : the engine (MatSolverType gilu's ILU(0) factor, each algorithm), PCFGDD's apply, KSPCG with\n\
+                       PCSPARSIFY against PCILU (ILU(0) and ILU(K), gilu) or PCATSILU's setup, ats against parilu (default engine)\n\
   -matrix <name>     : a matrix of the generated suite (PetscGILUTestMatrixCreate(): convdiff3d aniso3d jump3d fem_q1 fem_q2\n\
-                       elasticity3d circuit perm7 perm27 bsr3; default convdiff3d)\n\
+                       elasticity3d circuit perm7 perm27 bsr3; default convdiff3d); spcg: an SPD problem of bench/sparsify.py\n\
+                       (PetscGILUPerfSPDProblemCreate(): poisson3d poisson2d aniso3d-a..d aniso2d-a..c axis7-z0.01 ...)\n\
+  -levels <K>        : spcg: K of the ILU(K) pair (default 2, bench/sparsify.py's; 0: the ILU(0) pair only)\n\
+  -sweeps <s>        : ats: the sweeps of both algorithms (default 5, PCATSILU's)\n\
   -size <s>          : its scale, about s^3 grid points (default 8)\n\
   -algs <a,b,...>    : engine: the -mat_gilu_trisolve algorithms (default levelset,syncfree,colblock,rowblock,recblock,auto)\n\
   -backend <cuda|cudaemu> : cuda: a device, times of its kernels and cuSPARSE; cudaemu: the emulation, the logic at small sizes (default cudaemu)\n\
   -sreps <k>         : timed solves (applies) (default 5)\n\
   -csr <bool>, -bsr <bool> : cuSPARSE CSR, BSR (a matrix with blocks) on a CUDA device (default true)\n\
-  -check             : engine: compare with PETSc's ILU(0) on the host where cuSPARSE does not run; fgdd: with PCFGDD's host apply\n\
+  -check             : engine: compare with PETSc's ILU(0) on the host where cuSPARSE does not run; fgdd: with PCFGDD's host apply;\n\
+                       spcg, ats: with the same runs on the host back-end\n\
   -json <file>       : append the case's results as one JSON line\n\
   -md_row            : print the case's rows of the report's table (-md_header: the header of -case's table)\n\
 Without -json and -md_row it prints what does not depend on the machine (sizes, algorithms that ran, checks), for the tests.\n\n";
@@ -23,8 +28,10 @@ Without -json and -md_row it prints what does not depend on the machine (sizes, 
 */
 #include <petscgilutest.h>
 #include <petscgilu/private/sptrsv.h>
+#include <petscksp.h>
 
-static const char *const Kinds[] = {"engine", "fgdd", "Kind", "", NULL};
+static const char *const Kinds[] = {"engine", "fgdd", "spcg", "ats", "Kind", "", NULL};
+static const char *const KrylovNames[] = {"PCG-ILU(0)", "SPCG-ILU(0)", "PCG-ILU(K)", "SPCG-ILU(K)"};
 
 /* the text of bytes / ms as GB/s and as a percentage of peak ("-" when not measured) */
 static PetscErrorCode Rate(char gbs[], char pct[], size_t len, double bytes, double ms, double peak)
@@ -132,6 +139,90 @@ static PetscErrorCode PrintRows(const PetscGILUPerfSparseCase *c, const PetscGIL
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* spcg: the iterative phase's time per iteration (ms, smallest solve); 0 when it did not converge */
+static double PerIteration(const PetscGILUPerfKrylov *k)
+{
+  return k->reason > 0 && k->its > 0 ? k->solve[0] / k->its : 0;
+}
+
+/* spcg: SPCG's speedups over PCG with the same inner ILU: per iteration and of the whole iterative phase; 0 unknown */
+static void KrylovSpeedups(const PetscGILUPerfKrylov *pcg, const PetscGILUPerfKrylov *spcg, double *periter, double *phase)
+{
+  const double a = PerIteration(pcg), b = PerIteration(spcg);
+
+  *periter = a > 0 && b > 0 ? a / b : 0;
+  *phase   = a > 0 && b > 0 ? pcg->solve[0] / spcg->solve[0] : 0;
+}
+
+static PetscErrorCode PrintJSONOther(FILE *f, const PetscGILUPerfSparseCase *c, const PetscGILUPerfSparseResult *r, PetscBool spcg)
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscFPrintf(PETSC_COMM_SELF, f, "{\"kind\": \"%s\", \"matrix\": \"%s\", \"size\": %" PetscInt_FMT ", \"rows\": %.0f, \"nnz\": %.0f, \"reference\": \"%s\", ", c->kind, c->matrix, c->size, r->rows, r->nnz, r->ref));
+  if (spcg) {
+    PetscCall(PetscFPrintf(PETSC_COMM_SELF, f, "\"levels\": %" PetscInt_FMT ", \"configs\": [", c->levels));
+    for (PetscInt k = 0; k < (c->levels > 0 ? 4 : 2); k++) {
+      const PetscGILUPerfKrylov *q = &r->k[k];
+
+      PetscCall(PetscFPrintf(PETSC_COMM_SELF, f, "%s{\"name\": \"%s\", \"ilu_levels\": %" PetscInt_FMT ", \"its\": %" PetscInt_FMT ", \"reason\": \"%s\", \"solve_ms\": [%.6g, %.6g], \"ms_per_iteration\": %.6g, \"setup_ms\": %.6g, \"ratio\": %.3f, \"wavefronts\": [%" PetscInt_FMT ", %" PetscInt_FMT "], \"host_its\": %" PetscInt_FMT ", \"diff\": %.3g}", k ? ", " : "", KrylovNames[k], k < 2 ? (PetscInt)0 : c->levels, q->its, KSPConvergedReasons[q->reason], q->solve[0], q->solve[1], PerIteration(q), q->setup, (double)q->ratio, q->wavefronts[0], q->wavefronts[1], q->hostits, (double)q->diff));
+    }
+    PetscCall(PetscFPrintf(PETSC_COMM_SELF, f, "], \"speedups\": ["));
+    for (PetscInt k = 0; k < (c->levels > 0 ? 2 : 1); k++) {
+      double pi, ph;
+
+      KrylovSpeedups(&r->k[2 * k], &r->k[2 * k + 1], &pi, &ph);
+      PetscCall(PetscFPrintf(PETSC_COMM_SELF, f, "%s{\"ilu_levels\": %" PetscInt_FMT ", \"per_iteration\": %.6g, \"iterative_phase\": %.6g}", k ? ", " : "", k ? c->levels : (PetscInt)0, pi, ph));
+    }
+    PetscCall(PetscFPrintf(PETSC_COMM_SELF, f, "]"));
+  } else {
+    PetscCall(PetscFPrintf(PETSC_COMM_SELF, f, "\"sweeps\": %" PetscInt_FMT ", \"algorithms\": [", c->sweeps));
+    for (PetscInt a = 0; a < 2; a++) {
+      const PetscGILUPerfATS *q = &r->ats[a];
+
+      PetscCall(PetscFPrintf(PETSC_COMM_SELF, f, "%s{\"name\": \"%s\", \"setup_ms\": [%.6g, %.6g], \"sweeps_done\": %" PetscInt_FMT ", \"residual0\": %.6g, \"residual\": %.6g, \"host_residual\": %.6g}", a ? ", " : "", a ? "parilu" : "ats", q->setup[0], q->setup[1], q->nsweeps, (double)q->res0, (double)q->res, (double)q->hostres));
+    }
+    PetscCall(PetscFPrintf(PETSC_COMM_SELF, f, "]"));
+  }
+  PetscCall(PetscFPrintf(PETSC_COMM_SELF, f, ", \"host_s\": {\"matrix\": %.3f, \"runs\": %.3f}}\n", r->hosts[0], r->hosts[1]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* spcg: a row per configuration, the speedups on the SPCG rows, and the summary line bench/gpu/perf reads ("spcg <problem>
+   <per-iteration ILU(0)> <phase ILU(0)> <per-iteration ILU(K)> <phase ILU(K)>", 0 unknown); ats: a row per algorithm */
+static PetscErrorCode PrintRowsOther(const PetscGILUPerfSparseCase *c, const PetscGILUPerfSparseResult *r, PetscBool spcg)
+{
+  char   cas[96], sp[64], wf[48];
+  double s[2][2] = {{0, 0}, {0, 0}};
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscSNPrintf(cas, sizeof(cas), "%s %" PetscInt_FMT, c->matrix, c->size));
+  if (!spcg) {
+    for (PetscInt a = 0; a < 2; a++) {
+      const PetscGILUPerfATS *q = &r->ats[a];
+
+      if (a) PetscCall(PetscSNPrintf(sp, sizeof(sp), "1"));
+      else if (r->ats[0].setup[0] > 0) PetscCall(PetscSNPrintf(sp, sizeof(sp), "%.2f", r->ats[1].setup[0] / r->ats[0].setup[0]));
+      else PetscCall(PetscSNPrintf(sp, sizeof(sp), "-"));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "| %s | %.3g | %.3g | %s | %" PetscInt_FMT " | %.1f | %.3e | %.3e | %s |\n", cas, r->rows, r->nnz, a ? "ParILU" : "ATS-ILU", q->nsweeps, q->setup[0], (double)q->res0, (double)q->res, sp));
+    }
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  for (PetscInt k = 0; k < (c->levels > 0 ? 2 : 1); k++) KrylovSpeedups(&r->k[2 * k], &r->k[2 * k + 1], &s[k][0], &s[k][1]);
+  for (PetscInt k = 0; k < (c->levels > 0 ? 4 : 2); k++) {
+    const PetscGILUPerfKrylov *q = &r->k[k];
+    char                       name[32];
+
+    PetscCall(PetscSNPrintf(name, sizeof(name), "%s", KrylovNames[k]));
+    if (k >= 2) PetscCall(PetscSNPrintf(name, sizeof(name), "%s-ILU(%" PetscInt_FMT ")", k == 2 ? "PCG" : "SPCG", c->levels));
+    if (k % 2) PetscCall(PetscSNPrintf(sp, sizeof(sp), "%.2f | %.2f", s[k / 2][0], s[k / 2][1]));
+    else PetscCall(PetscSNPrintf(sp, sizeof(sp), "1 | 1"));
+    if (k % 2) PetscCall(PetscSNPrintf(wf, sizeof(wf), "%.1f %% | %" PetscInt_FMT " -> %" PetscInt_FMT, (double)q->ratio, q->wavefronts[0], q->wavefronts[1]));
+    else PetscCall(PetscSNPrintf(wf, sizeof(wf), "- | -"));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "| %s | %.3g | %.3g | %s | %" PetscInt_FMT "%s | %.1f | %.3f | %.1f | %s | %s |\n", cas, r->rows, r->nnz, name, q->its, q->reason > 0 ? "" : " (not converged)", q->solve[0], PerIteration(q), q->setup, wf, sp));
+  }
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "spcg %s_%" PetscInt_FMT " %.6g %.6g %.6g %.6g\n", c->matrix, c->size, s[0][0], s[0][1], s[1][0], s[1][1]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   PetscGILUPerfSparseCase   c;
@@ -151,6 +242,8 @@ int main(int argc, char **argv)
   c.sreps = 5;
   c.csr = c.bsr = PETSC_TRUE;
   c.nalg        = 6;
+  c.levels      = 2; /* bench/sparsify.py's K */
+  c.sweeps      = 5; /* PCATSILU's default */
   c.alg[0]      = GILU_TRISOLVE_LEVELSET;
   c.alg[1]      = GILU_TRISOLVE_SYNCFREE;
   c.alg[2]      = GILU_TRISOLVE_COLBLOCK;
@@ -158,7 +251,9 @@ int main(int argc, char **argv)
   c.alg[4]      = GILU_TRISOLVE_RECBLOCK;
   c.alg[5]      = GILU_TRISOLVE_AUTO;
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "make gpu-perf's general-sparse benchmark", NULL);
-  PetscCall(PetscOptionsEList("-case", "engine or fgdd", NULL, Kinds, 2, Kinds[0], &kind, NULL));
+  PetscCall(PetscOptionsEList("-case", "engine, fgdd, spcg or ats", NULL, Kinds, 4, Kinds[0], &kind, NULL));
+  PetscCall(PetscOptionsInt("-levels", "spcg: K of the ILU(K) pair", NULL, c.levels, &c.levels, NULL));
+  PetscCall(PetscOptionsInt("-sweeps", "ats: the sweeps of both algorithms", NULL, c.sweeps, &c.sweeps, NULL));
   PetscCall(PetscOptionsString("-matrix", "a matrix of the generated suite", NULL, c.matrix, c.matrix, sizeof(c.matrix), NULL));
   PetscCall(PetscOptionsInt("-size", "its scale (about size^3 grid points)", NULL, c.size, &c.size, NULL));
   PetscCall(PetscOptionsStringArray("-algs", "engine: the algorithms", NULL, algs, &nalg, &flg));
@@ -190,7 +285,13 @@ int main(int argc, char **argv)
   PetscOptionsEnd();
   PetscCall(PetscStrncpy(c.kind, Kinds[kind], sizeof(c.kind)));
   if (mdheader) {
-    if (!kind) {
+    if (kind == 2) {
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "| problem size | rows | nonzeros | method | iterations | KSPSolve ms | ms / iteration | setup ms | ratio | wavefronts | speedup per iteration | speedup of the phase |\n"));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|\n"));
+    } else if (kind == 3) {
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "| matrix size | rows | nonzeros | algorithm | sweeps | PCSetUp ms | initial residual | final residual | speedup |\n"));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "|---|---:|---:|---|---:|---:|---:|---:|---:|\n"));
+    } else if (!kind) {
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "| matrix size | rows | nonzeros | method | L ms | U ms | L + U ms | GB/s | of peak | speedup | launches L + U | syncs L + U | rel diff |\n"));
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"));
     } else {
@@ -207,11 +308,33 @@ int main(int argc, char **argv)
     FILE *f;
 
     PetscCall(PetscFOpen(PETSC_COMM_SELF, json, "a", &f));
-    PetscCall(PrintJSON(f, &c, &r, (PetscBool)!kind));
+    if (kind >= 2) PetscCall(PrintJSONOther(f, &c, &r, (PetscBool)(kind == 2)));
+    else PetscCall(PrintJSON(f, &c, &r, (PetscBool)!kind));
     PetscCall(PetscFClose(PETSC_COMM_SELF, f));
   }
-  if (mdrow) PetscCall(PrintRows(&c, &r, (PetscBool)!kind, (double)peak));
-  if (!json[0] && !mdrow) { /* what does not depend on the machine */
+  if (mdrow && kind >= 2) PetscCall(PrintRowsOther(&c, &r, (PetscBool)(kind == 2)));
+  else if (mdrow) PetscCall(PrintRows(&c, &r, (PetscBool)!kind, (double)peak));
+  if (!json[0] && !mdrow && kind == 2) { /* what does not depend on the machine: iterations, the choice, the checks */
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s %" PetscInt_FMT ": %.0f rows, %.0f nonzeros\n", c.matrix, c.size, r.rows, r.nnz));
+    for (PetscInt k = 0; k < (c.levels > 0 ? 4 : 2); k++) {
+      const PetscGILUPerfKrylov *q = &r.k[k];
+
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s (K = %" PetscInt_FMT "): %s, %" PetscInt_FMT " iterations, %s", KrylovNames[k], k < 2 ? (PetscInt)0 : c.levels, KSPConvergedReasons[q->reason], q->its, q->solve[0] > 0 ? "timed" : "NOT timed"));
+      if (k % 2) PetscCall(PetscPrintf(PETSC_COMM_SELF, ", ratio %.1f %%, wavefronts %" PetscInt_FMT " -> %" PetscInt_FMT, (double)q->ratio, q->wavefronts[0], q->wavefronts[1]));
+      if (q->hostits >= 0) PetscCall(PetscPrintf(PETSC_COMM_SELF, "; vs %s: iterations %s, solution %s", r.ref, q->hostits == q->its ? "equal" : "DIFFER", q->diff >= 0 && q->diff < 1e-8 ? "agrees (relative difference below 1e-8)" : "DIFFERS"));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "\n"));
+    }
+  } else if (!json[0] && !mdrow && kind == 3) {
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s %" PetscInt_FMT ": %.0f rows, %.0f nonzeros\n", c.matrix, c.size, r.rows, r.nnz));
+    for (PetscInt a = 0; a < 2; a++) {
+      const PetscGILUPerfATS *q = &r.ats[a];
+
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s: %" PetscInt_FMT " sweeps, setup %s, residual %s the initial guess's", a ? "ParILU" : "ATS-ILU", q->nsweeps, q->setup[0] > 0 ? "timed" : "NOT timed", q->res < q->res0 ? "below" : "NOT below"));
+      if (q->hostres >= 0) PetscCall(PetscPrintf(PETSC_COMM_SELF, "; vs %s: %s", r.ref, PetscAbsReal(q->res - q->hostres) <= 1e-10 * PetscAbsReal(q->hostres) ? "final residual agrees (relative difference below 1e-10)" : "final residual DIFFERS"));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "\n"));
+    }
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "ATS-ILU's final residual %s ParILU's\n", r.ats[0].res <= r.ats[1].res ? "at or below" : "above"));
+  } else if (!json[0] && !mdrow) { /* what does not depend on the machine */
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s %" PetscInt_FMT ": %.0f rows, %.0f nonzeros, block size %" PetscInt_FMT "\n", c.matrix, c.size, r.rows, r.nnz, r.bs));
     for (PetscInt a = 0; a < (kind ? 1 : c.nalg); a++) {
       const PetscGILUPerfSparseMethod *m     = &r.m[a];
@@ -254,5 +377,14 @@ int main(int argc, char **argv)
       suffix: fgdd
       env: SCOTCH_PTHREAD_NUMBER=1
       args: -case fgdd -matrix bsr3 -size 6
+    test:
+      suffix: spcg
+      args: -case spcg -matrix axis7-z0.01 -size 6 -levels 2
+    test:
+      suffix: spcg_2d
+      args: -case spcg -matrix aniso2d-b -size 6 -levels 1
+    test:
+      suffix: ats
+      args: -case ats -matrix convdiff3d -size 6 -sweeps 3
 
 TEST*/

@@ -14,6 +14,15 @@
      buffers, against the same cuSPARSE solves (the FGDD paper's comparison: its apply replaces ILU(0)'s two solves);
      compared with PCFGDD's host apply (check).
 
+   - spcg: an SPD problem of bench/sparsify.py (PetscGILUPerfSPDProblemCreate()), KSPCG to rtol 1e-8 with PCG-ILU(0),
+     SPCG-ILU(0), PCG-ILU(K), SPCG-ILU(K) (PCILU / PCSPARSIFY's inner PCILU, MatSolverType gilu, -gilu_backend the
+     back-end, Algorithm 2's ratio): KSPSetUp timed apart, then KSPSolve (the iterative phase) by the wall clock with the
+     device idle at both ends (a CG iteration reads norms back, so the host waits for the device inside anyway); CUDA
+     matrix and vectors where the PETSc has CUDA; each configuration again on the host back-end (check).
+   - ats: a matrix of the suite, PCATSILU's PCSetUp (pattern, scaling, the sweeps on the back-end, the copy back, the
+     apply's setup) with -pc_atsilu_algorithm ats and parilu, the same sweeps, timed as spcg; the final residual each
+     reached; the host back-end's (check: both algorithms are deterministic, the residuals agree to round-off).
+
    Compulsory bytes, the bandwidth bound of a solve (the report's "of peak" is bytes / time / the device's peak): the
    stored values and column indices of the triangle, its row pointers, the right-hand side read and the solution
    written once; the engine's U adds its inverted diagonal blocks; FGDD's apply the kept blocks (both triangles, read
@@ -23,7 +32,7 @@
 #include <petscgilu/private/backend.h>
 #include <petscgilu/private/sptrsv.h>
 #include "../pc/fgdd/fgdd.h"
-#include <petscpc.h>
+#include <petscksp.h>
 #include <petsctime.h>
 
 /* the timer of the back-end's build (the cudaemu one reads the wall clock) */
@@ -408,9 +417,354 @@ static PetscErrorCode RunFGDD(PetscGILUBackendType ran, const PetscGILUPerfSpars
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* ------------------------------------------------------------------------------------------------------------- spcg */
+/* the SPD problems of bench/sparsify.py, assembled here at any size (the programs it runs are DMDA tutorials): a constant
+   stencil on a grid of interior points, Dirichlet values eliminated, unit spacing (a uniform scale changes nothing).
+   poisson3d (tutorials/ex1), axis7-<tag> (tests/ex10 -case poisson: 7-point -div(diag(ax, ay, az) grad u)), aniso3d-<t>
+   (tutorials/ex2: a full tensor K, diamond-13), and their 2D forms poisson2d, aniso2d-<t> (star-5 plus (1,-1), (-1,1)) */
+typedef struct {
+  const char *name;
+  PetscInt    dim;
+  PetscReal   K[6]; /* K_xx K_yy K_zz K_xy K_xz K_yz (2D: K_xx K_yy 0 K_xy) */
+} SPDProblem;
+static const SPDProblem SPDProblems[] = {
+  {"poisson3d",          3, {1, 1, 1, 0, 0, 0}                          },
+  {"poisson2d",          2, {1, 1, 0, 0, 0, 0}                          },
+  {"aniso3d-a",          3, {1, 1, 0.05, -0.3, -0.02, -0.01}            },
+  {"aniso3d-b",          3, {1, 0.1, 0.01, -0.05, -0.005, -0.005}       },
+  {"aniso3d-c",          3, {1, 1, 1, -0.4, -0.2, -0.3}                 },
+  {"aniso3d-d",          3, {1, 0.5, 0.2, -0.1, -0.05, -0.02}           },
+  {"aniso2d-a",          2, {1, 1, 0, -0.5, 0, 0}                       },
+  {"aniso2d-b",          2, {1, 0.01, 0, -0.005, 0, 0}                  },
+  {"aniso2d-c",          2, {1, 0.2, 0, -0.1, 0, 0}                     },
+  {"axis7-z0.01",        3, {1, 1, 0.01, 0, 0, 0}                       },
+  {"axis7-y0.1z0.01",    3, {1, 0.1, 0.01, 0, 0, 0}                     },
+  {"axis7-z0.001",       3, {1, 1, 0.001, 0, 0, 0}                      },
+  {"axis7-x10",          3, {10, 1, 1, 0, 0, 0}                         },
+  {"axis7-y0.01z0.0001", 3, {1, 0.01, 0.0001, 0, 0, 0}                  },
+};
+
+/*@C
+  PetscGILUPerfSPDProblemCreate - an SPD problem of bench/sparsify.py (make gpu-perf's spcg cases) as a `MATSEQAIJ`
+  matrix with a right-hand side of ones
+
+  Not Collective
+
+  Input Parameters:
++ name - poisson3d, poisson2d, aniso3d-a .. aniso3d-d, aniso2d-a .. aniso2d-c (the tensors of bench/sparsify.py),
+         axis7-z0.01, axis7-y0.1z0.01, axis7-z0.001, axis7-x10, axis7-y0.01z0.0001
+- size - about size^3 unknowns: size points a direction in 3D, size^(3/2) in 2D
+
+  Output Parameters:
++ A - the matrix (`MAT_SPD` set)
+- b - the right-hand side
+
+  Level: developer
+
+.seealso: `PetscGILUPerfSparseRun()`, `PetscGILUTestMatrixCreate()`
+@*/
+PetscErrorCode PetscGILUPerfSPDProblemCreate(const char name[], PetscInt size, Mat *A, Vec *b)
+{
+  const SPDProblem *p = NULL;
+  PetscInt          m[3], N, noff = 0, off[13][3], cols[13];
+  PetscScalar       w[13], vals[13];
+
+  PetscFunctionBegin;
+  for (size_t k = 0; k < sizeof(SPDProblems) / sizeof(SPDProblems[0]); k++) {
+    PetscBool match;
+
+    PetscCall(PetscStrcmp(name, SPDProblems[k].name, &match));
+    if (match) p = &SPDProblems[k];
+  }
+  PetscCheck(p, PETSC_COMM_SELF, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown SPD problem %s: poisson3d, poisson2d, aniso3d-{a,b,c,d}, aniso2d-{a,b,c}, axis7-{z0.01,y0.1z0.01,z0.001,x10,y0.01z0.0001}", name);
+  PetscCheck(size >= 2, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "The size must be at least 2, not %" PetscInt_FMT, size);
+  m[0] = m[1] = m[2] = size;
+  if (p->dim == 2) {
+    m[0] = m[1] = (PetscInt)(PetscSqrtReal((PetscReal)size * size * size) + 0.5);
+    m[2]        = 1;
+  }
+  N = m[0] * m[1] * m[2];
+  {
+    /* the stencil of tutorials/ex2 (h = 1): w_ab = |K_ab|; +-e_a: -K_aa + sum_{b != a} w_ab; +-(e_a - e_b): -w_ab; the
+       centre 2 sum_a K_aa - 2 sum_{a<b} w_ab; with K diagonal the 7-point (5-point) stencil */
+    const PetscInt  pairs[3][2] = {{0, 1}, {0, 2}, {1, 2}};
+    const PetscReal wab[3]      = {PetscAbsReal(p->K[3]), PetscAbsReal(p->K[4]), PetscAbsReal(p->K[5])};
+    PetscReal       centre      = 0;
+
+    for (PetscInt a = 0; a < p->dim; a++) {
+      PetscReal axis = -p->K[a];
+
+      for (PetscInt q = 0; q < 3; q++)
+        if (pairs[q][0] == a || pairs[q][1] == a) axis += wab[q];
+      centre += 2 * p->K[a];
+      for (PetscInt sgn = -1; sgn <= 1; sgn += 2) {
+        off[noff][0] = off[noff][1] = off[noff][2] = 0;
+        off[noff][a]                                = sgn;
+        w[noff++]                                   = axis;
+      }
+    }
+    for (PetscInt q = 0; q < 3; q++) {
+      if (wab[q] == 0) continue;
+      centre -= 2 * wab[q];
+      for (PetscInt sgn = -1; sgn <= 1; sgn += 2) {
+        off[noff][0] = off[noff][1] = off[noff][2] = 0;
+        off[noff][pairs[q][0]]                      = sgn;
+        off[noff][pairs[q][1]]                      = -sgn;
+        w[noff++]                                   = -wab[q];
+      }
+    }
+    off[noff][0] = off[noff][1] = off[noff][2] = 0;
+    w[noff++]                                   = centre;
+  }
+  PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, N, N, noff, NULL, A));
+  for (PetscInt k = 0; k < m[2]; k++)
+    for (PetscInt j = 0; j < m[1]; j++)
+      for (PetscInt i = 0; i < m[0]; i++) {
+        const PetscInt row = i + m[0] * (j + m[1] * k);
+        PetscInt       nc  = 0;
+
+        for (PetscInt s = 0; s < noff; s++) {
+          const PetscInt ii = i + off[s][0], jj = j + off[s][1], kk = k + off[s][2];
+
+          if (ii < 0 || jj < 0 || kk < 0 || ii >= m[0] || jj >= m[1] || kk >= m[2] || w[s] == 0) continue;
+          cols[nc]   = ii + m[0] * (jj + m[1] * kk);
+          vals[nc++] = w[s];
+        }
+        PetscCall(MatSetValues(*A, 1, &row, nc, cols, vals, INSERT_VALUES));
+      }
+  PetscCall(MatAssemblyBegin(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatAssemblyEnd(*A, MAT_FINAL_ASSEMBLY));
+  PetscCall(MatSetOption(*A, MAT_SYMMETRIC, PETSC_TRUE));
+  PetscCall(MatSetOption(*A, MAT_SPD, PETSC_TRUE));
+  PetscCall(MatCreateVecs(*A, NULL, b));
+  PetscCall(VecSet(*b, 1.0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the device idle, so that a wall-clock interval holds the kernels launched inside it */
+static PetscErrorCode DeviceSync(PetscGILUBackendType ran)
+{
+  PetscFunctionBegin;
+#if defined(PETSCGILU_HAVE_CUDA)
+  if (ran == PETSCGILU_BACKEND_CUDA) PetscCall(GILUDeviceSynchronize());
+#endif
+#if defined(PETSCGILU_HAVE_CUDAEMU)
+  if (ran == PETSCGILU_BACKEND_CUDAEMU) PetscCall(GILUDeviceSynchronize_cudaemu());
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* an option of the database unless the user gave it (so -spcg_ilu0_pc_sparsify_ratio 5 and the like reach the run) */
+static PetscErrorCode DefaultOption(const char prefix[], const char name[], const char value[])
+{
+  char      full[128];
+  PetscBool set;
+
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(full, sizeof(full), "-%s%s", prefix, name));
+  PetscCall(PetscOptionsHasName(NULL, NULL, full, &set));
+  if (!set) PetscCall(PetscOptionsSetValue(NULL, full, value));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* one KSPCG configuration (cfg: 0 PCG-ILU(0), 1 SPCG-ILU(0), 2 PCG-ILU(K), 3 SPCG-ILU(K)) with MatSolverType gilu on the
+   back-end be (-gilu_backend, set by the caller): the PC set up and applied once (lazy uploads), then sreps solves from
+   x = 0 timed by the wall clock with the device idle at both ends (KSPSolve reads a norm back every iteration: the
+   interval is the iterative phase, host and device); x the last solution. Options prefix pcg_ilu0_, spcg_ilu0_,
+   pcg_iluk_, spcg_iluk_. */
+static PetscErrorCode RunKrylov(PetscGILUBackendType be, const PetscGILUPerfSparseCase *c, Mat A, Vec b, PetscInt cfg, PetscGILUPerfKrylov *k, Vec x, PetscBool timed)
+{
+  static const char *const prefixes[] = {"pcg_ilu0_", "spcg_ilu0_", "pcg_iluk_", "spcg_iluk_"};
+  const char              *pre        = prefixes[cfg];
+  const PetscBool          spcg       = (PetscBool)(cfg % 2);
+  char                     lev[16];
+  KSP                      ksp;
+  PC                       pc;
+  PetscLogDouble           t0, t1;
+  double                  *ts;
+  KSPConvergedReason       reason;
+  const PetscInt           reps = timed ? c->sreps : 1;
+
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(lev, sizeof(lev), "%" PetscInt_FMT, cfg < 2 ? (PetscInt)0 : c->levels));
+  PetscCall(DefaultOption(pre, "ksp_type", "cg"));
+  PetscCall(DefaultOption(pre, "ksp_rtol", "1e-8")); /* bench/sparsify.py's */
+  PetscCall(DefaultOption(pre, "ksp_max_it", "2000"));
+  PetscCall(DefaultOption(pre, "pc_type", spcg ? "sparsify" : "ilu"));
+  PetscCall(DefaultOption(pre, spcg ? "pc_sparsify_sub_pc_factor_mat_solver_type" : "pc_factor_mat_solver_type", MATSOLVERGILU));
+  PetscCall(DefaultOption(pre, spcg ? "pc_sparsify_sub_pc_factor_levels" : "pc_factor_levels", lev));
+  PetscCall(KSPCreate(PETSC_COMM_SELF, &ksp));
+  PetscCall(KSPSetOptionsPrefix(ksp, pre));
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PetscMalloc1(reps, &ts));
+  PetscCall(DeviceSync(be));
+  PetscCall(PetscTime(&t0));
+  PetscCall(KSPSetUp(ksp));
+  PetscCall(DeviceSync(be));
+  PetscCall(PetscTime(&t1));
+  k->setup = 1e3 * (t1 - t0);
+  PetscCall(PCApply(pc, b, x)); /* warm-up: first launches, the factors' uploads */
+  for (PetscInt r = 0; r < reps; r++) {
+    PetscCall(VecSet(x, 0.0));
+    PetscCall(DeviceSync(be));
+    PetscCall(PetscTime(&t0));
+    PetscCall(KSPSolve(ksp, b, x));
+    PetscCall(DeviceSync(be));
+    PetscCall(PetscTime(&t1));
+    ts[r] = 1e3 * (t1 - t0);
+  }
+  MinMedian(ts, reps, k->solve);
+  PetscCall(KSPGetIterationNumber(ksp, &k->its));
+  PetscCall(KSPGetConvergedReason(ksp, &reason));
+  k->reason = (PetscInt)reason;
+  k->ratio  = 0;
+  k->wavefronts[0] = k->wavefronts[1] = -1;
+  if (spcg) {
+    PetscCall(PCSparsifyGetRatio(pc, &k->ratio));
+    PetscCall(PCSparsifyGetWavefronts(pc, &k->wavefronts[0], &k->wavefronts[1]));
+  }
+  PetscCall(PetscFree(ts));
+  PetscCall(KSPDestroy(&ksp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* where the KSP's objects live: on a CUDA device with a PETSc built with CUDA the matrix and vectors are the CUDA types
+   (the solves then read the vectors' device arrays, no copies); otherwise host AIJ and vectors (each apply copies b and
+   x, which the emulation does too) */
+static PetscErrorCode KrylovObjects(PetscGILUBackendType ran, Mat A, Vec b, Mat *Ad, Vec *bd)
+{
+  PetscFunctionBegin;
+  *Ad = A;
+  *bd = b;
+  if (PetscDefined(HAVE_CUDA) && ran == PETSCGILU_BACKEND_CUDA) {
+    PetscCall(MatConvert(A, MATSEQAIJCUSPARSE, MAT_INITIAL_MATRIX, Ad));
+    PetscCall(MatCreateVecs(*Ad, NULL, bd));
+    PetscCall(VecCopy(b, *bd));
+  } else {
+    PetscCall(PetscObjectReference((PetscObject)A));
+    PetscCall(PetscObjectReference((PetscObject)b));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode SetGlobalBackend(PetscGILUBackendType be)
+{
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsSetValue(NULL, "-gilu_backend", PetscGILUBackendTypes[be]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RunSPCG(PetscGILUBackendType ran, const PetscGILUPerfSparseCase *c, Mat A, Vec b, PetscGILUPerfSparseResult *r)
+{
+  Mat            Ad;
+  Vec            bd, x, xh;
+  PetscLogDouble t0, t1;
+  const PetscInt ncfg = c->levels > 0 ? 4 : 2;
+
+  PetscFunctionBegin;
+  PetscCall(PetscTime(&t0));
+  PetscCall(KrylovObjects(ran, A, b, &Ad, &bd));
+  PetscCall(VecDuplicate(bd, &x));
+  PetscCall(VecDuplicate(b, &xh));
+  for (PetscInt cfg = 0; cfg < ncfg; cfg++) {
+    PetscGILUPerfKrylov *k = &r->k[cfg];
+
+    PetscCall(SetGlobalBackend(ran));
+    PetscCall(RunKrylov(ran, c, Ad, bd, cfg, k, x, PETSC_TRUE));
+    k->hostits = -1;
+    k->diff    = -1;
+    if (c->check) { /* the same configuration on the host back-end, on host objects */
+      PetscGILUPerfKrylov hk;
+      const PetscScalar  *xa;
+
+      PetscCall(SetGlobalBackend(PETSCGILU_BACKEND_HOST));
+      PetscCall(RunKrylov(PETSCGILU_BACKEND_HOST, c, A, b, cfg, &hk, xh, PETSC_FALSE));
+      k->hostits = hk.its;
+      PetscCall(VecGetArrayRead(x, &xa)); /* the host's copy of a CUDA vector */
+      PetscCall(RelDiff(xh, xa, &k->diff));
+      PetscCall(VecRestoreArrayRead(x, &xa));
+      r->ref = "host back-end";
+    }
+  }
+  PetscCall(PetscOptionsClearValue(NULL, "-gilu_backend"));
+  PetscCall(VecDestroy(&x));
+  PetscCall(VecDestroy(&xh));
+  PetscCall(VecDestroy(&bd));
+  PetscCall(MatDestroy(&Ad));
+  PetscCall(PetscTime(&t1));
+  r->hosts[1] = t1 - t0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* -------------------------------------------------------------------------------------------------------------- ats */
+/* PCATSILU's setup with one algorithm (0 ATS, 1 ParILU) on the back-end be: c->sweeps sweeps (no tolerance), a fresh PC
+   per repetition (a PC set up again on an unchanged matrix does nothing), the wall clock with the device idle at both
+   ends; the residual history of the last */
+static PetscErrorCode RunATSOne(PetscGILUBackendType be, const PetscGILUPerfSparseCase *c, Mat A, PetscInt alg, PetscInt reps, PetscGILUPerfATS *a)
+{
+  double         *ts;
+  PetscLogDouble  t0, t1;
+  const PetscReal *hist;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(reps, &ts));
+  for (PetscInt rep = 0; rep < reps; rep++) {
+    PC pc;
+
+    PetscCall(PCCreate(PETSC_COMM_SELF, &pc));
+    PetscCall(PCSetType(pc, PCATSILU));
+    PetscCall(PCATSILUSetAlgorithm(pc, alg ? PC_ATSILU_ALGORITHM_PARILU : PC_ATSILU_ALGORITHM_ATS));
+    PetscCall(PCATSILUSetSweeps(pc, c->sweeps));
+    PetscCall(PCATSILUSetTol(pc, 0));
+    PetscCall(PCATSILUSetBackend(pc, be));
+    PetscCall(PCSetOperators(pc, A, A));
+    PetscCall(PCSetErrorIfFailure(pc, PETSC_TRUE));
+    PetscCall(DeviceSync(be));
+    PetscCall(PetscTime(&t0));
+    PetscCall(PCSetUp(pc));
+    PetscCall(DeviceSync(be));
+    PetscCall(PetscTime(&t1));
+    ts[rep] = 1e3 * (t1 - t0);
+    PetscCall(PCATSILUGetResidualHistory(pc, &a->nsweeps, &hist));
+    a->res0 = hist[0];
+    a->res  = hist[a->nsweeps];
+    PetscCall(PCDestroy(&pc));
+  }
+  MinMedian(ts, reps, a->setup);
+  PetscCall(PetscFree(ts));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RunATS(PetscGILUBackendType ran, const PetscGILUPerfSparseCase *c, Mat A, PetscGILUPerfSparseResult *r)
+{
+  PetscLogDouble t0, t1;
+
+  PetscFunctionBegin;
+  PetscCall(PetscTime(&t0));
+  for (PetscInt alg = 0; alg < 2; alg++) {
+    PetscGILUPerfATS *a = &r->ats[alg];
+
+    PetscCall(RunATSOne(ran, c, A, alg, c->sreps, a));
+    a->hostres = -1;
+    if (c->check) {
+      PetscGILUPerfATS h;
+
+      PetscCall(RunATSOne(PETSCGILU_BACKEND_HOST, c, A, alg, 1, &h));
+      a->hostres = h.res;
+      r->ref     = "host back-end";
+    }
+  }
+  PetscCall(PetscTime(&t1));
+  r->hosts[1] = t1 - t0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@C
   PetscGILUPerfSparseRun - one case of the general-sparse part of the kernel benchmark (make gpu-perf): the engine's
-  triangular solves or PCFGDD's apply against cuSPARSE's ILU(0) solves, kernel times (CUDA events)
+  triangular solves or PCFGDD's apply against cuSPARSE's ILU(0) solves, kernel times (CUDA events); KSPCG's iterative
+  phase with PCSPARSIFY against PCILU (spcg); PCATSILU's setup with ATS against ParILU (ats)
 
   Not Collective
 
@@ -433,19 +787,24 @@ PetscErrorCode PetscGILUPerfSparseRun(PetscGILUBackendType ran, const PetscGILUP
   PetscLogDouble t0, t1;
   MatInfo        info;
   PetscInt       N;
-  PetscBool      isengine, isfgdd;
+  PetscBool      isengine, isfgdd, isspcg, isats;
 
   PetscFunctionBegin;
   PetscCheck(c->sreps >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "At least one timed solve");
   PetscCall(PetscStrcmp(c->kind, "engine", &isengine));
   PetscCall(PetscStrcmp(c->kind, "fgdd", &isfgdd));
-  PetscCheck(isengine || isfgdd, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Unknown case kind %s: engine or fgdd", c->kind);
+  PetscCall(PetscStrcmp(c->kind, "spcg", &isspcg));
+  PetscCall(PetscStrcmp(c->kind, "ats", &isats));
+  PetscCheck(isengine || isfgdd || isspcg || isats, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Unknown case kind %s: engine, fgdd, spcg or ats", c->kind);
+  PetscCheck(!isspcg || c->levels >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "The levels K of ILU(K) must be >= 0, not %" PetscInt_FMT, c->levels);
+  PetscCheck(!isats || c->sweeps >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "At least one sweep, not %" PetscInt_FMT, c->sweeps);
   PetscCheck(!isengine || (c->nalg >= 1 && c->nalg <= PETSCGILU_PERF_SPARSE_MAXALG), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Give 1 to %d algorithms", PETSCGILU_PERF_SPARSE_MAXALG);
   PetscCheck(ran == PETSCGILU_BACKEND_CUDA || ran == PETSCGILU_BACKEND_CUDAEMU, PETSC_COMM_SELF, PETSC_ERR_SUP, "The benchmark runs on cuda or cudaemu, not %s", PetscGILUBackendTypes[ran]);
   PetscCall(PetscMemzero(r, sizeof(*r)));
   r->ref = NULL;
   PetscCall(PetscTime(&t0));
-  PetscCall(PetscGILUTestMatrixCreate(PETSC_COMM_SELF, c->matrix, c->size, &A, &b));
+  if (isspcg) PetscCall(PetscGILUPerfSPDProblemCreate(c->matrix, c->size, &A, &b));
+  else PetscCall(PetscGILUTestMatrixCreate(PETSC_COMM_SELF, c->matrix, c->size, &A, &b));
   PetscCall(PetscTime(&t1));
   r->hosts[0] = t1 - t0;
   PetscCall(MatGetSize(A, &N, NULL));
@@ -454,7 +813,9 @@ PetscErrorCode PetscGILUPerfSparseRun(PetscGILUBackendType ran, const PetscGILUP
   r->rows = (double)N;
   r->nnz  = info.nz_used;
   if (isengine) PetscCall(RunEngine(ran, c, A, b, r));
-  else PetscCall(RunFGDD(ran, c, A, b, r));
+  else if (isfgdd) PetscCall(RunFGDD(ran, c, A, b, r));
+  else if (isspcg) PetscCall(RunSPCG(ran, c, A, b, r));
+  else PetscCall(RunATS(ran, c, A, r));
   if (!r->ref) r->ref = "none";
   PetscCall(VecDestroy(&b));
   PetscCall(MatDestroy(&A));
