@@ -182,10 +182,10 @@ typedef struct {
 } PetscGILUPerfKrylov;
 /* ats: one algorithm's setup */
 typedef struct {
-  double    setup[2];   /* PCSetUp ms, [0] min [1] median */
-  PetscInt  nsweeps;    /* sweeps done */
-  PetscReal res0, res;  /* ||A - LU||_F / ||A||_F on the pattern (Jacobi-scaled): the initial guess's, the last sweep's */
-  PetscReal hostres;    /* check: the host back-end's final residual (-1 not compared) */
+  double    setup[2];  /* PCSetUp ms, [0] min [1] median */
+  PetscInt  nsweeps;   /* sweeps done */
+  PetscReal res0, res; /* ||A - LU||_F / ||A||_F on the pattern (Jacobi-scaled): the initial guess's, the last sweep's */
+  PetscReal hostres;   /* check: the host back-end's final residual (-1 not compared) */
 } PetscGILUPerfATS;
 typedef struct {
   PetscInt  ran;                   /* the algorithm that ran (auto resolved); -1 auto chose differently for L and U, -2 not run on the device (host only or refused: not timed) */

@@ -292,9 +292,9 @@ static double Ratio(const GILUEmuCounters *c, GILUEmuMemClass cls, PetscBool sto
 /* one apply of every variant on cudaemu, counted alone; printed (-counters_report) and checked (-counters_budget) */
 static PetscErrorCode CountApplies(PC pc, Vec b, PetscInt dof, PetscInt n, PetscBool report, PetscBool budget)
 {
-  Vec      y;
-  MPI_Comm comm = PetscObjectComm((PetscObject)pc);
-  const Cost *max = NULL;
+  Vec         y;
+  MPI_Comm    comm = PetscObjectComm((PetscObject)pc);
+  const Cost *max  = NULL;
 
   PetscFunctionBeginUser;
   for (size_t i = 0; i < sizeof(budgets) / sizeof(budgets[0]); i++)
@@ -321,9 +321,10 @@ static PetscErrorCode CountApplies(PC pc, Vec b, PetscInt dof, PetscInt n, Petsc
       k.launches = c.runtime[GILU_EMU_RT_LAUNCH];
       k.copies   = c.runtime[GILU_EMU_RT_COPY_TO_DEVICE] + c.runtime[GILU_EMU_RT_COPY_TO_HOST] + c.runtime[GILU_EMU_RT_COPY_ON_DEVICE];
       k.syncs    = c.runtime[GILU_EMU_RT_SYNC];
-      if (report) PetscCall(PetscPrintf(comm, "%-8s %5s | %6.2f %6.2f %6.2f                       | %8" PetscInt64_FMT " %6" PetscInt64_FMT " %5" PetscInt64_FMT "\n", PCFGDDApplyTypes[v], fu ? "yes" : "no", k.factor, k.index, k.vector, k.launches, k.copies, k.syncs));
+      if (report)
+        PetscCall(PetscPrintf(comm, "%-8s %5s | %6.2f %6.2f %6.2f                       | %8" PetscInt64_FMT " %6" PetscInt64_FMT " %5" PetscInt64_FMT "\n", PCFGDDApplyTypes[v], fu ? "yes" : "no", k.factor, k.index, k.vector, k.launches, k.copies, k.syncs));
       if (budget) {
-        const Cost *m = &max[v];
+        const Cost *m    = &max[v];
         const char *name = PCFGDDApplyTypes[v], *how = fu ? "fused" : "separate";
 
         /* a ratio of 0: nothing of that class counted (gilu_mem_class(), gilu_ld/gilu_st missing): no budget holds for nothing */

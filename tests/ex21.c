@@ -30,7 +30,7 @@ Without -json and -md_row it prints what does not depend on the machine (sizes, 
 #include <petscgilu/private/sptrsv.h>
 #include <petscksp.h>
 
-static const char *const Kinds[] = {"engine", "fgdd", "spcg", "ats", "Kind", "", NULL};
+static const char *const Kinds[]       = {"engine", "fgdd", "spcg", "ats", "Kind", "", NULL};
 static const char *const KrylovNames[] = {"PCG-ILU(0)", "SPCG-ILU(0)", "PCG-ILU(K)", "SPCG-ILU(K)"};
 
 /* the text of bytes / ms as GB/s and as a percentage of peak ("-" when not measured) */
@@ -163,7 +163,8 @@ static PetscErrorCode PrintJSONOther(FILE *f, const PetscGILUPerfSparseCase *c, 
     for (PetscInt k = 0; k < (c->levels > 0 ? 4 : 2); k++) {
       const PetscGILUPerfKrylov *q = &r->k[k];
 
-      PetscCall(PetscFPrintf(PETSC_COMM_SELF, f, "%s{\"name\": \"%s\", \"ilu_levels\": %" PetscInt_FMT ", \"its\": %" PetscInt_FMT ", \"reason\": \"%s\", \"solve_ms\": [%.6g, %.6g], \"ms_per_iteration\": %.6g, \"setup_ms\": %.6g, \"ratio\": %.3f, \"wavefronts\": [%" PetscInt_FMT ", %" PetscInt_FMT "], \"host_its\": %" PetscInt_FMT ", \"diff\": %.3g}", k ? ", " : "", KrylovNames[k], k < 2 ? (PetscInt)0 : c->levels, q->its, KSPConvergedReasons[q->reason], q->solve[0], q->solve[1], PerIteration(q), q->setup, (double)q->ratio, q->wavefronts[0], q->wavefronts[1], q->hostits, (double)q->diff));
+      PetscCall(PetscFPrintf(PETSC_COMM_SELF, f, "%s{\"name\": \"%s\", \"ilu_levels\": %" PetscInt_FMT ", \"its\": %" PetscInt_FMT ", \"reason\": \"%s\", \"solve_ms\": [%.6g, %.6g], \"ms_per_iteration\": %.6g, \"setup_ms\": %.6g, \"ratio\": %.3f, \"wavefronts\": [%" PetscInt_FMT ", %" PetscInt_FMT "], \"host_its\": %" PetscInt_FMT ", \"diff\": %.3g}", k ? ", " : "", KrylovNames[k], k < 2 ? (PetscInt)0 : c->levels, q->its, KSPConvergedReasons[q->reason], q->solve[0], q->solve[1], PerIteration(q), q->setup,
+                             (double)q->ratio, q->wavefronts[0], q->wavefronts[1], q->hostits, (double)q->diff));
     }
     PetscCall(PetscFPrintf(PETSC_COMM_SELF, f, "], \"speedups\": ["));
     for (PetscInt k = 0; k < (c->levels > 0 ? 2 : 1); k++) {
@@ -178,7 +179,8 @@ static PetscErrorCode PrintJSONOther(FILE *f, const PetscGILUPerfSparseCase *c, 
     for (PetscInt a = 0; a < 2; a++) {
       const PetscGILUPerfATS *q = &r->ats[a];
 
-      PetscCall(PetscFPrintf(PETSC_COMM_SELF, f, "%s{\"name\": \"%s\", \"setup_ms\": [%.6g, %.6g], \"sweeps_done\": %" PetscInt_FMT ", \"residual0\": %.6g, \"residual\": %.6g, \"host_residual\": %.6g}", a ? ", " : "", a ? "parilu" : "ats", q->setup[0], q->setup[1], q->nsweeps, (double)q->res0, (double)q->res, (double)q->hostres));
+      PetscCall(PetscFPrintf(PETSC_COMM_SELF, f, "%s{\"name\": \"%s\", \"setup_ms\": [%.6g, %.6g], \"sweeps_done\": %" PetscInt_FMT ", \"residual0\": %.6g, \"residual\": %.6g, \"host_residual\": %.6g}", a ? ", " : "", a ? "parilu" : "ats", q->setup[0], q->setup[1], q->nsweeps,
+                             (double)q->res0, (double)q->res, (double)q->hostres));
     }
     PetscCall(PetscFPrintf(PETSC_COMM_SELF, f, "]"));
   }
@@ -191,7 +193,10 @@ static PetscErrorCode PrintJSONOther(FILE *f, const PetscGILUPerfSparseCase *c, 
 static PetscErrorCode PrintRowsOther(const PetscGILUPerfSparseCase *c, const PetscGILUPerfSparseResult *r, PetscBool spcg)
 {
   char   cas[96], sp[64], wf[48];
-  double s[2][2] = {{0, 0}, {0, 0}};
+  double s[2][2] = {
+    {0, 0},
+    {0, 0}
+  };
 
   PetscFunctionBeginUser;
   PetscCall(PetscSNPrintf(cas, sizeof(cas), "%s %" PetscInt_FMT, c->matrix, c->size));

@@ -428,20 +428,20 @@ typedef struct {
   PetscReal   K[6]; /* K_xx K_yy K_zz K_xy K_xz K_yz (2D: K_xx K_yy 0 K_xy) */
 } SPDProblem;
 static const SPDProblem SPDProblems[] = {
-  {"poisson3d",          3, {1, 1, 1, 0, 0, 0}                          },
-  {"poisson2d",          2, {1, 1, 0, 0, 0, 0}                          },
-  {"aniso3d-a",          3, {1, 1, 0.05, -0.3, -0.02, -0.01}            },
-  {"aniso3d-b",          3, {1, 0.1, 0.01, -0.05, -0.005, -0.005}       },
-  {"aniso3d-c",          3, {1, 1, 1, -0.4, -0.2, -0.3}                 },
-  {"aniso3d-d",          3, {1, 0.5, 0.2, -0.1, -0.05, -0.02}           },
-  {"aniso2d-a",          2, {1, 1, 0, -0.5, 0, 0}                       },
-  {"aniso2d-b",          2, {1, 0.01, 0, -0.005, 0, 0}                  },
-  {"aniso2d-c",          2, {1, 0.2, 0, -0.1, 0, 0}                     },
-  {"axis7-z0.01",        3, {1, 1, 0.01, 0, 0, 0}                       },
-  {"axis7-y0.1z0.01",    3, {1, 0.1, 0.01, 0, 0, 0}                     },
-  {"axis7-z0.001",       3, {1, 1, 0.001, 0, 0, 0}                      },
-  {"axis7-x10",          3, {10, 1, 1, 0, 0, 0}                         },
-  {"axis7-y0.01z0.0001", 3, {1, 0.01, 0.0001, 0, 0, 0}                  },
+  {"poisson3d",          3, {1, 1, 1, 0, 0, 0}                   },
+  {"poisson2d",          2, {1, 1, 0, 0, 0, 0}                   },
+  {"aniso3d-a",          3, {1, 1, 0.05, -0.3, -0.02, -0.01}     },
+  {"aniso3d-b",          3, {1, 0.1, 0.01, -0.05, -0.005, -0.005}},
+  {"aniso3d-c",          3, {1, 1, 1, -0.4, -0.2, -0.3}          },
+  {"aniso3d-d",          3, {1, 0.5, 0.2, -0.1, -0.05, -0.02}    },
+  {"aniso2d-a",          2, {1, 1, 0, -0.5, 0, 0}                },
+  {"aniso2d-b",          2, {1, 0.01, 0, -0.005, 0, 0}           },
+  {"aniso2d-c",          2, {1, 0.2, 0, -0.1, 0, 0}              },
+  {"axis7-z0.01",        3, {1, 1, 0.01, 0, 0, 0}                },
+  {"axis7-y0.1z0.01",    3, {1, 0.1, 0.01, 0, 0, 0}              },
+  {"axis7-z0.001",       3, {1, 1, 0.001, 0, 0, 0}               },
+  {"axis7-x10",          3, {10, 1, 1, 0, 0, 0}                  },
+  {"axis7-y0.01z0.0001", 3, {1, 0.01, 0.0001, 0, 0, 0}           },
 };
 
 /*@C
@@ -487,9 +487,13 @@ PetscErrorCode PetscGILUPerfSPDProblemCreate(const char name[], PetscInt size, M
   {
     /* the stencil of tutorials/ex2 (h = 1): w_ab = |K_ab|; +-e_a: -K_aa + sum_{b != a} w_ab; +-(e_a - e_b): -w_ab; the
        centre 2 sum_a K_aa - 2 sum_{a<b} w_ab; with K diagonal the 7-point (5-point) stencil */
-    const PetscInt  pairs[3][2] = {{0, 1}, {0, 2}, {1, 2}};
-    const PetscReal wab[3]      = {PetscAbsReal(p->K[3]), PetscAbsReal(p->K[4]), PetscAbsReal(p->K[5])};
-    PetscReal       centre      = 0;
+    const PetscInt pairs[3][2] = {
+      {0, 1},
+      {0, 2},
+      {1, 2}
+    };
+    const PetscReal wab[3] = {PetscAbsReal(p->K[3]), PetscAbsReal(p->K[4]), PetscAbsReal(p->K[5])};
+    PetscReal       centre = 0;
 
     for (PetscInt a = 0; a < p->dim; a++) {
       PetscReal axis = -p->K[a];
@@ -499,8 +503,8 @@ PetscErrorCode PetscGILUPerfSPDProblemCreate(const char name[], PetscInt size, M
       centre += 2 * p->K[a];
       for (PetscInt sgn = -1; sgn <= 1; sgn += 2) {
         off[noff][0] = off[noff][1] = off[noff][2] = 0;
-        off[noff][a]                                = sgn;
-        w[noff++]                                   = axis;
+        off[noff][a]                               = sgn;
+        w[noff++]                                  = axis;
       }
     }
     for (PetscInt q = 0; q < 3; q++) {
@@ -508,13 +512,13 @@ PetscErrorCode PetscGILUPerfSPDProblemCreate(const char name[], PetscInt size, M
       centre -= 2 * wab[q];
       for (PetscInt sgn = -1; sgn <= 1; sgn += 2) {
         off[noff][0] = off[noff][1] = off[noff][2] = 0;
-        off[noff][pairs[q][0]]                      = sgn;
-        off[noff][pairs[q][1]]                      = -sgn;
-        w[noff++]                                   = -wab[q];
+        off[noff][pairs[q][0]]                     = sgn;
+        off[noff][pairs[q][1]]                     = -sgn;
+        w[noff++]                                  = -wab[q];
       }
     }
     off[noff][0] = off[noff][1] = off[noff][2] = 0;
-    w[noff++]                                   = centre;
+    w[noff++]                                  = centre;
   }
   PetscCall(MatCreateSeqAIJ(PETSC_COMM_SELF, N, N, noff, NULL, A));
   for (PetscInt k = 0; k < m[2]; k++)
@@ -618,8 +622,8 @@ static PetscErrorCode RunKrylov(PetscGILUBackendType be, const PetscGILUPerfSpar
   MinMedian(ts, reps, k->solve);
   PetscCall(KSPGetIterationNumber(ksp, &k->its));
   PetscCall(KSPGetConvergedReason(ksp, &reason));
-  k->reason = (PetscInt)reason;
-  k->ratio  = 0;
+  k->reason        = (PetscInt)reason;
+  k->ratio         = 0;
   k->wavefronts[0] = k->wavefronts[1] = -1;
   if (spcg) {
     PetscCall(PCSparsifyGetRatio(pc, &k->ratio));
@@ -704,8 +708,8 @@ static PetscErrorCode RunSPCG(PetscGILUBackendType ran, const PetscGILUPerfSpars
    ends; the residual history of the last */
 static PetscErrorCode RunATSOne(PetscGILUBackendType be, const PetscGILUPerfSparseCase *c, Mat A, PetscInt alg, PetscInt reps, PetscGILUPerfATS *a)
 {
-  double         *ts;
-  PetscLogDouble  t0, t1;
+  double          *ts;
+  PetscLogDouble   t0, t1;
   const PetscReal *hist;
 
   PetscFunctionBegin;

@@ -66,9 +66,9 @@ struct _n_FGDDDevice {
    shared memory. Loads of the position's slice data are coalesced over consecutive positions, as are the entries */
 __device__ static inline void RowPull(const FGDDKernelData &D, const FGDDSlices &T, PetscInt r, PetscInt lo, volatile PetscScalar *x)
 {
-  const int       bs = D.bs, bs2 = D.bs2;
-  const PetscInt  i = gilu_ld(&T.rows[r]) - lo, cs = gilu_ld(&T.cstart[r]), vs = gilu_ld(&T.vstart[r]);
-  const int       len = gilu_ld(&T.len[r]), n = gilu_ld(&T.stride[r]);
+  const int      bs = D.bs, bs2 = D.bs2;
+  const PetscInt i = gilu_ld(&T.rows[r]) - lo, cs = gilu_ld(&T.cstart[r]), vs = gilu_ld(&T.vstart[r]);
+  const int      len = gilu_ld(&T.len[r]), n = gilu_ld(&T.stride[r]);
 
   if (bs == 1) {
     PetscScalar s = x[i];
@@ -150,7 +150,7 @@ __device__ static inline void Scale(const FGDDKernelData &D, PetscInt lo, PetscI
 __device__ static inline void SolveSyncFree(const FGDDSlices &T, const FGDDKernelData &D, PetscInt lo, PetscInt hi, PetscBool lower, volatile PetscScalar *x, int *done)
 {
   for (PetscInt r = lo + threadIdx.x; r < hi; r += blockDim.x) {
-    const PetscInt cs = gilu_ld(&T.cstart[r]);
+    const PetscInt cs  = gilu_ld(&T.cstart[r]);
     const int      len = gilu_ld(&T.len[r]), n = gilu_ld(&T.stride[r]);
 
     for (int k = 0; k < len; k++) gilu_wait_until_ge(&done[gilu_ld(&T.col[cs + (PetscInt)k * n])], lower ? 1 : 2);
@@ -431,7 +431,7 @@ static PetscErrorCode SharedOptIn(K *kernel, const char name[], size_t dynamic, 
 static PetscErrorCode DeviceCreate(const FGDDFactors *f, FGDDDevice *devp)
 {
   FGDDDevice dev;
-  PetscInt   nnz = f->ai[f->nb], sl, su, el, eu;
+  PetscInt   nnz   = f->ai[f->nb], sl, su, el, eu;
   size_t     shmem = sizeof(PetscScalar) * f->maxsub * f->bs + sizeof(int) * f->maxsub;
   int        device, limit;
 
@@ -515,8 +515,10 @@ static PetscErrorCode DeviceView(FGDDDevice dev, PetscViewer viewer)
   const size_t row = sizeof(PetscScalar) * (size_t)dev->d.bs + sizeof(int); /* a block row's vector and flag */
 
   PetscFunctionBegin;
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  device: a thread block of %d threads per subdomain, its vector in shared memory: %zu bytes for the largest (%" PetscInt_FMT " block rows) of the device's %d per block (with opt-in), at most %zu block rows\n", FGDD_NT, dev->shmem, dev->maxsub, dev->limit, (size_t)dev->limit / row));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  device factors: level-sliced (a level's rows on consecutive threads, their k-th entries adjacent), %" PetscInt_FMT " slots for %" PetscInt_FMT " block entries (%.1f%% padding)\n", dev->slots, dev->entries, 100.0 * (double)(dev->slots - dev->entries) / (double)PetscMax(1, dev->slots)));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  device: a thread block of %d threads per subdomain, its vector in shared memory: %zu bytes for the largest (%" PetscInt_FMT " block rows) of the device's %d per block (with opt-in), at most %zu block rows\n", FGDD_NT,
+                                   dev->shmem, dev->maxsub, dev->limit, (size_t)dev->limit / row));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  device factors: level-sliced (a level's rows on consecutive threads, their k-th entries adjacent), %" PetscInt_FMT " slots for %" PetscInt_FMT " block entries (%.1f%% padding)\n", dev->slots, dev->entries,
+                                   100.0 * (double)(dev->slots - dev->entries) / (double)PetscMax(1, dev->slots)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
