@@ -127,6 +127,8 @@ PETSC_EXTERN PetscErrorCode PetscGILUPerfRun(PetscGILUBackendType, const PetscGI
 /* the device: name, memory (GB), peak bandwidth from its memory clock and bus width, a measured device-to-device copy
    (GB/s, bytes read + written); the emulation: "cudaemu", zeros */
 PETSC_EXTERN PetscErrorCode PetscGILUPerfDeviceInfo(PetscGILUBackendType, char[], size_t, double *, double *, double *);
+/* t[0..k-1] sorted; out[0] the smallest, out[1] the median (src/test/perf.c; both benchmark parts report them) */
+PETSC_INTERN void GILUPerfMinMedian(double[], PetscInt, double[2]);
 /* the kernel timer of the general-sparse part (src/test/cuda/perf.cu): CUDA events on the default stream around a call */
 typedef struct _n_GILUPerfTimer *GILUPerfTimer;
 #define GILU_PERF_DECLARE(suffix) \

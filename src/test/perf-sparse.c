@@ -85,21 +85,6 @@ static PetscErrorCode DeviceMem(PetscGILUBackendType ran, PetscInt what, void **
   SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "No device memory for the back-end %s in this build", PetscGILUBackendTypes[ran]);
 }
 
-static int CompareDouble(const void *a, const void *b)
-{
-  const double x = *(const double *)a, y = *(const double *)b;
-
-  return x < y ? -1 : x > y;
-}
-
-/* t[0..k-1] -> out[0] the smallest, out[1] the median */
-static void MinMedian(double *t, PetscInt k, double out[2])
-{
-  qsort(t, (size_t)k, sizeof(double), CompareDouble);
-  out[0] = t[0];
-  out[1] = k % 2 ? t[k / 2] : 0.5 * (t[k / 2 - 1] + t[k / 2]);
-}
-
 /* PETSc's ILU(0) in the natural ordering on the host: x = (LU)^{-1} b, the oracle of check */
 static PetscErrorCode HostILU0(Mat A, Vec b, Vec x)
 {
@@ -329,8 +314,8 @@ static PetscErrorCode RunEngine(PetscGILUBackendType ran, const PetscGILUPerfSpa
       PetscCall(TimerCall(ran, 2, &timer, &ms));
       tu[k] = ms;
     }
-    MinMedian(tl, c->sreps, m->lower);
-    MinMedian(tu, c->sreps, m->upper);
+    GILUPerfMinMedian(tl, c->sreps, m->lower);
+    GILUPerfMinMedian(tu, c->sreps, m->upper);
     PetscCall(GILUTriGetDeviceSolveCounts(L, &m->launches[0], &m->syncs[0], NULL, NULL, &lev));
     PetscCall(GILUTriGetDeviceSolveCounts(U, &m->launches[1], &m->syncs[1], NULL, NULL, &lev));
     PetscCall(DeviceMem(ran, 3, &dx, x, sizeof(PetscScalar) * n));
@@ -395,7 +380,7 @@ static PetscErrorCode RunFGDD(PetscGILUBackendType ran, const PetscGILUPerfSpars
     ta[k] = ms;
   }
   PetscCall(TimerCall(ran, 3, &timer, NULL));
-  MinMedian(ta, c->sreps, m->lower);
+  GILUPerfMinMedian(ta, c->sreps, m->lower);
   PetscCall(DeviceMem(ran, 3, &dy, y, sizeof(PetscScalar) * n));
   if (c->check) { /* the same preconditioner on the host */
     PC hpc;
@@ -619,7 +604,7 @@ static PetscErrorCode RunKrylov(PetscGILUBackendType be, const PetscGILUPerfSpar
     PetscCall(PetscTime(&t1));
     ts[r] = 1e3 * (t1 - t0);
   }
-  MinMedian(ts, reps, k->solve);
+  GILUPerfMinMedian(ts, reps, k->solve);
   PetscCall(KSPGetIterationNumber(ksp, &k->its));
   PetscCall(KSPGetConvergedReason(ksp, &reason));
   k->reason        = (PetscInt)reason;
@@ -736,7 +721,7 @@ static PetscErrorCode RunATSOne(PetscGILUBackendType be, const PetscGILUPerfSpar
     a->res  = hist[a->nsweeps];
     PetscCall(PCDestroy(&pc));
   }
-  MinMedian(ts, reps, a->setup);
+  GILUPerfMinMedian(ts, reps, a->setup);
   PetscCall(PetscFree(ts));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -324,7 +324,7 @@ static int CompareDouble(const void *a, const void *b)
 }
 
 /* t[0..k-1] -> out[0] the smallest, out[1] the median */
-static void MinMedian(double *t, PetscInt k, double out[2])
+void GILUPerfMinMedian(double *t, PetscInt k, double out[2])
 {
   qsort(t, (size_t)k, sizeof(double), CompareDouble);
   out[0] = t[0];
@@ -480,9 +480,9 @@ PetscErrorCode PetscGILUPerfRun(PetscGILUBackendType ran, const PetscGILUPerfCas
       bw[k] = ms[1];
     }
     PetscCall(BackendCopy(ran, PETSC_FALSE, x, dx, sizeof(PetscScalar) * (size_t)n));
-    MinMedian(ft, c->freps, r->ms[2]);
-    MinMedian(fw, c->sreps, r->ms[0]);
-    MinMedian(bw, c->sreps, r->ms[1]);
+    GILUPerfMinMedian(ft, c->freps, r->ms[2]);
+    GILUPerfMinMedian(fw, c->sreps, r->ms[0]);
+    GILUPerfMinMedian(bw, c->sreps, r->ms[1]);
   }
   PetscCall(PetscFree3(ft, fw, bw));
   PetscCall(ops->destroy(&dev));
