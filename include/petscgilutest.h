@@ -129,6 +129,10 @@ PETSC_EXTERN PetscErrorCode PetscGILUPerfRun(PetscGILUBackendType, const PetscGI
 PETSC_EXTERN PetscErrorCode PetscGILUPerfDeviceInfo(PetscGILUBackendType, char[], size_t, double *, double *, double *);
 /* t[0..k-1] sorted; out[0] the smallest, out[1] the median (src/test/perf.c; both benchmark parts report them) */
 PETSC_INTERN void GILUPerfMinMedian(double[], PetscInt, double[2]);
+/* device memory of the benchmark's back-end (cuda or cudaemu; src/test/perf.c): what 0 allocates *d (bytes), 1 frees it,
+   2 copies h to *d, 3 copies *d to h; and a wait for the device */
+PETSC_INTERN PetscErrorCode GILUPerfDeviceMem(PetscGILUBackendType, PetscInt, void **, void *, size_t);
+PETSC_INTERN PetscErrorCode GILUPerfDeviceSync(PetscGILUBackendType);
 /* the kernel timer of the general-sparse part (src/test/cuda/perf.cu): CUDA events on the default stream around a call */
 typedef struct _n_GILUPerfTimer *GILUPerfTimer;
 #define GILU_PERF_DECLARE(suffix) \

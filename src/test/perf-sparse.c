@@ -60,31 +60,6 @@ static PetscErrorCode TimerCall(PetscGILUBackendType ran, PetscInt what, GILUPer
   SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "No device timer for the back-end %s in this build", PetscGILUBackendTypes[ran]);
 }
 
-/* device memory of the back-end: what 0 malloc, 1 free, 2 to the device, 3 to the host */
-static PetscErrorCode DeviceMem(PetscGILUBackendType ran, PetscInt what, void **d, void *h, size_t bytes)
-{
-  PetscFunctionBegin;
-#if defined(PETSCGILU_HAVE_CUDA)
-  if (ran == PETSCGILU_BACKEND_CUDA) {
-    if (what == 0) PetscCall(GILUDeviceMalloc(bytes, d));
-    else if (what == 1) PetscCall(GILUDeviceFree(d));
-    else if (what == 2) PetscCall(GILUDeviceCopyToDevice(*d, h, bytes));
-    else PetscCall(GILUDeviceCopyToHost(h, *d, bytes));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-#endif
-#if defined(PETSCGILU_HAVE_CUDAEMU)
-  if (ran == PETSCGILU_BACKEND_CUDAEMU) {
-    if (what == 0) PetscCall(GILUDeviceMalloc_cudaemu(bytes, d));
-    else if (what == 1) PetscCall(GILUDeviceFree_cudaemu(d));
-    else if (what == 2) PetscCall(GILUDeviceCopyToDevice_cudaemu(*d, h, bytes));
-    else PetscCall(GILUDeviceCopyToHost_cudaemu(h, *d, bytes));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-#endif
-  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "No device memory for the back-end %s in this build", PetscGILUBackendTypes[ran]);
-}
-
 /* PETSc's ILU(0) in the natural ordering on the host: x = (LU)^{-1} b, the oracle of check */
 static PetscErrorCode HostILU0(Mat A, Vec b, Vec x)
 {
@@ -259,11 +234,11 @@ static PetscErrorCode RunEngine(PetscGILUBackendType ran, const PetscGILUPerfSpa
   PetscCall(Baselines(ran, c, A, r->bs, b, xref, PETSC_TRUE, r));
 
   PetscCall(PetscMalloc3(n, &x, c->sreps, &tl, c->sreps, &tu));
-  PetscCall(DeviceMem(ran, 0, &db, NULL, sizeof(PetscScalar) * n));
-  PetscCall(DeviceMem(ran, 0, &dz, NULL, sizeof(PetscScalar) * n));
-  PetscCall(DeviceMem(ran, 0, &dx, NULL, sizeof(PetscScalar) * n));
+  PetscCall(GILUPerfDeviceMem(ran, 0, &db, NULL, sizeof(PetscScalar) * n));
+  PetscCall(GILUPerfDeviceMem(ran, 0, &dz, NULL, sizeof(PetscScalar) * n));
+  PetscCall(GILUPerfDeviceMem(ran, 0, &dx, NULL, sizeof(PetscScalar) * n));
   PetscCall(VecGetArrayRead(b, &ba));
-  PetscCall(DeviceMem(ran, 2, &db, (void *)ba, sizeof(PetscScalar) * n));
+  PetscCall(GILUPerfDeviceMem(ran, 2, &db, (void *)ba, sizeof(PetscScalar) * n));
   PetscCall(VecRestoreArrayRead(b, &ba));
   PetscCall(TimerCall(ran, 0, &timer, NULL));
   for (PetscInt a = 0; a < c->nalg; a++) {
@@ -318,16 +293,16 @@ static PetscErrorCode RunEngine(PetscGILUBackendType ran, const PetscGILUPerfSpa
     GILUPerfMinMedian(tu, c->sreps, m->upper);
     PetscCall(GILUTriGetDeviceSolveCounts(L, &m->launches[0], &m->syncs[0], NULL, NULL, &lev));
     PetscCall(GILUTriGetDeviceSolveCounts(U, &m->launches[1], &m->syncs[1], NULL, NULL, &lev));
-    PetscCall(DeviceMem(ran, 3, &dx, x, sizeof(PetscScalar) * n));
+    PetscCall(GILUPerfDeviceMem(ran, 3, &dx, x, sizeof(PetscScalar) * n));
     m->diff = -1;
     if (r->ref) PetscCall(RelDiff(xref, x, &m->diff));
     PetscCall(GILUTriDestroy(&L));
     PetscCall(GILUTriDestroy(&U));
   }
   PetscCall(TimerCall(ran, 3, &timer, NULL));
-  PetscCall(DeviceMem(ran, 1, &db, NULL, 0));
-  PetscCall(DeviceMem(ran, 1, &dz, NULL, 0));
-  PetscCall(DeviceMem(ran, 1, &dx, NULL, 0));
+  PetscCall(GILUPerfDeviceMem(ran, 1, &db, NULL, 0));
+  PetscCall(GILUPerfDeviceMem(ran, 1, &dz, NULL, 0));
+  PetscCall(GILUPerfDeviceMem(ran, 1, &dx, NULL, 0));
   PetscCall(PetscFree3(x, tl, tu));
   PetscCall(VecDestroy(&xref));
   PetscCall(MatDestroy(&F));
@@ -369,7 +344,7 @@ static PetscErrorCode RunFGDD(PetscGILUBackendType ran, const PetscGILUPerfSpars
   PetscCall(Baselines(ran, c, A, r->bs, b, NULL, PETSC_FALSE, r));
   PetscCall(PetscMalloc2(n, &y, c->sreps, &ta));
   PetscCall(VecGetArrayRead(b, &ba));
-  PetscCall(DeviceMem(ran, 2, &dx, (void *)ba, sizeof(PetscScalar) * n));
+  PetscCall(GILUPerfDeviceMem(ran, 2, &dx, (void *)ba, sizeof(PetscScalar) * n));
   PetscCall(VecRestoreArrayRead(b, &ba));
   PetscCall(TimerCall(ran, 0, &timer, NULL));
   PetscCall(PCFGDDApplyDevice(pc, (const PetscScalar *)dx, (PetscScalar *)dy)); /* warm-up */
@@ -381,7 +356,7 @@ static PetscErrorCode RunFGDD(PetscGILUBackendType ran, const PetscGILUPerfSpars
   }
   PetscCall(TimerCall(ran, 3, &timer, NULL));
   GILUPerfMinMedian(ta, c->sreps, m->lower);
-  PetscCall(DeviceMem(ran, 3, &dy, y, sizeof(PetscScalar) * n));
+  PetscCall(GILUPerfDeviceMem(ran, 3, &dy, y, sizeof(PetscScalar) * n));
   if (c->check) { /* the same preconditioner on the host */
     PC hpc;
 
@@ -531,18 +506,6 @@ PetscErrorCode PetscGILUPerfSPDProblemCreate(const char name[], PetscInt size, M
 }
 
 /* the device idle, so that a wall-clock interval holds the kernels launched inside it */
-static PetscErrorCode DeviceSync(PetscGILUBackendType ran)
-{
-  PetscFunctionBegin;
-#if defined(PETSCGILU_HAVE_CUDA)
-  if (ran == PETSCGILU_BACKEND_CUDA) PetscCall(GILUDeviceSynchronize());
-#endif
-#if defined(PETSCGILU_HAVE_CUDAEMU)
-  if (ran == PETSCGILU_BACKEND_CUDAEMU) PetscCall(GILUDeviceSynchronize_cudaemu());
-#endif
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* an option of the database unless the user gave it (so -spcg_ilu0_pc_sparsify_ratio 5 and the like reach the run) */
 static PetscErrorCode DefaultOption(const char prefix[], const char name[], const char value[])
 {
@@ -588,19 +551,19 @@ static PetscErrorCode RunKrylov(PetscGILUBackendType be, const PetscGILUPerfSpar
   PetscCall(KSPSetFromOptions(ksp));
   PetscCall(KSPGetPC(ksp, &pc));
   PetscCall(PetscMalloc1(reps, &ts));
-  PetscCall(DeviceSync(be));
+  PetscCall(GILUPerfDeviceSync(be));
   PetscCall(PetscTime(&t0));
   PetscCall(KSPSetUp(ksp));
-  PetscCall(DeviceSync(be));
+  PetscCall(GILUPerfDeviceSync(be));
   PetscCall(PetscTime(&t1));
   k->setup = 1e3 * (t1 - t0);
   PetscCall(PCApply(pc, b, x)); /* warm-up: first launches, the factors' uploads */
   for (PetscInt r = 0; r < reps; r++) {
     PetscCall(VecSet(x, 0.0));
-    PetscCall(DeviceSync(be));
+    PetscCall(GILUPerfDeviceSync(be));
     PetscCall(PetscTime(&t0));
     PetscCall(KSPSolve(ksp, b, x));
-    PetscCall(DeviceSync(be));
+    PetscCall(GILUPerfDeviceSync(be));
     PetscCall(PetscTime(&t1));
     ts[r] = 1e3 * (t1 - t0);
   }
@@ -710,10 +673,10 @@ static PetscErrorCode RunATSOne(PetscGILUBackendType be, const PetscGILUPerfSpar
     PetscCall(PCATSILUSetBackend(pc, be));
     PetscCall(PCSetOperators(pc, A, A));
     PetscCall(PCSetErrorIfFailure(pc, PETSC_TRUE));
-    PetscCall(DeviceSync(be));
+    PetscCall(GILUPerfDeviceSync(be));
     PetscCall(PetscTime(&t0));
     PetscCall(PCSetUp(pc));
-    PetscCall(DeviceSync(be));
+    PetscCall(GILUPerfDeviceSync(be));
     PetscCall(PetscTime(&t1));
     ts[rep] = 1e3 * (t1 - t0);
     PetscCall(PCATSILUGetResidualHistory(pc, &a->nsweeps, &hist));

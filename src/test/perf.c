@@ -260,24 +260,40 @@ static PetscErrorCode PerfReference(const GILUCuSparseArrays *arr, const PetscSc
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode BackendCopy(PetscGILUBackendType ran, PetscBool todevice, void *dst, const void *src, size_t bytes)
+PetscErrorCode GILUPerfDeviceMem(PetscGILUBackendType ran, PetscInt what, void **d, void *h, size_t bytes)
 {
   PetscFunctionBegin;
 #if defined(PETSCGILU_HAVE_CUDA)
   if (ran == PETSCGILU_BACKEND_CUDA) {
-    if (todevice) PetscCall(GILUDeviceCopyToDevice(dst, src, bytes));
-    else PetscCall(GILUDeviceCopyToHost(dst, src, bytes));
+    if (what == 0) PetscCall(GILUDeviceMalloc(bytes, d));
+    else if (what == 1) PetscCall(GILUDeviceFree(d));
+    else if (what == 2) PetscCall(GILUDeviceCopyToDevice(*d, h, bytes));
+    else PetscCall(GILUDeviceCopyToHost(h, *d, bytes));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 #endif
 #if defined(PETSCGILU_HAVE_CUDAEMU)
   if (ran == PETSCGILU_BACKEND_CUDAEMU) {
-    if (todevice) PetscCall(GILUDeviceCopyToDevice_cudaemu(dst, src, bytes));
-    else PetscCall(GILUDeviceCopyToHost_cudaemu(dst, src, bytes));
+    if (what == 0) PetscCall(GILUDeviceMalloc_cudaemu(bytes, d));
+    else if (what == 1) PetscCall(GILUDeviceFree_cudaemu(d));
+    else if (what == 2) PetscCall(GILUDeviceCopyToDevice_cudaemu(*d, h, bytes));
+    else PetscCall(GILUDeviceCopyToHost_cudaemu(h, *d, bytes));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 #endif
-  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "No device copies for the back-end %s in this build", PetscGILUBackendTypes[ran]);
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "No device memory for the back-end %s in this build", PetscGILUBackendTypes[ran]);
+}
+
+PetscErrorCode GILUPerfDeviceSync(PetscGILUBackendType ran)
+{
+  PetscFunctionBegin;
+#if defined(PETSCGILU_HAVE_CUDA)
+  if (ran == PETSCGILU_BACKEND_CUDA) PetscCall(GILUDeviceSynchronize());
+#endif
+#if defined(PETSCGILU_HAVE_CUDAEMU)
+  if (ran == PETSCGILU_BACKEND_CUDAEMU) PetscCall(GILUDeviceSynchronize_cudaemu());
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /*@C
@@ -472,14 +488,14 @@ PetscErrorCode PetscGILUPerfRun(PetscGILUBackendType ran, const PetscGILUPerfCas
   PetscCall(PetscFree(elim));
   if (zr < 0) {
     PetscCall(ops->buffers(dev, &db, &dx));
-    PetscCall(BackendCopy(ran, PETSC_TRUE, db, b, sizeof(PetscScalar) * (size_t)n));
+    PetscCall(GILUPerfDeviceMem(ran, 2, &db, (void *)b, sizeof(PetscScalar) * (size_t)n));
     for (PetscInt k = 0; k < c->sreps; k++) {
       PetscCall(ops->solve(dev, (const PetscScalar *)db, (PetscScalar *)dx));
       PetscCall(ops->kerneltimes(dev, ms));
       fw[k] = ms[0];
       bw[k] = ms[1];
     }
-    PetscCall(BackendCopy(ran, PETSC_FALSE, x, dx, sizeof(PetscScalar) * (size_t)n));
+    PetscCall(GILUPerfDeviceMem(ran, 3, &dx, x, sizeof(PetscScalar) * (size_t)n));
     GILUPerfMinMedian(ft, c->freps, r->ms[2]);
     GILUPerfMinMedian(fw, c->sreps, r->ms[0]);
     GILUPerfMinMedian(bw, c->sreps, r->ms[1]);

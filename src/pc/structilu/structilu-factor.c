@@ -476,7 +476,8 @@ static PetscErrorCode StructILUFactorSymbolic(Mat F, Mat A, IS row, IS col, cons
 
     /* a shift StructILU cannot do (ICC's positive-definite one is handed over only where a pivot block needs it) */
     ilu->handover = (PetscBool)(info->shifttype == (PetscReal)MAT_SHIFT_NONZERO || (!ic && info->shifttype == (PetscReal)MAT_SHIFT_POSITIVE_DEFINITE));
-    if (ilu->handover) PetscCall(PetscSNPrintf(ilu->handwhy, sizeof(ilu->handwhy), "shift type %s (-pc_factor_shift_type): StructILU has no diagonal shift", MatFactorShiftTypes[(PetscInt)info->shifttype]));
+    if (ilu->handover)
+      PetscCall(PetscSNPrintf(ilu->handwhy, sizeof(ilu->handwhy), "shift type %s (-pc_factor_shift_type): StructILU has no diagonal shift, so the factorization is %s with that shift", MatFactorShiftTypes[(PetscInt)info->shifttype], ic ? "PETSc's ICC" : "MatSolverType gilu's ILU"));
     PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
     if (!ilu->handover && ic && info->levels > 0 && size == 1) {
       /* PETSc's ICC(k) of a block matrix (BAIJ, SBAIJ) has a fill of its own, not ILU(k)'s of the blocks, which is StructILU's
@@ -488,11 +489,12 @@ static PetscErrorCode StructILUFactorSymbolic(Mat F, Mat A, IS row, IS col, cons
       PetscCall(MatGetBlockSize(A, &bs));
       if (blocked && bs > 1) {
         ilu->handover = PETSC_TRUE;
-        PetscCall(PetscSNPrintf(ilu->handwhy, sizeof(ilu->handwhy), "ICC(%" PetscInt_FMT ") of a block matrix (block size %" PetscInt_FMT "): PETSc's block ICC(k) has a fill of its own, not ILU(k)'s of the blocks", (PetscInt)info->levels, bs));
+        PetscCall(PetscSNPrintf(ilu->handwhy, sizeof(ilu->handwhy), "ICC(%" PetscInt_FMT ") of a block matrix (block size %" PetscInt_FMT "): PETSc's block ICC(k) has a fill of its own, not ILU(k)'s of the blocks, so the factorization is PETSc's ICC",
+                                (PetscInt)info->levels, bs));
       }
     }
     PetscCheck(!ilu->handover || size == 1, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "MatSolverType structilu has no diagonal shift, and across processes no factorization to hand one to: use -%spc_factor_shift_type none, or -%spc_type bjacobi (each process's block then takes the shift)", pre, pre);
-    if (ilu->handover) PetscCall(PetscInfo(A, "MatSolverType structilu: %s, so %s is used\n", ilu->handwhy, ic ? "PETSc's ICC" : "MatSolverType gilu's ILU"));
+    if (ilu->handover) PetscCall(PetscInfo(A, "MatSolverType structilu: %s\n", ilu->handwhy));
     PetscCheck(info->diagonal_fill == 0, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatSolverType structilu keeps the pattern of the grid's stencil: leave -%spc_factor_diagonal_fill out", pre);
     for (size_t k = 0; k < sizeof(own) / sizeof(own[0]); k++) {
       PetscCall(PetscSNPrintf(name, sizeof(name), "-%s", own[k]));
@@ -596,9 +598,7 @@ static PetscErrorCode MatView_StructILU(Mat F, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "StructILU factorization (MatSolverType structilu, the factors of PCSTRUCTILU):\n"));
   PetscCall(PetscViewerASCIIPushTab(viewer));
   if (ilu->handover) {
-    const PetscBool shift = (PetscBool)(ilu->info.shifttype == (PetscReal)MAT_SHIFT_NONZERO || (ilu->ftype != MAT_FACTOR_ICC && ilu->info.shifttype == (PetscReal)MAT_SHIFT_POSITIVE_DEFINITE));
-
-    PetscCall(PetscViewerASCIIPrintf(viewer, "%s, so the factorization is %s%s\n", ilu->handwhy, ilu->ftype == MAT_FACTOR_ICC ? "PETSc's ICC" : "MatSolverType gilu's ILU", shift ? " with that shift" : ""));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "%s\n", ilu->handwhy));
     if (ilu->shifted) {
       PetscCall(PetscViewerPushFormat(viewer, PETSC_VIEWER_ASCII_INFO));
       PetscCall(MatView(ilu->shifted, viewer));

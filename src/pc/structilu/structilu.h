@@ -87,7 +87,7 @@ typedef struct {
   DM                        dm;           /* PCSTRUCTILU's DM (KSPSetDM()), where the grid is looked for before the matrix's own */
   PetscBool                 handover;     /* under PCILU/PCICC, a shift StructILU has none of (nonzero; ILU's positive definite), or PETSc's
                                             block ICC(k > 0), whose fill is its own: the whole factorization is another solver type's */
-  char                      handwhy[160]; /* why, for the view */
+  char                      handwhy[200]; /* why, and what runs instead: the view's line */
   Mat                       shifted;      /* that factorization (ILU: MatSolverType gilu's, ICC: PETSc's), or under ICC's positive-definite
                                             shift with a pivot block that is not positive definite PETSc's shifted ICC of the matrix (its AIJ
                                             image), whose solves are used; else NULL */
