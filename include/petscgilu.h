@@ -261,6 +261,7 @@ typedef enum {
 PETSC_EXTERN const char *const PCFGDDApplyTypes[];
 
 PETSC_EXTERN PetscErrorCode PCFGDDSetSubdomainRows(PC, PetscInt);
+PETSC_EXTERN PetscErrorCode PCFGDDGetSubdomainRows(PC, PetscInt *);
 PETSC_EXTERN PetscErrorCode PCFGDDSetSubdomainBox(PC, const PetscInt[]);
 PETSC_EXTERN PetscErrorCode PCFGDDSetPartitioner(PC, PCFGDDPartitioner);
 PETSC_EXTERN PetscErrorCode PCFGDDSetApplyType(PC, PCFGDDApplyType);

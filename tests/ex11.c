@@ -579,6 +579,36 @@ int main(int argc, char **argv)
      args: -n 8 -dof 3 -dm_mat_type baij -ksp_view -gilu_backend cudaemu -pc_fgdd_subdomain_box 4,4,4 -gilu_cudaemu_arch {{sm_80 sm_90}separate output}
      filter: grep -E "device"
 
+   # the default subdomain size (PETSC_DECIDE): the host's 512 rows; on a device at least 4 subdomains per multiprocessor
+   # (the emulation has -gilu_cudaemu_resident of them, 4 by default: 13824 rows / 16 = 864 rows, 9^3 boxes), capped by
+   # two resident blocks in a multiprocessor's shared memory: with one multiprocessor and 3x3 blocks the cap binds on
+   # sm_80 ((164 KiB / 2 - 1 KiB) / 28 bytes = 2962 block rows: 14^3 boxes), the spread on sm_90 (13824 / 4 = 3456: 15^3)
+   test:
+     suffix: decide
+     requires: cudaemu
+     args: -n 24 -ksp_view -gilu_backend {{host cudaemu}separate output}
+     filter: grep -E "target rows|subdomains:|cut into|iterations,"
+   test:
+     suffix: decide_given
+     args: -n 24 -ksp_view -pc_fgdd_subdomain_rows -1
+     filter: grep -E "target rows|subdomains:|cut into|iterations,"
+     output_file: output/ex11_decide_gilu_backend-host.out
+   test:
+     suffix: bad_rows
+     args: -n 6 -pc_fgdd_subdomain_rows 0
+     filter: Error: grep -o "subdomain_rows 0: must be positive, or PETSC_DECIDE (-1: chosen for the back-end)"
+   test:
+     suffix: decide_fit
+     requires: cudaemu
+     args: -n 24 -dof 3 -dm_mat_type baij -ksp_view -gilu_backend cudaemu -gilu_cudaemu_resident 1 -gilu_cudaemu_arch {{sm_80 sm_90}separate output}
+     filter: grep -E "target rows|subdomains:|cut into|iterations,"
+   test:
+     suffix: decide_graph
+     requires: cudaemu
+     env: SCOTCH_PTHREAD_NUMBER=1
+     args: -n 24 -ksp_view -gilu_backend cudaemu -pc_fgdd_partitioner graph -gilu_cudaemu_resident 2
+     filter: grep -E "target rows|subdomains:|iterations,"
+
    # cuda where there is no device (or no CUDA build): a clear error
    test:
      suffix: no_device

@@ -442,13 +442,29 @@ static inline cudaError_t cudaSetDevice(int d)
 enum cudaDeviceAttr {
   cudaDevAttrMaxSharedMemoryPerBlock,
   cudaDevAttrMaxSharedMemoryPerBlockOptin,
+  cudaDevAttrMaxSharedMemoryPerMultiprocessor,
   cudaDevAttrMultiProcessorCount
 };
-/* the emulated device's limits: those of -gilu_cudaemu_arch (sm_80 unless said otherwise); a multiprocessor per resident block */
+/* the emulated device's limits: those of -gilu_cudaemu_arch (sm_80 unless said otherwise; a multiprocessor's shared memory is
+   the opt-in limit per block and the 1 KiB the hardware reserves per block: 164 KiB on sm_80, 228 KiB on sm_90); a
+   multiprocessor per resident block */
 static inline cudaError_t cudaDeviceGetAttribute(int *v, enum cudaDeviceAttr attr, int d)
 {
   if (d < 0 || d >= GILUEmuDeviceCount()) return cudaErrorInvalidDevice;
-  *v = attr == cudaDevAttrMaxSharedMemoryPerBlock ? 48 * 1024 : attr == cudaDevAttrMultiProcessorCount ? GILUEmuMultiProcessorCount() : GILUEmuSharedOptinLimit();
+  switch (attr) {
+  case cudaDevAttrMaxSharedMemoryPerBlock:
+    *v = 48 * 1024;
+    break;
+  case cudaDevAttrMaxSharedMemoryPerBlockOptin:
+    *v = GILUEmuSharedOptinLimit();
+    break;
+  case cudaDevAttrMaxSharedMemoryPerMultiprocessor:
+    *v = GILUEmuSharedOptinLimit() + 1024;
+    break;
+  case cudaDevAttrMultiProcessorCount:
+    *v = GILUEmuMultiProcessorCount();
+    break;
+  }
   return cudaSuccess;
 }
 /* one block per multiprocessor (GILUEmuMultiProcessorCount()) */

@@ -21,7 +21,7 @@ const char *const PCFGDDApplyTypes[]   = {"syncfree", "vertex", "edge", "PCFGDDA
 
 typedef struct {
   /* options */
-  PetscInt             subrows;     /* -pc_fgdd_subdomain_rows: target rows per subdomain */
+  PetscInt             subrows;     /* -pc_fgdd_subdomain_rows: target rows per subdomain, PETSC_DECIDE: PCFGDDDecideRows() */
   PetscInt             box[3];      /* -pc_fgdd_subdomain_box, box[0] = 0 when not given */
   PCFGDDPartitioner    partitioner; /* -pc_fgdd_partitioner */
   PetscBool            partset;     /* the partitioner was chosen */
@@ -38,6 +38,8 @@ typedef struct {
   PetscInt             dof;      /* geometric: unknowns per grid point */
   PetscInt             ubox[3];  /* geometric: the subdomain box used */
   PetscInt             moved;    /* graph: vertices moved by the balancing */
+  PetscInt             rows;     /* the target rows per subdomain the partition used */
+  FGDDDeviceLimits     lim;      /* the device the decided target came from (lim.sms = 0: not decided from a device) */
   PetscInt            *rowsizes; /* rows (not block rows) per subdomain, for PCFGDDGetSubdomains() */
   IS                   permis;   /* the ordering (rows), for PCFGDDGetSubdomains() */
   PetscScalar         *work;     /* the permuted vector */
@@ -86,6 +88,43 @@ static PetscErrorCode PCFGDDFindDMDA(PC pc, Mat A, PetscInt mlocal, DM *da)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  The target rows per subdomain when the user gave neither rows nor a box (PETSC_DECIDE). On the host: 512, small enough
+  that a subdomain's levels are short, large enough that the dropped couplings cost few iterations. On a device (cuda,
+  cudaemu), where a subdomain is a thread block keeping its vector in shared memory, the FGDD paper sizes the
+  subdomains from the shared memory (Section 4: 8,192 rows of doubles in the 64 KB of an MI210 compute unit, 2,048
+  block rows of 3x3 in its multi-GPU runs). Here, in block rows:
+    fit    the kernel's shared memory (8 bs + 4 bytes a block row: the vector and the sync-free variant's flag, so that
+           every variant fits) within half a multiprocessor's shared memory less the 1 KiB the hardware reserves per
+           block, so that two blocks are resident per multiprocessor (one computes while the other waits at its
+           level's barrier), and within the opt-in limit per block; H100: 9,642 block rows of size 1, 4,132 of size 3;
+    spread ceil(block rows / (4 multiprocessors)): at least 4 subdomains per multiprocessor, two full waves of
+           resident blocks, so that the device is busy to the end of the apply;
+  the target is min(fit, max(spread, the host's 512 rows)): larger subdomains (fewer iterations, longer levels) only
+  where the matrix is large enough to fill the device with them; below 4 x 512 rows a multiprocessor (270k rows on
+  an H100) the same subdomains as on the host.
+*/
+static PetscErrorCode PCFGDDDecideRows(PC pc, PetscInt m, PetscInt bs)
+{
+  PC_FGDD *fg = (PC_FGDD *)pc->data;
+
+  PetscFunctionBegin;
+  fg->lim.sms = 0;
+  fg->rows    = fg->subrows;
+  if (fg->subrows != PETSC_DECIDE) PetscFunctionReturn(PETSC_SUCCESS);
+  fg->rows = 512;
+  if (fg->devops && m > 0) {
+    const PetscInt row = 8 * bs + 4; /* bytes of shared memory a block row */
+    PetscInt       nb  = m / bs, fit, spread;
+
+    PetscCall(fg->devops->limits(&fg->lim));
+    fit      = PetscMin((fg->lim.persm / 2 - 1024) / row, fg->lim.optin / row);
+    spread   = (nb + 4 * fg->lim.sms - 1) / (4 * fg->lim.sms);
+    fg->rows = bs * PetscMax(1, PetscMin(fit, PetscMax(spread, (512 + bs - 1) / bs)));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Partitioning and ordering of the local block (only when its nonzero pattern changed) */
 static PetscErrorCode PCFGDDPartition(PC pc, Mat A, Mat Alocal)
 {
@@ -100,6 +139,7 @@ static PetscErrorCode PCFGDDPartition(PC pc, Mat A, Mat Alocal)
   if (isbaij) PetscCall(MatGetBlockSize(Alocal, &bs));
   PetscCheck(bs <= FGDD_MAX_BS, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCFGDD supports BAIJ block sizes 1 to %d, not %" PetscInt_FMT ": use an AIJ matrix", FGDD_MAX_BS, bs);
   nb = m / bs;
+  PetscCall(PCFGDDDecideRows(pc, m, bs));
   PetscCall(PCFGDDFindDMDA(pc, A, m, &da));
   fg->used = fg->partset ? fg->partitioner : (da ? PC_FGDD_PARTITIONER_GEOMETRIC : PC_FGDD_PARTITIONER_GRAPH);
   PetscCheck(fg->used != PC_FGDD_PARTITIONER_GEOMETRIC || da, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONGSTATE, "PCFGDD's geometric partitioner needs the DMDA of the matrix (KSPSetDM(), PCSetDM() or a matrix from DMCreateMatrix()): use -%spc_fgdd_partitioner graph for a general matrix", GILUPrefix(pc));
@@ -112,8 +152,8 @@ static PetscErrorCode PCFGDDPartition(PC pc, Mat A, Mat Alocal)
     PetscCheck(fg->dof % bs == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "PCFGDD: the BAIJ block size %" PetscInt_FMT " does not divide the DMDA's %" PetscInt_FMT " unknowns per grid point: use -%spc_fgdd_partitioner graph", bs, fg->dof, GILUPrefix(pc));
     if (fg->box[0] > 0) {
       for (PetscInt d = 0; d < 3; d++) fg->ubox[d] = PetscMin(d < dim ? fg->box[d] : 1, fg->grid[d]);
-    } else { /* a cube (square) of about subrows / dof points */
-      PetscReal pts  = PetscMax(1.0, (PetscReal)fg->subrows / fg->dof);
+    } else { /* a cube (square) of about rows / dof points */
+      PetscReal pts  = PetscMax(1.0, (PetscReal)fg->rows / fg->dof);
       PetscInt  edge = PetscMax(1, (PetscInt)PetscFloorReal(PetscPowReal(pts, 1.0 / dim) + 1e-9));
 
       for (PetscInt d = 0; d < 3; d++) fg->ubox[d] = d < dim ? PetscMin(edge, fg->grid[d]) : 1;
@@ -124,7 +164,7 @@ static PetscErrorCode PCFGDDPartition(PC pc, Mat A, Mat Alocal)
     char        prefix[256];
     const char *pre;
 
-    nlabels = PetscMax(1, (m + fg->subrows - 1) / fg->subrows);
+    nlabels = PetscMax(1, (m + fg->rows - 1) / fg->rows);
     nlabels = PetscMin(nlabels, nb);
     PetscCall(PCGetOptionsPrefix(pc, &pre));
     PetscCall(PetscSNPrintf(prefix, sizeof(prefix), "%spc_fgdd_", pre ? pre : ""));
@@ -319,7 +359,8 @@ static PetscErrorCode PCView_FGDD(PC pc, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "  fine-grained domain decomposition: ILDU0 of each subdomain, entries between subdomains dropped\n"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  apply: %s%s\n", PCFGDDApplyTypes[fg->apply], fg->fused ? " (fused L-D-U)" : " (separate L, D, U)"));
   if (!fg->analyzed) {
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  not set up yet (subdomain rows target %" PetscInt_FMT ")\n", fg->subrows));
+    if (fg->subrows == PETSC_DECIDE) PetscCall(PetscViewerASCIIPrintf(viewer, "  not set up yet (subdomain rows: chosen at setup for the back-end)\n"));
+    else PetscCall(PetscViewerASCIIPrintf(viewer, "  not set up yet (subdomain rows target %" PetscInt_FMT ")\n", fg->subrows));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   {
@@ -341,6 +382,13 @@ static PetscErrorCode PCView_FGDD(PC pc, PetscViewer viewer)
   if (fg->used == PC_FGDD_PARTITIONER_GEOMETRIC)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  partitioner: geometric, local DMDA box %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT " points (DoF %" PetscInt_FMT ") cut into boxes of %" PetscInt_FMT " x %" PetscInt_FMT " x %" PetscInt_FMT "\n", fg->grid[0], fg->grid[1], fg->grid[2], fg->dof, fg->ubox[0], fg->ubox[1], fg->ubox[2]));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  partitioner: graph (MatPartitioning), balanced to uniform sizes (%" PetscInt_FMT " block rows moved)\n", fg->moved));
+  if (fg->used == PC_FGDD_PARTITIONER_GRAPH || !fg->box[0]) {
+    if (fg->subrows != PETSC_DECIDE) PetscCall(PetscViewerASCIIPrintf(viewer, "  target rows per subdomain: %" PetscInt_FMT " (given)\n", fg->rows));
+    else if (!fg->lim.sms) PetscCall(PetscViewerASCIIPrintf(viewer, "  target rows per subdomain: %" PetscInt_FMT " (the host's default)\n", fg->rows));
+    else
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  target rows per subdomain: %" PetscInt_FMT " (chosen for the device: at least 4 subdomains for each of its %d multiprocessors, two resident per multiprocessor in its %d bytes of shared memory, not below the host's 512)\n", fg->rows,
+                                       fg->lim.sms, fg->lim.persm));
+  }
   if (!f->nsub) PetscCall(PetscViewerASCIIPrintf(viewer, "  subdomains: none (local block with 0 rows: empty factor)\n"));
   else {
     PetscInt  mn = PETSC_MAX_INT, mx = 0, lmn = PETSC_MAX_INT, lmx = 0, umn = PETSC_MAX_INT, umx = 0;
@@ -377,7 +425,7 @@ static PetscErrorCode PCSetFromOptions_FGDD(PC pc, GILUOptionItems PetscOptionsO
 
   PetscFunctionBegin;
   PetscOptionsHeadBegin(PetscOptionsObject, "Fine-grained domain decomposition options");
-  PetscCall(PetscOptionsInt("-pc_fgdd_subdomain_rows", "Target number of rows per subdomain", "PCFGDDSetSubdomainRows", fg->subrows, &rows, &flg));
+  PetscCall(PetscOptionsInt("-pc_fgdd_subdomain_rows", "Target number of rows per subdomain (-1: PETSC_DECIDE, 512 on the host, from the device's shared memory and multiprocessors on cuda/cudaemu)", "PCFGDDSetSubdomainRows", fg->subrows, &rows, &flg));
   if (flg) PetscCall(PCFGDDSetSubdomainRows(pc, rows));
   PetscCall(PetscOptionsIntArray("-pc_fgdd_subdomain_box", "Subdomain box nx,ny,nz in grid points (geometric partitioner)", "PCFGDDSetSubdomainBox", box, &nbox, &flg));
   if (flg) {
@@ -407,10 +455,19 @@ static PetscErrorCode PCFGDDSetSubdomainRows_FGDD(PC pc, PetscInt rows)
   PC_FGDD *fg = (PC_FGDD *)pc->data;
 
   PetscFunctionBegin;
-  PetscCheck(rows > 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-%spc_fgdd_subdomain_rows %" PetscInt_FMT ": must be positive", GILUPrefix(pc), rows);
+  PetscCheck(rows > 0 || rows == PETSC_DECIDE, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-%spc_fgdd_subdomain_rows %" PetscInt_FMT ": must be positive, or PETSC_DECIDE (-1: chosen for the back-end)", GILUPrefix(pc), rows);
   if (fg->subrows != rows) fg->analyzed = PETSC_FALSE;
   fg->subrows = rows;
   fg->box[0]  = 0; /* the box is derived from the rows */
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCFGDDGetSubdomainRows_FGDD(PC pc, PetscInt *rows)
+{
+  PC_FGDD *fg = (PC_FGDD *)pc->data;
+
+  PetscFunctionBegin;
+  *rows = fg->analyzed ? fg->rows : fg->subrows;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -509,6 +566,7 @@ static PetscErrorCode PCDestroy_FGDD(PC pc)
   PetscFunctionBegin;
   PetscCall(PCReset_FGDD(pc));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFGDDSetSubdomainRows_C", NULL));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFGDDGetSubdomainRows_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFGDDSetSubdomainBox_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFGDDSetPartitioner_C", NULL));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFGDDSetApplyType_C", NULL));
@@ -529,8 +587,10 @@ static PetscErrorCode PCDestroy_FGDD(PC pc)
 
   Input Parameters:
 + pc   - the preconditioner
-- rows - the target (default 512); the graph partitioner makes ceil(local rows / rows) subdomains of uniform size,
-         the geometric one boxes of about rows / DoF grid points (a cube in 3D, a square in 2D)
+- rows - the target, or `PETSC_DECIDE` (the default): 512 on the host; on a device back-end (cuda, cudaemu) at least
+         4 subdomains per multiprocessor, two of them resident in its shared memory, and not below 512. The graph
+         partitioner makes ceil(local rows / rows) subdomains of uniform size, the geometric one boxes of about
+         rows / DoF grid points (a cube in 3D, a square in 2D)
 
   Options Database Key:
 . -pc_fgdd_subdomain_rows <rows> - the target
@@ -544,6 +604,34 @@ PetscErrorCode PCFGDDSetSubdomainRows(PC pc, PetscInt rows)
   PetscFunctionBegin;
   GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
   PetscTryMethod(pc, "PCFGDDSetSubdomainRows_C", (PC, PetscInt), (pc, rows));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@
+  PCFGDDGetSubdomainRows - Gets the target number of rows per subdomain of `PCFGDD`: after `PCSetUp()` the one its
+  partition used (the one chosen for the back-end where it was `PETSC_DECIDE`), before it the one set
+
+  Not Collective
+
+  Input Parameter:
+. pc - the preconditioner
+
+  Output Parameter:
+. rows - the target, `PETSC_DECIDE` before the setup when none was set
+
+  Level: intermediate
+
+  Note:
+  With `-pc_fgdd_subdomain_box` the geometric partitioner cuts boxes of that size and the target is not used.
+
+.seealso: `PCFGDD`, `PCFGDDSetSubdomainRows()`, `PCFGDDGetSubdomains()`
+@*/
+PetscErrorCode PCFGDDGetSubdomainRows(PC pc, PetscInt *rows)
+{
+  PetscFunctionBegin;
+  GILUValidHeaderSpecific(pc, PC_CLASSID, 1);
+  PetscAssertPointer(rows, 2);
+  PetscUseMethod(pc, "PCFGDDGetSubdomainRows_C", (PC, PetscInt *), (pc, rows));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -809,7 +897,7 @@ PetscErrorCode PCFGDDGetSubdomains(PC pc, PetscInt *n, const PetscInt *rows[], I
    task or a CUDA thread block each, the subdomain's vector in shared memory).
 
    Options Database Keys:
-+  -pc_fgdd_subdomain_rows <512>                - target rows per subdomain
++  -pc_fgdd_subdomain_rows <-1>                 - target rows per subdomain (-1: `PETSC_DECIDE`, 512 on the host, chosen from the device's shared memory and multiprocessors on a device back-end)
 .  -pc_fgdd_subdomain_box <nx,ny,nz>            - subdomain box of the geometric partitioner (instead of the rows)
 .  -pc_fgdd_partitioner <geometric,graph>       - boxes of the DMDA (default when there is one) or graph partitioning
 .  -pc_fgdd_mat_partitioning_type <ptscotch>    - the MatPartitioning type of the graph partitioner
@@ -827,7 +915,9 @@ PetscErrorCode PCFGDDGetSubdomains(PC pc, PetscInt *n, const PetscInt *rows[], I
    The host runs a task per subdomain on OpenMP threads; results do not depend on their number, bitwise.
    On a CUDA device each subdomain is one thread block that keeps its vector and flags in shared memory, 8 bs + 4
    bytes per block row: above 48 KiB the kernels opt in, up to the device's limit per block (A100: 163 KiB, 13909
-   block rows of size 1; H100: 227 KiB, 19370); a larger subdomain is an error at setup that says so.
+   block rows of size 1; H100: 227 KiB, 19370); a larger subdomain is an error at setup that says so. The default
+   size (`PETSC_DECIDE`) is 512 rows on the host; on a device at least 4 subdomains per multiprocessor, two of them
+   resident in its shared memory, and not below 512 rows (doc/fgdd.md).
 
    `PCApplyTranspose()` (`KSPBICG`, `KSPSolveTranspose()`) applies the exact transpose, P^T L^{-T} D^{-T} U^{-T} P
    (blocks transposed): per subdomain, U^T and L^T by columns, sequential within a subdomain, a host task per
@@ -839,7 +929,7 @@ PetscErrorCode PCFGDDGetSubdomains(PC pc, PetscInt *n, const PetscInt *rows[], I
 .  * - Atharva Gondhalekar, Kjetil Haugen, Thomas Gibson and Wu-chun Feng, Mapping Sparse Triangular Solves to GPUs via
        Fine-grained Domain Decomposition, preprint (the FGDD paper; `-citations` lists it)
 
-.seealso: `PCCreate()`, `PCSetType()`, `PCBJACOBI`, `PCILU`, `PCFGDDSetSubdomainRows()`, `PCFGDDSetSubdomainBox()`,
+.seealso: `PCCreate()`, `PCSetType()`, `PCBJACOBI`, `PCILU`, `PCFGDDSetSubdomainRows()`, `PCFGDDGetSubdomainRows()`, `PCFGDDSetSubdomainBox()`,
           `PCFGDDSetPartitioner()`, `PCFGDDSetApplyType()`, `PCFGDDSetFused()`, `PCFGDDSetBackend()`, `PCFGDDSetThreads()`, `PCFGDDSetZeroPivot()`,
           `PCFGDDGetSubdomains()`
 M*/
@@ -849,7 +939,7 @@ PETSC_EXTERN PetscErrorCode PCCreate_FGDD(PC pc)
 
   PetscFunctionBegin;
   PetscCall(PetscNew(&fg));
-  fg->subrows     = 512;
+  fg->subrows     = PETSC_DECIDE;
   fg->partitioner = PC_FGDD_PARTITIONER_GEOMETRIC;
   fg->apply       = PC_FGDD_APPLY_VERTEX;
   fg->fused       = PETSC_TRUE;
@@ -867,6 +957,7 @@ PETSC_EXTERN PetscErrorCode PCCreate_FGDD(PC pc)
   pc->ops->setfromoptions = PCSetFromOptions_FGDD;
   pc->ops->view           = PCView_FGDD;
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFGDDSetSubdomainRows_C", PCFGDDSetSubdomainRows_FGDD));
+  PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFGDDGetSubdomainRows_C", PCFGDDGetSubdomainRows_FGDD));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFGDDSetSubdomainBox_C", PCFGDDSetSubdomainBox_FGDD));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFGDDSetPartitioner_C", PCFGDDSetPartitioner_FGDD));
   PetscCall(PetscObjectComposeFunction((PetscObject)pc, "PCFGDDSetApplyType_C", PCFGDDSetApplyType_FGDD));

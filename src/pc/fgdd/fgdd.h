@@ -68,7 +68,14 @@ PETSC_INTERN PetscErrorCode FGDDApplyTranspose_Host(const FGDDFactors *, const P
 /* The device ops of PCFGDD (cuda/fgdd.cu: device copies of the factors and the apply kernels), on a GPU or in the
    cudaemu emulation, taken once at setup with GILUBackendGetDeviceOps() (backend.h) */
 typedef struct _n_FGDDDevice *FGDDDevice;
+/* what the default subdomain size is chosen from (fgdd.c, PCFGDDDecideRows()) */
 typedef struct {
+  int sms;   /* multiprocessors */
+  int persm; /* shared memory of a multiprocessor (bytes) */
+  int optin; /* shared memory a block may have with opt-in (bytes) */
+} FGDDDeviceLimits;
+typedef struct {
+  PetscErrorCode (*limits)(FGDDDeviceLimits *);                /* of the device this process uses (GILUDeviceSelect()) */
   PetscErrorCode (*create)(const FGDDFactors *, FGDDDevice *); /* copies the factors, the level lists and perm, checks the device's levels */
   PetscErrorCode (*destroy)(FGDDDevice *);
   PetscErrorCode (*buffers)(FGDDDevice, void **, void **); /* device buffers of the local size for x and y (for GILUVecApplyDevice()) */

@@ -522,7 +522,20 @@ static PetscErrorCode DeviceView(FGDDDevice dev, PetscViewer viewer)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static const FGDDDeviceOps DeviceOps = {DeviceCreate, DeviceDestroy, DeviceBuffers, DeviceApply, DeviceView};
+static PetscErrorCode DeviceLimits(FGDDDeviceLimits *lim)
+{
+  int device;
+
+  PetscFunctionBegin;
+  PetscCall(GILU_CUDA_NAME(GILUDeviceSelect)());
+  GILU_CUDA_CHECK(cudaGetDevice(&device));
+  GILU_CUDA_CHECK(cudaDeviceGetAttribute(&lim->sms, cudaDevAttrMultiProcessorCount, device));
+  GILU_CUDA_CHECK(cudaDeviceGetAttribute(&lim->persm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device));
+  GILU_CUDA_CHECK(cudaDeviceGetAttribute(&lim->optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static const FGDDDeviceOps DeviceOps = {DeviceLimits, DeviceCreate, DeviceDestroy, DeviceBuffers, DeviceApply, DeviceView};
 
 PetscErrorCode GILU_CUDA_NAME(FGDDDeviceGetOps)(const FGDDDeviceOps **ops)
 {
