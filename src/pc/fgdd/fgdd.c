@@ -314,7 +314,8 @@ PetscErrorCode PCFGDDGetDeviceBuffers(PC pc, void **xbuf, void **ybuf, PetscInt 
 }
 
 /* PCFGDDApplyDevice - y = the apply of x, device arrays of the back-end (x, y from PCFGDDGetDeviceBuffers() or of the
-   same size), complete on return; developer level */
+   same size), queued on the default stream (complete after a wait on the device, or for anything later on that stream);
+   developer level */
 PetscErrorCode PCFGDDApplyDevice(PC pc, const PetscScalar x[], PetscScalar y[])
 {
   PetscFunctionBegin;

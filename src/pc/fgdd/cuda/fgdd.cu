@@ -494,7 +494,7 @@ static PetscErrorCode DeviceBuffers(FGDDDevice dev, void **x, void **y)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* y = P^T (L D U)^{-1} P x, x and y device arrays of the local block (nothing copied here) */
+/* y = P^T (L D U)^{-1} P x, x and y device arrays of the local block (nothing copied here, nothing waited for) */
 static PetscErrorCode DeviceApply(FGDDDevice dev, FGDDApplyType type, PetscBool fused, const PetscScalar x[], PetscScalar y[])
 {
   unsigned grid = (unsigned)dev->nsub;
@@ -506,7 +506,9 @@ static PetscErrorCode DeviceApply(FGDDDevice dev, FGDDApplyType type, PetscBool 
     PetscCall(GILU_LAUNCH(ApplyPart, grid, FGDD_NT, dev->shmem, 0, dev->d, (int)type, 1, dev->maxsub, (const PetscScalar *)dev->z, dev->z));
     PetscCall(GILU_LAUNCH(ApplyPart, grid, FGDD_NT, dev->shmem, 0, dev->d, (int)type, 2, dev->maxsub, (const PetscScalar *)dev->z, y));
   }
-  GILU_CUDA_CHECK(cudaDeviceSynchronize()); /* y is complete when the caller restores it (a copy back, or PETSc's own vector) */
+  /* no wait: the launches are queued on the default stream, and whatever reads y next is ordered after them (the copy
+     back of host vectors, PETSc's kernels on a CUDA vector; GILUVecApplyDevice() waits where PETSc's stream is not the
+     default one) */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
