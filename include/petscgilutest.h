@@ -72,6 +72,7 @@ typedef struct {
   PETSC_INTERN PetscErrorCode GILUCuSparseBenchmark##suffix(GILUCuSparse, PetscInt, PetscInt, const PetscScalar *, PetscScalar *, GILUCuSparseTimes *, PetscInt *); \
   PETSC_INTERN PetscErrorCode GILUCuSparseFactor##suffix(GILUCuSparse, PetscInt *); \
   PETSC_INTERN PetscErrorCode GILUCuSparseSolve##suffix(GILUCuSparse, const PetscScalar *, PetscScalar *); \
+  PETSC_INTERN PetscErrorCode GILUCuSparseSolveDevice##suffix(GILUCuSparse, const PetscScalar *, PetscScalar *); \
   PETSC_INTERN PetscErrorCode GILUCuSparseDestroy##suffix(GILUCuSparse *);
 #if defined(PETSCGILU_HAVE_CUDA)
 GILU_CUSPARSE_DECLARE()
@@ -161,10 +162,13 @@ GILU_PERF_DECLARE(_cudaemu)
      gilu's ILU(0) and ILU(K) on the back-end, on an SPD problem of bench/sparsify.py; compared with the same solves on the
      host back-end (check);
    - ats: PCATSILU's PCSetUp with the ATS sweeps against the ParILU sweeps on the back-end, the same sweeps, and the final
-     ||A - LU||_F / ||A||_F each reached; compared with the host back-end's (check). */
+     ||A - LU||_F / ||A||_F each reached; compared with the host back-end's (check);
+   - bcgs: KSPBCGS end to end (KSPSolve, the setup apart) preconditioned by PCFGDD on the back-end against the same KSP
+     preconditioned by cuSPARSE's ILU(0) solves on the device (CSR, BSR; PETSc's host ILU(0) in the emulation), the same
+     operator, right-hand side, rtol and iteration cap; iterations and the final true residual of each. */
 #define PETSCGILU_PERF_SPARSE_MAXALG 8
 typedef struct {
-  char      kind[8];    /* engine, fgdd, spcg, ats */
+  char      kind[8];    /* engine, fgdd, spcg, ats, bcgs */
   char      matrix[32]; /* a name of PetscGILUTestMatrixCreate() (spcg: of PetscGILUPerfSPDProblemCreate()) */
   PetscInt  size;       /* its scale */
   PetscInt  nalg;       /* engine: the algorithms (GILUTriSolveType) */
@@ -174,9 +178,13 @@ typedef struct {
   PetscBool check;    /* compare with the host's reference */
   PetscInt  levels;   /* spcg: K of the ILU(K) pair (0: only the ILU(0) pair) */
   PetscInt  sweeps;   /* ats: the sweeps of both algorithms */
+  PetscReal rtol;     /* bcgs: the relative tolerance of every solve (right preconditioning: of ||b - Ax|| / ||b||) */
+  PetscInt  maxit;    /* bcgs: the iteration cap of every solve */
 } PetscGILUPerfSparseCase;
-/* spcg: one KSPCG configuration: PCG-ILU(0), SPCG-ILU(0), PCG-ILU(K), SPCG-ILU(K) */
+/* spcg: one KSPCG configuration: PCG-ILU(0), SPCG-ILU(0), PCG-ILU(K), SPCG-ILU(K); bcgs: one KSPBCGS preconditioner */
 typedef struct {
+  char      name[48];      /* bcgs: the preconditioner ("PCFGDD", "cuSPARSE ILU(0) CSR", ...) */
+  PetscReal resid;         /* ||b - A x|| / ||b|| of the last solve, A the KSP's operator */
   PetscInt  its;           /* iterations of the last timed solve */
   PetscInt  reason;        /* its KSPConvergedReason */
   double    solve[2];      /* KSPSolve ms, [0] min [1] median */
@@ -211,7 +219,8 @@ typedef struct {
   double                    csrbytes[2], bsrbytes[2]; /* compulsory bytes of cuSPARSE's L and U solves */
   const char               *ref;                      /* what the differences compare with: "cuSPARSE CSR", "PETSc ILU(0)", "PCFGDD host", "none" */
   double                    hosts[3];                 /* host wall seconds: matrix, factorization / PC setup, cuSPARSE arrays + analysis */
-  PetscGILUPerfKrylov       k[4];                     /* spcg: PCG-ILU(0), SPCG-ILU(0), PCG-ILU(K), SPCG-ILU(K) */
+  PetscGILUPerfKrylov       k[4];                     /* spcg: PCG-ILU(0), SPCG-ILU(0), PCG-ILU(K), SPCG-ILU(K); bcgs: PCFGDD, then the references */
+  PetscInt                  nk;                       /* bcgs: the configurations in k[] */
   PetscGILUPerfATS          ats[2];                   /* ats: ATS, ParILU */
 } PetscGILUPerfSparseResult;
 PETSC_EXTERN PetscErrorCode PetscGILUPerfSparseRun(PetscGILUBackendType, const PetscGILUPerfSparseCase *, PetscGILUPerfSparseResult *);

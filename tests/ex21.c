@@ -1,6 +1,8 @@
-static char help[] = "The general-sparse part of make gpu-perf: the triangular-solve engine's L and U solves and PCFGDD's apply against cuSPARSE's ILU(0) solves, kernel times only; SPCG's iterative phase against PCG; ATS-ILU's setup against ParILU.\n\
-  -case <engine|fgdd|spcg|ats> : the engine (MatSolverType gilu's ILU(0) factor, each algorithm), PCFGDD's apply, KSPCG with\n\
-                       PCSPARSIFY against PCILU (ILU(0) and ILU(K), gilu) or PCATSILU's setup, ats against parilu (default engine)\n\
+static char help[] = "The general-sparse part of make gpu-perf: the triangular-solve engine's L and U solves and PCFGDD's apply against cuSPARSE's ILU(0) solves, kernel times only; SPCG's iterative phase against PCG; ATS-ILU's setup against ParILU; BiCGSTAB end to end with PCFGDD against cuSPARSE's ILU(0).\n\
+  -case <engine|fgdd|spcg|ats|bcgs> : the engine (MatSolverType gilu's ILU(0) factor, each algorithm), PCFGDD's apply, KSPCG with\n\
+                       PCSPARSIFY against PCILU (ILU(0) and ILU(K), gilu), PCATSILU's setup, ats against parilu, or KSPBCGS's\n\
+                       KSPSolve with PCFGDD against cuSPARSE's ILU(0) (PETSc's host ILU(0) in the emulation) (default engine)\n\
+  -rtol <r>, -max_it <n> : bcgs: the relative tolerance of ||b - Ax|| (right preconditioning) and the cap of every solve (1e-6, 1000)\n\
   -matrix <name>     : a matrix of the generated suite (PetscGILUTestMatrixCreate(): convdiff3d aniso3d jump3d fem_q1 fem_q2\n\
                        elasticity3d circuit perm7 perm27 bsr3; default convdiff3d); spcg: an SPD problem of bench/sparsify.py\n\
                        (PetscGILUPerfSPDProblemCreate(): poisson3d poisson2d aniso3d-a..d aniso2d-a..c axis7-z0.01 ...)\n\
@@ -30,7 +32,7 @@ Without -json and -md_row it prints what does not depend on the machine (sizes, 
 #include <petscgilu/private/sptrsv.h>
 #include <petscksp.h>
 
-static const char *const Kinds[]       = {"engine", "fgdd", "spcg", "ats", "Kind", "", NULL};
+static const char *const Kinds[]       = {"engine", "fgdd", "spcg", "ats", "bcgs", "Kind", "", NULL};
 static const char *const KrylovNames[] = {"PCG-ILU(0)", "SPCG-ILU(0)", "PCG-ILU(K)", "SPCG-ILU(K)"};
 
 /* the text of bytes / ms as GB/s and as a percentage of peak ("-" when not measured) */
@@ -228,6 +230,62 @@ static PetscErrorCode PrintRowsOther(const PetscGILUPerfSparseCase *c, const Pet
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* bcgs: the end-to-end speedup of PCFGDD (k[0]) over the fastest converged reference (KSPSolve ms, smallest), and per
+   iteration; 0 when PCFGDD or every reference did not converge */
+static void BCGSSpeedups(const PetscGILUPerfSparseResult *r, double *phase, double *periter)
+{
+  double best = 0, bestit = 0;
+
+  for (PetscInt k = 1; k < r->nk; k++) {
+    if (r->k[k].reason <= 0) continue;
+    if (best <= 0 || r->k[k].solve[0] < best) best = r->k[k].solve[0];
+    if (bestit <= 0 || PerIteration(&r->k[k]) < bestit) bestit = PerIteration(&r->k[k]);
+  }
+  *phase   = best > 0 && r->k[0].reason > 0 ? best / r->k[0].solve[0] : 0;
+  *periter = bestit > 0 && PerIteration(&r->k[0]) > 0 ? bestit / PerIteration(&r->k[0]) : 0;
+}
+
+static PetscErrorCode PrintJSONBCGS(FILE *f, const PetscGILUPerfSparseCase *c, const PetscGILUPerfSparseResult *r)
+{
+  double phase, periter;
+
+  PetscFunctionBeginUser;
+  BCGSSpeedups(r, &phase, &periter);
+  PetscCall(PetscFPrintf(PETSC_COMM_SELF, f, "{\"kind\": \"%s\", \"matrix\": \"%s\", \"size\": %" PetscInt_FMT ", \"rows\": %.0f, \"nnz\": %.0f, \"bs\": %" PetscInt_FMT ", \"nsub\": %" PetscInt_FMT ", \"reference\": \"%s\", \"rtol\": %g, \"max_it\": %" PetscInt_FMT ", \"solves\": [", c->kind, c->matrix, c->size, r->rows, r->nnz, r->bs, r->nsub, r->ref,
+                         (double)c->rtol, c->maxit));
+  for (PetscInt k = 0; k < r->nk; k++) {
+    const PetscGILUPerfKrylov *q = &r->k[k];
+
+    PetscCall(PetscFPrintf(PETSC_COMM_SELF, f, "%s{\"name\": \"%s\", \"its\": %" PetscInt_FMT ", \"reason\": \"%s\", \"solve_ms\": [%.6g, %.6g], \"ms_per_iteration\": %.6g, \"setup_ms\": %.6g, \"true_residual\": %.6g}", k ? ", " : "", q->name, q->its, KSPConvergedReasons[q->reason], q->solve[0], q->solve[1], PerIteration(q), q->setup,
+                           (double)q->resid));
+  }
+  PetscCall(PetscFPrintf(PETSC_COMM_SELF, f, "], \"speedup\": %.6g, \"speedup_per_iteration\": %.6g, \"host_s\": {\"matrix\": %.3f, \"runs\": %.3f}}\n", phase, periter, r->hosts[0], r->hosts[1]));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* bcgs: a row per preconditioner, the speedups on PCFGDD's row (over the fastest converged reference) */
+static PetscErrorCode PrintRowsBCGS(const PetscGILUPerfSparseCase *c, const PetscGILUPerfSparseResult *r)
+{
+  char   cas[96], name[80], sp[64];
+  double phase, periter;
+
+  PetscFunctionBeginUser;
+  BCGSSpeedups(r, &phase, &periter);
+  PetscCall(PetscSNPrintf(cas, sizeof(cas), "%s %" PetscInt_FMT, c->matrix, c->size));
+  for (PetscInt k = 0; k < r->nk; k++) {
+    const PetscGILUPerfKrylov *q = &r->k[k];
+
+    if (k) PetscCall(PetscSNPrintf(name, sizeof(name), "%s", q->name));
+    else PetscCall(PetscSNPrintf(name, sizeof(name), "%s (%" PetscInt_FMT " subdomains)", q->name, r->nsub));
+    if (k) PetscCall(PetscSNPrintf(sp, sizeof(sp), "- | -"));
+    else if (phase > 0) PetscCall(PetscSNPrintf(sp, sizeof(sp), "%.2f | %.2f", phase, periter));
+    else PetscCall(PetscSNPrintf(sp, sizeof(sp), "- | - (not converged)"));
+    PetscCall(
+      PetscPrintf(PETSC_COMM_SELF, "| %s | %.3g | %.3g | %s | %" PetscInt_FMT "%s | %.1f | %.3f | %.1f | %.2e | %s |\n", cas, r->rows, r->nnz, name, q->its, q->reason > 0 ? "" : " (NOT converged)", q->solve[0], PerIteration(q), q->setup, (double)q->resid, sp));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   PetscGILUPerfSparseCase   c;
@@ -249,6 +307,8 @@ int main(int argc, char **argv)
   c.nalg        = 6;
   c.levels      = 2; /* bench/sparsify.py's K */
   c.sweeps      = 5; /* PCATSILU's default */
+  c.rtol        = 1e-6;
+  c.maxit       = 1000;
   c.alg[0]      = GILU_TRISOLVE_LEVELSET;
   c.alg[1]      = GILU_TRISOLVE_SYNCFREE;
   c.alg[2]      = GILU_TRISOLVE_COLBLOCK;
@@ -256,7 +316,9 @@ int main(int argc, char **argv)
   c.alg[4]      = GILU_TRISOLVE_RECBLOCK;
   c.alg[5]      = GILU_TRISOLVE_AUTO;
   PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "make gpu-perf's general-sparse benchmark", NULL);
-  PetscCall(PetscOptionsEList("-case", "engine, fgdd, spcg or ats", NULL, Kinds, 4, Kinds[0], &kind, NULL));
+  PetscCall(PetscOptionsEList("-case", "engine, fgdd, spcg, ats or bcgs", NULL, Kinds, 5, Kinds[0], &kind, NULL));
+  PetscCall(PetscOptionsReal("-rtol", "bcgs: the relative tolerance of every solve", NULL, c.rtol, &c.rtol, NULL));
+  PetscCall(PetscOptionsInt("-max_it", "bcgs: the iteration cap of every solve", NULL, c.maxit, &c.maxit, NULL));
   PetscCall(PetscOptionsInt("-levels", "spcg: K of the ILU(K) pair", NULL, c.levels, &c.levels, NULL));
   PetscCall(PetscOptionsInt("-sweeps", "ats: the sweeps of both algorithms", NULL, c.sweeps, &c.sweeps, NULL));
   PetscCall(PetscOptionsString("-matrix", "a matrix of the generated suite", NULL, c.matrix, c.matrix, sizeof(c.matrix), NULL));
@@ -290,7 +352,10 @@ int main(int argc, char **argv)
   PetscOptionsEnd();
   PetscCall(PetscStrncpy(c.kind, Kinds[kind], sizeof(c.kind)));
   if (mdheader) {
-    if (kind == 2) {
+    if (kind == 4) {
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "| matrix size | rows | nonzeros | preconditioner | iterations | KSPSolve ms | ms / iteration | setup ms | true residual | speedup end to end | speedup per iteration |\n"));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|\n"));
+    } else if (kind == 2) {
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "| problem size | rows | nonzeros | method | iterations | KSPSolve ms | ms / iteration | setup ms | ratio | wavefronts | speedup per iteration | speedup of the phase |\n"));
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|\n"));
     } else if (kind == 3) {
@@ -313,13 +378,25 @@ int main(int argc, char **argv)
     FILE *f;
 
     PetscCall(PetscFOpen(PETSC_COMM_SELF, json, "a", &f));
-    if (kind >= 2) PetscCall(PrintJSONOther(f, &c, &r, (PetscBool)(kind == 2)));
+    if (kind == 4) PetscCall(PrintJSONBCGS(f, &c, &r));
+    else if (kind >= 2) PetscCall(PrintJSONOther(f, &c, &r, (PetscBool)(kind == 2)));
     else PetscCall(PrintJSON(f, &c, &r, (PetscBool)!kind));
     PetscCall(PetscFClose(PETSC_COMM_SELF, f));
   }
-  if (mdrow && kind >= 2) PetscCall(PrintRowsOther(&c, &r, (PetscBool)(kind == 2)));
+  if (mdrow && kind == 4) PetscCall(PrintRowsBCGS(&c, &r));
+  else if (mdrow && kind >= 2) PetscCall(PrintRowsOther(&c, &r, (PetscBool)(kind == 2)));
   else if (mdrow) PetscCall(PrintRows(&c, &r, (PetscBool)!kind, (double)peak));
-  if (!json[0] && !mdrow && kind == 2) { /* what does not depend on the machine: iterations, the choice, the checks */
+  if (!json[0] && !mdrow && kind == 4) { /* what does not depend on the machine: convergence, iterations */
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s %" PetscInt_FMT ": %.0f rows, %.0f nonzeros, block size %" PetscInt_FMT "; KSPBCGS, right preconditioning, rtol %g, at most %" PetscInt_FMT " iterations; reference: %s\n", c.matrix, c.size, r.rows, r.nnz, r.bs,
+                          (double)c.rtol, c.maxit, r.ref));
+    for (PetscInt k = 0; k < r.nk; k++) {
+      const PetscGILUPerfKrylov *q = &r.k[k];
+
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s", q->name));
+      if (!k) PetscCall(PetscPrintf(PETSC_COMM_SELF, " (%s, %" PetscInt_FMT " subdomains)", PetscGILUBackendTypes[ran], r.nsub));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, ": %s, %" PetscInt_FMT " iterations, true residual %s rtol, solve %s\n", KSPConvergedReasons[q->reason], q->its, q->resid <= c.rtol ? "at or below" : "ABOVE", q->solve[0] > 0 ? "timed" : "NOT timed"));
+    }
+  } else if (!json[0] && !mdrow && kind == 2) { /* what does not depend on the machine: iterations, the choice, the checks */
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s %" PetscInt_FMT ": %.0f rows, %.0f nonzeros\n", c.matrix, c.size, r.rows, r.nnz));
     for (PetscInt k = 0; k < (c.levels > 0 ? 4 : 2); k++) {
       const PetscGILUPerfKrylov *q = &r.k[k];

@@ -513,36 +513,21 @@ static PetscErrorCode DefaultOption(const char prefix[], const char name[], cons
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* one KSPCG configuration (cfg: 0 PCG-ILU(0), 1 SPCG-ILU(0), 2 PCG-ILU(K), 3 SPCG-ILU(K)) with MatSolverType gilu on the
-   back-end be (-gilu_backend, set by the caller): the PC set up and applied once (lazy uploads), then sreps solves from
-   x = 0 timed by the wall clock with the device idle at both ends (KSPSolve reads a norm back every iteration: the
-   interval is the iterative phase, host and device); x the last solution. Options prefix pcg_ilu0_, spcg_ilu0_,
-   pcg_iluk_, spcg_iluk_. */
-static PetscErrorCode RunKrylov(PetscGILUBackendType be, const PetscGILUPerfSparseCase *c, Mat A, Vec b, PetscInt cfg, PetscGILUPerfKrylov *k, Vec x, PetscBool timed)
+/* the timing of a configured KSP (spcg, bcgs): KSPSetUp timed (the PC's setup), one PCApply to warm up (first launches,
+   lazy uploads), then reps solves from x = 0 by the wall clock with the device idle at both ends (a Krylov iteration
+   reads norms back, so the host waits for the device inside anyway): the interval is the iterative phase, host and
+   device. The iterations, the reason and the true residual ||b - A x|| / ||b|| of the last solve. */
+static PetscErrorCode TimeKrylov(PetscGILUBackendType be, KSP ksp, Vec b, Vec x, PetscInt reps, PetscGILUPerfKrylov *k)
 {
-  static const char *const prefixes[] = {"pcg_ilu0_", "spcg_ilu0_", "pcg_iluk_", "spcg_iluk_"};
-  const char              *pre        = prefixes[cfg];
-  const PetscBool          spcg       = (PetscBool)(cfg % 2);
-  char                     lev[16];
-  KSP                      ksp;
-  PC                       pc;
-  PetscLogDouble           t0, t1;
-  double                  *ts;
-  KSPConvergedReason       reason;
-  const PetscInt           reps = timed ? c->sreps : 1;
+  PC                 pc;
+  Mat                A;
+  Vec                res;
+  PetscLogDouble     t0, t1;
+  double            *ts;
+  KSPConvergedReason reason;
+  PetscReal          nb;
 
   PetscFunctionBegin;
-  PetscCall(PetscSNPrintf(lev, sizeof(lev), "%" PetscInt_FMT, cfg < 2 ? (PetscInt)0 : c->levels));
-  PetscCall(DefaultOption(pre, "ksp_type", "cg"));
-  PetscCall(DefaultOption(pre, "ksp_rtol", "1e-8")); /* bench/sparsify.py's */
-  PetscCall(DefaultOption(pre, "ksp_max_it", "2000"));
-  PetscCall(DefaultOption(pre, "pc_type", spcg ? "sparsify" : "ilu"));
-  PetscCall(DefaultOption(pre, spcg ? "pc_sparsify_sub_pc_factor_mat_solver_type" : "pc_factor_mat_solver_type", MATSOLVERGILU));
-  PetscCall(DefaultOption(pre, spcg ? "pc_sparsify_sub_pc_factor_levels" : "pc_factor_levels", lev));
-  PetscCall(KSPCreate(PETSC_COMM_SELF, &ksp));
-  PetscCall(KSPSetOptionsPrefix(ksp, pre));
-  PetscCall(KSPSetOperators(ksp, A, A));
-  PetscCall(KSPSetFromOptions(ksp));
   PetscCall(KSPGetPC(ksp, &pc));
   PetscCall(PetscMalloc1(reps, &ts));
   PetscCall(GILUPerfDeviceSync(be));
@@ -562,16 +547,56 @@ static PetscErrorCode RunKrylov(PetscGILUBackendType be, const PetscGILUPerfSpar
     ts[r] = 1e3 * (t1 - t0);
   }
   GILUPerfMinMedian(ts, reps, k->solve);
+  PetscCall(PetscFree(ts));
   PetscCall(KSPGetIterationNumber(ksp, &k->its));
   PetscCall(KSPGetConvergedReason(ksp, &reason));
-  k->reason        = (PetscInt)reason;
+  k->reason = (PetscInt)reason;
+  PetscCall(KSPGetOperators(ksp, &A, NULL));
+  PetscCall(VecDuplicate(b, &res));
+  PetscCall(MatMult(A, x, res));
+  PetscCall(VecAYPX(res, -1.0, b));
+  PetscCall(VecNorm(b, NORM_2, &nb));
+  PetscCall(VecNorm(res, NORM_2, &k->resid));
+  if (nb > 0) k->resid /= nb;
+  PetscCall(VecDestroy(&res));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* one KSPCG configuration (cfg: 0 PCG-ILU(0), 1 SPCG-ILU(0), 2 PCG-ILU(K), 3 SPCG-ILU(K)) with MatSolverType gilu on the
+   back-end be (-gilu_backend, set by the caller): the PC set up and applied once (lazy uploads), then sreps solves from
+   x = 0 timed by the wall clock with the device idle at both ends (KSPSolve reads a norm back every iteration: the
+   interval is the iterative phase, host and device); x the last solution. Options prefix pcg_ilu0_, spcg_ilu0_,
+   pcg_iluk_, spcg_iluk_. */
+static PetscErrorCode RunKrylov(PetscGILUBackendType be, const PetscGILUPerfSparseCase *c, Mat A, Vec b, PetscInt cfg, PetscGILUPerfKrylov *k, Vec x, PetscBool timed)
+{
+  static const char *const prefixes[] = {"pcg_ilu0_", "spcg_ilu0_", "pcg_iluk_", "spcg_iluk_"};
+  const char              *pre        = prefixes[cfg];
+  const PetscBool          spcg       = (PetscBool)(cfg % 2);
+  char                     lev[16];
+  KSP                      ksp;
+  PC                       pc;
+  const PetscInt           reps = timed ? c->sreps : 1;
+
+  PetscFunctionBegin;
+  PetscCall(PetscSNPrintf(lev, sizeof(lev), "%" PetscInt_FMT, cfg < 2 ? (PetscInt)0 : c->levels));
+  PetscCall(DefaultOption(pre, "ksp_type", "cg"));
+  PetscCall(DefaultOption(pre, "ksp_rtol", "1e-8")); /* bench/sparsify.py's */
+  PetscCall(DefaultOption(pre, "ksp_max_it", "2000"));
+  PetscCall(DefaultOption(pre, "pc_type", spcg ? "sparsify" : "ilu"));
+  PetscCall(DefaultOption(pre, spcg ? "pc_sparsify_sub_pc_factor_mat_solver_type" : "pc_factor_mat_solver_type", MATSOLVERGILU));
+  PetscCall(DefaultOption(pre, spcg ? "pc_sparsify_sub_pc_factor_levels" : "pc_factor_levels", lev));
+  PetscCall(KSPCreate(PETSC_COMM_SELF, &ksp));
+  PetscCall(KSPSetOptionsPrefix(ksp, pre));
+  PetscCall(KSPSetOperators(ksp, A, A));
+  PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(TimeKrylov(be, ksp, b, x, reps, k));
   k->ratio         = 0;
   k->wavefronts[0] = k->wavefronts[1] = -1;
   if (spcg) {
     PetscCall(PCSparsifyGetRatio(pc, &k->ratio));
     PetscCall(PCSparsifyGetWavefronts(pc, &k->wavefronts[0], &k->wavefronts[1]));
   }
-  PetscCall(PetscFree(ts));
   PetscCall(KSPDestroy(&ksp));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -585,7 +610,16 @@ static PetscErrorCode KrylovObjects(PetscGILUBackendType ran, Mat A, Vec b, Mat 
   *Ad = A;
   *bd = b;
   if (PetscDefined(HAVE_CUDA) && ran == PETSCGILU_BACKEND_CUDA) {
-    PetscCall(MatConvert(A, MATSEQAIJCUSPARSE, MAT_INITIAL_MATRIX, Ad));
+    PetscBool isaij;
+
+    PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJ, &isaij));
+    if (isaij) PetscCall(MatConvert(A, MATSEQAIJCUSPARSE, MAT_INITIAL_MATRIX, Ad));
+    else { /* BAIJ (bsr3): PETSc converts BAIJ to AIJ directly, to AIJCUSPARSE only entry by entry */ Mat Aa;
+
+      PetscCall(MatConvert(A, MATSEQAIJ, MAT_INITIAL_MATRIX, &Aa));
+      PetscCall(MatConvert(Aa, MATSEQAIJCUSPARSE, MAT_INITIAL_MATRIX, Ad));
+      PetscCall(MatDestroy(&Aa));
+    }
     PetscCall(MatCreateVecs(*Ad, NULL, bd));
     PetscCall(VecCopy(b, *bd));
   } else {
@@ -637,6 +671,138 @@ static PetscErrorCode RunSPCG(PetscGILUBackendType ran, const PetscGILUPerfSpars
   PetscCall(PetscOptionsClearValue(NULL, "-gilu_backend"));
   PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&xh));
+  PetscCall(VecDestroy(&bd));
+  PetscCall(MatDestroy(&Ad));
+  PetscCall(PetscTime(&t1));
+  r->hosts[1] = t1 - t0;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ------------------------------------------------------------------------------------------------------------- bcgs */
+/* the reference preconditioner of bcgs on a device: cuSPARSE's ILU(0) of the host matrix in one format (CSR or BSR), set
+   up in PCSetUp (factorization and the solves' analysis) and applied on the KSP's vectors (their device arrays where
+   PETSc has CUDA: PetscGILUCuSparseILUApply()) */
+typedef struct {
+  Mat                  A; /* the host matrix the factor is computed from */
+  PetscBool            bsr;
+  PetscGILUCuSparseILU ilu;
+} ShellILU;
+
+static PetscErrorCode ShellILUSetUp(PC pc)
+{
+  ShellILU *s;
+  Mat       Af;
+  PetscBool same;
+  PetscInt  zr;
+
+  PetscFunctionBegin;
+  PetscCall(PCShellGetContext(pc, &s));
+  PetscCall(PetscGILUCuSparseILUDestroy(&s->ilu));
+  PetscCall(PetscObjectTypeCompare((PetscObject)s->A, s->bsr ? MATSEQBAIJ : MATSEQAIJ, &same));
+  Af = s->A;
+  if (!same) PetscCall(MatConvert(s->A, s->bsr ? MATSEQBAIJ : MATSEQAIJ, MAT_INITIAL_MATRIX, &Af)); /* BAIJ keeps A's block size */
+  PetscCall(PetscGILUCuSparseILUCreate(Af, &s->ilu, &zr));
+  if (!same) PetscCall(MatDestroy(&Af));
+  PetscCheck(zr < 0, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "cuSPARSE's ILU(0) found a zero pivot in (block) row %" PetscInt_FMT, zr);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ShellILUApply(PC pc, Vec x, Vec y)
+{
+  ShellILU *s;
+
+  PetscFunctionBegin;
+  PetscCall(PCShellGetContext(pc, &s));
+  PetscCall(PetscGILUCuSparseILUApply(s->ilu, x, y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode ShellILUDestroy(PC pc)
+{
+  ShellILU *s;
+
+  PetscFunctionBegin;
+  PetscCall(PCShellGetContext(pc, &s));
+  PetscCall(PetscGILUCuSparseILUDestroy(&s->ilu));
+  PetscCall(PetscFree(s));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* one KSPBCGS solve configuration (cfg: 0 PCFGDD on the back-end, 1 cuSPARSE ILU(0) CSR, 2 cuSPARSE ILU(0) BSR, 3 PETSc's
+   ILU(0) on the host in the natural ordering, the emulation's reference), every one with the same operator Ad (the KSP's
+   MatMult), right-hand side, rtol, cap and x = 0; the preconditioners built from the host matrix A. Right
+   preconditioning: the test every configuration stops on is the same, ||b - Ax|| <= rtol ||b|| (left preconditioning
+   would stop each on its own preconditioned residual). Options prefix bcgs_fgdd_, bcgs_ilu0_ (e.g.
+   -bcgs_fgdd_pc_fgdd_subdomain_size), read after these settings. */
+static PetscErrorCode RunBCGSOne(PetscGILUBackendType ran, const PetscGILUPerfSparseCase *c, Mat A, Mat Ad, Vec bd, Vec x, PetscInt cfg, PetscGILUPerfSparseResult *r)
+{
+  static const char *const names[] = {"PCFGDD", "cuSPARSE ILU(0) CSR", "cuSPARSE ILU(0) BSR", "PETSc ILU(0) (host)"};
+  PetscGILUPerfKrylov     *k       = &r->k[r->nk++];
+  KSP                      ksp;
+  PC                       pc;
+
+  PetscFunctionBegin;
+  PetscCall(PetscStrncpy(k->name, names[cfg], sizeof(k->name)));
+  PetscCall(KSPCreate(PETSC_COMM_SELF, &ksp));
+  PetscCall(KSPSetOptionsPrefix(ksp, cfg ? "bcgs_ilu0_" : "bcgs_fgdd_"));
+  PetscCall(KSPSetType(ksp, KSPBCGS));
+  PetscCall(KSPSetTolerances(ksp, c->rtol, PETSC_DEFAULT, PETSC_DEFAULT, c->maxit));
+  PetscCall(KSPSetPCSide(ksp, PC_RIGHT));
+  PetscCall(KSPSetNormType(ksp, KSP_NORM_UNPRECONDITIONED));
+  PetscCall(KSPSetOperators(ksp, Ad, A));
+  PetscCall(KSPGetPC(ksp, &pc));
+  if (cfg == 0) {
+    PetscCall(PCSetType(pc, PCFGDD));
+    PetscCall(PCFGDDSetBackend(pc, ran));
+  } else if (cfg == 3) {
+    PetscCall(PCSetType(pc, PCILU));
+    PetscCall(PCFactorSetLevels(pc, 0));
+    PetscCall(PCFactorSetMatOrderingType(pc, MATORDERINGNATURAL));
+    PetscCall(PCFactorSetMatSolverType(pc, MATSOLVERPETSC));
+  } else {
+    ShellILU *s;
+
+    PetscCall(PetscNew(&s));
+    s->A   = A;
+    s->bsr = (PetscBool)(cfg == 2);
+    PetscCall(PCSetType(pc, PCSHELL));
+    PetscCall(PCShellSetContext(pc, s));
+    PetscCall(PCShellSetName(pc, names[cfg]));
+    PetscCall(PCShellSetSetUp(pc, ShellILUSetUp));
+    PetscCall(PCShellSetApply(pc, ShellILUApply));
+    PetscCall(PCShellSetDestroy(pc, ShellILUDestroy));
+  }
+  PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(TimeKrylov(ran, ksp, bd, x, c->sreps, k));
+  if (cfg == 0) PetscCall(PCFGDDGetSubdomains(pc, &r->nsub, NULL, NULL));
+  k->hostits = -1;
+  k->diff    = -1;
+  PetscCall(KSPDestroy(&ksp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* bcgs: PCFGDD, then cuSPARSE's ILU(0) as CSR and (a matrix with blocks) BSR on a device, or PETSc's host ILU(0) where
+   cuSPARSE does not run (the emulation). The KSP's objects as spcg's (KrylovObjects()). */
+static PetscErrorCode RunBCGS(PetscGILUBackendType ran, const PetscGILUPerfSparseCase *c, Mat A, Vec b, PetscGILUPerfSparseResult *r)
+{
+  Mat            Ad;
+  Vec            bd, x;
+  PetscLogDouble t0, t1;
+
+  PetscFunctionBegin;
+  PetscCall(PetscTime(&t0));
+  PetscCall(KrylovObjects(ran, A, b, &Ad, &bd));
+  PetscCall(VecDuplicate(bd, &x));
+  PetscCall(RunBCGSOne(ran, c, A, Ad, bd, x, 0, r));
+  if (ran == PETSCGILU_BACKEND_CUDA && (c->csr || (c->bsr && r->bs > 1))) {
+    if (c->csr) PetscCall(RunBCGSOne(ran, c, A, Ad, bd, x, 1, r));
+    if (c->bsr && r->bs > 1) PetscCall(RunBCGSOne(ran, c, A, Ad, bd, x, 2, r));
+    r->ref = "cuSPARSE ILU(0)";
+  } else {
+    PetscCall(RunBCGSOne(ran, c, A, Ad, bd, x, 3, r));
+    r->ref = "PETSc ILU(0) on the host (cuSPARSE needs a device)";
+  }
+  PetscCall(VecDestroy(&x));
   PetscCall(VecDestroy(&bd));
   PetscCall(MatDestroy(&Ad));
   PetscCall(PetscTime(&t1));
@@ -733,7 +899,7 @@ PetscErrorCode PetscGILUPerfSparseRun(PetscGILUBackendType ran, const PetscGILUP
   PetscLogDouble t0, t1;
   MatInfo        info;
   PetscInt       N;
-  PetscBool      isengine, isfgdd, isspcg, isats;
+  PetscBool      isengine, isfgdd, isspcg, isats, isbcgs;
 
   PetscFunctionBegin;
   PetscCheck(c->sreps >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "At least one timed solve");
@@ -741,7 +907,9 @@ PetscErrorCode PetscGILUPerfSparseRun(PetscGILUBackendType ran, const PetscGILUP
   PetscCall(PetscStrcmp(c->kind, "fgdd", &isfgdd));
   PetscCall(PetscStrcmp(c->kind, "spcg", &isspcg));
   PetscCall(PetscStrcmp(c->kind, "ats", &isats));
-  PetscCheck(isengine || isfgdd || isspcg || isats, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Unknown case kind %s: engine, fgdd, spcg or ats", c->kind);
+  PetscCall(PetscStrcmp(c->kind, "bcgs", &isbcgs));
+  PetscCheck(isengine || isfgdd || isspcg || isats || isbcgs, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Unknown case kind %s: engine, fgdd, spcg, ats or bcgs", c->kind);
+  PetscCheck(!isbcgs || (c->rtol > 0 && c->rtol < 1 && c->maxit >= 1), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "bcgs needs 0 < rtol < 1 and at least one iteration, not rtol %g and %" PetscInt_FMT, (double)c->rtol, c->maxit);
   PetscCheck(!isspcg || c->levels >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "The levels K of ILU(K) must be >= 0, not %" PetscInt_FMT, c->levels);
   PetscCheck(!isats || c->sweeps >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "At least one sweep, not %" PetscInt_FMT, c->sweeps);
   PetscCheck(!isengine || (c->nalg >= 1 && c->nalg <= PETSCGILU_PERF_SPARSE_MAXALG), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Give 1 to %d algorithms", PETSCGILU_PERF_SPARSE_MAXALG);
@@ -761,6 +929,7 @@ PetscErrorCode PetscGILUPerfSparseRun(PetscGILUBackendType ran, const PetscGILUP
   if (isengine) PetscCall(RunEngine(ran, c, A, b, r));
   else if (isfgdd) PetscCall(RunFGDD(ran, c, A, b, r));
   else if (isspcg) PetscCall(RunSPCG(ran, c, A, b, r));
+  else if (isbcgs) PetscCall(RunBCGS(ran, c, A, b, r));
   else PetscCall(RunATS(ran, c, A, r));
   if (!r->ref) r->ref = "none";
   PetscCall(VecDestroy(&b));

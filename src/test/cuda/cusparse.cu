@@ -40,6 +40,11 @@ PetscErrorCode GILU_CUDA_NAME(GILUCuSparseSolve)(GILUCuSparse cs, const PetscSca
   PetscFunctionBegin;
   GILU_CUSPARSE_EMU_ERROR;
 }
+PetscErrorCode GILU_CUDA_NAME(GILUCuSparseSolveDevice)(GILUCuSparse cs, const PetscScalar *b, PetscScalar *x)
+{
+  PetscFunctionBegin;
+  GILU_CUSPARSE_EMU_ERROR;
+}
 PetscErrorCode GILU_CUDA_NAME(GILUCuSparseDestroy)(GILUCuSparse *cs)
 {
   PetscFunctionBegin;
@@ -165,6 +170,8 @@ PetscErrorCode GILUCuSparseCreateFromArrays(const GILUCuSparseArrays *h, GILUCuS
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode AnalyzeSolves(GILUCuSparse);
+
 /* the factorization's analysis; *zerorow: a (block) row without its diagonal, or -1 */
 static PetscErrorCode FactorAnalysis(GILUCuSparse cs, PetscInt *zerorow)
 {
@@ -228,6 +235,7 @@ PetscErrorCode GILUCuSparseFactor(GILUCuSparse cs, PetscInt *zerorow)
     PetscCall(FactorNumeric(cs));
     PetscCall(FactorPivot(cs, zerorow));
   }
+  if (*zerorow < 0 && !cs->analyzed) PetscCall(AnalyzeSolves(cs)); /* part of the setup: a solver's setup is timed apart from its solves */
   GILU_CUDA_CHECK(cudaDeviceSynchronize());
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -321,6 +329,24 @@ PetscErrorCode GILUCuSparseSolve(GILUCuSparse cs, const PetscScalar *b, PetscSca
   PetscCall(SolveTriangle(cs, PETSC_FALSE));
   GILU_CUDA_CHECK(cudaDeviceSynchronize());
   PetscCall(GILUDeviceCopyToHost(x, cs->y, sizeof(double) * n));
+  PetscCall(GILULogDeviceFlops(2.0 * (double)cs->nnzb * cs->bs * cs->bs));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* x = U^{-1} L^{-1} b, b and x device arrays: launches on the default stream, no host wait (a KSP's next operation on x,
+   queued on PETSc's stream, is ordered after them: PETSc's default stream is the legacy default stream, see
+   src/sys/device-vec.c). b and x go through the factor's own vectors (two device copies, a few percent of one
+   triangular solve's traffic) because SpSV's dense-vector descriptors are those of its analysis. */
+PetscErrorCode GILUCuSparseSolveDevice(GILUCuSparse cs, const PetscScalar *b, PetscScalar *x)
+{
+  const size_t n = (size_t)cs->m * cs->bs;
+
+  PetscFunctionBegin;
+  if (!cs->analyzed) PetscCall(AnalyzeSolves(cs));
+  GILU_CUDA_CHECK(cudaMemcpyAsync(cs->x, b, sizeof(double) * n, cudaMemcpyDeviceToDevice, 0));
+  PetscCall(SolveTriangle(cs, PETSC_TRUE));
+  PetscCall(SolveTriangle(cs, PETSC_FALSE));
+  GILU_CUDA_CHECK(cudaMemcpyAsync(x, cs->y, sizeof(double) * n, cudaMemcpyDeviceToDevice, 0));
   PetscCall(GILULogDeviceFlops(2.0 * (double)cs->nnzb * cs->bs * cs->bs));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
