@@ -460,6 +460,12 @@ int main(int argc, char **argv)
       suffix: fgdd
       env: SCOTCH_PTHREAD_NUMBER=1
       args: -case fgdd -matrix bsr3 -size 10
+    # BiCGSTAB end to end: both solves converged (true residual at or below rtol), their iterations; the reference is
+    # PETSc's host ILU(0) (cuSPARSE needs a device); one partition from run to run as fgdd's
+    test:
+      suffix: bcgs
+      env: SCOTCH_PTHREAD_NUMBER=1
+      args: -case bcgs -matrix bsr3 -size 10 -sreps 1
     test:
       suffix: spcg
       args: -case spcg -matrix axis7-z0.01 -size 6 -levels 2
