@@ -375,6 +375,7 @@ bench-gpu: all
 # the kernel benchmark on a GPU (bench/gpu/perf: StructILU's sweeps and factorization vs cuSPARSE CSR/BSR, kernel
 # times, GB/s, at the paper's stencils and sizes; its general-sparse part, tests/ex21: the triangular-solve engine's
 # algorithms and PCFGDD's apply vs cuSPARSE's ILU(0) solves, SPCG's iterative phase vs PCG, ATS-ILU's setup vs ParILU's,
+# BiCGSTAB end to end with PCFGDD vs with cuSPARSE's ILU(0),
 # in GPU_PERF_SPARSE_SHARE of the budget) in GPU_PERF_BUDGET seconds; DRY_RUN=1 prints the plan and builds
 # nothing; GPU_PERF_EMULATE=1 runs the plan's logic on the emulation at tiny grids. From the bundle of tests/gpu/bundle
 # on a device machine: tests/gpu/on-device's stage perf (doc/testing.md)

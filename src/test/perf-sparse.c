@@ -22,6 +22,10 @@
    - ats: a matrix of the suite, PCATSILU's PCSetUp (pattern, scaling, the sweeps on the back-end, the copy back, the
      apply's setup) with -pc_atsilu_algorithm ats and parilu, the same sweeps, timed as spcg; the final residual each
      reached; the host back-end's (check: both algorithms are deterministic, the residuals agree to round-off).
+   - bcgs: the matrix of fgdd, KSPBCGS (right preconditioning, rtol and cap of the case, x = 0) with PCFGDD on the back-end
+     against the same KSP with cuSPARSE's ILU(0) CSR and BSR in a PCSHELL applied on the device (PETSc's host ILU(0) in the
+     emulation, where cuSPARSE cannot run), the same operator (AIJCUSPARSE where the PETSc has CUDA); timed as spcg, the
+     setup apart; iterations and the true residual each reached.
 
    Compulsory bytes, the bandwidth bound of a solve (the report's "of peak" is bytes / time / the device's peak): the
    stored values and column indices of the triangle, its row pointers, the right-hand side read and the solution
@@ -733,7 +737,7 @@ static PetscErrorCode ShellILUDestroy(PC pc)
    MatMult), right-hand side, rtol, cap and x = 0; the preconditioners built from the host matrix A. Right
    preconditioning: the test every configuration stops on is the same, ||b - Ax|| <= rtol ||b|| (left preconditioning
    would stop each on its own preconditioned residual). Options prefix bcgs_fgdd_, bcgs_ilu0_ (e.g.
-   -bcgs_fgdd_pc_fgdd_subdomain_size), read after these settings. */
+   -bcgs_fgdd_pc_fgdd_subdomain_rows 2000), read after these settings. */
 static PetscErrorCode RunBCGSOne(PetscGILUBackendType ran, const PetscGILUPerfSparseCase *c, Mat A, Mat Ad, Vec bd, Vec x, PetscInt cfg, PetscGILUPerfSparseResult *r)
 {
   static const char *const names[] = {"PCFGDD", "cuSPARSE ILU(0) CSR", "cuSPARSE ILU(0) BSR", "PETSc ILU(0) (host)"};
@@ -876,7 +880,8 @@ static PetscErrorCode RunATS(PetscGILUBackendType ran, const PetscGILUPerfSparse
 /*@C
   PetscGILUPerfSparseRun - one case of the general-sparse part of the kernel benchmark (make gpu-perf): the engine's
   triangular solves or PCFGDD's apply against cuSPARSE's ILU(0) solves, kernel times (CUDA events); KSPCG's iterative
-  phase with PCSPARSIFY against PCILU (spcg); PCATSILU's setup with ATS against ParILU (ats)
+  phase with PCSPARSIFY against PCILU (spcg); PCATSILU's setup with ATS against ParILU (ats); KSPBCGS end to end with
+  PCFGDD against cuSPARSE's ILU(0) (bcgs)
 
   Not Collective
 
