@@ -617,8 +617,10 @@ static PetscErrorCode KrylovObjects(PetscGILUBackendType ran, Mat A, Vec b, Mat 
     PetscBool isaij;
 
     PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQAIJ, &isaij));
+    /* BAIJ (bsr3) through AIJ: PETSc has a direct BAIJ -> AIJ conversion; to AIJCUSPARSE it may take its entry-by-entry one */
     if (isaij) PetscCall(MatConvert(A, MATSEQAIJCUSPARSE, MAT_INITIAL_MATRIX, Ad));
-    else { /* BAIJ (bsr3): PETSc converts BAIJ to AIJ directly, to AIJCUSPARSE only entry by entry */ Mat Aa;
+    else {
+      Mat Aa;
 
       PetscCall(MatConvert(A, MATSEQAIJ, MAT_INITIAL_MATRIX, &Aa));
       PetscCall(MatConvert(Aa, MATSEQAIJCUSPARSE, MAT_INITIAL_MATRIX, Ad));
