@@ -212,7 +212,9 @@ typedef struct {
 typedef struct {
   double                    rows, nnz;                       /* of the matrix */
   PetscInt                  bs;                              /* its block size */
-  PetscInt                  nsub;                            /* fgdd: subdomains */
+  PetscInt                  nsub;                            /* fgdd, bcgs: PCFGDD's subdomains */
+  PetscInt                  subrows;                         /* fgdd, bcgs: the target rows per subdomain PCFGDD used */
+  PetscBool                 geometric;                       /* fgdd, bcgs: PCFGDD's geometric partitioner (a DMDA of the grid), else graph */
   PetscGILUPerfSparseMethod m[PETSCGILU_PERF_SPARSE_MAXALG]; /* engine: one per algorithm; fgdd: m[0] */
   PetscBool                 hascsr, hasbsr;
   GILUCuSparseTimes         csr, bsr;

@@ -71,7 +71,7 @@ static PetscErrorCode PrintJSON(FILE *f, const PetscGILUPerfSparseCase *c, const
   double      bms = BestCuSparse(r, &best);
 
   PetscFunctionBeginUser;
-  PetscCall(PetscFPrintf(PETSC_COMM_SELF, f, "{\"kind\": \"%s\", \"matrix\": \"%s\", \"size\": %" PetscInt_FMT ", \"rows\": %.0f, \"nnz\": %.0f, \"bs\": %" PetscInt_FMT ", \"nsub\": %" PetscInt_FMT ", \"reference\": \"%s\", ", c->kind, c->matrix, c->size, r->rows, r->nnz, r->bs, r->nsub, r->ref));
+  PetscCall(PetscFPrintf(PETSC_COMM_SELF, f, "{\"kind\": \"%s\", \"matrix\": \"%s\", \"size\": %" PetscInt_FMT ", \"rows\": %.0f, \"nnz\": %.0f, \"bs\": %" PetscInt_FMT ", \"nsub\": %" PetscInt_FMT ", \"subrows\": %" PetscInt_FMT ", \"partitioner\": \"%s\", \"reference\": \"%s\", ", c->kind, c->matrix, c->size, r->rows, r->nnz, r->bs, r->nsub, r->subrows, r->geometric ? "geometric" : "graph", r->ref));
   PetscCall(PetscFPrintf(PETSC_COMM_SELF, f, "\"cusparse\": {"));
   for (int k = 0; k < 2; k++) {
     const GILUCuSparseTimes *t = k ? &r->bsr : &r->csr;
@@ -125,7 +125,8 @@ static PetscErrorCode PrintRows(const PetscGILUPerfSparseCase *c, const PetscGIL
       if (m->ran == -2) PetscCall(PetscSNPrintf(name, sizeof(name), "engine %s (not run on the device)", GILUTriSolveTypes[c->alg[a]]));
       else PetscCall(PetscSNPrintf(name, sizeof(name), c->alg[a] == GILU_TRISOLVE_AUTO ? "engine auto (%s)" : "engine %s", c->alg[a] == GILU_TRISOLVE_AUTO ? AlgName(m->ran) : GILUTriSolveTypes[c->alg[a]]));
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "| %s | %.3g | %.3g | %s | %.3f | %.3f | %.3f | %s | %s | %s | %" PetscInt_FMT " + %" PetscInt_FMT " | %" PetscInt_FMT " + %" PetscInt_FMT " | %s |\n", cas, r->rows, r->nnz, name, m->lower[0], m->upper[0], ms, gbs, pct, sp, m->launches[0], m->launches[1], m->syncs[0], m->syncs[1], df));
-    } else PetscCall(PetscPrintf(PETSC_COMM_SELF, "| %s | %.3g | PCFGDD apply (%" PetscInt_FMT " subdomains) | %.3f | %s | %s | %s | %s |\n", cas, r->rows, r->nsub, ms, gbs, pct, sp, df));
+    } else
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "| %s | %.3g | PCFGDD apply (%" PetscInt_FMT " %s subdomains, target %" PetscInt_FMT " rows) | %.3f | %s | %s | %s | %s |\n", cas, r->rows, r->nsub, r->geometric ? "geometric" : "graph", r->subrows, ms, gbs, pct, sp, df));
   }
   if (engine) { /* the line bench/gpu/perf's summary reads: cuSPARSE's best, auto's and the fastest algorithm's L + U */
     PetscInt bi = -1, ai = -1;
@@ -251,7 +252,7 @@ static PetscErrorCode PrintJSONBCGS(FILE *f, const PetscGILUPerfSparseCase *c, c
 
   PetscFunctionBeginUser;
   BCGSSpeedups(r, &phase, &periter);
-  PetscCall(PetscFPrintf(PETSC_COMM_SELF, f, "{\"kind\": \"%s\", \"matrix\": \"%s\", \"size\": %" PetscInt_FMT ", \"rows\": %.0f, \"nnz\": %.0f, \"bs\": %" PetscInt_FMT ", \"nsub\": %" PetscInt_FMT ", \"reference\": \"%s\", \"rtol\": %g, \"max_it\": %" PetscInt_FMT ", \"solves\": [", c->kind, c->matrix, c->size, r->rows, r->nnz, r->bs, r->nsub, r->ref,
+  PetscCall(PetscFPrintf(PETSC_COMM_SELF, f, "{\"kind\": \"%s\", \"matrix\": \"%s\", \"size\": %" PetscInt_FMT ", \"rows\": %.0f, \"nnz\": %.0f, \"bs\": %" PetscInt_FMT ", \"nsub\": %" PetscInt_FMT ", \"subrows\": %" PetscInt_FMT ", \"partitioner\": \"%s\", \"reference\": \"%s\", \"rtol\": %g, \"max_it\": %" PetscInt_FMT ", \"solves\": [", c->kind, c->matrix, c->size, r->rows, r->nnz, r->bs, r->nsub, r->subrows, r->geometric ? "geometric" : "graph", r->ref,
                          (double)c->rtol, c->maxit));
   for (PetscInt k = 0; k < r->nk; k++) {
     const PetscGILUPerfKrylov *q = &r->k[k];
@@ -276,7 +277,7 @@ static PetscErrorCode PrintRowsBCGS(const PetscGILUPerfSparseCase *c, const Pets
     const PetscGILUPerfKrylov *q = &r->k[k];
 
     if (k) PetscCall(PetscSNPrintf(name, sizeof(name), "%s", q->name));
-    else PetscCall(PetscSNPrintf(name, sizeof(name), "%s (%" PetscInt_FMT " subdomains)", q->name, r->nsub));
+    else PetscCall(PetscSNPrintf(name, sizeof(name), "%s (%" PetscInt_FMT " %s subdomains, target %" PetscInt_FMT " rows)", q->name, r->nsub, r->geometric ? "geometric" : "graph", r->subrows));
     if (k) PetscCall(PetscSNPrintf(sp, sizeof(sp), "- | -"));
     else if (phase > 0) PetscCall(PetscSNPrintf(sp, sizeof(sp), "%.2f | %.2f", phase, periter));
     else PetscCall(PetscSNPrintf(sp, sizeof(sp), "- | - (not converged)"));
@@ -393,7 +394,7 @@ int main(int argc, char **argv)
       const PetscGILUPerfKrylov *q = &r.k[k];
 
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s", q->name));
-      if (!k) PetscCall(PetscPrintf(PETSC_COMM_SELF, " (%s, %" PetscInt_FMT " subdomains)", PetscGILUBackendTypes[ran], r.nsub));
+      if (!k) PetscCall(PetscPrintf(PETSC_COMM_SELF, " (%s, %" PetscInt_FMT " %s subdomains, target %" PetscInt_FMT " rows)", PetscGILUBackendTypes[ran], r.nsub, r.geometric ? "geometric" : "graph", r.subrows));
       PetscCall(PetscPrintf(PETSC_COMM_SELF, ": %s, %" PetscInt_FMT " iterations, true residual %s rtol, solve %s\n", KSPConvergedReasons[q->reason], q->its, q->resid <= c.rtol ? "at or below" : "ABOVE", q->solve[0] > 0 ? "timed" : "NOT timed"));
     }
   } else if (!json[0] && !mdrow && kind == 2) { /* what does not depend on the machine: iterations, the choice, the checks */
@@ -424,7 +425,7 @@ int main(int argc, char **argv)
 
       if (!kind && m->ran == -2) PetscCall(PetscPrintf(PETSC_COMM_SELF, "engine %s: not run on the device (host only, or its plan refused)\n", GILUTriSolveTypes[c.alg[a]]));
       else if (kind)
-        PetscCall(PetscPrintf(PETSC_COMM_SELF, "PCFGDD apply, %" PetscInt_FMT " subdomains: %s; vs %s: %s\n", r.nsub, timed ? "timed" : "NOT timed", r.ref,
+        PetscCall(PetscPrintf(PETSC_COMM_SELF, "PCFGDD apply, %" PetscInt_FMT " %s subdomains, target %" PetscInt_FMT " rows: %s; vs %s: %s\n", r.nsub, r.geometric ? "geometric" : "graph", r.subrows, timed ? "timed" : "NOT timed", r.ref,
                               m->diff >= 0 && m->diff < 1e-10 ? "agree (relative difference below 1e-10)"
                               : m->diff < 0                   ? "not compared"
                                                               : "DIFFER"));
@@ -458,8 +459,13 @@ int main(int argc, char **argv)
     # SCOTCH_PTHREAD_NUMBER=1: the same partition from run to run (PT-Scotch's threads partition differently)
     test:
       suffix: fgdd
-      env: SCOTCH_PTHREAD_NUMBER=1
       args: -case fgdd -matrix bsr3 -size 10
+    # a matrix without a grid ordering: the graph partitioner (PT-Scotch here; the device bundle's PETSc has none)
+    test:
+      suffix: fgdd_graph
+      requires: ptscotch
+      env: SCOTCH_PTHREAD_NUMBER=1
+      args: -case fgdd -matrix perm7 -size 16
     # BiCGSTAB end to end: both solves converged (true residual at or below rtol), their iterations; the reference is
     # PETSc's host ILU(0) (cuSPARSE needs a device); one partition from run to run as fgdd's
     test:

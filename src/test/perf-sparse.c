@@ -37,6 +37,7 @@
 #include <petscgilu/private/sptrsv.h>
 #include "../pc/fgdd/fgdd.h"
 #include <petscksp.h>
+#include <petscdmda.h>
 #include <petsctime.h>
 
 /* the timer of the back-end's build (the cudaemu one reads the wall clock) */
@@ -313,7 +314,18 @@ static PetscErrorCode RunEngine(PetscGILUBackendType ran, const PetscGILUPerfSpa
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode RunFGDD(PetscGILUBackendType ran, const PetscGILUPerfSparseCase *c, Mat A, Vec b, PetscGILUPerfSparseResult *r)
+/* PCFGDD's partition as the PC makes it for a user: geometric boxes (the FGDD paper's Algorithm 1) where the matrix is
+   one of the suite's grids numbered as a DMDA (a grid point a block row, x fastest), a graph partition otherwise (which
+   needs ParMETIS or PT-Scotch: the PETSc of the device bundle has neither) */
+static PetscErrorCode FGDDSetPartition(PC pc, DM da, PetscGILUPerfSparseResult *r)
+{
+  PetscFunctionBegin;
+  if (da) PetscCall(PCSetDM(pc, da));
+  r->geometric = (PetscBool)(da != NULL);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode RunFGDD(PetscGILUBackendType ran, const PetscGILUPerfSparseCase *c, Mat A, DM da, Vec b, PetscGILUPerfSparseResult *r)
 {
   PC                         pc;
   PetscLogDouble             t0, t1;
@@ -331,10 +343,12 @@ static PetscErrorCode RunFGDD(PetscGILUBackendType ran, const PetscGILUPerfSpars
   PetscCall(PCCreate(PETSC_COMM_SELF, &pc));
   PetscCall(PCSetType(pc, PCFGDD));
   PetscCall(PCFGDDSetBackend(pc, ran));
+  PetscCall(FGDDSetPartition(pc, da, r));
   PetscCall(PCSetOperators(pc, A, A));
   PetscCall(PCSetErrorIfFailure(pc, PETSC_TRUE));
   PetscCall(PCSetUp(pc));
   PetscCall(PCFGDDGetSubdomains(pc, &r->nsub, NULL, NULL));
+  PetscCall(PCFGDDGetSubdomainRows(pc, &r->subrows));
   PetscCall(PCFGDDGetDeviceBuffers(pc, &dx, &dy, &kept));
   PetscCall(PetscTime(&t1));
   r->hosts[1] = t1 - t0;
@@ -740,7 +754,7 @@ static PetscErrorCode ShellILUDestroy(PC pc)
    preconditioning: the test every configuration stops on is the same, ||b - Ax|| <= rtol ||b|| (left preconditioning
    would stop each on its own preconditioned residual). Options prefix bcgs_fgdd_, bcgs_ilu0_ (e.g.
    -bcgs_fgdd_pc_fgdd_subdomain_rows 2000), read after these settings. */
-static PetscErrorCode RunBCGSOne(PetscGILUBackendType ran, const PetscGILUPerfSparseCase *c, Mat A, Mat Ad, Vec bd, Vec x, PetscInt cfg, PetscGILUPerfSparseResult *r)
+static PetscErrorCode RunBCGSOne(PetscGILUBackendType ran, const PetscGILUPerfSparseCase *c, Mat A, DM da, Mat Ad, Vec bd, Vec x, PetscInt cfg, PetscGILUPerfSparseResult *r)
 {
   static const char *const names[] = {"PCFGDD", "cuSPARSE ILU(0) CSR", "cuSPARSE ILU(0) BSR", "PETSc ILU(0) (host)"};
   PetscGILUPerfKrylov     *k       = &r->k[r->nk++];
@@ -760,6 +774,7 @@ static PetscErrorCode RunBCGSOne(PetscGILUBackendType ran, const PetscGILUPerfSp
   if (cfg == 0) {
     PetscCall(PCSetType(pc, PCFGDD));
     PetscCall(PCFGDDSetBackend(pc, ran));
+    PetscCall(FGDDSetPartition(pc, da, r));
   } else if (cfg == 3) {
     PetscCall(PCSetType(pc, PCILU));
     PetscCall(PCFactorSetLevels(pc, 0));
@@ -780,7 +795,10 @@ static PetscErrorCode RunBCGSOne(PetscGILUBackendType ran, const PetscGILUPerfSp
   }
   PetscCall(KSPSetFromOptions(ksp));
   PetscCall(TimeKrylov(ran, ksp, bd, x, c->sreps, k));
-  if (cfg == 0) PetscCall(PCFGDDGetSubdomains(pc, &r->nsub, NULL, NULL));
+  if (cfg == 0) {
+    PetscCall(PCFGDDGetSubdomains(pc, &r->nsub, NULL, NULL));
+    PetscCall(PCFGDDGetSubdomainRows(pc, &r->subrows));
+  }
   k->hostits = -1;
   k->diff    = -1;
   PetscCall(KSPDestroy(&ksp));
@@ -789,7 +807,7 @@ static PetscErrorCode RunBCGSOne(PetscGILUBackendType ran, const PetscGILUPerfSp
 
 /* bcgs: PCFGDD, then cuSPARSE's ILU(0) as CSR and (a matrix with blocks) BSR on a device, or PETSc's host ILU(0) where
    cuSPARSE does not run (the emulation). The KSP's objects as spcg's (KrylovObjects()). */
-static PetscErrorCode RunBCGS(PetscGILUBackendType ran, const PetscGILUPerfSparseCase *c, Mat A, Vec b, PetscGILUPerfSparseResult *r)
+static PetscErrorCode RunBCGS(PetscGILUBackendType ran, const PetscGILUPerfSparseCase *c, Mat A, DM da, Vec b, PetscGILUPerfSparseResult *r)
 {
   Mat            Ad;
   Vec            bd, x;
@@ -799,13 +817,13 @@ static PetscErrorCode RunBCGS(PetscGILUBackendType ran, const PetscGILUPerfSpars
   PetscCall(PetscTime(&t0));
   PetscCall(KrylovObjects(ran, A, b, &Ad, &bd));
   PetscCall(VecDuplicate(bd, &x));
-  PetscCall(RunBCGSOne(ran, c, A, Ad, bd, x, 0, r));
+  PetscCall(RunBCGSOne(ran, c, A, da, Ad, bd, x, 0, r));
   if (ran == PETSCGILU_BACKEND_CUDA && (c->csr || (c->bsr && r->bs > 1))) {
-    if (c->csr) PetscCall(RunBCGSOne(ran, c, A, Ad, bd, x, 1, r));
-    if (c->bsr && r->bs > 1) PetscCall(RunBCGSOne(ran, c, A, Ad, bd, x, 2, r));
+    if (c->csr) PetscCall(RunBCGSOne(ran, c, A, da, Ad, bd, x, 1, r));
+    if (c->bsr && r->bs > 1) PetscCall(RunBCGSOne(ran, c, A, da, Ad, bd, x, 2, r));
     r->ref = "cuSPARSE ILU(0)";
   } else {
-    PetscCall(RunBCGSOne(ran, c, A, Ad, bd, x, 3, r));
+    PetscCall(RunBCGSOne(ran, c, A, da, Ad, bd, x, 3, r));
     r->ref = "PETSc ILU(0) on the host (cuSPARSE needs a device)";
   }
   PetscCall(VecDestroy(&x));
@@ -907,6 +925,7 @@ PetscErrorCode PetscGILUPerfSparseRun(PetscGILUBackendType ran, const PetscGILUP
   MatInfo        info;
   PetscInt       N;
   PetscBool      isengine, isfgdd, isspcg, isats, isbcgs;
+  DM             da = NULL;
 
   PetscFunctionBegin;
   PetscCheck(c->sreps >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "At least one timed solve");
@@ -933,12 +952,23 @@ PetscErrorCode PetscGILUPerfSparseRun(PetscGILUBackendType ran, const PetscGILUP
   PetscCall(MatGetInfo(A, MAT_LOCAL, &info));
   r->rows = (double)N;
   r->nnz  = info.nz_used;
+  if (isfgdd || isbcgs) { /* the suite's matrices numbered as a size^3 grid, a grid point a block row, x fastest */
+    const char *const grids[] = {"convdiff3d", "aniso3d", "jump3d", "bsr3"};
+    PetscBool         grid    = PETSC_FALSE;
+
+    for (size_t g = 0; g < PETSC_STATIC_ARRAY_LENGTH(grids) && !grid; g++) PetscCall(PetscStrcmp(c->matrix, grids[g], &grid));
+    if (grid) {
+      PetscCall(DMDACreate3d(PETSC_COMM_SELF, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, c->size, c->size, c->size, 1, 1, 1, r->bs, 1, NULL, NULL, NULL, &da));
+      PetscCall(DMSetUp(da));
+    }
+  }
   if (isengine) PetscCall(RunEngine(ran, c, A, b, r));
-  else if (isfgdd) PetscCall(RunFGDD(ran, c, A, b, r));
+  else if (isfgdd) PetscCall(RunFGDD(ran, c, A, da, b, r));
   else if (isspcg) PetscCall(RunSPCG(ran, c, A, b, r));
-  else if (isbcgs) PetscCall(RunBCGS(ran, c, A, b, r));
+  else if (isbcgs) PetscCall(RunBCGS(ran, c, A, da, b, r));
   else PetscCall(RunATS(ran, c, A, r));
   if (!r->ref) r->ref = "none";
+  PetscCall(DMDestroy(&da));
   PetscCall(VecDestroy(&b));
   PetscCall(MatDestroy(&A));
   PetscFunctionReturn(PETSC_SUCCESS);

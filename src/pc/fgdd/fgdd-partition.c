@@ -197,7 +197,7 @@ PetscErrorCode FGDDPartitionGraph(Mat A, PetscInt nparts, const char prefix[], P
         PetscCall(PetscFunctionListFind(MatPartitioningList, types[t], &create));
         if (create) PetscCall(MatPartitioningSetType(part, types[t]));
       }
-      PetscCheck(create, PETSC_COMM_SELF, PETSC_ERR_SUP, "This PETSc has neither ParMETIS nor PT-Scotch for the graph partitioning of PCFGDD: use -%spc_fgdd_partitioner geometric with a DMDA matrix", (prefix ? prefix : ""));
+      PetscCheck(create, PETSC_COMM_SELF, PETSC_ERR_SUP, "This PETSc has neither ParMETIS nor PT-Scotch for the graph partitioning of PCFGDD: use -%spartitioner geometric with a DMDA matrix", (prefix ? prefix : ""));
     }
     PetscCall(PetscObjectSetOptionsPrefix((PetscObject)part, prefix));
     PetscCall(MatPartitioningSetFromOptions(part));

@@ -100,7 +100,7 @@ static PetscErrorCode PCFGDDFindDMDA(PC pc, Mat A, PetscInt mlocal, DM *da)
            level's barrier), and within the opt-in limit per block; H100: 9,642 block rows of size 1, 4,132 of size 3;
     spread ceil(block rows / (4 multiprocessors)): at least 4 subdomains per multiprocessor, two full waves of
            resident blocks, so that the device is busy to the end of the apply;
-  the target is min(fit, max(spread, the host's 512 rows)): larger subdomains (fewer iterations, longer levels) only
+  the target is bs min(fit, spread) rows, or the host's 512 if that is more: larger subdomains (fewer iterations, longer levels) only
   where the matrix is large enough to fill the device with them; below 4 x 512 rows a multiprocessor (270k rows on
   an H100) the same subdomains as on the host.
 */
@@ -120,7 +120,7 @@ static PetscErrorCode PCFGDDDecideRows(PC pc, PetscInt m, PetscInt bs)
     PetscCall(fg->devops->limits(&fg->lim));
     fit      = PetscMin((fg->lim.persm / 2 - 1024) / row, fg->lim.optin / row);
     spread   = (nb + 4 * fg->lim.sms - 1) / (4 * fg->lim.sms);
-    fg->rows = bs * PetscMax(1, PetscMin(fit, PetscMax(spread, (512 + bs - 1) / bs)));
+    fg->rows = PetscMax(512, bs * PetscMin(fit, spread)); /* 512 rows fit every block size: 8 x 68 bytes a block row */
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
