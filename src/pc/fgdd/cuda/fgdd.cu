@@ -24,19 +24,22 @@
 
 /*
   One triangle (L or U) of every subdomain in the level-sliced layout, built on the host by Slices() and uploaded once
-  per setup. The kernels give the rows of a level to consecutive threads in the order of the level list (lrows or
-  urows): position r of the list is the row rows[r]. A level of n rows and at most w entries per row is a slice of w x n
-  slots, slot k of the level's p-th row at base[l] + k n + p, so that the k-th entries of the rows of a warp are
-  adjacent (ELL, column-major, per level); the bs x bs blocks are split by component, component c of slot e at
-  base[l] bs2 + (k bs2 + c) n + p, so that a warp's request for one component reads consecutive values. Rows shorter than
-  the level's widest leave their slots unused (zero). The entries of a row keep their column order: every variant sums
-  in the order of the host's row pull, so the deterministic ones give the host's values bitwise.
+  per setup. The kernels give the rows of a level to consecutive threads in the order of the level list: position r of
+  the list is the row rows[r], at offset pos[r] in its level. Inside a level the rows are sorted by their number of
+  entries, longest first (the rows of a level do not read each other, so their order changes no value). Column k of a
+  level holds the k-th entries of its rows that have more than k, a prefix of the level's positions: slots cptr[j] ..
+  cptr[j+1]-1 for the level's j-th column (counted from kptr[level]), entry k of the row at offset p in slot cptr[kp + k]
+  + p (jagged diagonals per level). A warp's k-th loads are then adjacent and its active lanes a prefix, as in a
+  padded slice (ELL per level), without its unused slots; a thread reads the column's start, the same for the whole
+  warp, before its entry. The bs x bs blocks are split by component, component c of the column's slot cptr[j] + p at
+  cptr[j] bs2 + c m + p, m = cptr[j+1] - cptr[j] the column's rows. The entries of a row keep their column order:
+  every variant sums in the order of the host's row pull, so the deterministic ones give the host's values bitwise.
 */
 typedef struct {
-  const PetscInt  *rows, *lev, *sub; /* the level lists (FGDDFactors' lrows, llev, lsub or urows, ulev, usub) */
-  const PetscInt  *base;             /* per level: its first slot (nlev + 1; the end of a subdomain's levels: no slots) */
-  const PetscInt  *cstart, *vstart;  /* per position r: the slot of its first entry, and of that entry's first value */
-  const int       *len, *stride;     /* per position: its entries, and the rows of its level (the slots between its entries) */
+  const PetscInt  *rows, *lev, *sub; /* the level lists (lev, sub: FGDDFactors' llev, lsub or ulev, usub; rows: lrows or urows sorted as above) */
+  const PetscInt  *kptr, *cptr;      /* per level its first column (nlev + 1), per column its first slot (columns + 1) */
+  const PetscInt  *kp;               /* per position: its level's first column (kptr[level]) */
+  const int       *len, *pos;        /* per position: its entries, and its offset in its level */
   const int       *col;              /* per slot: the column within the subdomain (column - first row) */
   const MatScalar *val;              /* per slot and component: unit L, or D^{-1} U */
 } FGDDSlices;
@@ -49,15 +52,24 @@ typedef struct {
   FGDDSlices       L, U;
 } FGDDKernelData;
 
+/* what a numeric re-setup (same pattern, new values) needs to scatter the new values into the slices on the host */
+typedef struct {
+  PetscInt   columns, slots; /* the triangle's columns and slots (its block entries: no slot is unused) */
+  PetscInt  *cptr;           /* per column its first slot (columns + 1), as FGDDSlices.cptr */
+  PetscInt  *src;            /* per slot: the position of its block in FGDDFactors' aa */
+  MatScalar *val;            /* the device's values (FGDDSlices.val) */
+} FGDDSliceMap;
+
 struct _n_FGDDDevice {
   FGDDKernelData d;
+  FGDDSliceMap   map[2]; /* L, U */
+  MatScalar     *dinv;   /* the device's D^{-1} (FGDDKernelData.dinv) */
   PetscInt       nb, nsub, maxsub;
-  PetscInt       slots, entries; /* slots of the two triangles' slices, and the entries they hold (the rest is padding) */
-  PetscScalar   *z;              /* the permuted vector between the separate kernels */
-  PetscScalar   *x, *y;          /* buffers for the input and the output when they are not device vectors (device-vec.c) */
-  size_t         shmem;          /* dynamic shared memory per block */
-  int            limit;          /* the device's shared memory per block with opt-in (cudaDevAttrMaxSharedMemoryPerBlockOptin) */
-  void          *mem[32];        /* the arrays of Upload() */
+  PetscScalar   *z;       /* the permuted vector between the separate kernels */
+  PetscScalar   *x, *y;   /* buffers for the input and the output when they are not device vectors (device-vec.c) */
+  size_t         shmem;   /* dynamic shared memory per block */
+  int            limit;   /* the device's shared memory per block with opt-in (cudaDevAttrMaxSharedMemoryPerBlockOptin) */
+  void          *mem[32]; /* the arrays of Upload() */
   int            nmem;
 };
 
@@ -67,28 +79,35 @@ struct _n_FGDDDevice {
 __device__ static inline void RowPull(const FGDDKernelData &D, const FGDDSlices &T, PetscInt r, PetscInt lo, volatile PetscScalar *x)
 {
   const int      bs = D.bs, bs2 = D.bs2;
-  const PetscInt i = gilu_ld(&T.rows[r]) - lo, cs = gilu_ld(&T.cstart[r]), vs = gilu_ld(&T.vstart[r]);
-  const int      len = gilu_ld(&T.len[r]), n = gilu_ld(&T.stride[r]);
+  const PetscInt i = gilu_ld(&T.rows[r]) - lo, kp = gilu_ld(&T.kp[r]);
+  const int      len = gilu_ld(&T.len[r]), p = gilu_ld(&T.pos[r]);
 
   if (bs == 1) {
     PetscScalar s = x[i];
 
-    for (int k = 0; k < len; k++) s -= gilu_ld(&T.val[vs + (PetscInt)k * n]) * x[gilu_ld(&T.col[cs + (PetscInt)k * n])];
+    for (int k = 0; k < len; k++) {
+      const PetscInt e = gilu_ld(&T.cptr[kp + k]) + p;
+
+      s -= gilu_ld(&T.val[e]) * x[gilu_ld(&T.col[e])];
+    }
     x[i] = s;
   } else {
     PetscScalar acc[FGDD_MAX_BS];
+    PetscInt    c0 = len ? gilu_ld(&T.cptr[kp]) : 0;
 
     for (int a = 0; a < bs; a++) acc[a] = x[i * bs + a];
     for (int k = 0; k < len; k++) {
-      const MatScalar *v = T.val + vs + (PetscInt)k * bs2 * n;
-      const int        j = gilu_ld(&T.col[cs + (PetscInt)k * n]);
+      const PetscInt   c1 = gilu_ld(&T.cptr[kp + k + 1]), m = c1 - c0; /* column k: slots c0 .. c1-1 */
+      const MatScalar *v = T.val + c0 * bs2 + p;
+      const int        j = gilu_ld(&T.col[c0 + p]);
 
       for (int a = 0; a < bs; a++) {
         PetscScalar w = 0; /* the block's product first, then subtracted: the host's order (fgdd-apply.c), bitwise */
 
-        for (int q = 0; q < bs; q++) w += gilu_ld(&v[(PetscInt)(a * bs + q) * n]) * x[j * bs + q];
+        for (int q = 0; q < bs; q++) w += gilu_ld(&v[(PetscInt)(a * bs + q) * m]) * x[j * bs + q];
         acc[a] -= w;
       }
+      c0 = c1;
     }
     for (int a = 0; a < bs; a++) x[i * bs + a] = acc[a];
   }
@@ -150,10 +169,10 @@ __device__ static inline void Scale(const FGDDKernelData &D, PetscInt lo, PetscI
 __device__ static inline void SolveSyncFree(const FGDDSlices &T, const FGDDKernelData &D, PetscInt lo, PetscInt hi, PetscBool lower, volatile PetscScalar *x, int *done)
 {
   for (PetscInt r = lo + threadIdx.x; r < hi; r += blockDim.x) {
-    const PetscInt cs  = gilu_ld(&T.cstart[r]);
-    const int      len = gilu_ld(&T.len[r]), n = gilu_ld(&T.stride[r]);
+    const PetscInt kp  = gilu_ld(&T.kp[r]);
+    const int      len = gilu_ld(&T.len[r]), p = gilu_ld(&T.pos[r]);
 
-    for (int k = 0; k < len; k++) gilu_wait_until_ge(&done[gilu_ld(&T.col[cs + (PetscInt)k * n])], lower ? 1 : 2);
+    for (int k = 0; k < len; k++) gilu_wait_until_ge(&done[gilu_ld(&T.col[gilu_ld(&T.cptr[kp + k]) + p])], lower ? 1 : 2);
     RowPull(D, T, r, lo, x);
     __threadfence_block();
     gilu_signal_set_block(&done[gilu_ld(&T.rows[r]) - lo], lower ? 1 : 2);
@@ -175,28 +194,35 @@ __device__ static inline void SolveVertex(const FGDDSlices &T, const FGDDKernelD
 }
 
 /* edge-centric: the slots of a level in parallel (consecutive threads, consecutive slots), atomic updates of the rows'
-   unknowns; the unused slots of the shorter rows idle */
+   unknowns. A slot's column is found by bisection of the level's column starts (as many as its longest row's entries) */
 __device__ static inline void SolveEdge(const FGDDSlices &T, const FGDDKernelData &D, PetscInt s, PetscInt lo, PetscScalar *x)
 {
   const int      bs = D.bs, bs2 = D.bs2;
   const PetscInt l0 = gilu_ld(&T.sub[s]), l1 = gilu_ld(&T.sub[s + 1]) - 1;
 
   for (PetscInt l = l0; l < l1; l++) {
-    const PetscInt b0 = gilu_ld(&T.base[l]), b1 = gilu_ld(&T.base[l + 1]), r0 = gilu_ld(&T.lev[l]);
-    const PetscInt n = gilu_ld(&T.lev[l + 1]) - r0;
+    const PetscInt k0 = gilu_ld(&T.kptr[l]), k1 = gilu_ld(&T.kptr[l + 1]), r0 = gilu_ld(&T.lev[l]);
+    const PetscInt b0 = gilu_ld(&T.cptr[k0]), b1 = gilu_ld(&T.cptr[k1]);
 
     for (PetscInt e = b0 + threadIdx.x; e < b1; e += blockDim.x) {
-      const PetscInt k = (e - b0) / n, p = (e - b0) % n;
+      PetscInt a0 = k0, a1 = k1 - 1; /* the last column whose start is at most e */
 
-      if (k < gilu_ld(&T.len[r0 + p])) {
+      while (a0 < a1) {
+        PetscInt mid = (a0 + a1 + 1) / 2;
+
+        if (gilu_ld(&T.cptr[mid]) <= e) a0 = mid;
+        else a1 = mid - 1;
+      }
+      {
+        const PetscInt   c0 = gilu_ld(&T.cptr[a0]), m = gilu_ld(&T.cptr[a0 + 1]) - c0, p = e - c0;
         const PetscInt   i = gilu_ld(&T.rows[r0 + p]) - lo;
         const int        j = gilu_ld(&T.col[e]);
-        const MatScalar *v = T.val + b0 * bs2 + k * bs2 * n + p;
+        const MatScalar *v = T.val + c0 * bs2 + p;
 
         for (int a = 0; a < bs; a++) {
           PetscScalar w = 0;
 
-          for (int q = 0; q < bs; q++) w += gilu_ld(&v[(PetscInt)(a * bs + q) * n]) * x[j * bs + q];
+          for (int q = 0; q < bs; q++) w += gilu_ld(&v[(PetscInt)(a * bs + q) * m]) * x[j * bs + q];
           atomicAdd(&x[i * bs + a], -w);
         }
       }
@@ -292,16 +318,15 @@ __global__ static void LevelsKernel(FGDDKernelData D, int lower, PetscInt maxsub
 }
 
 /* ------------------------------------------------------------------------------------------ host side */
-/* a copy on the device of n values at h, of the counters' memory class FACTOR (factor values) or INDEX */
+/* n values of device memory of the counters' memory class FACTOR (factor values) or INDEX, freed by DeviceDestroy() */
 template <class T>
-static PetscErrorCode Upload(FGDDDevice dev, const T *h, size_t n, PetscBool factor, const T **d)
+static PetscErrorCode Alloc(FGDDDevice dev, size_t n, PetscBool factor, T **d)
 {
   T *p;
 
   PetscFunctionBegin;
   PetscCheck(dev->nmem < (int)(sizeof(dev->mem) / sizeof(dev->mem[0])), PETSC_COMM_SELF, PETSC_ERR_PLIB, "FGDDDevice: more device arrays than mem[] holds");
   GILU_CUDA_CHECK(cudaMalloc(&p, sizeof(T) * (n ? n : 1)));
-  PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToDevice)(p, h, sizeof(T) * n)); /* logged as GILUCopyToGPU */
   if (factor) gilu_mem_class(p, sizeof(T) * n, FACTOR);
   else gilu_mem_class(p, sizeof(T) * n, INDEX);
   dev->mem[dev->nmem++] = (void *)p;
@@ -309,73 +334,134 @@ static PetscErrorCode Upload(FGDDDevice dev, const T *h, size_t n, PetscBool fac
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* the lower (upper) triangle of every subdomain in the level-sliced layout of FGDDSlices, uploaded; *slots, *entries:
-   its slots and the entries they hold */
-static PetscErrorCode Slices(FGDDDevice dev, const FGDDFactors *f, PetscBool lower, FGDDSlices *T, PetscInt *slots, PetscInt *entries)
+/* a copy on the device of the n index values at h */
+template <class T>
+static PetscErrorCode Upload(FGDDDevice dev, const T *h, size_t n, const T **d)
 {
-  const PetscInt *rows = lower ? f->lrows : f->urows, *lev = lower ? f->llev : f->ulev, *sub = lower ? f->lsub : f->usub;
-  const PetscInt  nlev = sub[f->nsub], bs2 = f->bs2;
-  PetscInt       *base, *cstart, *vstart, nnz = 0;
-  int            *len, *stride, *col;
-  MatScalar      *val;
+  T *p;
 
   PetscFunctionBegin;
-  PetscCall(PetscMalloc5(nlev + 1, &base, f->nb, &cstart, f->nb, &vstart, f->nb, &len, f->nb, &stride));
-  base[0] = 0;
-  for (PetscInt s = 0; s < f->nsub; s++)
-    for (PetscInt l = sub[s]; l < sub[s + 1]; l++) {
-      PetscInt w = 0, n = l < sub[s + 1] - 1 ? lev[l + 1] - lev[l] : 0; /* the last is the end of s's levels: no rows */
-
-      for (PetscInt r = lev[l]; r < lev[l] + n; r++) {
-        PetscInt i = rows[r], m = lower ? f->diag[i] - f->ai[i] : f->ai[i + 1] - f->diag[i] - 1;
-
-        w = PetscMax(w, m);
-        nnz += m;
-      }
-      base[l + 1] = base[l] + w * n;
-    }
-  PetscCall(PetscCalloc2(base[nlev] + 1, &col, base[nlev] * bs2 + 1, &val)); /* unused slots: column 0, value 0 */
-  for (PetscInt s = 0; s < f->nsub; s++)
-    for (PetscInt l = sub[s]; l < sub[s + 1] - 1; l++) {
-      PetscInt n = lev[l + 1] - lev[l];
-
-      for (PetscInt r = lev[l]; r < lev[l + 1]; r++) {
-        PetscInt i = rows[r], p = r - lev[l], k0 = lower ? f->ai[i] : f->diag[i] + 1, k1 = lower ? f->diag[i] : f->ai[i + 1];
-
-        cstart[r] = base[l] + p;
-        vstart[r] = base[l] * bs2 + p;
-        len[r]    = (int)(k1 - k0);
-        stride[r] = (int)n;
-        for (PetscInt k = k0; k < k1; k++) {
-          col[cstart[r] + (k - k0) * n] = (int)(f->aj[k] - f->subptr[s]);
-          for (PetscInt c = 0; c < bs2; c++) val[vstart[r] + ((k - k0) * bs2 + c) * n] = f->aa[k * bs2 + c];
-        }
-      }
-    }
-  PetscCall(Upload(dev, rows, f->nb, PETSC_FALSE, &T->rows));
-  PetscCall(Upload(dev, lev, nlev + 1, PETSC_FALSE, &T->lev));
-  PetscCall(Upload(dev, sub, f->nsub + 1, PETSC_FALSE, &T->sub));
-  PetscCall(Upload(dev, base, nlev + 1, PETSC_FALSE, &T->base));
-  PetscCall(Upload(dev, cstart, f->nb, PETSC_FALSE, &T->cstart));
-  PetscCall(Upload(dev, vstart, f->nb, PETSC_FALSE, &T->vstart));
-  PetscCall(Upload(dev, (const int *)len, f->nb, PETSC_FALSE, &T->len));
-  PetscCall(Upload(dev, (const int *)stride, f->nb, PETSC_FALSE, &T->stride));
-  PetscCall(Upload(dev, (const int *)col, base[nlev], PETSC_FALSE, &T->col));
-  PetscCall(Upload(dev, (const MatScalar *)val, base[nlev] * bs2, PETSC_TRUE, &T->val));
-  *slots   = base[nlev];
-  *entries = nnz;
-  PetscCall(PetscFree2(col, val));
-  PetscCall(PetscFree5(base, cstart, vstart, len, stride));
+  PetscCall(Alloc(dev, n, PETSC_FALSE, &p));
+  PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToDevice)(p, h, sizeof(T) * n)); /* logged as GILUCopyToGPU */
+  *d = p;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* D^{-1} of each subdomain by component (FGDDKernelData.dinv), uploaded */
-static PetscErrorCode DiagonalByComponent(FGDDDevice dev, const FGDDFactors *f, const MatScalar **d)
+/* the entries of row i in the lower (upper) triangle: aa[k0 .. k1-1] */
+static inline void RowRange(const FGDDFactors *f, PetscBool lower, PetscInt i, PetscInt *k0, PetscInt *k1)
+{
+  *k0 = lower ? f->ai[i] : f->diag[i] + 1;
+  *k1 = lower ? f->diag[i] : f->ai[i + 1];
+}
+
+/* the pattern of the lower (upper) triangle of every subdomain in the layout of FGDDSlices, uploaded, and its slot map
+   (the values: Values()). Symbolic: done once per nonzero pattern */
+static PetscErrorCode Slices(FGDDDevice dev, const FGDDFactors *f, PetscBool lower, FGDDSlices *T, FGDDSliceMap *map)
+{
+  const PetscInt *rows = lower ? f->lrows : f->urows, *lev = lower ? f->llev : f->ulev, *sub = lower ? f->lsub : f->usub;
+  const PetscInt  nlev = sub[f->nsub];
+  PetscInt       *srows, *kptr, *cptr, *kp, *cnt, nc = 0, wmax = 0, nnz = 0;
+  int            *len, *pos, *col;
+
+  PetscFunctionBegin;
+  for (PetscInt i = 0, k0, k1; i < f->nb; i++) {
+    RowRange(f, lower, i, &k0, &k1);
+    wmax = PetscMax(wmax, k1 - k0);
+    nnz += k1 - k0;
+  }
+  PetscCall(PetscMalloc4(f->nb, &srows, nlev + 1, &kptr, f->nb, &kp, wmax + 2, &cnt));
+  PetscCall(PetscMalloc2(f->nb, &len, f->nb, &pos));
+  PetscCall(PetscMalloc1(nnz + f->nb + 1, &cptr)); /* a level has as many columns as its longest row has entries */
+  kptr[0] = 0;
+  cptr[0] = 0;
+  for (PetscInt s = 0; s < f->nsub; s++)
+    for (PetscInt l = sub[s]; l < sub[s + 1]; l++) {
+      const PetscInt r0 = lev[l], n = l < sub[s + 1] - 1 ? lev[l + 1] - r0 : 0; /* the last is the end of s's levels: no rows */
+      PetscInt       w = 0;
+
+      /* the level's rows by entries, longest first, stable (counting sort on wmax - entries) */
+      PetscCall(PetscArrayzero(cnt, wmax + 2));
+      for (PetscInt r = r0, k0, k1; r < r0 + n; r++) {
+        RowRange(f, lower, rows[r], &k0, &k1);
+        cnt[wmax - (k1 - k0) + 1]++;
+        w = PetscMax(w, k1 - k0);
+      }
+      for (PetscInt d = 0; d <= wmax; d++) cnt[d + 1] += cnt[d];
+      for (PetscInt r = r0, k0, k1; r < r0 + n; r++) {
+        RowRange(f, lower, rows[r], &k0, &k1);
+        srows[r0 + cnt[wmax - (k1 - k0)]++] = rows[r];
+      }
+      for (PetscInt r = r0, k0, k1; r < r0 + n; r++) {
+        RowRange(f, lower, srows[r], &k0, &k1);
+        kp[r]  = nc;
+        len[r] = (int)(k1 - k0);
+        pos[r] = (int)(r - r0);
+      }
+      for (PetscInt k = 0; k < w; k++, nc++) { /* column k: the rows with more than k entries, a prefix of the sorted level */
+        PetscInt m = 0;
+
+        while (m < n && len[r0 + m] > k) m++;
+        cptr[nc + 1] = cptr[nc] + m;
+      }
+      kptr[l + 1] = nc;
+    }
+  map->columns = nc;
+  map->slots   = cptr[nc];
+  PetscCheck(map->slots == nnz, PETSC_COMM_SELF, PETSC_ERR_PLIB, "FGDDDevice: %" PetscInt_FMT " slots for %" PetscInt_FMT " entries", map->slots, nnz);
+  PetscCall(PetscMalloc2(nc + 1, &map->cptr, nnz + 1, &map->src));
+  PetscCall(PetscArraycpy(map->cptr, cptr, nc + 1));
+  PetscCall(PetscMalloc1(nnz + 1, &col));
+  for (PetscInt s = 0; s < f->nsub; s++)
+    for (PetscInt r = f->subptr[s]; r < f->subptr[s + 1]; r++) {
+      PetscInt k0, k1;
+
+      RowRange(f, lower, srows[r], &k0, &k1);
+      for (PetscInt k = k0; k < k1; k++) {
+        const PetscInt e = cptr[kp[r] + k - k0] + pos[r];
+
+        col[e]      = (int)(f->aj[k] - f->subptr[s]);
+        map->src[e] = k;
+      }
+    }
+  PetscCall(Upload(dev, (const PetscInt *)srows, f->nb, &T->rows));
+  PetscCall(Upload(dev, lev, nlev + 1, &T->lev));
+  PetscCall(Upload(dev, sub, f->nsub + 1, &T->sub));
+  PetscCall(Upload(dev, (const PetscInt *)kptr, nlev + 1, &T->kptr));
+  PetscCall(Upload(dev, (const PetscInt *)cptr, nc + 1, &T->cptr));
+  PetscCall(Upload(dev, (const PetscInt *)kp, f->nb, &T->kp));
+  PetscCall(Upload(dev, (const int *)len, f->nb, &T->len));
+  PetscCall(Upload(dev, (const int *)pos, f->nb, &T->pos));
+  PetscCall(Upload(dev, (const int *)col, nnz, &T->col));
+  PetscCall(Alloc(dev, nnz * f->bs2, PETSC_TRUE, &map->val));
+  T->val = map->val;
+  PetscCall(PetscFree(col));
+  PetscCall(PetscFree(cptr));
+  PetscCall(PetscFree2(len, pos));
+  PetscCall(PetscFree4(srows, kptr, kp, cnt));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the values of the factors onto the device: the triangles scattered by their slot maps, D^{-1} of each subdomain by
+   component (FGDDKernelData.dinv). Numeric: at every setup, the pattern's layout kept */
+static PetscErrorCode Values(FGDDDevice dev, const FGDDFactors *f)
 {
   const PetscInt bs2 = f->bs2;
   MatScalar     *h;
 
   PetscFunctionBegin;
+  for (int t = 0; t < 2; t++) {
+    const FGDDSliceMap *map = &dev->map[t];
+
+    PetscCall(PetscMalloc1(map->slots * bs2 + 1, &h));
+    for (PetscInt j = 0; j < map->columns; j++) {
+      const PetscInt c0 = map->cptr[j], m = map->cptr[j + 1] - c0;
+
+      for (PetscInt e = c0; e < c0 + m; e++)
+        for (PetscInt q = 0; q < bs2; q++) h[c0 * bs2 + q * m + e - c0] = f->aa[map->src[e] * bs2 + q];
+    }
+    PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToDevice)(map->val, h, sizeof(MatScalar) * map->slots * bs2));
+    PetscCall(PetscFree(h));
+  }
   PetscCall(PetscMalloc1(f->nb * bs2 + 1, &h));
   for (PetscInt s = 0; s < f->nsub; s++) {
     PetscInt lo = f->subptr[s], m = f->subptr[s + 1] - lo;
@@ -383,7 +469,7 @@ static PetscErrorCode DiagonalByComponent(FGDDDevice dev, const FGDDFactors *f, 
     for (PetscInt i = lo; i < lo + m; i++)
       for (PetscInt c = 0; c < bs2; c++) h[lo * bs2 + c * m + i - lo] = f->dinv[i * bs2 + c];
   }
-  PetscCall(Upload(dev, (const MatScalar *)h, f->nb * bs2, PETSC_TRUE, d));
+  PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToDevice)(dev->dinv, h, sizeof(MatScalar) * f->nb * bs2));
   PetscCall(PetscFree(h));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -431,7 +517,7 @@ static PetscErrorCode SharedOptIn(K *kernel, const char name[], size_t dynamic, 
 static PetscErrorCode DeviceCreate(const FGDDFactors *f, FGDDDevice *devp)
 {
   FGDDDevice dev;
-  PetscInt   nnz   = f->ai[f->nb], sl, su, el, eu;
+  PetscInt   nnz   = f->ai[f->nb];
   size_t     shmem = sizeof(PetscScalar) * f->maxsub * f->bs + sizeof(int) * f->maxsub;
   int        device, limit;
 
@@ -450,16 +536,16 @@ static PetscErrorCode DeviceCreate(const FGDDFactors *f, FGDDDevice *devp)
   dev->d.bs2  = (int)f->bs2;
   dev->shmem  = shmem;
   dev->limit  = limit;
-  PetscCall(Upload(dev, f->subptr, f->nsub + 1, PETSC_FALSE, &dev->d.subptr));
-  PetscCall(Upload(dev, f->perm, f->nb, PETSC_FALSE, &dev->d.perm));
-  PetscCall(Upload(dev, f->ai, f->nb + 1, PETSC_FALSE, &dev->d.ai));
-  PetscCall(Upload(dev, f->aj, nnz, PETSC_FALSE, &dev->d.aj));
-  PetscCall(Upload(dev, f->diag, f->nb, PETSC_FALSE, &dev->d.diag));
-  PetscCall(DiagonalByComponent(dev, f, &dev->d.dinv));
-  PetscCall(Slices(dev, f, PETSC_TRUE, &dev->d.L, &sl, &el));
-  PetscCall(Slices(dev, f, PETSC_FALSE, &dev->d.U, &su, &eu));
-  dev->slots   = sl + su;
-  dev->entries = el + eu;
+  PetscCall(Upload(dev, f->subptr, f->nsub + 1, &dev->d.subptr));
+  PetscCall(Upload(dev, f->perm, f->nb, &dev->d.perm));
+  PetscCall(Upload(dev, f->ai, f->nb + 1, &dev->d.ai));
+  PetscCall(Upload(dev, f->aj, nnz, &dev->d.aj));
+  PetscCall(Upload(dev, f->diag, f->nb, &dev->d.diag));
+  PetscCall(Slices(dev, f, PETSC_TRUE, &dev->d.L, &dev->map[0]));
+  PetscCall(Slices(dev, f, PETSC_FALSE, &dev->d.U, &dev->map[1]));
+  PetscCall(Alloc(dev, f->nb * f->bs2, PETSC_TRUE, &dev->dinv));
+  dev->d.dinv = dev->dinv;
+  PetscCall(Values(dev, f));
   GILU_CUDA_CHECK(cudaMalloc(&dev->z, sizeof(PetscScalar) * (f->nb * f->bs + 1)));
   GILU_CUDA_CHECK(cudaMalloc(&dev->x, sizeof(PetscScalar) * (f->nb * f->bs + 1)));
   GILU_CUDA_CHECK(cudaMalloc(&dev->y, sizeof(PetscScalar) * (f->nb * f->bs + 1)));
@@ -478,6 +564,7 @@ static PetscErrorCode DeviceDestroy(FGDDDevice *devp)
   PetscFunctionBegin;
   if (!dev) PetscFunctionReturn(PETSC_SUCCESS);
   for (int t = 0; t < dev->nmem; t++) GILU_CUDA_CHECK(cudaFree(dev->mem[t]));
+  for (int t = 0; t < 2; t++) PetscCall(PetscFree2(dev->map[t].cptr, dev->map[t].src));
   GILU_CUDA_CHECK(cudaFree(dev->z));
   GILU_CUDA_CHECK(cudaFree(dev->x));
   GILU_CUDA_CHECK(cudaFree(dev->y));
@@ -514,13 +601,13 @@ static PetscErrorCode DeviceApply(FGDDDevice dev, FGDDApplyType type, PetscBool 
 
 static PetscErrorCode DeviceView(FGDDDevice dev, PetscViewer viewer)
 {
-  const size_t row = sizeof(PetscScalar) * (size_t)dev->d.bs + sizeof(int); /* a block row's vector and flag */
+  const size_t   row   = sizeof(PetscScalar) * (size_t)dev->d.bs + sizeof(int); /* a block row's vector and flag */
+  const PetscInt slots = dev->map[0].slots + dev->map[1].slots;
 
   PetscFunctionBegin;
   PetscCall(PetscViewerASCIIPrintf(viewer, "  device: a thread block of %d threads per subdomain, its vector in shared memory: %zu bytes for the largest (%" PetscInt_FMT " block rows) of the device's %d per block (with opt-in), at most %zu block rows\n", FGDD_NT,
                                    dev->shmem, dev->maxsub, dev->limit, (size_t)dev->limit / row));
-  PetscCall(PetscViewerASCIIPrintf(viewer, "  device factors: level-sliced (a level's rows on consecutive threads, their k-th entries adjacent), %" PetscInt_FMT " slots for %" PetscInt_FMT " block entries (%.1f%% padding)\n", dev->slots, dev->entries,
-                                   100.0 * (double)(dev->slots - dev->entries) / (double)PetscMax(1, dev->slots)));
+  PetscCall(PetscViewerASCIIPrintf(viewer, "  device factors: level-sliced (a level's rows on consecutive threads, longest first, a warp's k-th entries adjacent), %" PetscInt_FMT " slots for %" PetscInt_FMT " block entries (no padding)\n", slots, slots));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
