@@ -9,7 +9,8 @@ static char help[] = "Tests PCFGDD (fine-grained domain decomposition) on a 3D c
   -check_threads       : the apply with 1 and 2 host threads, bitwise (every variant); prints only differences\n\
   -check_cudaemu       : compare the cudaemu kernels with the host for every variant; prints only differences\n\
   -check_cuda          : the same with the CUDA kernels on the device\n\
-  -resolve             : then shift the diagonal (same nonzero pattern, new values) and solve again (refactorization)\n\
+  -resolve             : then shift the diagonal (same nonzero pattern, new values) and solve again (refactorization);\n\
+                         with -check_cudaemu: compare the device's apply after that re-setup with the host's\n\
   -zero_pivot          : zero the first diagonal entry (the PC must fail, KSP must say DIVERGED_PC_FAILED)\n\
   -counters_report     : (cudaemu) one apply of every variant, fused and separate, counted by the emulation: the sectors\n\
                          per request over the fewest needed of the factor, index and vector loads, launches, copies and\n\
@@ -254,6 +255,31 @@ static PetscErrorCode CheckVariants(PC pc, Vec b, PetscGILUBackendType dev)
   PetscFunctionReturn(0);
 }
 
+/* a numeric re-setup on the device: new values of the same pattern (a diagonal shift) copied into the device's layout
+   of the first setup, then the vertex apply compared with the host's (bitwise); stale values would differ */
+static PetscErrorCode CheckResetup(PC pc, Mat A, Vec b)
+{
+  Vec       y0, y;
+  PetscReal d;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecDuplicate(b, &y0));
+  PetscCall(VecDuplicate(b, &y));
+  PetscCall(PCFGDDSetApplyType(pc, PC_FGDD_APPLY_VERTEX));
+  PetscCall(PCFGDDSetBackend(pc, PETSCGILU_BACKEND_CUDAEMU));
+  PetscCall(PCApply(pc, b, y)); /* the factors on the device */
+  PetscCall(MatShift(A, 0.5));
+  PetscCall(PCSetUp(pc)); /* same nonzero pattern: the device keeps its layout, takes the new values */
+  PetscCall(PCApply(pc, b, y));
+  PetscCall(PCFGDDSetBackend(pc, PETSCGILU_BACKEND_HOST));
+  PetscCall(PCApply(pc, b, y0));
+  PetscCall(PetscGILUTestVecRelDiff(y0, y, &d));
+  if (d != 0) PetscCall(PetscPrintf(PetscObjectComm((PetscObject)pc), "after a re-setup with new values: cudaemu against host: relative difference %g\n", (double)d));
+  PetscCall(VecDestroy(&y0));
+  PetscCall(VecDestroy(&y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*
   What the emulation counts of one apply (cudaemu.c's head comment has the rules): sectors / minimum of the loads of the
   factor values (L, U, D^{-1}), of the index arrays (columns, row lengths, level lists, the permutation) and of the vector
@@ -411,6 +437,7 @@ int main(int argc, char **argv)
     if (variants) PetscCall(CheckVariants(pc, r, PETSCGILU_BACKEND_HOST));
     if (variants) PetscCall(CompareBJacobi(A, pc, ktype, r, PETSC_TRUE));
     if (cudaemu) PetscCall(CheckVariants(pc, r, PETSCGILU_BACKEND_CUDAEMU));
+    if (cudaemu && resolve) PetscCall(CheckResetup(pc, A, r));
     if (cuda) PetscCall(CheckVariants(pc, r, PETSCGILU_BACKEND_CUDA));
     if (threads) PetscCall(CheckThreads(pc, r));
     PetscCall(VecDestroy(&r));
@@ -456,6 +483,13 @@ int main(int argc, char **argv)
    test:
      suffix: bjacobi_resolve
      args: -compare_bjacobi -resolve -n 8 -dof 3 -dm_mat_type {{aij baij}separate output} -pc_fgdd_subdomain_rows 100
+   # the same on the device (emulated): the second setup keeps the device's layout of the pattern and copies only the new
+   # values; its apply is the host's bitwise (stale values would not be)
+   test:
+     suffix: resetup_device
+     requires: cudaemu
+     output_file: output/empty.out
+     args: -check_cudaemu -resolve -n 8 -dof {{1 3}} -dm_mat_type baij -pc_fgdd_subdomain_rows 100
 
    # PT-Scotch 7 partitions with threads, differently in every run, unless SCOTCH_PTHREAD_NUMBER=1
    test:

@@ -202,11 +202,13 @@ static PetscErrorCode PCFGDDSetUpBackend(PC pc)
 
 static PetscErrorCode PCSetUp_FGDD(PC pc)
 {
-  PC_FGDD         *fg = (PC_FGDD *)pc->data;
-  Mat              A = pc->pmat, Alocal = A;
-  PetscMPIInt      size;
-  PetscBool        ok;
-  PetscObjectState state;
+  PC_FGDD             *fg = (PC_FGDD *)pc->data;
+  Mat                  A = pc->pmat, Alocal = A;
+  PetscMPIInt          size;
+  PetscBool            ok;
+  PetscObjectState     state;
+  PetscBool            newpattern;
+  const FGDDDeviceOps *old;
 
   PetscFunctionBegin;
   pc->failedreason = PC_NOERROR; /* as PCILU and PCICC: a failure is of the factors it was found in, KSPSetUp() reads it */
@@ -217,9 +219,12 @@ static PetscErrorCode PCSetUp_FGDD(PC pc)
   PetscCall(PetscObjectBaseTypeCompareAny((PetscObject)Alocal, &ok, MATSEQAIJ, MATSEQBAIJ, "")); /* with their subtypes (MATSEQAIJCUSPARSE ...): read on the host as AIJ */
   PetscCheck(ok, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "PCFGDD works on AIJ and BAIJ matrices (SEQ or MPI), not %s: use -mat_type aij (or -dm_mat_type aij)", ((PetscObject)Alocal)->type_name);
   PetscCall(MatGetNonzeroState(Alocal, &state));
-  if (fg->dev) PetscCall(fg->devops->destroy(&fg->dev)); /* with the old back-end's entry points */
+  newpattern = (PetscBool)(!fg->analyzed || pc->flag != SAME_NONZERO_PATTERN || state != fg->state);
+  old        = fg->devops;
   PetscCall(PCFGDDSetUpBackend(pc));
-  if (!fg->analyzed || pc->flag != SAME_NONZERO_PATTERN || state != fg->state) {
+  /* the device's copy is kept for new values of the same pattern on the same back-end: only the values are copied below */
+  if (fg->dev && (newpattern || fg->devops != old)) PetscCall(old->destroy(&fg->dev)); /* with the old back-end's entry points */
+  if (newpattern) {
     PetscCall(PCReset_FGDD(pc));
     PetscCall(PetscLogEventBegin(GILU_FGDDPartition, pc, A, 0, 0));
     PetscCall(PCFGDDPartition(pc, A, Alocal));
@@ -229,6 +234,7 @@ static PetscErrorCode PCSetUp_FGDD(PC pc)
   PetscCall(GILUClampThreads(fg->threads, &fg->f.nthreads)); /* the rule of every component: at most GILUGetMaxThreads() */
   PetscCall(FGDDExtract(Alocal, &fg->f));
   PetscCall(FGDDFactor(&fg->f, fg->zeropivot));
+  if (fg->dev) PetscCall(fg->devops->values(fg->dev, &fg->f)); /* the device's layout of this pattern, the new values */
   PetscCall(PetscLogEventEnd(GILU_FGDDFactor, pc, A, 0, 0));
   if (!fg->analyzed) {
     PetscCall(PetscLogEventBegin(GILU_FGDDLevels, pc, A, 0, 0));

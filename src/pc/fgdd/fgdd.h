@@ -77,6 +77,7 @@ typedef struct {
 typedef struct {
   PetscErrorCode (*limits)(FGDDDeviceLimits *);                /* of the device this process uses (GILUDeviceSelect()) */
   PetscErrorCode (*create)(const FGDDFactors *, FGDDDevice *); /* copies the factors, the level lists and perm, checks the device's levels */
+  PetscErrorCode (*values)(FGDDDevice, const FGDDFactors *);   /* copies new values of the factors (same pattern: a numeric re-setup) */
   PetscErrorCode (*destroy)(FGDDDevice *);
   PetscErrorCode (*buffers)(FGDDDevice, void **, void **); /* device buffers of the local size for x and y (for GILUVecApplyDevice()) */
   /* y = P^T (L D U)^{-1} P x: x, y device arrays of the local block in its own ordering (the permutation runs on the device) */

@@ -11,7 +11,7 @@
      fused / separate    one kernel for L, D and U, or three kernels (each loads and stores the vector)
 
    Entry point (fgdd.h): FGDDDeviceGetOps, the table {create (copies the factors, the level lists and the permutation,
-   checks the device's levels against the host's), destroy, buffers (device arrays for vectors that are not on the
+   checks the device's levels against the host's), values (new values of the factors, same pattern), destroy, buffers (device arrays for vectors that are not on the
    device), apply (y = P^T (L D U)^{-1} P x on device arrays)}. The permutation is applied where a kernel loads its
    subdomain's vector into shared memory and where it stores it: the vectors stay in the local block's ordering and
    on the device (src/sys/device-vec.c decides whether they are the vectors' own device arrays or copies).
@@ -624,7 +624,7 @@ static PetscErrorCode DeviceLimits(FGDDDeviceLimits *lim)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static const FGDDDeviceOps DeviceOps = {DeviceLimits, DeviceCreate, DeviceDestroy, DeviceBuffers, DeviceApply, DeviceView};
+static const FGDDDeviceOps DeviceOps = {DeviceLimits, DeviceCreate, Values, DeviceDestroy, DeviceBuffers, DeviceApply, DeviceView};
 
 PetscErrorCode GILU_CUDA_NAME(FGDDDeviceGetOps)(const FGDDDeviceOps **ops)
 {
