@@ -344,6 +344,8 @@ static PetscErrorCode RunFGDD(PetscGILUBackendType ran, const PetscGILUPerfSpars
   PetscCall(PCSetType(pc, PCFGDD));
   PetscCall(PCFGDDSetBackend(pc, ran));
   PetscCall(FGDDSetPartition(pc, da, r));
+  PetscCall(PCSetOptionsPrefix(pc, "fgdd_")); /* e.g. -fgdd_pc_fgdd_subdomain_rows 512, read after these settings */
+  PetscCall(PCSetFromOptions(pc));
   PetscCall(PCSetOperators(pc, A, A));
   PetscCall(PCSetErrorIfFailure(pc, PETSC_TRUE));
   PetscCall(PCSetUp(pc));
