@@ -150,7 +150,7 @@ def panel_engine(ax, runs):
     if ref == 'cusparse':
         ax.set_ylabel('speedup over cuSPARSE\'s best format (L + U)', fontsize=8)
         target(ax, 1, '1x: cuSPARSE')
-        target(ax, 2, 'target 2x (geometric mean, >= 1M rows)', 'tab:red')
+        target(ax, 2, 'target 2x (geometric mean, >= 1M rows)', 'tab:red', left=True)
     else:
         ax.set_ylabel('fastest algorithm\'s L + U / this one\'s', fontsize=8)
         ax.set_title('(a) triangular-solve engine, L + U (ILU(0)); no cuSPARSE times in this run', fontsize=9)
