@@ -127,14 +127,34 @@ def write(stem, res, lines, publish=False, plots=()):
         publish_stem(stem, plots)
 
 
+def _md_section(path, heading):
+    """The lines of the markdown file path's level-2 section whose heading starts with heading, up to the next level-2
+    heading, its headings one level down (to sit inside a level-2 section); [] when the file or the section is missing"""
+    if not os.path.exists(path):
+        return []
+    out = []
+    with open(path) as f:
+        for line in f.read().splitlines():
+            if line.startswith('## '):
+                if out:
+                    break
+                if line.startswith(heading):
+                    out.append('#' + line)
+            elif out:
+                out.append('#' + line if line.startswith('#') else line)
+    return out
+
+
 def gpu_perf_section(folder=PUBLISHED):
     """The GPU section's measurements: the latest make gpu-perf report in folder (gpu-perf-<date>-<host>.json, written by
     bench/gpu/perf on a GPU machine) as markdown lines, per case StructILU's apply and factorization kernels against
-    cuSPARSE's in GB/s of compulsory bytes and the speedup; [] when there is none"""
+    cuSPARSE's in GB/s of compulsory bytes and the speedup, its plot, then the report's general-sparse part (its tables
+    and its plot, as bench/gpu/perf wrote them in the .md: one writer of those tables); [] when there is none"""
     import glob
     files = sorted(glob.glob(os.path.join(folder, 'gpu-perf-*.json')))
     if not files:
         return []
+    stem = files[-1][:-5]
     with open(files[-1]) as f:
         res = json.load(f)
     dev = res.get('device', {})
@@ -176,4 +196,11 @@ def gpu_perf_section(folder=PUBLISHED):
             '%.2f' % (best / sa) if best and sa > 0 else '-', fmt(s['factor_ms'][0], '%.3f'),
             fmt((r.get('csr') or {}).get('factor_ms', [0])[0], '%.3f'), fmt((r.get('bsr') or {}).get('factor_ms', [0])[0], '%.3f')))
     L.append('')
+    if os.path.exists(stem + '.png'):
+        L += ['![StructILU and cuSPARSE: GB/s against unknowns](%s)' % os.path.basename(stem + '.png'), '']
+    if res.get('sparse_runs'):
+        # the .md's section ends with its plot's line (the image, or why there is none); an image whose file was not
+        # published with the report is left out rather than linked broken
+        L += [x for x in _md_section(stem + '.md', '## General sparse')
+              if not (x.startswith('![') and x.endswith('-sparse.png)') and not os.path.exists(stem + '-sparse.png'))]
     return L
