@@ -954,13 +954,13 @@ PetscErrorCode PetscGILUPerfSparseRun(PetscGILUBackendType ran, const PetscGILUP
   PetscCall(MatGetInfo(A, MAT_LOCAL, &info));
   r->rows = (double)N;
   r->nnz  = info.nz_used;
-  if (isfgdd || isbcgs) { /* the suite's matrices numbered as a size^3 grid, a grid point a block row, x fastest */
-    const char *const grids[] = {"convdiff3d", "aniso3d", "jump3d", "bsr3"};
-    PetscBool         grid    = PETSC_FALSE;
+  if (isfgdd || isbcgs) { /* the suite's matrices numbered as a grid: its DMDA, for PCFGDD's geometric partition */
+    PetscBool grid;
+    PetscInt  m[3];
 
-    for (size_t g = 0; g < PETSC_STATIC_ARRAY_LENGTH(grids) && !grid; g++) PetscCall(PetscStrcmp(c->matrix, grids[g], &grid));
+    PetscCall(PetscGILUTestMatrixGetGrid(c->matrix, c->size, &grid, m));
     if (grid) {
-      PetscCall(DMDACreate3d(PETSC_COMM_SELF, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, c->size, c->size, c->size, 1, 1, 1, r->bs, 1, NULL, NULL, NULL, &da));
+      PetscCall(DMDACreate3d(PETSC_COMM_SELF, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, m[0], m[1], m[2], 1, 1, 1, r->bs, 1, NULL, NULL, NULL, &da));
       PetscCall(DMSetUp(da));
     }
   }

@@ -507,20 +507,21 @@ typedef struct {
   const char *name;
   PetscBool   spd;
   PetscInt    bs;
+  PetscBool   grid; /* its (block) rows are the points of a size^3 grid numbered x fastest, as a DMDA's */
   const char *description;
 } TestMatInfo;
 
 static const TestMatInfo TestMats[] = {
-  {"convdiff3d",   PETSC_FALSE, 1, "3D convection-diffusion, 7-point upwind (like atmosmodd)"                      },
-  {"aniso3d",      PETSC_TRUE,  1, "3D anisotropic diffusion 1:1:1e-3, 7-point"                                    },
-  {"jump3d",       PETSC_TRUE,  1, "3D layered log-normal permeability, 7-point finite volumes (like spe10)"       },
-  {"fem_q1",       PETSC_TRUE,  1, "parabolic FEM mass + dt stiffness, Q1 hexahedra (like parabolic_fem, thermal2)"},
-  {"fem_q2",       PETSC_TRUE,  1, "parabolic FEM mass + dt stiffness, Q2 hexahedra"                               },
-  {"elasticity3d", PETSC_TRUE,  3, "3D linear elasticity, Q1 hexahedra, clamped face (like apache2, af_shell)"     },
-  {"circuit",      PETSC_TRUE,  1, "power-law graph Laplacian, preferential attachment, shifted (like G3_circuit)" },
-  {"perm7",        PETSC_TRUE,  1, "3D 7-point Laplacian, random symmetric permutation"                            },
-  {"perm27",       PETSC_TRUE,  1, "3D 27-point Laplacian, random symmetric permutation"                           },
-  {"bsr3",         PETSC_TRUE,  3, "3D 7-point block Laplacian with 3x3 SPD couplings, MATBAIJ (FGDD laplacian1/2)"},
+  {"convdiff3d",   PETSC_FALSE, 1, PETSC_TRUE,  "3D convection-diffusion, 7-point upwind (like atmosmodd)"                      },
+  {"aniso3d",      PETSC_TRUE,  1, PETSC_TRUE,  "3D anisotropic diffusion 1:1:1e-3, 7-point"                                    },
+  {"jump3d",       PETSC_TRUE,  1, PETSC_TRUE,  "3D layered log-normal permeability, 7-point finite volumes (like spe10)"       },
+  {"fem_q1",       PETSC_TRUE,  1, PETSC_TRUE,  "parabolic FEM mass + dt stiffness, Q1 hexahedra (like parabolic_fem, thermal2)"},
+  {"fem_q2",       PETSC_TRUE,  1, PETSC_FALSE, "parabolic FEM mass + dt stiffness, Q2 hexahedra"                               },
+  {"elasticity3d", PETSC_TRUE,  3, PETSC_FALSE, "3D linear elasticity, Q1 hexahedra, clamped face (like apache2, af_shell)"     },
+  {"circuit",      PETSC_TRUE,  1, PETSC_FALSE, "power-law graph Laplacian, preferential attachment, shifted (like G3_circuit)" },
+  {"perm7",        PETSC_TRUE,  1, PETSC_FALSE, "3D 7-point Laplacian, random symmetric permutation"                            },
+  {"perm27",       PETSC_TRUE,  1, PETSC_FALSE, "3D 27-point Laplacian, random symmetric permutation"                           },
+  {"bsr3",         PETSC_TRUE,  3, PETSC_TRUE,  "3D 7-point block Laplacian with 3x3 SPD couplings, MATBAIJ (FGDD laplacian1/2)"},
 };
 static const char *const TestMatNames[] = {"convdiff3d", "aniso3d", "jump3d", "fem_q1", "fem_q2", "elasticity3d", "circuit", "perm7", "perm27", "bsr3"};
 #define NTESTMATS ((PetscInt)(sizeof(TestMats) / sizeof(TestMats[0])))
@@ -589,6 +590,36 @@ PetscErrorCode PetscGILUTestMatrixGetInfo(const char name[], PetscBool *spd, Pet
   if (spd) *spd = TestMats[idx].spd;
   if (bs) *bs = TestMats[idx].bs;
   if (description) *description = TestMats[idx].description;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*@C
+  PetscGILUTestMatrixGetGrid - Whether a named test matrix of a given size is numbered as a structured grid
+
+  Not Collective
+
+  Input Parameters:
++ name - the matrix
+- size - its size (as for `PetscGILUTestMatrixCreate()`)
+
+  Output Parameters:
++ isgrid - whether its (block) rows are the points of a grid numbered x fastest, as a `DMDA` with its block size as
+           the degrees of freedom numbers them on one process (convdiff3d, aniso3d, jump3d, fem_q1, bsr3)
+- m      - the grid's points per direction (size^3), or zeros
+
+  Level: intermediate
+
+.seealso: `PetscGILUTestMatrixCreate()`, `PetscGILUTestMatrixGetInfo()`
+@*/
+PetscErrorCode PetscGILUTestMatrixGetGrid(const char name[], PetscInt size, PetscBool *isgrid, PetscInt m[3])
+{
+  PetscInt idx;
+
+  PetscFunctionBegin;
+  PetscCall(TestMatFind(name, &idx));
+  PetscCheck(idx >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown test matrix %s: see PetscGILUTestMatrixList() for the names", name);
+  *isgrid = TestMats[idx].grid;
+  for (PetscInt d = 0; d < 3; d++) m[d] = *isgrid ? size : 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

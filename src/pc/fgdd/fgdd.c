@@ -19,6 +19,8 @@
 const char *const PCFGDDPartitioners[] = {"geometric", "graph", "PCFGDDPartitioner", "PC_FGDD_PARTITIONER_", NULL};
 const char *const PCFGDDApplyTypes[]   = {"syncfree", "vertex", "edge", "PCFGDDApplyType", "PC_FGDD_APPLY_", NULL};
 
+#define FGDD_HOST_ROWS 512 /* the default target rows per subdomain on the host, and the least on a device */
+
 typedef struct {
   /* options */
   PetscInt             subrows;     /* -pc_fgdd_subdomain_rows: target rows per subdomain, PETSC_DECIDE: PCFGDDDecideRows() */
@@ -112,7 +114,7 @@ static PetscErrorCode PCFGDDDecideRows(PC pc, PetscInt m, PetscInt bs)
   fg->lim.sms = 0;
   fg->rows    = fg->subrows;
   if (fg->subrows != PETSC_DECIDE) PetscFunctionReturn(PETSC_SUCCESS);
-  fg->rows = 512;
+  fg->rows = FGDD_HOST_ROWS;
   if (fg->devops && m > 0) {
     const PetscInt row = 8 * bs + 4; /* bytes of shared memory a block row */
     PetscInt       nb  = m / bs, fit, spread;
@@ -120,7 +122,7 @@ static PetscErrorCode PCFGDDDecideRows(PC pc, PetscInt m, PetscInt bs)
     PetscCall(fg->devops->limits(&fg->lim));
     fit      = PetscMin((fg->lim.persm / 2 - 1024) / row, fg->lim.optin / row);
     spread   = (nb + 4 * fg->lim.sms - 1) / (4 * fg->lim.sms);
-    fg->rows = PetscMax(512, bs * PetscMin(fit, spread)); /* 512 rows fit every block size: 8 x 68 bytes a block row */
+    fg->rows = PetscMax(FGDD_HOST_ROWS, bs * PetscMin(fit, spread)); /* 512 rows fit every block size: 8 x 68 bytes a block row */
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
