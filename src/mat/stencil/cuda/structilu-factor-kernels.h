@@ -8,18 +8,32 @@
 
 #include "structilu-kernels.h"
 
-/* the level-order permutation of values uploaded in natural order (the matrix's or the host's factors): n = noffsets
-   npoints bb values, blocks of bb; out[s][pos] = in[s][perm[pos]] (writes coalesced, reads in runs of bb). Bound:
-   bandwidth (a grid-stride loop over all values, one read and one write each) */
+/* values uploaded in natural order with row-major d x d blocks (the matrix's or the host's factors: noffsets npoints
+   d^2 values, in[s][p][r][c]) to the device's layout, level order in component planes (FactorBlock()):
+   out[s][c][pos][r] = in[s][perm[pos]][r][c]. A block of GILU_PERMUTE_THREADS threads takes P whole blocks of one
+   offset at a time (consecutive positions): it reads each of them as a run of d^2 values into shared memory and writes
+   the P d consecutive values of each plane, so reads and writes are coalesced (read in place, the planes' gather would
+   touch d sectors per request). Bound: bandwidth (one read and one write of every value). d^2 <= GILU_PERMUTE_THREADS. */
+#define GILU_PERMUTE_THREADS 256
 template <typename T>
-__global__ static void StructILUPermute(const T *in, T *out, const int *perm, int npoints, int bb, size_t n)
+__global__ static void __launch_bounds__(GILU_PERMUTE_THREADS) StructILUPermute(const T *in, T *out, const int *perm, int npoints, int d, int noffsets)
 {
-  const size_t per = (size_t)npoints * (size_t)bb;
+  GILU_SHARED(T, blk, GILU_PERMUTE_THREADS);
+  const int    dd = d * d, P = GILU_PERMUTE_THREADS / dd, nchunk = (npoints + P - 1) / P;
+  const size_t N = (size_t)npoints;
 
-  for (size_t x = (size_t)blockIdx.x * blockDim.x + threadIdx.x; x < n; x += (size_t)gridDim.x * blockDim.x) {
-    const size_t s = x / per, r = x % per, pos = r / (size_t)bb, e = r % (size_t)bb;
+  for (size_t u = blockIdx.x; u < (size_t)nchunk * (size_t)noffsets; u += gridDim.x) {
+    const size_t s = u / (size_t)nchunk;
+    const int    pos0 = (int)(u % (size_t)nchunk) * P, np = P < npoints - pos0 ? P : npoints - pos0;
 
-    gilu_st(out + x, gilu_ld(in + (s * (size_t)npoints + (size_t)perm[pos]) * (size_t)bb + e));
+    for (int t = (int)threadIdx.x; t < np * dd; t += (int)blockDim.x) blk[t] = gilu_ld(in + (s * N + (size_t)gilu_ld(perm + pos0 + t / dd)) * (size_t)dd + (size_t)(t % dd));
+    gilu_syncthreads();
+    for (int t = (int)threadIdx.x; t < np * dd; t += (int)blockDim.x) {
+      const int c = t / (np * d), lp = (t % (np * d)) / d, r = t % d;
+
+      gilu_st(out + FactorBlock(d, N, s, (size_t)(pos0 + lp)) + FactorEntry(d, N, r, c), blk[lp * dd + r * d + c]);
+    }
+    gilu_syncthreads(); /* the writes read blk before the next chunk's reads overwrite it */
   }
 }
 
@@ -56,7 +70,6 @@ typedef struct {
 template <int D>
 static __device__ void GILUDeviceBlockInvertRows(const FactorArgs *k, double *sh, int lp, int a, int pos, int p, int valid)
 {
-  const int    DD  = D * D;
   const size_t N   = (size_t)k->npoints;
   double      *col = sh + (size_t)lp * 5 * D, *rc = col + D, *rp = rc + 2 * D;
   double       m[D], v[D];
@@ -64,7 +77,7 @@ static __device__ void GILUDeviceBlockInvertRows(const FactorArgs *k, double *sh
 
   GILU_UNROLL
   for (int e = 0; e < D; e++) {
-    m[e] = valid ? gilu_ld(k->val + ((size_t)k->nl * N + (size_t)pos) * DD + a * D + e) : 0.0;
+    m[e] = valid ? gilu_ld(k->val + FactorBlock(D, N, (size_t)k->nl, (size_t)pos) + FactorEntry(D, N, a, e)) : 0.0;
     v[e] = e == a ? 1.0 : 0.0;
   }
   GILU_UNROLL
@@ -120,7 +133,7 @@ static __device__ void GILUDeviceBlockInvertRows(const FactorArgs *k, double *sh
   }
   if (valid) {
     GILU_UNROLL
-    for (int e = 0; e < D; e++) gilu_st(k->dinv + (size_t)pos * DD + a * D + e, ok ? v[e] : 0.0); /* a zero pivot: keep later rows finite */
+    for (int e = 0; e < D; e++) gilu_st(k->dinv + FactorBlock(D, N, 0, (size_t)pos) + FactorEntry(D, N, a, e), ok ? v[e] : 0.0); /* a zero pivot: keep later rows finite */
     if (!ok && a == 0) atomicMin(k->zerorow, p * D);
   }
 }
@@ -168,24 +181,23 @@ static __device__ __forceinline__ int FactorNeighbour(const FactorArgs *k, int i
 template <int D>
 static __device__ __forceinline__ void MultiplierRow(const FactorArgs *k, int s, int pos, int qpos, int a, double *lrow)
 {
-  const int     DD = D * D;
   const size_t  N  = (size_t)k->npoints;
-  const double *Dq = k->dinv + (size_t)qpos * DD, *Lps = k->val + ((size_t)s * N + (size_t)pos) * DD;
+  const double *Dq = k->dinv + FactorBlock(D, N, 0, (size_t)qpos), *Lps = k->val + FactorBlock(D, N, (size_t)s, (size_t)pos);
 
   if (k->ic) {
-    const double *Uq = k->val + ((size_t)gilu_ld(k->mirror + s) * N + (size_t)qpos) * DD;
+    const double *Uq = k->val + FactorBlock(D, N, (size_t)gilu_ld(k->mirror + s), (size_t)qpos);
 
     for (int c = 0; c < D; c++) {
       double r = 0;
 
-      for (int e = 0; e < D; e++) r += gilu_ld_cg(Uq + e * D + a) * gilu_ld_cg(Dq + e * D + c);
+      for (int e = 0; e < D; e++) r += gilu_ld_cg(Uq + FactorEntry(D, N, e, a)) * gilu_ld_cg(Dq + FactorEntry(D, N, e, c));
       lrow[c] = r;
     }
   } else {
     for (int c = 0; c < D; c++) {
       double r = 0;
 
-      for (int e = 0; e < D; e++) r += gilu_ld(Lps + a * D + e) * gilu_ld_cg(Dq + e * D + c);
+      for (int e = 0; e < D; e++) r += gilu_ld(Lps + FactorEntry(D, N, a, e)) * gilu_ld_cg(Dq + FactorEntry(D, N, e, c));
       lrow[c] = r;
     }
   }
@@ -222,14 +234,13 @@ static __device__ __forceinline__ int FactorNeighbourIn(const FactorArgs *k, int
 template <int D>
 static __device__ void FactorTarget(const FactorArgs *k, int pos, int p, int i, int j, int l, int a, int t)
 {
-  const int    DD = D * D;
   const size_t N  = (size_t)k->npoints;
-  double      *T  = k->val + ((size_t)t * N + (size_t)pos) * DD + a * D, acc[D];
+  double      *T  = k->val + FactorBlock(D, N, (size_t)t, (size_t)pos) + a, acc[D]; /* row a: T + FactorEntry(D, N, 0, c) */
   int          q = 0, in = 0;
 
   if (FactorAbsent(k, p, t)) { /* not in the pattern: no fill kept there */
     GILU_UNROLL
-    for (int c = 0; c < D; c++) gilu_st(T + c, 0.0);
+    for (int c = 0; c < D; c++) gilu_st(T + FactorEntry(D, N, 0, c), 0.0);
     return;
   }
   if (t < k->nl) in = FactorNeighbourIn(k, p, i, j, l, t, &q);
@@ -239,44 +250,44 @@ static __device__ void FactorTarget(const FactorArgs *k, int pos, int p, int i, 
 
       MultiplierRow<D>(k, t, pos, gilu_ld(k->pos + q), a, lrow);
       GILU_UNROLL
-      for (int c = 0; c < D; c++) gilu_st(T + c, lrow[c]);
+      for (int c = 0; c < D; c++) gilu_st(T + FactorEntry(D, N, 0, c), lrow[c]);
     }
     return;
   }
   GILU_UNROLL
-  for (int c = 0; c < D; c++) acc[c] = gilu_ld(T + c);
+  for (int c = 0; c < D; c++) acc[c] = gilu_ld(T + FactorEntry(D, N, 0, c));
   for (int e = gilu_ld(k->cptr + t); e < gilu_ld(k->cptr + t + 1); e++) {
     const int s = gilu_ld(k->cs + e);
     int       qs;
 
     if (!FactorNeighbourIn(k, p, i, j, l, s, &qs)) continue; /* outside the grid or L_ps zero: no update (as on the host) */
     {
-      const double *L = k->val + ((size_t)s * N + (size_t)pos) * DD + a * D;
-      const double *U = k->val + ((size_t)gilu_ld(k->cu + e) * N + (size_t)gilu_ld(k->pos + qs)) * DD;
+      const double *L = k->val + FactorBlock(D, N, (size_t)s, (size_t)pos) + a;
+      const double *U = k->val + FactorBlock(D, N, (size_t)gilu_ld(k->cu + e), (size_t)gilu_ld(k->pos + qs));
 
       GILU_UNROLL
       for (int c = 0; c < D; c++) {
-        const double la = gilu_ld(L + c);
+        const double la = gilu_ld(L + FactorEntry(D, N, 0, c));
 
         GILU_UNROLL
-        for (int b = 0; b < D; b++) acc[b] -= la * gilu_ld_cg(U + c * D + b);
+        for (int b = 0; b < D; b++) acc[b] -= la * gilu_ld_cg(U + FactorEntry(D, N, c, b));
       }
     }
   }
   if (in) { /* a lower t: L_pt = T D_q^{-1} */
-    const double *Dq = k->dinv + (size_t)gilu_ld(k->pos + q) * DD;
+    const double *Dq = k->dinv + FactorBlock(D, N, 0, (size_t)gilu_ld(k->pos + q));
 
     GILU_UNROLL
     for (int c = 0; c < D; c++) {
       double r = 0;
 
       GILU_UNROLL
-      for (int e = 0; e < D; e++) r += acc[e] * gilu_ld_cg(Dq + e * D + c);
-      gilu_st(T + c, r);
+      for (int e = 0; e < D; e++) r += acc[e] * gilu_ld_cg(Dq + FactorEntry(D, N, e, c));
+      gilu_st(T + FactorEntry(D, N, 0, c), r);
     }
   } else {
     GILU_UNROLL
-    for (int c = 0; c < D; c++) gilu_st(T + c, acc[c]);
+    for (int c = 0; c < D; c++) gilu_st(T + FactorEntry(D, N, 0, c), acc[c]);
   }
 }
 
@@ -334,7 +345,7 @@ __global__ static void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILUFact
 template <int D>
 static __device__ void GILUDeviceBlockInvertWarp(const FactorArgs *k, int pos, int p)
 {
-  const int    lane = gilu_lane_id(), r = lane >> 2, q = lane & 3, DD = D * D;
+  const int    lane = gilu_lane_id(), r = lane >> 2, q = lane & 3;
   const size_t N = (size_t)k->npoints;
   double       v[4];
   int          ok = 1;
@@ -343,7 +354,7 @@ static __device__ void GILUDeviceBlockInvertWarp(const FactorArgs *k, int pos, i
     const int col = 4 * q + t;
 
     if (r >= D) v[t] = 0;
-    else if (col < 8) v[t] = col < D ? gilu_ld(k->val + ((size_t)k->nl * N + (size_t)pos) * DD + r * D + col) : 0;
+    else if (col < 8) v[t] = col < D ? gilu_ld(k->val + FactorBlock(D, N, (size_t)k->nl, (size_t)pos) + FactorEntry(D, N, r, col)) : 0;
     else v[t] = col - 8 == r ? 1.0 : 0.0;
   }
   for (int c = 0; c < D; c++) {
@@ -386,7 +397,7 @@ static __device__ void GILUDeviceBlockInvertWarp(const FactorArgs *k, int pos, i
   for (int t = 0; t < 4; t++) {
     const int col = 4 * q + t - 8;
 
-    if (r < D && col >= 0 && col < D) gilu_st(k->dinv + (size_t)pos * DD + r * D + col, ok ? v[t] : 0.0);
+    if (r < D && col >= 0 && col < D) gilu_st(k->dinv + FactorBlock(D, N, 0, (size_t)pos) + FactorEntry(D, N, r, col), ok ? v[t] : 0.0);
   }
   if (!ok && lane == 0) atomicMin(k->zerorow, p * D);
 }
@@ -413,15 +424,15 @@ static __device__ void FactorRowMMA(const FactorArgs *k, int pos, int p)
     int     q = 0, qpos, in = FactorNeighbour(k, i, j, l, s, &m, mend, &q);
 
     if (!in) continue;
-    Lps = k->val + ((size_t)s * N + (size_t)pos) * DD;
+    Lps = k->val + FactorBlock(D, N, (size_t)s, (size_t)pos);
     if (in < 0) { /* no lane reads this block again (later updates target later offsets): no __syncwarp needed */
-      for (int e = lane; e < DD; e += 32) gilu_st(Lps + e, 0.0);
+      for (int e = lane; e < DD; e += 32) gilu_st(Lps + FactorEntry(D, N, e % D, e / D), 0.0);
       continue;
     }
     qpos = k->pos[q];
     {
-      const double *Dq = k->dinv + (size_t)qpos * DD;
-      const double *Uq = k->ic ? k->val + ((size_t)gilu_ld(k->mirror + s) * N + (size_t)qpos) * DD : NULL;
+      const double *Dq = k->dinv + FactorBlock(D, N, 0, (size_t)qpos);
+      const double *Uq = k->ic ? k->val + FactorBlock(D, N, (size_t)gilu_ld(k->mirror + s), (size_t)qpos) : NULL;
 
       acc[0] = acc[1] = 0;
       for (int kc = 0; kc < 2; kc++) {
@@ -429,42 +440,42 @@ static __device__ void FactorRowMMA(const FactorArgs *k, int pos, int p)
         double    a = 0, b = 0;
 
         if (r < D && kx < D) {
-          a = k->ic ? gilu_ld_cg(Uq + kx * D + r) : gilu_ld(Lps + r * D + kx);
-          b = gilu_ld_cg(Dq + kx * D + r); /* B[kx][r]: lane holds row lane%4, column lane/4 */
+          a = k->ic ? gilu_ld_cg(Uq + FactorEntry(D, N, kx, r)) : gilu_ld(Lps + FactorEntry(D, N, r, kx));
+          b = gilu_ld_cg(Dq + FactorEntry(D, N, kx, r)); /* B[kx][r]: lane holds row lane%4, column lane/4 */
         }
         gilu_mma_m8n8k4_f64(acc, a, b, acc);
       }
     }
     gilu_syncwarp(); /* mutation-survivor: the lanes' loads of A_ps before its overwrite (PTX orders them by bar.warp.sync, not by mma.sync); unobservable in the emulation, whose MMA takes all inputs first */
-    if (r < D && c0 < D) gilu_st(Lps + r * D + c0, acc[0]);
-    if (r < D && c0 + 1 < D) gilu_st(Lps + r * D + c0 + 1, acc[1]);
+    if (r < D && c0 < D) gilu_st(Lps + FactorEntry(D, N, r, c0), acc[0]);
+    if (r < D && c0 + 1 < D) gilu_st(Lps + FactorEntry(D, N, r, c0 + 1), acc[1]);
     gilu_syncwarp();
     for (int e = gilu_ld(k->elimptr + s), eend = gilu_ld(k->elimptr + s + 1); e < eend; e++) {
-      const double *U = k->val + ((size_t)gilu_ld(k->elimu + e) * N + (size_t)qpos) * DD;
-      double       *T = k->val + ((size_t)gilu_ld(k->elimt + e) * N + (size_t)pos) * DD;
+      const double *U = k->val + FactorBlock(D, N, (size_t)gilu_ld(k->elimu + e), (size_t)qpos);
+      double       *T = k->val + FactorBlock(D, N, (size_t)gilu_ld(k->elimt + e), (size_t)pos);
 
-      acc[0] = r < D && c0 < D ? gilu_ld(T + r * D + c0) : 0;
-      acc[1] = r < D && c0 + 1 < D ? gilu_ld(T + r * D + c0 + 1) : 0;
+      acc[0] = r < D && c0 < D ? gilu_ld(T + FactorEntry(D, N, r, c0)) : 0;
+      acc[1] = r < D && c0 + 1 < D ? gilu_ld(T + FactorEntry(D, N, r, c0 + 1)) : 0;
       for (int kc = 0; kc < 2; kc++) {
         const int kx = 4 * kc + kq;
         double    a = 0, b = 0;
 
         if (r < D && kx < D) {
-          a = -gilu_ld(Lps + r * D + kx);
-          b = gilu_ld_cg(U + kx * D + r);
+          a = -gilu_ld(Lps + FactorEntry(D, N, r, kx));
+          b = gilu_ld_cg(U + FactorEntry(D, N, kx, r));
         }
         gilu_mma_m8n8k4_f64(acc, a, b, acc);
       }
-      if (r < D && c0 < D) gilu_st(T + r * D + c0, acc[0]);
-      if (r < D && c0 + 1 < D) gilu_st(T + r * D + c0 + 1, acc[1]);
+      if (r < D && c0 < D) gilu_st(T + FactorEntry(D, N, r, c0), acc[0]);
+      if (r < D && c0 + 1 < D) gilu_st(T + FactorEntry(D, N, r, c0 + 1), acc[1]);
     }
     gilu_syncwarp(); /* every lane's updates T are made: other lanes read them as a later A_ps or zero them below */
   }
   if (k->missptr)
     for (m = gilu_ld(k->missptr + p); m < mend; m++) {
-      double *Z = k->val + ((size_t)gilu_ld(k->missoff + m) * N + (size_t)pos) * DD;
+      double *Z = k->val + FactorBlock(D, N, (size_t)gilu_ld(k->missoff + m), (size_t)pos);
 
-      for (int e = lane; e < DD; e += 32) gilu_st(Z + e, 0.0);
+      for (int e = lane; e < DD; e += 32) gilu_st(Z + FactorEntry(D, N, e % D, e / D), 0.0);
     }
 }
 
@@ -544,7 +555,6 @@ __global__ static void __launch_bounds__(GILU_WARP_MAX_THREADS) StructILULinesFa
 template <int D>
 static __device__ void FactorSubstage(const FactorArgs *k, int pos, int p, int a, int second)
 {
-  const int    DD = D * D;
   const size_t N  = (size_t)k->npoints;
   int          i, j, l, m = 0, mend = 0;
 
@@ -555,40 +565,40 @@ static __device__ void FactorSubstage(const FactorArgs *k, int pos, int p, int a
     int       q = 0, qpos, in = FactorNeighbour(k, i, j, l, s, &m, mend, &q);
 
     if (!in) continue;
-    Lps = k->val + ((size_t)s * N + (size_t)pos) * DD;
+    Lps = k->val + FactorBlock(D, N, (size_t)s, (size_t)pos);
     if (in < 0) {
       if (mine)
-        for (int c = 0; c < D; c++) gilu_st(Lps + a * D + c, 0.0);
+        for (int c = 0; c < D; c++) gilu_st(Lps + FactorEntry(D, N, a, c), 0.0);
       continue;
     }
     if (!mine && !second) continue; /* a late L block: all its updates are in substage 2 */
     qpos = gilu_ld(k->pos + q);
     if (mine) {
       MultiplierRow<D>(k, s, pos, qpos, a, lrow);
-      for (int c = 0; c < D; c++) gilu_st(Lps + a * D + c, lrow[c]);
+      for (int c = 0; c < D; c++) gilu_st(Lps + FactorEntry(D, N, a, c), lrow[c]);
     } else
-      for (int c = 0; c < D; c++) lrow[c] = gilu_ld(Lps + a * D + c); /* finalized in substage 1 */
+      for (int c = 0; c < D; c++) lrow[c] = gilu_ld(Lps + FactorEntry(D, N, a, c)); /* finalized in substage 1 */
     for (int e = gilu_ld(k->elimptr + s), eend = gilu_ld(k->elimptr + s + 1); e < eend; e++) {
-      const double *U = k->val + ((size_t)gilu_ld(k->elimu + e) * N + (size_t)qpos) * DD;
-      double       *T = k->val + ((size_t)gilu_ld(k->elimt + e) * N + (size_t)pos) * DD;
+      const double *U = k->val + FactorBlock(D, N, (size_t)gilu_ld(k->elimu + e), (size_t)qpos);
+      double       *T = k->val + FactorBlock(D, N, (size_t)gilu_ld(k->elimt + e), (size_t)pos);
 
       if (gilu_ld(k->pairs1 + e) == second) continue; /* the other substage's update */
       for (int c = 0; c < D; c++) {
         const double la = lrow[c];
 
         for (int b = 0; b < D; b++) {
-          const double u = gilu_ld_cg(U + c * D + b);
+          const double u = gilu_ld_cg(U + FactorEntry(D, N, c, b));
 
-          gilu_st(T + a * D + b, gilu_ld(T + a * D + b) - la * u);
+          gilu_st(T + FactorEntry(D, N, a, b), gilu_ld(T + FactorEntry(D, N, a, b)) - la * u);
         }
       }
     }
   }
   if (second && k->missptr)
     for (m = gilu_ld(k->missptr + p); m < mend; m++) {
-      double *Z = k->val + ((size_t)gilu_ld(k->missoff + m) * N + (size_t)pos) * DD;
+      double *Z = k->val + FactorBlock(D, N, (size_t)gilu_ld(k->missoff + m), (size_t)pos);
 
-      for (int c = 0; c < D; c++) gilu_st(Z + a * D + c, 0.0);
+      for (int c = 0; c < D; c++) gilu_st(Z + FactorEntry(D, N, a, c), 0.0);
     }
 }
 

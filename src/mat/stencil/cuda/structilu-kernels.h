@@ -23,6 +23,27 @@ struct FactorType<1> {
 };
 
 /*
+  The device's factor blocks (and the matrix values the factorization turns into them) in component planes, the
+  StructILU paper's per-component storage: the blocks of one stencil offset form D planes, plane c holding column c of
+  every block in level order with the D rows of a block side by side, so entry (r, c) of the block of offset s at
+  level-ordered position pos is at ((s D + c) N + pos) D + r. The kernels give a point D consecutive threads (its rows
+  r) and tiles consecutive positions, so a warp that reads column c of its blocks reads consecutive words at every DoF;
+  row-major blocks (r D + c) put D words between the threads of a point and D^2 between points: D times the 32-byte
+  sectors the request needs (4.00x at DoF 4, what make gpu-model counted before). DoF 1: s N + pos either way.
+  FactorBlock() is where a block starts, FactorEntry() where its entry (r, c) lies from there; the host's arrays keep
+  row-major blocks in natural order (StructILUPermute() converts them on the device).
+*/
+static __host__ __device__ __forceinline__ size_t FactorBlock(int D, size_t N, size_t s, size_t pos)
+{
+  return (s * N * (size_t)D + pos) * (size_t)D;
+}
+
+static __host__ __device__ __forceinline__ size_t FactorEntry(int D, size_t N, int r, int c)
+{
+  return (size_t)c * N * (size_t)D + (size_t)r;
+}
+
+/*
   The grid-tier task mapping "lines" (the StructILU paper, Section 4.1): the transformed coordinates (x^, y^, z^) = M (i,j,k) with
   level = x^ + y^ + z^ (M unimodular, chosen on the host by ChooseLines()); a thread owns the line of points of one
   (x^, y^), one point per level; a block owns bx x by lines and steps through its levels with its threads together;
@@ -170,7 +191,7 @@ template <int CFG>
 static __device__ void StructILUTiles(const SolveArgs &k, int dir, int sweep)
 {
   typedef typename FactorType<(CFG >> 4)>::T FT;
-  const int                                  D = CFG & 15, DD = D * D, PF = TilesPrefetch<D>::n;
+  const int                                  D = CFG & 15, PF = TilesPrefetch<D>::n;
   GILU_DYNAMIC_SHARED(double, ysh); /* nt values of y, then the partial sums of stages 1 .. nstage - 1 */
   GILU_SHARED(int, nextunit, 2);    /* the block's next work unit, taken during the current one (two slots: see below) */
   const int     nt = (int)blockDim.x / k.nstage, g = (int)threadIdx.x / nt, t = (int)threadIdx.x % nt, lp = t / D, a = t % D;
@@ -204,15 +225,15 @@ static __device__ void StructILUTiles(const SolveArgs &k, int dir, int sweep)
       sq[c] = s++;
       qp[c] = gilu_ld(k.pos + q);
       if (icf) {
-        const FT *A = (const FT *)k.uval + ((size_t)(gilu_ld(k.mirror + sq[c]) - k.nl - 1) * N + (size_t)qp[c]) * DD;
+        const FT *A = (const FT *)k.uval + FactorBlock(D, N, (size_t)(gilu_ld(k.mirror + sq[c]) - k.nl - 1), (size_t)qp[c]);
 
         GILU_UNROLL
-        for (int e = 0; e < D; e++) f[c][e] = gilu_ld(A + e * D + a);
+        for (int e = 0; e < D; e++) f[c][e] = gilu_ld(A + FactorEntry(D, N, e, a));
       } else {
-        const FT *A = (const FT *)(dir ? k.uval : k.lval) + ((size_t)(dir ? sq[c] - k.nl - 1 : sq[c]) * N + (size_t)pos) * DD;
+        const FT *A = (const FT *)(dir ? k.uval : k.lval) + FactorBlock(D, N, (size_t)(dir ? sq[c] - k.nl - 1 : sq[c]), (size_t)pos);
 
         GILU_UNROLL
-        for (int e = 0; e < D; e++) f[c][e] = gilu_ld(A + a * D + e);
+        for (int e = 0; e < D; e++) f[c][e] = gilu_ld(A + FactorEntry(D, N, a, e));
       }
     }
     if (threadIdx.x == 0) nextunit[it & 1] = BlockUnitTake(k.ticket, k.ticketbase);
@@ -236,13 +257,13 @@ static __device__ void StructILUTiles(const SolveArgs &k, int dir, int sweep)
         if (q < 0) continue;
         qq = gilu_ld(k.pos + q);
         if (icf) {
-          const FT *A = (const FT *)k.uval + ((size_t)(gilu_ld(k.mirror + s) - k.nl - 1) * N + (size_t)qq) * DD;
+          const FT *A = (const FT *)k.uval + FactorBlock(D, N, (size_t)(gilu_ld(k.mirror + s) - k.nl - 1), (size_t)qq);
 
-          for (int e = 0; e < D; e++) sum -= (double)gilu_ld(A + e * D + a) * gilu_ld_cg(xin + e * N + qq);
+          for (int e = 0; e < D; e++) sum -= (double)gilu_ld(A + FactorEntry(D, N, e, a)) * gilu_ld_cg(xin + e * N + qq);
         } else {
-          const FT *A = (const FT *)(dir ? k.uval : k.lval) + ((size_t)(dir ? s - k.nl - 1 : s) * N + (size_t)pos) * DD;
+          const FT *A = (const FT *)(dir ? k.uval : k.lval) + FactorBlock(D, N, (size_t)(dir ? s - k.nl - 1 : s), (size_t)pos);
 
-          for (int e = 0; e < D; e++) sum -= (double)gilu_ld(A + a * D + e) * gilu_ld_cg(xin + e * N + qq);
+          for (int e = 0; e < D; e++) sum -= (double)gilu_ld(A + FactorEntry(D, N, a, e)) * gilu_ld_cg(xin + e * N + qq);
         }
       }
     }
@@ -258,12 +279,12 @@ static __device__ void StructILUTiles(const SolveArgs &k, int dir, int sweep)
     if (valid && g == 0) {
       if (!dir) gilu_st(k.xl + a * N + pos, sum);
       if (dir || k.ic) { /* x = D^{-1} sum (backward: in level order for the later levels, and the result), z = D^{-1} y (IC's forward) */
-        const FT *Di = (const FT *)k.dinv + (size_t)pos * DD;
+        const FT *Di = (const FT *)k.dinv + FactorBlock(D, N, 0, (size_t)pos);
         double    r  = 0;
 
         if (D == 1) r = (double)gilu_ld(Di) * sum;
         else
-          for (int e = 0; e < D; e++) r += (double)gilu_ld(Di + a * D + e) * ysh[lp * D + e];
+          for (int e = 0; e < D; e++) r += (double)gilu_ld(Di + FactorEntry(D, N, a, e)) * ysh[lp * D + e];
         gilu_st((dir ? k.xl : k.z) + a * N + pos, r);
         if (dir) gilu_st(k.x + (size_t)p * D + a, r);
       }
@@ -299,7 +320,7 @@ template <int CFG>
 __global__ static void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILULinesSolve(SolveArgs k, int dir)
 {
   typedef typename FactorType<(CFG >> 4)>::T FT;
-  const int                                  D = CFG & 15, DD = D * D;
+  const int                                  D = CFG & 15;
   GILU_DYNAMIC_SHARED(double, sh); /* the ring: P stages x P slots x nt values; then nt row sums */
   const LinesMap *m = &k.lines;
   const int       P = k.nstage, nt = (int)blockDim.x / P, g = (int)threadIdx.x / nt, t = (int)threadIdx.x % nt;
@@ -328,15 +349,15 @@ __global__ static void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILULine
 
         if (q < 0) continue;
         if (!dir && k.ic) {
-          const FT     *A  = (const FT *)k.uval + ((size_t)(gilu_ld(k.mirror + s) - k.nl - 1) * N + (size_t)gilu_ld(k.pos + q)) * DD;
+          const FT     *A  = (const FT *)k.uval + FactorBlock(D, N, (size_t)(gilu_ld(k.mirror + s) - k.nl - 1), (size_t)gilu_ld(k.pos + q));
           const double *zq = k.z + (size_t)q * D;
 
-          for (int e = 0; e < D; e++) sum -= (double)gilu_ld(A + e * D + a) * gilu_ld_cg(zq + e);
+          for (int e = 0; e < D; e++) sum -= (double)gilu_ld(A + FactorEntry(D, N, e, a)) * gilu_ld_cg(zq + e);
         } else {
-          const FT     *A  = dir ? (const FT *)k.uval + ((size_t)(s - k.nl - 1) * N + (size_t)pos) * DD : (const FT *)k.lval + ((size_t)s * N + (size_t)pos) * DD;
+          const FT     *A  = dir ? (const FT *)k.uval + FactorBlock(D, N, (size_t)(s - k.nl - 1), (size_t)pos) : (const FT *)k.lval + FactorBlock(D, N, (size_t)s, (size_t)pos);
           const double *xq = k.x + (size_t)q * D;
 
-          for (int e = 0; e < D; e++) sum -= (double)gilu_ld(A + a * D + e) * gilu_ld_cg(xq + e);
+          for (int e = 0; e < D; e++) sum -= (double)gilu_ld(A + FactorEntry(D, N, a, e)) * gilu_ld_cg(xq + e);
         }
       }
       ring[((size_t)g * P + (size_t)(LinesOrd(m, dir, Lg) % P)) * nt + t] = sum;
@@ -355,10 +376,10 @@ __global__ static void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILULine
     if (p0 >= 0 && g == 0) {
       if (!dir) gilu_st(k.x + p0 * D + a, sum);
       if (dir || k.ic) { /* x = D^{-1} sum (backward), z = D^{-1} y (IC's forward) */
-        const FT *Di = (const FT *)k.dinv + (size_t)pos0 * DD;
+        const FT *Di = (const FT *)k.dinv + FactorBlock(D, N, 0, (size_t)pos0);
         double    r  = 0;
 
-        for (int e = 0; e < D; e++) r += (double)gilu_ld(Di + a * D + e) * rowsum[ln * D + e];
+        for (int e = 0; e < D; e++) r += (double)gilu_ld(Di + FactorEntry(D, N, a, e)) * rowsum[ln * D + e];
         if (dir) gilu_st(k.x + p0 * D + a, r);
         else gilu_st(k.z + p0 * D + a, r);
       }
@@ -368,17 +389,16 @@ __global__ static void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILULine
   }
 }
 
-/* the single-precision copy of n values */
-/* Doubles to floats, offset-major blocks of bs2 values (level-ordered points of np): the smallest scalar row
-   (point * d + row of the block) of a finite value that float cannot hold (beyond FLT_MAX: it would become Inf) goes
-   to *big (atomicMin). Bandwidth-bound, one pass. */
-__global__ static void StructILUToSingle(const double *from, float *to, size_t n, int bs2, int d, int np, int *big)
+/* Doubles to floats, n values of factor blocks (FactorBlock(): planes of np level-ordered points, d rows side by side):
+   the smallest scalar row (point * d + row of the block, i.e. the value's index modulo np d) of a finite value that
+   float cannot hold (beyond FLT_MAX: it would become Inf) goes to *big (atomicMin). Bandwidth-bound, one pass. */
+__global__ static void StructILUToSingle(const double *from, float *to, size_t n, int d, int np, int *big)
 {
   for (size_t t = (size_t)blockIdx.x * blockDim.x + threadIdx.x; t < n; t += (size_t)gridDim.x * blockDim.x) {
     const double v = gilu_ld(from + t), a = fabs(v);
 
     gilu_st(to + t, (float)v);
-    if (a > (double)FLT_MAX && a <= DBL_MAX) atomicMin(big, (int)((t / bs2) % np) * d + (int)(t % bs2) / d);
+    if (a > (double)FLT_MAX && a <= DBL_MAX) atomicMin(big, (int)(t % ((size_t)np * (size_t)d)));
   }
 }
 

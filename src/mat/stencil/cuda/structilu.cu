@@ -54,9 +54,11 @@
    - DoF threads per grid point: thread a of a point computes row a of the point's block row; the diagonal-block
      products (IC's D^{-1} y, the backward sweep's D^{-1}) exchange the row sums through shared memory. DoF >= 5
      factorization (not pipelined): one warp per point on the FP64 tensor cores (-pc_structilu_cuda_mma).
-   - memory: the factor blocks are stored level-ordered (the level-based memory transformation): the threads of a
-     tile (lines: of a block at one level, ordered by y^ then x^ within a level) read consecutive blocks of each
-     offset. Factors in double or single precision (the host's choice).
+   - memory: the factor blocks are stored level-ordered (the level-based memory transformation) in component planes
+     (FactorBlock() in structilu-kernels.h: column c of every block of an offset together, the rows of a block side
+     by side): the threads of a tile (lines: of a block at one level, ordered by y^ then x^ within a level), a point's
+     rows on consecutive threads, read consecutive words of each offset's column at every DoF. Factors in double or
+     single precision (the host's choice).
 
    Vectors: the solve takes device arrays from src/sys/device-vec.c: a CUDA vector's own (a CUDA-enabled PETSc),
    else this device's buffers b and x, with b copied in and x back in each apply (logged as GILUCopyToGPU /
@@ -328,15 +330,15 @@ static PetscErrorCode EnsureDevice(void **p, size_t *have, size_t bytes)
 }
 
 /*
-  noffsets blocks of each point stored one offset after the other, natural order (host) -> level order (device, *devp,
-  allocated once): one copy into a pinned buffer, one upload, the permutation by StructILUPermute on the device (the
+  noffsets blocks of each point stored one offset after the other, natural order, row-major blocks (host) -> level
+  order in component planes (FactorBlock(); device, *devp, allocated once): one copy into a pinned buffer, one upload, the permutation by StructILUPermute on the device (the
   staging buffers are kept for the next factorization of this pattern)
 */
 static PetscErrorCode UploadLevelOrdered(StructILUDevice dev, const void *host, PetscInt noffsets, PetscBool single, void **devp, size_t *have)
 {
   const size_t elt = single ? sizeof(float) : sizeof(double), bb = (size_t)(dev->dof * dev->dof);
   const size_t n = bb * (size_t)dev->npoints * (size_t)noffsets, bytes = elt * n;
-  const dim3   grid(256), block(256);
+  const dim3   grid(256), block(GILU_PERMUTE_THREADS);
 
   PetscFunctionBegin;
   if (!noffsets) PetscFunctionReturn(PETSC_SUCCESS);
@@ -350,8 +352,8 @@ static PetscErrorCode UploadLevelOrdered(StructILUDevice dev, const void *host, 
   }
   PetscCall(PetscMemcpy(dev->stagebuf, host, bytes));
   PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToDevice)(dev->raw, dev->stagebuf, bytes));
-  if (single) PetscCall(GILU_LAUNCH(StructILUPermute<float>, grid, block, 0, 0, (const float *)dev->raw, (float *)*devp, dev->perm, (int)dev->npoints, (int)bb, n));
-  else PetscCall(GILU_LAUNCH(StructILUPermute<double>, grid, block, 0, 0, (const double *)dev->raw, (double *)*devp, dev->perm, (int)dev->npoints, (int)bb, n));
+  if (single) PetscCall(GILU_LAUNCH(StructILUPermute<float>, grid, block, 0, 0, (const float *)dev->raw, (float *)*devp, dev->perm, (int)dev->npoints, (int)dev->dof, (int)noffsets));
+  else PetscCall(GILU_LAUNCH(StructILUPermute<double>, grid, block, 0, 0, (const double *)dev->raw, (double *)*devp, dev->perm, (int)dev->npoints, (int)dev->dof, (int)noffsets));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -720,7 +722,7 @@ static PetscErrorCode Factor(StructILUDevice dev, const GILUStencilMat *sm, cons
   } else { /* the smallest level-ordered scalar row with a value beyond float's range lands in the zero pivot's flag */
     const size_t nlo = mirror ? 0 : (size_t)nl * blocks, nup = (size_t)(ns - nl - 1) * blocks;
     const dim3   cgrid(256), cblock(256);
-    const int    bs2 = (int)(d * d), np = (int)dev->npoints;
+    const int    np = (int)dev->npoints;
 
     zr = PETSC_MAX_INT;
     PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToDevice)(dev->zerorow, &zr, sizeof(int)));
@@ -728,14 +730,14 @@ static PetscErrorCode Factor(StructILUDevice dev, const GILUStencilMat *sm, cons
     if (nlo) {
       PetscCall(EnsureDevice(&dev->ownl, &dev->ownlb, sizeof(float) * nlo));
       dev->lval = dev->ownl;
-      PetscCall(GILU_LAUNCH(StructILUToSingle, cgrid, cblock, 0, 0, dev->val, (float *)dev->lval, nlo, bs2, (int)d, np, dev->zerorow));
+      PetscCall(GILU_LAUNCH(StructILUToSingle, cgrid, cblock, 0, 0, dev->val, (float *)dev->lval, nlo, (int)d, np, dev->zerorow));
     }
     PetscCall(EnsureDevice(&dev->ownu, &dev->ownub, sizeof(float) * nup));
     dev->uval = dev->ownu;
-    PetscCall(GILU_LAUNCH(StructILUToSingle, cgrid, cblock, 0, 0, dev->val + (size_t)(nl + 1) * blocks, (float *)dev->uval, nup, bs2, (int)d, np, dev->zerorow));
+    PetscCall(GILU_LAUNCH(StructILUToSingle, cgrid, cblock, 0, 0, dev->val + (size_t)(nl + 1) * blocks, (float *)dev->uval, nup, (int)d, np, dev->zerorow));
     PetscCall(EnsureDevice(&dev->ownd, &dev->owndb, sizeof(float) * blocks));
     dev->dinv = dev->ownd;
-    PetscCall(GILU_LAUNCH(StructILUToSingle, cgrid, cblock, 0, 0, (const double *)dev->dinvd, (float *)dev->dinv, blocks, bs2, (int)d, np, dev->zerorow));
+    PetscCall(GILU_LAUNCH(StructILUToSingle, cgrid, cblock, 0, 0, (const double *)dev->dinvd, (float *)dev->dinv, blocks, (int)d, np, dev->zerorow));
     GILU_CUDA_CHECK(cudaDeviceSynchronize());
     PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToHost)(&zr, dev->zerorow, sizeof(int)));
     if (zr != PETSC_MAX_INT) *rangerow = dev->hperm[zr / d] * d + zr % d; /* the level-ordered point's natural one */
