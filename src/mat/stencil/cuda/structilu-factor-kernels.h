@@ -23,7 +23,7 @@ __global__ static void __launch_bounds__(GILU_PERMUTE_THREADS) StructILUPermute(
   const size_t N = (size_t)npoints;
 
   for (size_t u = blockIdx.x; u < (size_t)nchunk * (size_t)noffsets; u += gridDim.x) {
-    const size_t s = u / (size_t)nchunk;
+    const size_t s    = u / (size_t)nchunk;
     const int    pos0 = (int)(u % (size_t)nchunk) * P, np = P < npoints - pos0 ? P : npoints - pos0;
 
     for (int t = (int)threadIdx.x; t < np * dd; t += (int)blockDim.x) blk[t] = gilu_ld(in + (s * N + (size_t)gilu_ld(perm + pos0 + t / dd)) * (size_t)dd + (size_t)(t % dd));
@@ -234,8 +234,8 @@ static __device__ __forceinline__ int FactorNeighbourIn(const FactorArgs *k, int
 template <int D>
 static __device__ void FactorTarget(const FactorArgs *k, int pos, int p, int i, int j, int l, int a, int t)
 {
-  const size_t N  = (size_t)k->npoints;
-  double      *T  = k->val + FactorBlock(D, N, (size_t)t, (size_t)pos) + a, acc[D]; /* row a: T + FactorEntry(D, N, 0, c) */
+  const size_t N = (size_t)k->npoints;
+  double      *T = k->val + FactorBlock(D, N, (size_t)t, (size_t)pos) + a, acc[D]; /* row a: T + FactorEntry(D, N, 0, c) */
   int          q = 0, in = 0;
 
   if (FactorAbsent(k, p, t)) { /* not in the pattern: no fill kept there */
@@ -555,7 +555,7 @@ __global__ static void __launch_bounds__(GILU_WARP_MAX_THREADS) StructILULinesFa
 template <int D>
 static __device__ void FactorSubstage(const FactorArgs *k, int pos, int p, int a, int second)
 {
-  const size_t N  = (size_t)k->npoints;
+  const size_t N = (size_t)k->npoints;
   int          i, j, l, m = 0, mend = 0;
 
   (void)FactorPoint(k, pos, &i, &j, &l, &m, &mend);

@@ -81,6 +81,7 @@ struct _n_StructILUDevice {
   size_t    ownlb, ownub, owndb;
   void     *raw, *stagebuf; /* device and pinned host: one upload of natural-order values, permuted to level order on the device */
   size_t    rawb, stageb;
+  int       permgrid; /* StructILUPermute's grid: the blocks the device holds at once, 0 until asked */
   int      *cptr, *cs, *cu, *tptr, *tgt; /* the factorization's per-target intra-row schedule (one allocation, cptr's) */
   PetscInt  nrowlev, ngroups, diaggroup; /* its levels, thread groups per point, the group of the diagonal block */
   double   *val, *dinvd;                 /* device factorization: the matrix values (all offsets) and the inverted diagonal, level-ordered */
@@ -338,10 +339,20 @@ static PetscErrorCode UploadLevelOrdered(StructILUDevice dev, const void *host, 
 {
   const size_t elt = single ? sizeof(float) : sizeof(double), bb = (size_t)(dev->dof * dev->dof);
   const size_t n = bb * (size_t)dev->npoints * (size_t)noffsets, bytes = elt * n;
-  const dim3   grid(256), block(GILU_PERMUTE_THREADS);
+  const dim3   block(GILU_PERMUTE_THREADS);
+  dim3         grid;
 
   PetscFunctionBegin;
   if (!noffsets) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!dev->permgrid) { /* as many blocks as the device holds at once (the double kernel's shared memory, the float one's is half), each taking chunks */
+    int device, sms, per;
+
+    GILU_CUDA_CHECK(cudaGetDevice(&device));
+    GILU_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    GILU_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, StructILUPermute<double>, GILU_PERMUTE_THREADS, 0));
+    dev->permgrid = PetscMax(1, sms * per);
+  }
+  grid = dim3((unsigned int)dev->permgrid);
   PetscCall(EnsureDevice(devp, have, bytes));
   PetscCall(EnsureDevice(&dev->raw, &dev->rawb, bytes));
   if (!dev->stagebuf || dev->stageb < bytes) {
