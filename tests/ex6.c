@@ -140,14 +140,15 @@ typedef struct {
   factorization within it. Lower these to what a faster kernel measures (make gpu-model prints it).
 */
 static const struct {
-  const char *stencil;
+  const char *mapping, *stencil;
   PetscInt    dof, n;
   Cost        max;
 } budgets[] = {
-  /*                  factorization: ratio trips   apply: factor      vector      trips    launches copies syncs allocs */
-  {"star7", 1, 8, {1.1 * 1.53, 1.1 * 5.95, 1.1 * 1.26, 1.1 * 1.61, 1.1 * 3.48, 2, 2, 1, 0} },
-  {"star7", 5, 8, {1.1 * 1.43, 1.1 * 3.95, 1.1 * 1.12, 1.1 * 1.40, 1.1 * 4.55, 2, 2, 1, 0} }, /* DoF 5: the tensor-core factorization */
-  {"box27", 4, 8, {1.1 * 1.82, 1.1 * 11.98, 1.1 * 1.00, 1.1 * 1.39, 1.1 * 3.97, 2, 2, 1, 0}}, /* DoF 4: the CUDA-core factorization */
+  /*                           factorization: ratio trips   apply: factor      vector      trips    launches copies syncs allocs */
+  {"tiles", "star7", 1, 8, {1.1 * 1.53, 1.1 * 5.95, 1.1 * 1.26, 1.1 * 1.61, 1.1 * 3.48, 2, 2, 1, 0} },
+  {"tiles", "star7", 5, 8, {1.1 * 1.43, 1.1 * 3.95, 1.1 * 1.12, 1.1 * 1.40, 1.1 * 4.55, 2, 2, 1, 0} }, /* DoF 5: the tensor-core factorization */
+  {"tiles", "box27", 4, 8, {1.1 * 1.82, 1.1 * 11.98, 1.1 * 1.00, 1.1 * 1.39, 1.1 * 3.97, 2, 2, 1, 0}}, /* DoF 4: the CUDA-core factorization */
+  {"lines", "box27", 4, 8, {1.1 * 1.56, 1.1 * 3.09, 1.1 * 1.00, 1.1 * 1.43, 1.1 * 4.14, 2, 2, 1, 0} }, /* vectors in level order as the tiles' */
 };
 
 static double Ratio(const GILUEmuCounters *c, GILUEmuMemClass cls, PetscBool loads, PetscBool stores)
@@ -189,15 +190,18 @@ static PetscErrorCode ReportCost(const char stencil[], PetscInt dof, PetscInt n,
   if (report)
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-9s %3" PetscInt_FMT " %3" PetscInt_FMT " | %6.2f %6.2f | %6.2f %6.2f %6.2f | %8" PetscInt64_FMT " %6" PetscInt64_FMT " %5" PetscInt64_FMT " %6" PetscInt64_FMT "\n", stencil, dof, n, c->factor_ratio, c->factor_trips, c->solve_factor, c->solve_vector, c->solve_trips, c->launches, c->copies, c->syncs, c->allocs));
   if (budget) {
-    const Cost *m = NULL;
+    const Cost *m           = NULL;
+    char        mapping[16] = "tiles";
 
+    PetscCall(PetscOptionsGetString(NULL, NULL, "-pc_structilu_cuda_mapping", mapping, sizeof(mapping), NULL));
     for (size_t i = 0; i < sizeof(budgets) / sizeof(budgets[0]); i++) {
-      PetscBool match;
+      PetscBool match, mmatch;
 
       PetscCall(PetscStrcmp(stencil, budgets[i].stencil, &match));
-      if (match && dof == budgets[i].dof && n == budgets[i].n) m = &budgets[i].max;
+      PetscCall(PetscStrcmp(mapping, budgets[i].mapping, &mmatch));
+      if (match && mmatch && dof == budgets[i].dof && n == budgets[i].n) m = &budgets[i].max;
     }
-    PetscCheck(m, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-counters_budget: no budget for %s DoF %" PetscInt_FMT " -n %" PetscInt_FMT " in ex6.c's table", stencil, dof, n);
+    PetscCheck(m, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-counters_budget: no budget for the %s mapping, %s DoF %" PetscInt_FMT " -n %" PetscInt_FMT " in ex6.c's table", mapping, stencil, dof, n);
     /* a ratio of 0: nothing of that class was counted (memory not given its class by gilu_mem_class(), or accesses not
        through gilu_ld/gilu_st): the budget would hold for nothing */
     if (!(c->factor_ratio > 0 && c->solve_factor > 0 && c->solve_vector > 0)) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s dof %" PetscInt_FMT ": no factor or vector requests counted (gilu_mem_class(), gilu_ld/gilu_st)\n", stencil, dof));
@@ -478,6 +482,11 @@ int main(int argc, char **argv)
      suffix: emu_budget_box27
      requires: cudaemu
      args: -stencil box27 -dof 4 -n 8 -napply 1 -counters_budget -gilu_cudaemu_schedule {{inorder reverse random}shared output} -gilu_cudaemu_seed 7
+     output_file: output/empty.out
+   test:
+     suffix: emu_budget_lines_box27
+     requires: cudaemu
+     args: -pc_structilu_cuda_mapping lines -stencil box27 -dof 4 -n 8 -napply 1 -counters_budget -gilu_cudaemu_schedule {{inorder reverse random}shared output} -gilu_cudaemu_seed 7
      output_file: output/empty.out
 
    # the host's factors copied to the device (the factorization on the host), ILU and IC (single precision)

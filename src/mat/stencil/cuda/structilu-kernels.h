@@ -314,7 +314,8 @@ __global__ static void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILUBack
   The intra-row pipeline of the solves: the group of stage g (neighbours at least P - g levels back) works P - 1 - g
   levels ahead of the last stage, so at every step each group needs only levels the predecessors have completed; its
   partial sum waits in a ring of P slots per stage (shared memory) until the step of its point, where the partial sums
-  are added in stage order, as in the tiles mapping.
+  are added in stage order, as in the tiles mapping. Vectors as in the tiles mapping: y, x (and IC's z) in level order
+  per component (a block's lines at one level hold consecutive positions), b read and x written in natural order.
 */
 template <int CFG>
 __global__ static void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILULinesSolve(SolveArgs k, int dir)
@@ -343,21 +344,21 @@ __global__ static void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILULine
     if (p >= 0) { /* this group's stage of its point, ahead levels ahead */
       const int pos = gilu_ld(k.pos + p), i = p % k.n[0], j = (p / k.n[0]) % k.n[1], l = p / (k.n[0] * k.n[1]);
 
-      sum = g == 0 ? (dir ? gilu_ld(k.x + p * D + a) : gilu_ld(k.b + p * D + a)) : 0.0;
+      sum = g == 0 ? (dir ? gilu_ld(k.xl + a * N + pos) : gilu_ld(k.b + (size_t)p * D + a)) : 0.0;
       for (int s = sfirst; s < send; s++) {
         const int q = gilu_ld(k.stage + s) == g ? Neighbour(&k, i, j, l, s) : -1;
+        int       qq;
 
         if (q < 0) continue;
+        qq = gilu_ld(k.pos + q);
         if (!dir && k.ic) {
-          const FT     *A  = (const FT *)k.uval + FactorBlock(D, N, (size_t)(gilu_ld(k.mirror + s) - k.nl - 1), (size_t)gilu_ld(k.pos + q));
-          const double *zq = k.z + (size_t)q * D;
+          const FT *A = (const FT *)k.uval + FactorBlock(D, N, (size_t)(gilu_ld(k.mirror + s) - k.nl - 1), (size_t)qq);
 
-          for (int e = 0; e < D; e++) sum -= (double)gilu_ld(A + FactorEntry(D, N, e, a)) * gilu_ld_cg(zq + e);
+          for (int e = 0; e < D; e++) sum -= (double)gilu_ld(A + FactorEntry(D, N, e, a)) * gilu_ld_cg(k.z + e * N + qq);
         } else {
-          const FT     *A  = dir ? (const FT *)k.uval + FactorBlock(D, N, (size_t)(s - k.nl - 1), (size_t)pos) : (const FT *)k.lval + FactorBlock(D, N, (size_t)s, (size_t)pos);
-          const double *xq = k.x + (size_t)q * D;
+          const FT *A = dir ? (const FT *)k.uval + FactorBlock(D, N, (size_t)(s - k.nl - 1), (size_t)pos) : (const FT *)k.lval + FactorBlock(D, N, (size_t)s, (size_t)pos);
 
-          for (int e = 0; e < D; e++) sum -= (double)gilu_ld(A + FactorEntry(D, N, a, e)) * gilu_ld_cg(xq + e);
+          for (int e = 0; e < D; e++) sum -= (double)gilu_ld(A + FactorEntry(D, N, a, e)) * gilu_ld_cg(k.xl + e * N + qq);
         }
       }
       ring[((size_t)g * P + (size_t)(LinesOrd(m, dir, Lg) % P)) * nt + t] = sum;
@@ -374,14 +375,14 @@ __global__ static void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILULine
     }
     gilu_syncthreads();
     if (p0 >= 0 && g == 0) {
-      if (!dir) gilu_st(k.x + p0 * D + a, sum);
-      if (dir || k.ic) { /* x = D^{-1} sum (backward), z = D^{-1} y (IC's forward) */
+      if (!dir) gilu_st(k.xl + a * N + pos0, sum);
+      if (dir || k.ic) { /* x = D^{-1} sum (backward: in level order for the later levels, and the result), z = D^{-1} y (IC's forward) */
         const FT *Di = (const FT *)k.dinv + FactorBlock(D, N, 0, (size_t)pos0);
         double    r  = 0;
 
         for (int e = 0; e < D; e++) r += (double)gilu_ld(Di + FactorEntry(D, N, a, e)) * rowsum[ln * D + e];
-        if (dir) gilu_st(k.x + p0 * D + a, r);
-        else gilu_st(k.z + p0 * D + a, r);
+        gilu_st((dir ? k.xl : k.z) + a * N + pos0, r);
+        if (dir) gilu_st(k.x + (size_t)p0 * D + a, r);
       }
     }
     LinesLevelDone(m, dir, b, L, counts, !last, k.nowait);

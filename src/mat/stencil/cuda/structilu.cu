@@ -81,15 +81,15 @@ struct _n_StructILUDevice {
   size_t    ownlb, ownub, owndb;
   void     *raw, *stagebuf; /* device and pinned host: one upload of natural-order values, permuted to level order on the device */
   size_t    rawb, stageb;
-  int       permgrid; /* StructILUPermute's grid: the blocks the device holds at once, 0 until asked */
+  int       permgrid;                    /* StructILUPermute's grid: the blocks the device holds at once, 0 until asked */
   int      *cptr, *cs, *cu, *tptr, *tgt; /* the factorization's per-target intra-row schedule (one allocation, cptr's) */
   PetscInt  nrowlev, ngroups, diaggroup; /* its levels, thread groups per point, the group of the diagonal block */
   double   *val, *dinvd;                 /* device factorization: the matrix values (all offsets) and the inverted diagonal, level-ordered */
   size_t    valb;
   int      *elimptr, *elimu, *elimt, *missptr, *missoff, *zerorow;
   PetscBool usedmma;   /* the last factorization ran on the tensor cores */
-  double   *b, *x, *z; /* device vectors (z: IC's D^{-1} y; tiles: level order, per component as xl) */
-  double   *xl;        /* tiles: y, then x, in level order, component by component (xl[e N + pos]) */
+  double   *b, *x, *z; /* device vectors (z: IC's D^{-1} y, in level order, per component as xl) */
+  double   *xl;        /* y, then x, in level order, component by component (xl[e N + pos]) */
   PetscInt *hperm;     /* host copy of perm, for the level-ordered layout of the factors */
   PetscInt  ntiles, tilepoints, nthreads, dof, npoints, nl, nu;
   PetscInt  nlevels; /* hyperplane levels: the dependent steps of a sweep (the emulation's round trips per level) */
@@ -279,10 +279,8 @@ static PetscErrorCode Create(const GILUStencilMat *sm, StructILUCUDAMapping mapp
   PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(sizeof(double) * (size_t)N * d, (void **)&dev->x));
   gilu_mem_class(dev->b, sizeof(double) * (size_t)N * d, VECTOR);
   gilu_mem_class(dev->x, sizeof(double) * (size_t)N * d, VECTOR);
-  if (mapping == STRUCTILU_CUDA_MAPPING_TILES) {
-    PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(sizeof(double) * (size_t)N * d, (void **)&dev->xl));
-    gilu_mem_class(dev->xl, sizeof(double) * (size_t)N * d, VECTOR);
-  }
+  PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(sizeof(double) * (size_t)N * d, (void **)&dev->xl));
+  gilu_mem_class(dev->xl, sizeof(double) * (size_t)N * d, VECTOR);
   PetscCall(PetscMalloc1(N, &dev->hperm));
   PetscCall(PetscArraycpy(dev->hperm, plan.perm, N));
   for (PetscInt c = 0; c < 3; c++) dev->w[c] = plan.w[c];
