@@ -123,6 +123,7 @@ typedef struct {
   double     solve_factor, solve_vector;      /* apply: sectors / minimum of the factor loads, of the vector loads and stores */
   double     solve_trips;                     /* apply: round trips per level (both sweeps) */
   PetscInt64 launches, copies, syncs, allocs; /* apply */
+  double     solve_index;                     /* apply: the sectors of the index loads (positions, tiles, offsets) per sector of factor and vector accesses (reported, not budgeted) */
 } Cost;
 
 /*
@@ -177,10 +178,15 @@ static PetscErrorCode CountApply(PC dev, Vec b, Vec y, Cost *cost)
   cost->solve_factor = Ratio(&c, GILU_EMU_MEM_FACTOR, PETSC_TRUE, PETSC_FALSE);
   cost->solve_vector = Ratio(&c, GILU_EMU_MEM_VECTOR, PETSC_TRUE, PETSC_TRUE);
   cost->solve_trips  = Trips(&c);
-  cost->launches     = c.runtime[GILU_EMU_RT_LAUNCH];
-  cost->copies       = c.runtime[GILU_EMU_RT_COPY_TO_DEVICE] + c.runtime[GILU_EMU_RT_COPY_TO_HOST] + c.runtime[GILU_EMU_RT_COPY_ON_DEVICE];
-  cost->syncs        = c.runtime[GILU_EMU_RT_SYNC];
-  cost->allocs       = c.runtime[GILU_EMU_RT_ALLOC];
+  {
+    const PetscInt64 fv = c.sectors[0][GILU_EMU_MEM_FACTOR] + c.sectors[0][GILU_EMU_MEM_VECTOR] + c.sectors[1][GILU_EMU_MEM_VECTOR];
+
+    cost->solve_index = fv ? (double)c.sectors[0][GILU_EMU_MEM_INDEX] / (double)fv : 0.0;
+  }
+  cost->launches = c.runtime[GILU_EMU_RT_LAUNCH];
+  cost->copies   = c.runtime[GILU_EMU_RT_COPY_TO_DEVICE] + c.runtime[GILU_EMU_RT_COPY_TO_HOST] + c.runtime[GILU_EMU_RT_COPY_ON_DEVICE];
+  cost->syncs    = c.runtime[GILU_EMU_RT_SYNC];
+  cost->allocs   = c.runtime[GILU_EMU_RT_ALLOC];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -188,7 +194,7 @@ static PetscErrorCode ReportCost(const char stencil[], PetscInt dof, PetscInt n,
 {
   PetscFunctionBeginUser;
   if (report)
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-9s %3" PetscInt_FMT " %3" PetscInt_FMT " | %6.2f %6.2f | %6.2f %6.2f %6.2f | %8" PetscInt64_FMT " %6" PetscInt64_FMT " %5" PetscInt64_FMT " %6" PetscInt64_FMT "\n", stencil, dof, n, c->factor_ratio, c->factor_trips, c->solve_factor, c->solve_vector, c->solve_trips, c->launches, c->copies, c->syncs, c->allocs));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-9s %3" PetscInt_FMT " %3" PetscInt_FMT " | %6.2f %6.2f | %6.2f %6.2f %6.2f %6.2f | %8" PetscInt64_FMT " %6" PetscInt64_FMT " %5" PetscInt64_FMT " %6" PetscInt64_FMT "\n", stencil, dof, n, c->factor_ratio, c->factor_trips, c->solve_factor, c->solve_vector, c->solve_trips, c->solve_index, c->launches, c->copies, c->syncs, c->allocs));
   if (budget) {
     const Cost *m           = NULL;
     char        mapping[16] = "tiles";
@@ -270,7 +276,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-counters_budget", &budget, NULL));
   PetscCheck(!(report || budget) || backend == PETSCGILU_BACKEND_CUDAEMU, PETSC_COMM_WORLD, PETSC_ERR_ARG_INCOMP, "-counters_report and -counters_budget count the emulated kernels: use -backend cudaemu");
   if (header)
-    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-9s %3s %3s | %-13s | %-20s | %-29s\n%-9s %3s %3s | %6s %6s | %6s %6s %6s | %8s %6s %5s %6s\n", "", "", "", "factorization", "apply (both sweeps)", "per apply", "stencil", "dof", "n", "sec/mn", "trp/lv", "factor", "vector", "trp/lv", "launches", "copies", "syncs", "allocs"));
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%-9s %3s %3s | %-13s | %-27s | %-29s\n%-9s %3s %3s | %6s %6s | %6s %6s %6s %6s | %8s %6s %5s %6s\n", "", "", "", "factorization", "apply (both sweeps)", "per apply", "stencil", "dof", "n", "sec/mn", "trp/lv", "factor", "vector", "trp/lv", "index", "launches", "copies", "syncs", "allocs"));
   for (size_t t = 0; t < sizeof(patterns) / sizeof(patterns[0]); t++) {
     PetscBool match;
 
