@@ -125,8 +125,8 @@ typedef struct {
   const int    *mirror;             /* IC: the opposite of each offset */
   const void   *lval, *uval, *dinv; /* level-ordered blocks: lval nl offsets (ILU), uval ns - nl - 1 offsets, dinv */
   const double *b;
-  double       *x, *z; /* z: IC's D^{-1} y (tiles: level order, per component, as xl) */
-  double       *xl;    /* tiles: y, then x, in level order, component by component: xl[e npoints + pos] */
+  double       *x, *z; /* z: IC's D^{-1} y (level order, per component, as xl) */
+  double       *xl;    /* y, then x, in level order, component by component: xl[e npoints + pos] */
   int          *flags; /* per tile: the last sweep that completed it */
   int           ntiles;
   int           nstage; /* the intra-row pipeline: groups of threads per block, one per stage */
