@@ -328,6 +328,24 @@ static PetscErrorCode EnsureDevice(void **p, size_t *have, size_t bytes)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* *g, once (0 until asked): a persistent grid of kernel k, the blocks the device holds at once (multiprocessors times
+   the blocks of k per multiprocessor at this size), at most cap */
+template <class K>
+static PetscErrorCode ResidentGrid(K *kernel, int threads, size_t shmem, PetscInt cap, int *g)
+{
+  PetscFunctionBegin;
+  if (!*g) {
+    int device, sms, per;
+
+    GILU_CUDA_CHECK(cudaGetDevice(&device));
+    GILU_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    GILU_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, kernel, threads, shmem));
+    PetscCheck(per >= 1, PETSC_COMM_SELF, PETSC_ERR_GPU, "No block of %d threads and %zu bytes of shared memory fits a multiprocessor", threads, shmem);
+    *g = (int)PetscMin((PetscInt)sms * per, cap);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*
   noffsets blocks of each point stored one offset after the other, natural order, row-major blocks (host) -> level
   order in component planes (FactorBlock(); device, *devp, allocated once): one copy into a pinned buffer, one upload, the permutation by StructILUPermute on the device (the
@@ -342,14 +360,8 @@ static PetscErrorCode UploadLevelOrdered(StructILUDevice dev, const void *host, 
 
   PetscFunctionBegin;
   if (!noffsets) PetscFunctionReturn(PETSC_SUCCESS);
-  if (!dev->permgrid) { /* as many blocks as the device holds at once (the double kernel's shared memory, the float one's is half), each taking chunks */
-    int device, sms, per;
-
-    GILU_CUDA_CHECK(cudaGetDevice(&device));
-    GILU_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    GILU_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, StructILUPermute<double>, GILU_PERMUTE_THREADS, 0));
-    dev->permgrid = PetscMax(1, sms * per);
-  }
+  /* the double kernel's grid (the float one's shared memory is half): each block takes several chunks */
+  PetscCall(ResidentGrid(StructILUPermute<double>, GILU_PERMUTE_THREADS, 0, PETSC_MAX_INT, &dev->permgrid));
   grid = dim3((unsigned int)dev->permgrid);
   PetscCall(EnsureDevice(devp, have, bytes));
   PetscCall(EnsureDevice(&dev->raw, &dev->rawb, bytes));
@@ -395,24 +407,14 @@ static PetscErrorCode SetFactors(StructILUDevice dev, const StructILUFactors *F)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* the persistent grid of the tiles' sweep kernel k: the blocks the device holds at once (multiprocessors times the
-   blocks of k per multiprocessor at this size), at most the tiles; asked once per sweep and configuration */
+/* the persistent grid of the tiles' sweep kernel k (ResidentGrid(), at most the tiles); asked once per sweep and
+   configuration */
 template <class K>
 static PetscErrorCode TilesGrid(StructILUDevice dev, K *kernel, int dir, int cfg, int threads, size_t shmem, unsigned int *grid)
 {
-  int *g = &dev->tilegrid[dir][cfg];
-
   PetscFunctionBegin;
-  if (!*g) {
-    int device, sms, per;
-
-    GILU_CUDA_CHECK(cudaGetDevice(&device));
-    GILU_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    GILU_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, kernel, threads, shmem));
-    PetscCheck(per >= 1, PETSC_COMM_SELF, PETSC_ERR_GPU, "No block of %d threads and %zu bytes of shared memory fits a multiprocessor", threads, shmem);
-    *g = (int)PetscMin((PetscInt)sms * per, dev->ntiles);
-  }
-  *grid = (unsigned int)*g;
+  PetscCall(ResidentGrid(kernel, threads, shmem, dev->ntiles, &dev->tilegrid[dir][cfg]));
+  *grid = (unsigned int)dev->tilegrid[dir][cfg];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
