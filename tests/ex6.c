@@ -11,6 +11,8 @@ static char help[] = "PCSTRUCTILU's CUDA kernels (run through the emulation, cud
   -counters_report : (cudaemu) print one line of the emulation's counters of the factorization and of one apply (make gpu-model)\n\
   -counters_header : print the header of that line first\n\
   -counters_budget : (cudaemu) fail when those counters exceed the budgets of this stencil, DoF and -n (make check)\n\
+  -huge_entry <r> : set row r's coupling to its +x neighbour (column r + dof) to 1e40, beyond single precision's range\n\
+  -host_pc_view, -dev_pc_view : PCView() of the host's and of the back-end's PC after the setup\n\
 Silent when the applies of the back-end equal the host's to round-off.\n\n";
 
 /*
@@ -244,7 +246,7 @@ int main(int argc, char **argv)
 {
   char                 name[64] = "star7";
   const Pattern       *pat      = NULL;
-  PetscInt             dof = 1, n = 5, napply = 2, nbench = 0;
+  PetscInt             dof = 1, n = 5, napply = 2, nbench = 0, huge = -1;
   PetscLogDouble       t0, tsetup = 0, tapply = 0, tcsfactor = 0, tcsapply = 0;
   PetscBool            matmult = PETSC_FALSE, cusparse = PETSC_FALSE, symmetric = PETSC_FALSE, expect_differ = PETSC_FALSE, single = PETSC_FALSE, differ = PETSC_FALSE;
   PetscBool            report = PETSC_FALSE, header = PETSC_FALSE, budget = PETSC_FALSE;
@@ -267,6 +269,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-n", &n, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-napply", &napply, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-bench", &nbench, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-huge_entry", &huge, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-symmetric", &symmetric, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-cusparse", &cusparse, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-matmult", &matmult, NULL));
@@ -294,8 +297,18 @@ int main(int argc, char **argv)
   PetscCall(DMSetFromOptions(da));
   PetscCall(DMSetUp(da));
   PetscCall(Assemble(da, pat, dof, symmetric, &A));
+  if (huge >= 0) { /* one process: the global numbering is the natural one, point-major with interlaced components */
+    PetscInt m;
+
+    PetscCall(MatGetSize(A, &m, NULL));
+    PetscCheck(huge + dof < m && (huge / dof) % (pat->dim == 2 ? n + 2 : n + 1) < (pat->dim == 2 ? n + 1 : n), PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-huge_entry %" PetscInt_FMT ": the row's point needs a +x neighbour", huge);
+    PetscCall(MatSetValue(A, huge, huge + dof, 1e40, INSERT_VALUES));
+    PetscCall(MatAssemblyBegin(A, MAT_FINAL_ASSEMBLY));
+    PetscCall(MatAssemblyEnd(A, MAT_FINAL_ASSEMBLY));
+  }
 
   PetscCall(CreatePC(A, PETSCGILU_BACKEND_HOST, &host));
+  PetscCall(PCViewFromOptions(host, NULL, "-host_pc_view"));
   if (report || budget) { /* the device's setup (its factorization) counted alone */
     PetscCall(GILUEmuCountersSetActive(PETSC_TRUE));
     PetscCall(GILUEmuCountersReset());
@@ -507,6 +520,15 @@ int main(int argc, char **argv)
      requires: cudaemu
      args: -pc_structilu_cuda_factor 0 -symmetric -pc_structilu_type ic -pc_structilu_factor_precision single -stencil star7 -dof {{1 2}separate output} -gilu_cudaemu_schedule {{inorder reverse random}shared output} -gilu_cudaemu_seed 7
      output_file: output/empty.out
+
+   # single-precision factors with one entry beyond float's range, away from row 0 and at DoF > 1: row 37 (component 1
+   # of point 12) couples to its +x neighbour with 1e40, so U's block of that point holds it; the host's factors and the
+   # device's (its factorization, or the host's copied; the level-ordered planes mapped back to the natural row) name row 37
+   test:
+     suffix: emu_single_range_row
+     requires: cudaemu
+     args: -stencil star7 -dof 3 -huge_entry 37 -napply 0 -pc_structilu_factor_precision single -pc_structilu_cuda_factor {{0 1}shared output} -pc_structilu_cuda_mapping {{tiles lines}shared output} -host_pc_view -dev_pc_view
+     filter: grep FAILED
 
    # the block-to-block waiting is needed: without it the results differ (under every schedule); with it they equal the host's
    test:
