@@ -714,6 +714,14 @@ done:
      args: -case star7 -pc_type structilu -pc_structilu_factor_precision single -scale 1e40 -ksp_view
      filter: grep -E "FAILED|Converged"
 
+   # -pc_structilu_diagonal_storage is a preference: -ksp_view says whether DILU is used, and why not when it is not
+   # (the device back-end, single precision, a factorization that changes more than the diagonal)
+   test:
+     suffix: diagonal_storage_view
+     requires: cudaemu
+     args: -case star7 -pc_type structilu -pc_structilu_diagonal_storage -ksp_view -gilu_backend {{host cudaemu}separate output} -pc_structilu_factor_precision {{double single}separate output} -pc_structilu_levels {{0 1}separate output}
+     filter: grep -E "diagonal_storage|DILU"
+
    test:
      suffix: single_range_double
      args: -case star7 -pc_type structilu -scale 1e40

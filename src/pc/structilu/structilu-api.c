@@ -709,7 +709,9 @@ PetscErrorCode PCStructILUGetBackend(PC pc, PetscGILUBackendType *backend)
   off-diagonal blocks and only D^{-1} is stored: the factorization is one sweep over the diagonal, the
   factor memory one block vector, the factors the same as `PCILU`'s (the solves apply L as A_L times
   D^{-1} y, so the iterations are `PCILU`'s up to round-off). Used on the host back-end, in double
-  precision; `-ksp_view` says whether it was. It is what `PCStructILUSetEisenstat()` needs, and the
+  precision; `-ksp_view` says whether it was, and why not (on the cuda and cudaemu back-ends the device keeps a
+  level-ordered copy of the values anyway, so DILU would save no memory there and read one more block per point in each
+  apply). It is what `PCStructILUSetEisenstat()` needs, and the
   trick uses it whatever this setting.
 
   It is not the default because an apply then reads D^{-1} in both sweeps and forms D_q^{-1} y_q

@@ -198,6 +198,16 @@ PetscErrorCode StructILUView(Mat F, PetscViewer viewer)
   else
     PetscCall(PetscViewerASCIIPrintf(viewer, "  factors: %.3g MiB in %s precision (blocks of %" PetscInt_FMT " of the %" PetscInt_FMT " offsets and the inverted diagonal blocks, %" PetscInt_FMT " x %" PetscInt_FMT " blocks, stencil-major, no column indices)\n",
                                      (double)ilu->factors.bytes / 1048576.0, ilu->opt.precision == PC_STRUCTILU_PRECISION_SINGLE ? "single" : "double", ilu->factors.noffsets, st->ns, g->dof, g->dof));
+  if (ilu->opt.diagstorage && !ilu->factors.dilu) { /* asked for, not used: say why (a preference, not an error) */
+    char why[256];
+
+    if (ilu->dev)
+      PetscCall(PetscStrncpy(why, "on the device back-end the factors are a level-ordered copy in component planes, apart from the matrix: DILU would save no memory there and its solves would read one more block per point (D^{-1} twice)", sizeof(why)));
+    else if (ilu->opt.precision == PC_STRUCTILU_PRECISION_SINGLE) PetscCall(PetscStrncpy(why, "the factors are in single precision (DILU reads the matrix's double-precision blocks)", sizeof(why)));
+    else
+      PetscCall(PetscSNPrintf(why, sizeof(why), "%s(%" PetscInt_FMT ") of the matrix's stencil (%s) changes more than the diagonal (DILU holds for ILU(0) of star stencils)", ilu->opt.type == PC_STRUCTILU_IC ? "IC" : "ILU", ilu->opt.levels, ilu->patname));
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  -%spc_structilu_diagonal_storage: not used: %s\n", GILUPrefix(F), why));
+  }
   if (ilu->opt.eisenstat)
     PetscCall(
       PetscViewerASCIIPrintf(viewer, "  Eisenstat trick: the Krylov method runs on Ahat = (D + A_L)^{-1} A (D + A_U)^{-1} (two sweeps per product, no product with A), preconditioned by D; its residuals are those of the transformed system\n"));
