@@ -14,6 +14,79 @@
   #define PETSC_SUCCESS ((PetscErrorCode)0)
 #endif
 
+/* 3.19: 3.18's PetscOptionsGetEList() (under PetscOptionsEnum(), PetscOptionsEList() and PetscOptionsGetEnum()) sizes the
+   list of choices of its error message one byte short when no choice is shorter than the one before it (slab,
+   hyperplane: -pc_structilu_schedule), so a value that is none of the choices wrote past the end of that buffer: a
+   heap overflow, which -malloc_debug then found as corruption and crashed on (SEGV) instead of printing the error. On
+   3.18 the value is checked here first and refused with the same error; 3.19 builds the list with PetscStrlcat(). */
+#if PETSC_VERSION_LT(3, 19, 0)
+static inline PetscErrorCode GILUOptionsCheckEList(PetscOptions options, const char pre[], const char opt[], const char *const list[], PetscInt ntext)
+{
+  char      value[256], avail[1024] = "";
+  PetscBool set, found;
+  PetscInt  idx;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsGetString(options, pre, opt, value, sizeof(value), &set));
+  if (!set) PetscFunctionReturn(PETSC_SUCCESS);
+  PetscCall(PetscEListFind(ntext, list, value, &idx, &found));
+  if (found) PetscFunctionReturn(PETSC_SUCCESS);
+  for (PetscInt i = 0; i < ntext; i++) {
+    PetscCall(PetscStrlcat(avail, list[i], sizeof(avail)));
+    PetscCall(PetscStrlcat(avail, " ", sizeof(avail)));
+  }
+  PetscCall(PetscStrtolower(avail));
+  SETERRQ(PETSC_COMM_SELF, PETSC_ERR_USER, "Unknown option %s for -%s%s. Available options: %s", value, pre ? pre : "", opt + 1, avail);
+}
+
+static inline PetscInt GILUEnumChoices(const char *const list[]) /* an enum's list: its choices, the type, the prefix, NULL */
+{
+  PetscInt n = 0;
+
+  while (list[n]) n++;
+  return n - 2;
+}
+
+static inline PetscErrorCode GILUOptionsEnum318(PetscOptionItems *o, const char opt[], const char text[], const char man[], const char *const list[], PetscEnum cur, PetscEnum *value, PetscBool *set)
+{
+  PetscFunctionBegin;
+  PetscCall(GILUOptionsCheckEList(o->options, o->prefix, opt, list, GILUEnumChoices(list)));
+  PetscCall(PetscOptionsEnum_Private(o, opt, text, man, list, cur, value, set));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static inline PetscErrorCode GILUOptionsEList318(PetscOptionItems *o, const char opt[], const char text[], const char man[], const char *const list[], PetscInt ntext, const char cur[], PetscInt *value, PetscBool *set)
+{
+  PetscFunctionBegin;
+  PetscCall(GILUOptionsCheckEList(o->options, o->prefix, opt, list, ntext));
+  PetscCall(PetscOptionsEList_Private(o, opt, text, man, list, ntext, cur, value, set));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static inline PetscErrorCode GILUOptionsGetEnum318(PetscOptions options, const char pre[], const char opt[], const char *const list[], PetscEnum *value, PetscBool *set)
+{
+  PetscFunctionBegin;
+  PetscCall(GILUOptionsCheckEList(options, pre, opt, list, GILUEnumChoices(list)));
+  PetscCall(PetscOptionsGetEnum(options, pre, opt, list, value, set));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static inline PetscErrorCode GILUOptionsGetEList318(PetscOptions options, const char pre[], const char opt[], const char *const list[], PetscInt ntext, PetscInt *value, PetscBool *set)
+{
+  PetscFunctionBegin;
+  PetscCall(GILUOptionsCheckEList(options, pre, opt, list, ntext));
+  PetscCall(PetscOptionsGetEList(options, pre, opt, list, ntext, value, set));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+  #undef PetscOptionsEnum
+  #define PetscOptionsEnum(a, b, c, d, e, f, g) GILUOptionsEnum318(PetscOptionsObject, a, b, c, d, e, f, g)
+  #undef PetscOptionsEList
+  #define PetscOptionsEList(a, b, c, d, e, f, g, h) GILUOptionsEList318(PetscOptionsObject, a, b, c, d, e, f, g, h)
+  #define PetscOptionsGetEnum(a, b, c, d, e, f)     GILUOptionsGetEnum318(a, b, c, d, e, f)
+  #define PetscOptionsGetEList(a, b, c, d, e, f, g) GILUOptionsGetEList318(a, b, c, d, e, f, g)
+#endif
+
 /* 3.20: PetscValidPointer() became PetscAssertPointer() */
 #if PETSC_VERSION_LT(3, 20, 0)
   #define PetscAssertPointer(h, arg) PetscValidPointer(h, arg)
