@@ -947,6 +947,14 @@ int main(int argc, char **argv)
      args: -stencil box27 -pc_type structilu -pc_structilu_eisenstat
      filter: Error: grep -o "pc_structilu_eisenstat needs DILU factors.*this one is box-27"
 
+   # the device back-ends have no DILU factors: an error before the device factorization (before: a setup without them,
+   # then a NULL dereference in the first sweep with a nonzero initial guess, or an internal error)
+   test:
+     suffix: eisenstat_error_device
+     requires: cudaemu
+     args: -stencil star7 -pc_type structilu -pc_structilu_eisenstat -gilu_backend cudaemu -ksp_initial_guess_nonzero -pc_structilu_cuda_factor {{0 1}shared output}
+     filter: Error: grep -o "pc_structilu_eisenstat needs DILU factors, which the host back-end makes, not cudaemu: use -pc_structilu_backend host"
+
    test:
      suffix: eisenstat_error_np2
      nsize: 2

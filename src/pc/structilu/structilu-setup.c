@@ -509,6 +509,8 @@ static PetscErrorCode StructILUSetUpDevice(Mat F)
   if (ilu->dev && ran != ilu->ran) PetscCall(ilu->devops->destroy(&ilu->dev));
   ilu->ran = ran;
   if (ran == PETSCGILU_BACKEND_HOST) PetscFunctionReturn(PETSC_SUCCESS);
+  /* before the device factorization, which has no DILU factors (the check of StructILUFactorValues() is the host's) */
+  PetscCheck(!ilu->opt.eisenstat, PetscObjectComm((PetscObject)F), PETSC_ERR_SUP, "-%spc_structilu_eisenstat needs DILU factors, which the host back-end makes, not %s: use -%spc_structilu_backend host (or -%spc_structilu_eisenstat 0)", GILUPrefix(F), PetscGILUBackendTypes[ran], GILUPrefix(F), GILUPrefix(F));
   PetscCall(StructILUDeviceGetBackendOps(ran, &ilu->devops));
   if (!ilu->dev) PetscCall(ilu->devops->create(&ilu->sm, ilu->opt.mapping, ilu->opt.tilepoints, ilu->opt.pipeline, ilu->opt.nowait, &ilu->dev, &ilu->devinfo));
   if (ilu->opt.cudafactor) {
