@@ -427,6 +427,13 @@ done:
      args: -case poisson -az 0.01 -ay 0.1 -pc_type sparsify -check_assembled -asm_pc_factor_mat_solver_type {{gilu petsc}shared output} -view_pc
      filter: grep -e iterations -e assembled -e "of its entries"
 
+   # Ahat not assembled (the inner gilu factor is told which entries to drop): the factor's options take the inner PC's
+   # prefix, as PCILU gives them (before: it was made before PCILU set the prefix, and read -mat_gilu_* without it)
+   test:
+     suffix: sub_factor_prefix
+     args: -case poisson -pc_type sparsify -pc_sparsify_sub_mat_gilu_trisolve levelset -mat_gilu_trisolve syncfree -view_pc -options_left 0
+     filter: grep -e "not assembled" -e "algorithm"
+
    # an ordering other than the natural one: Ahat assembled (no "not assembled" line), the same bits as a separate ILU of it
    test:
      suffix: assembled_rcm

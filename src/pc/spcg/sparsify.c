@@ -471,8 +471,12 @@ static PetscErrorCode PCSetUp_Sparsify(PC pc)
     if (sp->nsetups) PetscCall(PCSparsifyResetSub(pc));
     PetscCall(PCSetOperators(sp->sub, sp->Ahat ? sp->Ahat : pc->pmat, sp->Ahat ? sp->Ahat : pc->pmat));
     if (sp->viafactor) { /* the factor is made now, to be told S before its symbolic factorization */
-      Mat F;
+      Mat         F;
+      const char *prefix;
 
+      /* the inner PC's prefix for the factor's options, as PCSetUp_ILU() gives it (it would, but after this factor is made) */
+      PetscCall(PCGetOptionsPrefix(sp->sub, &prefix));
+      PetscCall(MatSetOptionsPrefixFactor(sp->Ahat ? sp->Ahat : pc->pmat, prefix));
       PetscCall(PCFactorSetUpMatSolverType(sp->sub));
       PetscCall(PCFactorGetMatrix(sp->sub, &F));
       PetscCall(MatGILUFactorSetDropped(F, pc->pmat, sp->ndrop, sp->drop));
