@@ -740,6 +740,14 @@ done:
      suffix: error_leak
      args: -case star7 -catch -malloc_debug -malloc_dump -pc_type structilu -pc_structilu_levels 5 -dm_mat_type {{aij stencilgpu}shared output}
 
+   # nor an emulated launch refused at the setup (a bad -gilu_cudaemu_* value): before, the launch record (cudaemu.c) and
+   # PCATSILU's host buffer of the device sweeps stayed
+   test:
+     suffix: error_leak_cudaemu
+     requires: cudaemu
+     args: -case star7 -catch -malloc_debug -malloc_dump -gilu_backend cudaemu -gilu_cudaemu_resident 100 -pc_type {{structilu atsilu}separate output}
+     output_file: output/ex2_error_leak_cudaemu.out
+
    test:
      suffix: error_leak_ilu_stencilgpu
      args: -case star7 -catch -malloc_debug -malloc_dump -dm_mat_type stencilgpu -pc_type ilu -pc_factor_levels 5

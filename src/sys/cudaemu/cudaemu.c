@@ -1587,8 +1587,12 @@ PetscErrorCode GILUEmuLaunch(const void *key, const char pretty[], GILUEmuUInt3 
   L->body        = body;
   L->ctx         = ctx;
   L->nblocks     = (long)grid.x * grid.y * grid.z;
-  PetscCall(GetPolicy(L));
-  PetscCall(KernelEntry(name, &L->kernel));
+  ierr           = GetPolicy(L); /* the emulation's options: an error there (a bad value) frees L */
+  if (!ierr) ierr = KernelEntry(name, &L->kernel);
+  if (ierr) {
+    PetscCall(PetscFree(L));
+    PetscCall(ierr);
+  }
   emu_kernels[L->kernel].launches++;
   emu_runtime[GILU_EMU_RT_LAUNCH]++;
   L->levels       = emu_next_levels;

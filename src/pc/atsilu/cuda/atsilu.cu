@@ -67,13 +67,14 @@ static PetscErrorCode ATSCSRFreeDevice(ATSCSR *d)
 */
 static PetscErrorCode Sweeps(ATSFactors *F, PetscBool parilu, PetscInt nsweeps, PetscReal tol, PetscReal hist[], PetscInt *done)
 {
-  PetscInt     n = F->n, nzl = F->L.i[n], nzu = F->Ut.i[n];
-  PetscBool    atshared = (PetscBool)(F->At.i == F->Ut.i && F->At.j == F->Ut.j);
-  ATSCSR       A, At, L, Ut, Lold;
-  PetscScalar *uold;
-  PetscReal   *rw, *hrw, anorm = F->anorm;
-  int         *zero, hzero = 0;
-  dim3         grid((unsigned)((n + ATS_BLOCK - 1) / ATS_BLOCK)), block(ATS_BLOCK);
+  PetscInt       n = F->n, nzl = F->L.i[n], nzu = F->Ut.i[n];
+  PetscBool      atshared = (PetscBool)(F->At.i == F->Ut.i && F->At.j == F->Ut.j);
+  ATSCSR         A, At, L, Ut, Lold;
+  PetscScalar   *uold;
+  PetscReal     *rw, *hrw, anorm = F->anorm;
+  int           *zero, hzero = 0;
+  dim3           grid((unsigned)((n + ATS_BLOCK - 1) / ATS_BLOCK)), block(ATS_BLOCK);
+  PetscErrorCode ierr = PETSC_SUCCESS; /* a launch that fails (the emulation's options too): freed below, then returned */
 
   PetscFunctionBegin;
   *done = 0;
@@ -101,13 +102,14 @@ static PetscErrorCode Sweeps(ATSFactors *F, PetscBool parilu, PetscInt nsweeps, 
     if (parilu || !F->usenew) GILU_CUDA_CHECK(cudaMemcpy(Lold.a, L.a, sizeof(PetscScalar) * nzl, cudaMemcpyDeviceToDevice));
     if (parilu) {
       GILU_CUDA_CHECK(cudaMemcpy(uold, Ut.a, sizeof(PetscScalar) * nzu, cudaMemcpyDeviceToDevice));
-      PetscCall(GILU_LAUNCH(ATSSolveRowsKernel, grid, block, 0, 0, L, Lold.a, L.a, Ut, A, 1, zero));
-      PetscCall(GILU_LAUNCH(ATSSolveRowsKernel, grid, block, 0, 0, Ut, uold, Ut.a, Lold, At, 0, zero));
+      ierr = GILU_LAUNCH(ATSSolveRowsKernel, grid, block, 0, 0, L, Lold.a, L.a, Ut, A, 1, zero);
+      if (!ierr) ierr = GILU_LAUNCH(ATSSolveRowsKernel, grid, block, 0, 0, Ut, uold, Ut.a, Lold, At, 0, zero);
     } else {
-      PetscCall(GILU_LAUNCH(ATSSolveRowsKernel, grid, block, 0, 0, L, (const PetscScalar *)NULL, L.a, Ut, A, 0, zero));
-      PetscCall(GILU_LAUNCH(ATSSolveRowsKernel, grid, block, 0, 0, Ut, (const PetscScalar *)NULL, Ut.a, F->usenew ? L : Lold, At, 0, zero));
+      ierr = GILU_LAUNCH(ATSSolveRowsKernel, grid, block, 0, 0, L, (const PetscScalar *)NULL, L.a, Ut, A, 0, zero);
+      if (!ierr) ierr = GILU_LAUNCH(ATSSolveRowsKernel, grid, block, 0, 0, Ut, (const PetscScalar *)NULL, Ut.a, F->usenew ? L : Lold, At, 0, zero);
     }
-    PetscCall(GILU_LAUNCH(ATSResidualKernel, grid, block, 0, 0, A, At, L, Ut, rw));
+    if (!ierr) ierr = GILU_LAUNCH(ATSResidualKernel, grid, block, 0, 0, A, At, L, Ut, rw);
+    if (ierr) break;
     GILU_CUDA_CHECK(cudaMemcpy(hrw, rw, sizeof(PetscReal) * n, cudaMemcpyDeviceToHost));
     GILU_CUDA_CHECK(cudaMemcpy(&hzero, zero, sizeof(int), cudaMemcpyDeviceToHost));
     for (PetscInt r = 0; r < n; r++) sum += hrw[r];
@@ -119,8 +121,10 @@ static PetscErrorCode Sweeps(ATSFactors *F, PetscBool parilu, PetscInt nsweeps, 
     }
     if (tol > 0 && hist[s] <= tol) break;
   }
-  GILU_CUDA_CHECK(cudaMemcpy(F->L.a, L.a, sizeof(PetscScalar) * nzl, cudaMemcpyDeviceToHost));
-  GILU_CUDA_CHECK(cudaMemcpy(F->Ut.a, Ut.a, sizeof(PetscScalar) * nzu, cudaMemcpyDeviceToHost));
+  if (!ierr) {
+    GILU_CUDA_CHECK(cudaMemcpy(F->L.a, L.a, sizeof(PetscScalar) * nzl, cudaMemcpyDeviceToHost));
+    GILU_CUDA_CHECK(cudaMemcpy(F->Ut.a, Ut.a, sizeof(PetscScalar) * nzu, cudaMemcpyDeviceToHost));
+  }
   PetscCall(ATSCSRFreeDevice(&A));
   if (atshared) GILU_CUDA_CHECK(cudaFree(At.a));
   else PetscCall(ATSCSRFreeDevice(&At));
@@ -131,6 +135,7 @@ static PetscErrorCode Sweeps(ATSFactors *F, PetscBool parilu, PetscInt nsweeps, 
   GILU_CUDA_CHECK(cudaFree(rw));
   GILU_CUDA_CHECK(cudaFree(zero));
   PetscCall(PetscFree(hrw));
+  PetscCall(ierr);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
