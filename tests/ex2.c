@@ -730,6 +730,12 @@ done:
      args: -case star7 -pc_type structilu -pc_structilu_diagonal_storage -ksp_view -gilu_backend {{host cudaemu}separate output} -pc_structilu_factor_precision {{double single}separate output} -pc_structilu_levels {{0 1}separate output}
      filter: grep -E "diagonal_storage|DILU"
 
+   # more sizes than a grid has are an error, not dropped (before: 6,6,6,6 was read as 6,6,6)
+   test:
+     suffix: grid_too_many
+     args: -case wrongsize -pc_type structilu -pc_structilu_grid 6,6,6,6
+     filter: Error: grep -o "pc_structilu_grid takes 1 to 3 sizes nx,ny\[,nz\], not at least 4"
+
    test:
      suffix: single_range_double
      args: -case star7 -pc_type structilu -scale 1e40

@@ -38,7 +38,7 @@ static PetscErrorCode StructILUSettingsSetGrid(PetscObject obj, StructILUSetting
   MPI_Comm comm = PetscObjectComm(obj);
 
   PetscFunctionBegin;
-  PetscCheck(dim >= 1 && dim <= 3, comm, PETSC_ERR_ARG_OUTOFRANGE, "-%spc_structilu_grid takes 1 to 3 sizes nx,ny[,nz], not %" PetscInt_FMT, GILUPrefix(obj), dim);
+  PetscCheck(dim >= 1 && dim <= 3, comm, PETSC_ERR_ARG_OUTOFRANGE, "-%spc_structilu_grid takes 1 to 3 sizes nx,ny[,nz], not %s%" PetscInt_FMT, GILUPrefix(obj), dim > 3 ? "at least " : "", dim);
   for (PetscInt d = 0; d < dim; d++) PetscCheck(n[d] >= 1, comm, PETSC_ERR_ARG_OUTOFRANGE, "-%spc_structilu_grid: the sizes must be positive, size %" PetscInt_FMT " is %" PetscInt_FMT, GILUPrefix(obj), d, n[d]);
   { /* the points must be countable in a PetscInt, as the grid's indices are */
     PetscInt  npts = 1;
@@ -82,7 +82,7 @@ static PetscErrorCode StructILUSettingsCheck(PetscObject obj, const StructILUSet
 */
 PetscErrorCode StructILUSettingsSetFromOptions(PetscObject obj, GILUOptionItems PetscOptionsObject, StructILUSettings *o, PetscBool asfactor)
 {
-  PetscInt  grid[3] = {0, 0, 0}, ngrid = 3;
+  PetscInt  grid[4] = {0, 0, 0, 0}, ngrid = 4; /* room for a fourth size, so that too many are an error, not dropped */
   PetscBool flg;
 
   PetscFunctionBegin;
