@@ -523,6 +523,12 @@ done:
      filter: Error: grep -o "PCSPARSIFY supports AIJ and BAIJ matrices, not seqdense.*"
 
    # a ratio that is not a percentage: a clear error
+   # more ratios than it holds are an error, not dropped (before: the 17th on were ignored)
+   test:
+     suffix: toomanyratios
+     args: -pc_type sparsify -pc_sparsify_ratios 1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17
+     filter: Error: grep -o -e "-pc_sparsify_ratios: give 1 to 16 ratios, not at least 17"
+
    test:
      suffix: badratio
      args: -pc_type sparsify -pc_sparsify_ratios 10,150

@@ -510,6 +510,12 @@ int main(int argc, char **argv)
      env: SCOTCH_PTHREAD_NUMBER=1
      args: -compare_bjacobi -n 8 -dof 3 -dm_mat_type baij -pc_fgdd_partitioner graph -pc_fgdd_subdomain_rows 150
 
+   # more sizes than a box has are an error, not dropped (before: 2,2,2,99 was taken as 2,2,2)
+   test:
+     suffix: box_too_many
+     args: -pc_fgdd_subdomain_box 2,2,2,99
+     filter: Error: grep -o -e "-pc_fgdd_subdomain_box takes 1 to 3 sizes nx\[,ny\[,nz\]\] (the missing ones 1), not at least 4"
+
    test:
      suffix: bjacobi_np2
      nsize: 2

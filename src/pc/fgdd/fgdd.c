@@ -425,7 +425,7 @@ static PetscErrorCode PCView_FGDD(PC pc, PetscViewer viewer)
 static PetscErrorCode PCSetFromOptions_FGDD(PC pc, GILUOptionItems PetscOptionsObject)
 {
   PC_FGDD             *fg = (PC_FGDD *)pc->data;
-  PetscInt             rows, box[3] = {0, 0, 0}, nbox = 3;
+  PetscInt             rows, box[4] = {0, 0, 0, 0}, nbox = 4; /* room for a fourth size: too many are an error, not dropped */
   PetscBool            flg, fused;
   PCFGDDPartitioner    part;
   PCFGDDApplyType      apply;
@@ -438,6 +438,7 @@ static PetscErrorCode PCSetFromOptions_FGDD(PC pc, GILUOptionItems PetscOptionsO
   if (flg) PetscCall(PCFGDDSetSubdomainRows(pc, rows));
   PetscCall(PetscOptionsIntArray("-pc_fgdd_subdomain_box", "Subdomain box nx,ny,nz in grid points (geometric partitioner)", "PCFGDDSetSubdomainBox", box, &nbox, &flg));
   if (flg) {
+    PetscCheck(nbox >= 1 && nbox <= 3, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-%spc_fgdd_subdomain_box takes 1 to 3 sizes nx[,ny[,nz]] (the missing ones 1), not %s%" PetscInt_FMT, GILUPrefix(pc), nbox > 3 ? "at least " : "", nbox);
     for (PetscInt d = nbox; d < 3; d++) box[d] = 1;
     PetscCall(PCFGDDSetSubdomainBox(pc, box));
   }

@@ -647,8 +647,8 @@ static PetscErrorCode PCView_Sparsify(PC pc, PetscViewer viewer)
 static PetscErrorCode PCSetFromOptions_Sparsify(PC pc, GILUOptionItems PetscOptionsObject)
 {
   PC_Sparsify *sp = (PC_Sparsify *)pc->data;
-  PetscReal    ratios[PC_SPARSIFY_MAX_RATIOS], v;
-  PetscInt     n = PC_SPARSIFY_MAX_RATIOS;
+  PetscReal    ratios[PC_SPARSIFY_MAX_RATIOS + 1], v; /* room for one more: too many are an error, not dropped */
+  PetscInt     n = PC_SPARSIFY_MAX_RATIOS + 1;
   PetscBool    flg, sym;
 
   PetscFunctionBegin;
@@ -676,7 +676,7 @@ static PetscErrorCode PCSparsifySetRatios_Sparsify(PC pc, PetscInt n, const Pets
   PC_Sparsify *sp = (PC_Sparsify *)pc->data;
 
   PetscFunctionBegin;
-  PetscCheck(n >= 1 && n <= PC_SPARSIFY_MAX_RATIOS, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-%spc_sparsify_ratios: give 1 to %d ratios, not %" PetscInt_FMT, GILUPrefix(pc), PC_SPARSIFY_MAX_RATIOS, n);
+  PetscCheck(n >= 1 && n <= PC_SPARSIFY_MAX_RATIOS, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-%spc_sparsify_ratios: give 1 to %d ratios, not %s%" PetscInt_FMT, GILUPrefix(pc), PC_SPARSIFY_MAX_RATIOS, n > PC_SPARSIFY_MAX_RATIOS ? "at least " : "", n);
   for (PetscInt t = 0; t < n; t++) PetscCheck(ratios[t] > 0 && ratios[t] < 100, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "-%spc_sparsify_ratios: ratio %g must be a percentage in (0, 100)", GILUPrefix(pc), (double)ratios[t]);
   for (PetscInt t = 0; t < n; t++) sp->ratios[t] = ratios[t];
   sp->nratios = n;
