@@ -955,6 +955,21 @@ int main(int argc, char **argv)
      args: -stencil star7 -pc_type structilu -pc_structilu_eisenstat -gilu_backend cudaemu -ksp_initial_guess_nonzero -pc_structilu_cuda_factor {{0 1}shared output}
      filter: Error: grep -o "pc_structilu_eisenstat needs DILU factors, which the host back-end makes, not cudaemu: use -pc_structilu_backend host"
 
+   # the lines mapping on one-point grids (the centre only: no offset orders the points; weight 1 along i lets its
+   # transformation exist) and on a line of points without couplings along i: PETSc's ILU's iterations, one process and
+   # two (a point each; before: "No affine transformation ... use tiles")
+   test:
+     suffix: lines_one_point
+     requires: cudaemu
+     args: -da_grid_x {{1 2}separate output} -da_grid_y 1 -da_grid_z 1 -pc_type structilu -gilu_backend cudaemu -pc_structilu_cuda_mapping lines -ksp_view
+     filter: grep -o -e "hyperplane levels: [^,]*" -e "Iterations.*" -e "mapping lines[^;]*;"
+   test:
+     suffix: lines_one_point_np2
+     requires: cudaemu
+     nsize: 2
+     args: -da_grid_x 2 -da_grid_y 1 -da_grid_z 1 -pc_type structilu -gilu_backend cudaemu -pc_structilu_cuda_mapping lines -ksp_view
+     filter: grep -o -e "hyperplane levels: [^,]*" -e "Iterations.*" -e "mapping lines[^;]*;"
+
    test:
      suffix: eisenstat_error_np2
      nsize: 2

@@ -375,6 +375,17 @@ PetscErrorCode StructILUPlanCreate(const GILUStencilMat *sm, StructILUCUDAMappin
   if (tilepoints <= 0) tilepoints = PetscMax(1, 128 / d);
   tilepoints = PetscMin(tilepoints, GILU_TILE_MAX_THREADS / d);
   PetscCall(ChooseWeights(st, g, w, &nlevels));
+  if (mapping == STRUCTILU_CUDA_MAPPING_LINES && w[0] == 0) { /* weight 0 along i: no offset needs one there (a one-point grid:
+                                                                 the centre only); 1 orders the same dependencies and is
+                                                                 what ChooseLines() needs to find a transformation */
+    PetscBool alongi = PETSC_FALSE;
+
+    for (PetscInt s = 0; s < st->ns; s++) alongi = (PetscBool)(alongi || st->off[s][0] != 0);
+    if (!alongi) {
+      w[0] = 1;
+      nlevels += g->n[0] - 1;
+    }
+  }
   PetscCall(PetscMemzero(info, sizeof(*info)));
   /* points by level (counting sort, natural order within a level; lines: by y^ and x^ within a level), then tiles of one level */
   PetscCall(PetscCalloc1(nlevels + 1, &count));

@@ -177,6 +177,7 @@ PetscErrorCode StructILUView(Mat F, PetscViewer viewer)
     if (ilu->hyper[d] > 1) PetscCall(Append(line, sizeof(line), "%" PetscInt_FMT, ilu->hyper[d]));
     PetscCall(Append(line, sizeof(line), "%s", axis[d]));
   }
+  if (!line[0]) PetscCall(Append(line, sizeof(line), "0: no offset orders the points"));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  hyperplane levels: %" PetscInt_FMT " (level = %s), %.1f grid points per level on average\n", ilu->nlevels, line, (double)ilu->sm.npoints / (double)ilu->nlevels));
   if (ilu->opt.levels > 0) {
     PetscInt64 npos = 0; /* in-grid positions of the fill stencil */
