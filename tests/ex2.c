@@ -759,6 +759,13 @@ done:
      args: -case star7 -catch -malloc_debug -malloc_dump -dm_mat_type stencilgpu -pc_type ilu -pc_factor_levels 5
      output_file: output/ex2_error_leak.out
 
+   # a MATSTENCILGPU matrix's ILU under MatSolverType petsc is structilu's: an ordering other than the natural one is an
+   # error that says so and names AIJ for PETSc's own (before: only "MatSolverType structilu ...", which was not asked for)
+   test:
+     suffix: stencilgpu_ordering
+     args: -case star7 -dm_mat_type stencilgpu -pc_type ilu -pc_factor_mat_solver_type petsc -pc_factor_mat_ordering_type rcm
+     filter: Error: grep -o "not rcm: use -pc_factor_mat_ordering_type natural (a MATSTENCILGPU matrix.s ILU and ICC are structilu.s, also as MatSolverType petsc: for PETSc.s own with other orderings, assemble the matrix as AIJ, e.g. -dm_mat_type aij)"
+
    # structilu's incomplete Cholesky reads the upper triangle, as PETSc's ICC (the rule of every incomplete Cholesky of
    # petscgilu): PETSc's ICC's residuals where the triangles differ in values (convect, fe), or where the pattern is no
    # stencil (far, denserow: PETSc's ICC of the block) or no grid (-no_dm 1: the pattern is inferred, the block falls back);

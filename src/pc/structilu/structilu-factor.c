@@ -735,8 +735,11 @@ PETSC_INTERN PetscErrorCode MatGetFactor_StructILU(Mat A, MatFactorType ftype, M
 
     PetscCall(PetscOptionsGetString(((PetscObject)A)->options, A->factorprefix, "-pc_factor_mat_ordering_type", ordering, sizeof(ordering), &set));
     if (set) {
+      PetscBool stencilgpu;
+
       PetscCall(PetscStrcmp(ordering, MATORDERINGNATURAL, &natural));
-      PetscCheck(natural, comm, PETSC_ERR_SUP, "MatSolverType structilu factors in the natural ordering of the grid only, not %s: use -%spc_factor_mat_ordering_type natural", ordering, A->factorprefix ? A->factorprefix : "");
+      PetscCall(PetscObjectTypeCompare((PetscObject)A, MATSEQSTENCILGPU, &stencilgpu)); /* whose ILU/ICC is structilu's, under MatSolverType petsc too */
+      PetscCheck(natural, comm, PETSC_ERR_SUP, "MatSolverType structilu factors in the natural ordering of the grid only, not %s: use -%spc_factor_mat_ordering_type natural%s", ordering, A->factorprefix ? A->factorprefix : "", stencilgpu ? " (a MATSTENCILGPU matrix's ILU and ICC are structilu's, also as MatSolverType petsc: for PETSc's own with other orderings, assemble the matrix as AIJ, e.g. -dm_mat_type aij)" : "");
     }
   }
   PetscCall(StructILUCreateFactor(A, ftype, PETSC_TRUE, F));
