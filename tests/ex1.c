@@ -970,6 +970,13 @@ int main(int argc, char **argv)
      args: -da_grid_x 2 -da_grid_y 1 -da_grid_z 1 -pc_type structilu -gilu_backend cudaemu -pc_structilu_cuda_mapping lines -ksp_view
      filter: grep -o -e "hyperplane levels: [^,]*" -e "Iterations.*" -e "mapping lines[^;]*;"
 
+   # ICC(k) of a MATSEQBAIJ of block size 1: PETSc's has a fill of its own (not its AIJ's or SBAIJ's); MatSolverType gilu
+   # hands it to PETSc's as it does for larger blocks: PETSc's iterations (before: AIJ's ICC(3), 4 iterations against 3)
+   test:
+     suffix: icc_baij_bs1
+     args: -dim 2 -stencil star5 -da_grid_x 7 -da_grid_y 4 -symmetric -dm_mat_type baij -pc_type icc -pc_factor_levels {{2 3}separate output} -pc_factor_mat_solver_type {{petsc gilu}shared output}
+     filter: grep Iterations
+
    test:
      suffix: eisenstat_error_np2
      nsize: 2

@@ -998,6 +998,17 @@ static PetscErrorCode MatGILUFactorSymbolic(Mat B, Mat A, IS row, IS col, const 
   f->petscicc = PETSC_FALSE;
   f->pattern  = PETSC_FALSE;
   PetscCall(PetscObjectBaseTypeCompareAny((PetscObject)A, &blocked, MATSEQBAIJ, MATSEQSBAIJ, ""));
+  if (f->ftype == MAT_FACTOR_ICC && blocked && f->bs == 1 && info->levels > 0) { /* PETSc's ICC(k) of a MATSEQBAIJ of block size 1 has a fill
+                                                                                    of its own too (not its AIJ's or SBAIJ's) */
+    PetscBool baij;
+
+    PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQBAIJ, &baij));
+    if (baij) {
+      PetscCall(PetscSNPrintf(f->why, sizeof(f->why), "PETSc's ICC(%" PetscInt_FMT ") of a MATSEQBAIJ of block size 1 has a fill of its own, not ILU(%" PetscInt_FMT ")'s", (PetscInt)info->levels, (PetscInt)info->levels));
+      PetscCall(MatGILUFactorHandOverICC(B, A, row, info));
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+  }
   if (f->ftype == MAT_FACTOR_ICC && blocked && f->bs > 1) { /* PETSc's block ICC (of BAIJ, SBAIJ) where ILU(k) of the image is not it */
     if (info->levels > 0) PetscCall(PetscSNPrintf(f->why, sizeof(f->why), "PETSc's block ICC(%" PetscInt_FMT ") has a fill of its own, not ILU(%" PetscInt_FMT ")'s", (PetscInt)info->levels, (PetscInt)info->levels));
     else if (info->shifttype != (PetscReal)MAT_SHIFT_NONE && info->shifttype != (PetscReal)MAT_SHIFT_INBLOCKS)
