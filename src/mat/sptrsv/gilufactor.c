@@ -985,7 +985,7 @@ static PetscErrorCode MatGILUFactorSymbolic(Mat B, Mat A, IS row, IS col, const 
 {
   Mat_GILUFactor *f = (Mat_GILUFactor *)B->data;
   PetscInt        m;
-  PetscBool       ri = PETSC_TRUE, ci = PETSC_TRUE, blocked;
+  PetscBool       ri = PETSC_TRUE, ci = PETSC_TRUE, baij, sbaij;
   PetscEnum       type;
 
   PetscFunctionBegin;
@@ -997,20 +997,14 @@ static PetscErrorCode MatGILUFactorSymbolic(Mat B, Mat A, IS row, IS col, const 
   PetscCall(MatGILUFactorDeviceReset(f));
   f->petscicc = PETSC_FALSE;
   f->pattern  = PETSC_FALSE;
-  PetscCall(PetscObjectBaseTypeCompareAny((PetscObject)A, &blocked, MATSEQBAIJ, MATSEQSBAIJ, ""));
-  if (f->ftype == MAT_FACTOR_ICC && blocked && f->bs == 1 && info->levels > 0) { /* PETSc's ICC(k) of a MATSEQBAIJ of block size 1 has a fill
-                                                                                    of its own too (not its AIJ's or SBAIJ's) */
-    PetscBool baij;
-
-    PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQBAIJ, &baij));
-    if (baij) {
-      PetscCall(PetscSNPrintf(f->why, sizeof(f->why), "PETSc's ICC(%" PetscInt_FMT ") of a MATSEQBAIJ of block size 1 has a fill of its own, not ILU(%" PetscInt_FMT ")'s", (PetscInt)info->levels, (PetscInt)info->levels));
-      PetscCall(MatGILUFactorHandOverICC(B, A, row, info));
-      PetscFunctionReturn(PETSC_SUCCESS);
-    }
-  }
-  if (f->ftype == MAT_FACTOR_ICC && blocked && f->bs > 1) { /* PETSc's block ICC (of BAIJ, SBAIJ) where ILU(k) of the image is not it */
-    if (info->levels > 0) PetscCall(PetscSNPrintf(f->why, sizeof(f->why), "PETSc's block ICC(%" PetscInt_FMT ") has a fill of its own, not ILU(%" PetscInt_FMT ")'s", (PetscInt)info->levels, (PetscInt)info->levels));
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQBAIJ, &baij));
+  PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQSBAIJ, &sbaij));
+  /* PETSc's own ICC where ILU(k) of the image is not it: its block ICC (of BAIJ, SBAIJ; block size > 1), and its ICC(k > 0) of
+     a MATSEQBAIJ of block size 1, which has a fill of its own too (not its AIJ's or SBAIJ's) */
+  if (f->ftype == MAT_FACTOR_ICC && (baij || sbaij) && (f->bs > 1 || (baij && info->levels > 0))) {
+    f->why[0] = 0;
+    if (f->bs == 1) PetscCall(PetscSNPrintf(f->why, sizeof(f->why), "PETSc's ICC(%" PetscInt_FMT ") of a MATSEQBAIJ of block size 1 has a fill of its own, not ILU(%" PetscInt_FMT ")'s", (PetscInt)info->levels, (PetscInt)info->levels));
+    else if (info->levels > 0) PetscCall(PetscSNPrintf(f->why, sizeof(f->why), "PETSc's block ICC(%" PetscInt_FMT ") has a fill of its own, not ILU(%" PetscInt_FMT ")'s", (PetscInt)info->levels, (PetscInt)info->levels));
     else if (info->shifttype != (PetscReal)MAT_SHIFT_NONE && info->shifttype != (PetscReal)MAT_SHIFT_INBLOCKS)
       PetscCall(PetscSNPrintf(f->why, sizeof(f->why), "PETSc's block ICC has the shift type %s, which block ILU has not", MatFactorShiftTypes[(PetscInt)info->shifttype]));
     else {
@@ -1018,28 +1012,21 @@ static PetscErrorCode MatGILUFactorSymbolic(Mat B, Mat A, IS row, IS col, const 
 
       PetscCall(MatGILUFindAsymmetricDiagonalBlock(A, f->bs, &brow));
       if (brow >= 0) PetscCall(PetscSNPrintf(f->why, sizeof(f->why), "diagonal block %" PetscInt_FMT " is not symmetric, which PETSc's block ICC assumes", brow));
-      else f->why[0] = 0;
+    }
+    if (f->why[0]) {
+      PetscCall(MatGILUFactorHandOverICC(B, A, row, info));
+      PetscFunctionReturn(PETSC_SUCCESS);
     }
   }
-  if (f->ftype == MAT_FACTOR_ICC && blocked && f->bs > 1 && f->why[0]) {
-    PetscCall(MatGILUFactorHandOverICC(B, A, row, info));
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  {
-    PetscBool baij, sbaij;
+  if (!baij && !sbaij) f->bs = 1;
+  if (f->ftype == MAT_FACTOR_ICC) { /* (MATSEQSBAIJ: ICC only, MatGetFactor_SeqAIJ_GILU()) */
+    PetscBool sym = PETSC_FALSE;
 
-    PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQBAIJ, &baij));
-    PetscCall(PetscObjectBaseTypeCompare((PetscObject)A, MATSEQSBAIJ, &sbaij));
-    if (!baij && !sbaij) f->bs = 1;
-    if (f->ftype == MAT_FACTOR_ICC) { /* (MATSEQSBAIJ: ICC only, MatGetFactor_SeqAIJ_GILU()) */
-      PetscBool sym = PETSC_FALSE;
-
-      if (!sbaij) PetscCall(MatGILUIsExactlySymmetric(A, f->bs, &sym));
-      if (!sym) { /* the symmetric matrix of the upper triangle, which ILU(k) factors: its ILU(k) is PETSc's ICC(k) of A to
-                     round-off (the same levels of fill, L = U^T D^{-1}) */
-        PetscCall(MatGILUFactorImage(f, A));
-        A = f->image;
-      }
+    if (!sbaij) PetscCall(MatGILUIsExactlySymmetric(A, f->bs, &sym));
+    if (!sym) { /* the symmetric matrix of the upper triangle, which ILU(k) factors: its ILU(k) is PETSc's ICC(k) of A to
+                   round-off (the same levels of fill, L = U^T D^{-1}) */
+      PetscCall(MatGILUFactorImage(f, A));
+      A = f->image;
     }
   }
   PetscCheck(f->bs <= 8, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatSolverType gilu supports block sizes 1 to 8, not %" PetscInt_FMT ": use -%spc_factor_mat_solver_type petsc", f->bs, (A->factorprefix ? A->factorprefix : ""));
