@@ -198,6 +198,10 @@ static PetscErrorCode TestFactor(PetscRandom rnd, PetscInt grid)
               PetscCall(MatSolveAdd(Fg, b, y, xg));
               PetscCall(PetscStrlcat(what, " (add)", sizeof(what)));
               PetscCall(CompareVec(xg, xp, what, tol));
+              PetscCall(MatSolveTransposeAdd(Fp, b, y, xp));
+              PetscCall(MatSolveTransposeAdd(Fg, b, y, xg));
+              PetscCall(PetscStrlcat(what, " (transpose add)", sizeof(what)));
+              PetscCall(CompareVec(xg, xp, what, tol));
               /* a second numeric factorization with new values (same pattern) */
               PetscCall(MatShift(A, 1.0));
               PetscCall(Refactor(A, Fp, (PetscBool)icc));

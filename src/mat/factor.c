@@ -98,7 +98,7 @@ static PetscErrorCode MatBackwardSolve_Delegate(Mat B, Vec b, Vec x)
 
 /*
   GILUMatFactorSetDelegate - F's solves (MatSolve(), MatSolveTranspose(), the halves of a Cholesky factor) serve B from
-  now on, its factor error is B's; MatSolveAdd() and MatMatSolve() go through them (PETSc's column by column). F NULL:
+  now on, its factor error is B's; MatSolve(Transpose)Add() and MatMatSolve() go through them (PETSc's column by column). F NULL:
   none any more (the caller sets B's own solve ops again).
 */
 PetscErrorCode GILUMatFactorSetDelegate(Mat B, Mat F)
@@ -114,6 +114,7 @@ PetscErrorCode GILUMatFactorSetDelegate(Mat B, Mat F)
   B->ops->forwardsolve           = MatForwardSolve_Delegate;
   B->ops->backwardsolve          = MatBackwardSolve_Delegate;
   B->ops->solveadd               = NULL;
+  B->ops->solvetransposeadd      = NULL;
   B->ops->matsolve               = NULL;
   B->ops->matsolvetranspose      = NULL;
   PetscFunctionReturn(PETSC_SUCCESS);

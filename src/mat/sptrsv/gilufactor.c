@@ -444,23 +444,6 @@ static PetscErrorCode MatSolve_GILU(Mat B, Vec b, Vec x)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode MatSolveAdd_GILU(Mat B, Vec b, Vec y, Vec x)
-{
-  Vec t;
-
-  PetscFunctionBegin;
-  if (x == y) {
-    PetscCall(VecDuplicate(x, &t));
-    PetscCall(MatSolve_GILU(B, b, t));
-    PetscCall(VecAXPY(x, 1.0, t));
-    PetscCall(VecDestroy(&t));
-  } else {
-    PetscCall(MatSolve_GILU(B, b, x));
-    PetscCall(VecAXPY(x, 1.0, y));
-  }
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* T^T of a CSR/BSR triangle given as to GILUTriSetMatrix() (the engine's GILUTriSetMatrixTranspose()), with the factor's algorithm */
 static PetscErrorCode TransposeTri(GILUTri *T, GILUTriUplo uplo, GILUTriDiag diag, PetscInt nb, PetscInt bs, const PetscInt *ai, const PetscInt *aj, const MatScalar *aa, const MatScalar *d, GILUTriSolveType type, PetscInt nthreads)
 {
@@ -641,6 +624,38 @@ static PetscErrorCode MatSolveTranspose_GILU(Mat B, Vec b, Vec x)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* x = y + A^{-1} b or y + A^{-T} b (x may be y) */
+static PetscErrorCode MatSolveAdd_GILU_Private(Mat B, PetscBool transpose, Vec b, Vec y, Vec x)
+{
+  Vec t = x;
+
+  PetscFunctionBegin;
+  if (x == y) PetscCall(VecDuplicate(x, &t));
+  if (transpose) PetscCall(MatSolveTranspose_GILU(B, b, t));
+  else PetscCall(MatSolve_GILU(B, b, t));
+  PetscCall(VecAXPY(x, 1.0, x == y ? t : y));
+  if (x == y) PetscCall(VecDestroy(&t));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatSolveAdd_GILU(Mat B, Vec b, Vec y, Vec x)
+{
+  PetscFunctionBegin;
+  PetscCall(MatSolveAdd_GILU_Private(B, PETSC_FALSE, b, y, x));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  Its own, not left to MatSolveTransposeAdd(): without one, PETSc takes the factor's solveadd wherever mat->symmetric is
+  nonzero, and PETSC_BOOL3_UNKNOWN (-1, every factor's) is nonzero: it would return y + A^{-1} b
+*/
+static PetscErrorCode MatSolveTransposeAdd_GILU(Mat B, Vec b, Vec y, Vec x)
+{
+  PetscFunctionBegin;
+  PetscCall(MatSolveAdd_GILU_Private(B, PETSC_TRUE, b, y, x));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The solves of a factor whose values are set (a numeric factorization, or MatGILUFactorTakeValues()) */
 static PetscErrorCode MatGILUFactorSetSolveOps(Mat B)
 {
@@ -648,6 +663,7 @@ static PetscErrorCode MatGILUFactorSetSolveOps(Mat B)
   B->ops->solve             = MatSolve_GILU;
   B->ops->solveadd          = MatSolveAdd_GILU;
   B->ops->solvetranspose    = MatSolveTranspose_GILU;
+  B->ops->solvetransposeadd = MatSolveTransposeAdd_GILU;
   B->ops->forwardsolve      = MatForwardSolve_GILU;
   B->ops->backwardsolve     = MatBackwardSolve_GILU;
   B->ops->matsolve          = MatMatSolve_GILU;
