@@ -8,6 +8,8 @@ dense dof x dof blocks, then solves it with the KSP and PC chosen in the options
   -nonsym_scale <s>     : weight of the non-symmetric part of the off-diagonal values (default 0.3)\n\
   -no_dm                : solve with a copy of the matrix that does not know its DMDA, and do not give the DMDA to the KSP\n\
   -solve_twice          : halve the off-diagonal values (same pattern) and solve a second time\n\
+  -twice_in_place       : with -solve_twice, solve again without KSPSetOperators() (the values changed in place: the KSP\n\
+                          sets its PC up again only at the first PCApply())\n\
   -view_pattern         : print a summary of the assembled nonzero pattern\n\
   -compare_threads <n>  : only check that PCSTRUCTILU on 1..n threads gives bitwise the same solves as on one\n\
   -compare_ilu          : only apply PCSTRUCTILU and PETSc's PCILU (natural ordering) to one vector and print whether\n\
@@ -458,7 +460,7 @@ int main(int argc, char **argv)
   DM        da;
   Mat       A, Aop;
   KSP       ksp;
-  PetscBool nodm = PETSC_FALSE, twice = PETSC_FALSE, viewpattern = PETSC_FALSE, compareilu = PETSC_FALSE, sbaij;
+  PetscBool nodm = PETSC_FALSE, twice = PETSC_FALSE, inplace = PETSC_FALSE, viewpattern = PETSC_FALSE, compareilu = PETSC_FALSE, sbaij;
   PetscInt  comparethreads = 0, comparematapply = 0;
   MatType   mtype;
 
@@ -478,6 +480,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsReal("-nonsym_scale", "Weight of the non-symmetric part of the values", NULL, user.nonsym, &user.nonsym, NULL));
   PetscCall(PetscOptionsBool("-no_dm", "Hide the DMDA from the matrix and the KSP", NULL, nodm, &nodm, NULL));
   PetscCall(PetscOptionsBool("-solve_twice", "Change the values and solve again", NULL, twice, &twice, NULL));
+  PetscCall(PetscOptionsBool("-twice_in_place", "With -solve_twice, solve again without KSPSetOperators()", NULL, inplace, &inplace, NULL));
   PetscCall(PetscOptionsBool("-view_pattern", "Print a summary of the nonzero pattern", NULL, viewpattern, &viewpattern, NULL));
   PetscCall(PetscOptionsInt("-compare_threads", "Only check that PCSTRUCTILU on 1..n threads gives bitwise the same solves", NULL, comparethreads, &comparethreads, NULL));
   PetscCall(PetscOptionsBool("-compare_ilu", "Only check that one PCSTRUCTILU apply is PETSc's ILU's to round-off", NULL, compareilu, &compareilu, NULL));
@@ -547,7 +550,7 @@ int main(int argc, char **argv)
   if (twice) {
     PetscCall(AssembleMatrix(&user, da, A, 0.5));
     if (nodm) PetscCall(MatCopy(A, Aop, SAME_NONZERO_PATTERN));
-    PetscCall(KSPSetOperators(ksp, Aop, Aop));
+    if (!inplace) PetscCall(KSPSetOperators(ksp, Aop, Aop));
     PetscCall(PetscPrintf(PETSC_COMM_WORLD, "Second solve, off-diagonal values halved\n"));
     PetscCall(SolveAndReport(ksp, Aop));
   }
@@ -937,6 +940,12 @@ int main(int argc, char **argv)
      args: -stencil star7 -dof 2 -solve_twice -ksp_initial_guess_nonzero -pc_type structilu -pc_structilu_eisenstat -ksp_view -ksp_max_it 200
      filter: grep -v -e "back-end:" -e "host threads:"
 
+   # the values changed in place, no KSPSetOperators(): PCPreSolve() must transform b with the new factors, which
+   # KSPSolve() would make only at the first PCApply(), after it (both solves' errors small)
+   test:
+     suffix: eisenstat_in_place
+     args: -stencil star7 -dof {{1 2}separate output} -solve_twice -twice_in_place -pc_type structilu -pc_structilu_eisenstat -ksp_type gmres
+
    test:
      suffix: threads_eisenstat
      args: -compare_threads 5 -stencil star7 -dof {{1 3}} -da_grid_x 11 -da_grid_y 9 -da_grid_z 7 -pc_structilu_eisenstat -ksp_type gmres
@@ -982,6 +991,13 @@ int main(int argc, char **argv)
      nsize: 2
      args: -stencil star7 -pc_type structilu -pc_structilu_eisenstat
      filter: Error: grep -o "pc_structilu_eisenstat runs on one process only"
+
+   # Ahat is made of the factors: kept factors of the first matrix (KSPSetReusePreconditioner()) would solve the first
+   # matrix's system with the second's right-hand side, and KSP would report convergence (before: Error norm LARGE)
+   test:
+     suffix: eisenstat_error_reuse
+     args: -stencil star7 -solve_twice -ksp_reuse_preconditioner -pc_type structilu -pc_structilu_eisenstat
+     filter: Error: grep -o "pc_structilu_eisenstat: Ahat is made of the factors"
 
    test:
      suffix: eisenstat_error_transpose

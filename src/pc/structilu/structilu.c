@@ -372,6 +372,8 @@ static PetscErrorCode PCSetUp_StructILU(PC pc)
   else PetscCall(MatLUFactorNumeric(ilu->fact, pc->pmat, &info));
   PetscCall(MatFactorGetError(ilu->fact, &err));
   if (err != MAT_FACTOR_NOERROR) PetscCall(PCSetFailedReason(pc, err == MAT_FACTOR_NUMERIC_ZEROPIVOT ? PC_FACTOR_NUMERIC_ZEROPIVOT : PC_FACTOR_OTHER));
+  PetscCall(PetscObjectGetId((PetscObject)pc->pmat, &ilu->factoredid));
+  PetscCall(PetscObjectStateGet((PetscObject)pc->pmat, &ilu->factoredstate));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -491,7 +493,7 @@ static PetscErrorCode MatMult_StructILUEisenstat(Mat S, Vec x, Vec y)
 static PetscErrorCode PCPreSolve_StructILU(PC pc, KSP ksp, Vec b, Vec x)
 {
   PC_StructILU      *ilu = (PC_StructILU *)pc->data;
-  Mat_StructILU     *fi  = PCStructILUFactorContext(pc);
+  Mat_StructILU     *fi;
   PetscBool          nonzero;
   PetscInt           slot = ilu->eisdepth;
   const PetscScalar *ba;
@@ -501,9 +503,19 @@ static PetscErrorCode PCPreSolve_StructILU(PC pc, KSP ksp, Vec b, Vec x)
   if (!ilu->opt.eisenstat) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCheck(slot < 2, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-%spc_structilu_eisenstat: solves nested more than twice", GILUPrefix(pc));
   if (!slot) {
-    PetscInt m, n, M, N;
+    PetscInt         m, n, M, N;
+    PetscObjectId    id;
+    PetscObjectState state;
 
     PetscCheck(pc->mat == pc->pmat, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-%spc_structilu_eisenstat needs the operator to be the preconditioning matrix", GILUPrefix(pc));
+    /* KSPSolve() sets a PC up again for values changed in place only at its first PCApply(), after this: b must be
+       transformed with the factors of the matrix being solved, which are also those of Ahat and of PCPostSolve() */
+    PetscCall(PCSetUp(pc));
+    PetscCall(PetscObjectGetId((PetscObject)pc->pmat, &id));
+    PetscCall(PetscObjectStateGet((PetscObject)pc->pmat, &state));
+    PetscCheck(id == ilu->factoredid && state == ilu->factoredstate, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP,
+               "-%spc_structilu_eisenstat: Ahat is made of the factors, so the factors of an earlier matrix (KSPSetReusePreconditioner(), -ksp_reuse_preconditioner) would solve that matrix's system, not this one's: do not reuse the preconditioner, or use -%spc_structilu_eisenstat 0",
+               GILUPrefix(pc), GILUPrefix(pc));
     if (!ilu->eisshell) {
       PetscCall(MatGetLocalSize(pc->mat, &m, &n));
       PetscCall(MatGetSize(pc->mat, &M, &N));
@@ -520,6 +532,7 @@ static PetscErrorCode PCPreSolve_StructILU(PC pc, KSP ksp, Vec b, Vec x)
   if (!ilu->eiswork[0]) PetscCall(VecDuplicate(b, &ilu->eiswork[0]));
   if (!ilu->eiswork[1]) PetscCall(VecDuplicate(b, &ilu->eiswork[1]));
   PetscCall(VecCopy(b, ilu->eisb[slot]));
+  fi = PCStructILUFactorContext(pc); /* (after the setup above) */
   if (fi->empty) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(KSPGetInitialGuessNonzero(ksp, &nonzero));
   if (nonzero) { /* y0 = (D + A_U) x0 */

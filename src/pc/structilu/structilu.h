@@ -143,6 +143,8 @@ typedef struct {
   Mat               eisA;                /* Eisenstat: the operator it replaced */
   Vec               eisb[2], eiswork[2]; /* Eisenstat: the right-hand sides PCPreSolve() transformed (nested solves: two); t and room for y of Ahat x */
   PetscInt          eisdepth;            /* Eisenstat: PCPreSolve() calls not yet matched by PCPostSolve() */
+  PetscObjectId     factoredid;          /* the preconditioning matrix the factors are of (its object id and state at the factorization) */
+  PetscObjectState  factoredstate;
 } PC_StructILU;
 
 /* The sizes of a grid as -pc_structilu_grid takes them, "nx,ny[,nz]", for messages */
