@@ -176,6 +176,13 @@ int main(int argc, char **argv)
          suffix: sor
          args: -pc_type sor -transpose 0
       test:
+         # the global factors are collective: a process without rows is an error on every process (before: the
+         # others waited for it in the pipeline's setup, a hang)
+         suffix: distributed_empty
+         args: -pc_type {{structilu ilu}separate output} -pc_structilu_distributed -pc_factor_mat_solver_type structilu
+         output_file: output/ex14_distributed_empty.out
+         filter: Error: grep -o "The global structured-grid factors need rows on every process, and process 0 owns none"
+      test:
          suffix: np3
          nsize: 3
          args: -pc_type bjacobi -sub_pc_type ilu -M 7

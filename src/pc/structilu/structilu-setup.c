@@ -447,6 +447,17 @@ PetscErrorCode StructILUSetUp(Mat F)
   PetscCall(MatStencilGPUGetStencilMat(A, &isstencil, &msm));
   PetscCall(StructILUGetImage(F, A, &Aimage));
   PetscCall(StructILUSetUpEmpty(F, Aimage));
+  if (size > 1 && ilu->opt.distributed) {
+    /* the global factors' setup and solves are collective (the pipeline's communicator, its scatters): a process without
+       rows that returned here would leave the others waiting for it */
+    PetscMPIInt rank, first;
+
+    PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)A), &rank));
+    rank = ilu->empty ? rank : size;
+    PetscCallMPI(MPI_Allreduce(&rank, &first, 1, MPI_INT, MPI_MIN, PetscObjectComm((PetscObject)A)));
+    PetscCheck(first == size, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "The global structured-grid factors need rows on every process, and process %d owns none: %s", first,
+               ilu->asfactor ? "use -pc_type bjacobi (each process's block factored, none where it has no rows) with -sub_pc_factor_mat_solver_type structilu" : "use -pc_structilu_distributed 0 (block Jacobi)");
+  }
   if (ilu->empty) PetscFunctionReturn(PETSC_SUCCESS);
   if (isstencil) {
     PetscCheck(size == 1 || !ilu->opt.distributed, PetscObjectComm((PetscObject)F), PETSC_ERR_SUP, "-%spc_structilu_distributed does not take a MATSTENCILGPU matrix yet (each process factors its own box of it: block Jacobi): use -dm_mat_type aij or baij, or -%spc_structilu_distributed 0", GILUPrefix(F), GILUPrefix(F));
