@@ -1054,4 +1054,18 @@ int main(int argc, char **argv)
      args: -symmetric -ksp_type gmres -ksp_pc_side symmetric -stencil star7 -pc_type structilu -pc_structilu_type ic -gilu_backend cudaemu
      filter: Error: grep -o "PCApplySymmetricLeft() .*pc_structilu_cuda_factor 0"
 
+   # the plugin's preconditioners that read rows (and MatSolverType gilu) on a MATSTENCILGPU operator work on its AIJ
+   # image, as PETSc's own preconditioners do: the residuals of the AIJ operator of the same pattern, the DMDA's full
+   # stencil (before: errors naming seqstencilgpu)
+   test:
+     suffix: stencilgpu_rows
+     args: -stencil box27 -dof 3 -solve_twice -ksp_monitor_short -dm_mat_type {{aij stencilgpu}shared output} -pc_type {{fgdd atsilu sparsify}separate output} -pc_sparsify_ratio 5
+   test:
+     suffix: stencilgpu_rows_gilu
+     args: -symmetric -stencil box27 -dof 2 -ksp_monitor_short -dm_mat_type {{aij stencilgpu}shared output} -pc_type {{ilu icc}separate output} -pc_factor_levels 1 -pc_factor_mat_solver_type gilu
+   test:
+     suffix: stencilgpu_rows_np2
+     nsize: 2
+     args: -stencil star7 -dof 2 -ksp_monitor_short -dm_mat_type {{aij stencilgpu}shared output} -pc_type {{fgdd atsilu sparsify}separate output}
+
 TEST*/

@@ -13,6 +13,7 @@ PETSC_EXTERN PetscErrorCode MatCreate_StencilGPU(Mat);
 PETSC_INTERN PetscErrorCode MatGetFactor_StructILU(Mat, MatFactorType, Mat *);
 PETSC_INTERN PetscErrorCode MatGetFactor_StencilGPU_Petsc(Mat, MatFactorType, Mat *);
 PETSC_INTERN PetscErrorCode MatGetFactor_StencilGPU_MUMPS(Mat, MatFactorType, Mat *);
+PETSC_INTERN PetscErrorCode MatGetFactor_StencilGPU_GILU(Mat, MatFactorType, Mat *);
 PETSC_INTERN PetscErrorCode MatGetFactor_StencilGPU_SuperLU(Mat, MatFactorType, Mat *);
 PETSC_INTERN PetscErrorCode MatGetFactor_StencilGPU_SuperLU_DIST(Mat, MatFactorType, Mat *);
 
@@ -108,6 +109,8 @@ PetscErrorCode PetscGILUInitializePackage(void)
     PetscCall(MatSolverTypeRegister(MATSOLVERMUMPS, mtype, MAT_FACTOR_CHOLESKY, MatGetFactor_StencilGPU_MUMPS));
     PetscCall(MatSolverTypeRegister(MATSOLVERSUPERLU_DIST, mtype, MAT_FACTOR_LU, MatGetFactor_StencilGPU_SuperLU_DIST));
   }
+  PetscCall(MatSolverTypeRegister(MATSOLVERGILU, MATSEQSTENCILGPU, MAT_FACTOR_ILU, MatGetFactor_StencilGPU_GILU));
+  PetscCall(MatSolverTypeRegister(MATSOLVERGILU, MATSEQSTENCILGPU, MAT_FACTOR_ICC, MatGetFactor_StencilGPU_GILU));
   PetscCall(MatSolverTypeRegister(MATSOLVERSUPERLU, MATSEQSTENCILGPU, MAT_FACTOR_LU, MatGetFactor_StencilGPU_SuperLU));
   PetscCall(MatSolverTypeRegister(MATSOLVERSUPERLU, MATSEQSTENCILGPU, MAT_FACTOR_ILU, MatGetFactor_StencilGPU_SuperLU));
   { /* MatSolverType structilu of the AIJ and BAIJ types (src/pc/structilu/structilu-factor.c): PCILU and PCICC run PCSTRUCTILU's

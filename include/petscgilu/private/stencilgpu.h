@@ -93,10 +93,12 @@ PETSC_INTERN PetscErrorCode MatConvert_StencilGPU(Mat, MatType, MatReuse, Mat *)
 
 /* stencilgpu-aij.c */
 PETSC_INTERN PetscErrorCode MatStencilGPUGetAIJ(Mat, const char *, Mat *);
+PETSC_INTERN PetscErrorCode MatStencilGPUGetRowMatrix(Mat, const char *, Mat *);
 PETSC_INTERN PetscErrorCode MatStencilGPUSetAIJOps(Mat);
 PETSC_INTERN PetscErrorCode MatSOR_StencilGPU_AIJ(Mat, Vec, PetscReal, MatSORType, PetscReal, PetscInt, PetscInt, Vec);
 PETSC_INTERN PetscErrorCode MatGetFactor_StencilGPU_Petsc(Mat, MatFactorType, Mat *);
 PETSC_INTERN PetscErrorCode MatGetFactor_StencilGPU_MUMPS(Mat, MatFactorType, Mat *);
+PETSC_INTERN PetscErrorCode MatGetFactor_StencilGPU_GILU(Mat, MatFactorType, Mat *);
 PETSC_INTERN PetscErrorCode MatGetFactor_StencilGPU_SuperLU(Mat, MatFactorType, Mat *);
 PETSC_INTERN PetscErrorCode MatGetFactor_StencilGPU_SuperLU_DIST(Mat, MatFactorType, Mat *);
 

@@ -13,7 +13,10 @@
      the global sweeps in parallel); MatMultDiagonalBlock() (PCEISENSTAT's diagonal scaling) is native
      but follows the image's SOR (point blocks where the image has inodes, else the diagonal);
    - factorizations without a MatSolverType of MATSTENCILGPU (LU and Cholesky of PETSc, MUMPS,
-     SuperLU, SuperLU_DIST): the factor of the named package is computed from the AIJ image.
+     SuperLU, SuperLU_DIST, ILU and ICC of MatSolverType gilu): the factor of the named package is
+     computed from the AIJ image;
+   - this plugin's preconditioners that read rows (PCATSILU, PCFGDD, PCSPARSIFY):
+     MatStencilGPUGetRowMatrix().
 
    Each of them says so once per matrix with PetscInfo() (-info).
 */
@@ -46,6 +49,22 @@ PetscErrorCode MatStencilGPUGetAIJ(Mat A, const char *why, Mat *B)
   }
   sg->aijstate = state;
   *B           = (Mat)obj;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  MatStencilGPUGetRowMatrix - A itself, or for a MATSTENCILGPU A its AIJ image (MatStencilGPUGetAIJ(): borrowed, up to
+  date with A's values): the matrix that the preconditioners reading a matrix's rows (PCATSILU, PCFGDD, PCSPARSIFY) and
+  MatSolverType gilu work on, so that they take a stencilgpu operator as PETSc's own preconditioners do
+*/
+PetscErrorCode MatStencilGPUGetRowMatrix(Mat A, const char *who, Mat *B)
+{
+  PetscBool is;
+
+  PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)A, &is, MATSEQSTENCILGPU, MATMPISTENCILGPU, ""));
+  if (is) PetscCall(MatStencilGPUGetAIJ(A, who, B));
+  else *B = A;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -455,6 +474,13 @@ PetscErrorCode MatGetFactor_StencilGPU_MUMPS(Mat A, MatFactorType ftype, Mat *F)
 {
   PetscFunctionBegin;
   PetscCall(GetFactorThroughAIJ(A, MATSOLVERMUMPS, ftype, F));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode MatGetFactor_StencilGPU_GILU(Mat A, MatFactorType ftype, Mat *F)
+{
+  PetscFunctionBegin;
+  PetscCall(GetFactorThroughAIJ(A, MATSOLVERGILU, ftype, F));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -14,6 +14,7 @@
 #include <petscgilu/private/citations.h>
 #include <petscgilu/private/sptrsv.h>
 #include <petscgilu/private/stencil.h>
+#include <petscgilu/private/stencilgpu.h>
 #include <petscgilu/private/backend.h>
 #include "atsilu.h"
 #if defined(PETSCGILU_HAVE_OPENMP)
@@ -102,13 +103,15 @@ static PetscErrorCode PCReset_ATSILU(PC pc)
    allowblock a SEQBAIJ block is returned as it is (*isblock) */
 static PetscErrorCode PCATSILUGetLocalAIJ(PC pc, PetscBool allowblock, Mat *Aloc, Mat *conv, PetscBool *isblock)
 {
-  Mat         A = pc->pmat, D = A;
+  Mat         A, D;
   PetscMPIInt size;
   PetscBool   isaij, isbaij;
 
   PetscFunctionBegin;
   *conv    = NULL;
   *isblock = PETSC_FALSE;
+  PetscCall(MatStencilGPUGetRowMatrix(pc->pmat, "PCATSILU", &A));
+  D = A;
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
   if (size > 1) {
     PetscCall(PetscObjectBaseTypeCompareAny((PetscObject)A, &isaij, MATMPIAIJ, MATMPIBAIJ, ""));
@@ -136,7 +139,7 @@ static PetscErrorCode PCATSILUGetLocalAIJ(PC pc, PetscBool allowblock, Mat *Aloc
 static PetscErrorCode PCATSILUReferencePivot(PC pc, PetscInt *zrow)
 {
   PC_ATSILU     *ats = (PC_ATSILU *)pc->data;
-  Mat            A   = pc->pmat, F;
+  Mat            A, F;
   IS             rperm, cperm;
   MatFactorInfo  info;
   MatFactorError err;
@@ -146,8 +149,9 @@ static PetscErrorCode PCATSILUReferencePivot(PC pc, PetscInt *zrow)
 
   PetscFunctionBegin;
   *zrow = -2;
+  PetscCall(MatStencilGPUGetRowMatrix(pc->pmat, "PCATSILU", &A));
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
-  if (size > 1) PetscCall(MatGetDiagonalBlock(pc->pmat, &A));
+  if (size > 1) PetscCall(MatGetDiagonalBlock(A, &A));
   PetscCall(MatGetFactorAvailable(A, MATSOLVERPETSC, MAT_FACTOR_ILU, &avail));
   if (!avail) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(MatGetFactor(A, MATSOLVERPETSC, MAT_FACTOR_ILU, &F));
@@ -840,7 +844,7 @@ static PetscErrorCode PCATSILUGetResidualHistory_ATSILU(PC pc, PetscInt *nsweeps
 
    Notes:
    Works on SEQAIJ and SEQBAIJ matrices, on the local diagonal block of MPIAIJ and MPIBAIJ (block Jacobi, one block
-   per process) and as a sub-PC of PCBJACOBI or PCASM. On BAIJ the fixed-pattern sweeps work on the blocks and
+   per process) and as a sub-PC of PCBJACOBI or PCASM; on a `MATSTENCILGPU` operator through its AIJ image. On BAIJ the fixed-pattern sweeps work on the blocks and
    converge to PETSc's block ILU(k); ilut, the device sweeps and the Jacobi apply convert BAIJ to AIJ (point factors). The exact apply is
    MatSolve() of a factor of MatSolverType gilu that the PC makes once and hands the computed L and U at each setup
    (its plans, threads and device back-ends; -mat_gilu_trisolve* with the PC's prefix choose them).

@@ -14,6 +14,7 @@
 #include <petscgilu/private/citations.h>
 #include <petscgilu/private/backend.h>
 #include <petscgilu/private/stencil.h>
+#include <petscgilu/private/stencilgpu.h>
 #include "fgdd.h"
 
 const char *const PCFGDDPartitioners[] = {"geometric", "graph", "PCFGDDPartitioner", "PC_FGDD_PARTITIONER_", NULL};
@@ -128,7 +129,7 @@ static PetscErrorCode PCFGDDDecideRows(PC pc, PetscInt m, PetscInt bs)
 }
 
 /* Partitioning and ordering of the local block (only when its nonzero pattern changed) */
-static PetscErrorCode PCFGDDPartition(PC pc, Mat A, Mat Alocal)
+static PetscErrorCode PCFGDDPartition(PC pc, Mat Alocal)
 {
   PC_FGDD  *fg = (PC_FGDD *)pc->data;
   DM        da;
@@ -142,7 +143,7 @@ static PetscErrorCode PCFGDDPartition(PC pc, Mat A, Mat Alocal)
   PetscCheck(bs <= FGDD_MAX_BS, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCFGDD supports BAIJ block sizes 1 to %d, not %" PetscInt_FMT ": use an AIJ matrix", FGDD_MAX_BS, bs);
   nb = m / bs;
   PetscCall(PCFGDDDecideRows(pc, m, bs));
-  PetscCall(PCFGDDFindDMDA(pc, A, m, &da));
+  PetscCall(PCFGDDFindDMDA(pc, pc->pmat, m, &da)); /* the operator's DMDA (a stencilgpu operator's, not its AIJ image's, which has none) */
   fg->used = fg->partset ? fg->partitioner : (da ? PC_FGDD_PARTITIONER_GEOMETRIC : PC_FGDD_PARTITIONER_GRAPH);
   PetscCheck(fg->used != PC_FGDD_PARTITIONER_GEOMETRIC || da, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONGSTATE, "PCFGDD's geometric partitioner needs the DMDA of the matrix (KSPSetDM(), PCSetDM() or a matrix from DMCreateMatrix()): use -%spc_fgdd_partitioner graph for a general matrix", GILUPrefix(pc));
   PetscCall(PetscMalloc1(nb, &labels));
@@ -205,7 +206,7 @@ static PetscErrorCode PCFGDDSetUpBackend(PC pc)
 static PetscErrorCode PCSetUp_FGDD(PC pc)
 {
   PC_FGDD             *fg = (PC_FGDD *)pc->data;
-  Mat                  A = pc->pmat, Alocal = A;
+  Mat                  A, Alocal;
   PetscMPIInt          size;
   PetscBool            ok;
   PetscObjectState     state;
@@ -214,7 +215,9 @@ static PetscErrorCode PCSetUp_FGDD(PC pc)
 
   PetscFunctionBegin;
   pc->failedreason = PC_NOERROR; /* as PCILU and PCICC: a failure is of the factors it was found in, KSPSetUp() reads it */
-  PetscCall(GILUMatCheckSquare(A));
+  PetscCall(GILUMatCheckSquare(pc->pmat));
+  PetscCall(MatStencilGPUGetRowMatrix(pc->pmat, "PCFGDD", &A));
+  Alocal = A;
   PetscCall(PetscGILUCitationsRegister(GILU_CITE_FGDD));
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)A), &size));
   if (size > 1) PetscCall(MatGetDiagonalBlock(A, &Alocal));
@@ -229,7 +232,7 @@ static PetscErrorCode PCSetUp_FGDD(PC pc)
   if (newpattern) {
     PetscCall(PCReset_FGDD(pc));
     PetscCall(PetscLogEventBegin(GILU_FGDDPartition, pc, A, 0, 0));
-    PetscCall(PCFGDDPartition(pc, A, Alocal));
+    PetscCall(PCFGDDPartition(pc, Alocal));
     PetscCall(PetscLogEventEnd(GILU_FGDDPartition, pc, A, 0, 0));
   }
   PetscCall(PetscLogEventBegin(GILU_FGDDFactor, pc, A, 0, 0));
@@ -919,7 +922,8 @@ PetscErrorCode PCFGDDGetSubdomains(PC pc, PetscInt *n, const PetscInt *rows[], I
 
    Notes:
    Works on SEQAIJ and SEQBAIJ (block sizes 1 to 8) and on the local diagonal block of MPIAIJ and MPIBAIJ (each
-   process partitions its own block: block Jacobi across processes), and as the sub-PC of `PCBJACOBI`. With the
+   process partitions its own block: block Jacobi across processes), and as the sub-PC of `PCBJACOBI`; on a
+   `MATSTENCILGPU` operator through its AIJ image. With the
    vertex (or syncfree) variant it is exactly block Jacobi with ILU(0) on the subdomains of the permuted matrix
    (see `PCFGDDGetSubdomains()`). A zero pivot makes the Krylov method stop with `KSP_DIVERGED_PC_FAILED`.
    The host runs a task per subdomain on OpenMP threads; results do not depend on their number, bitwise.

@@ -10,6 +10,7 @@
 #include <petscgilu/private/giluimpl.h>
 #include <petscgilu/private/citations.h>
 #include <petscgilu/private/stencil.h>
+#include <petscgilu/private/stencilgpu.h>
 #include <petscgilu/private/sptrsv.h>
 #include "sparsify.h"
 
@@ -83,6 +84,15 @@ static PetscErrorCode PCSparsifyGetSubPC_Sparsify(PC pc, PC *sub)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The matrix whose entries are dropped and which the inner PC gets when none are: the operator, or a stencilgpu
+   operator's AIJ image (Â is assembled as the matrix it is made from, and MatSolverType gilu takes AIJ) */
+static PetscErrorCode PCSparsifyGetRowMatrix(PC pc, Mat *A)
+{
+  PetscFunctionBegin;
+  PetscCall(MatStencilGPUGetRowMatrix(pc->pmat, "PCSPARSIFY", A));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* The inner PC's type (ILU(0) on one process, block Jacobi on several), its options, and MatSolverType gilu for
    ILU/ICC when the plugin's solver is registered for the matrix type and the user chose no other */
 static PetscErrorCode PCSparsifySetUpSubPC(PC pc)
@@ -93,6 +103,7 @@ static PetscErrorCode PCSparsifySetUpSubPC(PC pc)
   PetscBool     isilu, isicc, avail;
   MatSolverType st;
   const char   *prefix;
+  Mat           A;
   char          subprefix[256];
 
   PetscFunctionBegin;
@@ -106,7 +117,8 @@ static PetscErrorCode PCSparsifySetUpSubPC(PC pc)
     if (isilu || isicc) {
       PetscCall(PCFactorGetMatSolverType(sub, &st));
       if (!st) {
-        PetscCall(MatGetFactorAvailable(pc->pmat, "gilu", isilu ? MAT_FACTOR_ILU : MAT_FACTOR_ICC, &avail));
+        PetscCall(PCSparsifyGetRowMatrix(pc, &A));
+        PetscCall(MatGetFactorAvailable(A, "gilu", isilu ? MAT_FACTOR_ILU : MAT_FACTOR_ICC, &avail));
         if (avail) PetscCall(PCFactorSetMatSolverType(sub, "gilu"));
       }
     }
@@ -201,11 +213,12 @@ static PetscErrorCode PCSparsifyEvaluate(PC pc, const SparsifyLocal *L, PetscInt
 static PetscErrorCode PCSparsifyAssemble(PC pc, const SparsifyLocal *L, PetscBool newpattern)
 {
   PC_Sparsify *sp = (PC_Sparsify *)pc->data;
-  Mat          A  = pc->pmat, B;
+  Mat          A, B;
   PetscInt     bs = L->bs, bs2 = bs * bs, m, nc, M, N, *dnz, *onz, *cols, maxrow = 0;
   PetscScalar *vals;
 
   PetscFunctionBegin;
+  PetscCall(PCSparsifyGetRowMatrix(pc, &A));
   if (newpattern) {
     PetscCall(MatDestroy(&sp->Ahat));
     PetscCall(MatGetLocalSize(A, &m, &nc));
@@ -326,6 +339,7 @@ static PetscErrorCode PCSetUp_Sparsify(PC pc)
 {
   PC_Sparsify   *sp = (PC_Sparsify *)pc->data;
   SparsifyLocal  L;
+  Mat            A;
   SparsifyItem  *items  = NULL;
   PetscInt       nitems = 0, nkept = 0, noff, cnt[2], oldlen = sp->masklen;
   PetscReal     *rowsum, *colsum = NULL;
@@ -338,7 +352,8 @@ static PetscErrorCode PCSetUp_Sparsify(PC pc)
   PetscCall(PetscGILUCitationsRegister(GILU_CITE_SPCG));
   PetscCall(GILUMatCheckSquare(pc->pmat));
   PetscCall(PCSparsifySetUpSubPC(pc));
-  PetscCall(SparsifyLocalGet(pc->pmat, &L)); /* checks the matrix type */
+  PetscCall(PCSparsifyGetRowMatrix(pc, &A));
+  PetscCall(SparsifyLocalGet(A, &L)); /* checks the matrix type */
   PetscCall(PetscLogEventBegin(GILU_SparsifySetUp, pc, 0, 0, 0));
   /* symmetric: drop pairs */
   if (sp->symmetric == PETSC_BOOL3_UNKNOWN) PetscCall(SparsifyLocalIsSymmetric(&L, GILU_SYMMETRY_RTOL, &sym));
@@ -469,17 +484,17 @@ static PetscErrorCode PCSetUp_Sparsify(PC pc)
   /* the inner PC on Â (a new operator: set up from scratch; new values only: numeric setup) */
   if (newpattern) {
     if (sp->nsetups) PetscCall(PCSparsifyResetSub(pc));
-    PetscCall(PCSetOperators(sp->sub, sp->Ahat ? sp->Ahat : pc->pmat, sp->Ahat ? sp->Ahat : pc->pmat));
+    PetscCall(PCSetOperators(sp->sub, sp->Ahat ? sp->Ahat : A, sp->Ahat ? sp->Ahat : A));
     if (sp->viafactor) { /* the factor is made now, to be told S before its symbolic factorization */
       Mat         F;
       const char *prefix;
 
       /* the inner PC's prefix for the factor's options, as PCSetUp_ILU() gives it (it would, but after this factor is made) */
       PetscCall(PCGetOptionsPrefix(sp->sub, &prefix));
-      PetscCall(MatSetOptionsPrefixFactor(sp->Ahat ? sp->Ahat : pc->pmat, prefix));
+      PetscCall(MatSetOptionsPrefixFactor(sp->Ahat ? sp->Ahat : A, prefix));
       PetscCall(PCFactorSetUpMatSolverType(sp->sub));
       PetscCall(PCFactorGetMatrix(sp->sub, &F));
-      PetscCall(MatGILUFactorSetDropped(F, pc->pmat, sp->ndrop, sp->drop));
+      PetscCall(MatGILUFactorSetDropped(F, A, sp->ndrop, sp->drop));
     }
     sp->nrebuilds++;
   }
@@ -770,8 +785,10 @@ static PetscErrorCode PCSparsifyGetSparsifiedMatrix_Sparsify(PC pc, Mat *Ahat)
   PetscCheck(sp->nsetups, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONGSTATE, "Call PCSetUp() (or KSPSetUp()) before PCSparsifyGetSparsifiedMatrix()");
   if (sp->viafactor && !sp->Ahat) { /* the inner factor dropped S itself: Â assembled now, from A's current values */
     SparsifyLocal L;
+    Mat           A;
 
-    PetscCall(SparsifyLocalGet(pc->pmat, &L));
+    PetscCall(PCSparsifyGetRowMatrix(pc, &A));
+    PetscCall(SparsifyLocalGet(A, &L));
     PetscCheck(L.ai[L.n] == sp->masklen, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "The nonzero pattern of the matrix changed since PCSetUp(): call it again before PCSparsifyGetSparsifiedMatrix()");
     PetscCall(PetscBTCreate(sp->masklen, &sp->mask));
     for (PetscInt q = 0; q < sp->ndrop; q++) PetscCall(PetscBTSet(sp->mask, sp->drop[q]));
@@ -827,6 +844,7 @@ static PetscErrorCode PCSparsifyGetWavefronts_Sparsify(PC pc, PetscInt *wA, Pets
    counted on the lower triangle of the pattern the inner factorization works on: that of Ahat, or for ILU(K)
    (-pc_sparsify_sub_pc_factor_levels K, or -pc_sparsify_sub_sub_pc_factor_levels K under block Jacobi) its symbolic
    ILU(K) fill pattern. An inner `PCSTRUCTILU` (while Ahat is still a stencil) gets the PC's `DMDA` for its grid.
+   A `MATSTENCILGPU` operator is read through its AIJ image, from which Ahat is assembled.
 
    In parallel each process sparsifies the couplings inside its diagonal block (what block Jacobi factors); couplings
    between processes are kept. The ratio counts the nonzeros of each diagonal block; norms and wavefronts (the largest
