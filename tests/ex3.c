@@ -675,6 +675,14 @@ int main(int argc, char **argv)
      suffix: msst_pivots
      args: -solve -dim 2 -ksp_type gmres -pc_type ilu -pc_factor_mat_solver_type structilu -pc_factor_levels {{0 1}separate output} -pivots -dm_mat_type {{aij stencilgpu}shared output}
    test:
+     # DoF > 1 of a matrix without blocks: PETSc's point pivots, the diagonal of the unpivoted LU of each pivot block (before: an error)
+     suffix: msst_pivots_dof
+     args: -solve -dim 2 -dof {{2 3}separate output} -ksp_type gmres -pc_type {{ilu icc}separate output} -pc_factor_mat_solver_type structilu -pc_factor_levels 1 -pivots -dm_mat_type {{aij stencilgpu}shared output}
+   test:
+     suffix: msst_pivots_dof_baij
+     args: -solve -dim 2 -dof 2 -ksp_type gmres -pc_type ilu -pc_factor_mat_solver_type structilu -pivots -dm_mat_type baij
+     filter: Error: grep -o "MatGetDiagonal() of a factor gives its pivots.*"
+   test:
      suffix: msst_pivots_gilu
      args: -solve -dim 2 -ksp_type gmres -pc_type {{ilu icc}separate output} -pc_factor_mat_solver_type gilu -pc_factor_levels {{0 1}separate output} -pivots
    test:

@@ -588,12 +588,35 @@ static PetscErrorCode MatGetDiagonal_StructILU(Mat F, Vec d)
     PetscCall(MatGetDiagonal(ilu->fallback, d));
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  PetscCheck(ilu->sm.grid.dof == 1, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatGetDiagonal() of a factor gives its pivots, which it has with one unknown per grid point only (as PETSc's factored BAIJ has none), not with DoF %" PetscInt_FMT, ilu->sm.grid.dof);
+  if (ilu->sm.grid.dof > 1) {
+    PetscBool block;
+
+    PetscCall(PetscObjectBaseTypeCompareAny((PetscObject)F, &block, MATSEQBAIJ, MATSEQSBAIJ, ""));
+    PetscCheck(!block, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatGetDiagonal() of a factor gives its pivots, which a factor of a matrix with blocks of %" PetscInt_FMT " has not (as PETSc's factored BAIJ): use -mat_type aij", ilu->sm.grid.dof);
+  }
   PetscCheck(!ilu->source->hostonly, PetscObjectComm((PetscObject)F), PETSC_ERR_SUP, "MatGetDiagonal() of the global structured-grid factors across processes is not provided: use -%spc_type bjacobi with -sub_pc_factor_mat_solver_type structilu", pre);
   PetscCheck(!ilu->devfactored, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatGetDiagonal() reads the host factors, and these were computed on the device only: use -%spc_structilu_cuda_factor 0 (factored on the host) or -%spc_structilu_backend host", pre, pre);
   PetscCheck(ilu->zerorow < 0, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "MatGetDiagonal() of a failed factorization (zero pivot in %s row %" PetscInt_FMT ")", ilu->source->rows, ilu->zerorow);
   PetscCall(VecGetArrayWrite(d, &x));
-  for (PetscInt i = 0; i < ilu->sm.npoints; i++) x[i] = 1.0 / ilu->dinv[i];
+  if (ilu->sm.grid.dof == 1)
+    for (PetscInt i = 0; i < ilu->sm.npoints; i++) x[i] = 1.0 / ilu->dinv[i];
+  else { /* a matrix without blocks (AIJ, stencilgpu): PETSc's point ILU(k)/ICC(k) of it is the block one (dense blocks) followed, in
+            each pivot block, by elimination without pivoting, whose pivots are its diagonal: those of the LU of the block */
+    const PetscInt D = ilu->sm.grid.dof;
+    PetscScalar    M[GILU_MAX_DOF * GILU_MAX_DOF];
+
+    for (PetscInt i = 0; i < ilu->sm.npoints; i++) {
+      PetscCheck(GILUBlockInvert(D, ilu->dinv + i * D * D, M, 0.0), PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "MatGetDiagonal(): the stored inverse of the pivot block of local row %" PetscInt_FMT " is singular", i * D);
+      for (PetscInt c = 0; c < D; c++) {
+        x[i * D + c] = M[c * D + c];
+        for (PetscInt r = c + 1; r < D; r++) {
+          const PetscScalar l = M[r * D + c] / M[c * D + c];
+
+          for (PetscInt t = c + 1; t < D; t++) M[r * D + t] -= l * M[c * D + t];
+        }
+      }
+    }
+  }
   PetscCall(VecRestoreArrayWrite(d, &x));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -706,7 +729,8 @@ PetscErrorCode StructILUCreateFactor(Mat A, MatFactorType ftype, PetscBool asfac
    beyond the structured-grid kernels: it is factored as a block that is no grid is (`-ksp_view` says why). A zero pivot sets the factor error, so
    `KSPSolve()` returns `KSP_DIVERGED_PC_FAILED`. `MatSolveTranspose()`, `MatMatSolve()` and, for ICC,
    `MatForwardSolve()`/`MatBackwardSolve()` (`-ksp_pc_side symmetric`) are provided (on the host factors), and
-   `MatGetDiagonal()` gives the pivots as PETSc's factors do (one unknown per grid point, host factors).
+   `MatGetDiagonal()` gives the pivots as PETSc's factors do (host factors; at DoF > 1 of an AIJ or stencilgpu matrix, those of
+   PETSc's point factors; BAIJ factors have none, as PETSc's).
 
    Level: intermediate
 
