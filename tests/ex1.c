@@ -1061,6 +1061,14 @@ int main(int argc, char **argv)
      suffix: stencilgpu_rows
      args: -stencil box27 -dof 3 -solve_twice -ksp_monitor_short -dm_mat_type {{aij stencilgpu}shared output} -pc_type {{fgdd atsilu sparsify}separate output} -pc_sparsify_ratio 5
    test:
+     suffix: stencilgpu_rows_in_place
+     args: -stencil box27 -dof 3 -solve_twice -twice_in_place -dm_mat_type {{aij stencilgpu}shared output} -pc_type {{fgdd atsilu sparsify}separate output} -pc_sparsify_ratio 5
+     filter: grep -e Iterations -e Error
+   test:
+     # nothing dropped: the inner PC gets the operator itself (gilu: through the image, the factor's)
+     suffix: stencilgpu_rows_sparsify0
+     args: -stencil box27 -dof 2 -ksp_monitor_short -dm_mat_type {{aij stencilgpu}shared output} -pc_type sparsify -pc_sparsify_ratio 0 -pc_sparsify_sub_pc_type {{ilu structilu}separate output}
+   test:
      suffix: stencilgpu_rows_gilu
      args: -symmetric -stencil box27 -dof 2 -ksp_monitor_short -dm_mat_type {{aij stencilgpu}shared output} -pc_type {{ilu icc}separate output} -pc_factor_levels 1 -pc_factor_mat_solver_type gilu
    test:

@@ -161,9 +161,10 @@ static PetscErrorCode TestFactor(PetscRandom rnd, PetscInt grid)
       for (PetscInt icc = 0; icc < 3; icc++) /* ILU, ICC, ICC of a nonsymmetric matrix (PETSc's reads the upper triangle) */
         for (PetscInt o = 0; o < 2; o++)
           for (PetscInt levels = 0; levels <= 1; levels++) {
-            Mat  A, Fp, Fg;
-            Vec  b, y, xp, xg;
-            char what[256], opt[32];
+            Mat    A, Fp, Fg;
+            Vec    b, y, xp, xg;
+            char   what[256], opt[32];
+            size_t wlen;
 
             PetscReal tol = icc ? 1e-8 : 1e-10; /* ICC is done as ILU: the same factors up to rounding */
 
@@ -187,6 +188,7 @@ static PetscErrorCode TestFactor(PetscRandom rnd, PetscInt grid)
                                       : icc    ? "ICC"
                                                : "ILU",
                                       levels, orderings[o], opt));
+              PetscCall(PetscStrlen(what, &wlen));
               PetscCall(MatSolve(Fp, b, xp));
               PetscCall(MatSolve(Fg, b, xg));
               PetscCall(CompareVec(xg, xp, what, tol));
@@ -194,14 +196,26 @@ static PetscErrorCode TestFactor(PetscRandom rnd, PetscInt grid)
               PetscCall(MatSolveTranspose(Fg, b, xg));
               PetscCall(PetscStrlcat(what, " (transpose)", sizeof(what)));
               PetscCall(CompareVec(xg, xp, what, tol));
-              PetscCall(MatSolveAdd(Fp, b, y, xp));
-              PetscCall(MatSolveAdd(Fg, b, y, xg));
-              PetscCall(PetscStrlcat(what, " (add)", sizeof(what)));
-              PetscCall(CompareVec(xg, xp, what, tol));
-              PetscCall(MatSolveTransposeAdd(Fp, b, y, xp));
-              PetscCall(MatSolveTransposeAdd(Fg, b, y, xg));
-              PetscCall(PetscStrlcat(what, " (transpose add)", sizeof(what)));
-              PetscCall(CompareVec(xg, xp, what, tol));
+              for (PetscInt k = 0; k < 4; k++) { /* x = y + A^{-1} b, y + A^{-T} b; x a vector of its own, then y itself */
+                const PetscBool tr = (PetscBool)(k % 2), inplace = (PetscBool)(k >= 2);
+
+                if (inplace) {
+                  PetscCall(VecCopy(y, xp));
+                  PetscCall(VecCopy(y, xg));
+                }
+                if (tr) {
+                  PetscCall(MatSolveTransposeAdd(Fp, b, inplace ? xp : y, xp));
+                  PetscCall(MatSolveTransposeAdd(Fg, b, inplace ? xg : y, xg));
+                } else {
+                  PetscCall(MatSolveAdd(Fp, b, inplace ? xp : y, xp));
+                  PetscCall(MatSolveAdd(Fg, b, inplace ? xg : y, xg));
+                }
+                what[wlen] = 0;
+                PetscCall(PetscStrlcat(what, tr ? " (transpose add" : " (add", sizeof(what)));
+                PetscCall(PetscStrlcat(what, inplace ? ", in place)" : ")", sizeof(what)));
+                PetscCall(CompareVec(xg, xp, what, tol));
+              }
+              what[wlen] = 0;
               /* a second numeric factorization with new values (same pattern) */
               PetscCall(MatShift(A, 1.0));
               PetscCall(Refactor(A, Fp, (PetscBool)icc));

@@ -888,7 +888,7 @@ done:
 
    test:
      suffix: zerodiag_atsilu
-     args: -case zerodiag -pc_type atsilu -pc_atsilu_algorithm {{ats parilu}shared output} -dm_mat_type {{aij baij}shared output}
+     args: -case zerodiag -pc_type atsilu -pc_atsilu_algorithm {{ats parilu}shared output} -dm_mat_type {{aij baij stencilgpu}shared output}
      output_file: output/ex2_zerodiag.out
 
    test:
@@ -904,7 +904,7 @@ done:
 
    test:
      suffix: zeropivot_atsilu_error
-     args: -case zeropivot -pc_type atsilu -ksp_error_if_not_converged -dm_mat_type {{aij baij}separate output}
+     args: -case zeropivot -pc_type atsilu -ksp_error_if_not_converged -dm_mat_type {{aij baij stencilgpu}separate output}
      filter: Error: grep -o "Zero pivot in local row 86 of PCATSILU: .*PETSc.s ILU(0) of the block has its first zero pivot in row 86"
 
    # -help prints the defaults of the candidate ratios (was uninitialised memory)

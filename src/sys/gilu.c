@@ -91,7 +91,8 @@ PetscErrorCode PetscGILUInitializePackage(void)
   PetscCall(MatRegister(MATSTENCILGPU, MatCreate_StencilGPU));
   PetscCall(MatRegister(MATSEQSTENCILGPU, MatCreate_StencilGPU));
   PetscCall(MatRegister(MATMPISTENCILGPU, MatCreate_StencilGPU));
-  /* the only, hence the default, factorization of seqstencilgpu: -pc_type ilu just works */
+  /* registered first, so the default ILU/ICC of seqstencilgpu (-pc_type ilu just works): the gilu, petsc LU and package
+     factorizations registered below run on its AIJ image */
   PetscCall(MatSolverTypeRegister(MATSOLVERSTRUCTILU, MATSEQSTENCILGPU, MAT_FACTOR_ILU, MatGetFactor_StructILU));
   PetscCall(MatSolverTypeRegister(MATSOLVERSTRUCTILU, MATSEQSTENCILGPU, MAT_FACTOR_ICC, MatGetFactor_StructILU));
   /* PETSc picks its default PC by asking for the "petsc" ILU/ICC (PCGetDefaultType_Private): offering the structilu

@@ -187,6 +187,7 @@ static PetscErrorCode PCATSILUFailed(PC pc, PetscInt row)
   char        msg[1024], what[256], sweep[64] = "a sweep (on the device)", ref[512];
   PetscScalar arr = 0;
   PetscInt    rstart, g, zref;
+  Mat         A;
 
   PetscFunctionBegin;
   ats->zerorow = row;
@@ -194,9 +195,10 @@ static PetscErrorCode PCATSILUFailed(PC pc, PetscInt row)
     if (ats->failsweep >= 0) PetscCall(PetscSNPrintf(sweep, sizeof(sweep), "sweep %" PetscInt_FMT, ats->failsweep));
     PetscCall(PetscSNPrintf(msg, sizeof(msg), "The factors of PCATSILU are not finite after %s (||A - LU|| is Inf or NaN: the sweeps diverged): fewer sweeps (-%spc_atsilu_sweeps), -%spc_atsilu_jacobi_scaling, or PETSc's ILU (-%spc_type ilu)", sweep, pre, pre, pre));
   } else {
-    PetscCall(MatGetOwnershipRange(pc->pmat, &rstart, NULL));
+    PetscCall(MatStencilGPUGetRowMatrix(pc->pmat, "PCATSILU", &A)); /* (MATSTENCILGPU has no MatGetValues()) */
+    PetscCall(MatGetOwnershipRange(A, &rstart, NULL));
     g = rstart + row * ats->bs; /* the first row of the block (AIJ: bs 1) */
-    PetscCall(MatGetValues(pc->pmat, 1, &g, 1, &g, &arr));
+    PetscCall(MatGetValues(A, 1, &g, 1, &g, &arr));
     if (ats->failsweep == 0) PetscCall(PetscSNPrintf(sweep, sizeof(sweep), "the starting factors"));
     else if (ats->failsweep > 0) PetscCall(PetscSNPrintf(sweep, sizeof(sweep), "sweep %" PetscInt_FMT, ats->failsweep));
     if (ats->failure == ATS_FAIL_SWEEP && ats->failsweep == 0) PetscCall(PetscSNPrintf(what, sizeof(what), "the starting factors have a zero (singular) diagonal %s there", ats->bs > 1 ? "block" : "entry"));

@@ -84,15 +84,6 @@ static PetscErrorCode PCSparsifyGetSubPC_Sparsify(PC pc, PC *sub)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The matrix whose entries are dropped and which the inner PC gets when none are: the operator, or a stencilgpu
-   operator's AIJ image (Â is assembled as the matrix it is made from, and MatSolverType gilu takes AIJ) */
-static PetscErrorCode PCSparsifyGetRowMatrix(PC pc, Mat *A)
-{
-  PetscFunctionBegin;
-  PetscCall(MatStencilGPUGetRowMatrix(pc->pmat, "PCSPARSIFY", A));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /* The inner PC's type (ILU(0) on one process, block Jacobi on several), its options, and MatSolverType gilu for
    ILU/ICC when the plugin's solver is registered for the matrix type and the user chose no other */
 static PetscErrorCode PCSparsifySetUpSubPC(PC pc)
@@ -117,7 +108,7 @@ static PetscErrorCode PCSparsifySetUpSubPC(PC pc)
     if (isilu || isicc) {
       PetscCall(PCFactorGetMatSolverType(sub, &st));
       if (!st) {
-        PetscCall(PCSparsifyGetRowMatrix(pc, &A));
+        PetscCall(MatStencilGPUGetRowMatrix(pc->pmat, "PCSPARSIFY", &A));
         PetscCall(MatGetFactorAvailable(A, "gilu", isilu ? MAT_FACTOR_ILU : MAT_FACTOR_ICC, &avail));
         if (avail) PetscCall(PCFactorSetMatSolverType(sub, "gilu"));
       }
@@ -218,7 +209,7 @@ static PetscErrorCode PCSparsifyAssemble(PC pc, const SparsifyLocal *L, PetscBoo
   PetscScalar *vals;
 
   PetscFunctionBegin;
-  PetscCall(PCSparsifyGetRowMatrix(pc, &A));
+  PetscCall(MatStencilGPUGetRowMatrix(pc->pmat, "PCSPARSIFY", &A));
   if (newpattern) {
     PetscCall(MatDestroy(&sp->Ahat));
     PetscCall(MatGetLocalSize(A, &m, &nc));
@@ -352,7 +343,7 @@ static PetscErrorCode PCSetUp_Sparsify(PC pc)
   PetscCall(PetscGILUCitationsRegister(GILU_CITE_SPCG));
   PetscCall(GILUMatCheckSquare(pc->pmat));
   PetscCall(PCSparsifySetUpSubPC(pc));
-  PetscCall(PCSparsifyGetRowMatrix(pc, &A));
+  PetscCall(MatStencilGPUGetRowMatrix(pc->pmat, "PCSPARSIFY", &A));
   PetscCall(SparsifyLocalGet(A, &L)); /* checks the matrix type */
   PetscCall(PetscLogEventBegin(GILU_SparsifySetUp, pc, 0, 0, 0));
   /* symmetric: drop pairs */
@@ -483,15 +474,19 @@ static PetscErrorCode PCSetUp_Sparsify(PC pc)
 
   /* the inner PC on Â (a new operator: set up from scratch; new values only: numeric setup) */
   if (newpattern) {
+    /* Â, or where nothing is dropped A itself (a stencilgpu operator too: the inner PC's factor takes it), or where the
+       inner factor drops S itself the matrix whose entries S numbers (a stencilgpu operator's AIJ image) */
+    Mat inner = sp->Ahat ? sp->Ahat : (sp->viafactor ? A : pc->pmat);
+
     if (sp->nsetups) PetscCall(PCSparsifyResetSub(pc));
-    PetscCall(PCSetOperators(sp->sub, sp->Ahat ? sp->Ahat : A, sp->Ahat ? sp->Ahat : A));
+    PetscCall(PCSetOperators(sp->sub, inner, inner));
     if (sp->viafactor) { /* the factor is made now, to be told S before its symbolic factorization */
       Mat         F;
       const char *prefix;
 
       /* the inner PC's prefix for the factor's options, as PCSetUp_ILU() gives it (it would, but after this factor is made) */
       PetscCall(PCGetOptionsPrefix(sp->sub, &prefix));
-      PetscCall(MatSetOptionsPrefixFactor(sp->Ahat ? sp->Ahat : A, prefix));
+      PetscCall(MatSetOptionsPrefixFactor(inner, prefix));
       PetscCall(PCFactorSetUpMatSolverType(sp->sub));
       PetscCall(PCFactorGetMatrix(sp->sub, &F));
       PetscCall(MatGILUFactorSetDropped(F, A, sp->ndrop, sp->drop));
@@ -787,7 +782,7 @@ static PetscErrorCode PCSparsifyGetSparsifiedMatrix_Sparsify(PC pc, Mat *Ahat)
     SparsifyLocal L;
     Mat           A;
 
-    PetscCall(PCSparsifyGetRowMatrix(pc, &A));
+    PetscCall(MatStencilGPUGetRowMatrix(pc->pmat, "PCSPARSIFY", &A));
     PetscCall(SparsifyLocalGet(A, &L));
     PetscCheck(L.ai[L.n] == sp->masklen, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "The nonzero pattern of the matrix changed since PCSetUp(): call it again before PCSparsifyGetSparsifiedMatrix()");
     PetscCall(PetscBTCreate(sp->masklen, &sp->mask));
@@ -844,7 +839,8 @@ static PetscErrorCode PCSparsifyGetWavefronts_Sparsify(PC pc, PetscInt *wA, Pets
    counted on the lower triangle of the pattern the inner factorization works on: that of Ahat, or for ILU(K)
    (-pc_sparsify_sub_pc_factor_levels K, or -pc_sparsify_sub_sub_pc_factor_levels K under block Jacobi) its symbolic
    ILU(K) fill pattern. An inner `PCSTRUCTILU` (while Ahat is still a stencil) gets the PC's `DMDA` for its grid.
-   A `MATSTENCILGPU` operator is read through its AIJ image, from which Ahat is assembled.
+   A `MATSTENCILGPU` operator is read through its AIJ image, from which Ahat is assembled; where nothing is dropped the
+   inner PC gets the operator itself.
 
    In parallel each process sparsifies the couplings inside its diagonal block (what block Jacobi factors); couplings
    between processes are kept. The ratio counts the nonzeros of each diagonal block; norms and wavefronts (the largest

@@ -568,8 +568,9 @@ static PetscErrorCode MatGetInfo_StructILU(Mat F, MatInfoType flag, MatInfo *inf
 }
 
 /*
-  The pivots, as PETSc's ILU and ICC factors give them (their inverted diagonal inverted again): 1 / dinv of each row, from the
-  host factors. PETSc has pivots only for 1 x 1 blocks (a factored BAIJ has no diagonal), and so does this factor.
+  The pivots, as PETSc's ILU and ICC factors give them (their inverted diagonal inverted again), from the host factors: 1 / dinv
+  of each row at DoF 1; at DoF > 1 those of PETSc's point factors of a matrix without blocks (AIJ, stencilgpu). A factored BAIJ
+  has no diagonal in PETSc, and neither has this factor of a BAIJ or SBAIJ matrix.
 */
 static PetscErrorCode MatGetDiagonal_StructILU(Mat F, Vec d)
 {
@@ -592,7 +593,8 @@ static PetscErrorCode MatGetDiagonal_StructILU(Mat F, Vec d)
     PetscBool block;
 
     PetscCall(PetscObjectBaseTypeCompareAny((PetscObject)F, &block, MATSEQBAIJ, MATSEQSBAIJ, ""));
-    PetscCheck(!block, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatGetDiagonal() of a factor gives its pivots, which a factor of a matrix with blocks of %" PetscInt_FMT " has not (as PETSc's factored BAIJ): use -mat_type aij", ilu->sm.grid.dof);
+    PetscCheck(!block, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatGetDiagonal() of a factor gives its pivots, which a factor of a matrix with blocks of %" PetscInt_FMT " has not (as PETSc's factored BAIJ): use -dm_mat_type aij (or -mat_type aij)",
+               ilu->sm.grid.dof);
   }
   PetscCheck(!ilu->source->hostonly, PetscObjectComm((PetscObject)F), PETSC_ERR_SUP, "MatGetDiagonal() of the global structured-grid factors across processes is not provided: use -%spc_type bjacobi with -sub_pc_factor_mat_solver_type structilu", pre);
   PetscCheck(!ilu->devfactored, PETSC_COMM_SELF, PETSC_ERR_SUP, "MatGetDiagonal() reads the host factors, and these were computed on the device only: use -%spc_structilu_cuda_factor 0 (factored on the host) or -%spc_structilu_backend host", pre, pre);
@@ -608,6 +610,8 @@ static PetscErrorCode MatGetDiagonal_StructILU(Mat F, Vec d)
     for (PetscInt i = 0; i < ilu->sm.npoints; i++) {
       PetscCheck(GILUBlockInvert(D, ilu->dinv + i * D * D, M, 0.0), PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "MatGetDiagonal(): the stored inverse of the pivot block of local row %" PetscInt_FMT " is singular", i * D);
       for (PetscInt c = 0; c < D; c++) {
+        /* the block's own factorization pivots; the point factor does not, and has a zero pivot where this LU meets one */
+        PetscCheck(M[c * D + c] != (PetscScalar)0, PETSC_COMM_SELF, PETSC_ERR_MAT_LU_ZRPVT, "MatGetDiagonal(): PETSc's point factor of this matrix has a zero pivot in local row %" PetscInt_FMT ", so there is no point pivot to give (StructILU inverts its pivot blocks with pivoting: its factors exist and solve)", i * D + c);
         x[i * D + c] = M[c * D + c];
         for (PetscInt r = c + 1; r < D; r++) {
           const PetscScalar l = M[r * D + c] / M[c * D + c];

@@ -455,7 +455,9 @@ PetscErrorCode StructILUSetUp(Mat F)
     PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)A), &rank));
     rank = ilu->empty ? rank : size;
     PetscCallMPI(MPI_Allreduce(&rank, &first, 1, MPI_INT, MPI_MIN, PetscObjectComm((PetscObject)A)));
-    PetscCheck(first == size, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "The global structured-grid factors need rows on every process, and process %d owns none: %s", first, ilu->asfactor ? "use -pc_type bjacobi (each process's block factored, none where it has no rows) with -sub_pc_factor_mat_solver_type structilu" : "use -pc_structilu_distributed 0 (block Jacobi)");
+    if (ilu->asfactor)
+      PetscCheck(first == size, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "The global structured-grid factors need rows on every process, and process %d owns none: use -%spc_type bjacobi (each process's block factored, none where it has no rows) with -%ssub_pc_factor_mat_solver_type structilu", first, GILUPrefix(F), GILUPrefix(F));
+    else PetscCheck(first == size, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "The global structured-grid factors need rows on every process, and process %d owns none: use -%spc_structilu_distributed 0 (block Jacobi)", first, GILUPrefix(F));
   }
   if (ilu->empty) PetscFunctionReturn(PETSC_SUCCESS);
   if (isstencil) {

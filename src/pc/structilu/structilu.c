@@ -513,7 +513,7 @@ static PetscErrorCode PCPreSolve_StructILU(PC pc, KSP ksp, Vec b, Vec x)
     PetscCall(PCSetUp(pc));
     PetscCall(PetscObjectGetId((PetscObject)pc->pmat, &id));
     PetscCall(PetscObjectStateGet((PetscObject)pc->pmat, &state));
-    PetscCheck(id == ilu->factoredid && state == ilu->factoredstate, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-%spc_structilu_eisenstat: Ahat is made of the factors, so the factors of an earlier matrix (KSPSetReusePreconditioner(), -ksp_reuse_preconditioner) would solve that matrix's system, not this one's: do not reuse the preconditioner, or use -%spc_structilu_eisenstat 0", GILUPrefix(pc), GILUPrefix(pc));
+    PetscCheck(id == ilu->factoredid && state == ilu->factoredstate, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-%spc_structilu_eisenstat: Ahat is made of the factors, so the factors of an earlier matrix (KSPSetReusePreconditioner(), -ksp_reuse_preconditioner, -snes_lag_preconditioner) would solve that matrix's system, not this one's: do not reuse the preconditioner, or use -%spc_structilu_eisenstat 0", GILUPrefix(pc), GILUPrefix(pc));
     if (!ilu->eisshell) {
       PetscCall(MatGetLocalSize(pc->mat, &m, &n));
       PetscCall(MatGetSize(pc->mat, &M, &N));
