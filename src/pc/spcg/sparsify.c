@@ -94,7 +94,6 @@ static PetscErrorCode PCSparsifySetUpSubPC(PC pc)
   PetscBool     isilu, isicc, avail;
   MatSolverType st;
   const char   *prefix;
-  Mat           A;
   char          subprefix[256];
 
   PetscFunctionBegin;
@@ -108,8 +107,7 @@ static PetscErrorCode PCSparsifySetUpSubPC(PC pc)
     if (isilu || isicc) {
       PetscCall(PCFactorGetMatSolverType(sub, &st));
       if (!st) {
-        PetscCall(MatStencilGPUGetRowMatrix(pc->pmat, "PCSPARSIFY", &A));
-        PetscCall(MatGetFactorAvailable(A, "gilu", isilu ? MAT_FACTOR_ILU : MAT_FACTOR_ICC, &avail));
+        PetscCall(MatGetFactorAvailable(pc->pmat, "gilu", isilu ? MAT_FACTOR_ILU : MAT_FACTOR_ICC, &avail)); /* (stencilgpu's: its image's) */
         if (avail) PetscCall(PCFactorSetMatSolverType(sub, "gilu"));
       }
     }

@@ -451,13 +451,12 @@ PetscErrorCode StructILUSetUp(Mat F)
     /* the global factors' setup and solves are collective (the pipeline's communicator, its scatters): a process without
        rows that returned here would leave the others waiting for it */
     PetscMPIInt rank, first;
+    const char *pre = GILUPrefix(F);
 
     PetscCallMPI(MPI_Comm_rank(PetscObjectComm((PetscObject)A), &rank));
     rank = ilu->empty ? rank : size;
     PetscCallMPI(MPI_Allreduce(&rank, &first, 1, MPI_INT, MPI_MIN, PetscObjectComm((PetscObject)A)));
-    if (ilu->asfactor)
-      PetscCheck(first == size, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "The global structured-grid factors need rows on every process, and process %d owns none: use -%spc_type bjacobi (each process's block factored, none where it has no rows) with -%ssub_pc_factor_mat_solver_type structilu", first, GILUPrefix(F), GILUPrefix(F));
-    else PetscCheck(first == size, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "The global structured-grid factors need rows on every process, and process %d owns none: use -%spc_structilu_distributed 0 (block Jacobi)", first, GILUPrefix(F));
+    PetscCheck(first == size, PetscObjectComm((PetscObject)A), PETSC_ERR_SUP, "The global structured-grid factors need rows on every process, and process %d owns none: use -%s%s%s%s", first, pre, ilu->asfactor ? "pc_type bjacobi (each process's block factored, none where it has no rows) with -" : "pc_structilu_distributed 0 (block Jacobi)", ilu->asfactor ? pre : "", ilu->asfactor ? "sub_pc_factor_mat_solver_type structilu" : "");
   }
   if (ilu->empty) PetscFunctionReturn(PETSC_SUCCESS);
   if (isstencil) {
