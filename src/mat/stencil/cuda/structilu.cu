@@ -231,7 +231,7 @@ static PetscErrorCode Create(const GILUStencilMat *sm, StructILUCUDAMapping mapp
 
   PetscFunctionBegin;
   PetscCheck(d >= 1 && d <= GILU_MAX_DOF, PETSC_COMM_SELF, PETSC_ERR_SUP, "The CUDA kernels of PCSTRUCTILU take 1 to %d DoF per grid point, not %" PetscInt_FMT, GILU_MAX_DOF, d);
-  PetscCheck(N < PETSC_MAX_INT / GILU_MAX_DOF, PETSC_COMM_SELF, PETSC_ERR_SUP, "The local grid is too large for the CUDA kernels' 32-bit indices");
+  PetscCheck(N < INT_MAX / GILU_MAX_DOF, PETSC_COMM_SELF, PETSC_ERR_SUP, "The local grid is too large for the CUDA kernels' 32-bit indices");
   PetscCall(GILU_CUDA_NAME(GILUDeviceSelect)());
   PetscCall(StructILUPlanCreate(sm, mapping, tilepoints, pipeline, &plan, info));
   PetscCall(PetscNew(&dev));
@@ -361,7 +361,7 @@ static PetscErrorCode UploadLevelOrdered(StructILUDevice dev, const void *host, 
   PetscFunctionBegin;
   if (!noffsets) PetscFunctionReturn(PETSC_SUCCESS);
   /* the double kernel's grid (the float one's shared memory is half): each block takes several chunks */
-  PetscCall(ResidentGrid(StructILUPermute<double>, GILU_PERMUTE_THREADS, 0, PETSC_MAX_INT, &dev->permgrid));
+  PetscCall(ResidentGrid(StructILUPermute<double>, GILU_PERMUTE_THREADS, 0, INT_MAX, &dev->permgrid));
   grid = dim3((unsigned int)dev->permgrid);
   PetscCall(EnsureDevice(devp, have, bytes));
   PetscCall(EnsureDevice(&dev->raw, &dev->rawb, bytes));
@@ -482,7 +482,7 @@ static PetscErrorCode Solve(StructILUDevice dev, const PetscScalar *b, PetscScal
 
   PetscFunctionBegin;
   PetscCheck(dev->hasfactors, PETSC_COMM_SELF, PETSC_ERR_ORDER, "The device has no factors yet");
-  PetscCheck(dev->sweep < PETSC_MAX_INT - 2, PETSC_COMM_SELF, PETSC_ERR_SUP, "Too many sweeps for the 32-bit flags");
+  PetscCheck(dev->sweep < INT_MAX - 2, PETSC_COMM_SELF, PETSC_ERR_SUP, "Too many sweeps for the 32-bit flags");
   dev->args.b = (const double *)b;
   dev->args.x = (double *)x;
   PetscCall(PetscLogGpuTimeBegin());
@@ -535,7 +535,7 @@ static PetscErrorCode Factor(StructILUDevice dev, const GILUStencilMat *sm, cons
   const PetscInt ns = sm->stencil.ns, nl = sm->stencil.nlower, d = dev->dof;
   const size_t   blocks = dev->blocks;
   FactorArgs     k;
-  int            zr = PETSC_MAX_INT, sweep;
+  int            zr = INT_MAX, sweep;
   const dim3     grid((unsigned int)dev->ntiles);
 
   PetscFunctionBegin;
@@ -722,7 +722,7 @@ static PetscErrorCode Factor(StructILUDevice dev, const GILUStencilMat *sm, cons
   TicketsEnd(dev);
   GILU_CUDA_CHECK(cudaDeviceSynchronize());
   PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToHost)(&zr, dev->zerorow, sizeof(int)));
-  *zerorow = zr == PETSC_MAX_INT ? -1 : (PetscInt)zr;
+  *zerorow = zr == INT_MAX ? -1 : (PetscInt)zr;
   *usedmma = dev->usedmma;
   PetscCall(GILULogDeviceFlops((PetscLogDouble)dev->npoints * 2.0 * d * d * d * (ns + 1)));
   /* the factors the solves read */
@@ -735,7 +735,7 @@ static PetscErrorCode Factor(StructILUDevice dev, const GILUStencilMat *sm, cons
     const dim3   cgrid(256), cblock(256);
     const int    np = (int)dev->npoints;
 
-    zr = PETSC_MAX_INT;
+    zr = INT_MAX;
     PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToDevice)(dev->zerorow, &zr, sizeof(int)));
     dev->lval = NULL;
     if (nlo) {
@@ -751,7 +751,7 @@ static PetscErrorCode Factor(StructILUDevice dev, const GILUStencilMat *sm, cons
     PetscCall(GILU_LAUNCH(StructILUToSingle, cgrid, cblock, 0, 0, (const double *)dev->dinvd, (float *)dev->dinv, blocks, (int)d, np, dev->zerorow));
     GILU_CUDA_CHECK(cudaDeviceSynchronize());
     PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToHost)(&zr, dev->zerorow, sizeof(int)));
-    if (zr != PETSC_MAX_INT) *rangerow = dev->hperm[zr / d] * d + zr % d; /* the level-ordered point's natural one */
+    if (zr != INT_MAX) *rangerow = dev->hperm[zr / d] * d + zr % d; /* the level-ordered point's natural one */
     dev->single = PETSC_TRUE;
   }
   if (mirror && !dev->z) {

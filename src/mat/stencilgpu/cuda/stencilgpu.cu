@@ -74,7 +74,7 @@ static PetscErrorCode Create(const Mat_StencilGPU *sg, PetscInt nghost, MatStenc
   MatStencilGPUDevice   dev;
 
   PetscFunctionBegin;
-  PetscCheck((PetscInt64)N * d < PETSC_MAX_INT, PETSC_COMM_SELF, PETSC_ERR_SUP, "The local box is too large for the device product's 32-bit indices");
+  PetscCheck((PetscInt64)N * d < INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "The local box is too large for the device product's 32-bit indices");
   PetscCall(GILU_CUDA_NAME(GILUDeviceSelect)());
   for (PetscInt s = 0; s < ns; s++) {
     for (PetscInt c = 0; c < 3; c++) h[3 * s + c] = (int)sm->stencil.off[s][c];
