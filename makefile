@@ -253,13 +253,18 @@ PG_S_EXAMPLES  := $(filter petsc-examples%,$(s))
 PG_S_BENCH     := $(filter bench-smoke%,$(s))
 PG_S_OPTIONS   := $(filter options%,$(s))
 PG_S_PETSC4PY  := $(filter petsc4py%,$(s))
-PG_S_HARNESS   := $(filter-out petsc-examples% bench-smoke% options% petsc4py%,$(s))
+PG_S_CONFIGURE := $(filter configure%,$(s))
+PG_S_HARNESS   := $(filter-out petsc-examples% bench-smoke% options% petsc4py% configure%,$(s))
 PG_S_EX_SUBSTR := $(patsubst -%,%,$(patsubst petsc-examples%,%,$(subst *,,$(subst %,,$(firstword $(PG_S_EXAMPLES))))))
 PG_RUN_HARNESS := $(if $(s),$(PG_S_HARNESS),1)
 PG_RUN_EXAMPLES:= $(if $(s),$(PG_S_EXAMPLES),1)
 PG_RUN_BENCH   := $(if $(s),$(PG_S_BENCH),1)
 PG_RUN_OPTIONS := $(if $(s),$(PG_S_OPTIONS),1)
 PG_RUN_PETSC4PY:= $(if $(s),$(PG_S_PETSC4PY),1)
+PG_RUN_CONFIGURE:= $(if $(s),$(PG_S_CONFIGURE),1)
+# config/configure against copies of this PETSc with complex or single scalars, 64-bit indices, an old release: taken or
+# refused with an error that says why (s=configure runs it alone)
+PG_CONFIGURE_TAPLOG := $(PG_TESTDIR)/configure_tap.log
 # the options -help prints for each type against its man page and doc/ (runs PETSc's ksp ex45, which the
 # petsc-examples suite builds; s=options runs it alone)
 PG_OPTIONS_TAPLOG := $(PG_TESTDIR)/options_tap.log
@@ -280,7 +285,7 @@ PG_COVERAGE_SKIP = $(if $(s),s= selects some tests only,$(if $(filter 1,$(PETSCG
 check: export GILU_CUDAEMU_LAUNCH_LOG := $(PG_LAUNCH_LOG)
 
 check: all
-	@mkdir -p $(PG_TESTDIR); rm -f $(PG_TAPLOG) $(PG_EX_TAPLOG) $(PG_BENCH_TAPLOG) $(PG_KERNELS_TAPLOG) $(PG_OPTIONS_TAPLOG) $(PG_PETSC4PY_TAPLOG); : > $(PG_LAUNCH_LOG); status=0; bench=; \
+	@mkdir -p $(PG_TESTDIR); rm -f $(PG_TAPLOG) $(PG_EX_TAPLOG) $(PG_BENCH_TAPLOG) $(PG_KERNELS_TAPLOG) $(PG_OPTIONS_TAPLOG) $(PG_PETSC4PY_TAPLOG) $(PG_CONFIGURE_TAPLOG); : > $(PG_LAUNCH_LOG); status=0; bench=; \
 	$(if $(PG_RUN_HARNESS),$(PG_TEST_MAKE) -j$(CHECK_JOBS) test $(if $(PG_S_HARNESS),s='$(PG_S_HARNESS)') || status=1;) \
 	$(if $(PG_RUN_BENCH),if [ -x $(PG_BENCH_SMOKE) ]; then \
 	  { $(MAKE) --no-print-directory -f $(PETSCGILU_DIR)/gmakefile.test PETSCGILU_DIR=$(PETSCGILU_DIR) PETSC_DIR=$(PETSC_DIR) PETSC_ARCH=$(PETSC_ARCH) \
@@ -300,12 +305,14 @@ check: all
 	$(if $(PG_RUN_PETSC4PY),echo "Running tests/petsc4py/run (README's petsc4py snippet, tutorials/poisson.py)"; \
 	  PETSCGILU_DIR=$(PETSCGILU_DIR) PETSCGILU_LIB=$(PG_LIB) PETSC_DIR=$(PETSC_DIR) PETSC_ARCH=$(PETSC_ARCH) \
 	    PETSCGILU_PETSC4PY_TAP=$(PG_PETSC4PY_TAPLOG) TIMEOUT='$(TIMEOUT)' $(PETSCGILU_DIR)/tests/petsc4py/run || status=1;) \
+	$(if $(PG_RUN_CONFIGURE),echo "Running tests/configure/check (which PETSc configure takes)"; \
+	  PETSC_DIR=$(PETSC_DIR) PETSC_ARCH=$(PETSC_ARCH) $(PETSCGILU_DIR)/tests/configure/check $(PG_CONFIGURE_TAPLOG) || status=1;) \
 	if [ -n "$$bench" ]; then \
 	  echo "Running tests/bench-smoke/run (bench/run.py at tiny sizes; ran beside the suites above)"; \
 	  wait $$bench || status=1; cat $(PG_BENCH_OUT); \
 	fi; \
 	$(PYTHON3) $(PG_COVERAGE) --objdir $(PG_OBJDIR) --log $(PG_LAUNCH_LOG) --tap $(PG_KERNELS_TAPLOG) $(if $(PG_COVERAGE_SKIP),--skip '$(PG_COVERAGE_SKIP)') || status=1; \
-	logs=; for f in $(PG_TAPLOG) $(PG_EX_TAPLOG) $(PG_BENCH_TAPLOG) $(PG_OPTIONS_TAPLOG) $(PG_PETSC4PY_TAPLOG) $(PG_KERNELS_TAPLOG); do [ -f $$f ] && logs="$$logs $$f"; done; \
+	logs=; for f in $(PG_TAPLOG) $(PG_EX_TAPLOG) $(PG_BENCH_TAPLOG) $(PG_OPTIONS_TAPLOG) $(PG_PETSC4PY_TAPLOG) $(PG_CONFIGURE_TAPLOG) $(PG_KERNELS_TAPLOG); do [ -f $$f ] && logs="$$logs $$f"; done; \
 	cat /dev/null $$logs | awk ' \
 	  /^[ \t]*not ok/ { if ($$0 ~ /# *(SKIP|TODO)/) s++; else f++; next } \
 	  /^[ \t]*ok/     { if ($$0 ~ /# *(SKIP|TODO)/) s++; else p++; next } \
@@ -478,7 +485,7 @@ help: FORCE
 	@echo "                 tests/petsc-examples/run if present; ends with 'N passed, N failed, N skipped'"
 	@echo "                   s='tests-ex1_*'   select harness tests (labels: tests-<prog>_<suffix>, tutorials-...;"
 	@echo "                                     s='petsc-examples*' selects only the petsc-examples suite; likewise"
-	@echo "                                     s=options, s=bench-smoke, s=petsc4py: README's snippet, tutorials/poisson.py)"
+	@echo "                                     s=options, s=bench-smoke, s=configure, s=petsc4py: README's snippet, tutorials/poisson.py)"
 	@echo "                   V=1 verbose   REPLACE=1 rewrite outputs (read them!)   NP=n   TIMEOUT=s"
 	@echo "                   EXTRA_OPTIONS='-opt'   VALGRIND=1   test-fail=1 (rerun failures)   CHECK_JOBS=2 (also the"
 	@echo "                   petsc-examples cases at a time)   PETSCGILU_MPIEXEC_SINGLETON=0 (one-process tests through mpiexec too)"
