@@ -15,7 +15,9 @@ static char help[] = "Tests PCFGDD (fine-grained domain decomposition) on a 3D c
   -counters_report     : (cudaemu) one apply of every variant, fused and separate, counted by the emulation: the sectors\n\
                          per request over the fewest needed of the factor, index and vector loads, launches, copies and\n\
                          synchronizations per apply\n\
-  -counters_budget     : (cudaemu) fail when those exceed the budgets of ex11.c's table for this -dof and -n\n\n";
+  -counters_budget     : (cudaemu) fail when those exceed the budgets of ex11.c's table for this -dof and -n\n\
+  -register_outofrange : register the MatPartitioning type \"outofrange\", which puts every vertex in part nparts (as a\n\
+                         partitioner built with other integer sizes than PETSc's may): PCFGDD must stop with an error\n\n";
 
 /*
   The key test of PCFGDD: with the vertex-centric (or sync-free) apply it is exactly block Jacobi with ILU(0) on
@@ -28,6 +30,7 @@ static char help[] = "Tests PCFGDD (fine-grained domain decomposition) on a 3D c
 #include <petscgilu.h>
 #include <petscgilutest.h>
 #include <petscgilu/private/cudaemu.h>
+#include <petsc/private/matimpl.h> /* a MatPartitioning type of the test's own */
 
 static PetscErrorCode Assemble(DM da, PetscInt dof, PetscReal beta, PetscBool zeropivot, Mat A)
 {
@@ -91,6 +94,24 @@ static PetscErrorCode Assemble(DM da, PetscInt dof, PetscReal beta, PetscBool ze
 }
 
 /* out[i] = in[perm[i]] on the local part (inverse: out[perm[i]] = in[i]) */
+/* -register_outofrange: every vertex in part n, one past the last */
+static PetscErrorCode MatPartitioningApply_OutOfRange(MatPartitioning part, IS *partitioning)
+{
+  PetscInt m;
+
+  PetscFunctionBeginUser;
+  PetscCall(MatGetLocalSize(part->adj, &m, NULL));
+  PetscCall(ISCreateStride(PetscObjectComm((PetscObject)part), m, part->n, 0, partitioning));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatPartitioningCreate_OutOfRange(MatPartitioning part)
+{
+  PetscFunctionBeginUser;
+  part->ops->apply = MatPartitioningApply_OutOfRange;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode PermuteLocal(Vec in, IS perm, PetscBool inverse, Vec out)
 {
   const PetscScalar *a;
@@ -374,14 +395,14 @@ static PetscErrorCode CountApplies(PC pc, Vec b, PetscInt dof, PetscInt n, Petsc
 
 int main(int argc, char **argv)
 {
-  DM                 da;
-  Mat                A;
-  Vec                x, b;
-  KSP                ksp;
-  PC                 pc;
-  PetscInt           n = 12, dim = 3, dof = 1, its;
-  PetscReal          beta    = 0.3;
-  PetscBool          resolve = PETSC_FALSE, threads = PETSC_FALSE, compare = PETSC_FALSE, variants = PETSC_FALSE, cudaemu = PETSC_FALSE, cuda = PETSC_FALSE, zeropivot = PETSC_FALSE, report = PETSC_FALSE, budget = PETSC_FALSE, isfgdd;
+  DM        da;
+  Mat       A;
+  Vec       x, b;
+  KSP       ksp;
+  PC        pc;
+  PetscInt  n = 12, dim = 3, dof = 1, its;
+  PetscReal beta    = 0.3;
+  PetscBool resolve = PETSC_FALSE, threads = PETSC_FALSE, compare = PETSC_FALSE, variants = PETSC_FALSE, cudaemu = PETSC_FALSE, cuda = PETSC_FALSE, zeropivot = PETSC_FALSE, report = PETSC_FALSE, budget = PETSC_FALSE, outofrange = PETSC_FALSE, isfgdd;
   KSPConvergedReason reason;
   KSPType            ktype;
 
@@ -401,6 +422,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-zero_pivot", &zeropivot, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-counters_report", &report, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-counters_budget", &budget, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-register_outofrange", &outofrange, NULL));
+  if (outofrange) PetscCall(MatPartitioningRegister("outofrange", MatPartitioningCreate_OutOfRange));
   PetscCheck(dof >= 1 && dof <= 8, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-dof 1 to 8");
   if (dim == 3) PetscCall(DMDACreate3d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, n, n, n, PETSC_DECIDE, PETSC_DECIDE, PETSC_DECIDE, dof, 1, NULL, NULL, NULL, &da));
   else PetscCall(DMDACreate2d(PETSC_COMM_WORLD, DM_BOUNDARY_NONE, DM_BOUNDARY_NONE, DMDA_STENCIL_STAR, n, n, PETSC_DECIDE, PETSC_DECIDE, dof, 1, NULL, NULL, &da));
@@ -494,6 +517,7 @@ int main(int argc, char **argv)
    # PT-Scotch 7 partitions with threads, differently in every run, unless SCOTCH_PTHREAD_NUMBER=1
    test:
      suffix: bjacobi_graph
+     requires: graph_partitioner
      env: SCOTCH_PTHREAD_NUMBER=1
      args: -compare_bjacobi -pc_fgdd_partitioner graph -pc_fgdd_subdomain_rows 100
 
@@ -507,6 +531,7 @@ int main(int argc, char **argv)
 
    test:
      suffix: bjacobi_baij_graph
+     requires: graph_partitioner
      env: SCOTCH_PTHREAD_NUMBER=1
      args: -compare_bjacobi -n 8 -dof 3 -dm_mat_type baij -pc_fgdd_partitioner graph -pc_fgdd_subdomain_rows 150
 
@@ -538,6 +563,7 @@ int main(int argc, char **argv)
 
    test:
      suffix: variants_threads
+     requires: graph_partitioner
      output_file: output/empty.out
      env: OMP_NUM_THREADS=2 SCOTCH_PTHREAD_NUMBER=1
      args: -check_variants -n 8 -pc_fgdd_partitioner graph -pc_fgdd_subdomain_rows 60
@@ -648,7 +674,7 @@ int main(int argc, char **argv)
      filter: grep -E "target rows|subdomains:|cut into|iterations,"
    test:
      suffix: decide_graph
-     requires: cudaemu
+     requires: cudaemu graph_partitioner
      env: SCOTCH_PTHREAD_NUMBER=1
      args: -n 24 -ksp_view -gilu_backend cudaemu -pc_fgdd_partitioner graph -gilu_cudaemu_resident 2
      filter: grep -E "target rows|subdomains:|iterations,"
@@ -668,13 +694,22 @@ int main(int argc, char **argv)
 
    test:
      suffix: view_graph_np2
+     requires: graph_partitioner
      nsize: 2
      env: SCOTCH_PTHREAD_NUMBER=1
      args: -n 8 -ksp_view -pc_fgdd_partitioner graph -pc_fgdd_subdomain_rows 100 -pc_fgdd_apply syncfree -pc_fgdd_fused 0
 
+   # a partitioner's labels outside [0, nparts) (Debian 12's petsc64 links the 32-bit PT-Scotch): an error that names
+   # the partitioner, not an out-of-bounds write in the balancing
+   test:
+     suffix: partitioner_outofrange
+     args: -n 8 -register_outofrange -pc_fgdd_partitioner graph -pc_fgdd_subdomain_rows 100 -pc_fgdd_mat_partitioning_type outofrange
+     filter: Error: grep -o "MatPartitioning outofrange put block row 0 in part [0-9]*, not in \[0, [0-9]*).*"
+
    # as the sub-PC of block Jacobi (graph partitioner: the block has no DMDA)
    test:
      suffix: subpc
+     requires: graph_partitioner
      nsize: 2
      env: SCOTCH_PTHREAD_NUMBER=1
      args: -pc_type bjacobi -sub_pc_type fgdd -sub_pc_fgdd_subdomain_rows 100

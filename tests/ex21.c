@@ -463,7 +463,7 @@ int main(int argc, char **argv)
     # a matrix without a grid ordering: the graph partitioner (PT-Scotch here; the device bundle's PETSc has none)
     test:
       suffix: fgdd_graph
-      requires: ptscotch
+      requires: graph_partitioner
       env: SCOTCH_PTHREAD_NUMBER=1
       args: -case fgdd -matrix perm7 -size 16
     # BiCGSTAB end to end: both solves converged (true residual at or below rtol), their iterations; the reference is

@@ -151,6 +151,13 @@ static PetscErrorCode FGDDBalance(PetscInt nb, const PetscInt xa[], const PetscI
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* configure's verdict on PETSc's PT-Scotch (build/include/petscgiluconf.h) as a value, so that both branches compile */
+#if defined(PETSCGILU_PTSCOTCH_INT_MISMATCH)
+  #define PETSCGILU_PTSCOTCH_MISMATCH 1
+#else
+  #define PETSCGILU_PTSCOTCH_MISMATCH 0
+#endif
+
 /*
   Graph partitioning of the (sequential) local block A into nparts parts with MatPartitioning on a sequential
   MPIAdj (its type from -<prefix>mat_partitioning_type, default PT-Scotch where PETSc has it), then balancing
@@ -192,18 +199,33 @@ PetscErrorCode FGDDPartitionGraph(Mat A, PetscInt nparts, const char prefix[], P
     { /* the first graph partitioner this PETSc has, looked up at run time (no branch that only some builds compile) */
       const char *const types[]                 = {MATPARTITIONINGPARMETIS, MATPARTITIONINGPTSCOTCH};
       PetscErrorCode (*create)(MatPartitioning) = NULL;
+      PetscBool scotch, given;
 
       for (size_t t = 0; t < PETSC_STATIC_ARRAY_LENGTH(types) && !create; t++) {
+        if (PETSCGILU_PTSCOTCH_MISMATCH && t == 1) break;
         PetscCall(PetscFunctionListFind(MatPartitioningList, types[t], &create));
         if (create) PetscCall(MatPartitioningSetType(part, types[t]));
       }
-      PetscCheck(create, PETSC_COMM_SELF, PETSC_ERR_SUP, "This PETSc has neither ParMETIS nor PT-Scotch for the graph partitioning of PCFGDD: use -%spartitioner geometric with a DMDA matrix", (prefix ? prefix : ""));
+      PetscCall(PetscObjectSetOptionsPrefix((PetscObject)part, prefix));
+      PetscCall(PetscOptionsHasName(NULL, prefix, "-mat_partitioning_type", &given)); /* (one of the user's own) */
+      PetscCheck(create || given, PETSC_COMM_SELF, PETSC_ERR_SUP, "This PETSc has %s for the graph partitioning of PCFGDD: use -%spartitioner geometric with a DMDA matrix (or -%smat_partitioning_type)", PETSCGILU_PTSCOTCH_MISMATCH ? "no ParMETIS, and its PT-Scotch counts with other integers than its PetscInt (configure said so)" : "neither ParMETIS nor PT-Scotch", prefix ? prefix : "", prefix ? prefix : "");
+      PetscCall(MatPartitioningSetFromOptions(part));
+      PetscCall(PetscObjectTypeCompare((PetscObject)part, MATPARTITIONINGPTSCOTCH, &scotch));
+      PetscCheck(!(PETSCGILU_PTSCOTCH_MISMATCH && scotch), PETSC_COMM_SELF, PETSC_ERR_SUP, "-%smat_partitioning_type ptscotch: this PETSc's PT-Scotch counts with other integers than its PetscInt (configure said so), so it hangs or returns anything; use -%spartitioner geometric with a DMDA matrix", prefix ? prefix : "", prefix ? prefix : "");
     }
-    PetscCall(PetscObjectSetOptionsPrefix((PetscObject)part, prefix));
-    PetscCall(MatPartitioningSetFromOptions(part));
     PetscCall(MatPartitioningApply(part, &is));
     PetscCall(ISGetIndices(is, &idx));
-    for (PetscInt v = 0; v < nb; v++) labels[v] = idx[v];
+    for (PetscInt v = 0; v < nb; v++) {
+      MatPartitioningType type;
+
+      /* the balancing indexes by label: a partitioner built with other integer sizes than PETSc's (Debian 12's
+         petsc64 links the 32-bit PT-Scotch) returns anything */
+      if (PetscUnlikely(idx[v] < 0 || idx[v] >= nparts)) {
+        PetscCall(MatPartitioningGetType(part, &type));
+        SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "MatPartitioning %s put block row %" PetscInt_FMT " in part %" PetscInt_FMT ", not in [0, %" PetscInt_FMT "): is it built with PETSc's integer size (PETSc has %d-bit indices)? Use another -%smat_partitioning_type, or -%spartitioner geometric with a DMDA matrix", type, v, idx[v], nparts, (int)(8 * sizeof(PetscInt)), prefix ? prefix : "", prefix ? prefix : "");
+      }
+      labels[v] = idx[v];
+    }
     PetscCall(ISRestoreIndices(is, &idx));
     PetscCall(ISDestroy(&is));
     PetscCall(MatPartitioningDestroy(&part));
