@@ -542,8 +542,15 @@ done:
    # past the rows): an error that names the option
    test:
      suffix: grid_overflow
+     requires: !defined(PETSC_USE_64BIT_INDICES)
      args: -case zeropivot -malloc_debug -pc_type structilu -pc_structilu_grid {{1073741878,4 100000,100000,100000 2147483647,2,2}separate output}
      filter: Error: grep -o "pc_structilu_grid [0-9,]*: more grid points than a PetscInt counts"
+   # with 64-bit indices (PETSc --with-64-bit-indices) those grids are counted, and other products overflow
+   test:
+     suffix: grid_overflow_64
+     requires: defined(PETSC_USE_64BIT_INDICES)
+     args: -case zeropivot -malloc_debug -pc_type structilu -pc_structilu_grid {{100000,100000,100000 4294967296,4294967296 9223372036854775807,2}separate output}
+     filter: Error: grep -o "pc_structilu_grid [0-9,]*: more grid points than a PetscInt counts\|pc_structilu_grid [0-9,]* has [0-9]* grid points, which do not divide the 216 rows"
 
    # a zero pivot: KSP stops with DIVERGED_PC_FAILED, as with PETSc's ILU
    test:
