@@ -704,7 +704,7 @@ int main(int argc, char **argv)
    test:
      suffix: partitioner_outofrange
      args: -n 8 -register_outofrange -pc_fgdd_partitioner graph -pc_fgdd_subdomain_rows 100 -pc_fgdd_mat_partitioning_type outofrange
-     filter: Error: grep -o "MatPartitioning outofrange put block row 0 in part [0-9]*, not in \[0, [0-9]*).*"
+     filter: Error: grep -o "MatPartitioning outofrange put block row 0 in part [0-9]*, not in \[0, [0-9]*): is it built with PETSc.s integer size"
 
    # as the sub-PC of block Jacobi (graph partitioner: the block has no DMDA)
    test:
