@@ -37,7 +37,7 @@ PREFIX        ?= /usr/local
 CHECK_JOBS    ?= 2
 
 # goals that must not configure (or install packages) on a fresh clone
-PG_NOCONF_GOALS := clean distclean help gpu-validate check-petsc-cuda check-compile gpu-perf format check-format
+PG_NOCONF_GOALS := clean distclean help gpu-validate check-petsc-cuda check-compile check-compile-64 gpu-perf format check-format
 PG_NEED_CONF    := $(if $(MAKECMDGOALS),$(filter-out $(PG_NOCONF_GOALS),$(MAKECMDGOALS)),all)
 
 # ------------------------------------------------------------------------------------------------ configure
@@ -401,6 +401,13 @@ gpu-validate: FORCE
 check-compile: FORCE
 	@$(PETSCGILU_DIR)/tests/compile-check
 
+# the same against Debian 12's PETSc with 64-bit indices (libpetsc64-real3.18-dev, installed by config/install-deps
+# petsc64; CI runs it): the code that PetscInt's width changes compiles with warnings as errors
+PETSC64_DIR ?= /usr/lib/petscdir/petsc64-3.18/x86_64-linux-gnu-real
+check-compile-64: FORCE
+	@$(PETSCGILU_DIR)/config/install-deps petsc64
+	@PETSC_DIR=$(PETSC64_DIR) PETSC_ARCH= $(PETSCGILU_DIR)/tests/compile-check
+
 # against the PETSc a GPU user has, built --with-cuda (PETSC_DIR= PETSC_ARCH=; doc/building.md): this tree copied and
 # built there against it with its nvcc, its CUDA-PETSc branches checked, its device-free tests run (with a GPU also
 # the GPU-resident solves); the user's build/ is not touched (tests/petsc-cuda/run)
@@ -510,6 +517,7 @@ help: FORCE
 	@echo "  check-compile  compile the library, the test library, tests/ and tutorials/ (no link) with warnings as errors"
 	@echo "                 against PETSc 3.22.5, unpacked and configured once in ~/.cache/petscgilu (config/petsc-3.22), or"
 	@echo "                 against PETSC_DIR= PETSC_ARCH= (configured is enough); CI runs it (tests/compile-check)"
+	@echo "  check-compile-64 the same against Debian's PETSc with 64-bit indices (installs libpetsc64-real3.18-dev; CI runs it)"
 	@echo "  objects        compile every object and program without linking (what check-compile runs)"
 	@echo "  check-petsc-cuda PETSC_DIR= PETSC_ARCH=  against a PETSc built --with-cuda (doc/building.md: PETSc 3.25 with"
 	@echo "                 CUDA 13): a copy of this tree built there with PETSc's nvcc, the CUDA-vector branches checked,"
@@ -556,4 +564,4 @@ help: FORCE
 	@echo "one harness test:  make check s='tests-ex1_1'   or   make -f gmakefile.test test s='tests-ex1_1'"
 
 FORCE:
-.PHONY: check-format pg-clang-format all pg-build pg-lib objects check check-compile check-mutations check-petsc-cuda check-gpu gpu-validate gpu-perf gpu-model run bench bench-quick bench-gpu bench-matrices install configure format clean distclean help print-test check-test-errors cleantest FORCE
+.PHONY: check-format pg-clang-format all pg-build pg-lib objects check check-compile check-compile-64 check-mutations check-petsc-cuda check-gpu gpu-validate gpu-perf gpu-model run bench bench-quick bench-gpu bench-matrices install configure format clean distclean help print-test check-test-errors cleantest FORCE
