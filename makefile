@@ -159,11 +159,16 @@ $(PG_OBJDIR)/%.cu.o: $(PG_SRCDIR)/%.cu $(PG_CONFVARS)
 	$(PG_Q)$(PG_NVCC_RUN) -c $(PG_NVCC_FLAGS) $(PETSC_CC_INCLUDES) $(PG_MPI_INCLUDES) $(PG_INCLUDES) -MMD -MP -MF $(@:.o=.d) -MT $@ $< -o $@
 
 # GILU_CUDA_NAME(f) gives the emulated object's external names the suffix _cudaemu; everything else defined there
-# (kernels, device functions) is made local, so it cannot clash with nvcc's objects or another .cu's
+# (kernels, device functions) is made local, so it cannot clash with nvcc's objects or another .cu's. A definition of
+# vague linkage (an inline function or template of external linkage, emitted in a COMDAT group of every object that
+# does not inline it) cannot be made local: the link keeps one object's group and fails on the others' references,
+# so it is refused here (C++ flags without -O, as a PETSc --with-debugging has, inline nothing: they show them all)
 $(PG_OBJDIR)/%.cudaemu.o: $(PG_SRCDIR)/%.cu $(PG_CONFVARS)
 	@mkdir -p $(@D)
 	$(call pg_say,CXXEMU,$<)
 	$(PG_Q)$(CUDAEMU_CXX) -c $(PG_EMU_FLAGS) $(CXXCPPFLAGS) $(PG_INCLUDES) $(CXXFLAGS) -MMD -MP -MF $(@:.o=.d) -MT $@ $< -o $@
+	$(PG_Q)v=$$(nm -C $@ | awk '$$2 ~ /^[VWu]$$/ { $$1 = $$2 = ""; sub(/^ +/, ""); print }' | sort -u | paste -sd';'); \
+	  [ -z "$$v" ] || { rm -f $@; echo "$<: defined with vague linkage in the emulated object (make it static, or put a type in an unnamed namespace): $$v" >&2; exit 1; }
 	$(PG_Q)objcopy --wildcard --keep-global-symbol='*_cudaemu' $@
 
 # the C++ driver: the emulated objects need libstdc++ (__gxx_personality_v0, __cxa_guard_*)

@@ -91,10 +91,17 @@
   #define blockDim  (gilu_emu_self->blockDim)
   #define gridDim   (gilu_emu_self->gridDim)
 
+/* internal linkage, as every function of the emulation (static inline): objcopy makes an emulated object's names
+   other than *_cudaemu local, and a local copy of the inline constructor in a COMDAT group of each object fails the
+   link where it is not inlined (a C++ compiler without optimization: a PETSc configured --with-debugging, or
+   without USER in the environment, whose CXX_FLAGS have no -O) */
+namespace
+{
 struct dim3 {
   unsigned int x, y, z;
   dim3(unsigned int vx = 1, unsigned int vy = 1, unsigned int vz = 1) : x(vx), y(vy), z(vz) { }
 };
+} // namespace
 
 /* ---------------------------------------------------------------------------------- launch */
 template <class F>
