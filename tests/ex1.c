@@ -664,7 +664,7 @@ int main(int argc, char **argv)
    # hands the factorization to PETSc's ICC: PETSc's residuals
    test:
      suffix: sym_block_icck
-     args: -symmetric -stencil diamond13 -dof 3 -dm_mat_type {{baij sbaij}separate output} -ksp_type cg -pc_type icc -pc_factor_levels {{1 2}separate output} -pc_factor_mat_solver_type {{petsc structilu}shared output} -ksp_monitor_short
+     args: -symmetric -stencil diamond13 -dof 3 -dm_mat_type {{baij sbaij}separate output} -ksp_type cg -pc_type icc -pc_factor_levels {{1 2}separate output} -pc_factor_mat_solver_type {{petsc structilu}shared output} -ksp_monitor
 
    test:
      suffix: sym_block_icck_view
@@ -730,14 +730,14 @@ int main(int argc, char **argv)
 
    # ILU(k): the factors of PETSc's ILU(k) in natural ordering. Both level options are given,
    # each PC reads its own; the shared output proves equal iterations (and, with
-   # -ksp_monitor_short, equal residual histories).
+   # -ksp_monitor, equal residual histories).
    test:
      suffix: levels1
      args: -stencil {{star7 diamond13 box27 star13}separate output} -dof {{1 2 4}separate output} -pc_factor_levels 1 -pc_structilu_levels 1 -pc_type {{ilu structilu}shared output}
 
    test:
      suffix: levels2
-     args: -stencil {{star7 diamond13 box27 star13}separate output} -dof {{1 2 4}separate output} -pc_factor_levels 2 -pc_structilu_levels 2 -ksp_monitor_short -pc_type {{ilu structilu}shared output}
+     args: -stencil {{star7 diamond13 box27 star13}separate output} -dof {{1 2 4}separate output} -pc_factor_levels 2 -pc_structilu_levels 2 -ksp_monitor -pc_type {{ilu structilu}shared output}
 
    test:
      suffix: levels1_baij
@@ -745,7 +745,7 @@ int main(int argc, char **argv)
 
    test:
      suffix: levels2_baij
-     args: -dm_mat_type baij -stencil {{star7 star13}separate output} -dof {{2 4}separate output} -pc_factor_levels 2 -pc_structilu_levels 2 -ksp_monitor_short -pc_type {{ilu structilu}shared output}
+     args: -dm_mat_type baij -stencil {{star7 star13}separate output} -dof {{2 4}separate output} -pc_factor_levels 2 -pc_structilu_levels 2 -ksp_monitor -pc_type {{ilu structilu}shared output}
 
    test:
      suffix: levels1_2d
@@ -753,11 +753,11 @@ int main(int argc, char **argv)
 
    test:
      suffix: levels2_2d
-     args: -dim 2 -stencil {{star5 box9}separate output} -dof {{1 2 4}separate output} -dm_mat_type {{aij baij}separate output} -pc_factor_levels 2 -pc_structilu_levels 2 -ksp_monitor_short -pc_type {{ilu structilu}shared output}
+     args: -dim 2 -stencil {{star5 box9}separate output} -dof {{1 2 4}separate output} -dm_mat_type {{aij baij}separate output} -pc_factor_levels 2 -pc_structilu_levels 2 -ksp_monitor -pc_type {{ilu structilu}shared output}
 
    test:
      suffix: levels3_2d
-     args: -dim 2 -da_grid_x 10 -da_grid_y 9 -stencil star5 -dof 2 -pc_factor_levels 3 -pc_structilu_levels 3 -ksp_monitor_short -pc_type {{ilu structilu}shared output}
+     args: -dim 2 -da_grid_x 10 -da_grid_y 9 -stencil star5 -dof 2 -pc_factor_levels 3 -pc_structilu_levels 3 -ksp_monitor -pc_type {{ilu structilu}shared output}
 
    test:
      suffix: levels1_np2
@@ -898,15 +898,15 @@ int main(int argc, char **argv)
    # place): PETSc's iterations and residual history
    test:
      suffix: dilu
-     args: -stencil star7 -dof {{1 3}separate output} -pc_type {{ilu structilu}shared output} -pc_structilu_diagonal_storage -ksp_monitor_short
+     args: -stencil star7 -dof {{1 3}separate output} -pc_type {{ilu structilu}shared output} -pc_structilu_diagonal_storage -ksp_monitor
 
    test:
      suffix: dilu_2d_baij
-     args: -dim 2 -dm_mat_type baij -stencil star5 -dof {{2 4}separate output} -pc_type {{ilu structilu}shared output} -pc_structilu_diagonal_storage -ksp_monitor_short
+     args: -dim 2 -dm_mat_type baij -stencil star5 -dof {{2 4}separate output} -pc_type {{ilu structilu}shared output} -pc_structilu_diagonal_storage -ksp_monitor
 
    test:
      suffix: dilu_ic
-     args: -symmetric -ksp_type cg -stencil star7 -dof 2 -pc_type {{icc structilu}shared output} -pc_structilu_type ic -pc_structilu_diagonal_storage -ksp_monitor_short
+     args: -symmetric -ksp_type cg -stencil star7 -dof 2 -pc_type {{icc structilu}shared output} -pc_structilu_type ic -pc_structilu_diagonal_storage -ksp_monitor
 
    test:
      suffix: threads_dilu
@@ -921,17 +921,17 @@ int main(int argc, char **argv)
    # a stencil whose ILU(0) fills more than the diagonal: L and U stored whatever the option
    test:
      suffix: dilu_box27
-     args: -stencil box27 -pc_type {{ilu structilu}shared output} -pc_structilu_diagonal_storage -ksp_monitor_short
+     args: -stencil box27 -pc_type {{ilu structilu}shared output} -pc_structilu_diagonal_storage -ksp_monitor
 
    # The Eisenstat trick: for a symmetric matrix, CG with the natural norm has the residual history of
    # PETSc's ILU(0) (ICC(0)) up to round-off
    test:
      suffix: eisenstat
-     args: -symmetric -ksp_type cg -ksp_norm_type natural -ksp_monitor_short -stencil star7 -dof {{1 2}separate output} -pc_type {{ilu structilu}shared output} -pc_structilu_eisenstat
+     args: -symmetric -ksp_type cg -ksp_norm_type natural -ksp_monitor -stencil star7 -dof {{1 2}separate output} -pc_type {{ilu structilu}shared output} -pc_structilu_eisenstat
 
    test:
      suffix: eisenstat_ic
-     args: -symmetric -ksp_type cg -ksp_norm_type natural -ksp_monitor_short -dim 2 -stencil star5 -dof 3 -pc_type {{icc structilu}shared output} -pc_structilu_type ic -pc_structilu_eisenstat
+     args: -symmetric -ksp_type cg -ksp_norm_type natural -ksp_monitor -dim 2 -stencil star5 -dof 3 -pc_type {{icc structilu}shared output} -pc_structilu_type ic -pc_structilu_eisenstat
 
    # a nonsymmetric matrix with GMRES, a changed matrix (the second solve starts from the first's solution:
    # a nonzero initial guess goes through (D + A_U) x0), the view
@@ -1039,11 +1039,11 @@ int main(int argc, char **argv)
    # on cudaemu with the factors of the host (-pc_structilu_cuda_factor 0)
    test:
      suffix: sym_side
-     args: -symmetric -ksp_type gmres -ksp_pc_side symmetric -ksp_monitor_short -stencil {{star7 box27}separate output} -dof {{1 3}separate output} -pc_type {{icc structilu}shared output} -pc_structilu_type ic
+     args: -symmetric -ksp_type gmres -ksp_pc_side symmetric -ksp_monitor -stencil {{star7 box27}separate output} -dof {{1 3}separate output} -pc_type {{icc structilu}shared output} -pc_structilu_type ic
    test:
      suffix: sym_side_cudaemu
      output_file: output/ex1_sym_side_stencil-star7_dof-1.out
-     args: -symmetric -ksp_type gmres -ksp_pc_side symmetric -ksp_monitor_short -stencil star7 -dof 1 -pc_type structilu -pc_structilu_type ic -gilu_backend cudaemu -pc_structilu_cuda_factor 0
+     args: -symmetric -ksp_type gmres -ksp_pc_side symmetric -ksp_monitor -stencil star7 -dof 1 -pc_type structilu -pc_structilu_type ic -gilu_backend cudaemu -pc_structilu_cuda_factor 0
    # what is refused: ILU (no symmetric split), IC factored on the device only
    test:
      suffix: sym_side_ilu
@@ -1059,7 +1059,7 @@ int main(int argc, char **argv)
    # stencil (before: errors naming seqstencilgpu)
    test:
      suffix: stencilgpu_rows
-     args: -stencil box27 -dof 3 -solve_twice -ksp_monitor_short -dm_mat_type {{aij stencilgpu}shared output} -pc_type {{fgdd atsilu sparsify}separate output} -pc_sparsify_ratio 5
+     args: -stencil box27 -dof 3 -solve_twice -ksp_monitor -dm_mat_type {{aij stencilgpu}shared output} -pc_type {{fgdd atsilu sparsify}separate output} -pc_sparsify_ratio 5
    test:
      suffix: stencilgpu_rows_in_place
      args: -stencil box27 -dof 3 -solve_twice -twice_in_place -dm_mat_type {{aij stencilgpu}shared output} -pc_type {{fgdd atsilu sparsify}separate output} -pc_sparsify_ratio 5
@@ -1067,13 +1067,13 @@ int main(int argc, char **argv)
    test:
      # nothing dropped: the inner PC gets the operator itself (gilu: through the image, the factor's)
      suffix: stencilgpu_rows_sparsify0
-     args: -stencil box27 -dof 2 -ksp_monitor_short -dm_mat_type {{aij stencilgpu}shared output} -pc_type sparsify -pc_sparsify_ratio 0 -pc_sparsify_sub_pc_type {{ilu structilu}separate output}
+     args: -stencil box27 -dof 2 -ksp_monitor -dm_mat_type {{aij stencilgpu}shared output} -pc_type sparsify -pc_sparsify_ratio 0 -pc_sparsify_sub_pc_type {{ilu structilu}separate output}
    test:
      suffix: stencilgpu_rows_gilu
-     args: -symmetric -stencil box27 -dof 2 -ksp_monitor_short -dm_mat_type {{aij stencilgpu}shared output} -pc_type {{ilu icc}separate output} -pc_factor_levels 1 -pc_factor_mat_solver_type gilu
+     args: -symmetric -stencil box27 -dof 2 -ksp_monitor -dm_mat_type {{aij stencilgpu}shared output} -pc_type {{ilu icc}separate output} -pc_factor_levels 1 -pc_factor_mat_solver_type gilu
    test:
      suffix: stencilgpu_rows_np2
      nsize: 2
-     args: -stencil star7 -dof 2 -ksp_monitor_short -dm_mat_type {{aij stencilgpu}shared output} -pc_type {{fgdd atsilu sparsify}separate output}
+     args: -stencil star7 -dof 2 -ksp_monitor -dm_mat_type {{aij stencilgpu}shared output} -pc_type {{fgdd atsilu sparsify}separate output}
 
 TEST*/

@@ -780,7 +780,7 @@ done:
    # (before: an error for every matrix not symmetric to 1e-10)
    test:
      suffix: ic_symmetry
-     args: -case sym -ksp_type gmres -ksp_monitor_short -alter {{far denserow convect fe}separate output} -no_dm {{0 1}shared output} -pc_type {{icc structilu}shared output} -pc_structilu_type ic
+     args: -case sym -ksp_type gmres -ksp_monitor -alter {{far denserow convect fe}separate output} -no_dm {{0 1}shared output} -pc_type {{icc structilu}shared output} -pc_structilu_type ic
    test:
      suffix: ic_symmetry_stencil
      args: -case sym -ksp_type cg -pc_type structilu -pc_structilu_type ic -alter {{lower upper noyplus}separate output}
@@ -793,24 +793,24 @@ done:
    # (before: an error for all but fe)
    test:
      suffix: ic_symmetry_gilu
-     args: -case sym -pc_type icc -ksp_monitor_short -alter {{lower upper noyplus far denserow convect fe}separate output} -pc_factor_levels {{0 1}separate output} -pc_factor_mat_solver_type {{gilu petsc}shared output} -from_upper {{0 1}shared output}
+     args: -case sym -pc_type icc -ksp_monitor -alter {{lower upper noyplus far denserow convect fe}separate output} -pc_factor_levels {{0 1}separate output} -pc_factor_mat_solver_type {{gilu petsc}shared output} -from_upper {{0 1}shared output}
 
    # values that turn nonsymmetric (or symmetric) at a numeric factorization with the same pattern: the image made then
    # (or refreshed); the same residuals as PETSc's ICC
    test:
      suffix: ic_symmetry_gilu_realter
-     args: -case sym -pc_type icc -ksp_monitor_short -alter {{none convect}separate output} -realter convect -pc_factor_mat_solver_type {{gilu petsc}shared output} -from_upper {{0 1}shared output}
+     args: -case sym -pc_type icc -ksp_monitor -alter {{none convect}separate output} -realter convect -pc_factor_mat_solver_type {{gilu petsc}shared output} -from_upper {{0 1}shared output}
 
    # block size 2 (MATBAIJ): the image by blocks where the diagonal blocks are symmetric (noyplus, far); where one is not
    # (convect, at the symbolic factorization or once the values change so) PETSc's block ICC factors and solves: it
    # assumes them symmetric (the inverse of the block on one side, its transpose on the other), which is no ILU
    test:
      suffix: ic_symmetry_gilu_baij
-     args: -case sym -sym_bs 2 -pc_type icc -pc_factor_shift_type none -ksp_monitor_short -alter {{noyplus far}separate output} -pc_factor_mat_solver_type {{gilu petsc}shared output} -from_upper {{0 1}shared output}
+     args: -case sym -sym_bs 2 -pc_type icc -pc_factor_shift_type none -ksp_monitor -alter {{noyplus far}separate output} -pc_factor_mat_solver_type {{gilu petsc}shared output} -from_upper {{0 1}shared output}
 
    test:
      suffix: ic_symmetry_gilu_baij_diag
-     args: -case sym -sym_bs 2 -pc_type icc -pc_factor_shift_type none -ksp_monitor_short -alter {{none convect}separate output} -realter convect -pc_factor_mat_solver_type {{gilu petsc}shared output}
+     args: -case sym -sym_bs 2 -pc_type icc -pc_factor_shift_type none -ksp_monitor -alter {{none convect}separate output} -realter convect -pc_factor_mat_solver_type {{gilu petsc}shared output}
 
    # what gilu's ICC factors: the matrix where it is exactly symmetric, else the image (fe: apart in the last bits), or
    # (block size 2, a diagonal block not symmetric) what PETSc's block ICC does
@@ -865,11 +865,11 @@ done:
    # (before: an error that gilu's ICC needed a symmetric matrix, with the prefixed options; now PETSc's ICC's residuals)
    test:
      suffix: prefix_gilu_icc
-     args: -case sym -alter far -ksp_type cg -ksp_monitor_short -pc_type bjacobi -sub_pc_type icc -sub_pc_factor_mat_solver_type {{gilu petsc}shared output}
+     args: -case sym -alter far -ksp_type cg -ksp_monitor -pc_type bjacobi -sub_pc_type icc -sub_pc_factor_mat_solver_type {{gilu petsc}shared output}
 
    test:
      suffix: prefix_sparsify_icc
-     args: -case sym -alter far -ksp_monitor_short -pc_type sparsify -pc_sparsify_sub_pc_type icc -pc_sparsify_sub_pc_factor_mat_solver_type {{gilu petsc}shared output}
+     args: -case sym -alter far -ksp_monitor -pc_type sparsify -pc_sparsify_sub_pc_type icc -pc_sparsify_sub_pc_factor_mat_solver_type {{gilu petsc}shared output}
 
    test:
      suffix: prefix_levels

@@ -628,17 +628,17 @@ int main(int argc, char **argv)
    # PCSOR on MATSTENCILGPU (MatSOR): AIJ's residuals; DoF 1 pointwise, DoF 3 point-block (AIJ's inode SOR) for omega 1, pointwise otherwise
    test:
      suffix: solve_sor
-     args: -solve -ksp_type gmres -ksp_monitor_short -dof {{1 3}separate output} -pc_type sor -pc_sor_omega {{1 1.3}separate output} -dm_mat_type {{aij stencilgpu}shared output}
+     args: -solve -ksp_type gmres -ksp_monitor -dof {{1 3}separate output} -pc_type sor -pc_sor_omega {{1 1.3}separate output} -dm_mat_type {{aij stencilgpu}shared output}
 
    test:
      suffix: solve_sor_symmetric
-     args: -solve -dim 2 -dof 2 -sw 2 -box -ksp_type richardson -ksp_monitor_short -pc_type sor -pc_sor_symmetric -pc_sor_its 2 -pc_sor_omega 1.3 -dm_mat_type {{aij stencilgpu}shared output}
+     args: -solve -dim 2 -dof 2 -sw 2 -box -ksp_type richardson -ksp_monitor -pc_type sor -pc_sor_symmetric -pc_sor_its 2 -pc_sor_omega 1.3 -dm_mat_type {{aij stencilgpu}shared output}
 
    # in parallel the local sweeps of MatSOR_MPIAIJ (off-process couplings on the right-hand side)
    test:
      suffix: solve_sor_np2
      nsize: 2
-     args: -solve -ksp_type gmres -ksp_monitor_short -dof {{1 3}separate output} -pc_type sor -pc_sor_omega {{1 1.3}separate output} -dm_mat_type {{aij stencilgpu}shared output}
+     args: -solve -ksp_type gmres -ksp_monitor -dof {{1 3}separate output} -pc_type sor -pc_sor_omega {{1 1.3}separate output} -dm_mat_type {{aij stencilgpu}shared output}
 
    # MatSolverType structilu refuses what it cannot honour, naming the option: a non-natural ordering,
    # PCSTRUCTILU's own levels under PCILU (the factorization's levels decide)
