@@ -173,6 +173,7 @@ PetscErrorCode FGDDPartitionGraph(Mat A, PetscInt nparts, const char prefix[], P
   IS              is;
   const PetscInt *idx;
   PetscBool       isbaij;
+  const char     *pre = prefix ? prefix : ""; /* the options' prefix in messages */
 
   PetscFunctionBegin;
   PetscCall(MatGetBlockSize(A, &bs));
@@ -208,10 +209,10 @@ PetscErrorCode FGDDPartitionGraph(Mat A, PetscInt nparts, const char prefix[], P
       }
       PetscCall(PetscObjectSetOptionsPrefix((PetscObject)part, prefix));
       PetscCall(PetscOptionsHasName(NULL, prefix, "-mat_partitioning_type", &given)); /* (one of the user's own) */
-      PetscCheck(create || given, PETSC_COMM_SELF, PETSC_ERR_SUP, "This PETSc has %s for the graph partitioning of PCFGDD: use -%spartitioner geometric with a DMDA matrix (or -%smat_partitioning_type)", PETSCGILU_PTSCOTCH_MISMATCH ? "no ParMETIS, and its PT-Scotch counts with other integers than its PetscInt (configure said so)" : "neither ParMETIS nor PT-Scotch", prefix ? prefix : "", prefix ? prefix : "");
+      PetscCheck(create || given, PETSC_COMM_SELF, PETSC_ERR_SUP, "This PETSc has %s for the graph partitioning of PCFGDD: use -%spartitioner geometric with a DMDA matrix (or -%smat_partitioning_type)", PETSCGILU_PTSCOTCH_MISMATCH ? "no ParMETIS, and its PT-Scotch counts with other integers than its PetscInt (configure said so)" : "neither ParMETIS nor PT-Scotch", pre, pre);
       PetscCall(MatPartitioningSetFromOptions(part));
       PetscCall(PetscObjectTypeCompare((PetscObject)part, MATPARTITIONINGPTSCOTCH, &scotch));
-      PetscCheck(!(PETSCGILU_PTSCOTCH_MISMATCH && scotch), PETSC_COMM_SELF, PETSC_ERR_SUP, "-%smat_partitioning_type ptscotch: this PETSc's PT-Scotch counts with other integers than its PetscInt (configure said so), so it hangs or returns anything; use -%spartitioner geometric with a DMDA matrix", prefix ? prefix : "", prefix ? prefix : "");
+      PetscCheck(!(PETSCGILU_PTSCOTCH_MISMATCH && scotch), PETSC_COMM_SELF, PETSC_ERR_SUP, "-%smat_partitioning_type ptscotch: this PETSc's PT-Scotch counts with other integers than its PetscInt (configure said so), so it hangs or returns anything; use -%spartitioner geometric with a DMDA matrix", pre, pre);
     }
     PetscCall(MatPartitioningApply(part, &is));
     PetscCall(ISGetIndices(is, &idx));
@@ -222,7 +223,7 @@ PetscErrorCode FGDDPartitionGraph(Mat A, PetscInt nparts, const char prefix[], P
          petsc64 links the 32-bit PT-Scotch) returns anything */
       if (PetscUnlikely(idx[v] < 0 || idx[v] >= nparts)) {
         PetscCall(MatPartitioningGetType(part, &type));
-        SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "MatPartitioning %s put block row %" PetscInt_FMT " in part %" PetscInt_FMT ", not in [0, %" PetscInt_FMT "): is it built with PETSc's integer size (PETSc has %d-bit indices)? Use another -%smat_partitioning_type, or -%spartitioner geometric with a DMDA matrix", type, v, idx[v], nparts, (int)(8 * sizeof(PetscInt)), prefix ? prefix : "", prefix ? prefix : "");
+        SETERRQ(PETSC_COMM_SELF, PETSC_ERR_LIB, "MatPartitioning %s put block row %" PetscInt_FMT " in part %" PetscInt_FMT ", not in [0, %" PetscInt_FMT "): is it built with PETSc's integer size (PETSc has %d-bit indices)? Use another -%smat_partitioning_type, or -%spartitioner geometric with a DMDA matrix", type, v, idx[v], nparts, (int)(8 * sizeof(PetscInt)), pre, pre);
       }
       labels[v] = idx[v];
     }
