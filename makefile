@@ -163,13 +163,14 @@ $(PG_OBJDIR)/%.cu.o: $(PG_SRCDIR)/%.cu $(PG_CONFVARS)
 # vague linkage (an inline function or template of external linkage, emitted in a COMDAT group of every object that
 # does not inline it) cannot be made local: the link keeps one object's group and fails on the others' references,
 # so it is refused here (C++ flags without -O, as a PETSc --with-debugging has, inline nothing: they show them all)
+PG_EMU_LOCALIZE = v=$$(nm -C $@ | awk '$$2 ~ /^[VWu]$$/ { $$1 = $$2 = ""; sub(/^ +/, ""); print }' | sort -u | paste -sd';'); \
+  [ -z "$$v" ] || { rm -f $@; echo "$<: defined with vague linkage in the emulated object (make it static, or put a type in an unnamed namespace): $$v" >&2; exit 1; }; \
+  objcopy --wildcard --keep-global-symbol='*_cudaemu' $@
 $(PG_OBJDIR)/%.cudaemu.o: $(PG_SRCDIR)/%.cu $(PG_CONFVARS)
 	@mkdir -p $(@D)
 	$(call pg_say,CXXEMU,$<)
 	$(PG_Q)$(CUDAEMU_CXX) -c $(PG_EMU_FLAGS) $(CXXCPPFLAGS) $(PG_INCLUDES) $(CXXFLAGS) -MMD -MP -MF $(@:.o=.d) -MT $@ $< -o $@
-	$(PG_Q)v=$$(nm -C $@ | awk '$$2 ~ /^[VWu]$$/ { $$1 = $$2 = ""; sub(/^ +/, ""); print }' | sort -u | paste -sd';'); \
-	  [ -z "$$v" ] || { rm -f $@; echo "$<: defined with vague linkage in the emulated object (make it static, or put a type in an unnamed namespace): $$v" >&2; exit 1; }
-	$(PG_Q)objcopy --wildcard --keep-global-symbol='*_cudaemu' $@
+	$(PG_Q)$(PG_EMU_LOCALIZE)
 
 # the C++ driver: the emulated objects need libstdc++ (__gxx_personality_v0, __cxa_guard_*)
 $(PG_LIB): $(PG_OBJS) $(PG_OBJLIST) $(PG_CONFVARS)
@@ -195,6 +196,21 @@ $(PG_TESTLIB): $(PG_TEST_OBJS) $(PG_TEST_OBJLIST) $(PG_LIB) $(PG_CUDA_LIB_IF)
 	$(call pg_say,LINK,$@)
 	$(PG_Q)$(CXX_LINKER) -shared $(PCC_LINKER_FLAGS) -o $@ $(PG_TEST_OBJS) -Wl,-soname,$(@F) -Wl,--no-undefined \
 	  -Wl,-rpath,$(PETSCGILU_DIR)/lib -L$(PETSCGILU_DIR)/lib -lpetscgilu $(OPENMP_FLAG) $(PG_TEST_CUDA_LIBS) $(PETSC_LIB) $(LDFLAGS)
+
+# make check's emu-link: tests/emu-link.cu compiled twice for the emulation at -O0 (a debug PETSc's CXX_FLAGS: -O2
+# inlines what -O0 emits out of line, so the default build would not show it), localized as the library's objects
+# are, and linked into one library: what gilucuda.h defines for a launch links however the compiler emits it
+PG_EMU_LINK_DIR := $(PG_TESTDIR)/emu-link
+PG_EMU_LINK     := $(PG_EMU_LINK_DIR)/libemulink.so
+$(PG_EMU_LINK_DIR)/%.cudaemu.o: $(PETSCGILU_DIR)/tests/emu-link.cu $(PG_CONFVARS)
+	@mkdir -p $(@D)
+	$(call pg_say,CXXEMU,$< ($*))
+	$(PG_Q)$(CUDAEMU_CXX) -c $(PG_EMU_FLAGS) $(CXXCPPFLAGS) $(PG_INCLUDES) $(CXXFLAGS) -O0 -DEMU_LINK_NAME=EmuLink_$*_cudaemu $< -o $@
+	$(PG_Q)$(PG_EMU_LOCALIZE)
+$(PG_EMU_LINK): $(PG_EMU_LINK_DIR)/a.cudaemu.o $(PG_EMU_LINK_DIR)/b.cudaemu.o $(PG_LIB)
+	$(call pg_say,LINK,$@)
+	$(PG_Q)$(CXX_LINKER) -shared $(PCC_LINKER_FLAGS) -o $@ $(filter %.o,$^) -Wl,--no-undefined \
+	  -L$(PETSCGILU_DIR)/lib -lpetscgilu $(PETSC_LIB) $(LDFLAGS)
 
 -include $(PG_OBJS:.o=.d) $(PG_CUDA_OBJS:.o=.d) $(PG_TEST_OBJS:.o=.d)
 
@@ -259,7 +275,8 @@ PG_S_BENCH     := $(filter bench-smoke%,$(s))
 PG_S_OPTIONS   := $(filter options%,$(s))
 PG_S_PETSC4PY  := $(filter petsc4py%,$(s))
 PG_S_CONFIGURE := $(filter configure%,$(s))
-PG_S_HARNESS   := $(filter-out petsc-examples% bench-smoke% options% petsc4py% configure%,$(s))
+PG_S_EMULINK   := $(filter emu-link%,$(s))
+PG_S_HARNESS   := $(filter-out petsc-examples% bench-smoke% options% petsc4py% configure% emu-link%,$(s))
 PG_S_EX_SUBSTR := $(patsubst -%,%,$(patsubst petsc-examples%,%,$(subst *,,$(subst %,,$(firstword $(PG_S_EXAMPLES))))))
 PG_RUN_HARNESS := $(if $(s),$(PG_S_HARNESS),1)
 PG_RUN_EXAMPLES:= $(if $(s),$(PG_S_EXAMPLES),1)
@@ -267,6 +284,8 @@ PG_RUN_BENCH   := $(if $(s),$(PG_S_BENCH),1)
 PG_RUN_OPTIONS := $(if $(s),$(PG_S_OPTIONS),1)
 PG_RUN_PETSC4PY:= $(if $(s),$(PG_S_PETSC4PY),1)
 PG_RUN_CONFIGURE:= $(if $(s),$(PG_S_CONFIGURE),1)
+PG_RUN_EMULINK := $(if $(s),$(PG_S_EMULINK),1)
+PG_EMULINK_TAPLOG := $(PG_TESTDIR)/emu-link_tap.log
 # config/configure against copies of this PETSc with complex or single scalars, 64-bit indices, an old release: taken or
 # refused with an error that says why (s=configure runs it alone)
 PG_CONFIGURE_TAPLOG := $(PG_TESTDIR)/configure_tap.log
@@ -290,7 +309,7 @@ PG_COVERAGE_SKIP = $(if $(s),s= selects some tests only,$(if $(filter 1,$(PETSCG
 check: export GILU_CUDAEMU_LAUNCH_LOG := $(PG_LAUNCH_LOG)
 
 check: all
-	@mkdir -p $(PG_TESTDIR); rm -f $(PG_TAPLOG) $(PG_EX_TAPLOG) $(PG_BENCH_TAPLOG) $(PG_KERNELS_TAPLOG) $(PG_OPTIONS_TAPLOG) $(PG_PETSC4PY_TAPLOG) $(PG_CONFIGURE_TAPLOG); : > $(PG_LAUNCH_LOG); status=0; bench=; \
+	@mkdir -p $(PG_TESTDIR); rm -f $(PG_TAPLOG) $(PG_EX_TAPLOG) $(PG_BENCH_TAPLOG) $(PG_KERNELS_TAPLOG) $(PG_OPTIONS_TAPLOG) $(PG_PETSC4PY_TAPLOG) $(PG_CONFIGURE_TAPLOG) $(PG_EMULINK_TAPLOG); : > $(PG_LAUNCH_LOG); status=0; bench=; \
 	$(if $(PG_RUN_HARNESS),$(PG_TEST_MAKE) -j$(CHECK_JOBS) test $(if $(PG_S_HARNESS),s='$(PG_S_HARNESS)') || status=1;) \
 	$(if $(PG_RUN_BENCH),if [ -x $(PG_BENCH_SMOKE) ]; then \
 	  { $(MAKE) --no-print-directory -f $(PETSCGILU_DIR)/gmakefile.test PETSCGILU_DIR=$(PETSCGILU_DIR) PETSC_DIR=$(PETSC_DIR) PETSC_ARCH=$(PETSC_ARCH) \
@@ -312,12 +331,17 @@ check: all
 	    PETSCGILU_PETSC4PY_TAP=$(PG_PETSC4PY_TAPLOG) TIMEOUT='$(TIMEOUT)' $(PETSCGILU_DIR)/tests/petsc4py/run || status=1;) \
 	$(if $(PG_RUN_CONFIGURE),echo "Running tests/configure/check (which PETSc configure takes)"; \
 	  PETSC_DIR=$(PETSC_DIR) PETSC_ARCH=$(PETSC_ARCH) $(PETSCGILU_DIR)/tests/configure/check $(PG_CONFIGURE_TAPLOG) || status=1;) \
+	$(if $(PG_RUN_EMULINK),echo "Running tests/emu-link.cu (two emulated objects compiled -O0 link into one library)"; \
+	  if [ "$(PETSCGILU_HAVE_CUDAEMU)" != 1 ]; then r="ok 1 emu-link # SKIP the build has no cudaemu"; \
+	  elif rm -rf $(PG_EMU_LINK_DIR) && $(MAKE) --no-print-directory $(PG_EMU_LINK) > $(PG_TESTDIR)/emu-link.out 2>&1; then r="ok 1 emu-link"; \
+	  else r="not ok 1 emu-link"; sed 's/^/# /' $(PG_TESTDIR)/emu-link.out; status=1; fi; \
+	  echo "$$r"; echo "$$r" > $(PG_EMULINK_TAPLOG);) \
 	if [ -n "$$bench" ]; then \
 	  echo "Running tests/bench-smoke/run (bench/run.py at tiny sizes; ran beside the suites above)"; \
 	  wait $$bench || status=1; cat $(PG_BENCH_OUT); \
 	fi; \
 	$(PYTHON3) $(PG_COVERAGE) --objdir $(PG_OBJDIR) --log $(PG_LAUNCH_LOG) --tap $(PG_KERNELS_TAPLOG) $(if $(PG_COVERAGE_SKIP),--skip '$(PG_COVERAGE_SKIP)') || status=1; \
-	logs=; for f in $(PG_TAPLOG) $(PG_EX_TAPLOG) $(PG_BENCH_TAPLOG) $(PG_OPTIONS_TAPLOG) $(PG_PETSC4PY_TAPLOG) $(PG_CONFIGURE_TAPLOG) $(PG_KERNELS_TAPLOG); do [ -f $$f ] && logs="$$logs $$f"; done; \
+	logs=; for f in $(PG_TAPLOG) $(PG_EX_TAPLOG) $(PG_BENCH_TAPLOG) $(PG_OPTIONS_TAPLOG) $(PG_PETSC4PY_TAPLOG) $(PG_CONFIGURE_TAPLOG) $(PG_EMULINK_TAPLOG) $(PG_KERNELS_TAPLOG); do [ -f $$f ] && logs="$$logs $$f"; done; \
 	cat /dev/null $$logs | awk ' \
 	  /^[ \t]*not ok/ { if ($$0 ~ /# *(SKIP|TODO)/) s++; else f++; next } \
 	  /^[ \t]*ok/     { if ($$0 ~ /# *(SKIP|TODO)/) s++; else p++; next } \
