@@ -992,12 +992,17 @@ int main(int argc, char **argv)
      args: -stencil star7 -pc_type structilu -pc_structilu_eisenstat
      filter: Error: grep -o "pc_structilu_eisenstat runs on one process only"
 
-   # Ahat is made of the factors: kept factors of the first matrix (KSPSetReusePreconditioner()) would solve the first
-   # matrix's system with the second's right-hand side, and KSP would report convergence (before: Error norm LARGE)
+   # the factors of the first matrix kept for the second (KSPSetReusePreconditioner()): the trick's identity, which
+   # needs the factors of the matrix solved, would solve the first matrix's system (Error norm LARGE, KSP converged);
+   # Ahat takes A's product instead. Symmetric: CG with the natural norm has PETSc's reused ILU(0)'s residual history;
+   # nonsymmetric, the values changed in place, a nonzero initial guess: the second error small and the view says it
    test:
-     suffix: eisenstat_error_reuse
-     args: -stencil star7 -solve_twice -ksp_reuse_preconditioner -pc_type structilu -pc_structilu_eisenstat
-     filter: Error: grep -o "pc_structilu_eisenstat: Ahat is made of the factors"
+     suffix: eisenstat_reuse
+     args: -symmetric -ksp_type cg -ksp_norm_type natural -ksp_monitor -stencil star7 -dof {{1 2}separate output} -solve_twice -ksp_reuse_preconditioner -pc_type {{ilu structilu}shared output} -pc_structilu_eisenstat
+   test:
+     suffix: eisenstat_reuse_gmres
+     args: -stencil star7 -dof 2 -solve_twice -twice_in_place -ksp_reuse_preconditioner -ksp_initial_guess_nonzero -ksp_type gmres -pc_type structilu -pc_structilu_eisenstat -ksp_view
+     filter: grep -e "Error norm" -e "Eisenstat trick of the last solve" -e "Second solve"
 
    test:
      suffix: eisenstat_error_transpose

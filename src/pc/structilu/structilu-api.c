@@ -776,7 +776,10 @@ PetscErrorCode PCStructILUGetDiagonalStorage(PC pc, PetscBool *flg)
   a product with Ahat is two triangular sweeps and a diagonal product, t = (D + A_U)^{-1} x and
   Ahat x = t + (D + A_L)^{-1} (x + (A_D - 2 D) t): an iteration costs the two sweeps of a preconditioned iteration
   and no product with A. `KSPSolve()` swaps the operator before the solve and back after it (`PCPreSolve()`,
-  `PCPostSolve()`), so the operator must be the preconditioning matrix.
+  `PCPostSolve()`), so the operator must be the preconditioning matrix. Factors kept from an earlier matrix
+  (`KSPSetReusePreconditioner()`, `-snes_lag_preconditioner`) are not those of A, and the identity above does not
+  hold: a product with Ahat is then the two sweeps around a product with A, the same transformed system
+  (`-ksp_view` says so).
 
   The Krylov method sees the transformed system: its residuals are those of Ahat y = bhat (as with `PCEISENSTAT`).
   For a symmetric matrix Ahat is symmetric and the preconditioner D positive definite when M is, so `KSPCG` works;

@@ -453,7 +453,12 @@ static PetscErrorCode PCApplySymmetricRight_StructILU(PC pc, Vec x, Vec y)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The Eisenstat trick's operator: y = Ahat x (StructILUEisenstatMult_Host()) */
+/*
+  The Eisenstat trick's operator: y = Ahat x, by StructILUEisenstatMult_Host() (two sweeps, no product with A) when the
+  factors are those of A; when they are not (a reused preconditioner, or factors of another Pmat) the identity that
+  saves the product does not hold, and y = (D + A_L)^{-1} (A ((D + A_U)^{-1} x)) with A's own product: the same
+  transformed system, with the same splitting as PCPreSolve() and PCPostSolve()
+*/
 static PetscErrorCode MatMult_StructILUEisenstat(Mat S, Vec x, Vec y)
 {
   PC                 pc;
@@ -476,11 +481,24 @@ static PetscErrorCode MatMult_StructILUEisenstat(Mat S, Vec x, Vec y)
   PetscCall(VecGetArrayWrite(y, &ya));
   PetscCall(VecGetArrayWrite(ilu->eiswork[0], &ta));
   PetscCall(VecGetArrayWrite(ilu->eiswork[1], &wa));
-  PetscCall(StructILUEisenstatMult_Host(&fi->sm, &fi->factors, fi->eisE, xa, ta, wa, ya));
+  if (!ilu->eisproduct) PetscCall(StructILUEisenstatMult_Host(&fi->sm, &fi->factors, fi->eisE, xa, ta, wa, ya));
+  else PetscCall(StructILUSolveUpper_Host(&fi->sm, &fi->factors, xa, ta));
   PetscCall(VecRestoreArrayWrite(ilu->eiswork[1], &wa));
   PetscCall(VecRestoreArrayWrite(ilu->eiswork[0], &ta));
   PetscCall(VecRestoreArrayWrite(y, &ya));
   PetscCall(VecRestoreArrayRead(x, &xa));
+  if (ilu->eisproduct) { /* w = A t, then y = (D + A_L)^{-1} w with t's room as the sweep's scratch */
+    const PetscScalar *wr;
+
+    PetscCall(MatMult(ilu->eisA, ilu->eiswork[0], ilu->eiswork[1]));
+    PetscCall(VecGetArrayRead(ilu->eiswork[1], &wr));
+    PetscCall(VecGetArrayWrite(ilu->eiswork[0], &ta));
+    PetscCall(VecGetArrayWrite(y, &ya));
+    PetscCall(StructILUSolveLower_Host(&fi->sm, &fi->factors, wr, ta, ya));
+    PetscCall(VecRestoreArrayWrite(y, &ya));
+    PetscCall(VecRestoreArrayWrite(ilu->eiswork[0], &ta));
+    PetscCall(VecRestoreArrayRead(ilu->eiswork[1], &wr));
+  }
   PetscCall(PetscLogEventEnd(GILU_StructILUApply, 0, x, y, 0));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -488,7 +506,9 @@ static PetscErrorCode MatMult_StructILUEisenstat(Mat S, Vec x, Vec y)
 /*
   Eisenstat: before KSPSolve() the operator becomes Ahat (the shell), the right-hand side (D + A_L)^{-1} b (the user's b
   kept to be put back after) and a nonzero initial guess (D + A_U) x; PCPostSolve() undoes it, x = (D + A_U)^{-1} y.
-  Nested solves (a KSP inside the operator) take a second slot, as PCPreSolve() allows two.
+  Nested solves (a KSP inside the operator) take a second slot, as PCPreSolve() allows two. Any splitting gives the
+  solution of A x = b as long as the three use the same one: factors kept from an earlier matrix
+  (KSPSetReusePreconditioner()) make Ahat with A's product (MatMult_StructILUEisenstat())
 */
 static PetscErrorCode PCPreSolve_StructILU(PC pc, KSP ksp, Vec b, Vec x)
 {
@@ -513,7 +533,7 @@ static PetscErrorCode PCPreSolve_StructILU(PC pc, KSP ksp, Vec b, Vec x)
     PetscCall(PCSetUp(pc));
     PetscCall(PetscObjectGetId((PetscObject)pc->pmat, &id));
     PetscCall(PetscObjectStateGet((PetscObject)pc->pmat, &state));
-    PetscCheck(id == ilu->factoredid && state == ilu->factoredstate, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-%spc_structilu_eisenstat: Ahat is made of the factors, so the factors of an earlier matrix (KSPSetReusePreconditioner(), -ksp_reuse_preconditioner, -snes_lag_preconditioner) would solve that matrix's system, not this one's: do not reuse the preconditioner, or use -%spc_structilu_eisenstat 0", GILUPrefix(pc), GILUPrefix(pc));
+    ilu->eisproduct = (PetscBool)(id != ilu->factoredid || state != ilu->factoredstate);
     if (!ilu->eisshell) {
       PetscCall(MatGetLocalSize(pc->mat, &m, &n));
       PetscCall(MatGetSize(pc->mat, &M, &N));
@@ -578,8 +598,11 @@ static PetscErrorCode PCView_StructILU(PC pc, PetscViewer viewer)
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)viewer, PETSCVIEWERASCII, &ascii));
   if (!ascii) PetscFunctionReturn(PETSC_SUCCESS);
-  if (ilu->fact) PetscCall(StructILUView(ilu->fact, viewer));
-  else {
+  if (ilu->fact) {
+    PetscCall(StructILUView(ilu->fact, viewer));
+    if (ilu->opt.eisenstat && ilu->eisproduct)
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  Eisenstat trick of the last solve: the factors are of an earlier matrix (a reused preconditioner), so each product with Ahat took a product with A between the sweeps\n"));
+  } else {
     PetscCall(StructILUViewHeader(&ilu->opt, viewer));
     PetscCall(PetscViewerASCIIPrintf(viewer, "  not set up yet\n"));
   }
