@@ -504,6 +504,7 @@ static PetscErrorCode PCSetUp_Sparsify(PC pc)
       PetscCall(MatFactorClearError(F));
     }
   }
+  PetscCall(PCSetReusePreconditioner(sp->sub, PETSC_FALSE)); /* the outer PC is set up: so is the inner one (an apply may have left it reused) */
   PetscCall(PCSetUp(sp->sub));
   PetscCall(PCSetUpOnBlocks(sp->sub));
   PetscCall(PCGetFailedReason(sp->sub, &reason));
@@ -517,6 +518,10 @@ static PetscErrorCode PCApply_Sparsify(PC pc, Vec x, Vec y)
   PCFailedReason reason;
 
   PetscFunctionBegin;
+  /* the inner PC's operator may be A itself (nothing dropped, or the inner factor drops S): PCApply() would set it up
+     again for A's new values when the outer PC is reused (KSPSetReusePreconditioner(), -snes_lag_preconditioner), as
+     PCBJACOBI's single block would without the same line */
+  PetscCall(PCSetReusePreconditioner(sp->sub, pc->reusepreconditioner));
   PetscCall(PCApply(sp->sub, x, y));
   PetscCall(PCGetFailedReason(sp->sub, &reason));
   if (reason) pc->failedreason = reason;
@@ -528,6 +533,7 @@ static PetscErrorCode PCApplyTranspose_Sparsify(PC pc, Vec x, Vec y)
   PC_Sparsify *sp = (PC_Sparsify *)pc->data;
 
   PetscFunctionBegin;
+  PetscCall(PCSetReusePreconditioner(sp->sub, pc->reusepreconditioner)); /* as PCApply_Sparsify() */
   PetscCall(PCApplyTranspose(sp->sub, x, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
