@@ -926,5 +926,11 @@ done:
      nsize: 2
      args: -case nonstencil -pc_type ilu -pc_factor_mat_solver_type structilu
      filter: Error: grep -o "needs the DMDA of the matrix.*-sub_pc_factor_mat_solver_type structilu" | sort -u
+   # under a prefix (PCKSP's inner PC, PCREDISTRIBUTE's) the block Jacobi it suggests has that prefix, so do its sub-PCs' options
+   test:
+     suffix: msst_np2_nodm_prefix
+     nsize: 2
+     args: -case nonstencil -pc_type ksp -ksp_pc_type ilu -ksp_pc_factor_mat_solver_type structilu
+     filter: Error: grep -o "needs the DMDA of the matrix.*-ksp_sub_pc_factor_mat_solver_type structilu" | sort -u
 
 TEST*/
