@@ -920,6 +920,11 @@ done:
      suffix: help_sparsify
      args: -case nodm_irregular -pc_type sparsify -help
      filter: grep -e "-pc_sparsify_ratio"
+   # an operator other than the preconditioning matrix (-snes_mf_operator): the Eisenstat trick says what to do
+   test:
+     suffix: eisenstat_amat_pmat
+     args: -case sym -from_upper -pc_type structilu -pc_structilu_eisenstat
+     filter: Error: grep -o "pc_structilu_eisenstat needs the operator to be the preconditioning matrix.*"
    # MatSolverType structilu on 2 processes gives the global factors of a DMDA grid: without a DMDA it says what to use
    test:
      suffix: msst_np2_nodm
