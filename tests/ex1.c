@@ -1004,6 +1004,18 @@ int main(int argc, char **argv)
      args: -stencil star7 -dof 2 -solve_twice -twice_in_place -ksp_reuse_preconditioner -ksp_initial_guess_nonzero -ksp_type gmres -pc_type structilu -pc_structilu_eisenstat -ksp_view
      filter: grep -e "Error norm" -e "Eisenstat trick of the last solve" -e "Second solve"
 
+   # PCSPARSIFY reused (KSPSetReusePreconditioner(), -snes_lag_preconditioner) after the values changed in place: its inner
+   # PC, on A itself when nothing is dropped or when the inner factor drops S, keeps the first matrix's factors as PETSc's
+   # reused ILU does (before: the inner PCApply() refactored A's new values, 8 iterations instead of 10 and 11). Nothing
+   # dropped: PETSc's reused ILU(0)'s iterations; S dropped by gilu's factor: those of the assembled Ahat under structilu
+   # (iteration counts: petscdiff compares no floating-point numbers)
+   test:
+     suffix: sparsify_reuse
+     args: -stencil star7 -solve_twice -twice_in_place -ksp_reuse_preconditioner -ksp_type gmres -pc_type {{ilu sparsify}shared output} -pc_sparsify_ratio 0
+   test:
+     suffix: sparsify_reuse_dropped
+     args: -stencil star7 -solve_twice -twice_in_place -ksp_reuse_preconditioner -ksp_type gmres -pc_type sparsify -pc_sparsify_ratio 5 -pc_sparsify_sub_pc_type {{ilu structilu}shared output}
+
    test:
      suffix: eisenstat_error_transpose
      args: -stencil star7 -ksp_type bicg -pc_type structilu -pc_structilu_eisenstat

@@ -440,6 +440,13 @@ done:
      args: -case poisson -az 0.01 -ay 0.1 -pc_type sparsify -pc_sparsify_ratio 5 -check_assembled -pc_sparsify_sub_pc_factor_mat_ordering_type rcm -asm_pc_factor_mat_ordering_type rcm -asm_pc_factor_mat_solver_type gilu -view_pc
      filter: grep -e iterations -e assembled -e "of its entries" -e "ordering"
 
+   # PETSc's numeric factorization in the inner gilu factor (-pc_sparsify_sub_mat_gilu_factor_numeric petsc) cannot skip
+   # S: Ahat assembled, the same bits as a separate ILU of it (it was an error naming the option without its prefix)
+   test:
+     suffix: assembled_numeric_petsc
+     args: -case poisson -az 0.01 -ay 0.1 -pc_type sparsify -pc_sparsify_ratio 5 -check_assembled -pc_sparsify_sub_mat_gilu_factor_numeric petsc -asm_pc_factor_mat_solver_type gilu -asm_mat_gilu_factor_numeric petsc -view_pc
+     filter: grep -e iterations -e assembled -e "of its entries" -e "numeric factorization"
+
    test:
      suffix: assembled_chain
      args: -skew 1.5 -ksp_type gmres -asm_ksp_type gmres -pc_type sparsify -check_assembled -asm_pc_factor_mat_solver_type gilu -pc_sparsify_sub_mat_gilu_factor_schedule {{chunked levelset}shared output} -pc_sparsify_sub_mat_gilu_trisolve_threads 2 -asm_mat_gilu_trisolve_threads 2 -asm_mat_gilu_factor_schedule {{chunked levelset}shared output}

@@ -920,11 +920,22 @@ done:
      suffix: help_sparsify
      args: -case nodm_irregular -pc_type sparsify -help
      filter: grep -e "-pc_sparsify_ratio"
+   # an operator other than the preconditioning matrix (-snes_mf_operator): the Eisenstat trick says what to do
+   test:
+     suffix: eisenstat_amat_pmat
+     args: -case sym -from_upper -pc_type structilu -pc_structilu_eisenstat
+     filter: Error: grep -o "pc_structilu_eisenstat needs the operator to be the preconditioning matrix.*"
    # MatSolverType structilu on 2 processes gives the global factors of a DMDA grid: without a DMDA it says what to use
    test:
      suffix: msst_np2_nodm
      nsize: 2
      args: -case nonstencil -pc_type ilu -pc_factor_mat_solver_type structilu
      filter: Error: grep -o "needs the DMDA of the matrix.*-sub_pc_factor_mat_solver_type structilu" | sort -u
+   # under a prefix (PCKSP's inner PC, PCREDISTRIBUTE's) the block Jacobi it suggests has that prefix, so do its sub-PCs' options
+   test:
+     suffix: msst_np2_nodm_prefix
+     nsize: 2
+     args: -case nonstencil -pc_type ksp -ksp_pc_type ilu -ksp_pc_factor_mat_solver_type structilu
+     filter: Error: grep -o "needs the DMDA of the matrix.*-ksp_sub_pc_factor_mat_solver_type structilu" | sort -u
 
 TEST*/

@@ -907,7 +907,7 @@ static PetscErrorCode MatLUFactorNumeric_GILU(Mat B, Mat A, const MatFactorInfo 
   PetscCall(MatGILUFactorGetPattern(B));
   f->rangilu = PETSC_FALSE;
   f->given   = PETSC_FALSE;
-  if (f->numeric == GILU_FACTOR_NUMERIC_PETSC) PetscCall(PetscStrncpy(f->why, "-mat_gilu_factor_numeric petsc was given", sizeof(f->why)));
+  if (f->numeric == GILU_FACTOR_NUMERIC_PETSC) PetscCall(PetscSNPrintf(f->why, sizeof(f->why), "-%smat_gilu_factor_numeric petsc was given", GILUPrefix(B)));
   else if (!aij && (f->bs < 2 || f->bs > 7)) PetscCall(PetscSNPrintf(f->why, sizeof(f->why), "the MATSEQBAIJ matrix has block size %" PetscInt_FMT " (gilu's covers block sizes 2 to 7)", f->bs));
   else {
     if (aij) PetscCall(MatGILUFactorDropPETSc(f)); /* before the values are allocated: the factor is never stored twice */
@@ -1091,7 +1091,7 @@ static PetscErrorCode MatGILUFactorSymbolic(Mat B, Mat A, IS row, IS col, const 
   PetscCall(PetscOptionsEnum("-mat_gilu_factor_schedule", "Schedule of gilu's numeric factorization on the threads", "MATSOLVERGILU", GILUFactorSchedules, type, &type, NULL));
   f->schedule = (GILUFactorSchedule)type;
   PetscOptionsEnd();
-  PetscCheck(!f->ndrop || (f->identity && f->numeric == GILU_FACTOR_NUMERIC_GILU), PETSC_COMM_SELF, PETSC_ERR_SUP, "MatSolverType gilu drops entries of the matrix (MatGILUFactorSetDropped(): PCSPARSIFY's Ahat) only in its own numeric factorization in the natural ordering: not with %s", f->identity ? "-mat_gilu_factor_numeric petsc" : "another ordering");
+  PetscCheck(!f->ndrop || (f->identity && f->numeric == GILU_FACTOR_NUMERIC_GILU), PETSC_COMM_SELF, PETSC_ERR_SUP, "MatSolverType gilu drops entries of the matrix (MatGILUFactorSetDropped(): PCSPARSIFY's Ahat) only in its own numeric factorization in the natural ordering: not with %s%s%s", f->identity ? "-" : "", f->identity ? GILUPrefix(B) : "", f->identity ? "mat_gilu_factor_numeric petsc" : "another ordering");
   PetscCall(MatGILUFactorCreateTri(B));
   B->ops->lufactornumeric       = MatLUFactorNumeric_GILU;
   B->ops->choleskyfactornumeric = MatCholeskyFactorNumeric_GILU;

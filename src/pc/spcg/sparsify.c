@@ -294,15 +294,15 @@ static PetscErrorCode PCSparsifyResetSub(PC pc)
 }
 
 /*
-  Whether Â need not be assembled: an inner ILU(0) with MatSolverType gilu, in the natural ordering, not in place and
-  without a shift that restarts the factorization, on one process's MATSEQAIJ, factors A - S from A itself (its own
+  Whether Â need not be assembled: an inner ILU(0) with MatSolverType gilu and its own numeric factorization, in the
+  natural ordering, not in place and without a shift that restarts the factorization, on one process's MATSEQAIJ, factors A - S from A itself (its own
   numeric ILU(0) skips S's entries), so Â and its factor are not both held during the setup (ksp ex45 100^3: the peak's
   increment over no preconditioner was 1.96x PETSc ILU(0)'s with Â assembled). Anything else gets Â assembled.
 */
 static PetscErrorCode PCSparsifyFactorDrops(PC pc, const SparsifyLocal *L, PetscBool *drops)
 {
   PC_Sparsify       *sp = (PC_Sparsify *)pc->data;
-  PetscBool          isilu, gilu = PETSC_FALSE, inplace, natural = PETSC_TRUE, flg;
+  PetscBool          isilu, gilu = PETSC_FALSE, inplace, natural = PETSC_TRUE, ownnumeric = PETSC_TRUE, flg;
   MatSolverType      st;
   MatFactorShiftType shift;
   const char        *prefix;
@@ -319,8 +319,12 @@ static PetscErrorCode PCSparsifyFactorDrops(PC pc, const SparsifyLocal *L, Petsc
   PetscCall(PCGetOptionsPrefix(sp->sub, &prefix));
   PetscCall(PetscOptionsGetString(((PetscObject)sp->sub)->options, prefix, "-pc_factor_mat_ordering_type", ot, sizeof(ot), &flg));
   if (flg) PetscCall(PetscStrcmp(ot, MATORDERINGNATURAL, &natural));
+  /* the factor's options have the inner PC's prefix: PETSc's numeric factorization (-mat_gilu_factor_numeric petsc) cannot skip S */
+  PetscCall(PetscOptionsGetString(((PetscObject)sp->sub)->options, prefix, "-mat_gilu_factor_numeric", ot, sizeof(ot), &flg));
+  if (flg) PetscCall(PetscStrcasecmp(ot, "petsc", &flg));
+  if (flg) ownnumeric = PETSC_FALSE;
   PetscCall(PCFactorGetShiftType(sp->sub, &shift));
-  *drops = (PetscBool)(gilu && !inplace && natural && (shift == MAT_SHIFT_NONE || shift == MAT_SHIFT_INBLOCKS));
+  *drops = (PetscBool)(gilu && !inplace && natural && ownnumeric && (shift == MAT_SHIFT_NONE || shift == MAT_SHIFT_INBLOCKS));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -504,6 +508,7 @@ static PetscErrorCode PCSetUp_Sparsify(PC pc)
       PetscCall(MatFactorClearError(F));
     }
   }
+  PetscCall(PCSetReusePreconditioner(sp->sub, PETSC_FALSE)); /* the outer PC is set up: so is the inner one (an apply may have left it reused) */
   PetscCall(PCSetUp(sp->sub));
   PetscCall(PCSetUpOnBlocks(sp->sub));
   PetscCall(PCGetFailedReason(sp->sub, &reason));
@@ -517,6 +522,10 @@ static PetscErrorCode PCApply_Sparsify(PC pc, Vec x, Vec y)
   PCFailedReason reason;
 
   PetscFunctionBegin;
+  /* the inner PC's operator may be A itself (nothing dropped, or the inner factor drops S): PCApply() would set it up
+     again for A's new values when the outer PC is reused (KSPSetReusePreconditioner(), -snes_lag_preconditioner), as
+     PCBJACOBI's single block would without the same line */
+  PetscCall(PCSetReusePreconditioner(sp->sub, pc->reusepreconditioner));
   PetscCall(PCApply(sp->sub, x, y));
   PetscCall(PCGetFailedReason(sp->sub, &reason));
   if (reason) pc->failedreason = reason;
@@ -528,6 +537,7 @@ static PetscErrorCode PCApplyTranspose_Sparsify(PC pc, Vec x, Vec y)
   PC_Sparsify *sp = (PC_Sparsify *)pc->data;
 
   PetscFunctionBegin;
+  PetscCall(PCSetReusePreconditioner(sp->sub, pc->reusepreconditioner)); /* as PCApply_Sparsify() */
   PetscCall(PCApplyTranspose(sp->sub, x, y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -76,7 +76,7 @@ static PetscErrorCode DistCheck(Mat F, PetscObjectState *state)
   /* under MatSolverType structilu the global factors are what PCILU asks for on several processes: the messages name PCILU's alternative */
   if (ilu->asfactor) {
     PetscCall(PetscSNPrintf(what, sizeof(what), "MatSolverType structilu on several processes (the global factors)"));
-    PetscCall(PetscSNPrintf(instead, sizeof(instead), "-%spc_type bjacobi (or asm) with -sub_pc_factor_mat_solver_type structilu (each process's block)", pre));
+    PetscCall(PetscSNPrintf(instead, sizeof(instead), "-%spc_type bjacobi (or asm) with -%ssub_pc_factor_mat_solver_type structilu (each process's block)", pre, pre));
   } else {
     PetscCall(PetscSNPrintf(what, sizeof(what), "-%spc_structilu_distributed", pre));
     PetscCall(PetscSNPrintf(instead, sizeof(instead), "-%spc_structilu_distributed 0 (block Jacobi)", pre));

@@ -527,7 +527,8 @@ static PetscErrorCode PCPreSolve_StructILU(PC pc, KSP ksp, Vec b, Vec x)
     PetscObjectId    id;
     PetscObjectState state;
 
-    PetscCheck(pc->mat == pc->pmat, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-%spc_structilu_eisenstat needs the operator to be the preconditioning matrix", GILUPrefix(pc));
+    /* (an operator of its own, as -snes_mf_operator's, may read the b this transforms in place: its base function) */
+    PetscCheck(pc->mat == pc->pmat, PetscObjectComm((PetscObject)pc), PETSC_ERR_SUP, "-%spc_structilu_eisenstat needs the operator to be the preconditioning matrix, but they differ (as with -snes_mf_operator): use -%spc_structilu_eisenstat 0", GILUPrefix(pc), GILUPrefix(pc));
     /* KSPSolve() sets a PC up again for values changed in place only at its first PCApply(), after this: b must be
        transformed with the factors of the matrix being solved, which are also those of Ahat and of PCPostSolve() */
     PetscCall(PCSetUp(pc));
