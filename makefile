@@ -247,12 +247,11 @@ check: export OMP_NUM_THREADS := 1
 # composed function behind) and the unused-options report off (tests give options of several types with one output;
 # PETSc >= 3.19 prints the report by default, 3.18 only in debug builds)
 check: export PETSC_OPTIONS := $(strip $(PETSC_OPTIONS) -checkfunctionlist -options_left no)
-# PETSc's own wording of 3.24 and newer (-ksp_view) put into 3.18's before each diff: one expected output for all
-# (older releases diff directly: the wrapper costs three processes a test)
-ifneq ($(PETSC_GE_3_24),)
+# every diff through tests/petscdiff-releases: PETSc's own wording of 3.24 and newer (-ksp_view) put into 3.18's (one
+# expected output for all), then PETSc's petscdiff, which masks every floating-point number, then tests/numdiff, which
+# compares their values within a tolerance
 check: export PETSCDIFF := $(PETSCGILU_DIR)/tests/petscdiff-releases
 check: export PETSCGILU_PETSCDIFF := $(PETSC_DIR)/lib/petsc/bin/petscdiff
-endif
 # every mpiexec of the tests in a session directory of its own (tests/mpiexec-session says why); PETSc's harness
 # scripts run $PETSCMPIEXEC
 check: export PETSCGILU_MPIEXEC := $(MPIEXEC)
@@ -276,7 +275,8 @@ PG_S_OPTIONS   := $(filter options%,$(s))
 PG_S_PETSC4PY  := $(filter petsc4py%,$(s))
 PG_S_CONFIGURE := $(filter configure%,$(s))
 PG_S_EMULINK   := $(filter emu-link%,$(s))
-PG_S_HARNESS   := $(filter-out petsc-examples% bench-smoke% options% petsc4py% configure% emu-link%,$(s))
+PG_S_NUMDIFF   := $(filter numdiff%,$(s))
+PG_S_HARNESS   := $(filter-out petsc-examples% bench-smoke% options% petsc4py% configure% emu-link% numdiff%,$(s))
 PG_S_EX_SUBSTR := $(patsubst -%,%,$(patsubst petsc-examples%,%,$(subst *,,$(subst %,,$(firstword $(PG_S_EXAMPLES))))))
 PG_RUN_HARNESS := $(if $(s),$(PG_S_HARNESS),1)
 PG_RUN_EXAMPLES:= $(if $(s),$(PG_S_EXAMPLES),1)
@@ -285,6 +285,8 @@ PG_RUN_OPTIONS := $(if $(s),$(PG_S_OPTIONS),1)
 PG_RUN_PETSC4PY:= $(if $(s),$(PG_S_PETSC4PY),1)
 PG_RUN_CONFIGURE:= $(if $(s),$(PG_S_CONFIGURE),1)
 PG_RUN_EMULINK := $(if $(s),$(PG_S_EMULINK),1)
+PG_RUN_NUMDIFF := $(if $(s),$(PG_S_NUMDIFF),1)
+PG_NUMDIFF_TAPLOG := $(PG_TESTDIR)/numdiff_tap.log
 PG_EMULINK_TAPLOG := $(PG_TESTDIR)/emu-link_tap.log
 # config/configure against copies of this PETSc with complex or single scalars, 64-bit indices, an old release: taken or
 # refused with an error that says why (s=configure runs it alone)
@@ -309,7 +311,7 @@ PG_COVERAGE_SKIP = $(if $(s),s= selects some tests only,$(if $(filter 1,$(PETSCG
 check: export GILU_CUDAEMU_LAUNCH_LOG := $(PG_LAUNCH_LOG)
 
 check: all
-	@mkdir -p $(PG_TESTDIR); rm -f $(PG_TAPLOG) $(PG_EX_TAPLOG) $(PG_BENCH_TAPLOG) $(PG_KERNELS_TAPLOG) $(PG_OPTIONS_TAPLOG) $(PG_PETSC4PY_TAPLOG) $(PG_CONFIGURE_TAPLOG) $(PG_EMULINK_TAPLOG); : > $(PG_LAUNCH_LOG); status=0; bench=; \
+	@mkdir -p $(PG_TESTDIR); rm -f $(PG_TAPLOG) $(PG_EX_TAPLOG) $(PG_BENCH_TAPLOG) $(PG_KERNELS_TAPLOG) $(PG_OPTIONS_TAPLOG) $(PG_PETSC4PY_TAPLOG) $(PG_CONFIGURE_TAPLOG) $(PG_EMULINK_TAPLOG) $(PG_NUMDIFF_TAPLOG); : > $(PG_LAUNCH_LOG); status=0; bench=; \
 	$(if $(PG_RUN_HARNESS),$(PG_TEST_MAKE) -j$(CHECK_JOBS) test $(if $(PG_S_HARNESS),s='$(PG_S_HARNESS)') || status=1;) \
 	$(if $(PG_RUN_BENCH),if [ -x $(PG_BENCH_SMOKE) ]; then \
 	  { $(MAKE) --no-print-directory -f $(PETSCGILU_DIR)/gmakefile.test PETSCGILU_DIR=$(PETSCGILU_DIR) PETSC_DIR=$(PETSC_DIR) PETSC_ARCH=$(PETSC_ARCH) \
@@ -336,12 +338,14 @@ check: all
 	  elif rm -rf $(PG_EMU_LINK_DIR) && $(MAKE) --no-print-directory $(PG_EMU_LINK) > $(PG_TESTDIR)/emu-link.out 2>&1; then r="ok 1 emu-link"; \
 	  else r="not ok 1 emu-link"; sed 's/^/# /' $(PG_TESTDIR)/emu-link.out; status=1; fi; \
 	  echo "$$r"; echo "$$r" > $(PG_EMULINK_TAPLOG);) \
+	$(if $(PG_RUN_NUMDIFF),echo "Running tests/numdiff-check (the harness's comparison of numbers fails where it must)"; \
+	  $(PETSCGILU_DIR)/tests/numdiff-check $(PG_NUMDIFF_TAPLOG) || status=1;) \
 	if [ -n "$$bench" ]; then \
 	  echo "Running tests/bench-smoke/run (bench/run.py at tiny sizes; ran beside the suites above)"; \
 	  wait $$bench || status=1; cat $(PG_BENCH_OUT); \
 	fi; \
 	$(PYTHON3) $(PG_COVERAGE) --objdir $(PG_OBJDIR) --log $(PG_LAUNCH_LOG) --tap $(PG_KERNELS_TAPLOG) $(if $(PG_COVERAGE_SKIP),--skip '$(PG_COVERAGE_SKIP)') || status=1; \
-	logs=; for f in $(PG_TAPLOG) $(PG_EX_TAPLOG) $(PG_BENCH_TAPLOG) $(PG_OPTIONS_TAPLOG) $(PG_PETSC4PY_TAPLOG) $(PG_CONFIGURE_TAPLOG) $(PG_EMULINK_TAPLOG) $(PG_KERNELS_TAPLOG); do [ -f $$f ] && logs="$$logs $$f"; done; \
+	logs=; for f in $(PG_TAPLOG) $(PG_EX_TAPLOG) $(PG_BENCH_TAPLOG) $(PG_OPTIONS_TAPLOG) $(PG_PETSC4PY_TAPLOG) $(PG_CONFIGURE_TAPLOG) $(PG_EMULINK_TAPLOG) $(PG_NUMDIFF_TAPLOG) $(PG_KERNELS_TAPLOG); do [ -f $$f ] && logs="$$logs $$f"; done; \
 	cat /dev/null $$logs | awk ' \
 	  /^[ \t]*not ok/ { if ($$0 ~ /# *(SKIP|TODO)/) s++; else f++; next } \
 	  /^[ \t]*ok/     { if ($$0 ~ /# *(SKIP|TODO)/) s++; else p++; next } \
@@ -521,7 +525,8 @@ help: FORCE
 	@echo "                 tests/petsc-examples/run if present; ends with 'N passed, N failed, N skipped'"
 	@echo "                   s='tests-ex1_*'   select harness tests (labels: tests-<prog>_<suffix>, tutorials-...;"
 	@echo "                                     s='petsc-examples*' selects only the petsc-examples suite; likewise"
-	@echo "                                     s=options, s=bench-smoke, s=configure, s=petsc4py: README's snippet, tutorials/poisson.py)"
+	@echo "                                     s=options, s=bench-smoke, s=configure, s=petsc4py: README's snippet, tutorials/poisson.py;"
+	@echo "                                     s=emu-link, s=numdiff: the -O0 link, the comparison of numbers)"
 	@echo "                   V=1 verbose   REPLACE=1 rewrite outputs (read them!)   NP=n   TIMEOUT=s"
 	@echo "                   EXTRA_OPTIONS='-opt'   VALGRIND=1   test-fail=1 (rerun failures)   CHECK_JOBS=2 (also the"
 	@echo "                   petsc-examples cases at a time)   PETSCGILU_MPIEXEC_SINGLETON=0 (one-process tests through mpiexec too)"

@@ -1008,7 +1008,6 @@ int main(int argc, char **argv)
    # PC, on A itself when nothing is dropped or when the inner factor drops S, keeps the first matrix's factors as PETSc's
    # reused ILU does (before: the inner PCApply() refactored A's new values, 8 iterations instead of 10 and 11). Nothing
    # dropped: PETSc's reused ILU(0)'s iterations; S dropped by gilu's factor: those of the assembled Ahat under structilu
-   # (iteration counts: petscdiff compares no floating-point numbers)
    test:
      suffix: sparsify_reuse
      args: -stencil star7 -solve_twice -twice_in_place -ksp_reuse_preconditioner -ksp_type gmres -pc_type {{ilu sparsify}shared output} -pc_sparsify_ratio 0
