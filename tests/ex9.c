@@ -345,6 +345,11 @@ int main(int argc, char **argv)
     suffix: view
     args: -n 8 -beta 20 -ksp_type gmres -pc_type atsilu -pc_atsilu_type {{ilu ilut}separate output} -pc_atsilu_sweeps 3 -ksp_view
     filter: grep -v "tolerances\\|maximum iterations\\|left preconditioning\\|using PRECONDITIONED\\|happy breakdown\\|restart=\\|Orthogonalization"
+  # the triangular-solve algorithm of the exact solves, as asked (-mat_gilu_trisolve) and as the view names it
+  test:
+    suffix: view_trisolve
+    args: -n 8 -beta 20 -ksp_type gmres -pc_type atsilu -mat_gilu_trisolve {{syncfree recblock chunked}separate output} -ksp_view
+    filter: grep "their algorithm"
   test:
     suffix: view_patterns
     args: -n 8 -ksp_type cg -pc_type atsilu -pc_atsilu_sweeps 3 -pc_atsilu_pattern {{power symbolic diagonal}separate output} -pc_atsilu_levels 1 -pc_atsilu_trisolve jacobi -pc_atsilu_trisolve_sweeps 2 -ksp_view

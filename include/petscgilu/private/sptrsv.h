@@ -43,7 +43,7 @@ PETSC_EXTERN PetscErrorCode GILUTriCreate(GILUTri *);
 PETSC_EXTERN PetscErrorCode GILUTriDestroy(GILUTri *);
 /* The algorithm (default GILU_TRISOLVE_AUTO) and the host threads (default: OMP_NUM_THREADS; 1 = sequential) */
 PETSC_EXTERN PetscErrorCode GILUTriSetType(GILUTri, GILUTriSolveType);
-PETSC_EXTERN PetscErrorCode GILUTriGetType(GILUTri, GILUTriSolveType *); /* the algorithm that runs (auto resolved after SetMatrix) */
+PETSC_EXTERN PetscErrorCode GILUTriGetType(GILUTri, GILUTriSolveType *); /* the algorithm that runs (auto until the first solve plans it) */
 PETSC_EXTERN PetscErrorCode GILUTriSetThreads(GILUTri, PetscInt);
 /* The algorithm asked for (GILUTriGetType(): the one that runs) and the host threads, as set or read from the options */
 PETSC_EXTERN PetscErrorCode GILUTriGetSettings(GILUTri, GILUTriSolveType *, PetscInt *);

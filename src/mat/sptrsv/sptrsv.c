@@ -29,7 +29,7 @@ PetscErrorCode GILUTriCreate(GILUTri *tri)
   PetscFunctionBegin;
   PetscCall(PetscNew(tri));
   (*tri)->ask.type = GILU_TRISOLVE_AUTO;
-  (*tri)->ran      = GILU_TRISOLVE_LEVELSET;
+  (*tri)->ran      = GILU_TRISOLVE_AUTO; /* nothing chosen before the plan (the first solve) */
   PetscCall(GILUGetNumThreads(&(*tri)->ask.nthreads));
   (*tri)->ask.permuted = PETSC_TRUE;
   (*tri)->ask.copy     = PETSC_TRUE;

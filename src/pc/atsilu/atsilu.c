@@ -624,7 +624,8 @@ static PetscErrorCode PCView_ATSILU(PC pc, PetscViewer viewer)
                                      (double)ats->fill, ats->updateresidual ? "yes" : "no", ats->residualrhs ? "yes" : "no", ats->residuallhs ? "yes" : "no", ats->before, ats->after));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  sweeps: at most %" PetscInt_FMT ", tolerance %g on ||A - LU||_F / ||A||_F on the pattern; ", ats->sweeps, (double)ats->tol));
   PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
-  if (ats->device == PETSCGILU_BACKEND_HOST) PetscCall(PetscViewerASCIIPrintf(viewer, "host threads %" PetscInt_FMT "\n", ats->analyzed ? ats->nthreads : ats->threads));
+  if (ats->device == PETSCGILU_BACKEND_HOST && (ats->analyzed || ats->threads)) PetscCall(PetscViewerASCIIPrintf(viewer, "host threads %" PetscInt_FMT "\n", ats->analyzed ? ats->nthreads : ats->threads));
+  else if (ats->device == PETSCGILU_BACKEND_HOST) PetscCall(PetscViewerASCIIPrintf(viewer, "host threads chosen at the setup (-%spc_atsilu_threads 0: OMP_NUM_THREADS, else the node's cores per process)\n", GILUPrefix(pc)));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "%s kernels (a thread per row of L and column of U)\n", ats->device == PETSCGILU_BACKEND_CUDA ? "CUDA" : "emulated CUDA (cudaemu)"));
   PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
   if (ats->analyzed) {
@@ -651,15 +652,22 @@ static PetscErrorCode PCView_ATSILU(PC pc, PetscViewer viewer)
     PetscInt nz = ats->nnzL + ats->nnzU;
     PetscCall(PetscViewerASCIIPrintf(viewer, "  factors: nnz(L) %" PetscInt_FMT " (unit diagonal not stored), nnz(U) %" PetscInt_FMT ", fill (nnz(L)+nnz(U))/nnz(A) %.2f\n", ats->nnzL, ats->nnzU, (double)nz / (double)PetscMax(ats->nnzA, 1)));
     if (ats->trisolve == PC_ATSILU_TRISOLVE_EXACT && ats->fact) {
-      PetscInt             nl, nu, maxl;
+      PetscInt             nl, nu, maxl, nt;
       PetscGILUBackendType tb;
       GILUTri              trl, tru;
+      GILUTriSolveType     asked, al, au;
 
       PetscCall(MatGILUFactorGetTri(ats->fact, &trl, &tru));
       PetscCall(GILUTriGetLevels(trl, &nl, &maxl));
       PetscCall(GILUTriGetLevels(tru, &nu, &maxl));
       PetscCall(GILUTriGetBackend(trl, &tb));
+      PetscCall(GILUTriGetSettings(trl, &asked, &nt));
+      PetscCall(GILUTriGetType(trl, &al));
+      PetscCall(GILUTriGetType(tru, &au));
       PetscCall(PetscViewerASCIIPrintf(viewer, "  levels of the exact triangular solves: L %" PetscInt_FMT ", U %" PetscInt_FMT "; the engine's back-end %s (-%smat_gilu_trisolve_backend)\n", nl, nu, PetscGILUBackendTypes[tb], GILUPrefix(pc)));
+      /* the triangular-solve engine plans (and, asked auto, chooses) at the first solve */
+      if (al == GILU_TRISOLVE_AUTO || au == GILU_TRISOLVE_AUTO) PetscCall(PetscViewerASCIIPrintf(viewer, "  their algorithm: %s requested (-%smat_gilu_trisolve), chosen at the first solve\n", GILUTriSolveTypes[asked], GILUPrefix(pc)));
+      else PetscCall(PetscViewerASCIIPrintf(viewer, "  their algorithm: L %s, U %s (%s requested, -%smat_gilu_trisolve)\n", GILUTriSolveTypes[al], GILUTriSolveTypes[au], GILUTriSolveTypes[asked], GILUPrefix(pc)));
     }
   }
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -379,7 +379,8 @@ static PetscErrorCode PCView_FGDD(PC pc, PetscViewer viewer)
     char name[256];
 
     PetscCall(PetscGILUBackendName(fg->ran, name, sizeof(name)));
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  back-end: %s\n", name));
+    if (fg->ran == PETSCGILU_BACKEND_HOST) PetscCall(PetscViewerASCIIPrintf(viewer, "  back-end: %s, %" PetscInt_FMT " thread(s) (-%spc_fgdd_threads; a subdomain each at a time)\n", name, fg->f.nthreads, GILUPrefix(pc)));
+    else PetscCall(PetscViewerASCIIPrintf(viewer, "  back-end: %s\n", name));
     if (fg->dev) PetscCall(fg->devops->view(fg->dev, viewer));
     else if (fg->devops) PetscCall(PetscViewerASCIIPrintf(viewer, "  device: the factors not copied yet (at the first apply)\n"));
     if (fg->transposed) PetscCall(PetscViewerASCIIPrintf(viewer, "  transposed apply (PCApplyTranspose): U^T, D^T, L^T of each subdomain by columns, a host task per subdomain, host factors\n"));
