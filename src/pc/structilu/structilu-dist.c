@@ -75,7 +75,8 @@ static PetscErrorCode DistCheck(Mat F, PetscObjectState *state)
   PetscFunctionBegin;
   /* under MatSolverType structilu the global factors are what PCILU asks for on several processes: the messages name PCILU's alternative */
   if (ilu->asfactor) {
-    PetscCall(PetscSNPrintf(what, sizeof(what), "MatSolverType structilu on several processes (the global factors)"));
+    /* PETSc has no ILU or ICC of its own for a parallel matrix, so it takes this one where the user named none */
+    PetscCall(PetscSNPrintf(what, sizeof(what), "%s of a matrix on several processes (MatSolverType structilu, the only one PETSc has for it: the global factors of a grid)", ilu->opt.type == PC_STRUCTILU_IC ? "ICC" : "ILU"));
     PetscCall(PetscSNPrintf(instead, sizeof(instead), "-%spc_type bjacobi (or asm) with -%ssub_pc_factor_mat_solver_type structilu (each process's block)", pre, pre));
   } else {
     PetscCall(PetscSNPrintf(what, sizeof(what), "-%spc_structilu_distributed", pre));
