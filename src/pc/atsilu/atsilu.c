@@ -624,9 +624,9 @@ static PetscErrorCode PCView_ATSILU(PC pc, PetscViewer viewer)
                                      (double)ats->fill, ats->updateresidual ? "yes" : "no", ats->residualrhs ? "yes" : "no", ats->residuallhs ? "yes" : "no", ats->before, ats->after));
   PetscCall(PetscViewerASCIIPrintf(viewer, "  sweeps: at most %" PetscInt_FMT ", tolerance %g on ||A - LU||_F / ||A||_F on the pattern; ", ats->sweeps, (double)ats->tol));
   PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_FALSE));
-  if (ats->device == PETSCGILU_BACKEND_HOST && (ats->analyzed || ats->threads)) PetscCall(PetscViewerASCIIPrintf(viewer, "host threads %" PetscInt_FMT "\n", ats->analyzed ? ats->nthreads : ats->threads));
-  else if (ats->device == PETSCGILU_BACKEND_HOST) PetscCall(PetscViewerASCIIPrintf(viewer, "host threads chosen at the setup (-%spc_atsilu_threads 0: OMP_NUM_THREADS, else the node's cores per process)\n", GILUPrefix(pc)));
-  else PetscCall(PetscViewerASCIIPrintf(viewer, "%s kernels (a thread per row of L and column of U)\n", ats->device == PETSCGILU_BACKEND_CUDA ? "CUDA" : "emulated CUDA (cudaemu)"));
+  if (ats->device != PETSCGILU_BACKEND_HOST) PetscCall(PetscViewerASCIIPrintf(viewer, "%s kernels (a thread per row of L and column of U)\n", ats->device == PETSCGILU_BACKEND_CUDA ? "CUDA" : "emulated CUDA (cudaemu)"));
+  else if (ats->analyzed || ats->threads) PetscCall(PetscViewerASCIIPrintf(viewer, "host threads %" PetscInt_FMT "\n", ats->analyzed ? ats->nthreads : ats->threads));
+  else PetscCall(PetscViewerASCIIPrintf(viewer, "host threads chosen at the setup (-%spc_atsilu_threads 0: OMP_NUM_THREADS, else the node's cores per process)\n", GILUPrefix(pc)));
   PetscCall(PetscViewerASCIIUseTabs(viewer, PETSC_TRUE));
   if (ats->analyzed) {
     char name[256];

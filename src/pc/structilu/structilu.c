@@ -455,7 +455,7 @@ static PetscErrorCode PCApplySymmetricRight_StructILU(PC pc, Vec x, Vec y)
 
 /*
   The Eisenstat trick's operator: y = Ahat x, by StructILUEisenstatMult_Host() (two sweeps, no product with A) when the
-  factors are those of A; when they are not (a reused preconditioner, or factors of another Pmat) the identity that
+  factors are those of A; when they are not (a reused preconditioner: factors of an earlier matrix) the identity that
   saves the product does not hold, and y = (D + A_L)^{-1} (A ((D + A_U)^{-1} x)) with A's own product: the same
   transformed system, with the same splitting as PCPreSolve() and PCPostSolve()
 */
@@ -465,7 +465,7 @@ static PetscErrorCode MatMult_StructILUEisenstat(Mat S, Vec x, Vec y)
   PC_StructILU      *ilu;
   Mat_StructILU     *fi;
   const PetscScalar *xa;
-  PetscScalar       *ya, *ta, *wa;
+  PetscScalar       *ya, *ta;
 
   PetscFunctionBegin;
   PetscCall(MatShellGetContext(S, &pc));
@@ -477,27 +477,34 @@ static PetscErrorCode MatMult_StructILUEisenstat(Mat S, Vec x, Vec y)
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   PetscCall(PetscLogEventBegin(GILU_StructILUApply, 0, x, y, 0));
-  PetscCall(VecGetArrayRead(x, &xa));
-  PetscCall(VecGetArrayWrite(y, &ya));
-  PetscCall(VecGetArrayWrite(ilu->eiswork[0], &ta));
-  PetscCall(VecGetArrayWrite(ilu->eiswork[1], &wa));
-  if (!ilu->eisproduct) PetscCall(StructILUEisenstatMult_Host(&fi->sm, &fi->factors, fi->eisE, xa, ta, wa, ya));
-  else PetscCall(StructILUSolveUpper_Host(&fi->sm, &fi->factors, xa, ta));
-  PetscCall(VecRestoreArrayWrite(ilu->eiswork[1], &wa));
-  PetscCall(VecRestoreArrayWrite(ilu->eiswork[0], &ta));
-  PetscCall(VecRestoreArrayWrite(y, &ya));
-  PetscCall(VecRestoreArrayRead(x, &xa));
-  if (ilu->eisproduct) { /* w = A t, then y = (D + A_L)^{-1} w with t's room as the sweep's scratch */
-    const PetscScalar *wr;
+  if (!ilu->eisproduct) {
+    PetscScalar *wa;
 
+    PetscCall(VecGetArrayRead(x, &xa));
+    PetscCall(VecGetArrayWrite(y, &ya));
+    PetscCall(VecGetArrayWrite(ilu->eiswork[0], &ta));
+    PetscCall(VecGetArrayWrite(ilu->eiswork[1], &wa));
+    PetscCall(StructILUEisenstatMult_Host(&fi->sm, &fi->factors, fi->eisE, xa, ta, wa, ya));
+    PetscCall(VecRestoreArrayWrite(ilu->eiswork[1], &wa));
+    PetscCall(VecRestoreArrayWrite(ilu->eiswork[0], &ta));
+    PetscCall(VecRestoreArrayWrite(y, &ya));
+    PetscCall(VecRestoreArrayRead(x, &xa));
+  } else { /* t = (D + A_U)^{-1} x, w = A t, y = (D + A_L)^{-1} w (t's room the forward sweep's scratch) */
+    const PetscScalar *wa;
+
+    PetscCall(VecGetArrayRead(x, &xa));
+    PetscCall(VecGetArrayWrite(ilu->eiswork[0], &ta));
+    PetscCall(StructILUSolveUpper_Host(&fi->sm, &fi->factors, xa, ta));
+    PetscCall(VecRestoreArrayWrite(ilu->eiswork[0], &ta));
+    PetscCall(VecRestoreArrayRead(x, &xa));
     PetscCall(MatMult(ilu->eisA, ilu->eiswork[0], ilu->eiswork[1]));
-    PetscCall(VecGetArrayRead(ilu->eiswork[1], &wr));
+    PetscCall(VecGetArrayRead(ilu->eiswork[1], &wa));
     PetscCall(VecGetArrayWrite(ilu->eiswork[0], &ta));
     PetscCall(VecGetArrayWrite(y, &ya));
-    PetscCall(StructILUSolveLower_Host(&fi->sm, &fi->factors, wr, ta, ya));
+    PetscCall(StructILUSolveLower_Host(&fi->sm, &fi->factors, wa, ta, ya));
     PetscCall(VecRestoreArrayWrite(y, &ya));
     PetscCall(VecRestoreArrayWrite(ilu->eiswork[0], &ta));
-    PetscCall(VecRestoreArrayRead(ilu->eiswork[1], &wr));
+    PetscCall(VecRestoreArrayRead(ilu->eiswork[1], &wa));
   }
   PetscCall(PetscLogEventEnd(GILU_StructILUApply, 0, x, y, 0));
   PetscFunctionReturn(PETSC_SUCCESS);

@@ -143,7 +143,7 @@ typedef struct {
   Mat               eisA;                /* Eisenstat: the operator it replaced */
   Vec               eisb[2], eiswork[2]; /* Eisenstat: the right-hand sides PCPreSolve() transformed (nested solves: two); t and room for y of Ahat x */
   PetscInt          eisdepth;            /* Eisenstat: PCPreSolve() calls not yet matched by PCPostSolve() */
-  PetscBool         eisproduct;          /* Eisenstat: the factors are not those of the operator (reused, or of another Pmat): Ahat x takes a product with A */
+  PetscBool         eisproduct;          /* Eisenstat: the factors are of an earlier matrix (a reused preconditioner): Ahat x takes a product with A */
   PetscObjectId     factoredid;          /* the preconditioning matrix the factors are of (its object id and state at the factorization) */
   PetscObjectState  factoredstate;
 } PC_StructILU;
