@@ -547,7 +547,9 @@ static PetscErrorCode MatBackwardSolve_GILU(Mat B, Vec b, Vec x)
 }
 
 /* X = A^{-1} B (or A^{-T} B) for all columns of a dense B in one call (PCMatApply(), KSPMatSolve()): the columns
-   gathered in the factor's numbering, each triangle solved for all of them (GILUTriSolveMultiple()), scattered back */
+   gathered in the factor's numbering, each triangle solved for all of them (GILUTriSolveMultiple()), scattered back.
+   With L and U on a device back-end, each column as MatSolve() solves it there (one copy each way, or a CUDA dense
+   block's own device column): the host path would copy each column to the device and back for each triangle */
 static PetscErrorCode MatMatSolve_GILU_Private(Mat B, Mat RHS, Mat X, PetscBool transpose)
 {
   Mat_GILUFactor    *f = (Mat_GILUFactor *)B->data;
@@ -565,6 +567,24 @@ static PetscErrorCode MatMatSolve_GILU_Private(Mat B, Mat RHS, Mat X, PetscBool 
   PetscCheck(dense, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "MatMatSolve() of MatSolverType gilu needs a MATSEQDENSE solution, not %s", ((PetscObject)X)->type_name);
   PetscCall(MatGetSize(RHS, NULL, &ncols));
   if (!ncols || !m) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!transpose && RHS != X) {
+    PetscGILUBackendType lb, ub;
+
+    PetscCall(GILUTriGetSolveBackend(f->L, &lb));
+    PetscCall(GILUTriGetSolveBackend(f->U, &ub));
+    if (lb == ub && lb != PETSCGILU_BACKEND_HOST) {
+      for (PetscInt k = 0; k < ncols; k++) {
+        Vec b, x;
+
+        PetscCall(MatDenseGetColumnVecRead(RHS, k, &b));
+        PetscCall(MatDenseGetColumnVecWrite(X, k, &x));
+        PetscCall(MatSolve_GILU_Device(B, lb, b, x));
+        PetscCall(MatDenseRestoreColumnVecWrite(X, k, &x));
+        PetscCall(MatDenseRestoreColumnVecRead(RHS, k, &b));
+      }
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+  }
   if (transpose) PetscCall(MatGILUFactorGetTransposes(f));
   PetscCall(PetscMalloc1((size_t)m * ncols, &w));
   PetscCall(MatDenseGetLDA(RHS, &ldb));
