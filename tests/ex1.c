@@ -16,6 +16,7 @@ dense dof x dof blocks, then solves it with the KSP and PC chosen in the options
                           the results agree to round-off\n\
   -compare_matapply <n> : only check that PCMatApply() of the PC of the options on n columns is bitwise PCApply() of each,\n\
                           and count the PCApply() and PCMatApply() calls of a KSPMatSolve() with KSPPREONLY\n\
+  -matapply_pc_view     : with -compare_matapply, view the PC after the applies\n\
 The matrix type comes from -dm_mat_type (aij, baij, sbaij, ...).\n\n";
 
 /*
