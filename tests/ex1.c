@@ -16,6 +16,7 @@ dense dof x dof blocks, then solves it with the KSP and PC chosen in the options
                           the results agree to round-off\n\
   -compare_matapply <n> : only check that PCMatApply() of the PC of the options on n columns is bitwise PCApply() of each,\n\
                           and count the PCApply() and PCMatApply() calls of a KSPMatSolve() with KSPPREONLY\n\
+  -matapply_pc_view     : with -compare_matapply, view the PC after the applies\n\
 The matrix type comes from -dm_mat_type (aij, baij, sbaij, ...).\n\n";
 
 /*
@@ -395,6 +396,9 @@ static PetscErrorCode CompareThreads(Mat Aop, DM da, PetscInt nthreads)
   PCMatApply() of the PC of the options (set up on Aop) on n random columns against PCApply() of each column: prints whether
   they agree bitwise. Then KSPMatSolve() with KSPPREONLY on the same columns: prints how many PCApply() and PCMatApply() calls it
   made (a PC without a PCMatApply() of its own is applied column by column, PETSc's fallback) and whether its result is the same.
+  A second PCMatApply() must copy to the device no more often than the column applies did (it prints the counts if it does);
+  With PETSc 3.24 or newer PCMatApplyTranspose() must be PCApplyTranspose() of each column (it prints what differs).
+  -matapply_pc_view views the PC after them (what it says of the blocks of right-hand sides).
 */
 static PetscErrorCode CompareMatApply(Mat Aop, DM da, PetscInt n)
 {
@@ -403,13 +407,14 @@ static PetscErrorCode CompareMatApply(Mat Aop, DM da, PetscInt n)
   Mat                B, X, Y;
   PetscInt           m, same = 0;
   PetscBool          eq;
-  PetscLogEvent      evapply, evmatapply;
-  PetscEventPerfInfo info[2][2];
+  PetscLogEvent      evapply, evmatapply, evcopy;
+  PetscEventPerfInfo info[2][2], copies[3];
 
   PetscFunctionBeginUser;
   PetscCall(PetscLogDefaultBegin());
   PetscCall(PetscLogEventRegister("PCApply", PC_CLASSID, &evapply)); /* PETSc's events: registering again returns them */
   PetscCall(PetscLogEventRegister("PCMatApply", PC_CLASSID, &evmatapply));
+  PetscCall(PetscLogEventRegister("GILUCopyToGPU", PC_CLASSID, &evcopy)); /* the plugin's */
   PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
   PetscCall(KSPSetOperators(ksp, Aop, Aop));
   if (da) {
@@ -426,6 +431,7 @@ static PetscErrorCode CompareMatApply(Mat Aop, DM da, PetscInt n)
   PetscCall(MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, &X));
   PetscCall(MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, &Y));
   PetscCall(PCMatApply(pc, B, X));
+  PetscCall(PetscLogEventGetPerfInfo(PETSC_DETERMINE, evcopy, &copies[0]));
   for (PetscInt c = 0; c < n; c++) {
     Vec b, x, y;
 
@@ -440,6 +446,27 @@ static PetscErrorCode CompareMatApply(Mat Aop, DM da, PetscInt n)
     PetscCall(MatDenseRestoreColumnVecRead(B, c, &b));
   }
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "PCMatApply() on %" PetscInt_FMT " columns: %" PetscInt_FMT " bitwise equal to PCApply() of the column\n", n, same));
+  PetscCall(PetscLogEventGetPerfInfo(PETSC_DETERMINE, evcopy, &copies[1]));
+  PetscCall(PCMatApply(pc, B, X)); /* again, its copies counted once the device holds the factors */
+  PetscCall(PetscLogEventGetPerfInfo(PETSC_DETERMINE, evcopy, &copies[2]));
+  if (copies[2].count - copies[1].count > copies[1].count - copies[0].count)
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "PCMatApply() copied to the device %d times, the %" PetscInt_FMT " PCApply() %d times\n", copies[2].count - copies[1].count, n, copies[1].count - copies[0].count));
+#if PETSC_VERSION_GE(3, 24, 0) /* PCMatApplyTranspose(): the same against PCApplyTranspose() (prints only what differs) */
+  PetscCall(PCMatApplyTranspose(pc, B, Y));
+  for (PetscInt c = 0; c < n; c++) {
+    Vec b, x, y;
+
+    PetscCall(MatDenseGetColumnVecRead(B, c, &b));
+    PetscCall(MatDenseGetColumnVecRead(Y, c, &x));
+    PetscCall(VecDuplicate(x, &y));
+    PetscCall(PCApplyTranspose(pc, b, y));
+    PetscCall(VecEqual(x, y, &eq));
+    if (!eq) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "PCMatApplyTranspose(): column %" PetscInt_FMT " is not PCApplyTranspose()'s\n", c));
+    PetscCall(VecDestroy(&y));
+    PetscCall(MatDenseRestoreColumnVecRead(Y, c, &x));
+    PetscCall(MatDenseRestoreColumnVecRead(B, c, &b));
+  }
+#endif
   PetscCall(PetscLogEventGetPerfInfo(PETSC_DETERMINE, evapply, &info[0][0]));
   PetscCall(PetscLogEventGetPerfInfo(PETSC_DETERMINE, evmatapply, &info[0][1]));
   PetscCall(KSPMatSolve(ksp, B, Y));
@@ -447,6 +474,7 @@ static PetscErrorCode CompareMatApply(Mat Aop, DM da, PetscInt n)
   PetscCall(PetscLogEventGetPerfInfo(PETSC_DETERMINE, evmatapply, &info[1][1]));
   PetscCall(MatEqual(X, Y, &eq));
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "KSPMatSolve() with KSPPREONLY: %d PCApply() and %d PCMatApply() calls; the result %s PCMatApply()'s\n", info[1][0].count - info[0][0].count, info[1][1].count - info[0][1].count, eq ? "is" : "is NOT"));
+  PetscCall(PCViewFromOptions(pc, NULL, "-matapply_pc_view"));
   PetscCall(MatDestroy(&Y));
   PetscCall(MatDestroy(&X));
   PetscCall(MatDestroy(&B));
@@ -1049,6 +1077,40 @@ int main(int argc, char **argv)
      suffix: matapply_ic
      output_file: output/ex1_matapply.out
      args: -compare_matapply 5 -symmetric -stencil box27 -dof 2 -pc_type structilu -pc_structilu_type ic -pc_structilu_factor_precision {{double single}} -gilu_backend {{host cudaemu}}
+
+   # PCATSILU's PCMatApply() (MatMatSolve() of its gilu factor, or the Jacobi sweeps on each column; block factors of BAIJ),
+   # the same checks, on one process and on two (each its local block); on cudaemu the factor's solves run on the
+   # device and PCMatApply() must copy no more than the column applies (MatMatSolve() of gilu copied each column in and
+   # out for each triangle)
+   test:
+     suffix: matapply_atsilu
+     output_file: output/ex1_matapply.out
+     args: -compare_matapply 5 -stencil diamond13 -dof {{1 3}} -dm_mat_type {{aij baij}} -pc_type atsilu -pc_atsilu_trisolve {{exact jacobi}} -gilu_backend {{host cudaemu}}
+   test:
+     suffix: matapply_atsilu_np2
+     nsize: 2
+     output_file: output/ex1_matapply.out
+     args: -compare_matapply 5 -stencil star7 -pc_type atsilu -pc_atsilu_trisolve {{exact jacobi}} -gilu_backend {{host cudaemu}}
+   # what -ksp_view says of it (and of PCSTRUCTILU's on a device)
+   test:
+     suffix: matapply_view
+     args: -compare_matapply 3 -stencil star7 -pc_type {{atsilu structilu}separate output} -gilu_backend cudaemu -matapply_pc_view
+     filter: grep -e "bitwise" -e "KSPMatSolve" -e "blocks of right-hand sides"
+   test:
+     suffix: matapply_atsilu_jacobi_view
+     args: -compare_matapply 3 -stencil star7 -pc_type atsilu -pc_atsilu_trisolve jacobi -matapply_pc_view
+     filter: grep -e "bitwise" -e "KSPMatSolve" -e "blocks of right-hand sides"
+   # PCSPARSIFY: its inner PC's PCMatApply() (PCILU's MatMatSolve() of the gilu factor that drops S; block Jacobi on two
+   # processes): no PCApply() (PETSc counts the nested PCMatApply() events once)
+   test:
+     suffix: matapply_sparsify
+     output_file: output/ex1_matapply.out
+     args: -compare_matapply 5 -stencil diamond13 -dof {{1 3}} -pc_type sparsify -pc_sparsify_ratio {{0 5}} -gilu_backend {{host cudaemu}}
+   test:
+     suffix: matapply_sparsify_np2
+     nsize: 2
+     output_file: output/ex1_matapply.out
+     args: -compare_matapply 5 -stencil star7 -pc_type sparsify -pc_sparsify_ratio 5
 
    # -ksp_pc_side symmetric with IC: the halves of PCICC's split (MatForwardSolve(), MatBackwardSolve() of its factor), so
    # the same residuals as PETSc's ICC(0) (PETSc's CG takes only the left side: GMRES, which takes the symmetric one);

@@ -546,15 +546,19 @@ static PetscErrorCode MatBackwardSolve_GILU(Mat B, Vec b, Vec x)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* X = A^{-1} B (or A^{-T} B) for all columns of a dense B in one call (PCMatApply(), KSPMatSolve()): the columns
-   gathered in the factor's numbering, each triangle solved for all of them (GILUTriSolveMultiple()), scattered back */
+/* X = A^{-1} B (or A^{-T} B) for all columns of a dense B in one call (PCMatApply(), KSPMatSolve()): each column as
+   MatSolve() (MatSolveTranspose()) solves it, so bitwise its result. On the host: in place in X's column where the
+   ordering is the identity, else through the factor's work vector (gathered, both triangles, scattered), never a
+   copy of the whole block (its allocation and the extra pass over it made a block slower than the column loop). With L
+   and U on a device back-end, on the device as MatSolve() does (one copy each way, or a CUDA dense block's own
+   device column): GILUTriSolve() would copy each column to the device and back for each triangle */
 static PetscErrorCode MatMatSolve_GILU_Private(Mat B, Mat RHS, Mat X, PetscBool transpose)
 {
   Mat_GILUFactor    *f = (Mat_GILUFactor *)B->data;
   const PetscInt     m = f->nb * f->bs;
   PetscInt           ncols, ldb, ldx;
   const PetscScalar *barr;
-  PetscScalar       *xarr, *w;
+  PetscScalar       *xarr;
   const PetscInt    *in, *out;
   PetscBool          dense;
 
@@ -565,23 +569,57 @@ static PetscErrorCode MatMatSolve_GILU_Private(Mat B, Mat RHS, Mat X, PetscBool 
   PetscCheck(dense, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "MatMatSolve() of MatSolverType gilu needs a MATSEQDENSE solution, not %s", ((PetscObject)X)->type_name);
   PetscCall(MatGetSize(RHS, NULL, &ncols));
   if (!ncols || !m) PetscFunctionReturn(PETSC_SUCCESS);
+  if (!transpose && RHS != X) {
+    PetscGILUBackendType lb, ub;
+
+    PetscCall(GILUTriGetSolveBackend(f->L, &lb));
+    PetscCall(GILUTriGetSolveBackend(f->U, &ub));
+    if (lb == ub && lb != PETSCGILU_BACKEND_HOST) {
+      for (PetscInt k = 0; k < ncols; k++) {
+        Vec b, x;
+
+        PetscCall(MatDenseGetColumnVecRead(RHS, k, &b));
+        PetscCall(MatDenseGetColumnVecWrite(X, k, &x));
+        PetscCall(MatSolve_GILU_Device(B, lb, b, x));
+        PetscCall(MatDenseRestoreColumnVecWrite(X, k, &x));
+        PetscCall(MatDenseRestoreColumnVecRead(RHS, k, &b));
+      }
+      PetscFunctionReturn(PETSC_SUCCESS);
+    }
+  }
   if (transpose) PetscCall(MatGILUFactorGetTransposes(f));
-  PetscCall(PetscMalloc1((size_t)m * ncols, &w));
   PetscCall(MatDenseGetLDA(RHS, &ldb));
   PetscCall(MatDenseGetLDA(X, &ldx));
   PetscCall(ISGetIndices(transpose ? f->col : f->row, &in));
   PetscCall(ISGetIndices(transpose ? f->row : f->col, &out));
-  PetscCall(MatDenseGetArrayRead(RHS, &barr));
-  for (PetscInt k = 0; k < ncols; k++) GatherBlocks(f->nb, f->bs, in, barr + (size_t)k * ldb, w + (size_t)k * m);
-  PetscCall(MatDenseRestoreArrayRead(RHS, &barr));
-  PetscCall(GILUTriSolveMultiple(transpose ? f->Ut : f->L, ncols, w, w));
-  PetscCall(GILUTriSolveMultiple(transpose ? f->Lt : f->U, ncols, w, w));
-  PetscCall(MatDenseGetArrayWrite(X, &xarr)); /* after B is read: X may be B */
-  for (PetscInt k = 0; k < ncols; k++) ScatterBlocks(f->nb, f->bs, out, w + (size_t)k * m, xarr + (size_t)k * ldx);
-  PetscCall(MatDenseRestoreArrayWrite(X, &xarr));
+  if (RHS == X) { /* (each column read before it is written) */
+    PetscCall(MatDenseGetArray(X, &xarr));
+    barr = xarr;
+  } else {
+    PetscCall(MatDenseGetArrayRead(RHS, &barr));
+    PetscCall(MatDenseGetArrayWrite(X, &xarr));
+  }
+  for (PetscInt k = 0; k < ncols; k++) {
+    const PetscScalar *b = barr + (size_t)k * ldb;
+    PetscScalar       *x = xarr + (size_t)k * ldx;
+
+    if (f->identity && !transpose) { /* MatSolve_GILU()'s */
+      PetscCall(GILUTriSolve(f->L, b, x));
+      PetscCall(GILUTriSolve(f->U, x, x));
+    } else { /* MatSolve_GILU()'s, MatSolveTranspose_GILU()'s */
+      GatherBlocks(f->nb, f->bs, in, b, f->work);
+      PetscCall(GILUTriSolve(transpose ? f->Ut : f->L, f->work, f->work));
+      PetscCall(GILUTriSolve(transpose ? f->Lt : f->U, f->work, f->work));
+      ScatterBlocks(f->nb, f->bs, out, f->work, x);
+    }
+  }
+  if (RHS == X) PetscCall(MatDenseRestoreArray(X, &xarr));
+  else {
+    PetscCall(MatDenseRestoreArrayWrite(X, &xarr));
+    PetscCall(MatDenseRestoreArrayRead(RHS, &barr));
+  }
   PetscCall(ISRestoreIndices(transpose ? f->col : f->row, &in));
   PetscCall(ISRestoreIndices(transpose ? f->row : f->col, &out));
-  PetscCall(PetscFree(w));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

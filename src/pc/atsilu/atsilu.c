@@ -69,6 +69,7 @@ typedef struct {
   ATSFailure      failure;   /* where the zero pivot (zerorow) was met */
   PetscInt        failsweep; /* ATS_FAIL_SWEEP, ATS_FAIL_NONFINITE: in which sweep (-1: on the device, not known) */
   PetscBool       converted, analyzed;
+  PetscBool       matapplied; /* PCMatApply() ran since the setup: the view says how */
 } PC_ATSILU;
 
 /* what a setup makes, the gilu factor apart (kept for the next setup) */
@@ -85,7 +86,8 @@ static PetscErrorCode PCATSILUResetSetUp(PC_ATSILU *ats)
   PetscCall(PetscFree(ats->hist));
   PetscCall(VecDestroy(&ats->xl));
   PetscCall(VecDestroy(&ats->yl));
-  ats->analyzed = PETSC_FALSE;
+  ats->analyzed   = PETSC_FALSE;
+  ats->matapplied = PETSC_FALSE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -602,6 +604,71 @@ static PetscErrorCode PCApplyTranspose_ATSILU(PC pc, Vec x, Vec y)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  Y = (LU)^{-1} X or (LU)^{-T} X for the columns of a dense block (PCMatApply(), KSPMatSolve()), each column bitwise what
+  PCApply() (PCApplyTranspose()) gives it, in one call and one event: the exact apply by MatMatSolve() of the gilu factor
+  on the blocks' local parts (on the host one gather of all columns into the factor's numbering, the engine's solves
+  column by column, one scatter; on a device back-end each column solved there as MatSolve() solves it), the Jacobi
+  apply on each column's part of the local arrays. A failed factorization flags every column, as PCApply() flags its vector.
+*/
+static PetscErrorCode PCMatApply_ATSILU_Private(PC pc, PetscBool transpose, Mat B, Mat X)
+{
+  PC_ATSILU *ats = (PC_ATSILU *)pc->data;
+  Mat        Bl, Xl;
+  PetscInt   N;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetSize(B, NULL, &N));
+  if (ats->zerorow >= 0) {
+    for (PetscInt c = 0; c < N; c++) {
+      Vec x;
+
+      PetscCall(MatDenseGetColumnVecWrite(X, c, &x));
+      PetscCall(VecFlag(x, 1));
+      PetscCall(MatDenseRestoreColumnVecWrite(X, c, &x));
+    }
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscLogEventBegin(GILU_ATSILUApply, 0, B, X, 0));
+  PetscCall(MatDenseGetLocalMatrix(B, &Bl)); /* a MATSEQDENSE itself; of a MATMPIDENSE, this process's rows */
+  PetscCall(MatDenseGetLocalMatrix(X, &Xl));
+  if (ats->trisolve == PC_ATSILU_TRISOLVE_EXACT) {
+    if (transpose) PetscCall(MatMatSolveTranspose(ats->fact, Bl, Xl));
+    else PetscCall(MatMatSolve(ats->fact, Bl, Xl));
+  } else {
+    const PetscScalar *ba;
+    PetscScalar       *xa;
+    PetscInt           ldb, ldx;
+
+    PetscCall(MatDenseGetLDA(Bl, &ldb));
+    PetscCall(MatDenseGetLDA(Xl, &ldx));
+    PetscCall(MatDenseGetArrayRead(Bl, &ba));
+    PetscCall(MatDenseGetArrayWrite(Xl, &xa));
+    for (PetscInt c = 0; c < N; c++) PetscCall(PCATSILUApplyJacobi(ats, transpose, ba + (size_t)c * ldb, xa + (size_t)c * ldx));
+    PetscCall(MatDenseRestoreArrayWrite(Xl, &xa));
+    PetscCall(MatDenseRestoreArrayRead(Bl, &ba));
+  }
+  ats->matapplied = PETSC_TRUE;
+  PetscCall(PetscLogEventEnd(GILU_ATSILUApply, 0, B, X, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCMatApply_ATSILU(PC pc, Mat B, Mat X)
+{
+  PetscFunctionBegin;
+  PetscCall(PCMatApply_ATSILU_Private(pc, PETSC_FALSE, B, X));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+#if PETSC_VERSION_GE(3, 24, 0) /* PCMatApplyTranspose() */
+static PetscErrorCode PCMatApplyTranspose_ATSILU(PC pc, Mat B, Mat X)
+{
+  PetscFunctionBegin;
+  PetscCall(PCMatApply_ATSILU_Private(pc, PETSC_TRUE, B, X));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+#endif
+
 static PetscErrorCode PCView_ATSILU(PC pc, PetscViewer viewer)
 {
   PC_ATSILU  *ats = (PC_ATSILU *)pc->data;
@@ -636,6 +703,10 @@ static PetscErrorCode PCView_ATSILU(PC pc, PetscViewer viewer)
   }
   if (ats->trisolve == PC_ATSILU_TRISOLVE_EXACT) PetscCall(PetscViewerASCIIPrintf(viewer, "  apply: exact triangular solves, MatSolve() of a factor of MatSolverType gilu given L and U\n"));
   else PetscCall(PetscViewerASCIIPrintf(viewer, "  apply: %" PetscInt_FMT " Jacobi sweeps on each triangular factor\n", ats->trisweeps));
+  if (ats->matapplied) {
+    if (ats->trisolve == PC_ATSILU_TRISOLVE_EXACT) PetscCall(PetscViewerASCIIPrintf(viewer, "  blocks of right-hand sides (PCMatApply(), KSPMatSolve()): MatMatSolve() of the gilu factor, all columns in one call\n"));
+    else PetscCall(PetscViewerASCIIPrintf(viewer, "  blocks of right-hand sides (PCMatApply(), KSPMatSolve()): the Jacobi sweeps on each column in turn, in one call\n"));
+  }
   if (!ats->analyzed) {
     PetscCall(PetscViewerASCIIPrintf(viewer, "  not set up yet\n"));
     PetscFunctionReturn(PETSC_SUCCESS);
@@ -857,7 +928,9 @@ static PetscErrorCode PCATSILUGetResidualHistory_ATSILU(PC pc, PetscInt *nsweeps
    per process) and as a sub-PC of PCBJACOBI or PCASM; on a `MATSTENCILGPU` operator through its AIJ image. On BAIJ the fixed-pattern sweeps work on the blocks and
    converge to PETSc's block ILU(k); ilut, the device sweeps and the Jacobi apply convert BAIJ to AIJ (point factors). The exact apply is
    MatSolve() of a factor of MatSolverType gilu that the PC makes once and hands the computed L and U at each setup
-   (its plans, threads and device back-ends; -mat_gilu_trisolve* with the PC's prefix choose them).
+   (its plans, threads and device back-ends; -mat_gilu_trisolve* with the PC's prefix choose them). `PCMatApply()`
+   (`KSPMatSolve()`; `PCMatApplyTranspose()` with PETSc 3.24 or newer) applies a block of right-hand sides in one
+   call, by `MatMatSolve()` of that factor (or the Jacobi sweeps on each column), each column bitwise `PCApply()`'s.
    ParILU runs in Jacobi order (every entry from the previous sweep), the deterministic form of Chow and Patel's
    method; the asynchronous form is not offered.
 
@@ -910,6 +983,10 @@ PETSC_EXTERN PetscErrorCode PCCreate_ATSILU(PC pc)
   pc->ops->setup          = PCSetUp_ATSILU;
   pc->ops->apply          = PCApply_ATSILU;
   pc->ops->applytranspose = PCApplyTranspose_ATSILU;
+  pc->ops->matapply       = PCMatApply_ATSILU;
+#if PETSC_VERSION_GE(3, 24, 0)
+  pc->ops->matapplytranspose = PCMatApplyTranspose_ATSILU;
+#endif
   pc->ops->reset          = PCReset_ATSILU;
   pc->ops->destroy        = PCDestroy_ATSILU;
   pc->ops->view           = PCView_ATSILU;

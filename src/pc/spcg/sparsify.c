@@ -542,6 +542,32 @@ static PetscErrorCode PCApplyTranspose_Sparsify(PC pc, Vec x, Vec y)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the inner PC's PCMatApply() (its own, or PETSc's column by column where it has none), with the reuse of PCApply_Sparsify() */
+static PetscErrorCode PCMatApply_Sparsify(PC pc, Mat B, Mat X)
+{
+  PC_Sparsify   *sp = (PC_Sparsify *)pc->data;
+  PCFailedReason reason;
+
+  PetscFunctionBegin;
+  PetscCall(PCSetReusePreconditioner(sp->sub, pc->reusepreconditioner)); /* as PCApply_Sparsify() */
+  PetscCall(PCMatApply(sp->sub, B, X));
+  PetscCall(PCGetFailedReason(sp->sub, &reason));
+  if (reason) pc->failedreason = reason;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+#if PETSC_VERSION_GE(3, 24, 0) /* PCMatApplyTranspose() */
+static PetscErrorCode PCMatApplyTranspose_Sparsify(PC pc, Mat B, Mat X)
+{
+  PC_Sparsify *sp = (PC_Sparsify *)pc->data;
+
+  PetscFunctionBegin;
+  PetscCall(PCSetReusePreconditioner(sp->sub, pc->reusepreconditioner)); /* as PCApply_Sparsify() */
+  PetscCall(PCMatApplyTranspose(sp->sub, B, X));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+#endif
+
 static PetscErrorCode PCReset_Sparsify(PC pc)
 {
   PC_Sparsify *sp = (PC_Sparsify *)pc->data;
@@ -848,7 +874,8 @@ static PetscErrorCode PCSparsifyGetWavefronts_Sparsify(PC pc, PetscInt *wA, Pets
    (-pc_sparsify_sub_pc_factor_levels K, or -pc_sparsify_sub_sub_pc_factor_levels K under block Jacobi) its symbolic
    ILU(K) fill pattern. An inner `PCSTRUCTILU` (while Ahat is still a stencil) gets the PC's `DMDA` for its grid.
    A `MATSTENCILGPU` operator is read through its AIJ image, from which Ahat is assembled; where nothing is dropped the
-   inner PC gets the operator itself.
+   inner PC gets the operator itself. `PCMatApply()` (`KSPMatSolve()`; `PCMatApplyTranspose()` with PETSc 3.24 or
+   newer) is the inner PC's.
 
    In parallel each process sparsifies the couplings inside its diagonal block (what block Jacobi factors); couplings
    between processes are kept. The ratio counts the nonzeros of each diagonal block; norms and wavefronts (the largest
@@ -888,6 +915,10 @@ PETSC_EXTERN PetscErrorCode PCCreate_Sparsify(PC pc)
   pc->ops->setup          = PCSetUp_Sparsify;
   pc->ops->apply          = PCApply_Sparsify;
   pc->ops->applytranspose = PCApplyTranspose_Sparsify;
+  pc->ops->matapply       = PCMatApply_Sparsify;
+#if PETSC_VERSION_GE(3, 24, 0)
+  pc->ops->matapplytranspose = PCMatApplyTranspose_Sparsify;
+#endif
   pc->ops->reset          = PCReset_Sparsify;
   pc->ops->destroy        = PCDestroy_Sparsify;
   pc->ops->view           = PCView_Sparsify;
