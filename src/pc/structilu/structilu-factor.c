@@ -382,10 +382,22 @@ static PetscErrorCode MatFactorNumeric_StructILU(Mat F, Mat A, const MatFactorIn
 /*
   The solves. MatSolve() and its kin apply no failed factorization (they return Inf, which the Krylov method sees); with
   PETSc's shifted ICC in charge (StructILUFactorShiftPositiveDefinite()) its solves serve instead (GILUMatFactorSetDelegate()).
+  The symbolic factorization sets them, but the factors come with the numeric one: a solve between the two is an error (the
+  factors it would read do not exist yet), as PETSc's factors have no solve before their numeric factorization.
 */
+static PetscErrorCode StructILUFactorCheckNumeric(Mat F, const char call[])
+{
+  Mat_StructILU *ilu = (Mat_StructILU *)F->data;
+
+  PetscFunctionBegin;
+  PetscCheck(ilu->analyzed || ilu->empty, PetscObjectComm((PetscObject)F), PETSC_ERR_ARG_WRONGSTATE, "%s() of a factor of MatSolverType structilu needs its numeric factorization first (MatLUFactorNumeric() or MatCholeskyFactorNumeric() after the symbolic one)", call);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MatSolve_StructILU(Mat F, Vec b, Vec x)
 {
   PetscFunctionBegin;
+  PetscCall(StructILUFactorCheckNumeric(F, "MatSolve"));
   PetscCall(StructILUApply(F, b, x));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -393,6 +405,7 @@ static PetscErrorCode MatSolve_StructILU(Mat F, Vec b, Vec x)
 static PetscErrorCode MatSolveTranspose_StructILU(Mat F, Vec b, Vec x)
 {
   PetscFunctionBegin;
+  PetscCall(StructILUFactorCheckNumeric(F, "MatSolveTranspose"));
   PetscCall(StructILUApplyTranspose(F, b, x));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -400,6 +413,7 @@ static PetscErrorCode MatSolveTranspose_StructILU(Mat F, Vec b, Vec x)
 static PetscErrorCode MatMatSolve_StructILU(Mat F, Mat B, Mat X)
 {
   PetscFunctionBegin;
+  PetscCall(StructILUFactorCheckNumeric(F, "MatMatSolve"));
   PetscCall(StructILUMatApply(F, B, X));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -408,6 +422,7 @@ static PetscErrorCode MatMatSolve_StructILU(Mat F, Mat B, Mat X)
 static PetscErrorCode MatForwardSolve_StructILU(Mat F, Vec b, Vec x)
 {
   PetscFunctionBegin;
+  PetscCall(StructILUFactorCheckNumeric(F, "MatForwardSolve"));
   PetscCall(StructILUApplySymmetric(F, PETSC_FALSE, b, x));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -415,6 +430,7 @@ static PetscErrorCode MatForwardSolve_StructILU(Mat F, Vec b, Vec x)
 static PetscErrorCode MatBackwardSolve_StructILU(Mat F, Vec b, Vec x)
 {
   PetscFunctionBegin;
+  PetscCall(StructILUFactorCheckNumeric(F, "MatBackwardSolve"));
   PetscCall(StructILUApplySymmetric(F, PETSC_TRUE, b, x));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -668,24 +668,41 @@ PetscErrorCode StructILUApplyTranspose(Mat F, Vec x, Vec y)
   X = (LU)^{-1} B for the columns of a dense B (KSPMatSolve(), KSPPREONLY's and the block methods'): the columns in turn through
   the apply of this setup's back-end, so each column is bitwise what PCApply() gives it; one call (and one PCMatApply event) for
   them all. The host sweeps take one right-hand side (their kernels keep a row's values in registers), and the device solves
-  too: a column each, through the device's buffers (or a CUDA dense matrix's own columns).
+  too: a column each, through the device's buffers (or a CUDA dense matrix's own columns). X may be B (MatMatSolve(F, B, B),
+  which PETSc allows for a dense B): each column is then copied and solved back into its place.
 */
 PetscErrorCode StructILUMatApply(Mat F, Mat B, Mat X)
 {
   Mat_StructILU *ilu = (Mat_StructILU *)F->data;
   PetscInt       N;
+  Vec            w = NULL;
+  PetscBool      dense;
 
   PetscFunctionBegin;
+  /* before a column is taken: a column of B left taken by an error would refuse every later use of B */
+  PetscCall(PetscObjectBaseTypeCompareAny((PetscObject)B, &dense, MATSEQDENSE, MATMPIDENSE, ""));
+  PetscCheck(dense, PetscObjectComm((PetscObject)F), PETSC_ERR_ARG_WRONG, "MatMatSolve() of MatSolverType structilu needs a MATDENSE right-hand side, not %s", ((PetscObject)B)->type_name);
+  PetscCall(PetscObjectBaseTypeCompareAny((PetscObject)X, &dense, MATSEQDENSE, MATMPIDENSE, ""));
+  PetscCheck(dense, PetscObjectComm((PetscObject)F), PETSC_ERR_ARG_WRONG, "MatMatSolve() of MatSolverType structilu needs a MATDENSE solution, not %s", ((PetscObject)X)->type_name);
   PetscCall(MatGetSize(B, NULL, &N));
   for (PetscInt c = 0; c < N; c++) {
     Vec b, x;
 
+    if (X == B) {
+      PetscCall(MatDenseGetColumnVec(X, c, &x));
+      if (!w) PetscCall(VecDuplicate(x, &w));
+      PetscCall(VecCopy(x, w));
+      PetscCall(StructILUApply(F, w, x));
+      PetscCall(MatDenseRestoreColumnVec(X, c, &x));
+      continue;
+    }
     PetscCall(MatDenseGetColumnVecRead(B, c, &b));
     PetscCall(MatDenseGetColumnVecWrite(X, c, &x));
     PetscCall(StructILUApply(F, b, x));
     PetscCall(MatDenseRestoreColumnVecWrite(X, c, &x));
     PetscCall(MatDenseRestoreColumnVecRead(B, c, &b));
   }
+  PetscCall(VecDestroy(&w));
   ilu->matapplied = PETSC_TRUE;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
