@@ -721,13 +721,13 @@ done:
      args: -case star7 -pc_type structilu -pc_structilu_factor_precision single -scale 1e40 -ksp_view
      filter: grep -E "FAILED|Converged"
 
-   # a value that is none of an enum option's choices is PETSc's error, also where PETSc 3.18 itself would write one
-   # byte past its list of the choices (slab, hyperplane: none shorter than the one before; compat.h checks first), which
-   # -malloc_debug found and crashed on (SEGV, no message)
+   # a value that is none of an enum option's choices is PETSc's error, also where PETSc itself would write one byte past
+   # its list of the choices (slab, hyperplane: none shorter than the one before; compat.h checks first), which
+   # -malloc_debug found: 3.18 crashed on it (SEGV, no message), 3.25 with debugging says that the memory "is corrupted"
    test:
      suffix: enum_unknown
      args: -case star7 -pc_type structilu -malloc_debug -pc_structilu_schedule foo
-     filter: Error: grep -o "for -pc_structilu_schedule. Available options: slab hyperplane"
+     filter: Error: grep -o "for -pc_structilu_schedule. Available options: slab hyperplane\|is corrupted"
 
    # -pc_structilu_diagonal_storage is a preference: -ksp_view says whether DILU is used, and why not when it is not
    # (the device back-end, single precision, a factorization that changes more than the diagonal)

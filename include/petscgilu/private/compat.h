@@ -14,12 +14,19 @@
   #define PETSC_SUCCESS ((PetscErrorCode)0)
 #endif
 
-/* 3.19: 3.18's PetscOptionsGetEList() (under PetscOptionsEnum(), PetscOptionsEList() and PetscOptionsGetEnum()) sizes the
-   list of choices of its error message one byte short when no choice is shorter than the one before it (slab,
-   hyperplane: -pc_structilu_schedule), so a value that is none of the choices wrote past the end of that buffer: a
-   heap overflow, which -malloc_debug then found as corruption and crashed on (SEGV) instead of printing the error. On
-   3.18 the value is checked here first and refused with the same error; 3.19 builds the list with PetscStrlcat(). */
-#if PETSC_VERSION_LT(3, 19, 0)
+/* Every release (3.18 to 3.25 and PETSc's main) sizes the list of choices of PetscOptionsGetEList()'s error message (under
+   PetscOptionsEnum(), PetscOptionsEList() and PetscOptionsGetEnum()) one byte short when no choice is shorter than the
+   one before it (slab, hyperplane: -pc_structilu_schedule; auto, host, cuda, cudaemu: -gilu_backend), so a value that
+   is none of the choices writes past the end of that buffer: 3.18 with strcat(), 3.19 on with PetscStrlcat(), whose
+   strncat() puts its terminating zero one byte past the length it is given. -malloc_debug then finds the corruption
+   (it crashed on 3.18; on 3.25 it reports it beside the error). So the value is checked here first and refused with
+   the same error, and PETSc's list is never built. PetscOptionItems became a pointer type in 3.23. */
+#if PETSC_VERSION_LT(3, 23, 0)
+typedef PetscOptionItems *GILUOptionItems;
+#else
+typedef PetscOptionItems GILUOptionItems;
+#endif
+
 static inline PetscErrorCode GILUOptionsCheckEList(PetscOptions options, const char pre[], const char opt[], const char *const list[], PetscInt ntext)
 {
   char      value[256], avail[1024] = "";
@@ -47,7 +54,7 @@ static inline PetscInt GILUEnumChoices(const char *const list[]) /* an enum's li
   return n - 2;
 }
 
-static inline PetscErrorCode GILUOptionsEnum318(PetscOptionItems *o, const char opt[], const char text[], const char man[], const char *const list[], PetscEnum cur, PetscEnum *value, PetscBool *set)
+static inline PetscErrorCode GILUOptionsEnumChecked(GILUOptionItems o, const char opt[], const char text[], const char man[], const char *const list[], PetscEnum cur, PetscEnum *value, PetscBool *set)
 {
   PetscFunctionBegin;
   PetscCall(GILUOptionsCheckEList(o->options, o->prefix, opt, list, GILUEnumChoices(list)));
@@ -55,7 +62,7 @@ static inline PetscErrorCode GILUOptionsEnum318(PetscOptionItems *o, const char 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static inline PetscErrorCode GILUOptionsEList318(PetscOptionItems *o, const char opt[], const char text[], const char man[], const char *const list[], PetscInt ntext, const char cur[], PetscInt *value, PetscBool *set)
+static inline PetscErrorCode GILUOptionsEListChecked(GILUOptionItems o, const char opt[], const char text[], const char man[], const char *const list[], PetscInt ntext, const char cur[], PetscInt *value, PetscBool *set)
 {
   PetscFunctionBegin;
   PetscCall(GILUOptionsCheckEList(o->options, o->prefix, opt, list, ntext));
@@ -63,7 +70,7 @@ static inline PetscErrorCode GILUOptionsEList318(PetscOptionItems *o, const char
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static inline PetscErrorCode GILUOptionsGetEnum318(PetscOptions options, const char pre[], const char opt[], const char *const list[], PetscEnum *value, PetscBool *set)
+static inline PetscErrorCode GILUOptionsGetEnumChecked(PetscOptions options, const char pre[], const char opt[], const char *const list[], PetscEnum *value, PetscBool *set)
 {
   PetscFunctionBegin;
   PetscCall(GILUOptionsCheckEList(options, pre, opt, list, GILUEnumChoices(list)));
@@ -71,7 +78,7 @@ static inline PetscErrorCode GILUOptionsGetEnum318(PetscOptions options, const c
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static inline PetscErrorCode GILUOptionsGetEList318(PetscOptions options, const char pre[], const char opt[], const char *const list[], PetscInt ntext, PetscInt *value, PetscBool *set)
+static inline PetscErrorCode GILUOptionsGetEListChecked(PetscOptions options, const char pre[], const char opt[], const char *const list[], PetscInt ntext, PetscInt *value, PetscBool *set)
 {
   PetscFunctionBegin;
   PetscCall(GILUOptionsCheckEList(options, pre, opt, list, ntext));
@@ -79,13 +86,12 @@ static inline PetscErrorCode GILUOptionsGetEList318(PetscOptions options, const 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-  #undef PetscOptionsEnum
-  #define PetscOptionsEnum(a, b, c, d, e, f, g) GILUOptionsEnum318(PetscOptionsObject, a, b, c, d, e, f, g)
-  #undef PetscOptionsEList
-  #define PetscOptionsEList(a, b, c, d, e, f, g, h) GILUOptionsEList318(PetscOptionsObject, a, b, c, d, e, f, g, h)
-  #define PetscOptionsGetEnum(a, b, c, d, e, f)     GILUOptionsGetEnum318(a, b, c, d, e, f)
-  #define PetscOptionsGetEList(a, b, c, d, e, f, g) GILUOptionsGetEList318(a, b, c, d, e, f, g)
-#endif
+#undef PetscOptionsEnum
+#define PetscOptionsEnum(a, b, c, d, e, f, g) GILUOptionsEnumChecked(PetscOptionsObject, a, b, c, d, e, f, g)
+#undef PetscOptionsEList
+#define PetscOptionsEList(a, b, c, d, e, f, g, h) GILUOptionsEListChecked(PetscOptionsObject, a, b, c, d, e, f, g, h)
+#define PetscOptionsGetEnum(a, b, c, d, e, f)     GILUOptionsGetEnumChecked(a, b, c, d, e, f)
+#define PetscOptionsGetEList(a, b, c, d, e, f, g) GILUOptionsGetEListChecked(a, b, c, d, e, f, g)
 
 /* 3.20: PetscValidPointer() became PetscAssertPointer() */
 #if PETSC_VERSION_LT(3, 20, 0)
