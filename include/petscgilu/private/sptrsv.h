@@ -82,7 +82,6 @@ PETSC_EXTERN PetscErrorCode GILUTriView(GILUTri, PetscViewer);
 /* x = T^{-1} b by the sequential reference algorithm, whatever the type (the oracle of the tests) */
 PETSC_EXTERN PetscErrorCode GILUTriSolveReference(GILUTri, const PetscScalar[], PetscScalar[]);
 /* nrhs right-hand sides, each of n*bs entries, one after the other (b[k*n*bs ...]); x may be b */
-PETSC_EXTERN PetscErrorCode GILUTriSolveMultiple(GILUTri, PetscInt, const PetscScalar[], PetscScalar[]);
 /* Recursion depth of recblock (2^depth triangles) and 2^depth blocks of colblock/rowblock; 0 (default): by the rule
    of sptrsv-plan.c (host: halve while the blocks keep 16384 rows per thread; CUDA back-ends: while they keep 92160
    rows, the paper's rule; at most 6); also -mat_gilu_trisolve_block_depth */

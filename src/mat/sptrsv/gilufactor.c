@@ -407,12 +407,30 @@ static PetscErrorCode MatSolve_GILU_Device(Mat B, PetscGILUBackendType backend, 
 }
 
 /* x[c[i]] = U^{-1} L^{-1} b[r[i]] (block rows), as PETSc's MatSolve_SeqAIJ/SeqBAIJ */
+/* x = A^{-1} b (A^{-T} b) on the host, arrays of one vector (MatSolve(), MatSolveTranspose(), each column of
+   MatMatSolve()): in place in x for the identity ordering, else gathered by in (the rows' ordering, the columns' for the
+   transpose) into the factor's work vector, both triangles, scattered by out */
+static PetscErrorCode MatGILUSolveHost(Mat_GILUFactor *f, PetscBool transpose, const PetscInt in[], const PetscInt out[], const PetscScalar b[], PetscScalar x[])
+{
+  PetscFunctionBegin;
+  if (f->identity && !transpose) {
+    PetscCall(GILUTriSolve(f->L, b, x));
+    PetscCall(GILUTriSolve(f->U, x, x));
+  } else {
+    GatherBlocks(f->nb, f->bs, in, b, f->work);
+    PetscCall(GILUTriSolve(transpose ? f->Ut : f->L, f->work, f->work));
+    PetscCall(GILUTriSolve(transpose ? f->Lt : f->U, f->work, f->work));
+    ScatterBlocks(f->nb, f->bs, out, f->work, x);
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MatSolve_GILU(Mat B, Vec b, Vec x)
 {
-  Mat_GILUFactor      *f  = (Mat_GILUFactor *)B->data;
-  const PetscInt       bs = f->bs;
+  Mat_GILUFactor      *f = (Mat_GILUFactor *)B->data;
   const PetscScalar   *barr;
   PetscScalar         *xarr;
+  const PetscInt      *r, *c;
   PetscGILUBackendType lb, ub;
 
   PetscFunctionBegin;
@@ -424,21 +442,11 @@ static PetscErrorCode MatSolve_GILU(Mat B, Vec b, Vec x)
   }
   PetscCall(VecGetArrayRead(b, &barr));
   PetscCall(VecGetArrayWrite(x, &xarr));
-  if (f->identity) {
-    PetscCall(GILUTriSolve(f->L, barr, xarr));
-    PetscCall(GILUTriSolve(f->U, xarr, xarr));
-  } else {
-    const PetscInt *r, *c;
-
-    PetscCall(ISGetIndices(f->row, &r));
-    PetscCall(ISGetIndices(f->col, &c));
-    GatherBlocks(f->nb, bs, r, barr, f->work);
-    PetscCall(GILUTriSolve(f->L, f->work, f->work));
-    PetscCall(GILUTriSolve(f->U, f->work, f->work));
-    ScatterBlocks(f->nb, bs, c, f->work, xarr);
-    PetscCall(ISRestoreIndices(f->row, &r));
-    PetscCall(ISRestoreIndices(f->col, &c));
-  }
+  PetscCall(ISGetIndices(f->row, &r));
+  PetscCall(ISGetIndices(f->col, &c));
+  PetscCall(MatGILUSolveHost(f, PETSC_FALSE, r, c, barr, xarr));
+  PetscCall(ISRestoreIndices(f->row, &r));
+  PetscCall(ISRestoreIndices(f->col, &c));
   PetscCall(VecRestoreArrayRead(b, &barr));
   PetscCall(VecRestoreArrayWrite(x, &xarr));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -603,15 +611,7 @@ static PetscErrorCode MatMatSolve_GILU_Private(Mat B, Mat RHS, Mat X, PetscBool 
     const PetscScalar *b = barr + (size_t)k * ldb;
     PetscScalar       *x = xarr + (size_t)k * ldx;
 
-    if (f->identity && !transpose) { /* MatSolve_GILU()'s */
-      PetscCall(GILUTriSolve(f->L, b, x));
-      PetscCall(GILUTriSolve(f->U, x, x));
-    } else { /* MatSolve_GILU()'s, MatSolveTranspose_GILU()'s */
-      GatherBlocks(f->nb, f->bs, in, b, f->work);
-      PetscCall(GILUTriSolve(transpose ? f->Ut : f->L, f->work, f->work));
-      PetscCall(GILUTriSolve(transpose ? f->Lt : f->U, f->work, f->work));
-      ScatterBlocks(f->nb, f->bs, out, f->work, x);
-    }
+    PetscCall(MatGILUSolveHost(f, transpose, in, out, b, x));
   }
   if (RHS == X) PetscCall(MatDenseRestoreArray(X, &xarr));
   else {
@@ -651,10 +651,7 @@ static PetscErrorCode MatSolveTranspose_GILU(Mat B, Vec b, Vec x)
   PetscCall(VecGetArrayWrite(x, &xarr));
   PetscCall(ISGetIndices(f->row, &r));
   PetscCall(ISGetIndices(f->col, &c));
-  GatherBlocks(f->nb, f->bs, c, barr, f->work);
-  PetscCall(GILUTriSolve(f->Ut, f->work, f->work));
-  PetscCall(GILUTriSolve(f->Lt, f->work, f->work));
-  ScatterBlocks(f->nb, f->bs, r, f->work, xarr);
+  PetscCall(MatGILUSolveHost(f, PETSC_TRUE, c, r, barr, xarr));
   PetscCall(ISRestoreIndices(f->row, &r));
   PetscCall(ISRestoreIndices(f->col, &c));
   PetscCall(VecRestoreArrayRead(b, &barr));

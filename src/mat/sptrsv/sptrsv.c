@@ -429,15 +429,6 @@ PetscErrorCode GILUTriSolveDevicePermuted(GILUTri tri, const PetscScalar b[], co
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-PetscErrorCode GILUTriSolveMultiple(GILUTri tri, PetscInt nrhs, const PetscScalar b[], PetscScalar x[])
-{
-  const PetscInt m = tri->n * tri->bs;
-
-  PetscFunctionBegin;
-  for (PetscInt k = 0; k < nrhs; k++) PetscCall(GILUTriSolve(tri, b + k * m, x + k * m));
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 PetscErrorCode GILUTriGetPlanInfo(GILUTri tri, PetscInt *ntri, PetscInt *nsq, PetscInt bykernel[4])
 {
   PetscInt nt = 0, ns = 0;
