@@ -425,12 +425,49 @@ static PetscErrorCode CompareDense(Mat X, Mat Y, const char what[], PetscReal to
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* each column of X is bitwise MatSolve() (MatSolveTranspose()) of B's by F, and MatMatSolve() of F in place on a copy of B gives X (not transposed) */
+static PetscErrorCode CheckColumnsBitwise(Mat F, Mat B, Mat X, PetscBool transpose, const char what[])
+{
+  PetscInt  ncols, wrong = -1;
+  Mat       C;
+  Vec       x;
+  PetscBool eq;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetSize(B, NULL, &ncols));
+  PetscCall(MatCreateVecs(F, &x, NULL));
+  for (PetscInt k = 0; k < ncols; k++) {
+    Vec       b, xk;
+    PetscBool same;
+
+    PetscCall(MatDenseGetColumnVecRead(B, k, &b));
+    PetscCall(MatDenseGetColumnVecRead(X, k, &xk));
+    if (transpose) PetscCall(MatSolveTranspose(F, b, x));
+    else PetscCall(MatSolve(F, b, x));
+    PetscCall(VecEqual(x, xk, &same));
+    if (!same && wrong < 0) wrong = k;
+    PetscCall(MatDenseRestoreColumnVecRead(X, k, &xk));
+    PetscCall(MatDenseRestoreColumnVecRead(B, k, &b));
+  }
+  if (wrong >= 0) PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s: column %" PetscInt_FMT " is not bitwise %s's\n", what, wrong, transpose ? "MatSolveTranspose()" : "MatSolve()"));
+  if (!transpose) { /* (PETSc's MatMatSolveTranspose() refuses X == B) */
+    PetscCall(MatDuplicate(B, MAT_COPY_VALUES, &C));
+    PetscCall(MatMatSolve(F, C, C));
+    PetscCall(MatEqual(C, X, &eq)); /* (seqdense: value by value, exactly) */
+    if (!eq) PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s: in place (B and X one matrix): not bitwise the solution into another matrix\n", what));
+    PetscCall(MatDestroy(&C));
+  }
+  PetscCall(VecDestroy(&x));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*
   -test forwardbackward: MatForwardSolve() and MatBackwardSolve() of gilu's factors equal PETSc's where PETSc has them (its ICC
   factors of block size 1, any ordering: the D^{1/2} split; its BAIJ ILU of block sizes 1 and 3 in the natural ordering: L
   and U), and BackwardSolve(ForwardSolve(b)) equals PETSc's MatSolve() everywhere gilu has them (ICC of block size 1, ILU).
   -test matsolve: MatMatSolve() and MatMatSolveTranspose() (gilu's own, one call for all columns) equal PETSc's, with a
-  right-hand side whose leading dimension is not its number of rows
+  right-hand side whose leading dimension is not its number of rows; 11 columns: a group of 8 (GILU_TRI_MAX_RHS) solved
+  at once, a group of 3; each column bitwise MatSolve()'s (MatSolveTranspose()'s), and the same in place
 */
 static PetscErrorCode TestSplitAndMatSolve(PetscRandom rnd, PetscInt grid, PetscBool split)
 {
@@ -484,7 +521,7 @@ static PetscErrorCode TestSplitAndMatSolve(PetscRandom rnd, PetscInt grid, Petsc
                 PetscCall(PetscSNPrintf(w2, sizeof(w2), "%s backward(forward) against solve", what));
                 PetscCall(CompareVec(xg, xp, w2, tol));
               } else {
-                const PetscInt m = bs * grid * grid * grid, ncols = 3;
+                const PetscInt m = bs * grid * grid * grid, ncols = 11;
                 Mat            B, Xp, Xg;
                 char           w2[300];
 
@@ -497,10 +534,12 @@ static PetscErrorCode TestSplitAndMatSolve(PetscRandom rnd, PetscInt grid, Petsc
                 PetscCall(MatMatSolve(Fg, B, Xg));
                 PetscCall(PetscSNPrintf(w2, sizeof(w2), "%s matsolve", what));
                 PetscCall(CompareDense(Xg, Xp, w2, tol));
+                PetscCall(CheckColumnsBitwise(Fg, B, Xg, PETSC_FALSE, w2));
                 PetscCall(MatMatSolveTranspose(Fp, B, Xp));
                 PetscCall(MatMatSolveTranspose(Fg, B, Xg));
                 PetscCall(PetscSNPrintf(w2, sizeof(w2), "%s matsolvetranspose", what));
                 PetscCall(CompareDense(Xg, Xp, w2, tol));
+                PetscCall(CheckColumnsBitwise(Fg, B, Xg, PETSC_TRUE, w2));
                 PetscCall(MatDestroy(&B));
                 PetscCall(MatDestroy(&Xp));
                 PetscCall(MatDestroy(&Xg));
@@ -987,15 +1026,49 @@ static PetscErrorCode TimeSolve(Mat F, Vec b, Vec x, PetscInt reps, PetscReal *b
 }
 
 /*
+  A block of right-hand sides X = A^{-1} B (B: ncols columns), best of reps: MatMatSolve() (mat) or MatSolve() of each
+  column (loop), on the wall clock
+*/
+static PetscErrorCode TimeMatSolve(Mat F, Mat B, Mat X, PetscBool loop, PetscInt reps, PetscReal *best)
+{
+  PetscInt ncols;
+
+  PetscFunctionBegin;
+  *best = PETSC_MAX_REAL;
+  PetscCall(MatGetSize(B, NULL, &ncols));
+  for (PetscInt k = 0; k <= reps; k++) { /* k == 0: warm-up */
+    PetscLogDouble t0, t1;
+
+    PetscCall(PetscTime(&t0));
+    if (loop)
+      for (PetscInt j = 0; j < ncols; j++) {
+        Vec b, x;
+
+        PetscCall(MatDenseGetColumnVecRead(B, j, &b));
+        PetscCall(MatDenseGetColumnVecWrite(X, j, &x));
+        PetscCall(MatSolve(F, b, x));
+        PetscCall(MatDenseRestoreColumnVecWrite(X, j, &x));
+        PetscCall(MatDenseRestoreColumnVecRead(B, j, &b));
+      }
+    else PetscCall(MatMatSolve(F, B, X));
+    PetscCall(PetscTime(&t1));
+    if (k) *best = PetscMin(*best, (PetscReal)(t1 - t0));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
   -test bench: one JSON object per line for bench/sptrsv.py: the matrix (-grid m -points 7|27 [-permute], or -matrix
   name of PetscGILUTestMatrixList() with -grid its size), its ILU(0)
   factors' levels, PETSc's MatSolve time and, for each algorithm (or those of -bench_types a,b,...) and -bench_threads
   list, gilu's MatSolve time (best of -reps solves, and best over -rounds rounds that time every configuration in turn)
-  (best of -reps), the algorithm auto chose and the analysis time.
+  (best of -reps), the algorithm auto chose and the analysis time. -bench_columns k (> 0): also a block of k
+  right-hand sides, timed the same way: PETSc's MatMatSolve(), and gilu's MatMatSolve() (the columns in groups,
+  GILUTriSolveMultiple()) and MatSolve() of each column.
 */
 static PetscErrorCode Bench(PetscRandom rnd, PetscInt grid)
 {
-  PetscInt  points = 7, reps = 10, rounds = 3, threads[4] = {1, 2}, nthr = 2, n, ncfg = 0, cth[4 * NTYPES], ctype[4 * NTYPES];
+  PetscInt  points = 7, reps = 10, rounds = 3, threads[4] = {1, 2}, nthr = 2, n, ncfg = 0, cth[4 * NTYPES], ctype[4 * NTYPES], ncols = 0;
   PetscBool permute    = PETSC_FALSE;
   char      types[256] = ""; /* -bench_types levelset,chunked,...: only these (default all) */
   char      matrix[64] = ""; /* -matrix name: a test-suite matrix instead of the stencil */
@@ -1003,6 +1076,8 @@ static PetscErrorCode Bench(PetscRandom rnd, PetscInt grid)
   Mat       A, Fp, Fg[4 * NTYPES];
   Vec       b, x;
   PetscReal tp = PETSC_MAX_REAL, tpc = PETSC_MAX_REAL, tg[4 * NTYPES], tgc[4 * NTYPES], tsetup[4 * NTYPES];
+  PetscReal tpm = PETSC_MAX_REAL, tgm[4 * NTYPES], tgl[4 * NTYPES]; /* -bench_columns: MatMatSolve(), the column loop */
+  Mat       B = NULL, X = NULL;
   char      name[64];
 
   PetscFunctionBegin;
@@ -1013,6 +1088,7 @@ static PetscErrorCode Bench(PetscRandom rnd, PetscInt grid)
   PetscCall(PetscOptionsGetIntArray(NULL, NULL, "-bench_threads", threads, &nthr, NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-bench_types", types, sizeof(types), NULL));
   PetscCall(PetscOptionsGetString(NULL, NULL, "-matrix", matrix, sizeof(matrix), &named));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-bench_columns", &ncols, NULL));
   if (named) { /* a matrix of the test suite (src/test/testmat.c), -grid its size */
     PetscCall(PetscGILUTestMatrixCreate(PETSC_COMM_SELF, matrix, grid, &A, NULL));
     PetscCall(PetscSNPrintf(name, sizeof(name), "%s-%" PetscInt_FMT, matrix, grid));
@@ -1023,6 +1099,11 @@ static PetscErrorCode Bench(PetscRandom rnd, PetscInt grid)
   PetscCall(MatGetSize(A, &n, NULL));
   PetscCall(MatCreateVecs(A, &x, &b));
   PetscCall(VecSetRandom(b, rnd));
+  if (ncols > 0) {
+    PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, n, ncols, NULL, &B));
+    PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, n, ncols, NULL, &X));
+    PetscCall(MatSetRandom(B, rnd));
+  }
   PetscCall(Factor(A, MATSOLVERPETSC, MAT_FACTOR_ILU, MATORDERINGNATURAL, 0, &Fp));
   /* every factor first, then the timings in rounds: each round times PETSc and every configuration once (best of reps),
      the configurations in a rotated order; a configuration's time is its best over the rounds (this machine's timing
@@ -1051,7 +1132,7 @@ static PetscErrorCode Bench(PetscRandom rnd, PetscInt grid)
       cth[ncfg]    = threads[th];
       ctype[ncfg]  = t;
       tsetup[ncfg] = (PetscReal)(t1 - t0);
-      tg[ncfg] = tgc[ncfg] = PETSC_MAX_REAL;
+      tg[ncfg] = tgc[ncfg] = tgm[ncfg] = tgl[ncfg] = PETSC_MAX_REAL;
       ncfg++;
     }
   PetscCall(PetscOptionsClearValue(NULL, "-mat_gilu_trisolve"));
@@ -1062,12 +1143,25 @@ static PetscErrorCode Bench(PetscRandom rnd, PetscInt grid)
     PetscCall(TimeSolve(Fp, b, x, reps, &t, &tc));
     tp  = PetscMin(tp, t);
     tpc = PetscMin(tpc, tc);
+    if (B) {
+      PetscCall(TimeMatSolve(Fp, B, X, PETSC_FALSE, reps, &t));
+      tpm = PetscMin(tpm, t);
+    }
     for (PetscInt q = 0; q < ncfg; q++) {
       PetscInt k = (q + r) % ncfg;
 
       PetscCall(TimeSolve(Fg[k], b, x, reps, &t, &tc));
       tg[k]  = PetscMin(tg[k], t);
       tgc[k] = PetscMin(tgc[k], tc);
+      if (B) { /* the block and the column loop one after the other (alternating by round) */
+        for (PetscInt w = 0; w < 2; w++) {
+          PetscBool loop = (PetscBool)((w + r) % 2);
+
+          PetscCall(TimeMatSolve(Fg[k], B, X, loop, reps, &t));
+          if (loop) tgl[k] = PetscMin(tgl[k], t);
+          else tgm[k] = PetscMin(tgm[k], t);
+        }
+      }
     }
   }
   for (PetscInt k = 0; k < ncfg; k++) {
@@ -1080,10 +1174,15 @@ static PetscErrorCode Bench(PetscRandom rnd, PetscInt grid)
     PetscCall(GILUTriGetLevels(U, &nlU, &mlU));
     PetscCall(GILUTriGetType(L, &ranL));
     PetscCall(GILUTriGetType(U, &ranU));
-    PetscCall(PetscPrintf(PETSC_COMM_SELF, "{\"matrix\": \"%s\", \"n\": %" PetscInt_FMT ", \"levels_L\": %" PetscInt_FMT ", \"levels_U\": %" PetscInt_FMT ", \"maxlevel_L\": %" PetscInt_FMT ", \"threads\": %" PetscInt_FMT ", \"algorithm\": \"%s\", \"ran\": \"%s/%s\", \"t_petsc\": %.6e, \"t_gilu\": %.6e, \"cpu_petsc\": %.6e, \"cpu_gilu\": %.6e, \"t_setup\": %.6e}\n", name, n, nlL, nlU, mlL, cth[k], GILUTriSolveTypes[ctype[k]], GILUTriSolveTypes[ranL], GILUTriSolveTypes[ranU], (double)tp, (double)tg[k], (double)tpc, (double)tgc[k], (double)tsetup[k]));
+    char cols[160] = "";
+
+    if (B) PetscCall(PetscSNPrintf(cols, sizeof(cols), ", \"columns\": %" PetscInt_FMT ", \"t_petsc_mat\": %.6e, \"t_gilu_mat\": %.6e, \"t_gilu_loop\": %.6e", ncols, (double)tpm, (double)tgm[k], (double)tgl[k]));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "{\"matrix\": \"%s\", \"n\": %" PetscInt_FMT ", \"levels_L\": %" PetscInt_FMT ", \"levels_U\": %" PetscInt_FMT ", \"maxlevel_L\": %" PetscInt_FMT ", \"threads\": %" PetscInt_FMT ", \"algorithm\": \"%s\", \"ran\": \"%s/%s\", \"t_petsc\": %.6e, \"t_gilu\": %.6e, \"cpu_petsc\": %.6e, \"cpu_gilu\": %.6e, \"t_setup\": %.6e%s}\n", name, n, nlL, nlU, mlL, cth[k], GILUTriSolveTypes[ctype[k]], GILUTriSolveTypes[ranL], GILUTriSolveTypes[ranU], (double)tp, (double)tg[k], (double)tpc, (double)tgc[k], (double)tsetup[k], cols));
     PetscCall(MatDestroy(&Fg[k]));
   }
   PetscCall(MatDestroy(&Fp));
+  PetscCall(MatDestroy(&B));
+  PetscCall(MatDestroy(&X));
   PetscCall(VecDestroy(&b));
   PetscCall(VecDestroy(&x));
   PetscCall(MatDestroy(&A));

@@ -9,7 +9,8 @@ static char help[] = "Tests of the triangular-solve engine (src/mat/sptrsv) on t
              the blocked ones; recblock with and without the reordering by levels), on 1 and 2 threads, must equal
              the sequential reference to round-off, and 1 and 2 threads must give the same bits (whole-factor
              level-set and sync-free also with and without the copy in execution order). A second SetMatrix
-             with the same pattern and new values must keep the analysis and give the new solution. The blocked
+             with the same pattern and new values must keep the analysis and give the new solution.
+             GILUTriSolveMultiple() of 2 to 8 right-hand sides must give every column GILUTriSolve()'s bits. The blocked
              algorithms also run on 7-point 54^3 and 27-point 32^3 triangles, where the table puts level-set and
              sync-free kernels inside the blocks.
   cudaemu:   the CUDA kernels (src/mat/sptrsv/cuda) through the host emulation equal the host reference: level-set,
@@ -102,6 +103,38 @@ static PetscErrorCode MakeTriangle(PetscRandom rnd, PetscInt kind, PetscInt nran
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  GILUTriSolveMultiple() of nrhs right-hand sides (interleaved) against GILUTriSolve() of each, bitwise: column 0 is b
+  (x: its solution by GILUTriSolve() with the same settings), the others made from b without the random stream (so the
+  triangles that follow are those of the test without this check); in place for an odd nrhs
+*/
+static PetscErrorCode CheckMultiple(GILUTri tri, PetscInt nb, PetscInt bs, PetscInt nrhs, const PetscScalar b[], const PetscScalar x[], const char what[])
+{
+  const PetscInt m = nb * bs;
+  PetscScalar   *B, *X, *bj, *xj;
+  PetscInt       wrong = -1;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc4(m * nrhs, &B, m * nrhs, &X, m, &bj, m, &xj));
+  for (PetscInt j = 0; j < nrhs; j++) {
+    for (PetscInt k = 0; k < m; k++) bj[k] = j ? b[(k * 7 + j * 13) % m] * (1.0 + 0.125 * j) - 0.01 * j : b[k];
+    for (PetscInt k = 0; k < m; k++) B[k * nrhs + j] = bj[k];
+  }
+  PetscCall(GILUTriSolveMultiple(tri, nrhs, B, nrhs % 2 ? B : X));
+  if (nrhs % 2) PetscCall(PetscArraycpy(X, B, m * nrhs));
+  for (PetscInt j = 0; j < nrhs && wrong < 0; j++) {
+    if (j) {
+      for (PetscInt k = 0; k < m; k++) bj[k] = b[(k * 7 + j * 13) % m] * (1.0 + 0.125 * j) - 0.01 * j;
+      PetscCall(GILUTriSolve(tri, bj, xj));
+    } else PetscCall(PetscArraycpy(xj, x, m));
+    for (PetscInt k = 0; k < m; k++)
+      if (X[k * nrhs + j] != xj[k]) wrong = j;
+  }
+  if (wrong >= 0) PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s: GILUTriSolveMultiple() of %" PetscInt_FMT " right-hand sides: column %" PetscInt_FMT " is not bitwise GILUTriSolve()'s\n", what, nrhs, wrong));
+  PetscCall(PetscFree4(B, X, bj, xj));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode TestEngine(PetscRandom rnd, PetscInt nrand, PetscInt grid)
 {
   PetscFunctionBegin;
@@ -157,6 +190,12 @@ static PetscErrorCode TestEngine(PetscRandom rnd, PetscInt nrand, PetscInt grid)
                   PetscCall(PetscArraycmp(x, x1, m, &same));
                   if (!same)
                     PetscCall(PetscPrintf(PETSC_COMM_SELF, "engine: kind %" PetscInt_FMT " %s diag %" PetscInt_FMT " bs %" PetscInt_FMT ": %s depth %" PetscInt_FMT ": 1 thread and run %" PetscInt_FMT " differ\n", kind, u ? "upper" : "lower", dg, bs, tname, depth, nt));
+                }
+                { /* several right-hand sides at once: 3, 8 (GILU_TRI_MAX_RHS), 2, 5 by run */
+                  char what[128];
+
+                  PetscCall(PetscSNPrintf(what, sizeof(what), "engine: kind %" PetscInt_FMT " %s diag %" PetscInt_FMT " bs %" PetscInt_FMT ": %s depth %" PetscInt_FMT " run %" PetscInt_FMT, kind, u ? "upper" : "lower", dg, bs, tname, depth, nt));
+                  PetscCall(CheckMultiple(tri, n, bs, nt == 1 ? 3 : nt == 2 ? 8 : nt == 3 ? 2 : 5, b, x, what));
                 }
                 /* level-set, sync-free, chunked and sequential compute each row as the reference does: the same bits */
                 if (t == GILU_TRISOLVE_LEVELSET || t == GILU_TRISOLVE_SYNCFREE || t == GILU_TRISOLVE_SEQUENTIAL || t == GILU_TRISOLVE_CHUNKED) {
@@ -404,6 +443,7 @@ static PetscErrorCode TestEngineBlocked(PetscRandom rnd)
 
             PetscCall(PetscArraycmp(x, x1, m, &same));
             if (!same) PetscCall(PetscPrintf(PETSC_COMM_SELF, "blocked: kind %" PetscInt_FMT " %s %s%s: 1 and 2 threads differ\n", kind, u ? "upper" : "lower", GILUTriSolveTypes[t], tr > GILU_TRISOLVE_RECBLOCK ? "+reorder" : ""));
+            PetscCall(CheckMultiple(tri, n, 1, 4, b, x, "blocked"));
             PetscCall(GILUTriGetPlanInfo(tri, NULL, NULL, byk));
             if (byk[want] != 2)
               PetscCall(PetscPrintf(PETSC_COMM_SELF, "blocked: kind %" PetscInt_FMT " %s %s%s: expected 2 %s triangles, the plan has %" PetscInt_FMT "\n", kind, u ? "upper" : "lower", GILUTriSolveTypes[t], tr > GILU_TRISOLVE_RECBLOCK ? "+reorder" : "", want == 1 ? "levelset" : "syncfree", byk[want]));

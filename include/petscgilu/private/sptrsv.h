@@ -74,6 +74,21 @@ PETSC_EXTERN PetscErrorCode GILUTriSetMatrixWithArrays(GILUTri, GILUTriUplo, GIL
 PETSC_EXTERN PetscErrorCode GILUTriSetMatrixTranspose(GILUTri, GILUTriUplo, GILUTriDiag, PetscInt, PetscInt, const PetscInt[], const PetscInt[], const MatScalar[], const MatScalar[]);
 /* x = T^{-1} b; x may be b (in place) */
 PETSC_EXTERN PetscErrorCode GILUTriSolve(GILUTri, const PetscScalar[], PetscScalar[]);
+/*
+  GILUTriSolveMultiple(tri, m, b, x): x = T^{-1} b for m (1 .. GILU_TRI_MAX_RHS) right-hand sides interleaved: entry p
+  of block row r of right-hand side j is b[(r bs + p) m + j] (x may be b). The host back-end only (a device plan: an
+  error); each column gets the bits GILUTriSolve() gives it, and the triangle's values are read once for all m (the
+  solve is bound by their bytes: MatMatSolve() of MatSolverType gilu, PCMatApply()).
+*/
+#define GILU_TRI_MAX_RHS 8
+PETSC_EXTERN PetscErrorCode GILUTriSolveMultiple(GILUTri, PetscInt, const PetscScalar[], PetscScalar[]);
+/*
+  GILUTriColumnsToMultiple(tri, m, perm, B, ld, W): W (interleaved, as above) from m columns of B (leading dimension
+  ld), block row i of W from block row perm[i] of B (perm NULL: the identity); GILUTriMultipleToColumns(tri, m, perm,
+  W, X, ld): the reverse, W's block row i to X's block row perm[i]. On the triangle's host threads (its size: tri's).
+*/
+PETSC_EXTERN PetscErrorCode GILUTriColumnsToMultiple(GILUTri, PetscInt, const PetscInt[], const PetscScalar[], PetscInt, PetscScalar[]);
+PETSC_EXTERN PetscErrorCode GILUTriMultipleToColumns(GILUTri, PetscInt, const PetscInt[], const PetscScalar[], PetscScalar[], PetscInt);
 /* Levels (wavefronts) of the analysis and the largest level's number of rows */
 PETSC_EXTERN PetscErrorCode GILUTriGetLevels(GILUTri, PetscInt *, PetscInt *);
 PETSC_EXTERN PetscErrorCode GILUTriView(GILUTri, PetscViewer);
@@ -81,7 +96,6 @@ PETSC_EXTERN PetscErrorCode GILUTriView(GILUTri, PetscViewer);
 /* what the MatSolverType "gilu" (src/mat/sptrsv/gilufactor.c) and the tests use besides the solves above */
 /* x = T^{-1} b by the sequential reference algorithm, whatever the type (the oracle of the tests) */
 PETSC_EXTERN PetscErrorCode GILUTriSolveReference(GILUTri, const PetscScalar[], PetscScalar[]);
-/* nrhs right-hand sides, each of n*bs entries, one after the other (b[k*n*bs ...]); x may be b */
 /* Recursion depth of recblock (2^depth triangles) and 2^depth blocks of colblock/rowblock; 0 (default): by the rule
    of sptrsv-plan.c (host: halve while the blocks keep 16384 rows per thread; CUDA back-ends: while they keep 92160
    rows, the paper's rule; at most 6); also -mat_gilu_trisolve_block_depth */

@@ -555,11 +555,12 @@ static PetscErrorCode MatBackwardSolve_GILU(Mat B, Vec b, Vec x)
 }
 
 /* X = A^{-1} B (or A^{-T} B) for all columns of a dense B in one call (PCMatApply(), KSPMatSolve()): each column as
-   MatSolve() (MatSolveTranspose()) solves it, so bitwise its result. On the host: in place in X's column where the
-   ordering is the identity, else through the factor's work vector (gathered, both triangles, scattered), never a
-   copy of the whole block (its allocation and the extra pass over it made a block slower than the column loop). With L
-   and U on a device back-end, on the device as MatSolve() does (one copy each way, or a CUDA dense block's own
-   device column): GILUTriSolve() would copy each column to the device and back for each triangle */
+   MatSolve() (MatSolveTranspose()) solves it, so bitwise its result. With both triangles on the host: up to
+   GILU_TRI_MAX_RHS columns at a time, gathered interleaved (by the ordering) into the factor's mwork, both triangles
+   solved for all of them at once (GILUTriSolveMultiple(): the factors' values, which bound the solve, read once for
+   the group instead of once a column), scattered back; a last single column as MatSolve(). With L and U on a device
+   back-end, on the device as MatSolve() does (one copy each way, or a CUDA dense block's own device column):
+   GILUTriSolve() would copy each column to the device and back for each triangle. Otherwise column by column. */
 static PetscErrorCode MatMatSolve_GILU_Private(Mat B, Mat RHS, Mat X, PetscBool transpose)
 {
   Mat_GILUFactor    *f = (Mat_GILUFactor *)B->data;
@@ -568,7 +569,8 @@ static PetscErrorCode MatMatSolve_GILU_Private(Mat B, Mat RHS, Mat X, PetscBool 
   const PetscScalar *barr;
   PetscScalar       *xarr;
   const PetscInt    *in, *out;
-  PetscBool          dense;
+  PetscBool          dense, multiple = PETSC_FALSE;
+  GILUTri            first, second;
 
   PetscFunctionBegin;
   PetscCall(PetscObjectBaseTypeCompare((PetscObject)RHS, MATSEQDENSE, &dense));
@@ -596,6 +598,16 @@ static PetscErrorCode MatMatSolve_GILU_Private(Mat B, Mat RHS, Mat X, PetscBool 
     }
   }
   if (transpose) PetscCall(MatGILUFactorGetTransposes(f));
+  first  = transpose ? f->Ut : f->L;
+  second = transpose ? f->Lt : f->U;
+  if (ncols > 1) {
+    PetscGILUBackendType fb, sb;
+
+    PetscCall(GILUTriGetSolveBackend(first, &fb));
+    PetscCall(GILUTriGetSolveBackend(second, &sb));
+    multiple = (PetscBool)(fb == PETSCGILU_BACKEND_HOST && sb == PETSCGILU_BACKEND_HOST);
+  }
+  if (multiple && !f->mwork) PetscCall(PetscMalloc1(m * GILU_TRI_MAX_RHS, &f->mwork));
   PetscCall(MatDenseGetLDA(RHS, &ldb));
   PetscCall(MatDenseGetLDA(X, &ldx));
   PetscCall(ISGetIndices(transpose ? f->col : f->row, &in));
@@ -607,11 +619,18 @@ static PetscErrorCode MatMatSolve_GILU_Private(Mat B, Mat RHS, Mat X, PetscBool 
     PetscCall(MatDenseGetArrayRead(RHS, &barr));
     PetscCall(MatDenseGetArrayWrite(X, &xarr));
   }
-  for (PetscInt k = 0; k < ncols; k++) {
+  for (PetscInt k = 0; k < ncols;) {
+    const PetscInt     g = multiple ? PetscMin(GILU_TRI_MAX_RHS, ncols - k) : 1;
     const PetscScalar *b = barr + (size_t)k * ldb;
     PetscScalar       *x = xarr + (size_t)k * ldx;
 
-    PetscCall(MatGILUSolveHost(f, transpose, in, out, b, x));
+    if (g == 1) PetscCall(MatGILUSolveHost(f, transpose, in, out, b, x));
+    else { /* all g columns are read before any is written: in place too */ PetscCall(GILUTriColumnsToMultiple(first, g, f->identity ? NULL : in, b, ldb, f->mwork));
+      PetscCall(GILUTriSolveMultiple(first, g, f->mwork, f->mwork));
+      PetscCall(GILUTriSolveMultiple(second, g, f->mwork, f->mwork));
+      PetscCall(GILUTriMultipleToColumns(second, g, f->identity ? NULL : out, f->mwork, x, ldx));
+    }
+    k += g;
   }
   if (RHS == X) PetscCall(MatDenseRestoreArray(X, &xarr));
   else {
@@ -1115,6 +1134,7 @@ static PetscErrorCode MatGILUFactorSymbolic(Mat B, Mat A, IS row, IS col, const 
   f->col      = col;
   f->identity = (PetscBool)(ri && ci);
   PetscCall(PetscFree(f->work));
+  PetscCall(PetscFree(f->mwork));
   PetscCall(PetscMalloc1(m, &f->work));
   /* the factor's options (in -help with the factor's prefix), then the engine's (MatGILUFactorCreateTri()) */
   PetscOptionsBegin(PetscObjectComm((PetscObject)B), ((PetscObject)B)->prefix, "MatSolverType gilu options", "Mat");
@@ -1223,6 +1243,7 @@ static PetscErrorCode MatDestroy_GILU(Mat B)
   PetscCall(ISDestroy(&f->row));
   PetscCall(ISDestroy(&f->col));
   PetscCall(PetscFree(f->work));
+  PetscCall(PetscFree(f->mwork));
   PetscCall(PetscFree(f->drop));
   PetscCall(MatGILUFactorDeviceReset(f));
   PetscCall(PetscFree(f->ic));
@@ -1319,6 +1340,7 @@ PetscErrorCode MatGILUFactorTakeValues(Mat B, PetscInt nb, PetscInt bs, PetscInt
   } else { /* the caller's arrays become the factor's: U's diagonal blocks move out, its rows close up in place */
     PetscCall(MatGILUFactorFreeFactors(f));
     PetscCall(PetscFree(f->work));
+    PetscCall(PetscFree(f->mwork));
     PetscCall(MatGILUFactorScheduleDestroy(f));
     PetscCall(MatGILUFactorDeviceReset(f));
     if (f->nb != nb || !f->row) { /* the natural ordering (MatSolveTranspose() reads it) */

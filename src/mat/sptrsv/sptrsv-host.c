@@ -61,13 +61,106 @@
 #endif
 
 /*
+  Several right-hand sides at once (GILUTriSolveMultiple()): m of them, interleaved, so that the values of a row are
+  read once for all m (a triangular solve is bound by the bytes of its factor: the vectors' entries of a row are m
+  consecutive values, the factor's entries one block). Entry p of block row r of right-hand side j is at
+  (r bs + p) m + j. Each column is computed by the operations, in the order, of the one-vector kernel below: the same
+  bits as m solves of one vector (tests/ex7.c checks it for every algorithm).
+*/
+static inline __attribute__((always_inline)) void RowKernelMultipleBody(const PetscInt bs, const PetscInt m, const PetscScalar *b, const PetscInt *idx, PetscInt base, const MatScalar *v, PetscInt nz, const MatScalar *d, const PetscScalar *x, PetscScalar *out, PetscScalar *out2, const unsigned int *done, unsigned int epoch)
+{
+  PetscScalar s[GILU_MAX_DOF * GILU_TRI_MAX_RHS];
+
+  for (PetscInt p = 0; p < bs * m; p++) s[p] = b[p];
+  for (PetscInt k = 0; k < nz; k++) {
+    const PetscScalar *xc = x + (base + idx[k]) * bs * m;
+
+    if (done) GILUWaitUInt(&done[idx[k]], epoch);
+    GILU_UNROLL
+    for (PetscInt p = 0; p < bs; p++) {
+      GILU_UNROLL
+      for (PetscInt q = 0; q < bs; q++) {
+        const MatScalar vpq = v[k * bs * bs + p * bs + q];
+
+        for (PetscInt j = 0; j < m; j++) s[p * m + j] -= vpq * xc[q * m + j];
+      }
+    }
+  }
+  GILU_UNROLL
+  for (PetscInt p = 0; p < bs; p++)
+    for (PetscInt j = 0; j < m; j++) {
+      PetscScalar t = s[p * m + j];
+
+      if (d) {
+        t = d[p * bs] * s[j];
+        GILU_UNROLL
+        for (PetscInt q = 1; q < bs; q++) t += d[p * bs + q] * s[q * m + j];
+      }
+      out[p * m + j] = t;
+      if (out2) out2[p * m + j] = t;
+    }
+}
+
+/* ... for block size BS, a full group of GILU_TRI_MAX_RHS (m a constant: the row's sums in registers) or fewer; not
+   inlined: a call per row is little beside m rows' work, and the kernels' many call sites would each hold a copy */
+#define GILU_ROW_MULTIPLE(BS) \
+  static __attribute__((noinline)) void RowKernelMultiple_##BS(const PetscInt m, const PetscScalar *b, const PetscInt *idx, PetscInt base, const MatScalar *v, PetscInt nz, const MatScalar *d, const PetscScalar *x, PetscScalar *out, PetscScalar *out2, const unsigned int *done, unsigned int epoch) \
+  { \
+    if (m == GILU_TRI_MAX_RHS) RowKernelMultipleBody(BS, GILU_TRI_MAX_RHS, b, idx, base, v, nz, d, x, out, out2, done, epoch); \
+    else RowKernelMultipleBody(BS, m, b, idx, base, v, nz, d, x, out, out2, done, epoch); \
+  }
+GILU_ROW_MULTIPLE(1)
+GILU_ROW_MULTIPLE(2)
+GILU_ROW_MULTIPLE(3)
+GILU_ROW_MULTIPLE(4)
+GILU_ROW_MULTIPLE(5)
+GILU_ROW_MULTIPLE(6)
+GILU_ROW_MULTIPLE(7)
+GILU_ROW_MULTIPLE(8)
+
+static inline __attribute__((always_inline)) void RowKernelMultiple(const PetscInt bs, const PetscInt m, const PetscScalar *b, const PetscInt *idx, PetscInt base, const MatScalar *v, PetscInt nz, const MatScalar *d, const PetscScalar *x, PetscScalar *out, PetscScalar *out2, const unsigned int *done, unsigned int epoch)
+{
+  switch (bs) { /* bs is a constant at every call: one direct call */
+  case 1:
+    RowKernelMultiple_1(m, b, idx, base, v, nz, d, x, out, out2, done, epoch);
+    break;
+  case 2:
+    RowKernelMultiple_2(m, b, idx, base, v, nz, d, x, out, out2, done, epoch);
+    break;
+  case 3:
+    RowKernelMultiple_3(m, b, idx, base, v, nz, d, x, out, out2, done, epoch);
+    break;
+  case 4:
+    RowKernelMultiple_4(m, b, idx, base, v, nz, d, x, out, out2, done, epoch);
+    break;
+  case 5:
+    RowKernelMultiple_5(m, b, idx, base, v, nz, d, x, out, out2, done, epoch);
+    break;
+  case 6:
+    RowKernelMultiple_6(m, b, idx, base, v, nz, d, x, out, out2, done, epoch);
+    break;
+  case 7:
+    RowKernelMultiple_7(m, b, idx, base, v, nz, d, x, out, out2, done, epoch);
+    break;
+  default:
+    RowKernelMultiple_8(m, b, idx, base, v, nz, d, x, out, out2, done, epoch);
+  }
+}
+
+/*
   The one row kernel every host algorithm runs: y = D (b_r - sum_k V_k x_{c_k}) (d NULL: no D), the entries in their
   stored order, c_k = base + idx[k] (idx: column indices with base 0, or column offsets with base r), y written to out
   and, if out2, to out2 too. With done (column indices only), each x_{c_k} is read after its flag done[idx[k]] says it is final.
+  m right-hand sides, interleaved (m is the constant 1 in the solves of one vector, where the branch goes away).
 */
-static inline __attribute__((always_inline)) void RowKernel(const PetscInt bs, const PetscScalar *b, const PetscInt *idx, PetscInt base, const MatScalar *v, PetscInt nz, const MatScalar *d, const PetscScalar *x, PetscScalar *out, PetscScalar *out2, const unsigned int *done, unsigned int epoch)
+static inline __attribute__((always_inline)) void RowKernel(const PetscInt bs, const PetscInt m, const PetscScalar *b, const PetscInt *idx, PetscInt base, const MatScalar *v, PetscInt nz, const MatScalar *d, const PetscScalar *x, PetscScalar *out, PetscScalar *out2, const unsigned int *done, unsigned int epoch)
 {
   PetscScalar s[GILU_MAX_DOF];
+
+  if (m > 1) {
+    RowKernelMultiple(bs, m, b, idx, base, v, nz, d, x, out, out2, done, epoch);
+    return;
+  }
 
   /* bs is a constant here (PlanRun_1 .. PlanRun_8): unrolled, s lives in registers */
   GILU_UNROLL
@@ -97,9 +190,9 @@ static inline __attribute__((always_inline)) void RowKernel(const PetscInt bs, c
 }
 
 /* x_r = D^{-1} (x_r - sum_k V_k x_{col_k}) (d NULL: unit diagonal); with wait, each x_c is read after its flag says it is final */
-static inline __attribute__((always_inline)) void SegmentRowSolve(const PetscInt bs, PetscInt r, const PetscInt *col, const MatScalar *v, PetscInt nz, const MatScalar *d, const PetscScalar *src, PetscScalar *x, const unsigned int *done, unsigned int epoch, PetscBool wait)
+static inline __attribute__((always_inline)) void SegmentRowSolve(const PetscInt bs, const PetscInt m, PetscInt r, const PetscInt *col, const MatScalar *v, PetscInt nz, const MatScalar *d, const PetscScalar *src, PetscScalar *x, const unsigned int *done, unsigned int epoch, PetscBool wait)
 {
-  RowKernel(bs, src + r * bs, col, 0, v, nz, d, x, x + r * bs, NULL, wait ? done : NULL, epoch);
+  RowKernel(bs, m, src + r * bs * m, col, 0, v, nz, d, x, x + r * bs * m, NULL, wait ? done : NULL, epoch);
 }
 
 /* Stored row s of a segment: the caller's row r, its entries' column indices idx (perm: their stored positions, the
@@ -136,16 +229,16 @@ static inline __attribute__((always_inline)) SegRow SegRowGet(const PetscInt bs,
 }
 
 /* stored row s: x_r = D^{-1} (src_r - sum_k V_k x_{col_k}), with wait after each x_c's flag */
-static inline __attribute__((always_inline)) void SegRowSolve(const PetscInt bs, const GILUTriSeg *seg, PetscInt s, const PetscScalar *src, PetscScalar *x, const unsigned int *done, unsigned int epoch, PetscBool wait)
+static inline __attribute__((always_inline)) void SegRowSolve(const PetscInt bs, const PetscInt m, const GILUTriSeg *seg, PetscInt s, const PetscScalar *src, PetscScalar *x, const unsigned int *done, unsigned int epoch, PetscBool wait)
 {
   const SegRow w = SegRowGet(bs, seg, s, PETSC_FALSE);
 
-  SegmentRowSolve(bs, w.r, w.idx, w.v, w.nz, w.d, src, x, done, epoch, wait);
+  SegmentRowSolve(bs, m, w.r, w.idx, w.v, w.nz, w.d, src, x, done, epoch, wait);
 }
 
-static inline __attribute__((always_inline)) void RowsSolve(const PetscInt bs, const GILUTriSeg *seg, PetscInt lo, PetscInt hi, const PetscScalar *src, PetscScalar *x)
+static inline __attribute__((always_inline)) void RowsSolve(const PetscInt bs, const PetscInt m, const GILUTriSeg *seg, PetscInt lo, PetscInt hi, const PetscScalar *src, PetscScalar *x)
 {
-  for (PetscInt s = lo; s < hi; s++) SegRowSolve(bs, seg, s, src, x, NULL, 0, PETSC_FALSE);
+  for (PetscInt s = lo; s < hi; s++) SegRowSolve(bs, m, seg, s, src, x, NULL, 0, PETSC_FALSE);
 }
 
 /*
@@ -204,12 +297,12 @@ static inline PetscBool CursorMore(const GILUTriSeg *seg, ChunkCursor *u)
   return PETSC_TRUE;
 }
 
-static inline __attribute__((always_inline)) void CursorRow(const PetscInt bs, PetscInt step, ChunkCursor *u, const PetscScalar *src, PetscScalar *x)
+static inline __attribute__((always_inline)) void CursorRow(const PetscInt bs, const PetscInt m, PetscInt step, ChunkCursor *u, const PetscScalar *src, PetscScalar *x)
 {
   const PetscInt   bs2 = bs * bs, r = u->r;
   const MatScalar *v = u->back ? u->v - u->nz * bs2 : u->v;
 
-  RowKernel(bs, src + r * bs, u->off, r, v, u->nz, u->d, x, x + r * bs, NULL, NULL, 0);
+  RowKernel(bs, m, src + r * bs * m, u->off, r, v, u->nz, u->d, x, x + r * bs * m, NULL, NULL, 0);
   if (u->d) u->d += u->back ? -bs2 : bs2;
   u->v = u->back ? v - u->skip * bs2 : v + (u->nz + u->skip) * bs2;
   u->r = r + step;
@@ -217,7 +310,7 @@ static inline __attribute__((always_inline)) void CursorRow(const PetscInt bs, P
 }
 
 /* chunks c0 and c1 (c1 < 0: c0 alone) of one chunk level, rows interleaved */
-static inline __attribute__((always_inline)) void ChunkPairSolve(const PetscInt bs, const GILUTriSeg *seg, PetscInt c0, PetscInt c1, const PetscScalar *src, PetscScalar *x)
+static inline __attribute__((always_inline)) void ChunkPairSolve(const PetscInt bs, const PetscInt m, const GILUTriSeg *seg, PetscInt c0, PetscInt c1, const PetscScalar *src, PetscScalar *x)
 {
   ChunkCursor a, b;
 
@@ -226,27 +319,27 @@ static inline __attribute__((always_inline)) void ChunkPairSolve(const PetscInt 
     PetscInt       sa = seg->cptr[c0], sb = c1 >= 0 ? seg->cptr[c1] : 0, ra = seg->row[sa], rb = c1 >= 0 ? seg->row[sb] : 0;
 
     for (; sa < ea && sb < eb; sa++, sb++, ra += step, rb += step) {
-      SegmentRowSolve(bs, ra, seg->col + seg->ptr[sa], seg->val + seg->ptr[sa] * bs2, seg->ptr[sa + 1] - seg->ptr[sa], seg->dval ? seg->dval + sa * bs2 : NULL, src, x, NULL, 0, PETSC_FALSE);
-      SegmentRowSolve(bs, rb, seg->col + seg->ptr[sb], seg->val + seg->ptr[sb] * bs2, seg->ptr[sb + 1] - seg->ptr[sb], seg->dval ? seg->dval + sb * bs2 : NULL, src, x, NULL, 0, PETSC_FALSE);
+      SegmentRowSolve(bs, m, ra, seg->col + seg->ptr[sa], seg->val + seg->ptr[sa] * bs2, seg->ptr[sa + 1] - seg->ptr[sa], seg->dval ? seg->dval + sa * bs2 : NULL, src, x, NULL, 0, PETSC_FALSE);
+      SegmentRowSolve(bs, m, rb, seg->col + seg->ptr[sb], seg->val + seg->ptr[sb] * bs2, seg->ptr[sb + 1] - seg->ptr[sb], seg->dval ? seg->dval + sb * bs2 : NULL, src, x, NULL, 0, PETSC_FALSE);
     }
-    for (; sb < eb; sb++, rb += step) SegmentRowSolve(bs, rb, seg->col + seg->ptr[sb], seg->val + seg->ptr[sb] * bs2, seg->ptr[sb + 1] - seg->ptr[sb], seg->dval ? seg->dval + sb * bs2 : NULL, src, x, NULL, 0, PETSC_FALSE);
-    for (; sa < ea; sa++, ra += step) SegmentRowSolve(bs, ra, seg->col + seg->ptr[sa], seg->val + seg->ptr[sa] * bs2, seg->ptr[sa + 1] - seg->ptr[sa], seg->dval ? seg->dval + sa * bs2 : NULL, src, x, NULL, 0, PETSC_FALSE);
+    for (; sb < eb; sb++, rb += step) SegmentRowSolve(bs, m, rb, seg->col + seg->ptr[sb], seg->val + seg->ptr[sb] * bs2, seg->ptr[sb + 1] - seg->ptr[sb], seg->dval ? seg->dval + sb * bs2 : NULL, src, x, NULL, 0, PETSC_FALSE);
+    for (; sa < ea; sa++, ra += step) SegmentRowSolve(bs, m, ra, seg->col + seg->ptr[sa], seg->val + seg->ptr[sa] * bs2, seg->ptr[sa + 1] - seg->ptr[sa], seg->dval ? seg->dval + sa * bs2 : NULL, src, x, NULL, 0, PETSC_FALSE);
     return;
   }
   CursorInit(bs, seg, c0, &a);
   if (c1 >= 0) {
     CursorInit(bs, seg, c1, &b);
     while (CursorMore(seg, &a) && CursorMore(seg, &b)) {
-      CursorRow(bs, seg->rstep, &a, src, x);
-      CursorRow(bs, seg->rstep, &b, src, x);
+      CursorRow(bs, m, seg->rstep, &a, src, x);
+      CursorRow(bs, m, seg->rstep, &b, src, x);
     }
-    while (CursorMore(seg, &b)) CursorRow(bs, seg->rstep, &b, src, x);
+    while (CursorMore(seg, &b)) CursorRow(bs, m, seg->rstep, &b, src, x);
   }
-  while (CursorMore(seg, &a)) CursorRow(bs, seg->rstep, &a, src, x);
+  while (CursorMore(seg, &a)) CursorRow(bs, m, seg->rstep, &a, src, x);
 }
 
 /* four chunks of one chunk level, rows interleaved (column-offset patterns only) */
-static inline __attribute__((always_inline)) void ChunkQuadSolve(const PetscInt bs, const GILUTriSeg *seg, const PetscInt *cs, const PetscScalar *src, PetscScalar *x)
+static inline __attribute__((always_inline)) void ChunkQuadSolve(const PetscInt bs, const PetscInt m, const GILUTriSeg *seg, const PetscInt *cs, const PetscScalar *src, PetscScalar *x)
 {
   ChunkCursor a, b, c, d;
 
@@ -255,40 +348,40 @@ static inline __attribute__((always_inline)) void ChunkQuadSolve(const PetscInt 
   CursorInit(bs, seg, cs[2], &c);
   CursorInit(bs, seg, cs[3], &d);
   while (CursorMore(seg, &a) && CursorMore(seg, &b) && CursorMore(seg, &c) && CursorMore(seg, &d)) {
-    CursorRow(bs, seg->rstep, &a, src, x);
-    CursorRow(bs, seg->rstep, &b, src, x);
-    CursorRow(bs, seg->rstep, &c, src, x);
-    CursorRow(bs, seg->rstep, &d, src, x);
+    CursorRow(bs, m, seg->rstep, &a, src, x);
+    CursorRow(bs, m, seg->rstep, &b, src, x);
+    CursorRow(bs, m, seg->rstep, &c, src, x);
+    CursorRow(bs, m, seg->rstep, &d, src, x);
   }
-  while (CursorMore(seg, &a)) CursorRow(bs, seg->rstep, &a, src, x);
-  while (CursorMore(seg, &b)) CursorRow(bs, seg->rstep, &b, src, x);
-  while (CursorMore(seg, &c)) CursorRow(bs, seg->rstep, &c, src, x);
-  while (CursorMore(seg, &d)) CursorRow(bs, seg->rstep, &d, src, x);
+  while (CursorMore(seg, &a)) CursorRow(bs, m, seg->rstep, &a, src, x);
+  while (CursorMore(seg, &b)) CursorRow(bs, m, seg->rstep, &b, src, x);
+  while (CursorMore(seg, &c)) CursorRow(bs, m, seg->rstep, &c, src, x);
+  while (CursorMore(seg, &d)) CursorRow(bs, m, seg->rstep, &d, src, x);
 }
 
 /* chunks c, c+1, ... (at most avail) as four (short rows), two or one of one chunk level; returns how many it ran */
-static inline __attribute__((always_inline)) PetscInt ChunkGroupRun(const PetscInt bs, const GILUTriSeg *seg, PetscInt c, PetscInt avail, const PetscScalar *src, PetscScalar *x)
+static inline __attribute__((always_inline)) PetscInt ChunkGroupRun(const PetscInt bs, const PetscInt m, const GILUTriSeg *seg, PetscInt c, PetscInt avail, const PetscScalar *src, PetscScalar *x)
 {
   if (avail >= 4 && seg->clev[c + 3] == seg->clev[c] && seg->quad) {
     const PetscInt cs[4] = {c, c + 1, c + 2, c + 3};
 
-    ChunkQuadSolve(bs, seg, cs, src, x);
+    ChunkQuadSolve(bs, m, seg, cs, src, x);
     return 4;
   }
   if (avail >= 2 && seg->clev[c + 1] == seg->clev[c]) {
-    ChunkPairSolve(bs, seg, c, c + 1, src, x);
+    ChunkPairSolve(bs, m, seg, c, c + 1, src, x);
     return 2;
   }
-  ChunkPairSolve(bs, seg, c, -1, src, x);
+  ChunkPairSolve(bs, m, seg, c, -1, src, x);
   return 1;
 }
 
-static inline __attribute__((always_inline)) void SegmentRun(const PetscInt bs, const GILUTriSeg *seg, const PetscScalar *src, PetscScalar *x, unsigned int *done, unsigned int epoch, PetscBool cstatic, int tid, int nth)
+static inline __attribute__((always_inline)) void SegmentRun(const PetscInt bs, const PetscInt m, const GILUTriSeg *seg, const PetscScalar *src, PetscScalar *x, unsigned int *done, unsigned int epoch, PetscBool cstatic, int tid, int nth)
 {
   switch (seg->kernel) {
   case GILU_KERNEL_PARALLEL:
   case GILU_KERNEL_LEVELSET:
-    if (nth == 1) RowsSolve(bs, seg, 0, seg->nrows, src, x);
+    if (nth == 1) RowsSolve(bs, m, seg, 0, seg->nrows, src, x);
     else {
       GILUTriSeg *sg = (GILUTriSeg *)seg;
 
@@ -298,25 +391,25 @@ static inline __attribute__((always_inline)) void SegmentRun(const PetscInt bs, 
         if (c >= seg->nchunks) break;
         l = seg->clev[c];
         if (l > 0) GILUWaitIntEqual(&sg->ldone[l - 1], seg->lptr[l] - seg->lptr[l - 1]);
-        RowsSolve(bs, seg, seg->cptr[c], seg->cptr[c + 1], src, x);
+        RowsSolve(bs, m, seg, seg->cptr[c], seg->cptr[c + 1], src, x);
         __atomic_fetch_add(&sg->ldone[l], seg->cptr[c + 1] - seg->cptr[c], __ATOMIC_ACQ_REL);
       }
     }
     break;
   case GILU_KERNEL_SEQUENTIAL:
-    if (tid == 0) RowsSolve(bs, seg, 0, seg->nrows, src, x);
+    if (tid == 0) RowsSolve(bs, m, seg, 0, seg->nrows, src, x);
     break;
   case GILU_KERNEL_SYNCFREE:
     if (nth == 1 && seg->inplace) /* chunked with patterns: four (else two) chunks of one chunk level at a time, in claim order */
-      for (PetscInt c = 0; c < seg->nchunks;) c += ChunkGroupRun(bs, seg, c, seg->nchunks - c, src, x);
+      for (PetscInt c = 0; c < seg->nchunks;) c += ChunkGroupRun(bs, m, seg, c, seg->nchunks - c, src, x);
     else if (nth == 1 && seg->chunked) /* chunked: pairs of chunks of one chunk level, in claim order */
       for (PetscInt c = 0; c < seg->nchunks; c++) {
         PetscBool pair = (PetscBool)(c + 1 < seg->nchunks && seg->clev[c + 1] == seg->clev[c]);
 
-        ChunkPairSolve(bs, seg, c, pair ? c + 1 : -1, src, x);
+        ChunkPairSolve(bs, m, seg, c, pair ? c + 1 : -1, src, x);
         if (pair) c++;
       }
-    else if (nth == 1) RowsSolve(bs, seg, 0, seg->nrows, src, x);
+    else if (nth == 1) RowsSolve(bs, m, seg, 0, seg->nrows, src, x);
     else if (seg->chunked && cstatic) {
       /* chunked, fixed shares: groups of four (else two) of the thread's share of each chunk level */
       const PetscInt g = seg->inplace && seg->quad ? 4 : 2;
@@ -325,12 +418,12 @@ static inline __attribute__((always_inline)) void SegmentRun(const PetscInt bs, 
         const PetscInt c0 = seg->lptr[l], len = seg->lptr[l + 1] - c0, lo = c0 + (len * tid) / nth, hi = c0 + (len * (tid + 1)) / nth;
 
         for (PetscInt c = lo; c < hi;) {
-          PetscInt m = PetscMin(g, hi - c);
+          PetscInt nc = PetscMin(g, hi - c);
 
-          for (PetscInt k = seg->dptr[c]; k < seg->dptr[c + m]; k++) GILUWaitUInt(&done[seg->dep[k]], epoch);
-          for (PetscInt q = 0; q < m;) q += ChunkGroupRun(bs, seg, c + q, m - q, src, x);
-          for (PetscInt q = 0; q < m; q++) __atomic_store_n(&done[c + q], epoch, __ATOMIC_RELEASE);
-          c += m;
+          for (PetscInt k = seg->dptr[c]; k < seg->dptr[c + nc]; k++) GILUWaitUInt(&done[seg->dep[k]], epoch);
+          for (PetscInt q = 0; q < nc;) q += ChunkGroupRun(bs, m, seg, c + q, nc - q, src, x);
+          for (PetscInt q = 0; q < nc; q++) __atomic_store_n(&done[c + q], epoch, __ATOMIC_RELEASE);
+          c += nc;
         }
       }
     } else if (seg->chunked) { /* chunked, claimed: a chunk waits for the chunks it reads, runs its rows in elimination order, raises its flag */
@@ -341,17 +434,17 @@ static inline __attribute__((always_inline)) void SegmentRun(const PetscInt bs, 
 
         if (c >= seg->nchunks) break;
         if (seg->inplace) { /* take up to three more chunks of the same chunk level (nobody has claimed them yet) */
-          PetscInt m = 1;
+          PetscInt nc = 1;
 
-          while (m < 4) {
-            PetscInt want = c + m;
+          while (nc < 4) {
+            PetscInt want = c + nc;
 
-            if (c + m >= seg->nchunks || seg->clev[c + m] != seg->clev[c] || !__atomic_compare_exchange_n(&sg->next, &want, c + m + 1, PETSC_FALSE, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) break;
-            m++;
+            if (c + nc >= seg->nchunks || seg->clev[c + nc] != seg->clev[c] || !__atomic_compare_exchange_n(&sg->next, &want, c + nc + 1, PETSC_FALSE, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) break;
+            nc++;
           }
-          for (PetscInt k = seg->dptr[c]; k < seg->dptr[c + m]; k++) GILUWaitUInt(&done[seg->dep[k]], epoch); /* the chunks' dependencies are stored one after the other */
-          for (PetscInt q = 0; q < m;) q += ChunkGroupRun(bs, seg, c + q, m - q, src, x);
-          for (PetscInt q = 0; q < m; q++) __atomic_store_n(&done[c + q], epoch, __ATOMIC_RELEASE);
+          for (PetscInt k = seg->dptr[c]; k < seg->dptr[c + nc]; k++) GILUWaitUInt(&done[seg->dep[k]], epoch); /* the chunks' dependencies are stored one after the other */
+          for (PetscInt q = 0; q < nc;) q += ChunkGroupRun(bs, m, seg, c + q, nc - q, src, x);
+          for (PetscInt q = 0; q < nc; q++) __atomic_store_n(&done[c + q], epoch, __ATOMIC_RELEASE);
         } else { /* take the next chunk too when it is of the same chunk level (nobody has claimed it yet) */
           PetscInt c1 = c + 1, want = c + 1;
 
@@ -359,7 +452,7 @@ static inline __attribute__((always_inline)) void SegmentRun(const PetscInt bs, 
           for (PetscInt k = seg->dptr[c]; k < seg->dptr[c + 1]; k++) GILUWaitUInt(&done[seg->dep[k]], epoch);
           if (c1 >= 0)
             for (PetscInt k = seg->dptr[c1]; k < seg->dptr[c1 + 1]; k++) GILUWaitUInt(&done[seg->dep[k]], epoch);
-          ChunkPairSolve(bs, seg, c, c1, src, x);
+          ChunkPairSolve(bs, m, seg, c, c1, src, x);
           __atomic_store_n(&done[c], epoch, __ATOMIC_RELEASE);
           if (c1 >= 0) __atomic_store_n(&done[c1], epoch, __ATOMIC_RELEASE);
         }
@@ -372,7 +465,7 @@ static inline __attribute__((always_inline)) void SegmentRun(const PetscInt bs, 
 
         if (c >= seg->nchunks) break;
         for (PetscInt s = seg->cptr[c]; s < seg->cptr[c + 1]; s++) {
-          SegRowSolve(bs, seg, s, src, x, done, epoch, PETSC_TRUE);
+          SegRowSolve(bs, m, seg, s, src, x, done, epoch, PETSC_TRUE);
           __atomic_store_n(&done[seg->row[s]], epoch, __ATOMIC_RELEASE);
         }
       }
@@ -382,32 +475,36 @@ static inline __attribute__((always_inline)) void SegmentRun(const PetscInt bs, 
   case GILU_KERNEL_SPMV_VECTOR: { /* (vector: CUDA only) */
     PetscInt lo = (seg->nrows * tid) / nth, hi = (seg->nrows * (tid + 1)) / nth;
 
-    RowsSolve(bs, seg, lo, hi, x, x); /* a square has no diagonal: x_r -= sum */
+    RowsSolve(bs, m, seg, lo, hi, x, x); /* a square has no diagonal: x_r -= sum */
   } break;
   }
 }
 
 /* permuted layout: row s (the caller's row r) reads b_r, its dependencies from xp, and writes xp_s and x_r */
-static inline __attribute__((always_inline)) void RowSolvePerm(const PetscInt bs, const GILUTriSeg *seg, PetscInt s, const PetscScalar *b, PetscScalar *x, PetscScalar *xp, const unsigned int *done, unsigned int epoch, PetscBool wait)
+static inline __attribute__((always_inline)) void RowSolvePerm(const PetscInt bs, const PetscInt m, const GILUTriSeg *seg, PetscInt s, const PetscScalar *b, PetscScalar *x, PetscScalar *xp, const unsigned int *done, unsigned int epoch, PetscBool wait)
 {
   const SegRow w = SegRowGet(bs, seg, s, PETSC_TRUE);
 
-  RowKernel(bs, b + w.r * bs, w.idx, 0, w.v, w.nz, w.d, xp, xp + s * bs, x + w.r * bs, wait ? done : NULL, epoch);
+  RowKernel(bs, m, b + w.r * bs * m, w.idx, 0, w.v, w.nz, w.d, xp, xp + s * bs * m, x + w.r * bs * m, wait ? done : NULL, epoch);
 }
 
-#define GILU_PERM_RUN(BS) \
-  static void PermRun_##BS(GILUTri tri, const PetscScalar *b, PetscScalar *x, unsigned int epoch, int tid, int nth) \
+/* the run of a plan (PlanRun) or of one triangle in the permuted layout (PermRun) for block size BS: NAME with M
+   right-hand sides (the constant 1: the solves of one vector; m: GILUTriSolveMultiple()'s, xp then tri->xpm) */
+#define GILU_PERM_RUN(NAME, BS, M, ASSUME) \
+  static void NAME(GILUTri tri, PetscInt m, const PetscScalar *b, PetscScalar *x, unsigned int epoch, int tid, int nth) \
   { \
     const GILUTriSeg *seg = &tri->seg[0]; \
     GILUTriSeg       *sg  = &tri->seg[0]; \
+    PetscScalar      *xp  = (M) == 1 ? tri->xp : tri->xpm; \
+    ASSUME; \
     if (nth == 1) { \
-      for (PetscInt s = 0; s < seg->nrows; s++) RowSolvePerm(BS, seg, s, b, x, tri->xp, NULL, 0, PETSC_FALSE); \
+      for (PetscInt s = 0; s < seg->nrows; s++) RowSolvePerm(BS, M, seg, s, b, x, xp, NULL, 0, PETSC_FALSE); \
     } else if (seg->kernel == GILU_KERNEL_SYNCFREE) { \
       for (;;) { \
         PetscInt c = __atomic_fetch_add(&sg->next, 1, __ATOMIC_RELAXED); \
         if (c >= seg->nchunks) break; \
         for (PetscInt s = seg->cptr[c]; s < seg->cptr[c + 1]; s++) { \
-          RowSolvePerm(BS, seg, s, b, x, tri->xp, tri->done, epoch, PETSC_TRUE); \
+          RowSolvePerm(BS, M, seg, s, b, x, xp, tri->done, epoch, PETSC_TRUE); \
           __atomic_store_n(&tri->done[s], epoch, __ATOMIC_RELEASE); \
         } \
       } \
@@ -417,40 +514,51 @@ static inline __attribute__((always_inline)) void RowSolvePerm(const PetscInt bs
         if (c >= seg->nchunks) break; \
         l = seg->clev[c]; \
         if (l > 0) GILUWaitIntEqual(&sg->ldone[l - 1], seg->lptr[l] - seg->lptr[l - 1]); \
-        for (PetscInt s = seg->cptr[c]; s < seg->cptr[c + 1]; s++) RowSolvePerm(BS, seg, s, b, x, tri->xp, NULL, 0, PETSC_FALSE); \
+        for (PetscInt s = seg->cptr[c]; s < seg->cptr[c + 1]; s++) RowSolvePerm(BS, M, seg, s, b, x, xp, NULL, 0, PETSC_FALSE); \
         __atomic_fetch_add(&sg->ldone[l], seg->cptr[c + 1] - seg->cptr[c], __ATOMIC_ACQ_REL); \
       } \
     } \
   }
-GILU_PERM_RUN(1)
-GILU_PERM_RUN(2)
-GILU_PERM_RUN(3)
-GILU_PERM_RUN(4)
-GILU_PERM_RUN(5)
-GILU_PERM_RUN(6)
-GILU_PERM_RUN(7)
-GILU_PERM_RUN(8)
-
-static void (*const PermRun[])(GILUTri, const PetscScalar *, PetscScalar *, unsigned int, int, int) = {NULL, PermRun_1, PermRun_2, PermRun_3, PermRun_4, PermRun_5, PermRun_6, PermRun_7, PermRun_8};
-
-#define GILU_PLAN_RUN(BS) \
-  static void PlanRun_##BS(GILUTri tri, const PetscScalar *b, PetscScalar *x, unsigned int epoch, int tid, int nth) \
+#define GILU_PLAN_RUN(NAME, BS, M, ASSUME) \
+  static void NAME(GILUTri tri, PetscInt m, const PetscScalar *b, PetscScalar *x, unsigned int epoch, int tid, int nth) \
   { \
+    ASSUME; \
     for (PetscInt s = 0; s < tri->nseg; s++) { \
       if (s > 0 && nth > 1) GILU_OMP_BARRIER; \
-      SegmentRun(BS, &tri->seg[s], tri->nseg == 1 ? b : x, x, tri->done, epoch, tri->cstatic, tid, nth); \
+      SegmentRun(BS, M, &tri->seg[s], tri->nseg == 1 ? b : x, x, tri->done, epoch, tri->cstatic, tid, nth); \
     } \
   }
-GILU_PLAN_RUN(1)
-GILU_PLAN_RUN(2)
-GILU_PLAN_RUN(3)
-GILU_PLAN_RUN(4)
-GILU_PLAN_RUN(5)
-GILU_PLAN_RUN(6)
-GILU_PLAN_RUN(7)
-GILU_PLAN_RUN(8)
+/* (m > 1 said to the compiler: the one-vector path of RowKernel() is not compiled into the runs of several) */
+#define GILU_ONE (void)m
+#define GILU_MULTIPLE \
+  do { \
+    if (m < 2) PetscUnreachable(); \
+  } while (0)
+#define GILU_RUNS(BS) \
+  GILU_PERM_RUN(PermRun_##BS, BS, 1, GILU_ONE) \
+  GILU_PERM_RUN(PermRunMultiple_##BS, BS, m, GILU_MULTIPLE) \
+  GILU_PLAN_RUN(PlanRun_##BS, BS, 1, GILU_ONE) \
+  GILU_PLAN_RUN(PlanRunMultiple_##BS, BS, m, GILU_MULTIPLE)
+GILU_RUNS(1)
+GILU_RUNS(2)
+GILU_RUNS(3)
+GILU_RUNS(4)
+GILU_RUNS(5)
+GILU_RUNS(6)
+GILU_RUNS(7)
+GILU_RUNS(8)
 
-static void (*const PlanRun[])(GILUTri, const PetscScalar *, PetscScalar *, unsigned int, int, int) = {NULL, PlanRun_1, PlanRun_2, PlanRun_3, PlanRun_4, PlanRun_5, PlanRun_6, PlanRun_7, PlanRun_8};
+typedef void (*GILURun)(GILUTri, PetscInt, const PetscScalar *, PetscScalar *, unsigned int, int, int);
+
+/* [multiple][bs] */
+static const GILURun PermRun[2][9] = {
+  {NULL, PermRun_1,         PermRun_2,         PermRun_3,         PermRun_4,         PermRun_5,         PermRun_6,         PermRun_7,         PermRun_8        },
+  {NULL, PermRunMultiple_1, PermRunMultiple_2, PermRunMultiple_3, PermRunMultiple_4, PermRunMultiple_5, PermRunMultiple_6, PermRunMultiple_7, PermRunMultiple_8}
+};
+static const GILURun PlanRun[2][9] = {
+  {NULL, PlanRun_1,         PlanRun_2,         PlanRun_3,         PlanRun_4,         PlanRun_5,         PlanRun_6,         PlanRun_7,         PlanRun_8        },
+  {NULL, PlanRunMultiple_1, PlanRunMultiple_2, PlanRunMultiple_3, PlanRunMultiple_4, PlanRunMultiple_5, PlanRunMultiple_6, PlanRunMultiple_7, PlanRunMultiple_8}
+};
 
 /* the chunk counters start from zero in every solve */
 static void ResetCounters(GILUTri tri)
@@ -462,16 +570,68 @@ static void ResetCounters(GILUTri tri)
   }
 }
 
-PetscErrorCode GILUTriSolve_Host(GILUTri tri, const PetscScalar b[], PetscScalar x[])
+/*
+  The interleaved layout of GILUTriSolveMultiple() from and to m columns (leading dimension ld), block rows gathered
+  (W's row i from B's perm[i]) or scattered (X's perm[i] from W's row i); perm NULL: the identity. A pass over the
+  vectors each, as long as a solve's share of them: on the triangle's threads, the way its solves of several go
+  (GILUGovernorFollow(): a busy core makes it one).
+*/
+static int ColumnsThreads(GILUTri tri)
 {
-  void (*run)(GILUTri, const PetscScalar *, PetscScalar *, unsigned int, int, int) = PlanRun[tri->bs];
-  PetscBool    parallel                                                            = PETSC_FALSE;
-  unsigned int epoch;
+  return tri->ask.nthreads > 1 && !GILUGovernorFollow(&tri->govm, tri->ask.nthreads) ? (int)tri->ask.nthreads : 1;
+}
+
+PetscErrorCode GILUTriColumnsToMultiple(GILUTri tri, PetscInt m, const PetscInt perm[], const PetscScalar B[], PetscInt ld, PetscScalar W[])
+{
+  const PetscInt nb = tri->n, bs = tri->bs;
+
+  PetscFunctionBegin;
+  PetscCheck(tri->analyzed, PETSC_COMM_SELF, PETSC_ERR_ORDER, "Call GILUTriSetMatrix() before GILUTriColumnsToMultiple()");
+#if defined(PETSCGILU_HAVE_OPENMP)
+  #pragma omp parallel for num_threads(ColumnsThreads(tri)) schedule(static)
+#endif
+  for (PetscInt i = 0; i < nb; i++) {
+    const PetscInt r = perm ? perm[i] : i;
+
+    for (PetscInt p = 0; p < bs; p++)
+      for (PetscInt j = 0; j < m; j++) W[(i * bs + p) * m + j] = B[j * ld + r * bs + p];
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode GILUTriMultipleToColumns(GILUTri tri, PetscInt m, const PetscInt perm[], const PetscScalar W[], PetscScalar X[], PetscInt ld)
+{
+  const PetscInt nb = tri->n, bs = tri->bs;
+
+  PetscFunctionBegin;
+  PetscCheck(tri->analyzed, PETSC_COMM_SELF, PETSC_ERR_ORDER, "Call GILUTriSetMatrix() before GILUTriMultipleToColumns()");
+#if defined(PETSCGILU_HAVE_OPENMP)
+  #pragma omp parallel for num_threads(ColumnsThreads(tri)) schedule(static)
+#endif
+  for (PetscInt i = 0; i < nb; i++) {
+    const PetscInt r = perm ? perm[i] : i;
+
+    for (PetscInt p = 0; p < bs; p++)
+      for (PetscInt j = 0; j < m; j++) X[j * ld + r * bs + p] = W[(i * bs + p) * m + j];
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* x = T^{-1} b for m right-hand sides, interleaved (m > 1: GILUTriSolveMultiple(); the threads' governor of its own,
+   since a call of m vectors takes m times as long) */
+PetscErrorCode GILUTriSolve_Host(GILUTri tri, PetscInt m, const PetscScalar b[], PetscScalar x[])
+{
+  const PetscInt      multiple = m > 1;
+  GILURun             run      = PlanRun[multiple][tri->bs];
+  GILUThreadGovernor *gov      = multiple ? &tri->govm : &tri->gov;
+  PetscBool           parallel = PETSC_FALSE;
+  unsigned int        epoch;
 
   PetscFunctionBegin;
   if (tri->nseg == 1 && tri->seg[0].colp) {
-    void (*prun)(GILUTri, const PetscScalar *, PetscScalar *, unsigned int, int, int) = PermRun[tri->bs];
+    GILURun prun = PermRun[multiple][tri->bs];
 
+    if (multiple && !tri->xpm) PetscCall(PetscMalloc1(tri->n * tri->bs * GILU_TRI_MAX_RHS, &tri->xpm));
     if (++tri->epoch == 0) {
       PetscCall(PetscArrayzero(tri->done, tri->n));
       tri->epoch = 1;
@@ -480,23 +640,23 @@ PetscErrorCode GILUTriSolve_Host(GILUTri tri, const PetscScalar b[], PetscScalar
     ResetCounters(tri);
 #if defined(PETSCGILU_HAVE_OPENMP)
     if (tri->ask.nthreads > 1) {
-      PetscBool serial = GILUGovernorSerial(&tri->gov, tri->ask.nthreads);
+      PetscBool serial = GILUGovernorSerial(gov, tri->ask.nthreads);
       double    t0     = GILUWallTime();
 
-      if (serial) prun(tri, b, x, epoch, 0, 1);
+      if (serial) prun(tri, m, b, x, epoch, 0, 1);
       else {
   #pragma omp parallel num_threads(tri->ask.nthreads)
-        prun(tri, b, x, epoch, omp_get_thread_num(), omp_get_num_threads());
+        prun(tri, m, b, x, epoch, omp_get_thread_num(), omp_get_num_threads());
       }
-      GILUGovernorRecord(&tri->gov, serial, GILUWallTime() - t0);
-    } else prun(tri, b, x, epoch, 0, 1);
+      GILUGovernorRecord(gov, serial, GILUWallTime() - t0);
+    } else prun(tri, m, b, x, epoch, 0, 1);
 #else
-    prun(tri, b, x, epoch, 0, 1);
+    prun(tri, m, b, x, epoch, 0, 1);
 #endif
     PetscFunctionReturn(PETSC_SUCCESS);
   }
   /* one triangle reads b_r where it computes x_r (in place too); squares update x before the triangles read it */
-  if (x != b && tri->nseg > 1) PetscCall(PetscArraycpy(x, b, tri->n * tri->bs));
+  if (x != b && tri->nseg > 1) PetscCall(PetscArraycpy(x, b, tri->n * tri->bs * m));
   if (++tri->epoch == 0) { /* the flags wrapped around: clear them */
     PetscCall(PetscArrayzero(tri->done, tri->n));
     tri->epoch = 1;
@@ -507,19 +667,19 @@ PetscErrorCode GILUTriSolve_Host(GILUTri tri, const PetscScalar b[], PetscScalar
     if (tri->seg[s].kernel != GILU_KERNEL_SEQUENTIAL) parallel = PETSC_TRUE;
 #if defined(PETSCGILU_HAVE_OPENMP)
   if (tri->ask.nthreads > 1 && parallel) {
-    PetscBool serial = GILUGovernorSerial(&tri->gov, tri->ask.nthreads);
+    PetscBool serial = GILUGovernorSerial(gov, tri->ask.nthreads);
     double    t0     = GILUWallTime();
 
-    if (serial) run(tri, b, x, epoch, 0, 1); /* every kernel has its one-thread path: the same bits */
+    if (serial) run(tri, m, b, x, epoch, 0, 1); /* every kernel has its one-thread path: the same bits */
     else {
   #pragma omp parallel num_threads(tri->ask.nthreads)
-      run(tri, b, x, epoch, omp_get_thread_num(), omp_get_num_threads());
+      run(tri, m, b, x, epoch, omp_get_thread_num(), omp_get_num_threads());
     }
-    GILUGovernorRecord(&tri->gov, serial, GILUWallTime() - t0);
-  } else run(tri, b, x, epoch, 0, 1);
+    GILUGovernorRecord(gov, serial, GILUWallTime() - t0);
+  } else run(tri, m, b, x, epoch, 0, 1);
 #else
   (void)parallel;
-  run(tri, b, x, epoch, 0, 1);
+  run(tri, m, b, x, epoch, 0, 1);
 #endif
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -996,11 +996,14 @@ PetscErrorCode GILUTriPlanDestroy(GILUTri tri)
     PetscBool forced = tri->gov.forced;
 
     PetscCall(PetscMemzero(&tri->gov, sizeof(tri->gov))); /* a new plan is timed afresh */
-    tri->gov.forced = forced;
+    PetscCall(PetscMemzero(&tri->govm, sizeof(tri->govm)));
+    tri->gov.forced  = forced;
+    tri->govm.forced = forced;
   }
   for (PetscInt s = 0; s < tri->nseg; s++) PetscCall(SegmentFree(&tri->seg[s]));
   PetscCall(PetscFree(tri->seg));
   PetscCall(PetscFree(tri->xp));
+  PetscCall(PetscFree(tri->xpm));
   PetscCall(PetscFree(tri->rord));
   PetscCall(PetscFree(tri->done));
   tri->nseg    = 0;

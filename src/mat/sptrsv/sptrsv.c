@@ -159,7 +159,7 @@ PetscErrorCode GILUTriSetFromOptions(GILUTri tri, PetscOptions options, const ch
   PetscCall(PetscOptionsInt("-mat_gilu_trisolve_threads", "Host threads of the solves (default OMP_NUM_THREADS)", "GILUTriSetThreads", nt, &nt, &set));
   PetscCheck(!set || nt >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-%smat_gilu_trisolve_threads %" PetscInt_FMT ": must be at least 1", tri->prefix, nt);
   if (set) PetscCall(GILUTriSetThreads(tri, nt));
-  if (set) tri->gov.forced = PETSC_TRUE; /* threads asked for: tried whatever the load (private/wait.h) */
+  if (set) tri->gov.forced = tri->govm.forced = PETSC_TRUE; /* threads asked for: tried whatever the load (private/wait.h) */
   PetscCall(PetscOptionsInt("-mat_gilu_trisolve_block_depth", "colblock/rowblock: 2^depth blocks; recblock: recursion depth (0: by the rule)", "GILUTriSetBlockDepth", depth, &depth, &set));
   if (set) PetscCall(GILUTriSetBlockDepth(tri, depth));
   flg = tri->ask.permuted;
@@ -386,7 +386,7 @@ PetscErrorCode GILUTriSolve(GILUTri tri, const PetscScalar b[], PetscScalar x[])
   PetscCall(GILUTriPrepare(tri));
   PetscCall(PetscLogEventBegin(GILU_TriSolve, 0, 0, 0, 0));
   if (!tri->devops) {
-    PetscCall(GILUTriSolve_Host(tri, b, x));
+    PetscCall(GILUTriSolve_Host(tri, 1, b, x));
     PetscCall(PetscLogFlops(2.0 * tri->nz * tri->bs * tri->bs + (tri->diag == GILU_TRI_DIAG_UNIT ? 0 : (2.0 * tri->bs - 1) * tri->bs * tri->n)));
   } else { /* the whole plan on the device: b copied in, the segments in order, x copied out */
     PetscCall(GILUTriPlanDeviceSetUp(tri));
@@ -395,6 +395,23 @@ PetscErrorCode GILUTriSolve(GILUTri tri, const PetscScalar b[], PetscScalar x[])
   }
   PetscCall(PetscLogEventEnd(GILU_TriSolve, 0, 0, 0, 0));
   tri->nsolves++;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* X = T^{-1} B for m right-hand sides, interleaved (entry p of block row r of right-hand side j at (r bs + p) m + j),
+   on the host: each column the bits of GILUTriSolve() of it, the values read once for all m */
+PetscErrorCode GILUTriSolveMultiple(GILUTri tri, PetscInt m, const PetscScalar b[], PetscScalar x[])
+{
+  PetscFunctionBegin;
+  PetscCheck(m >= 1 && m <= GILU_TRI_MAX_RHS, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "GILUTriSolveMultiple() takes 1 to %d right-hand sides at a time, not %" PetscInt_FMT, GILU_TRI_MAX_RHS, m);
+  PetscCall(GILUTriPrepare(tri));
+  PetscCheck(!tri->devops, PETSC_COMM_SELF, PETSC_ERR_SUP, "GILUTriSolveMultiple() runs on the host back-end only, not on %s: solve each right-hand side with GILUTriSolveDevice() or GILUTriSolve()", PetscGILUBackendTypes[tri->plan.backend]);
+  PetscCall(PetscLogEventBegin(GILU_TriSolve, 0, 0, 0, 0));
+  PetscCall(GILUTriSolve_Host(tri, m, b, x));
+  PetscCall(PetscLogFlops(m * (2.0 * tri->nz * tri->bs * tri->bs + (tri->diag == GILU_TRI_DIAG_UNIT ? 0 : (2.0 * tri->bs - 1) * tri->bs * tri->n))));
+  PetscCall(PetscLogEventEnd(GILU_TriSolve, 0, 0, 0, 0));
+  tri->nsolves += m;
+  if (m > 1) tri->nmultiple += m;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -551,6 +568,7 @@ PetscErrorCode GILUTriView(GILUTri tri, PetscViewer viewer)
     PetscCall(ViewChunked(tri, viewer));         /* chunked: its chunks and chunk levels */
     PetscCall(GILUTriViewSegments(tri, viewer)); /* CUDA back-ends: the device segments and their kernels */
     PetscCall(PetscViewerASCIIPrintf(viewer, "setup time: analysis %g s, plan %g s; %" PetscInt_FMT " solves\n", (double)tri->tanalysis, (double)tri->tplan, tri->nsolves));
+    if (tri->nmultiple) PetscCall(PetscViewerASCIIPrintf(viewer, "of them %" PetscInt_FMT " with other right-hand sides (MatMatSolve()), up to %d at a time: the values read once for all of them\n", tri->nmultiple, GILU_TRI_MAX_RHS));
   } else PetscCall(PetscViewerASCIIPrintf(viewer, "algorithm requested %s, %" PetscInt_FMT " host threads (chosen at the first solve)\n", GILUTriSolveTypes[tri->ask.type], tri->ask.nthreads));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

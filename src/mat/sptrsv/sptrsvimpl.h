@@ -145,7 +145,8 @@ struct _n_GILUTri {
   /* the plan, built for the settings plan (rebuilt when ask differs: PlanUpToDate()) */
   PetscBool               planned;
   GILUTriSettings         plan;
-  GILUThreadGovernor      gov; /* host solves: all nthreads, or one when that is faster (a busy core; private/wait.h) */
+  GILUThreadGovernor      gov;  /* host solves: all nthreads, or one when that is faster (a busy core; private/wait.h) */
+  GILUThreadGovernor      govm; /* ... of several right-hand sides (GILUTriSolveMultiple()) */
   PetscInt                nseg;
   GILUTriSeg             *seg;
   PetscInt                depth; /* recblock: recursion depth; colblock/rowblock: blocks (the rule's when ask.depth is 0) */
@@ -155,11 +156,13 @@ struct _n_GILUTri {
   PetscGILUBackendType    reqbackend;       /* asked for (GILUTriSetBackend(), default -gilu_backend); auto: resolved at each plan check */
   PetscBool               cstatic;          /* chunked on several threads: fixed shares of each chunk level (else claimed) */
   PetscScalar            *xp;               /* [n*bs] the solution in execution order (permuted layout) */
+  PetscScalar            *xpm;              /* [n*bs*GILU_TRI_MAX_RHS] the same for GILUTriSolveMultiple() (allocated by its first call) */
   PetscInt               *rord;             /* recblock reordered: [n] the row at each position of the final order */
   PetscInt                nnzsq, nnzsq0;    /* recblock reordered: off-diagonal blocks in the squares, and without the reordering */
   const GILUTriDeviceOps *devops;           /* the plan's back-end's device kernels (cuda/sptrsv.cu), NULL on the host */
   GILUTriCUDA             dev;              /* the device copy of the plan (GILUTriPlanDeviceSetUp()) */
   PetscInt                nsolves;
+  PetscInt                nmultiple; /* of them, right-hand sides solved with others (GILUTriSolveMultiple()) */
 };
 
 /* sptrsv-plan.c: the plan for (type, threads, depth, back-end, layouts), its values, its device copy, its device segments' view */
@@ -168,7 +171,7 @@ PETSC_INTERN PetscErrorCode GILUTriPlanDestroy(GILUTri);
 PETSC_INTERN PetscErrorCode GILUTriPlanSetValues(GILUTri);
 PETSC_INTERN PetscErrorCode GILUTriPlanDeviceSetUp(GILUTri);
 PETSC_INTERN PetscErrorCode GILUTriViewSegments(GILUTri, PetscViewer);
-/* sptrsv-host.c: x = T^{-1} b by the plan on the host threads */
-PETSC_INTERN PetscErrorCode GILUTriSolve_Host(GILUTri, const PetscScalar[], PetscScalar[]);
+/* sptrsv-host.c: x = T^{-1} b by the plan on the host threads, for m right-hand sides interleaved */
+PETSC_INTERN PetscErrorCode GILUTriSolve_Host(GILUTri, PetscInt, const PetscScalar[], PetscScalar[]);
 
 #endif
