@@ -1251,14 +1251,15 @@ static PetscErrorCode NumBench(PetscRandom rnd, PetscInt grid)
 
 /* KSP with PCILU and MatSolverType gilu on a small 3D matrix, for -ksp_view */
 /* -setter_trisolve <type> and -setter_threads <n>: given to the factor by MatGILUSetTriSolveType() and
-   MatGILUSetTriSolveThreads() instead of the options (the view must be the one the options give) */
+   MatGILUSetTriSolveThreads() instead of the options (the view must be the one the options give); -view_matapply k:
+   PCMatApply() on k columns first (the view counts the right-hand sides the triangles solved in groups) */
 static PetscErrorCode TestView(PetscRandom rnd)
 {
   Mat       A;
   KSP       ksp;
   PC        pc;
   Vec       b, x;
-  PetscInt  its, nthreads;
+  PetscInt  its, nthreads, ncols = 0;
   PetscEnum type;
   PetscBool settype, setthreads;
 
@@ -1281,6 +1282,18 @@ static PetscErrorCode TestView(PetscRandom rnd)
     PetscCall(PCFactorGetMatrix(pc, &F));
     if (settype) PetscCall(MatGILUSetTriSolveType(F, (GILUTriSolveType)type));
     if (setthreads) PetscCall(MatGILUSetTriSolveThreads(F, nthreads));
+  }
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-view_matapply", &ncols, NULL));
+  if (ncols > 0) {
+    Mat B, X;
+
+    PetscCall(KSPSetUp(ksp));
+    PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, 12 * 12 * 12, ncols, NULL, &B));
+    PetscCall(MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, &X));
+    PetscCall(MatSetRandom(B, rnd));
+    PetscCall(PCMatApply(pc, B, X));
+    PetscCall(MatDestroy(&B));
+    PetscCall(MatDestroy(&X));
   }
   PetscCall(KSPSolve(ksp, b, x));
   PetscCall(KSPGetIterationNumber(ksp, &its));
@@ -1449,6 +1462,13 @@ int main(int argc, char **argv)
    test:
      suffix: view
      args: -test view -ksp_view -pc_factor_levels 1 -mat_gilu_trisolve {{auto levelset syncfree recblock chunked}separate output} -mat_gilu_trisolve_threads 2 -mat_gilu_trisolve_block_depth 2
+     env: OMP_WAIT_POLICY=passive
+     filter: grep -v "setup time:"
+
+   # PCMatApply() of 5 columns before the solve: the view counts them as solved in one group by each triangle
+   test:
+     suffix: view_matapply
+     args: -test view -ksp_view -view_matapply 5 -mat_gilu_trisolve_threads 2
      env: OMP_WAIT_POLICY=passive
      filter: grep -v "setup time:"
 

@@ -568,7 +568,7 @@ PetscErrorCode GILUTriView(GILUTri tri, PetscViewer viewer)
     PetscCall(ViewChunked(tri, viewer));         /* chunked: its chunks and chunk levels */
     PetscCall(GILUTriViewSegments(tri, viewer)); /* CUDA back-ends: the device segments and their kernels */
     PetscCall(PetscViewerASCIIPrintf(viewer, "setup time: analysis %g s, plan %g s; %" PetscInt_FMT " solves\n", (double)tri->tanalysis, (double)tri->tplan, tri->nsolves));
-    if (tri->nmultiple) PetscCall(PetscViewerASCIIPrintf(viewer, "of them %" PetscInt_FMT " with other right-hand sides (MatMatSolve()), up to %d at a time: the values read once for all of them\n", tri->nmultiple, GILU_TRI_MAX_RHS));
+    if (tri->nmultiple) PetscCall(PetscViewerASCIIPrintf(viewer, "right-hand sides solved in groups (MatMatSolve()): %" PetscInt_FMT ", up to %d at a time, the values read once per group\n", tri->nmultiple, GILU_TRI_MAX_RHS));
   } else PetscCall(PetscViewerASCIIPrintf(viewer, "algorithm requested %s, %" PetscInt_FMT " host threads (chosen at the first solve)\n", GILUTriSolveTypes[tri->ask.type], tri->ask.nthreads));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
