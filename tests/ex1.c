@@ -1091,6 +1091,26 @@ int main(int argc, char **argv)
      nsize: 2
      output_file: output/ex1_matapply.out
      args: -compare_matapply 5 -stencil star7 -pc_type atsilu -pc_atsilu_trisolve {{exact jacobi}} -gilu_backend {{host cudaemu}}
+   # PCFGDD: a host task per subdomain takes every column (every apply variant, fused or not; the transposed apply with
+   # PETSc >= 3.24); on cudaemu a device apply per column
+   test:
+     suffix: matapply_fgdd
+     output_file: output/ex1_matapply.out
+     args: -compare_matapply 5 -stencil diamond13 -dof {{1 3}} -pc_type fgdd -pc_fgdd_subdomain_rows 64 -pc_fgdd_apply {{vertex edge syncfree}} -pc_fgdd_fused {{0 1}} -pc_fgdd_threads 2 -gilu_backend {{host cudaemu}}
+   test:
+     suffix: matapply_fgdd_np2
+     nsize: 2
+     output_file: output/ex1_matapply.out
+     args: -compare_matapply 5 -stencil star7 -pc_type fgdd -pc_fgdd_subdomain_rows 64
+   test:
+     suffix: matapply_fgdd_view
+     args: -compare_matapply 3 -stencil star7 -pc_type fgdd -gilu_backend {{host cudaemu}separate output} -matapply_pc_view
+     filter: grep -e "bitwise" -e "KSPMatSolve" -e "blocks of right-hand sides"
+   # PCILU with MatSolverType gilu: MatMatSolve() of the factor, 8 columns at once, on 1 and 2 threads, ILU(0) and ILU(1)
+   test:
+     suffix: matapply_gilu
+     output_file: output/ex1_matapply_gilu.out
+     args: -compare_matapply 11 -stencil diamond13 -dof {{1 3}} -pc_type ilu -pc_factor_mat_solver_type gilu -pc_factor_levels {{0 1}} -mat_gilu_trisolve_threads {{1 2}}
    # what -ksp_view says of it (and of PCSTRUCTILU's on a device)
    test:
      suffix: matapply_view

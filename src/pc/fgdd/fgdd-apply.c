@@ -310,6 +310,16 @@ static inline void FGDDScatter(const FGDDFactors *f, PetscInt s, const PetscScal
     for (PetscInt c = 0; c < bs; c++) y[f->perm[i] * bs + c] = z[i * bs + c];
 }
 
+/* subdomain s of the apply: its rows of x gathered, L, D, U, scattered into y */
+static inline void FGDDSubdomainApply(const FGDDFactors *f, PetscInt s, FGDDApplyType type, const PetscScalar *x, PetscScalar *z, PetscScalar *y)
+{
+  FGDDGather(f, s, x, z);
+  FGDDSolveTri(f, s, type, PETSC_TRUE, z);
+  FGDDScale(f, s, z);
+  FGDDSolveTri(f, s, type, PETSC_FALSE, z);
+  FGDDScatter(f, s, z, y);
+}
+
 /*
   y := (L D U)^{-1} x, x and y in the local block's ordering, z the permuted work vector; a task per subdomain
   that gathers its rows of x, solves and scatters them into y (fused), or three passes (gather + L, D, U + scatter)
@@ -321,13 +331,7 @@ PetscErrorCode FGDDApply_Host(const FGDDFactors *f, FGDDApplyType type, PetscBoo
 #if defined(_OPENMP)
   #pragma omp parallel for schedule(dynamic) num_threads(FGDD_NTHREADS(f))
 #endif
-    for (PetscInt s = 0; s < f->nsub; s++) {
-      FGDDGather(f, s, x, z);
-      FGDDSolveTri(f, s, type, PETSC_TRUE, z);
-      FGDDScale(f, s, z);
-      FGDDSolveTri(f, s, type, PETSC_FALSE, z);
-      FGDDScatter(f, s, z, y);
-    }
+    for (PetscInt s = 0; s < f->nsub; s++) FGDDSubdomainApply(f, s, type, x, z, y);
   } else {
 #if defined(_OPENMP)
   #pragma omp parallel for schedule(dynamic) num_threads(FGDD_NTHREADS(f))
@@ -352,6 +356,40 @@ PetscErrorCode FGDDApply_Host(const FGDDFactors *f, FGDDApplyType type, PetscBoo
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* subdomain s of the transposed apply: U^T by columns, D^T, L^T by columns */
+static inline void FGDDSubdomainApplyTranspose(const FGDDFactors *f, PetscInt s, const PetscScalar *x, PetscScalar *z, PetscScalar *y)
+{
+  const PetscInt bs = f->bs, bs2 = f->bs2, lo = f->subptr[s], hi = f->subptr[s + 1];
+
+  FGDDGather(f, s, x, z);
+  for (PetscInt i = lo; i < hi; i++)
+    for (PetscInt k = f->diag[i] + 1; k < f->ai[i + 1]; k++) {
+      const MatScalar *B  = f->aa + k * bs2;
+      PetscScalar     *zj = z + f->aj[k] * bs;
+
+      for (PetscInt c = 0; c < bs; c++)
+        for (PetscInt r = 0; r < bs; r++) zj[c] -= B[r * bs + c] * z[i * bs + r];
+    }
+  for (PetscInt i = lo; i < hi; i++) {
+    PetscScalar t[GILU_MAX_DOF];
+
+    for (PetscInt c = 0; c < bs; c++) {
+      t[c] = 0;
+      for (PetscInt r = 0; r < bs; r++) t[c] += f->dinv[i * bs2 + r * bs + c] * z[i * bs + r];
+    }
+    for (PetscInt c = 0; c < bs; c++) z[i * bs + c] = t[c];
+  }
+  for (PetscInt i = hi - 1; i >= lo; i--)
+    for (PetscInt k = f->ai[i]; k < f->diag[i]; k++) {
+      const MatScalar *B  = f->aa + k * bs2;
+      PetscScalar     *zj = z + f->aj[k] * bs;
+
+      for (PetscInt c = 0; c < bs; c++)
+        for (PetscInt r = 0; r < bs; r++) zj[c] -= B[r * bs + c] * z[i * bs + r];
+    }
+  FGDDScatter(f, s, z, y);
+}
+
 /*
   y := (L D U)^{-T} x = L^{-T} D^{-T} U^{-T} x, the exact transpose of FGDDApply_Host(): per subdomain (the
   preconditioner is block diagonal over the subdomains in the permuted ordering), U^T z = x by columns of U in
@@ -364,36 +402,27 @@ PetscErrorCode FGDDApplyTranspose_Host(const FGDDFactors *f, const PetscScalar x
 #if defined(_OPENMP)
   #pragma omp parallel for schedule(dynamic) num_threads(FGDD_NTHREADS(f))
 #endif
-  for (PetscInt s = 0; s < f->nsub; s++) {
-    const PetscInt bs = f->bs, bs2 = f->bs2, lo = f->subptr[s], hi = f->subptr[s + 1];
+  for (PetscInt s = 0; s < f->nsub; s++) FGDDSubdomainApplyTranspose(f, s, x, z, y);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
 
-    FGDDGather(f, s, x, z);
-    for (PetscInt i = lo; i < hi; i++)
-      for (PetscInt k = f->diag[i] + 1; k < f->ai[i + 1]; k++) {
-        const MatScalar *B  = f->aa + k * bs2;
-        PetscScalar     *zj = z + f->aj[k] * bs;
-
-        for (PetscInt c = 0; c < bs; c++)
-          for (PetscInt r = 0; r < bs; r++) zj[c] -= B[r * bs + c] * z[i * bs + r];
-      }
-    for (PetscInt i = lo; i < hi; i++) {
-      PetscScalar t[GILU_MAX_DOF];
-
-      for (PetscInt c = 0; c < bs; c++) {
-        t[c] = 0;
-        for (PetscInt r = 0; r < bs; r++) t[c] += f->dinv[i * bs2 + r * bs + c] * z[i * bs + r];
-      }
-      for (PetscInt c = 0; c < bs; c++) z[i * bs + c] = t[c];
+/*
+  Y := (L D U)^{-1} X (or (L D U)^{-T} X) for ncols columns (leading dimensions ldx, ldy; Y may be X): a task per
+  subdomain that applies it to every column in turn, so that the subdomain's factors, read from memory for the first
+  column, are in cache for the others (a subdomain's blocks are a few hundred block rows' worth). Each column gets the
+  bits of FGDDApply_Host() (FGDDApplyTranspose_Host()): the same operations per subdomain, fused or not.
+*/
+PetscErrorCode FGDDApplyMultiple_Host(const FGDDFactors *f, FGDDApplyType type, PetscBool transpose, PetscInt ncols, const PetscScalar x[], PetscInt ldx, PetscScalar z[], PetscScalar y[], PetscInt ldy)
+{
+  PetscFunctionBegin;
+#if defined(_OPENMP)
+  #pragma omp parallel for schedule(dynamic) num_threads(FGDD_NTHREADS(f))
+#endif
+  for (PetscInt s = 0; s < f->nsub; s++)
+    for (PetscInt j = 0; j < ncols; j++) {
+      if (transpose) FGDDSubdomainApplyTranspose(f, s, x + (size_t)j * ldx, z, y + (size_t)j * ldy);
+      else FGDDSubdomainApply(f, s, type, x + (size_t)j * ldx, z, y + (size_t)j * ldy);
     }
-    for (PetscInt i = hi - 1; i >= lo; i--)
-      for (PetscInt k = f->ai[i]; k < f->diag[i]; k++) {
-        const MatScalar *B  = f->aa + k * bs2;
-        PetscScalar     *zj = z + f->aj[k] * bs;
-
-        for (PetscInt c = 0; c < bs; c++)
-          for (PetscInt r = 0; r < bs; r++) zj[c] -= B[r * bs + c] * z[i * bs + r];
-      }
-    FGDDScatter(f, s, z, y);
-  }
+  if (!transpose) PetscCall(PetscLogFlops(ncols * (2.0 * f->bs2 * (f->ai[f->nb] - f->nb) + 2.0 * f->bs2 * f->nb)));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -52,6 +52,7 @@ typedef struct {
   PetscObjectState     state;    /* nonzero state of the partitioned block */
   PetscBool            analyzed;
   PetscBool            transposed; /* PCApplyTranspose() ran: the view says how */
+  PetscBool            matapplied; /* PCMatApply() ran: likewise */
 } PC_FGDD;
 
 static PetscErrorCode PCReset_FGDD(PC pc)
@@ -358,6 +359,68 @@ static PetscErrorCode PCApplyTranspose_FGDD(PC pc, Vec x, Vec y)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  Y = M^{-1} X (M^{-T} X) for the columns of a dense block (PCMatApply(), KSPMatSolve()), each column bitwise what
+  PCApply() (PCApplyTranspose()) gives it, in one call: on the host a task per subdomain applies it to every column in
+  turn (its factors in cache after the first column); on a device back-end, PCApply() on each column (the transpose is
+  on the host anyway). A failed factorization flags every column, as PCApply() flags its vector.
+*/
+static PetscErrorCode PCMatApply_FGDD_Private(PC pc, PetscBool transpose, Mat X, Mat Y)
+{
+  PC_FGDD           *fg = (PC_FGDD *)pc->data;
+  Mat                Xl, Yl;
+  PetscInt           N, ldx, ldy;
+  const PetscScalar *xa;
+  PetscScalar       *ya;
+
+  PetscFunctionBegin;
+  PetscCall(MatGetSize(X, NULL, &N));
+  fg->matapplied = PETSC_TRUE;
+  if (fg->f.zerorow >= 0 || (!transpose && fg->ran != PETSCGILU_BACKEND_HOST)) {
+    for (PetscInt c = 0; c < N; c++) {
+      Vec x, y;
+
+      PetscCall(MatDenseGetColumnVecRead(X, c, &x));
+      PetscCall(MatDenseGetColumnVecWrite(Y, c, &y));
+      PetscCall(PCApply_FGDD(pc, x, y));
+      PetscCall(MatDenseRestoreColumnVecWrite(Y, c, &y));
+      PetscCall(MatDenseRestoreColumnVecRead(X, c, &x));
+    }
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  PetscCall(PetscLogEventBegin(GILU_FGDDApply, 0, X, Y, 0));
+  PetscCall(GILUClampThreads(fg->threads, &fg->f.nthreads));
+  if (transpose) fg->transposed = PETSC_TRUE;
+  else if (fg->apply == PC_FGDD_APPLY_EDGE) PetscCall(FGDDBuildTransposes(&fg->f));
+  PetscCall(MatDenseGetLocalMatrix(X, &Xl)); /* a MATSEQDENSE itself; of a MATMPIDENSE, this process's rows */
+  PetscCall(MatDenseGetLocalMatrix(Y, &Yl));
+  PetscCall(MatDenseGetLDA(Xl, &ldx));
+  PetscCall(MatDenseGetLDA(Yl, &ldy));
+  PetscCall(MatDenseGetArrayRead(Xl, &xa));
+  PetscCall(MatDenseGetArrayWrite(Yl, &ya));
+  PetscCall(FGDDApplyMultiple_Host(&fg->f, (FGDDApplyType)fg->apply, transpose, N, xa, ldx, fg->work, ya, ldy));
+  PetscCall(MatDenseRestoreArrayWrite(Yl, &ya));
+  PetscCall(MatDenseRestoreArrayRead(Xl, &xa));
+  PetscCall(PetscLogEventEnd(GILU_FGDDApply, 0, X, Y, 0));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode PCMatApply_FGDD(PC pc, Mat X, Mat Y)
+{
+  PetscFunctionBegin;
+  PetscCall(PCMatApply_FGDD_Private(pc, PETSC_FALSE, X, Y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+#if PETSC_VERSION_GE(3, 24, 0) /* PCMatApplyTranspose() */
+static PetscErrorCode PCMatApplyTranspose_FGDD(PC pc, Mat X, Mat Y)
+{
+  PetscFunctionBegin;
+  PetscCall(PCMatApply_FGDD_Private(pc, PETSC_TRUE, X, Y));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+#endif
+
 static PetscErrorCode PCView_FGDD(PC pc, PetscViewer viewer)
 {
   PC_FGDD           *fg = (PC_FGDD *)pc->data;
@@ -384,6 +447,11 @@ static PetscErrorCode PCView_FGDD(PC pc, PetscViewer viewer)
     if (fg->dev) PetscCall(fg->devops->view(fg->dev, viewer));
     else if (fg->devops) PetscCall(PetscViewerASCIIPrintf(viewer, "  device: the factors not copied yet (at the first apply)\n"));
     if (fg->transposed) PetscCall(PetscViewerASCIIPrintf(viewer, "  transposed apply (PCApplyTranspose): U^T, D^T, L^T of each subdomain by columns, a host task per subdomain, host factors\n"));
+    if (fg->matapplied) {
+      if (fg->ran == PETSCGILU_BACKEND_HOST)
+        PetscCall(PetscViewerASCIIPrintf(viewer, "  blocks of right-hand sides (PCMatApply(), KSPMatSolve()): a host task per subdomain applies it to every column in turn (its factors in cache after the first)\n"));
+      else PetscCall(PetscViewerASCIIPrintf(viewer, "  blocks of right-hand sides (PCMatApply(), KSPMatSolve()): one device apply per column, in turn\n"));
+    }
   }
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
   if (size > 1) {
@@ -937,6 +1005,9 @@ PetscErrorCode PCFGDDGetSubdomains(PC pc, PetscInt *n, const PetscInt *rows[], I
    `PCApplyTranspose()` (`KSPBICG`, `KSPSolveTranspose()`) applies the exact transpose, P^T L^{-T} D^{-T} U^{-T} P
    (blocks transposed): per subdomain, U^T and L^T by columns, sequential within a subdomain, a host task per
    subdomain, on the host factors whatever the back-end (`-pc_fgdd_backend cuda` or cudaemu included).
+   `PCMatApply()` (`KSPMatSolve()`; with PETSc 3.24 or newer `PCMatApplyTranspose()` too) applies it to a block of
+   right-hand sides in one call, each column bitwise `PCApply()`'s: on the host a task per subdomain takes every column in
+   turn, so the subdomain's factors are read from memory once for the block; on a device a column at a time.
 
    Level: intermediate
 
@@ -967,6 +1038,10 @@ PETSC_EXTERN PetscErrorCode PCCreate_FGDD(PC pc)
   pc->ops->setup          = PCSetUp_FGDD;
   pc->ops->apply          = PCApply_FGDD;
   pc->ops->applytranspose = PCApplyTranspose_FGDD;
+  pc->ops->matapply       = PCMatApply_FGDD;
+#if PETSC_VERSION_GE(3, 24, 0)
+  pc->ops->matapplytranspose = PCMatApplyTranspose_FGDD;
+#endif
   pc->ops->reset          = PCReset_FGDD;
   pc->ops->destroy        = PCDestroy_FGDD;
   pc->ops->setfromoptions = PCSetFromOptions_FGDD;

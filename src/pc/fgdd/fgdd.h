@@ -64,6 +64,8 @@ PETSC_INTERN PetscErrorCode FGDDBuildTransposes(FGDDFactors *);
 PETSC_INTERN PetscErrorCode FGDDApply_Host(const FGDDFactors *, FGDDApplyType, PetscBool, const PetscScalar[], PetscScalar[], PetscScalar[]);
 /* the exact transpose of the apply, sequential within each subdomain (every back-end: the factors are on the host) */
 PETSC_INTERN PetscErrorCode FGDDApplyTranspose_Host(const FGDDFactors *, const PetscScalar[], PetscScalar[], PetscScalar[]);
+/* either for ncols columns of leading dimensions ldx, ldy, a subdomain at a time for all of them (PCMatApply()) */
+PETSC_INTERN PetscErrorCode FGDDApplyMultiple_Host(const FGDDFactors *, FGDDApplyType, PetscBool, PetscInt, const PetscScalar[], PetscInt, PetscScalar[], PetscScalar[], PetscInt);
 
 /* The device ops of PCFGDD (cuda/fgdd.cu: device copies of the factors and the apply kernels), on a GPU or in the
    cudaemu emulation, taken once at setup with GILUBackendGetDeviceOps() (backend.h) */
