@@ -62,6 +62,7 @@ SUITES = [
     dict(id='memory', script='memory.py', title="Peak memory of every preconditioner against PETSc's ILU(0) (ksp ex45)"),
     dict(id='tutorials', script='tutorials.py', title="Host speed on PETSc's tutorials ksp ex45 and snes ex19 against PETSc's ILU(0)"),
     dict(id='distributed', script='distributed.py', title='PCSTRUCTILU across processes (-pc_structilu_distributed) against block Jacobi'),
+    dict(id='matapply', script='matapply.py', title='Blocks of right-hand sides: PCMatApply() against PCApply() of each column'),
 ]
 
 # --------------------------------------------------------------------------------------------- problems

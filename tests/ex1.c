@@ -17,6 +17,7 @@ dense dof x dof blocks, then solves it with the KSP and PC chosen in the options
   -compare_matapply <n> : only check that PCMatApply() of the PC of the options on n columns is bitwise PCApply() of each,\n\
                           and count the PCApply() and PCMatApply() calls of a KSPMatSolve() with KSPPREONLY\n\
   -matapply_pc_view     : with -compare_matapply, view the PC after the applies\n\
+  -time_matapply <n>    : only time PCMatApply() on n columns against PCApply() of each column (best of -time_reps, default 5); one JSON line\n\
 The matrix type comes from -dm_mat_type (aij, baij, sbaij, ...).\n\n";
 
 /*
@@ -482,6 +483,66 @@ static PetscErrorCode CompareMatApply(Mat Aop, DM da, PetscInt n)
   PetscFunctionReturn(0);
 }
 
+/*
+  -time_matapply n (bench/matapply.py): the PC of the options set up on Aop, then PCMatApply() on n random columns and
+  PCApply() on each column in turn, timed one after the other in alternating order, best of reps each (wall clock,
+  after one call of each to warm up); prints one JSON line with the PC's type, the rows and both times
+*/
+static PetscErrorCode TimeMatApply(Mat Aop, DM da, PetscInt n, PetscInt reps)
+{
+  KSP       ksp;
+  PC        pc;
+  PCType    type;
+  Mat       B, X;
+  PetscInt  m, N;
+  PetscReal best[2] = {PETSC_MAX_REAL, PETSC_MAX_REAL};
+
+  PetscFunctionBeginUser;
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
+  PetscCall(KSPSetOperators(ksp, Aop, Aop));
+  if (da) {
+    PetscCall(KSPSetDM(ksp, da));
+    PetscCall(GILUKSPSetDMActiveAll(ksp, PETSC_FALSE));
+  }
+  PetscCall(KSPSetType(ksp, KSPPREONLY));
+  PetscCall(KSPSetFromOptions(ksp));
+  PetscCall(KSPSetUp(ksp));
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PCGetType(pc, &type));
+  PetscCall(MatGetLocalSize(Aop, &m, NULL));
+  PetscCall(MatGetSize(Aop, &N, NULL));
+  PetscCall(MatCreateDense(PETSC_COMM_WORLD, m, PETSC_DECIDE, PETSC_DECIDE, n, NULL, &B));
+  PetscCall(MatSetRandom(B, NULL));
+  PetscCall(MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, &X));
+  for (PetscInt r = 0; r <= reps; r++) /* r == 0: warm-up */
+    for (PetscInt w = 0; w < 2; w++) { /* the order alternates with r */
+      const PetscInt loop = (w + r) % 2;
+      PetscLogDouble t0, t1;
+
+      PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
+      PetscCall(PetscTime(&t0));
+      if (loop)
+        for (PetscInt c = 0; c < n; c++) {
+          Vec b, x;
+
+          PetscCall(MatDenseGetColumnVecRead(B, c, &b));
+          PetscCall(MatDenseGetColumnVecWrite(X, c, &x));
+          PetscCall(PCApply(pc, b, x));
+          PetscCall(MatDenseRestoreColumnVecWrite(X, c, &x));
+          PetscCall(MatDenseRestoreColumnVecRead(B, c, &b));
+        }
+      else PetscCall(PCMatApply(pc, B, X));
+      PetscCallMPI(MPI_Barrier(PETSC_COMM_WORLD));
+      PetscCall(PetscTime(&t1));
+      if (r) best[loop] = PetscMin(best[loop], (PetscReal)(t1 - t0));
+    }
+  PetscCall(PetscPrintf(PETSC_COMM_WORLD, "{\"pc\": \"%s\", \"rows\": %" PetscInt_FMT ", \"columns\": %" PetscInt_FMT ", \"t_matapply\": %.6e, \"t_loop\": %.6e}\n", type, N, n, (double)best[0], (double)best[1]));
+  PetscCall(MatDestroy(&X));
+  PetscCall(MatDestroy(&B));
+  PetscCall(KSPDestroy(&ksp));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 int main(int argc, char **argv)
 {
   AppCtx    user;
@@ -489,7 +550,7 @@ int main(int argc, char **argv)
   Mat       A, Aop;
   KSP       ksp;
   PetscBool nodm = PETSC_FALSE, twice = PETSC_FALSE, inplace = PETSC_FALSE, viewpattern = PETSC_FALSE, compareilu = PETSC_FALSE, sbaij;
-  PetscInt  comparethreads = 0, comparematapply = 0;
+  PetscInt  comparethreads = 0, comparematapply = 0, timematapply = 0, timereps = 5;
   MatType   mtype;
 
   PetscFunctionBeginUser;
@@ -513,6 +574,8 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-compare_threads", "Only check that PCSTRUCTILU on 1..n threads gives bitwise the same solves", NULL, comparethreads, &comparethreads, NULL));
   PetscCall(PetscOptionsBool("-compare_ilu", "Only check that one PCSTRUCTILU apply is PETSc's ILU's to round-off", NULL, compareilu, &compareilu, NULL));
   PetscCall(PetscOptionsInt("-compare_matapply", "Only check that PCMatApply() on n columns is PCApply() of each, and count the applies of KSPMatSolve()", NULL, comparematapply, &comparematapply, NULL));
+  PetscCall(PetscOptionsInt("-time_matapply", "Only time PCMatApply() on n columns against PCApply() of each (bench/matapply.py)", NULL, timematapply, &timematapply, NULL));
+  PetscCall(PetscOptionsInt("-time_reps", "With -time_matapply: best of this many", NULL, timereps, &timereps, NULL));
   PetscOptionsEnd();
   PetscCheck(user.nonsym >= 0.0 && user.nonsym <= 1.0, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-nonsym_scale must lie in [0,1]");
   PetscCall(BuildPattern(&user));
@@ -555,8 +618,9 @@ int main(int argc, char **argv)
   }
   if (viewpattern) PetscCall(ViewPattern(&user, Aop));
 
-  if (comparethreads || compareilu || comparematapply) {
+  if (comparethreads || compareilu || comparematapply || timematapply) {
     if (comparethreads) PetscCall(CompareThreads(Aop, nodm ? NULL : da, comparethreads));
+    else if (timematapply) PetscCall(TimeMatApply(Aop, nodm ? NULL : da, timematapply, timereps));
     else if (comparematapply) PetscCall(CompareMatApply(Aop, nodm ? NULL : da, comparematapply));
     else PetscCall(CompareILU(Aop));
     PetscCall(MatDestroy(&Aop));
@@ -1111,6 +1175,11 @@ int main(int argc, char **argv)
      suffix: matapply_gilu
      output_file: output/ex1_matapply_gilu.out
      args: -compare_matapply 11 -stencil diamond13 -dof {{1 3}} -pc_type ilu -pc_factor_mat_solver_type gilu -pc_factor_levels {{0 1}} -mat_gilu_trisolve_threads {{1 2}}
+   # bench/matapply.py's timing mode: one JSON line (the numbers masked)
+   test:
+     suffix: time_matapply
+     args: -time_matapply 3 -time_reps 1 -pc_type {{ilu fgdd}separate output}
+     filter: sed -E "s/[0-9][0-9.e+-]{0,20}/N/g"
    # what -ksp_view says of it (and of PCSTRUCTILU's on a device)
    test:
      suffix: matapply_view
