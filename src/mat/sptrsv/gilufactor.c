@@ -607,7 +607,7 @@ static PetscErrorCode MatMatSolve_GILU_Private(Mat B, Mat RHS, Mat X, PetscBool 
     PetscCall(GILUTriGetSolveBackend(second, &sb));
     multiple = (PetscBool)(fb == PETSCGILU_BACKEND_HOST && sb == PETSCGILU_BACKEND_HOST);
   }
-  if (multiple && !f->mwork) PetscCall(PetscMalloc1(m * GILU_TRI_MAX_RHS, &f->mwork));
+  if (multiple && !f->mwork) PetscCall(PetscMalloc1((size_t)m * GILU_TRI_MAX_RHS, &f->mwork));
   PetscCall(MatDenseGetLDA(RHS, &ldb));
   PetscCall(MatDenseGetLDA(X, &ldx));
   PetscCall(ISGetIndices(transpose ? f->col : f->row, &in));

@@ -101,7 +101,7 @@ static inline __attribute__((always_inline)) void RowKernelMultipleBody(const Pe
     }
 }
 
-/* ... for block size BS, a full group of GILU_TRI_MAX_RHS (m a constant: the row's sums in registers) or fewer; not
+/* ... for block size BS, a full group of GILU_TRI_MAX_RHS (m a constant: the loops over the columns unrolled) or fewer; not
    inlined: a call per row is little beside m rows' work, and the kernels' many call sites would each hold a copy */
 #define GILU_ROW_MULTIPLE(BS) \
   static __attribute__((noinline)) void RowKernelMultiple_##BS(const PetscInt m, const PetscScalar *b, const PetscInt *idx, PetscInt base, const MatScalar *v, PetscInt nz, const MatScalar *d, const PetscScalar *x, PetscScalar *out, PetscScalar *out2, const unsigned int *done, unsigned int epoch) \
@@ -594,7 +594,7 @@ PetscErrorCode GILUTriColumnsToMultiple(GILUTri tri, PetscInt m, const PetscInt 
     const PetscInt r = perm ? perm[i] : i;
 
     for (PetscInt p = 0; p < bs; p++)
-      for (PetscInt j = 0; j < m; j++) W[(i * bs + p) * m + j] = B[j * ld + r * bs + p];
+      for (PetscInt j = 0; j < m; j++) W[((size_t)i * bs + p) * m + j] = B[(size_t)j * ld + (size_t)r * bs + p];
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -612,13 +612,13 @@ PetscErrorCode GILUTriMultipleToColumns(GILUTri tri, PetscInt m, const PetscInt 
     const PetscInt r = perm ? perm[i] : i;
 
     for (PetscInt p = 0; p < bs; p++)
-      for (PetscInt j = 0; j < m; j++) X[j * ld + r * bs + p] = W[(i * bs + p) * m + j];
+      for (PetscInt j = 0; j < m; j++) X[(size_t)j * ld + (size_t)r * bs + p] = W[((size_t)i * bs + p) * m + j];
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* x = T^{-1} b for m right-hand sides, interleaved (m > 1: GILUTriSolveMultiple(); the threads' governor of its own,
-   since a call of m vectors takes m times as long) */
+/* x = T^{-1} b for m right-hand sides, interleaved (m > 1: GILUTriSolveMultiple(), with a threads' governor of its own
+   that records the time per right-hand side: a group's cost is not a vector's, and groups of 8 and of fewer alternate) */
 PetscErrorCode GILUTriSolve_Host(GILUTri tri, PetscInt m, const PetscScalar b[], PetscScalar x[])
 {
   const PetscInt      multiple = m > 1;
@@ -631,7 +631,7 @@ PetscErrorCode GILUTriSolve_Host(GILUTri tri, PetscInt m, const PetscScalar b[],
   if (tri->nseg == 1 && tri->seg[0].colp) {
     GILURun prun = PermRun[multiple][tri->bs];
 
-    if (multiple && !tri->xpm) PetscCall(PetscMalloc1(tri->n * tri->bs * GILU_TRI_MAX_RHS, &tri->xpm));
+    if (multiple && !tri->xpm) PetscCall(PetscMalloc1((size_t)tri->n * tri->bs * GILU_TRI_MAX_RHS, &tri->xpm));
     if (++tri->epoch == 0) {
       PetscCall(PetscArrayzero(tri->done, tri->n));
       tri->epoch = 1;
@@ -648,7 +648,7 @@ PetscErrorCode GILUTriSolve_Host(GILUTri tri, PetscInt m, const PetscScalar b[],
   #pragma omp parallel num_threads(tri->ask.nthreads)
         prun(tri, m, b, x, epoch, omp_get_thread_num(), omp_get_num_threads());
       }
-      GILUGovernorRecord(gov, serial, GILUWallTime() - t0);
+      GILUGovernorRecord(gov, serial, (GILUWallTime() - t0) / m);
     } else prun(tri, m, b, x, epoch, 0, 1);
 #else
     prun(tri, m, b, x, epoch, 0, 1);
@@ -675,7 +675,7 @@ PetscErrorCode GILUTriSolve_Host(GILUTri tri, PetscInt m, const PetscScalar b[],
   #pragma omp parallel num_threads(tri->ask.nthreads)
       run(tri, m, b, x, epoch, omp_get_thread_num(), omp_get_num_threads());
     }
-    GILUGovernorRecord(gov, serial, GILUWallTime() - t0);
+    GILUGovernorRecord(gov, serial, (GILUWallTime() - t0) / m);
   } else run(tri, m, b, x, epoch, 0, 1);
 #else
   (void)parallel;

@@ -51,8 +51,9 @@ typedef struct {
   FGDDDevice           dev;      /* cuda or cudaemu: device copies of the factors */
   PetscObjectState     state;    /* nonzero state of the partitioned block */
   PetscBool            analyzed;
-  PetscBool            transposed; /* PCApplyTranspose() ran: the view says how */
-  PetscBool            matapplied; /* PCMatApply() ran: likewise */
+  PetscBool            transposed;  /* PCApplyTranspose() ran: the view says how */
+  PetscBool            matapplied;  /* PCMatApply() ran a column at a time (on the device): likewise */
+  PetscBool            matmultiple; /* ... or on the host, a subdomain at a time for every column */
 } PC_FGDD;
 
 static PetscErrorCode PCReset_FGDD(PC pc)
@@ -375,8 +376,8 @@ static PetscErrorCode PCMatApply_FGDD_Private(PC pc, PetscBool transpose, Mat X,
 
   PetscFunctionBegin;
   PetscCall(MatGetSize(X, NULL, &N));
-  fg->matapplied = PETSC_TRUE;
   if (fg->f.zerorow >= 0 || (!transpose && fg->ran != PETSCGILU_BACKEND_HOST)) {
+    fg->matapplied = PETSC_TRUE;
     for (PetscInt c = 0; c < N; c++) {
       Vec x, y;
 
@@ -390,6 +391,7 @@ static PetscErrorCode PCMatApply_FGDD_Private(PC pc, PetscBool transpose, Mat X,
   }
   PetscCall(PetscLogEventBegin(GILU_FGDDApply, 0, X, Y, 0));
   PetscCall(GILUClampThreads(fg->threads, &fg->f.nthreads));
+  fg->matmultiple = PETSC_TRUE;
   if (transpose) fg->transposed = PETSC_TRUE;
   else if (fg->apply == PC_FGDD_APPLY_EDGE) PetscCall(FGDDBuildTransposes(&fg->f));
   PetscCall(MatDenseGetLocalMatrix(X, &Xl)); /* a MATSEQDENSE itself; of a MATMPIDENSE, this process's rows */
@@ -447,11 +449,9 @@ static PetscErrorCode PCView_FGDD(PC pc, PetscViewer viewer)
     if (fg->dev) PetscCall(fg->devops->view(fg->dev, viewer));
     else if (fg->devops) PetscCall(PetscViewerASCIIPrintf(viewer, "  device: the factors not copied yet (at the first apply)\n"));
     if (fg->transposed) PetscCall(PetscViewerASCIIPrintf(viewer, "  transposed apply (PCApplyTranspose): U^T, D^T, L^T of each subdomain by columns, a host task per subdomain, host factors\n"));
-    if (fg->matapplied) {
-      if (fg->ran == PETSCGILU_BACKEND_HOST)
-        PetscCall(PetscViewerASCIIPrintf(viewer, "  blocks of right-hand sides (PCMatApply(), KSPMatSolve()): a host task per subdomain applies it to every column in turn (its factors in cache after the first)\n"));
-      else PetscCall(PetscViewerASCIIPrintf(viewer, "  blocks of right-hand sides (PCMatApply(), KSPMatSolve()): one device apply per column, in turn\n"));
-    }
+    if (fg->matmultiple)
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  blocks of right-hand sides (%s): a host task per subdomain applies it to every column in turn (its factors in cache after the first)\n", fg->ran != PETSCGILU_BACKEND_HOST ? "PCMatApplyTranspose()" : "PCMatApply(), KSPMatSolve()"));
+    if (fg->matapplied && fg->ran != PETSCGILU_BACKEND_HOST) PetscCall(PetscViewerASCIIPrintf(viewer, "  blocks of right-hand sides (PCMatApply(), KSPMatSolve()): one device apply per column, in turn\n"));
   }
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
   if (size > 1) {
