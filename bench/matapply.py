@@ -9,7 +9,7 @@ PCMatApply() on K random columns and PCApply() on each column, timed one after t
 best of --reps each. The configurations: PETSc's ILU(0) (-pc_type ilu: its MatMatSolve(), a column at a time);
 MatSolverType gilu's ILU(0) (MatMatSolve(): up to 8 columns at once, each triangle's values read once per group);
 PCATSILU (its gilu factor's MatMatSolve()); PCFGDD (a task per subdomain takes every column in turn); PCSTRUCTILU
-(a column at a time: its PCMatApply() is one call, not a faster kernel). Host threads 1 and 2 (OMP_NUM_THREADS and
+(each tile of the sweeps on a group of columns in turn). Host threads 1 and 2 (OMP_NUM_THREADS and
 each PC's threads option). Every column of a block is bitwise its PCApply() (tests/ex1 matapply_*), so only the
 time differs.
 

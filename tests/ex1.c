@@ -1137,6 +1137,11 @@ int main(int argc, char **argv)
      suffix: matapply
      output_file: output/ex1_matapply.out
      args: -compare_matapply 5 -stencil diamond13 -dof {{1 3}} -pc_type structilu -gilu_backend {{host cudaemu}}
+   # the host sweeps on groups of columns (of 4 and 5 here), on each schedule's threads
+   test:
+     suffix: matapply_structilu_schedules
+     output_file: output/ex1_matapply.out
+     args: -compare_matapply 5 -stencil diamond13 -dof {{1 3}} -pc_type structilu -pc_structilu_schedule {{slab hyperplane}} -pc_structilu_threads 2
    test:
      suffix: matapply_ic
      output_file: output/ex1_matapply.out
@@ -1184,6 +1189,10 @@ int main(int argc, char **argv)
    test:
      suffix: matapply_view
      args: -compare_matapply 3 -stencil star7 -pc_type {{atsilu structilu}separate output} -gilu_backend cudaemu -matapply_pc_view
+     filter: grep -e "bitwise" -e "KSPMatSolve" -e "blocks of right-hand sides"
+   test:
+     suffix: matapply_structilu_host_view
+     args: -compare_matapply 3 -stencil star7 -pc_type structilu -pc_structilu_threads {{1 2}separate output} -matapply_pc_view
      filter: grep -e "bitwise" -e "KSPMatSolve" -e "blocks of right-hand sides"
    test:
      suffix: matapply_atsilu_jacobi_view

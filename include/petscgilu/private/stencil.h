@@ -64,6 +64,7 @@ struct _n_GILUSchedule {
   GILUScheduleType   type;
   PetscInt           nthreads;                                /* threads the schedule was built for */
   GILUThreadGovernor govsolve;                                /* the solves' sweep pairs: all the threads, or one when that is faster (a busy core); single sweeps and the factorization follow it */
+  GILUThreadGovernor govmultiple;                             /* ... of several right-hand sides at once (GILUScheduleRunPairMultiple()) */
   PetscInt           chunk, nx;                               /* grid points per x-chunk, per line */
   PetscInt           n[3];                                    /* units per direction */
   PetscInt           nunits, nlevels, w[3];                   /* unit levels: w.(c,j,k) */
@@ -191,6 +192,9 @@ PETSC_INTERN PetscErrorCode GILUScheduleCreate(const GILUStencil *, const GILUGr
 PETSC_INTERN PetscErrorCode GILUScheduleDestroy(GILUSchedule *);
 PETSC_INTERN PetscErrorCode GILUScheduleRun(GILUSchedule, PetscBool, GILUTileKernel, void *);
 PETSC_INTERN PetscErrorCode GILUScheduleRunPair(GILUSchedule, PetscBool, GILUTileKernel, GILUTileKernel, void *);
+/* the same for the sweeps of m right-hand sides at once, under a governor of their own that records the time per
+   right-hand side; not on the pipeline across processes */
+PETSC_INTERN PetscErrorCode GILUScheduleRunPairMultiple(GILUSchedule, PetscBool, GILUTileKernel, GILUTileKernel, void *, PetscInt);
 PETSC_INTERN PetscErrorCode GILUStencilMatGetSchedule(GILUStencilMat *, GILUSchedule *);
 PETSC_INTERN PetscErrorCode GILUGetNumThreads(PetscInt *);
 PETSC_INTERN PetscErrorCode GILUGetNumThreadsFor(PetscInt, PetscInt, PetscInt *);

@@ -365,6 +365,78 @@ PetscErrorCode StructILUSolve_Host(GILUStencilMat *sm, const StructILUFactors *F
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  Several right-hand sides (PCMatApply()): each tile of each sweep runs the one-vector kernel on every column of a group in
+  turn, so the tile's factors, read from memory for the first column, come from cache for the others (a tile is a few grid
+  lines); every column is computed by the operations of StructILUSolve_Host() in the same order, so it gets its bits. The
+  price: a column's vectors are read in short bursts, a tile at a time, not streamed along the lines, which the hardware
+  prefetchers follow less well. So a group has about as many columns as a point's factor bytes (what the sweeps read of
+  the factors, or of the matrix and the inverted diagonal for DILU) are times its vector bytes (b read, x written and read
+  back, x written: 4 dof scalars). Measured on one thread (Xeon, 480 MiB L3, 16 columns; ms per column against the column
+  loop): star7 DoF 1 (DILU, 1.75) 1.04-1.07x faster in groups of 2, 0.74-0.81x in one group of 16; box27 DoF 3 (20)
+  2.7-3.1x in one group of 16, 1.4-1.5x in groups of 2.
+*/
+typedef struct {
+  GILUSweepHead   head; /* (read by the pipeline only, which does not run these) */
+  GILUTileKernel  kernel[2];
+  const SolveCtx *ctx;
+  PetscInt        m;
+} SolveMultipleCtx;
+
+static void ForwardMultiple(void *vctx, GILUSchedule sched, PetscInt nu, const PetscInt *units)
+{
+  const SolveMultipleCtx *mc = (const SolveMultipleCtx *)vctx;
+
+  for (PetscInt j = 0; j < mc->m; j++) mc->kernel[0]((void *)&mc->ctx[j], sched, nu, units);
+}
+
+static void BackwardMultiple(void *vctx, GILUSchedule sched, PetscInt nu, const PetscInt *units)
+{
+  const SolveMultipleCtx *mc = (const SolveMultipleCtx *)vctx;
+
+  for (PetscInt j = 0; j < mc->m; j++) mc->kernel[1]((void *)&mc->ctx[j], sched, nu, units);
+}
+
+/* the columns of a group: a point's factor bytes over its vector bytes, rounded, 1 to m */
+static PetscInt SolveMultipleGroup(const GILUStencilMat *sm, const StructILUFactors *F, PetscInt m)
+{
+  const PetscInt d = sm->grid.dof;
+  double         fbytes, vbytes = 4.0 * d * sizeof(PetscScalar);
+
+  fbytes = sm->npoints ? (double)F->bytes / sm->npoints : 0;
+  if (F->dilu) fbytes += (double)(sm->stencil.ns - 1) * d * d * sizeof(PetscScalar); /* the matrix's off-diagonal blocks, read in place */
+  return PetscMax(1, PetscMin(m, (PetscInt)(fbytes / vbytes + 0.5)));
+}
+
+/* x_j = (LU)^{-1} b_j for the m columns of b (leading dimension ldb) into those of x (ldx), x not b, in groups of *group */
+PetscErrorCode StructILUSolveMultiple_Host(GILUStencilMat *sm, const StructILUFactors *F, PetscInt m, const PetscScalar *b, PetscInt ldb, PetscScalar *x, PetscInt ldx, PetscInt *group)
+{
+  const PetscInt   d = sm->grid.dof, g = SolveMultipleGroup(sm, F, m);
+  SolveCtx        *ctx;
+  SolveMultipleCtx mc;
+  GILUSchedule     sched;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc1(m, &ctx));
+  for (PetscInt j = 0; j < m; j++) {
+    SolveCtxInit(sm, F, b + (size_t)j * ldb, x + (size_t)j * ldx, &ctx[j]);
+    SolveCtxLines(sm, &ctx[j]);
+  }
+  PetscCall(GILUStencilMatGetSchedule(sm, &sched));
+  for (PetscInt j0 = 0; j0 < m; j0 += g) {
+    PetscCall(PetscMemzero(&mc, sizeof(mc)));
+    mc.kernel[0] = (F->single ? ForwardSingle_Kernels : Forward_Kernels)[d];
+    mc.kernel[1] = (F->single ? BackwardSingle_Kernels : Backward_Kernels)[d];
+    mc.ctx       = ctx + j0;
+    mc.m         = PetscMin(g, m - j0);
+    PetscCall(GILUScheduleRunPairMultiple(sched, PETSC_FALSE, ForwardMultiple, BackwardMultiple, &mc, mc.m));
+  }
+  PetscCall(PetscLogFlops((PetscLogDouble)m * sm->npoints * (2.0 * d * d * sm->stencil.ns)));
+  PetscCall(PetscFree(ctx));
+  *group = g;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode StructILUSolveTranspose_Host(GILUStencilMat *sm, const StructILUFactors *F, const PetscScalar *b, PetscScalar *x)
 {
   const PetscInt d = sm->grid.dof;

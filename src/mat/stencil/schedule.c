@@ -298,7 +298,8 @@ PetscErrorCode GILUStencilMatGetSchedule(GILUStencilMat *sm, GILUSchedule *s)
   if (sm->schedule && sm->schedule->type != sm->scheduletype) PetscCall(GILUScheduleDestroy(&sm->schedule));
   if (!sm->schedule) {
     PetscCall(GILUScheduleCreate(&sm->stencil, &sm->grid, sm->scheduletype, nthreads, sm->grid.dof == 1 ? 4 : (sm->grid.dof == 2 ? 2 : 1), sm->grid.dof == 1 ? 3 : (sm->grid.dof == 2 ? 2 : 1), &sm->schedule));
-    sm->schedule->govsolve.forced = (PetscBool)(sm->nthreads > 0); /* private/wait.h */
+    sm->schedule->govsolve.forced    = (PetscBool)(sm->nthreads > 0); /* private/wait.h */
+    sm->schedule->govmultiple.forced = sm->schedule->govsolve.forced;
   }
   *s = sm->schedule;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -479,8 +480,9 @@ static void ScheduleRunThreads(GILUSchedule s, PetscInt nsweeps, const PetscBool
 #endif
 }
 
-/* nsweeps sweeps (1 or 2) under one decision of governor g: all the threads or one, timed as one call */
-static PetscErrorCode ScheduleRunGoverned(GILUSchedule s, GILUThreadGovernor *g, PetscInt nsweeps, const PetscBool backward[], const GILUTileKernel kernel[], void *ctx)
+/* nsweeps sweeps (1 or 2) under one decision of governor g: all the threads or one, timed as one call (as per calls: a
+   call of several right-hand sides records its time per right-hand side) */
+static PetscErrorCode ScheduleRunGoverned(GILUSchedule s, GILUThreadGovernor *g, PetscInt nsweeps, const PetscBool backward[], const GILUTileKernel kernel[], void *ctx, PetscInt per)
 {
   PetscInt64 sweep = s->sweep + 1;
   PetscBool  serial;
@@ -501,7 +503,7 @@ static PetscErrorCode ScheduleRunGoverned(GILUSchedule s, GILUThreadGovernor *g,
   if (serial)
     for (PetscInt w = 0; w < nsweeps; w++) ScheduleRunSerial(s, backward[w], kernel[w], ctx, sweep + w);
   else ScheduleRunThreads(s, nsweeps, backward, kernel, ctx, sweep);
-  GILUGovernorRecord(g, serial, GILUWallTime() - t0);
+  GILUGovernorRecord(g, serial, (GILUWallTime() - t0) / per);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -531,6 +533,17 @@ PetscErrorCode GILUScheduleRunPair(GILUSchedule s, PetscBool backwardfirst, GILU
   const GILUTileKernel kernel[2] = {first, second};
 
   PetscFunctionBegin;
-  PetscCall(ScheduleRunGoverned(s, &s->govsolve, 2, dir, kernel, ctx));
+  PetscCall(ScheduleRunGoverned(s, &s->govsolve, 2, dir, kernel, ctx, 1));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode GILUScheduleRunPairMultiple(GILUSchedule s, PetscBool backwardfirst, GILUTileKernel first, GILUTileKernel second, void *ctx, PetscInt m)
+{
+  const PetscBool      dir[2]    = {backwardfirst, (PetscBool)!backwardfirst};
+  const GILUTileKernel kernel[2] = {first, second};
+
+  PetscFunctionBegin;
+  PetscCheck(s->type != GILU_SCHEDULE_PIPELINE, PETSC_COMM_SELF, PETSC_ERR_SUP, "The pipeline across processes sweeps one right-hand side at a time");
+  PetscCall(ScheduleRunGoverned(s, &s->govmultiple, 2, dir, kernel, ctx, m));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

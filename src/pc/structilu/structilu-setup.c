@@ -665,11 +665,12 @@ PetscErrorCode StructILUApplyTranspose(Mat F, Vec x, Vec y)
 }
 
 /*
-  X = (LU)^{-1} B for the columns of a dense B (KSPMatSolve(), KSPPREONLY's and the block methods'): the columns in turn through
-  the apply of this setup's back-end, so each column is bitwise what PCApply() gives it; one call (and one PCMatApply event) for
-  them all. The host sweeps take one right-hand side (their kernels keep a row's values in registers), and the device solves
-  too: a column each, through the device's buffers (or a CUDA dense matrix's own columns). X may be B (MatMatSolve(F, B, B),
-  which PETSc allows for a dense B): each column is then copied and solved back into its place.
+  X = (LU)^{-1} B for the columns of a dense B (KSPMatSolve(), KSPPREONLY's and the block methods'), each column bitwise what
+  PCApply() gives it, one call (and one PCMatApply event) for them all. The host sweeps (one process's grid) run every tile on
+  all the columns in turn (StructILUSolveMultiple_Host(): the tile's factors from cache after the first column). Otherwise the
+  columns in turn through the apply of this setup's back-end: the device solves a column each, through the device's buffers
+  (or a CUDA dense matrix's own columns), as does the pipeline across processes. X may be B (MatMatSolve(F, B, B), which PETSc
+  allows for a dense B): each column is then copied and solved back into its place.
 */
 PetscErrorCode StructILUMatApply(Mat F, Mat B, Mat X)
 {
@@ -685,6 +686,26 @@ PetscErrorCode StructILUMatApply(Mat F, Mat B, Mat X)
   PetscCall(PetscObjectBaseTypeCompareAny((PetscObject)X, &dense, MATSEQDENSE, MATMPIDENSE, ""));
   PetscCheck(dense, PetscObjectComm((PetscObject)F), PETSC_ERR_ARG_WRONG, "MatMatSolve() of MatSolverType structilu needs a MATDENSE solution, not %s", ((PetscObject)X)->type_name);
   PetscCall(MatGetSize(B, NULL, &N));
+  if (N > 1 && X != B && !ilu->empty && ilu->zerorow < 0 && ilu->rangerow < 0 && !ilu->fallback && !ilu->dev && !ilu->source->solve && !(ilu->sm.schedule && ilu->sm.schedule->type == GILU_SCHEDULE_PIPELINE)) {
+    Mat                Bl, Xl;
+    PetscInt           ldb, ldx;
+    const PetscScalar *ba;
+    PetscScalar       *xa;
+
+    PetscCall(PetscLogEventBegin(GILU_StructILUApply, 0, B, X, 0));
+    PetscCall(MatDenseGetLocalMatrix(B, &Bl)); /* a MATSEQDENSE itself; of a MATMPIDENSE, this process's rows */
+    PetscCall(MatDenseGetLocalMatrix(X, &Xl));
+    PetscCall(MatDenseGetLDA(Bl, &ldb));
+    PetscCall(MatDenseGetLDA(Xl, &ldx));
+    PetscCall(MatDenseGetArrayRead(Bl, &ba));
+    PetscCall(MatDenseGetArrayWrite(Xl, &xa));
+    PetscCall(StructILUSolveMultiple_Host(&ilu->sm, &ilu->factors, N, ba, ldb, xa, ldx, &ilu->matgroup));
+    PetscCall(MatDenseRestoreArrayWrite(Xl, &xa));
+    PetscCall(MatDenseRestoreArrayRead(Bl, &ba));
+    PetscCall(PetscLogEventEnd(GILU_StructILUApply, 0, B, X, 0));
+    ilu->matapplied = PETSC_TRUE;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   for (PetscInt c = 0; c < N; c++) {
     Vec b, x;
 
