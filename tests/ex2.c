@@ -766,6 +766,30 @@ done:
      args: -case star7 -catch -malloc_debug -malloc_dump -dm_mat_type stencilgpu -pc_type ilu -pc_factor_levels 5
      output_file: output/ex2_error_leak.out
 
+   # nor a bad option read at the setup (the factorizations' symbolic phase, the engine's triangles, the emulation's
+   # options): before, an error raised inside their PetscOptionsBegin()/End() block (a setter's check, a value that is
+   # none of an enum's choices, not a number) skipped PetscOptionsEnd() and left its strings (16 to 64 bytes)
+   test:
+     suffix: error_leak_options
+     args: -case star7 -catch -malloc_debug -malloc_dump -pc_type {{ilu atsilu sparsify}shared output} -pc_factor_mat_solver_type gilu -mat_gilu_trisolve_block_depth 30 -pc_sparsify_sub_mat_gilu_trisolve_block_depth 30
+     output_file: output/ex2_error_leak_cudaemu.out
+
+   test:
+     suffix: error_leak_options_structilu
+     args: -case star7 -catch -malloc_debug -malloc_dump -pc_type ilu -pc_factor_mat_solver_type structilu -pc_structilu_model_bandwidth -5
+     output_file: output/ex2_error_leak_cudaemu.out
+
+   test:
+     suffix: error_leak_options_enum
+     args: -case star7 -catch -malloc_debug -malloc_dump -pc_type ilu -pc_factor_mat_solver_type {{gilu structilu}shared output} -mat_gilu_factor_schedule foo -pc_structilu_schedule foo
+     output_file: output/ex2_error_leak_options_enum.out
+
+   test:
+     suffix: error_leak_options_cudaemu
+     requires: cudaemu
+     args: -case star7 -catch -malloc_debug -malloc_dump -gilu_backend cudaemu -gilu_cudaemu_seed abc -pc_type structilu
+     output_file: output/ex2_error_leak_cudaemu.out
+
    # a MATSTENCILGPU matrix's ILU under MatSolverType petsc is structilu's: an ordering other than the natural one is an
    # error that says so and names AIJ for PETSc's own (before: only "MatSolverType structilu ...", which was not asked for)
    test:

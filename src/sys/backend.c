@@ -191,6 +191,19 @@ PetscErrorCode GILUOptionsSetUp(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode GILUOptionsBlock(MPI_Comm comm, PetscOptions options, const char prefix[], const char title[], const char section[], PetscErrorCode (*read)(GILUOptionItems, void *), void *ctx)
+{
+  PetscErrorCode err = PETSC_SUCCESS;
+
+  PetscFunctionBegin;
+  PetscOptionsBegin(comm, prefix, title, section);
+  if (options) PetscOptionsObject->options = options; /* the object's database, as PetscObjectOptionsBegin() would take */
+  if (!err) err = read(PetscOptionsObject, ctx);      /* (a second pass publishes the options: not after an error) */
+  PetscOptionsEnd();
+  PetscCall(err);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*@C
   PetscGILUBackendResolve - The back-end that runs for a request: auto becomes cuda when the library was built
   with CUDA and a device is present, else host; cuda and cudaemu are checked to be available

@@ -37,6 +37,13 @@ PETSC_INTERN PetscLogEvent GILU_SparsifySetUp; /* PCSPARSIFY */
     PetscCheck((h) != NULL, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "Null Pointer: Parameter # %d", (int)(arg)); \
   } while (0)
 
+/* One PetscOptionsBegin()/End() block (-help lists its options under title) in which read(PetscOptionsObject, ctx) reads
+   the options; options: the object's database (NULL: PETSc's). read's error is raised after PetscOptionsEnd(): raised
+   inside the block (a value that is none of an enum's choices, a setter's check) it would skip PetscOptionsEnd(), whose
+   strings would then leak once a caller catches the error, as KSPSetUp()'s caller may (options read at setup: a
+   factorization's symbolic phase, the engine's triangles) (src/sys/backend.c) */
+PETSC_INTERN PetscErrorCode GILUOptionsBlock(MPI_Comm, PetscOptions, const char[], const char[], const char[], PetscErrorCode (*)(GILUOptionItems, void *), void *);
+
 /* The factor matrix of a petscgilu MatSolverType before its symbolic factorization (src/mat/factor.c) */
 PETSC_INTERN PetscErrorCode GILUMatCreateFactor(Mat, MatFactorType, MatSolverType, const char[], void *, Mat *);
 /* ... and one whose solves another factor does (src/mat/factor.c) */

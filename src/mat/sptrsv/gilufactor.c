@@ -1051,12 +1051,25 @@ static PetscErrorCode MatGILUFactorCreateTri(Mat B)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+static PetscErrorCode FactorReadOptions(GILUOptionItems PetscOptionsObject, void *ctx)
+{
+  Mat_GILUFactor *f    = (Mat_GILUFactor *)ctx;
+  PetscEnum       type = (PetscEnum)f->numeric;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsEnum("-mat_gilu_factor_numeric", "Numeric factorization: gilu's (MATSEQAIJ; MATSEQBAIJ block sizes 2-7) or PETSc's", "MATSOLVERGILU", GILUFactorNumericTypes, type, &type, NULL));
+  f->numeric = (GILUFactorNumericType)type;
+  type       = (PetscEnum)f->schedule;
+  PetscCall(PetscOptionsEnum("-mat_gilu_factor_schedule", "Schedule of gilu's numeric factorization on the threads", "MATSOLVERGILU", GILUFactorSchedules, type, &type, NULL));
+  f->schedule = (GILUFactorSchedule)type;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode MatGILUFactorSymbolic(Mat B, Mat A, IS row, IS col, const MatFactorInfo *info)
 {
   Mat_GILUFactor *f = (Mat_GILUFactor *)B->data;
   PetscInt        m;
   PetscBool       ri = PETSC_TRUE, ci = PETSC_TRUE, baij, sbaij;
-  PetscEnum       type;
 
   PetscFunctionBegin;
   PetscCall(MatGetBlockSize(A, &f->bs));
@@ -1137,15 +1150,7 @@ static PetscErrorCode MatGILUFactorSymbolic(Mat B, Mat A, IS row, IS col, const 
   PetscCall(PetscFree(f->mwork));
   PetscCall(PetscMalloc1(m, &f->work));
   /* the factor's options (in -help with the factor's prefix), then the engine's (MatGILUFactorCreateTri()) */
-  PetscOptionsBegin(PetscObjectComm((PetscObject)B), ((PetscObject)B)->prefix, "MatSolverType gilu options", "Mat");
-  PetscOptionsObject->options = ((PetscObject)B)->options;
-  type                        = (PetscEnum)f->numeric;
-  PetscCall(PetscOptionsEnum("-mat_gilu_factor_numeric", "Numeric factorization: gilu's (MATSEQAIJ; MATSEQBAIJ block sizes 2-7) or PETSc's", "MATSOLVERGILU", GILUFactorNumericTypes, type, &type, NULL));
-  f->numeric = (GILUFactorNumericType)type;
-  type       = (PetscEnum)f->schedule;
-  PetscCall(PetscOptionsEnum("-mat_gilu_factor_schedule", "Schedule of gilu's numeric factorization on the threads", "MATSOLVERGILU", GILUFactorSchedules, type, &type, NULL));
-  f->schedule = (GILUFactorSchedule)type;
-  PetscOptionsEnd();
+  PetscCall(GILUOptionsBlock(PetscObjectComm((PetscObject)B), ((PetscObject)B)->options, ((PetscObject)B)->prefix, "MatSolverType gilu options", "Mat", FactorReadOptions, f));
   PetscCheck(!f->ndrop || (f->identity && f->numeric == GILU_FACTOR_NUMERIC_GILU), PETSC_COMM_SELF, PETSC_ERR_SUP, "MatSolverType gilu drops entries of the matrix (MatGILUFactorSetDropped(): PCSPARSIFY's Ahat) only in its own numeric factorization in the natural ordering: not with %s%s%s", f->identity ? "-" : "", f->identity ? GILUPrefix(B) : "", f->identity ? "mat_gilu_factor_numeric petsc" : "another ordering");
   PetscCall(MatGILUFactorCreateTri(B));
   B->ops->lufactornumeric       = MatLUFactorNumeric_GILU;

@@ -144,16 +144,14 @@ PetscErrorCode GILUTriSetBlockDepth(GILUTri tri, PetscInt depth)
   (callers: MatSolverType gilu with the factor's prefix, PCATSILU with the PC's). The block's title is the same for
   every triangle, so -help prints it once however many triangles read it.
 */
-PetscErrorCode GILUTriSetFromOptions(GILUTri tri, PetscOptions options, const char prefix[])
+static PetscErrorCode TriReadOptions(GILUOptionItems PetscOptionsObject, void *ctx)
 {
+  GILUTri   tri  = (GILUTri)ctx;
   PetscEnum type = (PetscEnum)tri->ask.type, backend = (PetscEnum)tri->reqbackend;
   PetscInt  nt = tri->ask.nthreads, depth = tri->ask.depth;
   PetscBool flg, set;
 
   PetscFunctionBegin;
-  PetscCall(PetscStrncpy(tri->prefix, prefix ? prefix : "", sizeof(tri->prefix)));
-  PetscOptionsBegin(PETSC_COMM_SELF, prefix, "Triangular solves of petscgilu (MatSolverType gilu, PCATSILU)", "Mat");
-  PetscOptionsObject->options = options; /* the object's database, as PetscObjectOptionsBegin() would take */
   PetscCall(PetscOptionsEnum("-mat_gilu_trisolve", "Triangular-solve algorithm", "GILUTriSetType", GILUTriSolveTypes, type, &type, &set));
   if (set) PetscCall(GILUTriSetType(tri, (GILUTriSolveType)type));
   PetscCall(PetscOptionsInt("-mat_gilu_trisolve_threads", "Host threads of the solves (default OMP_NUM_THREADS)", "GILUTriSetThreads", nt, &nt, &set));
@@ -179,7 +177,14 @@ PetscErrorCode GILUTriSetFromOptions(GILUTri tri, PetscOptions options, const ch
   if (set) PetscCall(GILUTriSetTriangleCSC(tri, flg));
   PetscCall(PetscOptionsEnum("-mat_gilu_trisolve_backend", "Where the solves run (default: -gilu_backend)", "GILUTriSetBackend", PetscGILUBackendTypes, backend, &backend, &set));
   if (set) PetscCall(GILUTriSetBackend(tri, (PetscGILUBackendType)backend));
-  PetscOptionsEnd();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode GILUTriSetFromOptions(GILUTri tri, PetscOptions options, const char prefix[])
+{
+  PetscFunctionBegin;
+  PetscCall(PetscStrncpy(tri->prefix, prefix ? prefix : "", sizeof(tri->prefix)));
+  PetscCall(GILUOptionsBlock(PETSC_COMM_SELF, options, prefix, "Triangular solves of petscgilu (MatSolverType gilu, PCATSILU)", "Mat", TriReadOptions, tri));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -480,6 +480,21 @@ PetscErrorCode StructILUFactorSetSettings(Mat F, const StructILUSettings *opt, D
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the -pc_structilu_ settings that a factor honours (StructILUSettingsSetFromOptions(): read as by the PC) */
+typedef struct {
+  Mat                F;
+  StructILUSettings *opt;
+} FactorOptionsCtx;
+
+static PetscErrorCode FactorReadOptions(GILUOptionItems PetscOptionsObject, void *ctx)
+{
+  FactorOptionsCtx *c = (FactorOptionsCtx *)ctx;
+
+  PetscFunctionBegin;
+  PetscCall(StructILUSettingsSetFromOptions((PetscObject)c->F, PetscOptionsObject, c->opt, PETSC_TRUE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*
   The symbolic factorizations: the pattern is analyzed at the next numeric one (which analyzes again whenever the local block's
   pattern changed). Under PCILU/PCICC the factor options StructILU cannot honour are errors that name the option, the levels,
@@ -535,11 +550,10 @@ static PetscErrorCode StructILUFactorSymbolic(Mat F, Mat A, IS row, IS col, cons
     }
     {
       StructILUSettings opt = ilu->opt;
+      FactorOptionsCtx  ctx = {F, &opt};
 
       /* its own -help section, under the PC's prefix */
-      PetscOptionsBegin(PetscObjectComm((PetscObject)F), pre, "MatSolverType structilu options", "PC");
-      PetscCall(StructILUSettingsSetFromOptions((PetscObject)F, PetscOptionsObject, &opt, PETSC_TRUE));
-      PetscOptionsEnd();
+      PetscCall(GILUOptionsBlock(PetscObjectComm((PetscObject)F), NULL, pre, "MatSolverType structilu options", "PC", FactorReadOptions, &ctx));
       opt.distributed = (PetscBool)(size > 1); /* the global factors, as PETSc's ILU would be on one process */
       opt.type        = ic ? PC_STRUCTILU_IC : PC_STRUCTILU_ILU;
       opt.levels      = (PetscInt)info->levels;

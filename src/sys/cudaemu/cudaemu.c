@@ -70,6 +70,7 @@
    The counters are per host thread, as the rest of the emulation's state.
 */
 #include <petscgilu/private/cudaemu.h>
+#include <petscgilu/private/giluimpl.h> /* GILUOptionsBlock() */
 #include <petscviewer.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -1202,28 +1203,39 @@ int GILUEmuFuncSetMaxDynamicShared(const void *kernel, int bytes)
   return 0;
 }
 
+typedef struct {
+  char      value[64], arch[16];
+  PetscInt  resident, seed, devices;
+  PetscBool counters;
+} EmuOptions;
+
+static PetscErrorCode EmuReadOptions(GILUOptionItems PetscOptionsObject, void *ctx)
+{
+  EmuOptions *o = (EmuOptions *)ctx;
+
+  PetscFunctionBegin;
+  PetscCall(PetscOptionsString("-gilu_cudaemu_schedule", "Block dispatch and thread order: inorder, reverse, random or random:SEED (environment: GILU_CUDAEMU_SCHEDULE)", "PetscGILUGetBackend", o->value, o->value, sizeof(o->value), NULL));
+  PetscCall(PetscOptionsString("-gilu_cudaemu_block_order", "The order in which blocks are dispatched (overrides the schedule)", "PetscGILUGetBackend", o->value, o->value, sizeof(o->value), NULL));
+  PetscCall(PetscOptionsString("-gilu_cudaemu_thread_order", "The order in which the threads of a block run in each pass (overrides the schedule)", "PetscGILUGetBackend", o->value, o->value, sizeof(o->value), NULL));
+  PetscCall(PetscOptionsInt("-gilu_cudaemu_seed", "Seed of the random orders", "PetscGILUGetBackend", o->seed, &o->seed, NULL));
+  PetscCall(PetscOptionsInt("-gilu_cudaemu_resident", "Blocks resident at once (1 to 64)", "PetscGILUGetBackend", o->resident, &o->resident, NULL));
+  PetscCall(PetscOptionsString("-gilu_cudaemu_arch", "Architecture whose shared-memory opt-in limit applies: sm_80 (163 KiB) or sm_90 (227 KiB)", "PetscGILUGetBackend", o->arch, o->arch, sizeof(o->arch), NULL));
+  PetscCall(PetscOptionsInt("-gilu_cudaemu_devices", "Devices of the emulated node (1 to 64): a rank uses the one of its index on the node", "PetscGILUGetBackend", o->devices, &o->devices, NULL));
+  PetscCall(PetscOptionsBool("-gilu_cudaemu_counters", "Count per kernel the memory sectors of its loads and stores and its dependent round trips; print them at the end", "GILUEmuCountersSetActive", o->counters, &o->counters, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode GILUEmuOptionsHelp(MPI_Comm comm)
 {
-  static PetscBool done      = PETSC_FALSE;
-  char             value[64] = "inorder", arch[16] = "sm_80";
-  PetscInt         resident = GILU_EMU_DEFAULT_RESIDENT, seed = 1, devices = 1;
-  PetscBool        counters = PETSC_FALSE;
+  static PetscBool done = PETSC_FALSE;
+  EmuOptions       o    = {"inorder", "sm_80", GILU_EMU_DEFAULT_RESIDENT, 1, 1, PETSC_FALSE};
 
   PetscFunctionBegin;
   if (done) PetscFunctionReturn(PETSC_SUCCESS);
   done = PETSC_TRUE;
-  PetscOptionsBegin(comm, NULL, "CUDA emulation (cudaemu) options", "Sys");
-  PetscCall(PetscOptionsString("-gilu_cudaemu_schedule", "Block dispatch and thread order: inorder, reverse, random or random:SEED (environment: GILU_CUDAEMU_SCHEDULE)", "PetscGILUGetBackend", value, value, sizeof(value), NULL));
-  PetscCall(PetscOptionsString("-gilu_cudaemu_block_order", "The order in which blocks are dispatched (overrides the schedule)", "PetscGILUGetBackend", value, value, sizeof(value), NULL));
-  PetscCall(PetscOptionsString("-gilu_cudaemu_thread_order", "The order in which the threads of a block run in each pass (overrides the schedule)", "PetscGILUGetBackend", value, value, sizeof(value), NULL));
-  PetscCall(PetscOptionsInt("-gilu_cudaemu_seed", "Seed of the random orders", "PetscGILUGetBackend", seed, &seed, NULL));
-  PetscCall(PetscOptionsInt("-gilu_cudaemu_resident", "Blocks resident at once (1 to 64)", "PetscGILUGetBackend", resident, &resident, NULL));
-  PetscCall(PetscOptionsString("-gilu_cudaemu_arch", "Architecture whose shared-memory opt-in limit applies: sm_80 (163 KiB) or sm_90 (227 KiB)", "PetscGILUGetBackend", arch, arch, sizeof(arch), NULL));
-  PetscCall(PetscOptionsInt("-gilu_cudaemu_devices", "Devices of the emulated node (1 to 64): a rank uses the one of its index on the node", "PetscGILUGetBackend", devices, &devices, NULL));
-  PetscCall(PetscOptionsBool("-gilu_cudaemu_counters", "Count per kernel the memory sectors of its loads and stores and its dependent round trips; print them at the end", "GILUEmuCountersSetActive", counters, &counters, NULL));
-  PetscOptionsEnd();
-  PetscCheck(devices >= 1 && devices <= 64, comm, PETSC_ERR_ARG_OUTOFRANGE, "-gilu_cudaemu_devices %" PetscInt_FMT ": must be in 1..64", devices);
-  PetscCheck(seed >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-gilu_cudaemu_seed %" PetscInt_FMT ": must be nonnegative", seed);
+  PetscCall(GILUOptionsBlock(comm, NULL, NULL, "CUDA emulation (cudaemu) options", "Sys", EmuReadOptions, &o));
+  PetscCheck(o.devices >= 1 && o.devices <= 64, comm, PETSC_ERR_ARG_OUTOFRANGE, "-gilu_cudaemu_devices %" PetscInt_FMT ": must be in 1..64", o.devices);
+  PetscCheck(o.seed >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-gilu_cudaemu_seed %" PetscInt_FMT ": must be nonnegative", o.seed);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
