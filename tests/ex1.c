@@ -393,6 +393,28 @@ static PetscErrorCode CompareThreads(Mat Aop, DM da, PetscInt nthreads)
   PetscFunctionReturn(0);
 }
 
+/* A KSPPREONLY with the PC of the options set up on Aop (and the DM), and a dense block of n random columns */
+static PetscErrorCode SetUpPreonly(Mat Aop, DM da, PetscInt n, KSP *ksp, PC *pc, Mat *B)
+{
+  PetscInt m;
+
+  PetscFunctionBeginUser;
+  PetscCall(KSPCreate(PETSC_COMM_WORLD, ksp));
+  PetscCall(KSPSetOperators(*ksp, Aop, Aop));
+  if (da) {
+    PetscCall(KSPSetDM(*ksp, da));
+    PetscCall(GILUKSPSetDMActiveAll(*ksp, PETSC_FALSE));
+  }
+  PetscCall(KSPSetType(*ksp, KSPPREONLY));
+  PetscCall(KSPSetFromOptions(*ksp));
+  PetscCall(KSPSetUp(*ksp));
+  PetscCall(KSPGetPC(*ksp, pc));
+  PetscCall(MatGetLocalSize(Aop, &m, NULL));
+  PetscCall(MatCreateDense(PETSC_COMM_WORLD, m, PETSC_DECIDE, PETSC_DECIDE, n, NULL, B));
+  PetscCall(MatSetRandom(*B, NULL));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*
   PCMatApply() of the PC of the options (set up on Aop) on n random columns against PCApply() of each column: prints whether
   they agree bitwise. Then KSPMatSolve() with KSPPREONLY on the same columns: prints how many PCApply() and PCMatApply() calls it
@@ -406,7 +428,7 @@ static PetscErrorCode CompareMatApply(Mat Aop, DM da, PetscInt n)
   KSP                ksp;
   PC                 pc;
   Mat                B, X, Y;
-  PetscInt           m, same = 0;
+  PetscInt           same = 0;
   PetscBool          eq;
   PetscLogEvent      evapply, evmatapply, evcopy;
   PetscEventPerfInfo info[2][2], copies[3];
@@ -416,19 +438,7 @@ static PetscErrorCode CompareMatApply(Mat Aop, DM da, PetscInt n)
   PetscCall(PetscLogEventRegister("PCApply", PC_CLASSID, &evapply)); /* PETSc's events: registering again returns them */
   PetscCall(PetscLogEventRegister("PCMatApply", PC_CLASSID, &evmatapply));
   PetscCall(PetscLogEventRegister("GILUCopyToGPU", PC_CLASSID, &evcopy)); /* the plugin's */
-  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
-  PetscCall(KSPSetOperators(ksp, Aop, Aop));
-  if (da) {
-    PetscCall(KSPSetDM(ksp, da));
-    PetscCall(GILUKSPSetDMActiveAll(ksp, PETSC_FALSE));
-  }
-  PetscCall(KSPSetType(ksp, KSPPREONLY));
-  PetscCall(KSPSetFromOptions(ksp));
-  PetscCall(KSPSetUp(ksp));
-  PetscCall(KSPGetPC(ksp, &pc));
-  PetscCall(MatGetLocalSize(Aop, &m, NULL));
-  PetscCall(MatCreateDense(PETSC_COMM_WORLD, m, PETSC_DECIDE, PETSC_DECIDE, n, NULL, &B));
-  PetscCall(MatSetRandom(B, NULL));
+  PetscCall(SetUpPreonly(Aop, da, n, &ksp, &pc, &B));
   PetscCall(MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, &X));
   PetscCall(MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, &Y));
   PetscCall(PCMatApply(pc, B, X));
@@ -494,25 +504,13 @@ static PetscErrorCode TimeMatApply(Mat Aop, DM da, PetscInt n, PetscInt reps)
   PC        pc;
   PCType    type;
   Mat       B, X;
-  PetscInt  m, N;
+  PetscInt  N;
   PetscReal best[2] = {PETSC_MAX_REAL, PETSC_MAX_REAL};
 
   PetscFunctionBeginUser;
-  PetscCall(KSPCreate(PETSC_COMM_WORLD, &ksp));
-  PetscCall(KSPSetOperators(ksp, Aop, Aop));
-  if (da) {
-    PetscCall(KSPSetDM(ksp, da));
-    PetscCall(GILUKSPSetDMActiveAll(ksp, PETSC_FALSE));
-  }
-  PetscCall(KSPSetType(ksp, KSPPREONLY));
-  PetscCall(KSPSetFromOptions(ksp));
-  PetscCall(KSPSetUp(ksp));
-  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(SetUpPreonly(Aop, da, n, &ksp, &pc, &B));
   PetscCall(PCGetType(pc, &type));
-  PetscCall(MatGetLocalSize(Aop, &m, NULL));
   PetscCall(MatGetSize(Aop, &N, NULL));
-  PetscCall(MatCreateDense(PETSC_COMM_WORLD, m, PETSC_DECIDE, PETSC_DECIDE, n, NULL, &B));
-  PetscCall(MatSetRandom(B, NULL));
   PetscCall(MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, &X));
   for (PetscInt r = 0; r <= reps; r++) /* r == 0: warm-up */
     for (PetscInt w = 0; w < 2; w++) { /* the order alternates with r */
@@ -1137,6 +1135,13 @@ int main(int argc, char **argv)
      suffix: matapply
      output_file: output/ex1_matapply.out
      args: -compare_matapply 5 -stencil diamond13 -dof {{1 3}} -pc_type structilu -gilu_backend {{host cudaemu}}
+   # on two processes: block Jacobi (the host sweeps on groups of columns of each block), the pipeline across processes
+   # and MatSolverType structilu's global factors (a column at a time); the columns of the blocks' local rows
+   test:
+     suffix: matapply_structilu_np2
+     nsize: 2
+     output_file: output/ex1_matapply.out
+     args: -compare_matapply 5 -stencil diamond13 -dof 3 -pc_type {{structilu ilu}} -pc_factor_mat_solver_type structilu -pc_structilu_distributed {{0 1}}
    # the host sweeps on groups of columns (of 4 and 5 here), on each schedule's threads
    test:
      suffix: matapply_structilu_schedules

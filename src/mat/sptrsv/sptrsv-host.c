@@ -118,34 +118,8 @@ GILU_ROW_MULTIPLE(6)
 GILU_ROW_MULTIPLE(7)
 GILU_ROW_MULTIPLE(8)
 
-static inline __attribute__((always_inline)) void RowKernelMultiple(const PetscInt bs, const PetscInt m, const PetscScalar *b, const PetscInt *idx, PetscInt base, const MatScalar *v, PetscInt nz, const MatScalar *d, const PetscScalar *x, PetscScalar *out, PetscScalar *out2, const unsigned int *done, unsigned int epoch)
-{
-  switch (bs) { /* bs is a constant at every call: one direct call */
-  case 1:
-    RowKernelMultiple_1(m, b, idx, base, v, nz, d, x, out, out2, done, epoch);
-    break;
-  case 2:
-    RowKernelMultiple_2(m, b, idx, base, v, nz, d, x, out, out2, done, epoch);
-    break;
-  case 3:
-    RowKernelMultiple_3(m, b, idx, base, v, nz, d, x, out, out2, done, epoch);
-    break;
-  case 4:
-    RowKernelMultiple_4(m, b, idx, base, v, nz, d, x, out, out2, done, epoch);
-    break;
-  case 5:
-    RowKernelMultiple_5(m, b, idx, base, v, nz, d, x, out, out2, done, epoch);
-    break;
-  case 6:
-    RowKernelMultiple_6(m, b, idx, base, v, nz, d, x, out, out2, done, epoch);
-    break;
-  case 7:
-    RowKernelMultiple_7(m, b, idx, base, v, nz, d, x, out, out2, done, epoch);
-    break;
-  default:
-    RowKernelMultiple_8(m, b, idx, base, v, nz, d, x, out, out2, done, epoch);
-  }
-}
+typedef void (*RowKernelMultipleFn)(const PetscInt, const PetscScalar *, const PetscInt *, PetscInt, const MatScalar *, PetscInt, const MatScalar *, const PetscScalar *, PetscScalar *, PetscScalar *, const unsigned int *, unsigned int);
+static const RowKernelMultipleFn RowKernelMultiple[] = {NULL, RowKernelMultiple_1, RowKernelMultiple_2, RowKernelMultiple_3, RowKernelMultiple_4, RowKernelMultiple_5, RowKernelMultiple_6, RowKernelMultiple_7, RowKernelMultiple_8};
 
 /*
   The one row kernel every host algorithm runs: y = D (b_r - sum_k V_k x_{c_k}) (d NULL: no D), the entries in their
@@ -158,7 +132,7 @@ static inline __attribute__((always_inline)) void RowKernel(const PetscInt bs, c
   PetscScalar s[GILU_MAX_DOF];
 
   if (m > 1) {
-    RowKernelMultiple(bs, m, b, idx, base, v, nz, d, x, out, out2, done, epoch);
+    RowKernelMultiple[bs](m, b, idx, base, v, nz, d, x, out, out2, done, epoch); /* (bs a constant: a direct call) */
     return;
   }
 
@@ -581,12 +555,13 @@ static int ColumnsThreads(GILUTri tri)
   return tri->ask.nthreads > 1 && !GILUGovernorFollow(&tri->govm, tri->ask.nthreads) ? (int)tri->ask.nthreads : 1;
 }
 
-PetscErrorCode GILUTriColumnsToMultiple(GILUTri tri, PetscInt m, const PetscInt perm[], const PetscScalar B[], PetscInt ld, PetscScalar W[])
+/* gather: W from the columns C; else the columns C from W */
+static PetscErrorCode MultipleColumns(GILUTri tri, PetscInt m, const PetscInt perm[], PetscBool gather, PetscScalar C[], PetscInt ld, PetscScalar W[])
 {
   const PetscInt nb = tri->n, bs = tri->bs;
 
   PetscFunctionBegin;
-  PetscCheck(tri->analyzed, PETSC_COMM_SELF, PETSC_ERR_ORDER, "Call GILUTriSetMatrix() before GILUTriColumnsToMultiple()");
+  PetscCheck(tri->analyzed, PETSC_COMM_SELF, PETSC_ERR_ORDER, "Call GILUTriSetMatrix() before GILUTriColumnsToMultiple() or GILUTriMultipleToColumns()");
 #if defined(PETSCGILU_HAVE_OPENMP)
   #pragma omp parallel for num_threads(ColumnsThreads(tri)) schedule(static)
 #endif
@@ -594,26 +569,27 @@ PetscErrorCode GILUTriColumnsToMultiple(GILUTri tri, PetscInt m, const PetscInt 
     const PetscInt r = perm ? perm[i] : i;
 
     for (PetscInt p = 0; p < bs; p++)
-      for (PetscInt j = 0; j < m; j++) W[((size_t)i * bs + p) * m + j] = B[(size_t)j * ld + (size_t)r * bs + p];
+      for (PetscInt j = 0; j < m; j++) {
+        PetscScalar *w = W + ((size_t)i * bs + p) * m + j, *c = C + (size_t)j * ld + (size_t)r * bs + p;
+
+        if (gather) *w = *c;
+        else *c = *w;
+      }
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode GILUTriColumnsToMultiple(GILUTri tri, PetscInt m, const PetscInt perm[], const PetscScalar B[], PetscInt ld, PetscScalar W[])
+{
+  PetscFunctionBegin;
+  PetscCall(MultipleColumns(tri, m, perm, PETSC_TRUE, (PetscScalar *)B, ld, W)); /* (B only read) */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 PetscErrorCode GILUTriMultipleToColumns(GILUTri tri, PetscInt m, const PetscInt perm[], const PetscScalar W[], PetscScalar X[], PetscInt ld)
 {
-  const PetscInt nb = tri->n, bs = tri->bs;
-
   PetscFunctionBegin;
-  PetscCheck(tri->analyzed, PETSC_COMM_SELF, PETSC_ERR_ORDER, "Call GILUTriSetMatrix() before GILUTriMultipleToColumns()");
-#if defined(PETSCGILU_HAVE_OPENMP)
-  #pragma omp parallel for num_threads(ColumnsThreads(tri)) schedule(static)
-#endif
-  for (PetscInt i = 0; i < nb; i++) {
-    const PetscInt r = perm ? perm[i] : i;
-
-    for (PetscInt p = 0; p < bs; p++)
-      for (PetscInt j = 0; j < m; j++) X[(size_t)j * ld + (size_t)r * bs + p] = W[((size_t)i * bs + p) * m + j];
-  }
+  PetscCall(MultipleColumns(tri, m, perm, PETSC_FALSE, X, ld, (PetscScalar *)W)); /* (W only read) */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -373,7 +373,7 @@ PetscErrorCode StructILUSolve_Host(GILUStencilMat *sm, const StructILUFactors *F
   prefetchers follow less well. So a group has about as many columns as a point's factor bytes (what the sweeps read of
   the factors, or of the matrix and the inverted diagonal for DILU) are times its vector bytes (b read, x written and read
   back, x written: 4 dof scalars). Measured on one thread (Xeon, 480 MiB L3, 16 columns; ms per column against the column
-  loop): star7 DoF 1 (DILU, 1.75) 1.04-1.07x faster in groups of 2, 0.74-0.81x in one group of 16; box27 DoF 3 (20)
+  loop): star7 DoF 1 (DILU, 1.75) 1.04-1.07x faster in groups of 2, 0.74-0.81x in one group of 16; box27 DoF 3 (21)
   2.7-3.1x in one group of 16, 1.4-1.5x in groups of 2.
 */
 typedef struct {
@@ -404,6 +404,7 @@ static PetscInt SolveMultipleGroup(const GILUStencilMat *sm, const StructILUFact
   double         fbytes, vbytes = 4.0 * d * sizeof(PetscScalar);
 
   fbytes = sm->npoints ? (double)F->bytes / sm->npoints : 0;
+  if (F->ic) fbytes *= 2;                                                            /* the upper blocks, read by both sweeps (the forward one through the mirror) */
   if (F->dilu) fbytes += (double)(sm->stencil.ns - 1) * d * d * sizeof(PetscScalar); /* the matrix's off-diagonal blocks, read in place */
   return PetscMax(1, PetscMin(m, (PetscInt)(fbytes / vbytes + 0.5)));
 }

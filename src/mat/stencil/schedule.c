@@ -248,6 +248,8 @@ PetscErrorCode GILUScheduleDestroy(GILUSchedule *s)
   PetscFunctionBegin;
   if (!*s) PetscFunctionReturn(PETSC_SUCCESS);
   if ((*s)->govsolve.calls) PetscCall(PetscInfo(NULL, "Solves of the schedule of %" PetscInt_FMT " threads: %" PetscInt_FMT " on all of them, %" PetscInt_FMT " on one\n", (*s)->nthreads, (*s)->govsolve.n[0], (*s)->govsolve.n[1]));
+  if ((*s)->govmultiple.calls)
+    PetscCall(PetscInfo(NULL, "Solves of several right-hand sides of the schedule of %" PetscInt_FMT " threads: %" PetscInt_FMT " on all of them, %" PetscInt_FMT " on one\n", (*s)->nthreads, (*s)->govmultiple.n[0], (*s)->govmultiple.n[1]));
   PetscCall(PetscFree((*s)->order));
   PetscCall(PetscFree((*s)->tileptr));
   PetscCall(PetscFree((*s)->done));

@@ -89,7 +89,7 @@ static PetscErrorCode StructILUViewBackend(Mat F, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  transposed solves (PCApplyTranspose): (D + U)^T then L^T, sequential on the host with the host's factors%s\n", ilu->dev ? " (after a device factorization the host factors the same values once more)" : ""));
   if (ilu->matapplied && ilu->dev) PetscCall(PetscViewerASCIIPrintf(viewer, "  blocks of right-hand sides (PCMatApply(), KSPMatSolve()): one device solve per column, in turn\n"));
   else if (ilu->matgroup)
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  blocks of right-hand sides (PCMatApply(), KSPMatSolve()): each tile of the host sweeps on the columns of a group in turn (its factors from cache after the first), groups of %" PetscInt_FMT " (a point's factor bytes over its vector bytes)\n",
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  blocks of right-hand sides (PCMatApply(), KSPMatSolve()): each tile of the host sweeps on the columns of a group in turn (its factors from cache after the first), groups of %" PetscInt_FMT " (a point's factor bytes over its vector bytes, at most the block's columns)\n",
                                      ilu->matgroup));
   else if (ilu->matapplied) PetscCall(PetscViewerASCIIPrintf(viewer, "  blocks of right-hand sides (PCMatApply(), KSPMatSolve()): the columns in turn\n"));
   if (!ilu->dev) PetscFunctionReturn(PETSC_SUCCESS);

@@ -678,6 +678,7 @@ PetscErrorCode StructILUMatApply(Mat F, Mat B, Mat X)
   PetscInt       N;
   Vec            w = NULL;
   PetscBool      dense;
+  Mat            Bl, Xl;
 
   PetscFunctionBegin;
   /* before a column is taken: a column of B left taken by an error would refuse every later use of B */
@@ -686,15 +687,16 @@ PetscErrorCode StructILUMatApply(Mat F, Mat B, Mat X)
   PetscCall(PetscObjectBaseTypeCompareAny((PetscObject)X, &dense, MATSEQDENSE, MATMPIDENSE, ""));
   PetscCheck(dense, PetscObjectComm((PetscObject)F), PETSC_ERR_ARG_WRONG, "MatMatSolve() of MatSolverType structilu needs a MATDENSE solution, not %s", ((PetscObject)X)->type_name);
   PetscCall(MatGetSize(B, NULL, &N));
+  /* this process's rows (a MATSEQDENSE is its own): the columns of a MATMPIDENSE would be made collectively, and the
+     processes need not take the same path below (an empty block, a failed or fallback factorization is a process's own) */
+  PetscCall(MatDenseGetLocalMatrix(B, &Bl));
+  PetscCall(MatDenseGetLocalMatrix(X, &Xl));
   if (N > 1 && X != B && !ilu->empty && ilu->zerorow < 0 && ilu->rangerow < 0 && !ilu->fallback && !ilu->dev && !ilu->source->solve && !(ilu->sm.schedule && ilu->sm.schedule->type == GILU_SCHEDULE_PIPELINE)) {
-    Mat                Bl, Xl;
     PetscInt           ldb, ldx;
     const PetscScalar *ba;
     PetscScalar       *xa;
 
     PetscCall(PetscLogEventBegin(GILU_StructILUApply, 0, B, X, 0));
-    PetscCall(MatDenseGetLocalMatrix(B, &Bl)); /* a MATSEQDENSE itself; of a MATMPIDENSE, this process's rows */
-    PetscCall(MatDenseGetLocalMatrix(X, &Xl));
     PetscCall(MatDenseGetLDA(Bl, &ldb));
     PetscCall(MatDenseGetLDA(Xl, &ldx));
     PetscCall(MatDenseGetArrayRead(Bl, &ba));
@@ -710,21 +712,22 @@ PetscErrorCode StructILUMatApply(Mat F, Mat B, Mat X)
     Vec b, x;
 
     if (X == B) {
-      PetscCall(MatDenseGetColumnVec(X, c, &x));
+      PetscCall(MatDenseGetColumnVec(Xl, c, &x));
       if (!w) PetscCall(VecDuplicate(x, &w));
       PetscCall(VecCopy(x, w));
       PetscCall(StructILUApply(F, w, x));
-      PetscCall(MatDenseRestoreColumnVec(X, c, &x));
+      PetscCall(MatDenseRestoreColumnVec(Xl, c, &x));
       continue;
     }
-    PetscCall(MatDenseGetColumnVecRead(B, c, &b));
-    PetscCall(MatDenseGetColumnVecWrite(X, c, &x));
+    PetscCall(MatDenseGetColumnVecRead(Bl, c, &b));
+    PetscCall(MatDenseGetColumnVecWrite(Xl, c, &x));
     PetscCall(StructILUApply(F, b, x));
-    PetscCall(MatDenseRestoreColumnVecWrite(X, c, &x));
-    PetscCall(MatDenseRestoreColumnVecRead(B, c, &b));
+    PetscCall(MatDenseRestoreColumnVecWrite(Xl, c, &x));
+    PetscCall(MatDenseRestoreColumnVecRead(Bl, c, &b));
   }
   PetscCall(VecDestroy(&w));
   ilu->matapplied = PETSC_TRUE;
+  ilu->matgroup   = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
