@@ -1007,7 +1007,8 @@ PetscErrorCode PCFGDDGetSubdomains(PC pc, PetscInt *n, const PetscInt *rows[], I
    subdomain, on the host factors whatever the back-end (`-pc_fgdd_backend cuda` or cudaemu included).
    `PCMatApply()` (`KSPMatSolve()`; with PETSc 3.24 or newer `PCMatApplyTranspose()` too) applies it to a block of
    right-hand sides in one call, each column bitwise `PCApply()`'s: on the host a task per subdomain takes every column in
-   turn, so the subdomain's factors are read from memory once for the block; on a device a column at a time.
+   turn, so the subdomain's factors are read from memory once for the block; on a device a column at a time (the device's
+   edge variant, whose atomic updates have no fixed order, agrees with `PCApply()` to round-off only).
 
    Level: intermediate
 
