@@ -25,6 +25,7 @@ chosen in the options database.\n\n\
   -print_pc_reason   : after each solve, print PCGetFailedReason() (the largest over the processes) whatever the KSP reason\n\
   -catch       : an error of KSPSetUp() is caught: the program prints its code and frees everything (with\n\
                  -malloc_dump: nothing an error path allocated may stay)\n\
+  -catch_again : with -catch, KSPSetUp() once more after the caught error (it must fail the same way)\n\
 The DMDA grid of zeropivot, nan, wrongsize and star7 can be changed with -da_grid_x/y/z.\n\n";
 
 /*
@@ -338,7 +339,7 @@ int main(int argc, char **argv)
   const char        *cases[] = {"nonstencil", "zeropivot", "nan", "wrongsize", "nodm_irregular", "empty", "star7", "nonsquare", "sym", "zerodiag"};
   PetscInt           icase = 1, n = 200, its, symbs = 1;
   PetscReal          scale    = 1.0;
-  PetscBool          catcherr = PETSC_FALSE, nodm = PETSC_FALSE, fromupper = PETSC_FALSE, pcreasonall = PETSC_FALSE;
+  PetscBool          catcherr = PETSC_FALSE, again = PETSC_FALSE, nodm = PETSC_FALSE, fromupper = PETSC_FALSE, pcreasonall = PETSC_FALSE;
   char               alter[32] = "none", realter[32] = "";
   DM                 da = NULL;
   Mat                A, Pmat = NULL;
@@ -357,6 +358,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsReal("-scale", "Multiply the matrix by this", NULL, scale, &scale, NULL));
   PetscCall(PetscOptionsBool("-print_pc_reason", "Print the PC failed reason after each solve", NULL, pcreasonall, &pcreasonall, NULL));
   PetscCall(PetscOptionsBool("-catch", "Catch an error of KSPSetUp() and free everything", NULL, catcherr, &catcherr, NULL));
+  PetscCall(PetscOptionsBool("-catch_again", "With -catch: after a caught error, KSPSetUp() once more (the same error is expected)", NULL, again, &again, NULL));
   PetscCall(PetscOptionsString("-alter", "sym: how the symmetric matrix is altered", NULL, alter, alter, sizeof(alter), NULL));
   PetscCall(PetscOptionsBool("-no_dm", "Do not give the DMDA to the KSP", NULL, nodm, &nodm, NULL));
   PetscCall(PetscOptionsInt("-sym_bs", "sym: MATBAIJ of this block size (a divisor of the grid size)", NULL, symbs, &symbs, NULL));
@@ -421,6 +423,12 @@ int main(int argc, char **argv)
     PetscCall(PetscPopErrorHandler());
     if (err) {
       PetscCall(PetscPrintf(PETSC_COMM_WORLD, "KSPSetUp() failed with error code %d\n", (int)err));
+      if (again) { /* what was checked once must be checked again: the options have not changed */
+        PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+        err = KSPSetUp(ksp);
+        PetscCall(PetscPopErrorHandler());
+        PetscCall(PetscPrintf(PETSC_COMM_WORLD, "KSPSetUp() again: error code %d\n", (int)err));
+      }
       goto done;
     }
   }
@@ -789,6 +797,20 @@ done:
      requires: cudaemu
      args: -case star7 -catch -malloc_debug -malloc_dump -gilu_backend cudaemu -gilu_cudaemu_seed abc -pc_type structilu
      output_file: output/ex2_error_leak_cudaemu.out
+
+   # the emulation's options are checked each time it is chosen until they pass: a program that caught the error and
+   # sets up again gets it again (before, the second setup ran with the out-of-range value taken as 1); CG: PETSc's GMRES
+   # allocates its work space again when KSPSetUp() is repeated after a failed PCSetUp(), which -malloc_dump would report
+   test:
+     suffix: error_again_cudaemu
+     requires: cudaemu
+     args: -case star7 -catch -catch_again -malloc_dump -ksp_type cg -gilu_backend cudaemu -pc_type structilu -gilu_cudaemu_devices {{0 65}shared output}
+     output_file: output/ex2_error_again_cudaemu.out
+   test:
+     suffix: error_again_cudaemu_seed
+     requires: cudaemu
+     args: -case star7 -catch -catch_again -malloc_dump -ksp_type cg -gilu_backend cudaemu -pc_type structilu -gilu_cudaemu_seed -1
+     output_file: output/ex2_error_again_cudaemu.out
 
    # a MATSTENCILGPU matrix's ILU under MatSolverType petsc is structilu's: an ordering other than the natural one is an
    # error that says so and names AIJ for PETSc's own (before: only "MatSolverType structilu ...", which was not asked for)

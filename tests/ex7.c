@@ -17,7 +17,7 @@ static char help[] = "Tests of the triangular-solve engine (src/mat/sptrsv) on t
              sync-free and the blocked algorithms (depths 1-3; squares by scalar-CSR and vector-CSR; recblock with
              and without the reordering by levels; sync-free triangles by rows and by columns). -backend cuda: the
              same on a GPU (make check-gpu).
-  badinput:  a wrong triangle handed to GILUTriSetMatrix() ends in a clear error.
+  badinput:  a wrong triangle handed to GILUTriSetMatrix() or GILUTriSetMatrixTranspose() ends in a clear error.
   MatSolverType gilu, built on the engine, is tested by tests/ex16.c.
 */
 #include <petscsys.h>
@@ -479,16 +479,19 @@ static PetscErrorCode TestEngineBlocked(PetscRandom rnd)
 /*
   -test badinput -bad k: a 4-row triangle handed to GILUTriSetMatrix() with one mistake, which must end in a clear
   error: 0 a column out of range, 1 an upper entry in a lower factor, 2 unsorted columns, 3 a stored diagonal in a
-  factor declared with a unit diagonal
+  factor declared with a unit diagonal, 4 a negative column, 5 a row that ends before it starts, 6 row starts that do
+  not begin at 0; -transpose: handed to GILUTriSetMatrixTranspose() instead
 */
 static PetscErrorCode TestBadInput(void)
 {
   PetscInt  bad = 0, ai[5] = {0, 0, 1, 3, 5}, aj[5] = {0, 0, 1, 1, 2};
   MatScalar aa[5] = {1, 1, 1, 1, 1};
+  PetscBool transpose = PETSC_FALSE;
   GILUTri   tri;
 
   PetscFunctionBegin;
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-bad", &bad, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-transpose", &transpose, NULL));
   if (bad == 0) aj[4] = 7;
   if (bad == 1) aj[0] = 2; /* row 1, column 2: above the diagonal */
   if (bad == 2) {
@@ -496,8 +499,12 @@ static PetscErrorCode TestBadInput(void)
     aj[4] = 1;
   }
   if (bad == 3) aj[4] = 3;
+  if (bad == 4) aj[2] = -1;
+  if (bad == 5) ai[2] = 6; /* row 1 would end past the columns, row 2 before it starts */
+  if (bad == 6) ai[0] = -1;
   PetscCall(GILUTriCreate(&tri));
-  PetscCall(GILUTriSetMatrix(tri, GILU_TRI_LOWER, GILU_TRI_DIAG_UNIT, 4, 1, ai, aj, aa, NULL));
+  if (transpose) PetscCall(GILUTriSetMatrixTranspose(tri, GILU_TRI_LOWER, GILU_TRI_DIAG_UNIT, 4, 1, ai, aj, aa, NULL));
+  else PetscCall(GILUTriSetMatrix(tri, GILU_TRI_LOWER, GILU_TRI_DIAG_UNIT, 4, 1, ai, aj, aa, NULL));
   PetscCall(GILUTriDestroy(&tri));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -545,6 +552,17 @@ int main(int argc, char **argv)
      suffix: badinput
      args: -test badinput -bad {{0 1 2 3}separate output}
      filter: Error: grep -o -E "is outside \[0, 4\)|has an entry in column 2|sorted ascending and unique|stores its diagonal but"
+
+   # bad row starts (a row that ends before it starts, a first start other than 0) are refused before anything indexes
+   # with them; the transpose (the factor's T^T for MatSolveTranspose()) checks the columns before it counts them
+   test:
+     suffix: badinput_starts
+     args: -test badinput -bad {{5 6}separate output} -transpose {{0 1}shared output}
+     filter: Error: grep -o -E "ends \(3\) before it starts \(6\)|must begin at 0, not -1"
+   test:
+     suffix: badinput_transpose
+     args: -test badinput -transpose -bad {{0 4}shared output}
+     filter: Error: grep -o -E "is outside \[0, 4\)"
 
    # grid 12 (1728 rows): the chunked stencil triangles are solved by column-offset patterns (few patterns, 64+ rows each)
    test:

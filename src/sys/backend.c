@@ -178,16 +178,22 @@ PetscErrorCode PetscGILUGetBackend(PetscGILUBackendType *type)
   (PetscGILUGetBackend(), GILUScheduleCreate()), so a program may change them between solves; the options of the
   emulation are listed with their checks where the cudaemu back-end is first chosen (GILUEmuOptionsHelp()).
 */
-PetscErrorCode GILUOptionsSetUp(void)
+static PetscErrorCode ReadPackageOptions(GILUOptionItems PetscOptionsObject, void *ctx)
 {
   PetscGILUBackendType backend = PETSCGILU_BACKEND_AUTO;
   PetscInt             delay   = 0;
 
   PetscFunctionBegin;
-  PetscOptionsBegin(PETSC_COMM_WORLD, NULL, "petscgilu options (every object of the plugin)", "Sys");
+  (void)ctx;
   PetscCall(PetscOptionsEnum("-gilu_backend", "Where petscgilu's kernels run, for every object without its own -..._backend option", "PetscGILUGetBackend", PetscGILUBackendTypes, (PetscEnum)backend, (PetscEnum *)&backend, NULL));
   PetscCall(PetscOptionsInt("-gilu_schedule_delay", "Developer test hook: microseconds each unit of a host thread schedule sleeps before its work, so a missing wait shows in every run (environment: GILU_SCHEDULE_DELAY)", "None", delay, &delay, NULL));
-  PetscOptionsEnd();
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+PetscErrorCode GILUOptionsSetUp(void)
+{
+  PetscFunctionBegin;
+  PetscCall(GILUOptionsBlock(PETSC_COMM_WORLD, NULL, NULL, "petscgilu options (every object of the plugin)", "Sys", ReadPackageOptions, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -260,6 +260,17 @@ static PetscErrorCode PlanUpToDate(GILUTri tri, PetscBool *rebuilt)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* The row starts of a triangle given by the caller, checked before anything indexes with them (the columns are checked
+   with the pattern, CheckAndAnalyze()) */
+static PetscErrorCode CheckRowStarts(PetscInt n, const PetscInt i[])
+{
+  PetscFunctionBegin;
+  PetscCheck(n >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "A triangular factor of %" PetscInt_FMT " rows: the number of rows must be nonnegative", n);
+  PetscCheck(i[0] == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "The row starts of a triangular factor must begin at 0, not %" PetscInt_FMT, i[0]);
+  for (PetscInt r = 0; r < n; r++) PetscCheck(i[r + 1] >= i[r], PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Row %" PetscInt_FMT " of a triangular factor ends (%" PetscInt_FMT ") before it starts (%" PetscInt_FMT "): the row starts must not decrease", r, i[r + 1], i[r]);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* Both ways of giving the factor: copied (borrow false) or the caller's arrays used in place (GILUTriSetMatrixWithArrays()) */
 static PetscErrorCode SetMatrix(GILUTri tri, GILUTriUplo uplo, GILUTriDiag diag, PetscInt n, PetscInt bs, const PetscInt i[], const PetscInt j[], const MatScalar a[], const MatScalar dinv[], PetscBool borrow, PetscInt patternid)
 {
@@ -269,6 +280,7 @@ static PetscErrorCode SetMatrix(GILUTri tri, GILUTriUplo uplo, GILUTriDiag diag,
   PetscFunctionBegin;
   PetscCheck(bs >= 1 && bs <= GILU_MAX_DOF, PETSC_COMM_SELF, PETSC_ERR_SUP, "Block size %" PetscInt_FMT " is not supported by the triangular-solve engine: use 1 to %d", bs, GILU_MAX_DOF);
   PetscCheck(diag != GILU_TRI_DIAG_INVERSE || dinv || !n, PETSC_COMM_SELF, PETSC_ERR_ARG_NULL, "GILU_TRI_DIAG_INVERSE needs the inverted diagonal blocks"); /* an empty factor (0 rows) may have none */
+  PetscCall(CheckRowStarts(n, i));
   same = (PetscBool)(tri->analyzed && tri->borrowed == borrow && tri->uplo == uplo && tri->diag == diag && tri->n == n && tri->bs == bs && tri->nz == i[n]);
   if (same && borrow) same = (PetscBool)(tri->i == i && tri->j == j && tri->patternid == patternid);
   else if (same) {
@@ -333,11 +345,17 @@ PetscErrorCode GILUTriSetMatrix(GILUTri tri, GILUTriUplo uplo, GILUTriDiag diag,
 
 PetscErrorCode GILUTriSetMatrixTranspose(GILUTri tri, GILUTriUplo uplo, GILUTriDiag diag, PetscInt n, PetscInt bs, const PetscInt ai[], const PetscInt aj[], const MatScalar aa[], const MatScalar dinv[])
 {
-  const PetscInt bs2 = bs * bs, nz = ai[n];
-  PetscInt      *ti, *tj, *pos;
-  MatScalar     *ta, *td = NULL;
+  PetscInt   bs2, nz;
+  PetscInt  *ti, *tj, *pos;
+  MatScalar *ta, *td = NULL;
 
   PetscFunctionBegin;
+  PetscCheck(bs >= 1 && bs <= GILU_MAX_DOF, PETSC_COMM_SELF, PETSC_ERR_SUP, "Block size %" PetscInt_FMT " is not supported by the triangular-solve engine: use 1 to %d", bs, GILU_MAX_DOF);
+  PetscCall(CheckRowStarts(n, ai));
+  bs2 = bs * bs;
+  nz  = ai[n];
+  for (PetscInt r = 0; r < n; r++) /* the transpose is counted by column before SetMatrix() checks its pattern */
+    for (PetscInt k = ai[r]; k < ai[r + 1]; k++) PetscCheck(aj[k] >= 0 && aj[k] < n, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Row %" PetscInt_FMT ": column %" PetscInt_FMT " is outside [0, %" PetscInt_FMT ")", r, aj[k], n);
   PetscCall(PetscCalloc3(n + 1, &ti, nz, &tj, n, &pos));
   PetscCall(PetscMalloc1(nz * bs2, &ta));
   for (PetscInt k = 0; k < nz; k++) ti[aj[k] + 1]++;

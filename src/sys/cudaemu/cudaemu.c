@@ -1232,10 +1232,10 @@ PetscErrorCode GILUEmuOptionsHelp(MPI_Comm comm)
 
   PetscFunctionBegin;
   if (done) PetscFunctionReturn(PETSC_SUCCESS);
-  done = PETSC_TRUE;
   PetscCall(GILUOptionsBlock(comm, NULL, NULL, "CUDA emulation (cudaemu) options", "Sys", EmuReadOptions, &o));
   PetscCheck(o.devices >= 1 && o.devices <= 64, comm, PETSC_ERR_ARG_OUTOFRANGE, "-gilu_cudaemu_devices %" PetscInt_FMT ": must be in 1..64", o.devices);
   PetscCheck(o.seed >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-gilu_cudaemu_seed %" PetscInt_FMT ": must be nonnegative", o.seed);
+  done = PETSC_TRUE; /* only once checked: a program that caught the error and chooses the emulation again is told again */
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
