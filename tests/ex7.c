@@ -485,7 +485,7 @@ static PetscErrorCode TestEngineBlocked(PetscRandom rnd)
 static PetscErrorCode TestBadInput(void)
 {
   PetscInt  bad = 0, ai[5] = {0, 0, 1, 3, 5}, aj[5] = {0, 0, 1, 1, 2};
-  MatScalar aa[5] = {1, 1, 1, 1, 1};
+  MatScalar aa[5]     = {1, 1, 1, 1, 1};
   PetscBool transpose = PETSC_FALSE;
   GILUTri   tri;
 

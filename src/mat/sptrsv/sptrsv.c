@@ -267,7 +267,8 @@ static PetscErrorCode CheckRowStarts(PetscInt n, const PetscInt i[])
   PetscFunctionBegin;
   PetscCheck(n >= 0, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "A triangular factor of %" PetscInt_FMT " rows: the number of rows must be nonnegative", n);
   PetscCheck(i[0] == 0, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "The row starts of a triangular factor must begin at 0, not %" PetscInt_FMT, i[0]);
-  for (PetscInt r = 0; r < n; r++) PetscCheck(i[r + 1] >= i[r], PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Row %" PetscInt_FMT " of a triangular factor ends (%" PetscInt_FMT ") before it starts (%" PetscInt_FMT "): the row starts must not decrease", r, i[r + 1], i[r]);
+  for (PetscInt r = 0; r < n; r++)
+    PetscCheck(i[r + 1] >= i[r], PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Row %" PetscInt_FMT " of a triangular factor ends (%" PetscInt_FMT ") before it starts (%" PetscInt_FMT "): the row starts must not decrease", r, i[r + 1], i[r]);
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
