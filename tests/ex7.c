@@ -1,7 +1,8 @@
 static char help[] = "Tests of the triangular-solve engine (src/mat/sptrsv) on triangles handed to it directly.\n\
   -test engine|cudaemu|badinput : what to run (default: engine); prints only failures\n\
   -n <rows> : rows of the random triangles (default 300)\n\
-  -grid <m> : the stencil triangles live on an m x m x m grid (default 6)\n\n";
+  -grid <m> : the stencil triangles live on an m x m x m grid (default 6)\n\
+  -bs_max <k> : engine: block sizes up to k only (default 8)\n\n";
 
 /*
   engine:    random and stencil-like (7- and 27-point) triangular matrices, lower and upper, unit, stored and
@@ -153,13 +154,13 @@ static PetscErrorCode CheckMultiple(GILUTri tri, PetscInt nb, PetscInt bs, Petsc
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode TestEngine(PetscRandom rnd, PetscInt nrand, PetscInt grid)
+static PetscErrorCode TestEngine(PetscRandom rnd, PetscInt nrand, PetscInt grid, PetscInt bsmax)
 {
   PetscFunctionBegin;
   for (PetscInt kind = 0; kind < 3; kind++)
     for (PetscInt u = 0; u < 2; u++)
       for (PetscInt dg = 0; dg < 3; dg++)
-        for (PetscInt bs = 1; bs <= 8; bs++) {
+        for (PetscInt bs = 1; bs <= bsmax; bs++) {
           GILUTriUplo  uplo = u ? GILU_TRI_UPPER : GILU_TRI_LOWER;
           GILUTriDiag  diag = (GILUTriDiag)dg;
           PetscInt     n, *ai, *aj, m;
@@ -512,7 +513,7 @@ static PetscErrorCode TestBadInput(void)
 int main(int argc, char **argv)
 {
   char        test[64] = "";
-  PetscInt    nrand = 300, grid = 6;
+  PetscInt    nrand = 300, grid = 6, bsmax = 8;
   PetscBool   all, match;
   PetscRandom rnd;
 
@@ -522,12 +523,14 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetString(NULL, NULL, "-test", test, sizeof(test), NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-n", &nrand, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-grid", &grid, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-bs_max", &bsmax, NULL));
+  PetscCheck(bsmax >= 1 && bsmax <= 8, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-bs_max %" PetscInt_FMT ": give 1 to 8", bsmax);
   all = (PetscBool)!test[0];
   PetscCall(PetscRandomCreate(PETSC_COMM_SELF, &rnd));
   PetscCall(PetscRandomSetSeed(rnd, 7));
   PetscCall(PetscRandomSeed(rnd));
   PetscCall(PetscStrcmp(test, "engine", &match));
-  if (all || match) PetscCall(TestEngine(rnd, nrand, grid));
+  if (all || match) PetscCall(TestEngine(rnd, nrand, grid, bsmax));
   if (all || match) PetscCall(TestEngineBlocked(rnd));
   PetscCall(PetscStrcmp(test, "cudaemu", &match));
   if (match) PetscCall(TestCUDAEmu(rnd));
@@ -544,6 +547,15 @@ int main(int argc, char **argv)
    test:
      suffix: engine
      args: -test engine -n 200 -grid 5
+     env: OMP_WAIT_POLICY=passive
+     output_file: output/empty.out
+
+   # the developers' hook -gilu_schedule_delay: the thread that takes a segment's first chunk starts late, so that a
+   # missing wait (for a level, a chunk, a row) or barrier gives a wrong solution here every time (the host mutants of
+   # tests/mutations/run --host); block size 1 only: the waits are the same code at every block size
+   test:
+     suffix: engine_delay
+     args: -test engine -n 20 -grid 4 -bs_max 1 -gilu_schedule_delay 100
      env: OMP_WAIT_POLICY=passive
      output_file: output/empty.out
 

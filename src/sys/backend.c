@@ -197,6 +197,19 @@ PetscErrorCode GILUOptionsSetUp(void)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+PetscErrorCode GILUScheduleGetDelay(PetscInt *delay)
+{
+  const char *env = getenv("GILU_SCHEDULE_DELAY");
+  PetscBool   set;
+
+  PetscFunctionBegin;
+  *delay = 0;
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-gilu_schedule_delay", delay, &set));
+  if (!set && env && env[0]) *delay = (PetscInt)strtol(env, NULL, 10);
+  PetscCheck(*delay >= 0 && *delay <= 1000000, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-gilu_schedule_delay (or GILU_SCHEDULE_DELAY) %" PetscInt_FMT ": give microseconds in 0..1000000", *delay);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 PetscErrorCode GILUOptionsBlock(MPI_Comm comm, PetscOptions options, const char prefix[], const char title[], const char section[], PetscErrorCode (*read)(GILUOptionItems, void *), void *ctx)
 {
   PetscErrorCode err = PETSC_SUCCESS;

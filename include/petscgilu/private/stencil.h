@@ -235,7 +235,6 @@ PETSC_INTERN PetscErrorCode GILUPipeGlobalRow(GILUPipe, PetscInt, PetscInt *);
 PETSC_INTERN PetscErrorCode GILUPipeSetFactorData(GILUPipe, PetscScalar *, PetscScalar *, PetscInt, PetscInt);
 PETSC_INTERN PetscErrorCode GILUPipeExchangeLower(GILUPipe);
 PETSC_INTERN PetscErrorCode GILUPipeSetThreads(GILUPipe, GILUSchedule, PetscInt, PetscInt);
-PETSC_INTERN PetscErrorCode GILUScheduleGetDelay(PetscInt *);
 PETSC_INTERN PetscErrorCode GILUPipeGetThreads(GILUPipe, PetscInt *);
 PETSC_INTERN PetscErrorCode GILUPipeTransposable(GILUPipe, PetscBool *);
 PETSC_INTERN PetscErrorCode GILUScheduleCreatePipe(GILUPipe, GILUSchedule *);

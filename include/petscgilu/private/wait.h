@@ -104,6 +104,15 @@ static inline void GILUWaitInt64AtLeast(const PetscInt64 *count, PetscInt64 want
   while (__atomic_load_n(count, __ATOMIC_ACQUIRE) < want) GILUBackoffStep(&b);
 }
 
+/* The sleep of the developers' test hook -gilu_schedule_delay US (GILUScheduleGetDelay()): a thread that takes its
+   first unit of work late, so that a missing wait for it shows in every run */
+static inline void GILUDelay(PetscInt us)
+{
+  struct timespec ts = {(time_t)(us / 1000000), (long)(us % 1000000) * 1000};
+
+  (void)nanosleep(&ts, NULL);
+}
+
 /* ------------------------------------------------------------------------------------------------ governor */
 #define GILU_GOVERNOR_PROBE     16   /* calls before the slower way is measured again, at least ... */
 #define GILU_GOVERNOR_PROBE_MAX 512  /* ... doubled each time the probe confirms the choice, up to this */
@@ -247,6 +256,14 @@ static inline PetscBool GILUGovernorSerial(GILUThreadGovernor *g, PetscInt nthre
   if (g->n[0] < 1) return PETSC_FALSE; /* the first call on the threads */
   g->probe = PETSC_TRUE;
   return (PetscBool)!serial;
+}
+
+/* GILUGovernorSerial(), except that with the developers' test hook -gilu_schedule_delay on (delay > 0) every call runs
+   on the threads: the hook is there to make a missing wait show, which it cannot on one thread (and a delayed thread
+   makes the threads the slower way) */
+static inline PetscBool GILUGovernorSerialUnlessDelay(GILUThreadGovernor *g, PetscInt nthreads, PetscInt delay)
+{
+  return delay ? PETSC_FALSE : GILUGovernorSerial(g, nthreads);
 }
 
 /*

@@ -350,7 +350,14 @@ static inline __attribute__((always_inline)) PetscInt ChunkGroupRun(const PetscI
   return 1;
 }
 
-static inline __attribute__((always_inline)) void SegmentRun(const PetscInt bs, const PetscInt m, const GILUTriSeg *seg, const PetscScalar *src, PetscScalar *x, unsigned int *done, unsigned int epoch, PetscBool cstatic, int tid, int nth)
+/*
+  With several threads, the developers' test hook -gilu_schedule_delay US (GILUScheduleGetDelay(), read with the plan):
+  the thread that takes a segment's first chunk (fixed shares: thread 0) sleeps US microseconds before running it, and
+  the others run ahead as far as their waits let them. Every later level reads rows of the first chunk's level, so a
+  missing wait (for a level, a chunk's flag, a row's flag) or a missing barrier between segments gives a wrong x in
+  every run instead of once in a while (tests/ex7 engine_delay). Off, one test per claimed chunk.
+*/
+static inline __attribute__((always_inline)) void SegmentRun(const PetscInt bs, const PetscInt m, const GILUTriSeg *seg, const PetscScalar *src, PetscScalar *x, unsigned int *done, unsigned int epoch, PetscBool cstatic, PetscInt delay, int tid, int nth)
 {
   switch (seg->kernel) {
   case GILU_KERNEL_PARALLEL:
@@ -363,6 +370,7 @@ static inline __attribute__((always_inline)) void SegmentRun(const PetscInt bs, 
         PetscInt c = __atomic_fetch_add(&sg->next, 1, __ATOMIC_RELAXED), l;
 
         if (c >= seg->nchunks) break;
+        if (PetscUnlikely(delay) && c == 0) GILUDelay(delay);
         l = seg->clev[c];
         if (l > 0) GILUWaitIntEqual(&sg->ldone[l - 1], seg->lptr[l] - seg->lptr[l - 1]);
         RowsSolve(bs, m, seg, seg->cptr[c], seg->cptr[c + 1], src, x);
@@ -388,6 +396,7 @@ static inline __attribute__((always_inline)) void SegmentRun(const PetscInt bs, 
       /* chunked, fixed shares: groups of four (else two) of the thread's share of each chunk level */
       const PetscInt g = seg->inplace && seg->quad ? 4 : 2;
 
+      if (PetscUnlikely(delay) && tid == 0) GILUDelay(delay);
       for (PetscInt l = 0; l < seg->nlevels; l++) {
         const PetscInt c0 = seg->lptr[l], len = seg->lptr[l + 1] - c0, lo = c0 + (len * tid) / nth, hi = c0 + (len * (tid + 1)) / nth;
 
@@ -407,6 +416,7 @@ static inline __attribute__((always_inline)) void SegmentRun(const PetscInt bs, 
         PetscInt c = __atomic_fetch_add(&sg->next, 1, __ATOMIC_RELAXED);
 
         if (c >= seg->nchunks) break;
+        if (PetscUnlikely(delay) && c == 0) GILUDelay(delay);
         if (seg->inplace) { /* take up to three more chunks of the same chunk level (nobody has claimed them yet) */
           PetscInt nc = 1;
 
@@ -438,6 +448,7 @@ static inline __attribute__((always_inline)) void SegmentRun(const PetscInt bs, 
         PetscInt c = __atomic_fetch_add(&sg->next, 1, __ATOMIC_RELAXED);
 
         if (c >= seg->nchunks) break;
+        if (PetscUnlikely(delay) && c == 0) GILUDelay(delay);
         for (PetscInt s = seg->cptr[c]; s < seg->cptr[c + 1]; s++) {
           SegRowSolve(bs, m, seg, s, src, x, done, epoch, PETSC_TRUE);
           __atomic_store_n(&done[seg->row[s]], epoch, __ATOMIC_RELEASE);
@@ -477,6 +488,7 @@ static inline __attribute__((always_inline)) void RowSolvePerm(const PetscInt bs
       for (;;) { \
         PetscInt c = __atomic_fetch_add(&sg->next, 1, __ATOMIC_RELAXED); \
         if (c >= seg->nchunks) break; \
+        if (PetscUnlikely(tri->delay) && c == 0) GILUDelay(tri->delay); \
         for (PetscInt s = seg->cptr[c]; s < seg->cptr[c + 1]; s++) { \
           RowSolvePerm(BS, M, seg, s, b, x, xp, tri->done, epoch, PETSC_TRUE); \
           __atomic_store_n(&tri->done[s], epoch, __ATOMIC_RELEASE); \
@@ -486,6 +498,7 @@ static inline __attribute__((always_inline)) void RowSolvePerm(const PetscInt bs
       for (;;) { \
         PetscInt c = __atomic_fetch_add(&sg->next, 1, __ATOMIC_RELAXED), l; \
         if (c >= seg->nchunks) break; \
+        if (PetscUnlikely(tri->delay) && c == 0) GILUDelay(tri->delay); \
         l = seg->clev[c]; \
         if (l > 0) GILUWaitIntEqual(&sg->ldone[l - 1], seg->lptr[l] - seg->lptr[l - 1]); \
         for (PetscInt s = seg->cptr[c]; s < seg->cptr[c + 1]; s++) RowSolvePerm(BS, M, seg, s, b, x, xp, NULL, 0, PETSC_FALSE); \
@@ -499,7 +512,7 @@ static inline __attribute__((always_inline)) void RowSolvePerm(const PetscInt bs
     ASSUME; \
     for (PetscInt s = 0; s < tri->nseg; s++) { \
       if (s > 0 && nth > 1) GILU_OMP_BARRIER; \
-      SegmentRun(BS, M, &tri->seg[s], tri->nseg == 1 ? b : x, x, tri->done, epoch, tri->cstatic, tid, nth); \
+      SegmentRun(BS, M, &tri->seg[s], tri->nseg == 1 ? b : x, x, tri->done, epoch, tri->cstatic, tri->delay, tid, nth); \
     } \
   }
 /* (m > 1 said to the compiler: the one-vector path of RowKernel() is not compiled into the runs of several) */
@@ -616,7 +629,7 @@ PetscErrorCode GILUTriSolve_Host(GILUTri tri, PetscInt m, const PetscScalar b[],
     ResetCounters(tri);
 #if defined(PETSCGILU_HAVE_OPENMP)
     if (tri->ask.nthreads > 1) {
-      PetscBool serial = GILUGovernorSerial(gov, tri->ask.nthreads);
+      PetscBool serial = GILUGovernorSerialUnlessDelay(gov, tri->ask.nthreads, tri->delay);
       double    t0     = GILUWallTime();
 
       if (serial) prun(tri, m, b, x, epoch, 0, 1);
@@ -643,7 +656,7 @@ PetscErrorCode GILUTriSolve_Host(GILUTri tri, PetscInt m, const PetscScalar b[],
     if (tri->seg[s].kernel != GILU_KERNEL_SEQUENTIAL) parallel = PETSC_TRUE;
 #if defined(PETSCGILU_HAVE_OPENMP)
   if (tri->ask.nthreads > 1 && parallel) {
-    PetscBool serial = GILUGovernorSerial(gov, tri->ask.nthreads);
+    PetscBool serial = GILUGovernorSerialUnlessDelay(gov, tri->ask.nthreads, tri->delay);
     double    t0     = GILUWallTime();
 
     if (serial) run(tri, m, b, x, epoch, 0, 1); /* every kernel has its one-thread path: the same bits */

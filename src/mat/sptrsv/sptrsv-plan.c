@@ -825,6 +825,7 @@ PetscErrorCode GILUTriPlanBuild(GILUTri tri)
   /* checked before anything is allocated: a caller that goes on after this error (the benchmark's tests/ex21) leaks nothing */
   PetscCheck(tri->ask.backend == PETSCGILU_BACKEND_HOST || (tri->ask.type != GILU_TRISOLVE_CHUNKED && tri->ask.type != GILU_TRISOLVE_SEQUENTIAL), PETSC_COMM_SELF, PETSC_ERR_SUP, "The CUDA back-ends run the levelset, syncfree, colblock, rowblock and recblock algorithms, not %s (host only): use one of those (or auto), or -%smat_gilu_trisolve_backend host",
              GILUTriSolveTypes[tri->ask.type], tri->prefix);
+  PetscCall(GILUScheduleGetDelay(&tri->delay));
   PetscCall(PetscMalloc1(n, &lev));
   tri->depth = 0;
   switch (tri->ask.type) {

@@ -155,6 +155,7 @@ struct _n_GILUTri {
   PetscLogDouble          tanalysis, tplan; /* seconds */
   PetscGILUBackendType    reqbackend;       /* asked for (GILUTriSetBackend(), default -gilu_backend); auto: resolved at each plan check */
   PetscBool               cstatic;          /* chunked on several threads: fixed shares of each chunk level (else claimed) */
+  PetscInt                delay;            /* the developers' test hook -gilu_schedule_delay (microseconds; 0: off), read with the plan */
   PetscScalar            *xp;               /* [n*bs] the solution in execution order (permuted layout) */
   PetscScalar            *xpm;              /* [n*bs*GILU_TRI_MAX_RHS] the same for GILUTriSolveMultiple() (allocated by its first call) */
   PetscInt               *rord;             /* recblock reordered: [n] the row at each position of the final order */

@@ -1303,11 +1303,7 @@ static void PipeSweepThread(GILUPipe p, PipeEngine *e, PetscInt t, PetscBool bac
   GILUSchedule    ts    = &p->tsched[t];
   PetscInt        rwant = 0;
 
-  if (p->delay && (backward ? t == T - 1 : t == 0)) { /* the test hook: the leader starts late */
-    struct timespec d = {(time_t)(p->delay / 1000000), (long)(p->delay % 1000000) * 1000};
-
-    (void)nanosleep(&d, NULL);
-  }
+  if (p->delay && (backward ? t == T - 1 : t == 0)) GILUDelay(p->delay); /* the test hook: the leader starts late */
   for (PetscInt m = 0; m < ng; m++) {
     const PetscInt g = backward ? ng - 1 - m : m;
     GILUBackoff    b = GILU_BACKOFF_INIT;
@@ -1325,11 +1321,7 @@ static void PipeSweepThread(GILUPipe p, PipeEngine *e, PetscInt t, PetscBool bac
     }
     if (gp[g + 1] > gp[g]) kernel(ctx, ts, gp[g + 1] - gp[g], p->tgunits + gp[g]);
     __atomic_store_n(&p->prog[t * PIPE_PAD], m + 1, __ATOMIC_RELEASE);
-    if (p->delay && m == 0 && (backward ? t == 0 : t == T - 1)) { /* the test hook: the last thread falls behind */
-      struct timespec d = {(time_t)(p->delay / 1000000), (long)(p->delay % 1000000) * 1000};
-
-      (void)nanosleep(&d, NULL);
-    }
+    if (p->delay && m == 0 && (backward ? t == 0 : t == T - 1)) GILUDelay(p->delay); /* the test hook: the last thread falls behind */
   }
   if (!t) { /* the messages left: sends of the last steps, receives no thread waited for */
     GILUBackoff b = GILU_BACKOFF_INIT;

@@ -160,20 +160,6 @@ static PetscErrorCode ScheduleSetTiles(GILUSchedule s, const GILUStencil *st, co
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* GILUScheduleGetDelay - the test hook's delay in microseconds (see the top of the file), 0: off */
-PetscErrorCode GILUScheduleGetDelay(PetscInt *delay)
-{
-  const char *env = getenv("GILU_SCHEDULE_DELAY");
-  PetscBool   set;
-
-  PetscFunctionBegin;
-  *delay = 0;
-  PetscCall(PetscOptionsGetInt(NULL, NULL, "-gilu_schedule_delay", delay, &set));
-  if (!set && env && env[0]) *delay = (PetscInt)strtol(env, NULL, 10);
-  PetscCheck(*delay >= 0 && *delay <= 1000000, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "-gilu_schedule_delay (or GILU_SCHEDULE_DELAY) %" PetscInt_FMT ": give microseconds in 0..1000000", *delay);
-  PetscFunctionReturn(PETSC_SUCCESS);
-}
-
 /*
   GILUScheduleCreate - the schedule of a stencil on a grid for nthreads threads
 
@@ -418,14 +404,6 @@ static void ScheduleRunSerial(GILUSchedule s, PetscBool backward, GILUTileKernel
   }
 }
 
-/* The test hook's sleep (see the top of the file) */
-static void ScheduleDelay(PetscInt us)
-{
-  struct timespec ts = {(time_t)(us / 1000000), (long)(us % 1000000) * 1000};
-
-  (void)nanosleep(&ts, NULL);
-}
-
 /* Thread t's part of one sweep with several threads; next: the shared tile counter of the hyperplane schedule (zero at the start) */
 static inline void SweepThread(GILUSchedule s, PetscInt t, PetscBool backward, PetscBool first, GILUTileKernel kernel, void *ctx, PetscInt64 sweep, PetscInt *next)
 {
@@ -436,16 +414,16 @@ static inline void SweepThread(GILUSchedule s, PetscInt t, PetscBool backward, P
   PetscInt        n, tl, nu;
 
   if (s->type == GILU_SCHEDULE_SLAB) {
-    if (delay && t == 0) ScheduleDelay(s->delay);
+    if (delay && t == 0) GILUDelay(s->delay);
     SlabSweep(s, t, backward, kernel, ctx, sweep, PETSC_TRUE);
     return;
   }
   n = __atomic_fetch_add(next, 1, __ATOMIC_RELAXED);
-  if (delay && n == 0) ScheduleDelay(s->delay);
+  if (delay && n == 0) GILUDelay(s->delay);
   for (;; n = __atomic_fetch_add(next, 1, __ATOMIC_RELAXED)) {
     if (n >= ntiles - 1) { /* the last tile or none: one test for both, so the hook costs nothing per tile */
       if (n >= ntiles) break;
-      if (delay) ScheduleDelay(s->delay);
+      if (delay) GILUDelay(s->delay);
     }
     tl = backward ? ntiles - 1 - n : n;
     nu = s->tileptr[tl + 1] - s->tileptr[tl];
@@ -500,7 +478,7 @@ static PetscErrorCode ScheduleRunGoverned(GILUSchedule s, GILUThreadGovernor *g,
     for (PetscInt w = 0; w < nsweeps; w++) ScheduleRunSerial(s, backward[w], kernel[w], ctx, sweep + w);
     PetscFunctionReturn(PETSC_SUCCESS);
   }
-  serial = GILUGovernorSerial(g, s->nthreads);
+  serial = GILUGovernorSerialUnlessDelay(g, s->nthreads, s->delay);
   t0     = GILUWallTime();
   if (serial)
     for (PetscInt w = 0; w < nsweeps; w++) ScheduleRunSerial(s, backward[w], kernel[w], ctx, sweep + w);
