@@ -1182,6 +1182,8 @@ int main(int argc, char **argv)
      output_file: output/ex1_matapply.out
      args: -compare_matapply 5 -stencil star7 -pc_type fgdd -pc_fgdd_subdomain_rows 64
    test:
+     # PETSc >= 3.24 also runs PCMatApplyTranspose(), which on a device back-end the host tasks apply
+     # (ex1_matapply_fgdd_view_gilu_backend-cudaemu_alt.out)
      suffix: matapply_fgdd_view
      args: -compare_matapply 3 -stencil star7 -pc_type fgdd -gilu_backend {{host cudaemu}separate output} -matapply_pc_view
      filter: grep -e "bitwise" -e "KSPMatSolve" -e "blocks of right-hand sides"
