@@ -360,6 +360,12 @@ check-mutations: all
 	@$(PYTHON3) $(PETSCGILU_DIR)/tests/mutations/run \
 	  $(if $(MUTATIONS_JOBS),-j$(MUTATIONS_JOBS)) $(if $(MUTATIONS_TESTS),--tests $(MUTATIONS_TESTS)) $(if $(MUTATE),'$(MUTATE)')
 
+# the same for the host threads: each wait, OpenMP barrier and acquire poll of src/**/*.c removed in turn, the
+# threaded harness tests must fail (tests/mutations/run --host; MUTATE=regex, MUTATIONS_JOBS=2)
+check-mutations-host: all
+	@$(PYTHON3) $(PETSCGILU_DIR)/tests/mutations/run --host \
+	  $(if $(MUTATIONS_JOBS),-j$(MUTATIONS_JOBS)) $(if $(MUTATE),'$(MUTATE)')
+
 # pass-through to the harness makefile (s= V= REPLACE= NP= TIMEOUT= work there too)
 print-test check-test-errors cleantest: FORCE
 	+@$(PG_TEST_MAKE) $@
@@ -536,6 +542,8 @@ help: FORCE
 	@echo "                 rebuilds the emulated object, runs the emulated tests that launch its kernels under the"
 	@echo "                 schedules inorder, reverse, random:7; ends with 'mutants: N, killed: K, ...' (tests/mutations/run)"
 	@echo "                   MUTATE=regex (files)  MUTATIONS_JOBS=2  MUTATIONS_TESTS=cover (fewer tests; CI)"
+	@echo "  check-mutations-host  the same for the host threads' waits, OpenMP barriers and acquire polls (src/**/*.c),"
+	@echo "                 against the harness tests that run threads (tests/mutations/run --host)"
 	@echo "  print-test     list the selected harness labels (same s=)"
 	@echo "  run            build lib/$(PG_LIBNAME) (not the nvcc objects) and tutorials/ex1; 3D Poisson at N^3 with CG,"
 	@echo "                 structilu vs PETSc's ILU(0) in the same run (on NP > 1 processes -pc_type bjacobi -sub_pc_type"
@@ -598,4 +606,4 @@ help: FORCE
 	@echo "one harness test:  make check s='tests-ex1_1'   or   make -f gmakefile.test test s='tests-ex1_1'"
 
 FORCE:
-.PHONY: check-format pg-clang-format all pg-build pg-lib objects check check-compile check-compile-64 check-mutations check-petsc-cuda check-gpu gpu-validate gpu-perf gpu-model run bench bench-quick bench-gpu bench-matrices install configure format clean distclean help print-test check-test-errors cleantest FORCE
+.PHONY: check-format pg-clang-format all pg-build pg-lib objects check check-compile check-compile-64 check-mutations check-mutations-host check-petsc-cuda check-gpu gpu-validate gpu-perf gpu-model run bench bench-quick bench-gpu bench-matrices install configure format clean distclean help print-test check-test-errors cleantest FORCE

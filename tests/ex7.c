@@ -8,7 +8,7 @@ static char help[] = "Tests of the triangular-solve engine (src/mat/sptrsv) on t
   engine:    random and stencil-like (7- and 27-point) triangular matrices, lower and upper, unit, stored and
              separate inverted diagonal, block sizes 1..8; every algorithm (with forced block depths 1..4 for
              the blocked ones; recblock with and without the reordering by levels), on 1 and 2 threads, must equal
-             the sequential reference to round-off, and 1 and 2 threads must give the same bits (whole-factor
+             the sequential reference to round-off, and 1 and 2 threads (chunked: also 3, claiming the chunks) must give the same bits (whole-factor
              level-set and sync-free also with and without the copy in execution order). A second SetMatrix
              with the same pattern and new values must keep the analysis and give the new solution.
              GILUTriSolveMultiple() of 2 to 8 right-hand sides must give every column GILUTriSolve()'s bits. The blocked
@@ -186,7 +186,7 @@ static PetscErrorCode TestEngine(PetscRandom rnd, PetscInt nrand, PetscInt grid,
             PetscCall(GILUTriSetRecBlockReorder(tri, reorder));
 
             for (PetscInt depth = 0; depth <= maxdepth; depth++)
-              for (PetscInt nt = 1; nt <= 4; nt++) { /* nt 3, 4: 1, 2 threads without the permuted layout (chunked: nt 3 is 3 threads) */
+              for (PetscInt nt = 1; nt <= 4; nt++) { /* nt 3, 4: 1, 2 threads without the permuted layout (chunked: nt 3 is 3 threads, claiming chunks) */
                 GILUTriSolveType ran;
                 PetscReal        err;
 
@@ -195,6 +195,7 @@ static PetscErrorCode TestEngine(PetscRandom rnd, PetscInt nrand, PetscInt grid,
                 if (nt > 2 && (t != GILU_TRISOLVE_LEVELSET && t != GILU_TRISOLVE_SYNCFREE) && !(t == GILU_TRISOLVE_CHUNKED && nt == 3)) continue;
                 PetscCall(GILUTriSetType(tri, (GILUTriSolveType)t));
                 PetscCall(GILUTriSetThreads(tri, t == GILU_TRISOLVE_CHUNKED ? nt : (nt > 2 ? nt - 2 : nt)));
+                PetscCall(GILUTriSetChunkedStatic(tri, (PetscBool)(nt != 3))); /* chunked on 3 threads: the chunks claimed */
                 PetscCall(GILUTriSetBlockDepth(tri, depth));
                 PetscCall(GILUTriSolve(tri, b, x));
                 PetscCall(GILUTriGetType(tri, &ran));
@@ -552,10 +553,11 @@ int main(int argc, char **argv)
 
    # the developers' hook -gilu_schedule_delay: the thread that takes a segment's first chunk starts late, so that a
    # missing wait (for a level, a chunk, a row) or barrier gives a wrong solution here every time (the host mutants of
-   # tests/mutations/run --host); block size 1 only: the waits are the same code at every block size
+   # tests/mutations/run --host); block size 1 only: the waits are the same code at every block size; grid 12: the
+   # chunked triangles in place (column-offset patterns), whose claims take up to four chunks
    test:
      suffix: engine_delay
-     args: -test engine -n 20 -grid 4 -bs_max 1 -gilu_schedule_delay 100
+     args: -test engine -n 20 -grid {{4 12}separate output} -bs_max 1 -gilu_schedule_delay 100
      env: OMP_WAIT_POLICY=passive
      output_file: output/empty.out
 

@@ -186,7 +186,7 @@ static PetscErrorCode ReadPackageOptions(GILUOptionItems PetscOptionsObject, voi
   PetscFunctionBegin;
   (void)ctx;
   PetscCall(PetscOptionsEnum("-gilu_backend", "Where petscgilu's kernels run, for every object without its own -..._backend option", "PetscGILUGetBackend", PetscGILUBackendTypes, (PetscEnum)backend, (PetscEnum *)&backend, NULL));
-  PetscCall(PetscOptionsInt("-gilu_schedule_delay", "Developer test hook: microseconds each unit of a host thread schedule sleeps before its work, so a missing wait shows in every run (environment: GILU_SCHEDULE_DELAY)", "None", delay, &delay, NULL));
+  PetscCall(PetscOptionsInt("-gilu_schedule_delay", "Developer test hook: microseconds a host thread sleeps before its first unit of work (structilu's sweeps, the triangular-solve engine's triangles), so a missing wait shows in every run (environment: GILU_SCHEDULE_DELAY)", "None", delay, &delay, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
