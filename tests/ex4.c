@@ -10,7 +10,8 @@ static char help[] = "Self-tests of petscgilu's host emulation of the CUDA execu
   operations, a chain by blockIdx under reverse dispatch, a signal without its fence, barriers at two call sites)
   that the emulation must stop with an error naming the kernel and the block instead of hanging; the counters
   (-gilu_cudaemu_counters): the sectors of coalesced, strided and broadcast warp loads, and the round trips of a chain
-  of blocks waiting once and waiting per thread. Silent on success. Run under the three schedules of make check.
+  of blocks waiting once and waiting per thread; the poison of the emulated cudaMalloc() (NaN, -1: a read of what nothing
+  wrote shows in every run). Silent on success. Run under the three schedules of make check.
 */
 #include <petscsys.h>
 #include <petscgilu.h>
@@ -18,8 +19,8 @@ static char help[] = "Self-tests of petscgilu's host emulation of the CUDA execu
 
 int main(int argc, char **argv)
 {
-  const char *const tests[]  = {"reduce_barrier", "reduce_nobarrier", "warp_shfl",        "warp_vote",      "spin_intrablock", "interblock_chain", "mma",           "dynamic_shared",   "static_shared", "shared_optin",
-                                "atomics",        "deadlock_flag",    "deadlock_barrier", "divergent_warp", "blockidx_order",  "signal_nofence",   "barrier_sites", "counters_sectors", "counters_clock"};
+  const char *const tests[]  = {"reduce_barrier", "reduce_nobarrier", "warp_shfl",        "warp_vote",      "spin_intrablock", "interblock_chain", "mma",           "dynamic_shared",   "static_shared",  "shared_optin",
+                                "atomics",        "deadlock_flag",    "deadlock_barrier", "divergent_warp", "blockidx_order",  "signal_nofence",   "barrier_sites", "counters_sectors", "counters_clock", "poisoned_alloc"};
   char              only[64] = "";
   PetscBool         ok, match;
   size_t            i;

@@ -508,8 +508,13 @@ template <class T>
 static inline cudaError_t cudaMalloc(T **p, size_t bytes)
 {
   GILUEmuRuntime(GILU_EMU_RT_ALLOC, NULL);
-  /* aligned to 256 bytes as cudaMalloc's memory is: the counters' sectors depend on the alignment */
-  *p = (T *)aligned_alloc(256, bytes ? (bytes + 255) & ~(size_t)255 : 256);
+  const size_t len = bytes ? (bytes + 255) & ~(size_t)255 : 256;
+
+  /* aligned to 256 bytes as cudaMalloc's memory is: the counters' sectors depend on the alignment; poisoned (every
+     byte 0xff: NaN in floating point, -1 in signed integers), since a GPU's memory holds whatever was there: a kernel
+     that reads what nothing wrote gets NaN or -1 in every run, not whatever the host's heap had (valgrind saw it only) */
+  *p = (T *)aligned_alloc(256, len);
+  if (*p) memset((void *)*p, 0xff, len);
   return *p ? cudaSuccess : cudaErrorMemoryAllocation;
 }
 static inline cudaError_t cudaFree(void *p)

@@ -635,6 +635,30 @@ static PetscErrorCode TestSectors(PetscBool *ok)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the emulation's cudaMalloc() poisons what it returns (every byte 0xff), so that a kernel that reads what nothing wrote
+   gets NaN or -1 in every run: both words of a fresh allocation come back so, as do those of a second one after a free */
+static PetscErrorCode TestPoison(PetscBool *ok)
+{
+  double *x, hx[40];
+  int    *k, hk[40];
+
+  PetscFunctionBegin;
+  *ok = PETSC_TRUE;
+  for (int twice = 0; twice < 2; twice++) {
+    GILU_CUDA_CHECK(cudaMalloc(&x, 40 * sizeof(double)));
+    GILU_CUDA_CHECK(cudaMalloc(&k, 40 * sizeof(int)));
+    GILU_CUDA_CHECK(cudaMemcpy(hx, x, 40 * sizeof(double), cudaMemcpyDeviceToHost));
+    GILU_CUDA_CHECK(cudaMemcpy(hk, k, 40 * sizeof(int), cudaMemcpyDeviceToHost));
+    for (int i = 0; i < 40; i++)
+      if (!PetscIsNanReal(hx[i]) || hk[i] != -1) *ok = PETSC_FALSE;
+    GILU_CUDA_CHECK(cudaMemset(x, 0, 40 * sizeof(double))); /* what the next allocation may reuse */
+    GILU_CUDA_CHECK(cudaMemset(k, 0, 40 * sizeof(int)));
+    GILU_CUDA_CHECK(cudaFree(x));
+    GILU_CUDA_CHECK(cudaFree(k));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* the chain of nb blocks: block 0 publishes at 1 (its store's fence), block u at 1 + 3u (poll, load, fence), 1 + 5u
    with a poll per thread before each of two loads; the longest thread ends at the last block's publication. The
    runtime calls are counted too. Exact under every schedule (the clocks follow the dependences, not the order). */
@@ -733,9 +757,11 @@ PetscErrorCode GILU_CUDA_NAME(PetscGILUCUDASelfTest)(const char name[], PetscBoo
 #if defined(GILU_CUDAEMU)
   GILU_SELFTEST("counters_sectors", TestSectors(ok));
   GILU_SELFTEST("counters_clock", TestClock(ok));
+  GILU_SELFTEST("poisoned_alloc", TestPoison(ok));
 #else
   GILU_SELFTEST("counters_sectors", TestBroken(-1, ok)); /* the emulation's counters: nothing to test on a GPU */
   GILU_SELFTEST("counters_clock", TestBroken(-1, ok));
+  GILU_SELFTEST("poisoned_alloc", TestBroken(-1, ok)); /* a GPU's memory holds whatever was there */
 #endif
 #undef GILU_SELFTEST
   SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown CUDA self-test %s", name);
