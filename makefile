@@ -37,7 +37,7 @@ PREFIX        ?= /usr/local
 CHECK_JOBS    ?= 2
 
 # goals that must not configure (or install packages) on a fresh clone
-PG_NOCONF_GOALS := clean distclean help gpu-validate check-petsc-cuda check-compile check-compile-64 gpu-perf format check-format
+PG_NOCONF_GOALS := clean distclean help gpu-validate check-petsc-cuda check-tsan check-compile check-compile-64 gpu-perf format check-format
 PG_NEED_CONF    := $(if $(MAKECMDGOALS),$(filter-out $(PG_NOCONF_GOALS),$(MAKECMDGOALS)),all)
 
 # ------------------------------------------------------------------------------------------------ configure
@@ -453,6 +453,12 @@ check-compile-64: FORCE
 check-petsc-cuda: FORCE
 	@$(PETSCGILU_DIR)/tests/petsc-cuda/run
 
+# the host threads under ThreadSanitizer: a copy of this tree built in build/tsan/ by clang with -fsanitize=thread and
+# libomp (its archer tool tells TSan the OpenMP synchronization), the threaded cases run there; fails on any report
+# (tests/tsan/run). Not in make check or CI: minutes of build and runs
+check-tsan: FORCE
+	@THREADS='$(THREADS)' $(PETSCGILU_DIR)/tests/tsan/run $(if $(TSAN_ALL),--all) $(if $(s),'$(s)')
+
 # the generated test-matrix suite in PETSc's binary format (SIZES=small,medium,large; about 3 GB for large)
 bench-matrices: all
 	+@$(PG_TEST_MAKE) $(PG_TESTDIR)/tests/ex8
@@ -564,6 +570,10 @@ help: FORCE
 	@echo "  check-petsc-cuda PETSC_DIR= PETSC_ARCH=  against a PETSc built --with-cuda (doc/building.md: PETSc 3.25 with"
 	@echo "                 CUDA 13): a copy of this tree built there with PETSc's nvcc, the CUDA-vector branches checked,"
 	@echo "                 make check there (no GPU needed; with one also ex45/ex19 on CUDA vectors; tests/petsc-cuda/run)"
+	@echo "  check-tsan     the host threads under ThreadSanitizer: a copy of this tree built by clang -fsanitize=thread with"
+	@echo "                 libomp and its archer tool in build/tsan/, the threaded harness cases run there; fails on any"
+	@echo "                 report (build/tsan/reports/; tests/tsan/run)   s='tests-ex7_*' (other cases)   TSAN_ALL=1 (every"
+	@echo "                 case without the emulation, on THREADS=2 threads)"
 	@echo "  check-gpu      device tests, cuSPARSE baselines and petsc-examples on a GPU (says so and exits 0 when there is none)"
 	@echo "  gpu-perf       the kernel benchmark on a GPU (bench/gpu/perf): StructILU's sweeps and factorization vs cuSPARSE CSR/BSR,"
 	@echo "                 kernel times (CUDA events), GB/s and fraction of peak, the model beside them, at the paper's stencils,"
@@ -606,4 +616,4 @@ help: FORCE
 	@echo "one harness test:  make check s='tests-ex1_1'   or   make -f gmakefile.test test s='tests-ex1_1'"
 
 FORCE:
-.PHONY: check-format pg-clang-format all pg-build pg-lib objects check check-compile check-compile-64 check-mutations check-mutations-host check-petsc-cuda check-gpu gpu-validate gpu-perf gpu-model run bench bench-quick bench-gpu bench-matrices install configure format clean distclean help print-test check-test-errors cleantest FORCE
+.PHONY: check-format pg-clang-format all pg-build pg-lib objects check check-compile check-compile-64 check-mutations check-mutations-host check-petsc-cuda check-tsan check-gpu gpu-validate gpu-perf gpu-model run bench bench-quick bench-gpu bench-matrices install configure format clean distclean help print-test check-test-errors cleantest FORCE
