@@ -1390,6 +1390,15 @@ int main(int argc, char **argv)
      env: OMP_WAIT_POLICY=passive
      output_file: output/empty.out
 
+   # the numeric factorization on 2 threads with the developers' hook -gilu_schedule_delay (thread 0 starts late): a
+   # missing wait between chunks or barrier between levels gives other factors than PETSc's every time (the host mutants
+   # of tests/mutations/run --host)
+   test:
+     suffix: factor_delay
+     args: -test factor -grid 4 -gilu_schedule_delay 100 -mat_gilu_factor_schedule {{chunked levelset}separate output}
+     env: OMP_WAIT_POLICY=passive
+     output_file: output/empty.out
+
    # MatSolve() on the emulated device: orderings fused into L's and U's kernels, the same bits, no sync and no memset
    test:
      suffix: devicesolve

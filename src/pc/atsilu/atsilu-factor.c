@@ -536,6 +536,7 @@ PetscErrorCode ATSComputeResidualMatrix(ATSFactors *F, PetscBool lower, PetscBoo
       PetscInt t = 0;
 #endif
 #if defined(PETSCGILU_HAVE_OPENMP)
+      /* mutation-survivor: the end of the parallel region right after the loop is a barrier too */
   #pragma omp for schedule(static)
 #endif
       for (PetscInt r = 0; r < n; r++) {
