@@ -5,7 +5,8 @@ static char help[] = "Tests of MatSolverType gilu (src/mat/sptrsv/gilufactor*.c)
   PETSc's iterations, KSPMatSolve | gilu's numeric factorization equals PETSc's entry by entry | ICC of MATSEQSBAIJ by gilu\n\
   and structilu equals PETSc's | a zero pivot as PETSc's |\n\
   -ksp_view of a solve (-setter_trisolve, -setter_threads) | timings for bench/sptrsv.py\n\
-  -grid <m> : the test matrices live on an m x m x m grid (default 6). The engine on triangles alone: tests/ex7.c\n\n";
+  -grid <m> : the test matrices live on an m x m x m grid (default 6). The engine on triangles alone: tests/ex7.c\n\
+  -factor_view <viewer> : factor: each factor as it is made (::ascii_info says how its numeric factorization ran)\n\n";
 
 #include <time.h>
 #include <petscksp.h>
@@ -120,6 +121,7 @@ static PetscErrorCode Factor(Mat A, MatSolverType solver, MatFactorType ftype, c
     PetscCall(MatICCFactorSymbolic(*F, A, row, &info));
     PetscCall(MatCholeskyFactorNumeric(*F, A, &info));
   }
+  PetscCall(MatViewFromOptions(*F, NULL, "-factor_view"));
   PetscCall(ISDestroy(&row));
   PetscCall(ISDestroy(&col));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -1398,6 +1400,14 @@ int main(int argc, char **argv)
      args: -test factor -grid 4 -gilu_schedule_delay 100 -mat_gilu_factor_schedule {{chunked levelset}separate output}
      env: OMP_WAIT_POLICY=passive
      output_file: output/empty.out
+   # ... whose factorizations do run on 2 threads (40 chunked, 272 by level sets: the others are PETSc's, or on one thread
+   # where chunks or level sets would leave the threads idle): a change of those rules that took the threads away from
+   # factor_delay fails here
+   test:
+     suffix: factor_threaded
+     args: -test factor -grid 4 -factor_view ::ascii_info -mat_gilu_factor_schedule {{chunked levelset}separate output}
+     env: OMP_WAIT_POLICY=passive
+     filter: grep -c -E "numeric factorization: .*(chunked|level-set) on 2 threads"
 
    # MatSolve() on the emulated device: orderings fused into L's and U's kernels, the same bits, no sync and no memset
    test:

@@ -799,7 +799,7 @@ done:
      output_file: output/ex2_error_leak_cudaemu.out
 
    # the emulation's options are checked each time it is chosen until they pass: a program that caught the error and
-   # sets up again gets it again (before, the second setup ran with the out-of-range value taken as 1); CG: PETSc's GMRES
+   # sets up again gets it again (not a setup that takes the out-of-range value as 1); CG: PETSc's GMRES
    # allocates its work space again when KSPSetUp() is repeated after a failed PCSetUp(), which -malloc_dump would report
    test:
      suffix: error_again_cudaemu

@@ -135,6 +135,7 @@ static PetscErrorCode CheckMultiple(GILUTri tri, PetscInt nb, PetscInt bs, Petsc
 
   PetscFunctionBegin;
   PetscCall(PetscMalloc4(m * nrhs, &B, m * nrhs, &X, m, &bj, m, &xj));
+  for (PetscInt k = 0; k < m * nrhs; k++) X[k] = NAN; /* (as in TestEngine(): no earlier solution to read by mistake) */
   for (PetscInt j = 0; j < nrhs; j++) {
     for (PetscInt k = 0; k < m; k++) bj[k] = j ? b[(k * 7 + j * 13) % m] * (1.0 + 0.125 * j) - 0.01 * j : b[k];
     for (PetscInt k = 0; k < m; k++) B[k * nrhs + j] = bj[k];
@@ -144,6 +145,7 @@ static PetscErrorCode CheckMultiple(GILUTri tri, PetscInt nb, PetscInt bs, Petsc
   for (PetscInt j = 0; j < nrhs && wrong < 0; j++) {
     if (j) {
       for (PetscInt k = 0; k < m; k++) bj[k] = b[(k * 7 + j * 13) % m] * (1.0 + 0.125 * j) - 0.01 * j;
+      for (PetscInt k = 0; k < m; k++) xj[k] = NAN;
       PetscCall(GILUTriSolve(tri, bj, xj));
     } else PetscCall(PetscArraycpy(xj, x, m));
     for (PetscInt k = 0; k < m; k++)
@@ -197,6 +199,7 @@ static PetscErrorCode TestEngine(PetscRandom rnd, PetscInt nrand, PetscInt grid,
                 PetscCall(GILUTriSetThreads(tri, t == GILU_TRISOLVE_CHUNKED ? nt : (nt > 2 ? nt - 2 : nt)));
                 PetscCall(GILUTriSetChunkedStatic(tri, (PetscBool)(nt != 3))); /* chunked on 3 threads: the chunks claimed */
                 PetscCall(GILUTriSetBlockDepth(tri, depth));
+                for (PetscInt k = 0; k < m; k++) x[k] = NAN; /* not the previous run's solution: a row that read x before it was final would read it right */
                 PetscCall(GILUTriSolve(tri, b, x));
                 PetscCall(GILUTriGetType(tri, &ran));
                 err = PetscGILUTestArrayRelDiff(m, x, xref);
@@ -392,6 +395,7 @@ static PetscErrorCode TestCUDAEmu(PetscRandom rnd)
 
                 PetscCall(GILUTriSetType(tri, (GILUTriSolveType)t));
                 PetscCall(GILUTriSetBlockDepth(tri, depth));
+                for (PetscInt k = 0; k < m; k++) x[k] = NAN; /* not the previous run's solution: a row that read x before it was final would read it right */
                 PetscCall(GILUTriSolve(tri, b, x));
                 err = PetscGILUTestArrayRelDiff(m, x, xref);
                 if (err > (blocked || csc ? 1e-12 : dev == PETSCGILU_BACKEND_CUDAEMU ? 0.0 : 1e-13)) /* level-set and sync-free by rows: the reference's bits in the emulation */

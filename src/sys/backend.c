@@ -174,8 +174,9 @@ PetscErrorCode PetscGILUGetBackend(PetscGILUBackendType *type)
 
 /*
   The options of the whole plugin (every object of it reads them): read, checked and listed by -help once, when the
-  package is initialized (PetscGILUInitializePackage()). The objects consult the database again at each setup
-  (PetscGILUGetBackend(), GILUScheduleCreate()), so a program may change them between solves; the options of the
+  package is initialized (PetscGILUInitializePackage()). The objects consult the database again (PetscGILUGetBackend()
+  at each setup; GILUScheduleGetDelay() where a structilu schedule or an engine's plan is made and at each threaded
+  numeric factorization of gilu), so a program may change them between solves; the options of the
   emulation are listed with their checks where the cudaemu back-end is first chosen (GILUEmuOptionsHelp()).
 */
 static PetscErrorCode ReadPackageOptions(GILUOptionItems PetscOptionsObject, void *ctx)
@@ -186,7 +187,7 @@ static PetscErrorCode ReadPackageOptions(GILUOptionItems PetscOptionsObject, voi
   PetscFunctionBegin;
   (void)ctx;
   PetscCall(PetscOptionsEnum("-gilu_backend", "Where petscgilu's kernels run, for every object without its own -..._backend option", "PetscGILUGetBackend", PetscGILUBackendTypes, (PetscEnum)backend, (PetscEnum *)&backend, NULL));
-  PetscCall(PetscOptionsInt("-gilu_schedule_delay", "Developer test hook: microseconds a host thread sleeps before its first unit of work (structilu's sweeps, the triangular-solve engine's triangles), so a missing wait shows in every run (environment: GILU_SCHEDULE_DELAY)", "None", delay, &delay, NULL));
+  PetscCall(PetscOptionsInt("-gilu_schedule_delay", "Developer test hook: microseconds a host thread sleeps before its first unit of work (structilu's sweeps, the triangular-solve engine's triangles, gilu's numeric factorization), so a missing wait shows in every run (environment: GILU_SCHEDULE_DELAY)", "None", delay, &delay, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

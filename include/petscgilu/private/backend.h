@@ -84,8 +84,8 @@ PETSC_INTERN PetscErrorCode GILUCudaLibrarySym(const char[], void (**)(void));
 /* The plugin-wide options (-gilu_backend, -gilu_schedule_delay): read and listed by -help at package initialization */
 PETSC_INTERN PetscErrorCode GILUOptionsSetUp(void);
 /* The developers' test hook -gilu_schedule_delay US (else GILU_SCHEDULE_DELAY) for the host threads' schedules:
-   structilu's (src/mat/stencil/schedule.c, pipeline.c) and the triangular-solve engine's (src/mat/sptrsv/sptrsv-host.c);
-   0: off */
+   structilu's (src/mat/stencil/schedule.c, pipeline.c), the triangular-solve engine's (src/mat/sptrsv/sptrsv-host.c) and
+   gilu's numeric factorization's (src/mat/sptrsv/gilufactor-numeric.c); 0: off */
 PETSC_INTERN PetscErrorCode GILUScheduleGetDelay(PetscInt *);
 
 /* A short name of a resolved back-end and of the device it runs on, for -ksp_view */

@@ -352,8 +352,9 @@ static inline __attribute__((always_inline)) PetscInt ChunkGroupRun(const PetscI
 
 /*
   With several threads, the developers' test hook -gilu_schedule_delay US (GILUScheduleGetDelay(), read with the plan):
-  the thread that takes a segment's first chunk (fixed shares: thread 0) sleeps US microseconds before running it, and
-  the others run ahead as far as their waits let them. Every later level reads rows of the first chunk's level, so a
+  the thread that takes a segment's first chunk (fixed shares, a sequential segment, a square: thread 0) sleeps US
+  microseconds before running it, and the others run ahead as far as their waits let them; the permuted layout's copy
+  is filled with NaN first, so that no earlier solution is there to be read. Every later level reads rows of the first chunk's level, so a
   missing wait (for a level, a chunk's flag, a row's flag) or a missing barrier between segments gives a wrong x in
   every run instead of once in a while (tests/ex7 engine_delay). Off, one test per claimed chunk.
 */
@@ -379,6 +380,7 @@ static inline __attribute__((always_inline)) void SegmentRun(const PetscInt bs, 
     }
     break;
   case GILU_KERNEL_SEQUENTIAL:
+    if (PetscUnlikely(delay) && nth > 1 && tid == 0) GILUDelay(delay); /* the others at the barrier after it */
     if (tid == 0) RowsSolve(bs, m, seg, 0, seg->nrows, src, x);
     break;
   case GILU_KERNEL_SYNCFREE:
@@ -460,6 +462,7 @@ static inline __attribute__((always_inline)) void SegmentRun(const PetscInt bs, 
   case GILU_KERNEL_SPMV_VECTOR: { /* (vector: CUDA only) */
     PetscInt lo = (seg->nrows * tid) / nth, hi = (seg->nrows * (tid + 1)) / nth;
 
+    if (PetscUnlikely(delay) && nth > 1 && tid == 0) GILUDelay(delay);
     RowsSolve(bs, m, seg, lo, hi, x, x); /* a square has no diagonal: x_r -= sum */
   } break;
   }
@@ -621,6 +624,11 @@ PetscErrorCode GILUTriSolve_Host(GILUTri tri, PetscInt m, const PetscScalar b[],
     GILURun prun = PermRun[multiple][tri->bs];
 
     if (multiple && !tri->xpm) PetscCall(PetscMalloc1((size_t)tri->n * tri->bs * GILU_TRI_MAX_RHS, &tri->xpm));
+    if (PetscUnlikely(tri->delay)) { /* the test hook: the permuted copy holds no earlier solution that a missing wait would read right */
+      PetscScalar *xp = multiple ? tri->xpm : tri->xp;
+
+      for (size_t k = 0; k < (size_t)tri->n * tri->bs * m; k++) xp[k] = (PetscScalar)NAN;
+    }
     if (++tri->epoch == 0) {
       PetscCall(PetscArrayzero(tri->done, tri->n));
       tri->epoch = 1;

@@ -193,6 +193,14 @@ PetscErrorCode GILUTriSetFromOptions(GILUTri tri, PetscOptions options, const ch
   looked at again for the error message); then its levels (GILULevels(): 1 + the largest level of the rows a row reads;
   0-based) and the level sizes
 */
+/* A column index of row r of a triangle of n rows */
+static inline PetscErrorCode CheckColumn(PetscInt r, PetscInt c, PetscInt n)
+{
+  PetscFunctionBegin;
+  PetscCheck(c >= 0 && c < n, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Row %" PetscInt_FMT ": column %" PetscInt_FMT " is outside [0, %" PetscInt_FMT "): the column indices of a triangular factor must be those of its rows", r, c, n);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode CheckAndAnalyze(GILUTri tri, GILUTriUplo uplo, GILUTriDiag diag, PetscInt n, const PetscInt i[], const PetscInt j[])
 {
   PetscInt      *level, *count, nl = 0;
@@ -212,7 +220,7 @@ static PetscErrorCode CheckAndAnalyze(GILUTri tri, GILUTriUplo uplo, GILUTriDiag
     if (diag == GILU_TRI_DIAG_STORED) rowbad |= (hi == lo) || j[uplo == GILU_TRI_LOWER ? hi - 1 : lo] != r;
     if (PetscUnlikely(rowbad)) {
       for (PetscInt k = lo; k < hi; k++) {
-        PetscCheck(j[k] >= 0 && j[k] < n, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Row %" PetscInt_FMT ": column %" PetscInt_FMT " is outside [0, %" PetscInt_FMT ")", r, j[k], n);
+        PetscCall(CheckColumn(r, j[k], n));
         PetscCheck(uplo == GILU_TRI_LOWER ? j[k] <= r : j[k] >= r, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Row %" PetscInt_FMT " of a %s triangular factor has an entry in column %" PetscInt_FMT, r, uplo == GILU_TRI_LOWER ? "lower" : "upper", j[k]);
         PetscCheck(k == lo || j[k] > j[k - 1], PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Row %" PetscInt_FMT ": columns must be sorted ascending and unique", r);
         PetscCheck(j[k] != r || diag == GILU_TRI_DIAG_STORED, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "Row %" PetscInt_FMT " stores its diagonal but the factor was declared with a unit or separate diagonal", r);
@@ -356,7 +364,7 @@ PetscErrorCode GILUTriSetMatrixTranspose(GILUTri tri, GILUTriUplo uplo, GILUTriD
   bs2 = bs * bs;
   nz  = ai[n];
   for (PetscInt r = 0; r < n; r++) /* the transpose is counted by column before SetMatrix() checks its pattern */
-    for (PetscInt k = ai[r]; k < ai[r + 1]; k++) PetscCheck(aj[k] >= 0 && aj[k] < n, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "Row %" PetscInt_FMT ": column %" PetscInt_FMT " is outside [0, %" PetscInt_FMT ")", r, aj[k], n);
+    for (PetscInt k = ai[r]; k < ai[r + 1]; k++) PetscCall(CheckColumn(r, aj[k], n));
   PetscCall(PetscCalloc3(n + 1, &ti, nz, &tj, n, &pos));
   PetscCall(PetscMalloc1(nz * bs2, &ta));
   for (PetscInt k = 0; k < nz; k++) ti[aj[k] + 1]++;
