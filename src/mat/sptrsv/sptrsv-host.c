@@ -354,9 +354,9 @@ static inline __attribute__((always_inline)) PetscInt ChunkGroupRun(const PetscI
   With several threads, the developers' test hook -gilu_schedule_delay US (GILUScheduleGetDelay(), read with the plan):
   the thread that takes a segment's first chunk (fixed shares, a sequential segment, a square: thread 0) sleeps US
   microseconds before running it, and the others run ahead as far as their waits let them; the permuted layout's copy
-  is filled with NaN first, so that no earlier solution is there to be read. Every later level reads rows of the first chunk's level, so a
-  missing wait (for a level, a chunk's flag, a row's flag) or a missing barrier between segments gives a wrong x in
-  every run instead of once in a while (tests/ex7 engine_delay). Off, one test per claimed chunk.
+  is filled with NaN first, so that no earlier solution is there to be read. Every later level reads rows of the first
+  chunk's level, so a missing wait (for a level, a chunk's flag, a row's flag) or a missing barrier between segments
+  gives a wrong x in every run instead of once in a while (tests/ex7 engine_delay). Off, one test per claimed chunk.
 */
 static inline __attribute__((always_inline)) void SegmentRun(const PetscInt bs, const PetscInt m, const GILUTriSeg *seg, const PetscScalar *src, PetscScalar *x, unsigned int *done, unsigned int epoch, PetscBool cstatic, PetscInt delay, int tid, int nth)
 {

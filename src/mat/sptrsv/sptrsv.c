@@ -188,11 +188,6 @@ PetscErrorCode GILUTriSetFromOptions(GILUTri tri, PetscOptions options, const ch
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/*
-  The pattern is checked, rows in elimination order: each row's columns checked branch-free (a row found wrong is
-  looked at again for the error message); then its levels (GILULevels(): 1 + the largest level of the rows a row reads;
-  0-based) and the level sizes
-*/
 /* A column index of row r of a triangle of n rows */
 static inline PetscErrorCode CheckColumn(PetscInt r, PetscInt c, PetscInt n)
 {
@@ -201,6 +196,11 @@ static inline PetscErrorCode CheckColumn(PetscInt r, PetscInt c, PetscInt n)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  The pattern is checked, rows in elimination order: each row's columns checked branch-free (a row found wrong is
+  looked at again for the error message); then its levels (GILULevels(): 1 + the largest level of the rows a row reads;
+  0-based) and the level sizes
+*/
 static PetscErrorCode CheckAndAnalyze(GILUTri tri, GILUTriUplo uplo, GILUTriDiag diag, PetscInt n, const PetscInt i[], const PetscInt j[])
 {
   PetscInt      *level, *count, nl = 0;

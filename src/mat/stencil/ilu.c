@@ -425,12 +425,12 @@ PetscErrorCode StructILUSolveMultiple_Host(GILUStencilMat *sm, const StructILUFa
     SolveCtxLines(sm, &ctx[j]);
   }
   PetscCall(GILUStencilMatGetSchedule(sm, &sched));
+  PetscCall(PetscMemzero(&mc, sizeof(mc)));
+  mc.kernel[0] = (F->single ? ForwardSingle_Kernels : Forward_Kernels)[d];
+  mc.kernel[1] = (F->single ? BackwardSingle_Kernels : Backward_Kernels)[d];
   for (PetscInt j0 = 0; j0 < m; j0 += g) {
-    PetscCall(PetscMemzero(&mc, sizeof(mc)));
-    mc.kernel[0] = (F->single ? ForwardSingle_Kernels : Forward_Kernels)[d];
-    mc.kernel[1] = (F->single ? BackwardSingle_Kernels : Backward_Kernels)[d];
-    mc.ctx       = ctx + j0;
-    mc.m         = PetscMin(g, m - j0);
+    mc.ctx = ctx + j0;
+    mc.m   = PetscMin(g, m - j0);
     PetscCall(GILUScheduleRunPairMultiple(sched, PETSC_FALSE, ForwardMultiple, BackwardMultiple, &mc, mc.m));
   }
   PetscCall(PetscLogFlops((PetscLogDouble)m * sm->npoints * (2.0 * d * d * sm->stencil.ns)));
