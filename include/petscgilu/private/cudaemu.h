@@ -77,7 +77,7 @@ typedef struct {
   const char *site; /* __syncwarp: the call site ("file:line"), which all lanes must share */
 } GILUEmuLaneData;
 
-/* key: the kernel (for its cudaFuncSetAttribute opt-in); name: its instantiation (for the launch log) */
+/* key: the kernel (for its cudaFuncSetAttribute opt-in); name: its instantiation, mangled (gilu_emu_kernel_name()) */
 PETSC_EXTERN PetscErrorCode GILUEmuLaunch(const void *, const char[], GILUEmuUInt3, GILUEmuUInt3, size_t, void (*)(void *), void *);
 PETSC_EXTERN const char    *GILUEmuLastError(void);
 PETSC_EXTERN void           GILUEmuSyncThreads(const char[]);                  /* the call site, "file:line" */

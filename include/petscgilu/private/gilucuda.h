@@ -74,6 +74,7 @@
   /* ============================================================================================ emulation */
   #include <string.h>
   #include <stdlib.h>
+  #include <typeinfo>
   #include <petsctime.h>
   #include <petscgilu/private/cudaemu.h>
 
@@ -116,12 +117,20 @@ static inline PetscErrorCode gilu_emu_launch(const void *key, const char *name, 
 
   return GILUEmuLaunch(key, name, G, B, shmem, gilu_emu_body<F>, &f);
 }
-/* the kernel's instantiation as the compiler names it ("... K k = StructILUForward<17>]"): the launch log of the
-   emulation lists what the tests ran, to compare with the instantiations nvcc emits */
+/* the kernel's instantiation as a type, by its mangled name: the same from every compiler of the Itanium C++ ABI
+   (gcc, clang), unlike __PRETTY_FUNCTION__ (clang 14's leaves the template arguments out: "k = &StructILUForward");
+   the emulation demangles it ("StructILUForward<17, double>") for its launch log, which lists what the tests ran to
+   compare with the instantiations nvcc emits, and for its counters and messages. Read from the type_info as that ABI
+   lays it out (2.9.5: the vtable pointer, then the name), not through its inline name(): at -O0 that is emitted out
+   of line with vague linkage, which an emulated object must not define (PG_EMU_LOCALIZE, make check's emu-link) */
+template <class K, K k>
+struct gilu_emu_kernel_tag { };
 template <class K, K k>
 static inline const char *gilu_emu_kernel_name(void)
 {
-  return __PRETTY_FUNCTION__;
+  const std::type_info &t = typeid(gilu_emu_kernel_tag<K, k>);
+
+  return reinterpret_cast<const char *const *>(&t)[1];
 }
   /* the arguments are evaluated once, on the host, and copied (by value, as a CUDA launch does) */
   #define GILU_LAUNCH(kernel, grid, block, shmem, stream, ...) ((void)(stream), gilu_emu_launch(reinterpret_cast<const void *>(&kernel), gilu_emu_kernel_name<decltype(&kernel), &kernel>(), (grid), (block), (shmem), [=]() { kernel(__VA_ARGS__); }))
@@ -492,11 +501,13 @@ static inline cudaError_t cudaFuncSetAttribute(K *kernel, enum cudaFuncAttribute
 {
   return GILUEmuFuncSetMaxDynamicShared(reinterpret_cast<const void *>(kernel), value) ? cudaErrorInvalidValue : cudaSuccess;
 }
-/* page-locked host memory is host memory */
+/* page-locked host memory is host memory, poisoned as cudaMalloc's below (what the driver hands out is not cleared
+   either: a reuse of freed pinned memory holds the last owner's bytes) */
 template <class T>
 static inline cudaError_t cudaMallocHost(T **p, size_t bytes)
 {
   *p = (T *)malloc(bytes ? bytes : 1);
+  if (*p) memset((void *)*p, 0xff, bytes ? bytes : 1);
   return *p ? cudaSuccess : cudaErrorMemoryAllocation;
 }
 static inline cudaError_t cudaFreeHost(void *p)

@@ -1534,19 +1534,33 @@ static PetscErrorCode Schedule(Launch *L)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* the instantiation in the compiler's name of gilu_emu_kernel_name<K, k>(): "... k = Name<3>]" -> "Name<3>" */
-static void KernelName(const char pretty[], char name[], size_t len)
-{
-  const char *p = strstr(pretty, " k = "), *e;
+/* libstdc++'s demangler (C linkage; the library links libstdc++ for its C++ emulated kernels) */
+extern char *__cxa_demangle(const char *, char *, size_t *, int *);
 
-  p = p ? p + 5 : pretty;
-  e = p + strlen(p);
-  if (e > p && e[-1] == ']') e--;
+/* the instantiation from the mangled name of gilu_emu_kernel_name<K, k>()'s tag type:
+   "gilu_emu_kernel_tag<void (*)(double*, int), &(void Name<3, double>(double*, int))>" -> "Name<3, double>" (a
+   function that is no template has no return type there: "&(Name(double*, int))" -> "Name"). gcc marks the name of a
+   type local to its unit with a leading '*' (compare type_infos by address), which is no part of the mangling */
+static void KernelName(const char mangled[], char name[], size_t len)
+{
+  int         status = -1, depth = 0;
+  char       *d = __cxa_demangle(mangled + (mangled[0] == '*'), NULL, NULL, &status);
+  const char *p = d && !status ? strstr(d, "&(") : NULL, *e;
+
+  if (!p) {
+    (void)snprintf(name, len, "%s", mangled);
+    free(d);
+    return;
+  }
+  p += 2;
+  if (!strncmp(p, "void ", 5)) p += 5;
+  for (e = p; *e && !(*e == '(' && !depth); e++) depth += (*e == '<') - (*e == '>');
   (void)snprintf(name, len, "%.*s", (int)(e - p), p);
+  free(d);
 }
 
 /* GILU_CUDAEMU_LAUNCH_LOG: each instantiation once per process */
-static void LogLaunch(const char pretty[], const char name[])
+static void LogLaunch(const char mangled[], const char name[])
 {
   static __thread const char *logged[512];
   static __thread int         nlogged = 0;
@@ -1556,8 +1570,8 @@ static void LogLaunch(const char pretty[], const char name[])
 
   if (!file || !file[0]) return;
   for (i = 0; i < nlogged; i++)
-    if (logged[i] == pretty) return;
-  if (nlogged < 512) logged[nlogged++] = pretty;
+    if (!strcmp(logged[i], mangled)) return;
+  if (nlogged < 512) logged[nlogged++] = mangled;
   fp = fopen(file, "a");
   if (!fp) return;
   fprintf(fp, "%s\n", name);
@@ -1571,7 +1585,7 @@ static void LogLaunch(const char pretty[], const char name[])
    PETSC_ERR_LIB with the message, which GILUEmuLastError() also gives (empty after a successful launch). A launch
    that a GPU refuses (too many threads, too much shared memory without the opt-in) is refused the same way.
 */
-PetscErrorCode GILUEmuLaunch(const void *key, const char pretty[], GILUEmuUInt3 grid, GILUEmuUInt3 block, size_t shmem, void (*body)(void *), void *ctx)
+PetscErrorCode GILUEmuLaunch(const void *key, const char mangled[], GILUEmuUInt3 grid, GILUEmuUInt3 block, size_t shmem, void (*body)(void *), void *ctx)
 {
   Launch        *L;
   long           nthreads = (long)block.x * block.y * block.z;
@@ -1582,7 +1596,7 @@ PetscErrorCode GILUEmuLaunch(const void *key, const char pretty[], GILUEmuUInt3 
 
   PetscFunctionBegin;
   emu_lasterr[0] = 0;
-  KernelName(pretty, name, sizeof(name));
+  KernelName(mangled, name, sizeof(name));
   PetscCheck(!emu_launch, PETSC_COMM_SELF, PETSC_ERR_SUP, "cudaemu: kernel %s launched from inside kernel %s (dynamic parallelism is not emulated)", name, emu_launch->name);
   PetscCheck(grid.x > 0 && grid.y > 0 && grid.z > 0 && grid.y < 65536 && grid.z < 65536, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "cudaemu: kernel %s: invalid grid (%u,%u,%u)", name, grid.x, grid.y, grid.z);
   PetscCheck(nthreads > 0 && nthreads <= 1024 && block.z <= 64, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "cudaemu: kernel %s: invalid block (%u,%u,%u): 1 to 1024 threads", name, block.x, block.y, block.z);
@@ -1622,7 +1636,7 @@ PetscErrorCode GILUEmuLaunch(const void *key, const char pretty[], GILUEmuUInt3 
     }
   }
   for (i = 0; i < GILU_EMU_MAX_RESIDENT; i++) emu_slots[i].index = -1;
-  LogLaunch(pretty, name);
+  LogLaunch(mangled, name);
   emu_launch = L;
   ierr       = Schedule(L);
   emu_launch = NULL;
