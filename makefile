@@ -37,7 +37,7 @@ PREFIX        ?= /usr/local
 CHECK_JOBS    ?= 2
 
 # goals that must not configure (or install packages) on a fresh clone
-PG_NOCONF_GOALS := clean distclean help gpu-validate check-petsc-cuda check-tsan check-compile check-compile-64 gpu-perf format check-format
+PG_NOCONF_GOALS := clean distclean help gpu-validate check-petsc-cuda check-clang check-tsan check-compile check-compile-64 gpu-perf format check-format
 PG_NEED_CONF    := $(if $(MAKECMDGOALS),$(filter-out $(PG_NOCONF_GOALS),$(MAKECMDGOALS)),all)
 
 # ------------------------------------------------------------------------------------------------ configure
@@ -453,11 +453,18 @@ check-compile-64: FORCE
 check-petsc-cuda: FORCE
 	@$(PETSCGILU_DIR)/tests/petsc-cuda/run
 
+# this tree built by clang with libomp in a copy (build/clang/), warnings as errors, and its make check run there
+# (tests/clang/run; installs Debian's clang and libomp-dev when missing). CI runs it: about 8 minutes
+check-clang: FORCE
+	@$(PETSCGILU_DIR)/config/install-deps clang
+	@$(PETSCGILU_DIR)/tests/clang/run $(if $(s),'$(s)')
+
 # the host threads under ThreadSanitizer: a copy of this tree built in build/tsan/ by clang with -fsanitize=thread and
 # libomp (its archer tool tells TSan the OpenMP synchronization), the threaded cases run there; fails on any report
-# (tests/tsan/run). Not in make check or CI: minutes of build and runs
+# (tests/clang/run --tsan). Not in make check or CI: minutes of build and runs
 check-tsan: FORCE
-	@THREADS='$(THREADS)' $(PETSCGILU_DIR)/tests/tsan/run $(if $(TSAN_ALL),--all) $(if $(s),'$(s)')
+	@$(PETSCGILU_DIR)/config/install-deps clang
+	@THREADS='$(THREADS)' $(PETSCGILU_DIR)/tests/clang/run --tsan $(if $(TSAN_ALL),--all) $(if $(s),'$(s)')
 
 # the generated test-matrix suite in PETSc's binary format (SIZES=small,medium,large; about 3 GB for large)
 bench-matrices: all
@@ -570,10 +577,12 @@ help: FORCE
 	@echo "  check-petsc-cuda PETSC_DIR= PETSC_ARCH=  against a PETSc built --with-cuda (doc/building.md: PETSc 3.25 with"
 	@echo "                 CUDA 13): a copy of this tree built there with PETSc's nvcc, the CUDA-vector branches checked,"
 	@echo "                 make check there (no GPU needed; with one also ex45/ex19 on CUDA vectors; tests/petsc-cuda/run)"
+	@echo "  check-clang    a copy of this tree built by clang with libomp in build/clang/ (warnings as errors), its make check"
+	@echo "                 run there (tests/clang/run; installs clang and libomp-dev when missing; CI runs it)   s='tests-ex7_*'"
 	@echo "  check-tsan     the host threads under ThreadSanitizer: a copy of this tree built by clang -fsanitize=thread with"
 	@echo "                 libomp and its archer tool in build/tsan/, the threaded harness cases run there; fails on any"
-	@echo "                 report (build/tsan/reports/; tests/tsan/run)   s='tests-ex7_*' (other cases)   TSAN_ALL=1 (every"
-	@echo "                 case without the emulation, on THREADS=2 threads)"
+	@echo "                 report (build/tsan/reports/; tests/clang/run --tsan)   s='tests-ex7_*' (other cases)   TSAN_ALL=1"
+	@echo "                 (every case without the emulation, on THREADS=2 threads)"
 	@echo "  check-gpu      device tests, cuSPARSE baselines and petsc-examples on a GPU (says so and exits 0 when there is none)"
 	@echo "  gpu-perf       the kernel benchmark on a GPU (bench/gpu/perf): StructILU's sweeps and factorization vs cuSPARSE CSR/BSR,"
 	@echo "                 kernel times (CUDA events), GB/s and fraction of peak, the model beside them, at the paper's stencils,"
