@@ -19,8 +19,9 @@ static char help[] = "Self-tests of petscgilu's host emulation of the CUDA execu
 
 int main(int argc, char **argv)
 {
-  const char *const tests[]  = {"reduce_barrier", "reduce_nobarrier", "warp_shfl",        "warp_vote",      "spin_intrablock", "interblock_chain", "mma",           "dynamic_shared",   "static_shared",  "shared_optin",
-                                "atomics",        "deadlock_flag",    "deadlock_barrier", "divergent_warp", "blockidx_order",  "signal_nofence",   "barrier_sites", "counters_sectors", "counters_clock", "poisoned_alloc"};
+  const char *const tests[]  = {"reduce_barrier", "reduce_nobarrier", "warp_shfl",     "warp_vote",        "spin_intrablock", "interblock_chain", "mma",
+                                "dynamic_shared", "static_shared",    "shared_optin",  "atomics",          "deadlock_flag",   "deadlock_barrier", "divergent_warp",
+                                "blockidx_order", "signal_nofence",   "barrier_sites", "counters_sectors", "counters_clock",  "poisoned_alloc",   "kernel_names"};
   char              only[64] = "";
   PetscBool         ok, match;
   size_t            i;

@@ -67,7 +67,8 @@ static inline void FactorZeroPivot(FactorCtx *ctx, PetscInt p, PetscInt bs)
 
 /* (not clang's vectorize(assume_safety): it marks every access in the loop as independent of the other iterations', those
    to a temporary declared in the body too (SubtractOffset()'s zq), which clang 14 at -O1 miscompiles (make check-tsan's
-   clang build: ex1 compare_ilu, ex18 threads; make check-clang builds at -O2); clang does not vectorize that loop at any level anyway) */
+   clang build: ex1 compare_ilu, ex18 threads; make check-clang builds at -O2); clang does not vectorize that loop at any
+   level anyway) */
 #if defined(__GNUC__) && !defined(__clang__)
   #define PRAGMA_IVDEP _Pragma("GCC ivdep")
 #else

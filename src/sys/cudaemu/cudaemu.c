@@ -1554,6 +1554,7 @@ static void KernelName(const char mangled[], char name[], size_t len)
   }
   p += 2;
   if (!strncmp(p, "void ", 5)) p += 5;
+  if (!strncmp(p, "(anonymous namespace)::", 23)) p += 23; /* (its parentheses would end the name) */
   for (e = p; *e && !(*e == '(' && !depth); e++) depth += (*e == '<') - (*e == '>');
   (void)snprintf(name, len, "%.*s", (int)(e - p), p);
   free(d);

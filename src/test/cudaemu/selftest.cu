@@ -576,6 +576,17 @@ __global__ static void SectorLoads(const double *x, double *y, int stride)
   gilu_st(y + threadIdx.x, gilu_ld(x + stride * gilu_lane_id()));
 }
 
+/* a kernel template in an unnamed namespace, whose instantiations the emulation names "NameProbe<3, true>": the template
+   arguments (clang 14's __PRETTY_FUNCTION__ had none) without the namespace */
+namespace
+{
+template <int N, bool B>
+__global__ void NameProbe(int *x)
+{
+  if (threadIdx.x == 0) gilu_st(x + blockIdx.x, N + (int)B);
+}
+} // namespace
+
 /* a chain through the blocks by ticket, as InterBlockChain: thread 0 waits once for the previous block, the block's
    threads load its values in parallel, store, fence, barrier, signal: 3 round trips per block (poll, load, fence);
    twice: each thread polls the flag itself before each of two loads, 5 per block */
@@ -656,6 +667,33 @@ static PetscErrorCode TestPoison(PetscBool *ok)
     GILU_CUDA_CHECK(cudaFree(x));
     GILU_CUDA_CHECK(cudaFree(k));
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the names the counters and the launch log give instantiations: each its own, a prefix counts both */
+static PetscErrorCode TestNames(PetscBool *ok)
+{
+  int            *x;
+  PetscBool       was;
+  GILUEmuCounters c[3];
+
+  PetscFunctionBegin;
+  GILU_CUDA_CHECK(cudaMalloc(&x, 2 * sizeof(int)));
+  PetscCall(GILUEmuCountersGetActive(&was));
+  PetscCall(GILUEmuCountersSetActive(PETSC_TRUE));
+  PetscCall(GILUEmuCountersReset());
+  #define NAME_PROBE_TRUE  NameProbe<3, true> /* (one macro argument: GILU_LAUNCH's first is split at the comma) */
+  #define NAME_PROBE_FALSE NameProbe<3, false>
+  PetscCall(GILU_LAUNCH(NAME_PROBE_TRUE, 2, 32, 0, 0, x));
+  PetscCall(GILU_LAUNCH(NAME_PROBE_FALSE, 1, 32, 0, 0, x));
+  #undef NAME_PROBE_TRUE
+  #undef NAME_PROBE_FALSE
+  PetscCall(GILUEmuCountersGet("NameProbe<3, true>", &c[0]));
+  PetscCall(GILUEmuCountersGet("NameProbe<3, false>", &c[1]));
+  PetscCall(GILUEmuCountersGet("NameProbe<3", &c[2]));
+  *ok = (PetscBool)(c[0].runtime[GILU_EMU_RT_LAUNCH] == 1 && c[1].runtime[GILU_EMU_RT_LAUNCH] == 1 && c[2].runtime[GILU_EMU_RT_LAUNCH] == 2);
+  PetscCall(GILUEmuCountersSetActive(was));
+  GILU_CUDA_CHECK(cudaFree(x));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -758,10 +796,12 @@ PetscErrorCode GILU_CUDA_NAME(PetscGILUCUDASelfTest)(const char name[], PetscBoo
   GILU_SELFTEST("counters_sectors", TestSectors(ok));
   GILU_SELFTEST("counters_clock", TestClock(ok));
   GILU_SELFTEST("poisoned_alloc", TestPoison(ok));
+  GILU_SELFTEST("kernel_names", TestNames(ok));
 #else
   GILU_SELFTEST("counters_sectors", TestBroken(-1, ok)); /* the emulation's counters: nothing to test on a GPU */
   GILU_SELFTEST("counters_clock", TestBroken(-1, ok));
   GILU_SELFTEST("poisoned_alloc", TestBroken(-1, ok)); /* a GPU's memory holds whatever was there */
+  GILU_SELFTEST("kernel_names", TestBroken(-1, ok));
 #endif
 #undef GILU_SELFTEST
   SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_UNKNOWN_TYPE, "Unknown CUDA self-test %s", name);
