@@ -113,6 +113,20 @@ static inline void GILUDelay(PetscInt us)
   (void)nanosleep(&ts, NULL);
 }
 
+/* The hook's sleep for a thread that claims units of work from the shared counter *next (it took the first): US, then on
+   while the other threads go on claiming, until one has claimed and none has for US (at most 100 times US). So the
+   others run as far as they can without this thread's unit however loaded the machine is (a thread that started late
+   claims nothing during one fixed sleep, and a missing wait then survives: seen in CI) */
+static inline void GILUDelayWhileClaiming(const PetscInt *next, PetscInt us)
+{
+  for (int i = 0; i < 100; i++) {
+    const PetscInt seen = __atomic_load_n(next, __ATOMIC_RELAXED);
+
+    GILUDelay(us);
+    if (seen > 1 && __atomic_load_n(next, __ATOMIC_RELAXED) == seen) break;
+  }
+}
+
 /* ------------------------------------------------------------------------------------------------ governor */
 #define GILU_GOVERNOR_PROBE     16   /* calls before the slower way is measured again, at least ... */
 #define GILU_GOVERNOR_PROBE_MAX 512  /* ... doubled each time the probe confirms the choice, up to this */

@@ -418,7 +418,7 @@ static inline __attribute__((always_inline)) void SegmentRun(const PetscInt bs, 
         PetscInt c = __atomic_fetch_add(&sg->next, 1, __ATOMIC_RELAXED);
 
         if (c >= seg->nchunks) break;
-        if (PetscUnlikely(delay) && c == 0) GILUDelay(delay);
+        if (PetscUnlikely(delay) && c == 0) GILUDelayWhileClaiming(&sg->next, delay);
         if (seg->inplace) { /* take up to three more chunks of the same chunk level (nobody has claimed them yet) */
           PetscInt nc = 1;
 
