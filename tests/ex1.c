@@ -17,6 +17,7 @@ dense dof x dof blocks, then solves it with the KSP and PC chosen in the options
   -compare_matapply <n> : only check that PCMatApply() of the PC of the options on n columns is bitwise PCApply() of each,\n\
                           and count the PCApply() and PCMatApply() calls of a KSPMatSolve() with KSPPREONLY\n\
   -matapply_pc_view     : with -compare_matapply, view the PC after the applies\n\
+  -matapply_lda_pad <k> : with -compare_matapply, the blocks' leading dimension is their local rows plus k\n\
   -time_matapply <n>    : only time PCMatApply() on n columns against PCApply() of each column (best of -time_reps, default 5); one JSON line\n\
 The matrix type comes from -dm_mat_type (aij, baij, sbaij, ...).\n\n";
 
@@ -394,10 +395,24 @@ static PetscErrorCode CompareThreads(Mat Aop, DM da, PetscInt nthreads)
 }
 
 /* A KSPPREONLY with the PC of the options set up on Aop (and the DM), and a dense block of n random columns */
+/* a dense block of n columns with Aop's local rows, its leading dimension those rows plus -matapply_lda_pad (default 0) */
+static PetscErrorCode CreateBlock(Mat Aop, PetscInt n, Mat *B)
+{
+  PetscInt m, pad = 0;
+
+  PetscFunctionBeginUser;
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-matapply_lda_pad", &pad, NULL));
+  PetscCall(MatGetLocalSize(Aop, &m, NULL));
+  PetscCall(MatCreate(PETSC_COMM_WORLD, B));
+  PetscCall(MatSetSizes(*B, m, PETSC_DECIDE, PETSC_DECIDE, n));
+  PetscCall(MatSetType(*B, MATDENSE));
+  if (pad) PetscCall(MatDenseSetLDA(*B, m + pad));
+  PetscCall(MatSetUp(*B));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode SetUpPreonly(Mat Aop, DM da, PetscInt n, KSP *ksp, PC *pc, Mat *B)
 {
-  PetscInt m;
-
   PetscFunctionBeginUser;
   PetscCall(KSPCreate(PETSC_COMM_WORLD, ksp));
   PetscCall(KSPSetOperators(*ksp, Aop, Aop));
@@ -409,8 +424,7 @@ static PetscErrorCode SetUpPreonly(Mat Aop, DM da, PetscInt n, KSP *ksp, PC *pc,
   PetscCall(KSPSetFromOptions(*ksp));
   PetscCall(KSPSetUp(*ksp));
   PetscCall(KSPGetPC(*ksp, pc));
-  PetscCall(MatGetLocalSize(Aop, &m, NULL));
-  PetscCall(MatCreateDense(PETSC_COMM_WORLD, m, PETSC_DECIDE, PETSC_DECIDE, n, NULL, B));
+  PetscCall(CreateBlock(Aop, n, B));
   PetscCall(MatSetRandom(*B, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -439,8 +453,8 @@ static PetscErrorCode CompareMatApply(Mat Aop, DM da, PetscInt n)
   PetscCall(PetscLogEventRegister("PCMatApply", PC_CLASSID, &evmatapply));
   PetscCall(PetscLogEventRegister("GILUCopyToGPU", PC_CLASSID, &evcopy)); /* the plugin's */
   PetscCall(SetUpPreonly(Aop, da, n, &ksp, &pc, &B));
-  PetscCall(MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, &X));
-  PetscCall(MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, &Y));
+  PetscCall(CreateBlock(Aop, n, &X));
+  PetscCall(CreateBlock(Aop, n, &Y));
   PetscCall(PCMatApply(pc, B, X));
   PetscCall(PetscLogEventGetPerfInfo(PETSC_DETERMINE, evcopy, &copies[0]));
   for (PetscInt c = 0; c < n; c++) {
@@ -1135,6 +1149,18 @@ int main(int argc, char **argv)
      suffix: matapply
      output_file: output/ex1_matapply.out
      args: -compare_matapply 5 -stencil diamond13 -dof {{1 3}} -pc_type structilu -gilu_backend {{host cudaemu}}
+   # the device sweeps (cudaemu) on all the columns of a block at once: both mappings, with and without the intra-row
+   # pipeline (lines: a column's rings of 4 stages take 17 KiB, so the groups are 2, 2 and 1 column), blocks whose
+   # leading dimension is not their rows (copied a column at a time)
+   test:
+     suffix: matapply_structilu_cuda
+     output_file: output/ex1_matapply.out
+     args: -compare_matapply 5 -stencil {{diamond13 box27}} -dof {{1 3}} -pc_type structilu -gilu_backend cudaemu -pc_structilu_cuda_mapping {{tiles lines}} -pc_structilu_cuda_pipeline {{1 4}} -matapply_lda_pad {{0 3}}
+   # every configuration of the blocks' sweep kernels (DoF 1 to 8, double and single factors, both mappings)
+   test:
+     suffix: matapply_structilu_cuda_dofs
+     output_file: output/ex1_matapply.out
+     args: -compare_matapply 5 -stencil star7 -dof {{1 2 3 4 5 6 7 8}} -pc_type structilu -gilu_backend cudaemu -pc_structilu_factor_precision {{double single}} -pc_structilu_cuda_mapping {{tiles lines}}
    # on two processes: block Jacobi (the host sweeps on groups of columns of each block), the pipeline across processes
    # and MatSolverType structilu's global factors (a column at a time); the columns of the blocks' local rows
    test:
@@ -1151,6 +1177,10 @@ int main(int argc, char **argv)
      suffix: matapply_ic
      output_file: output/ex1_matapply.out
      args: -compare_matapply 5 -symmetric -stencil box27 -dof 2 -pc_type structilu -pc_structilu_type ic -pc_structilu_factor_precision {{double single}} -gilu_backend {{host cudaemu}}
+   test:
+     suffix: matapply_ic_lines
+     output_file: output/ex1_matapply.out
+     args: -compare_matapply 5 -symmetric -stencil box27 -dof 2 -pc_type structilu -pc_structilu_type ic -pc_structilu_factor_precision {{double single}} -gilu_backend cudaemu -pc_structilu_cuda_mapping lines
 
    # PCATSILU's PCMatApply() (MatMatSolve() of its gilu factor, or the Jacobi sweeps on each column; block factors of BAIJ),
    # the same checks, on one process and on two (each its local block); on cudaemu the factor's solves run on the
@@ -1201,6 +1231,10 @@ int main(int argc, char **argv)
    test:
      suffix: matapply_view
      args: -compare_matapply 3 -stencil star7 -pc_type {{atsilu structilu}separate output} -gilu_backend cudaemu -matapply_pc_view
+     filter: grep -e "bitwise" -e "KSPMatSolve" -e "blocks of right-hand sides"
+   test:
+     suffix: matapply_view_lines
+     args: -compare_matapply 5 -stencil box27 -pc_type structilu -gilu_backend cudaemu -pc_structilu_cuda_mapping lines -pc_structilu_cuda_pipeline 4 -matapply_pc_view
      filter: grep -e "bitwise" -e "KSPMatSolve" -e "blocks of right-hand sides"
    test:
      suffix: matapply_structilu_host_view

@@ -252,3 +252,118 @@ PetscErrorCode GILUVecApplyDevice(Vec x, Vec y, PetscGILUBackendType backend, vo
   PetscCall(GILUVecRestoreDeviceArrayRead(x, backend, &xa));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
+
+/* whether the kernels use M's own device array: a CUDA dense matrix on the cuda back-end of a CUDA-enabled PETSc */
+static PetscErrorCode GILUMatDenseIsDeviceNative(Mat M, PetscGILUBackendType backend, PetscBool *native)
+{
+  PetscFunctionBegin;
+  *native = PETSC_FALSE;
+#if defined(GILU_VEC_NATIVE_CUDA)
+  if (backend == PETSCGILU_BACKEND_CUDA) PetscCall(PetscObjectTypeCompareAny((PetscObject)M, native, MATSEQDENSECUDA, MATMPIDENSECUDA, MATDENSECUDA, ""));
+#else
+  (void)M;
+  (void)backend;
+#endif
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* n rows of m columns between a host array of leading dimension ld and a packed device buffer: one copy when ld is n */
+static PetscErrorCode GILUDeviceCopyColumns(PetscGILUBackendType backend, PetscBool todevice, PetscScalar *host, PetscInt ld, PetscScalar *dev, PetscInt n, PetscInt m)
+{
+  PetscFunctionBegin;
+  if (ld == n) PetscCall(GILUDeviceCopy(backend, todevice, todevice ? (void *)dev : (void *)host, todevice ? (void *)host : (void *)dev, sizeof(PetscScalar) * (size_t)n * (size_t)m));
+  else
+    for (PetscInt c = 0; c < m; c++) PetscCall(GILUDeviceCopy(backend, todevice, todevice ? (void *)(dev + c * n) : (void *)(host + c * ld), todevice ? (void *)(host + c * ld) : (void *)(dev + c * n), sizeof(PetscScalar) * (size_t)n));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  GILUMatDenseApplyDevice - X = op(B) on every column of dense matrices by one device apply of the back-end (cuda or
+  cudaemu): what GILUVecApplyDevice() is for a vector, for the blocks of right-hand sides of PCMatApply(),
+  KSPMatSolve() and MatMatSolve().
+
+  Input Parameters:
++ B, X    - a process's dense matrices (MATSEQDENSE, or MATSEQDENSECUDA), of the same sizes, X not B
+. backend - cuda or cudaemu
+. bbuf, xbuf - the caller's device buffers of at least as many values as B has (its local rows times its columns),
+            used where the matrices are not native
+. apply   - apply(ctx, m, b, ldb, x, ldx): the kernels on the m columns of the device arrays b and x, queued on the
+            default stream (it may return before they completed)
+- ctx     - the caller's context for apply
+
+  Output Parameter:
+. native - (optional) whether B's own device array was read (nothing copied in)
+
+  Notes:
+  A CUDA dense matrix with a CUDA-enabled PETSc gives its own device array and leading dimension; otherwise the
+  columns are copied into the packed buffer (leading dimension the local rows) and the result back, logged as
+  GILUCopyToGPU / GILUCopyToCPU: one copy each way when the matrix's leading dimension is its row count.
+*/
+PetscErrorCode GILUMatDenseApplyDevice(Mat B, Mat X, PetscGILUBackendType backend, void *bbuf, void *xbuf, PetscErrorCode (*apply)(void *, PetscInt, const PetscScalar *, PetscInt, PetscScalar *, PetscInt), void *ctx, PetscBool *native)
+{
+  const PetscScalar *ba = NULL, *bh;
+  PetscScalar       *xa = NULL, *xh;
+  PetscInt           n, m, ldb, ldx, lb, lx; /* the matrices' leading dimensions, those of the arrays apply gets */
+  PetscBool          bnative, xnative;
+
+  PetscFunctionBegin;
+  PetscCheck(B != X, PETSC_COMM_SELF, PETSC_ERR_ARG_IDN, "The device apply of a block needs distinct B and X");
+  PetscCall(MatGetLocalSize(B, &n, NULL));
+  PetscCall(MatGetSize(B, NULL, &m));
+  PetscCall(MatDenseGetLDA(B, &ldb));
+  PetscCall(MatDenseGetLDA(X, &ldx));
+  PetscCall(GILUMatDenseIsDeviceNative(B, backend, &bnative));
+  PetscCall(GILUMatDenseIsDeviceNative(X, backend, &xnative));
+  if (native) *native = bnative;
+  lb = ldb;
+  lx = ldx;
+#if defined(GILU_VEC_NATIVE_CUDA)
+  if (bnative) {
+    PetscBool ordered;
+
+    PetscCall(MatDenseCUDAGetArrayRead(B, &ba)); /* asynchronous on PETSc's stream, as a vector's (GILUVecGetDeviceArrayRead()) */
+    PetscCall(GILUPetscStreamOrdered(&ordered));
+    if (!ordered) {
+      PetscDeviceContext dctx;
+
+      PetscCall(PetscDeviceContextGetCurrentContext(&dctx));
+      PetscCall(PetscDeviceContextSynchronize(dctx));
+    }
+  }
+  if (xnative) PetscCall(MatDenseCUDAGetArrayWrite(X, &xa));
+#endif
+  PetscCheck(!bnative || ba, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Native device matrices need a PETSc and a petscgilu built with CUDA");
+  if (!bnative) {
+    PetscCall(MatDenseGetArrayRead(B, &bh));
+    PetscCall(GILUDeviceCopyColumns(backend, PETSC_TRUE, (PetscScalar *)bh, ldb, (PetscScalar *)bbuf, n, m));
+    PetscCall(MatDenseRestoreArrayRead(B, &bh));
+    ba = (const PetscScalar *)bbuf;
+    lb = n;
+  }
+  if (!xnative) {
+    xa = (PetscScalar *)xbuf;
+    lx = n;
+  }
+  PetscCall((*apply)(ctx, m, ba, lb, xa, lx));
+#if defined(GILU_VEC_NATIVE_CUDA)
+  if (xnative) {
+    PetscBool ordered;
+
+    PetscCall(GILUPetscStreamOrdered(&ordered));
+    if (!ordered) { /* PETSc's next operation on X runs on a stream the default one does not order: wait here */
+      const GILUDeviceOps *ops;
+
+      PetscCall(GILUBackendGetDevice(backend, &ops));
+      PetscCall(ops->synchronize());
+    }
+    PetscCall(MatDenseCUDARestoreArrayWrite(X, &xa));
+  }
+  if (bnative) PetscCall(MatDenseCUDARestoreArrayRead(B, &ba));
+#endif
+  if (!xnative) {
+    PetscCall(MatDenseGetArrayWrite(X, &xh));
+    PetscCall(GILUDeviceCopyColumns(backend, PETSC_FALSE, xh, ldx, (PetscScalar *)xbuf, n, m));
+    PetscCall(MatDenseRestoreArrayWrite(X, &xh));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}

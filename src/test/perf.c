@@ -487,7 +487,7 @@ PetscErrorCode PetscGILUPerfRun(PetscGILUBackendType ran, const PetscGILUPerfCas
   r->usedmma = usedmma;
   PetscCall(PetscFree(elim));
   if (zr < 0) {
-    PetscCall(ops->buffers(dev, &db, &dx));
+    PetscCall(ops->buffers(dev, 1, &db, &dx));
     PetscCall(GILUPerfDeviceMem(ran, 2, &db, (void *)b, sizeof(PetscScalar) * (size_t)n));
     for (PetscInt k = 0; k < c->sreps; k++) {
       PetscCall(ops->solve(dev, (const PetscScalar *)db, (PetscScalar *)dx));

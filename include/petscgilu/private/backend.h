@@ -144,6 +144,10 @@ GILU_DEVICE_GETOPS_DECLARE(GILUDeviceGetOps, GILUDeviceOps)
    logged as GILUCopyToGPU / GILUCopyToCPU. native (optional) says whether x's own device array was read. */
 PETSC_INTERN PetscErrorCode GILUVecIsDeviceNative(Vec, PetscGILUBackendType, PetscBool *);
 PETSC_INTERN PetscErrorCode GILUVecApplyDevice(Vec, Vec, PetscGILUBackendType, void *, void *, PetscErrorCode (*)(void *, const PetscScalar *, PetscScalar *), void *, PetscBool *);
+/* The same for the columns of dense matrices (a process's MATSEQDENSE, or MATSEQDENSECUDA as the vectors above): X =
+   op(B) by one apply(ctx, m, b, ldb, x, ldx) on all m columns (X not B); the buffers hold m columns of the local size,
+   packed (the copies: one each way when the matrix's leading dimension is its local size, else one per column) */
+PETSC_INTERN PetscErrorCode GILUMatDenseApplyDevice(Mat, Mat, PetscGILUBackendType, void *, void *, PetscErrorCode (*)(void *, PetscInt, const PetscScalar *, PetscInt, PetscScalar *, PetscInt), void *, PetscBool *);
 /* Device memory of a back-end (cuda or cudaemu) for C code that owns device buffers or copies of setup data (the
    permutations of MatSolverType gilu): GILUDeviceMalloc/Free/CopyToDevice of that back-end's build (the copy logged) */
 PETSC_INTERN PetscErrorCode GILUBackendDeviceMalloc(PetscGILUBackendType, size_t, void **);

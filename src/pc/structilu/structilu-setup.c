@@ -590,6 +590,16 @@ static PetscErrorCode StructILUSolveDevice(void *ctx, const PetscScalar *b, Pets
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the device solve of a block of columns as GILUMatDenseApplyDevice() calls it */
+static PetscErrorCode StructILUSolveMultipleDevice(void *ctx, PetscInt m, const PetscScalar *b, PetscInt ldb, PetscScalar *x, PetscInt ldx)
+{
+  Mat_StructILU *ilu = (Mat_StructILU *)ctx;
+
+  PetscFunctionBegin;
+  PetscCall(ilu->devops->solvemultiple(ilu->dev, m, b, ldb, x, ldx, &ilu->matgroup));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*
   The applies log their event without the PC: a process with no rows or a failed factorization returns before it,
   and an event of a parallel object synchronizes its processes under -log_sync (which PETSc's test harness turns
@@ -613,7 +623,7 @@ PetscErrorCode StructILUApply(Mat F, Vec x, Vec y)
     /* device arrays: CUDA vectors' own, else the device's buffers with logged copies (src/sys/device-vec.c) */
     void *bbuf, *xbuf;
 
-    PetscCall(ilu->devops->buffers(ilu->dev, &bbuf, &xbuf));
+    PetscCall(ilu->devops->buffers(ilu->dev, 1, &bbuf, &xbuf));
     PetscCall(GILUVecApplyDevice(x, y, ilu->ran, bbuf, xbuf, StructILUSolveDevice, ilu, &ilu->devnative));
   } else {
     PetscCall(VecGetArrayRead(x, &xa));
@@ -667,10 +677,12 @@ PetscErrorCode StructILUApplyTranspose(Mat F, Vec x, Vec y)
 /*
   X = (LU)^{-1} B for the columns of a dense B (KSPMatSolve(), KSPPREONLY's and the block methods'), each column bitwise what
   PCApply() gives it, one call (and one PCMatApply event) for them all. The host sweeps (one process's grid) run every tile on
-  all the columns in turn (StructILUSolveMultiple_Host(): the tile's factors from cache after the first column). Otherwise the
-  columns in turn through the apply of this setup's back-end: the device solves a column each, through the device's buffers
-  (or a CUDA dense matrix's own columns), as does the pipeline across processes. X may be B (MatMatSolve(F, B, B), which PETSc
-  allows for a dense B): each column is then copied and solved back into its place.
+  all the columns in turn (StructILUSolveMultiple_Host(): the tile's factors from cache after the first column); the device's
+  sweeps run every tile (level of a block of lines) on the columns of a group between one wait and one release (the device's
+  solvemultiple: the factors read once per group), through the device's buffers, one copy each way, or a CUDA dense matrix's
+  own array (GILUMatDenseApplyDevice()). Otherwise the columns in turn through the apply of this setup's back-end, as does the
+  pipeline across processes. X may be B (MatMatSolve(F, B, B), which PETSc allows for a dense B): each column is then copied
+  and solved back into its place.
 */
 PetscErrorCode StructILUMatApply(Mat F, Mat B, Mat X)
 {
@@ -704,6 +716,16 @@ PetscErrorCode StructILUMatApply(Mat F, Mat B, Mat X)
     PetscCall(StructILUSolveMultiple_Host(&ilu->sm, &ilu->factors, N, ba, ldb, xa, ldx, &ilu->matgroup));
     PetscCall(MatDenseRestoreArrayWrite(Xl, &xa));
     PetscCall(MatDenseRestoreArrayRead(Bl, &ba));
+    PetscCall(PetscLogEventEnd(GILU_StructILUApply, 0, B, X, 0));
+    ilu->matapplied = PETSC_TRUE;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (N > 1 && X != B && !ilu->empty && ilu->zerorow < 0 && ilu->rangerow < 0 && !ilu->fallback && ilu->dev) {
+    void *bbuf, *xbuf;
+
+    PetscCall(PetscLogEventBegin(GILU_StructILUApply, 0, B, X, 0));
+    PetscCall(ilu->devops->buffers(ilu->dev, N, &bbuf, &xbuf));
+    PetscCall(GILUMatDenseApplyDevice(Bl, Xl, ilu->ran, bbuf, xbuf, StructILUSolveMultipleDevice, ilu, &ilu->devnative));
     PetscCall(PetscLogEventEnd(GILU_StructILUApply, 0, B, X, 0));
     ilu->matapplied = PETSC_TRUE;
     PetscFunctionReturn(PETSC_SUCCESS);

@@ -121,7 +121,7 @@ typedef struct {
   const StructILUSourceOps *source;     /* of the pattern analyzed */
   PetscBool                 transposed; /* MatSolveTranspose() ran: the view says how */
   PetscBool                 matapplied; /* MatMatSolve() ran: the view says how */
-  PetscInt                  matgroup;   /* ... by the host sweeps on groups of this many columns at once (StructILUSolveMultiple_Host()), else 0 */
+  PetscInt                  matgroup;   /* ... by the host or the device sweeps on groups of this many columns at once (StructILUSolveMultiple_Host(), the device's solvemultiple), else 0 */
   PetscScalar              *symR;       /* IC, -ksp_pc_side symmetric: the upper Cholesky factors of the inverted diagonal blocks (StructILUSymmetricSplit_Host()) */
   PetscBool                 symvalid;   /* symR (and symbad) are of the current factors */
   PetscInt                  symbad;     /* local row of a diagonal block that is not positive definite, -1 if none */

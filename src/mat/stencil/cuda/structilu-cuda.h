@@ -19,6 +19,9 @@
 #define GILU_TILE_MAX_THREADS 512
 #define GILU_WARP_MAX_THREADS 1024
 #define GILU_LINES_MAX_PRED   128 /* predecessor block offsets per sweep of the lines mapping, at most */
+/* the columns of a block of right-hand sides the tiles' sweeps take together (a batch): their neighbour loads issued
+   together, a factor value loaded once for them; their sums in registers, their exchange in shared memory */
+#define GILU_SOLVE_COLUMNS 4
 
 /* The grid-tier task mapping of the device kernels (-pc_structilu_cuda_mapping) */
 typedef enum {
@@ -96,8 +99,13 @@ typedef struct {
   PetscErrorCode (*factor)(StructILUDevice, const GILUStencilMat *, const PetscInt *, const PetscInt *, PetscReal, PetscBool, PetscBool, PetscBool, PetscInt *, PetscBool *, PetscInt *);
   /* x = (LU)^{-1} b with device arrays (from GILUVecApplyDevice() of src/sys/device-vec.c); returns after the kernels completed */
   PetscErrorCode (*solve)(StructILUDevice, const PetscScalar *, PetscScalar *);
-  /* the device's own buffers for b and x (local size), used when the vectors are not CUDA vectors */
-  PetscErrorCode (*buffers)(StructILUDevice, void **, void **);
+  /* X = (LU)^{-1} B on m columns of device arrays (B, its leading dimension, X, its leading dimension; X not B), each
+     column bitwise what solve gives it, the columns of a group in one pair of sweeps (out: the group's columns);
+     returns after the kernels completed */
+  PetscErrorCode (*solvemultiple)(StructILUDevice, PetscInt, const PetscScalar *, PetscInt, PetscScalar *, PetscInt, PetscInt *);
+  /* the device's own buffers for b and x of m columns (local size each, one after the other; grown when more are
+     asked for), used when the vectors (dense matrices) are not CUDA ones */
+  PetscErrorCode (*buffers)(StructILUDevice, PetscInt, void **, void **);
   PetscErrorCode (*destroy)(StructILUDevice *);
   /* kernel timing for the benchmark (tests/ex20.c, make gpu-perf): on, CUDA events are recorded around the launches
      of each sweep and of the factorization (not the uploads, not the host's work); times: milliseconds of the last

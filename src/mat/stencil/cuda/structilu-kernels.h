@@ -12,7 +12,7 @@
 #include "structilu-cuda.h"
 #include <float.h> /* FLT_MAX, DBL_MAX */
 
-/* the factors' type: CFG = dof + 16 * single */
+/* the factors' type: CFG = dof + 16 * single (+ 32 for the sweeps' kernels of a block of right-hand sides, SolveBatch) */
 template <int S>
 struct FactorType {
   typedef double T;
@@ -127,6 +127,8 @@ typedef struct {
   const double *b;
   double       *x, *z; /* z: IC's D^{-1} y (level order, per component, as xl) */
   double       *xl;    /* y, then x, in level order, component by component: xl[e npoints + pos] */
+  int           ncols; /* right-hand sides (PCMatApply()): column c of b at b + c ldb, of x at x + c ldx, of xl and z at + c dof npoints */
+  size_t        ldb, ldx;
   int          *flags; /* per tile: the last sweep that completed it */
   int           ntiles;
   int           nstage; /* the intra-row pipeline: groups of threads per block, one per stage */
@@ -159,6 +161,16 @@ static __device__ __forceinline__ int Neighbour(const SolveArgs *k, int i, int j
   return (ql * k->n[1] + qj) * k->n[0] + qi;
 }
 
+/* the columns the sweeps take together (a batch), from their configuration CFG = dof + 16 single + 32 block: one for a
+   solve (PCApply()), GILU_SOLVE_COLUMNS for a block of right-hand sides, whose sums in registers would double the
+   registers of the single solve (46 -> 86 at DoF 1, forward and backward, sm_90) and halve its resident blocks */
+template <int CFG>
+struct SolveBatch {
+  enum {
+    n = (CFG & 32) ? GILU_SOLVE_COLUMNS : 1
+  };
+};
+
 /* the prefetched products of a thread's first offsets (StructILUTiles): as many offsets as keep the factors' values in
    about 8 registers (the arrays are indexed by unrolled loops only, so they stay in registers) */
 template <int D>
@@ -180,6 +192,12 @@ struct TilesPrefetch {
      tile, acquire loads with back-off), then a barrier releases the block;
   3. the products with the neighbours' values, the stages' partial sums added in stage order, the diagonal block;
   4. a barrier after every thread's stores, then one release of the tile's flag by one thread.
+  A block of right-hand sides (ncols columns, PCMatApply()) runs 3. on all its columns between the one wait and the one
+  release of a tile, in batches of GILU_SOLVE_COLUMNS: a factor value is loaded once per batch (the prefetched ones
+  once per tile) and multiplies the batch's columns, whose neighbour loads are independent and issued together (one
+  round trip for the batch, not one per column); each column's products are summed in the order of one column's
+  solve, so every column is bitwise what a solve of it alone gives. The stages' exchange has a region per column of
+  the batch. A level costs one wait and one release for all the columns.
   Vectors: y and x (and IC's z) live in level order, component by component (xl[e N + pos]), so that the threads of a
   tile read their neighbours' values and store their own in consecutive words (the neighbours of consecutive points
   of a level are consecutive points of theirs, but at the grid's edges); the permutation is fused into the first and
@@ -190,10 +208,11 @@ struct TilesPrefetch {
 template <int CFG>
 static __device__ void StructILUTiles(const SolveArgs &k, int dir, int sweep)
 {
-  typedef typename FactorType<(CFG >> 4)>::T FT;
-  const int                                  D = CFG & 15, PF = TilesPrefetch<D>::n;
-  GILU_DYNAMIC_SHARED(double, ysh); /* nt values of y, then the partial sums of stages 1 .. nstage - 1 */
-  GILU_SHARED(int, nextunit, 2);    /* the block's next work unit, taken during the current one (two slots: see below) */
+  typedef typename FactorType<(CFG >> 4) & 1>::T FT;
+  const int                                      D = CFG & 15, PF = TilesPrefetch<D>::n, CB = SolveBatch<CFG>::n;
+  const int                                      ncols = CB == 1 ? 1 : k.ncols; /* a constant for a solve: nothing kept for a next batch */
+  GILU_DYNAMIC_SHARED(double, ysh);                                             /* per column of a batch: nt values of y, then the partial sums of stages 1 .. nstage - 1 */
+  GILU_SHARED(int, nextunit, 2);                                                /* the block's next work unit, taken during the current one (two slots: see below) */
   const int     nt = (int)blockDim.x / k.nstage, g = (int)threadIdx.x / nt, t = (int)threadIdx.x % nt, lp = t / D, a = t % D;
   const int     sfirst = dir ? k.nl + 1 : 0, send = dir ? k.ns : k.nl, icf = !dir && k.ic, exchange = k.nstage > 1 || (D > 1 && (dir || k.ic));
   const int    *pptr = k.tpredptr + (dir ? k.ntiles + 1 : 0);
@@ -203,16 +222,16 @@ static __device__ void StructILUTiles(const SolveArgs &k, int dir, int sweep)
 
   for (int it = 0; unit < k.ntiles; it++) {
     const int tile = dir ? k.ntiles - 1 - unit : unit, pos = gilu_ld(k.tileptr + tile) + lp, valid = pos < gilu_ld(k.tileptr + tile + 1);
-    int       p = 0, i = 0, j = 0, l = 0, s = sfirst, qp[PF], sq[PF];
+    int       p = 0, i = 0, j = 0, l = 0, s = sfirst, s1, qp[PF], sq[PF];
     FT        f[PF][D] = {}; /* (zero: only read where sq[c] >= 0, which the compiler cannot see) */
-    double    sum      = 0;
+    double    sum0     = 0;  /* b or y of the first column */
 
     if (valid) { /* 1. */
-      p   = gilu_ld(k.perm + pos);
-      i   = p % k.n[0];
-      j   = (p / k.n[0]) % k.n[1];
-      l   = p / (k.n[0] * k.n[1]);
-      sum = g == 0 ? (dir ? gilu_ld(k.xl + a * N + pos) : gilu_ld(k.b + (size_t)p * D + a)) : 0.0;
+      p    = gilu_ld(k.perm + pos);
+      i    = p % k.n[0];
+      j    = (p / k.n[0]) % k.n[1];
+      l    = p / (k.n[0] * k.n[1]);
+      sum0 = g == 0 ? (dir ? gilu_ld(k.xl + a * N + pos) : gilu_ld(k.b + (size_t)p * D + a)) : 0.0;
     }
     GILU_UNROLL
     for (int c = 0; c < PF; c++) { /* this group's first offsets with a neighbour, in stencil order */
@@ -243,50 +262,93 @@ static __device__ void StructILUTiles(const SolveArgs &k, int dir, int sweep)
       for (int e = gilu_ld(pptr + tile) + (int)threadIdx.x; e < e1; e += 32) gilu_wait_acquire(k.flags + gilu_ld(k.tpred + e), sweep);
     }
     gilu_syncthreads();
-    if (valid) { /* 3. */
+    s1 = s;
+    for (int c0 = 0; c0 < ncols; c0 += CB) { /* 3., on the columns of a batch together */
+      const int nc = ncols - c0 < CB ? ncols - c0 : CB;
+      double    sum[CB];
+
       GILU_UNROLL
-      for (int c = 0; c < PF; c++)
-        if (sq[c] >= 0) { /* braces: clang-format reads an unbraced pragma macro as the if's statement */
+      for (int cc = 0; cc < CB; cc++) {
+        const int col = c0 + cc;
+
+        sum[cc] = 0;
+        if (valid && cc < nc) sum[cc] = col == 0 ? sum0 : (g == 0 ? (dir ? gilu_ld(k.xl + col * D * N + a * N + pos) : gilu_ld(k.b + col * k.ldb + (size_t)p * D + a)) : 0.0);
+      }
+      if (valid) {
+        const double *xb = xin + (size_t)c0 * D * N; /* the batch's first column (level order) */
+
+        GILU_UNROLL
+        for (int c = 0; c < PF; c++)
+          if (sq[c] >= 0) { /* braces: clang-format reads an unbraced pragma macro as the if's statement */
+            GILU_UNROLL
+            for (int e = 0; e < D; e++) {
+              GILU_UNROLL
+              for (int cc = 0; cc < CB; cc++)
+                if (cc < nc) sum[cc] -= (double)f[c][e] * gilu_ld_cg(xb + cc * D * N + e * N + qp[c]);
+            }
+          }
+        for (s = s1; s < send; s++) { /* the rest, in stencil order */
+          const int q = gilu_ld(k.stage + s) == g ? Neighbour(&k, i, j, l, s) : -1;
+          int       qq;
+
+          if (q < 0) continue;
+          qq = gilu_ld(k.pos + q);
+          if (icf) {
+            const FT *A = (const FT *)k.uval + FactorBlock(D, N, (size_t)(gilu_ld(k.mirror + s) - k.nl - 1), (size_t)qq);
+
+            for (int e = 0; e < D; e++) {
+              const double fe = (double)gilu_ld(A + FactorEntry(D, N, e, a));
+
+              GILU_UNROLL
+              for (int cc = 0; cc < CB; cc++)
+                if (cc < nc) sum[cc] -= fe * gilu_ld_cg(xb + cc * D * N + e * N + qq);
+            }
+          } else {
+            const FT *A = (const FT *)(dir ? k.uval : k.lval) + FactorBlock(D, N, (size_t)(dir ? s - k.nl - 1 : s), (size_t)pos);
+
+            for (int e = 0; e < D; e++) {
+              const double fe = (double)gilu_ld(A + FactorEntry(D, N, a, e));
+
+              GILU_UNROLL
+              for (int cc = 0; cc < CB; cc++)
+                if (cc < nc) sum[cc] -= fe * gilu_ld_cg(xb + cc * D * N + e * N + qq);
+            }
+          }
+        }
+      }
+      if (exchange) { /* the stages' partial sums in stage order; the point's row sums for the diagonal block (a region per column) */
+        GILU_UNROLL
+        for (int cc = 0; cc < CB; cc++)
+          if (valid && g > 0 && cc < nc) ysh[cc * k.nstage * nt + g * nt + t] = sum[cc];
+        gilu_syncthreads();
+        if (valid && g == 0) {
           GILU_UNROLL
-          for (int e = 0; e < D; e++) sum -= (double)f[c][e] * gilu_ld_cg(xin + e * N + qp[c]);
+          for (int cc = 0; cc < CB; cc++)
+            if (cc < nc) {
+              for (int h = 1; h < k.nstage; h++) sum[cc] += ysh[cc * k.nstage * nt + h * nt + t];
+              ysh[cc * k.nstage * nt + t] = sum[cc];
+            }
         }
-      for (; s < send; s++) { /* the rest, in stencil order */
-        const int q = gilu_ld(k.stage + s) == g ? Neighbour(&k, i, j, l, s) : -1;
-        int       qq;
-
-        if (q < 0) continue;
-        qq = gilu_ld(k.pos + q);
-        if (icf) {
-          const FT *A = (const FT *)k.uval + FactorBlock(D, N, (size_t)(gilu_ld(k.mirror + s) - k.nl - 1), (size_t)qq);
-
-          for (int e = 0; e < D; e++) sum -= (double)gilu_ld(A + FactorEntry(D, N, e, a)) * gilu_ld_cg(xin + e * N + qq);
-        } else {
-          const FT *A = (const FT *)(dir ? k.uval : k.lval) + FactorBlock(D, N, (size_t)(dir ? s - k.nl - 1 : s), (size_t)pos);
-
-          for (int e = 0; e < D; e++) sum -= (double)gilu_ld(A + FactorEntry(D, N, a, e)) * gilu_ld_cg(xin + e * N + qq);
-        }
+        gilu_syncthreads();
       }
-    }
-    if (exchange) { /* the stages' partial sums in stage order; the point's row sums for the diagonal block */
-      if (valid && g > 0) ysh[g * nt + t] = sum;
-      gilu_syncthreads();
       if (valid && g == 0) {
-        for (int h = 1; h < k.nstage; h++) sum += ysh[h * nt + t];
-        ysh[t] = sum;
-      }
-      gilu_syncthreads();
-    }
-    if (valid && g == 0) {
-      if (!dir) gilu_st(k.xl + a * N + pos, sum);
-      if (dir || k.ic) { /* x = D^{-1} sum (backward: in level order for the later levels, and the result), z = D^{-1} y (IC's forward) */
-        const FT *Di = (const FT *)k.dinv + FactorBlock(D, N, 0, (size_t)pos);
-        double    r  = 0;
+        GILU_UNROLL
+        for (int cc = 0; cc < CB; cc++) {
+          const size_t cl = (size_t)(c0 + cc) * D * N; /* the column's offset in xl and z */
 
-        if (D == 1) r = (double)gilu_ld(Di) * sum;
-        else
-          for (int e = 0; e < D; e++) r += (double)gilu_ld(Di + FactorEntry(D, N, a, e)) * ysh[lp * D + e];
-        gilu_st((dir ? k.xl : k.z) + a * N + pos, r);
-        if (dir) gilu_st(k.x + (size_t)p * D + a, r);
+          if (cc >= nc) continue;
+          if (!dir) gilu_st(k.xl + cl + a * N + pos, sum[cc]);
+          if (dir || k.ic) { /* x = D^{-1} sum (backward: in level order for the later levels, and the result), z = D^{-1} y (IC's forward) */
+            const FT *Di = (const FT *)k.dinv + FactorBlock(D, N, 0, (size_t)pos);
+            double    r  = 0;
+
+            if (D == 1) r = (double)gilu_ld(Di) * sum[cc];
+            else
+              for (int e = 0; e < D; e++) r += (double)gilu_ld(Di + FactorEntry(D, N, a, e)) * ysh[cc * k.nstage * nt + lp * D + e];
+            gilu_st((dir ? k.xl : k.z) + cl + a * N + pos, r);
+            if (dir) gilu_st(k.x + (c0 + cc) * k.ldx + (size_t)p * D + a, r);
+          }
+        }
       }
     }
     gilu_syncthreads(); /* 4. every thread's stores before the release; nextunit[it & 1] written before it is read */
@@ -316,13 +378,17 @@ __global__ static void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILUBack
   partial sum waits in a ring of P slots per stage (shared memory) until the step of its point, where the partial sums
   are added in stage order, as in the tiles mapping. Vectors as in the tiles mapping: y, x (and IC's z) in level order
   per component (a block's lines at one level hold consecutive positions), b read and x written in natural order.
+  A block of right-hand sides (ncols columns) runs each step on all of them, in batches as the tiles' sweeps (a factor
+  value loaded once per batch, the batch's neighbour loads together), a ring and row sums per column: one wait and one
+  release of a level for all the columns.
 */
 template <int CFG>
 __global__ static void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILULinesSolve(SolveArgs k, int dir)
 {
-  typedef typename FactorType<(CFG >> 4)>::T FT;
-  const int                                  D = CFG & 15;
-  GILU_DYNAMIC_SHARED(double, sh); /* the ring: P stages x P slots x nt values; then nt row sums */
+  typedef typename FactorType<(CFG >> 4) & 1>::T FT;
+  const int                                      D = CFG & 15, CB = SolveBatch<CFG>::n;
+  const int                                      ncols = CB == 1 ? 1 : k.ncols;
+  GILU_DYNAMIC_SHARED(double, sh); /* per column the ring: P stages x P slots x nt values; then per column nt row sums */
   const LinesMap *m = &k.lines;
   const int       P = k.nstage, nt = (int)blockDim.x / P, g = (int)threadIdx.x / nt, t = (int)threadIdx.x % nt;
   const int       ln = t / D, a = t % D, ahead = P - 1 - g, step = dir ? -1 : 1;
@@ -330,8 +396,8 @@ __global__ static void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILULine
   const int       xh = m->x0 + (xy % m->nbx) * m->bx + ln % m->bx, yh = m->y0 + (xy / m->nbx) * m->by + ln / m->bx;
   const int       lo = dir ? gilu_ld(m->lmax + b) : gilu_ld(m->lmin + b), hi = dir ? gilu_ld(m->lmin + b) : gilu_ld(m->lmax + b);
   const int       sfirst = dir ? k.nl + 1 : 0, send = dir ? k.ns : k.nl;
-  const size_t    N    = (size_t)k.npoints;
-  double         *ring = sh, *rowsum = sh + (size_t)P * P * nt;
+  const size_t    N = (size_t)k.npoints, ringsize = (size_t)P * P * nt;
+  double         *rowsum = sh + (size_t)ncols * ringsize;
 
   if (!k.nowait) LinesWait(m, dir, b, lo - step * (P - 1));
   gilu_syncthreads();
@@ -339,50 +405,74 @@ __global__ static void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILULine
     const int Lg = L + step * ahead, p = LinesPoint(m, k.n, xh, yh, Lg);
     const int counts = dir ? L <= lo : L >= lo, last = L == hi;
     int       p0 = -1, pos0 = 0;
-    double    sum = 0;
 
-    if (p >= 0) { /* this group's stage of its point, ahead levels ahead */
+    if (p >= 0) { /* this group's stage of its point, ahead levels ahead, for each column */
       const int pos = gilu_ld(k.pos + p), i = p % k.n[0], j = (p / k.n[0]) % k.n[1], l = p / (k.n[0] * k.n[1]);
 
-      sum = g == 0 ? (dir ? gilu_ld(k.xl + a * N + pos) : gilu_ld(k.b + (size_t)p * D + a)) : 0.0;
-      for (int s = sfirst; s < send; s++) {
-        const int q = gilu_ld(k.stage + s) == g ? Neighbour(&k, i, j, l, s) : -1;
-        int       qq;
+      for (int c0 = 0; c0 < ncols; c0 += CB) { /* the columns in batches, as the tiles' sweeps */
+        const int     nc = ncols - c0 < CB ? ncols - c0 : CB;
+        const double *xb = (!dir && k.ic ? k.z : k.xl) + (size_t)c0 * D * N; /* the neighbours' values of the batch's first column */
+        double        sum[CB];
 
-        if (q < 0) continue;
-        qq = gilu_ld(k.pos + q);
-        if (!dir && k.ic) {
-          const FT *A = (const FT *)k.uval + FactorBlock(D, N, (size_t)(gilu_ld(k.mirror + s) - k.nl - 1), (size_t)qq);
+        GILU_UNROLL
+        for (int cc = 0; cc < CB; cc++) {
+          const int col = c0 + cc;
 
-          for (int e = 0; e < D; e++) sum -= (double)gilu_ld(A + FactorEntry(D, N, e, a)) * gilu_ld_cg(k.z + e * N + qq);
-        } else {
-          const FT *A = dir ? (const FT *)k.uval + FactorBlock(D, N, (size_t)(s - k.nl - 1), (size_t)pos) : (const FT *)k.lval + FactorBlock(D, N, (size_t)s, (size_t)pos);
-
-          for (int e = 0; e < D; e++) sum -= (double)gilu_ld(A + FactorEntry(D, N, a, e)) * gilu_ld_cg(k.xl + e * N + qq);
+          sum[cc] = 0;
+          if (cc < nc && g == 0) sum[cc] = dir ? gilu_ld(k.xl + col * D * N + a * N + pos) : gilu_ld(k.b + col * k.ldb + (size_t)p * D + a);
         }
+        for (int s = sfirst; s < send; s++) {
+          const int q = gilu_ld(k.stage + s) == g ? Neighbour(&k, i, j, l, s) : -1;
+          int       qq;
+
+          if (q < 0) continue;
+          qq            = gilu_ld(k.pos + q);
+          const int icf = !dir && k.ic;
+          const FT *A   = icf ? (const FT *)k.uval + FactorBlock(D, N, (size_t)(gilu_ld(k.mirror + s) - k.nl - 1), (size_t)qq) : (const FT *)(dir ? k.uval : k.lval) + FactorBlock(D, N, (size_t)(dir ? s - k.nl - 1 : s), (size_t)pos);
+
+          for (int e = 0; e < D; e++) {
+            const double fe = (double)gilu_ld(A + (icf ? FactorEntry(D, N, e, a) : FactorEntry(D, N, a, e)));
+
+            GILU_UNROLL
+            for (int cc = 0; cc < CB; cc++)
+              if (cc < nc) sum[cc] -= fe * gilu_ld_cg(xb + cc * D * N + e * N + qq);
+          }
+        }
+        GILU_UNROLL
+        for (int cc = 0; cc < CB; cc++)
+          if (cc < nc) sh[(c0 + cc) * ringsize + ((size_t)g * P + (size_t)(LinesOrd(m, dir, Lg) % P)) * nt + t] = sum[cc];
       }
-      ring[((size_t)g * P + (size_t)(LinesOrd(m, dir, Lg) % P)) * nt + t] = sum;
     }
     gilu_syncthreads();
     if (counts) p0 = LinesPoint(m, k.n, xh, yh, L);
     if (p0 >= 0 && g == 0) { /* the stages' partial sums of the point of this level, in stage order */
       const int slot = LinesOrd(m, dir, L) % P;
 
-      sum = ring[(size_t)slot * nt + t];
-      for (int h = 1; h < P; h++) sum += ring[((size_t)h * P + slot) * nt + t];
-      rowsum[t] = sum;
-      pos0      = gilu_ld(k.pos + p0);
+      for (int col = 0; col < ncols; col++) {
+        const double *ring = sh + col * ringsize;
+        double        sum  = ring[(size_t)slot * nt + t];
+
+        for (int h = 1; h < P; h++) sum += ring[((size_t)h * P + slot) * nt + t];
+        rowsum[col * nt + t] = sum;
+      }
+      pos0 = gilu_ld(k.pos + p0);
     }
     gilu_syncthreads();
     if (p0 >= 0 && g == 0) {
-      if (!dir) gilu_st(k.xl + a * N + pos0, sum);
-      if (dir || k.ic) { /* x = D^{-1} sum (backward: in level order for the later levels, and the result), z = D^{-1} y (IC's forward) */
-        const FT *Di = (const FT *)k.dinv + FactorBlock(D, N, 0, (size_t)pos0);
-        double    r  = 0;
+      for (int col = 0; col < ncols; col++) {
+        const size_t  cl  = (size_t)col * D * N;
+        const double *rs  = rowsum + col * nt;
+        const double  sum = rs[t];
 
-        for (int e = 0; e < D; e++) r += (double)gilu_ld(Di + FactorEntry(D, N, a, e)) * rowsum[ln * D + e];
-        gilu_st((dir ? k.xl : k.z) + a * N + pos0, r);
-        if (dir) gilu_st(k.x + (size_t)p0 * D + a, r);
+        if (!dir) gilu_st(k.xl + cl + a * N + pos0, sum);
+        if (dir || k.ic) { /* x = D^{-1} sum (backward: in level order for the later levels, and the result), z = D^{-1} y (IC's forward) */
+          const FT *Di = (const FT *)k.dinv + FactorBlock(D, N, 0, (size_t)pos0);
+          double    r  = 0;
+
+          for (int e = 0; e < D; e++) r += (double)gilu_ld(Di + FactorEntry(D, N, a, e)) * rs[ln * D + e];
+          gilu_st((dir ? k.xl : k.z) + cl + a * N + pos0, r);
+          if (dir) gilu_st(k.x + col * k.ldx + (size_t)p0 * D + a, r);
+        }
       }
     }
     LinesLevelDone(m, dir, b, L, counts, !last, k.nowait);

@@ -74,7 +74,7 @@ struct _n_StructILUDevice {
   SolveArgs args; /* device pointers */
   int      *tileptr, *perm, *pos, *tileof, *off, *mirror, *flags, *stage;
   int      *tpredptr, *tpred;   /* tiles: per tile the tiles it waits for, forward (the solve and the factorization) then backward ranges; tpred points into tpredptr's allocation */
-  int       tilegrid[2][32];    /* tiles: the persistent grid of each sweep (dir) and configuration, 0 until asked */
+  int       tilegrid[2][64];    /* tiles: the persistent grid of each sweep (dir) and configuration (SolveBatch: + 32 for a block of columns), 0 until asked */
   PetscInt  nstage;             /* stages of the intra-row pipeline of the solves */
   void     *lval, *uval, *dinv; /* device: the factors the solves read: into val and dinvd (double factors computed on the device) or the buffers below */
   void     *ownl, *ownu, *ownd; /* device: single-precision copies or the host's factors, allocated once (grown if needed) */
@@ -89,7 +89,9 @@ struct _n_StructILUDevice {
   int      *elimptr, *elimu, *elimt, *missptr, *missoff, *zerorow;
   PetscBool usedmma;   /* the last factorization ran on the tensor cores */
   double   *b, *x, *z; /* device vectors (z: IC's D^{-1} y, in level order, per component as xl) */
-  double   *xl;        /* y, then x, in level order, component by component (xl[e N + pos]) */
+  PetscInt  bufcols;   /* the columns b and x hold (Buffers()) */
+  double   *xl;        /* y, then x, in level order, component by component (xl[e N + pos]); a column after the other */
+  PetscInt  xlcols;    /* the columns xl (and z, once allocated) hold: 1, more after a block of right-hand sides */
   PetscInt *hperm;     /* host copy of perm, for the level-ordered layout of the factors */
   PetscInt  ntiles, tilepoints, nthreads, dof, npoints, nl, nu;
   PetscInt  nlevels; /* hyperplane levels: the dependent steps of a sweep (the emulation's round trips per level) */
@@ -303,6 +305,9 @@ static PetscErrorCode Create(const GILUStencilMat *sm, StructILUCUDAMapping mapp
   dev->args.b        = dev->b;
   dev->args.x        = dev->x;
   dev->args.xl       = dev->xl;
+  dev->args.ncols    = 1;
+  dev->xlcols        = 1;
+  dev->bufcols       = 1;
   dev->args.flags    = dev->flags;
   dev->args.ticket   = dev->ticket;
   dev->args.ntiles   = (int)ntiles;
@@ -378,6 +383,20 @@ static PetscErrorCode UploadLevelOrdered(StructILUDevice dev, const void *host, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* the z of IC's forward sweep (allocated when the factors are IC's), as many columns as xl */
+static PetscErrorCode EnsureZ(StructILUDevice dev)
+{
+  const size_t bytes = sizeof(double) * (size_t)dev->npoints * dev->dof * dev->xlcols;
+
+  PetscFunctionBegin;
+  if (!dev->z) {
+    PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(bytes, (void **)&dev->z));
+    gilu_mem_class(dev->z, bytes, VECTOR);
+  }
+  dev->args.z = dev->z;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode SetFactors(StructILUDevice dev, const StructILUFactors *F)
 {
   PetscFunctionBegin;
@@ -392,10 +411,7 @@ static PetscErrorCode SetFactors(StructILUDevice dev, const StructILUFactors *F)
   dev->dinv = dev->ownd;
   if (F->ic) {
     if (!dev->mirror) PetscCall(CopyIntArray(F->mirror, dev->args.ns, &dev->mirror));
-    if (!dev->z) {
-      PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(sizeof(double) * (size_t)dev->npoints * dev->dof, (void **)&dev->z));
-      gilu_mem_class(dev->z, sizeof(double) * (size_t)dev->npoints * dev->dof, VECTOR);
-    }
+    PetscCall(EnsureZ(dev));
   }
   dev->args.ic     = F->ic ? 1 : 0;
   dev->args.lval   = dev->lval;
@@ -441,10 +457,10 @@ static PetscErrorCode TilesGrid(StructILUDevice dev, K *kernel, int dir, int cfg
 
 static PetscErrorCode Sweep(StructILUDevice dev, PetscBool forward)
 {
-  const int      cfg = (int)dev->dof + (dev->single ? 16 : 0), sweep = ++dev->sweep, lines = dev->mapping == STRUCTILU_CUDA_MAPPING_LINES;
+  const int      cfg = (int)dev->dof + (dev->single ? 16 : 0) + (dev->args.ncols > 1 ? 32 : 0), sweep = ++dev->sweep, lines = dev->mapping == STRUCTILU_CUDA_MAPPING_LINES;
   const PetscInt nt = lines ? dev->nlinethreads : dev->nthreads, P = dev->nstage;
   dim3           grid((unsigned int)(lines ? dev->args.lines.nblocks : dev->ntiles)), block((unsigned int)(nt * P));
-  const size_t   shmem = sizeof(double) * (size_t)(lines ? (P * P + 1) * nt : nt * P);
+  const size_t   shmem = sizeof(double) * (size_t)(lines ? (P * P + 1) * nt * dev->args.ncols : nt * P * (dev->args.ncols > 1 ? GILU_SOLVE_COLUMNS : 1));
 
   PetscFunctionBegin;
   PetscCheck(nt * P <= GILU_TILE_MAX_THREADS, PETSC_COMM_SELF, PETSC_ERR_PLIB, "%" PetscInt_FMT " threads per block exceed the solve kernels' bound", nt * P);
@@ -467,11 +483,42 @@ static PetscErrorCode Sweep(StructILUDevice dev, PetscBool forward)
     LAUNCH_CASE(22)
     LAUNCH_CASE(23)
     LAUNCH_CASE(24)
+    LAUNCH_CASE(33) /* blocks of right-hand sides (SolveBatch) */
+    LAUNCH_CASE(34)
+    LAUNCH_CASE(35)
+    LAUNCH_CASE(36)
+    LAUNCH_CASE(37)
+    LAUNCH_CASE(38)
+    LAUNCH_CASE(39)
+    LAUNCH_CASE(40)
+    LAUNCH_CASE(49)
+    LAUNCH_CASE(50)
+    LAUNCH_CASE(51)
+    LAUNCH_CASE(52)
+    LAUNCH_CASE(53)
+    LAUNCH_CASE(54)
+    LAUNCH_CASE(55)
+    LAUNCH_CASE(56)
   default:
     SETERRQ(PETSC_COMM_SELF, PETSC_ERR_SUP, "No StructILU kernel for %d DoF", (int)dev->dof);
   }
   PetscCall(KernelTimerRecord(dev, forward ? 1 : 3));
   TicketsEnd(dev);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* both sweeps on ncols columns (device arrays, leading dimensions ldb and ldx), queued: the caller synchronizes */
+static PetscErrorCode Sweeps(StructILUDevice dev, PetscInt ncols, const PetscScalar *b, PetscInt ldb, PetscScalar *x, PetscInt ldx)
+{
+  PetscFunctionBegin;
+  PetscCheck(dev->sweep < INT_MAX - 2, PETSC_COMM_SELF, PETSC_ERR_SUP, "Too many sweeps for the 32-bit flags");
+  dev->args.b     = (const double *)b;
+  dev->args.x     = (double *)x;
+  dev->args.ncols = (int)ncols;
+  dev->args.ldb   = (size_t)ldb;
+  dev->args.ldx   = (size_t)ldx;
+  PetscCall(Sweep(dev, PETSC_TRUE));
+  PetscCall(Sweep(dev, PETSC_FALSE));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -482,15 +529,50 @@ static PetscErrorCode Solve(StructILUDevice dev, const PetscScalar *b, PetscScal
 
   PetscFunctionBegin;
   PetscCheck(dev->hasfactors, PETSC_COMM_SELF, PETSC_ERR_ORDER, "The device has no factors yet");
-  PetscCheck(dev->sweep < INT_MAX - 2, PETSC_COMM_SELF, PETSC_ERR_SUP, "Too many sweeps for the 32-bit flags");
-  dev->args.b = (const double *)b;
-  dev->args.x = (double *)x;
   PetscCall(PetscLogGpuTimeBegin());
-  PetscCall(Sweep(dev, PETSC_TRUE));
-  PetscCall(Sweep(dev, PETSC_FALSE));
+  PetscCall(Sweeps(dev, 1, b, (PetscInt)n, x, (PetscInt)n));
   GILU_CUDA_CHECK(cudaDeviceSynchronize());
   PetscCall(PetscLogGpuTimeEnd());
   PetscCall(GILULogDeviceFlops(2.0 * (double)n * dev->dof * (double)(dev->nl + dev->nu + 1 + (dev->ic ? 1 : 0))));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/*
+  X = (LU)^{-1} B on m columns (device arrays, leading dimensions ldb, ldx >= npoints dof; x not b), each column what
+  Solve() gives it, bitwise: the sweeps take every column of a group between one wait and one release of a tile (a
+  level of a block of lines), so the factors are read once per group and the dependent steps are a sweep's, not m
+  sweeps'. The tiles' sweeps take all m columns in one pair of launches; the lines' rings and row sums are per column
+  in shared memory, so their groups hold as many columns as fit the 48 KiB a block gets without asking. *group: the
+  columns of a group.
+*/
+static PetscErrorCode SolveMultiple(StructILUDevice dev, PetscInt m, const PetscScalar *b, PetscInt ldb, PetscScalar *x, PetscInt ldx, PetscInt *group)
+{
+  const size_t   n = (size_t)dev->npoints * dev->dof;
+  const PetscInt P = dev->nstage, percol = (P * P + 1) * dev->nlinethreads * (PetscInt)sizeof(double);
+  PetscInt       mc;
+
+  PetscFunctionBegin;
+  PetscCheck(dev->hasfactors, PETSC_COMM_SELF, PETSC_ERR_ORDER, "The device has no factors yet");
+  PetscCheck(ldb >= (PetscInt)n && ldx >= (PetscInt)n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Leading dimensions %" PetscInt_FMT " and %" PetscInt_FMT " below the local size %zu", ldb, ldx, n);
+  mc = dev->mapping == STRUCTILU_CUDA_MAPPING_LINES ? PetscMax(1, PetscMin(m, (48 * 1024) / percol)) : m;
+  PetscCheck((size_t)mc * n < (size_t)INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "%" PetscInt_FMT " columns of %zu values are too many for the kernels' 32-bit counts", mc, n);
+  if (mc > dev->xlcols) { /* xl (and z) grown to the group's columns, kept for the next block */
+    PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dev->xl));
+    PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(sizeof(double) * n * mc, (void **)&dev->xl));
+    gilu_mem_class(dev->xl, sizeof(double) * n * mc, VECTOR);
+    dev->args.xl = dev->xl;
+    dev->xlcols  = mc;
+    if (dev->z) {
+      PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dev->z));
+      PetscCall(EnsureZ(dev));
+    }
+  }
+  PetscCall(PetscLogGpuTimeBegin());
+  for (PetscInt c = 0; c < m; c += mc) PetscCall(Sweeps(dev, PetscMin(mc, m - c), b + c * ldb, ldb, x + c * ldx, ldx));
+  GILU_CUDA_CHECK(cudaDeviceSynchronize());
+  PetscCall(PetscLogGpuTimeEnd());
+  PetscCall(GILULogDeviceFlops(2.0 * (double)m * (double)n * dev->dof * (double)(dev->nl + dev->nu + 1 + (dev->ic ? 1 : 0))));
+  *group = mc;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -754,10 +836,7 @@ static PetscErrorCode Factor(StructILUDevice dev, const GILUStencilMat *sm, cons
     if (zr != INT_MAX) *rangerow = dev->hperm[zr / d] * d + zr % d; /* the level-ordered point's natural one */
     dev->single = PETSC_TRUE;
   }
-  if (mirror && !dev->z) {
-    PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(sizeof(double) * (size_t)dev->npoints * dev->dof, (void **)&dev->z));
-    gilu_mem_class(dev->z, sizeof(double) * (size_t)dev->npoints * dev->dof, VECTOR);
-  }
+  if (mirror) PetscCall(EnsureZ(dev));
   dev->args.ic     = mirror ? 1 : 0;
   dev->args.lval   = dev->lval;
   dev->args.uval   = dev->uval;
@@ -818,15 +897,27 @@ static PetscErrorCode Destroy(StructILUDevice *devp)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode Buffers(StructILUDevice dev, void **b, void **x)
+/* the device's own b and x of m columns (npoints dof values each, one after the other): grown when more are asked for, kept */
+static PetscErrorCode Buffers(StructILUDevice dev, PetscInt m, void **b, void **x)
 {
+  const size_t bytes = sizeof(double) * (size_t)dev->npoints * dev->dof;
+
   PetscFunctionBegin;
+  if (m > dev->bufcols) {
+    PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dev->b));
+    PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dev->x));
+    PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(bytes * m, (void **)&dev->b));
+    PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(bytes * m, (void **)&dev->x));
+    gilu_mem_class(dev->b, bytes * m, VECTOR);
+    gilu_mem_class(dev->x, bytes * m, VECTOR);
+    dev->bufcols = m;
+  }
   *b = dev->b;
   *x = dev->x;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static const StructILUDeviceOps DeviceOps = {Create, SetFactors, Factor, Solve, Buffers, Destroy, Timing, KernelTimes};
+static const StructILUDeviceOps DeviceOps = {Create, SetFactors, Factor, Solve, SolveMultiple, Buffers, Destroy, Timing, KernelTimes};
 
 PetscErrorCode GILU_CUDA_NAME(StructILUDeviceGetOps)(const StructILUDeviceOps **ops)
 {
