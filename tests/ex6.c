@@ -11,6 +11,7 @@ static char help[] = "PCSTRUCTILU's CUDA kernels (run through the emulation, cud
   -counters_report : (cudaemu) print one line of the emulation's counters of the factorization and of one apply (make gpu-model)\n\
   -counters_header : print the header of that line first\n\
   -counters_budget : (cudaemu) fail when those counters exceed the budgets of this stencil, DoF and -n (make check)\n\
+  -counters_columns <m> : (cudaemu) also count one PCMatApply() on m columns against one PCApply() (with -counters_budget: m 8)\n\
   -huge_entry <r> : set row r's coupling to its +x neighbour (column r + dof) to 1e40, beyond single precision's range\n\
   -host_pc_view, -dev_pc_view : PCView() of the host's and of the back-end's PC after the setup\n\
 Silent when the applies of the back-end equal the host's to round-off.\n\n";
@@ -229,6 +230,89 @@ static PetscErrorCode ReportCost(const char stencil[], PetscInt dof, PetscInt n,
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/*
+  -counters_columns m: a block of m right-hand sides (PCMatApply()) against one apply, each counted alone (after a first
+  PCMatApply() that grows the device's buffers): the factor sectors the block reads per column over those of one apply
+  (1: the factors read again for every column; 1/m: once for the block), the dependent round trips per level of the
+  block's launches against one apply's (one wait and one release per level for all the columns: a batch of 4 columns
+  adds about the round trip of its loads), and the block's launches, copies, synchronizations and allocations.
+  Budgets (-counters_budget, m 8, the grids of the TEST blocks: what the code measured when they were set, the largest
+  of the three schedules, with 10% slack; the counts exact). The tiles load a factor value once per batch of 4 columns
+  (the prefetched ones, and the row of the inverted diagonal, once per tile and batch): star7 DoF 1 0.141 (all its
+  offsets prefetched; 0.125 would be every factor once per tile), box27 DoF 4 0.167; their round trips per level: star7
+  3.50 against one apply's 3.48 (no barrier between the batches: the emulation, which cannot see data dependences,
+  counts the second batch's loads in the run of the first; a GPU would issue them after the first batch's products,
+  about one round trip more per batch), box27 4.99 against 3.97 (the stages' exchange: a barrier per batch). The lines
+  take a group of columns per pair of launches: box27 DoF 4 (4 stages) fits 2 columns' rings in 48 KiB, so 0.5 of the
+  factors, 8 launches, and one apply's 4.14 round trips per level in each.
+*/
+static const struct {
+  const char *mapping, *stencil;
+  PetscInt    dof;
+  double      factor, trips; /* factor sectors per column over one apply's; round trips per level of the block */
+  PetscInt64  launches, copies, syncs, allocs;
+} blockbudgets[] = {
+  {"tiles", "star7", 1, 1.1 * 0.141, 1.1 * 3.50, 2, 2, 1, 0},
+  {"tiles", "box27", 4, 1.1 * 0.167, 1.1 * 4.99, 2, 2, 1, 0},
+  {"lines", "box27", 4, 1.1 * 0.500, 1.1 * 4.14, 8, 2, 1, 0},
+};
+
+static PetscErrorCode CountBlock(PC dev, Vec b, Vec y, const char stencil[], PetscInt dof, PetscInt m, PetscBool report, PetscBool budget)
+{
+  GILUEmuCounters c[2];
+  Mat             B, X;
+  PetscInt        nl;
+  double          factor, trips[2];
+  PetscInt64      copies;
+
+  PetscFunctionBeginUser;
+  PetscCall(VecGetLocalSize(b, &nl));
+  PetscCall(MatCreateDense(PETSC_COMM_WORLD, nl, PETSC_DECIDE, PETSC_DECIDE, m, NULL, &B));
+  PetscCall(MatSetRandom(B, NULL));
+  PetscCall(MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, &X));
+  PetscCall(PCMatApply(dev, B, X)); /* the device's buffers grown to the block */
+  PetscCall(GILUEmuCountersReset());
+  PetscCall(PCApply(dev, b, y));
+  PetscCall(GILUEmuCountersGet(NULL, &c[0]));
+  PetscCall(GILUEmuCountersReset());
+  PetscCall(PCMatApply(dev, B, X));
+  PetscCall(GILUEmuCountersGet(NULL, &c[1]));
+  factor   = c[0].sectors[0][GILU_EMU_MEM_FACTOR] ? (double)c[1].sectors[0][GILU_EMU_MEM_FACTOR] / ((double)m * (double)c[0].sectors[0][GILU_EMU_MEM_FACTOR]) : 0.0;
+  trips[0] = Trips(&c[0]);
+  trips[1] = Trips(&c[1]);
+  copies   = c[1].runtime[GILU_EMU_RT_COPY_TO_DEVICE] + c[1].runtime[GILU_EMU_RT_COPY_TO_HOST] + c[1].runtime[GILU_EMU_RT_COPY_ON_DEVICE];
+  if (report)
+    PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s dof %" PetscInt_FMT ", a block of %" PetscInt_FMT " columns: factor sectors per column %.3f of one apply's; round trips per level %.2f (one apply %.2f); launches %" PetscInt64_FMT " copies %" PetscInt64_FMT " syncs %" PetscInt64_FMT " allocs %" PetscInt64_FMT "\n", stencil, dof, m, factor, trips[1], trips[0],
+                          c[1].runtime[GILU_EMU_RT_LAUNCH], copies, c[1].runtime[GILU_EMU_RT_SYNC], c[1].runtime[GILU_EMU_RT_ALLOC]));
+  if (budget) {
+    char     mapping[16] = "tiles";
+    PetscInt i = 0, nb = (PetscInt)(sizeof(blockbudgets) / sizeof(blockbudgets[0]));
+
+    PetscCall(PetscOptionsGetString(NULL, NULL, "-pc_structilu_cuda_mapping", mapping, sizeof(mapping), NULL));
+    for (; i < nb; i++) {
+      PetscBool match, mmatch;
+
+      PetscCall(PetscStrcmp(stencil, blockbudgets[i].stencil, &match));
+      PetscCall(PetscStrcmp(mapping, blockbudgets[i].mapping, &mmatch));
+      if (match && mmatch && dof == blockbudgets[i].dof) break;
+    }
+    PetscCheck(i < nb && m == 8, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-counters_budget -counters_columns: no budget for the %s mapping, %s DoF %" PetscInt_FMT ", %" PetscInt_FMT " columns in ex6.c's table", mapping, stencil, dof, m);
+    if (!(factor > 0)) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s dof %" PetscInt_FMT ": no factor requests counted in the block\n", stencil, dof));
+#define CHECK_BLOCK(value, field, fmt, what) \
+  if ((value) > blockbudgets[i].field) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s dof %" PetscInt_FMT ", a block: %s " fmt " exceeds its budget " fmt "\n", stencil, dof, what, value, blockbudgets[i].field))
+    CHECK_BLOCK(factor, factor, "%.3f", "factor sectors per column over one apply's");
+    CHECK_BLOCK(trips[1], trips, "%.3f", "round trips per level");
+    CHECK_BLOCK(c[1].runtime[GILU_EMU_RT_LAUNCH], launches, "%" PetscInt64_FMT, "launches");
+    CHECK_BLOCK(copies, copies, "%" PetscInt64_FMT, "copies");
+    CHECK_BLOCK(c[1].runtime[GILU_EMU_RT_SYNC], syncs, "%" PetscInt64_FMT, "synchronizations");
+    CHECK_BLOCK(c[1].runtime[GILU_EMU_RT_ALLOC], allocs, "%" PetscInt64_FMT, "allocations");
+#undef CHECK_BLOCK
+  }
+  PetscCall(MatDestroy(&X));
+  PetscCall(MatDestroy(&B));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode CreatePC(Mat A, PetscGILUBackendType backend, PC *pc)
 {
   PetscFunctionBeginUser;
@@ -246,7 +330,7 @@ int main(int argc, char **argv)
 {
   char                 name[64] = "star7";
   const Pattern       *pat      = NULL;
-  PetscInt             dof = 1, n = 5, napply = 2, nbench = 0, huge = -1;
+  PetscInt             dof = 1, n = 5, napply = 2, nbench = 0, huge = -1, columns = 0;
   PetscLogDouble       t0, tsetup = 0, tapply = 0, tcsfactor = 0, tcsapply = 0;
   PetscBool            matmult = PETSC_FALSE, cusparse = PETSC_FALSE, symmetric = PETSC_FALSE, expect_differ = PETSC_FALSE, single = PETSC_FALSE, differ = PETSC_FALSE;
   PetscBool            report = PETSC_FALSE, header = PETSC_FALSE, budget = PETSC_FALSE;
@@ -270,6 +354,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-napply", &napply, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-bench", &nbench, NULL));
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-huge_entry", &huge, NULL));
+  PetscCall(PetscOptionsGetInt(NULL, NULL, "-counters_columns", &columns, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-symmetric", &symmetric, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-cusparse", &cusparse, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-matmult", &matmult, NULL));
@@ -399,6 +484,7 @@ int main(int argc, char **argv)
   if (report || budget) {
     PetscCall(CountApply(dev, b, yd, &cost, &solve_index));
     PetscCall(ReportCost(name, dof, n, &cost, solve_index, report, budget));
+    if (columns > 0) PetscCall(CountBlock(dev, b, yd, name, dof, columns, report, budget));
   }
 
   PetscCall(PetscRandomDestroy(&rnd));
@@ -485,13 +571,14 @@ int main(int argc, char **argv)
      output_file: output/empty.out
 
    # what the kernels would cost on a GPU, counted by the emulation (sectors over the minimum, round trips per level,
-   # launches, copies, syncs, allocations per apply), against the budgets in budgets[] above: silent within them.
+   # launches, copies, syncs, allocations per apply; and of a block of 8 right-hand sides, blockbudgets[]), against the
+   # budgets above: silent within them.
    # The counts follow the kernels' dependences and, through the persistent blocks of the solves, which block takes which
    # tile: the budgets hold under every schedule
    test:
      suffix: emu_budget_star7
      requires: cudaemu
-     args: -stencil star7 -dof 1 -n 8 -napply 1 -counters_budget -gilu_cudaemu_schedule {{inorder reverse random}shared output} -gilu_cudaemu_seed 7
+     args: -stencil star7 -dof 1 -n 8 -napply 1 -counters_budget -counters_columns 8 -gilu_cudaemu_schedule {{inorder reverse random}shared output} -gilu_cudaemu_seed 7
      output_file: output/empty.out
    test:
      suffix: emu_budget_star7_dof5
@@ -501,12 +588,12 @@ int main(int argc, char **argv)
    test:
      suffix: emu_budget_box27
      requires: cudaemu
-     args: -stencil box27 -dof 4 -n 8 -napply 1 -counters_budget -gilu_cudaemu_schedule {{inorder reverse random}shared output} -gilu_cudaemu_seed 7
+     args: -stencil box27 -dof 4 -n 8 -napply 1 -counters_budget -counters_columns 8 -gilu_cudaemu_schedule {{inorder reverse random}shared output} -gilu_cudaemu_seed 7
      output_file: output/empty.out
    test:
      suffix: emu_budget_lines_box27
      requires: cudaemu
-     args: -pc_structilu_cuda_mapping lines -stencil box27 -dof 4 -n 8 -napply 1 -counters_budget -gilu_cudaemu_schedule {{inorder reverse random}shared output} -gilu_cudaemu_seed 7
+     args: -pc_structilu_cuda_mapping lines -stencil box27 -dof 4 -n 8 -napply 1 -counters_budget -counters_columns 8 -gilu_cudaemu_schedule {{inorder reverse random}shared output} -gilu_cudaemu_seed 7
      output_file: output/empty.out
 
    # the host's factors copied to the device (the factorization on the host), ILU and IC (single precision)

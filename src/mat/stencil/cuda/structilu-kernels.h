@@ -332,19 +332,23 @@ static __device__ void StructILUTiles(const SolveArgs &k, int dir, int sweep)
         gilu_syncthreads();
       }
       if (valid && g == 0) {
+        const int useD = dir || k.ic; /* x = D^{-1} sum (backward: in level order for the later levels, and the result), z = D^{-1} y (IC's forward) */
+        FT        di[D];              /* the thread's row of the inverted diagonal block, loaded once for the batch */
+
+        GILU_UNROLL
+        for (int e = 0; e < D; e++) di[e] = useD ? gilu_ld((const FT *)k.dinv + FactorBlock(D, N, 0, (size_t)pos) + FactorEntry(D, N, a, e)) : (FT)0;
         GILU_UNROLL
         for (int cc = 0; cc < CB; cc++) {
           const size_t cl = (size_t)(c0 + cc) * D * N; /* the column's offset in xl and z */
 
           if (cc >= nc) continue;
           if (!dir) gilu_st(k.xl + cl + a * N + pos, sum[cc]);
-          if (dir || k.ic) { /* x = D^{-1} sum (backward: in level order for the later levels, and the result), z = D^{-1} y (IC's forward) */
-            const FT *Di = (const FT *)k.dinv + FactorBlock(D, N, 0, (size_t)pos);
-            double    r  = 0;
+          if (useD) {
+            double r = 0;
 
-            if (D == 1) r = (double)gilu_ld(Di) * sum[cc];
+            if (D == 1) r = (double)di[0] * sum[cc];
             else
-              for (int e = 0; e < D; e++) r += (double)gilu_ld(Di + FactorEntry(D, N, a, e)) * ysh[cc * k.nstage * nt + lp * D + e];
+              for (int e = 0; e < D; e++) r += (double)di[e] * ysh[cc * k.nstage * nt + lp * D + e];
             gilu_st((dir ? k.xl : k.z) + cl + a * N + pos, r);
             if (dir) gilu_st(k.x + (c0 + cc) * k.ldx + (size_t)p * D + a, r);
           }
@@ -459,17 +463,22 @@ __global__ static void __launch_bounds__(GILU_TILE_MAX_THREADS, 1) StructILULine
     }
     gilu_syncthreads();
     if (p0 >= 0 && g == 0) {
+      const int useD = dir || k.ic; /* x = D^{-1} sum (backward: in level order for the later levels, and the result), z = D^{-1} y (IC's forward) */
+      FT        di[D];              /* the thread's row of the inverted diagonal block, loaded once for the columns */
+
+      GILU_UNROLL
+      for (int e = 0; e < D; e++) di[e] = useD ? gilu_ld((const FT *)k.dinv + FactorBlock(D, N, 0, (size_t)pos0) + FactorEntry(D, N, a, e)) : (FT)0;
       for (int col = 0; col < ncols; col++) {
         const size_t  cl  = (size_t)col * D * N;
         const double *rs  = rowsum + col * nt;
         const double  sum = rs[t];
 
         if (!dir) gilu_st(k.xl + cl + a * N + pos0, sum);
-        if (dir || k.ic) { /* x = D^{-1} sum (backward: in level order for the later levels, and the result), z = D^{-1} y (IC's forward) */
-          const FT *Di = (const FT *)k.dinv + FactorBlock(D, N, 0, (size_t)pos0);
-          double    r  = 0;
+        if (useD) {
+          double r = 0;
 
-          for (int e = 0; e < D; e++) r += (double)gilu_ld(Di + FactorEntry(D, N, a, e)) * rs[ln * D + e];
+          GILU_UNROLL
+          for (int e = 0; e < D; e++) r += (double)di[e] * rs[ln * D + e];
           gilu_st((dir ? k.xl : k.z) + cl + a * N + pos0, r);
           if (dir) gilu_st(k.x + col * k.ldx + (size_t)p0 * D + a, r);
         }
