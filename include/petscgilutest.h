@@ -109,6 +109,7 @@ typedef struct {
   PetscBool mma;             /* the tensor-core factorization for DoF >= 4 (the PC's default: on) */
   PetscInt  freps, sreps;    /* timed factorizations and solves */
   PetscBool csr, bsr, check; /* cuSPARSE CSR, BSR (DoF > 1; a CUDA device only); compare with PETSc's ILU(0) */
+  PetscInt  columns;         /* > 0: also a block of this many right-hand sides (the device's solvemultiple), timed sreps times */
 } PetscGILUPerfCase;
 typedef struct {
   PetscInt          ns, nlower, w[3], nlevels, ntiles, nstage, steps; /* the stencil and the device plan */
@@ -124,6 +125,12 @@ typedef struct {
   PetscReal         diffcsr, diffbsr, diffref; /* || x - x_other ||_inf / || x_other ||_inf; -1: not compared */
   PetscInt          zerorow;                   /* StructILU's zero pivot, -1 */
   double            hosts[4];                  /* host wall seconds: assembly, device plan + upload, CSR/BSR arrays, the reference */
+  /* columns > 0: wall ms (launches to synchronization, the host's side of the API included) of one solve and of one block
+     solve of all the columns, [0] min, [1] median; the columns of a group; whether every column of the block is bitwise
+     the single solve's (all columns hold the same b) */
+  double    solvewall[2], blockwall[2];
+  PetscInt  group;
+  PetscBool blockequal;
 } PetscGILUPerfResult;
 PETSC_EXTERN PetscErrorCode PetscGILUPerfRun(PetscGILUBackendType, const PetscGILUPerfCase *, PetscGILUPerfResult *);
 /* the device: name, memory (GB), peak bandwidth from its memory clock and bus width, a measured device-to-device copy

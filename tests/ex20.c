@@ -9,6 +9,7 @@ static char help[] = "The kernel benchmark of make gpu-perf: PCSTRUCTILU's devic
   -freps <k>, -sreps <k> : timed factorizations (default 2) and solves (default 5)\n\
   -csr <bool>, -bsr <bool> : cuSPARSE CSR, BSR (DoF > 1) on a CUDA device (default true)\n\
   -check             : compare with PETSc's ILU(0) on the host (small grids)\n\
+  -columns <m>       : also a block of m right-hand sides (PCMatApply()'s device sweeps) against one solve, wall times\n\
   -json <file>       : append the case's results as one JSON line\n\
   -md_row            : print the case's row of the report's table (-md_header: its header)\n\
   -device_info       : print the device as one JSON line and exit\n\
@@ -53,8 +54,10 @@ static PetscErrorCode PrintJSON(FILE *f, const PetscGILUPerfCase *c, const Petsc
     else
       PetscCall(PetscFPrintf(PETSC_COMM_SELF, f, "\"%s\": {\"bytes\": [%.0f, %.0f, %.0f], \"analysis_ms\": %.6g, \"factor_ms\": [%.6g, %.6g], \"solve_analysis_ms\": %.6g, \"lower_ms\": [%.6g, %.6g], \"upper_ms\": [%.6g, %.6g]}, ", cs[k], b[0], b[1], b[2], t->analysis, t->factor[0], t->factor[1], t->solveanalysis, t->lower[0], t->lower[1], t->upper[0], t->upper[1]));
   }
-  PetscCall(
-    PetscFPrintf(PETSC_COMM_SELF, f, "\"diff\": {\"csr\": %.3g, \"bsr\": %.3g, \"reference\": %.3g}, \"host_s\": {\"assembly\": %.3f, \"plan\": %.3f, \"arrays\": %.3f, \"reference\": %.3f}}\n", (double)r->diffcsr, (double)r->diffbsr, (double)r->diffref, r->hosts[0], r->hosts[1], r->hosts[2], r->hosts[3]));
+  PetscCall(PetscFPrintf(PETSC_COMM_SELF, f, "\"diff\": {\"csr\": %.3g, \"bsr\": %.3g, \"reference\": %.3g}, \"host_s\": {\"assembly\": %.3f, \"plan\": %.3f, \"arrays\": %.3f, \"reference\": %.3f}, ", (double)r->diffcsr, (double)r->diffbsr, (double)r->diffref, r->hosts[0], r->hosts[1], r->hosts[2], r->hosts[3]));
+  if (c->columns > 0)
+    PetscCall(PetscFPrintf(PETSC_COMM_SELF, f, "\"block\": {\"columns\": %" PetscInt_FMT ", \"group\": %" PetscInt_FMT ", \"wall_ms\": [%.6g, %.6g], \"solve_wall_ms\": [%.6g, %.6g], \"bitwise\": %s}}\n", c->columns, r->group, r->blockwall[0], r->blockwall[1], r->solvewall[0], r->solvewall[1], r->blockequal ? "true" : "false"));
+  else PetscCall(PetscFPrintf(PETSC_COMM_SELF, f, "\"block\": null}\n"));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -64,7 +67,7 @@ static PetscErrorCode PrintRow(const PetscGILUPerfCase *c, const PetscGILUPerfRe
   const double capply = r->hascsr ? r->csr.lower[0] + r->csr.upper[0] : 0, bapply = r->hasbsr ? r->bsr.lower[0] + r->bsr.upper[0] : 0;
   double       best = capply > 0 && (bapply <= 0 || capply < bapply) ? capply : bapply;
   const double diff = PetscMax(r->diffcsr, r->diffbsr);
-  char         sr[32], cr[32], br[32], pk[32], sp[32], cms[64], bms[64], cf[32], bf[32], df[32];
+  char         sr[32], cr[32], br[32], pk[32], sp[32], cms[64], bms[64], cf[32], bf[32], df[32], blk[64];
 
   PetscFunctionBeginUser;
   PetscCall(Rate(sr, sizeof(sr), sbytes, sapply));
@@ -79,7 +82,9 @@ static PetscErrorCode PrintRow(const PetscGILUPerfCase *c, const PetscGILUPerfRe
   PetscCall(PetscSNPrintf(cf, sizeof(cf), r->hascsr ? "%.3f" : "-", r->csr.factor[0]));
   PetscCall(PetscSNPrintf(bf, sizeof(bf), r->hasbsr ? "%.3f" : "-", r->bsr.factor[0]));
   PetscCall(PetscSNPrintf(df, sizeof(df), diff >= 0 ? "%.1e" : "-", diff));
-  PetscCall(PetscPrintf(PETSC_COMM_SELF, "| %s DoF %" PetscInt_FMT " %" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT " %s | %.3g | %" PetscInt_FMT " | %.3f + %.3f | %s | %s | %.0f | %.3f%s | %s | %s | %s | %s | %s | %s | %s | %s |\n", c->stencil, c->dof, c->n[0], c->n[1], c->n[2], Mappings[c->mapping], r->unknowns, r->nlevels, r->ms[0][0], r->ms[1][0], sr, pk, r->modelus, r->ms[2][0], r->usedmma ? " (mma)" : "", cms, cr, cf, bms, br, bf, sp, df));
+  if (c->columns > 0 && r->solvewall[0] > 0) PetscCall(PetscSNPrintf(blk, sizeof(blk), "%.2f%s", r->blockwall[0] / (c->columns * r->solvewall[0]), r->blockequal ? "" : " NOT BITWISE"));
+  else PetscCall(PetscSNPrintf(blk, sizeof(blk), "-"));
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "| %s DoF %" PetscInt_FMT " %" PetscInt_FMT "x%" PetscInt_FMT "x%" PetscInt_FMT " %s | %.3g | %" PetscInt_FMT " | %.3f + %.3f | %s | %s | %.0f | %.3f%s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", c->stencil, c->dof, c->n[0], c->n[1], c->n[2], Mappings[c->mapping], r->unknowns, r->nlevels, r->ms[0][0], r->ms[1][0], sr, pk, r->modelus, r->ms[2][0], r->usedmma ? " (mma)" : "", cms, cr, cf, bms, br, bf, sp, df, blk));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -119,6 +124,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsBool("-csr", "cuSPARSE CSR", NULL, c.csr, &c.csr, NULL));
   PetscCall(PetscOptionsBool("-bsr", "cuSPARSE BSR", NULL, c.bsr, &c.bsr, NULL));
   PetscCall(PetscOptionsBool("-check", "compare with PETSc's ILU(0)", NULL, c.check, &c.check, NULL));
+  PetscCall(PetscOptionsInt("-columns", "also a block of this many right-hand sides", NULL, c.columns, &c.columns, NULL));
   PetscCall(PetscOptionsString("-json", "append a JSON line", NULL, json, json, sizeof(json), NULL));
   PetscCall(PetscOptionsBool("-md_row", "print the report's table row", NULL, mdrow, &mdrow, NULL));
   PetscCall(PetscOptionsBool("-md_header", "print the report table's header and exit", NULL, mdheader, &mdheader, NULL));
@@ -126,8 +132,8 @@ int main(int argc, char **argv)
   PetscOptionsEnd();
   c.mapping = mapping;
   if (mdheader) {
-    PetscCall(PetscPrintf(PETSC_COMM_SELF, "| case | unknowns | levels | StructILU fwd + bwd ms | GB/s | of peak | model us | factor ms | CSR L + U ms | GB/s | factor ms | BSR L + U ms | GB/s | factor ms | speedup | max diff |\n"));
-    PetscCall(PetscPrintf(PETSC_COMM_SELF, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "| case | unknowns | levels | StructILU fwd + bwd ms | GB/s | of peak | model us | factor ms | CSR L + U ms | GB/s | factor ms | BSR L + U ms | GB/s | factor ms | speedup | max diff | block/column |\n"));
+    PetscCall(PetscPrintf(PETSC_COMM_SELF, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"));
     PetscCall(PetscFinalize());
     return 0;
   }
@@ -153,6 +159,7 @@ int main(int argc, char **argv)
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "compulsory bytes: forward sweep %.0f, backward sweep %.0f, factorization %.0f; timed %s\n", r.bytes[0], r.bytes[1], r.bytes[2], r.ms[0][0] >= 0 && r.ms[1][0] >= 0 && r.ms[2][0] >= 0 ? "all three kernels" : "NOT all kernels"));
     if (r.zerorow >= 0) PetscCall(PetscPrintf(PETSC_COMM_SELF, "zero pivot in row %" PetscInt_FMT "\n", r.zerorow));
     if (c.check) PetscCall(PetscPrintf(PETSC_COMM_SELF, "StructILU on %s vs PETSc's ILU(0): %s\n", PetscGILUBackendTypes[ran], r.diffref >= 0 && r.diffref < 1e-10 ? "agree (relative difference below 1e-10)" : "DIFFER"));
+    if (c.columns > 0) PetscCall(PetscPrintf(PETSC_COMM_SELF, "a block of %" PetscInt_FMT " right-hand sides in groups of %" PetscInt_FMT ": every column %s the single solve's\n", c.columns, r.group, r.blockequal ? "bitwise" : "NOT bitwise"));
   }
   PetscCall(PetscFinalize());
   return 0;
@@ -178,5 +185,9 @@ int main(int argc, char **argv)
     test:
       suffix: star13_diamond13
       args: -stencil {{star13 diamond13}separate output} -dof 5 -n 5
+    test:
+      # a block of 6 right-hand sides (make gpu-perf times it against one solve): every column the single solve's
+      suffix: block
+      args: -stencil box27 -dof 3 -n 5,4,4 -columns 6 -mapping {{tiles lines}separate output}
 
 TEST*/

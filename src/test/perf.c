@@ -430,7 +430,7 @@ PetscErrorCode PetscGILUPerfRun(PetscGILUBackendType ran, const PetscGILUPerfCas
   StructILUDeviceInfo       info;
   PetscInt                 *elim, n, N, d, nl, nu, zr = -1, rangerow;
   PetscScalar              *b, *x, *y;
-  double                   *ft, *fw, *bw, ms[3], bsz, mbw, mlat, mlink, memGB, peak, copy;
+  double                   *ft, *fw, *bw, *sw, *kw, ms[3], bsz, mbw, mlat, mlink, memGB, peak, copy;
   void                     *db, *dx;
   PetscLogDouble            t0, t1;
   char                      devname[256];
@@ -477,7 +477,7 @@ PetscErrorCode PetscGILUPerfRun(PetscGILUBackendType ran, const PetscGILUPerfCas
   for (PetscInt t = 0; t < 3; t++) r->w[t] = info.w[t];
   PetscCall(GILUStencilGetEliminationTable(&sm.stencil, &elim));
   PetscCall(ops->timing(dev, PETSC_TRUE));
-  PetscCall(PetscMalloc3(c->freps, &ft, c->sreps, &fw, c->sreps, &bw));
+  PetscCall(PetscMalloc5(c->freps, &ft, c->sreps, &fw, c->sreps, &bw, c->sreps, &sw, c->sreps, &kw));
   for (PetscInt k = 0; k < c->freps && zr < 0; k++) {
     PetscCall(ops->factor(dev, &sm, elim, NULL, 100.0 * PETSC_MACHINE_EPSILON, PETSC_FALSE, c->mma, PETSC_FALSE, &zr, &usedmma, &rangerow));
     PetscCall(ops->kerneltimes(dev, ms));
@@ -487,10 +487,19 @@ PetscErrorCode PetscGILUPerfRun(PetscGILUBackendType ran, const PetscGILUPerfCas
   r->usedmma = usedmma;
   PetscCall(PetscFree(elim));
   if (zr < 0) {
-    PetscCall(ops->buffers(dev, 1, &db, &dx));
-    PetscCall(GILUPerfDeviceMem(ran, 2, &db, (void *)b, sizeof(PetscScalar) * (size_t)n));
+    const PetscInt m = PetscMax(1, c->columns);
+
+    PetscCall(ops->buffers(dev, m, &db, &dx)); /* m columns of b (each the same) and x; the single solves use the first */
+    for (PetscInt j = 0; j < m; j++) {
+      void *dbj = (PetscScalar *)db + j * n;
+
+      PetscCall(GILUPerfDeviceMem(ran, 2, &dbj, (void *)b, sizeof(PetscScalar) * (size_t)n));
+    }
     for (PetscInt k = 0; k < c->sreps; k++) {
-      PetscCall(ops->solve(dev, (const PetscScalar *)db, (PetscScalar *)dx));
+      PetscCall(PetscTime(&t0));
+      PetscCall(ops->solve(dev, (const PetscScalar *)db, (PetscScalar *)dx)); /* returns after the kernels completed */
+      PetscCall(PetscTime(&t1));
+      sw[k] = 1e3 * (t1 - t0);
       PetscCall(ops->kerneltimes(dev, ms));
       fw[k] = ms[0];
       bw[k] = ms[1];
@@ -499,8 +508,31 @@ PetscErrorCode PetscGILUPerfRun(PetscGILUBackendType ran, const PetscGILUPerfCas
     GILUPerfMinMedian(ft, c->freps, r->ms[2]);
     GILUPerfMinMedian(fw, c->sreps, r->ms[0]);
     GILUPerfMinMedian(bw, c->sreps, r->ms[1]);
+    if (c->columns > 0) { /* the block: every column must be the single solve's x, bitwise */
+      PetscScalar *xj;
+
+      for (PetscInt k = 0; k < c->sreps; k++) {
+        PetscCall(PetscTime(&t0));
+        PetscCall(ops->solvemultiple(dev, m, (const PetscScalar *)db, n, (PetscScalar *)dx, n, &r->group));
+        PetscCall(PetscTime(&t1));
+        kw[k] = 1e3 * (t1 - t0);
+      }
+      GILUPerfMinMedian(sw, c->sreps, r->solvewall);
+      GILUPerfMinMedian(kw, c->sreps, r->blockwall);
+      PetscCall(PetscMalloc1(n, &xj));
+      r->blockequal = PETSC_TRUE;
+      for (PetscInt j = 0; j < m; j++) {
+        void     *dxj = (PetscScalar *)dx + j * n;
+        PetscBool eq;
+
+        PetscCall(GILUPerfDeviceMem(ran, 3, &dxj, xj, sizeof(PetscScalar) * (size_t)n));
+        PetscCall(PetscArraycmp(xj, x, n, &eq));
+        r->blockequal = (PetscBool)(r->blockequal && eq);
+      }
+      PetscCall(PetscFree(xj));
+    }
   }
-  PetscCall(PetscFree3(ft, fw, bw));
+  PetscCall(PetscFree5(ft, fw, bw, sw, kw));
   PetscCall(ops->destroy(&dev));
 
   /* the model of one apply as -ksp_view prints it (factors: L, U and the inverted diagonal; 5 vector passes), for the
