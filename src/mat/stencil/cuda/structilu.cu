@@ -555,7 +555,6 @@ static PetscErrorCode SolveMultiple(StructILUDevice dev, PetscInt m, const Petsc
   PetscCheck(dev->hasfactors, PETSC_COMM_SELF, PETSC_ERR_ORDER, "The device has no factors yet");
   PetscCheck(ldb >= (PetscInt)n && ldx >= (PetscInt)n, PETSC_COMM_SELF, PETSC_ERR_ARG_SIZ, "Leading dimensions %" PetscInt_FMT " and %" PetscInt_FMT " below the local size %zu", ldb, ldx, n);
   mc = dev->mapping == STRUCTILU_CUDA_MAPPING_LINES ? PetscMax(1, PetscMin(m, (48 * 1024) / percol)) : m;
-  PetscCheck((size_t)mc * n < (size_t)INT_MAX, PETSC_COMM_SELF, PETSC_ERR_SUP, "%" PetscInt_FMT " columns of %zu values are too many for the kernels' 32-bit counts", mc, n);
   if (mc > dev->xlcols) { /* xl (and z) grown to the group's columns, kept for the next block */
     PetscCall(GILU_CUDA_NAME(GILUDeviceFree)((void **)&dev->xl));
     PetscCall(GILU_CUDA_NAME(GILUDeviceMalloc)(sizeof(double) * n * mc, (void **)&dev->xl));
