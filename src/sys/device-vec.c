@@ -73,6 +73,41 @@ static PetscErrorCode GILUBackendGetDevice(PetscGILUBackendType backend, const G
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+#if defined(GILU_VEC_NATIVE_CUDA)
+/* before our kernels read an array PETSc's stream produced: the host waits for PETSc's stream unless the default stream orders it */
+static PetscErrorCode GILUDeviceOrderAfterPetsc(void)
+{
+  PetscBool ordered;
+
+  PetscFunctionBegin;
+  PetscCall(GILUPetscStreamOrdered(&ordered));
+  if (!ordered) {
+    PetscDeviceContext dctx;
+
+    PetscCall(PetscDeviceContextGetCurrentContext(&dctx));
+    PetscCall(PetscDeviceContextSynchronize(dctx));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* after our kernels wrote an array PETSc's next operation reads: PETSc's stream may be one the default stream does not
+   order, then the host waits for the device here */
+static PetscErrorCode GILUDeviceOrderBeforePetsc(PetscGILUBackendType backend)
+{
+  PetscBool ordered;
+
+  PetscFunctionBegin;
+  PetscCall(GILUPetscStreamOrdered(&ordered));
+  if (!ordered) {
+    const GILUDeviceOps *ops;
+
+    PetscCall(GILUBackendGetDevice(backend, &ops));
+    PetscCall(ops->synchronize());
+  }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+#endif
+
 /* the logged copies of the back-end's build */
 static PetscErrorCode GILUDeviceCopy(PetscGILUBackendType backend, PetscBool todevice, void *dst, const void *src, size_t bytes)
 {
@@ -131,16 +166,8 @@ static PetscErrorCode GILUVecGetDeviceArrayRead(Vec v, PetscGILUBackendType back
   PetscCall(GILUVecIsDeviceNative(v, backend, &native));
 #if defined(GILU_VEC_NATIVE_CUDA)
   if (native) {
-    PetscBool ordered;
-
     PetscCall(VecCUDAGetArrayRead(v, d)); /* asynchronous on PETSc's stream: our kernels must run after it */
-    PetscCall(GILUPetscStreamOrdered(&ordered));
-    if (!ordered) {
-      PetscDeviceContext dctx;
-
-      PetscCall(PetscDeviceContextGetCurrentContext(&dctx));
-      PetscCall(PetscDeviceContextSynchronize(dctx));
-    }
+    PetscCall(GILUDeviceOrderAfterPetsc());
     PetscFunctionReturn(PETSC_SUCCESS);
   }
 #endif
@@ -198,15 +225,7 @@ static PetscErrorCode GILUVecRestoreDeviceArrayWrite(Vec v, PetscGILUBackendType
   PetscCall(GILUVecIsDeviceNative(v, backend, &native));
 #if defined(GILU_VEC_NATIVE_CUDA)
   if (native) {
-    PetscBool ordered;
-
-    PetscCall(GILUPetscStreamOrdered(&ordered));
-    if (!ordered) { /* PETSc's next operation on v runs on a stream the default one does not order: wait here */
-      const GILUDeviceOps *ops;
-
-      PetscCall(GILUBackendGetDevice(backend, &ops));
-      PetscCall(ops->synchronize());
-    }
+    PetscCall(GILUDeviceOrderBeforePetsc(backend));
     PetscCall(VecCUDARestoreArrayWrite(v, d)); /* marks the host values out of date */
     PetscFunctionReturn(PETSC_SUCCESS);
   }
@@ -319,16 +338,8 @@ PetscErrorCode GILUMatDenseApplyDevice(Mat B, Mat X, PetscGILUBackendType backen
   lx = ldx;
 #if defined(GILU_VEC_NATIVE_CUDA)
   if (bnative) {
-    PetscBool ordered;
-
-    PetscCall(MatDenseCUDAGetArrayRead(B, &ba)); /* asynchronous on PETSc's stream, as a vector's (GILUVecGetDeviceArrayRead()) */
-    PetscCall(GILUPetscStreamOrdered(&ordered));
-    if (!ordered) {
-      PetscDeviceContext dctx;
-
-      PetscCall(PetscDeviceContextGetCurrentContext(&dctx));
-      PetscCall(PetscDeviceContextSynchronize(dctx));
-    }
+    PetscCall(MatDenseCUDAGetArrayRead(B, &ba)); /* asynchronous on PETSc's stream, as a vector's */
+    PetscCall(GILUDeviceOrderAfterPetsc());
   }
   if (xnative) PetscCall(MatDenseCUDAGetArrayWrite(X, &xa));
 #endif
@@ -347,15 +358,7 @@ PetscErrorCode GILUMatDenseApplyDevice(Mat B, Mat X, PetscGILUBackendType backen
   PetscCall((*apply)(ctx, m, ba, lb, xa, lx));
 #if defined(GILU_VEC_NATIVE_CUDA)
   if (xnative) {
-    PetscBool ordered;
-
-    PetscCall(GILUPetscStreamOrdered(&ordered));
-    if (!ordered) { /* PETSc's next operation on X runs on a stream the default one does not order: wait here */
-      const GILUDeviceOps *ops;
-
-      PetscCall(GILUBackendGetDevice(backend, &ops));
-      PetscCall(ops->synchronize());
-    }
+    PetscCall(GILUDeviceOrderBeforePetsc(backend));
     PetscCall(MatDenseCUDARestoreArrayWrite(X, &xa));
   }
   if (bnative) PetscCall(MatDenseCUDARestoreArrayRead(B, &ba));
