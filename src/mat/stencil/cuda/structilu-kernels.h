@@ -162,8 +162,9 @@ static __device__ __forceinline__ int Neighbour(const SolveArgs *k, int i, int j
 }
 
 /* the columns the sweeps take together (a batch), from their configuration CFG = dof + 16 single + 32 block: one for a
-   solve (PCApply()), GILU_SOLVE_COLUMNS for a block of right-hand sides, whose sums in registers would double the
-   registers of the single solve (46 -> 86 at DoF 1, forward and backward, sm_90) and halve its resident blocks */
+   solve (PCApply()), GILU_SOLVE_COLUMNS for a block of right-hand sides, whose sums in registers, in kernels shared with
+   the solve, would double the solve's registers (42 -> 84 at DoF 1, the forward sweep on sm_90). (The register counts
+   move with small changes of this code: bench/results/gpu-model-2026-11-29-blocks.md has them; check with ptxas -v.) */
 template <int CFG>
 struct SolveBatch {
   enum {
