@@ -18,6 +18,7 @@ dense dof x dof blocks, then solves it with the KSP and PC chosen in the options
                           and count the PCApply() and PCMatApply() calls of a KSPMatSolve() with KSPPREONLY\n\
   -matapply_pc_view     : with -compare_matapply, view the PC after the applies\n\
   -matapply_lda_pad <k> : with -compare_matapply, the blocks' leading dimension is their local rows plus k\n\
+  -matapply_inplace     : with -compare_matapply and a factor PC (ilu, icc): MatMatSolve(F, C, C) in place must give X\n\
   -time_matapply <n>    : only time PCMatApply() on n columns against PCApply() of each column (best of -time_reps, default 5); one JSON line\n\
 The matrix type comes from -dm_mat_type (aij, baij, sbaij, ...).\n\n";
 
@@ -471,6 +472,17 @@ static PetscErrorCode CompareMatApply(Mat Aop, DM da, PetscInt n)
     PetscCall(MatDenseRestoreColumnVecRead(B, c, &b));
   }
   PetscCall(PetscPrintf(PETSC_COMM_WORLD, "PCMatApply() on %" PetscInt_FMT " columns: %" PetscInt_FMT " bitwise equal to PCApply() of the column\n", n, same));
+  PetscCall(PetscOptionsHasName(NULL, NULL, "-matapply_inplace", &eq));
+  if (eq) { /* MatMatSolve(F, C, C) of the PC's factor in place on a copy of B (prints only what differs) */
+    Mat F, C;
+
+    PetscCall(PCFactorGetMatrix(pc, &F));
+    PetscCall(MatDuplicate(B, MAT_COPY_VALUES, &C));
+    PetscCall(MatMatSolve(F, C, C));
+    PetscCall(MatEqual(C, X, &eq));
+    if (!eq) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "MatMatSolve() in place is not bitwise PCMatApply()'s\n"));
+    PetscCall(MatDestroy(&C));
+  }
   PetscCall(PetscLogEventGetPerfInfo(PETSC_DETERMINE, evcopy, &copies[1]));
   PetscCall(PCMatApply(pc, B, X)); /* again, its copies counted once the device holds the factors */
   PetscCall(PetscLogEventGetPerfInfo(PETSC_DETERMINE, evcopy, &copies[2]));
@@ -1161,6 +1173,11 @@ int main(int argc, char **argv)
      suffix: matapply_structilu_cuda_dofs
      output_file: output/ex1_matapply.out
      args: -compare_matapply 5 -stencil star7 -dof {{1 2 3 4 5 6 7 8}} -pc_type structilu -gilu_backend cudaemu -pc_structilu_factor_precision {{double single}} -pc_structilu_cuda_mapping {{tiles lines}}
+   # MatSolverType structilu's factor (PCILU) on the device, and its MatMatSolve() in place (a column at a time)
+   test:
+     suffix: matapply_structilu_factor_cuda
+     output_file: output/ex1_matapply.out
+     args: -compare_matapply 5 -stencil diamond13 -dof {{1 3}} -pc_type ilu -pc_factor_mat_solver_type structilu -gilu_backend {{host cudaemu}} -matapply_inplace
    # on two processes: block Jacobi (the host sweeps on groups of columns of each block), the pipeline across processes
    # and MatSolverType structilu's global factors (a column at a time); the columns of the blocks' local rows
    test:
