@@ -87,10 +87,12 @@ static PetscErrorCode StructILUViewBackend(Mat F, PetscViewer viewer)
   PetscCall(PetscViewerASCIIPrintf(viewer, "  back-end: %s; %s\n", name, build));
   if (ilu->transposed)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  transposed solves (PCApplyTranspose): (D + U)^T then L^T, sequential on the host with the host's factors%s\n", ilu->dev ? " (after a device factorization the host factors the same values once more)" : ""));
-  if (ilu->matapplied && ilu->dev && ilu->matgroup)
-    PetscCall(PetscViewerASCIIPrintf(viewer, "  blocks of right-hand sides (PCMatApply(), KSPMatSolve()): the device sweeps take the columns of a group between one wait and one release of each %s (its factors read once per group), groups of %" PetscInt_FMT "%s\n",
-                                     ilu->devinfo.mapping == STRUCTILU_CUDA_MAPPING_LINES ? "level of a block of lines" : "tile", ilu->matgroup, ilu->devinfo.mapping == STRUCTILU_CUDA_MAPPING_LINES ? " (a column's rings in 48 KiB of shared memory)" : " (all the columns of the block)"));
-  else if (ilu->matapplied && ilu->dev) PetscCall(PetscViewerASCIIPrintf(viewer, "  blocks of right-hand sides (PCMatApply(), KSPMatSolve()): one device solve per column, in turn\n"));
+  if (ilu->matapplied && ilu->dev && ilu->matgroup) {
+    const PetscBool lines = (PetscBool)(ilu->devinfo.mapping == STRUCTILU_CUDA_MAPPING_LINES);
+
+    PetscCall(PetscViewerASCIIPrintf(viewer, "  blocks of right-hand sides (PCMatApply(), KSPMatSolve()): the device sweeps take the columns of a group between one wait and one release of each %s (its factors read once per group), groups of %" PetscInt_FMT "%s\n", lines ? "level of a block of lines" : "tile",
+                                     ilu->matgroup, lines ? " (a column's rings in 48 KiB of shared memory)" : " (all the columns of the block)"));
+  } else if (ilu->matapplied && ilu->dev) PetscCall(PetscViewerASCIIPrintf(viewer, "  blocks of right-hand sides (PCMatApply(), KSPMatSolve()): one device solve per column, in turn\n"));
   else if (ilu->matgroup)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  blocks of right-hand sides (PCMatApply(), KSPMatSolve()): each tile of the host sweeps on the columns of a group in turn (its factors from cache after the first), groups of %" PetscInt_FMT " (a point's factor bytes over its vector bytes, at most the block's columns)\n",
                                      ilu->matgroup));

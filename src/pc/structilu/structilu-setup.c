@@ -689,7 +689,7 @@ PetscErrorCode StructILUMatApply(Mat F, Mat B, Mat X)
   Mat_StructILU *ilu = (Mat_StructILU *)F->data;
   PetscInt       N;
   Vec            w = NULL;
-  PetscBool      dense;
+  PetscBool      dense, block;
   Mat            Bl, Xl;
 
   PetscFunctionBegin;
@@ -703,29 +703,28 @@ PetscErrorCode StructILUMatApply(Mat F, Mat B, Mat X)
      processes need not take the same path below (an empty block, a failed or fallback factorization is a process's own) */
   PetscCall(MatDenseGetLocalMatrix(B, &Bl));
   PetscCall(MatDenseGetLocalMatrix(X, &Xl));
-  if (N > 1 && X != B && !ilu->empty && ilu->zerorow < 0 && ilu->rangerow < 0 && !ilu->fallback && !ilu->dev && !ilu->source->solve && !(ilu->sm.schedule && ilu->sm.schedule->type == GILU_SCHEDULE_PIPELINE)) {
-    PetscInt           ldb, ldx;
-    const PetscScalar *ba;
-    PetscScalar       *xa;
-
+  /* the whole block in one pass: the device's sweeps, or the host sweeps of one process's grid */
+  block = (PetscBool)(N > 1 && X != B && !ilu->empty && ilu->zerorow < 0 && ilu->rangerow < 0 && !ilu->fallback);
+  if (block && (ilu->dev || (!ilu->source->solve && !(ilu->sm.schedule && ilu->sm.schedule->type == GILU_SCHEDULE_PIPELINE)))) {
     PetscCall(PetscLogEventBegin(GILU_StructILUApply, 0, B, X, 0));
-    PetscCall(MatDenseGetLDA(Bl, &ldb));
-    PetscCall(MatDenseGetLDA(Xl, &ldx));
-    PetscCall(MatDenseGetArrayRead(Bl, &ba));
-    PetscCall(MatDenseGetArrayWrite(Xl, &xa));
-    PetscCall(StructILUSolveMultiple_Host(&ilu->sm, &ilu->factors, N, ba, ldb, xa, ldx, &ilu->matgroup));
-    PetscCall(MatDenseRestoreArrayWrite(Xl, &xa));
-    PetscCall(MatDenseRestoreArrayRead(Bl, &ba));
-    PetscCall(PetscLogEventEnd(GILU_StructILUApply, 0, B, X, 0));
-    ilu->matapplied = PETSC_TRUE;
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  if (N > 1 && X != B && !ilu->empty && ilu->zerorow < 0 && ilu->rangerow < 0 && !ilu->fallback && ilu->dev) {
-    void *bbuf, *xbuf;
+    if (ilu->dev) {
+      void *bbuf, *xbuf;
 
-    PetscCall(PetscLogEventBegin(GILU_StructILUApply, 0, B, X, 0));
-    PetscCall(ilu->devops->buffers(ilu->dev, N, &bbuf, &xbuf));
-    PetscCall(GILUMatDenseApplyDevice(Bl, Xl, ilu->ran, bbuf, xbuf, StructILUSolveMultipleDevice, ilu, &ilu->devnative));
+      PetscCall(ilu->devops->buffers(ilu->dev, N, &bbuf, &xbuf));
+      PetscCall(GILUMatDenseApplyDevice(Bl, Xl, ilu->ran, bbuf, xbuf, StructILUSolveMultipleDevice, ilu, &ilu->devnative));
+    } else {
+      PetscInt           ldb, ldx;
+      const PetscScalar *ba;
+      PetscScalar       *xa;
+
+      PetscCall(MatDenseGetLDA(Bl, &ldb));
+      PetscCall(MatDenseGetLDA(Xl, &ldx));
+      PetscCall(MatDenseGetArrayRead(Bl, &ba));
+      PetscCall(MatDenseGetArrayWrite(Xl, &xa));
+      PetscCall(StructILUSolveMultiple_Host(&ilu->sm, &ilu->factors, N, ba, ldb, xa, ldx, &ilu->matgroup));
+      PetscCall(MatDenseRestoreArrayWrite(Xl, &xa));
+      PetscCall(MatDenseRestoreArrayRead(Bl, &ba));
+    }
     PetscCall(PetscLogEventEnd(GILU_StructILUApply, 0, B, X, 0));
     ilu->matapplied = PETSC_TRUE;
     PetscFunctionReturn(PETSC_SUCCESS);
