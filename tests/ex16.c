@@ -251,7 +251,9 @@ static PetscErrorCode TestFactor(PetscRandom rnd, PetscInt grid)
   Level-set, sync-free by rows and columns, recursive block; natural and RCM orderings; AIJ and BAIJ bs 3. The second MatSolve()
   must issue no device synchronization and no memset, copy b in and x out once each and nothing on the device but where
   the plan is more than one triangle or a CSC one (x = b, or the gather, before L's segments), and launch L's and U's
-  kernels only (the emulation's count of runtime calls and the engine's: a sync, a memset or a pass that comes back fails here)
+  kernels only (the emulation's count of runtime calls and the engine's: a sync, a memset or a pass that comes back fails here).
+  MatMatSolve() of 4 columns must launch what one MatSolve() launches (each launch takes all columns), copy the block in
+  and out once, allocate nothing the second time, and give each column MatSolve()'s bits (by columns: round-off).
 */
 static PetscErrorCode TestDeviceSolve(PetscRandom rnd, PetscInt grid)
 {
@@ -315,6 +317,39 @@ static PetscErrorCode TestDeviceSolve(PetscRandom rnd, PetscInt grid)
             for (PetscInt p = 0; p < fbs; p++) diff = PetscMax(diff, PetscAbsScalar(xa[c[i] * fbs + p] - w[i * fbs + p]) / PetscMax(PetscAbsScalar(w[i * fbs + p]), 1e-300));
           PetscCall(VecRestoreArrayRead(x, &xa));
           if (diff > (csc ? 1e-12 : 0.0)) PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s differs from the unfused solve by %g (relative)\n", what, (double)diff));
+          { /* MatMatSolve() of 4 columns: the launches of one MatSolve() (every launch takes all columns), one copy each
+               way, no synchronization, memset or allocation; each column MatSolve()'s bits (by columns: to round-off) */
+            Mat             Bm, Xm;
+            GILUEmuCounters bc;
+
+            PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, m, 4, NULL, &Bm));
+            PetscCall(MatSetRandom(Bm, rnd));
+            PetscCall(MatDuplicate(Bm, MAT_DO_NOT_COPY_VALUES, &Xm));
+            PetscCall(MatMatSolve(F, Bm, Xm)); /* the device buffers grown to 4 columns */
+            PetscCall(GILUEmuCountersReset());
+            PetscCall(MatMatSolve(F, Bm, Xm));
+            PetscCall(GILUEmuCountersGet(NULL, &bc));
+            if (bc.runtime[GILU_EMU_RT_LAUNCH] != cnt.runtime[GILU_EMU_RT_LAUNCH] || bc.runtime[GILU_EMU_RT_SYNC] || bc.runtime[GILU_EMU_RT_MEMSET] || bc.runtime[GILU_EMU_RT_ALLOC] || bc.runtime[GILU_EMU_RT_COPY_TO_DEVICE] != 1 || bc.runtime[GILU_EMU_RT_COPY_TO_HOST] != 1 ||
+                bc.runtime[GILU_EMU_RT_COPY_ON_DEVICE] != cnt.runtime[GILU_EMU_RT_COPY_ON_DEVICE])
+              PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s: MatMatSolve() of 4 columns: %" PetscInt64_FMT " launches (MatSolve(): %" PetscInt64_FMT "), %" PetscInt64_FMT " synchronizations, %" PetscInt64_FMT " memsets, %" PetscInt64_FMT " allocations, %" PetscInt64_FMT " + %" PetscInt64_FMT " + %" PetscInt64_FMT " copies\n", what, bc.runtime[GILU_EMU_RT_LAUNCH],
+                                    cnt.runtime[GILU_EMU_RT_LAUNCH], bc.runtime[GILU_EMU_RT_SYNC], bc.runtime[GILU_EMU_RT_MEMSET], bc.runtime[GILU_EMU_RT_ALLOC], bc.runtime[GILU_EMU_RT_COPY_TO_DEVICE], bc.runtime[GILU_EMU_RT_COPY_TO_HOST], bc.runtime[GILU_EMU_RT_COPY_ON_DEVICE]));
+            for (PetscInt j = 0; j < 4; j++) {
+              Vec       bj, xj;
+              PetscReal nx;
+
+              PetscCall(MatDenseGetColumnVecRead(Bm, j, &bj));
+              PetscCall(MatSolve(F, bj, x));
+              PetscCall(MatDenseRestoreColumnVecRead(Bm, j, &bj));
+              PetscCall(MatDenseGetColumnVecRead(Xm, j, &xj));
+              PetscCall(VecNorm(x, NORM_INFINITY, &nx));
+              PetscCall(VecAXPY(x, -1.0, xj));
+              PetscCall(MatDenseRestoreColumnVecRead(Xm, j, &xj));
+              PetscCall(VecNorm(x, NORM_INFINITY, &diff));
+              if (diff > (csc ? 1e-12 * nx : 0.0)) PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s: MatMatSolve() column %" PetscInt_FMT " differs from MatSolve() by %g\n", what, j, (double)(diff / nx)));
+            }
+            PetscCall(MatDestroy(&Bm));
+            PetscCall(MatDestroy(&Xm));
+          }
           PetscCall(PetscFree(w));
           PetscCall(ISRestoreIndices(row, &r));
           PetscCall(ISRestoreIndices(col, &c));

@@ -134,13 +134,16 @@ PETSC_EXTERN PetscErrorCode GILUTriGetBackend(GILUTri, PetscGILUBackendType *);
   with b gathered (x_i from b[bperm[i]]; then x is not b) and x also scattered (out[operm[i]] = x_i; out not x; out NULL:
   not), by blocks of bs values, bperm and operm device arrays of n indices or NULL (identity): the plan's kernels read
   and write them where they read b and store x (MatSolve()'s orderings without passes of their own where the plan is
-  one triangle). Both queue their kernels on the device's default stream and return without waiting, clearing or
-  synchronizing: the results are there for later work on that stream, or for the host after a copy from the device
-  (which waits for it), never before.
+  one triangle). GILUTriSolveDeviceMultiple(tri, m, b, ldb, bperm, x, ldx, out, ldo, operm): the same for m columns
+  of each array, ldb, ldx, ldo values apart (at least n*bs; x may be b with ldx = ldb), all of them in each launch of
+  the solve, each column bitwise its solve alone (MatMatSolve()). All three queue their kernels on the device's default
+  stream and return without waiting, clearing or synchronizing: the results are there for later work on that stream,
+  or for the host after a copy from the device (which waits for it), never before.
 */
 PETSC_EXTERN PetscErrorCode GILUTriGetSolveBackend(GILUTri, PetscGILUBackendType *);
 PETSC_EXTERN PetscErrorCode GILUTriSolveDevice(GILUTri, const PetscScalar[], PetscScalar[]);
 PETSC_EXTERN PetscErrorCode GILUTriSolveDevicePermuted(GILUTri, const PetscScalar[], const PetscInt[], PetscScalar[], PetscScalar[], const PetscInt[]);
+PETSC_EXTERN PetscErrorCode GILUTriSolveDeviceMultiple(GILUTri, PetscInt, const PetscScalar[], PetscInt, const PetscInt[], PetscScalar[], PetscInt, PetscScalar[], PetscInt, const PetscInt[]);
 /*
   Whole-matrix level-set and sync-free on the host (default PETSC_TRUE): keep the solution also in execution order, so
   a row reads its dependencies from the previous levels' contiguous stretch instead of all over x (the same bits);

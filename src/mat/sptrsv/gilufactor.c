@@ -330,18 +330,31 @@ static PetscErrorCode MatGILUFactorDeviceReset(Mat_GILUFactor *f)
   PetscCall(GILUBackendDeviceFree(f->dbackend, &f->dwork));
   PetscCall(GILUBackendDeviceFree(f->dbackend, &f->drow));
   PetscCall(GILUBackendDeviceFree(f->dbackend, &f->dcol));
+  f->dcols = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* The device arrays of MatSolve() on the back-end (the orderings copied once: they change only with the symbolic factorization) */
-static PetscErrorCode MatGILUFactorDeviceSetUp(Mat_GILUFactor *f, PetscGILUBackendType backend)
+/* The device arrays of MatSolve() on the back-end for ncols columns (the orderings copied once: they change only with
+   the symbolic factorization; the buffers grow to a MatMatSolve()'s block and stay) */
+static PetscErrorCode MatGILUFactorDeviceSetUp(Mat_GILUFactor *f, PetscGILUBackendType backend, PetscInt ncols)
 {
-  const size_t bytes = sizeof(PetscScalar) * (size_t)(f->nb * f->bs);
+  const size_t bytes = sizeof(PetscScalar) * (size_t)(f->nb * f->bs) * (size_t)ncols;
 
   PetscFunctionBegin;
-  if (f->db && f->dbackend == backend) PetscFunctionReturn(PETSC_SUCCESS);
+  if (f->db && f->dbackend == backend && f->dcols >= ncols) PetscFunctionReturn(PETSC_SUCCESS);
+  if (f->db && f->dbackend == backend) { /* a larger block: the buffers again, the orderings kept */
+    PetscCall(GILUBackendDeviceFree(backend, &f->db));
+    PetscCall(GILUBackendDeviceFree(backend, &f->dx));
+    PetscCall(GILUBackendDeviceFree(backend, &f->dwork));
+    PetscCall(GILUBackendDeviceMalloc(backend, bytes, &f->db));
+    PetscCall(GILUBackendDeviceMalloc(backend, bytes, &f->dx));
+    if (!f->identity) PetscCall(GILUBackendDeviceMalloc(backend, bytes, &f->dwork));
+    f->dcols = ncols;
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
   PetscCall(MatGILUFactorDeviceReset(f));
   f->dbackend = backend;
+  f->dcols    = ncols;
   PetscCall(GILUBackendDeviceMalloc(backend, bytes, &f->db));
   PetscCall(GILUBackendDeviceMalloc(backend, bytes, &f->dx));
   if (!f->identity) {
@@ -376,21 +389,34 @@ static inline void ScatterBlocks(PetscInt nb, PetscInt bs, const PetscInt perm[]
 
 /* x[c[i]] = U^{-1} L^{-1} b[r[i]] on device arrays of the back-end of MatGILUFactorDeviceSetUp(), as
    GILUVecApplyDevice() calls it: L's solve gathers b by r where it reads it, U's scatters x by c where it stores it (the
-   engine's kernels do, without passes of their own where the plan is one triangle); queued on the device, not waited for */
-static PetscErrorCode MatSolve_GILU_DeviceArrays(void *ctx, const PetscScalar *db, PetscScalar *dx)
+   engine's kernels do, without passes of their own where the plan is one triangle); queued on the device, not waited for;
+   ncols columns ldb, ldx apart (MatMatSolve(), as GILUMatDenseApplyDevice() calls it: every launch takes them all; the
+   permuted vector's columns n apart) */
+static PetscErrorCode MatMatSolve_GILU_DeviceArrays(void *ctx, PetscInt ncols, const PetscScalar *db, PetscInt ldb, PetscScalar *dx, PetscInt ldx)
 {
   Mat_GILUFactor *f = (Mat_GILUFactor *)ctx;
+  const PetscInt  n = f->nb * f->bs;
 
   PetscFunctionBegin;
   if (f->identity) {
-    PetscCall(GILUTriSolveDevice(f->L, db, dx));
-    PetscCall(GILUTriSolveDevice(f->U, dx, dx));
+    PetscCall(GILUTriSolveDeviceMultiple(f->L, ncols, db, ldb, NULL, dx, ldx, NULL, ldx, NULL));
+    PetscCall(GILUTriSolveDeviceMultiple(f->U, ncols, dx, ldx, NULL, dx, ldx, NULL, ldx, NULL));
   } else {
     PetscScalar *w = (PetscScalar *)f->dwork;
 
-    PetscCall(GILUTriSolveDevicePermuted(f->L, db, (const PetscInt *)f->drow, w, NULL, NULL));
-    PetscCall(GILUTriSolveDevicePermuted(f->U, w, NULL, w, dx, (const PetscInt *)f->dcol));
+    PetscCall(GILUTriSolveDeviceMultiple(f->L, ncols, db, ldb, (const PetscInt *)f->drow, w, n, NULL, ldx, NULL));
+    PetscCall(GILUTriSolveDeviceMultiple(f->U, ncols, w, n, NULL, w, n, dx, ldx, (const PetscInt *)f->dcol));
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatSolve_GILU_DeviceArrays(void *ctx, const PetscScalar *db, PetscScalar *dx)
+{
+  Mat_GILUFactor *f = (Mat_GILUFactor *)ctx;
+  const PetscInt  n = f->nb * f->bs;
+
+  PetscFunctionBegin;
+  PetscCall(MatMatSolve_GILU_DeviceArrays(ctx, 1, db, n, dx, n));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -401,7 +427,7 @@ static PetscErrorCode MatSolve_GILU_Device(Mat B, PetscGILUBackendType backend, 
   Mat_GILUFactor *f = (Mat_GILUFactor *)B->data;
 
   PetscFunctionBegin;
-  PetscCall(MatGILUFactorDeviceSetUp(f, backend));
+  PetscCall(MatGILUFactorDeviceSetUp(f, backend, 1));
   PetscCall(GILUVecApplyDevice(b, x, backend, f->db, f->dx, MatSolve_GILU_DeviceArrays, f, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -559,8 +585,9 @@ static PetscErrorCode MatBackwardSolve_GILU(Mat B, Vec b, Vec x)
    GILU_TRI_MAX_RHS columns at a time, gathered interleaved (by the ordering) into the factor's mwork, both triangles
    solved for all of them at once (GILUTriSolveMultiple(): the factors' values, which bound the solve, read once for
    the group instead of once a column), scattered back; a last single column as MatSolve(). With L and U on a device
-   back-end, on the device as MatSolve() does (one copy each way, or a CUDA dense block's own device column):
-   GILUTriSolve() would copy each column to the device and back for each triangle. Otherwise column by column. */
+   back-end, on the device as MatSolve() does, all columns in each launch (GILUTriSolveDeviceMultiple(): one launch,
+   one wait per dependency for the block), one copy each way or a CUDA dense block's own device array
+   (GILUMatDenseApplyDevice()); in place (X = B) a column at a time, as MatSolve(). Otherwise column by column. */
 static PetscErrorCode MatMatSolve_GILU_Private(Mat B, Mat RHS, Mat X, PetscBool transpose)
 {
   Mat_GILUFactor    *f = (Mat_GILUFactor *)B->data;
@@ -585,15 +612,8 @@ static PetscErrorCode MatMatSolve_GILU_Private(Mat B, Mat RHS, Mat X, PetscBool 
     PetscCall(GILUTriGetSolveBackend(f->L, &lb));
     PetscCall(GILUTriGetSolveBackend(f->U, &ub));
     if (lb == ub && lb != PETSCGILU_BACKEND_HOST) {
-      for (PetscInt k = 0; k < ncols; k++) {
-        Vec b, x;
-
-        PetscCall(MatDenseGetColumnVecRead(RHS, k, &b));
-        PetscCall(MatDenseGetColumnVecWrite(X, k, &x));
-        PetscCall(MatSolve_GILU_Device(B, lb, b, x));
-        PetscCall(MatDenseRestoreColumnVecWrite(X, k, &x));
-        PetscCall(MatDenseRestoreColumnVecRead(RHS, k, &b));
-      }
+      PetscCall(MatGILUFactorDeviceSetUp(f, lb, ncols));
+      PetscCall(GILUMatDenseApplyDevice(RHS, X, lb, f->db, f->dx, MatMatSolve_GILU_DeviceArrays, f, NULL));
       PetscFunctionReturn(PETSC_SUCCESS);
     }
   }

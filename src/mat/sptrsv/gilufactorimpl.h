@@ -50,9 +50,11 @@ typedef struct {
   PetscScalar     *mwork; /* [nb*bs*GILU_TRI_MAX_RHS] MatMatSolve()'s columns interleaved (allocated by its first call) */
   /* MatSolve() where L and U solve on the same device back-end (cuda or cudaemu): device buffers for b and x (when they
      are not CUDA vectors: src/sys/device-vec.c), the permuted vector and the orderings row and col, made at the first
-     such MatSolve() after a symbolic factorization (dbackend: theirs; db NULL: none) */
+     such MatSolve() after a symbolic factorization (dbackend: theirs; db NULL: none); dcols columns of the buffers
+     (MatMatSolve(): grown to its block, kept) */
   PetscGILUBackendType dbackend;
   void                *db, *dx, *dwork, *drow, *dcol;
+  PetscInt             dcols;
   GILUTriSolveType     type;
   PetscInt             nthreads;
   /* the factors in CSR/BSR */

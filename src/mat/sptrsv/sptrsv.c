@@ -466,15 +466,27 @@ PetscErrorCode GILUTriSolveDevice(GILUTri tri, const PetscScalar b[], PetscScala
 /* x = T^{-1} b[bperm], out[operm] = x: the orderings read and written by the solve's kernels (sptrsv.cu, SolveDevice()) */
 PetscErrorCode GILUTriSolveDevicePermuted(GILUTri tri, const PetscScalar b[], const PetscInt bperm[], PetscScalar x[], PetscScalar out[], const PetscInt operm[])
 {
+  const PetscInt n = tri->n * tri->bs;
+
+  PetscFunctionBegin;
+  PetscCall(GILUTriSolveDeviceMultiple(tri, 1, b, n, bperm, x, n, out, n, operm));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the same for m columns: each launch of the solve takes all of them */
+PetscErrorCode GILUTriSolveDeviceMultiple(GILUTri tri, PetscInt m, const PetscScalar b[], PetscInt ldb, const PetscInt bperm[], PetscScalar x[], PetscInt ldx, PetscScalar out[], PetscInt ldo, const PetscInt operm[])
+{
   PetscFunctionBegin;
   PetscCall(GILUTriPrepare(tri));
   PetscCheck(tri->devops, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONGSTATE, "GILUTriSolveDevice() needs a triangle whose solves run on a device back-end (cuda or cudaemu), not on %s: use GILUTriSolve()", PetscGILUBackendTypes[tri->plan.backend]);
+  PetscCheck(m >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "GILUTriSolveDeviceMultiple() needs at least one column, not %" PetscInt_FMT, m);
   PetscCall(PetscLogEventBegin(GILU_TriSolve, 0, 0, 0, 0));
   PetscCall(GILUTriPlanDeviceSetUp(tri));
-  PetscCall(tri->devops->solvedevice(tri->dev, b, bperm, x, out, operm));
-  PetscCall(GILULogDeviceFlops(2.0 * tri->nz * tri->bs * tri->bs + (tri->diag == GILU_TRI_DIAG_UNIT ? 0 : (2.0 * tri->bs - 1) * tri->bs * tri->n)));
+  PetscCall(tri->devops->solvedevice(tri->dev, m, b, ldb, bperm, x, ldx, out, ldo, operm));
+  PetscCall(GILULogDeviceFlops(m * (2.0 * tri->nz * tri->bs * tri->bs + (tri->diag == GILU_TRI_DIAG_UNIT ? 0 : (2.0 * tri->bs - 1) * tri->bs * tri->n))));
   PetscCall(PetscLogEventEnd(GILU_TriSolve, 0, 0, 0, 0));
-  tri->nsolves++;
+  tri->nsolves += m;
+  if (m > 1) tri->nmultiple += m;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -600,7 +612,8 @@ PetscErrorCode GILUTriView(GILUTri tri, PetscViewer viewer)
     PetscCall(ViewChunked(tri, viewer));         /* chunked: its chunks and chunk levels */
     PetscCall(GILUTriViewSegments(tri, viewer)); /* CUDA back-ends: the device segments and their kernels */
     PetscCall(PetscViewerASCIIPrintf(viewer, "setup time: analysis %g s, plan %g s; %" PetscInt_FMT " solves\n", (double)tri->tanalysis, (double)tri->tplan, tri->nsolves));
-    if (tri->nmultiple) PetscCall(PetscViewerASCIIPrintf(viewer, "right-hand sides solved in groups (MatMatSolve()): %" PetscInt_FMT ", up to %d at a time, the values read once per group\n", tri->nmultiple, GILU_TRI_MAX_RHS));
+    if (tri->nmultiple && tri->devops) PetscCall(PetscViewerASCIIPrintf(viewer, "right-hand sides solved in groups (MatMatSolve()): %" PetscInt_FMT ", a group's columns all in each launch, one wait per dependency for them\n", tri->nmultiple));
+    else if (tri->nmultiple) PetscCall(PetscViewerASCIIPrintf(viewer, "right-hand sides solved in groups (MatMatSolve()): %" PetscInt_FMT ", up to %d at a time, the values read once per group\n", tri->nmultiple, GILU_TRI_MAX_RHS));
   } else PetscCall(PetscViewerASCIIPrintf(viewer, "algorithm requested %s, %" PetscInt_FMT " host threads (chosen at the first solve)\n", GILUTriSolveTypes[tri->ask.type], tri->ask.nthreads));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

@@ -84,10 +84,11 @@ typedef struct {
   /* x = T^{-1} b with host arrays (x may be b): b copied in once, the segments in order, x copied out once */
   PetscErrorCode (*solve)(GILUTriCUDA, const PetscScalar[], PetscScalar[]);
   PetscErrorCode (*destroy)(GILUTriCUDA *);
-  /* solvedevice(t, b, bperm, x, out, operm): x = T^{-1} b[bperm], out[operm] = x, device arrays of n*bs values (bperm,
-     operm: n blocks or NULL; out may be NULL), queued on the default stream (not complete on return), nothing copied
-     to or from the host, no synchronization, no memset */
-  PetscErrorCode (*solvedevice)(GILUTriCUDA, const PetscScalar[], const PetscInt[], PetscScalar[], PetscScalar[], const PetscInt[]);
+  /* solvedevice(t, m, b, ldb, bperm, x, ldx, out, ldo, operm): x = T^{-1} b[bperm], out[operm] = x for m columns of
+     device arrays of n*bs values (ldb, ldx, ldo apart; bperm, operm: n blocks or NULL; out may be NULL), queued on the
+     default stream (not complete on return), nothing copied to or from the host, no synchronization, no memset; the
+     columns all in each launch, each bitwise its solve alone */
+  PetscErrorCode (*solvedevice)(GILUTriCUDA, PetscInt, const PetscScalar[], PetscInt, const PetscInt[], PetscScalar[], PetscInt, PetscScalar[], PetscInt, const PetscInt[]);
 } GILUTriDeviceOps;
 
 GILU_DEVICE_GETOPS_DECLARE(GILUTriDeviceGetOps, GILUTriDeviceOps)

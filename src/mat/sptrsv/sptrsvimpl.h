@@ -163,7 +163,7 @@ struct _n_GILUTri {
   const GILUTriDeviceOps *devops;           /* the plan's back-end's device kernels (cuda/sptrsv.cu), NULL on the host */
   GILUTriCUDA             dev;              /* the device copy of the plan (GILUTriPlanDeviceSetUp()) */
   PetscInt                nsolves;
-  PetscInt                nmultiple; /* of them, right-hand sides solved with others (GILUTriSolveMultiple()) */
+  PetscInt                nmultiple; /* of them, right-hand sides solved with others (GILUTriSolveMultiple(), GILUTriSolveDeviceMultiple()) */
 };
 
 /* sptrsv-plan.c: the plan for (type, threads, depth, back-end, layouts), its values, its device copy, its device segments' view */

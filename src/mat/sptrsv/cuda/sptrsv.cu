@@ -61,29 +61,37 @@
   of a permuted right-hand side is a pass of its own; every triangle kernel stores each finished x_r also in
   out[operm[r]] (operm NULL: out[r]): a row's value is final when its triangle stores it (a square only updates rows of
   later triangles), so the scatter of the solution is fused into the stores. The same values, the same bits.
+  A block of right-hand sides (MatMatSolve()) is ncols columns of each array, ld values apart: every kernel does all
+  columns of a row (a unit, a square's row) where it did one, after the same waits and before the same signals, each
+  column's sums in the order of one column's solve (the same bits as that solve). What a solve pays per dependency (a
+  launch, a wait, a signal) is paid once for the block; the row's indices and values are read once from memory (the
+  later columns find them in the cache or, sync-free by rows, in shared memory).
 */
 typedef struct {
-  const PetscScalar *b;     /* NULL: the kernel reads b_r from x */
-  const PetscInt    *bperm; /* NULL: b_r is b[r] */
-  PetscScalar       *out;   /* NULL: nothing but x is written */
-  const PetscInt    *operm; /* NULL: x_r also goes to out[r] */
+  const PetscScalar *b;             /* NULL: the kernel reads b_r from x */
+  const PetscInt    *bperm;         /* NULL: b_r is b[r] */
+  PetscScalar       *out;           /* NULL: nothing but x is written */
+  const PetscInt    *operm;         /* NULL: x_r also goes to out[r] */
+  PetscInt           ncols;         /* the columns (1: one solve) */
+  PetscInt           ldb, ldx, ldo; /* the distance between columns of b, x, out */
 } GILUTriCUDAIO;
 
-/* b_r, component p: what the row starts from */
+/* b_r, component p, of column j: what the row starts from */
 template <int BS>
-__device__ static inline PetscScalar RowInitialDevice(const GILUTriCUDAIO *io, PetscInt r, int p, const PetscScalar *x)
+__device__ static inline PetscScalar RowInitialDevice(const GILUTriCUDAIO *io, PetscInt r, int p, const PetscScalar *x, PetscInt j)
 {
-  if (io->b) return gilu_ld(io->b + (io->bperm ? gilu_ld(io->bperm + r) : r) * BS + p);
-  return gilu_ld(x + r * BS + p);
+  if (io->b) return gilu_ld(io->b + j * io->ldb + (io->bperm ? gilu_ld(io->bperm + r) : r) * BS + p);
+  return gilu_ld(x + j * io->ldx + r * BS + p);
 }
 
-/* x_r = D^{-1} acc for stored row s (no dval: x_r = acc), and out[operm[r]] = x_r where io asks for it (io NULL: squares) */
+/* x_r = D^{-1} acc for stored row s (no dval: x_r = acc) in x (the column's), and out[operm[r]] = x_r in column j of
+   out where io asks for it (io NULL: squares) */
 template <int BS>
-__device__ static inline void RowStoreDevice(const GILUTriCUDA_s *t, PetscInt s, PetscInt r, const PetscScalar acc[], PetscScalar *x, const GILUTriCUDAIO *io)
+__device__ static inline void RowStoreDevice(const GILUTriCUDA_s *t, PetscInt s, PetscInt r, const PetscScalar acc[], PetscScalar *x, const GILUTriCUDAIO *io, PetscInt j)
 {
   PetscScalar *o = NULL;
 
-  if (io && io->out) o = io->out + (io->operm ? gilu_ld(io->operm + r) : r) * BS;
+  if (io && io->out) o = io->out + j * io->ldo + (io->operm ? gilu_ld(io->operm + r) : r) * BS;
   if (t->dval) {
     const MatScalar *d = t->dval + s * BS * BS;
 
@@ -116,7 +124,7 @@ __device__ static inline void RowSolveDevice(const GILUTriCUDA_s *t, PetscInt s,
     for (int p = 0; p < BS; p++)
       for (int q = 0; q < BS; q++) acc[p] -= v[p * BS + q] * xc[q];
   }
-  RowStoreDevice<BS>(t, s, r, acc, x, NULL);
+  RowStoreDevice<BS>(t, s, r, acc, x, NULL, 0);
 }
 
 /*
@@ -129,7 +137,7 @@ __device__ static inline void RowSolveDevice(const GILUTriCUDA_s *t, PetscInt s,
   2. thread 0 waits (acquire) until the counter of finished units (ctr[1], above donebase) reaches t.uwait[u], the
      units of the levels before u's; a barrier releases the block;
   3. the row, its entries in column order as the host sums them (the same bits); x_c, written by other blocks during
-     this launch, read past the L1 cache;
+     this launch, read past the L1 cache; then the same for each further column (b_r of those read after the wait);
   4. a barrier after every thread's stores, then thread 0 counts the unit (release add).
   The counter is the grid-wide wait between levels: a unit counts itself only after it saw the counter at the number
   of units of the levels before its own, so by induction the counter reaches the units before level l only when all of
@@ -158,23 +166,28 @@ __global__ static void __launch_bounds__(GILU_TRI_CUDA_THREADS) LevelKernel(GILU
       r  = t.row[s];
       k0 = t.ptr[s];
       k1 = t.ptr[s + 1];
-      for (int p = 0; p < BS; p++) acc[p] = RowInitialDevice<BS>(&io, r, p, x);
+      for (int p = 0; p < BS; p++) acc[p] = RowInitialDevice<BS>(&io, r, p, x, 0);
     }
     if (threadIdx.x == 0) { /* 2. */
       unit[(it + 1) & 1] = (int)((unsigned int)atomicAdd(&ctr[0], 1) - ticketbase);
       gilu_wait_acquire_count(&ctr[1], (int)donebase, (int)t.uwait[u]);
     }
     gilu_syncthreads();
-    if (valid) { /* 3. */
-      for (PetscInt k = k0; k < k1; k++) {
-        const PetscInt   c = t.col[k];
-        const MatScalar *v = t.val + k * BS * BS;
+    if (valid) /* 3. */
+      for (PetscInt j = 0; j < io.ncols; j++) {
+        PetscScalar *xj = x + j * io.ldx;
 
-        for (int p = 0; p < BS; p++)
-          for (int q = 0; q < BS; q++) acc[p] -= v[p * BS + q] * gilu_ld_cg(x + c * BS + q);
+        if (j)
+          for (int p = 0; p < BS; p++) acc[p] = RowInitialDevice<BS>(&io, r, p, x, j);
+        for (PetscInt k = k0; k < k1; k++) {
+          const PetscInt   c = t.col[k];
+          const MatScalar *v = t.val + k * BS * BS;
+
+          for (int p = 0; p < BS; p++)
+            for (int q = 0; q < BS; q++) acc[p] -= v[p * BS + q] * gilu_ld_cg(xj + c * BS + q);
+        }
+        RowStoreDevice<BS>(&t, s, r, acc, xj, &io, j);
       }
-      RowStoreDevice<BS>(&t, s, r, acc, x, &io);
-    }
     gilu_syncthreads(); /* 4. every thread's stores before the release; unit[(it + 1) & 1] written before it is read */
     if (threadIdx.x == 0) gilu_signal_release_add(&ctr[1], 1);
   }
@@ -190,7 +203,10 @@ __global__ static void __launch_bounds__(GILU_TRI_CUDA_THREADS) LevelKernel(GILU
      acquire orders the lane's later loads, so no fence; the lanes wait in parallel, one round trip for the chunk;
   3. after a warp barrier, lane p < BS sums row p of the chunk's blocks in column order, as the host does (the same bits;
      a shuffle tree would sum in another order); a second warp barrier before the next chunk overwrites shared memory;
-  4. lane 0 gathers the BS sums by shuffles, stores x_r = D^{-1} acc and publishes it by one release store of its flag.
+  4. lane 0 gathers the BS sums by shuffles and stores x_r = D^{-1} acc;
+  steps 2 (without the wait: the lane acquired the flag in the first column) to 4 again for each further column (step 1
+  too where the row has more than one chunk: a single chunk's values and columns stay in shared memory and registers);
+  then lane 0 publishes the row, all its columns, by one release store of its flag.
   A warp never waits on a row of its own warp, and its lanes each wait on rows of lower number only (the deadlock
   argument at the top of the file holds per warp: the lowest unfinished row's lanes wait on finished rows, its block is
   resident and its warp progresses; the warp barriers and shuffles need no other warp). Shared memory per block:
@@ -207,35 +223,38 @@ __global__ static void __launch_bounds__(GILU_TRI_CUDA_THREADS) SyncFreeKernel(G
   const int      lane = gilu_lane_id(), w = gilu_warp_id();
   const PetscInt s  = (PetscInt)((unsigned int)gilu_block_ticket(ticket) - tbase) * GILU_TRI_CUDA_SFROWS + w;
   MatScalar     *vs = vsh + w * 32 * BS * BS;
-  PetscScalar   *xs = xsh + w * 32 * BS, acc = 0, xr[BS];
-  PetscInt       r, k0, k1;
+  PetscScalar   *xs = xsh + w * 32 * BS, xr[BS];
+  PetscInt       r, k0, k1, c = 0;
 
   if (s >= t.nrows) return; /* the whole warp */
   r  = gilu_ld(t.row + s);
   k0 = gilu_ld(t.ptr + s);
   k1 = gilu_ld(t.ptr + s + 1);
-  if (lane < BS) acc = RowInitialDevice<BS>(&io, r, lane, x); /* b, or what an earlier launch left: no other row writes it */
-  for (PetscInt kb = k0; kb < k1; kb += 32) {
-    const int n = (int)PetscMin(k1 - kb, (PetscInt)32);
-    PetscInt  c = 0;
+  for (PetscInt col = 0; col < io.ncols; col++) {
+    PetscScalar *xj = x + col * io.ldx, acc = 0;
 
-    if (lane < n) c = gilu_ld(t.col + kb + lane); /* 1. */
-    for (int i = lane; i < n * BS * BS; i += 32) vs[i] = gilu_ld(t.val + kb * BS * BS + i);
-    if (lane < n) { /* 2. */
-      gilu_wait_acquire_count(&flag[c], (int)(epoch - 1), 1);
-      for (int q = 0; q < BS; q++) xs[lane * BS + q] = gilu_ld_cg(x + c * BS + q);
+    if (lane < BS) acc = RowInitialDevice<BS>(&io, r, lane, x, col); /* b, or what an earlier launch left: no other row writes it */
+    for (PetscInt kb = k0; kb < k1; kb += 32) {
+      const int n = (int)PetscMin(k1 - kb, (PetscInt)32);
+
+      if (!col || k1 - k0 > 32) { /* 1. */
+        if (lane < n) c = gilu_ld(t.col + kb + lane);
+        for (int i = lane; i < n * BS * BS; i += 32) vs[i] = gilu_ld(t.val + kb * BS * BS + i);
+      }
+      if (lane < n) { /* 2. */
+        if (!col) gilu_wait_acquire_count(&flag[c], (int)(epoch - 1), 1);
+        for (int q = 0; q < BS; q++) xs[lane * BS + q] = gilu_ld_cg(xj + c * BS + q);
+      }
+      gilu_syncwarp(); /* 3. every lane's vs and xs */
+      if (lane < BS)
+        for (int j = 0; j < n; j++)
+          for (int q = 0; q < BS; q++) acc -= vs[(j * BS + lane) * BS + q] * xs[j * BS + q];
+      gilu_syncwarp(); /* the sums have read vs and xs before the next chunk (column) writes them */
     }
-    gilu_syncwarp(); /* 3. every lane's vs and xs */
-    if (lane < BS)
-      for (int j = 0; j < n; j++)
-        for (int q = 0; q < BS; q++) acc -= vs[(j * BS + lane) * BS + q] * xs[j * BS + q];
-    gilu_syncwarp(); /* the sums have read vs and xs before the next chunk writes them */
+    for (int p = 0; p < BS; p++) xr[p] = gilu_shfl(acc, p); /* 4. */
+    if (lane == 0) RowStoreDevice<BS>(&t, s, r, xr, xj, &io, col);
   }
-  for (int p = 0; p < BS; p++) xr[p] = gilu_shfl(acc, p); /* 4. */
-  if (lane == 0) {
-    RowStoreDevice<BS>(&t, s, r, xr, x, &io);
-    gilu_signal_release(&flag[r], (int)epoch);
-  }
+  if (lane == 0) gilu_signal_release(&flag[r], (int)epoch);
 }
 
 /*
@@ -248,6 +267,8 @@ __global__ static void __launch_bounds__(GILU_TRI_CUDA_THREADS) SyncFreeKernel(G
   columns of lower levels, of lower number. The flags are never cleared: every solve adds need[s] to column s's, so
   the solve of number epoch waits until it is need[s] past (epoch - 1) need[s] (modulo 2^32); tickets as by rows.
   x must hold b before the launch (the adds of other columns reach x_c before x_c is finished): no fused read of b.
+  A block of right-hand sides: the one wait, then each right-hand side's x_c and adds in turn; the count of each row
+  is added during the last one's adds, after every right-hand side's adds to that row.
 */
 template <int BS>
 __global__ static void SyncFreeCSCKernel(GILUTriCUDA_s t, PetscScalar *x, int *flag, int *ticket, unsigned int tbase, unsigned int epoch, GILUTriCUDAIO io)
@@ -256,72 +277,81 @@ __global__ static void SyncFreeCSCKernel(GILUTriCUDA_s t, PetscScalar *x, int *f
 
   if (s < t.nrows) {
     const PetscInt c = t.row[s];
-    PetscScalar    acc[BS], xc[BS];
-    PetscScalar   *o = io.out ? io.out + (io.operm ? io.operm[c] : c) * BS : NULL;
 
     if (t.need[s]) gilu_wait_acquire_count(&flag[c], (int)((epoch - 1) * (unsigned int)t.need[s]), (int)t.need[s]);
-    for (int p = 0; p < BS; p++) acc[p] = gilu_ld_cg(x + c * BS + p);
-    for (int p = 0; p < BS; p++) {
-      if (t.dval) {
-        PetscScalar v = 0;
+    for (PetscInt j = 0; j < io.ncols; j++) {
+      PetscScalar *xj = x + j * io.ldx, acc[BS], xc[BS];
+      PetscScalar *o  = io.out ? io.out + j * io.ldo + (io.operm ? io.operm[c] : c) * BS : NULL;
 
-        for (int q = 0; q < BS; q++) v += t.dval[s * BS * BS + p * BS + q] * acc[q];
-        xc[p] = v;
-      } else xc[p] = acc[p];
-      x[c * BS + p] = xc[p];
-      if (o) o[p] = xc[p];
-    }
-    for (PetscInt k = t.ptr[s]; k < t.ptr[s + 1]; k++) {
-      const PetscInt   r = t.col[k];
-      const MatScalar *a = t.val + k * BS * BS;
-
+      for (int p = 0; p < BS; p++) acc[p] = gilu_ld_cg(xj + c * BS + p);
       for (int p = 0; p < BS; p++) {
-        PetscScalar v = 0;
+        if (t.dval) {
+          PetscScalar v = 0;
 
-        for (int q = 0; q < BS; q++) v += a[p * BS + q] * xc[q];
-        atomicAdd(&x[r * BS + p], -v);
+          for (int q = 0; q < BS; q++) v += t.dval[s * BS * BS + p * BS + q] * acc[q];
+          xc[p] = v;
+        } else xc[p] = acc[p];
+        xj[c * BS + p] = xc[p];
+        if (o) o[p] = xc[p];
       }
-      gilu_signal_release_add(&flag[r], 1); /* the release orders the atomic adds before it: no full fence */
+      for (PetscInt k = t.ptr[s]; k < t.ptr[s + 1]; k++) {
+        const PetscInt   r = t.col[k];
+        const MatScalar *a = t.val + k * BS * BS;
+
+        for (int p = 0; p < BS; p++) {
+          PetscScalar v = 0;
+
+          for (int q = 0; q < BS; q++) v += a[p * BS + q] * xc[q];
+          atomicAdd(&xj[r * BS + p], -v);
+        }
+        if (j == io.ncols - 1) gilu_signal_release_add(&flag[r], 1); /* the release orders the atomic adds (of every column) before it: no full fence */
+      }
     }
   }
 }
 
-/* scalar-CSR: x_R -= S x_C, a thread per stored row (rows and columns of a square are disjoint: no race) */
+/* scalar-CSR: x_R -= S x_C, a thread per stored row (rows and columns of a square are disjoint: no race), each of the
+   ncols columns of x (ldx apart) in turn */
 template <int BS>
-__global__ static void SpMVScalarKernel(GILUTriCUDA_s t, PetscScalar *x)
+__global__ static void SpMVScalarKernel(GILUTriCUDA_s t, PetscScalar *x, PetscInt ncols, PetscInt ldx)
 {
   PetscInt s = (PetscInt)(blockIdx.x * blockDim.x + threadIdx.x);
 
-  if (s < t.nrows) RowSolveDevice<BS>(&t, s, x);
+  if (s < t.nrows)
+    for (PetscInt j = 0; j < ncols; j++) RowSolveDevice<BS>(&t, s, x + j * ldx);
 }
 
 /*
   vector-CSR: t.width lanes (a power of two dividing 32) per stored row; lane l sums the entries l, l + width, ... of the
-  row into a bs-vector, the group reduces it by shuffles, its first lane subtracts it from x_r. Every lane of the warp
-  reaches the shuffles (the grid's last rows may be beyond nrows: they add zeros).
+  row into a bs-vector, the group reduces it by shuffles, its first lane subtracts it from x_r; then the next of the
+  ncols columns of x (ldx apart). Every lane of the warp reaches the shuffles (the grid's last rows may be beyond nrows:
+  they add zeros).
 */
 template <int BS>
-__global__ static void SpMVVectorKernel(GILUTriCUDA_s t, PetscScalar *x)
+__global__ static void SpMVVectorKernel(GILUTriCUDA_s t, PetscScalar *x, PetscInt ncols, PetscInt ldx)
 {
   const PetscInt width = t.width;
   const PetscInt g = (PetscInt)(blockIdx.x * blockDim.x + threadIdx.x), s = g / width, lane = g % width;
-  PetscScalar    acc[BS];
 
-  for (int p = 0; p < BS; p++) acc[p] = 0;
-  if (s < t.nrows)
-    for (PetscInt k = t.ptr[s] + lane; k < t.ptr[s + 1]; k += width) {
-      const PetscScalar *xc = x + t.col[k] * BS;
-      const MatScalar   *v  = t.val + k * BS * BS;
+  for (PetscInt j = 0; j < ncols; j++) {
+    PetscScalar *xj = x + j * ldx, acc[BS];
 
-      for (int p = 0; p < BS; p++)
-        for (int q = 0; q < BS; q++) acc[p] += v[p * BS + q] * xc[q];
+    for (int p = 0; p < BS; p++) acc[p] = 0;
+    if (s < t.nrows)
+      for (PetscInt k = t.ptr[s] + lane; k < t.ptr[s + 1]; k += width) {
+        const PetscScalar *xc = xj + t.col[k] * BS;
+        const MatScalar   *v  = t.val + k * BS * BS;
+
+        for (int p = 0; p < BS; p++)
+          for (int q = 0; q < BS; q++) acc[p] += v[p * BS + q] * xc[q];
+      }
+    for (int p = 0; p < BS; p++)
+      for (int off = (int)width / 2; off > 0; off /= 2) acc[p] += gilu_shfl_down(acc[p], (unsigned int)off, (int)width);
+    if (s < t.nrows && lane == 0) {
+      const PetscInt r = t.row[s];
+
+      for (int p = 0; p < BS; p++) xj[r * BS + p] -= acc[p];
     }
-  for (int p = 0; p < BS; p++)
-    for (int off = (int)width / 2; off > 0; off /= 2) acc[p] += gilu_shfl_down(acc[p], (unsigned int)off, (int)width);
-  if (s < t.nrows && lane == 0) {
-    const PetscInt r = t.row[s];
-
-    for (int p = 0; p < BS; p++) x[r * BS + p] -= acc[p];
   }
 }
 
@@ -525,10 +555,10 @@ static PetscErrorCode SegRunBS(GILUTriCUDA t, GILUTriCUDASeg *sg, PetscScalar *x
     sg->tbase += grid;
   } break;
   case GILU_CUDA_SPMV_SCALAR:
-    PetscCall(GILU_LAUNCH(SpMVScalarKernel<BS>, (unsigned)((m + GILU_TRI_CUDA_THREADS - 1) / GILU_TRI_CUDA_THREADS), GILU_TRI_CUDA_THREADS, 0, 0, sg->d, x));
+    PetscCall(GILU_LAUNCH(SpMVScalarKernel<BS>, (unsigned)((m + GILU_TRI_CUDA_THREADS - 1) / GILU_TRI_CUDA_THREADS), GILU_TRI_CUDA_THREADS, 0, 0, sg->d, x, io.ncols, io.ldx));
     break;
   case GILU_CUDA_SPMV_VECTOR:
-    PetscCall(GILU_LAUNCH(SpMVVectorKernel<BS>, (unsigned)((m * sg->d.width + GILU_TRI_CUDA_VTHREADS - 1) / GILU_TRI_CUDA_VTHREADS), GILU_TRI_CUDA_VTHREADS, 0, 0, sg->d, x));
+    PetscCall(GILU_LAUNCH(SpMVVectorKernel<BS>, (unsigned)((m * sg->d.width + GILU_TRI_CUDA_VTHREADS - 1) / GILU_TRI_CUDA_VTHREADS), GILU_TRI_CUDA_VTHREADS, 0, 0, sg->d, x, io.ncols, io.ldx));
     break;
   }
   t->launches++; /* one launch per segment, whatever its kernel */
@@ -560,45 +590,53 @@ static PetscErrorCode SegRun(GILUTriCUDA t, GILUTriCUDASeg *sg, PetscScalar *x, 
 }
 
 /* the row and column permutations of a factored matrix (MatSolve() of MatSolverType gilu) where no kernel of the plan
-   can read them itself: dst[i] = src[perm[i]] by blocks of bs values, a thread per value */
-__global__ static void GatherKernel(PetscInt nb, PetscInt bs, const PetscInt *perm, const PetscScalar *src, PetscScalar *dst)
+   can read them itself: dst[i] = src[perm[i]] by blocks of bs values (perm NULL: dst = src), a thread per value, in
+   each of ncols columns (lds, ldd apart) */
+__global__ static void GatherKernel(PetscInt nb, PetscInt bs, const PetscInt *perm, const PetscScalar *src, PetscInt lds, PetscScalar *dst, PetscInt ldd, PetscInt ncols)
 {
-  const PetscInt t = (PetscInt)blockIdx.x * blockDim.x + threadIdx.x;
+  const PetscInt t = (PetscInt)blockIdx.x * blockDim.x + threadIdx.x, m = nb * bs;
 
-  if (t < nb * bs) dst[t] = src[perm[t / bs] * bs + t % bs];
+  if (t < m * ncols) {
+    const PetscInt j = t / m, i = t % m;
+
+    dst[j * ldd + i] = src[j * lds + (perm ? perm[i / bs] * bs + i % bs : i)];
+  }
 }
 
 /*
   x = T^{-1} b[bperm] with device arrays, and out[operm] = x where out is given (x may be b without bperm; out is not x
-  unless operm is NULL). Everything is queued on the default stream, in order: nothing here waits for the device, clears
-  memory or copies what a kernel can read or write itself (the counts of the last solve say so):
+  unless operm is NULL), for ncols columns of each (ldb, ldx, ldo apart: all columns in each launch, see the kernels).
+  Everything is queued on the default stream, in order: nothing here waits for the device, clears memory or copies what
+  a kernel can read or write itself (the counts of the last solve say so):
   - b: the plan's one triangle (level-set or sync-free by rows) reads it where it starts a row; otherwise b is gathered
-    (bperm) or copied into x first, one pass;
+    (bperm) or copied into x first, one pass (one copy; a launch where the columns are not contiguous);
   - out: every triangle kernel stores its finished rows there too (operm: scattered);
   - flags, tickets and counters are never cleared per solve (epochs and bases, see the kernels): only at creation and
     after a solve whose launches did not all return.
   The caller reads x or out after an operation that waits for the default stream (a copy to the host) or on a stream
   that is ordered after it (src/sys/device-vec.c).
 */
-static PetscErrorCode SolveDevice(GILUTriCUDA t, const PetscScalar b[], const PetscInt bperm[], PetscScalar x[], PetscScalar out[], const PetscInt operm[])
+static PetscErrorCode SolveDevice(GILUTriCUDA t, PetscInt ncols, const PetscScalar b[], PetscInt ldb, const PetscInt bperm[], PetscScalar x[], PetscInt ldx, PetscScalar out[], PetscInt ldo, const PetscInt operm[])
 {
   const PetscInt m    = t->n * t->bs;
-  GILUTriCUDAIO  io   = {NULL, NULL, NULL, NULL};
+  GILUTriCUDAIO  io   = {NULL, NULL, NULL, NULL, ncols, ldb, ldx, ldo};
   PetscBool      fuse = (PetscBool)(t->nseg == 1 && (t->seg[0].kernel == GILU_CUDA_LEVELSET || t->seg[0].kernel == GILU_CUDA_SYNCFREE));
 
   PetscFunctionBegin;
   PetscCheck(!bperm || b != x, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "A gathered right-hand side cannot be the solution's array");
   PetscCheck(!operm || out != x, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "A scattered solution cannot be the solution's array");
+  PetscCheck(b != x || ldb == ldx, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "A solve in place needs the same distance between the columns of b and x, not %" PetscInt_FMT " and %" PetscInt_FMT, ldb, ldx);
+  PetscCheck(ncols >= 1 && (ncols == 1 || (ldb >= m && ldx >= m && (!out || ldo >= m))), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "A device solve of %" PetscInt_FMT " columns needs columns of at least %" PetscInt_FMT " values apart", ncols, m);
   t->launches = t->syncs = t->nlevelset = t->memsets = t->copies = 0;
   if (t->dirty) PetscCall(CountersClear(t));
   if (fuse && (bperm || b != x)) {
     io.b     = b;
     io.bperm = bperm;
-  } else if (bperm && t->n) {
-    PetscCall(GILU_LAUNCH(GatherKernel, (unsigned)((m + GILU_TRI_CUDA_VTHREADS - 1) / GILU_TRI_CUDA_VTHREADS), GILU_TRI_CUDA_VTHREADS, 0, 0, t->n, t->bs, bperm, b, x));
+  } else if (t->n && (bperm || (x != b && (ncols > 1 && (ldb != m || ldx != m))))) {
+    PetscCall(GILU_LAUNCH(GatherKernel, (unsigned)((m * ncols + GILU_TRI_CUDA_VTHREADS - 1) / GILU_TRI_CUDA_VTHREADS), GILU_TRI_CUDA_VTHREADS, 0, 0, t->n, t->bs, bperm, b, ldb, x, ldx, ncols));
     t->launches++;
   } else if (x != b && m) {
-    GILU_CUDA_CHECK(cudaMemcpy(x, b, m * sizeof(PetscScalar), cudaMemcpyDeviceToDevice)); /* no host synchronization (device to device) */
+    GILU_CUDA_CHECK(cudaMemcpy(x, b, m * ncols * sizeof(PetscScalar), cudaMemcpyDeviceToDevice)); /* no host synchronization (device to device) */
     t->copies++;
   }
   if (out && (operm || out != x)) {
@@ -621,7 +659,7 @@ static PetscErrorCode Solve(GILUTriCUDA t, const PetscScalar b[], PetscScalar x[
 
   PetscFunctionBegin;
   PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToDevice)(t->x, b, m * sizeof(PetscScalar)));
-  PetscCall(SolveDevice(t, t->x, NULL, t->x, NULL, NULL));
+  PetscCall(SolveDevice(t, 1, t->x, m, NULL, t->x, m, NULL, m, NULL));
   PetscCall(GILU_CUDA_NAME(GILUDeviceCopyToHost)(x, t->x, m * sizeof(PetscScalar)));
   t->copies += 2;
   PetscFunctionReturn(PETSC_SUCCESS);
