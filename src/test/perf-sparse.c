@@ -10,6 +10,9 @@
      bsrsv2), L and U solves timed by GILUCuSparseBenchmark(). ILU(0) in the natural ordering is one factorization
      whichever library computes it (dense blocks: the block one equals the scalar one on the expanded pattern), so
      every engine solution is compared with cuSPARSE's CSR solution (a device) or PETSc's ILU(0) on the host (check).
+     With columns > 0 also a block of that many right-hand sides (2^j b), L and U each one GILUTriSolveDeviceMultiple()
+     (every launch takes all columns: MatMatSolve()'s device path), timed together; every column against the single
+     solve's x (bitwise but by columns, CSC, whose atomic adds run in no fixed order).
    - fgdd: PCFGDD set up on the host for the back-end, its device apply (PCFGDDApplyDevice()) timed on its own device
      buffers, against the same cuSPARSE solves (the FGDD paper's comparison: its apply replaces ILU(0)'s two solves);
      compared with PCFGDD's host apply (check).
@@ -205,9 +208,10 @@ static PetscErrorCode RunEngine(PetscGILUBackendType ran, const PetscGILUPerfSpa
   PetscBool          rangilu;
   PetscLogDouble     t0, t1;
   Vec                xref;
-  PetscScalar       *x;
-  double            *tl, *tu, ms;
-  void              *db = NULL, *dz = NULL, *dx = NULL;
+  PetscScalar       *x, *xk = NULL;
+  double            *tl, *tu, *tk, ms;
+  void              *db = NULL, *dz = NULL, *dx = NULL, *dbk = NULL, *dzk = NULL, *dxk = NULL;
+  const PetscInt     k     = c->columns;
   const double       ib    = (double)sizeof(PetscInt);
   GILUPerfTimer      timer = NULL;
   const PetscScalar *ba;
@@ -238,12 +242,21 @@ static PetscErrorCode RunEngine(PetscGILUBackendType ran, const PetscGILUPerfSpa
   PetscCall(VecDuplicate(b, &xref));
   PetscCall(Baselines(ran, c, A, r->bs, b, xref, PETSC_TRUE, r));
 
-  PetscCall(PetscMalloc3(n, &x, c->sreps, &tl, c->sreps, &tu));
+  PetscCall(PetscMalloc4(n, &x, c->sreps, &tl, c->sreps, &tu, c->sreps, &tk));
   PetscCall(GILUPerfDeviceMem(ran, 0, &db, NULL, sizeof(PetscScalar) * n));
   PetscCall(GILUPerfDeviceMem(ran, 0, &dz, NULL, sizeof(PetscScalar) * n));
   PetscCall(GILUPerfDeviceMem(ran, 0, &dx, NULL, sizeof(PetscScalar) * n));
   PetscCall(VecGetArrayRead(b, &ba));
   PetscCall(GILUPerfDeviceMem(ran, 2, &db, (void *)ba, sizeof(PetscScalar) * n));
+  if (k > 0) { /* the block: column j is 2^j b, whose solution is 2^j x to the bit (a power of two scales every operation exactly) */
+    PetscCall(PetscMalloc1(n * k, &xk));
+    for (PetscInt j = 0; j < k; j++)
+      for (PetscInt i = 0; i < n; i++) xk[j * n + i] = PetscPowReal(2.0, (PetscReal)j) * ba[i];
+    PetscCall(GILUPerfDeviceMem(ran, 0, &dbk, NULL, sizeof(PetscScalar) * n * k));
+    PetscCall(GILUPerfDeviceMem(ran, 0, &dzk, NULL, sizeof(PetscScalar) * n * k));
+    PetscCall(GILUPerfDeviceMem(ran, 0, &dxk, NULL, sizeof(PetscScalar) * n * k));
+    PetscCall(GILUPerfDeviceMem(ran, 2, &dbk, xk, sizeof(PetscScalar) * n * k));
+  }
   PetscCall(VecRestoreArrayRead(b, &ba));
   PetscCall(TimerCall(ran, 0, &timer, NULL));
   for (PetscInt a = 0; a < c->nalg; a++) {
@@ -269,8 +282,9 @@ static PetscErrorCode RunEngine(PetscGILUBackendType ran, const PetscGILUPerfSpa
     if (!eu) eu = GILUTriGetSolveBackend(U, &ub);
     PetscCall(PetscPopErrorHandler());
     if (el || eu || lb != ran || ub != ran) {
-      m->ran      = -2;
-      m->diff     = -1;
+      m->ran       = -2;
+      m->diff      = -1;
+      m->blockdiff = -1;
       m->lower[0] = m->lower[1] = m->upper[0] = m->upper[1] = 0;
       PetscCall(PetscInfo(NULL, "The engine's %s does not run on %s (error %d): not timed\n", GILUTriSolveTypes[c->alg[a]], PetscGILUBackendTypes[ran], (int)(el ? el : eu)));
       PetscCall(GILUTriDestroy(&L));
@@ -301,6 +315,28 @@ static PetscErrorCode RunEngine(PetscGILUBackendType ran, const PetscGILUPerfSpa
     PetscCall(GILUPerfDeviceMem(ran, 3, &dx, x, sizeof(PetscScalar) * n));
     m->diff = -1;
     if (r->ref) PetscCall(RelDiff(xref, x, &m->diff));
+    m->blockdiff = -1;
+    m->block[0] = m->block[1] = 0;
+    if (k > 0) {                                                                                                            /* the block of k columns, both triangles' launches taking all of them (MatMatSolve()'s device path) */
+      PetscCall(GILUTriSolveDeviceMultiple(L, k, (const PetscScalar *)dbk, n, NULL, (PetscScalar *)dzk, n, NULL, n, NULL)); /* warm-up */
+      PetscCall(GILUTriSolveDeviceMultiple(U, k, (const PetscScalar *)dzk, n, NULL, (PetscScalar *)dxk, n, NULL, n, NULL));
+      for (PetscInt q = 0; q < c->sreps; q++) {
+        PetscCall(TimerCall(ran, 1, &timer, NULL));
+        PetscCall(GILUTriSolveDeviceMultiple(L, k, (const PetscScalar *)dbk, n, NULL, (PetscScalar *)dzk, n, NULL, n, NULL));
+        PetscCall(GILUTriSolveDeviceMultiple(U, k, (const PetscScalar *)dzk, n, NULL, (PetscScalar *)dxk, n, NULL, n, NULL));
+        PetscCall(TimerCall(ran, 2, &timer, &ms));
+        tk[q] = ms;
+      }
+      GILUPerfMinMedian(tk, c->sreps, m->block);
+      PetscCall(GILUPerfDeviceMem(ran, 3, &dxk, xk, sizeof(PetscScalar) * n * k));
+      m->blockdiff = 0;
+      for (PetscInt j = 0; j < k; j++) {
+        const PetscReal s = PetscPowReal(2.0, (PetscReal)j);
+
+        for (PetscInt i = 0; i < n; i++) xk[j * n + i] /= s; /* exact: back to the single solve's scale */
+        m->blockdiff = PetscMax(m->blockdiff, PetscGILUTestArrayRelDiff(n, xk + j * n, x));
+      }
+    }
     PetscCall(GILUTriDestroy(&L));
     PetscCall(GILUTriDestroy(&U));
   }
@@ -308,7 +344,13 @@ static PetscErrorCode RunEngine(PetscGILUBackendType ran, const PetscGILUPerfSpa
   PetscCall(GILUPerfDeviceMem(ran, 1, &db, NULL, 0));
   PetscCall(GILUPerfDeviceMem(ran, 1, &dz, NULL, 0));
   PetscCall(GILUPerfDeviceMem(ran, 1, &dx, NULL, 0));
-  PetscCall(PetscFree3(x, tl, tu));
+  if (k > 0) {
+    PetscCall(GILUPerfDeviceMem(ran, 1, &dbk, NULL, 0));
+    PetscCall(GILUPerfDeviceMem(ran, 1, &dzk, NULL, 0));
+    PetscCall(GILUPerfDeviceMem(ran, 1, &dxk, NULL, 0));
+  }
+  PetscCall(PetscFree(xk));
+  PetscCall(PetscFree4(x, tl, tu, tk));
   PetscCall(VecDestroy(&xref));
   PetscCall(MatDestroy(&F));
   PetscFunctionReturn(PETSC_SUCCESS);
