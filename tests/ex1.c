@@ -1232,8 +1232,9 @@ int main(int argc, char **argv)
      output_file: output/ex1_matapply.out
      args: -compare_matapply 5 -stencil star7 -pc_type atsilu -pc_atsilu_trisolve {{exact jacobi}} -gilu_backend {{host cudaemu}}
    # PCFGDD: a host task per subdomain takes every column (every apply variant, fused or not; the transposed apply with
-   # PETSc >= 3.24); on cudaemu a device apply per column: vertex and syncfree only, since the device's edge variant adds
-   # with atomics in no fixed order (two applies of one column agree to round-off, under -gilu_cudaemu_schedule random)
+   # PETSc >= 3.24); on cudaemu one device apply of the block (a thread block per subdomain and column in each launch,
+   # leading dimensions padded): vertex and syncfree only, since the device's edge variant adds with atomics in no fixed
+   # order (two applies of one column agree to round-off, under -gilu_cudaemu_schedule random)
    test:
      suffix: matapply_fgdd
      output_file: output/ex1_matapply.out
@@ -1241,7 +1242,7 @@ int main(int argc, char **argv)
    test:
      suffix: matapply_fgdd_cudaemu
      output_file: output/ex1_matapply.out
-     args: -compare_matapply 5 -stencil diamond13 -dof {{1 3}} -pc_type fgdd -pc_fgdd_subdomain_rows 64 -pc_fgdd_apply {{vertex syncfree}} -pc_fgdd_fused {{0 1}} -gilu_backend cudaemu
+     args: -compare_matapply 5 -stencil diamond13 -dof {{1 3}} -pc_type fgdd -pc_fgdd_subdomain_rows 64 -pc_fgdd_apply {{vertex syncfree}} -pc_fgdd_fused {{0 1}} -gilu_backend cudaemu -matapply_lda_pad {{0 3}}
    test:
      suffix: matapply_fgdd_np2
      nsize: 2

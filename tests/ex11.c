@@ -340,10 +340,13 @@ static double Ratio(const GILUEmuCounters *c, GILUEmuMemClass cls, PetscBool sto
   return min ? (double)sec / (double)min : 0.0;
 }
 
-/* one apply of every variant on cudaemu, counted alone; printed (-counters_report) and checked (-counters_budget) */
+/* one apply of every variant on cudaemu, counted alone; printed (-counters_report) and checked (-counters_budget);
+   with the budget also PCMatApply() of 4 columns: the launches of one apply, one copy each way, no allocation */
 static PetscErrorCode CountApplies(PC pc, Vec b, PetscInt dof, PetscInt n, PetscBool report, PetscBool budget)
 {
   Vec         y;
+  Mat         X, Y;
+  PetscInt    m;
   MPI_Comm    comm = PetscObjectComm((PetscObject)pc);
   const Cost *max  = NULL;
 
@@ -354,6 +357,11 @@ static PetscErrorCode CountApplies(PC pc, Vec b, PetscInt dof, PetscInt n, Petsc
   PetscCall(VecDuplicate(b, &y));
   PetscCall(PCFGDDSetBackend(pc, PETSCGILU_BACKEND_CUDAEMU));
   PetscCall(PCApply(pc, b, y)); /* the factors on the device: the setup's copies and launches are not the apply's */
+  PetscCall(VecGetLocalSize(b, &m));
+  PetscCall(MatCreateDense(comm, m, PETSC_DECIDE, PETSC_DECIDE, 4, NULL, &X));
+  PetscCall(MatSetRandom(X, NULL));
+  PetscCall(MatDuplicate(X, MAT_DO_NOT_COPY_VALUES, &Y));
+  PetscCall(PCMatApply(pc, X, Y)); /* the device's buffers grown to the block: not the block apply's allocations */
   PetscCall(GILUEmuCountersSetActive(PETSC_TRUE));
   if (report) PetscCall(PetscPrintf(comm, "variant  fused | factor  index vector (sectors / minimum) | launches copies syncs\n"));
   for (PetscInt v = 0; v < 3; v++)
@@ -386,9 +394,16 @@ static PetscErrorCode CountApplies(PC pc, Vec b, PetscInt dof, PetscInt n, Petsc
         if (k.launches != (fu ? 1 : 3)) PetscCall(PetscPrintf(comm, "%s %s: %" PetscInt64_FMT " launches per apply, expected %d\n", name, how, k.launches, fu ? 1 : 3));
         if (k.copies > m->copies) PetscCall(PetscPrintf(comm, "%s %s: %" PetscInt64_FMT " copies per apply, budget %" PetscInt64_FMT "\n", name, how, k.copies, m->copies));
         if (k.syncs > m->syncs) PetscCall(PetscPrintf(comm, "%s %s: %" PetscInt64_FMT " synchronizations per apply, budget %" PetscInt64_FMT "\n", name, how, k.syncs, m->syncs));
+        PetscCall(GILUEmuCountersReset());
+        PetscCall(PCMatApply(pc, X, Y));
+        PetscCall(GILUEmuCountersGet(NULL, &c));
+        if (c.runtime[GILU_EMU_RT_LAUNCH] != k.launches || c.runtime[GILU_EMU_RT_COPY_TO_DEVICE] != 1 || c.runtime[GILU_EMU_RT_COPY_TO_HOST] != 1 || c.runtime[GILU_EMU_RT_ALLOC] || c.runtime[GILU_EMU_RT_SYNC] > k.syncs)
+          PetscCall(PetscPrintf(comm, "%s %s: PCMatApply() of 4 columns: %" PetscInt64_FMT " launches (one apply: %" PetscInt64_FMT "), %" PetscInt64_FMT " + %" PetscInt64_FMT " copies, %" PetscInt64_FMT " allocations, %" PetscInt64_FMT " synchronizations\n", name, how, c.runtime[GILU_EMU_RT_LAUNCH], k.launches, c.runtime[GILU_EMU_RT_COPY_TO_DEVICE], c.runtime[GILU_EMU_RT_COPY_TO_HOST], c.runtime[GILU_EMU_RT_ALLOC], c.runtime[GILU_EMU_RT_SYNC]));
       }
     }
   PetscCall(GILUEmuCountersSetActive(PETSC_FALSE));
+  PetscCall(MatDestroy(&X));
+  PetscCall(MatDestroy(&Y));
   PetscCall(VecDestroy(&y));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

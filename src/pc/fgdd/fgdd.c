@@ -52,7 +52,7 @@ typedef struct {
   PetscObjectState     state;    /* nonzero state of the partitioned block */
   PetscBool            analyzed;
   PetscBool            transposed;  /* PCApplyTranspose() ran: the view says how */
-  PetscBool            matapplied;  /* PCMatApply() ran a column at a time (on the device): likewise */
+  PetscBool            matapplied;  /* PCMatApply() ran on the device (all columns in each launch): likewise */
   PetscBool            matmultiple; /* ... or on the host, a subdomain at a time for every column */
 } PC_FGDD;
 
@@ -259,13 +259,24 @@ static PetscErrorCode PCSetUp_FGDD(PC pc)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* the device apply of the chosen variant as GILUVecApplyDevice() calls it */
-static PetscErrorCode FGDDApplyDevice(void *ctx, const PetscScalar *x, PetscScalar *y)
+/* the device apply of the chosen variant on m columns, as GILUMatDenseApplyDevice() calls it */
+static PetscErrorCode FGDDApplyDeviceColumns(void *ctx, PetscInt m, const PetscScalar *x, PetscInt ldx, PetscScalar *y, PetscInt ldy)
 {
   PC_FGDD *fg = (PC_FGDD *)ctx;
 
   PetscFunctionBegin;
-  PetscCall(fg->devops->apply(fg->dev, (FGDDApplyType)fg->apply, fg->fused, x, y));
+  PetscCall(fg->devops->apply(fg->dev, (FGDDApplyType)fg->apply, fg->fused, m, x, ldx, y, ldy));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* ... on one vector, as GILUVecApplyDevice() calls it */
+static PetscErrorCode FGDDApplyDevice(void *ctx, const PetscScalar *x, PetscScalar *y)
+{
+  PC_FGDD       *fg = (PC_FGDD *)ctx;
+  const PetscInt n  = fg->f.nb * fg->f.bs;
+
+  PetscFunctionBegin;
+  PetscCall(FGDDApplyDeviceColumns(ctx, 1, x, n, y, n));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -297,7 +308,7 @@ static PetscErrorCode PCApply_FGDD(PC pc, Vec x, Vec y)
     void *xbuf, *ybuf;
 
     if (!fg->dev) PetscCall(fg->devops->create(f, &fg->dev)); /* the factors of this setup, copied once */
-    PetscCall(fg->devops->buffers(fg->dev, &xbuf, &ybuf));
+    PetscCall(fg->devops->buffers(fg->dev, 1, &xbuf, &ybuf));
     PetscCall(GILUVecApplyDevice(x, y, fg->ran, xbuf, ybuf, FGDDApplyDevice, fg, NULL));
   }
   PetscCall(PetscLogEventEnd(GILU_FGDDApply, 0, x, y, 0));
@@ -321,7 +332,7 @@ PetscErrorCode PCFGDDGetDeviceBuffers(PC pc, void **xbuf, void **ybuf, PetscInt 
   PetscCheck(fg->devops && fg->f.nb, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONGSTATE, "PCFGDD runs on the %s back-end: no device buffers (-pc_fgdd_backend cuda or cudaemu)", PetscGILUBackendTypes[fg->ran]);
   PetscCheck(fg->f.zerorow < 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_MAT_LU_ZRPVT, "PCFGDD's factorization found a zero pivot in permuted block row %" PetscInt_FMT, fg->f.zerorow);
   if (!fg->dev) PetscCall(fg->devops->create(&fg->f, &fg->dev));
-  PetscCall(fg->devops->buffers(fg->dev, xbuf, ybuf));
+  PetscCall(fg->devops->buffers(fg->dev, 1, xbuf, ybuf));
   if (keptblocks) *keptblocks = fg->f.nnzkept;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -363,8 +374,10 @@ static PetscErrorCode PCApplyTranspose_FGDD(PC pc, Vec x, Vec y)
 /*
   Y = M^{-1} X (M^{-T} X) for the columns of a dense block (PCMatApply(), KSPMatSolve()), each column bitwise what
   PCApply() (PCApplyTranspose()) gives it, in one call: on the host a task per subdomain applies it to every column in
-  turn (its factors in cache after the first column); on a device back-end, PCApply() on each column (the transpose is
-  on the host anyway). A failed factorization flags every column, as PCApply() flags its vector.
+  turn (its factors in cache after the first column); on a device back-end, one device apply of all columns (each launch
+  a thread block per subdomain and column: FGDDDeviceOps' apply), the block in one copy each way or a CUDA dense
+  matrix's own array (GILUMatDenseApplyDevice()); the transpose is on the host anyway. A failed factorization flags
+  every column, as PCApply() flags its vector.
 */
 static PetscErrorCode PCMatApply_FGDD_Private(PC pc, PetscBool transpose, Mat X, Mat Y)
 {
@@ -376,8 +389,22 @@ static PetscErrorCode PCMatApply_FGDD_Private(PC pc, PetscBool transpose, Mat X,
 
   PetscFunctionBegin;
   PetscCall(MatGetSize(X, NULL, &N));
-  if (fg->f.zerorow >= 0 || (!transpose && fg->ran != PETSCGILU_BACKEND_HOST)) {
+  if (fg->f.zerorow < 0 && !transpose && fg->ran != PETSCGILU_BACKEND_HOST) {
     fg->matapplied = PETSC_TRUE;
+    PetscCall(PetscLogEventBegin(GILU_FGDDApply, 0, X, Y, 0));
+    if (fg->f.nb) { /* (nothing for an empty local block) */
+      void *xbuf, *ybuf;
+
+      PetscCall(MatDenseGetLocalMatrix(X, &Xl));
+      PetscCall(MatDenseGetLocalMatrix(Y, &Yl));
+      if (!fg->dev) PetscCall(fg->devops->create(&fg->f, &fg->dev));
+      PetscCall(fg->devops->buffers(fg->dev, N, &xbuf, &ybuf));
+      PetscCall(GILUMatDenseApplyDevice(Xl, Yl, fg->ran, xbuf, ybuf, FGDDApplyDeviceColumns, fg, NULL));
+    }
+    PetscCall(PetscLogEventEnd(GILU_FGDDApply, 0, X, Y, 0));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  if (fg->f.zerorow >= 0) {
     for (PetscInt c = 0; c < N; c++) {
       Vec x, y;
 
@@ -451,7 +478,8 @@ static PetscErrorCode PCView_FGDD(PC pc, PetscViewer viewer)
     if (fg->transposed) PetscCall(PetscViewerASCIIPrintf(viewer, "  transposed apply (PCApplyTranspose): U^T, D^T, L^T of each subdomain by columns, a host task per subdomain, host factors\n"));
     if (fg->matmultiple)
       PetscCall(PetscViewerASCIIPrintf(viewer, "  blocks of right-hand sides (%s): a host task per subdomain applies it to every column in turn (its factors in cache after the first)\n", fg->ran != PETSCGILU_BACKEND_HOST ? "PCMatApplyTranspose()" : "PCMatApply(), KSPMatSolve()"));
-    if (fg->matapplied && fg->ran != PETSCGILU_BACKEND_HOST) PetscCall(PetscViewerASCIIPrintf(viewer, "  blocks of right-hand sides (PCMatApply(), KSPMatSolve()): one device apply per column, in turn\n"));
+    if (fg->matapplied && fg->ran != PETSCGILU_BACKEND_HOST)
+      PetscCall(PetscViewerASCIIPrintf(viewer, "  blocks of right-hand sides (PCMatApply(), KSPMatSolve()): one device apply of all columns, each launch a thread block per subdomain and column\n"));
   }
   PetscCallMPI(MPI_Comm_size(PetscObjectComm((PetscObject)pc), &size));
   if (size > 1) {

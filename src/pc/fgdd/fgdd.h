@@ -81,9 +81,13 @@ typedef struct {
   PetscErrorCode (*create)(const FGDDFactors *, FGDDDevice *); /* copies the factors, the level lists and perm, checks the device's levels */
   PetscErrorCode (*values)(FGDDDevice, const FGDDFactors *);   /* copies new values of the factors (same pattern: a numeric re-setup) */
   PetscErrorCode (*destroy)(FGDDDevice *);
-  PetscErrorCode (*buffers)(FGDDDevice, void **, void **); /* device buffers of the local size for x and y (for GILUVecApplyDevice()) */
-  /* y = P^T (L D U)^{-1} P x: x, y device arrays of the local block in its own ordering (the permutation runs on the device) */
-  PetscErrorCode (*apply)(FGDDDevice, FGDDApplyType, PetscBool, const PetscScalar[], PetscScalar[]);
+  /* buffers(dev, ncols, &x, &y): device buffers of ncols columns of the local size for x and y (for GILUVecApplyDevice(),
+     GILUMatDenseApplyDevice(): grown to the largest block, kept) */
+  PetscErrorCode (*buffers)(FGDDDevice, PetscInt, void **, void **);
+  /* apply(dev, type, fused, ncols, x, ldx, y, ldy): y = P^T (L D U)^{-1} P x for ncols columns (ldx, ldy apart): x, y
+     device arrays of the local block in its own ordering (the permutation runs on the device); one launch (per part)
+     for all columns, a thread block per subdomain and column, each column bitwise its apply alone (but edge) */
+  PetscErrorCode (*apply)(FGDDDevice, FGDDApplyType, PetscBool, PetscInt, const PetscScalar[], PetscInt, PetscScalar[], PetscInt);
   /* -pc_view: the shared memory a subdomain's block needs against the device's limit, the layout of the factors */
   PetscErrorCode (*view)(FGDDDevice, PetscViewer);
 } FGDDDeviceOps;

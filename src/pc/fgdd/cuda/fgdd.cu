@@ -12,7 +12,8 @@
 
    Entry point (fgdd.h): FGDDDeviceGetOps, the table {create (copies the factors, the level lists and the permutation,
    checks the device's levels against the host's), values (new values of the factors, same pattern), destroy, buffers (device arrays for vectors that are not on the
-   device), apply (y = P^T (L D U)^{-1} P x on device arrays)}. The permutation is applied where a kernel loads its
+   device), apply (y = P^T (L D U)^{-1} P x on device arrays; a block of columns in one launch: the grid's second
+   dimension is the column, a thread block per subdomain and column)}. The permutation is applied where a kernel loads its
    subdomain's vector into shared memory and where it stores it: the vectors stay in the local block's ordering and
    on the device (src/sys/device-vec.c decides whether they are the vectors' own device arrays or copies).
 */
@@ -65,8 +66,9 @@ struct _n_FGDDDevice {
   FGDDSliceMap   map[2]; /* L, U */
   MatScalar     *dinv;   /* the device's D^{-1} (FGDDKernelData.dinv) */
   PetscInt       nb, nsub, maxsub;
-  PetscScalar   *z;       /* the permuted vector between the separate kernels */
+  PetscScalar   *z;       /* the permuted vector between the separate kernels (cols columns, nb bs apart) */
   PetscScalar   *x, *y;   /* buffers for the input and the output when they are not device vectors (device-vec.c) */
+  PetscInt       cols;    /* the columns of z, x and y (grown to the largest block, kept) */
   size_t         shmem;   /* dynamic shared memory per block */
   int            limit;   /* the device's shared memory per block with opt-in (cudaDevAttrMaxSharedMemoryPerBlockOptin) */
   void          *mem[32]; /* the arrays of Upload() */
@@ -241,13 +243,16 @@ __device__ static inline void Solve(const FGDDKernelData &D, int variant, PetscI
 }
 
 /* ------------------------------------------------------------------------------------------ kernels */
-/* the shared memory: the subdomain's vector, then (syncfree) a flag per row; y = P^T (L D U)^{-1} P x */
-__global__ static void ApplyFused(FGDDKernelData D, int variant, PetscInt maxsub, const PetscScalar *xin, PetscScalar *y)
+/* the shared memory: the subdomain's vector, then (syncfree) a flag per row; y = P^T (L D U)^{-1} P x for subdomain
+   blockIdx.x of column blockIdx.y (xin and y ldx, ldy apart) */
+__global__ static void ApplyFused(FGDDKernelData D, int variant, PetscInt maxsub, const PetscScalar *xin, PetscInt ldx, PetscScalar *y, PetscInt ldy)
 {
   GILU_DYNAMIC_SHARED(PetscScalar, x);
   PetscInt s = blockIdx.x, lo = D.subptr[s], hi = D.subptr[s + 1];
   int     *done = (int *)(x + maxsub * D.bs);
 
+  xin += (PetscInt)blockIdx.y * ldx;
+  y += (PetscInt)blockIdx.y * ldy;
   if (variant == FGDD_APPLY_SYNCFREE)
     for (PetscInt t = threadIdx.x; t < hi - lo; t += blockDim.x) done[t] = 0;
   LoadVector(D, xin, 1, lo, hi, x);
@@ -257,12 +262,16 @@ __global__ static void ApplyFused(FGDDKernelData D, int variant, PetscInt maxsub
   StoreVector(D, x, lo, hi, 1, y);
 }
 
-/* one of the three separate kernels: part 0 = L (from P x into z), 1 = D (z), 2 = U (from z into y = P^T z) */
-__global__ static void ApplyPart(FGDDKernelData D, int variant, int part, PetscInt maxsub, const PetscScalar *in, PetscScalar *out)
+/* one of the three separate kernels: part 0 = L (from P x into z), 1 = D (z), 2 = U (from z into y = P^T z); column
+   blockIdx.y of in and out (ldi, ldo apart) */
+__global__ static void ApplyPart(FGDDKernelData D, int variant, int part, PetscInt maxsub, const PetscScalar *in, PetscInt ldi, PetscScalar *out, PetscInt ldo)
 {
   GILU_DYNAMIC_SHARED(PetscScalar, x);
   PetscInt s = blockIdx.x, lo = D.subptr[s], hi = D.subptr[s + 1];
   int     *done = (int *)(x + maxsub * D.bs);
+
+  in += (PetscInt)blockIdx.y * ldi;
+  out += (PetscInt)blockIdx.y * ldo;
 
   if (variant == FGDD_APPLY_SYNCFREE)
     for (PetscInt t = threadIdx.x; t < hi - lo; t += blockDim.x) done[t] = part == 2 ? 1 : 0; /* U waits for 2 */
@@ -514,6 +523,26 @@ static PetscErrorCode SharedOptIn(K *kernel, const char name[], size_t dynamic, 
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* z, x and y of ncols columns (nb bs apart): grown to the largest block, kept */
+static PetscErrorCode Columns(FGDDDevice dev, PetscInt ncols)
+{
+  const size_t bytes = sizeof(PetscScalar) * (size_t)(dev->nb * dev->d.bs) * (size_t)ncols;
+
+  PetscFunctionBegin;
+  if (ncols <= dev->cols) PetscFunctionReturn(PETSC_SUCCESS);
+  GILU_CUDA_CHECK(cudaFree(dev->z));
+  GILU_CUDA_CHECK(cudaFree(dev->x));
+  GILU_CUDA_CHECK(cudaFree(dev->y));
+  GILU_CUDA_CHECK(cudaMalloc(&dev->z, bytes + sizeof(PetscScalar)));
+  GILU_CUDA_CHECK(cudaMalloc(&dev->x, bytes + sizeof(PetscScalar)));
+  GILU_CUDA_CHECK(cudaMalloc(&dev->y, bytes + sizeof(PetscScalar)));
+  gilu_mem_class(dev->z, bytes, VECTOR);
+  gilu_mem_class(dev->x, bytes, VECTOR);
+  gilu_mem_class(dev->y, bytes, VECTOR);
+  dev->cols = ncols;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode DeviceCreate(const FGDDFactors *f, FGDDDevice *devp)
 {
   FGDDDevice dev;
@@ -546,12 +575,7 @@ static PetscErrorCode DeviceCreate(const FGDDFactors *f, FGDDDevice *devp)
   PetscCall(Alloc(dev, f->nb * f->bs2, PETSC_TRUE, &dev->dinv));
   dev->d.dinv = dev->dinv;
   PetscCall(Values(dev, f));
-  GILU_CUDA_CHECK(cudaMalloc(&dev->z, sizeof(PetscScalar) * (f->nb * f->bs + 1)));
-  GILU_CUDA_CHECK(cudaMalloc(&dev->x, sizeof(PetscScalar) * (f->nb * f->bs + 1)));
-  GILU_CUDA_CHECK(cudaMalloc(&dev->y, sizeof(PetscScalar) * (f->nb * f->bs + 1)));
-  gilu_mem_class(dev->z, sizeof(PetscScalar) * f->nb * f->bs, VECTOR);
-  gilu_mem_class(dev->x, sizeof(PetscScalar) * f->nb * f->bs, VECTOR);
-  gilu_mem_class(dev->y, sizeof(PetscScalar) * f->nb * f->bs, VECTOR);
+  PetscCall(Columns(dev, 1));
   PetscCall(CheckLevels(dev, f));
   *devp = dev;
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -573,25 +597,31 @@ static PetscErrorCode DeviceDestroy(FGDDDevice *devp)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-static PetscErrorCode DeviceBuffers(FGDDDevice dev, void **x, void **y)
+static PetscErrorCode DeviceBuffers(FGDDDevice dev, PetscInt ncols, void **x, void **y)
 {
   PetscFunctionBegin;
+  PetscCall(Columns(dev, ncols));
   *x = dev->x;
   *y = dev->y;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* y = P^T (L D U)^{-1} P x, x and y device arrays of the local block (nothing copied here, nothing waited for) */
-static PetscErrorCode DeviceApply(FGDDDevice dev, FGDDApplyType type, PetscBool fused, const PetscScalar x[], PetscScalar y[])
+/* y = P^T (L D U)^{-1} P x, x and y device arrays of the local block, ncols columns ldx, ldy apart, all in each launch
+   (a thread block per subdomain and column: the grid's second dimension; the factors, read by every column's blocks,
+   come from the L2 cache after the first), nothing copied here, nothing waited for */
+static PetscErrorCode DeviceApply(FGDDDevice dev, FGDDApplyType type, PetscBool fused, PetscInt ncols, const PetscScalar x[], PetscInt ldx, PetscScalar y[], PetscInt ldy)
 {
-  unsigned grid = (unsigned)dev->nsub;
+  const dim3     grid((unsigned)dev->nsub, (unsigned)ncols);
+  const PetscInt ldz = dev->nb * dev->d.bs;
 
   PetscFunctionBegin;
-  if (fused) PetscCall(GILU_LAUNCH(ApplyFused, grid, FGDD_NT, dev->shmem, 0, dev->d, (int)type, dev->maxsub, x, y));
+  PetscCheck(ncols >= 1 && ncols <= 65535, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "PCFGDD's device apply takes 1 to 65535 columns at a time, not %" PetscInt_FMT, ncols);
+  if (fused) PetscCall(GILU_LAUNCH(ApplyFused, grid, FGDD_NT, dev->shmem, 0, dev->d, (int)type, dev->maxsub, x, ldx, y, ldy));
   else {
-    PetscCall(GILU_LAUNCH(ApplyPart, grid, FGDD_NT, dev->shmem, 0, dev->d, (int)type, 0, dev->maxsub, x, dev->z));
-    PetscCall(GILU_LAUNCH(ApplyPart, grid, FGDD_NT, dev->shmem, 0, dev->d, (int)type, 1, dev->maxsub, (const PetscScalar *)dev->z, dev->z));
-    PetscCall(GILU_LAUNCH(ApplyPart, grid, FGDD_NT, dev->shmem, 0, dev->d, (int)type, 2, dev->maxsub, (const PetscScalar *)dev->z, y));
+    PetscCall(Columns(dev, ncols)); /* z */
+    PetscCall(GILU_LAUNCH(ApplyPart, grid, FGDD_NT, dev->shmem, 0, dev->d, (int)type, 0, dev->maxsub, x, ldx, dev->z, ldz));
+    PetscCall(GILU_LAUNCH(ApplyPart, grid, FGDD_NT, dev->shmem, 0, dev->d, (int)type, 1, dev->maxsub, (const PetscScalar *)dev->z, ldz, dev->z, ldz));
+    PetscCall(GILU_LAUNCH(ApplyPart, grid, FGDD_NT, dev->shmem, 0, dev->d, (int)type, 2, dev->maxsub, (const PetscScalar *)dev->z, ldz, y, ldy));
   }
   /* no wait: the launches are queued on the default stream, and whatever reads y next is ordered after them (the copy
      back of host vectors, PETSc's kernels on a CUDA vector; GILUVecApplyDevice() waits where PETSc's stream is not the
