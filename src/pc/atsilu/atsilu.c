@@ -608,8 +608,8 @@ static PetscErrorCode PCApplyTranspose_ATSILU(PC pc, Vec x, Vec y)
   Y = (LU)^{-1} X or (LU)^{-T} X for the columns of a dense block (PCMatApply(), KSPMatSolve()), each column bitwise what
   PCApply() (PCApplyTranspose()) gives it, in one call and one event: the exact apply by MatMatSolve() of the gilu factor
   on the blocks' local parts (each column bitwise what MatSolve() gives it; on the host up to 8 columns at once, each
-  triangle's values read once per group: GILUTriSolveMultiple(); on a device back-end a column at a time), the Jacobi
-  apply on each column's part of the local arrays. A failed factorization flags every column, as PCApply() flags its vector.
+  triangle's values read once per group: GILUTriSolveMultiple(); on a device back-end all columns in each launch:
+  GILUTriSolveDeviceMultiple()), the Jacobi apply on each column's part of the local arrays. A failed factorization flags every column, as PCApply() flags its vector.
 */
 static PetscErrorCode PCMatApply_ATSILU_Private(PC pc, PetscBool transpose, Mat B, Mat X)
 {
