@@ -350,9 +350,39 @@ static PetscErrorCode TestCUDAEmuWaits(PetscRandom rnd, PetscGILUBackendType dev
   column-, row- and recursive-block at depths 1, 2 and 3 on the device (triangles by the GPU level-set or sync-free kernel,
   squares by scalar-CSR, or by vector-CSR on the long-row triangles of kind 3, which must take it at depth 1). New values
   with the same pattern reach every device segment (recblock, in place). The other block sizes (2, 4 to 7) on one triangle
-  each (lower, long rows, inverted diagonal), so that every instantiation of the kernels (templated on bs) runs. Then
-  the sync-free kernels on triangles of many blocks (TestCUDAEmuWaits()).
+  each (lower, long rows, inverted diagonal), so that every instantiation of the kernels (templated on bs) runs. After
+  each solve a block of 3 columns (CheckDeviceMultiple(): the block instantiations, every column bitwise the solve's).
+  Then the sync-free kernels on triangles of many blocks (TestCUDAEmuWaits()).
 */
+/*
+  GILUTriSolveDeviceMultiple() of 3 columns (2^j b: the solution is 2^j x to the bit), 2 values of padding between the
+  columns, against x, GILUTriSolve()'s solution on the same device plan: bitwise (tol 0), or to a relative tol (sync-free
+  by columns adds with atomics in no fixed order). The emulation's device memory is host memory (its cudaMalloc()), so
+  host arrays serve as device arrays here, and only here: -backend cuda skips it
+*/
+static PetscErrorCode CheckDeviceMultiple(GILUTri tri, PetscInt m, const PetscScalar b[], const PetscScalar x[], PetscReal tol, const char what[])
+{
+  const PetscInt k = 3, ld = m + 2;
+  PetscScalar   *B, *X;
+  PetscReal      diff = 0;
+
+  PetscFunctionBegin;
+  PetscCall(PetscMalloc2(ld * k, &B, ld * k, &X));
+  for (PetscInt j = 0; j < k; j++)
+    for (PetscInt i = 0; i < ld; i++) {
+      B[j * ld + i] = i < m ? PetscPowReal(2.0, (PetscReal)j) * b[i] : NAN;
+      X[j * ld + i] = NAN;
+    }
+  PetscCall(GILUTriSolveDeviceMultiple(tri, k, B, ld, NULL, X, ld, NULL, ld, NULL));
+  for (PetscInt j = 0; j < k; j++) {
+    for (PetscInt i = 0; i < m; i++) X[j * ld + i] /= PetscPowReal(2.0, (PetscReal)j);
+    diff = PetscMax(diff, PetscGILUTestArrayRelDiff(m, X + j * ld, x));
+  }
+  if (!(diff <= tol)) PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s: GILUTriSolveDeviceMultiple() of %" PetscInt_FMT " columns differs from GILUTriSolve() by %g\n", what, k, (double)diff));
+  PetscCall(PetscFree2(B, X));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode TestCUDAEmu(PetscRandom rnd)
 {
   const PetscInt       bss[] = {1, 3, 8, 2, 4, 5, 6, 7};
@@ -400,6 +430,12 @@ static PetscErrorCode TestCUDAEmu(PetscRandom rnd)
                 err = PetscGILUTestArrayRelDiff(m, x, xref);
                 if (err > (blocked || csc ? 1e-12 : dev == PETSCGILU_BACKEND_CUDAEMU ? 0.0 : 1e-13)) /* level-set and sync-free by rows: the reference's bits in the emulation */
                   PetscCall(PetscPrintf(PETSC_COMM_SELF, "cudaemu: kind %" PetscInt_FMT " %s diag %" PetscInt_FMT " bs %" PetscInt_FMT " %s%s%s depth %" PetscInt_FMT " differs from the host reference by %g\n", kind, u ? "upper" : "lower", dg, bs, GILUTriSolveTypes[t], reorder ? "+reorder" : "", csc ? " (CSC triangles)" : "", depth, (double)err));
+                if (dev == PETSCGILU_BACKEND_CUDAEMU) { /* a block of columns in each launch: every kernel's block instantiation */
+                  char what[96];
+
+                  PetscCall(PetscSNPrintf(what, sizeof(what), "cudaemu: kind %" PetscInt_FMT " %s diag %" PetscInt_FMT " bs %" PetscInt_FMT " %s%s depth %" PetscInt_FMT, kind, u ? "upper" : "lower", dg, bs, GILUTriSolveTypes[t], csc ? " (CSC)" : "", depth));
+                  PetscCall(CheckDeviceMultiple(tri, m, b, x, csc ? 1e-12 : 0.0, what));
+                }
                 PetscCall(GILUTriGetType(tri, &ran));
                 PetscCall(GILUTriGetBackend(tri, &backend));
                 PetscCheck(backend == dev && (t == GILU_TRISOLVE_AUTO || ran == (GILUTriSolveType)t), PETSC_COMM_SELF, PETSC_ERR_PLIB, "%s on %s was asked for, %s on %s ran", GILUTriSolveTypes[t], PetscGILUBackendTypes[dev], GILUTriSolveTypes[ran], PetscGILUBackendTypes[backend]);

@@ -49,7 +49,8 @@ typedef struct {
 typedef struct {
   GILUCUDAKernel kernel;
   PetscInt       nlevels, *lptr; /* host: the level pointers of a level-set triangle */
-  int            grid;           /* GILU_CUDA_LEVELSET: the persistent grid (the blocks the device holds at once), 0 until asked */
+  int            grid[2];        /* GILU_CUDA_LEVELSET: the persistent grid (the blocks the device holds at once) of the single
+                                    solve's kernel and of the block's, 0 until asked */
   unsigned int   tbase;          /* sync-free: the tickets its launches took since the counters were cleared (mod 2^32) */
   PetscInt      *csrc;           /* host, GILU_CUDA_SYNCFREE_CSC: [nnz] the row-wise entry each column-wise entry is */
   MatScalar     *cval;           /* host, GILU_CUDA_SYNCFREE_CSC: [nnz*bs2] the values gathered by column before the copy */

@@ -148,10 +148,11 @@ __device__ static inline void RowSolveDevice(const GILUTriCUDA_s *t, PetscInt s,
   one that finds no unit) and adds nunits to the counter: the host moves the bases on (SegRunBS()); the counters are
   never cleared: they wrap around at 2^32, and the wait compares the difference to the base (gilu_wait_acquire_count).
 */
-template <int BS>
+template <int BS, bool MULTI>
 __global__ static void __launch_bounds__(GILU_TRI_CUDA_THREADS) LevelKernel(GILUTriCUDA_s t, PetscScalar *x, int *ctr, unsigned int ticketbase, unsigned int donebase, GILUTriCUDAIO io)
 {
   GILU_SHARED(int, unit, 2); /* the current unit and the next one (two slots: thread 0 writes one while the block reads the other) */
+  const PetscInt ncols = MULTI ? io.ncols : 1;
 
   if (threadIdx.x == 0) unit[0] = (int)((unsigned int)atomicAdd(&ctr[0], 1) - ticketbase);
   gilu_syncthreads();
@@ -174,7 +175,7 @@ __global__ static void __launch_bounds__(GILU_TRI_CUDA_THREADS) LevelKernel(GILU
     }
     gilu_syncthreads();
     if (valid) /* 3. */
-      for (PetscInt j = 0; j < io.ncols; j++) {
+      for (PetscInt j = 0; j < ncols; j++) {
         PetscScalar *xj = x + j * io.ldx;
 
         if (j)
@@ -215,7 +216,7 @@ __global__ static void __launch_bounds__(GILU_TRI_CUDA_THREADS) LevelKernel(GILU
   epoch - 1 (the previous solve's, or 0 after the clearing at creation), so a lane waits until its flag is one past
   epoch - 1 (modulo 2^32); the ticket counter runs on from tbase, the tickets of the launches before.
 */
-template <int BS>
+template <int BS, bool MULTI>
 __global__ static void __launch_bounds__(GILU_TRI_CUDA_THREADS) SyncFreeKernel(GILUTriCUDA_s t, PetscScalar *x, int *flag, int *ticket, unsigned int tbase, unsigned int epoch, GILUTriCUDAIO io)
 {
   GILU_SHARED(MatScalar, vsh, GILU_TRI_CUDA_THREADS * BS * BS); /* per warp: the values of a chunk of 32 entries */
@@ -225,12 +226,13 @@ __global__ static void __launch_bounds__(GILU_TRI_CUDA_THREADS) SyncFreeKernel(G
   MatScalar     *vs = vsh + w * 32 * BS * BS;
   PetscScalar   *xs = xsh + w * 32 * BS, xr[BS];
   PetscInt       r, k0, k1, c = 0;
+  const PetscInt ncols = MULTI ? io.ncols : 1;
 
   if (s >= t.nrows) return; /* the whole warp */
   r  = gilu_ld(t.row + s);
   k0 = gilu_ld(t.ptr + s);
   k1 = gilu_ld(t.ptr + s + 1);
-  for (PetscInt col = 0; col < io.ncols; col++) {
+  for (PetscInt col = 0; col < ncols; col++) {
     PetscScalar *xj = x + col * io.ldx, acc = 0;
 
     if (lane < BS) acc = RowInitialDevice<BS>(&io, r, lane, x, col); /* b, or what an earlier launch left: no other row writes it */
@@ -270,16 +272,17 @@ __global__ static void __launch_bounds__(GILU_TRI_CUDA_THREADS) SyncFreeKernel(G
   A block of right-hand sides: the one wait, then each right-hand side's x_c and adds in turn; the count of each row
   is added during the last one's adds, after every right-hand side's adds to that row.
 */
-template <int BS>
+template <int BS, bool MULTI>
 __global__ static void SyncFreeCSCKernel(GILUTriCUDA_s t, PetscScalar *x, int *flag, int *ticket, unsigned int tbase, unsigned int epoch, GILUTriCUDAIO io)
 {
-  PetscInt s = (PetscInt)((unsigned int)gilu_block_ticket(ticket) - tbase) * (PetscInt)blockDim.x + (PetscInt)threadIdx.x;
+  PetscInt       s     = (PetscInt)((unsigned int)gilu_block_ticket(ticket) - tbase) * (PetscInt)blockDim.x + (PetscInt)threadIdx.x;
+  const PetscInt ncols = MULTI ? io.ncols : 1;
 
   if (s < t.nrows) {
     const PetscInt c = t.row[s];
 
     if (t.need[s]) gilu_wait_acquire_count(&flag[c], (int)((epoch - 1) * (unsigned int)t.need[s]), (int)t.need[s]);
-    for (PetscInt j = 0; j < io.ncols; j++) {
+    for (PetscInt j = 0; j < ncols; j++) {
       PetscScalar *xj = x + j * io.ldx, acc[BS], xc[BS];
       PetscScalar *o  = io.out ? io.out + j * io.ldo + (io.operm ? io.operm[c] : c) * BS : NULL;
 
@@ -304,7 +307,7 @@ __global__ static void SyncFreeCSCKernel(GILUTriCUDA_s t, PetscScalar *x, int *f
           for (int q = 0; q < BS; q++) v += a[p * BS + q] * xc[q];
           atomicAdd(&xj[r * BS + p], -v);
         }
-        if (j == io.ncols - 1) gilu_signal_release_add(&flag[r], 1); /* the release orders the atomic adds (of every column) before it: no full fence */
+        if (j == ncols - 1) gilu_signal_release_add(&flag[r], 1); /* the release orders the atomic adds (of every column) before it: no full fence */
       }
     }
   }
@@ -312,10 +315,11 @@ __global__ static void SyncFreeCSCKernel(GILUTriCUDA_s t, PetscScalar *x, int *f
 
 /* scalar-CSR: x_R -= S x_C, a thread per stored row (rows and columns of a square are disjoint: no race), each of the
    ncols columns of x (ldx apart) in turn */
-template <int BS>
-__global__ static void SpMVScalarKernel(GILUTriCUDA_s t, PetscScalar *x, PetscInt ncols, PetscInt ldx)
+template <int BS, bool MULTI>
+__global__ static void SpMVScalarKernel(GILUTriCUDA_s t, PetscScalar *x, PetscInt nc, PetscInt ldx)
 {
-  PetscInt s = (PetscInt)(blockIdx.x * blockDim.x + threadIdx.x);
+  PetscInt       s     = (PetscInt)(blockIdx.x * blockDim.x + threadIdx.x);
+  const PetscInt ncols = MULTI ? nc : 1;
 
   if (s < t.nrows)
     for (PetscInt j = 0; j < ncols; j++) RowSolveDevice<BS>(&t, s, x + j * ldx);
@@ -327,9 +331,10 @@ __global__ static void SpMVScalarKernel(GILUTriCUDA_s t, PetscScalar *x, PetscIn
   ncols columns of x (ldx apart). Every lane of the warp reaches the shuffles (the grid's last rows may be beyond nrows:
   they add zeros).
 */
-template <int BS>
-__global__ static void SpMVVectorKernel(GILUTriCUDA_s t, PetscScalar *x, PetscInt ncols, PetscInt ldx)
+template <int BS, bool MULTI>
+__global__ static void SpMVVectorKernel(GILUTriCUDA_s t, PetscScalar *x, PetscInt nc, PetscInt ldx)
 {
+  const PetscInt ncols = MULTI ? nc : 1;
   const PetscInt width = t.width;
   const PetscInt g = (PetscInt)(blockIdx.x * blockDim.x + threadIdx.x), s = g / width, lane = g % width;
 
@@ -502,30 +507,33 @@ static PetscErrorCode SetValues(GILUTriCUDA t, PetscInt s, const MatScalar val[]
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* the persistent grid of LevelKernel<BS>: the blocks the device holds at once (multiprocessors times the blocks of the
-   kernel per multiprocessor), at most the units; asked once per segment */
-template <int BS>
+/* the persistent grid of LevelKernel<BS, MULTI>: the blocks the device holds at once (multiprocessors times the blocks
+   of the kernel per multiprocessor), at most the units; asked once per segment and instantiation */
+template <int BS, bool MULTI>
 static PetscErrorCode LevelGrid(GILUTriCUDASeg *sg, unsigned int *grid)
 {
   PetscFunctionBegin;
-  if (!sg->grid) {
+  if (!sg->grid[MULTI]) {
     int device, sms, per;
 
     GILU_CUDA_CHECK(cudaGetDevice(&device));
     GILU_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
-    GILU_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, LevelKernel<BS>, GILU_TRI_CUDA_THREADS, 0));
+    GILU_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per, LevelKernel<BS, MULTI>, GILU_TRI_CUDA_THREADS, 0));
     PetscCheck(per >= 1, PETSC_COMM_SELF, PETSC_ERR_GPU, "No block of the level-set kernel (%d threads) fits a multiprocessor", GILU_TRI_CUDA_THREADS);
-    sg->grid = (int)PetscMin((PetscInt)sms * per, sg->d.nunits);
+    sg->grid[MULTI] = (int)PetscMin((PetscInt)sms * per, sg->d.nunits);
   }
-  *grid = (unsigned int)sg->grid;
+  *grid = (unsigned int)sg->grid[MULTI];
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
 /* the launch of one segment with block size BS; ticket: the segment's ticket counter (sync-free), io what the
    triangle kernels read and write besides x. The counters run on from launch to launch: the host moves the bases on
    by what each launch takes (level-set: nunits + grid tickets, nunits finished units; sync-free: grid tickets), in
-   unsigned arithmetic that wraps around as the device's counters do */
-template <int BS>
+   unsigned arithmetic that wraps around as the device's counters do. MULTI: the kernels of a block of columns (io.ncols
+   > 1); a single solve runs the instantiations whose column loops the compiler removes (the block's loops and
+   offsets took up to 14 registers more, and the level-set kernel's persistent grid is sized by its occupancy) */
+#define TRI_KERNEL(name) name<BS, MULTI> /* one macro argument (GILU_LAUNCH()) for the two template arguments */
+template <int BS, bool MULTI>
 static PetscErrorCode SegRunBS(GILUTriCUDA t, GILUTriCUDASeg *sg, PetscScalar *x, int *flag, int *ticket, GILUTriCUDAIO io)
 {
   const PetscInt m = sg->d.nrows;
@@ -535,9 +543,9 @@ static PetscErrorCode SegRunBS(GILUTriCUDA t, GILUTriCUDASeg *sg, PetscScalar *x
   case GILU_CUDA_LEVELSET: {
     unsigned int grid;
 
-    PetscCall(LevelGrid<BS>(sg, &grid));
+    PetscCall(LevelGrid<BS, MULTI>(sg, &grid));
     gilu_launch_levels(sg->nlevels);
-    PetscCall(GILU_LAUNCH(LevelKernel<BS>, grid, GILU_TRI_CUDA_THREADS, 0, 0, sg->d, x, t->lsctr, t->lsbase[0], t->lsbase[1], io));
+    PetscCall(GILU_LAUNCH(TRI_KERNEL(LevelKernel), grid, GILU_TRI_CUDA_THREADS, 0, 0, sg->d, x, t->lsctr, t->lsbase[0], t->lsbase[1], io));
     t->lsbase[0] += (unsigned int)sg->d.nunits + grid;
     t->lsbase[1] += (unsigned int)sg->d.nunits;
     t->nlevelset++;
@@ -545,20 +553,20 @@ static PetscErrorCode SegRunBS(GILUTriCUDA t, GILUTriCUDASeg *sg, PetscScalar *x
   case GILU_CUDA_SYNCFREE: {
     const unsigned int grid = (unsigned int)((m + GILU_TRI_CUDA_SFROWS - 1) / GILU_TRI_CUDA_SFROWS);
 
-    PetscCall(GILU_LAUNCH(SyncFreeKernel<BS>, grid, GILU_TRI_CUDA_THREADS, 0, 0, sg->d, x, flag, ticket, sg->tbase, t->epoch, io));
+    PetscCall(GILU_LAUNCH(TRI_KERNEL(SyncFreeKernel), grid, GILU_TRI_CUDA_THREADS, 0, 0, sg->d, x, flag, ticket, sg->tbase, t->epoch, io));
     sg->tbase += grid;
   } break;
   case GILU_CUDA_SYNCFREE_CSC: {
     const unsigned int grid = (unsigned int)((m + GILU_TRI_CUDA_THREADS - 1) / GILU_TRI_CUDA_THREADS);
 
-    PetscCall(GILU_LAUNCH(SyncFreeCSCKernel<BS>, grid, GILU_TRI_CUDA_THREADS, 0, 0, sg->d, x, flag, ticket, sg->tbase, t->epoch, io));
+    PetscCall(GILU_LAUNCH(TRI_KERNEL(SyncFreeCSCKernel), grid, GILU_TRI_CUDA_THREADS, 0, 0, sg->d, x, flag, ticket, sg->tbase, t->epoch, io));
     sg->tbase += grid;
   } break;
   case GILU_CUDA_SPMV_SCALAR:
-    PetscCall(GILU_LAUNCH(SpMVScalarKernel<BS>, (unsigned)((m + GILU_TRI_CUDA_THREADS - 1) / GILU_TRI_CUDA_THREADS), GILU_TRI_CUDA_THREADS, 0, 0, sg->d, x, io.ncols, io.ldx));
+    PetscCall(GILU_LAUNCH(TRI_KERNEL(SpMVScalarKernel), (unsigned)((m + GILU_TRI_CUDA_THREADS - 1) / GILU_TRI_CUDA_THREADS), GILU_TRI_CUDA_THREADS, 0, 0, sg->d, x, io.ncols, io.ldx));
     break;
   case GILU_CUDA_SPMV_VECTOR:
-    PetscCall(GILU_LAUNCH(SpMVVectorKernel<BS>, (unsigned)((m * sg->d.width + GILU_TRI_CUDA_VTHREADS - 1) / GILU_TRI_CUDA_VTHREADS), GILU_TRI_CUDA_VTHREADS, 0, 0, sg->d, x, io.ncols, io.ldx));
+    PetscCall(GILU_LAUNCH(TRI_KERNEL(SpMVVectorKernel), (unsigned)((m * sg->d.width + GILU_TRI_CUDA_VTHREADS - 1) / GILU_TRI_CUDA_VTHREADS), GILU_TRI_CUDA_VTHREADS, 0, 0, sg->d, x, io.ncols, io.ldx));
     break;
   }
   t->launches++; /* one launch per segment, whatever its kernel */
@@ -567,7 +575,8 @@ static PetscErrorCode SegRunBS(GILUTriCUDA t, GILUTriCUDASeg *sg, PetscScalar *x
 
 #define SEGRUN_CASE(BS) \
   case BS: \
-    PetscCall(SegRunBS<BS>(t, sg, x, flag, ticket, io)); \
+    if (io.ncols > 1) PetscCall((SegRunBS<BS, true>(t, sg, x, flag, ticket, io))); \
+    else PetscCall((SegRunBS<BS, false>(t, sg, x, flag, ticket, io))); \
     break;
 
 static PetscErrorCode SegRun(GILUTriCUDA t, GILUTriCUDASeg *sg, PetscScalar *x, int *flag, int *ticket, GILUTriCUDAIO io)
