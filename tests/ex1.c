@@ -1247,7 +1247,7 @@ int main(int argc, char **argv)
      suffix: matapply_fgdd_np2
      nsize: 2
      output_file: output/ex1_matapply.out
-     args: -compare_matapply 5 -stencil star7 -pc_type fgdd -pc_fgdd_subdomain_rows 64
+     args: -compare_matapply 5 -stencil star7 -pc_type fgdd -pc_fgdd_subdomain_rows 64 -gilu_backend {{host cudaemu}}
    test:
      # PETSc >= 3.24 also runs PCMatApplyTranspose(), which on a device back-end the host tasks apply
      # (ex1_matapply_fgdd_view_gilu_backend-cudaemu_alt.out)
