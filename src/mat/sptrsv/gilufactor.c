@@ -341,26 +341,10 @@ static PetscErrorCode MatGILUFactorDeviceSetUp(Mat_GILUFactor *f, PetscGILUBacke
   const size_t bytes = sizeof(PetscScalar) * (size_t)(f->nb * f->bs) * (size_t)ncols;
 
   PetscFunctionBegin;
-  if (f->db && f->dbackend == backend && f->dcols >= ncols) PetscFunctionReturn(PETSC_SUCCESS);
-  if (f->db && f->dbackend == backend) { /* a larger block: the buffers again, the orderings kept */
-    PetscCall(GILUBackendDeviceFree(backend, &f->db));
-    PetscCall(GILUBackendDeviceFree(backend, &f->dx));
-    PetscCall(GILUBackendDeviceFree(backend, &f->dwork));
-    PetscCall(GILUBackendDeviceMalloc(backend, bytes, &f->db));
-    PetscCall(GILUBackendDeviceMalloc(backend, bytes, &f->dx));
-    if (!f->identity) PetscCall(GILUBackendDeviceMalloc(backend, bytes, &f->dwork));
-    f->dcols = ncols;
-    PetscFunctionReturn(PETSC_SUCCESS);
-  }
-  PetscCall(MatGILUFactorDeviceReset(f));
-  f->dbackend = backend;
-  f->dcols    = ncols;
-  PetscCall(GILUBackendDeviceMalloc(backend, bytes, &f->db));
-  PetscCall(GILUBackendDeviceMalloc(backend, bytes, &f->dx));
-  if (!f->identity) {
+  if (f->db && f->dbackend != backend) PetscCall(MatGILUFactorDeviceReset(f));
+  if (!f->db && !f->identity) { /* the orderings */
     const PetscInt *r, *c;
 
-    PetscCall(GILUBackendDeviceMalloc(backend, bytes, &f->dwork));
     PetscCall(GILUBackendDeviceMalloc(backend, sizeof(PetscInt) * (size_t)f->nb, &f->drow));
     PetscCall(GILUBackendDeviceMalloc(backend, sizeof(PetscInt) * (size_t)f->nb, &f->dcol));
     PetscCall(ISGetIndices(f->row, &r));
@@ -369,6 +353,16 @@ static PetscErrorCode MatGILUFactorDeviceSetUp(Mat_GILUFactor *f, PetscGILUBacke
     PetscCall(GILUBackendDeviceCopyToDevice(backend, f->dcol, c, sizeof(PetscInt) * (size_t)f->nb));
     PetscCall(ISRestoreIndices(f->row, &r));
     PetscCall(ISRestoreIndices(f->col, &c));
+  }
+  f->dbackend = backend;
+  if (f->dcols < ncols) { /* the buffers, first or for a larger block */
+    PetscCall(GILUBackendDeviceFree(backend, &f->db));
+    PetscCall(GILUBackendDeviceFree(backend, &f->dx));
+    PetscCall(GILUBackendDeviceFree(backend, &f->dwork));
+    PetscCall(GILUBackendDeviceMalloc(backend, bytes, &f->db));
+    PetscCall(GILUBackendDeviceMalloc(backend, bytes, &f->dx));
+    if (!f->identity) PetscCall(GILUBackendDeviceMalloc(backend, bytes, &f->dwork));
+    f->dcols = ncols;
   }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
