@@ -22,9 +22,10 @@ PETSC_EXTERN PetscErrorCode PetscGILUTestMatrixList(PetscInt *, const char *cons
 PETSC_EXTERN PetscErrorCode PetscGILUTestMatrixGetInfo(const char[], PetscBool *, PetscInt *, const char **);
 PETSC_EXTERN PetscErrorCode PetscGILUTestMatrixCreate(MPI_Comm, const char[], PetscInt, Mat *, Vec *);
 PETSC_EXTERN PetscErrorCode PetscGILUTestMatrixGetGrid(const char[], PetscInt, PetscBool *, PetscInt[3]);
-/* || y - ref ||_inf / || ref ||_inf: how far a result is from its reference */
+/* || y - ref ||_inf / || ref ||_inf: how far a result is from its reference (infinite where either holds a NaN or an
+   infinity: a NaN would compare as within every tolerance) */
 PETSC_EXTERN PetscErrorCode PetscGILUTestVecRelDiff(Vec ref, Vec y, PetscReal *d);
-/* the same for n values on the host: max |y - ref| / max |ref| (max |y - ref| when ref is zero) */
+/* the same for n values on the host: max |y - ref| / max |ref| (max |y - ref| when ref is zero; infinite as above) */
 PETSC_EXTERN PetscReal PetscGILUTestArrayRelDiff(PetscInt n, const PetscScalar y[], const PetscScalar ref[]);
 
 /* ------------------------------------------------------------------------------------------ emulation self-tests

@@ -1232,9 +1232,10 @@ int main(int argc, char **argv)
      output_file: output/ex1_matapply.out
      args: -compare_matapply 5 -stencil star7 -pc_type atsilu -pc_atsilu_trisolve {{exact jacobi}} -gilu_backend {{host cudaemu}}
    # PCFGDD: a host task per subdomain takes every column (every apply variant, fused or not; the transposed apply with
-   # PETSc >= 3.24); on cudaemu one device apply of the block (a thread block per subdomain and column in each launch,
-   # leading dimensions padded): vertex and syncfree only, since the device's edge variant adds with atomics in no fixed
-   # order (two applies of one column agree to round-off, under -gilu_cudaemu_schedule random)
+   # PETSc >= 3.24); on cudaemu one device apply of the block (a thread block per subdomain and column in each launch;
+   # leading dimensions padded: packed on the way to the device): vertex and syncfree only, since the device's edge
+   # variant adds with atomics in no fixed order (two applies of one column agree to round-off, under
+   # -gilu_cudaemu_schedule random)
    test:
      suffix: matapply_fgdd
      output_file: output/ex1_matapply.out
@@ -1262,7 +1263,8 @@ int main(int argc, char **argv)
    # ... on a device back-end (cudaemu): every launch of both triangles' solves takes all columns (one wait per dependency
    # for the block), each column bitwise its MatSolve(): every kernel of the engine (level-set, sync-free by rows and by
    # columns, the block algorithms' squares by scalar- and vector-CSR), the orderings gathered and scattered by the
-   # kernels (rcm) or by passes of their own (the block algorithms), leading dimensions padded; and in place (X = B)
+   # kernels (rcm) or by passes of their own (the block algorithms), leading dimensions padded (packed on the way to the
+   # device: ex7 gives the kernels padded columns); and in place (X = B)
    test:
      suffix: matapply_gilu_cudaemu
      output_file: output/ex1_matapply.out

@@ -351,35 +351,62 @@ static PetscErrorCode TestCUDAEmuWaits(PetscRandom rnd, PetscGILUBackendType dev
   squares by scalar-CSR, or by vector-CSR on the long-row triangles of kind 3, which must take it at depth 1). New values
   with the same pattern reach every device segment (recblock, in place). The other block sizes (2, 4 to 7) on one triangle
   each (lower, long rows, inverted diagonal), so that every instantiation of the kernels (templated on bs) runs. After
-  each solve a block of 3 columns (CheckDeviceMultiple(): the block instantiations, every column bitwise the solve's).
+  each solve a block of 3 columns (CheckDeviceMultiple(): the block instantiations, every column bitwise the solve's;
+  in place and permuted too with the inverted diagonal at depths 0 and 1).
   Then the sync-free kernels on triangles of many blocks (TestCUDAEmuWaits()).
 */
 /*
-  GILUTriSolveDeviceMultiple() of 3 columns (2^j b: the solution is 2^j x to the bit), 2 values of padding between the
-  columns, against x, GILUTriSolve()'s solution on the same device plan: bitwise (tol 0), or to a relative tol (sync-free
-  by columns adds with atomics in no fixed order). The emulation's device memory is host memory (its cudaMalloc()), so
-  host arrays serve as device arrays here, and only here: -backend cuda skips it
+  GILUTriSolveDeviceMultiple() of 3 columns (2^j b: the solution is 2^j x to the bit), their distance 2 more than the
+  rows (padding poisoned with NaN), against x, GILUTriSolve()'s solution on the same device plan: bitwise (tol 0), or to
+  a relative tol (sync-free by columns adds with atomics in no fixed order). Out of place, in place, and with the block
+  rows reversed on the way in (bperm) and out (operm, into a third array of another distance) against GILUTriSolve() of
+  the reversed b (all: the emulation is slow, the callers ask for those on a part of the cases). The emulation's device memory is host memory (its cudaMalloc()), so host arrays serve as device
+  arrays here, and only here: -backend cuda skips it
 */
-static PetscErrorCode CheckDeviceMultiple(GILUTri tri, PetscInt m, const PetscScalar b[], const PetscScalar x[], PetscReal tol, const char what[])
+static PetscErrorCode CheckDeviceMultiple(GILUTri tri, PetscInt nb, PetscInt bs, const PetscScalar b[], const PetscScalar x[], PetscReal tol, PetscBool all, const char what[])
 {
-  const PetscInt k = 3, ld = m + 2;
-  PetscScalar   *B, *X;
-  PetscReal      diff = 0;
+  const PetscInt m = nb * bs, k = 3, ld = m + 2, ldo = m + 5, npass = all ? 3 : 1;
+  PetscScalar   *B, *X, *O, *bp, *xp, *o;
+  PetscInt      *perm;
+  PetscReal      diff[3] = {0, 0, 0};
 
   PetscFunctionBegin;
-  PetscCall(PetscMalloc2(ld * k, &B, ld * k, &X));
-  for (PetscInt j = 0; j < k; j++)
-    for (PetscInt i = 0; i < ld; i++) {
-      B[j * ld + i] = i < m ? PetscPowReal(2.0, (PetscReal)j) * b[i] : NAN;
-      X[j * ld + i] = NAN;
+  PetscCall(PetscMalloc6(ld * k, &B, ld * k, &X, ldo * k, &O, m, &bp, m, &xp, nb, &perm));
+  for (PetscInt i = 0; i < nb; i++) perm[i] = nb - 1 - i;
+  for (PetscInt i = 0; i < m; i++) bp[i] = b[perm[i / bs] * bs + i % bs];
+  if (all) PetscCall(GILUTriSolve(tri, bp, xp));
+  for (PetscInt pass = 0; pass < npass; pass++) { /* out of place, in place, permuted */
+    for (PetscInt j = 0; j < k; j++) {
+      for (PetscInt i = 0; i < ld; i++) {
+        B[j * ld + i] = i < m ? PetscPowReal(2.0, (PetscReal)j) * b[i] : NAN;
+        X[j * ld + i] = NAN;
+      }
+      for (PetscInt i = 0; i < ldo; i++) O[j * ldo + i] = NAN;
     }
-  PetscCall(GILUTriSolveDeviceMultiple(tri, k, B, ld, NULL, X, ld, NULL, ld, NULL));
-  for (PetscInt j = 0; j < k; j++) {
-    for (PetscInt i = 0; i < m; i++) X[j * ld + i] /= PetscPowReal(2.0, (PetscReal)j);
-    diff = PetscMax(diff, PetscGILUTestArrayRelDiff(m, X + j * ld, x));
+    if (pass == 0) PetscCall(GILUTriSolveDeviceMultiple(tri, k, B, ld, NULL, X, ld, NULL, ld, NULL));
+    else if (pass == 1) PetscCall(GILUTriSolveDeviceMultiple(tri, k, B, ld, NULL, B, ld, NULL, ld, NULL));
+    else PetscCall(GILUTriSolveDeviceMultiple(tri, k, B, ld, perm, X, ld, O, ldo, perm));
+    for (PetscInt j = 0; j < k; j++) {
+      const PetscReal s = PetscPowReal(2.0, (PetscReal)j);
+      PetscScalar    *c = (pass == 1 ? B : X) + j * ld;
+
+      for (PetscInt i = 0; i < m; i++) c[i] /= s; /* exact: back to the single solve's scale */
+      diff[pass] = PetscMax(diff[pass], PetscGILUTestArrayRelDiff(m, c, pass == 2 ? xp : x));
+      if (pass == 2) { /* out: the solution scattered back by the same reversal */
+        o = O + j * ldo;
+        for (PetscInt i = 0; i < m; i++) c[i] = o[perm[i / bs] * bs + i % bs] / s;
+        diff[pass] = PetscMax(diff[pass], PetscGILUTestArrayRelDiff(m, c, xp));
+      }
+    }
   }
-  if (!(diff <= tol)) PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s: GILUTriSolveDeviceMultiple() of %" PetscInt_FMT " columns differs from GILUTriSolve() by %g\n", what, k, (double)diff));
-  PetscCall(PetscFree2(B, X));
+  for (PetscInt pass = 0; pass < npass; pass++)
+    if (!(diff[pass] <= tol))
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s: GILUTriSolveDeviceMultiple() of %" PetscInt_FMT " columns %s differs from GILUTriSolve() by %g\n", what, k,
+                            pass == 0   ? "out of place"
+                            : pass == 1 ? "in place"
+                                        : "permuted in and out",
+                            (double)diff[pass]));
+  PetscCall(PetscFree6(B, X, O, bp, xp, perm));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -434,7 +461,7 @@ static PetscErrorCode TestCUDAEmu(PetscRandom rnd)
                   char what[96];
 
                   PetscCall(PetscSNPrintf(what, sizeof(what), "cudaemu: kind %" PetscInt_FMT " %s diag %" PetscInt_FMT " bs %" PetscInt_FMT " %s%s depth %" PetscInt_FMT, kind, u ? "upper" : "lower", dg, bs, GILUTriSolveTypes[t], csc ? " (CSC)" : "", depth));
-                  PetscCall(CheckDeviceMultiple(tri, m, b, x, csc ? 1e-12 : 0.0, what));
+                  PetscCall(CheckDeviceMultiple(tri, n, bs, b, x, csc ? 1e-12 : 0.0, (PetscBool)(dg == GILU_TRI_DIAG_INVERSE && depth <= 1), what));
                 }
                 PetscCall(GILUTriGetType(tri, &ran));
                 PetscCall(GILUTriGetBackend(tri, &backend));

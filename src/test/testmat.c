@@ -841,7 +841,7 @@ PetscErrorCode PetscGILUTestVecRelDiff(Vec ref, Vec y, PetscReal *d)
   PetscCall(VecWAXPY(w, -1.0, ref, y));
   PetscCall(VecNorm(w, NORM_INFINITY, &n));
   PetscCall(VecNorm(ref, NORM_INFINITY, &nr));
-  *d = n / nr;
+  *d = PetscIsInfOrNanReal(n) || PetscIsInfOrNanReal(nr) ? PETSC_INFINITY : n / nr; /* a NaN would pass every "d > tol" */
   PetscCall(VecDestroy(&w));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -851,6 +851,8 @@ PetscReal PetscGILUTestArrayRelDiff(PetscInt n, const PetscScalar y[], const Pet
   PetscReal d = 0, r = 0;
 
   for (PetscInt t = 0; t < n; t++) {
+    /* a NaN or an infinity (an entry never written, arrays poisoned with NaN) differs: PetscMax() would drop a NaN */
+    if (PetscIsInfOrNanScalar(y[t]) || PetscIsInfOrNanScalar(ref[t])) return PETSC_INFINITY;
     d = PetscMax(d, PetscAbsScalar(y[t] - ref[t]));
     r = PetscMax(r, PetscAbsScalar(ref[t]));
   }

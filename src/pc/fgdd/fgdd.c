@@ -318,7 +318,8 @@ static PetscErrorCode PCApply_FGDD(PC pc, Vec x, Vec y)
 /*
   PCFGDDGetDeviceBuffers - the device buffers of a set-up PCFGDD on the cuda or cudaemu back-end (the factors copied to
   the device first if they are not yet) and the blocks its apply reads, for the kernel benchmark (src/test/perf-sparse.c:
-  PCFGDDApplyDevice() timed with CUDA events, nothing copied); developer level
+  PCFGDDApplyDevice() timed with CUDA events, nothing copied); developer level. They are the PC's own: a later
+  PCMatApply() of a larger block than any before reallocates them
 */
 PetscErrorCode PCFGDDGetDeviceBuffers(PC pc, void **xbuf, void **ybuf, PetscInt *keptblocks)
 {

@@ -636,6 +636,7 @@ static PetscErrorCode SolveDevice(GILUTriCUDA t, PetscInt ncols, const PetscScal
   PetscCheck(!operm || out != x, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "A scattered solution cannot be the solution's array");
   PetscCheck(b != x || ldb == ldx, PETSC_COMM_SELF, PETSC_ERR_ARG_INCOMP, "A solve in place needs the same distance between the columns of b and x, not %" PetscInt_FMT " and %" PetscInt_FMT, ldb, ldx);
   PetscCheck(ncols >= 1 && (ncols == 1 || (ldb >= m && ldx >= m && (!out || ldo >= m))), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "A device solve of %" PetscInt_FMT " columns needs columns of at least %" PetscInt_FMT " values apart", ncols, m);
+  PetscCheck((PetscInt64)PetscMax(PetscMax(ldb, ldx), out ? ldo : 0) * ncols < PETSC_MAX_INT, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "A device block of %" PetscInt_FMT " columns of %" PetscInt_FMT " values is beyond 32-bit indices: solve fewer columns at a time, or configure PETSc --with-64-bit-indices", ncols, m);
   t->launches = t->syncs = t->nlevelset = t->memsets = t->copies = 0;
   if (t->dirty) PetscCall(CountersClear(t));
   if (fuse && (bperm || b != x)) {

@@ -611,17 +611,23 @@ static PetscErrorCode DeviceBuffers(FGDDDevice dev, PetscInt ncols, void **x, vo
    come from the L2 cache after the first), nothing copied here, nothing waited for */
 static PetscErrorCode DeviceApply(FGDDDevice dev, FGDDApplyType type, PetscBool fused, PetscInt ncols, const PetscScalar x[], PetscInt ldx, PetscScalar y[], PetscInt ldy)
 {
-  const dim3     grid((unsigned)dev->nsub, (unsigned)ncols);
-  const PetscInt ldz = dev->nb * dev->d.bs;
+  const PetscInt ldz = dev->nb * dev->d.bs, most = 65535; /* a grid's second dimension holds at most 65535 */
 
   PetscFunctionBegin;
-  PetscCheck(ncols >= 1 && ncols <= 65535, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "PCFGDD's device apply takes 1 to 65535 columns at a time, not %" PetscInt_FMT, ncols);
-  if (fused) PetscCall(GILU_LAUNCH(ApplyFused, grid, FGDD_NT, dev->shmem, 0, dev->d, (int)type, dev->maxsub, x, ldx, y, ldy));
-  else {
-    PetscCall(Columns(dev, ncols)); /* z */
-    PetscCall(GILU_LAUNCH(ApplyPart, grid, FGDD_NT, dev->shmem, 0, dev->d, (int)type, 0, dev->maxsub, x, ldx, dev->z, ldz));
-    PetscCall(GILU_LAUNCH(ApplyPart, grid, FGDD_NT, dev->shmem, 0, dev->d, (int)type, 1, dev->maxsub, (const PetscScalar *)dev->z, ldz, dev->z, ldz));
-    PetscCall(GILU_LAUNCH(ApplyPart, grid, FGDD_NT, dev->shmem, 0, dev->d, (int)type, 2, dev->maxsub, (const PetscScalar *)dev->z, ldz, y, ldy));
+  /* the separate kernels' z has the columns buffers() was last asked for (it is not grown here: that would free the
+     x and y it hands out, which the caller may be passing) */
+  PetscCheck(ncols >= 1 && (fused || ncols <= dev->cols), PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCFGDD's device apply of %" PetscInt_FMT " columns after buffers() of %" PetscInt_FMT, ncols, dev->cols);
+  for (PetscInt c0 = 0; c0 < ncols; c0 += most) {
+    const dim3         grid((unsigned)dev->nsub, (unsigned)PetscMin(most, ncols - c0));
+    const PetscScalar *xc = x + c0 * ldx;
+    PetscScalar       *yc = y + c0 * ldy, *zc = dev->z + c0 * ldz;
+
+    if (fused) PetscCall(GILU_LAUNCH(ApplyFused, grid, FGDD_NT, dev->shmem, 0, dev->d, (int)type, dev->maxsub, xc, ldx, yc, ldy));
+    else {
+      PetscCall(GILU_LAUNCH(ApplyPart, grid, FGDD_NT, dev->shmem, 0, dev->d, (int)type, 0, dev->maxsub, xc, ldx, zc, ldz));
+      PetscCall(GILU_LAUNCH(ApplyPart, grid, FGDD_NT, dev->shmem, 0, dev->d, (int)type, 1, dev->maxsub, (const PetscScalar *)zc, ldz, zc, ldz));
+      PetscCall(GILU_LAUNCH(ApplyPart, grid, FGDD_NT, dev->shmem, 0, dev->d, (int)type, 2, dev->maxsub, (const PetscScalar *)zc, ldz, yc, ldy));
+    }
   }
   /* no wait: the launches are queued on the default stream, and whatever reads y next is ordered after them (the copy
      back of host vectors, PETSc's kernels on a CUDA vector; GILUVecApplyDevice() waits where PETSc's stream is not the
