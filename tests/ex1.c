@@ -48,6 +48,7 @@ The matrix type comes from -dm_mat_type (aij, baij, sbaij, ...).\n\n";
 #include <petscksp.h>
 #include <petscgilu.h>
 #include <petscgilu/private/compat.h>
+#include <petscgilutest.h>
 
 #define MAX_OFFSETS 27
 
@@ -470,12 +471,10 @@ static PetscErrorCode CompareMatApply(Mat Aop, DM da, PetscInt n)
     PetscCall(VecDuplicate(x, &y));
     PetscCall(PCApply(pc, b, y));
     if (userel) {
-      PetscReal ny, nd;
+      PetscReal d;
 
-      PetscCall(VecNorm(y, NORM_INFINITY, &ny));
-      PetscCall(VecAXPY(y, -1.0, x));
-      PetscCall(VecNorm(y, NORM_INFINITY, &nd));
-      eq = (PetscBool)(nd <= rtol * ny);
+      PetscCall(PetscGILUTestVecRelDiff(y, x, &d));
+      eq = (PetscBool)(d <= rtol);
     } else PetscCall(VecEqual(x, y, &eq));
     same += eq;
     PetscCall(VecDestroy(&y));

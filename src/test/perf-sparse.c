@@ -317,7 +317,8 @@ static PetscErrorCode RunEngine(PetscGILUBackendType ran, const PetscGILUPerfSpa
     if (r->ref) PetscCall(RelDiff(xref, x, &m->diff));
     m->blockdiff = -1;
     m->block[0] = m->block[1] = 0;
-    if (k > 0) {                                                                                                            /* the block of k columns, both triangles' launches taking all of them (MatMatSolve()'s device path) */
+    /* the block of k columns, both triangles' launches taking all of them (MatMatSolve()'s device path) */
+    if (k > 0) {
       PetscCall(GILUTriSolveDeviceMultiple(L, k, (const PetscScalar *)dbk, n, NULL, (PetscScalar *)dzk, n, NULL, n, NULL)); /* warm-up */
       PetscCall(GILUTriSolveDeviceMultiple(U, k, (const PetscScalar *)dzk, n, NULL, (PetscScalar *)dxk, n, NULL, n, NULL));
       for (PetscInt q = 0; q < c->sreps; q++) {
