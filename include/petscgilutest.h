@@ -166,7 +166,7 @@ GILU_PERF_DECLARE(_cudaemu)
      a matrix with blocks, BSR (bsrsv2); every engine solution compared with cuSPARSE's (a device) or PETSc's ILU(0) on the
      host (check); with columns, a block of right-hand sides in each launch (GILUTriSolveDeviceMultiple()) too;
    - fgdd: PCFGDD's device apply against the same cuSPARSE solves (the FGDD paper's comparison), compared with PCFGDD's
-     host apply (check);
+     host apply (check); with columns, a block of right-hand sides in each launch (PCFGDDApplyDevice()) too;
    - spcg: KSPCG's iterative phase (KSPSolve, the PC set up before) with PCSPARSIFY against PCILU, both with MatSolverType
      gilu's ILU(0) and ILU(K) on the back-end, on an SPD problem of bench/sparsify.py; compared with the same solves on the
      host back-end (check);
@@ -189,7 +189,7 @@ typedef struct {
   PetscInt  sweeps;   /* ats: the sweeps of both algorithms */
   PetscReal rtol;     /* bcgs: the relative tolerance of every solve (right preconditioning: of ||b - Ax|| / ||b||) */
   PetscInt  maxit;    /* bcgs: the iteration cap of every solve */
-  PetscInt  columns;  /* engine: also time a block of that many right-hand sides (GILUTriSolveDeviceMultiple()); 0: none */
+  PetscInt  columns;  /* engine, fgdd: also time a block of that many right-hand sides (GILUTriSolveDeviceMultiple(), PCFGDDApplyDevice()); 0: none */
 } PetscGILUPerfSparseCase;
 /* spcg: one KSPCG configuration: PCG-ILU(0), SPCG-ILU(0), PCG-ILU(K), SPCG-ILU(K); bcgs: one KSPBCGS preconditioner */
 typedef struct {
@@ -218,8 +218,8 @@ typedef struct {
   PetscInt  launches[2], syncs[2]; /* the engine's last device solve of L and U (GILUTriGetDeviceSolveCounts()) */
   PetscInt  levels[2];             /* L's and U's level sets */
   PetscReal diff;                  /* || x - x_ref ||_inf / || x_ref ||_inf; -1 not compared */
-  double    block[2];              /* engine, columns > 0: ms of L + U on the block, [0] min [1] median */
-  PetscReal blockdiff;             /* engine, columns > 0: the largest relative difference of a column from x (0: bitwise); -1 not run */
+  double    block[2];              /* engine, fgdd, columns > 0: ms of L + U (the apply) on the block, [0] min [1] median */
+  PetscReal blockdiff;             /* engine, fgdd, columns > 0: the largest relative difference of a column from x (0: bitwise); -1 not run */
 } PetscGILUPerfSparseMethod;
 typedef struct {
   double                    rows, nnz;                       /* of the matrix */

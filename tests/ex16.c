@@ -255,7 +255,8 @@ static PetscErrorCode TestFactor(PetscRandom rnd, PetscInt grid)
   MatMatSolve() of 4 columns must launch what one MatSolve() launches (each launch takes all columns), copy the block in
   and out once, allocate nothing the second time, keep the critical path of its launches (the emulation's dependent
   round trips) within 1.5 times one MatSolve()'s (a wait per column triples it; schedules move it by up to ~15%), and
-  give each column MatSolve()'s bits (by columns: round-off).
+  give each column MatSolve()'s bits (by columns: round-off); in place (MatMatSolve(F, C, C)) the same launches and
+  copies, and the same bits.
 */
 static PetscErrorCode TestDeviceSolve(PetscRandom rnd, PetscInt grid)
 {
@@ -353,6 +354,30 @@ static PetscErrorCode TestDeviceSolve(PetscRandom rnd, PetscInt grid)
               PetscCall(PetscGILUTestVecRelDiff(x, xj, &diff));
               PetscCall(MatDenseRestoreColumnVecRead(Xm, j, &xj));
               if (diff > (csc ? 1e-12 : 0.0)) PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s: MatMatSolve() column %" PetscInt_FMT " differs from MatSolve() by %g\n", what, j, (double)diff));
+            }
+            { /* in place on a copy of the block: the same launches and one copy each way, X's bits (CSC: round-off) */
+              Mat Cm;
+
+              PetscCall(MatDuplicate(Bm, MAT_COPY_VALUES, &Cm));
+              PetscCall(GILUEmuCountersSetActive(PETSC_TRUE));
+              PetscCall(GILUEmuCountersReset());
+              PetscCall(MatMatSolve(F, Cm, Cm));
+              PetscCall(GILUEmuCountersGet(NULL, &bc));
+              PetscCall(GILUEmuCountersSetActive(PETSC_FALSE));
+              if (bc.runtime[GILU_EMU_RT_LAUNCH] != cnt.runtime[GILU_EMU_RT_LAUNCH] || bc.runtime[GILU_EMU_RT_SYNC] || bc.runtime[GILU_EMU_RT_ALLOC] || bc.runtime[GILU_EMU_RT_COPY_TO_DEVICE] != 1 || bc.runtime[GILU_EMU_RT_COPY_TO_HOST] != 1)
+                PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s: MatMatSolve() of 4 columns in place: %" PetscInt64_FMT " launches (MatSolve(): %" PetscInt64_FMT "), %" PetscInt64_FMT " synchronizations, %" PetscInt64_FMT " allocations, %" PetscInt64_FMT " + %" PetscInt64_FMT " copies\n", what, bc.runtime[GILU_EMU_RT_LAUNCH],
+                                      cnt.runtime[GILU_EMU_RT_LAUNCH], bc.runtime[GILU_EMU_RT_SYNC], bc.runtime[GILU_EMU_RT_ALLOC], bc.runtime[GILU_EMU_RT_COPY_TO_DEVICE], bc.runtime[GILU_EMU_RT_COPY_TO_HOST]));
+              for (PetscInt j = 0; j < 4; j++) {
+                Vec xj, cj;
+
+                PetscCall(MatDenseGetColumnVecRead(Xm, j, &xj));
+                PetscCall(MatDenseGetColumnVecRead(Cm, j, &cj));
+                PetscCall(PetscGILUTestVecRelDiff(xj, cj, &diff));
+                PetscCall(MatDenseRestoreColumnVecRead(Cm, j, &cj));
+                PetscCall(MatDenseRestoreColumnVecRead(Xm, j, &xj));
+                if (diff > (csc ? 1e-12 : 0.0)) PetscCall(PetscPrintf(PETSC_COMM_SELF, "%s: MatMatSolve() in place, column %" PetscInt_FMT " differs from the out-of-place block by %g\n", what, j, (double)diff));
+              }
+              PetscCall(MatDestroy(&Cm));
             }
             PetscCall(MatDestroy(&Bm));
             PetscCall(MatDestroy(&Xm));

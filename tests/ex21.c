@@ -12,8 +12,8 @@ static char help[] = "The general-sparse part of make gpu-perf: the triangular-s
   -algs <a,b,...>    : engine: the -mat_gilu_trisolve algorithms (default levelset,syncfree,colblock,rowblock,recblock,auto)\n\
   -backend <cuda|cudaemu> : cuda: a device, times of its kernels and cuSPARSE; cudaemu: the emulation, the logic at small sizes (default cudaemu)\n\
   -sreps <k>         : timed solves (applies) (default 5)\n\
-  -columns <k>       : engine: also a block of k right-hand sides, each launch taking all of them (MatMatSolve()'s device\n\
-                       path), timed against k single solves (default 0: none)\n\
+  -columns <k>       : engine, fgdd: also a block of k right-hand sides, each launch taking all of them (MatMatSolve()'s,\n\
+                       PCMatApply()'s device path), timed against k single solves (applies) (default 0: none)\n\
   -csr <bool>, -bsr <bool> : cuSPARSE CSR, BSR (a matrix with blocks) on a CUDA device (default true)\n\
   -check             : engine: compare with PETSc's ILU(0) on the host where cuSPARSE does not run; fgdd: with PCFGDD's host apply;\n\
                        spcg, ats: with the same runs on the host back-end\n\
@@ -88,7 +88,7 @@ static PetscErrorCode PrintJSON(FILE *f, const PetscGILUPerfSparseCase *c, const
     const PetscGILUPerfSparseMethod *m = &r->m[a];
 
     PetscCall(PetscFPrintf(PETSC_COMM_SELF, f, "%s{\"name\": \"%s\", \"ran\": \"%s\", \"bytes\": [%.0f, %.0f], \"lower_ms\": [%.6g, %.6g], \"upper_ms\": [%.6g, %.6g], \"launches\": [%" PetscInt_FMT ", %" PetscInt_FMT "], \"syncs\": [%" PetscInt_FMT ", %" PetscInt_FMT "], \"levels\": [%" PetscInt_FMT ", %" PetscInt_FMT "], \"diff\": %.3g, \"columns\": %" PetscInt_FMT ", \"block_ms\": [%.6g, %.6g], \"block_diff\": %.3g}", a ? ", " : "", engine ? GILUTriSolveTypes[c->alg[a]] : "fgdd", engine ? AlgName(m->ran) : "fgdd", m->bytes[0], m->bytes[1], m->lower[0], m->lower[1], m->upper[0], m->upper[1], m->launches[0], m->launches[1], m->syncs[0], m->syncs[1], m->levels[0], m->levels[1],
-                           (double)m->diff, engine ? c->columns : 0, m->block[0], m->block[1], (double)m->blockdiff));
+                           (double)m->diff, c->columns, m->block[0], m->block[1], (double)m->blockdiff));
   }
   PetscCall(PetscFPrintf(PETSC_COMM_SELF, f, "], \"host_s\": {\"matrix\": %.3f, \"setup\": %.3f, \"cusparse\": %.3f}}\n", r->hosts[0], r->hosts[1], r->hosts[2]));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -111,7 +111,7 @@ static PetscErrorCode PrintRows(const PetscGILUPerfSparseCase *c, const PetscGIL
     PetscCall(Rate(gbs, pct, sizeof(gbs), b[0] + b[1], t->lower[0] + t->upper[0], peak));
     if (engine)
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "| %s | %.3g | %.3g | cuSPARSE %s | %.3f | %.3f | %.3f | %s | %s | 1 | - | - | - | - |\n", cas, r->rows, r->nnz, k ? "BSR" : "CSR", t->lower[0], t->upper[0], t->lower[0] + t->upper[0], gbs, pct));
-    else PetscCall(PetscPrintf(PETSC_COMM_SELF, "| %s | %.3g | cuSPARSE %s L + U | %.3f | %s | %s | 1 | - |\n", cas, r->rows, k ? "BSR" : "CSR", t->lower[0] + t->upper[0], gbs, pct));
+    else PetscCall(PetscPrintf(PETSC_COMM_SELF, "| %s | %.3g | cuSPARSE %s L + U | %.3f | %s | %s | 1 | - | - |\n", cas, r->rows, k ? "BSR" : "CSR", t->lower[0] + t->upper[0], gbs, pct));
   }
   for (PetscInt a = 0; a < (engine ? c->nalg : 1); a++) {
     const PetscGILUPerfSparseMethod *m  = &r->m[a];
@@ -122,17 +122,17 @@ static PetscErrorCode PrintRows(const PetscGILUPerfSparseCase *c, const PetscGIL
     else PetscCall(PetscSNPrintf(sp, sizeof(sp), "-"));
     if (m->diff >= 0) PetscCall(PetscSNPrintf(df, sizeof(df), "%.1e", (double)m->diff));
     else PetscCall(PetscSNPrintf(df, sizeof(df), "-"));
+    /* the block's L + U (apply) over k single ones: below 1 the block saves */
+    if (c->columns > 0 && m->block[0] > 0 && ms > 0) PetscCall(PetscSNPrintf(bk, sizeof(bk), "%.2f%s", m->block[0] / (c->columns * ms), m->blockdiff == 0 ? "" : " NOT BITWISE"));
+    else PetscCall(PetscSNPrintf(bk, sizeof(bk), "-"));
     if (engine) {
       char name[64];
 
-      /* the block's L + U over k single L + U: below 1 the block saves */
-      if (c->columns > 0 && m->block[0] > 0 && ms > 0) PetscCall(PetscSNPrintf(bk, sizeof(bk), "%.2f%s", m->block[0] / (c->columns * ms), m->blockdiff == 0 ? "" : " NOT BITWISE"));
-      else PetscCall(PetscSNPrintf(bk, sizeof(bk), "-"));
       if (m->ran == -2) PetscCall(PetscSNPrintf(name, sizeof(name), "engine %s (not run on the device)", GILUTriSolveTypes[c->alg[a]]));
       else PetscCall(PetscSNPrintf(name, sizeof(name), c->alg[a] == GILU_TRISOLVE_AUTO ? "engine auto (%s)" : "engine %s", c->alg[a] == GILU_TRISOLVE_AUTO ? AlgName(m->ran) : GILUTriSolveTypes[c->alg[a]]));
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "| %s | %.3g | %.3g | %s | %.3f | %.3f | %.3f | %s | %s | %s | %" PetscInt_FMT " + %" PetscInt_FMT " | %" PetscInt_FMT " + %" PetscInt_FMT " | %s | %s |\n", cas, r->rows, r->nnz, name, m->lower[0], m->upper[0], ms, gbs, pct, sp, m->launches[0], m->launches[1], m->syncs[0], m->syncs[1], df, bk));
     } else
-      PetscCall(PetscPrintf(PETSC_COMM_SELF, "| %s | %.3g | PCFGDD apply (%" PetscInt_FMT " %s subdomains, target %" PetscInt_FMT " rows) | %.3f | %s | %s | %s | %s |\n", cas, r->rows, r->nsub, r->geometric ? "geometric" : "graph", r->subrows, ms, gbs, pct, sp, df));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "| %s | %.3g | PCFGDD apply (%" PetscInt_FMT " %s subdomains, target %" PetscInt_FMT " rows) | %.3f | %s | %s | %s | %s | %s |\n", cas, r->rows, r->nsub, r->geometric ? "geometric" : "graph", r->subrows, ms, gbs, pct, sp, df, bk));
   }
   if (engine) { /* the line bench/gpu/perf's summary reads: cuSPARSE's best, auto's and the fastest algorithm's L + U */
     PetscInt bi = -1, ai = -1;
@@ -145,6 +145,18 @@ static PetscErrorCode PrintRows(const PetscGILUPerfSparseCase *c, const PetscGIL
     }
     PetscCall(PetscPrintf(PETSC_COMM_SELF, "summary %s_%" PetscInt_FMT " %.6g %.6g %.6g %s\n", c->matrix, c->size, bms, ai >= 0 ? r->m[ai].lower[0] + r->m[ai].upper[0] : 0.0, bi >= 0 ? r->m[bi].lower[0] + r->m[bi].upper[0] : 0.0, bi >= 0 ? GILUTriSolveTypes[c->alg[bi]] : "-"));
   }
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* the tests' line of a block of right-hand sides: timed, and each column bitwise what one solve (apply) gives it */
+static PetscErrorCode BlockLine(const PetscGILUPerfSparseCase *c, const PetscGILUPerfSparseMethod *m, const char what[])
+{
+  PetscFunctionBeginUser;
+  PetscCall(PetscPrintf(PETSC_COMM_SELF, "  a block of %" PetscInt_FMT " columns: %s; its columns %s the single %s's\n", c->columns, m->block[0] > 0 ? "timed" : "NOT timed",
+                        m->blockdiff == 0  ? "bitwise"
+                        : m->blockdiff < 0 ? "not compared with"
+                                           : "NOT bitwise",
+                        what));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -349,7 +361,7 @@ int main(int argc, char **argv)
   }
   PetscCall(PetscOptionsEnum("-backend", "cuda (a device) or cudaemu (the emulation)", NULL, PetscGILUBackendTypes, (PetscEnum)backend, (PetscEnum *)&backend, NULL));
   PetscCall(PetscOptionsInt("-sreps", "timed solves", NULL, c.sreps, &c.sreps, NULL));
-  PetscCall(PetscOptionsInt("-columns", "engine: also a block of that many right-hand sides", NULL, c.columns, &c.columns, NULL));
+  PetscCall(PetscOptionsInt("-columns", "engine, fgdd: also a block of that many right-hand sides", NULL, c.columns, &c.columns, NULL));
   PetscCall(PetscOptionsBool("-csr", "cuSPARSE CSR", NULL, c.csr, &c.csr, NULL));
   PetscCall(PetscOptionsBool("-bsr", "cuSPARSE BSR", NULL, c.bsr, &c.bsr, NULL));
   PetscCall(PetscOptionsBool("-check", "compare with the host's reference", NULL, c.check, &c.check, NULL));
@@ -373,8 +385,8 @@ int main(int argc, char **argv)
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "| matrix size | rows | nonzeros | method | L ms | U ms | L + U ms | GB/s | of peak | speedup | launches L + U | syncs L + U | rel diff | block/column |\n"));
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"));
     } else {
-      PetscCall(PetscPrintf(PETSC_COMM_SELF, "| matrix size | rows | method | ms | GB/s | of peak | speedup | rel diff |\n"));
-      PetscCall(PetscPrintf(PETSC_COMM_SELF, "|---|---:|---|---:|---:|---:|---:|---:|\n"));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "| matrix size | rows | method | ms | GB/s | of peak | speedup | rel diff | block/column |\n"));
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "|---|---:|---|---:|---:|---:|---:|---:|---:|\n"));
     }
     PetscCall(PetscFinalize());
     return 0;
@@ -431,21 +443,18 @@ int main(int argc, char **argv)
       const PetscBool                  timed = (PetscBool)(m->lower[0] > 0 && (kind || m->upper[0] > 0) && m->bytes[0] > 0);
 
       if (!kind && m->ran == -2) PetscCall(PetscPrintf(PETSC_COMM_SELF, "engine %s: not run on the device (host only, or its plan refused)\n", GILUTriSolveTypes[c.alg[a]]));
-      else if (kind)
+      else if (kind) {
         PetscCall(PetscPrintf(PETSC_COMM_SELF, "PCFGDD apply, %" PetscInt_FMT " %s subdomains, target %" PetscInt_FMT " rows: %s; vs %s: %s\n", r.nsub, r.geometric ? "geometric" : "graph", r.subrows, timed ? "timed" : "NOT timed", r.ref,
                               m->diff >= 0 && m->diff < 1e-10 ? "agree (relative difference below 1e-10)"
                               : m->diff < 0                   ? "not compared"
                                                               : "DIFFER"));
-      else {
+        if (c.columns > 0) PetscCall(BlockLine(&c, m, "apply"));
+      } else {
         PetscCall(PetscPrintf(PETSC_COMM_SELF, "engine %s (ran %s; levels L %" PetscInt_FMT ", U %" PetscInt_FMT "): L and U %s; vs %s: %s\n", GILUTriSolveTypes[c.alg[a]], AlgName(m->ran), m->levels[0], m->levels[1], timed ? "timed" : "NOT timed", r.ref,
                               m->diff >= 0 && m->diff < 1e-10 ? "agree (relative difference below 1e-10)"
                               : m->diff < 0                   ? "not compared"
                                                               : "DIFFER"));
-        if (c.columns > 0)
-          PetscCall(PetscPrintf(PETSC_COMM_SELF, "  a block of %" PetscInt_FMT " columns: %s; its columns %s\n", c.columns, m->block[0] > 0 ? "timed" : "NOT timed",
-                                m->blockdiff == 0  ? "bitwise the single solve's"
-                                : m->blockdiff < 0 ? "not compared"
-                                                   : "NOT bitwise the single solve's"));
+        if (c.columns > 0) PetscCall(BlockLine(&c, m, "solve"));
       }
     }
   }
@@ -472,7 +481,7 @@ int main(int argc, char **argv)
     # SCOTCH_PTHREAD_NUMBER=1: the same partition from run to run (PT-Scotch's threads partition differently)
     test:
       suffix: fgdd
-      args: -case fgdd -matrix bsr3 -size 10
+      args: -case fgdd -matrix bsr3 -size 10 -columns 3
     # a matrix without a grid ordering: the graph partitioner (PT-Scotch here; the device bundle's PETSc has none)
     test:
       suffix: fgdd_graph

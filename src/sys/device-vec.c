@@ -302,12 +302,14 @@ static PetscErrorCode GILUDeviceCopyColumns(PetscGILUBackendType backend, PetscB
   KSPMatSolve() and MatMatSolve().
 
   Input Parameters:
-+ B, X    - a process's dense matrices (MATSEQDENSE, or MATSEQDENSECUDA), of the same sizes, X not B
++ B, X    - a process's dense matrices (MATSEQDENSE, or MATSEQDENSECUDA), of the same sizes; X may be B (MatMatSolve() in
+            place) where apply works in place
 . backend - cuda or cudaemu
 . bbuf, xbuf - the caller's device buffers of at least as many values as B has (its local rows times its columns),
             used where the matrices are not native
 . apply   - apply(ctx, m, b, ldb, x, ldx): the kernels on the m columns of the device arrays b and x, queued on the
-            default stream (it may return before they completed)
+            default stream (it may return before they completed); b is x for a native X that is B (in place), else
+            distinct
 - ctx     - the caller's context for apply
 
   Output Parameter:
@@ -316,7 +318,9 @@ static PetscErrorCode GILUDeviceCopyColumns(PetscGILUBackendType backend, PetscB
   Notes:
   A CUDA dense matrix with a CUDA-enabled PETSc gives its own device array and leading dimension; otherwise the
   columns are copied into the packed buffer (leading dimension the local rows) and the result back, logged as
-  GILUCopyToGPU / GILUCopyToCPU: one copy each way when the matrix's leading dimension is its row count.
+  GILUCopyToGPU / GILUCopyToCPU: one copy each way when the matrix's leading dimension is its row count. In place
+  (X = B) the same: B's columns copied in before the apply, X's back after it; a native one is read and written where
+  it is, by an apply in place.
 */
 PetscErrorCode GILUMatDenseApplyDevice(Mat B, Mat X, PetscGILUBackendType backend, void *bbuf, void *xbuf, PetscErrorCode (*apply)(void *, PetscInt, const PetscScalar *, PetscInt, PetscScalar *, PetscInt), void *ctx, PetscBool *native)
 {
@@ -326,7 +330,6 @@ PetscErrorCode GILUMatDenseApplyDevice(Mat B, Mat X, PetscGILUBackendType backen
   PetscBool          bnative, xnative;
 
   PetscFunctionBegin;
-  PetscCheck(B != X, PETSC_COMM_SELF, PETSC_ERR_ARG_IDN, "The device apply of a block needs distinct B and X");
   PetscCall(MatGetLocalSize(B, &n, NULL));
   PetscCall(MatGetSize(B, NULL, &m));
   PetscCall(MatDenseGetLDA(B, &ldb));
@@ -337,11 +340,17 @@ PetscErrorCode GILUMatDenseApplyDevice(Mat B, Mat X, PetscGILUBackendType backen
   lb = ldb;
   lx = ldx;
 #if defined(GILU_VEC_NATIVE_CUDA)
-  if (bnative) {
-    PetscCall(MatDenseCUDAGetArrayRead(B, &ba)); /* asynchronous on PETSc's stream, as a vector's */
+  if (bnative && B == X) { /* in place: one array read and written */
+    PetscCall(MatDenseCUDAGetArray(X, &xa));
     PetscCall(GILUDeviceOrderAfterPetsc());
+    ba = xa;
+  } else {
+    if (bnative) {
+      PetscCall(MatDenseCUDAGetArrayRead(B, &ba)); /* asynchronous on PETSc's stream, as a vector's */
+      PetscCall(GILUDeviceOrderAfterPetsc());
+    }
+    if (xnative) PetscCall(MatDenseCUDAGetArrayWrite(X, &xa));
   }
-  if (xnative) PetscCall(MatDenseCUDAGetArrayWrite(X, &xa));
 #endif
   PetscCheck(!bnative || ba, PETSC_COMM_SELF, PETSC_ERR_PLIB, "Native device matrices need a PETSc and a petscgilu built with CUDA");
   if (!bnative) {
@@ -359,9 +368,10 @@ PetscErrorCode GILUMatDenseApplyDevice(Mat B, Mat X, PetscGILUBackendType backen
 #if defined(GILU_VEC_NATIVE_CUDA)
   if (xnative) {
     PetscCall(GILUDeviceOrderBeforePetsc(backend));
-    PetscCall(MatDenseCUDARestoreArrayWrite(X, &xa));
+    if (B == X) PetscCall(MatDenseCUDARestoreArray(X, &xa));
+    else PetscCall(MatDenseCUDARestoreArrayWrite(X, &xa));
   }
-  if (bnative) PetscCall(MatDenseCUDARestoreArrayRead(B, &ba));
+  if (bnative && B != X) PetscCall(MatDenseCUDARestoreArrayRead(B, &ba));
 #endif
   if (!xnative) {
     PetscCall(MatDenseGetArrayWrite(X, &xh));

@@ -15,7 +15,8 @@
      solve's x (bitwise but by columns, CSC, whose atomic adds run in no fixed order).
    - fgdd: PCFGDD set up on the host for the back-end, its device apply (PCFGDDApplyDevice()) timed on its own device
      buffers, against the same cuSPARSE solves (the FGDD paper's comparison: its apply replaces ILU(0)'s two solves);
-     compared with PCFGDD's host apply (check).
+     compared with PCFGDD's host apply (check). With columns > 0 also a block of that many (2^j b) in one apply, as the
+     engine's, every column against the single apply's y (bitwise: each column is computed as one apply computes it).
 
    - spcg: an SPD problem of bench/sparsify.py (PetscGILUPerfSPDProblemCreate()), KSPCG to rtol 1e-8 with PCG-ILU(0),
      SPCG-ILU(0), PCG-ILU(K), SPCG-ILU(K) (PCILU / PCSPARSIFY's inner PCILU, MatSolverType gilu, -gilu_backend the
@@ -372,8 +373,9 @@ static PetscErrorCode RunFGDD(PetscGILUBackendType ran, const PetscGILUPerfSpars
 {
   PC                         pc;
   PetscLogDouble             t0, t1;
-  void                      *dx, *dy;
+  void                      *dx, *dy, *dxk, *dyk;
   PetscInt                   kept, n, nb;
+  const PetscInt             kc = c->columns;
   double                    *ta, ms;
   GILUPerfTimer              timer = NULL;
   const PetscScalar         *ba;
@@ -394,7 +396,7 @@ static PetscErrorCode RunFGDD(PetscGILUBackendType ran, const PetscGILUPerfSpars
   PetscCall(PCSetUp(pc));
   PetscCall(PCFGDDGetSubdomains(pc, &r->nsub, NULL, NULL));
   PetscCall(PCFGDDGetSubdomainRows(pc, &r->subrows));
-  PetscCall(PCFGDDGetDeviceBuffers(pc, &dx, &dy, &kept));
+  PetscCall(PCFGDDGetDeviceBuffers(pc, 1, &dx, &dy, &kept));
   PetscCall(PetscTime(&t1));
   r->hosts[1] = t1 - t0;
   PetscCall(VecGetLocalSize(b, &n));
@@ -410,16 +412,47 @@ static PetscErrorCode RunFGDD(PetscGILUBackendType ran, const PetscGILUPerfSpars
   PetscCall(GILUPerfDeviceMem(ran, 2, &dx, (void *)ba, sizeof(PetscScalar) * n));
   PetscCall(VecRestoreArrayRead(b, &ba));
   PetscCall(TimerCall(ran, 0, &timer, NULL));
-  PetscCall(PCFGDDApplyDevice(pc, (const PetscScalar *)dx, (PetscScalar *)dy)); /* warm-up */
+  PetscCall(PCFGDDApplyDevice(pc, 1, (const PetscScalar *)dx, n, (PetscScalar *)dy, n)); /* warm-up */
   for (PetscInt k = 0; k < c->sreps; k++) {
     PetscCall(TimerCall(ran, 1, &timer, NULL));
-    PetscCall(PCFGDDApplyDevice(pc, (const PetscScalar *)dx, (PetscScalar *)dy));
+    PetscCall(PCFGDDApplyDevice(pc, 1, (const PetscScalar *)dx, n, (PetscScalar *)dy, n));
     PetscCall(TimerCall(ran, 2, &timer, &ms));
     ta[k] = ms;
   }
-  PetscCall(TimerCall(ran, 3, &timer, NULL));
   GILUPerfMinMedian(ta, c->sreps, m->lower);
   PetscCall(GILUPerfDeviceMem(ran, 3, &dy, y, sizeof(PetscScalar) * n));
+  m->blockdiff = -1;
+  m->block[0] = m->block[1] = 0;
+  if (kc > 0) { /* the block of kc columns 2^j b in the PC's buffers (grown: dx, dy are not used after this), every launch
+                   taking all of them (PCMatApply()'s device path); each column 2^j y to the bit */
+    PetscScalar *yk;
+
+    PetscCall(PetscMalloc1(n * kc, &yk));
+    PetscCall(VecGetArrayRead(b, &ba));
+    for (PetscInt j = 0; j < kc; j++)
+      for (PetscInt i = 0; i < n; i++) yk[j * n + i] = PetscPowReal(2.0, (PetscReal)j) * ba[i];
+    PetscCall(VecRestoreArrayRead(b, &ba));
+    PetscCall(PCFGDDGetDeviceBuffers(pc, kc, &dxk, &dyk, NULL));
+    PetscCall(GILUPerfDeviceMem(ran, 2, &dxk, yk, sizeof(PetscScalar) * n * kc));
+    PetscCall(PCFGDDApplyDevice(pc, kc, (const PetscScalar *)dxk, n, (PetscScalar *)dyk, n)); /* warm-up */
+    for (PetscInt k = 0; k < c->sreps; k++) {
+      PetscCall(TimerCall(ran, 1, &timer, NULL));
+      PetscCall(PCFGDDApplyDevice(pc, kc, (const PetscScalar *)dxk, n, (PetscScalar *)dyk, n));
+      PetscCall(TimerCall(ran, 2, &timer, &ms));
+      ta[k] = ms;
+    }
+    GILUPerfMinMedian(ta, c->sreps, m->block);
+    PetscCall(GILUPerfDeviceMem(ran, 3, &dyk, yk, sizeof(PetscScalar) * n * kc));
+    m->blockdiff = 0;
+    for (PetscInt j = 0; j < kc; j++) {
+      const PetscReal s = PetscPowReal(2.0, (PetscReal)j);
+
+      for (PetscInt i = 0; i < n; i++) yk[j * n + i] /= s; /* exact: back to the single apply's scale */
+      m->blockdiff = PetscMax(m->blockdiff, PetscGILUTestArrayRelDiff(n, yk + j * n, y));
+    }
+    PetscCall(PetscFree(yk));
+  }
+  PetscCall(TimerCall(ran, 3, &timer, NULL));
   if (c->check) { /* the same factors applied on the host: the PC switched to the host back-end keeps its subdomains (a
                      second PC would partition anew, and PT-Scotch's random state differs from call to call) */
     PetscCall(PCFGDDSetBackend(pc, PETSCGILU_BACKEND_HOST));

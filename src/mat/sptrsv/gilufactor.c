@@ -581,7 +581,7 @@ static PetscErrorCode MatBackwardSolve_GILU(Mat B, Vec b, Vec x)
    the group instead of once a column), scattered back; a last single column as MatSolve(). With L and U on a device
    back-end, on the device as MatSolve() does, all columns in each launch (GILUTriSolveDeviceMultiple(): one launch,
    one wait per dependency for the block), one copy each way or a CUDA dense block's own device array
-   (GILUMatDenseApplyDevice()); in place (X = B) a column at a time, as MatSolve(). Otherwise column by column. */
+   (GILUMatDenseApplyDevice()), in place (X = B) too. Otherwise column by column. */
 static PetscErrorCode MatMatSolve_GILU_Private(Mat B, Mat RHS, Mat X, PetscBool transpose)
 {
   Mat_GILUFactor    *f = (Mat_GILUFactor *)B->data;
@@ -600,7 +600,8 @@ static PetscErrorCode MatMatSolve_GILU_Private(Mat B, Mat RHS, Mat X, PetscBool 
   PetscCheck(dense, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "MatMatSolve() of MatSolverType gilu needs a MATSEQDENSE solution, not %s", ((PetscObject)X)->type_name);
   PetscCall(MatGetSize(RHS, NULL, &ncols));
   if (!ncols || !m) PetscFunctionReturn(PETSC_SUCCESS);
-  if (!transpose && RHS != X) {
+  if (!transpose) { /* (in place: the block copied in before, or a CUDA dense block's own array, which the solves take
+                       in place as MatSolve() does: L reads a row's b before it writes x there, or gathers b into the work) */
     PetscGILUBackendType lb, ub;
 
     PetscCall(GILUTriGetSolveBackend(f->L, &lb));

@@ -316,12 +316,12 @@ static PetscErrorCode PCApply_FGDD(PC pc, Vec x, Vec y)
 }
 
 /*
-  PCFGDDGetDeviceBuffers - the device buffers of a set-up PCFGDD on the cuda or cudaemu back-end (the factors copied to
-  the device first if they are not yet) and the blocks its apply reads, for the kernel benchmark (src/test/perf-sparse.c:
-  PCFGDDApplyDevice() timed with CUDA events, nothing copied); developer level. They are the PC's own: a later
-  PCMatApply() of a larger block than any before reallocates them
+  PCFGDDGetDeviceBuffers - the device buffers of a set-up PCFGDD on the cuda or cudaemu back-end for ncols columns of
+  the local size (the factors copied to the device first if they are not yet) and the blocks its apply reads, for the
+  kernel benchmark (src/test/perf-sparse.c: PCFGDDApplyDevice() timed with CUDA events, nothing copied); developer
+  level. They are the PC's own: a later call or PCMatApply() for more columns than any before reallocates them
 */
-PetscErrorCode PCFGDDGetDeviceBuffers(PC pc, void **xbuf, void **ybuf, PetscInt *keptblocks)
+PetscErrorCode PCFGDDGetDeviceBuffers(PC pc, PetscInt ncols, void **xbuf, void **ybuf, PetscInt *keptblocks)
 {
   PC_FGDD  *fg;
   PetscBool isfgdd;
@@ -332,19 +332,21 @@ PetscErrorCode PCFGDDGetDeviceBuffers(PC pc, void **xbuf, void **ybuf, PetscInt 
   fg = (PC_FGDD *)pc->data;
   PetscCheck(fg->devops && fg->f.nb, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONGSTATE, "PCFGDD runs on the %s back-end: no device buffers (-pc_fgdd_backend cuda or cudaemu)", PetscGILUBackendTypes[fg->ran]);
   PetscCheck(fg->f.zerorow < 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_MAT_LU_ZRPVT, "PCFGDD's factorization found a zero pivot in permuted block row %" PetscInt_FMT, fg->f.zerorow);
+  PetscCheck(ncols >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCFGDDGetDeviceBuffers() for %" PetscInt_FMT " columns: give at least 1", ncols);
   if (!fg->dev) PetscCall(fg->devops->create(&fg->f, &fg->dev));
-  PetscCall(fg->devops->buffers(fg->dev, 1, xbuf, ybuf));
+  PetscCall(fg->devops->buffers(fg->dev, ncols, xbuf, ybuf));
   if (keptblocks) *keptblocks = fg->f.nnzkept;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* PCFGDDApplyDevice - y = the apply of x, device arrays of the back-end (x, y from PCFGDDGetDeviceBuffers() or of the
-   same size), queued on the default stream (complete after a wait on the device, or for anything later on that stream);
-   developer level */
-PetscErrorCode PCFGDDApplyDevice(PC pc, const PetscScalar x[], PetscScalar y[])
+/* PCFGDDApplyDevice - y = the apply of x for ncols columns ldx, ldy apart (PCMatApply()'s device apply: every launch
+   takes all of them), device arrays of the back-end (x, y from PCFGDDGetDeviceBuffers() for at least ncols columns, or
+   of the same size), queued on the default stream (complete after a wait on the device, or for anything later on that
+   stream); developer level */
+PetscErrorCode PCFGDDApplyDevice(PC pc, PetscInt ncols, const PetscScalar x[], PetscInt ldx, PetscScalar y[], PetscInt ldy)
 {
   PetscFunctionBegin;
-  PetscCall(FGDDApplyDevice(pc->data, x, y));
+  PetscCall(FGDDApplyDeviceColumns(pc->data, ncols, x, ldx, y, ldy));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

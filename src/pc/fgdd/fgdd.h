@@ -94,7 +94,7 @@ typedef struct {
 GILU_DEVICE_GETOPS_DECLARE(FGDDDeviceGetOps, FGDDDeviceOps)
 /* the device apply on device arrays, for the kernel benchmark of make gpu-perf (src/test/perf-sparse.c, which includes
    this header): exported, developer level (fgdd.c) */
-PETSC_EXTERN PetscErrorCode PCFGDDGetDeviceBuffers(PC, void **, void **, PetscInt *);
-PETSC_EXTERN PetscErrorCode PCFGDDApplyDevice(PC, const PetscScalar[], PetscScalar[]);
+PETSC_EXTERN PetscErrorCode PCFGDDGetDeviceBuffers(PC, PetscInt, void **, void **, PetscInt *);
+PETSC_EXTERN PetscErrorCode PCFGDDApplyDevice(PC, PetscInt, const PetscScalar[], PetscInt, PetscScalar[], PetscInt);
 
 #endif

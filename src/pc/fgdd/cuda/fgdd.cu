@@ -71,6 +71,7 @@ struct _n_FGDDDevice {
   PetscInt       cols;    /* the columns of z, x and y (grown to the largest block, kept) */
   size_t         shmem;   /* dynamic shared memory per block */
   int            limit;   /* the device's shared memory per block with opt-in (cudaDevAttrMaxSharedMemoryPerBlockOptin) */
+  int            gridy;   /* the device's largest second grid dimension (cudaDevAttrMaxGridDimY): columns per launch */
   void          *mem[32]; /* the arrays of Upload() */
   int            nmem;
 };
@@ -548,12 +549,13 @@ static PetscErrorCode DeviceCreate(const FGDDFactors *f, FGDDDevice *devp)
   FGDDDevice dev;
   PetscInt   nnz   = f->ai[f->nb];
   size_t     shmem = sizeof(PetscScalar) * f->maxsub * f->bs + sizeof(int) * f->maxsub;
-  int        device, limit;
+  int        device, limit, gridy;
 
   PetscFunctionBegin;
   PetscCall(GILU_CUDA_NAME(GILUDeviceSelect)());
   GILU_CUDA_CHECK(cudaGetDevice(&device));
   GILU_CUDA_CHECK(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
+  GILU_CUDA_CHECK(cudaDeviceGetAttribute(&gridy, cudaDevAttrMaxGridDimY, device));
   PetscCall(SharedOptIn(LevelsKernel, "LevelsKernel", sizeof(int) * f->maxsub, sizeof(int), limit, f));
   PetscCall(SharedOptIn(ApplyFused, "ApplyFused", shmem, 0, limit, f));
   PetscCall(SharedOptIn(ApplyPart, "ApplyPart", shmem, 0, limit, f));
@@ -565,6 +567,7 @@ static PetscErrorCode DeviceCreate(const FGDDFactors *f, FGDDDevice *devp)
   dev->d.bs2  = (int)f->bs2;
   dev->shmem  = shmem;
   dev->limit  = limit;
+  dev->gridy  = gridy;
   PetscCall(Upload(dev, f->subptr, f->nsub + 1, &dev->d.subptr));
   PetscCall(Upload(dev, f->perm, f->nb, &dev->d.perm));
   PetscCall(Upload(dev, f->ai, f->nb + 1, &dev->d.ai));
@@ -608,10 +611,11 @@ static PetscErrorCode DeviceBuffers(FGDDDevice dev, PetscInt ncols, void **x, vo
 
 /* y = P^T (L D U)^{-1} P x, x and y device arrays of the local block, ncols columns ldx, ldy apart, all in each launch
    (a thread block per subdomain and column: the grid's second dimension; the factors, read by every column's blocks,
-   come from the L2 cache after the first), nothing copied here, nothing waited for */
+   come from the L2 cache after the first; a block of more columns than that dimension holds, the device's 65535, in as
+   many launches as it takes), nothing copied here, nothing waited for */
 static PetscErrorCode DeviceApply(FGDDDevice dev, FGDDApplyType type, PetscBool fused, PetscInt ncols, const PetscScalar x[], PetscInt ldx, PetscScalar y[], PetscInt ldy)
 {
-  const PetscInt ldz = dev->nb * dev->d.bs, most = 65535; /* a grid's second dimension holds at most 65535 */
+  const PetscInt ldz = dev->nb * dev->d.bs, most = dev->gridy;
 
   PetscFunctionBegin;
   /* the separate kernels' z has the columns buffers() was last asked for (it is not grown here: that would free the
