@@ -1243,11 +1243,6 @@ int main(int argc, char **argv)
      suffix: matapply_fgdd_cudaemu
      output_file: output/ex1_matapply.out
      args: -compare_matapply 5 -stencil diamond13 -dof {{1 3}} -pc_type fgdd -pc_fgdd_subdomain_rows 64 -pc_fgdd_apply {{vertex syncfree}} -pc_fgdd_fused {{0 1}} -gilu_backend cudaemu -matapply_lda_pad {{0 3}}
-   # an emulated device whose grid holds 2 columns in its second dimension: the block of 5 in launches of 2, 2 and 1
-   test:
-     suffix: matapply_fgdd_cudaemu_split
-     output_file: output/ex1_matapply.out
-     args: -compare_matapply 5 -stencil diamond13 -dof 3 -pc_type fgdd -pc_fgdd_subdomain_rows 64 -pc_fgdd_apply {{vertex syncfree}} -pc_fgdd_fused {{0 1}} -gilu_backend cudaemu -gilu_cudaemu_max_grid_y 2 -matapply_lda_pad 3
    test:
      suffix: matapply_fgdd_np2
      nsize: 2

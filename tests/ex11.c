@@ -617,6 +617,19 @@ int main(int argc, char **argv)
      requires: cudaemu
      args: -check_cudaemu -n 19 -dof 3 -dm_mat_type baij -pc_fgdd_subdomain_box 19,19,19 -gilu_cudaemu_arch sm_80
      filter: Error: grep -o "the largest subdomain has 6859 block rows (block size 3), whose kernel ApplyFused needs 192052 bytes of shared memory per thread block, more than the 166912 bytes this device allows: make the subdomains smaller (-pc_fgdd_subdomain_rows, or a smaller -pc_fgdd_subdomain_box)"
+   # emulated devices whose grid takes fewer thread blocks than PCFGDD's 8 subdomains (the setup), or than a block of
+   # 4 columns of them (PCMatApply(): one column's apply runs): clear errors naming what to change, not launches the
+   # device refuses
+   test:
+     suffix: cudaemu_grid_limit_setup
+     requires: cudaemu
+     args: -check_cudaemu -n 8 -pc_fgdd_subdomain_rows 64 -gilu_cudaemu_max_grid_x 7
+     filter: Error: grep -o "8 subdomains, a thread block each, are more than the device.s grid takes (7): make the subdomains larger (-pc_fgdd_subdomain_rows)"
+   test:
+     suffix: cudaemu_grid_limit_block
+     requires: cudaemu
+     args: -counters_report -n 8 -pc_fgdd_subdomain_rows 64 -gilu_cudaemu_max_grid_x 8
+     filter: Error: grep -o "device apply of 4 columns needs 32 thread blocks (8 subdomains each), more than the device.s grid takes (8): apply fewer columns at a time (-ksp_matsolve_batch_size) or make the subdomains larger (-pc_fgdd_subdomain_rows)"
    test:
      suffix: cudaemu_shared_sm90
      requires: cudaemu

@@ -671,10 +671,10 @@ done:
      filter: Error: grep -o -e "-gilu_cudaemu_devices 0: must be in 1..64"
 
    test:
-     suffix: badopt_cudaemu_max_grid_y
+     suffix: badopt_cudaemu_max_grid_x
      requires: cudaemu
-     args: -case zeropivot -pc_type structilu -gilu_backend cudaemu -gilu_cudaemu_max_grid_y 65536
-     filter: Error: grep -o -e "-gilu_cudaemu_max_grid_y 65536: must be in 1..65535"
+     args: -case zeropivot -pc_type structilu -gilu_backend cudaemu -gilu_cudaemu_max_grid_x 0
+     filter: Error: grep -o -e "-gilu_cudaemu_max_grid_x 0: must be in 1..2147483647"
 
    # thread counts past what a node runs (an option or OMP_NUM_THREADS of 100000) are clamped by one rule in every
    # component, at most 4 threads per core and OpenMP's thread limit (before: SIGSEGV or "libgomp: Thread creation failed")

@@ -64,7 +64,7 @@ PetscErrorCode PetscGILUFinalizePackage(void)
 . -gilu_cudaemu_seed n                - the seed of the random orders (default 1)
 . -gilu_cudaemu_resident n            - blocks resident at once, 1 to 64 (default 4)
 . -gilu_cudaemu_arch sm_80|sm_90      - the architecture whose shared-memory opt-in limit the emulation applies (default sm_80)
-. -gilu_cudaemu_max_grid_y n          - the emulated device's largest second grid dimension, 1 to 65535 (default 65535, a GPU's)
+. -gilu_cudaemu_max_grid_x n          - the emulated device's largest first grid dimension, 1 to 2147483647 (default, a GPU's)
 . -gilu_cudaemu_devices n             - devices of the emulated node, 1 to 64 (default 1)
 - -gilu_cudaemu_counters              - count per emulated kernel the 32-byte sectors of its memory requests and its dependent round trips; print them at the end (`GILUEmuCountersView()`)
 

@@ -87,7 +87,7 @@ PETSC_EXTERN void           GILUEmuRelease(void);                              /
 PETSC_EXTERN void           GILUEmuReleased(void);                             /* after its store: the other blocks run before the rest of this one */
 PETSC_EXTERN int            GILUEmuSharedOptinLimit(void);                     /* bytes per block with opt-in (-gilu_cudaemu_arch) */
 PETSC_EXTERN int            GILUEmuMultiProcessorCount(void);                  /* one per resident block (-gilu_cudaemu_resident) */
-PETSC_EXTERN int            GILUEmuMaxGridY(void);                             /* a grid's largest y (-gilu_cudaemu_max_grid_y) */
+PETSC_EXTERN int            GILUEmuMaxGridX(void);                             /* a grid's largest x (-gilu_cudaemu_max_grid_x) */
 PETSC_EXTERN int            GILUEmuDeviceCount(void);                          /* -gilu_cudaemu_devices (default 1) */
 PETSC_EXTERN int            GILUEmuGetDevice(void);                            /* the current emulated device */
 PETSC_EXTERN int            GILUEmuSetDevice(int);                             /* nonzero: no such device */

@@ -460,12 +460,12 @@ enum cudaDeviceAttr {
   cudaDevAttrMaxSharedMemoryPerBlockOptin,
   cudaDevAttrMaxSharedMemoryPerMultiprocessor,
   cudaDevAttrMultiProcessorCount,
-  cudaDevAttrMaxGridDimY
+  cudaDevAttrMaxGridDimX
 };
 /* the emulated device's limits: those of -gilu_cudaemu_arch (sm_80 unless said otherwise; a multiprocessor's shared memory is
    the opt-in limit per block and the 1 KiB the hardware reserves per block: 164 KiB on sm_80, 228 KiB on sm_90); a
-   multiprocessor per resident block; a grid's second dimension up to 65535, as on every GPU, unless
-   -gilu_cudaemu_max_grid_y makes it smaller (the launches that a larger block splits, in a test) */
+   multiprocessor per resident block; a grid's first dimension up to 2^31 - 1, as on every GPU since sm_30, unless
+   -gilu_cudaemu_max_grid_x makes it smaller (the errors of a larger grid, in a test) */
 static inline cudaError_t cudaDeviceGetAttribute(int *v, enum cudaDeviceAttr attr, int d)
 {
   if (d < 0 || d >= GILUEmuDeviceCount()) return cudaErrorInvalidDevice;
@@ -482,8 +482,8 @@ static inline cudaError_t cudaDeviceGetAttribute(int *v, enum cudaDeviceAttr att
   case cudaDevAttrMultiProcessorCount:
     *v = GILUEmuMultiProcessorCount();
     break;
-  case cudaDevAttrMaxGridDimY:
-    *v = GILUEmuMaxGridY();
+  case cudaDevAttrMaxGridDimX:
+    *v = GILUEmuMaxGridX();
     break;
   }
   return cudaSuccess;

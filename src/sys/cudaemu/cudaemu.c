@@ -75,6 +75,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include <stdint.h>
+#include <limits.h>
 
 #define GILU_EMU_MAX_RESIDENT     64 /* the largest -gilu_cudaemu_resident */
 #define GILU_EMU_DEFAULT_RESIDENT 4
@@ -1164,15 +1165,20 @@ int GILUEmuMultiProcessorCount(void)
   return resident >= 1 && resident <= GILU_EMU_MAX_RESIDENT ? (int)resident : GILU_EMU_DEFAULT_RESIDENT;
 }
 
-/* a grid's largest second dimension: 65535, as on every CUDA GPU (cudaDevAttrMaxGridDimY), or less with
-   -gilu_cudaemu_max_grid_y, so that the launches a kernel splits where a block of columns exceeds it run in a test (a
+/* a grid's largest first dimension: 2^31 - 1, as on every CUDA GPU (cudaDevAttrMaxGridDimX), or less with
+   -gilu_cudaemu_max_grid_x, so that what a kernel's host side does where its grid would exceed it runs in a test (a
    larger grid is refused as a GPU refuses it) */
-int GILUEmuMaxGridY(void)
+static PetscBool GridXInRange(PetscInt64 n) /* (a 64-bit argument: a 32-bit PetscInt is always within the top) */
 {
-  PetscInt most = 65535;
+  return (PetscBool)(n >= 1 && n <= INT_MAX);
+}
 
-  if (PetscOptionsGetInt(NULL, NULL, "-gilu_cudaemu_max_grid_y", &most, NULL)) return 65535;
-  return most >= 1 && most <= 65535 ? (int)most : 65535;
+int GILUEmuMaxGridX(void)
+{
+  PetscInt most = PETSC_MAX_INT;
+
+  if (PetscOptionsGetInt(NULL, NULL, "-gilu_cudaemu_max_grid_x", &most, NULL)) return INT_MAX;
+  return GridXInRange(most) ? (int)most : INT_MAX;
 }
 
 /* -gilu_cudaemu_devices N: the emulated node has N devices (default 1), all of them the same emulated one, so that
@@ -1216,7 +1222,7 @@ int GILUEmuFuncSetMaxDynamicShared(const void *kernel, int bytes)
 
 typedef struct {
   char      value[64], arch[16];
-  PetscInt  resident, seed, devices, gridy;
+  PetscInt  resident, seed, devices, gridx;
   PetscBool counters;
 } EmuOptions;
 
@@ -1231,7 +1237,7 @@ static PetscErrorCode EmuReadOptions(GILUOptionItems PetscOptionsObject, void *c
   PetscCall(PetscOptionsInt("-gilu_cudaemu_seed", "Seed of the random orders", "PetscGILUGetBackend", o->seed, &o->seed, NULL));
   PetscCall(PetscOptionsInt("-gilu_cudaemu_resident", "Blocks resident at once (1 to 64)", "PetscGILUGetBackend", o->resident, &o->resident, NULL));
   PetscCall(PetscOptionsString("-gilu_cudaemu_arch", "Architecture whose shared-memory opt-in limit applies: sm_80 (163 KiB) or sm_90 (227 KiB)", "PetscGILUGetBackend", o->arch, o->arch, sizeof(o->arch), NULL));
-  PetscCall(PetscOptionsInt("-gilu_cudaemu_max_grid_y", "Largest second grid dimension of the emulated device (1 to 65535, a GPU's): less makes kernels split a block of columns into several launches", "PetscGILUGetBackend", o->gridy, &o->gridy, NULL));
+  PetscCall(PetscOptionsInt("-gilu_cudaemu_max_grid_x", "Largest first grid dimension of the emulated device (1 to 2147483647, a GPU's): less makes larger grids errors", "PetscGILUGetBackend", o->gridx, &o->gridx, NULL));
   PetscCall(PetscOptionsInt("-gilu_cudaemu_devices", "Devices of the emulated node (1 to 64): a rank uses the one of its index on the node", "PetscGILUGetBackend", o->devices, &o->devices, NULL));
   PetscCall(PetscOptionsBool("-gilu_cudaemu_counters", "Count per kernel the memory sectors of its loads and stores and its dependent round trips; print them at the end", "GILUEmuCountersSetActive", o->counters, &o->counters, NULL));
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -1240,13 +1246,13 @@ static PetscErrorCode EmuReadOptions(GILUOptionItems PetscOptionsObject, void *c
 PetscErrorCode GILUEmuOptionsHelp(MPI_Comm comm)
 {
   static PetscBool done = PETSC_FALSE;
-  EmuOptions       o    = {"inorder", "sm_80", GILU_EMU_DEFAULT_RESIDENT, 1, 1, 65535, PETSC_FALSE};
+  EmuOptions       o    = {"inorder", "sm_80", GILU_EMU_DEFAULT_RESIDENT, 1, 1, INT_MAX, PETSC_FALSE};
 
   PetscFunctionBegin;
   if (done) PetscFunctionReturn(PETSC_SUCCESS);
   PetscCall(GILUOptionsBlock(comm, NULL, NULL, "CUDA emulation (cudaemu) options", "Sys", EmuReadOptions, &o));
   PetscCheck(o.devices >= 1 && o.devices <= 64, comm, PETSC_ERR_ARG_OUTOFRANGE, "-gilu_cudaemu_devices %" PetscInt_FMT ": must be in 1..64", o.devices);
-  PetscCheck(o.gridy >= 1 && o.gridy <= 65535, comm, PETSC_ERR_ARG_OUTOFRANGE, "-gilu_cudaemu_max_grid_y %" PetscInt_FMT ": must be in 1..65535", o.gridy);
+  PetscCheck(GridXInRange(o.gridx), comm, PETSC_ERR_ARG_OUTOFRANGE, "-gilu_cudaemu_max_grid_x %" PetscInt_FMT ": must be in 1..%d", o.gridx, INT_MAX);
   PetscCheck(o.seed >= 0, comm, PETSC_ERR_ARG_OUTOFRANGE, "-gilu_cudaemu_seed %" PetscInt_FMT ": must be nonnegative", o.seed);
   done = PETSC_TRUE; /* only once checked: a program that caught the error and chooses the emulation again is told again */
   PetscFunctionReturn(PETSC_SUCCESS);
@@ -1612,8 +1618,8 @@ PetscErrorCode GILUEmuLaunch(const void *key, const char mangled[], GILUEmuUInt3
   emu_lasterr[0] = 0;
   KernelName(mangled, name, sizeof(name));
   PetscCheck(!emu_launch, PETSC_COMM_SELF, PETSC_ERR_SUP, "cudaemu: kernel %s launched from inside kernel %s (dynamic parallelism is not emulated)", name, emu_launch->name);
-  PetscCheck(grid.x > 0 && grid.y > 0 && grid.z > 0 && grid.y <= (unsigned)GILUEmuMaxGridY() && grid.z < 65536, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "cudaemu: kernel %s: invalid grid (%u,%u,%u): y at most %d (cudaDevAttrMaxGridDimY), z at most 65535", name,
-             grid.x, grid.y, grid.z, GILUEmuMaxGridY());
+  PetscCheck(grid.x > 0 && grid.y > 0 && grid.z > 0 && grid.x <= (unsigned)GILUEmuMaxGridX() && grid.y < 65536 && grid.z < 65536, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "cudaemu: kernel %s: invalid grid (%u,%u,%u): x at most %d (cudaDevAttrMaxGridDimX), y and z at most 65535", name,
+             grid.x, grid.y, grid.z, GILUEmuMaxGridX());
   PetscCheck(nthreads > 0 && nthreads <= 1024 && block.z <= 64, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "cudaemu: kernel %s: invalid block (%u,%u,%u): 1 to 1024 threads", name, block.x, block.y, block.z);
   for (i = 0; i < emu_noptin; i++)
     if (emu_optin[i].kernel == key) optin = emu_optin[i].bytes;

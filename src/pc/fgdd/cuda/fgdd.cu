@@ -71,7 +71,7 @@ struct _n_FGDDDevice {
   PetscInt       cols;    /* the columns of z, x and y (grown to the largest block, kept) */
   size_t         shmem;   /* dynamic shared memory per block */
   int            limit;   /* the device's shared memory per block with opt-in (cudaDevAttrMaxSharedMemoryPerBlockOptin) */
-  int            gridy;   /* the device's largest second grid dimension (cudaDevAttrMaxGridDimY): columns per launch */
+  int            gridx;   /* the device's largest grid (cudaDevAttrMaxGridDimX): at most that many subdomains x columns */
   void          *mem[32]; /* the arrays of Upload() */
   int            nmem;
 };
@@ -245,15 +245,15 @@ __device__ static inline void Solve(const FGDDKernelData &D, int variant, PetscI
 
 /* ------------------------------------------------------------------------------------------ kernels */
 /* the shared memory: the subdomain's vector, then (syncfree) a flag per row; y = P^T (L D U)^{-1} P x for subdomain
-   blockIdx.x of column blockIdx.y (xin and y ldx, ldy apart) */
-__global__ static void ApplyFused(FGDDKernelData D, int variant, PetscInt maxsub, const PetscScalar *xin, PetscInt ldx, PetscScalar *y, PetscInt ldy)
+   blockIdx.x / ncols of column blockIdx.x % ncols (xin and y ldx, ldy apart: DeviceApply() says why columns vary fastest) */
+__global__ static void ApplyFused(FGDDKernelData D, int variant, PetscInt maxsub, PetscInt ncols, const PetscScalar *xin, PetscInt ldx, PetscScalar *y, PetscInt ldy)
 {
   GILU_DYNAMIC_SHARED(PetscScalar, x);
-  PetscInt s = blockIdx.x, lo = D.subptr[s], hi = D.subptr[s + 1];
-  int     *done = (int *)(x + maxsub * D.bs);
+  const PetscInt s = (PetscInt)blockIdx.x / ncols, col = (PetscInt)blockIdx.x % ncols, lo = D.subptr[s], hi = D.subptr[s + 1];
+  int           *done = (int *)(x + maxsub * D.bs);
 
-  xin += (PetscInt)blockIdx.y * ldx;
-  y += (PetscInt)blockIdx.y * ldy;
+  xin += col * ldx;
+  y += col * ldy;
   if (variant == FGDD_APPLY_SYNCFREE)
     for (PetscInt t = threadIdx.x; t < hi - lo; t += blockDim.x) done[t] = 0;
   LoadVector(D, xin, 1, lo, hi, x);
@@ -263,16 +263,16 @@ __global__ static void ApplyFused(FGDDKernelData D, int variant, PetscInt maxsub
   StoreVector(D, x, lo, hi, 1, y);
 }
 
-/* one of the three separate kernels: part 0 = L (from P x into z), 1 = D (z), 2 = U (from z into y = P^T z); column
-   blockIdx.y of in and out (ldi, ldo apart) */
-__global__ static void ApplyPart(FGDDKernelData D, int variant, int part, PetscInt maxsub, const PetscScalar *in, PetscInt ldi, PetscScalar *out, PetscInt ldo)
+/* one of the three separate kernels: part 0 = L (from P x into z), 1 = D (z), 2 = U (from z into y = P^T z); subdomain
+   blockIdx.x / ncols of column blockIdx.x % ncols of in and out (ldi, ldo apart) */
+__global__ static void ApplyPart(FGDDKernelData D, int variant, int part, PetscInt maxsub, PetscInt ncols, const PetscScalar *in, PetscInt ldi, PetscScalar *out, PetscInt ldo)
 {
   GILU_DYNAMIC_SHARED(PetscScalar, x);
-  PetscInt s = blockIdx.x, lo = D.subptr[s], hi = D.subptr[s + 1];
-  int     *done = (int *)(x + maxsub * D.bs);
+  const PetscInt s = (PetscInt)blockIdx.x / ncols, col = (PetscInt)blockIdx.x % ncols, lo = D.subptr[s], hi = D.subptr[s + 1];
+  int           *done = (int *)(x + maxsub * D.bs);
 
-  in += (PetscInt)blockIdx.y * ldi;
-  out += (PetscInt)blockIdx.y * ldo;
+  in += col * ldi;
+  out += col * ldo;
 
   if (variant == FGDD_APPLY_SYNCFREE)
     for (PetscInt t = threadIdx.x; t < hi - lo; t += blockDim.x) done[t] = part == 2 ? 1 : 0; /* U waits for 2 */
@@ -549,13 +549,14 @@ static PetscErrorCode DeviceCreate(const FGDDFactors *f, FGDDDevice *devp)
   FGDDDevice dev;
   PetscInt   nnz   = f->ai[f->nb];
   size_t     shmem = sizeof(PetscScalar) * f->maxsub * f->bs + sizeof(int) * f->maxsub;
-  int        device, limit, gridy;
+  int        device, limit, gridx;
 
   PetscFunctionBegin;
   PetscCall(GILU_CUDA_NAME(GILUDeviceSelect)());
   GILU_CUDA_CHECK(cudaGetDevice(&device));
   GILU_CUDA_CHECK(cudaDeviceGetAttribute(&limit, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-  GILU_CUDA_CHECK(cudaDeviceGetAttribute(&gridy, cudaDevAttrMaxGridDimY, device));
+  GILU_CUDA_CHECK(cudaDeviceGetAttribute(&gridx, cudaDevAttrMaxGridDimX, device));
+  PetscCheck(f->nsub <= (PetscInt)gridx, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "PCFGDD's %" PetscInt_FMT " subdomains, a thread block each, are more than the device's grid takes (%d): make the subdomains larger (-pc_fgdd_subdomain_rows)", f->nsub, gridx);
   PetscCall(SharedOptIn(LevelsKernel, "LevelsKernel", sizeof(int) * f->maxsub, sizeof(int), limit, f));
   PetscCall(SharedOptIn(ApplyFused, "ApplyFused", shmem, 0, limit, f));
   PetscCall(SharedOptIn(ApplyPart, "ApplyPart", shmem, 0, limit, f));
@@ -567,7 +568,7 @@ static PetscErrorCode DeviceCreate(const FGDDFactors *f, FGDDDevice *devp)
   dev->d.bs2  = (int)f->bs2;
   dev->shmem  = shmem;
   dev->limit  = limit;
-  dev->gridy  = gridy;
+  dev->gridx  = gridx;
   PetscCall(Upload(dev, f->subptr, f->nsub + 1, &dev->d.subptr));
   PetscCall(Upload(dev, f->perm, f->nb, &dev->d.perm));
   PetscCall(Upload(dev, f->ai, f->nb + 1, &dev->d.ai));
@@ -609,29 +610,32 @@ static PetscErrorCode DeviceBuffers(FGDDDevice dev, PetscInt ncols, void **x, vo
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* y = P^T (L D U)^{-1} P x, x and y device arrays of the local block, ncols columns ldx, ldy apart, all in each launch
-   (a thread block per subdomain and column: the grid's second dimension; the factors, read by every column's blocks,
-   come from the L2 cache after the first; a block of more columns than that dimension holds, the device's 65535, in as
-   many launches as it takes), nothing copied here, nothing waited for */
+/* y = P^T (L D U)^{-1} P x, x and y device arrays of the local block, ncols columns ldx, ldy apart, all in each launch:
+   a thread block per subdomain and column, the columns varying fastest, so that the ncols blocks of a subdomain are
+   numbered together. A GPU dispatches the blocks of a grid about in the order of their numbers (nothing here depends on
+   it for the results: the blocks are independent), so the columns of a subdomain run at the same time and read its
+   factors, the bulk of an apply's bytes (bs^2 values a kept block against bs a row of each vector), from memory about
+   once, the others hitting the L2 cache; the subdomains varying fastest instead put a whole column's pass between two
+   reads of the same factors, which at the FGDD paper's sizes (GBs of factors against an L2 of tens of MB) come from
+   memory again for every column. Nothing copied here, nothing waited for */
 static PetscErrorCode DeviceApply(FGDDDevice dev, FGDDApplyType type, PetscBool fused, PetscInt ncols, const PetscScalar x[], PetscInt ldx, PetscScalar y[], PetscInt ldy)
 {
-  const PetscInt ldz = dev->nb * dev->d.bs, most = dev->gridy;
+  const PetscInt ldz = dev->nb * dev->d.bs;
 
   PetscFunctionBegin;
   /* the separate kernels' z has the columns buffers() was last asked for (it is not grown here: that would free the
      x and y it hands out, which the caller may be passing) */
   PetscCheck(ncols >= 1 && (fused || ncols <= dev->cols), PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCFGDD's device apply of %" PetscInt_FMT " columns after buffers() of %" PetscInt_FMT, ncols, dev->cols);
-  for (PetscInt c0 = 0; c0 < ncols; c0 += most) {
-    const dim3         grid((unsigned)dev->nsub, (unsigned)PetscMin(most, ncols - c0));
-    const PetscScalar *xc = x + c0 * ldx;
-    PetscScalar       *yc = y + c0 * ldy, *zc = dev->z + c0 * ldz;
+  PetscCheck((PetscInt64)PetscMax(PetscMax(ldx, ldy), ldz) * ncols < PETSC_MAX_INT, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "PCFGDD's device apply of %" PetscInt_FMT " columns of %" PetscInt_FMT " values is beyond 32-bit indices: apply fewer columns at a time (-ksp_matsolve_batch_size), or configure PETSc --with-64-bit-indices", ncols, ldz);
+  PetscCheck((PetscInt64)dev->nsub * ncols <= (PetscInt64)dev->gridx, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "PCFGDD's device apply of %" PetscInt_FMT " columns needs %" PetscInt64_FMT " thread blocks (%" PetscInt_FMT " subdomains each), more than the device's grid takes (%d): apply fewer columns at a time (-ksp_matsolve_batch_size) or make the subdomains larger (-pc_fgdd_subdomain_rows)", ncols,
+             (PetscInt64)dev->nsub * ncols, dev->nsub, dev->gridx);
+  const dim3 grid((unsigned)(dev->nsub * ncols)); /* (within the checks: no overflow) */
 
-    if (fused) PetscCall(GILU_LAUNCH(ApplyFused, grid, FGDD_NT, dev->shmem, 0, dev->d, (int)type, dev->maxsub, xc, ldx, yc, ldy));
-    else {
-      PetscCall(GILU_LAUNCH(ApplyPart, grid, FGDD_NT, dev->shmem, 0, dev->d, (int)type, 0, dev->maxsub, xc, ldx, zc, ldz));
-      PetscCall(GILU_LAUNCH(ApplyPart, grid, FGDD_NT, dev->shmem, 0, dev->d, (int)type, 1, dev->maxsub, (const PetscScalar *)zc, ldz, zc, ldz));
-      PetscCall(GILU_LAUNCH(ApplyPart, grid, FGDD_NT, dev->shmem, 0, dev->d, (int)type, 2, dev->maxsub, (const PetscScalar *)zc, ldz, yc, ldy));
-    }
+  if (fused) PetscCall(GILU_LAUNCH(ApplyFused, grid, FGDD_NT, dev->shmem, 0, dev->d, (int)type, dev->maxsub, ncols, x, ldx, y, ldy));
+  else {
+    PetscCall(GILU_LAUNCH(ApplyPart, grid, FGDD_NT, dev->shmem, 0, dev->d, (int)type, 0, dev->maxsub, ncols, x, ldx, dev->z, ldz));
+    PetscCall(GILU_LAUNCH(ApplyPart, grid, FGDD_NT, dev->shmem, 0, dev->d, (int)type, 1, dev->maxsub, ncols, (const PetscScalar *)dev->z, ldz, dev->z, ldz));
+    PetscCall(GILU_LAUNCH(ApplyPart, grid, FGDD_NT, dev->shmem, 0, dev->d, (int)type, 2, dev->maxsub, ncols, (const PetscScalar *)dev->z, ldz, y, ldy));
   }
   /* no wait: the launches are queued on the default stream, and whatever reads y next is ordered after them (the copy
      back of host vectors, PETSc's kernels on a CUDA vector; GILUVecApplyDevice() waits where PETSc's stream is not the
