@@ -16,7 +16,8 @@
    - fgdd: PCFGDD set up on the host for the back-end, its device apply (PCFGDDApplyDevice()) timed on its own device
      buffers, against the same cuSPARSE solves (the FGDD paper's comparison: its apply replaces ILU(0)'s two solves);
      compared with PCFGDD's host apply (check). With columns > 0 also a block of that many (2^j b) in one apply, as the
-     engine's, every column against the single apply's y (bitwise: each column is computed as one apply computes it).
+     engine's, every column against the single apply's y (bitwise: each column is computed as one apply computes it;
+     but for -fgdd_pc_fgdd_apply edge, whose atomic adds run in no fixed order: round-off).
 
    - spcg: an SPD problem of bench/sparsify.py (PetscGILUPerfSPDProblemCreate()), KSPCG to rtol 1e-8 with PCG-ILU(0),
      SPCG-ILU(0), PCG-ILU(K), SPCG-ILU(K) (PCILU / PCSPARSIFY's inner PCILU, MatSolverType gilu, -gilu_backend the

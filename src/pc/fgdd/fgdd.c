@@ -345,7 +345,11 @@ PetscErrorCode PCFGDDGetDeviceBuffers(PC pc, PetscInt ncols, void **xbuf, void *
    stream); developer level */
 PetscErrorCode PCFGDDApplyDevice(PC pc, PetscInt ncols, const PetscScalar x[], PetscInt ldx, PetscScalar y[], PetscInt ldy)
 {
+  PetscBool isfgdd;
+
   PetscFunctionBegin;
+  PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCFGDD, &isfgdd));
+  PetscCheck(isfgdd && ((PC_FGDD *)pc->data)->dev, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONGSTATE, "PCFGDDApplyDevice() needs a PCFGDD whose device buffers PCFGDDGetDeviceBuffers() gave");
   PetscCall(FGDDApplyDeviceColumns(pc->data, ncols, x, ldx, y, ldy));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

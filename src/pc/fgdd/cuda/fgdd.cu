@@ -12,8 +12,8 @@
 
    Entry point (fgdd.h): FGDDDeviceGetOps, the table {create (copies the factors, the level lists and the permutation,
    checks the device's levels against the host's), values (new values of the factors, same pattern), destroy, buffers (device arrays for vectors that are not on the
-   device), apply (y = P^T (L D U)^{-1} P x on device arrays; a block of columns in one launch: the grid's second
-   dimension is the column, a thread block per subdomain and column)}. The permutation is applied where a kernel loads its
+   device), apply (y = P^T (L D U)^{-1} P x on device arrays; a block of columns in one launch: a thread block per
+   subdomain and column, the columns varying fastest in a one-dimensional grid)}. The permutation is applied where a kernel loads its
    subdomain's vector into shared memory and where it stores it: the vectors stay in the local block's ordering and
    on the device (src/sys/device-vec.c decides whether they are the vectors' own device arrays or copies).
 */
@@ -525,11 +525,29 @@ static PetscErrorCode SharedOptIn(K *kernel, const char name[], size_t dynamic, 
 }
 
 /* z, x and y of ncols columns (nb bs apart): grown to the largest block, kept */
+/* whether a block of ncols columns (ldx, ldy apart) fits the apply: columns at least the local size apart, its indices
+   in 32 bits where PetscInt is, its subdomains x columns thread blocks in the device's grid. Checked when the buffers
+   are asked for (before anything is copied) and by the apply */
+static PetscErrorCode CheckColumns(FGDDDevice dev, PetscInt ncols, PetscInt ldx, PetscInt ldy)
+{
+  const PetscInt   n  = dev->nb * dev->d.bs;
+  const PetscInt64 ld = PetscMax(PetscMax(ldx, ldy), n);
+
+  PetscFunctionBegin;
+  PetscCheck(ncols >= 1, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "PCFGDD's device apply of %" PetscInt_FMT " columns: give at least 1", ncols);
+  PetscCheck(ncols == 1 || (ldx >= n && ldy >= n), PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "PCFGDD's device apply of %" PetscInt_FMT " columns needs columns at least %" PetscInt_FMT " values apart, not %" PetscInt_FMT " and %" PetscInt_FMT, ncols, n, ldx, ldy);
+  PetscCheck(ld * ncols < PETSC_MAX_INT, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "PCFGDD's device apply of %" PetscInt_FMT " columns %" PetscInt64_FMT " values apart is beyond 32-bit indices: apply fewer columns at a time (-ksp_matsolve_batch_size), or configure PETSc --with-64-bit-indices", ncols, ld);
+  PetscCheck((PetscInt64)dev->nsub * ncols <= (PetscInt64)dev->gridx, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "PCFGDD's device apply of %" PetscInt_FMT " columns needs %" PetscInt64_FMT " thread blocks (%" PetscInt_FMT " subdomains each), more than the device's grid takes (%d): apply fewer columns at a time (-ksp_matsolve_batch_size) or make the subdomains larger (-pc_fgdd_subdomain_rows)", ncols,
+             (PetscInt64)dev->nsub * ncols, dev->nsub, dev->gridx);
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 static PetscErrorCode Columns(FGDDDevice dev, PetscInt ncols)
 {
   const size_t bytes = sizeof(PetscScalar) * (size_t)(dev->nb * dev->d.bs) * (size_t)ncols;
 
   PetscFunctionBegin;
+  PetscCall(CheckColumns(dev, ncols, dev->nb * dev->d.bs, dev->nb * dev->d.bs));
   if (ncols <= dev->cols) PetscFunctionReturn(PETSC_SUCCESS);
   GILU_CUDA_CHECK(cudaFree(dev->z));
   GILU_CUDA_CHECK(cudaFree(dev->x));
@@ -626,9 +644,7 @@ static PetscErrorCode DeviceApply(FGDDDevice dev, FGDDApplyType type, PetscBool 
   /* the separate kernels' z has the columns buffers() was last asked for (it is not grown here: that would free the
      x and y it hands out, which the caller may be passing) */
   PetscCheck(ncols >= 1 && (fused || ncols <= dev->cols), PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCFGDD's device apply of %" PetscInt_FMT " columns after buffers() of %" PetscInt_FMT, ncols, dev->cols);
-  PetscCheck((PetscInt64)PetscMax(PetscMax(ldx, ldy), ldz) * ncols < PETSC_MAX_INT, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "PCFGDD's device apply of %" PetscInt_FMT " columns of %" PetscInt_FMT " values is beyond 32-bit indices: apply fewer columns at a time (-ksp_matsolve_batch_size), or configure PETSc --with-64-bit-indices", ncols, ldz);
-  PetscCheck((PetscInt64)dev->nsub * ncols <= (PetscInt64)dev->gridx, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "PCFGDD's device apply of %" PetscInt_FMT " columns needs %" PetscInt64_FMT " thread blocks (%" PetscInt_FMT " subdomains each), more than the device's grid takes (%d): apply fewer columns at a time (-ksp_matsolve_batch_size) or make the subdomains larger (-pc_fgdd_subdomain_rows)", ncols,
-             (PetscInt64)dev->nsub * ncols, dev->nsub, dev->gridx);
+  PetscCall(CheckColumns(dev, ncols, ldx, ldy));
   const dim3 grid((unsigned)(dev->nsub * ncols)); /* (within the checks: no overflow) */
 
   if (fused) PetscCall(GILU_LAUNCH(ApplyFused, grid, FGDD_NT, dev->shmem, 0, dev->d, (int)type, dev->maxsub, ncols, x, ldx, y, ldy));
