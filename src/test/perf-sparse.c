@@ -199,6 +199,29 @@ static PetscErrorCode RelDiff(Vec ref, const PetscScalar *x, PetscReal *d)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* a block of k right-hand sides: column j is 2^j b, whose solution (apply) is 2^j that of b to the bit (a power of two
+   scales every operation exactly, FMA included) */
+static void BlockOfPowers(PetscInt n, PetscInt k, const PetscScalar b[], PetscScalar bk[])
+{
+  for (PetscInt j = 0; j < k; j++)
+    for (PetscInt i = 0; i < n; i++) bk[j * n + i] = PetscPowReal(2.0, (PetscReal)j) * b[i];
+}
+
+/* the largest relative difference of a column of the block's solution xk, scaled back by 2^-j (exact; xk is
+   overwritten), from the single solution x (0: every column bitwise) */
+static PetscReal BlockOfPowersDiff(PetscInt n, PetscInt k, PetscScalar xk[], const PetscScalar x[])
+{
+  PetscReal d = 0;
+
+  for (PetscInt j = 0; j < k; j++) {
+    const PetscReal s = PetscPowReal(2.0, (PetscReal)j);
+
+    for (PetscInt i = 0; i < n; i++) xk[j * n + i] /= s;
+    d = PetscMax(d, PetscGILUTestArrayRelDiff(n, xk + j * n, x));
+  }
+  return d;
+}
+
 static PetscErrorCode RunEngine(PetscGILUBackendType ran, const PetscGILUPerfSparseCase *c, Mat A, Vec b, PetscGILUPerfSparseResult *r)
 {
   Mat                F;
@@ -250,10 +273,9 @@ static PetscErrorCode RunEngine(PetscGILUBackendType ran, const PetscGILUPerfSpa
   PetscCall(GILUPerfDeviceMem(ran, 0, &dx, NULL, sizeof(PetscScalar) * n));
   PetscCall(VecGetArrayRead(b, &ba));
   PetscCall(GILUPerfDeviceMem(ran, 2, &db, (void *)ba, sizeof(PetscScalar) * n));
-  if (k > 0) { /* the block: column j is 2^j b, whose solution is 2^j x to the bit (a power of two scales every operation exactly) */
+  if (k > 0) { /* the block: column j is 2^j b */
     PetscCall(PetscMalloc1(n * k, &xk));
-    for (PetscInt j = 0; j < k; j++)
-      for (PetscInt i = 0; i < n; i++) xk[j * n + i] = PetscPowReal(2.0, (PetscReal)j) * ba[i];
+    BlockOfPowers(n, k, ba, xk);
     PetscCall(GILUPerfDeviceMem(ran, 0, &dbk, NULL, sizeof(PetscScalar) * n * k));
     PetscCall(GILUPerfDeviceMem(ran, 0, &dzk, NULL, sizeof(PetscScalar) * n * k));
     PetscCall(GILUPerfDeviceMem(ran, 0, &dxk, NULL, sizeof(PetscScalar) * n * k));
@@ -332,13 +354,7 @@ static PetscErrorCode RunEngine(PetscGILUBackendType ran, const PetscGILUPerfSpa
       }
       GILUPerfMinMedian(tk, c->sreps, m->block);
       PetscCall(GILUPerfDeviceMem(ran, 3, &dxk, xk, sizeof(PetscScalar) * n * k));
-      m->blockdiff = 0;
-      for (PetscInt j = 0; j < k; j++) {
-        const PetscReal s = PetscPowReal(2.0, (PetscReal)j);
-
-        for (PetscInt i = 0; i < n; i++) xk[j * n + i] /= s; /* exact: back to the single solve's scale */
-        m->blockdiff = PetscMax(m->blockdiff, PetscGILUTestArrayRelDiff(n, xk + j * n, x));
-      }
+      m->blockdiff = BlockOfPowersDiff(n, k, xk, x);
     }
     PetscCall(GILUTriDestroy(&L));
     PetscCall(GILUTriDestroy(&U));
@@ -430,8 +446,7 @@ static PetscErrorCode RunFGDD(PetscGILUBackendType ran, const PetscGILUPerfSpars
 
     PetscCall(PetscMalloc1(n * kc, &yk));
     PetscCall(VecGetArrayRead(b, &ba));
-    for (PetscInt j = 0; j < kc; j++)
-      for (PetscInt i = 0; i < n; i++) yk[j * n + i] = PetscPowReal(2.0, (PetscReal)j) * ba[i];
+    BlockOfPowers(n, kc, ba, yk);
     PetscCall(VecRestoreArrayRead(b, &ba));
     PetscCall(PCFGDDGetDeviceBuffers(pc, kc, &dxk, &dyk, NULL));
     PetscCall(GILUPerfDeviceMem(ran, 2, &dxk, yk, sizeof(PetscScalar) * n * kc));
@@ -444,13 +459,7 @@ static PetscErrorCode RunFGDD(PetscGILUBackendType ran, const PetscGILUPerfSpars
     }
     GILUPerfMinMedian(ta, c->sreps, m->block);
     PetscCall(GILUPerfDeviceMem(ran, 3, &dyk, yk, sizeof(PetscScalar) * n * kc));
-    m->blockdiff = 0;
-    for (PetscInt j = 0; j < kc; j++) {
-      const PetscReal s = PetscPowReal(2.0, (PetscReal)j);
-
-      for (PetscInt i = 0; i < n; i++) yk[j * n + i] /= s; /* exact: back to the single apply's scale */
-      m->blockdiff = PetscMax(m->blockdiff, PetscGILUTestArrayRelDiff(n, yk + j * n, y));
-    }
+    m->blockdiff = BlockOfPowersDiff(n, kc, yk, y);
     PetscCall(PetscFree(yk));
   }
   PetscCall(TimerCall(ran, 3, &timer, NULL));
