@@ -332,7 +332,6 @@ PetscErrorCode PCFGDDGetDeviceBuffers(PC pc, PetscInt ncols, void **xbuf, void *
   fg = (PC_FGDD *)pc->data;
   PetscCheck(fg->devops && fg->f.nb, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONGSTATE, "PCFGDD runs on the %s back-end: no device buffers (-pc_fgdd_backend cuda or cudaemu)", PetscGILUBackendTypes[fg->ran]);
   PetscCheck(fg->f.zerorow < 0, PetscObjectComm((PetscObject)pc), PETSC_ERR_MAT_LU_ZRPVT, "PCFGDD's factorization found a zero pivot in permuted block row %" PetscInt_FMT, fg->f.zerorow);
-  PetscCheck(ncols >= 1, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_OUTOFRANGE, "PCFGDDGetDeviceBuffers() for %" PetscInt_FMT " columns: give at least 1", ncols);
   if (!fg->dev) PetscCall(fg->devops->create(&fg->f, &fg->dev));
   PetscCall(fg->devops->buffers(fg->dev, ncols, xbuf, ybuf));
   if (keptblocks) *keptblocks = fg->f.nnzkept;

@@ -643,8 +643,8 @@ static PetscErrorCode DeviceApply(FGDDDevice dev, FGDDApplyType type, PetscBool 
   PetscFunctionBegin;
   /* the separate kernels' z has the columns buffers() was last asked for (it is not grown here: that would free the
      x and y it hands out, which the caller may be passing) */
-  PetscCheck(ncols >= 1 && (fused || ncols <= dev->cols), PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCFGDD's device apply of %" PetscInt_FMT " columns after buffers() of %" PetscInt_FMT, ncols, dev->cols);
   PetscCall(CheckColumns(dev, ncols, ldx, ldy));
+  PetscCheck(fused || ncols <= dev->cols, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCFGDD's device apply of %" PetscInt_FMT " columns after buffers() of %" PetscInt_FMT, ncols, dev->cols);
   const dim3 grid((unsigned)(dev->nsub * ncols)); /* (within the checks: no overflow) */
 
   if (fused) PetscCall(GILU_LAUNCH(ApplyFused, grid, FGDD_NT, dev->shmem, 0, dev->d, (int)type, dev->maxsub, ncols, x, ldx, y, ldy));
