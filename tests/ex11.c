@@ -7,7 +7,8 @@ static char help[] = "Tests PCFGDD (fine-grained domain decomposition) on a 3D c
   -check_variants      : compare the apply variants (syncfree and vertex bitwise, fused and not, edge to round-off)\n\
                          and PCBJACOBI's apply on the permuted vector; prints only differences\n\
   -check_threads       : the apply with 1 and 2 host threads, bitwise (every variant); prints only differences\n\
-  -check_cudaemu       : compare the cudaemu kernels with the host for every variant; prints only differences\n\
+  -check_cudaemu       : compare the cudaemu kernels with the host for every variant, and check the arguments of the\n\
+                         developer apply PCFGDDApplyDevice(); prints only differences\n\
   -check_cuda          : the same with the CUDA kernels on the device\n\
   -resolve             : then shift the diagonal (same nonzero pattern, new values) and solve again (refactorization);\n\
                          with -check_cudaemu: compare the device's apply after that re-setup with the host's\n\
@@ -30,6 +31,7 @@ static char help[] = "Tests PCFGDD (fine-grained domain decomposition) on a 3D c
 #include <petscgilu.h>
 #include <petscgilutest.h>
 #include <petscgilu/private/cudaemu.h>
+#include "../src/pc/fgdd/fgdd.h"   /* PCFGDDGetDeviceBuffers(), PCFGDDApplyDevice(): developer level */
 #include <petsc/private/matimpl.h> /* a MatPartitioning type of the test's own */
 
 static PetscErrorCode Assemble(DM da, PetscInt dof, PetscReal beta, PetscBool zeropivot, Mat A)
@@ -276,6 +278,45 @@ static PetscErrorCode CheckVariants(PC pc, Vec b, PetscGILUBackendType dev)
   PetscFunctionReturn(0);
 }
 
+/* the argument checks of the developer API PCFGDDApplyDevice() (the kernel benchmark's way in; PCMatApply() cannot give
+   columns closer than the local size): on the PC's own buffers for 2 columns, columns n apart and a single column with
+   any distance run; 0 columns or 2 columns closer than n (they would overlap: each column's apply would overwrite the
+   start of the next) are an error that names the distance, not a launch */
+static PetscErrorCode CheckDeviceArguments(PC pc, PetscGILUBackendType dev)
+{
+  Mat      A;
+  PetscInt n;
+  void    *x, *y;
+  MPI_Comm comm = PetscObjectComm((PetscObject)pc);
+  const struct {
+    PetscInt  ncols, dldx, dldy; /* the distances n + dldx, n + dldy */
+    PetscBool ok;
+  } cases[] = {
+    {2, 0,  0,  PETSC_TRUE },
+    {1, -1, -1, PETSC_TRUE }, /* one column: its distance is not used */
+    {2, -1, 0,  PETSC_FALSE},
+    {2, 0,  -1, PETSC_FALSE},
+    {0, 0,  0,  PETSC_FALSE},
+  };
+
+  PetscFunctionBeginUser;
+  PetscCall(PCGetOperators(pc, &A, NULL));
+  PetscCall(MatGetLocalSize(A, &n, NULL));
+  PetscCall(PCFGDDSetBackend(pc, dev));
+  PetscCall(PCFGDDGetDeviceBuffers(pc, 2, &x, &y, NULL));
+  for (size_t i = 0; i < PETSC_STATIC_ARRAY_LENGTH(cases); i++) {
+    PetscErrorCode ierr;
+
+    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+    ierr = PCFGDDApplyDevice(pc, cases[i].ncols, (const PetscScalar *)x, n + cases[i].dldx, (PetscScalar *)y, n + cases[i].dldy);
+    PetscCall(PetscPopErrorHandler());
+    if (cases[i].ok ? ierr != PETSC_SUCCESS : ierr != PETSC_ERR_ARG_OUTOFRANGE)
+      PetscCall(PetscPrintf(comm, "PCFGDDApplyDevice() of %" PetscInt_FMT " columns, ldx %" PetscInt_FMT ", ldy %" PetscInt_FMT " (local size %" PetscInt_FMT "): error %d, expected %d\n", cases[i].ncols, n + cases[i].dldx, n + cases[i].dldy, n, (int)ierr,
+                            cases[i].ok ? 0 : (int)PETSC_ERR_ARG_OUTOFRANGE));
+  }
+  PetscFunctionReturn(PETSC_SUCCESS); /* the applies queued on the default stream, before anything later there */
+}
+
 /* a numeric re-setup on the device: new values of the same pattern (a diagonal shift) copied into the device's layout
    of the first setup, then the vertex apply compared with the host's (bitwise); stale values would differ */
 static PetscErrorCode CheckResetup(PC pc, Mat A, Vec b)
@@ -475,8 +516,10 @@ int main(int argc, char **argv)
     if (variants) PetscCall(CheckVariants(pc, r, PETSCGILU_BACKEND_HOST));
     if (variants) PetscCall(CompareBJacobi(A, pc, ktype, r, PETSC_TRUE));
     if (cudaemu) PetscCall(CheckVariants(pc, r, PETSCGILU_BACKEND_CUDAEMU));
+    if (cudaemu) PetscCall(CheckDeviceArguments(pc, PETSCGILU_BACKEND_CUDAEMU));
     if (cudaemu && resolve) PetscCall(CheckResetup(pc, A, r));
     if (cuda) PetscCall(CheckVariants(pc, r, PETSCGILU_BACKEND_CUDA));
+    if (cuda) PetscCall(CheckDeviceArguments(pc, PETSCGILU_BACKEND_CUDA));
     if (threads) PetscCall(CheckThreads(pc, r));
     PetscCall(VecDestroy(&r));
   } else {
@@ -589,9 +632,10 @@ int main(int argc, char **argv)
      output_file: output/empty.out
      args: -check_threads -n 10 -dof {{1 3}} -dm_mat_type {{aij baij}} -pc_fgdd_subdomain_rows 50
 
-   # the CUDA kernels (emulated, 128 threads per block as on the GPU) against the host, every variant fused and separate;
-   # silent. Subdomains of 27 rows, then of about 400 (many rows per thread: the sync-free waits and the barriers between
-   # levels matter), under three schedules a GPU may choose (threads in order, reversed, shuffled)
+   # the CUDA kernels (emulated, 128 threads per block as on the GPU) against the host, every variant fused and separate,
+   # and the argument checks of the developer apply PCFGDDApplyDevice(); silent. Subdomains of 27 rows, then of about
+   # 400 (many rows per thread: the sync-free waits and the barriers between levels matter), under three schedules a GPU
+   # may choose (threads in order, reversed, shuffled)
    test:
      suffix: cudaemu
      requires: cudaemu
