@@ -351,12 +351,12 @@ static PetscErrorCode TestCUDAEmuWaits(PetscRandom rnd, PetscGILUBackendType dev
   squares by scalar-CSR, or by vector-CSR on the long-row triangles of kind 3, which must take it at depth 1). New values
   with the same pattern reach every device segment (recblock, in place). The other block sizes (2, 4 to 7) on one triangle
   each (lower, long rows, inverted diagonal), so that every instantiation of the kernels (templated on bs) runs. After
-  each solve a block of 3 columns (CheckDeviceMultiple(): the block instantiations, every column bitwise the solve's;
+  each solve a block of 5 columns (CheckDeviceMultiple(): the block instantiations, every column bitwise the solve's;
   in place and permuted too with the inverted diagonal at depths 0 and 1).
   Then the sync-free kernels on triangles of many blocks (TestCUDAEmuWaits()).
 */
 /*
-  GILUTriSolveDeviceMultiple() of 3 columns (2^j b: the solution is 2^j x to the bit), their distance 2 more than the
+  GILUTriSolveDeviceMultiple() of 5 columns (2^j b: the solution is 2^j x to the bit), their distance 2 more than the
   rows (padding poisoned with NaN), against x, GILUTriSolve()'s solution on the same device plan: bitwise (tol 0), or to
   a relative tol (sync-free by columns adds with atomics in no fixed order). Out of place, in place, and with the block
   rows reversed on the way in (bperm) and out (operm, into a third array of another distance) against GILUTriSolve() of
@@ -365,7 +365,7 @@ static PetscErrorCode TestCUDAEmuWaits(PetscRandom rnd, PetscGILUBackendType dev
 */
 static PetscErrorCode CheckDeviceMultiple(GILUTri tri, PetscInt nb, PetscInt bs, const PetscScalar b[], const PetscScalar x[], PetscReal tol, PetscBool all, const char what[])
 {
-  const PetscInt m = nb * bs, k = 3, ld = m + 2, ldo = m + 5, npass = all ? 3 : 1;
+  const PetscInt m = nb * bs, k = 5, ld = m + 2, ldo = m + 5, npass = all ? 3 : 1; /* 5: the level-set and scalar-CSR kernels' groups of columns (bs 1: 4 + 1, bs 2: 2 + 2 + 1) */
   PetscScalar   *B, *X, *O, *bp, *xp, *o;
   PetscInt      *perm;
   PetscReal      diff[3] = {0, 0, 0};

@@ -65,7 +65,8 @@
   columns of a row (a unit, a square's row) where it did one, after the same waits and before the same signals, each
   column's sums in the order of one column's solve (the same bits as that solve). What a solve pays per dependency (a
   launch, a wait, a signal) is paid once for the block; the row's indices and values are read once from memory (the
-  later columns find them in the cache or, sync-free by rows, in shared memory).
+  level-set and scalar-CSR kernels hold them in registers for a group of columns, RowSubtractDevice(); sync-free by
+  rows keeps them in shared memory; later groups and columns find them in the cache).
 */
 typedef struct {
   const PetscScalar *b;             /* NULL: the kernel reads b_r from x */
@@ -109,22 +110,63 @@ __device__ static inline void RowStoreDevice(const GILUTriCUDA_s *t, PetscInt s,
     }
 }
 
-/* x_r = D^{-1}(x_r - sum V x_c) for stored row s (no dval: x_r -= sum V x_c: a scalar-CSR square row). BS: the block size */
-template <int BS>
-__device__ static inline void RowSolveDevice(const GILUTriCUDA_s *t, PetscInt s, PetscScalar *x)
+/*
+  The columns of a block one thread sums together (the block kernels, MULTI): each entry's column index and values are
+  loaded once for the group, and the group's x_c loads are in flight together, where a column at a time waits a memory
+  round trip per column (each column's loads come after the previous column's store of x_r, which the compiler cannot
+  move them across). The registers bound the group: G BS accumulators and G BS values of x_c (sm_90, nvcc 13: the
+  level-set kernel's block instantiation at BS 1 takes 64 registers, 16 resident blocks of 64 threads per SM, where a
+  column at a time took 40 and 25: 4 columns' loads in flight in 16 blocks against 1 in 25; BS 2: 56; at BS >= 3 the
+  group is one column, and the registers are at most those of before). Single solves (G 1) compile as before.
+*/
+#define GILU_TRI_CUDA_GROUP(BS) ((BS) == 1 ? 4 : (BS) == 2 ? 2 : 1)
+
+/* acc[j] -= sum_k V_k x_{c_k} of column j (ldx apart from the previous) for the stored entries k0 .. k1 - 1 of a row and
+   the first g <= G columns of x, each column's sum in the row's column order as the host sums it (the same bits as a
+   column alone); CG: x_c is written by other blocks of this launch (read past the L1 cache) */
+template <int BS, int G, bool CG>
+__device__ static inline void RowSubtractDevice(const GILUTriCUDA_s *t, PetscInt k0, PetscInt k1, const PetscScalar *x, PetscInt ldx, int g, PetscScalar acc[][BS])
+{
+  for (PetscInt k = k0; k < k1; k++) {
+    const PetscInt   c = t->col[k];
+    const MatScalar *v = t->val + k * BS * BS;
+    PetscScalar      xc[G][BS];
+
+    GILU_UNROLL
+    for (int j = 0; j < G; j++)
+      if (j < g)
+        for (int q = 0; q < BS; q++) xc[j][q] = CG ? gilu_ld_cg(x + j * ldx + c * BS + q) : gilu_ld(x + j * ldx + c * BS + q);
+    for (int p = 0; p < BS; p++)
+      for (int q = 0; q < BS; q++) {
+        const MatScalar a = v[p * BS + q];
+
+        GILU_UNROLL
+        for (int j = 0; j < G; j++)
+          if (j < g) acc[j][p] -= a * xc[j][q];
+      }
+  }
+}
+
+/* x_r = D^{-1}(x_r - sum V x_c) for stored row s (no dval: x_r -= sum V x_c: a scalar-CSR square row) in ncols columns of
+   x, ldx apart, G at a time (RowSubtractDevice()). BS: the block size */
+template <int BS, int G>
+__device__ static inline void RowSolveDevice(const GILUTriCUDA_s *t, PetscInt s, PetscScalar *x, PetscInt ncols, PetscInt ldx)
 {
   const PetscInt r = t->row[s];
-  PetscScalar    acc[BS];
 
-  for (int p = 0; p < BS; p++) acc[p] = x[r * BS + p];
-  for (PetscInt k = t->ptr[s]; k < t->ptr[s + 1]; k++) {
-    const PetscScalar *xc = x + t->col[k] * BS;
-    const MatScalar   *v  = t->val + k * BS * BS;
+  for (PetscInt j0 = 0; j0 < ncols; j0 += G) {
+    const int   g = G == 1 ? 1 : (int)PetscMin((PetscInt)G, ncols - j0); /* (G 1: the compiler drops the tests of g) */
+    PetscScalar acc[G][BS];
 
-    for (int p = 0; p < BS; p++)
-      for (int q = 0; q < BS; q++) acc[p] -= v[p * BS + q] * xc[q];
+    GILU_UNROLL
+    for (int j = 0; j < G; j++)
+      if (j < g)
+        for (int p = 0; p < BS; p++) acc[j][p] = x[(j0 + j) * ldx + r * BS + p];
+    RowSubtractDevice<BS, G, false>(t, t->ptr[s], t->ptr[s + 1], x + j0 * ldx, ldx, g, acc);
+    GILU_UNROLL
+    for (int j = 0; j < G; j++)
+      if (j < g) RowStoreDevice<BS>(t, s, r, acc[j], x + (j0 + j) * ldx, NULL, 0);
   }
-  RowStoreDevice<BS>(t, s, r, acc, x, NULL, 0);
 }
 
 /*
@@ -137,7 +179,8 @@ __device__ static inline void RowSolveDevice(const GILUTriCUDA_s *t, PetscInt s,
   2. thread 0 waits (acquire) until the counter of finished units (ctr[1], above donebase) reaches t.uwait[u], the
      units of the levels before u's; a barrier releases the block;
   3. the row, its entries in column order as the host sums them (the same bits); x_c, written by other blocks during
-     this launch, read past the L1 cache; then the same for each further column (b_r of those read after the wait);
+     this launch, read past the L1 cache; a block of columns GILU_TRI_CUDA_GROUP(BS) at a time (RowSubtractDevice():
+     one round trip for the group's x_c, not one per column; b_r of the columns after the first read after the wait);
   4. a barrier after every thread's stores, then thread 0 counts the unit (release add).
   The counter is the grid-wide wait between levels: a unit counts itself only after it saw the counter at the number
   of units of the levels before its own, so by induction the counter reaches the units before level l only when all of
@@ -153,6 +196,7 @@ __global__ static void __launch_bounds__(GILU_TRI_CUDA_THREADS) LevelKernel(GILU
 {
   GILU_SHARED(int, unit, 2); /* the current unit and the next one (two slots: thread 0 writes one while the block reads the other) */
   const PetscInt ncols = MULTI ? io.ncols : 1;
+  constexpr int  G     = MULTI ? GILU_TRI_CUDA_GROUP(BS) : 1;
 
   if (threadIdx.x == 0) unit[0] = (int)((unsigned int)atomicAdd(&ctr[0], 1) - ticketbase);
   gilu_syncthreads();
@@ -160,14 +204,14 @@ __global__ static void __launch_bounds__(GILU_TRI_CUDA_THREADS) LevelKernel(GILU
     const PetscInt u = unit[it & 1], s = t.urow[u] + (PetscInt)threadIdx.x;
     const int      valid = s < t.urow[u + 1];
     PetscInt       r = 0, k0 = 0, k1 = 0;
-    PetscScalar    acc[BS];
+    PetscScalar    acc[G][BS]; /* a group of columns (RowSubtractDevice()); the first column's b_r read before the wait */
 
-    for (int p = 0; p < BS; p++) acc[p] = 0;
+    for (int p = 0; p < BS; p++) acc[0][p] = 0;
     if (valid) { /* 1. */
       r  = t.row[s];
       k0 = t.ptr[s];
       k1 = t.ptr[s + 1];
-      for (int p = 0; p < BS; p++) acc[p] = RowInitialDevice<BS>(&io, r, p, x, 0);
+      for (int p = 0; p < BS; p++) acc[0][p] = RowInitialDevice<BS>(&io, r, p, x, 0);
     }
     if (threadIdx.x == 0) { /* 2. */
       unit[(it + 1) & 1] = (int)((unsigned int)atomicAdd(&ctr[0], 1) - ticketbase);
@@ -175,19 +219,17 @@ __global__ static void __launch_bounds__(GILU_TRI_CUDA_THREADS) LevelKernel(GILU
     }
     gilu_syncthreads();
     if (valid) /* 3. */
-      for (PetscInt j = 0; j < ncols; j++) {
-        PetscScalar *xj = x + j * io.ldx;
+      for (PetscInt j0 = 0; j0 < ncols; j0 += G) {
+        const int g = G == 1 ? 1 : (int)PetscMin((PetscInt)G, ncols - j0); /* (G 1: the compiler drops the tests of g) */
 
-        if (j)
-          for (int p = 0; p < BS; p++) acc[p] = RowInitialDevice<BS>(&io, r, p, x, j);
-        for (PetscInt k = k0; k < k1; k++) {
-          const PetscInt   c = t.col[k];
-          const MatScalar *v = t.val + k * BS * BS;
-
-          for (int p = 0; p < BS; p++)
-            for (int q = 0; q < BS; q++) acc[p] -= v[p * BS + q] * gilu_ld_cg(xj + c * BS + q);
-        }
-        RowStoreDevice<BS>(&t, s, r, acc, xj, &io, j);
+        GILU_UNROLL
+        for (int j = 0; j < G; j++)
+          if (j < g && j0 + j)
+            for (int p = 0; p < BS; p++) acc[j][p] = RowInitialDevice<BS>(&io, r, p, x, j0 + j);
+        RowSubtractDevice<BS, G, true>(&t, k0, k1, x + j0 * io.ldx, io.ldx, g, acc);
+        GILU_UNROLL
+        for (int j = 0; j < G; j++)
+          if (j < g) RowStoreDevice<BS>(&t, s, r, acc[j], x + (j0 + j) * io.ldx, &io, j0 + j);
       }
     gilu_syncthreads(); /* 4. every thread's stores before the release; unit[(it + 1) & 1] written before it is read */
     if (threadIdx.x == 0) gilu_signal_release_add(&ctr[1], 1);
@@ -321,8 +363,7 @@ __global__ static void SpMVScalarKernel(GILUTriCUDA_s t, PetscScalar *x, PetscIn
   PetscInt       s     = (PetscInt)(blockIdx.x * blockDim.x + threadIdx.x);
   const PetscInt ncols = MULTI ? nc : 1;
 
-  if (s < t.nrows)
-    for (PetscInt j = 0; j < ncols; j++) RowSolveDevice<BS>(&t, s, x + j * ldx);
+  if (s < t.nrows) RowSolveDevice<BS, MULTI ? GILU_TRI_CUDA_GROUP(BS) : 1>(&t, s, x, ncols, ldx);
 }
 
 /*
