@@ -281,22 +281,26 @@ static PetscErrorCode CheckVariants(PC pc, Vec b, PetscGILUBackendType dev)
 /* the argument checks of the developer API PCFGDDApplyDevice() (the kernel benchmark's way in; PCMatApply() cannot give
    columns closer than the local size): on the PC's own buffers for 2 columns, columns n apart and a single column with
    any distance run; 0 columns or 2 columns closer than n (they would overlap: each column's apply would overwrite the
-   start of the next) are an error that names the distance, not a launch */
+   start of the next), 3 columns (the buffers hold 2: the fused apply would write past y, the separate one past its work
+   space) and NULL arrays are errors, not launches. Then PCMatApply() of an empty block: nothing to do, no error */
 static PetscErrorCode CheckDeviceArguments(PC pc, PetscGILUBackendType dev)
 {
-  Mat      A;
+  Mat      A, X, Y;
   PetscInt n;
   void    *x, *y;
   MPI_Comm comm = PetscObjectComm((PetscObject)pc);
   const struct {
-    PetscInt  ncols, dldx, dldy; /* the distances n + dldx, n + dldy */
-    PetscBool ok;
+    PetscInt       ncols, dldx, dldy; /* the distances n + dldx, n + dldy */
+    PetscBool      null;              /* y NULL */
+    PetscErrorCode err;               /* expected */
   } cases[] = {
-    {2, 0,  0,  PETSC_TRUE },
-    {1, -1, -1, PETSC_TRUE }, /* one column: its distance is not used */
-    {2, -1, 0,  PETSC_FALSE},
-    {2, 0,  -1, PETSC_FALSE},
-    {0, 0,  0,  PETSC_FALSE},
+    {2, 0,  0,  PETSC_FALSE, PETSC_SUCCESS           },
+    {1, -1, -1, PETSC_FALSE, PETSC_SUCCESS           }, /* one column: its distance is not used */
+    {2, -1, 0,  PETSC_FALSE, PETSC_ERR_ARG_OUTOFRANGE},
+    {2, 0,  -1, PETSC_FALSE, PETSC_ERR_ARG_OUTOFRANGE},
+    {0, 0,  0,  PETSC_FALSE, PETSC_ERR_ARG_OUTOFRANGE},
+    {3, 0,  0,  PETSC_FALSE, PETSC_ERR_ARG_OUTOFRANGE},
+    {1, 0,  0,  PETSC_TRUE,  PETSC_ERR_ARG_NULL      },
   };
 
   PetscFunctionBeginUser;
@@ -304,16 +308,25 @@ static PetscErrorCode CheckDeviceArguments(PC pc, PetscGILUBackendType dev)
   PetscCall(MatGetLocalSize(A, &n, NULL));
   PetscCall(PCFGDDSetBackend(pc, dev));
   PetscCall(PCFGDDGetDeviceBuffers(pc, 2, &x, &y, NULL));
-  for (size_t i = 0; i < PETSC_STATIC_ARRAY_LENGTH(cases); i++) {
-    PetscErrorCode ierr;
+  for (PetscInt fu = 0; fu < 2; fu++) {
+    PetscCall(PCFGDDSetFused(pc, (PetscBool)fu));
+    for (size_t i = 0; i < PETSC_STATIC_ARRAY_LENGTH(cases); i++) {
+      PetscErrorCode ierr;
 
-    PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
-    ierr = PCFGDDApplyDevice(pc, cases[i].ncols, (const PetscScalar *)x, n + cases[i].dldx, (PetscScalar *)y, n + cases[i].dldy);
-    PetscCall(PetscPopErrorHandler());
-    if (cases[i].ok ? ierr != PETSC_SUCCESS : ierr != PETSC_ERR_ARG_OUTOFRANGE)
-      PetscCall(PetscPrintf(comm, "PCFGDDApplyDevice() of %" PetscInt_FMT " columns, ldx %" PetscInt_FMT ", ldy %" PetscInt_FMT " (local size %" PetscInt_FMT "): error %d, expected %d\n", cases[i].ncols, n + cases[i].dldx, n + cases[i].dldy, n, (int)ierr,
-                            cases[i].ok ? 0 : (int)PETSC_ERR_ARG_OUTOFRANGE));
+      PetscCall(PetscPushErrorHandler(PetscReturnErrorHandler, NULL));
+      ierr = PCFGDDApplyDevice(pc, cases[i].ncols, (const PetscScalar *)x, n + cases[i].dldx, cases[i].null ? NULL : (PetscScalar *)y, n + cases[i].dldy);
+      PetscCall(PetscPopErrorHandler());
+      if (ierr != cases[i].err)
+        PetscCall(PetscPrintf(comm, "PCFGDDApplyDevice() (%s) of %" PetscInt_FMT " columns, ldx %" PetscInt_FMT ", ldy %" PetscInt_FMT "%s (local size %" PetscInt_FMT ", buffers for 2 columns): error %d, expected %d\n", fu ? "fused" : "separate",
+                              cases[i].ncols, n + cases[i].dldx, n + cases[i].dldy, cases[i].null ? ", y NULL" : "", n, (int)ierr, (int)cases[i].err));
+    }
   }
+  PetscCall(PCFGDDSetFused(pc, PETSC_TRUE)); /* as CheckVariants() leaves it */
+  PetscCall(MatCreateDense(comm, n, PETSC_DECIDE, PETSC_DETERMINE, 0, NULL, &X));
+  PetscCall(MatDuplicate(X, MAT_DO_NOT_COPY_VALUES, &Y));
+  PetscCall(PCMatApply(pc, X, Y));
+  PetscCall(MatDestroy(&X));
+  PetscCall(MatDestroy(&Y));
   PetscFunctionReturn(PETSC_SUCCESS); /* the applies queued on the default stream, before anything later there */
 }
 

@@ -340,8 +340,8 @@ PetscErrorCode PCFGDDGetDeviceBuffers(PC pc, PetscInt ncols, void **xbuf, void *
 
 /* PCFGDDApplyDevice - y = the apply of x for ncols columns ldx, ldy apart (PCMatApply()'s device apply: every launch
    takes all of them), device arrays of the back-end (x, y from PCFGDDGetDeviceBuffers() for at least ncols columns, or
-   of the same size), queued on the default stream (complete after a wait on the device, or for anything later on that
-   stream); developer level */
+   of the same size; the PC's device buffers must hold at least ncols columns: an error otherwise), queued on the
+   default stream (complete after a wait on the device, or for anything later on that stream); developer level */
 PetscErrorCode PCFGDDApplyDevice(PC pc, PetscInt ncols, const PetscScalar x[], PetscInt ldx, PetscScalar y[], PetscInt ldy)
 {
   PetscBool isfgdd;
@@ -349,6 +349,8 @@ PetscErrorCode PCFGDDApplyDevice(PC pc, PetscInt ncols, const PetscScalar x[], P
   PetscFunctionBegin;
   PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCFGDD, &isfgdd));
   PetscCheck(isfgdd && ((PC_FGDD *)pc->data)->dev, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_WRONGSTATE, "PCFGDDApplyDevice() needs a PCFGDD whose device buffers PCFGDDGetDeviceBuffers() gave");
+  /* device arrays: only NULL checked (PetscAssertPointer() of a debugging PETSc would read them on the host) */
+  PetscCheck(x && y, PetscObjectComm((PetscObject)pc), PETSC_ERR_ARG_NULL, "PCFGDDApplyDevice() needs device arrays x and y, not NULL");
   PetscCall(FGDDApplyDeviceColumns(pc->data, ncols, x, ldx, y, ldy));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -398,7 +400,7 @@ static PetscErrorCode PCMatApply_FGDD_Private(PC pc, PetscBool transpose, Mat X,
   if (fg->f.zerorow < 0 && !transpose && fg->ran != PETSCGILU_BACKEND_HOST) {
     fg->matapplied = PETSC_TRUE;
     PetscCall(PetscLogEventBegin(GILU_FGDDApply, 0, X, Y, 0));
-    if (fg->f.nb) { /* (nothing for an empty local block) */
+    if (fg->f.nb && N > 0) { /* (nothing for an empty local block or block of columns) */
       void *xbuf, *ybuf;
 
       PetscCall(MatDenseGetLocalMatrix(X, &Xl));

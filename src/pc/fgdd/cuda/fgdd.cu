@@ -641,10 +641,12 @@ static PetscErrorCode DeviceApply(FGDDDevice dev, FGDDApplyType type, PetscBool 
   const PetscInt ldz = dev->nb * dev->d.bs;
 
   PetscFunctionBegin;
-  /* the separate kernels' z has the columns buffers() was last asked for (it is not grown here: that would free the
-     x and y it hands out, which the caller may be passing) */
+  /* the separate kernels' z, and x and y where the caller passes those buffers() handed out, have the columns
+     buffers() was last asked for (not grown here: that would free the x and y the caller may be passing); PCMatApply()
+     asks for its block first, the developer API's caller must (PCFGDDGetDeviceBuffers()) */
   PetscCall(CheckColumns(dev, ncols, ldx, ldy));
-  PetscCheck(fused || ncols <= dev->cols, PETSC_COMM_SELF, PETSC_ERR_PLIB, "PCFGDD's device apply of %" PetscInt_FMT " columns after buffers() of %" PetscInt_FMT, ncols, dev->cols);
+  PetscCheck(ncols <= dev->cols, PETSC_COMM_SELF, PETSC_ERR_ARG_OUTOFRANGE, "PCFGDD's device apply of %" PetscInt_FMT " columns with device buffers for %" PetscInt_FMT ": call PCFGDDGetDeviceBuffers() for at least %" PetscInt_FMT " columns first", ncols,
+             dev->cols, ncols);
   const dim3 grid((unsigned)(dev->nsub * ncols)); /* (within the checks: no overflow) */
 
   if (fused) PetscCall(GILU_LAUNCH(ApplyFused, grid, FGDD_NT, dev->shmem, 0, dev->d, (int)type, dev->maxsub, ncols, x, ldx, y, ldy));
