@@ -670,6 +670,13 @@ done:
      args: -case zeropivot -pc_type structilu -gilu_backend cudaemu -gilu_cudaemu_devices 0
      filter: Error: grep -o -e "-gilu_cudaemu_devices 0: must be in 1..64"
 
+   # a negative seed after random: (strtoull() took the sign and wrapped it around)
+   test:
+     suffix: badopt_cudaemu_schedule_seed
+     requires: cudaemu
+     args: -case zeropivot -pc_type structilu -gilu_backend cudaemu -gilu_cudaemu_schedule random:-3
+     filter: Error: grep -o -e "-gilu_cudaemu_schedule random:-3: the seed after random: must be a non-negative integer"
+
    test:
      suffix: badopt_cudaemu_max_grid_x
      requires: cudaemu

@@ -96,10 +96,40 @@ static PetscErrorCode MatBackwardSolve_Delegate(Mat B, Vec b, Vec x)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* MatMatSolve(Transpose)() by the delegate's; in place (X = B, which gilu's and structilu's own solves take) on a copy
+   of B, since PETSc's column-by-column MatMatSolve() takes a column of B and of X at once (an error when they are the
+   same matrix) and its native block solves may refuse X = B */
+static PetscErrorCode MatMatSolve_Delegate_Private(Mat B, Mat Bm, Mat X, PetscBool transpose)
+{
+  Mat F, C = Bm;
+
+  PetscFunctionBegin;
+  PetscCall(GILUMatFactorGetDelegate(B, &F));
+  if (X == Bm) PetscCall(MatDuplicate(Bm, MAT_COPY_VALUES, &C));
+  if (transpose) PetscCall(MatMatSolveTranspose(F, C, X));
+  else PetscCall(MatMatSolve(F, C, X));
+  if (C != Bm) PetscCall(MatDestroy(&C));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatMatSolve_Delegate(Mat B, Mat Bm, Mat X)
+{
+  PetscFunctionBegin;
+  PetscCall(MatMatSolve_Delegate_Private(B, Bm, X, PETSC_FALSE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+static PetscErrorCode MatMatSolveTranspose_Delegate(Mat B, Mat Bm, Mat X)
+{
+  PetscFunctionBegin;
+  PetscCall(MatMatSolve_Delegate_Private(B, Bm, X, PETSC_TRUE));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*
-  GILUMatFactorSetDelegate - F's solves (MatSolve(), MatSolveTranspose(), the halves of a Cholesky factor) serve B from
-  now on, its factor error is B's; MatSolve(Transpose)Add() and MatMatSolve() go through them (PETSc's column by column). F NULL:
-  none any more (the caller sets B's own solve ops again).
+  GILUMatFactorSetDelegate - F's solves (MatSolve(), MatSolveTranspose(), MatMatSolve(), MatMatSolveTranspose(), the
+  halves of a Cholesky factor) serve B from now on, its factor error is B's; MatSolve(Transpose)Add() go through them.
+  F NULL: none any more (the caller sets B's own solve ops again).
 */
 PetscErrorCode GILUMatFactorSetDelegate(Mat B, Mat F)
 {
@@ -115,7 +145,7 @@ PetscErrorCode GILUMatFactorSetDelegate(Mat B, Mat F)
   B->ops->backwardsolve          = MatBackwardSolve_Delegate;
   B->ops->solveadd               = NULL;
   B->ops->solvetransposeadd      = NULL;
-  B->ops->matsolve               = NULL;
-  B->ops->matsolvetranspose      = NULL;
+  B->ops->matsolve               = MatMatSolve_Delegate;
+  B->ops->matsolvetranspose      = MatMatSolveTranspose_Delegate;
   PetscFunctionReturn(PETSC_SUCCESS);
 }

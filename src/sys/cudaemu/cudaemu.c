@@ -76,6 +76,7 @@
 #include <unistd.h>
 #include <stdint.h>
 #include <limits.h>
+#include <errno.h>
 
 #define GILU_EMU_MAX_RESIDENT     64 /* the largest -gilu_cudaemu_resident */
 #define GILU_EMU_DEFAULT_RESIDENT 4
@@ -1269,8 +1270,9 @@ static PetscErrorCode ParseOrder(const char opt[], const char value[], Order *or
     if (value[6] == ':') {
       char *end;
 
+      errno = 0; /* (strtoull() takes a sign and wraps a negative number around: only digits, within its range) */
       *seed = strtoull(value + 7, &end, 10);
-      PetscCheck(end != value + 7 && !*end, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s %s: the seed after random: must be a non-negative integer", opt, value);
+      PetscCheck(value[7] >= '0' && value[7] <= '9' && !*end && errno != ERANGE, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s %s: the seed after random: must be a non-negative integer", opt, value);
     }
   } else SETERRQ(PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "%s %s: unknown order; use inorder, reverse, random or random:SEED", opt, value);
   PetscFunctionReturn(PETSC_SUCCESS);
