@@ -116,8 +116,8 @@ __device__ static inline void RowStoreDevice(const GILUTriCUDA_s *t, PetscInt s,
   round trip per column (each column's loads come after the previous column's store of x_r, which the compiler cannot
   move them across). The registers bound the group: G BS accumulators and G BS values of x_c (sm_90, nvcc 13: the
   level-set kernel's block instantiation at BS 1 takes 64 registers, 16 resident blocks of 64 threads per SM, where a
-  column at a time took 40 and 25: 4 columns' loads in flight in 16 blocks against 1 in 25; BS 2: 56; at BS >= 3 the
-  group is one column, and the registers are at most those of before). Single solves (G 1) compile as before.
+  column at a time took 40 and 25: 4 columns' loads in flight in 16 blocks against 1 in 25; BS 2: 64; at BS >= 3 the
+  group is one column, and the registers are at most those of before). Single solves (G 1): as before or fewer.
 */
 #define GILU_TRI_CUDA_GROUP(BS) ((BS) == 1 ? 4 : (BS) == 2 ? 2 : 1)
 
@@ -175,12 +175,13 @@ __device__ static inline void RowSolveDevice(const GILUTriCUDA_s *t, PetscInt s,
   at most blockDim.x rows of one level, numbered in level order (t.urow); a block takes them by ticket (ctr[0], above
   ticketbase) until none is left, taking its next one while it works on the current one. Per unit:
   1. what does not depend on the earlier levels, before the wait: the row, its entries' range and x_r (b, or what an
-     earlier launch left: no other row of this launch writes it);
+     earlier launch left: no other row of this launch writes it) of the first group of columns (below);
   2. thread 0 waits (acquire) until the counter of finished units (ctr[1], above donebase) reaches t.uwait[u], the
      units of the levels before u's; a barrier releases the block;
   3. the row, its entries in column order as the host sums them (the same bits); x_c, written by other blocks during
      this launch, read past the L1 cache; a block of columns GILU_TRI_CUDA_GROUP(BS) at a time (RowSubtractDevice():
-     one round trip for the group's x_c, not one per column; b_r of the columns after the first read after the wait);
+     one round trip for the group's x_c, not one per column; b_r of the first group read in step 1, of the later
+     groups after the wait);
   4. a barrier after every thread's stores, then thread 0 counts the unit (release add).
   The counter is the grid-wide wait between levels: a unit counts itself only after it saw the counter at the number
   of units of the levels before its own, so by induction the counter reaches the units before level l only when all of
@@ -204,14 +205,17 @@ __global__ static void __launch_bounds__(GILU_TRI_CUDA_THREADS) LevelKernel(GILU
     const PetscInt u = unit[it & 1], s = t.urow[u] + (PetscInt)threadIdx.x;
     const int      valid = s < t.urow[u + 1];
     PetscInt       r = 0, k0 = 0, k1 = 0;
-    PetscScalar    acc[G][BS]; /* a group of columns (RowSubtractDevice()); the first column's b_r read before the wait */
+    PetscScalar    acc[G][BS]; /* a group of columns (RowSubtractDevice()); the first group's b_r read before the wait */
+    const int      g0 = G == 1 ? 1 : (int)PetscMin((PetscInt)G, ncols);
 
-    for (int p = 0; p < BS; p++) acc[0][p] = 0;
     if (valid) { /* 1. */
       r  = t.row[s];
       k0 = t.ptr[s];
       k1 = t.ptr[s + 1];
-      for (int p = 0; p < BS; p++) acc[0][p] = RowInitialDevice<BS>(&io, r, p, x, 0);
+      GILU_UNROLL
+      for (int j = 0; j < G; j++)
+        if (j < g0)
+          for (int p = 0; p < BS; p++) acc[j][p] = RowInitialDevice<BS>(&io, r, p, x, j);
     }
     if (threadIdx.x == 0) { /* 2. */
       unit[(it + 1) & 1] = (int)((unsigned int)atomicAdd(&ctr[0], 1) - ticketbase);
@@ -224,7 +228,7 @@ __global__ static void __launch_bounds__(GILU_TRI_CUDA_THREADS) LevelKernel(GILU
 
         GILU_UNROLL
         for (int j = 0; j < G; j++)
-          if (j < g && j0 + j)
+          if (j < g && j0)
             for (int p = 0; p < BS; p++) acc[j][p] = RowInitialDevice<BS>(&io, r, p, x, j0 + j);
         RowSubtractDevice<BS, G, true>(&t, k0, k1, x + j0 * io.ldx, io.ldx, g, acc);
         GILU_UNROLL
