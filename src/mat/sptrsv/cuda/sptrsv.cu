@@ -66,7 +66,8 @@
   column's sums in the order of one column's solve (the same bits as that solve). What a solve pays per dependency (a
   launch, a wait, a signal) is paid once for the block; the row's indices and values are read once from memory (the
   level-set and scalar-CSR kernels hold them in registers for a group of columns, RowSubtractDevice(); sync-free by
-  rows keeps them in shared memory; later groups and columns find them in the cache).
+  rows keeps them in shared memory and sums a group of columns on as many lanes; later groups and columns find them in
+  the cache).
 */
 typedef struct {
   const PetscScalar *b;             /* NULL: the kernel reads b_r from x */
@@ -111,7 +112,8 @@ __device__ static inline void RowStoreDevice(const GILUTriCUDA_s *t, PetscInt s,
 }
 
 /*
-  The columns of a block one thread sums together (the block kernels, MULTI): each entry's column index and values are
+  The columns of a block summed together (the block kernels, MULTI: by one thread in the level-set and scalar-CSR
+  kernels, by one warp's lanes sync-free by rows): each entry's column index and values are
   loaded once for the group, and the group's x_c loads are in flight together, where a column at a time waits a memory
   round trip per column (each column's loads come after the previous column's store of x_r, which the compiler cannot
   move them across). The registers bound the group: G BS accumulators and G BS values of x_c (sm_90, nvcc 13: the
@@ -251,13 +253,17 @@ __global__ static void __launch_bounds__(GILU_TRI_CUDA_THREADS) LevelKernel(GILU
   3. after a warp barrier, lane p < BS sums row p of the chunk's blocks in column order, as the host does (the same bits;
      a shuffle tree would sum in another order); a second warp barrier before the next chunk overwrites shared memory;
   4. lane 0 gathers the BS sums by shuffles and stores x_r = D^{-1} acc;
-  steps 2 (without the wait: the lane acquired the flag in the first column) to 4 again for each further column (step 1
-  too where the row has more than one chunk: a single chunk's values and columns stay in shared memory and registers);
-  then lane 0 publishes the row, all its columns, by one release store of its flag.
+  a block of right-hand sides by groups of GILU_TRI_CUDA_GROUP(BS) columns (RowSubtractDevice()'s reason: one round
+  trip for a group's x_c, not one per column): in 2 lane j reads x_c of every column of the group, in 3 lane i BS + p
+  sums row p of the group's column i, in 4 the shuffles gather each column's sums in turn; steps 2 (without the wait:
+  the lane acquired the flag in the first group) to 4 again for each further group (step 1 too where the row has more
+  than one chunk: a single chunk's values and columns stay in shared memory and registers); then lane 0 publishes the
+  row, all its columns, by one release store of its flag.
   A warp never waits on a row of its own warp, and its lanes each wait on rows of lower number only (the deadlock
   argument at the top of the file holds per warp: the lowest unfinished row's lanes wait on finished rows, its block is
   resident and its warp progresses; the warp barriers and shuffles need no other warp). Shared memory per block:
-  32 GILU_TRI_CUDA_SFROWS BS (BS + 1) scalars (36 KiB at BS = 8, within the 48 KiB of a block without opt-in).
+  32 GILU_TRI_CUDA_SFROWS BS (BS + G) scalars, G the group's columns (36 KiB at BS = 8, G = 1, within the 48 KiB of a
+  block without opt-in).
   Epochs instead of cleared flags: in the solve of number epoch a finished row's flag holds epoch, an unfinished one's
   epoch - 1 (the previous solve's, or 0 after the clearing at creation), so a lane waits until its flag is one past
   epoch - 1 (modulo 2^32); the ticket counter runs on from tbase, the tickets of the launches before.
@@ -265,12 +271,13 @@ __global__ static void __launch_bounds__(GILU_TRI_CUDA_THREADS) LevelKernel(GILU
 template <int BS, bool MULTI>
 __global__ static void __launch_bounds__(GILU_TRI_CUDA_THREADS) SyncFreeKernel(GILUTriCUDA_s t, PetscScalar *x, int *flag, int *ticket, unsigned int tbase, unsigned int epoch, GILUTriCUDAIO io)
 {
-  GILU_SHARED(MatScalar, vsh, GILU_TRI_CUDA_THREADS * BS * BS); /* per warp: the values of a chunk of 32 entries */
-  GILU_SHARED(PetscScalar, xsh, GILU_TRI_CUDA_THREADS *BS);     /* per warp: their x_c */
-  const int      lane = gilu_lane_id(), w = gilu_warp_id();
+  constexpr int G = MULTI ? GILU_TRI_CUDA_GROUP(BS) : 1;                   /* the columns of a group */
+  GILU_SHARED(MatScalar, vsh, GILU_TRI_CUDA_THREADS * BS * BS);            /* per warp: the values of a chunk of 32 entries */
+  GILU_SHARED(PetscScalar, xsh, GILU_TRI_CUDA_THREADS * BS * G);           /* per warp: their x_c, of each column of the group */
+  const int      lane = gilu_lane_id(), w = gilu_warp_id(), p = lane % BS; /* lane < G BS: row p of column lane / BS */
   const PetscInt s  = (PetscInt)((unsigned int)gilu_block_ticket(ticket) - tbase) * GILU_TRI_CUDA_SFROWS + w;
   MatScalar     *vs = vsh + w * 32 * BS * BS;
-  PetscScalar   *xs = xsh + w * 32 * BS, xr[BS];
+  PetscScalar   *xs = xsh + w * 32 * BS * G, xr[BS];
   PetscInt       r, k0, k1, c = 0;
   const PetscInt ncols = MULTI ? io.ncols : 1;
 
@@ -278,29 +285,38 @@ __global__ static void __launch_bounds__(GILU_TRI_CUDA_THREADS) SyncFreeKernel(G
   r  = gilu_ld(t.row + s);
   k0 = gilu_ld(t.ptr + s);
   k1 = gilu_ld(t.ptr + s + 1);
-  for (PetscInt col = 0; col < ncols; col++) {
-    PetscScalar *xj = x + col * io.ldx, acc = 0;
+  for (PetscInt col0 = 0; col0 < ncols; col0 += G) {
+    const int   g   = G == 1 ? 1 : (int)PetscMin((PetscInt)G, ncols - col0); /* (warp-uniform) */
+    const int   jl  = lane / BS;                                             /* the lane's column in the group */
+    PetscScalar acc = 0;
 
-    if (lane < BS) acc = RowInitialDevice<BS>(&io, r, lane, x, col); /* b, or what an earlier launch left: no other row writes it */
+    if (lane < g * BS) acc = RowInitialDevice<BS>(&io, r, p, x, col0 + jl); /* b, or what an earlier launch left: no other row writes it */
     for (PetscInt kb = k0; kb < k1; kb += 32) {
       const int n = (int)PetscMin(k1 - kb, (PetscInt)32);
 
-      if (!col || k1 - k0 > 32) { /* 1. */
+      if (!col0 || k1 - k0 > 32) { /* 1. */
         if (lane < n) c = gilu_ld(t.col + kb + lane);
         for (int i = lane; i < n * BS * BS; i += 32) vs[i] = gilu_ld(t.val + kb * BS * BS + i);
       }
       if (lane < n) { /* 2. */
-        if (!col) gilu_wait_acquire_count(&flag[c], (int)(epoch - 1), 1);
-        for (int q = 0; q < BS; q++) xs[lane * BS + q] = gilu_ld_cg(xj + c * BS + q);
+        if (!col0) gilu_wait_acquire_count(&flag[c], (int)(epoch - 1), 1);
+        GILU_UNROLL
+        for (int j = 0; j < G; j++)
+          if (j < g)
+            for (int q = 0; q < BS; q++) xs[(j * 32 + lane) * BS + q] = gilu_ld_cg(x + (col0 + j) * io.ldx + c * BS + q);
       }
       gilu_syncwarp(); /* 3. every lane's vs and xs */
-      if (lane < BS)
+      if (lane < g * BS)
         for (int j = 0; j < n; j++)
-          for (int q = 0; q < BS; q++) acc -= vs[(j * BS + lane) * BS + q] * xs[j * BS + q];
-      gilu_syncwarp(); /* the sums have read vs and xs before the next chunk (column) writes them */
+          for (int q = 0; q < BS; q++) acc -= vs[(j * BS + p) * BS + q] * xs[(jl * 32 + j) * BS + q];
+      gilu_syncwarp(); /* the sums have read vs and xs before the next chunk (group) writes them */
     }
-    for (int p = 0; p < BS; p++) xr[p] = gilu_shfl(acc, p); /* 4. */
-    if (lane == 0) RowStoreDevice<BS>(&t, s, r, xr, xj, &io, col);
+    GILU_UNROLL
+    for (int j = 0; j < G; j++) /* 4. (every lane takes part in the shuffles: g is the same for the warp) */
+      if (j < g) {
+        for (int q = 0; q < BS; q++) xr[q] = gilu_shfl(acc, j * BS + q);
+        if (lane == 0) RowStoreDevice<BS>(&t, s, r, xr, x + (col0 + j) * io.ldx, &io, col0 + j);
+      }
   }
   if (lane == 0) gilu_signal_release(&flag[r], (int)epoch);
 }
