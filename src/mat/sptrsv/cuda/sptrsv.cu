@@ -271,10 +271,10 @@ __global__ static void __launch_bounds__(GILU_TRI_CUDA_THREADS) LevelKernel(GILU
 template <int BS, bool MULTI>
 __global__ static void __launch_bounds__(GILU_TRI_CUDA_THREADS) SyncFreeKernel(GILUTriCUDA_s t, PetscScalar *x, int *flag, int *ticket, unsigned int tbase, unsigned int epoch, GILUTriCUDAIO io)
 {
-  constexpr int G = MULTI ? GILU_TRI_CUDA_GROUP(BS) : 1;                   /* the columns of a group */
-  GILU_SHARED(MatScalar, vsh, GILU_TRI_CUDA_THREADS * BS * BS);            /* per warp: the values of a chunk of 32 entries */
-  GILU_SHARED(PetscScalar, xsh, GILU_TRI_CUDA_THREADS * BS * G);           /* per warp: their x_c, of each column of the group */
-  const int      lane = gilu_lane_id(), w = gilu_warp_id(), p = lane % BS; /* lane < G BS: row p of column lane / BS */
+  constexpr int G = MULTI ? GILU_TRI_CUDA_GROUP(BS) : 1;                                   /* the columns of a group */
+  GILU_SHARED(MatScalar, vsh, GILU_TRI_CUDA_THREADS * BS * BS);                            /* per warp: the values of a chunk of 32 entries */
+  GILU_SHARED(PetscScalar, xsh, GILU_TRI_CUDA_THREADS * BS * G);                           /* per warp: their x_c, of each column of the group */
+  const int      lane = gilu_lane_id(), w = gilu_warp_id(), p = lane % BS, jl = lane / BS; /* lane < G BS: row p of the group's column jl */
   const PetscInt s  = (PetscInt)((unsigned int)gilu_block_ticket(ticket) - tbase) * GILU_TRI_CUDA_SFROWS + w;
   MatScalar     *vs = vsh + w * 32 * BS * BS;
   PetscScalar   *xs = xsh + w * 32 * BS * G, xr[BS];
@@ -287,7 +287,6 @@ __global__ static void __launch_bounds__(GILU_TRI_CUDA_THREADS) SyncFreeKernel(G
   k1 = gilu_ld(t.ptr + s + 1);
   for (PetscInt col0 = 0; col0 < ncols; col0 += G) {
     const int   g   = G == 1 ? 1 : (int)PetscMin((PetscInt)G, ncols - col0); /* (warp-uniform) */
-    const int   jl  = lane / BS;                                             /* the lane's column in the group */
     PetscScalar acc = 0;
 
     if (lane < g * BS) acc = RowInitialDevice<BS>(&io, r, p, x, col0 + jl); /* b, or what an earlier launch left: no other row writes it */
