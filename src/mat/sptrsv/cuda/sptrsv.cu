@@ -64,10 +64,11 @@
   A block of right-hand sides (MatMatSolve()) is ncols columns of each array, ld values apart: every kernel does all
   columns of a row (a unit, a square's row) where it did one, after the same waits and before the same signals, each
   column's sums in the order of one column's solve (the same bits as that solve). What a solve pays per dependency (a
-  launch, a wait, a signal) is paid once for the block; the row's indices and values are read once from memory (the
-  level-set and scalar-CSR kernels hold them in registers for a group of columns, RowSubtractDevice(); sync-free by
-  rows keeps them in shared memory and sums a group of columns on as many lanes; later groups and columns find them in
-  the cache).
+  launch, a wait, a signal) is paid once for the block; the row's indices and values are read once from memory for a
+  group of columns (GILU_TRI_CUDA_GROUP(BS)): the level-set, scalar- and vector-CSR kernels hold them in registers,
+  RowSubtractDevice(); sync-free by rows keeps them in shared memory and sums a group of columns on as many lanes;
+  sync-free by columns finishes a group's x_c and makes each entry's adds for the group; later groups find them in the
+  cache).
 */
 typedef struct {
   const PetscScalar *b;             /* NULL: the kernel reads b_r from x */
@@ -113,23 +114,27 @@ __device__ static inline void RowStoreDevice(const GILUTriCUDA_s *t, PetscInt s,
 
 /*
   The columns of a block summed together (the block kernels, MULTI: by one thread in the level-set and scalar-CSR
-  kernels, by one warp's lanes sync-free by rows): each entry's column index and values are
+  kernels, by a lane for its share of the row in vector-CSR, by one warp's lanes sync-free by rows; sync-free by
+  columns the same for its updates): each entry's column index and values are
   loaded once for the group, and the group's x_c loads are in flight together, where a column at a time waits a memory
   round trip per column (each column's loads come after the previous column's store of x_r, which the compiler cannot
   move them across). The registers bound the group: G BS accumulators and G BS values of x_c (sm_90, nvcc 13: the
   level-set kernel's block instantiation at BS 1 takes 64 registers, 16 resident blocks of 64 threads per SM, where a
   column at a time took 40 and 25: 4 columns' loads in flight in 16 blocks against 1 in 25; BS 2: 64; at BS >= 3 the
-  group is one column, and the registers are at most those of before). Single solves (G 1): as before or fewer.
+  group is one column, and the registers are at most those of before; vector-CSR at BS 1 26 -> 48: 10 resident blocks
+  of 128 threads per SM instead of 16, each thread with 4 columns' loads in flight, and the square's matrix, most of
+  its bytes, read once per 4 columns). Single solves (G 1): as before or fewer.
 */
 #define GILU_TRI_CUDA_GROUP(BS) ((BS) == 1 ? 4 : (BS) == 2 ? 2 : 1)
 
-/* acc[j] -= sum_k V_k x_{c_k} of column j (ldx apart from the previous) for the stored entries k0 .. k1 - 1 of a row and
-   the first g <= G columns of x, each column's sum in the row's column order as the host sums it (the same bits as a
-   column alone); CG: x_c is written by other blocks of this launch (read past the L1 cache) */
+/* acc[j] -= sum_k V_k x_{c_k} of column j (ldx apart from the previous) for the stored entries k0, k0 + dk, ... below
+   k1 of a row (dk 1: a thread's whole row; a vector-CSR lane's share: dk its row's lanes) and the first g <= G columns
+   of x, each column's sum in that order (dk 1: the row's column order, as the host sums it: the same bits as a column
+   alone); CG: x_c is written by other blocks of this launch (read past the L1 cache) */
 template <int BS, int G, bool CG>
-__device__ static inline void RowSubtractDevice(const GILUTriCUDA_s *t, PetscInt k0, PetscInt k1, const PetscScalar *x, PetscInt ldx, int g, PetscScalar acc[][BS])
+__device__ static inline void RowSubtractDevice(const GILUTriCUDA_s *t, PetscInt k0, PetscInt k1, PetscInt dk, const PetscScalar *x, PetscInt ldx, int g, PetscScalar acc[][BS])
 {
-  for (PetscInt k = k0; k < k1; k++) {
+  for (PetscInt k = k0; k < k1; k += dk) {
     const PetscInt   c = t->col[k];
     const MatScalar *v = t->val + k * BS * BS;
     PetscScalar      xc[G][BS];
@@ -164,7 +169,7 @@ __device__ static inline void RowSolveDevice(const GILUTriCUDA_s *t, PetscInt s,
     for (int j = 0; j < G; j++)
       if (j < g)
         for (int p = 0; p < BS; p++) acc[j][p] = x[(j0 + j) * ldx + r * BS + p];
-    RowSubtractDevice<BS, G, false>(t, t->ptr[s], t->ptr[s + 1], x + j0 * ldx, ldx, g, acc);
+    RowSubtractDevice<BS, G, false>(t, t->ptr[s], t->ptr[s + 1], 1, x + j0 * ldx, ldx, g, acc);
     GILU_UNROLL
     for (int j = 0; j < G; j++)
       if (j < g) RowStoreDevice<BS>(t, s, r, acc[j], x + (j0 + j) * ldx, NULL, 0);
@@ -232,7 +237,7 @@ __global__ static void __launch_bounds__(GILU_TRI_CUDA_THREADS) LevelKernel(GILU
         for (int j = 0; j < G; j++)
           if (j < g && j0)
             for (int p = 0; p < BS; p++) acc[j][p] = RowInitialDevice<BS>(&io, r, p, x, j0 + j);
-        RowSubtractDevice<BS, G, true>(&t, k0, k1, x + j0 * io.ldx, io.ldx, g, acc);
+        RowSubtractDevice<BS, G, true>(&t, k0, k1, 1, x + j0 * io.ldx, io.ldx, g, acc);
         GILU_UNROLL
         for (int j = 0; j < G; j++)
           if (j < g) RowStoreDevice<BS>(&t, s, r, acc[j], x + (j0 + j) * io.ldx, &io, j0 + j);
@@ -330,12 +335,15 @@ __global__ static void __launch_bounds__(GILU_TRI_CUDA_THREADS) SyncFreeKernel(G
   columns of lower levels, of lower number. The flags are never cleared: every solve adds need[s] to column s's, so
   the solve of number epoch waits until it is need[s] past (epoch - 1) need[s] (modulo 2^32); tickets as by rows.
   x must hold b before the launch (the adds of other columns reach x_c before x_c is finished): no fused read of b.
-  A block of right-hand sides: the one wait, then each right-hand side's x_c and adds in turn; the count of each row
-  is added during the last one's adds, after every right-hand side's adds to that row.
+  A block of right-hand sides: the one wait, then GILU_TRI_CUDA_GROUP(BS) columns at a time (as the other kernels: each
+  entry's row index and values read once for the group, the group's x_c loads in flight together), each column's
+  products as one column's; the count of each row is added during the last group's adds, after every column's adds to
+  that row.
 */
 template <int BS, bool MULTI>
 __global__ static void SyncFreeCSCKernel(GILUTriCUDA_s t, PetscScalar *x, int *flag, int *ticket, unsigned int tbase, unsigned int epoch, GILUTriCUDAIO io)
 {
+  constexpr int  G     = MULTI ? GILU_TRI_CUDA_GROUP(BS) : 1;
   PetscInt       s     = (PetscInt)((unsigned int)gilu_block_ticket(ticket) - tbase) * (PetscInt)blockDim.x + (PetscInt)threadIdx.x;
   const PetscInt ncols = MULTI ? io.ncols : 1;
 
@@ -343,32 +351,41 @@ __global__ static void SyncFreeCSCKernel(GILUTriCUDA_s t, PetscScalar *x, int *f
     const PetscInt c = t.row[s];
 
     if (t.need[s]) gilu_wait_acquire_count(&flag[c], (int)((epoch - 1) * (unsigned int)t.need[s]), (int)t.need[s]);
-    for (PetscInt j = 0; j < ncols; j++) {
-      PetscScalar *xj = x + j * io.ldx, acc[BS], xc[BS];
-      PetscScalar *o  = io.out ? io.out + j * io.ldo + (io.operm ? io.operm[c] : c) * BS : NULL;
+    for (PetscInt j0 = 0; j0 < ncols; j0 += G) {
+      const int   g = G == 1 ? 1 : (int)PetscMin((PetscInt)G, ncols - j0); /* (G 1: the compiler drops the tests of g) */
+      PetscScalar xc[G][BS];
 
-      for (int p = 0; p < BS; p++) acc[p] = gilu_ld_cg(xj + c * BS + p);
-      for (int p = 0; p < BS; p++) {
-        if (t.dval) {
-          PetscScalar v = 0;
+      GILU_UNROLL
+      for (int j = 0; j < G; j++)
+        if (j < g) {
+          PetscScalar *xj = x + (j0 + j) * io.ldx, acc[BS];
+          PetscScalar *o  = io.out ? io.out + (j0 + j) * io.ldo + (io.operm ? io.operm[c] : c) * BS : NULL;
 
-          for (int q = 0; q < BS; q++) v += t.dval[s * BS * BS + p * BS + q] * acc[q];
-          xc[p] = v;
-        } else xc[p] = acc[p];
-        xj[c * BS + p] = xc[p];
-        if (o) o[p] = xc[p];
-      }
+          for (int p = 0; p < BS; p++) acc[p] = gilu_ld_cg(xj + c * BS + p);
+          for (int p = 0; p < BS; p++) {
+            if (t.dval) {
+              PetscScalar v = 0;
+
+              for (int q = 0; q < BS; q++) v += t.dval[s * BS * BS + p * BS + q] * acc[q];
+              xc[j][p] = v;
+            } else xc[j][p] = acc[p];
+            xj[c * BS + p] = xc[j][p];
+            if (o) o[p] = xc[j][p];
+          }
+        }
       for (PetscInt k = t.ptr[s]; k < t.ptr[s + 1]; k++) {
         const PetscInt   r = t.col[k];
         const MatScalar *a = t.val + k * BS * BS;
 
-        for (int p = 0; p < BS; p++) {
-          PetscScalar v = 0;
+        for (int p = 0; p < BS; p++) GILU_UNROLL
+        for (int j = 0; j < G; j++)
+          if (j < g) {
+            PetscScalar v = 0;
 
-          for (int q = 0; q < BS; q++) v += a[p * BS + q] * xc[q];
-          atomicAdd(&xj[r * BS + p], -v);
-        }
-        if (j == ncols - 1) gilu_signal_release_add(&flag[r], 1); /* the release orders the atomic adds (of every column) before it: no full fence */
+            for (int q = 0; q < BS; q++) v += a[p * BS + q] * xc[j][q];
+            atomicAdd(&x[(j0 + j) * io.ldx + r * BS + p], -v);
+          }
+        if (j0 + g == ncols) gilu_signal_release_add(&flag[r], 1); /* the release orders the atomic adds (of every column) before it: no full fence */
       }
     }
   }
@@ -387,35 +404,40 @@ __global__ static void SpMVScalarKernel(GILUTriCUDA_s t, PetscScalar *x, PetscIn
 
 /*
   vector-CSR: t.width lanes (a power of two dividing 32) per stored row; lane l sums the entries l, l + width, ... of the
-  row into a bs-vector, the group reduces it by shuffles, its first lane subtracts it from x_r; then the next of the
-  ncols columns of x (ldx apart). Every lane of the warp reaches the shuffles (the grid's last rows may be beyond nrows:
-  they add zeros).
+  row into a bs-vector (RowSubtractDevice(), negated), the group reduces it by shuffles, its first lane adds it to x_r.
+  A block of columns: GILU_TRI_CUDA_GROUP(BS) columns at a time, as the scalar kernels (each entry's column index and
+  values read once for the group, the group's x_c loads in flight together: the matrix, most of a square's bytes, read
+  once per group instead of once per column), each column's sum in the order of one column's (the same bits). Every lane
+  of the warp reaches the shuffles (the grid's last rows may be beyond nrows: they add zeros; g is the same for the grid).
 */
 template <int BS, bool MULTI>
 __global__ static void SpMVVectorKernel(GILUTriCUDA_s t, PetscScalar *x, PetscInt nc, PetscInt ldx)
 {
+  constexpr int  G     = MULTI ? GILU_TRI_CUDA_GROUP(BS) : 1;
   const PetscInt ncols = MULTI ? nc : 1;
   const PetscInt width = t.width;
-  const PetscInt g = (PetscInt)(blockIdx.x * blockDim.x + threadIdx.x), s = g / width, lane = g % width;
+  const PetscInt i = (PetscInt)(blockIdx.x * blockDim.x + threadIdx.x), s = i / width, lane = i % width;
 
-  for (PetscInt j = 0; j < ncols; j++) {
-    PetscScalar *xj = x + j * ldx, acc[BS];
+  for (PetscInt j0 = 0; j0 < ncols; j0 += G) {
+    const int   g = G == 1 ? 1 : (int)PetscMin((PetscInt)G, ncols - j0); /* (G 1: the compiler drops the tests of g) */
+    PetscScalar acc[G][BS];
 
-    for (int p = 0; p < BS; p++) acc[p] = 0;
-    if (s < t.nrows)
-      for (PetscInt k = t.ptr[s] + lane; k < t.ptr[s + 1]; k += width) {
-        const PetscScalar *xc = xj + t.col[k] * BS;
-        const MatScalar   *v  = t.val + k * BS * BS;
-
+    GILU_UNROLL
+    for (int j = 0; j < G; j++)
+      for (int p = 0; p < BS; p++) acc[j][p] = 0;
+    if (s < t.nrows) RowSubtractDevice<BS, G, false>(&t, t.ptr[s] + lane, t.ptr[s + 1], width, x + j0 * ldx, ldx, g, acc);
+    GILU_UNROLL
+    for (int j = 0; j < G; j++)
+      if (j < g)
         for (int p = 0; p < BS; p++)
-          for (int q = 0; q < BS; q++) acc[p] += v[p * BS + q] * xc[q];
-      }
-    for (int p = 0; p < BS; p++)
-      for (int off = (int)width / 2; off > 0; off /= 2) acc[p] += gilu_shfl_down(acc[p], (unsigned int)off, (int)width);
+          for (int off = (int)width / 2; off > 0; off /= 2) acc[j][p] += gilu_shfl_down(acc[j][p], (unsigned int)off, (int)width);
     if (s < t.nrows && lane == 0) {
       const PetscInt r = t.row[s];
 
-      for (int p = 0; p < BS; p++) xj[r * BS + p] -= acc[p];
+      GILU_UNROLL
+      for (int j = 0; j < G; j++)
+        if (j < g)
+          for (int p = 0; p < BS; p++) x[(j0 + j) * ldx + r * BS + p] += acc[j][p];
     }
   }
 }
