@@ -1197,12 +1197,20 @@ int main(int argc, char **argv)
      output_file: output/ex1_matapply.out
      args: -compare_matapply 5 -stencil diamond13 -dof {{1 3}} -pc_type ilu -pc_factor_mat_solver_type structilu -gilu_backend {{host cudaemu}} -matapply_inplace
    # on two processes: block Jacobi (the host sweeps on groups of columns of each block), the pipeline across processes
-   # and MatSolverType structilu's global factors (a column at a time); the columns of the blocks' local rows
+   # and MatSolverType structilu's global factors (groups of columns in each pass, every message carrying the group's
+   # values); the columns of the blocks' local rows. tests/ex18 -columns checks the pipeline's blocks on every cut
    test:
      suffix: matapply_structilu_np2
      nsize: 2
      output_file: output/ex1_matapply.out
      args: -compare_matapply 5 -stencil diamond13 -dof 3 -pc_type {{structilu ilu}} -pc_factor_mat_solver_type structilu -pc_structilu_distributed {{0 1}}
+   # the global factors' MatMatSolve(F, B, B) in place (the pipeline solves copies over its boxes), on 3 processes, and
+   # what -ksp_view says of the blocks: star7 DoF 1 groups of 2 columns (2 + 2 + 1), box27 DoF 3 one group of 5
+   test:
+     suffix: matapply_structilu_np3
+     nsize: 3
+     args: -compare_matapply 5 -stencil {{star7 box27}separate output} -dof {{1 3}separate output} -pc_type ilu -pc_factor_mat_solver_type structilu -matapply_inplace -matapply_pc_view
+     filter: grep -e "PCMatApply\|KSPMatSolve\|blocks of right-hand sides"
    # the host sweeps on groups of columns (of 4 and 5 here), on each schedule's threads
    test:
      suffix: matapply_structilu_schedules

@@ -9,6 +9,8 @@ PCSTRUCTILU of the whole grid (a DMDA on PETSC_COMM_SELF with the same values).\
   -types <list>       : ilu and/or ic (IC: symmetric values) (default ilu,ic)\n\
   -baij               : BAIJ matrices (default AIJ)\n\
   -threads <n>        : host threads of each process of the distributed PC (PCStructILUSetThreads(); default 1)\n\
+  -columns <k>        : also KSPMatSolve() (PCMatApply()) of k columns 2^j b, j < k: column j must be 2^j times the\n\
+                        apply of b, bitwise (the pipeline carries a block's columns in each message; default 0)\n\
   -transpose          : the transposed applies (KSPSolveTranspose(), PCApplyTranspose())\n\
   -tile <n>           : the distributed PC's cut (PCStructILUSetDistributedTile()): 0 the model's, -1 natural order,\n\
                         n tiles of n lines (3D) or points (2D) (default 0)\n\
@@ -36,6 +38,7 @@ typedef enum {
 static PetscInt  tile      = 0;           /* -tile */
 static PetscBool transpose = PETSC_FALSE; /* -transpose */
 static PetscInt  threads   = 1;           /* -threads */
+static PetscInt  columns   = 0;           /* -columns */
 static PetscBool planar    = PETSC_FALSE; /* -stencils xy9: the box stencil without the couplings across planes that leave the line */
 
 /* the natural index of grid point (i,j,k) */
@@ -142,8 +145,49 @@ static PetscErrorCode FillRhs(DM da, Vec b)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* x = B^{-1} b through a KSPPREONLY with PCSTRUCTILU on A (distributed or not); its converged reason */
-static PetscErrorCode Solve(DM da, Mat A, PetscBool dist, PCStructILUType type, PetscInt levels, Vec b, Vec x, KSPConvergedReason *reason)
+/*
+  -columns k: KSPMatSolve() of the k columns 2^j b (PCMatApply(): the distributed PC's pipeline in one pass for the
+  block, each message carrying every column) against 2^j x, x the apply of b: the same bits (scaling by a power of 2 is
+  exact), so a column that took another column's ghost values, or none, differs. *bad: the entries that differ.
+*/
+static PetscErrorCode SolveBlock(KSP ksp, Vec b, Vec x, PetscInt *bad)
+{
+  Mat                B, X;
+  PetscInt           m, M, ld;
+  const PetscScalar *xa, *ya;
+
+  PetscFunctionBegin;
+  PetscCall(VecGetLocalSize(b, &m));
+  PetscCall(VecGetSize(b, &M));
+  PetscCall(MatCreateDense(PetscObjectComm((PetscObject)b), m, PETSC_DECIDE, M, columns, NULL, &B));
+  PetscCall(MatDuplicate(B, MAT_DO_NOT_COPY_VALUES, &X));
+  for (PetscInt j = 0; j < columns; j++) {
+    Vec c;
+
+    PetscCall(MatDenseGetColumnVecWrite(B, j, &c));
+    PetscCall(VecAXPBY(c, PetscPowReal(2.0, (PetscReal)j), 0.0, b));
+    PetscCall(MatDenseRestoreColumnVecWrite(B, j, &c));
+  }
+  PetscCall(KSPMatSolve(ksp, B, X));
+  *bad = 0;
+  PetscCall(VecGetArrayRead(x, &xa));
+  PetscCall(MatDenseGetLDA(X, &ld));
+  PetscCall(MatDenseGetArrayRead(X, &ya));
+  for (PetscInt j = 0; j < columns; j++) {
+    const PetscReal s = PetscPowReal(2.0, (PetscReal)j);
+
+    for (PetscInt r = 0; r < m; r++) *bad += ya[j * ld + r] != s * xa[r];
+  }
+  PetscCall(MatDenseRestoreArrayRead(X, &ya));
+  PetscCall(VecRestoreArrayRead(x, &xa));
+  PetscCall(MatDestroy(&X));
+  PetscCall(MatDestroy(&B));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
+/* x = B^{-1} b through a KSPPREONLY with PCSTRUCTILU on A (distributed or not); its converged reason; with -columns
+   (distributed, not transposed, converged) the block's entries that differ from the apply's in *bad */
+static PetscErrorCode Solve(DM da, Mat A, PetscBool dist, PCStructILUType type, PetscInt levels, Vec b, Vec x, KSPConvergedReason *reason, PetscInt *bad)
 {
   KSP ksp;
   PC  pc;
@@ -164,6 +208,8 @@ static PetscErrorCode Solve(DM da, Mat A, PetscBool dist, PCStructILUType type, 
   if (transpose) PetscCall(KSPSolveTranspose(ksp, b, x));
   else PetscCall(KSPSolve(ksp, b, x));
   PetscCall(KSPGetConvergedReason(ksp, reason));
+  *bad = 0;
+  if (dist && columns > 0 && !transpose && *reason > 0) PetscCall(SolveBlock(ksp, b, x, bad));
   PetscCall(KSPDestroy(&ksp));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -186,6 +232,7 @@ typedef struct {
   Mat                A;
   Vec                b, x;
   KSPConvergedReason reason;
+  PetscInt           blockbad; /* -columns: entries of the block that differ from the apply's */
 } Problem;
 
 static PetscErrorCode ProblemSolve(MPI_Comm comm, PetscInt dim, const PetscInt n[3], DMDAStencilType st, PetscInt dof, PetscInt levels, PCStructILUType type, PetscBool baij, ZeroPivot zp, Problem *pb)
@@ -199,7 +246,7 @@ static PetscErrorCode ProblemSolve(MPI_Comm comm, PetscInt dim, const PetscInt n
   PetscCall(DMCreateGlobalVector(pb->da, &pb->b));
   PetscCall(VecDuplicate(pb->b, &pb->x));
   PetscCall(FillRhs(pb->da, pb->b));
-  PetscCall(Solve(pb->da, pb->A, dist, type, levels, pb->b, pb->x, &pb->reason));
+  PetscCall(Solve(pb->da, pb->A, dist, type, levels, pb->b, pb->x, &pb->reason, &pb->blockbad));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -257,6 +304,10 @@ static PetscErrorCode RunCase(PetscInt dim, const PetscInt n[3], DMDAStencilType
         if (first < 0) first = r;
         bad++;
       }
+    if (par.blockbad) {
+      PetscCall(PetscPrintf(PETSC_COMM_SELF, "[%d] %s: %" PetscInt_FMT " entries of the block of %" PetscInt_FMT " columns (KSPMatSolve()) differ from 2^j times the apply\n", rank, what, par.blockbad, columns));
+      (*fail)++;
+    }
     if (reason < 0 || sreason < 0 || bad) {
       PetscCall(PetscPrintf(PETSC_COMM_SELF, "[%d] %s: %" PetscInt_FMT " of %" PetscInt_FMT " entries differ from the sequential apply", rank, what, bad, m));
       if (bad) PetscCall(PetscPrintf(PETSC_COMM_SELF, " (first: row %" PetscInt_FMT ", %.17g vs %.17g)", first, (double)PetscRealPart(a[first]), (double)PetscRealPart(s[first])));
@@ -303,6 +354,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsInt("-tile", "the distributed cut", NULL, tile, &tile, NULL));
   PetscCall(PetscOptionsBool("-transpose", "transposed applies", NULL, transpose, &transpose, NULL));
   PetscCall(PetscOptionsInt("-threads", "threads of each process", NULL, threads, &threads, NULL));
+  PetscCall(PetscOptionsInt("-columns", "KSPMatSolve() of this many columns too", NULL, columns, &columns, NULL));
   PetscCall(PetscOptionsEnum("-zero_pivot", "zero pivot", NULL, zpn, zp, &zp, NULL));
   PetscOptionsEnd();
   PetscCheck(dim == 2 || dim == 3, PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-dim 2 or 3");
@@ -344,19 +396,21 @@ int main(int argc, char **argv)
 
 /*TEST
 
-   # the distributed apply equals the sequential one bitwise: star and box, DoF 1, 3, 8, ILU(0), ILU(1), IC(0), IC(1)
+   # the distributed apply equals the sequential one bitwise: star and box, DoF 1, 3, 8, ILU(0), ILU(1), IC(0), IC(1);
+   # with -columns 3 also the blocks (KSPMatSolve(): the pipeline's passes by groups of columns, 2 + 1 at star DoF 1,
+   # one of 3 where a point's factors are larger), each column bitwise 2^j times the apply
    testset:
      output_file: output/empty.out
 
      test:
        suffix: 2d
        nsize: {{1 2 3}}
-       args: -dim 2
+       args: -dim 2 -columns 3
 
      test:
        suffix: 3d
        nsize: {{1 2 3}}
-       args: -dim 3
+       args: -dim 3 -columns 3
 
      # every cut of a 1D process grid
      test:
@@ -390,7 +444,7 @@ int main(int argc, char **argv)
      test:
        suffix: 3d_cut
        nsize: {{2 3}}
-       args: -dim 3 -ny 12 -nz 5 -dofs 1,2 -tile {{-1 2}} -da_processors_x 1 -da_processors_z 1
+       args: -dim 3 -ny 12 -nz 5 -dofs 1,2 -tile {{-1 2}} -da_processors_x 1 -da_processors_z 1 -columns 3
 
      test:
        suffix: 3d_cut_pz
@@ -412,7 +466,7 @@ int main(int argc, char **argv)
      test:
        suffix: 2d_cut
        nsize: {{2 3}}
-       args: -dim 2 -nx 12 -dofs 1,3 -tile {{-1 2}}
+       args: -dim 2 -nx 12 -dofs 1,3 -tile {{-1 2}} -columns 3
 
      # the transposed applies (KSPSolveTranspose(): the pipeline's transposed sweeps; ILU exchanges the lower blocks of
      # the boundary rows after the factorization)
@@ -443,7 +497,7 @@ int main(int argc, char **argv)
      test:
        suffix: threads
        nsize: 2
-       args: -threads {{2 3}} -nx 24 -dim {{2 3}} -dofs 1,3 -gilu_schedule_delay 2000
+       args: -threads {{2 3}} -nx 24 -dim {{2 3}} -dofs 1,3 -gilu_schedule_delay 2000 -columns 3
 
      test:
        suffix: threads_transpose
@@ -453,18 +507,18 @@ int main(int argc, char **argv)
      test:
        suffix: threads_cut
        nsize: 3
-       args: -threads 2 -nx 20 -ny 12 -nz 5 -dim 3 -dofs 1 -tile {{-1 2}} -da_processors_x 1 -da_processors_z 1 -gilu_schedule_delay 2000
+       args: -threads 2 -nx 20 -ny 12 -nz 5 -dim 3 -dofs 1 -tile {{-1 2}} -da_processors_x 1 -da_processors_z 1 -gilu_schedule_delay 2000 -columns 3
 
      # 2D process grids (4 processes) and a 3D one (8 processes), smaller grids
      test:
        suffix: 2d_p2x2
        nsize: 4
-       args: -dim 2 -da_processors_x 2 -da_processors_y 2 -dofs 1,3
+       args: -dim 2 -da_processors_x 2 -da_processors_y 2 -dofs 1,3 -columns 3
 
      test:
        suffix: 3d_p2x2
        nsize: 4
-       args: -dim 3 -da_processors_x 2 -da_processors_y {{1 2}} -nx 6 -ny 5 -nz 4 -dofs 1,3
+       args: -dim 3 -da_processors_x 2 -da_processors_y {{1 2}} -nx 6 -ny 5 -nz 4 -dofs 1,3 -columns 3
 
      test:
        suffix: 3d_p2x2x2

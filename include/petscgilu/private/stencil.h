@@ -111,6 +111,7 @@ typedef void (*GILUTileKernel)(void *, GILUSchedule, PetscInt, const PetscInt *)
 typedef struct {
   PetscBool    factor; /* the factorization: the factors set by GILUPipeSetFactorData() */
   PetscScalar *x;      /* a solve: the array (over the extended box, in the pipeline) it updates */
+  PetscInt     m, ld;  /* a solve of m columns (0: one), column j at x + j ld (StructILUSolveMultiple_Host()) */
 } GILUSweepHead;
 
 /* A stencil matrix extracted from an AIJ or BAIJ matrix (the local diagonal block in parallel) */
@@ -222,6 +223,7 @@ typedef struct {
   PetscReal     speed;              /* the model: block Jacobi's solve time over the pipeline's */
   PetscInt      candidates;         /* cuts the model compared */
   PetscInt      depth;              /* lines the kernels interleave (groups of independent lines), 1: none */
+  PetscInt      columns;            /* the most columns of a block one pass of the sweeps carries (every process's messages within an int) */
 } GILUPipeInfo;
 PETSC_INTERN PetscErrorCode GILUPipeCreate(DM, Mat, PetscInt, const char[], GILUPipe *);
 PETSC_INTERN PetscErrorCode GILUPipeDestroy(GILUPipe *);

@@ -48,7 +48,9 @@ PETSC_INTERN PetscErrorCode GILUStencilFindUnmirrored(const GILUStencil *, Petsc
 
 /* x = (L (D + U))^{-1} b (IC: ((D + U)^T D^{-1} (D + U))^{-1} b): forward then backward substitution (Algorithm 2) */
 PETSC_INTERN PetscErrorCode StructILUSolve_Host(GILUStencilMat *, const StructILUFactors *, const PetscScalar *, PetscScalar *);
-/* m columns (leading dimensions ldb, ldx; x not b), each tile of the sweeps on the columns of a group in turn (PCMatApply()); the group's size out */
+/* the columns of a group of StructILUSolveMultiple_Host() for a block of m */
+PETSC_INTERN PetscInt StructILUSolveMultipleGroup(const GILUStencilMat *, const StructILUFactors *, PetscInt);
+/* m columns (leading dimensions ldb, ldx; x not b, or b itself with ldx ldb), each tile of the sweeps on the columns of a group in turn (PCMatApply()); the group's size out */
 PETSC_INTERN PetscErrorCode StructILUSolveMultiple_Host(GILUStencilMat *, const StructILUFactors *, PetscInt, const PetscScalar *, PetscInt, PetscScalar *, PetscInt, PetscInt *);
 /* x = (L (D + U))^{-T} b: (D + U)^T y = b, then L^T x = y (blocks transposed); sequential, natural order */
 PETSC_INTERN PetscErrorCode StructILUSolveTranspose_Host(GILUStencilMat *, const StructILUFactors *, const PetscScalar *, PetscScalar *);

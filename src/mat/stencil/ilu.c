@@ -158,7 +158,7 @@ PetscErrorCode StructILUFactor_Host(GILUStencilMat *sm, const PetscInt *elim, co
   PetscInt       n = 0;
 
   PetscFunctionBegin;
-  ctx.head      = (GILUSweepHead){PETSC_TRUE, NULL};
+  ctx.head      = (GILUSweepHead){PETSC_TRUE, NULL, 0, 0};
   ctx.sm        = sm;
   ctx.dinv      = dinv;
   ctx.zeropivot = zeropivot;
@@ -216,7 +216,7 @@ PetscErrorCode StructILUFactorDiagonal_Host(GILUStencilMat *sm, const PetscInt *
     PetscCall(GILUStencilFind(&sm->stencil, o, &diagu[s]));
     n += diagu[s] >= 0;
   }
-  ctx.head      = (GILUSweepHead){PETSC_TRUE, NULL};
+  ctx.head      = (GILUSweepHead){PETSC_TRUE, NULL, 0, 0};
   ctx.sm        = sm;
   ctx.dinv      = dinv;
   ctx.diag      = diag;
@@ -379,7 +379,7 @@ PetscErrorCode StructILUSolve_Host(GILUStencilMat *sm, const StructILUFactors *F
   2.7-3.1x in one group of 16, 1.4-1.5x in groups of 2.
 */
 typedef struct {
-  GILUSweepHead   head; /* (read by the pipeline only, which does not run these) */
+  GILUSweepHead   head; /* the group's columns (read by the pipeline only: its messages carry them all) */
   GILUTileKernel  kernel[2];
   const SolveCtx *ctx;
   PetscInt        m;
@@ -400,7 +400,7 @@ static void BackwardMultiple(void *vctx, GILUSchedule sched, PetscInt nu, const 
 }
 
 /* the columns of a group: a point's factor bytes over its vector bytes, rounded, 1 to m */
-static PetscInt SolveMultipleGroup(const GILUStencilMat *sm, const StructILUFactors *F, PetscInt m)
+PetscInt StructILUSolveMultipleGroup(const GILUStencilMat *sm, const StructILUFactors *F, PetscInt m)
 {
   const PetscInt d = sm->grid.dof;
   double         fbytes, vbytes = 4.0 * d * sizeof(PetscScalar);
@@ -411,10 +411,18 @@ static PetscInt SolveMultipleGroup(const GILUStencilMat *sm, const StructILUFact
   return PetscMax(1, PetscMin(m, (PetscInt)(fbytes / vbytes + 0.5)));
 }
 
-/* x_j = (LU)^{-1} b_j for the m columns of b (leading dimension ldb) into those of x (ldx), x not b, in groups of *group */
+/*
+  x_j = (LU)^{-1} b_j for the m columns of b (leading dimension ldb) into those of x (ldx), in place too (x b, ldx ldb), in
+  groups of *group. In the pipeline across processes a group's columns share each message (its points' values of every
+  column of the group), so a group costs the messages and the waits of one solve; its groups are those of one process
+  (star7 DoF 1 80^3 on 2 processes, 16 columns in one group: 0.8x the column loop; in the formula's groups of 2: 1.0x;
+  bench/results/2026-11-30-vm-distributed-matapply.md), at most the columns a message holds within an int (GILUPipeInfo's
+  columns)
+*/
 PetscErrorCode StructILUSolveMultiple_Host(GILUStencilMat *sm, const StructILUFactors *F, PetscInt m, const PetscScalar *b, PetscInt ldb, PetscScalar *x, PetscInt ldx, PetscInt *group)
 {
-  const PetscInt   d = sm->grid.dof, g = SolveMultipleGroup(sm, F, m);
+  const PetscInt   d = sm->grid.dof;
+  PetscInt         g;
   SolveCtx        *ctx;
   SolveMultipleCtx mc;
   GILUSchedule     sched;
@@ -426,12 +434,22 @@ PetscErrorCode StructILUSolveMultiple_Host(GILUStencilMat *sm, const StructILUFa
     SolveCtxLines(sm, &ctx[j]);
   }
   PetscCall(GILUStencilMatGetSchedule(sm, &sched));
+  g = StructILUSolveMultipleGroup(sm, F, m);
+  if (sched->type == GILU_SCHEDULE_PIPELINE) {
+    GILUPipeInfo info;
+
+    PetscCall(GILUPipeGetInfo(sched->pipe, &info));
+    g = PetscMin(g, info.columns);
+  }
   PetscCall(PetscMemzero(&mc, sizeof(mc)));
   mc.kernel[0] = (F->single ? ForwardSingle_Kernels : Forward_Kernels)[d];
   mc.kernel[1] = (F->single ? BackwardSingle_Kernels : Backward_Kernels)[d];
   for (PetscInt j0 = 0; j0 < m; j0 += g) {
-    mc.ctx = ctx + j0;
-    mc.m   = PetscMin(g, m - j0);
+    mc.ctx     = ctx + j0;
+    mc.m       = PetscMin(g, m - j0);
+    mc.head.x  = x + (size_t)j0 * ldx;
+    mc.head.m  = mc.m;
+    mc.head.ld = ldx;
     PetscCall(GILUScheduleRunPairMultiple(sched, PETSC_FALSE, ForwardMultiple, BackwardMultiple, &mc, mc.m));
   }
   PetscCall(PetscLogFlops((PetscLogDouble)m * sm->npoints * (2.0 * d * d * sm->stencil.ns)));

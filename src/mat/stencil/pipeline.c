@@ -73,7 +73,8 @@ typedef struct { /* the messages of one direction: [0] sent, [1] received */
   PetscInt    *ptr[2];  /* batch b holds the points pts[ptr[b]] .. pts[ptr[b + 1] - 1] (indices in the extended box) */
   PetscInt    *pts[2];
   MPI_Request *req[2];
-  PetscScalar *buf[2]; /* room for every point at the largest payload, batch after batch */
+  PetscScalar *buf[2]; /* room for every point at payload bufpay, batch after batch */
+  PetscInt     bufpay; /* scalars a point the buffers hold: the largest payload, or more for a block of columns */
   PetscInt    *post;   /* the receives in the order they are posted: each peer's batches in the order it sends them */
 } PipeXPlan;
 
@@ -548,6 +549,7 @@ static PetscErrorCode PipeXPlanSetUp(GILUPipe p, PetscInt dir, const PetscInt *s
     PetscCall(PetscMalloc1(total, &x->pts[role]));
     PetscCall(PetscMalloc1(nmsg[role], &x->req[role]));
     PetscCall(PetscMalloc1((size_t)total * maxpay, &x->buf[role]));
+    x->bufpay       = maxpay;
     x->ptr[role][0] = 0;
     if (role == 1) { /* the receives are posted in each peer's batch order */
       PetscCall(PetscMalloc1(nmsg[role], &x->post));
@@ -1034,6 +1036,15 @@ PetscErrorCode GILUPipeSetUp(GILUPipe p, const GILUStencil *st, PetscInt order, 
   PetscCall(PetscInfo(NULL, "Pipeline: %s order (tiles of %" PetscInt_FMT ", skew %" PetscInt_FMT "), groups of %" PetscInt_FMT " lines, %" PetscInt_FMT " units\n", GILUPipeOrders[p->info.order], p->info.chunk, p->info.skew, p->depth, p->nunits));
   p->info.messages[0] = p->info.messages[1] = p->x[0].n[0];
   p->info.messages[2]                       = p->x[1].n[0];
+  { /* a block's columns share the messages (PipeCopy()): the most columns that keep every process's within an int */
+    PetscInt most = 1;
+
+    for (PetscInt dir = 0; dir < 2; dir++)
+      for (PetscInt role = 0; role < 2; role++)
+        for (PetscInt t = 0; t < p->x[dir].n[role]; t++) most = PetscMax(most, p->x[dir].ptr[role][t + 1] - p->x[dir].ptr[role][t]);
+    PetscCall(MPIU_Allreduce(MPI_IN_PLACE, &most, 1, MPIU_INT, MPI_MAX, p->comm));
+    p->info.columns = PetscMax(1, (PetscInt)(PETSC_MPI_INT_MAX / ((PetscInt64)most * p->dof)));
+  }
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -1157,11 +1168,13 @@ static inline void PipeCopy(GILUPipe p, const GILUSweepHead *h, PipeXPlan *x, Pe
     const PetscInt q = x->pts[r][a];
 
     if (!h->factor) {
-      PetscScalar *v = h->x + (size_t)q * p->dof;
+      for (PetscInt j = 0; j < PetscMax(h->m, 1); j++) { /* a block's columns one after another */
+        PetscScalar *v = h->x + (size_t)j * h->ld + (size_t)q * p->dof;
 
-      for (PetscInt e = 0; e < p->dof; e++, buf++) {
-        if (pack) *buf = v[e];
-        else v[e] = *buf;
+        for (PetscInt e = 0; e < p->dof; e++, buf++) {
+          if (pack) *buf = v[e];
+          else v[e] = *buf;
+        }
       }
     } else {
       for (PetscInt s = p->nl; s <= p->ns; s++) { /* the diagonal and upper blocks, then the inverted diagonal (s == ns) */
@@ -1330,6 +1343,22 @@ static void PipeSweepThread(GILUPipe p, PipeEngine *e, PetscInt t, PetscBool bac
   }
 }
 
+/* room in both buffers of plan side x for payloads of pay scalars a point (a block of columns: each message carries
+   every column of its points, so a block takes the messages of one solve); every batch's count fits an int (the caller
+   passes at most GILUPipeInfo's columns) */
+static PetscErrorCode PipeXPlanGrow(PipeXPlan *x, PetscInt pay)
+{
+  PetscFunctionBegin;
+  for (PetscInt role = 0; role < 2; role++) {
+    for (PetscInt t = 0; t < x->n[role]; t++)
+      PetscCheck((PetscInt64)(x->ptr[role][t + 1] - x->ptr[role][t]) * pay <= PETSC_MPI_INT_MAX, PETSC_COMM_SELF, PETSC_ERR_PLIB, "A message of the pipeline across processes would hold more than 2^31 - 1 values (GILUPipeInfo's columns bounds a pass)");
+    PetscCall(PetscFree(x->buf[role]));
+    PetscCall(PetscMalloc1((size_t)x->ptr[role][x->n[role]] * pay, &x->buf[role]));
+  }
+  x->bufpay = pay;
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /*
   GILUPipeSweep - one sweep of schedule s (made by GILUScheduleCreatePipe()): the kernel on this process's units in
   the pipeline's order (backward: reversed), each after the messages it needs, its boundary points sent after it;
@@ -1339,12 +1368,13 @@ PetscErrorCode GILUPipeSweep(GILUPipe p, GILUSchedule s, PetscBool backward, GIL
 {
   const GILUSweepHead *h   = (const GILUSweepHead *)ctx; /* what the sweep exchanges */
   PipeXPlan           *x   = &p->x[backward ? 1 : 0];
-  const PetscInt       pay = h->factor && !backward ? p->payload[1] : p->payload[0];
+  const PetscInt       pay = h->factor && !backward ? p->payload[1] : p->payload[0] * PetscMax(h->m, 1);
   const PetscMPIInt    tag = backward ? 12 : (h->factor ? 13 : 11);
   PetscInt             sc = 0, rc = 0;
 
   PetscFunctionBegin;
   PetscCheck(!(backward && h->factor), PETSC_COMM_SELF, PETSC_ERR_PLIB, "The factorization is a forward sweep");
+  if (pay > x->bufpay) PetscCall(PipeXPlanGrow(x, pay));
   PetscCall(PipePostReceives(p, x, pay, tag));
   if (p->nthreads > 1) {
 #if defined(PETSCGILU_HAVE_OPENMP)

@@ -523,7 +523,6 @@ PetscErrorCode GILUScheduleRunPairMultiple(GILUSchedule s, PetscBool backwardfir
   const GILUTileKernel kernel[2] = {first, second};
 
   PetscFunctionBegin;
-  PetscCheck(s->type != GILU_SCHEDULE_PIPELINE, PETSC_COMM_SELF, PETSC_ERR_SUP, "The pipeline across processes sweeps one right-hand side at a time");
   PetscCall(ScheduleRunGoverned(s, &s->govmultiple, 2, dir, kernel, ctx, m));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

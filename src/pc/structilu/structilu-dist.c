@@ -24,6 +24,7 @@ PetscErrorCode StructILUResetDistributed(Mat F)
   PetscCall(GILUPipeDestroy(&ilu->pipe));
   PetscCall(ISDestroy(&ilu->extis));
   PetscCall(PetscFree(ilu->extx));
+  ilu->extcols = 0;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -133,7 +134,9 @@ static PetscErrorCode DistFinish(Mat F)
   PetscCall(GILUGetNumThreadsFor(ilu->opt.threads, nbox, &nt));
   PetscCall(GILUScheduleGetDelay(&delay));
   PetscCall(GILUPipeSetThreads(ilu->pipe, ilu->sm.schedule, nt, delay));
+  PetscCall(PetscFree(ilu->extx));
   PetscCall(PetscMalloc1((size_t)ilu->sm.npoints * ilu->sm.grid.dof, &ilu->extx));
+  ilu->extcols = 1;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
@@ -176,22 +179,50 @@ static PetscErrorCode DistPivot(Mat F)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
-/* y = (LU)^{-1} x (transpose: (LU)^{-T} x) of the global factors: this process's part, its ghost values from and to its neighbours */
-static PetscErrorCode DistSolve(Mat F, PetscBool transpose, const PetscScalar *x, PetscScalar *y)
+/*
+  y = (LU)^{-1} x (transpose: (LU)^{-T} x) of the global factors for m columns (x and y ldx, ldy apart): this process's
+  part, its ghost values from and to its neighbours. A block (m > 1) by groups of the columns (those of one process's
+  sweeps, StructILUSolveMultipleGroup()), each group copied in, swept by one pass of the pipeline whose messages carry
+  every column of the group (StructILUSolveMultiple_Host(): one solve's messages and waits per group) and copied out
+  (the whole block copied in at once was slower than the column loop on star5 600^2, 2 processes; a group at a time
+  matches it); every process takes this path for the same m (StructILUMatApply(): its test is collective here)
+*/
+static PetscErrorCode DistSolve(Mat F, PetscBool transpose, PetscInt m, const PetscScalar *x, PetscInt ldx, PetscScalar *y, PetscInt ldy)
 {
   Mat_StructILU *ilu = (Mat_StructILU *)F->data;
+  const size_t   ld  = (size_t)ilu->sm.npoints * ilu->sm.grid.dof;
+  PetscInt       group;
 
   PetscFunctionBegin;
+  PetscCheck(!transpose || m == 1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The transposed solves of the pipeline take one column");
   if (transpose) {
     PetscBool flg;
 
     PetscCall(GILUPipeTransposable(ilu->pipe, &flg));
     PetscCheck(flg, PETSC_COMM_SELF, PETSC_ERR_SUP, "PCApplyTranspose() of -%spc_structilu_distributed needs a factor stencil whose lower offsets are its upper ones negated (a structurally symmetric matrix); use -%spc_structilu_distributed 0 (block Jacobi) with a method that needs transposed solves", GILUPrefix(F), GILUPrefix(F));
   }
-  PetscCall(GILUPipeOwnedCopy(ilu->pipe, PETSC_TRUE, x, ilu->extx));
-  if (transpose) PetscCall(StructILUSolveTranspose_Host(&ilu->sm, &ilu->factors, ilu->extx, ilu->extx));
-  else PetscCall(StructILUSolve_Host(&ilu->sm, &ilu->factors, ilu->extx, ilu->extx));
-  PetscCall(GILUPipeOwnedCopy(ilu->pipe, PETSC_FALSE, ilu->extx, y));
+  if (m == 1) {
+    PetscCall(GILUPipeOwnedCopy(ilu->pipe, PETSC_TRUE, x, ilu->extx));
+    if (transpose) PetscCall(StructILUSolveTranspose_Host(&ilu->sm, &ilu->factors, ilu->extx, ilu->extx));
+    else PetscCall(StructILUSolve_Host(&ilu->sm, &ilu->factors, ilu->extx, ilu->extx));
+    PetscCall(GILUPipeOwnedCopy(ilu->pipe, PETSC_FALSE, ilu->extx, y));
+    PetscFunctionReturn(PETSC_SUCCESS);
+  }
+  group = StructILUSolveMultipleGroup(&ilu->sm, &ilu->factors, m);
+  if (group > ilu->extcols) {
+    PetscCall(PetscFree(ilu->extx));
+    PetscCall(PetscMalloc1(ld * group, &ilu->extx));
+    ilu->extcols = group;
+  }
+  for (PetscInt j0 = 0; j0 < m; j0 += group) { /* a group's columns copied in, swept together, copied out */
+    const PetscInt g = PetscMin(group, m - j0);
+    PetscInt       one; /* (g: one group) */
+
+    for (PetscInt j = 0; j < g; j++) PetscCall(GILUPipeOwnedCopy(ilu->pipe, PETSC_TRUE, x + (size_t)(j0 + j) * ldx, ilu->extx + j * ld));
+    PetscCall(StructILUSolveMultiple_Host(&ilu->sm, &ilu->factors, g, ilu->extx, (PetscInt)ld, ilu->extx, (PetscInt)ld, &one));
+    for (PetscInt j = 0; j < g; j++) PetscCall(GILUPipeOwnedCopy(ilu->pipe, PETSC_FALSE, ilu->extx + j * ld, y + (size_t)(j0 + j) * ldy));
+  }
+  ilu->matgroup = group;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

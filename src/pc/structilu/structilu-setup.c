@@ -628,7 +628,7 @@ PetscErrorCode StructILUApply(Mat F, Vec x, Vec y)
   } else {
     PetscCall(VecGetArrayRead(x, &xa));
     PetscCall(VecGetArrayWrite(y, &ya));
-    if (ilu->source->solve) PetscCall(ilu->source->solve(F, PETSC_FALSE, xa, ya));
+    if (ilu->source->solve) PetscCall(ilu->source->solve(F, PETSC_FALSE, 1, xa, 0, ya, 0));
     else PetscCall(StructILUSolve_Host(&ilu->sm, &ilu->factors, xa, ya));
     PetscCall(VecRestoreArrayWrite(y, &ya));
     PetscCall(VecRestoreArrayRead(x, &xa));
@@ -666,7 +666,7 @@ PetscErrorCode StructILUApplyTranspose(Mat F, Vec x, Vec y)
   PetscCall(PetscLogEventBegin(GILU_StructILUApply, 0, x, y, 0));
   PetscCall(VecGetArrayRead(x, &xa));
   PetscCall(VecGetArrayWrite(y, &ya));
-  if (ilu->source->solve) PetscCall(ilu->source->solve(F, PETSC_TRUE, xa, ya));
+  if (ilu->source->solve) PetscCall(ilu->source->solve(F, PETSC_TRUE, 1, xa, 0, ya, 0));
   else PetscCall(StructILUSolveTranspose_Host(&ilu->sm, &ilu->factors, xa, ya));
   PetscCall(VecRestoreArrayWrite(y, &ya));
   PetscCall(VecRestoreArrayRead(x, &xa));
@@ -680,9 +680,10 @@ PetscErrorCode StructILUApplyTranspose(Mat F, Vec x, Vec y)
   all the columns in turn (StructILUSolveMultiple_Host(): the tile's factors from cache after the first column); the device's
   sweeps run every tile (level of a block of lines) on the columns of a group between one wait and one release (the device's
   solvemultiple: the factors read once per group), through the device's buffers, one copy each way, or a CUDA dense matrix's
-  own array (GILUMatDenseApplyDevice()). Otherwise the columns in turn through the apply of this setup's back-end, as does the
-  pipeline across processes. X may be B (MatMatSolve(F, B, B), which PETSc allows for a dense B): each column is then copied
-  and solved back into its place.
+  own array (GILUMatDenseApplyDevice()); the pipeline across processes (the source's solve) in one pass whose messages carry
+  every column. Otherwise the columns in turn through the apply of this setup's back-end. X may be B (MatMatSolve(F, B, B),
+  which PETSc allows for a dense B): the pipeline solves copies anyway; elsewhere each column is then copied and solved
+  back into its place.
 */
 PetscErrorCode StructILUMatApply(Mat F, Mat B, Mat X)
 {
@@ -700,12 +701,15 @@ PetscErrorCode StructILUMatApply(Mat F, Mat B, Mat X)
   PetscCheck(dense, PetscObjectComm((PetscObject)F), PETSC_ERR_ARG_WRONG, "MatMatSolve() of MatSolverType structilu needs a MATDENSE solution, not %s", ((PetscObject)X)->type_name);
   PetscCall(MatGetSize(B, NULL, &N));
   /* this process's rows (a MATSEQDENSE is its own): the columns of a MATMPIDENSE would be made collectively, and the
-     processes need not take the same path below (an empty block, a failed or fallback factorization is a process's own) */
+     processes need not take the same path below (an empty block, a failed or fallback factorization is a process's own;
+     not in the pipeline across processes, below) */
   PetscCall(MatDenseGetLocalMatrix(B, &Bl));
   PetscCall(MatDenseGetLocalMatrix(X, &Xl));
-  /* the whole block in one pass: the device's sweeps, or the host sweeps of one process's grid */
-  block = (PetscBool)(N > 1 && X != B && !ilu->empty && ilu->zerorow < 0 && ilu->rangerow < 0 && !ilu->fallback);
-  if (block && (ilu->dev || (!ilu->source->solve && !(ilu->sm.schedule && ilu->sm.schedule->type == GILU_SCHEDULE_PIPELINE)))) {
+  /* the whole block in one pass: the device's sweeps, the host sweeps of one process's grid, or the pipeline across
+     processes (in place too: it solves copies over its extended box; all its processes take this test's answer: N is
+     global, the pivots are all the processes', and an empty process or a fallback is an error there) */
+  block = (PetscBool)(N > 1 && (X != B || ilu->source->solve) && !ilu->empty && ilu->zerorow < 0 && ilu->rangerow < 0 && !ilu->fallback);
+  if (block) {
     PetscCall(PetscLogEventBegin(GILU_StructILUApply, 0, B, X, 0));
     if (ilu->dev) {
       void *bbuf, *xbuf;
@@ -719,11 +723,20 @@ PetscErrorCode StructILUMatApply(Mat F, Mat B, Mat X)
 
       PetscCall(MatDenseGetLDA(Bl, &ldb));
       PetscCall(MatDenseGetLDA(Xl, &ldx));
-      PetscCall(MatDenseGetArrayRead(Bl, &ba));
-      PetscCall(MatDenseGetArrayWrite(Xl, &xa));
-      PetscCall(StructILUSolveMultiple_Host(&ilu->sm, &ilu->factors, N, ba, ldb, xa, ldx, &ilu->matgroup));
-      PetscCall(MatDenseRestoreArrayWrite(Xl, &xa));
-      PetscCall(MatDenseRestoreArrayRead(Bl, &ba));
+      if (X == B) { /* (the pipeline's) */
+        PetscCall(MatDenseGetArray(Xl, &xa));
+        ba = xa;
+      } else {
+        PetscCall(MatDenseGetArrayRead(Bl, &ba));
+        PetscCall(MatDenseGetArrayWrite(Xl, &xa));
+      }
+      if (ilu->source->solve) PetscCall(ilu->source->solve(F, PETSC_FALSE, N, ba, ldb, xa, ldx));
+      else PetscCall(StructILUSolveMultiple_Host(&ilu->sm, &ilu->factors, N, ba, ldb, xa, ldx, &ilu->matgroup));
+      if (X == B) PetscCall(MatDenseRestoreArray(Xl, &xa));
+      else {
+        PetscCall(MatDenseRestoreArrayWrite(Xl, &xa));
+        PetscCall(MatDenseRestoreArrayRead(Bl, &ba));
+      }
     }
     PetscCall(PetscLogEventEnd(GILU_StructILUApply, 0, B, X, 0));
     ilu->matapplied = PETSC_TRUE;

@@ -758,7 +758,10 @@ static PetscErrorCode PCDestroy_StructILU(PC pc)
   once a transposed apply has run.
 
   `PCMatApply()` (`KSPMatSolve()`) applies the factors to all columns of a dense block in one call, each column bitwise
-  `PCApply()`'s; the columns run through the sweeps in turn (on cuda and cudaemu one device solve each).
+  `PCApply()`'s: the host sweeps run each tile on a group of columns in turn (the tile's factors from cache after the
+  first), the device sweeps take a group's columns between one wait and one release of each tile, and across processes
+  (`-pc_structilu_distributed`) each pass of the pipeline takes a group, its messages carrying every column of it.
+  `-ksp_view` says which ran.
 
   With `-pc_structilu_type ic`, `-ksp_pc_side symmetric` applies the halves of the split of the factors,
   (D + U)^T D^{-1} (D + U) = S^T S with S = R (D + U), R the Cholesky factors of the inverted diagonal blocks

@@ -35,8 +35,9 @@ typedef struct _StructILUSourceOps {
   PetscErrorCode (*factored)(Mat);
   /* after the factorization: the zero pivot (and out-of-range row) of all processes (NULL: this process's) */
   PetscErrorCode (*pivot)(Mat);
-  /* the host sweeps, y = (LU)^{-1} x or (transpose) (LU)^{-T} x (NULL: those of ilu->sm on this process) */
-  PetscErrorCode (*solve)(Mat, PetscBool, const PetscScalar *, PetscScalar *);
+  /* the host sweeps, y = (LU)^{-1} x or (transpose, one column) (LU)^{-T} x of m columns, ldx and ldy apart (NULL: those
+     of ilu->sm on this process) */
+  PetscErrorCode (*solve)(Mat, PetscBool, PetscInt, const PetscScalar *, PetscInt, PetscScalar *, PetscInt);
   /* its lines of the view (NULL: none) */
   PetscErrorCode (*view)(Mat, PetscViewer);
 } StructILUSourceOps;
@@ -116,7 +117,8 @@ typedef struct {
   GILUPipe                  pipe;            /* -pc_structilu_distributed on several processes: the pipeline (src/mat/stencil/pipeline.c) */
   Mat                      *extmats, extmat; /* its extended box's rows and columns of the matrix (MatCreateSubMatrices(); sm is their stencil matrix) */
   IS                        extis;           /* their rows */
-  PetscScalar              *extx;            /* a vector over the extended box: the solves' b, y and x */
+  PetscScalar              *extx;            /* extcols vectors over the extended box: the solves' b, y and x (a block's columns) */
+  PetscInt                  extcols;
   PetscBool                 analyzed;
   const StructILUSourceOps *source;     /* of the pattern analyzed */
   PetscBool                 transposed; /* MatSolveTranspose() ran: the view says how */
