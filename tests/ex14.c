@@ -3,6 +3,9 @@ static char help[] = "MATSTENCILGPU on a process that owns no grid points, self-
   -dof <d>       : unknowns per grid point (default 3)\n\
   -lx0 <k>       : grid points in x of process 0 (default 0: it owns no rows)\n\
   -transpose 0   : KSPSolve() only (default 1: also KSPSolveTranspose())\n\
+  -matmatsolve_inplace : with -pc_type bjacobi and a factor sub-PC (ilu, icc), also MatMatSolve(F, C, C) of each\n\
+                   process's factor on 3 columns (none on the process without rows), each column bitwise MatSolve()'s\n\
+                   (MatSolverType structilu's; PETSc's own in-place MatMatSolve() differs from its MatSolve() in the last bits)\n\
 A DMDA gives a process no points only with stencil width 0 (a wider stencil needs every partitioned direction\n\
 to be at least as wide on each process), so the matrix couples the DoF of each point only. The same values go\n\
 into -dm_mat_type aij and stencilgpu matrices of one DMDA, process 0 adding a part of the first row of the next\n\
@@ -13,6 +16,8 @@ both the same iterations and solutions (relative difference at most -tol, defaul
 #include <petscksp.h>
 #include <petscgilu.h>
 #include <petscgilu/private/compat.h>
+
+static PetscBool inplace = PETSC_FALSE; /* -matmatsolve_inplace */
 
 static PetscErrorCode Assemble(DM da, MatType type, Mat *A)
 {
@@ -56,6 +61,56 @@ static PetscErrorCode Assemble(DM da, MatType type, Mat *A)
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 
+/* -matmatsolve_inplace: MatMatSolve(F, C, C) of this process's block Jacobi factor on 3 columns (a factor of no rows on
+   the process that owns none) against MatSolve() of each column, bitwise */
+static PetscErrorCode CheckInPlace(KSP ksp)
+{
+  KSP         *sub;
+  PC           pc, spc;
+  Mat          F, C;
+  Vec          c, s;
+  PetscInt     n, m;
+  PetscBool    isbj, isf;
+  PetscScalar *a;
+
+  PetscFunctionBeginUser;
+  PetscCall(KSPGetPC(ksp, &pc));
+  PetscCall(PetscObjectTypeCompare((PetscObject)pc, PCBJACOBI, &isbj));
+  PetscCheck(isbj, PETSC_COMM_WORLD, PETSC_ERR_ARG_WRONG, "-matmatsolve_inplace needs -pc_type bjacobi");
+  PetscCall(PCBJacobiGetSubKSP(pc, &n, NULL, &sub));
+  PetscCall(KSPGetPC(sub[0], &spc));
+  PetscCall(PetscObjectTypeCompareAny((PetscObject)spc, &isf, PCILU, PCICC, ""));
+  PetscCheck(isf, PETSC_COMM_SELF, PETSC_ERR_ARG_WRONG, "-matmatsolve_inplace needs -sub_pc_type ilu or icc");
+  PetscCall(PCFactorGetMatrix(spc, &F));
+  PetscCall(MatGetLocalSize(F, &m, NULL));
+  PetscCall(MatCreateSeqDense(PETSC_COMM_SELF, m, 3, NULL, &C));
+  PetscCall(MatDenseGetArray(C, &a));
+  for (PetscInt i = 0; i < 3 * m; i++) a[i] = 1.0 + 0.1 * (i % 11) - 0.01 * i;
+  PetscCall(MatDenseRestoreArray(C, &a));
+  PetscCall(MatCreateVecs(F, &c, &s));
+  PetscCall(MatMatSolve(F, C, C));
+  PetscCall(MatDenseGetArray(C, &a));
+  for (PetscInt j = 0; j < 3; j++) {
+    PetscScalar       *ca;
+    const PetscScalar *sa;
+    PetscInt           bad = 0;
+
+    PetscCall(VecGetArrayWrite(c, &ca));
+    for (PetscInt i = 0; i < m; i++) ca[i] = 1.0 + 0.1 * ((j * m + i) % 11) - 0.01 * (j * m + i);
+    PetscCall(VecRestoreArrayWrite(c, &ca));
+    PetscCall(MatSolve(F, c, s));
+    PetscCall(VecGetArrayRead(s, &sa));
+    for (PetscInt i = 0; i < m; i++) bad += a[j * m + i] != sa[i];
+    PetscCall(VecRestoreArrayRead(s, &sa));
+    if (bad) PetscCall(PetscPrintf(PETSC_COMM_SELF, "MatMatSolve(F, C, C): %" PetscInt_FMT " of %" PetscInt_FMT " entries of column %" PetscInt_FMT " differ from MatSolve()'s\n", bad, m, j));
+  }
+  PetscCall(MatDenseRestoreArray(C, &a));
+  PetscCall(VecDestroy(&c));
+  PetscCall(VecDestroy(&s));
+  PetscCall(MatDestroy(&C));
+  PetscFunctionReturn(PETSC_SUCCESS);
+}
+
 /* KSPSolve() or KSPSolveTranspose() with the options' KSP and PC: iterations and solution */
 static PetscErrorCode Solve(DM da, Mat A, Vec b, PetscBool transpose, PetscInt *its, Vec x)
 {
@@ -76,6 +131,7 @@ static PetscErrorCode Solve(DM da, Mat A, Vec b, PetscBool transpose, PetscInt *
   PetscCall(KSPGetConvergedReason(ksp, &reason));
   PetscCall(MatGetType(A, &type));
   if (reason <= 0) PetscCall(PetscPrintf(PETSC_COMM_WORLD, "%s on %s: %s\n", transpose ? "KSPSolveTranspose" : "KSPSolve", type, KSPConvergedReasons[reason]));
+  if (inplace) PetscCall(CheckInPlace(ksp));
   PetscCall(KSPDestroy(&ksp));
   PetscFunctionReturn(PETSC_SUCCESS);
 }
@@ -100,6 +156,7 @@ int main(int argc, char **argv)
   PetscCall(PetscOptionsGetInt(NULL, NULL, "-lx0", &lx0, NULL));
   PetscCall(PetscOptionsGetReal(NULL, NULL, "-tol", &tol, NULL));
   PetscCall(PetscOptionsGetBool(NULL, NULL, "-transpose", &transpose, NULL));
+  PetscCall(PetscOptionsGetBool(NULL, NULL, "-matmatsolve_inplace", &inplace, NULL));
   PetscCheck(size == 1 || (lx0 >= 0 && M - lx0 >= size - 1), PETSC_COMM_WORLD, PETSC_ERR_ARG_OUTOFRANGE, "-lx0 %" PetscInt_FMT " leaves fewer than one point per other process", lx0);
   PetscCall(PetscMalloc1(size, &lx));
   lx[0] = size == 1 ? M : lx0;
@@ -182,6 +239,11 @@ int main(int argc, char **argv)
          args: -pc_type {{structilu ilu}separate output} -pc_structilu_distributed -pc_factor_mat_solver_type structilu
          output_file: output/ex14_distributed_empty.out
          filter: Error: grep -o "The global structured-grid factors need rows on every process, and process 0 owns none"
+      test:
+         # MatMatSolve(F, C, C) in place of each process's factor of MatSolverType structilu (the one of process 0 has no
+         # rows), each column bitwise MatSolve()'s (PETSc's own factor differs in the last bits: not checked)
+         suffix: matmatsolve_inplace
+         args: -pc_type bjacobi -sub_pc_type {{ilu icc}} -sub_pc_factor_mat_solver_type structilu -matmatsolve_inplace -transpose 0
       test:
          suffix: np3
          nsize: 3

@@ -190,8 +190,8 @@ static PetscErrorCode DistPivot(Mat F)
 static PetscErrorCode DistSolve(Mat F, PetscBool transpose, PetscInt m, const PetscScalar *x, PetscInt ldx, PetscScalar *y, PetscInt ldy)
 {
   Mat_StructILU *ilu = (Mat_StructILU *)F->data;
-  const size_t   ld  = (size_t)ilu->sm.npoints * ilu->sm.grid.dof;
-  PetscInt       group;
+  const size_t   ld  = (size_t)ilu->sm.npoints * ilu->sm.grid.dof; /* (a PetscInt: the rows of the extended box's matrix) */
+  PetscInt       group, most = 0;
 
   PetscFunctionBegin;
   PetscCheck(!transpose || m == 1, PETSC_COMM_SELF, PETSC_ERR_PLIB, "The transposed solves of the pipeline take one column");
@@ -216,13 +216,14 @@ static PetscErrorCode DistSolve(Mat F, PetscBool transpose, PetscInt m, const Pe
   }
   for (PetscInt j0 = 0; j0 < m; j0 += group) { /* a group's columns copied in, swept together, copied out */
     const PetscInt g = PetscMin(group, m - j0);
-    PetscInt       one; /* (g: one group) */
+    PetscInt       ran; /* the columns of a pass: g, or fewer where a message would exceed an int (GILUPipeInfo's columns) */
 
     for (PetscInt j = 0; j < g; j++) PetscCall(GILUPipeOwnedCopy(ilu->pipe, PETSC_TRUE, x + (size_t)(j0 + j) * ldx, ilu->extx + j * ld));
-    PetscCall(StructILUSolveMultiple_Host(&ilu->sm, &ilu->factors, g, ilu->extx, (PetscInt)ld, ilu->extx, (PetscInt)ld, &one));
+    PetscCall(StructILUSolveMultiple_Host(&ilu->sm, &ilu->factors, g, ilu->extx, (PetscInt)ld, ilu->extx, (PetscInt)ld, &ran));
+    most = PetscMax(most, ran);
     for (PetscInt j = 0; j < g; j++) PetscCall(GILUPipeOwnedCopy(ilu->pipe, PETSC_FALSE, ilu->extx + j * ld, y + (size_t)(j0 + j) * ldy));
   }
-  ilu->matgroup = group;
+  ilu->matgroup = most;
   PetscFunctionReturn(PETSC_SUCCESS);
 }
 

@@ -93,7 +93,7 @@ static PetscErrorCode StructILUViewBackend(Mat F, PetscViewer viewer)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  blocks of right-hand sides (PCMatApply(), KSPMatSolve()): the device sweeps take the columns of a group between one wait and one release of each %s (its factors read once per group), groups of %" PetscInt_FMT "%s\n", lines ? "level of a block of lines" : "tile",
                                      ilu->matgroup, lines ? " (a column's rings in 48 KiB of shared memory)" : " (all the columns of the block)"));
   } else if (ilu->matapplied && ilu->dev) PetscCall(PetscViewerASCIIPrintf(viewer, "  blocks of right-hand sides (PCMatApply(), KSPMatSolve()): one device solve per column, in turn\n"));
-  else if (ilu->matgroup && ilu->source->solve)
+  else if (ilu->matgroup && ilu->source && ilu->source->solve)
     PetscCall(PetscViewerASCIIPrintf(viewer, "  blocks of right-hand sides (PCMatApply(), KSPMatSolve()): a pass of the pipeline across processes per group of %" PetscInt_FMT " columns, each message carrying the group's values of its points (one solve's messages and waits a group), each unit of the sweeps on the group's columns in turn (a point's factor bytes over its vector bytes, at most the block's columns)\n",
                                      ilu->matgroup));
   else if (ilu->matgroup)

@@ -680,8 +680,8 @@ PetscErrorCode StructILUApplyTranspose(Mat F, Vec x, Vec y)
   all the columns in turn (StructILUSolveMultiple_Host(): the tile's factors from cache after the first column); the device's
   sweeps run every tile (level of a block of lines) on the columns of a group between one wait and one release (the device's
   solvemultiple: the factors read once per group), through the device's buffers, one copy each way, or a CUDA dense matrix's
-  own array (GILUMatDenseApplyDevice()); the pipeline across processes (the source's solve) in one pass whose messages carry
-  every column. Otherwise the columns in turn through the apply of this setup's back-end. X may be B (MatMatSolve(F, B, B),
+  own array (GILUMatDenseApplyDevice()); the pipeline across processes (the source's solve) one pass per group of columns,
+  its messages carrying every column of the group. Otherwise the columns in turn through the apply of this setup's back-end. X may be B (MatMatSolve(F, B, B),
   which PETSc allows for a dense B): the pipeline solves copies anyway; elsewhere each column is then copied and solved
   back into its place.
 */
@@ -708,7 +708,7 @@ PetscErrorCode StructILUMatApply(Mat F, Mat B, Mat X)
   /* the whole block in one pass: the device's sweeps, the host sweeps of one process's grid, or the pipeline across
      processes (in place too: it solves copies over its extended box; all its processes take this test's answer: N is
      global, the pivots are all the processes', and an empty process or a fallback is an error there) */
-  block = (PetscBool)(N > 1 && (X != B || ilu->source->solve) && !ilu->empty && ilu->zerorow < 0 && ilu->rangerow < 0 && !ilu->fallback);
+  block = (PetscBool)(N > 1 && !ilu->empty && ilu->zerorow < 0 && ilu->rangerow < 0 && !ilu->fallback && (X != B || ilu->source->solve)); /* (an empty factor has no source) */
   if (block) {
     PetscCall(PetscLogEventBegin(GILU_StructILUApply, 0, B, X, 0));
     if (ilu->dev) {
