@@ -377,14 +377,16 @@ __global__ static void SyncFreeCSCKernel(GILUTriCUDA_s t, PetscScalar *x, int *f
         const PetscInt   r = t.col[k];
         const MatScalar *a = t.val + k * BS * BS;
 
-        for (int p = 0; p < BS; p++) GILU_UNROLL
-        for (int j = 0; j < G; j++)
-          if (j < g) {
-            PetscScalar v = 0;
+        for (int p = 0; p < BS; p++) {
+          GILU_UNROLL
+          for (int j = 0; j < G; j++)
+            if (j < g) {
+              PetscScalar v = 0;
 
-            for (int q = 0; q < BS; q++) v += a[p * BS + q] * xc[j][q];
-            atomicAdd(&x[(j0 + j) * io.ldx + r * BS + p], -v);
-          }
+              for (int q = 0; q < BS; q++) v += a[p * BS + q] * xc[j][q];
+              atomicAdd(&x[(j0 + j) * io.ldx + r * BS + p], -v);
+            }
+        }
         if (j0 + g == ncols) gilu_signal_release_add(&flag[r], 1); /* the release orders the atomic adds (of every column) before it: no full fence */
       }
     }
