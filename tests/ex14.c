@@ -67,8 +67,8 @@ static PetscErrorCode CheckInPlace(KSP ksp)
 {
   KSP         *sub;
   PC           pc, spc;
-  Mat          F, C;
-  Vec          c, s;
+  Mat          F, C, C0;
+  Vec          s;
   PetscInt     n, m;
   PetscBool    isbj, isf;
   PetscScalar *a;
@@ -87,26 +87,26 @@ static PetscErrorCode CheckInPlace(KSP ksp)
   PetscCall(MatDenseGetArray(C, &a));
   for (PetscInt i = 0; i < 3 * m; i++) a[i] = 1.0 + 0.1 * (i % 11) - 0.01 * i;
   PetscCall(MatDenseRestoreArray(C, &a));
-  PetscCall(MatCreateVecs(F, &c, &s));
+  PetscCall(MatDuplicate(C, MAT_COPY_VALUES, &C0)); /* the right-hand sides, for the column solves */
+  PetscCall(MatCreateVecs(F, NULL, &s));
   PetscCall(MatMatSolve(F, C, C));
   PetscCall(MatDenseGetArray(C, &a));
   for (PetscInt j = 0; j < 3; j++) {
-    PetscScalar       *ca;
+    Vec                c;
     const PetscScalar *sa;
     PetscInt           bad = 0;
 
-    PetscCall(VecGetArrayWrite(c, &ca));
-    for (PetscInt i = 0; i < m; i++) ca[i] = 1.0 + 0.1 * ((j * m + i) % 11) - 0.01 * (j * m + i);
-    PetscCall(VecRestoreArrayWrite(c, &ca));
+    PetscCall(MatDenseGetColumnVecRead(C0, j, &c));
     PetscCall(MatSolve(F, c, s));
+    PetscCall(MatDenseRestoreColumnVecRead(C0, j, &c));
     PetscCall(VecGetArrayRead(s, &sa));
     for (PetscInt i = 0; i < m; i++) bad += a[j * m + i] != sa[i];
     PetscCall(VecRestoreArrayRead(s, &sa));
     if (bad) PetscCall(PetscPrintf(PETSC_COMM_SELF, "MatMatSolve(F, C, C): %" PetscInt_FMT " of %" PetscInt_FMT " entries of column %" PetscInt_FMT " differ from MatSolve()'s\n", bad, m, j));
   }
   PetscCall(MatDenseRestoreArray(C, &a));
-  PetscCall(VecDestroy(&c));
   PetscCall(VecDestroy(&s));
+  PetscCall(MatDestroy(&C0));
   PetscCall(MatDestroy(&C));
   PetscFunctionReturn(PETSC_SUCCESS);
 }

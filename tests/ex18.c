@@ -10,7 +10,8 @@ PCSTRUCTILU of the whole grid (a DMDA on PETSC_COMM_SELF with the same values).\
   -baij               : BAIJ matrices (default AIJ)\n\
   -threads <n>        : host threads of each process of the distributed PC (PCStructILUSetThreads(); default 1)\n\
   -columns <k>        : also KSPMatSolve() (PCMatApply()) of k columns 2^j b, j < k: column j must be 2^j times the\n\
-                        apply of b, bitwise (the pipeline's passes take groups of columns, each message every column of its group; default 0)\n\
+                        apply of b, bitwise (the pipeline's passes take groups of columns, each message every column\n\
+                        of its group; default 0)\n\
   -transpose          : the transposed applies (KSPSolveTranspose(), PCApplyTranspose())\n\
   -tile <n>           : the distributed PC's cut (PCStructILUSetDistributedTile()): 0 the model's, -1 natural order,\n\
                         n tiles of n lines (3D) or points (2D) (default 0)\n\
@@ -147,8 +148,9 @@ static PetscErrorCode FillRhs(DM da, Vec b)
 
 /*
   -columns k: KSPMatSolve() of the k columns 2^j b (PCMatApply(): the distributed PC's pipeline one pass per group of
-  columns, each message carrying every column of the group) against 2^j x, x the apply of b: the same bits (scaling by a power of 2 is
-  exact), so a column that took another column's ghost values, or none, differs. *bad: the entries that differ.
+  columns, each message carrying every column of the group) against 2^j x, x the apply of b: the same bits (scaling by
+  a power of 2 is exact), so a column that took another column's ghost values, or none, differs. *bad: the entries that
+  differ.
 */
 static PetscErrorCode SolveBlock(KSP ksp, Vec b, Vec x, PetscInt *bad)
 {
